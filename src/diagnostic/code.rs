@@ -1,0 +1,103 @@
+//! The registry of diagnostic codes: one row per code, never renumbered, never reused.
+//!
+//! Each row: variant, code, category, default severity, summary (one line). The long
+//! explanation of every code lives in `docs/codes/FABnnn.md` and is compiled in.
+
+use serde::Serialize;
+
+use super::{Category, Severity};
+
+macro_rules! codes {
+    ($( $variant:ident $code:literal $cat:ident $sev:ident $summary:literal ),* $(,)?) => {
+        /// A stable diagnostic code.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code { $( $variant ),* }
+
+        impl Code {
+            pub const ALL: &'static [Code] = &[ $( Code::$variant ),* ];
+
+            /// `FAB201`-style spelling, used everywhere codes are shown.
+            pub fn as_str(self) -> &'static str {
+                match self { $( Code::$variant => $code ),* }
+            }
+
+            pub fn category(self) -> Category {
+                match self { $( Code::$variant => Category::$cat ),* }
+            }
+
+            pub fn default_severity(self) -> Severity {
+                match self { $( Code::$variant => Severity::$sev ),* }
+            }
+
+            /// One-line description of what the code reports.
+            pub fn summary(self) -> &'static str {
+                match self { $( Code::$variant => $summary ),* }
+            }
+
+            /// The long explanation (Markdown), as printed by `fabricc explain`.
+            pub fn explanation(self) -> &'static str {
+                match self {
+                    $( Code::$variant => include_str!(concat!("../../docs/codes/", $code, ".md")) ),*
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    // syntax
+    SyntaxError          "FAB001" Syntax Error "the text does not follow the grammar",
+    UnterminatedString   "FAB002" Syntax Error "a string is not closed on its line",
+    BadQuantity          "FAB003" Syntax Error "a number has a missing or wrong unit",
+    UnknownKeyword       "FAB004" Syntax Error "a statement or property keyword is not known here",
+    OutOfRange           "FAB005" Syntax Error "a number is outside the range its property allows",
+    BadPattern           "FAB006" Syntax Error "a name or name pattern is malformed",
+    LimitExceeded        "FAB007" Syntax Error "an input limit (range size, device count, nesting, input size) was exceeded",
+    BadInput             "FAB008" Syntax Error "the input is not readable text",
+    ImportNotFound       "FAB009" Syntax Error "an imported file cannot be read",
+    ImportCycle          "FAB010" Syntax Error "files import each other in a cycle",
+    MisplacedItem        "FAB011" Syntax Error "a statement is in a place where it is not allowed",
+    YamlInput            "FAB012" Syntax Error "a YAML input file does not match the fabric schema",
+    // names
+    Undefined            "FAB101" Name Error "a name is used but never declared",
+    Duplicate            "FAB102" Name Error "a name is declared twice",
+    SetTwice             "FAB103" Name Error "a property of one device or class is set twice",
+    UnusedModel          "FAB104" Name Warning "a switch or NIC model is declared but never used",
+    MissingProperty      "FAB105" Name Error "a required property is missing",
+    NotAllowedHere       "FAB106" Name Error "a property is not allowed in this block",
+    BadNameTemplate      "FAB107" Name Error "a generator name template gives invalid or clashing names",
+    // qos plan (class declarations)
+    DscpOverlap          "FAB501" Qos Error "two classes claim the same DSCP value",
+    PriorityConflict     "FAB502" Qos Error "classes share a priority but differ in loss behaviour",
+    BandwidthSum         "FAB503" Qos Error "the ETS shares of the non-strict classes do not sum to 100%",
+    NoCnpClass           "FAB504" Qos Error "a DCQCN class needs a CNP class, and there is none",
+    // topology
+    PortsExceeded        "FAB601" Topology Error "a device has more links than ports",
+    LinkSpeed            "FAB602" Topology Error "a link is faster than a port it uses, or its ends disagree",
+    IncompleteRail       "FAB603" Topology Warning "a rail is not complete: a host NIC is not on its rail's leaf",
+    Oversubscription     "FAB604" Topology Warning "the wired oversubscription differs from the declared one",
+    Isolated             "FAB605" Topology Warning "a switch or host has no links",
+    CannotWire           "FAB606" Topology Error "a generated tier cannot be wired with the ports its model has",
+    BadLink              "FAB607" Topology Error "a link joins a device to itself or two hosts",
+}
+
+impl Code {
+    /// Accepts `FAB201`, `fab201` and `201`.
+    pub fn parse(text: &str) -> Option<Code> {
+        let t = text.trim();
+        let digits = t.strip_prefix("FAB").or_else(|| t.strip_prefix("fab")).unwrap_or(t);
+        Code::ALL.iter().copied().find(|c| &c.as_str()[3..] == digits)
+    }
+}
+
+impl Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}

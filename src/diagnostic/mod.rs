@@ -1,0 +1,173 @@
+//! Diagnostics as data: every stage reports `Diagnostic` values; renderers (human, json,
+//! sarif, github) live in the submodules and never decide anything.
+
+pub mod code;
+
+use serde::Serialize;
+
+pub use code::Code;
+
+use crate::span::Span;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+    Advice,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Advice => "advice",
+        }
+    }
+}
+
+/// The finding categories of the JSON contract (LANGUAGE.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Category {
+    Syntax,
+    Name,
+    Topology,
+    Routing,
+    Deadlock,
+    Ecn,
+    Headroom,
+    Buffer,
+    Qos,
+    Watchdog,
+    Output,
+}
+
+impl Category {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Syntax => "syntax",
+            Category::Name => "name",
+            Category::Topology => "topology",
+            Category::Routing => "routing",
+            Category::Deadlock => "deadlock",
+            Category::Ecn => "ecn",
+            Category::Headroom => "headroom",
+            Category::Buffer => "buffer",
+            Category::Qos => "qos",
+            Category::Watchdog => "watchdog",
+            Category::Output => "output",
+        }
+    }
+}
+
+/// A place in the source and what to say about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    pub span: Span,
+    pub text: String,
+}
+
+/// One element of a deadlock witness: the ingress queue (switch, neighbour, priority).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct CycleHop {
+    pub switch: String,
+    pub from: String,
+    pub priority: u8,
+}
+
+/// A finding: stable code, severity, one-line message, where, and how to fix it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    /// One line, lower case, no final period, names in backticks.
+    pub message: String,
+    pub primary: Label,
+    /// Further places: the other declaration, each hop of a cycle.
+    pub secondary: Vec<Label>,
+    pub help: Option<String>,
+    /// Computed facts that support the message ("needs 91,476 B, has 20,000 B").
+    pub notes: Vec<String>,
+    /// The witness cycle of a deadlock finding.
+    pub cycle: Option<Vec<CycleHop>>,
+}
+
+impl Diagnostic {
+    pub fn new(code: Code, span: Span, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            severity: code.default_severity(),
+            message: message.into(),
+            primary: Label { span, text: String::new() },
+            secondary: Vec::new(),
+            help: None,
+            notes: Vec::new(),
+            cycle: None,
+        }
+    }
+
+    #[must_use]
+    pub fn label(mut self, text: impl Into<String>) -> Self {
+        self.primary.text = text.into();
+        self
+    }
+
+    #[must_use]
+    pub fn with_secondary(mut self, span: Span, text: impl Into<String>) -> Self {
+        self.secondary.push(Label { span, text: text.into() });
+        self
+    }
+
+    #[must_use]
+    pub fn help(mut self, text: impl Into<String>) -> Self {
+        self.help = Some(text.into());
+        self
+    }
+
+    #[must_use]
+    pub fn note(mut self, text: impl Into<String>) -> Self {
+        self.notes.push(text.into());
+        self
+    }
+
+    #[must_use]
+    pub fn severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    pub fn category(&self) -> Category {
+        self.code.category()
+    }
+}
+
+/// Sort diagnostics into their one output order: file, position, code, message.
+pub fn sort(diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by(|a, b| {
+        (a.primary.span.file, a.primary.span.start, a.primary.span.end, a.code, &a.message).cmp(&(
+            b.primary.span.file,
+            b.primary.span.start,
+            b.primary.span.end,
+            b.code,
+            &b.message,
+        ))
+    });
+}
+
+/// "Did you mean `x`?" for a misspelled name, from the names that would be valid.
+pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let mut best: Option<(f64, &str)> = None;
+    for c in candidates {
+        let score = strsim::jaro_winkler(word, c);
+        if score > 0.8 && best.is_none_or(|(s, b)| score > s || (score == s && c < b)) {
+            best = Some((score, c));
+        }
+    }
+    best.map(|(_, c)| format!("did you mean `{c}`?"))
+}

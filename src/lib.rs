@@ -1,0 +1,11 @@
+//! fabricc: a compiler for lossless RoCEv2 fabrics.
+//!
+//! Pipeline (one direction, a type at every seam):
+//! source text ─syntax→ `ast::File` ─model→ `Fabric` ─analysis→ `Findings`
+//! ─render→ files ─output→ the output folder.
+
+pub mod analysis;
+pub mod diagnostic;
+pub mod source;
+pub mod span;
+pub mod syntax;

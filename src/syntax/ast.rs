@@ -1,0 +1,404 @@
+//! The syntax tree: what the user wrote, with a span on every node. Names are still strings
+//! and patterns are not yet expanded; quantities are already in canonical integer units
+//! (bytes, Mb/s, millimetres, nanoseconds, thousandths of a percent), so `1.5MB` and
+//! `1500KB` give the same tree. The resolver (`model::resolve`) turns this into a `Fabric`.
+
+use crate::span::{Span, Spanned};
+
+/// A plain name (`roce`, `s9300`, `L1`) where no pattern is allowed.
+pub type Ident = Spanned<String>;
+
+/// One parsed file: its imports, then its items in source order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct File {
+    pub imports: Vec<Import>,
+    pub items: Vec<Item>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Import {
+    pub path: Spanned<String>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Item {
+    Fabric(FabricBlock),
+    Stmt(Stmt),
+}
+
+/// `fabric NAME { … }`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FabricBlock {
+    pub name: Ident,
+    /// The name was written as a string (`fabric "pod-a"`).
+    pub quoted: bool,
+    pub body: Vec<Stmt>,
+    pub span: Span,
+}
+
+/// A fabric-level statement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StmtKind {
+    Mtu(Spanned<u64>),
+    RoceMtu(Spanned<u64>),
+    Rtt(Spanned<Time>),
+    Description(Spanned<String>),
+    Watchdog(Watchdog),
+    Class(ClassDecl),
+    SwitchModel(SwitchModelDecl),
+    NicModel(NicModelDecl),
+    Switch(SwitchDecl),
+    Host(HostDecl),
+    Link(LinkDecl),
+    Tier(TierDecl),
+    Routing(Spanned<RoutingModel>),
+    Route(RouteStmt),
+    Fail(FailStmt),
+    CheckFailures(Spanned<u64>),
+    Path(PathStmt),
+    Rewrite(RewriteStmt),
+    BounceTagging(Vec<Spanned<u8>>),
+}
+
+// ---------------------------------------------------------------- quantities
+
+/// Bytes, or a count of the switch model's buffer cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Size {
+    Bytes(u64),
+    Cells(u64),
+}
+
+/// Link speed in Mb/s (`400G` = 400_000).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Speed(pub u64);
+
+/// Length in millimetres (`3m` = 3_000).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Length(pub u64);
+
+/// Duration in nanoseconds (`50us` = 50_000).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Time(pub u64);
+
+/// A percentage in thousandths of a percent (`12.5%` = 12_500).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Percent(pub u64);
+
+/// `down:up`, each side in thousandths (`1.067:1` = 1067:1000).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Ratio {
+    pub down: u64,
+    pub up: u64,
+}
+
+// ---------------------------------------------------------------- names
+
+/// A name that may hold ranges: `gpu[001..256]`, `p[1..2]-leaf[1..8]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamePattern {
+    pub segments: Vec<Segment>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Segment {
+    Text(String),
+    /// `[1..4,7]`: the items in order.
+    Range(Vec<RangeItem>),
+}
+
+/// `lo..hi` (or a single number when `lo == hi`), zero-padded to `width` digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RangeItem {
+    pub lo: u64,
+    pub hi: u64,
+    pub width: usize,
+}
+
+/// A generator name template: `leaf-{pod}-{rail}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NameTemplate {
+    pub parts: Vec<TemplatePart>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TemplatePart {
+    Text(String),
+    /// `{rail}`; the placeholder word as written (checked by the resolver).
+    Placeholder(Spanned<String>),
+}
+
+// ---------------------------------------------------------------- fabric settings
+
+/// `pfc-watchdog off` or `pfc-watchdog detect 200ms restore 400ms …`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Watchdog {
+    pub setting: WatchdogSetting,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WatchdogSetting {
+    Off,
+    On(Vec<Spanned<WatchdogArg>>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WatchdogArg {
+    Detect(Time),
+    Restore(Time),
+    Poll(Time),
+    Action(WatchdogAction),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum WatchdogAction {
+    Drop,
+    Forward,
+    Alert,
+}
+
+// ---------------------------------------------------------------- classes
+
+/// `class NAME { … }`, at fabric level (a declaration) or inside a device (an override).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassDecl {
+    pub name: Ident,
+    pub props: Vec<Spanned<ClassProp>>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClassProp {
+    Dscp(DscpSpec),
+    Priority(Spanned<u8>),
+    /// `lossless`, `lossless on` (true), `lossless off`, `lossy` (false).
+    Lossless(bool),
+    Congestion(Congestion),
+    Ecn(EcnSpec),
+    Bandwidth(Spanned<Percent>),
+    Strict,
+    PfcThreshold(Spanned<Size>),
+    Cnp,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DscpSpec {
+    /// Every DSCP no other class claims.
+    Other,
+    /// Inclusive ranges (`26` is `26..=26`), each with its span.
+    Values(Vec<Spanned<(u8, u8)>>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Congestion {
+    Dcqcn,
+    None,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EcnSpec {
+    Off,
+    /// Any subset of the parameters, in the order written.
+    Params(Vec<Spanned<EcnArg>>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EcnArg {
+    Min(Size),
+    Max(Size),
+    Probability(Percent),
+}
+
+// ---------------------------------------------------------------- models
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Os {
+    Sonic,
+    Cumulus,
+    Eos,
+    Nxos,
+    Junos,
+}
+
+impl Os {
+    pub const ALL: [Os; 5] = [Os::Sonic, Os::Cumulus, Os::Eos, Os::Nxos, Os::Junos];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Os::Sonic => "sonic",
+            Os::Cumulus => "cumulus",
+            Os::Eos => "eos",
+            Os::Nxos => "nxos",
+            Os::Junos => "junos",
+        }
+    }
+}
+
+/// `switch-model NAME { … }`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SwitchModelDecl {
+    pub name: Ident,
+    pub props: Vec<Spanned<SwitchModelProp>>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SwitchModelProp {
+    Os(Os),
+    /// `ports 128 x 200G, 60 x 400G`
+    Ports(Vec<Spanned<PortGroup>>),
+    Buffer(Size),
+    LosslessLimit(u8),
+    Cell(Size),
+    DynamicThreshold(i8),
+    Description(String),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PortGroup {
+    pub count: u64,
+    pub speed: Speed,
+}
+
+/// `nic-model NAME { … }`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NicModelDecl {
+    pub name: Ident,
+    pub props: Vec<Spanned<NicModelProp>>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NicModelProp {
+    Driver(Ident),
+    Speed(Speed),
+    Buffer(Size),
+}
+
+// ---------------------------------------------------------------- devices
+
+/// `switch A, B, S[1..4] { … }` — a declaration or, for existing switches, an override.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SwitchDecl {
+    pub names: Vec<NamePattern>,
+    pub props: Vec<Spanned<SwitchProp>>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SwitchProp {
+    Model(Ident),
+    Tier(Spanned<u8>),
+    Mtu(Spanned<u64>),
+    Description(Spanned<String>),
+    Class(ClassDecl),
+    Ecn { class: Ident, spec: EcnSpec },
+    Headroom { class: Ident, size: Spanned<Size> },
+    PfcThreshold { class: Ident, size: Spanned<Size> },
+    Watchdog(Watchdog),
+}
+
+/// `host h[1..4] { nic cx7 x 8 }`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostDecl {
+    pub names: Vec<NamePattern>,
+    pub props: Vec<Spanned<HostProp>>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HostProp {
+    Nic { model: Ident, count: Option<Spanned<u64>> },
+    Netdev(Vec<NamePattern>),
+    RdmaDevice(Vec<NamePattern>),
+    Class(ClassDecl),
+    Pfc(bool),
+    /// `ecn off` (every class, `class` is None) or `ecn roce off`.
+    EcnOff { class: Option<Ident> },
+}
+
+/// `link A -- B { speed 400G  cable 30m  count 2 }`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkDecl {
+    pub a: NamePattern,
+    pub b: NamePattern,
+    pub props: Vec<Spanned<LinkProp>>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkProp {
+    Speed(Speed),
+    Cable(Length),
+    Count(u64),
+}
+
+/// `tier leaf { model s9300  oversubscription 1:1  cable 3m  name leaf-{rail}-{group} }`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TierDecl {
+    pub name: Ident,
+    pub props: Vec<Spanned<TierProp>>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TierProp {
+    Model(Ident),
+    Oversubscription(Ratio),
+    Cable(Length),
+    Name(NameTemplate),
+    Downlinks(u64),
+    Uplinks(u64),
+    Switches(u64),
+}
+
+// ---------------------------------------------------------------- routing
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RoutingModel {
+    Updown,
+    Shortest,
+    None,
+}
+
+/// `route at A to h4 via B`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RouteStmt {
+    pub at: Ident,
+    pub to: Ident,
+    pub via: Ident,
+}
+
+/// `fail L2 -- T1`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailStmt {
+    pub a: NamePattern,
+    pub b: NamePattern,
+}
+
+/// `path [class C] h5 -> T2 -> L2`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PathStmt {
+    pub class: Option<Ident>,
+    pub hops: Vec<Ident>,
+}
+
+/// `rewrite at L3 from S1 to S2 priority 3 -> 4`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RewriteStmt {
+    pub at: Ident,
+    pub from: Ident,
+    pub to: Ident,
+    pub old: Spanned<u8>,
+    pub new: Spanned<u8>,
+}
