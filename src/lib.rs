@@ -5,7 +5,10 @@
 //! ─render→ files ─output→ the output folder.
 
 pub mod analysis;
+pub mod cli;
 pub mod diagnostic;
 pub mod source;
 pub mod span;
+pub mod model;
+pub mod pipeline;
 pub mod syntax;

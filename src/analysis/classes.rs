@@ -1,0 +1,144 @@
+//! The class table itself: DSCPs claimed once, one loss behaviour per priority, ETS shares
+//! that add up, and a CNP class wherever DCQCN runs (FAB501–FAB504).
+
+use std::collections::BTreeMap;
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::model::{Congestion, Dscp, Fabric, Scheduling};
+
+pub fn check(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
+    dscp_overlap(fabric, diags);
+    priority_conflict(fabric, diags);
+    bandwidth_sum(fabric, diags);
+    cnp_present(fabric, diags);
+}
+
+fn dscp_overlap(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
+    let mut owner: [Option<usize>; 64] = [None; 64];
+    let mut other: Option<usize> = None;
+    for (i, c) in fabric.classes.iter().enumerate() {
+        let Some(d) = &c.dscp else { continue };
+        match &d.value {
+            Dscp::Other => {
+                if let Some(first) = other {
+                    let f = &fabric.classes[first];
+                    diags.push(
+                        Diagnostic::new(Code::DscpOverlap, d.span, format!("classes `{}` and `{}` both claim `dscp other`", f.name, c.name))
+                            .label("second `dscp other`")
+                            .with_secondary(f.dscp.as_ref().map_or(f.span, |x| x.span), "first `dscp other`")
+                            .help("one class takes the DSCPs no other class claims; give the other class explicit values"),
+                    );
+                } else {
+                    other = Some(i);
+                }
+            }
+            Dscp::Values(values) => {
+                let mut clashes: BTreeMap<usize, Vec<u8>> = BTreeMap::new();
+                for &v in values {
+                    match owner[v as usize] {
+                        Some(first) => clashes.entry(first).or_default().push(v),
+                        None => owner[v as usize] = Some(i),
+                    }
+                }
+                for (first, vals) in clashes {
+                    let f = &fabric.classes[first];
+                    let list = vals.iter().map(u8::to_string).collect::<Vec<_>>().join(", ");
+                    diags.push(
+                        Diagnostic::new(
+                            Code::DscpOverlap,
+                            d.span,
+                            format!("classes `{}` and `{}` both claim DSCP {list}", f.name, c.name),
+                        )
+                        .label(format!("`{}` claims it again here", c.name))
+                        .with_secondary(f.dscp.as_ref().map_or(f.span, |x| x.span), format!("`{}` claims it here", f.name))
+                        .help("a DSCP value selects one class on every hop; remove it from one of the classes"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn priority_conflict(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
+    let mut first_at: [Option<usize>; 8] = [None; 8];
+    for (i, c) in fabric.classes.iter().enumerate() {
+        let p = c.priority.value as usize;
+        let Some(slot) = first_at.get_mut(p) else { continue };
+        match *slot {
+            None => *slot = Some(i),
+            Some(first) => {
+                let f = &fabric.classes[first];
+                if f.lossless.value != c.lossless.value {
+                    let (lossless, lossy) = if f.lossless.value { (f, c) } else { (c, f) };
+                    diags.push(
+                        Diagnostic::new(
+                            Code::PriorityConflict,
+                            c.priority.span,
+                            format!("classes `{}` (lossless) and `{}` (lossy) share priority {p}", lossless.name, lossy.name),
+                        )
+                        .label("same priority")
+                        .with_secondary(f.priority.span, format!("`{}` uses priority {p} here", f.name))
+                        .help(format!(
+                            "PFC pauses a whole priority: `{}` would be paused too, or `{}` would lose its protection; give them different priorities",
+                            lossy.name, lossless.name
+                        )),
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn bandwidth_sum(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
+    let mut sum = 0u64;
+    let mut shares = Vec::new();
+    for c in &fabric.classes {
+        match c.scheduling.value {
+            Scheduling::Strict => {}
+            Scheduling::Ets(Some(p)) => {
+                sum += p;
+                shares.push(format!("`{}` {}%", c.name, pct(p)));
+            }
+            Scheduling::Ets(None) => diags.push(
+                Diagnostic::new(Code::BandwidthSum, c.span, format!("class `{}` has neither a `bandwidth` share nor `strict`", c.name))
+                    .label("declared here")
+                    .help("add `bandwidth N%` (the ETS share among non-strict classes) or `strict`"),
+            ),
+        }
+    }
+    if !shares.is_empty() && sum != 100_000 {
+        let last = fabric
+            .classes
+            .iter()
+            .rev()
+            .find(|c| matches!(c.scheduling.value, Scheduling::Ets(Some(_))))
+            .map_or(fabric.span, |c| c.scheduling.span);
+        diags.push(
+            Diagnostic::new(Code::BandwidthSum, last, format!("the ETS shares sum to {}%, not 100%", pct(sum)))
+                .label("last share")
+                .note(format!("shares: {}", shares.join(", ")))
+                .help("ETS shares of the non-strict classes must sum to exactly 100% (NICs refuse other sums)"),
+        );
+    }
+}
+
+fn pct(thousandths: u64) -> String {
+    if thousandths % 1000 == 0 {
+        (thousandths / 1000).to_string()
+    } else {
+        format!("{}", thousandths as f64 / 1000.0)
+    }
+}
+
+fn cnp_present(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
+    if fabric.classes.iter().any(|c| c.cnp.is_some()) {
+        return;
+    }
+    if let Some(c) = fabric.classes.iter().find(|c| c.congestion.value == Congestion::Dcqcn) {
+        diags.push(
+            Diagnostic::new(Code::NoCnpClass, c.congestion.span, format!("class `{}` uses DCQCN but no class carries CNPs", c.name))
+                .label("DCQCN class")
+                .help("add a CNP class served before data, e.g. `class cnp { dscp 48  priority 6  strict  cnp }`, or set `congestion none`"),
+        );
+    }
+}

@@ -1,0 +1,56 @@
+//! `fabricc check FILE…`
+
+use std::io::IsTerminal;
+
+use crate::diagnostic::{self, Diagnostic, Severity};
+use crate::pipeline::{self, Checked};
+use crate::source::Sources;
+
+use super::{CheckArgs, CheckFormat, ColorChoice, ExitStatus, err, out};
+
+pub fn run(args: &CheckArgs) -> ExitStatus {
+    let limits = args.limits.limits();
+    let mut sources = Sources::new();
+    let mut results: Vec<Checked> = Vec::new();
+    for path in &args.files {
+        match pipeline::check(&mut sources, path, &limits) {
+            Ok(c) => results.push(c),
+            Err(e) => {
+                err(&format!("error: {e}\n"));
+                return ExitStatus::Error;
+            }
+        }
+    }
+    let all: Vec<Diagnostic> = results.iter().flat_map(|r| r.diagnostics.iter().cloned()).collect();
+    let text = match args.format {
+        CheckFormat::Human => {
+            let color = match args.color {
+                ColorChoice::Always => true,
+                ColorChoice::Never => false,
+                ColorChoice::Auto => std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+            };
+            let style = diagnostic::human::HumanStyle { color, width: 100 };
+            let mut s = diagnostic::human::render_human(&all, &sources, style);
+            s.push_str(&diagnostic::human::summary(&all));
+            s.push('\n');
+            s
+        }
+        CheckFormat::Short => diagnostic::short::render_short(&all, &sources),
+        CheckFormat::Json => {
+            let objects: Vec<String> = results
+                .iter()
+                .map(|r| {
+                    let facts = if args.facts { r.facts.as_ref() } else { None };
+                    diagnostic::json::render_json(r.fabric_name(), &r.diagnostics, facts, &sources)
+                })
+                .collect();
+            if objects.len() == 1 { objects.concat() } else { format!("[\n{}]\n", objects.join(",\n")) }
+        }
+        CheckFormat::Sarif => diagnostic::sarif::render_sarif(&all, &sources),
+        CheckFormat::Github => diagnostic::github::render_github(&all, &sources),
+    };
+    out(&text);
+    let errors = all.iter().any(Diagnostic::is_error);
+    let warnings = all.iter().any(|d| d.severity == Severity::Warning);
+    if errors || (args.deny_warnings && warnings) { ExitStatus::Failure } else { ExitStatus::Success }
+}

@@ -1,0 +1,192 @@
+//! The command line: clap definitions (raw flags only) and one module per subcommand, each
+//! returning an exit status. Only this module prints.
+
+mod check;
+mod explain;
+mod export;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::model::Limits;
+
+/// fabricc — compile a lossless RoCEv2 fabric description into proven-safe switch and NIC configs.
+///
+/// A `.fab` file describes the fabric once: classes (DSCP, priority, lossless, ECN), switch and
+/// NIC models, hosts, switches, links or generated tiers, and routing. `fabricc check` proves
+/// it safe and reports findings with stable codes (`fabricc explain CODE`).
+#[derive(Debug, Parser)]
+#[command(name = "fabricc", version, propagate_version = true, max_term_width = 100)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check fabrics: parse, resolve and analyse; print findings; exit 1 on errors.
+    ///
+    /// Exit status: 0 no errors (warnings allowed unless --deny-warnings), 1 errors found,
+    /// 2 the tool could not run (bad flags, unreadable file).
+    Check(CheckArgs),
+    /// Print the resolved model (every device, every link on its ports) as YAML or JSON.
+    ///
+    /// The YAML output is also an input format: `fabricc check fabric.yaml` reads it back.
+    Export(ExportArgs),
+    /// Explain a diagnostic code (`fabricc explain FAB201`), or list every code with --all.
+    Explain(ExplainArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    /// Annotated source excerpts, for people.
+    Human,
+    /// One line per finding: `file:line:col: CODE severity: message`.
+    Short,
+    /// The JSON object of the language contract (one per fabric; an array for several).
+    Json,
+    /// SARIF 2.1.0, for code-scanning upload.
+    Sarif,
+    /// GitHub Actions workflow commands (annotations on the pull request).
+    Github,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Fabric files (`.fab`, or the `.yaml` form of `fabricc export`).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human", env = "FABRICC_FORMAT")]
+    pub format: CheckFormat,
+    /// Include the computed facts (counts, oversubscription, headroom, deadlock) in JSON output.
+    #[arg(long)]
+    pub facts: bool,
+    /// Exit 1 when there are warnings, not only errors.
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// Colour in human output.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub color: ColorChoice,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    Yaml,
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The fabric file.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "yaml")]
+    pub format: ExportFormat,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExplainFormat {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The code, e.g. `FAB201` (also `fab201` or `201`).
+    #[arg(value_name = "CODE", required_unless_present = "all")]
+    pub code: Option<String>,
+    /// List every code with its summary.
+    #[arg(long)]
+    pub all: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ExplainFormat,
+}
+
+/// Input limits; each guards memory and time against a runaway input.
+#[derive(Debug, Args)]
+pub struct LimitArgs {
+    /// Most names one pattern such as `gpu[1..N]` may expand to.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_range)]
+    pub max_range: u64,
+    /// Most devices (switches plus hosts) in one fabric.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_devices)]
+    pub max_devices: u64,
+    /// Most links in one fabric.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_links)]
+    pub max_links: u64,
+    /// Deepest chain of imports.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_import_depth)]
+    pub max_import_depth: usize,
+    /// Largest input file, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_input_bytes)]
+    pub max_input_bytes: u64,
+}
+
+impl LimitArgs {
+    pub fn limits(&self) -> Limits {
+        Limits {
+            max_range: self.max_range,
+            max_devices: self.max_devices,
+            max_links: self.max_links,
+            max_import_depth: self.max_import_depth,
+            max_input_bytes: self.max_input_bytes,
+        }
+    }
+}
+
+/// The exit status of a command: 0 clean, 1 findings, 2 the tool could not run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitStatus {
+    Success,
+    Failure,
+    Error,
+}
+
+impl From<ExitStatus> for ExitCode {
+    fn from(s: ExitStatus) -> ExitCode {
+        match s {
+            ExitStatus::Success => ExitCode::SUCCESS,
+            ExitStatus::Failure => ExitCode::from(1),
+            ExitStatus::Error => ExitCode::from(2),
+        }
+    }
+}
+
+/// Writes to stdout; a closed pipe (`fabricc check … | head`) is not an error.
+pub(crate) fn out(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.flush();
+}
+
+pub(crate) fn err(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// Parses the command line and runs the command.
+pub fn run() -> ExitStatus {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Check(args) => check::run(&args),
+        Command::Export(args) => export::run(&args),
+        Command::Explain(args) => explain::run(&args),
+    }
+}

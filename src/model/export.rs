@@ -1,0 +1,830 @@
+//! The serde form of a resolved fabric: what `fabricc export` prints (YAML or JSON) and what
+//! a `.yaml` input file holds. Every device is listed, every link sits on named ports
+//! (`leaf1.port3`, `gpu001.nic2`), units are in the field names. Reading YAML turns it into
+//! the explicit statements of the language, so the same resolver and checks run on it.
+
+use serde::{Deserialize, Serialize};
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::model::{Dscp, Fabric, RouteTarget, Scheduling, Watchdog};
+use crate::span::{FileId, Span, Spanned};
+use crate::syntax::ast::{
+    self, ClassDecl, ClassProp, Congestion, DscpSpec, EcnArg, EcnSpec, Item, NamePattern, Os,
+    Percent, RoutingModel, Segment, Size, Speed, Stmt, StmtKind, SwitchProp, WatchdogAction,
+};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FabricDoc {
+    pub version: u32,
+    pub fabric: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    pub mtu: u64,
+    pub roce_mtu: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rtt_ns: Option<u64>,
+    pub pfc_watchdog: WatchdogDoc,
+    pub classes: Vec<ClassDoc>,
+    pub switch_models: Vec<SwitchModelDoc>,
+    pub nic_models: Vec<NicModelDoc>,
+    pub switches: Vec<SwitchDoc>,
+    pub hosts: Vec<HostDoc>,
+    pub links: Vec<LinkDoc>,
+    pub routing: RoutingDoc,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WatchdogDoc {
+    pub enabled: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detect_ns: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restore_ns: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub poll_ns: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClassDoc {
+    pub name: String,
+    /// `other`, or the DSCP values; absent when hosts never send the class.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dscp: Option<DscpDoc>,
+    pub priority: u8,
+    pub lossless: bool,
+    pub congestion: String,
+    pub ecn: EcnDoc,
+    /// `strict`, or the ETS share in percent.
+    pub scheduling: SchedulingDoc,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pfc_threshold_bytes: Option<u64>,
+    #[serde(default)]
+    pub cnp: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum DscpDoc {
+    Other(String),
+    Values(Vec<u8>),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum SchedulingDoc {
+    Strict(String),
+    Ets { bandwidth_percent: Option<f64> },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EcnDoc {
+    pub enabled: bool,
+    pub min_bytes: u64,
+    pub max_bytes: u64,
+    pub probability_percent: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SwitchModelDoc {
+    pub name: String,
+    pub os: String,
+    pub ports: Vec<PortGroupDoc>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffer_bytes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lossless_limit: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cell_bytes: Option<u64>,
+    #[serde(default)]
+    pub dynamic_threshold: i8,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PortGroupDoc {
+    pub count: u32,
+    pub speed_mbps: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NicModelDoc {
+    pub name: String,
+    pub driver: String,
+    pub speed_mbps: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffer_bytes: Option<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SwitchDoc {
+    pub name: String,
+    pub model: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tier: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mtu: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pfc_watchdog: Option<WatchdogDoc>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub overrides: Vec<OverrideDoc>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OverrideDoc {
+    pub class: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dscp: Option<DscpDoc>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lossless: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub congestion: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ecn_enabled: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ecn_min_bytes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ecn_max_bytes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ecn_probability_percent: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scheduling: Option<SchedulingDoc>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pfc_threshold_bytes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headroom_bytes: Option<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HostDoc {
+    pub name: String,
+    pub nics: Vec<NicDoc>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pfc: Option<bool>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ecn_off: bool,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub overrides: Vec<OverrideDoc>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NicDoc {
+    pub model: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub netdev: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rdma_device: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkDoc {
+    pub a: String,
+    pub b: String,
+    pub speed_mbps: u64,
+    pub cable_mm: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoutingDoc {
+    pub model: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub routes: Vec<RouteDoc>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fail: Vec<FailDoc>,
+    #[serde(default)]
+    pub check_failures: u8,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<PathDoc>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rewrites: Vec<RewriteDoc>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bounce_tagging: Option<Vec<u8>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RouteDoc {
+    pub at: String,
+    pub to: String,
+    pub via: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FailDoc {
+    pub a: String,
+    pub b: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PathDoc {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
+    pub hops: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RewriteDoc {
+    pub at: String,
+    pub from: String,
+    pub to: String,
+    pub old: u8,
+    pub new: u8,
+}
+
+fn percent(thousandths: u64) -> f64 {
+    thousandths as f64 / 1000.0
+}
+
+fn watchdog_doc(w: Watchdog) -> WatchdogDoc {
+    match w {
+        Watchdog::Off => WatchdogDoc { enabled: false, detect_ns: None, restore_ns: None, poll_ns: None, action: None },
+        Watchdog::On { detect_ns, restore_ns, poll_ns, action } => WatchdogDoc {
+            enabled: true,
+            detect_ns: Some(detect_ns),
+            restore_ns: Some(restore_ns),
+            poll_ns: Some(poll_ns),
+            action: Some(action_name(action).into()),
+        },
+    }
+}
+
+fn action_name(a: WatchdogAction) -> &'static str {
+    match a {
+        WatchdogAction::Drop => "drop",
+        WatchdogAction::Forward => "forward",
+        WatchdogAction::Alert => "alert",
+    }
+}
+
+fn dscp_doc(d: &Dscp) -> DscpDoc {
+    match d {
+        Dscp::Other => DscpDoc::Other("other".into()),
+        Dscp::Values(v) => DscpDoc::Values(v.clone()),
+    }
+}
+
+fn scheduling_doc(s: Scheduling) -> SchedulingDoc {
+    match s {
+        Scheduling::Strict => SchedulingDoc::Strict("strict".into()),
+        Scheduling::Ets(p) => SchedulingDoc::Ets { bandwidth_percent: p.map(percent) },
+    }
+}
+
+fn congestion_name(c: Congestion) -> &'static str {
+    match c {
+        Congestion::Dcqcn => "dcqcn",
+        Congestion::None => "none",
+    }
+}
+
+fn routing_name(m: RoutingModel) -> &'static str {
+    match m {
+        RoutingModel::Updown => "updown",
+        RoutingModel::Shortest => "shortest",
+        RoutingModel::None => "none",
+    }
+}
+
+fn overrides_doc(fabric: &Fabric, list: &[crate::model::ClassOverride]) -> Vec<OverrideDoc> {
+    list.iter()
+        .enumerate()
+        .filter(|(_, o)| **o != crate::model::ClassOverride::default())
+        .map(|(i, o)| OverrideDoc {
+            class: fabric.classes[i].name.clone(),
+            dscp: o.dscp.as_ref().map(|d| dscp_doc(&d.value)),
+            priority: o.priority.map(|v| v.value),
+            lossless: o.lossless.map(|v| v.value),
+            congestion: o.congestion.map(|v| congestion_name(v.value).into()),
+            ecn_enabled: o.ecn_enabled.map(|v| v.value),
+            ecn_min_bytes: o.ecn_min.map(|v| v.value),
+            ecn_max_bytes: o.ecn_max.map(|v| v.value),
+            ecn_probability_percent: o.ecn_probability.map(|v| percent(v.value)),
+            scheduling: o.scheduling.map(|v| scheduling_doc(v.value)),
+            pfc_threshold_bytes: o.pfc_threshold.map(|v| v.value),
+            headroom_bytes: o.headroom.map(|v| v.value),
+        })
+        .collect()
+}
+
+/// The export document of a resolved fabric.
+pub fn export(fabric: &Fabric) -> FabricDoc {
+    let target = |t: RouteTarget| match t {
+        RouteTarget::Host(h) => fabric.host(h).name.clone(),
+        RouteTarget::Switch(s) => fabric.switch(s).name.clone(),
+    };
+    FabricDoc {
+        version: 1,
+        fabric: fabric.name.clone(),
+        description: fabric.description.as_ref().map(|d| d.value.clone()),
+        mtu: fabric.mtu.value,
+        roce_mtu: fabric.roce_mtu.value,
+        rtt_ns: fabric.rtt.map(|r| r.value),
+        pfc_watchdog: watchdog_doc(fabric.watchdog.value),
+        classes: fabric
+            .classes
+            .iter()
+            .map(|c| ClassDoc {
+                name: c.name.clone(),
+                dscp: c.dscp.as_ref().map(|d| dscp_doc(&d.value)),
+                priority: c.priority.value,
+                lossless: c.lossless.value,
+                congestion: congestion_name(c.congestion.value).into(),
+                ecn: EcnDoc {
+                    enabled: c.ecn.enabled.value,
+                    min_bytes: c.ecn.min.value,
+                    max_bytes: c.ecn.max.value,
+                    probability_percent: percent(c.ecn.probability.value),
+                },
+                scheduling: scheduling_doc(c.scheduling.value),
+                pfc_threshold_bytes: c.pfc_threshold.map(|p| p.value),
+                cnp: c.cnp.is_some(),
+            })
+            .collect(),
+        switch_models: fabric
+            .switch_models
+            .iter()
+            .map(|m| SwitchModelDoc {
+                name: m.name.clone(),
+                os: m.os.value.as_str().into(),
+                ports: m.ports.value.iter().map(|g| PortGroupDoc { count: g.count, speed_mbps: g.speed }).collect(),
+                buffer_bytes: m.buffer.map(|b| b.value),
+                lossless_limit: m.lossless_limit.map(|l| l.value),
+                cell_bytes: m.cell.map(|c| c.value),
+                dynamic_threshold: m.dynamic_threshold.value,
+            })
+            .collect(),
+        nic_models: fabric
+            .nic_models
+            .iter()
+            .map(|m| NicModelDoc {
+                name: m.name.clone(),
+                driver: m.driver.value.clone(),
+                speed_mbps: m.speed.value,
+                buffer_bytes: m.buffer.map(|b| b.value),
+            })
+            .collect(),
+        switches: fabric
+            .switches
+            .iter()
+            .map(|s| SwitchDoc {
+                name: s.name.clone(),
+                model: fabric.switch_models[s.model.index()].name.clone(),
+                tier: s.tier.map(|t| t.value),
+                mtu: s.mtu.map(|m| m.value),
+                description: s.description.as_ref().map(|d| d.value.clone()),
+                pfc_watchdog: s.watchdog.map(|w| watchdog_doc(w.value)),
+                overrides: overrides_doc(fabric, &s.class_overrides),
+            })
+            .collect(),
+        hosts: fabric
+            .hosts
+            .iter()
+            .map(|h| HostDoc {
+                name: h.name.clone(),
+                nics: h
+                    .nics
+                    .iter()
+                    .map(|n| NicDoc {
+                        model: fabric.nic_models[n.model.index()].name.clone(),
+                        netdev: n.netdev.clone(),
+                        rdma_device: n.rdma_device.clone(),
+                    })
+                    .collect(),
+                pfc: h.pfc.map(|p| p.value),
+                ecn_off: h.ecn_off.is_some(),
+                overrides: overrides_doc(fabric, &h.class_overrides),
+            })
+            .collect(),
+        links: fabric
+            .links
+            .iter()
+            .map(|l| LinkDoc {
+                a: fabric.endpoint_name(l.a),
+                b: fabric.endpoint_name(l.b),
+                speed_mbps: l.speed,
+                cable_mm: l.cable_mm.value,
+            })
+            .collect(),
+        routing: RoutingDoc {
+            model: routing_name(fabric.routing.model.value).into(),
+            routes: fabric
+                .routing
+                .routes
+                .iter()
+                .map(|r| RouteDoc { at: fabric.switch(r.at).name.clone(), to: target(r.to), via: fabric.device_name(r.via).into() })
+                .collect(),
+            fail: fabric
+                .routing
+                .fails
+                .iter()
+                .map(|f| FailDoc { a: fabric.device_name(f.a).into(), b: fabric.device_name(f.b).into() })
+                .collect(),
+            check_failures: fabric.routing.check_failures.value,
+            paths: fabric
+                .routing
+                .paths
+                .iter()
+                .map(|p| PathDoc {
+                    class: p.class.map(|c| fabric.class(c).name.clone()),
+                    hops: p.hops.iter().map(|&d| fabric.device_name(d).to_string()).collect(),
+                })
+                .collect(),
+            rewrites: fabric
+                .routing
+                .rewrites
+                .iter()
+                .map(|r| RewriteDoc {
+                    at: fabric.switch(r.at).name.clone(),
+                    from: fabric.device_name(r.from).into(),
+                    to: fabric.device_name(r.to).into(),
+                    old: r.old,
+                    new: r.new,
+                })
+                .collect(),
+            bounce_tagging: fabric.routing.bounce_tagging.as_ref().map(|b| b.value.clone()),
+        },
+    }
+}
+
+// ---------------------------------------------------------------- YAML in
+
+/// Finds where values sit in the YAML text, moving forward in document order, so a
+/// diagnostic about the 40th link points at that link's line.
+struct Locator<'a> {
+    file: FileId,
+    text: &'a str,
+    cursor: usize,
+}
+
+impl Locator<'_> {
+    /// The span of `key: value` at or after the cursor (the value's bytes), or the cursor.
+    fn find(&mut self, key: &str, value: &str) -> Span {
+        let rest = self.text.get(self.cursor..).unwrap_or("");
+        let mut from = 0;
+        while let Some(i) = rest[from..].find(key) {
+            let at = from + i;
+            let after = &rest[at + key.len()..];
+            if let Some(v) = after.strip_prefix(':') {
+                let trimmed = v.trim_start_matches([' ', '\t']);
+                let vs = trimmed.trim_start_matches(['"', '\'']);
+                if vs.starts_with(value) {
+                    let start = self.cursor + at + key.len() + 1 + (v.len() - vs.len());
+                    self.cursor = start;
+                    return Span::new(self.file, start, start + value.len());
+                }
+            }
+            from = at + key.len();
+        }
+        Span::new(self.file, self.cursor, self.cursor)
+    }
+}
+
+fn ident(name: &str, span: Span) -> ast::Ident {
+    Spanned::new(name.to_string(), span)
+}
+
+fn pattern(name: &str, span: Span) -> NamePattern {
+    NamePattern { segments: vec![Segment::Text(name.to_string())], span }
+}
+
+fn thousandths(p: f64) -> u64 {
+    (p * 1000.0).round().max(0.0) as u64
+}
+
+fn stmt(kind: StmtKind, span: Span) -> Stmt {
+    Stmt { kind, span }
+}
+
+fn yaml_error(file: FileId, text: &str, e: &serde_yaml::Error) -> Diagnostic {
+    let (start, end) = e.location().map_or((0, 0), |l| (l.index(), (l.index() + 1).min(text.len())));
+    let msg = e.to_string();
+    let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+    Diagnostic::new(Code::YamlInput, Span::new(file, start, end), msg)
+        .label("here")
+        .help("the YAML form is what `fabricc export --format yaml` prints; compare with that")
+}
+
+fn os_of(name: &str) -> Option<Os> {
+    Os::ALL.into_iter().find(|o| o.as_str() == name)
+}
+
+/// Reads the YAML form into the explicit statements of the language.
+pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
+    let doc: FabricDoc = serde_yaml::from_str(text).map_err(|e| yaml_error(file, text, &e))?;
+    let mut loc = Locator { file, text, cursor: 0 };
+    let bad = |span: Span, msg: String| Diagnostic::new(Code::YamlInput, span, msg).label("here");
+    if doc.version != 1 {
+        return Err(bad(loc.find("version", &doc.version.to_string()), format!("version {} is not known; this fabricc reads version 1", doc.version)));
+    }
+    let name_span = loc.find("fabric", &doc.fabric);
+    let mut body = Vec::new();
+    let at = name_span;
+    body.push(stmt(StmtKind::Mtu(Spanned::new(doc.mtu, at)), at));
+    body.push(stmt(StmtKind::RoceMtu(Spanned::new(doc.roce_mtu, at)), at));
+    if let Some(r) = doc.rtt_ns {
+        body.push(stmt(StmtKind::Rtt(Spanned::new(ast::Time(r), at)), at));
+    }
+    if let Some(d) = &doc.description {
+        body.push(stmt(StmtKind::Description(Spanned::new(d.clone(), at)), at));
+    }
+    body.push(stmt(StmtKind::Watchdog(watchdog_ast(&doc.pfc_watchdog, at, &bad)?), at));
+    for c in &doc.classes {
+        let span = loc.find("name", &c.name);
+        let mut props = Vec::new();
+        if let Some(d) = &c.dscp {
+            props.push(Spanned::new(ClassProp::Dscp(dscp_ast(d, span, &bad)?), span));
+        }
+        props.push(Spanned::new(ClassProp::Priority(Spanned::new(c.priority, span)), span));
+        props.push(Spanned::new(ClassProp::Lossless(c.lossless), span));
+        props.push(Spanned::new(ClassProp::Congestion(congestion_ast(&c.congestion, span, &bad)?), span));
+        props.push(Spanned::new(ClassProp::Ecn(ecn_ast(c.ecn.enabled, c.ecn.min_bytes, c.ecn.max_bytes, c.ecn.probability_percent, span)), span));
+        match &c.scheduling {
+            SchedulingDoc::Strict(s) if s == "strict" => props.push(Spanned::new(ClassProp::Strict, span)),
+            SchedulingDoc::Strict(s) => return Err(bad(span, format!("scheduling `{s}` is not `strict` or a bandwidth"))),
+            SchedulingDoc::Ets { bandwidth_percent: Some(p) } => {
+                props.push(Spanned::new(ClassProp::Bandwidth(Spanned::new(Percent(thousandths(*p)), span)), span));
+            }
+            SchedulingDoc::Ets { bandwidth_percent: None } => {}
+        }
+        if let Some(t) = c.pfc_threshold_bytes {
+            props.push(Spanned::new(ClassProp::PfcThreshold(Spanned::new(Size::Bytes(t), span)), span));
+        }
+        if c.cnp {
+            props.push(Spanned::new(ClassProp::Cnp, span));
+        }
+        body.push(stmt(StmtKind::Class(ClassDecl { name: ident(&c.name, span), props, span }), span));
+    }
+    for m in &doc.switch_models {
+        let span = loc.find("name", &m.name);
+        let os = os_of(&m.os).ok_or_else(|| bad(span, format!("`{}` is not an OS (sonic, cumulus, eos, nxos, junos)", m.os)))?;
+        let mut props = vec![
+            Spanned::new(ast::SwitchModelProp::Os(os), span),
+            Spanned::new(
+                ast::SwitchModelProp::Ports(
+                    m.ports.iter().map(|g| Spanned::new(ast::PortGroup { count: u64::from(g.count), speed: Speed(g.speed_mbps) }, span)).collect(),
+                ),
+                span,
+            ),
+        ];
+        if let Some(b) = m.buffer_bytes {
+            props.push(Spanned::new(ast::SwitchModelProp::Buffer(Size::Bytes(b)), span));
+        }
+        if let Some(l) = m.lossless_limit {
+            props.push(Spanned::new(ast::SwitchModelProp::LosslessLimit(l), span));
+        }
+        if let Some(c) = m.cell_bytes {
+            props.push(Spanned::new(ast::SwitchModelProp::Cell(Size::Bytes(c)), span));
+        }
+        props.push(Spanned::new(ast::SwitchModelProp::DynamicThreshold(m.dynamic_threshold), span));
+        body.push(stmt(StmtKind::SwitchModel(ast::SwitchModelDecl { name: ident(&m.name, span), props, span }), span));
+    }
+    for m in &doc.nic_models {
+        let span = loc.find("name", &m.name);
+        let mut props = vec![
+            Spanned::new(ast::NicModelProp::Driver(ident(&m.driver, span)), span),
+            Spanned::new(ast::NicModelProp::Speed(Speed(m.speed_mbps)), span),
+        ];
+        if let Some(b) = m.buffer_bytes {
+            props.push(Spanned::new(ast::NicModelProp::Buffer(Size::Bytes(b)), span));
+        }
+        body.push(stmt(StmtKind::NicModel(ast::NicModelDecl { name: ident(&m.name, span), props, span }), span));
+    }
+    for s in &doc.switches {
+        let span = loc.find("name", &s.name);
+        let mut props = vec![Spanned::new(SwitchProp::Model(ident(&s.model, span)), span)];
+        if let Some(t) = s.tier {
+            props.push(Spanned::new(SwitchProp::Tier(Spanned::new(t, span)), span));
+        }
+        if let Some(m) = s.mtu {
+            props.push(Spanned::new(SwitchProp::Mtu(Spanned::new(m, span)), span));
+        }
+        if let Some(d) = &s.description {
+            props.push(Spanned::new(SwitchProp::Description(Spanned::new(d.clone(), span)), span));
+        }
+        if let Some(w) = &s.pfc_watchdog {
+            props.push(Spanned::new(SwitchProp::Watchdog(watchdog_ast(w, span, &bad)?), span));
+        }
+        for o in &s.overrides {
+            let (class, extra) = override_ast(o, span, &bad)?;
+            props.push(Spanned::new(SwitchProp::Class(class), span));
+            if let Some(h) = extra {
+                props.push(Spanned::new(h, span));
+            }
+        }
+        body.push(stmt(StmtKind::Switch(ast::SwitchDecl { names: vec![pattern(&s.name, span)], props, span }), span));
+    }
+    for h in &doc.hosts {
+        let span = loc.find("name", &h.name);
+        let mut props = Vec::new();
+        let mut lines: Vec<(String, u64)> = Vec::new();
+        for n in &h.nics {
+            match lines.last_mut() {
+                Some((m, c)) if *m == n.model => *c += 1,
+                _ => lines.push((n.model.clone(), 1)),
+            }
+        }
+        for (m, c) in lines {
+            props.push(Spanned::new(ast::HostProp::Nic { model: ident(&m, span), count: Some(Spanned::new(c, span)) }, span));
+        }
+        if h.nics.iter().any(|n| n.netdev.is_some()) {
+            let v = h.nics.iter().map(|n| pattern(n.netdev.as_deref().unwrap_or(""), span)).collect();
+            props.push(Spanned::new(ast::HostProp::Netdev(v), span));
+        }
+        if h.nics.iter().any(|n| n.rdma_device.is_some()) {
+            let v = h.nics.iter().map(|n| pattern(n.rdma_device.as_deref().unwrap_or(""), span)).collect();
+            props.push(Spanned::new(ast::HostProp::RdmaDevice(v), span));
+        }
+        if let Some(p) = h.pfc {
+            props.push(Spanned::new(ast::HostProp::Pfc(p), span));
+        }
+        if h.ecn_off {
+            props.push(Spanned::new(ast::HostProp::EcnOff { class: None }, span));
+        }
+        for o in &h.overrides {
+            let (class, _) = override_ast(o, span, &bad)?;
+            props.push(Spanned::new(ast::HostProp::Class(class), span));
+        }
+        body.push(stmt(StmtKind::Host(ast::HostDecl { names: vec![pattern(&h.name, span)], props, span }), span));
+    }
+    for l in &doc.links {
+        let sa = loc.find("a", &l.a);
+        let sb = loc.find("b", &l.b);
+        let span = sa.to(sb);
+        let props = vec![
+            Spanned::new(ast::LinkProp::Speed(Speed(l.speed_mbps)), span),
+            Spanned::new(ast::LinkProp::Cable(ast::Length(l.cable_mm)), span),
+        ];
+        body.push(stmt(StmtKind::Link(ast::LinkDecl { a: pattern(&l.a, sa), b: pattern(&l.b, sb), props, span }), span));
+    }
+    let r = &doc.routing;
+    let rspan = loc.find("model", &r.model);
+    let model = match r.model.as_str() {
+        "updown" => RoutingModel::Updown,
+        "shortest" => RoutingModel::Shortest,
+        "none" => RoutingModel::None,
+        other => return Err(bad(rspan, format!("routing model `{other}` is not updown, shortest or none"))),
+    };
+    body.push(stmt(StmtKind::Routing(Spanned::new(model, rspan)), rspan));
+    body.push(stmt(StmtKind::CheckFailures(Spanned::new(u64::from(r.check_failures), rspan)), rspan));
+    for x in &r.routes {
+        let span = loc.find("at", &x.at);
+        body.push(stmt(StmtKind::Route(ast::RouteStmt { at: ident(&x.at, span), to: ident(&x.to, span), via: ident(&x.via, span) }), span));
+    }
+    for f in &r.fail {
+        let span = loc.find("a", &f.a);
+        body.push(stmt(StmtKind::Fail(ast::FailStmt { a: pattern(&f.a, span), b: pattern(&f.b, span) }), span));
+    }
+    for p in &r.paths {
+        let span = loc.find("hops", "");
+        body.push(stmt(
+            StmtKind::Path(ast::PathStmt { class: p.class.as_ref().map(|c| ident(c, span)), hops: p.hops.iter().map(|h| ident(h, span)).collect() }),
+            span,
+        ));
+    }
+    for w in &r.rewrites {
+        let span = loc.find("at", &w.at);
+        body.push(stmt(
+            StmtKind::Rewrite(ast::RewriteStmt {
+                at: ident(&w.at, span),
+                from: ident(&w.from, span),
+                to: ident(&w.to, span),
+                old: Spanned::new(w.old, span),
+                new: Spanned::new(w.new, span),
+            }),
+            span,
+        ));
+    }
+    if let Some(b) = &r.bounce_tagging {
+        body.push(stmt(StmtKind::BounceTagging(b.iter().map(|&p| Spanned::new(p, rspan)).collect()), rspan));
+    }
+    Ok(ast::File {
+        imports: Vec::new(),
+        items: vec![Item::Fabric(ast::FabricBlock { name: ident(&doc.fabric, name_span), quoted: false, body, span: name_span })],
+    })
+}
+
+fn watchdog_ast(w: &WatchdogDoc, span: Span, bad: &dyn Fn(Span, String) -> Diagnostic) -> Result<ast::Watchdog, Diagnostic> {
+    if !w.enabled {
+        return Ok(ast::Watchdog { setting: ast::WatchdogSetting::Off, span });
+    }
+    let mut args = Vec::new();
+    let t = |v: u64| ast::Time(v);
+    if let Some(v) = w.detect_ns {
+        args.push(Spanned::new(ast::WatchdogArg::Detect(t(v)), span));
+    }
+    if let Some(v) = w.restore_ns {
+        args.push(Spanned::new(ast::WatchdogArg::Restore(t(v)), span));
+    }
+    if let Some(v) = w.poll_ns {
+        args.push(Spanned::new(ast::WatchdogArg::Poll(t(v)), span));
+    }
+    if let Some(a) = &w.action {
+        let action = match a.as_str() {
+            "drop" => WatchdogAction::Drop,
+            "forward" => WatchdogAction::Forward,
+            "alert" => WatchdogAction::Alert,
+            other => return Err(bad(span, format!("watchdog action `{other}` is not drop, forward or alert"))),
+        };
+        args.push(Spanned::new(ast::WatchdogArg::Action(action), span));
+    }
+    Ok(ast::Watchdog { setting: ast::WatchdogSetting::On(args), span })
+}
+
+fn dscp_ast(d: &DscpDoc, span: Span, bad: &dyn Fn(Span, String) -> Diagnostic) -> Result<DscpSpec, Diagnostic> {
+    match d {
+        DscpDoc::Other(s) if s == "other" => Ok(DscpSpec::Other),
+        DscpDoc::Other(s) => Err(bad(span, format!("dscp `{s}` is neither `other` nor a list of values"))),
+        DscpDoc::Values(v) => {
+            if let Some(x) = v.iter().find(|&&x| x > 63) {
+                return Err(bad(span, format!("DSCP {x} is out of range 0..63")));
+            }
+            Ok(DscpSpec::Values(v.iter().map(|&x| Spanned::new((x, x), span)).collect()))
+        }
+    }
+}
+
+fn congestion_ast(c: &str, span: Span, bad: &dyn Fn(Span, String) -> Diagnostic) -> Result<Congestion, Diagnostic> {
+    match c {
+        "dcqcn" => Ok(Congestion::Dcqcn),
+        "none" => Ok(Congestion::None),
+        other => Err(bad(span, format!("congestion `{other}` is not dcqcn or none"))),
+    }
+}
+
+fn ecn_ast(enabled: bool, min: u64, max: u64, probability: f64, span: Span) -> EcnSpec {
+    if !enabled {
+        return EcnSpec::Off;
+    }
+    EcnSpec::Params(vec![
+        Spanned::new(EcnArg::Min(Size::Bytes(min)), span),
+        Spanned::new(EcnArg::Max(Size::Bytes(max)), span),
+        Spanned::new(EcnArg::Probability(Percent(thousandths(probability))), span),
+    ])
+}
+
+/// An override as a device's `class` block (plus `headroom`, which is a switch statement).
+fn override_ast(o: &OverrideDoc, span: Span, bad: &dyn Fn(Span, String) -> Diagnostic) -> Result<(ClassDecl, Option<SwitchProp>), Diagnostic> {
+    let mut props = Vec::new();
+    if let Some(d) = &o.dscp {
+        props.push(Spanned::new(ClassProp::Dscp(dscp_ast(d, span, bad)?), span));
+    }
+    if let Some(p) = o.priority {
+        props.push(Spanned::new(ClassProp::Priority(Spanned::new(p, span)), span));
+    }
+    if let Some(l) = o.lossless {
+        props.push(Spanned::new(ClassProp::Lossless(l), span));
+    }
+    if let Some(c) = &o.congestion {
+        props.push(Spanned::new(ClassProp::Congestion(congestion_ast(c, span, bad)?), span));
+    }
+    if o.ecn_enabled == Some(false) {
+        props.push(Spanned::new(ClassProp::Ecn(EcnSpec::Off), span));
+    } else {
+        let mut args = Vec::new();
+        if let Some(v) = o.ecn_min_bytes {
+            args.push(Spanned::new(EcnArg::Min(Size::Bytes(v)), span));
+        }
+        if let Some(v) = o.ecn_max_bytes {
+            args.push(Spanned::new(EcnArg::Max(Size::Bytes(v)), span));
+        }
+        if let Some(v) = o.ecn_probability_percent {
+            args.push(Spanned::new(EcnArg::Probability(Percent(thousandths(v))), span));
+        }
+        if !args.is_empty() {
+            props.push(Spanned::new(ClassProp::Ecn(EcnSpec::Params(args)), span));
+        }
+    }
+    match &o.scheduling {
+        Some(SchedulingDoc::Strict(_)) => props.push(Spanned::new(ClassProp::Strict, span)),
+        Some(SchedulingDoc::Ets { bandwidth_percent: Some(p) }) => {
+            props.push(Spanned::new(ClassProp::Bandwidth(Spanned::new(Percent(thousandths(*p)), span)), span));
+        }
+        _ => {}
+    }
+    if let Some(t) = o.pfc_threshold_bytes {
+        props.push(Spanned::new(ClassProp::PfcThreshold(Spanned::new(Size::Bytes(t), span)), span));
+    }
+    let class = ident(&o.class, span);
+    let extra = o.headroom_bytes.map(|h| SwitchProp::Headroom { class: class.clone(), size: Spanned::new(Size::Bytes(h), span) });
+    Ok((ClassDecl { name: class, props, span }, extra))
+}

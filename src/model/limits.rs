@@ -1,0 +1,29 @@
+//! Input limits: what keeps any input from exhausting memory or time. Each limit hit is a
+//! diagnostic with a span (FAB007), never an out-of-memory or a hang.
+
+/// Bounds on what one compilation may expand to. Defaults fit a 100,000-GPU fabric with room.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Names one pattern may expand to.
+    pub max_range: u64,
+    /// Switches plus hosts.
+    pub max_devices: u64,
+    /// Links (after `count` and generation).
+    pub max_links: u64,
+    /// Depth of nested imports.
+    pub max_import_depth: usize,
+    /// Bytes of one input file.
+    pub max_input_bytes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_range: 1_000_000,
+            max_devices: 1_000_000,
+            max_links: 4_000_000,
+            max_import_depth: 16,
+            max_input_bytes: 64 * 1024 * 1024,
+        }
+    }
+}

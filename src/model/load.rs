@@ -1,0 +1,209 @@
+//! Loading: a root file path in, every file it imports read and parsed out. Imports are
+//! resolved relative to the importing file; a missing file, a cycle or too deep a chain is a
+//! diagnostic at the `import` statement. A `.yaml`/`.yml` root is read as the YAML form.
+
+use std::path::{Path, PathBuf};
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::source::{SourceFile, Sources};
+use crate::span::{FileId, Span};
+use crate::syntax::{self, ast};
+
+use super::Limits;
+
+/// A file that parsed.
+#[derive(Debug, Clone)]
+pub struct ParsedFile {
+    pub id: FileId,
+    pub ast: ast::File,
+}
+
+/// What loading produced: the parsed files in dependency order (imports before importers, the
+/// root last) and any diagnostics. The text of every file read is added to the caller's
+/// `Sources`, so several fabrics can be checked and reported together.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub files: Vec<ParsedFile>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The root file itself could not be read: the tool cannot run (exit 2).
+#[derive(Debug)]
+pub struct LoadError {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot read `{}`: {}", self.path.display(), self.message)
+    }
+}
+
+pub fn is_yaml(path: &Path) -> bool {
+    matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"))
+}
+
+/// Reads and parses `root` and everything it imports.
+pub fn load(sources: &mut Sources, root: &Path, limits: &Limits) -> Result<Loaded, LoadError> {
+    let mut loaded = Loaded::default();
+    let bytes = read_limited(root, limits).map_err(|message| LoadError { path: root.to_path_buf(), message })?;
+    let display = display_path(root);
+    let mut cx = Cx { loaded: &mut loaded, sources, limits, stack: Vec::new(), first: FileId(u32::MAX) };
+    cx.first = FileId(cx.sources.files().count() as u32);
+    load_file(&mut cx, root.to_path_buf(), display, bytes);
+    Ok(loaded)
+}
+
+struct Cx<'a> {
+    loaded: &'a mut Loaded,
+    sources: &'a mut Sources,
+    limits: &'a Limits,
+    stack: Vec<PathBuf>,
+    /// The first file of this load: earlier files belong to other fabrics.
+    first: FileId,
+}
+
+/// Parses text that did not come from disk (tests, `fmt` on stdin, `diff` of a git blob).
+pub fn load_text(sources: &mut Sources, display: &str, text: String, limits: &Limits) -> Loaded {
+    let mut loaded = Loaded::default();
+    let first = FileId(sources.files().count() as u32);
+    let mut cx = Cx { loaded: &mut loaded, sources, limits, stack: Vec::new(), first };
+    load_file(&mut cx, PathBuf::from(display), display.to_string(), text.into_bytes());
+    loaded
+}
+
+fn read_limited(path: &Path, limits: &Limits) -> Result<Vec<u8>, String> {
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if meta.is_dir() {
+        return Err("it is a directory".into());
+    }
+    if meta.len() > limits.max_input_bytes {
+        return Err(format!(
+            "it is {} bytes, more than the limit of {} (raise it with `--max-input-bytes`)",
+            meta.len(),
+            limits.max_input_bytes
+        ));
+    }
+    std::fs::read(path).map_err(|e| e.to_string())
+}
+
+fn display_path(path: &Path) -> String {
+    let shown = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
+        .unwrap_or_else(|| path.to_path_buf());
+    shown.to_string_lossy().replace('\\', "/")
+}
+
+fn load_file(cx: &mut Cx<'_>, path: PathBuf, display: String, bytes: Vec<u8>) -> Option<FileId> {
+    let (text, bad_utf8) = match String::from_utf8(bytes) {
+        Ok(t) => (t, None),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            (String::from_utf8_lossy(e.as_bytes()).into_owned(), Some(at))
+        }
+    };
+    let yaml = is_yaml(&path);
+    let id = cx.sources.add(SourceFile::new(path.clone(), display.clone(), text));
+    if let Some(at) = bad_utf8 {
+        cx.loaded.diagnostics.push(
+            Diagnostic::new(Code::BadInput, Span::new(id, at, at + 1), "the file is not UTF-8 text")
+                .label("this byte is not valid UTF-8")
+                .help("fabric files are UTF-8 text; is this the right file?"),
+        );
+        return None;
+    }
+    let text = &cx.sources.get(id).text;
+    let parsed = if yaml { super::export::parse_yaml(id, text) } else { syntax::parse(id, text) };
+    let file = match parsed {
+        Ok(f) => f,
+        Err(d) => {
+            cx.loaded.diagnostics.push(d);
+            return None;
+        }
+    };
+    let canonical = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+    cx.stack.push(canonical);
+    for import in &file.imports {
+        load_import(cx, &path, &display, import);
+    }
+    cx.stack.pop();
+    cx.loaded.files.push(ParsedFile { id, ast: file });
+    Some(id)
+}
+
+fn load_import(cx: &mut Cx<'_>, importer: &Path, importer_display: &str, import: &ast::Import) {
+    let limits = cx.limits;
+    let rel = Path::new(&import.path.node);
+    let dir = importer.parent().unwrap_or(Path::new(""));
+    let path = dir.join(rel);
+    let display_dir = Path::new(importer_display).parent().unwrap_or(Path::new(""));
+    let display = normalize(&display_dir.join(rel));
+    if cx.stack.len() > limits.max_import_depth {
+        cx.loaded.diagnostics.push(
+            Diagnostic::new(
+                Code::LimitExceeded,
+                import.span,
+                format!("imports are nested more than {} deep", limits.max_import_depth),
+            )
+            .label("this import")
+            .help("flatten the import chain"),
+        );
+        return;
+    }
+    let canonical = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+    if let Some(pos) = cx.stack.iter().position(|p| *p == canonical) {
+        let chain: Vec<String> = cx.stack[pos..]
+            .iter()
+            .chain(std::iter::once(&canonical))
+            .map(|p| p.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned()))
+            .collect();
+        cx.loaded.diagnostics.push(
+            Diagnostic::new(
+                Code::ImportCycle,
+                import.path.span,
+                format!("import cycle: {}", chain.join(" → ")),
+            )
+            .label("this import closes the cycle")
+            .help("move the shared statements into a file that both import"),
+        );
+        return;
+    }
+    let first = cx.first;
+    if cx
+        .sources
+        .files()
+        .any(|(id, f)| id >= first && std::fs::canonicalize(&f.path).ok().as_ref() == Some(&canonical))
+    {
+        return; // already loaded through another import: its items count once
+    }
+    match read_limited(&path, limits) {
+        Ok(bytes) => {
+            load_file(cx, path, display, bytes);
+        }
+        Err(message) => cx.loaded.diagnostics.push(
+            Diagnostic::new(
+                Code::ImportNotFound,
+                import.path.span,
+                format!("cannot read `{}`: {message}", import.path.node),
+            )
+            .label("imported here")
+            .help(format!("the path is relative to the importing file, so this looks for `{display}`")),
+        ),
+    }
+}
+
+fn normalize(p: &Path) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::ParentDir if parts.last().is_some_and(|l| l != "..") => {
+                parts.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => parts.push(other.as_os_str().to_string_lossy().into_owned()),
+        }
+    }
+    parts.join("/")
+}

@@ -1,0 +1,431 @@
+//! The resolved model: `ast::File`s in, one `Fabric` out. Names are expanded and bound to
+//! typed IDs, defaults and overrides are applied, every link sits on concrete ports, and the
+//! topology is a petgraph graph. Every value keeps the span that set it, so an analysis can
+//! point at the class, the override or the model a number came from.
+
+pub mod export;
+pub mod generate;
+pub mod limits;
+pub mod load;
+pub mod names;
+pub mod qos;
+pub mod resolve;
+pub mod topology;
+
+use petgraph::graph::UnGraph;
+use serde::Serialize;
+
+pub use crate::syntax::ast::{Congestion, Os, RoutingModel, WatchdogAction};
+use crate::span::Span;
+pub use limits::Limits;
+
+/// A value and the place that set it; `default` when no statement did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sourced<T> {
+    pub value: T,
+    pub span: Span,
+    pub default: bool,
+}
+
+impl<T> Sourced<T> {
+    pub fn set(value: T, span: Span) -> Self {
+        Self { value, span, default: false }
+    }
+
+    pub fn default_at(value: T, span: Span) -> Self {
+        Self { value, span, default: true }
+    }
+}
+
+macro_rules! id_type {
+    ($($name:ident),*) => {$(
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+        pub struct $name(pub u32);
+        impl $name {
+            pub fn index(self) -> usize { self.0 as usize }
+        }
+    )*};
+}
+id_type!(ClassId, SwitchModelId, NicModelId, SwitchId, HostId, LinkId, TierId);
+
+/// A switch or a host.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum DeviceId {
+    Switch(SwitchId),
+    Host(HostId),
+}
+
+/// The resolved fabric.
+#[derive(Debug, Clone)]
+pub struct Fabric {
+    pub name: String,
+    /// The fabric name in the source; findings about the fabric as a whole point here.
+    pub span: Span,
+    pub description: Option<Sourced<String>>,
+    /// Switch port MTU in bytes.
+    pub mtu: Sourced<u64>,
+    /// RDMA path MTU on the hosts.
+    pub roce_mtu: Sourced<u64>,
+    /// Base round-trip time in ns, when given.
+    pub rtt: Option<Sourced<u64>>,
+    pub watchdog: Sourced<Watchdog>,
+    pub classes: Vec<Class>,
+    pub switch_models: Vec<SwitchModel>,
+    pub nic_models: Vec<NicModel>,
+    /// Sorted by name (natural order); `SwitchId` indexes this.
+    pub switches: Vec<Switch>,
+    /// Sorted by name (natural order); `HostId` indexes this.
+    pub hosts: Vec<Host>,
+    pub links: Vec<Link>,
+    pub tiers: Vec<Tier>,
+    pub routing: Routing,
+    pub topology: Topology,
+}
+
+// ---------------------------------------------------------------- classes
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Dscp {
+    /// Every DSCP value no other class claims.
+    Other,
+    /// Sorted, deduplicated values.
+    Values(Vec<u8>),
+}
+
+/// ETS scheduling of a class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scheduling {
+    Strict,
+    /// Share in thousandths of a percent; `None` when the class gave neither share nor strict.
+    Ets(Option<u64>),
+}
+
+/// ECN marking on a class's egress queue. Sizes in bytes, probability in thousandths of a percent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ecn {
+    pub enabled: Sourced<bool>,
+    pub min: Sourced<u64>,
+    pub max: Sourced<u64>,
+    pub probability: Sourced<u64>,
+}
+
+/// NVIDIA's published RoCE defaults (vendors.md §0): min 150 KB, max 1500 KB, probability 100%.
+pub const DEFAULT_ECN_MIN: u64 = 150_000;
+pub const DEFAULT_ECN_MAX: u64 = 1_500_000;
+pub const DEFAULT_ECN_PROBABILITY: u64 = 100_000;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Class {
+    pub name: String,
+    pub span: Span,
+    /// `None`: hosts never send this class (reached only through rewrites).
+    pub dscp: Option<Sourced<Dscp>>,
+    pub priority: Sourced<u8>,
+    pub lossless: Sourced<bool>,
+    pub congestion: Sourced<Congestion>,
+    pub ecn: Ecn,
+    pub scheduling: Sourced<Scheduling>,
+    /// Static PFC pause (XOFF) trigger in bytes; `None` = the model's dynamic threshold.
+    pub pfc_threshold: Option<Sourced<u64>>,
+    pub cnp: Option<Span>,
+}
+
+/// How one device deviates from a class (every field optional).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ClassOverride {
+    pub dscp: Option<Sourced<Dscp>>,
+    pub priority: Option<Sourced<u8>>,
+    pub lossless: Option<Sourced<bool>>,
+    pub congestion: Option<Sourced<Congestion>>,
+    pub ecn_enabled: Option<Sourced<bool>>,
+    pub ecn_min: Option<Sourced<u64>>,
+    pub ecn_max: Option<Sourced<u64>>,
+    pub ecn_probability: Option<Sourced<u64>>,
+    pub scheduling: Option<Sourced<Scheduling>>,
+    pub pfc_threshold: Option<Sourced<u64>>,
+    /// A fixed headroom (bytes) instead of the computed one (switches only).
+    pub headroom: Option<Sourced<u64>>,
+}
+
+// ---------------------------------------------------------------- models
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PortGroup {
+    pub count: u32,
+    /// Mb/s.
+    pub speed: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SwitchModel {
+    pub name: String,
+    pub span: Span,
+    pub os: Sourced<Os>,
+    pub ports: Sourced<Vec<PortGroup>>,
+    /// Shared packet buffer in bytes.
+    pub buffer: Option<Sourced<u64>>,
+    pub lossless_limit: Option<Sourced<u8>>,
+    /// Buffer cell size in bytes.
+    pub cell: Option<Sourced<u64>>,
+    /// SONiC-style dynamic threshold exponent: alpha = 2^n.
+    pub dynamic_threshold: Sourced<i8>,
+    pub description: Option<String>,
+}
+
+impl SwitchModel {
+    pub fn port_count(&self) -> u32 {
+        self.ports.value.iter().map(|g| g.count).sum()
+    }
+
+    /// Nominal speed (Mb/s) of port `index` (0-based).
+    pub fn port_speed(&self, index: u32) -> u64 {
+        let mut i = index;
+        for g in &self.ports.value {
+            if i < g.count {
+                return g.speed;
+            }
+            i -= g.count;
+        }
+        0
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NicModel {
+    pub name: String,
+    pub span: Span,
+    pub driver: Sourced<String>,
+    /// Mb/s.
+    pub speed: Sourced<u64>,
+    pub buffer: Option<Sourced<u64>>,
+}
+
+// ---------------------------------------------------------------- devices
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Switch {
+    pub name: String,
+    /// Where the switch was declared (its name in a `switch` statement, or the tier).
+    pub span: Span,
+    pub model: SwitchModelId,
+    pub tier: Option<Sourced<u8>>,
+    pub mtu: Option<Sourced<u64>>,
+    pub description: Option<Sourced<String>>,
+    /// One entry per port of the model: the link on it.
+    pub ports: Vec<Option<LinkId>>,
+    /// Per-class overrides, indexed by `ClassId` (empty when there are none).
+    pub class_overrides: Vec<ClassOverride>,
+    pub watchdog: Option<Sourced<Watchdog>>,
+    /// The generator tier that made this switch.
+    pub generated: Option<TierId>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Nic {
+    pub model: NicModelId,
+    pub link: Option<LinkId>,
+    pub netdev: Option<String>,
+    pub rdma_device: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Host {
+    pub name: String,
+    pub span: Span,
+    pub nics: Vec<Nic>,
+    pub class_overrides: Vec<ClassOverride>,
+    /// `pfc off` on this host's NICs.
+    pub pfc: Option<Sourced<bool>>,
+    /// `ecn off` for every class.
+    pub ecn_off: Option<Span>,
+    /// Wired by a generator tier.
+    pub generated: bool,
+}
+
+/// One end of a link: a switch port or a host NIC (0-based index).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Endpoint {
+    pub device: DeviceId,
+    pub port: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Link {
+    pub a: Endpoint,
+    pub b: Endpoint,
+    /// Mb/s.
+    pub speed: u64,
+    pub cable_mm: Sourced<u64>,
+    pub span: Span,
+    pub generated: Option<TierId>,
+}
+
+/// Default cable length when a link or tier gives none: long enough that headroom is never
+/// underestimated (Dell OS10 and the Cumulus RoCE example use 100 m).
+pub const DEFAULT_CABLE_MM: u64 = 100_000;
+
+/// A generated Clos tier, kept for reports and the oversubscription check.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tier {
+    pub name: String,
+    pub span: Span,
+    /// 1 = leaf, 2 = spine, 3 = super-spine.
+    pub level: u8,
+    pub model: SwitchModelId,
+    pub oversubscription: Option<Sourced<(u64, u64)>>,
+    pub downlinks: u32,
+    pub uplinks: u32,
+    pub switches: Vec<SwitchId>,
+}
+
+// ---------------------------------------------------------------- fabric-wide settings
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Watchdog {
+    Off,
+    On { detect_ns: u64, restore_ns: u64, poll_ns: u64, action: WatchdogAction },
+}
+
+/// SONiC's `pfcwd start_default` values: 200 ms detection and restoration, drop.
+pub const DEFAULT_WATCHDOG: Watchdog = Watchdog::On {
+    detect_ns: 200_000_000,
+    restore_ns: 200_000_000,
+    poll_ns: 100_000_000,
+    action: WatchdogAction::Drop,
+};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Routing {
+    pub model: Sourced<RoutingModel>,
+    pub routes: Vec<StaticRoute>,
+    pub fails: Vec<FailedLink>,
+    pub check_failures: Sourced<u8>,
+    pub paths: Vec<ExplicitPath>,
+    pub rewrites: Vec<Rewrite>,
+    /// `bounce-tagging 3 -> 4`: the lossless priorities in order.
+    pub bounce_tagging: Option<Sourced<Vec<u8>>>,
+}
+
+/// Where a static route sends traffic for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RouteTarget {
+    Host(HostId),
+    /// Every host behind this switch.
+    Switch(SwitchId),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StaticRoute {
+    pub at: SwitchId,
+    pub to: RouteTarget,
+    pub via: DeviceId,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailedLink {
+    pub a: DeviceId,
+    pub b: DeviceId,
+    /// Every parallel link between the two.
+    pub links: Vec<LinkId>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExplicitPath {
+    /// `None`: every class hosts send.
+    pub class: Option<ClassId>,
+    pub hops: Vec<DeviceId>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rewrite {
+    pub at: SwitchId,
+    pub from: DeviceId,
+    pub to: DeviceId,
+    pub old: u8,
+    pub new: u8,
+    pub span: Span,
+}
+
+/// The physical topology: a node per device (switches first, then hosts), an edge per link.
+#[derive(Debug, Clone, Default)]
+pub struct Topology {
+    pub graph: UnGraph<DeviceId, LinkId>,
+}
+
+impl Fabric {
+    pub fn switch(&self, id: SwitchId) -> &Switch {
+        &self.switches[id.index()]
+    }
+
+    pub fn host(&self, id: HostId) -> &Host {
+        &self.hosts[id.index()]
+    }
+
+    pub fn link(&self, id: LinkId) -> &Link {
+        &self.links[id.index()]
+    }
+
+    pub fn class(&self, id: ClassId) -> &Class {
+        &self.classes[id.index()]
+    }
+
+    pub fn switch_model(&self, id: SwitchId) -> &SwitchModel {
+        &self.switch_models[self.switch(id).model.index()]
+    }
+
+    pub fn device_name(&self, d: DeviceId) -> &str {
+        match d {
+            DeviceId::Switch(s) => &self.switch(s).name,
+            DeviceId::Host(h) => &self.host(h).name,
+        }
+    }
+
+    pub fn class_ids(&self) -> impl Iterator<Item = ClassId> + use<> {
+        (0..self.classes.len() as u32).map(ClassId)
+    }
+
+    pub fn switch_ids(&self) -> impl Iterator<Item = SwitchId> + use<> {
+        (0..self.switches.len() as u32).map(SwitchId)
+    }
+
+    pub fn host_ids(&self) -> impl Iterator<Item = HostId> + use<> {
+        (0..self.hosts.len() as u32).map(HostId)
+    }
+
+    /// The other end of a link, seen from `device`.
+    pub fn peer(&self, link: LinkId, device: DeviceId) -> Endpoint {
+        let l = self.link(link);
+        if l.a.device == device { l.b } else { l.a }
+    }
+
+    /// `L1.port3` / `h1.nic2`: an endpoint as users write it (1-based).
+    pub fn endpoint_name(&self, e: Endpoint) -> String {
+        match e.device {
+            DeviceId::Switch(s) => format!("{}.port{}", self.switch(s).name, e.port + 1),
+            DeviceId::Host(h) => format!("{}.nic{}", self.host(h).name, e.port + 1),
+        }
+    }
+
+    /// Every link of a device, with the local endpoint.
+    pub fn device_links(&self, d: DeviceId) -> Vec<(Endpoint, LinkId)> {
+        match d {
+            DeviceId::Switch(s) => self
+                .switch(s)
+                .ports
+                .iter()
+                .enumerate()
+                .filter_map(|(i, l)| l.map(|l| (Endpoint { device: d, port: i as u32 }, l)))
+                .collect(),
+            DeviceId::Host(h) => self
+                .host(h)
+                .nics
+                .iter()
+                .enumerate()
+                .filter_map(|(i, n)| n.link.map(|l| (Endpoint { device: d, port: i as u32 }, l)))
+                .collect(),
+        }
+    }
+}

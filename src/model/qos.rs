@@ -1,0 +1,120 @@
+//! The QoS plan as one device sees it: a class with the device's overrides applied, and the
+//! DSCP → class table that follows from it. Analyses and renderers ask these functions, so
+//! "what does switch X do with class C" has exactly one answer.
+
+use super::{
+    Class, ClassId, ClassOverride, Congestion, Dscp, Ecn, Fabric, HostId, Scheduling, Sourced,
+    SwitchId,
+};
+
+/// A class with one device's overrides applied; every value keeps the span that set it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassView {
+    pub id: ClassId,
+    pub dscp: Option<Sourced<Dscp>>,
+    pub priority: Sourced<u8>,
+    pub lossless: Sourced<bool>,
+    pub congestion: Sourced<Congestion>,
+    pub ecn: Ecn,
+    pub scheduling: Sourced<Scheduling>,
+    pub pfc_threshold: Option<Sourced<u64>>,
+    pub headroom: Option<Sourced<u64>>,
+}
+
+impl ClassView {
+    fn new(id: ClassId, class: &Class, o: Option<&ClassOverride>) -> Self {
+        let mut v = ClassView {
+            id,
+            dscp: class.dscp.clone(),
+            priority: class.priority,
+            lossless: class.lossless,
+            congestion: class.congestion,
+            ecn: class.ecn,
+            scheduling: class.scheduling,
+            pfc_threshold: class.pfc_threshold,
+            headroom: None,
+        };
+        if let Some(o) = o {
+            if let Some(d) = &o.dscp {
+                v.dscp = Some(d.clone());
+            }
+            set(&mut v.priority, o.priority);
+            set(&mut v.lossless, o.lossless);
+            set(&mut v.congestion, o.congestion);
+            set(&mut v.ecn.enabled, o.ecn_enabled);
+            set(&mut v.ecn.min, o.ecn_min);
+            set(&mut v.ecn.max, o.ecn_max);
+            set(&mut v.ecn.probability, o.ecn_probability);
+            set(&mut v.scheduling, o.scheduling);
+            if o.pfc_threshold.is_some() {
+                v.pfc_threshold = o.pfc_threshold;
+            }
+            v.headroom = o.headroom;
+        }
+        v
+    }
+
+    /// ECN marking applies: the class runs DCQCN and marking is not turned off.
+    pub fn marks_ecn(&self) -> bool {
+        self.congestion.value == Congestion::Dcqcn && self.ecn.enabled.value
+    }
+}
+
+fn set<T: Copy>(slot: &mut Sourced<T>, value: Option<Sourced<T>>) {
+    if let Some(v) = value {
+        *slot = v;
+    }
+}
+
+impl Fabric {
+    /// Class `c` as switch `s` treats it.
+    pub fn switch_class(&self, s: SwitchId, c: ClassId) -> ClassView {
+        ClassView::new(c, self.class(c), self.switch(s).class_overrides.get(c.index()))
+    }
+
+    /// Class `c` as host `h` marks and pauses it.
+    pub fn host_class(&self, h: HostId, c: ClassId) -> ClassView {
+        let host = self.host(h);
+        let mut v = ClassView::new(c, self.class(c), host.class_overrides.get(c.index()));
+        if let Some(span) = host.ecn_off {
+            v.ecn.enabled = Sourced::set(false, span);
+        }
+        v
+    }
+
+    /// Every class as switch `s` treats it, in class order.
+    pub fn switch_classes(&self, s: SwitchId) -> Vec<ClassView> {
+        self.class_ids().map(|c| self.switch_class(s, c)).collect()
+    }
+
+    /// Every class as host `h` treats it, in class order.
+    pub fn host_classes(&self, h: HostId) -> Vec<ClassView> {
+        self.class_ids().map(|c| self.host_class(h, c)).collect()
+    }
+
+    /// Whether PFC runs on host `h`'s NICs.
+    pub fn host_pfc(&self, h: HostId) -> bool {
+        self.host(h).pfc.is_none_or(|p| p.value)
+    }
+}
+
+/// DSCP value → the class that claims it on a device (explicit values first, then the
+/// `dscp other` class for the rest).
+pub fn dscp_table(views: &[ClassView]) -> [Option<ClassId>; 64] {
+    let mut table = [None; 64];
+    for v in views {
+        if let Some(Sourced { value: Dscp::Values(values), .. }) = &v.dscp {
+            for &d in values {
+                if let Some(slot) = table.get_mut(d as usize) {
+                    slot.get_or_insert(v.id);
+                }
+            }
+        }
+    }
+    if let Some(other) = views.iter().find(|v| matches!(v.dscp, Some(Sourced { value: Dscp::Other, .. }))) {
+        for slot in &mut table {
+            slot.get_or_insert(other.id);
+        }
+    }
+    table
+}

@@ -1,0 +1,448 @@
+//! Devices: `switch` and `host` blocks (several per device merge), the generated tiers, and
+//! the final switch and host tables in natural name order.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::model::generate::{self, GenEnd, WiredHost};
+use crate::model::names::{expand, natural_cmp};
+use crate::model::{
+    ClassOverride, DeviceId, Endpoint, Fabric, Host, HostId, Limits, Link, LinkId, Nic, Sourced,
+    Switch, SwitchId, Tier, TierId, Watchdog,
+};
+use crate::span::Span;
+use crate::syntax::ast::{self, HostProp, StmtKind, SwitchProp};
+
+use super::classes::{self, ClassDraft};
+use super::slot::put;
+use super::{Names, links, lookup, undefined};
+
+#[derive(Default)]
+struct SwitchDraft {
+    span: Span,
+    model: Option<Sourced<ast::Ident>>,
+    tier: Option<Sourced<u8>>,
+    mtu: Option<Sourced<u64>>,
+    description: Option<Sourced<String>>,
+    classes: BTreeMap<String, (ast::Ident, ClassDraft)>,
+    watchdog: Option<Sourced<Watchdog>>,
+}
+
+#[derive(Default)]
+struct HostDraft {
+    span: Span,
+    /// The statement index whose block set the NICs, and the NIC lines.
+    nics: Option<(usize, Span, Vec<(ast::Ident, u64)>)>,
+    netdev: Option<Sourced<Vec<String>>>,
+    rdma: Option<Sourced<Vec<String>>>,
+    classes: BTreeMap<String, (ast::Ident, ClassDraft)>,
+    pfc: Option<Sourced<bool>>,
+    ecn_off: Option<Sourced<bool>>,
+}
+
+fn expand_all(patterns: &[ast::NamePattern], limits: &Limits, diags: &mut Vec<Diagnostic>) -> Vec<(String, Span)> {
+    let mut out = Vec::new();
+    for p in patterns {
+        match expand(p, limits.max_range) {
+            Ok(names) => out.extend(names.into_iter().map(|n| (n, p.span))),
+            Err(d) => diags.push(d),
+        }
+    }
+    out
+}
+
+fn class_draft<'a>(
+    map: &'a mut BTreeMap<String, (ast::Ident, ClassDraft)>,
+    class: &ast::Ident,
+) -> &'a mut ClassDraft {
+    &mut map.entry(class.node.clone()).or_insert_with(|| (class.clone(), ClassDraft::default())).1
+}
+
+pub(super) fn build(
+    fabric: &mut Fabric,
+    stmts: &[&ast::Stmt],
+    names: &Names,
+    class_count: usize,
+    limits: &Limits,
+    diags: &mut Vec<Diagnostic>,
+) {
+    // 1. Drafts, in order of first appearance.
+    let mut switch_drafts: HashMap<String, SwitchDraft> = HashMap::new();
+    let mut switch_order: Vec<String> = Vec::new();
+    let mut host_drafts: HashMap<String, HostDraft> = HashMap::new();
+    let mut host_order: Vec<String> = Vec::new();
+    let mut device_count: u64 = 0;
+    for (si, s) in stmts.iter().enumerate() {
+        match &s.kind {
+            StmtKind::Switch(decl) => {
+                for (name, span) in expand_all(&decl.names, limits, diags) {
+                    let d = switch_drafts.entry(name.clone()).or_insert_with(|| {
+                        switch_order.push(name);
+                        device_count += 1;
+                        SwitchDraft { span, ..SwitchDraft::default() }
+                    });
+                    switch_props(d, decl, diags);
+                }
+            }
+            StmtKind::Host(decl) => {
+                for (name, span) in expand_all(&decl.names, limits, diags) {
+                    let d = host_drafts.entry(name.clone()).or_insert_with(|| {
+                        host_order.push(name);
+                        device_count += 1;
+                        HostDraft { span, ..HostDraft::default() }
+                    });
+                    host_props(d, si, decl, limits, diags);
+                }
+            }
+            _ => {}
+        }
+        if device_count > limits.max_devices {
+            diags.push(
+                Diagnostic::new(Code::LimitExceeded, s.span, format!("more than {} devices are declared", limits.max_devices))
+                    .label("the limit is passed here")
+                    .help("raise the limit with `--max-devices`"),
+            );
+            return;
+        }
+    }
+    for name in switch_order.iter().chain(&host_order) {
+        if switch_drafts.contains_key(name) && host_drafts.contains_key(name) {
+            let (a, b) = (switch_drafts[name].span, host_drafts[name].span);
+            diags.push(
+                Diagnostic::new(Code::Duplicate, b.max(a), format!("`{name}` is declared both as a switch and as a host"))
+                    .label("second declaration")
+                    .with_secondary(a.min(b), "first declaration")
+                    .help("device names are shared by switches and hosts; rename one"),
+            );
+        }
+    }
+
+    // 2. Hosts: sorted, with their NICs.
+    host_order.sort_by(|a, b| natural_cmp(a, b));
+    let mut host_ids: HashMap<String, HostId> = HashMap::with_capacity(host_order.len());
+    for name in &host_order {
+        let d = host_drafts.remove(name).unwrap_or_default();
+        let id = HostId(fabric.hosts.len() as u32);
+        host_ids.insert(name.clone(), id);
+        let mut nics = Vec::new();
+        if let Some((_, _, lines)) = &d.nics {
+            for (model, count) in lines {
+                if let Some(m) = lookup(&names.nic_models, model, "NIC model", diags) {
+                    for _ in 0..*count {
+                        nics.push(Nic { model: m, link: None, netdev: None, rdma_device: None });
+                    }
+                }
+            }
+        } else {
+            diags.push(
+                Diagnostic::new(Code::MissingProperty, d.span, format!("host `{name}` has no NIC"))
+                    .label("declared here")
+                    .help("add `nic MODEL` or `nic MODEL x N` to the host's block"),
+            );
+        }
+        for (list, what, set) in [(&d.netdev, "netdev", 0), (&d.rdma, "rdma-device", 1)] {
+            if let Some(l) = list {
+                if l.value.len() != nics.len() {
+                    diags.push(
+                        Diagnostic::new(
+                            Code::MissingProperty,
+                            l.span,
+                            format!("host `{name}` has {} NICs but {} `{what}` names", nics.len(), l.value.len()),
+                        )
+                        .label("one name per NIC, in NIC order")
+                        .help(format!("give exactly {} names", nics.len())),
+                    );
+                } else {
+                    for (n, v) in nics.iter_mut().zip(&l.value) {
+                        if set == 0 {
+                            n.netdev = Some(v.clone());
+                        } else {
+                            n.rdma_device = Some(v.clone());
+                        }
+                    }
+                }
+            }
+        }
+        let mut overrides = vec![ClassOverride::default(); if d.classes.is_empty() { 0 } else { class_count }];
+        for (ident, draft) in d.classes.into_values() {
+            if let Some(c) = names.class(&ident, diags) {
+                if draft.headroom.is_some() || draft.pfc_threshold.is_some() {
+                    let span = draft.headroom.or(draft.pfc_threshold).map_or(ident.span, |s| s.span);
+                    diags.push(
+                        Diagnostic::new(Code::NotAllowedHere, span, "headroom and pause thresholds are switch settings")
+                            .label("in a host block")
+                            .help("hosts set their NIC buffers from the cable length; move this into a `switch` block"),
+                    );
+                }
+                overrides[c.index()] = classes::finish_override(draft, None, diags);
+            }
+        }
+        fabric.hosts.push(Host {
+            name: name.clone(),
+            span: d.span,
+            nics,
+            class_overrides: overrides,
+            pfc: d.pfc,
+            ecn_off: d.ecn_off.filter(|e| !e.value).map(|e| e.span),
+            generated: false,
+        });
+    }
+
+    // 3. Link endpoints by name; which hosts do links name?
+    let raw_links = links::collect(stmts, limits, diags);
+    let mut linked_hosts: HashSet<HostId> = HashSet::new();
+    for l in &raw_links {
+        for e in [&l.a, &l.b] {
+            if let Some(&h) = host_ids.get(&e.name) {
+                linked_hosts.insert(h);
+            } else if let Some((dev, _)) = e.name.rsplit_once('.')
+                && let Some(&h) = host_ids.get(dev)
+            {
+                linked_hosts.insert(h);
+            }
+        }
+    }
+
+    // 4. Generated tiers over the hosts no link names.
+    let tier_decls: Vec<&ast::TierDecl> = stmts
+        .iter()
+        .filter_map(|s| if let StmtKind::Tier(t) = &s.kind { Some(t) } else { None })
+        .collect();
+    let mut generated = generate::Generated::default();
+    if !tier_decls.is_empty() {
+        let wired: Vec<WiredHost> = fabric
+            .host_ids()
+            .filter(|h| !linked_hosts.contains(h))
+            .map(|h| {
+                let host = fabric.host(h);
+                let speed = host.nics.first().map_or(0, |n| fabric.nic_models[n.model.index()].speed.value);
+                WiredHost { id: h, nics: host.nics.len() as u32, nic_speed: speed }
+            })
+            .collect();
+        generated = generate::generate(&tier_decls, &wired, &fabric.switch_models, &names.switch_models, limits, diags);
+        for w in &wired {
+            fabric.hosts[w.id.index()].generated = !generated.links.is_empty();
+        }
+    }
+
+    // 5. Switches: explicit (drafts with a model) and generated; the rest are overrides.
+    struct Entry {
+        name: String,
+        span: Span,
+        model: Option<crate::model::SwitchModelId>,
+        tier: Option<Sourced<u8>>,
+        generated: Option<TierId>,
+    }
+    let mut entries: Vec<Entry> = Vec::with_capacity(switch_order.len() + generated.switches.len());
+    let mut gen_names: HashMap<&str, u32> = HashMap::with_capacity(generated.switches.len());
+    for (i, g) in generated.switches.iter().enumerate() {
+        if let Some(&first) = gen_names.get(g.name.as_str()) {
+            let _ = first;
+            diags.push(
+                Diagnostic::new(
+                    Code::BadNameTemplate,
+                    g.span,
+                    format!("the name template gives `{}` to more than one switch", g.name),
+                )
+                .label("tier with a clashing name template")
+                .help("add a placeholder that tells the switches apart, e.g. `{n}`, `{rail}` or `{group}`"),
+            );
+            return;
+        }
+        if !crate::model::names::is_identifier(&g.name) {
+            diags.push(
+                Diagnostic::new(Code::BadNameTemplate, g.span, format!("the name template gives `{}`, which is not a valid name", g.name))
+                    .label("tier")
+                    .help("start the template with a letter, e.g. `leaf{n}`"),
+            );
+            return;
+        }
+        gen_names.insert(&g.name, i as u32);
+        entries.push(Entry { name: g.name.clone(), span: g.span, model: Some(g.model), tier: Some(Sourced::set(g.level, g.span)), generated: Some(g.tier) });
+    }
+    let mut override_of: Vec<(usize, SwitchDraft)> = Vec::new();
+    for name in &switch_order {
+        let Some(d) = switch_drafts.remove(name) else { continue };
+        let gen_idx = gen_names.get(name.as_str()).copied();
+        match (&d.model, gen_idx) {
+            (Some(m), Some(g)) => {
+                diags.push(
+                    Diagnostic::new(Code::Duplicate, m.value.span, format!("switch `{name}` is also generated by tier `{}`", generated.tiers[generated.switches[g as usize].tier.index()].name))
+                        .label("declared with a model here")
+                        .with_secondary(generated.switches[g as usize].span, "generated by this tier")
+                        .help("rename the switch, or drop `model` to make this block an override of the generated switch"),
+                );
+            }
+            (None, Some(g)) => override_of.push((g as usize, d)),
+            (Some(m), None) => {
+                let model = lookup(&names.switch_models, &m.value, "switch model", diags);
+                let idx = entries.len();
+                entries.push(Entry { name: name.clone(), span: d.span, model, tier: d.tier, generated: None });
+                override_of.push((idx, d));
+            }
+            (None, None) => {
+                let known = entries.iter().map(|e| e.name.as_str()).chain(switch_order.iter().map(String::as_str));
+                let mut diag = undefined("switch", name, d.span, known);
+                diag.message = format!("switch `{name}` has no `model` and is not generated by a tier");
+                diag.help = Some(match diag.help.take() {
+                    Some(h) if h.starts_with("did you mean") => h,
+                    _ => "add `model NAME`, or check the name of the generated switch this block should change".into(),
+                });
+                diags.push(diag);
+            }
+        }
+    }
+    let mut order: Vec<usize> = (0..entries.len()).collect();
+    order.sort_by(|&a, &b| natural_cmp(&entries[a].name, &entries[b].name));
+    let mut id_of_entry = vec![SwitchId(0); entries.len()];
+    let mut switch_ids: HashMap<String, SwitchId> = HashMap::with_capacity(entries.len());
+    for (pos, &e) in order.iter().enumerate() {
+        id_of_entry[e] = SwitchId(pos as u32);
+    }
+    for &e in &order {
+        let entry = &entries[e];
+        let Some(model) = entry.model else { continue };
+        let ports = fabric.switch_models[model.index()].port_count() as usize;
+        switch_ids.insert(entry.name.clone(), SwitchId(fabric.switches.len() as u32));
+        fabric.switches.push(Switch {
+            name: entry.name.clone(),
+            span: entry.span,
+            model,
+            tier: entry.tier,
+            mtu: None,
+            description: None,
+            ports: vec![None; ports],
+            class_overrides: Vec::new(),
+            watchdog: None,
+            generated: entry.generated,
+        });
+    }
+    if diags.iter().any(Diagnostic::is_error) {
+        return;
+    }
+    // Entries without a model were skipped, so IDs equal positions only when none failed.
+    for (idx, d) in override_of {
+        let sid = id_of_entry[idx];
+        apply_switch_draft(fabric, sid, d, names, class_count, diags);
+    }
+
+    // 6. Tiers and generated links, then explicit links.
+    for (i, t) in generated.tiers.iter().enumerate() {
+        fabric.tiers.push(Tier {
+            name: t.name.clone(),
+            span: t.span,
+            level: i as u8 + 1,
+            model: t.model,
+            oversubscription: t.oversubscription,
+            downlinks: t.downlinks,
+            uplinks: t.uplinks,
+            switches: t.switches.iter().map(|&g| id_of_entry[g as usize]).collect(),
+        });
+    }
+    fabric.links.reserve(generated.links.len() + raw_links.len());
+    let end = |e: GenEnd| match e {
+        GenEnd::Host(h, nic) => Endpoint { device: DeviceId::Host(h), port: nic },
+        GenEnd::Switch(g, port) => Endpoint { device: DeviceId::Switch(id_of_entry[g as usize]), port },
+    };
+    for g in &generated.links {
+        let id = LinkId(fabric.links.len() as u32);
+        let (a, b) = (end(g.down), end(g.up));
+        attach(fabric, a, id);
+        attach(fabric, b, id);
+        fabric.links.push(Link { a, b, speed: g.speed, cable_mm: g.cable_mm, span: g.span, generated: Some(g.tier) });
+    }
+    links::bind(fabric, &raw_links, &switch_ids, &host_ids, limits, diags);
+}
+
+pub(super) fn attach(fabric: &mut Fabric, e: Endpoint, link: LinkId) {
+    match e.device {
+        DeviceId::Switch(s) => fabric.switches[s.index()].ports[e.port as usize] = Some(link),
+        DeviceId::Host(h) => fabric.hosts[h.index()].nics[e.port as usize].link = Some(link),
+    }
+}
+
+fn switch_props(d: &mut SwitchDraft, decl: &ast::SwitchDecl, diags: &mut Vec<Diagnostic>) {
+    for p in &decl.props {
+        let span = p.span;
+        match &p.node {
+            SwitchProp::Model(m) => put(&mut d.model, m.clone(), span, "`model`", diags),
+            SwitchProp::Tier(t) => put(&mut d.tier, t.node, span, "`tier`", diags),
+            SwitchProp::Mtu(m) => put(&mut d.mtu, m.node, span, "`mtu`", diags),
+            SwitchProp::Description(s) => put(&mut d.description, s.node.clone(), span, "`description`", diags),
+            SwitchProp::Class(c) => classes::collect(class_draft(&mut d.classes, &c.name), c, diags),
+            SwitchProp::Ecn { class, spec } => classes::ecn(class_draft(&mut d.classes, class), spec, span, diags),
+            SwitchProp::Headroom { class, size } => {
+                put(&mut class_draft(&mut d.classes, class).headroom, size.node, span, "`headroom`", diags);
+            }
+            SwitchProp::PfcThreshold { class, size } => {
+                put(&mut class_draft(&mut d.classes, class).pfc_threshold, size.node, span, "`pfc-threshold`", diags);
+            }
+            SwitchProp::Watchdog(w) => {
+                let setting = super::watchdog_setting(w, diags);
+                put(&mut d.watchdog, setting, span, "`pfc-watchdog`", diags);
+            }
+        }
+    }
+}
+
+fn host_props(d: &mut HostDraft, stmt: usize, decl: &ast::HostDecl, limits: &Limits, diags: &mut Vec<Diagnostic>) {
+    for p in &decl.props {
+        let span = p.span;
+        match &p.node {
+            HostProp::Nic { model, count } => {
+                let n = count.map_or(1, |c| c.node);
+                match &mut d.nics {
+                    Some((s, _, lines)) if *s == stmt => lines.push((model.clone(), n)),
+                    Some((_, first, _)) => diags.push(super::slot::set_twice("the host's NICs", span, *first)),
+                    None => d.nics = Some((stmt, span, vec![(model.clone(), n)])),
+                }
+                if n > 64 {
+                    diags.push(
+                        Diagnostic::new(Code::OutOfRange, count.map_or(span, |c| c.span), format!("{n} NICs in one host"))
+                            .label("NIC count")
+                            .help("a host has at most 64 NICs"),
+                    );
+                }
+            }
+            HostProp::Netdev(list) => {
+                let v = expand_all(list, limits, diags).into_iter().map(|(n, _)| n).collect();
+                put(&mut d.netdev, v, span, "`netdev`", diags);
+            }
+            HostProp::RdmaDevice(list) => {
+                let v = expand_all(list, limits, diags).into_iter().map(|(n, _)| n).collect();
+                put(&mut d.rdma, v, span, "`rdma-device`", diags);
+            }
+            HostProp::Class(c) => classes::collect(class_draft(&mut d.classes, &c.name), c, diags),
+            HostProp::Pfc(on) => put(&mut d.pfc, *on, span, "`pfc`", diags),
+            HostProp::EcnOff { class: None } => put(&mut d.ecn_off, false, span, "`ecn off`", diags),
+            HostProp::EcnOff { class: Some(c) } => {
+                put(&mut class_draft(&mut d.classes, c).ecn_enabled, false, span, "`ecn`", diags);
+            }
+        }
+    }
+}
+
+fn apply_switch_draft(fabric: &mut Fabric, sid: SwitchId, d: SwitchDraft, names: &Names, class_count: usize, diags: &mut Vec<Diagnostic>) {
+    let cell = fabric.switch_model(sid).cell.map(|c| c.value);
+    let sw = &mut fabric.switches[sid.index()];
+    if sw.generated.is_some()
+        && let Some(t) = d.tier
+    {
+        diags.push(
+            Diagnostic::new(Code::NotAllowedHere, t.span, format!("switch `{}` is generated, so its tier is fixed", sw.name))
+                .label("tier of a generated switch")
+                .help("remove `tier` from this override block"),
+        );
+    }
+    sw.mtu = d.mtu;
+    sw.description = d.description;
+    sw.watchdog = d.watchdog;
+    if !d.classes.is_empty() {
+        sw.class_overrides = vec![ClassOverride::default(); class_count];
+    }
+    for (ident, draft) in d.classes.into_values() {
+        if let Some(c) = names.class(&ident, diags) {
+            fabric.switches[sid.index()].class_overrides[c.index()] = classes::finish_override(draft, cell, diags);
+        }
+    }
+}

@@ -1,0 +1,303 @@
+//! Explicit links: `link A -- B { speed cable count }` statements, expanded (a pattern on
+//! either side gives every combination) and bound to concrete ports. A switch end takes its
+//! first free port fast enough for the link, a host end its next free NIC, unless the
+//! endpoint names one (`L1.port5`, `h1.nic3`, both 1-based).
+
+use std::collections::HashMap;
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::model::names::expand;
+use crate::model::{
+    DEFAULT_CABLE_MM, DeviceId, Endpoint, Fabric, HostId, Limits, Link, LinkId, Sourced, SwitchId,
+};
+use crate::span::Span;
+use crate::syntax::ast::{self, LinkProp, StmtKind};
+
+use super::slot::put;
+use super::undefined;
+
+pub(super) struct RawEnd {
+    pub name: String,
+    pub span: Span,
+}
+
+pub(super) struct RawLink {
+    pub a: RawEnd,
+    pub b: RawEnd,
+    pub speed: Option<Sourced<u64>>,
+    pub cable: Option<Sourced<u64>>,
+    pub count: u64,
+    pub span: Span,
+}
+
+pub(super) fn collect(stmts: &[&ast::Stmt], limits: &Limits, diags: &mut Vec<Diagnostic>) -> Vec<RawLink> {
+    let mut out = Vec::new();
+    for s in stmts {
+        let StmtKind::Link(l) = &s.kind else { continue };
+        let (mut speed, mut cable, mut count) = (None, None, None);
+        for p in &l.props {
+            match p.node {
+                LinkProp::Speed(v) => put(&mut speed, v.0, p.span, "`speed`", diags),
+                LinkProp::Cable(v) => put(&mut cable, v.0, p.span, "`cable`", diags),
+                LinkProp::Count(v) => put(&mut count, v, p.span, "`count`", diags),
+            }
+        }
+        let count = count.map_or(1, |c| c.value);
+        let (Ok(a), Ok(b)) = (expand(&l.a, limits.max_range), expand(&l.b, limits.max_range)) else {
+            for p in [&l.a, &l.b] {
+                if let Err(d) = expand(p, limits.max_range) {
+                    diags.push(d);
+                }
+            }
+            continue;
+        };
+        let total = (a.len() as u64).saturating_mul(b.len() as u64).saturating_mul(count);
+        if total.saturating_add(out.len() as u64) > limits.max_links {
+            diags.push(
+                Diagnostic::new(Code::LimitExceeded, s.span, format!("this statement makes {total} links, more than the limit of {}", limits.max_links))
+                    .label("here")
+                    .help("raise the limit with `--max-links`"),
+            );
+            return out;
+        }
+        for x in &a {
+            for y in &b {
+                for _ in 0..count {
+                    out.push(RawLink {
+                        a: RawEnd { name: x.clone(), span: l.a.span },
+                        b: RawEnd { name: y.clone(), span: l.b.span },
+                        speed,
+                        cable,
+                        count,
+                        span: s.span,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+enum Resolved {
+    Switch(SwitchId, Option<u32>),
+    Host(HostId, Option<u32>),
+}
+
+fn resolve_end(
+    e: &RawEnd,
+    switches: &HashMap<String, SwitchId>,
+    hosts: &HashMap<String, HostId>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Resolved> {
+    if let Some(&s) = switches.get(&e.name) {
+        return Some(Resolved::Switch(s, None));
+    }
+    if let Some(&h) = hosts.get(&e.name) {
+        return Some(Resolved::Host(h, None));
+    }
+    if let Some((dev, suffix)) = e.name.rsplit_once('.') {
+        let number = |prefix: &str| suffix.strip_prefix(prefix).and_then(|n| n.parse::<u32>().ok());
+        if let Some(&s) = switches.get(dev) {
+            if let Some(n) = number("port").filter(|&n| n > 0) {
+                return Some(Resolved::Switch(s, Some(n - 1)));
+            }
+            diags.push(
+                Diagnostic::new(Code::Undefined, e.span, format!("`{suffix}` is not a port of switch `{dev}`"))
+                    .label("here")
+                    .help(format!("name a port as `{dev}.portN` (1-based)")),
+            );
+            return None;
+        }
+        if let Some(&h) = hosts.get(dev) {
+            if let Some(n) = number("nic").filter(|&n| n > 0) {
+                return Some(Resolved::Host(h, Some(n - 1)));
+            }
+            diags.push(
+                Diagnostic::new(Code::Undefined, e.span, format!("`{suffix}` is not a NIC of host `{dev}`"))
+                    .label("here")
+                    .help(format!("name a NIC as `{dev}.nicN` (1-based)")),
+            );
+            return None;
+        }
+    }
+    let known = switches.keys().chain(hosts.keys()).map(String::as_str);
+    let mut d = undefined("device", &e.name, e.span, known);
+    d.message = format!("`{}` is neither a switch nor a host", e.name);
+    diags.push(d);
+    None
+}
+
+pub(super) fn bind(
+    fabric: &mut Fabric,
+    raw: &[RawLink],
+    switches: &HashMap<String, SwitchId>,
+    hosts: &HashMap<String, HostId>,
+    limits: &Limits,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let _ = limits;
+    for l in raw {
+        let (Some(a), Some(b)) = (resolve_end(&l.a, switches, hosts, diags), resolve_end(&l.b, switches, hosts, diags)) else {
+            continue;
+        };
+        match (&a, &b) {
+            (Resolved::Host(..), Resolved::Host(..)) => {
+                diags.push(
+                    Diagnostic::new(Code::BadLink, l.span, format!("a link joins two hosts, `{}` and `{}`", l.a.name, l.b.name))
+                        .label("host to host")
+                        .help("hosts never forward; connect each host to a switch"),
+                );
+                continue;
+            }
+            (Resolved::Switch(x, _), Resolved::Switch(y, _)) if x == y => {
+                diags.push(
+                    Diagnostic::new(Code::BadLink, l.span, format!("a link joins switch `{}` to itself", l.a.name))
+                        .label("loopback link")
+                        .help("a link needs two different devices"),
+                );
+                continue;
+            }
+            _ => {}
+        }
+        // Host ends first: their NIC speed is what a switch port must carry.
+        let host_speed = [&a, &b].iter().find_map(|r| match r {
+            Resolved::Host(h, nic) => {
+                let host = fabric.host(*h);
+                let idx = nic.map_or_else(|| host.nics.iter().position(|n| n.link.is_none()), |n| Some(n as usize));
+                idx.and_then(|i| host.nics.get(i)).map(|n| fabric.nic_models[n.model.index()].speed.value)
+            }
+            Resolved::Switch(..) => None,
+        });
+        let need = l.speed.map(|s| s.value).or(host_speed).unwrap_or(0);
+        let Some(ea) = take_port(fabric, &a, &l.a, need, l, diags) else { continue };
+        let Some(eb) = take_port(fabric, &b, &l.b, need, l, diags) else { continue };
+        let cap = |e: Endpoint, fabric: &Fabric| match e.device {
+            DeviceId::Switch(s) => fabric.switch_model(s).port_speed(e.port),
+            DeviceId::Host(h) => fabric.nic_models[fabric.host(h).nics[e.port as usize].model.index()].speed.value,
+        };
+        let (ca, cb) = (cap(ea, fabric), cap(eb, fabric));
+        let speed = match l.speed {
+            Some(s) => {
+                for (e, c) in [(ea, ca), (eb, cb)] {
+                    if s.value > c {
+                        diags.push(
+                            Diagnostic::new(
+                                Code::LinkSpeed,
+                                s.span,
+                                format!("link speed {}G is faster than `{}` ({}G)", s.value / 1000, fabric.endpoint_name(e), c / 1000),
+                            )
+                            .label("link speed")
+                            .help(format!("a port may run a link slower than its speed, never faster; use at most {}G", ca.min(cb) / 1000)),
+                        );
+                    }
+                }
+                s.value
+            }
+            None => ca.min(cb),
+        };
+        let id = LinkId(fabric.links.len() as u32);
+        super::devices::attach(fabric, ea, id);
+        super::devices::attach(fabric, eb, id);
+        let cable = l.cable.unwrap_or(Sourced::default_at(DEFAULT_CABLE_MM, l.span));
+        fabric.links.push(Link { a: ea, b: eb, speed, cable_mm: cable, span: l.span, generated: None });
+        let _ = l.count;
+    }
+}
+
+fn take_port(fabric: &Fabric, r: &Resolved, raw: &RawEnd, need: u64, l: &RawLink, diags: &mut Vec<Diagnostic>) -> Option<Endpoint> {
+    match *r {
+        Resolved::Switch(s, port) => {
+            let sw = fabric.switch(s);
+            let model = fabric.switch_model(s);
+            if let Some(p) = port {
+                let Some(slot) = sw.ports.get(p as usize) else {
+                    diags.push(
+                        Diagnostic::new(Code::PortsExceeded, raw.span, format!("switch `{}` has {} ports, not {}", sw.name, sw.ports.len(), p + 1))
+                            .label("no such port")
+                            .help(format!("model `{}` has ports 1..{}", model.name, sw.ports.len())),
+                    );
+                    return None;
+                };
+                if let Some(other) = slot {
+                    diags.push(
+                        Diagnostic::new(Code::PortsExceeded, raw.span, format!("`{}` already carries a link", raw.name))
+                            .label("port in use")
+                            .with_secondary(fabric.link(*other).span, "the link already on it")
+                            .help("each link end is a port of its own; pick a free port"),
+                    );
+                    return None;
+                }
+                return Some(Endpoint { device: DeviceId::Switch(s), port: p });
+            }
+            let free = sw.ports.iter().enumerate().filter(|(_, l)| l.is_none()).map(|(i, _)| i as u32);
+            let mut any_free = false;
+            for p in free {
+                any_free = true;
+                if model.port_speed(p) >= need {
+                    return Some(Endpoint { device: DeviceId::Switch(s), port: p });
+                }
+            }
+            let used = sw.ports.iter().filter(|p| p.is_some()).count();
+            let d = if any_free {
+                Diagnostic::new(
+                    Code::LinkSpeed,
+                    raw.span,
+                    format!("switch `{}` has no free port of {}G or more for this link", sw.name, need / 1000),
+                )
+                .label("needs a faster port")
+                .help("set a lower `speed` on the link, or free a faster port")
+            } else {
+                Diagnostic::new(
+                    Code::PortsExceeded,
+                    raw.span,
+                    format!("switch `{}` has no free port: all {} of model `{}` are used", sw.name, used, model.name),
+                )
+                .label("one link too many")
+                .help("remove a link, use a model with more ports, or spread the links over more switches")
+            };
+            diags.push(d.with_secondary(l.span, "this link"));
+            None
+        }
+        Resolved::Host(h, nic) => {
+            let host = fabric.host(h);
+            let idx = match nic {
+                Some(n) => {
+                    let Some(slot) = host.nics.get(n as usize) else {
+                        diags.push(
+                            Diagnostic::new(Code::PortsExceeded, raw.span, format!("host `{}` has {} NICs, not {}", host.name, host.nics.len(), n + 1))
+                                .label("no such NIC")
+                                .help(format!("NICs are numbered 1..{}", host.nics.len())),
+                        );
+                        return None;
+                    };
+                    if let Some(other) = slot.link {
+                        diags.push(
+                            Diagnostic::new(Code::PortsExceeded, raw.span, format!("`{}` already carries a link", raw.name))
+                                .label("NIC in use")
+                                .with_secondary(fabric.link(other).span, "the link already on it")
+                                .help("each NIC carries one link"),
+                        );
+                        return None;
+                    }
+                    n
+                }
+                None => match host.nics.iter().position(|n| n.link.is_none()) {
+                    Some(i) => i as u32,
+                    None => {
+                        diags.push(
+                            Diagnostic::new(
+                                Code::PortsExceeded,
+                                raw.span,
+                                format!("host `{}` has no free NIC: all {} are linked", host.name, host.nics.len()),
+                            )
+                            .label("one link too many")
+                            .help("add NICs to the host (`nic MODEL x N`), or remove a link"),
+                        );
+                        return None;
+                    }
+                },
+            };
+            Some(Endpoint { device: DeviceId::Host(h), port: idx })
+        }
+    }
+}

@@ -1,0 +1,304 @@
+//! Resolution: parsed files in, one `Fabric` out (or every problem found on the way).
+//!
+//! Order: gather the statements of every file (imports first), resolve classes and models,
+//! collect device declarations (blocks for one device merge), expand link endpoints, run the
+//! tier generators over the hosts no `link` names, assign typed IDs in natural name order,
+//! bind links to concrete ports, apply overrides, resolve routing statements, and build the
+//! topology graph. Every problem is reported; none stops the others.
+
+pub mod classes;
+mod devices;
+mod links;
+mod models;
+mod routing;
+pub mod slot;
+mod units;
+
+use std::collections::HashMap;
+
+use crate::diagnostic::{Code, Diagnostic, did_you_mean};
+use crate::model::load::ParsedFile;
+use crate::model::{
+    ClassId, DEFAULT_WATCHDOG, Fabric, Limits, NicModelId, Sourced, SwitchModelId, Watchdog,
+};
+use crate::source::Sources;
+use crate::span::Span;
+use crate::syntax::ast::{self, Item, StmtKind, WatchdogArg, WatchdogSetting};
+
+use slot::put;
+
+/// Name → ID tables the later steps look things up in.
+pub(crate) struct Names {
+    pub classes: HashMap<String, ClassId>,
+    pub switch_models: HashMap<String, SwitchModelId>,
+    pub nic_models: HashMap<String, NicModelId>,
+}
+
+impl Names {
+    pub fn class(&self, name: &ast::Ident, diags: &mut Vec<Diagnostic>) -> Option<ClassId> {
+        lookup(&self.classes, name, "class", diags)
+    }
+}
+
+/// Looks `name` up, or reports FAB101 with a suggestion from `table`'s names.
+pub(crate) fn lookup<T: Copy>(
+    table: &HashMap<String, T>,
+    name: &ast::Ident,
+    what: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<T> {
+    if let Some(&id) = table.get(&name.node) {
+        return Some(id);
+    }
+    diags.push(undefined(what, &name.node, name.span, table.keys().map(String::as_str)));
+    None
+}
+
+pub(crate) fn undefined<'a>(what: &str, name: &str, span: Span, known: impl IntoIterator<Item = &'a str>) -> Diagnostic {
+    let mut d = Diagnostic::new(Code::Undefined, span, format!("{what} `{name}` is not declared")).label("used here");
+    let mut known: Vec<&str> = known.into_iter().collect();
+    known.sort_unstable();
+    d = d.help(match did_you_mean(name, known.iter().copied()) {
+        Some(h) => h,
+        None if known.is_empty() => format!("declare it with `{what} {name} {{ … }}`"),
+        None if known.len() <= 8 => format!("declared: {}", known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")),
+        None => format!("declare it, or check the spelling ({} {what}s are declared)", known.len()),
+    });
+    d
+}
+
+/// Resolves the parsed files (dependency order, root last) into a fabric.
+pub fn resolve(files: &[ParsedFile], sources: &Sources, limits: &Limits) -> (Option<Fabric>, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let Some(root) = files.last() else { return (None, diags) };
+
+    // Gather statements; find the one fabric block.
+    let mut fabric_block: Option<&ast::FabricBlock> = None;
+    let mut stmts: Vec<&ast::Stmt> = Vec::new();
+    for f in files {
+        for item in &f.ast.items {
+            match item {
+                Item::Stmt(s) => stmts.push(s),
+                Item::Fabric(b) => {
+                    if f.id != root.id {
+                        diags.push(
+                            Diagnostic::new(Code::MisplacedItem, b.name.span, "an imported file cannot declare a `fabric`")
+                                .label("fabric block in an imported file")
+                                .help("write the imported file's statements without a `fabric { … }` wrapper"),
+                        );
+                    } else if let Some(first) = fabric_block {
+                        diags.push(
+                            Diagnostic::new(Code::Duplicate, b.name.span, "a file declares one `fabric`")
+                                .label("second fabric")
+                                .with_secondary(first.name.span, "first fabric"),
+                        );
+                    } else {
+                        fabric_block = Some(b);
+                        stmts.extend(b.body.iter());
+                    }
+                }
+            }
+        }
+    }
+    let Some(block) = fabric_block else {
+        let len = sources.get(root.id).text.len().min(1);
+        diags.push(
+            Diagnostic::new(Code::MissingProperty, Span::new(root.id, 0, len), "there is no `fabric` block")
+                .label("in this file")
+                .help("wrap the fabric's statements in `fabric NAME { … }`"),
+        );
+        return (None, diags);
+    };
+    if !crate::model::names::is_identifier(&block.name.node) {
+        diags.push(
+            Diagnostic::new(Code::BadPattern, block.name.span, format!("`{}` is not a valid fabric name", block.name.node.escape_debug()))
+                .label("fabric name")
+                .help("a fabric name is a name (letters, digits, `_`, `.`, `-`, starting with a letter), because it reaches configs and file names"),
+        );
+    }
+
+    // Fabric-level settings.
+    let mut mtu = None;
+    let mut roce_mtu = None;
+    let mut rtt = None;
+    let mut description = None;
+    let mut watchdog = None;
+    let mut routing_model = None;
+    let mut check_failures = None;
+    let mut bounce = None;
+    for s in &stmts {
+        let span = s.span;
+        match &s.kind {
+            StmtKind::Mtu(v) => put(&mut mtu, v.node, span, "the fabric `mtu`", &mut diags),
+            StmtKind::RoceMtu(v) => put(&mut roce_mtu, v.node, span, "`roce-mtu`", &mut diags),
+            StmtKind::Rtt(v) => put(&mut rtt, v.node.0, span, "`rtt`", &mut diags),
+            StmtKind::Description(d) => {
+                put(&mut description, d.node.clone(), span, "the fabric `description`", &mut diags);
+            }
+            StmtKind::Watchdog(w) => {
+                put(&mut watchdog, watchdog_setting(w, &mut diags), span, "`pfc-watchdog`", &mut diags);
+            }
+            StmtKind::Routing(m) => put(&mut routing_model, m.node, span, "`routing`", &mut diags),
+            StmtKind::CheckFailures(n) => {
+                put(&mut check_failures, u8::try_from(n.node).unwrap_or(u8::MAX), span, "`check failures`", &mut diags);
+            }
+            StmtKind::BounceTagging(list) => {
+                put(&mut bounce, list.iter().map(|p| p.node).collect::<Vec<_>>(), span, "`bounce-tagging`", &mut diags);
+            }
+            _ => {}
+        }
+    }
+
+    // Classes, in declaration order.
+    let mut names = Names { classes: HashMap::new(), switch_models: HashMap::new(), nic_models: HashMap::new() };
+    let mut class_list = Vec::new();
+    let mut class_spans: HashMap<String, Span> = HashMap::new();
+    for s in &stmts {
+        if let StmtKind::Class(decl) = &s.kind {
+            if let Some(&first) = class_spans.get(&decl.name.node) {
+                diags.push(duplicate("class", &decl.name, first));
+                continue;
+            }
+            class_spans.insert(decl.name.node.clone(), decl.name.span);
+            let mut draft = classes::ClassDraft::default();
+            classes::collect(&mut draft, decl, &mut diags);
+            let id = ClassId(class_list.len() as u32);
+            names.classes.insert(decl.name.node.clone(), id);
+            class_list.push(classes::finish_class(&decl.name, decl.span, draft, &mut diags));
+        }
+    }
+
+    // Models.
+    let mut switch_models = Vec::new();
+    let mut nic_models = Vec::new();
+    let mut model_spans: HashMap<String, Span> = HashMap::new();
+    for s in &stmts {
+        match &s.kind {
+            StmtKind::SwitchModel(decl) => {
+                if let Some(&first) = model_spans.get(&decl.name.node) {
+                    diags.push(duplicate("model", &decl.name, first));
+                    continue;
+                }
+                model_spans.insert(decl.name.node.clone(), decl.name.span);
+                names.switch_models.insert(decl.name.node.clone(), SwitchModelId(switch_models.len() as u32));
+                switch_models.push(models::switch_model(decl, &mut diags));
+            }
+            StmtKind::NicModel(decl) => {
+                if let Some(&first) = model_spans.get(&decl.name.node) {
+                    diags.push(duplicate("model", &decl.name, first));
+                    continue;
+                }
+                model_spans.insert(decl.name.node.clone(), decl.name.span);
+                names.nic_models.insert(decl.name.node.clone(), NicModelId(nic_models.len() as u32));
+                nic_models.push(models::nic_model(decl, &mut diags));
+            }
+            _ => {}
+        }
+    }
+
+    let class_count = class_list.len();
+    let mut fabric = Fabric {
+        name: block.name.node.clone(),
+        span: block.name.span,
+        description,
+        mtu: mtu.unwrap_or(Sourced::default_at(9216, block.name.span)),
+        roce_mtu: roce_mtu.unwrap_or(Sourced::default_at(4096, block.name.span)),
+        rtt,
+        watchdog: watchdog.unwrap_or(Sourced::default_at(DEFAULT_WATCHDOG, block.name.span)),
+        classes: class_list,
+        switch_models,
+        nic_models,
+        switches: Vec::new(),
+        hosts: Vec::new(),
+        links: Vec::new(),
+        tiers: Vec::new(),
+        routing: crate::model::Routing {
+            model: Sourced::default_at(ast::RoutingModel::Updown, block.name.span),
+            routes: Vec::new(),
+            fails: Vec::new(),
+            check_failures: check_failures.unwrap_or(Sourced::default_at(0, block.name.span)),
+            paths: Vec::new(),
+            rewrites: Vec::new(),
+            bounce_tagging: bounce,
+        },
+        topology: crate::model::Topology::default(),
+    };
+
+    // Devices, generated tiers, links.
+    devices::build(&mut fabric, &stmts, &names, class_count, limits, &mut diags);
+    if diags.iter().any(Diagnostic::is_error) {
+        return (None, diags);
+    }
+    routing::build(&mut fabric, &stmts, &names, routing_model, &mut diags);
+    models_used(&fabric, &mut diags);
+    fabric.topology = crate::model::topology::build(&fabric);
+    let ok = !diags.iter().any(Diagnostic::is_error);
+    (ok.then_some(fabric), diags)
+}
+
+fn duplicate(what: &str, name: &ast::Ident, first: Span) -> Diagnostic {
+    Diagnostic::new(Code::Duplicate, name.span, format!("{what} `{}` is declared twice", name.node))
+        .label("declared again here")
+        .with_secondary(first, "first declared here")
+        .help(format!("rename one of them, or remove the second declaration of `{}`", name.node))
+}
+
+pub(crate) fn watchdog_setting(w: &ast::Watchdog, diags: &mut Vec<Diagnostic>) -> Watchdog {
+    let WatchdogSetting::On(args) = &w.setting else { return Watchdog::Off };
+    let Watchdog::On { mut detect_ns, mut restore_ns, mut poll_ns, mut action } = DEFAULT_WATCHDOG else {
+        return Watchdog::Off;
+    };
+    let (mut d, mut r, mut p, mut a) = (None, None, None, None);
+    for arg in args {
+        match arg.node {
+            WatchdogArg::Detect(t) => put(&mut d, t.0, arg.span, "`detect`", diags),
+            WatchdogArg::Restore(t) => put(&mut r, t.0, arg.span, "`restore`", diags),
+            WatchdogArg::Poll(t) => put(&mut p, t.0, arg.span, "`poll`", diags),
+            WatchdogArg::Action(x) => put(&mut a, x, arg.span, "`action`", diags),
+        }
+    }
+    if let Some(v) = d {
+        detect_ns = v.value;
+    }
+    if let Some(v) = r {
+        restore_ns = v.value;
+    }
+    if let Some(v) = p {
+        poll_ns = v.value;
+    }
+    if let Some(v) = a {
+        action = v.value;
+    }
+    Watchdog::On { detect_ns, restore_ns, poll_ns, action }
+}
+
+fn models_used(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
+    let mut switch_used = vec![false; fabric.switch_models.len()];
+    for s in &fabric.switches {
+        switch_used[s.model.index()] = true;
+    }
+    let mut nic_used = vec![false; fabric.nic_models.len()];
+    for h in &fabric.hosts {
+        for n in &h.nics {
+            nic_used[n.model.index()] = true;
+        }
+    }
+    for (m, used) in fabric.switch_models.iter().zip(switch_used) {
+        if !used {
+            diags.push(
+                Diagnostic::new(Code::UnusedModel, m.span, format!("switch model `{}` is never used", m.name))
+                    .label("declared here")
+                    .help("use it with `model` in a switch or tier, or remove it"),
+            );
+        }
+    }
+    for (m, used) in fabric.nic_models.iter().zip(nic_used) {
+        if !used {
+            diags.push(
+                Diagnostic::new(Code::UnusedModel, m.span, format!("NIC model `{}` is never used", m.name))
+                    .label("declared here")
+                    .help("use it with `nic` in a host, or remove it"),
+            );
+        }
+    }
+}

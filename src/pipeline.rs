@@ -1,0 +1,61 @@
+//! The front end as one call: a path in; the resolved fabric, its findings and facts out.
+//! `check` stops after the first stage that reports errors (a syntax error leaves nothing to
+//! resolve; resolution errors leave no model to analyse), so every finding shown is real.
+
+use std::path::Path;
+
+use crate::analysis::{self, Facts};
+use crate::diagnostic::{self, Diagnostic};
+use crate::model::load::{self, LoadError, Loaded};
+use crate::model::{Fabric, Limits, resolve};
+use crate::source::Sources;
+
+/// What checking one fabric produced.
+#[derive(Debug)]
+pub struct Checked {
+    pub fabric: Option<Fabric>,
+    /// Sorted in output order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// `None` when the fabric did not resolve.
+    pub facts: Option<Facts>,
+}
+
+impl Checked {
+    pub fn errors(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.is_error()).count()
+    }
+
+    pub fn warnings(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.severity == diagnostic::Severity::Warning).count()
+    }
+
+    pub fn fabric_name(&self) -> Option<&str> {
+        self.fabric.as_ref().map(|f| f.name.as_str())
+    }
+}
+
+/// Loads, resolves and analyses the fabric at `path`; its files are added to `sources`.
+pub fn check(sources: &mut Sources, path: &Path, limits: &Limits) -> Result<Checked, LoadError> {
+    let loaded = load::load(sources, path, limits)?;
+    Ok(check_loaded(sources, loaded, limits))
+}
+
+/// Resolves and analyses what `load` produced.
+pub fn check_loaded(sources: &Sources, loaded: Loaded, limits: &Limits) -> Checked {
+    let mut diagnostics = loaded.diagnostics;
+    if diagnostics.iter().any(Diagnostic::is_error) || loaded.files.is_empty() {
+        diagnostic::sort(&mut diagnostics);
+        return Checked { fabric: None, diagnostics, facts: None };
+    }
+    let (fabric, resolve_diags) = resolve::resolve(&loaded.files, sources, limits);
+    diagnostics.extend(resolve_diags);
+    let mut facts = None;
+    if let Some(f) = &fabric {
+        let findings = analysis::analyze(f);
+        diagnostics.extend(findings.diagnostics);
+        facts = Some(findings.facts);
+    }
+    diagnostic::sort(&mut diagnostics);
+    diagnostics.dedup();
+    Checked { fabric, diagnostics, facts }
+}
