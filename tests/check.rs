@@ -1,0 +1,78 @@
+//! Check fixtures: every `fixtures/check/*.fab` carries `# expect: FABnnn` comments on the
+//! line before each finding it must produce (in the file itself or in a file it imports).
+//! The harness asserts that the set of (code, file, line) findings equals the expectations,
+//! then snapshots the human and JSON renderings, so a change in wording shows up in review.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use fabricc::diagnostic::{self, human::HumanStyle};
+use fabricc::model::Limits;
+use fabricc::pipeline;
+use fabricc::source::Sources;
+
+fn expectations(sources: &Sources) -> BTreeSet<(String, String, usize)> {
+    let mut out = BTreeSet::new();
+    for (_, f) in sources.files() {
+        let lines: Vec<&str> = f.text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let Some(rest) = line.trim_start().strip_prefix("# expect:") else { continue };
+            // The finding sits on the next line that is not a comment.
+            let target = (i + 1..lines.len())
+                .find(|&j| !lines[j].trim_start().starts_with('#'))
+                .map_or(i + 2, |j| j + 1);
+            for code in rest.split_whitespace() {
+                out.insert((code.to_string(), f.display.clone(), target));
+            }
+        }
+    }
+    out
+}
+
+fn file_name(p: &Path) -> String {
+    p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+#[test]
+fn check_fixtures() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::env::set_current_dir(root).expect("cd to the crate root");
+    insta::glob!("../fixtures/check", "*.fab", |path| {
+        let rel = path.strip_prefix(root).unwrap_or(path);
+        let mut sources = Sources::new();
+        let checked = pipeline::check(&mut sources, rel, &Limits::default()).expect("fixture readable");
+        let actual: BTreeSet<(String, String, usize)> = checked
+            .diagnostics
+            .iter()
+            .map(|d| {
+                let (start, _) = sources.span_lines(d.primary.span);
+                (d.code.to_string(), sources.get(d.primary.span.file).display.clone(), start.line)
+            })
+            .collect();
+        let expected = expectations(&sources);
+        assert_eq!(actual, expected, "findings of {} differ from its `# expect:` lines", rel.display());
+        let name = file_name(path);
+        let code = name.split('_').next().unwrap_or("");
+        assert!(
+            checked.diagnostics.iter().any(|d| d.code.as_str() == code),
+            "{name} must produce the code its name starts with"
+        );
+        let style = HumanStyle { color: false, width: 80 };
+        let human = diagnostic::human::render_human(&checked.diagnostics, &sources, style);
+        let json = diagnostic::json::render_json(checked.fabric_name(), &checked.diagnostics, None, &sources);
+        insta::assert_snapshot!(format!("{human}\n----- json -----\n{json}"));
+    });
+}
+
+#[test]
+fn good_fabrics_have_no_errors() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for name in ["pod-256.fab", "cluster-2048.fab", "explicit-leaf-spine.fab", "split/pod.fab"] {
+        let path = root.join("fixtures/fabrics").join(name);
+        let mut sources = Sources::new();
+        let checked = pipeline::check(&mut sources, &path, &Limits::default()).expect("fixture readable");
+        let shown = diagnostic::short::render_short(&checked.diagnostics, &sources);
+        assert_eq!(checked.errors(), 0, "{name} has errors:\n{shown}");
+        assert!(checked.fabric.is_some(), "{name} did not resolve");
+    }
+}
