@@ -1,12 +1,59 @@
-//! Syntax: source text → `ast::File`. A nom parser (one function per grammar rule of
-//! `grammar/fabric.ebnf`); the first syntax error becomes one `Diagnostic` with the exact span.
+//! Syntax: source text → `ast::File`, and back. In: the text of one `.fab` file and its
+//! `FileId`. Out: the syntax tree with a span on every node, or the first syntax error as one
+//! `Diagnostic` (codes FAB001–FAB008, FAB011) pointing at the offending token; `print` writes
+//! a tree back as canonical text that parses to the same tree.
 
 pub mod ast;
+pub mod error;
+pub mod parser;
+pub mod printer;
 
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::Diagnostic;
 use crate::span::{FileId, Span};
 
-/// Parses one file. (Placeholder until the parser lands.)
-pub fn parse(file: FileId, _text: &str) -> Result<ast::File, Diagnostic> {
-    Err(Diagnostic::new(Code::SyntaxError, Span::new(file, 0, 0), "parser not built yet"))
+pub use printer::print;
+
+use error::{ErrorKind, SyntaxError};
+
+/// The largest input a span can address.
+const MAX_INPUT: usize = u32::MAX as usize;
+
+/// Parses one file. The nom → diagnostic boundary: the parser's error becomes a `Diagnostic`
+/// here, once, with byte offsets into `text`.
+pub fn parse(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
+    if text.len() >= MAX_INPUT {
+        return Err(
+            SyntaxError::new(ErrorKind::Limit, text, 0, "the input is larger than 4 GiB")
+                .help("split the fabric into several files with `import`")
+                .into_diagnostic(file, text),
+        );
+    }
+    if let Some(offset) = text.bytes().position(is_binary) {
+        let byte = text.as_bytes()[offset];
+        let d = Diagnostic::new(
+            crate::diagnostic::Code::BadInput,
+            Span::new(file, offset, offset + 1),
+            format!("the input contains the control character U+{byte:04X}"),
+        )
+        .help("a `.fab` file is plain text; is this the right file?");
+        return Err(d);
+    }
+    // A byte order mark is not part of the text.
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let p = parser::Parser::new(file, text);
+    match p.file(body) {
+        Ok((_, f)) => Ok(f),
+        Err(nom::Err::Error(e) | nom::Err::Failure(e)) => Err(e.into_diagnostic(file, text)),
+        Err(nom::Err::Incomplete(_)) => {
+            Err(
+                SyntaxError::new(ErrorKind::Syntax, "", 0, "unexpected end of file")
+                    .into_diagnostic(file, text),
+            )
+        }
+    }
+}
+
+/// Control characters other than tab, newline and carriage return: the sign of a binary file.
+fn is_binary(b: u8) -> bool {
+    (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7f
 }

@@ -1,0 +1,2345 @@
+//! The nom parser. In: the text of one `.fab` file. Out: an `ast::File` with a span on every
+//! node, or the first `SyntaxError` (converted to a `Diagnostic` by `syntax::parse`).
+//!
+//! One method per rule of `grammar/fabric.ebnf`; the doc comment of each is the rule, word for
+//! word (a test checks that). Every statement starts with a keyword and has a fixed shape, so
+//! the parser decides by looking at one word and then commits (`cut`): an error inside a
+//! statement points at the offending token, not at the statement. Quantities become integers
+//! in canonical units here, with exact integer arithmetic.
+//!
+//! Spans: the input is always a suffix of the whole text, so a position is
+//! `text.len() - rest.len()`.
+
+use nom::combinator::cut;
+use nom::{IResult, Parser as _};
+
+use super::ast::*;
+use super::error::{ErrorKind, SyntaxError, shorten};
+use crate::diagnostic::did_you_mean;
+use crate::span::{FileId, Span, Spanned};
+
+pub type PResult<'a, T> = IResult<&'a str, T, SyntaxError<'a>>;
+
+/// A committed failure: no alternative is tried after it.
+fn fail<'a, T>(e: SyntaxError<'a>) -> PResult<'a, T> {
+    Err(nom::Err::Failure(e))
+}
+
+// ---------------------------------------------------------------- keywords per block
+
+pub const STATEMENTS: &[&str] = &[
+    "mtu",
+    "roce-mtu",
+    "rtt",
+    "description",
+    "pfc-watchdog",
+    "class",
+    "switch-model",
+    "nic-model",
+    "switch",
+    "host",
+    "link",
+    "tier",
+    "routing",
+    "route",
+    "fail",
+    "check",
+    "path",
+    "rewrite",
+    "bounce-tagging",
+];
+pub const CLASS_PROPS: &[&str] = &[
+    "dscp",
+    "priority",
+    "lossless",
+    "lossy",
+    "congestion",
+    "ecn",
+    "bandwidth",
+    "strict",
+    "pfc-threshold",
+    "cnp",
+];
+pub const ECN_ARGS: &[&str] = &["min", "max", "probability"];
+pub const WATCHDOG_ARGS: &[&str] = &["detect", "restore", "poll", "action"];
+pub const SWITCH_MODEL_PROPS: &[&str] = &[
+    "os",
+    "ports",
+    "buffer",
+    "lossless-limit",
+    "cell",
+    "dynamic-threshold",
+    "description",
+];
+pub const NIC_MODEL_PROPS: &[&str] = &["driver", "speed", "buffer"];
+pub const SWITCH_PROPS: &[&str] = &[
+    "model",
+    "tier",
+    "mtu",
+    "description",
+    "class",
+    "ecn",
+    "headroom",
+    "pfc-threshold",
+    "pfc-watchdog",
+];
+pub const HOST_PROPS: &[&str] = &["nic", "netdev", "rdma-device", "class", "pfc", "ecn"];
+pub const LINK_PROPS: &[&str] = &["speed", "cable", "count"];
+pub const TIER_PROPS: &[&str] = &[
+    "model",
+    "oversubscription",
+    "cable",
+    "name",
+    "downlinks",
+    "uplinks",
+    "switches",
+];
+pub const PLACEHOLDERS: &[&str] = &["tier", "n", "rail", "group", "pod", "plane", "index"];
+const ROUTING_MODELS: &[&str] = &["updown", "shortest", "none"];
+
+/// A kind of block, for "unknown … `x`" errors.
+struct BlockKind {
+    /// `class property`
+    what: &'static str,
+    /// `class properties`
+    plural: &'static str,
+    /// The block's keyword, for "move it into a `class` block".
+    owner: &'static str,
+    keywords: &'static [&'static str],
+    /// Words also offered as "did you mean" (the parameters of a multi-word property).
+    also: &'static [&'static str],
+}
+
+const STATEMENT_BLOCK: BlockKind = BlockKind {
+    what: "statement",
+    plural: "statements",
+    owner: "fabric",
+    keywords: STATEMENTS,
+    also: &[],
+};
+const CLASS_BLOCK: BlockKind = BlockKind {
+    what: "class property",
+    plural: "class properties",
+    owner: "class",
+    keywords: CLASS_PROPS,
+    also: ECN_ARGS,
+};
+const SWITCH_MODEL_BLOCK: BlockKind = BlockKind {
+    what: "switch-model property",
+    plural: "switch-model properties",
+    owner: "switch-model",
+    keywords: SWITCH_MODEL_PROPS,
+    also: &[],
+};
+const NIC_MODEL_BLOCK: BlockKind = BlockKind {
+    what: "nic-model property",
+    plural: "nic-model properties",
+    owner: "nic-model",
+    keywords: NIC_MODEL_PROPS,
+    also: &[],
+};
+const SWITCH_BLOCK: BlockKind = BlockKind {
+    what: "switch property",
+    plural: "switch properties",
+    owner: "switch",
+    keywords: SWITCH_PROPS,
+    also: &[
+        "min",
+        "max",
+        "probability",
+        "detect",
+        "restore",
+        "poll",
+        "action",
+    ],
+};
+const HOST_BLOCK: BlockKind = BlockKind {
+    what: "host property",
+    plural: "host properties",
+    owner: "host",
+    keywords: HOST_PROPS,
+    also: &[],
+};
+const LINK_BLOCK: BlockKind = BlockKind {
+    what: "link property",
+    plural: "link properties",
+    owner: "link",
+    keywords: LINK_PROPS,
+    also: &[],
+};
+const TIER_BLOCK: BlockKind = BlockKind {
+    what: "tier property",
+    plural: "tier properties",
+    owner: "tier",
+    keywords: TIER_PROPS,
+    also: &[],
+};
+
+/// The property blocks, in the order used to say where a stray property belongs.
+const PROPERTY_BLOCKS: &[&BlockKind] = &[
+    &CLASS_BLOCK,
+    &LINK_BLOCK,
+    &SWITCH_BLOCK,
+    &HOST_BLOCK,
+    &TIER_BLOCK,
+    &SWITCH_MODEL_BLOCK,
+    &NIC_MODEL_BLOCK,
+];
+
+/// `a`, `b` and `c`
+fn list_words(words: &[&str]) -> String {
+    let quoted: Vec<String> = words.iter().map(|w| format!("`{w}`")).collect();
+    match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        Some((last, _)) => last.clone(),
+        None => String::new(),
+    }
+}
+
+// ---------------------------------------------------------------- lexical helpers
+
+fn is_name_start(c: char) -> bool {
+    c.is_ascii_alphabetic() || c == '_'
+}
+
+fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')
+}
+
+/// Characters of a number token: digits, a decimal point, a unit, `%`, the `:` of a ratio.
+fn is_number_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '.' | '%' | ':')
+}
+
+/// Skips spaces, tabs, carriage returns and a comment; never a newline.
+fn spaces(i: &str) -> &str {
+    let i = i.trim_start_matches([' ', '\t', '\r']);
+    if i.starts_with('#') {
+        let end = i.find('\n').unwrap_or(i.len());
+        &i[end..]
+    } else {
+        i
+    }
+}
+
+/// `sep = NEWLINE | ";" ;` (any number of them, with spaces and comments between)
+fn seps(mut i: &str) -> &str {
+    loop {
+        let r = spaces(i);
+        match r.strip_prefix(['\n', ';']) {
+            Some(r) => i = r,
+            None => return r,
+        }
+    }
+}
+
+/// Spaces and tabs only (inside brackets).
+fn blanks(i: &str) -> &str {
+    i.trim_start_matches([' ', '\t'])
+}
+
+/// The NAME token at the start of `i` (no leading spaces) and the rest.
+fn word(i: &str) -> Option<(&str, &str)> {
+    let c = i.chars().next()?;
+    if !is_name_start(c) {
+        return None;
+    }
+    let end = i.find(|c: char| !is_name_char(c)).unwrap_or(i.len());
+    Some((&i[..end], &i[end..]))
+}
+
+/// The word after spaces, without consuming it.
+fn peek_word(i: &str) -> Option<&str> {
+    word(spaces(i)).map(|(w, _)| w)
+}
+
+/// The number token at the start of `i`: a digit, then number characters.
+fn number_len(i: &str) -> usize {
+    if !i.starts_with(|c: char| c.is_ascii_digit()) {
+        return 0;
+    }
+    i.find(|c: char| !is_number_char(c)).unwrap_or(i.len())
+}
+
+/// Splits `1.5MB` into (`1`, `5`, `MB`); `None` when the number part is malformed (`1.`, `1.2.3`).
+fn split_decimal(tok: &str) -> Option<(&str, &str, &str)> {
+    let int_end = tok.find(|c: char| !c.is_ascii_digit()).unwrap_or(tok.len());
+    let (int, rest) = tok.split_at(int_end);
+    if int.is_empty() {
+        return None;
+    }
+    let (frac, unit) = match rest.strip_prefix('.') {
+        Some(r) => {
+            let end = r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len());
+            if end == 0 {
+                return None;
+            }
+            r.split_at(end)
+        }
+        None => ("", rest),
+    };
+    if unit.starts_with('.') {
+        return None;
+    }
+    Some((int, frac, unit))
+}
+
+/// Why a decimal is not a whole number of the canonical unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScaleError {
+    NotWhole,
+    TooLarge,
+    TooPrecise,
+}
+
+/// `int.frac × factor`, exactly, with integers only.
+pub fn scale(int: &str, frac: &str, factor: u64) -> Result<u64, ScaleError> {
+    let frac = frac.trim_end_matches('0');
+    // Twenty decimals are more than any unit here can make whole (the largest factor is 2^30).
+    if frac.len() > 20 {
+        return Err(ScaleError::TooPrecise);
+    }
+    let int = int.trim_start_matches('0');
+    if int.len() > 20 {
+        return Err(ScaleError::TooLarge);
+    }
+    let int_v: u128 = if int.is_empty() {
+        0
+    } else {
+        int.parse().map_err(|_| ScaleError::TooLarge)?
+    };
+    let frac_v: u128 = if frac.is_empty() {
+        0
+    } else {
+        frac.parse().map_err(|_| ScaleError::TooPrecise)?
+    };
+    let denom = 10u128.pow(frac.len() as u32);
+    let factor = u128::from(factor);
+    let frac_scaled = frac_v * factor;
+    if frac_scaled % denom != 0 {
+        return Err(ScaleError::NotWhole);
+    }
+    let total = int_v
+        .checked_mul(factor)
+        .and_then(|v| v.checked_add(frac_scaled / denom))
+        .ok_or(ScaleError::TooLarge)?;
+    u64::try_from(total).map_err(|_| ScaleError::TooLarge)
+}
+
+/// A kind of quantity and its units.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dim {
+    Speed,
+    Size,
+    Length,
+    Time,
+    Percent,
+}
+
+impl Dim {
+    const ALL: [Dim; 5] = [Dim::Speed, Dim::Size, Dim::Length, Dim::Time, Dim::Percent];
+
+    fn noun(self) -> &'static str {
+        match self {
+            Dim::Speed => "speed",
+            Dim::Size => "size",
+            Dim::Length => "length",
+            Dim::Time => "time",
+            Dim::Percent => "percentage",
+        }
+    }
+
+    fn example(self) -> &'static str {
+        match self {
+            Dim::Speed => "400G",
+            Dim::Size => "150KB",
+            Dim::Length => "3m",
+            Dim::Time => "50us",
+            Dim::Percent => "10%",
+        }
+    }
+
+    fn default_unit(self) -> &'static str {
+        match self {
+            Dim::Speed => "G",
+            Dim::Size => "KB",
+            Dim::Length => "m",
+            Dim::Time => "us",
+            Dim::Percent => "%",
+        }
+    }
+
+    /// The canonical unit the AST stores.
+    fn base(self) -> &'static str {
+        match self {
+            Dim::Speed => "Mb/s",
+            Dim::Size => "bytes",
+            Dim::Length => "millimetres",
+            Dim::Time => "nanoseconds",
+            Dim::Percent => "thousandths of a percent",
+        }
+    }
+
+    /// Units as written, with their factor to the canonical unit.
+    fn units(self) -> &'static [(&'static str, u64)] {
+        match self {
+            Dim::Speed => &[("G", 1_000)],
+            Dim::Size => &[
+                ("B", 1),
+                ("KB", 1_000),
+                ("MB", 1_000_000),
+                ("GB", 1_000_000_000),
+                ("KiB", 1 << 10),
+                ("MiB", 1 << 20),
+                ("GiB", 1 << 30),
+                ("cells", 1),
+            ],
+            Dim::Length => &[("m", 1_000), ("km", 1_000_000)],
+            Dim::Time => &[
+                ("ns", 1),
+                ("us", 1_000),
+                ("ms", 1_000_000),
+                ("s", 1_000_000_000),
+            ],
+            Dim::Percent => &[("%", 1_000)],
+        }
+    }
+
+    /// Spellings people write for a unit, mapped to the one the language uses.
+    fn aliases(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Dim::Speed => &[("gb", "G"), ("gbps", "G"), ("gbit", "G"), ("gbe", "G")],
+            Dim::Size => &[("k", "KB"), ("m", "MB"), ("bytes", "B"), ("cell", "cells")],
+            Dim::Length => &[
+                ("meter", "m"),
+                ("meters", "m"),
+                ("metre", "m"),
+                ("metres", "m"),
+            ],
+            Dim::Time => &[("sec", "s"), ("msec", "ms"), ("usec", "us"), ("nsec", "ns")],
+            Dim::Percent => &[],
+        }
+    }
+
+    /// The unit of this dimension that `unit` most likely meant.
+    fn suggest(self, unit: &str) -> Option<&'static str> {
+        let lower = unit.to_ascii_lowercase();
+        self.units()
+            .iter()
+            .map(|(u, _)| *u)
+            .find(|u| u.to_ascii_lowercase() == lower)
+            .or_else(|| {
+                self.aliases()
+                    .iter()
+                    .find(|(a, _)| *a == lower)
+                    .map(|(_, u)| *u)
+            })
+    }
+
+    fn unit_list(self) -> String {
+        let units: Vec<&str> = self.units().iter().map(|(u, _)| *u).collect();
+        list_words(&units)
+    }
+}
+
+// ---------------------------------------------------------------- the parser
+
+/// The parser of one file: knows the file id and the text length, to make spans.
+pub struct Parser<'a> {
+    file: FileId,
+    text: &'a str,
+    len: usize,
+}
+
+impl<'a> Parser<'a> {
+    /// A parser for `text` (the whole file); pass `text` or a suffix of it to `file`.
+    pub fn new(file: FileId, text: &'a str) -> Self {
+        Self {
+            file,
+            text,
+            len: text.len(),
+        }
+    }
+
+    /// The input from byte `offset` of the text on.
+    fn at(&self, offset: usize) -> &'a str {
+        self.text.get(offset..).unwrap_or("")
+    }
+
+    fn pos(&self, i: &str) -> usize {
+        self.len.saturating_sub(i.len())
+    }
+
+    /// From the start of `from` to the start of `to` (`to` is a suffix of `from`).
+    fn span(&self, from: &str, to: &str) -> Span {
+        Span::new(self.file, self.pos(from), self.pos(to))
+    }
+
+    /// After a statement: only spaces, a comment, then a newline, `;` or the end.
+    fn end_of_statement(&self, i: &'a str) -> PResult<'a, ()> {
+        let r = spaces(i);
+        if r.is_empty() || r.starts_with(['\n', ';']) {
+            return Ok((r, ()));
+        }
+        let e = SyntaxError::expected(r, "the end of the statement");
+        let e = if r.starts_with('}') {
+            e.help("this `}` closes no block")
+        } else {
+            e.help("put each statement on its own line, or separate statements with `;`")
+        };
+        fail(e)
+    }
+
+    /// `"kw"`: the word `kw`, after spaces.
+    fn keyword(&self, i: &'a str, kw: &'static str) -> PResult<'a, ()> {
+        let i = spaces(i);
+        match word(i) {
+            Some((w, r)) if w == kw => Ok((r, ())),
+            _ => fail(SyntaxError::expected(i, &format!("`{kw}`"))),
+        }
+    }
+
+    /// The error for a word that is not a keyword of `block`.
+    fn unknown(&self, at: &'a str, kw: &str, block: &BlockKind) -> SyntaxError<'a> {
+        let len = kw.len();
+        if block.owner != "fabric" && STATEMENTS.contains(&kw) {
+            return SyntaxError::new(
+                ErrorKind::Misplaced,
+                at,
+                len,
+                format!("`{kw}` is a fabric statement, not a {}", block.what),
+            )
+            .help(format!(
+                "is a `}}` missing before it, to close the `{}` block?",
+                block.owner
+            ));
+        }
+        if block.owner == "fabric" {
+            if let Some(owner) = PROPERTY_BLOCKS.iter().find(|b| b.keywords.contains(&kw)) {
+                return SyntaxError::new(
+                    ErrorKind::Misplaced,
+                    at,
+                    len,
+                    format!("`{kw}` is a {}, not a statement", owner.what),
+                )
+                .help(format!(
+                    "move it into a `{} NAME {{ … }}` block",
+                    owner.owner
+                ));
+            }
+        }
+        let candidates = block.keywords.iter().chain(block.also).copied();
+        let help = did_you_mean(kw, candidates)
+            .unwrap_or_else(|| format!("{} are {}", block.plural, list_words(block.keywords)));
+        SyntaxError::new(
+            ErrorKind::UnknownKeyword,
+            at,
+            len,
+            format!("unknown {} `{}`", block.what, shorten(kw)),
+        )
+        .help(help)
+    }
+
+    /// The keyword that starts a property or statement of `block`, or the error when there is
+    /// no word here.
+    fn block_keyword(&self, i: &'a str, block: &BlockKind) -> PResult<'a, &'a str> {
+        match word(i) {
+            Some((w, r)) => Ok((r, w)),
+            None => {
+                let e = SyntaxError::expected(i, &format!("a {}", block.what));
+                let e = if i.starts_with('{') {
+                    e.help("a block starts on the same line as its statement: `class roce {`")
+                } else if i.starts_with('}') {
+                    e.help("this `}` closes no block")
+                } else {
+                    e.help(format!(
+                        "{} are {}",
+                        block.plural,
+                        list_words(block.keywords)
+                    ))
+                };
+                fail(e)
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ file structure
+
+    /// `file = sep* { import sep+ } sep* { item ( sep+ | EOF ) } sep* EOF ;`
+    pub fn file(&self, i: &'a str) -> PResult<'a, File> {
+        let mut imports = Vec::new();
+        let mut items = Vec::new();
+        let mut rest = i;
+        loop {
+            rest = seps(rest);
+            if rest.is_empty() {
+                return Ok((rest, File { imports, items }));
+            }
+            if let Some(("import", _)) = word(rest) {
+                if !items.is_empty() {
+                    return fail(
+                        SyntaxError::new(
+                            ErrorKind::Misplaced,
+                            rest,
+                            6,
+                            "`import` must come before every other item of the file",
+                        )
+                        .help("move it to the top of the file"),
+                    );
+                }
+                let (r, import) = self.import(rest)?;
+                imports.push(import);
+                rest = self.end_of_statement(r)?.0;
+                continue;
+            }
+            let (r, item) = self.item(rest)?;
+            items.push(item);
+            rest = self.end_of_statement(r)?.0;
+        }
+    }
+
+    /// `import = "import" STRING ;`
+    fn import(&self, i: &'a str) -> PResult<'a, Import> {
+        let (r, ()) = self.keyword(i, "import")?;
+        let (r, path) =
+            cut(|i| self.string(i, "a file path in quotes, such as `\"classes.fab\"`")).parse(r)?;
+        Ok((
+            r,
+            Import {
+                path,
+                span: self.span(i, r),
+            },
+        ))
+    }
+
+    /// `item = fabric | statement ;`
+    fn item(&self, i: &'a str) -> PResult<'a, Item> {
+        match word(i) {
+            Some(("fabric", _)) => self.fabric(i).map(|(r, f)| (r, Item::Fabric(f))),
+            _ => self.statement(i, false).map(|(r, s)| (r, Item::Stmt(s))),
+        }
+    }
+
+    /// `fabric = "fabric" ( NAME | STRING ) block(statement) ;`
+    fn fabric(&self, i: &'a str) -> PResult<'a, FabricBlock> {
+        let (r, ()) = self.keyword(i, "fabric")?;
+        let r = spaces(r);
+        let (r, name, quoted) = if r.starts_with('"') {
+            let (r, name) = self.string(r, "a fabric name")?;
+            (r, name, true)
+        } else {
+            let (r, name) = self.name(r, "a fabric name, such as `pod-a`")?;
+            (r, name, false)
+        };
+        let (r, body) = self.block(r, "a fabric needs a block: `fabric pod-a { … }`", |i| {
+            self.statement(i, true)
+        })?;
+        Ok((
+            r,
+            FabricBlock {
+                name,
+                quoted,
+                body,
+                span: self.span(i, r),
+            },
+        ))
+    }
+
+    /// `block(rule) = "{" sep* [ rule { ( sep+ | inline ) rule } ] sep* "}" ;`
+    fn block<T>(
+        &self,
+        i: &'a str,
+        open_help: &str,
+        mut rule: impl FnMut(&'a str) -> PResult<'a, T>,
+    ) -> PResult<'a, Vec<T>> {
+        let i = spaces(i);
+        let Some(mut rest) = i.strip_prefix('{') else {
+            return fail(SyntaxError::expected(i, "`{`").help(open_help));
+        };
+        let mut items = Vec::new();
+        loop {
+            rest = seps(rest);
+            if let Some(r) = rest.strip_prefix('}') {
+                return Ok((r, items));
+            }
+            if rest.is_empty() {
+                return fail(
+                    SyntaxError::new(ErrorKind::Syntax, i, 1, "unclosed `{`")
+                        .label("this block is never closed")
+                        .help("add a `}` at the end of the block"),
+                );
+            }
+            let (r, item) = rule(rest)?;
+            items.push(item);
+            rest = r;
+        }
+    }
+
+    /// `statement = mtu | roce_mtu | class | watchdog | rtt | description
+    ///            | switch_model | nic_model | switch | host | link | tier
+    ///            | routing | route | fail | check | path | rewrite | bounce_tagging ;`
+    fn statement(&self, i: &'a str, in_fabric: bool) -> PResult<'a, Stmt> {
+        let (_, kw) = self.block_keyword(i, &STATEMENT_BLOCK)?;
+        let (r, kind) = match kw {
+            "mtu" => self.mtu(i).map(|(r, v)| (r, StmtKind::Mtu(v)))?,
+            "roce-mtu" => self.roce_mtu(i).map(|(r, v)| (r, StmtKind::RoceMtu(v)))?,
+            "rtt" => self.rtt(i).map(|(r, v)| (r, StmtKind::Rtt(v)))?,
+            "description" => self
+                .description(i)
+                .map(|(r, v)| (r, StmtKind::Description(v)))?,
+            "pfc-watchdog" => self.watchdog(i).map(|(r, v)| (r, StmtKind::Watchdog(v)))?,
+            "class" => self.class(i).map(|(r, v)| (r, StmtKind::Class(v)))?,
+            "switch-model" => self
+                .switch_model(i)
+                .map(|(r, v)| (r, StmtKind::SwitchModel(v)))?,
+            "nic-model" => self.nic_model(i).map(|(r, v)| (r, StmtKind::NicModel(v)))?,
+            "switch" => self.switch(i).map(|(r, v)| (r, StmtKind::Switch(v)))?,
+            "host" => self.host(i).map(|(r, v)| (r, StmtKind::Host(v)))?,
+            "link" => self.link(i).map(|(r, v)| (r, StmtKind::Link(v)))?,
+            "tier" => self.tier(i).map(|(r, v)| (r, StmtKind::Tier(v)))?,
+            "routing" => self.routing(i).map(|(r, v)| (r, StmtKind::Routing(v)))?,
+            "route" => self.route(i).map(|(r, v)| (r, StmtKind::Route(v)))?,
+            "fail" => self.fail_stmt(i).map(|(r, v)| (r, StmtKind::Fail(v)))?,
+            "check" => self
+                .check(i)
+                .map(|(r, v)| (r, StmtKind::CheckFailures(v)))?,
+            "path" => self.path(i).map(|(r, v)| (r, StmtKind::Path(v)))?,
+            "rewrite" => self.rewrite(i).map(|(r, v)| (r, StmtKind::Rewrite(v)))?,
+            "bounce-tagging" => self
+                .bounce_tagging(i)
+                .map(|(r, v)| (r, StmtKind::BounceTagging(v)))?,
+            "fabric" if in_fabric => {
+                return fail(
+                    SyntaxError::new(
+                        ErrorKind::Misplaced,
+                        i,
+                        kw.len(),
+                        "a `fabric` block cannot be inside another `fabric` block",
+                    )
+                    .help("close the first `fabric` block before opening the next"),
+                );
+            }
+            "import" => {
+                return fail(
+                    SyntaxError::new(
+                        ErrorKind::Misplaced,
+                        i,
+                        kw.len(),
+                        "`import` is only allowed at the top of a file",
+                    )
+                    .help("move it to the top of the file"),
+                );
+            }
+            _ => return fail(self.unknown(i, kw, &STATEMENT_BLOCK)),
+        };
+        Ok((
+            r,
+            Stmt {
+                kind,
+                span: self.span(i, r),
+            },
+        ))
+    }
+
+    // ------------------------------------------------------------ fabric settings
+
+    /// `mtu = "mtu" INT ;`
+    fn mtu(&self, i: &'a str) -> PResult<'a, Spanned<u64>> {
+        let (r, ()) = self.keyword(i, "mtu")?;
+        cut(|i| self.int_in(i, "mtu", 68, 9216)).parse(r)
+    }
+
+    /// `roce_mtu = "roce-mtu" INT ;`
+    fn roce_mtu(&self, i: &'a str) -> PResult<'a, Spanned<u64>> {
+        let (r, ()) = self.keyword(i, "roce-mtu")?;
+        let at = spaces(r);
+        let (r, v) = self.int(r, "`roce-mtu`")?;
+        if ![256, 512, 1024, 2048, 4096].contains(&v.node) {
+            return fail(
+                SyntaxError::new(
+                    ErrorKind::OutOfRange,
+                    at,
+                    v.span.len(),
+                    format!("roce-mtu `{}` is not an rdma mtu", v.node),
+                )
+                .help("`roce-mtu` is one of 256, 512, 1024, 2048 and 4096"),
+            );
+        }
+        Ok((r, v))
+    }
+
+    /// `rtt = "rtt" TIME ;`
+    fn rtt(&self, i: &'a str) -> PResult<'a, Spanned<Time>> {
+        let (r, ()) = self.keyword(i, "rtt")?;
+        cut(|i| self.time(i)).parse(r)
+    }
+
+    /// `description = "description" STRING ;`
+    fn description(&self, i: &'a str) -> PResult<'a, Spanned<String>> {
+        let (r, ()) = self.keyword(i, "description")?;
+        cut(|i| self.string(i, "a description in quotes, such as `\"rack 12\"`")).parse(r)
+    }
+
+    /// `watchdog = "pfc-watchdog" ( "off" | { watchdog_arg } ) ;`
+    fn watchdog(&self, i: &'a str) -> PResult<'a, Watchdog> {
+        let (mut r, ()) = self.keyword(i, "pfc-watchdog")?;
+        if peek_word(r) == Some("off") {
+            let (r, ()) = self.keyword(r, "off")?;
+            return Ok((
+                r,
+                Watchdog {
+                    setting: WatchdogSetting::Off,
+                    span: self.span(i, r),
+                },
+            ));
+        }
+        let mut args = Vec::new();
+        loop {
+            match peek_word(r) {
+                Some(w) if WATCHDOG_ARGS.contains(&w) => {
+                    let (next, arg) = self.watchdog_arg(r)?;
+                    args.push(arg);
+                    r = next;
+                }
+                // A misspelled parameter, not the next property of the block.
+                Some(w)
+                    if !is_any_keyword(w)
+                        && did_you_mean(w, WATCHDOG_ARGS.iter().copied()).is_some() =>
+                {
+                    let at = spaces(r);
+                    return fail(
+                        SyntaxError::new(
+                            ErrorKind::UnknownKeyword,
+                            at,
+                            w.len(),
+                            format!("unknown pfc-watchdog parameter `{w}`"),
+                        )
+                        .help_opt(did_you_mean(w, WATCHDOG_ARGS.iter().copied())),
+                    );
+                }
+                _ => break,
+            }
+        }
+        Ok((
+            r,
+            Watchdog {
+                setting: WatchdogSetting::On(args),
+                span: self.span(i, r),
+            },
+        ))
+    }
+
+    /// `watchdog_arg = "detect" TIME | "restore" TIME | "poll" TIME | "action" ( "drop" | "forward" | "alert" ) ;`
+    fn watchdog_arg(&self, i: &'a str) -> PResult<'a, Spanned<WatchdogArg>> {
+        let start = spaces(i);
+        let Some((kw, r)) = word(start) else {
+            return fail(SyntaxError::expected(start, "a pfc-watchdog parameter"));
+        };
+        let (r, arg) = match kw {
+            "detect" => self
+                .time(r)
+                .map(|(r, t)| (r, WatchdogArg::Detect(t.node)))?,
+            "restore" => self
+                .time(r)
+                .map(|(r, t)| (r, WatchdogArg::Restore(t.node)))?,
+            "poll" => self.time(r).map(|(r, t)| (r, WatchdogArg::Poll(t.node)))?,
+            "action" => {
+                let (r, w) =
+                    self.choice(r, "pfc-watchdog action", &["drop", "forward", "alert"])?;
+                let action = match w.node {
+                    "drop" => WatchdogAction::Drop,
+                    "forward" => WatchdogAction::Forward,
+                    _ => WatchdogAction::Alert,
+                };
+                (r, WatchdogArg::Action(action))
+            }
+            _ => {
+                return fail(SyntaxError::new(
+                    ErrorKind::UnknownKeyword,
+                    start,
+                    kw.len(),
+                    format!("unknown pfc-watchdog parameter `{kw}`"),
+                ));
+            }
+        };
+        Ok((r, Spanned::new(arg, self.span(start, r))))
+    }
+
+    /// One word out of `options`: FAB004 with a suggestion otherwise.
+    fn choice(
+        &self,
+        i: &'a str,
+        what: &str,
+        options: &'static [&'static str],
+    ) -> PResult<'a, Spanned<&'static str>> {
+        let at = spaces(i);
+        let Some((w, r)) = word(at) else {
+            return fail(
+                SyntaxError::expected(at, &format!("a {what}"))
+                    .help(format!("a {what} is one of {}", list_words(options))),
+            );
+        };
+        match options.iter().find(|o| **o == w) {
+            Some(o) => Ok((r, Spanned::new(*o, self.span(at, r)))),
+            None => fail(
+                SyntaxError::new(
+                    ErrorKind::UnknownKeyword,
+                    at,
+                    w.len(),
+                    format!("unknown {what} `{}`", shorten(w)),
+                )
+                .help(
+                    did_you_mean(w, options.iter().copied())
+                        .unwrap_or_else(|| format!("a {what} is one of {}", list_words(options))),
+                ),
+            ),
+        }
+    }
+
+    // ------------------------------------------------------------ classes
+
+    /// `class = "class" NAME block(class_prop) ;`
+    fn class(&self, i: &'a str) -> PResult<'a, ClassDecl> {
+        let (r, ()) = self.keyword(i, "class")?;
+        let (r, name) = cut(|i| self.name(i, "a class name, such as `roce`")).parse(r)?;
+        let help = format!(
+            "a class needs a block: `class {} {{ priority 3 }}`",
+            name.node
+        );
+        let (r, props) = self.block(r, &help, |i| self.class_prop(i))?;
+        Ok((
+            r,
+            ClassDecl {
+                name,
+                props,
+                span: self.span(i, r),
+            },
+        ))
+    }
+
+    /// `class_prop = "dscp" dscp_spec
+    ///             | "priority" INT
+    ///             | "lossless" [ "on" | "off" ]
+    ///             | "lossy"
+    ///             | "congestion" ( "dcqcn" | "none" )
+    ///             | "ecn" ecn_spec
+    ///             | "bandwidth" PERCENT
+    ///             | "strict"
+    ///             | "pfc-threshold" SIZE
+    ///             | "cnp" ;`
+    fn class_prop(&self, i: &'a str) -> PResult<'a, Spanned<ClassProp>> {
+        let (r, kw) = self.block_keyword(i, &CLASS_BLOCK)?;
+        let (r, prop) = match kw {
+            "dscp" => self.dscp_spec(r).map(|(r, v)| (r, ClassProp::Dscp(v)))?,
+            "priority" => self.priority(r).map(|(r, v)| (r, ClassProp::Priority(v)))?,
+            "lossless" => match peek_word(r) {
+                Some("on") => (self.keyword(r, "on")?.0, ClassProp::Lossless(true)),
+                Some("off") => (self.keyword(r, "off")?.0, ClassProp::Lossless(false)),
+                _ => (r, ClassProp::Lossless(true)),
+            },
+            "lossy" => (r, ClassProp::Lossless(false)),
+            "congestion" => {
+                let (r, w) = self.choice(r, "congestion control", &["dcqcn", "none"])?;
+                let c = if w.node == "dcqcn" {
+                    Congestion::Dcqcn
+                } else {
+                    Congestion::None
+                };
+                (r, ClassProp::Congestion(c))
+            }
+            "ecn" => self.ecn_spec(r).map(|(r, v)| (r, ClassProp::Ecn(v)))?,
+            "bandwidth" => self.percent(r).map(|(r, v)| (r, ClassProp::Bandwidth(v)))?,
+            "strict" => (r, ClassProp::Strict),
+            "pfc-threshold" => self.size(r).map(|(r, v)| (r, ClassProp::PfcThreshold(v)))?,
+            "cnp" => (r, ClassProp::Cnp),
+            _ => return fail(self.unknown(i, kw, &CLASS_BLOCK)),
+        };
+        Ok((r, Spanned::new(prop, self.span(i, r))))
+    }
+
+    /// A priority, `0..7`.
+    fn priority(&self, i: &'a str) -> PResult<'a, Spanned<u8>> {
+        let (r, v) = self.int_in(i, "priority", 0, 7)?;
+        Ok((r, v.map(|v| v as u8)))
+    }
+
+    /// `dscp_spec = "other" | dscp_item { "," dscp_item } ;`
+    fn dscp_spec(&self, i: &'a str) -> PResult<'a, DscpSpec> {
+        if peek_word(i) == Some("other") {
+            let (r, ()) = self.keyword(i, "other")?;
+            return Ok((r, DscpSpec::Other));
+        }
+        let mut values = Vec::new();
+        let mut rest = i;
+        loop {
+            let (r, v) = self.dscp_item(rest)?;
+            values.push(v);
+            match spaces(r).strip_prefix(',') {
+                Some(next) => rest = next,
+                None => return Ok((r, DscpSpec::Values(values))),
+            }
+        }
+    }
+
+    /// `dscp_item = INT [ "-" INT ] ;`
+    fn dscp_item(&self, i: &'a str) -> PResult<'a, Spanned<(u8, u8)>> {
+        let start = spaces(i);
+        if !start.starts_with(|c: char| c.is_ascii_digit()) {
+            return fail(
+                SyntaxError::expected(start, "a dscp value (0..63)")
+                    .help("write `dscp 26`, `dscp 24,26`, `dscp 24-31` or `dscp other`"),
+            );
+        }
+        let (r, lo) = self.int_in(start, "dscp", 0, 63)?;
+        let (r, hi) = match r.strip_prefix('-') {
+            Some(after) if after.starts_with(|c: char| c.is_ascii_digit()) => {
+                let (r, hi) = self.int_in(after, "dscp", 0, 63)?;
+                if hi.node < lo.node {
+                    let text = &start[..start.len() - r.len()];
+                    return fail(
+                        SyntaxError::new(
+                            ErrorKind::OutOfRange,
+                            start,
+                            text.len(),
+                            format!("dscp range `{text}` is descending"),
+                        )
+                        .help(format!("write `{}-{}`", hi.node, lo.node)),
+                    );
+                }
+                (r, hi.node)
+            }
+            _ => (r, lo.node),
+        };
+        Ok((
+            r,
+            Spanned::new((lo.node as u8, hi as u8), self.span(start, r)),
+        ))
+    }
+
+    /// `ecn_spec = "off" | ecn_arg { ecn_arg } ;`
+    fn ecn_spec(&self, i: &'a str) -> PResult<'a, EcnSpec> {
+        if peek_word(i) == Some("off") {
+            let (r, ()) = self.keyword(i, "off")?;
+            return Ok((r, EcnSpec::Off));
+        }
+        let mut args = Vec::new();
+        let mut r = i;
+        loop {
+            match peek_word(r) {
+                Some(w) if ECN_ARGS.contains(&w) => {
+                    let (next, arg) = self.ecn_arg(r)?;
+                    args.push(arg);
+                    r = next;
+                }
+                Some(w) if args.is_empty() => {
+                    let at = spaces(r);
+                    return fail(
+                        SyntaxError::new(
+                            ErrorKind::UnknownKeyword,
+                            at,
+                            w.len(),
+                            format!("unknown ecn parameter `{}`", shorten(w)),
+                        )
+                        .help(
+                            did_you_mean(w, ECN_ARGS.iter().copied()).unwrap_or_else(|| {
+                                "write `ecn off` or `ecn min 150KB max 1500KB probability 10%`"
+                                    .into()
+                            }),
+                        ),
+                    );
+                }
+                _ if args.is_empty() => {
+                    let at = spaces(r);
+                    let e = SyntaxError::expected(
+                        at,
+                        "`off` or an ecn parameter (`min`, `max`, `probability`)",
+                    );
+                    let e = if at.starts_with('{') {
+                        e.help("write the parameters without braces: `ecn min 150KB max 1500KB`")
+                    } else {
+                        e.help("write `ecn off` or `ecn min 150KB max 1500KB probability 10%`")
+                    };
+                    return fail(e);
+                }
+                _ => return Ok((r, EcnSpec::Params(args))),
+            }
+        }
+    }
+
+    /// `ecn_arg = "min" SIZE | "max" SIZE | "probability" PERCENT ;`
+    fn ecn_arg(&self, i: &'a str) -> PResult<'a, Spanned<EcnArg>> {
+        let start = spaces(i);
+        let Some((kw, r)) = word(start) else {
+            return fail(SyntaxError::expected(start, "an ecn parameter"));
+        };
+        let (r, arg) = match kw {
+            "min" => self.size(r).map(|(r, s)| (r, EcnArg::Min(s.node)))?,
+            "max" => self.size(r).map(|(r, s)| (r, EcnArg::Max(s.node)))?,
+            "probability" => self
+                .percent(r)
+                .map(|(r, p)| (r, EcnArg::Probability(p.node)))?,
+            _ => {
+                return fail(SyntaxError::new(
+                    ErrorKind::UnknownKeyword,
+                    start,
+                    kw.len(),
+                    format!("unknown ecn parameter `{kw}`"),
+                ));
+            }
+        };
+        Ok((r, Spanned::new(arg, self.span(start, r))))
+    }
+
+    // ------------------------------------------------------------ models
+
+    /// `switch_model = "switch-model" NAME block(switch_model_prop) ;`
+    fn switch_model(&self, i: &'a str) -> PResult<'a, SwitchModelDecl> {
+        let (r, ()) = self.keyword(i, "switch-model")?;
+        let (r, name) = cut(|i| self.name(i, "a switch model name, such as `s9300`")).parse(r)?;
+        let help = format!(
+            "a switch model needs a block: `switch-model {} {{ os sonic }}`",
+            name.node
+        );
+        let (r, props) = self.block(r, &help, |i| self.switch_model_prop(i))?;
+        Ok((
+            r,
+            SwitchModelDecl {
+                name,
+                props,
+                span: self.span(i, r),
+            },
+        ))
+    }
+
+    /// `switch_model_prop
+    ///   = "os" ( "sonic" | "cumulus" | "eos" | "nxos" | "junos" )
+    ///   | "ports" port_group { "," port_group }
+    ///   | "buffer" SIZE
+    ///   | "lossless-limit" INT
+    ///   | "cell" SIZE
+    ///   | "dynamic-threshold" SIGNED_INT
+    ///   | "description" STRING ;`
+    fn switch_model_prop(&self, i: &'a str) -> PResult<'a, Spanned<SwitchModelProp>> {
+        let (r, kw) = self.block_keyword(i, &SWITCH_MODEL_BLOCK)?;
+        let (r, prop) = match kw {
+            "os" => {
+                let names: &'static [&'static str] = &["sonic", "cumulus", "eos", "nxos", "junos"];
+                let (r, w) = self.choice(r, "os", names)?;
+                let os = Os::ALL
+                    .iter()
+                    .copied()
+                    .find(|o| o.as_str() == w.node)
+                    .unwrap_or(Os::Sonic);
+                (r, SwitchModelProp::Os(os))
+            }
+            "ports" => {
+                let mut groups = Vec::new();
+                let mut rest = r;
+                loop {
+                    let (next, g) = self.port_group(rest)?;
+                    groups.push(g);
+                    match spaces(next).strip_prefix(',') {
+                        Some(after) => rest = after,
+                        None => break (next, SwitchModelProp::Ports(groups)),
+                    }
+                }
+            }
+            "buffer" => self
+                .size(r)
+                .map(|(r, s)| (r, SwitchModelProp::Buffer(s.node)))?,
+            "lossless-limit" => {
+                let (r, v) = self.int_in(r, "lossless-limit", 1, 8)?;
+                (r, SwitchModelProp::LosslessLimit(v.node as u8))
+            }
+            "cell" => self
+                .size(r)
+                .map(|(r, s)| (r, SwitchModelProp::Cell(s.node)))?,
+            "dynamic-threshold" => {
+                let (r, v) = self.signed_int(r, "dynamic-threshold", -8, 7)?;
+                (r, SwitchModelProp::DynamicThreshold(v.node as i8))
+            }
+            "description" => {
+                let (r, s) = self.string(r, "a description in quotes")?;
+                (r, SwitchModelProp::Description(s.node))
+            }
+            _ => return fail(self.unknown(i, kw, &SWITCH_MODEL_BLOCK)),
+        };
+        Ok((r, Spanned::new(prop, self.span(i, r))))
+    }
+
+    /// `port_group = INT "x" SPEED ;`
+    fn port_group(&self, i: &'a str) -> PResult<'a, Spanned<PortGroup>> {
+        let start = spaces(i);
+        let tok = &start[..number_len(start)];
+        if let Some((count, speed)) = tok.split_once(['x', 'X']) {
+            if !count.is_empty() && count.bytes().all(|b| b.is_ascii_digit()) {
+                return fail(
+                    SyntaxError::new(
+                        ErrorKind::Syntax,
+                        start,
+                        tok.len(),
+                        format!(
+                            "expected a port group such as `64 x 400G`, found `{}`",
+                            shorten(tok)
+                        ),
+                    )
+                    .help(format!(
+                        "put a space on each side of `x`: `{count} x {speed}`"
+                    )),
+                );
+            }
+        }
+        let (r, count) = self.int_in(start, "port count", 1, u64::MAX)?;
+        let (r, ()) = match self.keyword(r, "x") {
+            Ok(ok) => ok,
+            Err(_) => {
+                let at = spaces(r);
+                return fail(
+                    SyntaxError::expected(at, "`x` and a port speed")
+                        .help(format!("write the ports as `{} x 400G`", count.node)),
+                );
+            }
+        };
+        let (r, speed) = self.speed(r)?;
+        Ok((
+            r,
+            Spanned::new(
+                PortGroup {
+                    count: count.node,
+                    speed: speed.node,
+                },
+                self.span(start, r),
+            ),
+        ))
+    }
+
+    /// `nic_model = "nic-model" NAME block(nic_model_prop) ;`
+    fn nic_model(&self, i: &'a str) -> PResult<'a, NicModelDecl> {
+        let (r, ()) = self.keyword(i, "nic-model")?;
+        let (r, name) = cut(|i| self.name(i, "a NIC model name, such as `cx7`")).parse(r)?;
+        let help = format!(
+            "a NIC model needs a block: `nic-model {} {{ speed 400G }}`",
+            name.node
+        );
+        let (r, props) = self.block(r, &help, |i| self.nic_model_prop(i))?;
+        Ok((
+            r,
+            NicModelDecl {
+                name,
+                props,
+                span: self.span(i, r),
+            },
+        ))
+    }
+
+    /// `nic_model_prop = "driver" NAME | "speed" SPEED | "buffer" SIZE ;`
+    fn nic_model_prop(&self, i: &'a str) -> PResult<'a, Spanned<NicModelProp>> {
+        let (r, kw) = self.block_keyword(i, &NIC_MODEL_BLOCK)?;
+        let (r, prop) = match kw {
+            "driver" => self
+                .name(r, "a driver name, such as `mlx5`")
+                .map(|(r, n)| (r, NicModelProp::Driver(n)))?,
+            "speed" => self
+                .speed(r)
+                .map(|(r, s)| (r, NicModelProp::Speed(s.node)))?,
+            "buffer" => self
+                .size(r)
+                .map(|(r, s)| (r, NicModelProp::Buffer(s.node)))?,
+            _ => return fail(self.unknown(i, kw, &NIC_MODEL_BLOCK)),
+        };
+        Ok((r, Spanned::new(prop, self.span(i, r))))
+    }
+
+    // ------------------------------------------------------------ devices
+
+    /// An optional block: present when `{` follows on the same line.
+    fn opt_block<T>(
+        &self,
+        i: &'a str,
+        rule: impl FnMut(&'a str) -> PResult<'a, T>,
+    ) -> PResult<'a, Vec<T>> {
+        if spaces(i).starts_with('{') {
+            self.block(i, "", rule)
+        } else {
+            Ok((i, Vec::new()))
+        }
+    }
+
+    /// `switch = "switch" name_list [ block(switch_prop) ] ;`
+    fn switch(&self, i: &'a str) -> PResult<'a, SwitchDecl> {
+        let (r, ()) = self.keyword(i, "switch")?;
+        let (r, names) = cut(|i| self.name_list(i, "a switch name")).parse(r)?;
+        let (r, props) = self.opt_block(r, |i| self.switch_prop(i))?;
+        Ok((
+            r,
+            SwitchDecl {
+                names,
+                props,
+                span: self.span(i, r),
+            },
+        ))
+    }
+
+    /// `switch_prop = "model" NAME
+    ///              | "tier" INT
+    ///              | "mtu" INT
+    ///              | "description" STRING
+    ///              | class
+    ///              | "ecn" NAME ecn_spec
+    ///              | "headroom" NAME SIZE
+    ///              | "pfc-threshold" NAME SIZE
+    ///              | watchdog ;`
+    fn switch_prop(&self, i: &'a str) -> PResult<'a, Spanned<SwitchProp>> {
+        let (r, kw) = self.block_keyword(i, &SWITCH_BLOCK)?;
+        let (r, prop) = match kw {
+            "model" => self
+                .name(r, "a switch model name")
+                .map(|(r, n)| (r, SwitchProp::Model(n)))?,
+            "tier" => {
+                let (r, v) = self.int_in(r, "tier", 1, 255)?;
+                (r, SwitchProp::Tier(v.map(|v| v as u8)))
+            }
+            "mtu" => self.mtu(i).map(|(r, v)| (r, SwitchProp::Mtu(v)))?,
+            "description" => self
+                .description(i)
+                .map(|(r, v)| (r, SwitchProp::Description(v)))?,
+            "class" => self.class(i).map(|(r, v)| (r, SwitchProp::Class(v)))?,
+            "ecn" => {
+                let (r, class) = self.name(r, "a class name, as in `ecn roce min 150KB`")?;
+                let (r, spec) = self.ecn_spec(r)?;
+                (r, SwitchProp::Ecn { class, spec })
+            }
+            "headroom" => {
+                let (r, class) = self.name(r, "a class name, as in `headroom roce 20KB`")?;
+                let (r, size) = self.size(r)?;
+                (r, SwitchProp::Headroom { class, size })
+            }
+            "pfc-threshold" => {
+                let (r, class) = self.name(r, "a class name, as in `pfc-threshold roce 60KB`")?;
+                let (r, size) = self.size(r)?;
+                (r, SwitchProp::PfcThreshold { class, size })
+            }
+            "pfc-watchdog" => self
+                .watchdog(i)
+                .map(|(r, v)| (r, SwitchProp::Watchdog(v)))?,
+            _ => return fail(self.unknown(i, kw, &SWITCH_BLOCK)),
+        };
+        Ok((r, Spanned::new(prop, self.span(i, r))))
+    }
+
+    /// `host = "host" name_list [ block(host_prop) ] ;`
+    fn host(&self, i: &'a str) -> PResult<'a, HostDecl> {
+        let (r, ()) = self.keyword(i, "host")?;
+        let (r, names) = cut(|i| self.name_list(i, "a host name")).parse(r)?;
+        let (r, props) = self.opt_block(r, |i| self.host_prop(i))?;
+        Ok((
+            r,
+            HostDecl {
+                names,
+                props,
+                span: self.span(i, r),
+            },
+        ))
+    }
+
+    /// `host_prop = "nic" NAME [ "x" INT ]
+    ///            | "netdev" name_list
+    ///            | "rdma-device" name_list
+    ///            | class
+    ///            | "pfc" ( "on" | "off" )
+    ///            | "ecn" [ NAME ] "off" ;`
+    fn host_prop(&self, i: &'a str) -> PResult<'a, Spanned<HostProp>> {
+        let (r, kw) = self.block_keyword(i, &HOST_BLOCK)?;
+        let (r, prop) = match kw {
+            "nic" => {
+                let (r, model) = self.name(r, "a NIC model name, as in `nic cx7 x 8`")?;
+                let (r, count) = match spaces(r).strip_prefix('x').and_then(word_boundary) {
+                    Some(after) => {
+                        let (r, n) = self.int_in(after, "nic count", 1, u64::MAX)?;
+                        (r, Some(n))
+                    }
+                    None => (r, None),
+                };
+                (r, HostProp::Nic { model, count })
+            }
+            "netdev" => self
+                .name_list(r, "a netdev name")
+                .map(|(r, v)| (r, HostProp::Netdev(v)))?,
+            "rdma-device" => self
+                .name_list(r, "an rdma device name")
+                .map(|(r, v)| (r, HostProp::RdmaDevice(v)))?,
+            "class" => self.class(i).map(|(r, v)| (r, HostProp::Class(v)))?,
+            "pfc" => {
+                let (r, w) = self.choice(r, "pfc setting", &["on", "off"])?;
+                (r, HostProp::Pfc(w.node == "on"))
+            }
+            "ecn" => {
+                let at = spaces(r);
+                let class_given = match word(at) {
+                    Some(("off", after)) => peek_word(after) == Some("off"),
+                    Some(_) => true,
+                    None => false,
+                };
+                let (r, class) = if class_given {
+                    let (r, c) = self.name(r, "a class name")?;
+                    (r, Some(c))
+                } else {
+                    (r, None)
+                };
+                let at = spaces(r);
+                if peek_word(r) != Some("off") {
+                    return fail(
+                        SyntaxError::expected(at, "`off`")
+                            .help("a host can only turn ecn off: `ecn off` or `ecn roce off`"),
+                    );
+                }
+                let (r, ()) = self.keyword(r, "off")?;
+                (r, HostProp::EcnOff { class })
+            }
+            _ => return fail(self.unknown(i, kw, &HOST_BLOCK)),
+        };
+        Ok((r, Spanned::new(prop, self.span(i, r))))
+    }
+
+    /// `link = "link" endpoint "--" endpoint [ block(link_prop) ] ;`
+    fn link(&self, i: &'a str) -> PResult<'a, LinkDecl> {
+        let (r, ()) = self.keyword(i, "link")?;
+        let (r, a) = cut(|i| self.endpoint(i)).parse(r)?;
+        let (r, ()) = self.dash_dash(r, &a)?;
+        let (r, b) = self.endpoint(r)?;
+        let (r, props) = self.opt_block(r, |i| self.link_prop(i))?;
+        Ok((
+            r,
+            LinkDecl {
+                a,
+                b,
+                props,
+                span: self.span(i, r),
+            },
+        ))
+    }
+
+    /// `endpoint = name_pattern ;`
+    fn endpoint(&self, i: &'a str) -> PResult<'a, NamePattern> {
+        self.name_pattern(i, "a link end, such as `L1` or `h1.nic3`")
+    }
+
+    /// `--` with a space on each side, after the first end `a`.
+    fn dash_dash(&self, i: &'a str, a: &NamePattern) -> PResult<'a, ()> {
+        let at = spaces(i);
+        if let Some(r) = at.strip_prefix("--") {
+            if r.starts_with([' ', '\t']) {
+                return Ok((r, ()));
+            }
+            return fail(
+                SyntaxError::new(ErrorKind::Syntax, at, 2, "`--` needs a space on each side")
+                    .help("write `A -- B`"),
+            );
+        }
+        let text = pattern_text(a);
+        if let Some((x, y)) = text.split_once("--") {
+            let start = self.at(a.span.start as usize);
+            return fail(
+                SyntaxError::new(
+                    ErrorKind::Syntax,
+                    start,
+                    a.span.len(),
+                    format!(
+                        "expected two ends separated by ` -- `, found `{}`",
+                        shorten(&text)
+                    ),
+                )
+                .help(format!("`-` is a name character: write `{x} -- {y}`")),
+            );
+        }
+        fail(SyntaxError::expected(at, "`--` and the other end").help("write `A -- B`"))
+    }
+
+    /// `link_prop = "speed" SPEED | "cable" LENGTH | "count" INT ;`
+    fn link_prop(&self, i: &'a str) -> PResult<'a, Spanned<LinkProp>> {
+        let (r, kw) = self.block_keyword(i, &LINK_BLOCK)?;
+        let (r, prop) = match kw {
+            "speed" => self.speed(r).map(|(r, s)| (r, LinkProp::Speed(s.node)))?,
+            "cable" => self.length(r).map(|(r, s)| (r, LinkProp::Cable(s.node)))?,
+            "count" => self
+                .int_in(r, "count", 1, u64::MAX)
+                .map(|(r, n)| (r, LinkProp::Count(n.node)))?,
+            _ => return fail(self.unknown(i, kw, &LINK_BLOCK)),
+        };
+        Ok((r, Spanned::new(prop, self.span(i, r))))
+    }
+
+    // ------------------------------------------------------------ generated tiers
+
+    /// `tier = "tier" NAME block(tier_prop) ;`
+    fn tier(&self, i: &'a str) -> PResult<'a, TierDecl> {
+        let (r, ()) = self.keyword(i, "tier")?;
+        let at = spaces(r);
+        if at.starts_with(|c: char| c.is_ascii_digit()) {
+            return fail(
+                SyntaxError::expected(at, "a tier name, such as `leaf`").help(
+                    "`tier 1` sets the tier of a switch inside its block: `switch L1 { tier 1 }`",
+                ),
+            );
+        }
+        let (r, name) = cut(|i| self.name(i, "a tier name, such as `leaf`")).parse(r)?;
+        let help = format!(
+            "a tier needs a block: `tier {} {{ model s9300  switches 8 }}`",
+            name.node
+        );
+        let (r, props) = self.block(r, &help, |i| self.tier_prop(i))?;
+        Ok((
+            r,
+            TierDecl {
+                name,
+                props,
+                span: self.span(i, r),
+            },
+        ))
+    }
+
+    /// `tier_prop = "model" NAME
+    ///            | "oversubscription" RATIO
+    ///            | "cable" LENGTH
+    ///            | "name" NAME_TEMPLATE
+    ///            | "downlinks" INT
+    ///            | "uplinks" INT
+    ///            | "switches" INT ;`
+    fn tier_prop(&self, i: &'a str) -> PResult<'a, Spanned<TierProp>> {
+        let (r, kw) = self.block_keyword(i, &TIER_BLOCK)?;
+        let (r, prop) = match kw {
+            "model" => self
+                .name(r, "a switch model name")
+                .map(|(r, n)| (r, TierProp::Model(n)))?,
+            "oversubscription" => self
+                .ratio(r)
+                .map(|(r, v)| (r, TierProp::Oversubscription(v.node)))?,
+            "cable" => self.length(r).map(|(r, v)| (r, TierProp::Cable(v.node)))?,
+            "name" => self.name_template(r).map(|(r, v)| (r, TierProp::Name(v)))?,
+            "downlinks" => self
+                .int(r, "a number of downlinks")
+                .map(|(r, v)| (r, TierProp::Downlinks(v.node)))?,
+            "uplinks" => self
+                .int(r, "a number of uplinks")
+                .map(|(r, v)| (r, TierProp::Uplinks(v.node)))?,
+            "switches" => self
+                .int(r, "a number of switches")
+                .map(|(r, v)| (r, TierProp::Switches(v.node)))?,
+            _ => return fail(self.unknown(i, kw, &TIER_BLOCK)),
+        };
+        Ok((r, Spanned::new(prop, self.span(i, r))))
+    }
+
+    /// `NAME_TEMPLATE = ( NAME_START | "{" PLACEHOLDER "}" ) { NAME_CHAR | "{" PLACEHOLDER "}" } ;`
+    fn name_template(&self, i: &'a str) -> PResult<'a, NameTemplate> {
+        let start = spaces(i);
+        if !start.starts_with(|c: char| is_name_start(c) || c == '{') {
+            return fail(
+                SyntaxError::expected(start, "a name template, such as `leaf-{rail}-{n}`")
+                    .help(format!("placeholders are {}", placeholder_list())),
+            );
+        }
+        let mut parts = Vec::new();
+        let mut text = String::new();
+        let mut rest = start;
+        loop {
+            if let Some(after) = rest.strip_prefix('{') {
+                if !text.is_empty() {
+                    parts.push(TemplatePart::Text(std::mem::take(&mut text)));
+                }
+                let (r, p) = self.placeholder(rest, after)?;
+                parts.push(TemplatePart::Placeholder(p));
+                rest = r;
+                continue;
+            }
+            let n = rest.find(|c: char| !is_name_char(c)).unwrap_or(rest.len());
+            if n == 0 {
+                break;
+            }
+            text.push_str(&rest[..n]);
+            rest = &rest[n..];
+        }
+        if !text.is_empty() {
+            parts.push(TemplatePart::Text(text));
+        }
+        Ok((
+            rest,
+            NameTemplate {
+                parts,
+                span: self.span(start, rest),
+            },
+        ))
+    }
+
+    /// `PLACEHOLDER = "tier" | "n" | "rail" | "group" | "pod" | "plane" | "index" ;`
+    /// (`open` is at the `{`, `i` just after it)
+    fn placeholder(&self, open: &'a str, i: &'a str) -> PResult<'a, Spanned<String>> {
+        let Some((w, r)) = word(i) else {
+            return fail(
+                SyntaxError::new(
+                    ErrorKind::BadPattern,
+                    open,
+                    1,
+                    "expected a placeholder after `{`, such as `{rail}`",
+                )
+                .help(format!("placeholders are {}", placeholder_list())),
+            );
+        };
+        let Some(r) = r.strip_prefix('}') else {
+            return fail(
+                SyntaxError::new(
+                    ErrorKind::BadPattern,
+                    open,
+                    1 + w.len(),
+                    "unclosed `{` in a name template",
+                )
+                .help(format!("close it: `{{{w}}}`")),
+            );
+        };
+        if !PLACEHOLDERS.contains(&w) {
+            return fail(
+                SyntaxError::new(
+                    ErrorKind::BadPattern,
+                    open,
+                    w.len() + 2,
+                    format!("unknown placeholder `{{{}}}`", shorten(w)),
+                )
+                .help({
+                    let braced: Vec<String> =
+                        PLACEHOLDERS.iter().map(|p| format!("{{{p}}}")).collect();
+                    did_you_mean(&format!("{{{w}}}"), braced.iter().map(String::as_str))
+                        .unwrap_or_else(|| format!("placeholders are {}", placeholder_list()))
+                }),
+            );
+        }
+        Ok((
+            r,
+            Spanned::new(
+                w.to_string(),
+                Span::new(self.file, self.pos(i), self.pos(r) - 1),
+            ),
+        ))
+    }
+
+    // ------------------------------------------------------------ routing
+
+    /// `routing = "routing" ( "updown" | "shortest" | "none" ) ;`
+    fn routing(&self, i: &'a str) -> PResult<'a, Spanned<RoutingModel>> {
+        let (r, ()) = self.keyword(i, "routing")?;
+        let (r, w) = self.choice(r, "routing model", ROUTING_MODELS)?;
+        let model = match w.node {
+            "updown" => RoutingModel::Updown,
+            "shortest" => RoutingModel::Shortest,
+            _ => RoutingModel::None,
+        };
+        Ok((r, Spanned::new(model, w.span)))
+    }
+
+    /// `route = "route" "at" NAME "to" NAME "via" NAME ;`
+    fn route(&self, i: &'a str) -> PResult<'a, RouteStmt> {
+        let help = "write `route at SWITCH to HOST via NEIGHBOUR`";
+        let (r, ()) = self.keyword(i, "route")?;
+        let (r, ()) = self.keyword(r, "at").map_err(|e| e.map(|e| e.help(help)))?;
+        let (r, at) = self.name(r, "a switch name")?;
+        let (r, ()) = self.keyword(r, "to").map_err(|e| e.map(|e| e.help(help)))?;
+        let (r, to) = self.name(r, "a host or switch name")?;
+        let (r, ()) = self
+            .keyword(r, "via")
+            .map_err(|e| e.map(|e| e.help(help)))?;
+        let (r, via) = self.name(r, "a neighbour switch name")?;
+        Ok((r, RouteStmt { at, to, via }))
+    }
+
+    /// `fail = "fail" name_pattern "--" name_pattern ;`
+    fn fail_stmt(&self, i: &'a str) -> PResult<'a, FailStmt> {
+        let (r, ()) = self.keyword(i, "fail")?;
+        let (r, a) = cut(|i| self.endpoint(i)).parse(r)?;
+        let (r, ()) = self.dash_dash(r, &a)?;
+        let (r, b) = self.endpoint(r)?;
+        Ok((r, FailStmt { a, b }))
+    }
+
+    /// `check = "check" "failures" INT ;`
+    fn check(&self, i: &'a str) -> PResult<'a, Spanned<u64>> {
+        let (r, ()) = self.keyword(i, "check")?;
+        let (r, _) = self.choice(r, "check", &["failures"])?;
+        self.int_in(r, "check failures", 0, 2)
+    }
+
+    /// `path = "path" [ "class" NAME ] NAME "->" NAME { "->" NAME } ;`
+    fn path(&self, i: &'a str) -> PResult<'a, PathStmt> {
+        let (r, ()) = self.keyword(i, "path")?;
+        // `class` is the keyword unless it is the first hop (`path class -> L1`).
+        let (r, class) = match word(spaces(r)) {
+            Some(("class", after)) if !spaces(after).starts_with("->") => {
+                let (r, c) = self.name(after, "a class name")?;
+                (r, Some(c))
+            }
+            _ => (r, None),
+        };
+        let (mut r, first) = self.name(r, "a host or switch name")?;
+        let mut hops = vec![first];
+        loop {
+            match self.arrow(r, hops.last())? {
+                Some(after) => {
+                    let (next, hop) = self.name(after, "a switch or host name after `->`")?;
+                    hops.push(hop);
+                    r = next;
+                }
+                None if hops.len() < 2 => {
+                    return fail(
+                        SyntaxError::expected(spaces(r), "`->` and the next hop")
+                            .help("a path has at least two hops: `path h1 -> L1`"),
+                    );
+                }
+                None => return Ok((r, PathStmt { class, hops })),
+            }
+        }
+    }
+
+    /// `->` with a space on each side; `None` when there is none. `prev` is the name before.
+    fn arrow(
+        &self,
+        i: &'a str,
+        prev: Option<&Ident>,
+    ) -> Result<Option<&'a str>, nom::Err<SyntaxError<'a>>> {
+        let at = spaces(i);
+        if let Some(r) = at.strip_prefix("->") {
+            if r.starts_with([' ', '\t']) {
+                return Ok(Some(r));
+            }
+            return Err(nom::Err::Failure(
+                SyntaxError::new(ErrorKind::Syntax, at, 2, "`->` needs a space on each side")
+                    .help("write `A -> B`"),
+            ));
+        }
+        // `h5->T2` reads as the name `h5-` and then `>`.
+        if let (Some(prev), true) = (prev, at.starts_with('>')) {
+            if prev.node.ends_with('-') && at.len() == i.len() {
+                let name = prev.node.trim_end_matches('-');
+                return Err(nom::Err::Failure(
+                    SyntaxError::new(ErrorKind::Syntax, at, 1, "`->` needs a space on each side")
+                        .help(format!("`-` is a name character: write `{name} -> …`")),
+                ));
+            }
+        }
+        Ok(None)
+    }
+
+    /// `rewrite = "rewrite" "at" NAME "from" NAME "to" NAME "priority" INT "->" INT ;`
+    fn rewrite(&self, i: &'a str) -> PResult<'a, RewriteStmt> {
+        let help = "write `rewrite at SWITCH from NEIGHBOUR to NEIGHBOUR priority 3 -> 4`";
+        let (r, ()) = self.keyword(i, "rewrite")?;
+        let (r, ()) = self.keyword(r, "at").map_err(|e| e.map(|e| e.help(help)))?;
+        let (r, at) = self.name(r, "a switch name")?;
+        let (r, ()) = self
+            .keyword(r, "from")
+            .map_err(|e| e.map(|e| e.help(help)))?;
+        let (r, from) = self.name(r, "a neighbour name")?;
+        let (r, ()) = self.keyword(r, "to").map_err(|e| e.map(|e| e.help(help)))?;
+        let (r, to) = self.name(r, "a neighbour name")?;
+        let (r, ()) = self
+            .keyword(r, "priority")
+            .map_err(|e| e.map(|e| e.help(help)))?;
+        let (r, old) = self.priority(r)?;
+        let Some(r) = self.arrow(r, None)? else {
+            return fail(SyntaxError::expected(spaces(r), "`->` and the new priority").help(help));
+        };
+        let (r, new) = self.priority(r)?;
+        Ok((
+            r,
+            RewriteStmt {
+                at,
+                from,
+                to,
+                old,
+                new,
+            },
+        ))
+    }
+
+    /// `bounce_tagging = "bounce-tagging" INT "->" INT { "->" INT } ;`
+    fn bounce_tagging(&self, i: &'a str) -> PResult<'a, Vec<Spanned<u8>>> {
+        let (r, ()) = self.keyword(i, "bounce-tagging")?;
+        let (mut r, first) = self.priority(r)?;
+        let mut prios = vec![first];
+        loop {
+            match self.arrow(r, None)? {
+                Some(after) => {
+                    let (next, p) = self.priority(after)?;
+                    prios.push(p);
+                    r = next;
+                }
+                None if prios.len() < 2 => {
+                    return fail(
+                        SyntaxError::expected(spaces(r), "`->` and the next priority")
+                            .help("write `bounce-tagging 3 -> 4`"),
+                    );
+                }
+                None => return Ok((r, prios)),
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ names
+
+    /// `name_list = name_pattern { "," name_pattern } ;`
+    fn name_list(&self, i: &'a str, what: &str) -> PResult<'a, Vec<NamePattern>> {
+        let mut names = Vec::new();
+        let mut rest = i;
+        loop {
+            let (r, n) = self.name_pattern(rest, what)?;
+            names.push(n);
+            match spaces(r).strip_prefix(',') {
+                Some(after) => rest = after,
+                None => return Ok((r, names)),
+            }
+        }
+    }
+
+    /// `name_pattern = NAME_START { NAME_CHAR | range } ;`
+    fn name_pattern(&self, i: &'a str, what: &str) -> PResult<'a, NamePattern> {
+        let start = spaces(i);
+        if !start.starts_with(is_name_start) {
+            return fail(self.not_a_name(start, what));
+        }
+        let mut segments = Vec::new();
+        let mut text = String::new();
+        let mut rest = start;
+        loop {
+            if rest.starts_with('[') {
+                if !text.is_empty() {
+                    segments.push(Segment::Text(std::mem::take(&mut text)));
+                }
+                let (r, items) = self.range(rest)?;
+                segments.push(Segment::Range(items));
+                rest = r;
+                continue;
+            }
+            let n = rest.find(|c: char| !is_name_char(c)).unwrap_or(rest.len());
+            if n == 0 {
+                break;
+            }
+            text.push_str(&rest[..n]);
+            rest = &rest[n..];
+        }
+        if !text.is_empty() {
+            segments.push(Segment::Text(text));
+        }
+        Ok((
+            rest,
+            NamePattern {
+                segments,
+                span: self.span(start, rest),
+            },
+        ))
+    }
+
+    /// The error for a token where a name should be.
+    fn not_a_name(&self, at: &'a str, what: &str) -> SyntaxError<'a> {
+        if at.starts_with(|c: char| c.is_ascii_digit()) {
+            SyntaxError::expected_kind(ErrorKind::BadPattern, at, what)
+                .help("a name starts with a letter or `_`")
+        } else if at.starts_with('[') {
+            SyntaxError::expected_kind(ErrorKind::BadPattern, at, what)
+                .help("a name pattern starts with a letter or `_`, as in `gpu[1..8]`")
+        } else {
+            SyntaxError::expected(at, what)
+        }
+    }
+
+    /// `range = "[" range_item { "," range_item } "]" ;`
+    fn range(&self, i: &'a str) -> PResult<'a, Vec<RangeItem>> {
+        let unclosed = || {
+            SyntaxError::new(
+                ErrorKind::BadPattern,
+                i,
+                1,
+                "unclosed `[` in a name pattern",
+            )
+            .help("close the range with `]`, as in `gpu[1..8]`")
+        };
+        let mut rest = blanks(&i[1..]);
+        if rest.starts_with(']') {
+            return fail(
+                SyntaxError::new(
+                    ErrorKind::BadPattern,
+                    i,
+                    i.len() - rest.len() + 1,
+                    "empty range `[]`",
+                )
+                .help("write the numbers in the brackets, as in `gpu[1..8]` or `h[1,3,5]`"),
+            );
+        }
+        let mut items = Vec::new();
+        loop {
+            if rest.is_empty() || rest.starts_with(['\n', '\r']) {
+                return fail(unclosed());
+            }
+            let (r, item) = self.range_item(rest)?;
+            items.push(item);
+            let r = blanks(r);
+            if let Some(after) = r.strip_prefix(',') {
+                rest = blanks(after);
+            } else if let Some(after) = r.strip_prefix(']') {
+                return Ok((after, items));
+            } else if r.is_empty() || r.starts_with(['\n', '\r', '#']) {
+                return fail(unclosed());
+            } else {
+                return fail(
+                    SyntaxError::expected_kind(
+                        ErrorKind::BadPattern,
+                        r,
+                        "`,`, `..` or `]` in the range",
+                    )
+                    .help("a range holds numbers and `lo..hi` pairs, as in `[1..4,7]`"),
+                );
+            }
+        }
+    }
+
+    /// `range_item = DIGITS [ ".." DIGITS ] ;`
+    fn range_item(&self, i: &'a str) -> PResult<'a, RangeItem> {
+        let digits = |s: &'a str| {
+            let n = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+            s.split_at(n)
+        };
+        let (lo_text, r) = digits(i);
+        if lo_text.is_empty() {
+            return fail(
+                SyntaxError::expected_kind(ErrorKind::BadPattern, i, "a number in the range")
+                    .help("a range holds numbers and `lo..hi` pairs, as in `[1..4,7]`"),
+            );
+        }
+        let (hi_text, r) = match r.strip_prefix("..") {
+            Some(after) => {
+                let (hi, r) = digits(after);
+                if hi.is_empty() {
+                    return fail(
+                        SyntaxError::expected_kind(
+                            ErrorKind::BadPattern,
+                            after,
+                            "the end of the range after `..`",
+                        )
+                        .help(format!("write `{lo_text}..8`")),
+                    );
+                }
+                (hi, r)
+            }
+            None => (lo_text, r),
+        };
+        let number = |text: &'a str| -> Result<u64, nom::Err<SyntaxError<'a>>> {
+            text.parse::<u64>().map_err(|_| {
+                let at = &i[text.as_ptr() as usize - i.as_ptr() as usize..];
+                nom::Err::Failure(
+                    SyntaxError::new(
+                        ErrorKind::OutOfRange,
+                        at,
+                        text.len(),
+                        format!("range bound `{}` is too large", shorten(text)),
+                    )
+                    .help(format!("the largest number is {}", u64::MAX)),
+                )
+            })
+        };
+        let lo = number(lo_text)?;
+        let hi = number(hi_text)?;
+        if hi < lo {
+            let len = i.len() - r.len();
+            return fail(
+                SyntaxError::new(
+                    ErrorKind::BadPattern,
+                    i,
+                    len,
+                    format!("descending range `{}`", shorten(&i[..len])),
+                )
+                .help(format!("write `{hi_text}..{lo_text}`")),
+            );
+        }
+        let width = [lo_text, hi_text]
+            .iter()
+            .filter(|t| t.len() > 1 && t.starts_with('0'))
+            .map(|t| t.len())
+            .max()
+            .unwrap_or(0);
+        Ok((r, RangeItem { lo, hi, width }))
+    }
+
+    /// `NAME = NAME_START { NAME_CHAR } ;` (where no range is allowed)
+    fn name(&self, i: &'a str, what: &str) -> PResult<'a, Ident> {
+        let at = spaces(i);
+        let Some((w, r)) = word(at) else {
+            return fail(self.not_a_name(at, what));
+        };
+        if r.starts_with('[') {
+            return fail(
+                SyntaxError::new(
+                    ErrorKind::BadPattern,
+                    r,
+                    1,
+                    format!("expected {what}, found a name pattern"),
+                )
+                .help("a range is not allowed here: write one name"),
+            );
+        }
+        Ok((r, Spanned::new(w.to_string(), self.span(at, r))))
+    }
+
+    /// `STRING = '"' { any character but '"', '\' or newline | '\"' | '\\' } '"' ;`
+    fn string(&self, i: &'a str, what: &str) -> PResult<'a, Spanned<String>> {
+        let at = spaces(i);
+        let Some(body) = at.strip_prefix('"') else {
+            return fail(SyntaxError::expected(at, what));
+        };
+        let unterminated = || {
+            let line = at.find('\n').unwrap_or(at.len());
+            SyntaxError::new(
+                ErrorKind::UnterminatedString,
+                at,
+                at[..line].trim_end_matches('\r').len(),
+                "unterminated string",
+            )
+            .label("this string is not closed on its line")
+            .help("close it with `\"` on the same line")
+        };
+        let mut out = String::new();
+        let mut chars = body.char_indices();
+        while let Some((k, c)) = chars.next() {
+            match c {
+                '"' => {
+                    let r = &body[k + 1..];
+                    return Ok((r, Spanned::new(out, self.span(at, r))));
+                }
+                '\n' => return fail(unterminated()),
+                '\\' => match chars.next() {
+                    Some((_, e @ ('"' | '\\'))) => out.push(e),
+                    Some((_, '\n')) | None => return fail(unterminated()),
+                    Some((_, e)) => {
+                        return fail(
+                            SyntaxError::new(
+                                ErrorKind::Syntax,
+                                &body[k..],
+                                1 + e.len_utf8(),
+                                format!("unknown escape `\\{e}` in a string"),
+                            )
+                            .help("the only escapes are `\\\"` and `\\\\`"),
+                        );
+                    }
+                },
+                c => out.push(c),
+            }
+        }
+        fail(unterminated())
+    }
+
+    // ------------------------------------------------------------ numbers and quantities
+
+    /// `INT = DIGITS ;`
+    fn int(&self, i: &'a str, what: &str) -> PResult<'a, Spanned<u64>> {
+        let at = spaces(i);
+        let len = number_len(at);
+        if len == 0 {
+            return fail(SyntaxError::expected(at, &format!("a number for {what}")));
+        }
+        let tok = &at[..len];
+        let digits = tok.find(|c: char| !c.is_ascii_digit()).unwrap_or(len);
+        if digits < len {
+            let e = if tok[digits..].starts_with('.') {
+                SyntaxError::new(
+                    ErrorKind::Syntax,
+                    at,
+                    len,
+                    format!(
+                        "expected a whole number for {what}, found `{}`",
+                        shorten(tok)
+                    ),
+                )
+            } else {
+                SyntaxError::new(
+                    ErrorKind::BadQuantity,
+                    at,
+                    len,
+                    format!(
+                        "expected a number without a unit for {what}, found `{}`",
+                        shorten(tok)
+                    ),
+                )
+                .help(format!("write `{}`", &tok[..digits]))
+            };
+            return fail(e);
+        }
+        match tok.parse::<u64>() {
+            Ok(v) => Ok((&at[len..], Spanned::new(v, self.span(at, &at[len..])))),
+            Err(_) => fail(
+                SyntaxError::new(
+                    ErrorKind::OutOfRange,
+                    at,
+                    len,
+                    format!("number `{}` is too large", shorten(tok)),
+                )
+                .help(format!("the largest number is {}", u64::MAX)),
+            ),
+        }
+    }
+
+    /// An INT in `lo..=hi`.
+    fn int_in(&self, i: &'a str, name: &str, lo: u64, hi: u64) -> PResult<'a, Spanned<u64>> {
+        let (r, v) = self.int(i, &format!("`{name}`"))?;
+        if v.node < lo || v.node > hi {
+            let at = spaces(i);
+            let help = if hi == u64::MAX {
+                format!("`{name}` must be at least {lo}")
+            } else {
+                format!("`{name}` must be between {lo} and {hi}")
+            };
+            return fail(
+                SyntaxError::new(
+                    ErrorKind::OutOfRange,
+                    at,
+                    v.span.len(),
+                    format!("{name} `{}` is out of range", v.node),
+                )
+                .help(help),
+            );
+        }
+        Ok((r, v))
+    }
+
+    /// `SIGNED_INT = [ "-" ] DIGITS ;` in `lo..=hi`
+    fn signed_int(&self, i: &'a str, name: &str, lo: i64, hi: i64) -> PResult<'a, Spanned<i64>> {
+        let at = spaces(i);
+        let (neg, digits) = match at.strip_prefix('-') {
+            Some(r) if r.starts_with(|c: char| c.is_ascii_digit()) => (true, r),
+            _ => (false, at),
+        };
+        let (r, v) = self.int(digits, &format!("`{name}`"))?;
+        let value = i64::try_from(v.node).ok().map(|v| if neg { -v } else { v });
+        match value {
+            Some(v) if v >= lo && v <= hi => Ok((r, Spanned::new(v, self.span(at, r)))),
+            _ => fail(
+                SyntaxError::new(
+                    ErrorKind::OutOfRange,
+                    at,
+                    at.len() - r.len(),
+                    format!(
+                        "{name} `{}` is out of range",
+                        shorten(&at[..at.len() - r.len()])
+                    ),
+                )
+                .help(format!("`{name}` must be between {lo} and {hi}")),
+            ),
+        }
+    }
+
+    /// A number with a unit of `dim`, in canonical units; `cells` is reported as the bool.
+    fn quantity(&self, i: &'a str, dim: Dim) -> PResult<'a, (Spanned<u64>, bool)> {
+        let at = spaces(i);
+        let len = number_len(at);
+        let what = format!("a {} such as `{}`", dim.noun(), dim.example());
+        if len == 0 {
+            return fail(SyntaxError::expected(at, &what));
+        }
+        let tok = &at[..len];
+        let r = &at[len..];
+        let bad = |help: String| {
+            fail(SyntaxError::expected_kind(ErrorKind::BadQuantity, at, &what).help(help))
+        };
+        let Some((int, frac, unit)) = split_decimal(tok) else {
+            return bad("write the number with digits and at most one decimal point".into());
+        };
+        let num = &tok[..tok.len() - unit.len()];
+        if unit.is_empty() {
+            return bad(format!("add a unit, e.g. `{num}{}`", dim.default_unit()));
+        }
+        let Some(&(_, factor)) = dim.units().iter().find(|(u, _)| *u == unit) else {
+            if let Some(u) = dim.suggest(unit) {
+                return bad(format!("did you mean `{num}{u}`?"));
+            }
+            if let Some(other) = Dim::ALL
+                .iter()
+                .find(|d| d.units().iter().any(|(u, _)| *u == unit))
+            {
+                return bad(format!(
+                    "`{unit}` is a {} unit; {} units are {}",
+                    other.noun(),
+                    dim.noun(),
+                    dim.unit_list()
+                ));
+            }
+            return bad(format!("{} units are {}", dim.noun(), dim.unit_list()));
+        };
+        let cells = unit == "cells";
+        let base = if cells { "cells" } else { dim.base() };
+        match scale(int, frac, factor) {
+            Ok(v) => Ok((r, (Spanned::new(v, self.span(at, r)), cells))),
+            Err(ScaleError::NotWhole) => fail(
+                SyntaxError::new(
+                    ErrorKind::BadQuantity,
+                    at,
+                    len,
+                    format!("`{}` is not a whole number of {base}", shorten(tok)),
+                )
+                .help(format!("a {} is counted in whole {base}", dim.noun())),
+            ),
+            Err(ScaleError::TooPrecise) => fail(
+                SyntaxError::new(
+                    ErrorKind::BadQuantity,
+                    at,
+                    len,
+                    format!("`{}` has too many decimal places", shorten(tok)),
+                )
+                .help(format!("a {} is counted in whole {base}", dim.noun())),
+            ),
+            Err(ScaleError::TooLarge) => fail(
+                SyntaxError::new(
+                    ErrorKind::OutOfRange,
+                    at,
+                    len,
+                    format!("`{}` is too large", shorten(tok)),
+                )
+                .help(format!("the largest {} is {} {base}", dim.noun(), u64::MAX)),
+            ),
+        }
+    }
+
+    /// `SPEED = DECIMAL "G" ;`
+    fn speed(&self, i: &'a str) -> PResult<'a, Spanned<Speed>> {
+        let (r, (v, _)) = self.quantity(i, Dim::Speed)?;
+        Ok((r, v.map(Speed)))
+    }
+
+    /// `SIZE = DECIMAL ( "B" | "KB" | "MB" | "GB" | "KiB" | "MiB" | "GiB" ) | INT "cells" ;`
+    fn size(&self, i: &'a str) -> PResult<'a, Spanned<Size>> {
+        let (r, (v, cells)) = self.quantity(i, Dim::Size)?;
+        Ok((
+            r,
+            v.map(|v| {
+                if cells {
+                    Size::Cells(v)
+                } else {
+                    Size::Bytes(v)
+                }
+            }),
+        ))
+    }
+
+    /// `LENGTH = DECIMAL ( "m" | "km" ) ;`
+    fn length(&self, i: &'a str) -> PResult<'a, Spanned<Length>> {
+        let (r, (v, _)) = self.quantity(i, Dim::Length)?;
+        Ok((r, v.map(Length)))
+    }
+
+    /// `TIME = DECIMAL ( "ns" | "us" | "ms" | "s" ) ;`
+    fn time(&self, i: &'a str) -> PResult<'a, Spanned<Time>> {
+        let (r, (v, _)) = self.quantity(i, Dim::Time)?;
+        Ok((r, v.map(Time)))
+    }
+
+    /// `PERCENT = DECIMAL "%" ;`
+    fn percent(&self, i: &'a str) -> PResult<'a, Spanned<Percent>> {
+        let (r, (v, _)) = self.quantity(i, Dim::Percent)?;
+        if v.node > 100_000 {
+            let at = spaces(i);
+            return fail(
+                SyntaxError::new(
+                    ErrorKind::OutOfRange,
+                    at,
+                    v.span.len(),
+                    format!("percentage `{}` is out of range", &at[..v.span.len()]),
+                )
+                .help("a percentage is between `0%` and `100%`"),
+            );
+        }
+        Ok((r, v.map(Percent)))
+    }
+
+    /// `RATIO = DECIMAL ":" DECIMAL ;`
+    fn ratio(&self, i: &'a str) -> PResult<'a, Spanned<Ratio>> {
+        let at = spaces(i);
+        let len = number_len(at);
+        let what = "a ratio such as `3:1`";
+        if len == 0 {
+            return fail(SyntaxError::expected(at, what));
+        }
+        let tok = &at[..len];
+        let r = &at[len..];
+        let Some((down, up)) = tok.split_once(':') else {
+            return fail(
+                SyntaxError::expected_kind(ErrorKind::BadQuantity, at, what)
+                    .help(format!("write both sides: `{tok}:1`")),
+            );
+        };
+        let side = |s: &str| -> Result<u64, SyntaxError<'a>> {
+            let bad = || {
+                SyntaxError::expected_kind(ErrorKind::BadQuantity, at, what)
+                    .help("each side is a number such as `1` or `1.067`")
+            };
+            let (int, frac, unit) = split_decimal(s).ok_or_else(bad)?;
+            if !unit.is_empty() {
+                return Err(bad());
+            }
+            match scale(int, frac, 1_000) {
+                Ok(0) => Err(SyntaxError::new(
+                    ErrorKind::OutOfRange,
+                    at,
+                    len,
+                    format!("ratio `{tok}` has a zero side"),
+                )
+                .help("each side of a ratio is greater than 0")),
+                Ok(v) => Ok(v),
+                Err(ScaleError::TooLarge) => Err(SyntaxError::new(
+                    ErrorKind::OutOfRange,
+                    at,
+                    len,
+                    format!("ratio `{}` is too large", shorten(tok)),
+                )),
+                Err(_) => Err(SyntaxError::new(
+                    ErrorKind::BadQuantity,
+                    at,
+                    len,
+                    format!(
+                        "ratio `{}` has more than three decimal places",
+                        shorten(tok)
+                    ),
+                )
+                .help("write each side with at most three decimals, as in `1.067:1`")),
+            }
+        };
+        let down = side(down).map_err(nom::Err::Failure)?;
+        let up = side(up).map_err(nom::Err::Failure)?;
+        Ok((r, Spanned::new(Ratio { down, up }, self.span(at, r))))
+    }
+}
+
+/// After a one-letter keyword such as the `x` of `nic cx7 x 8`: the rest when the letter is a
+/// whole word.
+fn word_boundary(r: &str) -> Option<&str> {
+    if r.starts_with(is_name_char) {
+        None
+    } else {
+        Some(r)
+    }
+}
+
+/// Is `w` a keyword of any statement or block (so not a misspelled parameter)?
+fn is_any_keyword(w: &str) -> bool {
+    STATEMENTS.contains(&w) || PROPERTY_BLOCKS.iter().any(|b| b.keywords.contains(&w))
+}
+
+fn placeholder_list() -> String {
+    let words: Vec<String> = PLACEHOLDERS.iter().map(|p| format!("{{{p}}}")).collect();
+    let refs: Vec<&str> = words.iter().map(String::as_str).collect();
+    list_words(&refs)
+}
+
+/// A pattern as written (for messages).
+fn pattern_text(p: &NamePattern) -> String {
+    let mut s = String::new();
+    for seg in &p.segments {
+        match seg {
+            Segment::Text(t) => s.push_str(t),
+            Segment::Range(_) => s.push_str("[…]"),
+        }
+    }
+    s
+}
