@@ -2,6 +2,11 @@
 //! sarif, github) live in the submodules and never decide anything.
 
 pub mod code;
+pub mod github;
+pub mod human;
+pub mod json;
+pub mod sarif;
+pub mod short;
 
 use serde::Serialize;
 
