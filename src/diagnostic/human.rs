@@ -81,52 +81,70 @@ fn render_one(out: &mut String, diag: &Diagnostic, sources: &Sources, style: Hum
     let theme =
         if style.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
 
-    // miette has no notes, and labels in another file cannot share this file's snippet:
-    // both go into the footer, which miette wraps and indents like the rest of the report.
-    let mut footer = String::new();
-    for label in diag.secondary.iter().filter(|l| l.span.file != diag.primary.span.file) {
-        let other = sources.get(label.span.file);
-        let at = other.line_col(label.span.start as usize);
-        let _ = writeln!(footer, "note: {}:{}:{}: {}", other.display, at.line, at.column, label.text);
-    }
-    for note in &diag.notes {
-        let _ = writeln!(footer, "note: {note}");
-    }
-    let _ = write!(footer, "run `fabricc explain {}` for details", diag.code);
-
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(style.width)
         .with_links(false)
         .with_urls(false)
-        .without_syntax_highlighting()
-        .with_footer(footer);
+        .without_syntax_highlighting();
     let report = Report::new(diag, file);
     // Writing into a String cannot fail; a miette error here would be a bug in miette.
     if handler.render_report(out, &report).is_err() {
-        let _ = writeln!(out, "{}: {}", diag.code, diag.message);
+        let _ = writeln!(out, "{}: {}", diag.code, printable(&diag.message));
     }
+
+    // miette has no notes, and a label in another file cannot share this file's snippet:
+    // both follow the report as `note:` lines. They are not wrapped, so a long computed
+    // value stays on one line for copy and paste, as rustc does with its notes.
+    for label in diag.secondary.iter().filter(|l| l.span.file != diag.primary.span.file) {
+        let other = sources.get(label.span.file);
+        let at = other.line_col(label.span.start as usize);
+        let _ = writeln!(
+            out,
+            "  note: {}:{}:{}: {}",
+            printable(&other.display),
+            at.line,
+            at.column,
+            printable(&label.text)
+        );
+    }
+    for note in &diag.notes {
+        let _ = writeln!(out, "  note: {}", printable(note));
+    }
+    let _ = writeln!(out, "  run `fabricc explain {}` for details", diag.code);
 }
 
+/// Text as it may reach a terminal: control characters other than a line break are
+/// written as escapes, so a name or string from the source cannot move the cursor or
+/// change colours.
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() && c != '\n' { c.escape_default().to_string() } else { c.to_string() }
+        })
+        .collect()
+}
 /// One `Diagnostic` seen through `miette::Diagnostic`.
 struct Report<'a> {
     diag: &'a Diagnostic,
     source: FileSource<'a>,
     /// The message, with the deadlock cycle under it when there is one.
     headline: String,
+    help: Option<String>,
 }
 
 impl<'a> Report<'a> {
     fn new(diag: &'a Diagnostic, file: &'a SourceFile) -> Self {
-        let mut headline = diag.message.clone();
+        let mut headline = printable(&diag.message);
         if let Some(cycle) = diag.cycle.as_deref().filter(|c| !c.is_empty()) {
             let _ = write!(headline, "\ncycle: {}", cycle_chain(cycle));
         }
-        Self { diag, source: FileSource { file }, headline }
+        let help = diag.help.as_deref().map(printable);
+        Self { diag, source: FileSource { file }, headline, help }
     }
 
     fn labeled(&self, label: &Label, primary: bool) -> LabeledSpan {
         let span = self.source.clamp(label.span.start as usize, label.span.end as usize);
-        let text = (!label.text.is_empty()).then(|| label.text.clone());
+        let text = (!label.text.is_empty()).then(|| printable(&label.text));
         if primary {
             LabeledSpan::new_primary_with_span(text, span)
         } else {
@@ -163,7 +181,7 @@ impl miette::Diagnostic for Report<'_> {
     }
 
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        self.diag.help.as_deref().map(|h| Box::new(h) as Box<dyn fmt::Display + 'b>)
+        self.help.as_deref().map(|h| Box::new(h) as Box<dyn fmt::Display + 'b>)
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
