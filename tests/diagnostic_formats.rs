@@ -37,42 +37,83 @@ const IMPORTED: &str = "class cnp { dscp 48  priority 6  strict  cnp }\n";
 /// The span of the `nth` (0-based) occurrence of `needle` in `text`.
 #[track_caller]
 fn find(file: FileId, text: &str, needle: &str, nth: usize) -> Span {
-    let (start, _) = text.match_indices(needle).nth(nth).expect("needle in fixture");
+    let (start, _) = text
+        .match_indices(needle)
+        .nth(nth)
+        .expect("needle in fixture");
     Span::new(file, start, start + needle.len())
 }
 
 fn fixture() -> (Sources, Vec<Diagnostic>) {
     let mut sources = Sources::new();
     // A display path with a space, a comma and a colon: SARIF must encode it, GitHub escape it.
-    let pod = sources.add(SourceFile::new("pods/pod a,b:c.fab", "pods/pod a,b:c.fab", POD.into()));
-    let imported = sources.add(SourceFile::new("classes.fab", "classes.fab", IMPORTED.into()));
+    let pod = sources.add(SourceFile::new(
+        "pods/pod a,b:c.fab",
+        "pods/pod a,b:c.fab",
+        POD.into(),
+    ));
+    let imported = sources.add(SourceFile::new(
+        "classes.fab",
+        "classes.fab",
+        IMPORTED.into(),
+    ));
 
     let block_start = find(pod, POD, "link L2 -- S1 {", 0);
     let block_end = find(pod, POD, "  }\n", 0);
     let multi_line = Span::new(pod, block_start.start as usize, block_end.end as usize - 1);
 
     let mut diags = vec![
-        Diagnostic::new(Code::DscpOverlap, find(pod, POD, "dscp 26", 1), "DSCP 26 is claimed by `roce` and `bulk`")
-            .label("claimed again here")
-            .with_secondary(find(pod, POD, "dscp 26", 0), "first claimed by `roce`")
-            .with_secondary(find(imported, IMPORTED, "dscp 48", 0), "`cnp` uses another DSCP")
-            .help("give each class its own DSCP values")
-            .note("switches would put DSCP 26 in priority 3 on some hops and priority 0 on others"),
+        Diagnostic::new(
+            Code::DscpOverlap,
+            find(pod, POD, "dscp 26", 1),
+            "DSCP 26 is claimed by `roce` and `bulk`",
+        )
+        .label("claimed again here")
+        .with_secondary(find(pod, POD, "dscp 26", 0), "first claimed by `roce`")
+        .with_secondary(
+            find(imported, IMPORTED, "dscp 48", 0),
+            "`cnp` uses another DSCP",
+        )
+        .help("give each class its own DSCP values")
+        .note("switches would put DSCP 26 in priority 3 on some hops and priority 0 on others"),
         // The registry has no deadlock code yet; the renderers only care that a cycle is set.
         Diagnostic {
             cycle: Some(vec![
-                CycleHop { switch: "L2".into(), from: "S1".into(), priority: 3 },
-                CycleHop { switch: "S1".into(), from: "L2".into(), priority: 3 },
+                CycleHop {
+                    switch: "L2".into(),
+                    from: "S1".into(),
+                    priority: 3,
+                },
+                CycleHop {
+                    switch: "S1".into(),
+                    from: "L2".into(),
+                    priority: 3,
+                },
             ]),
-            ..Diagnostic::new(Code::PriorityConflict, multi_line, "PFC can deadlock on priority 3")
-                .label("this link closes the cycle")
-                .with_secondary(find(pod, POD, "link L1 -- S1", 0), "traffic enters the cycle here")
-                .help("keep valley-free routing, or move bounced traffic to another lossless priority")
+            ..Diagnostic::new(
+                Code::PriorityConflict,
+                multi_line,
+                "PFC can deadlock on priority 3",
+            )
+            .label("this link closes the cycle")
+            .with_secondary(
+                find(pod, POD, "link L1 -- S1", 0),
+                "traffic enters the cycle here",
+            )
+            .help("keep valley-free routing, or move bounced traffic to another lossless priority")
         },
-        Diagnostic::new(Code::Oversubscription, find(pod, POD, "switch S1", 0), "`S1` is wired 2:1 but declared 1:1")
-            .label("declared here"),
-        Diagnostic::new(Code::IncompleteRail, find(pod, POD, "host h1", 0), "`h1` has one NIC; rail 2 has no member")
-            .severity(Severity::Advice),
+        Diagnostic::new(
+            Code::Oversubscription,
+            find(pod, POD, "switch S1", 0),
+            "`S1` is wired 2:1 but declared 1:1",
+        )
+        .label("declared here"),
+        Diagnostic::new(
+            Code::IncompleteRail,
+            find(pod, POD, "host h1", 0),
+            "`h1` has one NIC; rail 2 has no member",
+        )
+        .severity(Severity::Advice),
         Diagnostic::new(
             Code::Undefined,
             find(pod, POD, "sw\"1", 0),
@@ -90,9 +131,21 @@ fn facts() -> Facts {
         switches: 3,
         hosts: 1,
         links: 3,
-        deadlock: Some(DeadlockFacts { scenarios: 1, possible: true }),
-        unreachable: vec![Unreachable { from: "h1".into(), to: "h2".into(), scenario: vec!["L2--S1".into()] }],
-        oversubscription: vec![OversubscriptionRow { switch: "S1".into(), down_gbps: 800, up_gbps: 0, ratio: None }],
+        deadlock: Some(DeadlockFacts {
+            scenarios: 1,
+            possible: true,
+        }),
+        unreachable: vec![Unreachable {
+            from: "h1".into(),
+            to: "h2".into(),
+            scenario: vec!["L2--S1".into()],
+        }],
+        oversubscription: vec![OversubscriptionRow {
+            switch: "S1".into(),
+            down_gbps: 800,
+            up_gbps: 0,
+            ratio: None,
+        }],
         headroom: vec![HeadroomRow {
             switch: "L1".into(),
             peer: "S1".into(),
@@ -110,7 +163,14 @@ fn facts() -> Facts {
 #[test]
 fn human() {
     let (sources, diags) = fixture();
-    let text = render_human(&diags, &sources, HumanStyle { color: false, width: 80 });
+    let text = render_human(
+        &diags,
+        &sources,
+        HumanStyle {
+            color: false,
+            width: 80,
+        },
+    );
     insta::assert_snapshot!(text);
 }
 
@@ -119,17 +179,34 @@ fn human_summary() {
     let (_, diags) = fixture();
     assert_eq!(summary(&diags), "3 errors, 1 warning, 1 advice");
     assert_eq!(summary(&diags[..0]), "no findings");
-    let one: Vec<Diagnostic> = diags.iter().filter(|d| d.severity != Severity::Error).cloned().collect();
+    let one: Vec<Diagnostic> = diags
+        .iter()
+        .filter(|d| d.severity != Severity::Error)
+        .cloned()
+        .collect();
     assert_eq!(summary(&one), "1 warning, 1 advice");
-    let errors: Vec<Diagnostic> = diags.iter().filter(|d| d.is_error()).take(1).cloned().collect();
+    let errors: Vec<Diagnostic> = diags
+        .iter()
+        .filter(|d| d.is_error())
+        .take(1)
+        .cloned()
+        .collect();
     assert_eq!(summary(&errors), "1 error");
 }
 
 #[test]
 fn cycle_chain_closes_the_loop() {
     let hops = [
-        CycleHop { switch: "L2".into(), from: "S1".into(), priority: 3 },
-        CycleHop { switch: "S1".into(), from: "L2".into(), priority: 3 },
+        CycleHop {
+            switch: "L2".into(),
+            from: "S1".into(),
+            priority: 3,
+        },
+        CycleHop {
+            switch: "S1".into(),
+            from: "L2".into(),
+            priority: 3,
+        },
     ];
     assert_eq!(cycle_chain(&hops), "L2 ←S1 (p3) → S1 ←L2 (p3) → back to L2");
     assert_eq!(cycle_chain(&[]), "");
@@ -151,14 +228,27 @@ fn json() {
     // The contract's fields come first and in the contract's order. `Value` sorts its keys,
     // so read the order from the text: a finding's own keys sit at six spaces of indent.
     let contract = [
-        "code", "severity", "category", "message", "help", "file", "line", "column", "end_line", "end_column",
+        "code",
+        "severity",
+        "category",
+        "message",
+        "help",
+        "file",
+        "line",
+        "column",
+        "end_line",
+        "end_column",
     ];
-    let findings_text = &text[text.find("\"findings\"").expect("findings")..text.find("\"facts\"").expect("facts")];
+    let findings_text =
+        &text[text.find("\"findings\"").expect("findings")..text.find("\"facts\"").expect("facts")];
     let mut keys: Vec<Vec<&str>> = Vec::new();
     for line in findings_text.lines() {
         if line == "    {" {
             keys.push(Vec::new());
-        } else if let Some(key) = line.strip_prefix("      \"").and_then(|l| l.split('"').next()) {
+        } else if let Some(key) = line
+            .strip_prefix("      \"")
+            .and_then(|l| l.split('"').next())
+        {
             keys.last_mut().expect("inside a finding").push(key);
         }
     }
@@ -167,7 +257,9 @@ fn json() {
         assert_eq!(&finding_keys[..contract.len()], contract);
     }
     for finding in value["findings"].as_array().expect("findings") {
-        let is_deadlock = finding["message"].as_str().is_some_and(|m| m.contains("deadlock"));
+        let is_deadlock = finding["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("deadlock"));
         assert_eq!(finding.get("cycle").is_some(), is_deadlock);
     }
     assert!(text.ends_with("}\n"));
@@ -182,7 +274,10 @@ fn json_without_fabric_or_facts() {
     assert_eq!(value["fabric"], Value::Null);
     assert!(value.get("facts").is_none());
     let empty = render_json(Some("pod-a"), &[], None, &sources);
-    assert_eq!(empty, "{\n  \"fabric\": \"pod-a\",\n  \"findings\": []\n}\n");
+    assert_eq!(
+        empty,
+        "{\n  \"fabric\": \"pod-a\",\n  \"findings\": []\n}\n"
+    );
     insta::assert_snapshot!(text);
 }
 
@@ -190,9 +285,16 @@ fn json_without_fabric_or_facts() {
 fn github() {
     let (sources, diags) = fixture();
     let text = render_github(&diags, &sources);
-    assert_eq!(text.lines().count(), diags.len(), "one command per diagnostic");
+    assert_eq!(
+        text.lines().count(),
+        diags.len(),
+        "one command per diagnostic"
+    );
     // The file name holds `,` and `:`, which would end a property value.
-    assert!(text.lines().all(|l| l.contains("file=pods/pod a%2Cb%3Ac.fab,")));
+    assert!(
+        text.lines()
+            .all(|l| l.contains("file=pods/pod a%2Cb%3Ac.fab,"))
+    );
     // The multi-line span keeps lines but drops columns.
     assert!(text.contains("::error file=pods/pod a%2Cb%3Ac.fab,line=9,endLine=11,title="));
     insta::assert_snapshot!(text);
@@ -205,7 +307,11 @@ fn sarif() {
     let mut value: Value = serde_json::from_str(&text).expect("valid JSON");
 
     assert_eq!(value["version"], "2.1.0");
-    assert!(value["$schema"].as_str().is_some_and(|s| s.contains("sarif")));
+    assert!(
+        value["$schema"]
+            .as_str()
+            .is_some_and(|s| s.contains("sarif"))
+    );
     let run = &value["runs"][0];
     let driver = &run["tool"]["driver"];
     assert_eq!(driver["name"], "fabricc");
@@ -213,7 +319,10 @@ fn sarif() {
     assert!(driver["informationUri"].is_string());
 
     let rules = driver["rules"].as_array().expect("rules");
-    let ids: Vec<String> = rules.iter().map(|r| r["id"].as_str().expect("id").to_string()).collect();
+    let ids: Vec<String> = rules
+        .iter()
+        .map(|r| r["id"].as_str().expect("id").to_string())
+        .collect();
     let mut sorted = ids.clone();
     sorted.sort_unstable();
     assert_eq!(ids, sorted, "rules sorted by id");
@@ -229,7 +338,11 @@ fn sarif() {
             "/help/markdown",
             "/defaultConfiguration/level",
         ] {
-            assert!(rule.pointer(path).is_some_and(Value::is_string), "{path} in {}", rule["id"]);
+            assert!(
+                rule.pointer(path).is_some_and(Value::is_string),
+                "{path} in {}",
+                rule["id"]
+            );
         }
     }
 
@@ -241,9 +354,15 @@ fn sarif() {
         assert!(["error", "warning", "note"].contains(&result["level"].as_str().expect("level")));
         assert!(result["message"]["text"].is_string());
         let location = &result["locations"][0]["physicalLocation"];
-        assert_eq!(location["artifactLocation"]["uri"], "pods/pod%20a%2Cb%3Ac.fab");
+        assert_eq!(
+            location["artifactLocation"]["uri"],
+            "pods/pod%20a%2Cb%3Ac.fab"
+        );
         for key in ["startLine", "startColumn", "endLine", "endColumn"] {
-            assert!(location["region"][key].as_u64().is_some_and(|n| n >= 1), "{key}");
+            assert!(
+                location["region"][key].as_u64().is_some_and(|n| n >= 1),
+                "{key}"
+            );
         }
     }
 
@@ -259,11 +378,17 @@ fn sarif() {
 fn sarif_rule_help_is_the_explanation() {
     let (sources, _) = fixture();
     let value: Value = serde_json::from_str(&render_sarif(&[], &sources)).expect("valid JSON");
-    let rules = value.pointer("/runs/0/tool/driver/rules").and_then(Value::as_array).expect("rules");
+    let rules = value
+        .pointer("/runs/0/tool/driver/rules")
+        .and_then(Value::as_array)
+        .expect("rules");
     for (rule, code) in rules.iter().zip(Code::ALL.iter()) {
         assert_eq!(rule["id"], code.as_str());
         assert_eq!(rule["help"]["markdown"], code.explanation());
         assert_eq!(rule["helpUri"], format!("https://fabricc.dev/codes/{code}"));
     }
-    assert_eq!(value.pointer("/runs/0/results"), Some(&Value::Array(Vec::new())));
+    assert_eq!(
+        value.pointer("/runs/0/results"),
+        Some(&Value::Array(Vec::new()))
+    );
 }

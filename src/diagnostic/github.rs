@@ -22,7 +22,12 @@ pub fn render_github(diags: &[Diagnostic], sources: &Sources) -> String {
             Severity::Warning => "warning",
             Severity::Advice => "notice",
         };
-        let _ = write!(out, "::{command} file={},line={}", property(&file.display), start.line);
+        let _ = write!(
+            out,
+            "::{command} file={},line={}",
+            property(&file.display),
+            start.line
+        );
         // GitHub rejects or misplaces an annotation whose columns belong to different lines
         // (ruff drops them for the same reason), so a multi-line span keeps only lines.
         if start.line == end.line {
@@ -55,7 +60,9 @@ fn body(diag: &Diagnostic) -> String {
 
 /// Escape a command's message (GitHub's `escapeData`).
 fn data(text: &str) -> String {
-    text.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
 }
 
 /// Escape a command's property value (GitHub's `escapeProperty`): also `:` and `,`, which

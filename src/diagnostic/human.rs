@@ -26,7 +26,10 @@ pub struct HumanStyle {
 
 impl Default for HumanStyle {
     fn default() -> Self {
-        Self { color: false, width: 80 }
+        Self {
+            color: false,
+            width: 80,
+        }
     }
 }
 
@@ -55,7 +58,11 @@ pub fn summary(diags: &[Diagnostic]) -> String {
     .filter(|(n, _, _)| *n > 0)
     .map(|(n, one, many)| format!("{n} {}", if n == 1 { one } else { many }))
     .collect();
-    if parts.is_empty() { "no findings".to_string() } else { parts.join(", ") }
+    if parts.is_empty() {
+        "no findings".to_string()
+    } else {
+        parts.join(", ")
+    }
 }
 
 /// A deadlock witness as one line: `L2 ←S1 (p3) → S1 ←L2 (p3) → back to L2`.
@@ -78,8 +85,11 @@ pub fn cycle_chain(cycle: &[CycleHop]) -> String {
 
 fn render_one(out: &mut String, diag: &Diagnostic, sources: &Sources, style: HumanStyle) {
     let file = sources.get(diag.primary.span.file);
-    let theme =
-        if style.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
+    let theme = if style.color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
 
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(style.width)
@@ -95,7 +105,11 @@ fn render_one(out: &mut String, diag: &Diagnostic, sources: &Sources, style: Hum
     // miette has no notes, and a label in another file cannot share this file's snippet:
     // both follow the report as `note:` lines. They are not wrapped, so a long computed
     // value stays on one line for copy and paste, as rustc does with its notes.
-    for label in diag.secondary.iter().filter(|l| l.span.file != diag.primary.span.file) {
+    for label in diag
+        .secondary
+        .iter()
+        .filter(|l| l.span.file != diag.primary.span.file)
+    {
         let other = sources.get(label.span.file);
         let at = other.line_col(label.span.start as usize);
         let _ = writeln!(
@@ -119,7 +133,11 @@ fn render_one(out: &mut String, diag: &Diagnostic, sources: &Sources, style: Hum
 fn printable(text: &str) -> String {
     text.chars()
         .map(|c| {
-            if c.is_control() && c != '\n' { c.escape_default().to_string() } else { c.to_string() }
+            if c.is_control() && c != '\n' {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
         })
         .collect()
 }
@@ -139,11 +157,18 @@ impl<'a> Report<'a> {
             let _ = write!(headline, "\ncycle: {}", cycle_chain(cycle));
         }
         let help = diag.help.as_deref().map(printable);
-        Self { diag, source: FileSource { file }, headline, help }
+        Self {
+            diag,
+            source: FileSource { file },
+            headline,
+            help,
+        }
     }
 
     fn labeled(&self, label: &Label, primary: bool) -> LabeledSpan {
-        let span = self.source.clamp(label.span.start as usize, label.span.end as usize);
+        let span = self
+            .source
+            .clamp(label.span.start as usize, label.span.end as usize);
         let text = (!label.text.is_empty()).then(|| printable(&label.text));
         if primary {
             LabeledSpan::new_primary_with_span(text, span)
@@ -181,7 +206,9 @@ impl miette::Diagnostic for Report<'_> {
     }
 
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        self.help.as_deref().map(|h| Box::new(h) as Box<dyn fmt::Display + 'b>)
+        self.help
+            .as_deref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display + 'b>)
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
@@ -231,7 +258,11 @@ impl SourceCode for FileSource<'_> {
         context_lines_before: usize,
         context_lines_after: usize,
     ) -> Result<Box<dyn SpanContents<'b> + 'b>, MietteError> {
-        let inner = self.file.text.as_str().read_span(span, context_lines_before, context_lines_after)?;
+        let inner =
+            self.file
+                .text
+                .as_str()
+                .read_span(span, context_lines_before, context_lines_after)?;
         Ok(Box::new(MietteSpanContents::new_named(
             self.file.display.clone(),
             inner.data(),

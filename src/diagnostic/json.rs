@@ -61,7 +61,11 @@ pub fn render_json(
     sources: &Sources,
 ) -> String {
     let findings = diags.iter().map(|d| finding(d, sources)).collect();
-    let output = Output { fabric: fabric_name, findings, facts };
+    let output = Output {
+        fabric: fabric_name,
+        findings,
+        facts,
+    };
     // Every map key is a string and serde_json writes non-finite floats as null, so
     // serialising these types cannot fail.
     let mut text =

@@ -142,7 +142,13 @@ pub fn render_sarif(diags: &[Diagnostic], sources: &Sources) -> String {
 
     let mut results: Vec<SarifResult> = diags
         .iter()
-        .map(|d| result(d, sources, codes.iter().position(|&c| c == d.code).unwrap_or(0)))
+        .map(|d| {
+            result(
+                d,
+                sources,
+                codes.iter().position(|&c| c == d.code).unwrap_or(0),
+            )
+        })
         .collect();
     // Results are ordered by place, then rule and message, whatever order the caller used:
     // code-scanning diffs between runs must come only from changed findings.
@@ -181,24 +187,42 @@ fn rule(code: Code) -> Rule {
         // The registry's variant name (`DscpOverlap`) is the rule's readable name; the
         // derived `Debug` spells exactly that.
         name: format!("{code:?}"),
-        short_description: Text { text: code.summary().to_string() },
-        full_description: Text { text: what_it_means(code) },
-        help: Help { text: code.explanation(), markdown: code.explanation() },
+        short_description: Text {
+            text: code.summary().to_string(),
+        },
+        full_description: Text {
+            text: what_it_means(code),
+        },
+        help: Help {
+            text: code.explanation(),
+            markdown: code.explanation(),
+        },
         help_uri: help_uri(code),
-        default_configuration: Configuration { level: level(code.default_severity()) },
-        properties: RuleProperties { tags: vec![code.category().as_str()] },
+        default_configuration: Configuration {
+            level: level(code.default_severity()),
+        },
+        properties: RuleProperties {
+            tags: vec![code.category().as_str()],
+        },
     }
 }
 
 /// The `## What it means` section of the explanation page, or the summary without one.
 fn what_it_means(code: Code) -> String {
-    let mut lines = code.explanation().lines().skip_while(|l| l.trim() != "## What it means");
+    let mut lines = code
+        .explanation()
+        .lines()
+        .skip_while(|l| l.trim() != "## What it means");
     let section: Vec<&str> = match lines.next() {
         Some(_) => lines.take_while(|l| !l.starts_with("## ")).collect(),
         None => Vec::new(),
     };
     let text = section.join("\n").trim().to_string();
-    if text.is_empty() { code.summary().to_string() } else { text }
+    if text.is_empty() {
+        code.summary().to_string()
+    } else {
+        text
+    }
 }
 
 fn level(severity: Severity) -> &'static str {
@@ -225,7 +249,9 @@ fn result(diag: &Diagnostic, sources: &Sources, rule_index: usize) -> SarifResul
         rule_index,
         level: level(diag.severity),
         message: Text { text },
-        locations: vec![Location { physical_location: physical(&diag.primary, sources) }],
+        locations: vec![Location {
+            physical_location: physical(&diag.primary, sources),
+        }],
         related_locations: diag
             .secondary
             .iter()
@@ -233,7 +259,9 @@ fn result(diag: &Diagnostic, sources: &Sources, rule_index: usize) -> SarifResul
             .map(|(i, l)| RelatedLocation {
                 id: i + 1,
                 physical_location: physical(l, sources),
-                message: Text { text: l.text.clone() },
+                message: Text {
+                    text: l.text.clone(),
+                },
             })
             .collect(),
     }
@@ -242,7 +270,9 @@ fn result(diag: &Diagnostic, sources: &Sources, rule_index: usize) -> SarifResul
 fn physical(label: &Label, sources: &Sources) -> PhysicalLocation {
     let (start, end) = sources.span_lines(label.span);
     PhysicalLocation {
-        artifact_location: ArtifactLocation { uri: uri(&sources.get(label.span.file).display) },
+        artifact_location: ArtifactLocation {
+            uri: uri(&sources.get(label.span.file).display),
+        },
         region: Region {
             start_line: start.line,
             start_column: start.column,

@@ -35,6 +35,12 @@ fn one_line(text: &str) -> String {
         return text.to_string();
     }
     text.chars()
-        .map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() })
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
         .collect()
 }
