@@ -392,3 +392,94 @@ fn sarif_rule_help_is_the_explanation() {
         Some(&Value::Array(Vec::new()))
     );
 }
+
+/// Spans a buggy pass could produce — empty at the end of the file, past the end, inside a
+/// multi-byte character — still render in every format instead of panicking.
+#[test]
+fn odd_spans_render_everywhere() {
+    let text = "class römisch { dscp 26 }";
+    let mut sources = Sources::new();
+    let file = sources.add(SourceFile::new("odd.fab", "odd.fab", text.into()));
+    let at = |start, end| Span { file, start, end };
+    let end = text.len() as u32;
+    let diags: Vec<Diagnostic> = [at(end, end), at(end + 5, end + 9), at(8, 9), at(0, 0)]
+        .into_iter()
+        .map(|span| Diagnostic::new(Code::SyntaxError, span, "expected `}`").label("here"))
+        .collect();
+    let human = render_human(
+        &diags,
+        &sources,
+        HumanStyle {
+            color: false,
+            width: 80,
+        },
+    );
+    assert_eq!(
+        human
+            .matches("run `fabricc explain FAB001` for details")
+            .count(),
+        diags.len()
+    );
+    assert_eq!(render_short(&diags, &sources).lines().count(), diags.len());
+    assert_eq!(render_github(&diags, &sources).lines().count(), diags.len());
+    let json: Value =
+        serde_json::from_str(&render_json(None, &diags, None, &sources)).expect("json");
+    assert_eq!(json["findings"].as_array().map(Vec::len), Some(diags.len()));
+    let sarif: Value = serde_json::from_str(&render_sarif(&diags, &sources)).expect("sarif");
+    assert_eq!(
+        sarif
+            .pointer("/runs/0/results")
+            .and_then(Value::as_array)
+            .map(Vec::len),
+        Some(diags.len())
+    );
+}
+
+#[test]
+fn human_color_is_only_on_request() {
+    let (sources, diags) = fixture();
+    let plain = render_human(
+        &diags,
+        &sources,
+        HumanStyle {
+            color: false,
+            width: 80,
+        },
+    );
+    let colored = render_human(
+        &diags,
+        &sources,
+        HumanStyle {
+            color: true,
+            width: 80,
+        },
+    );
+    assert!(!plain.contains('\u{1b}'), "no escape codes without colour");
+    assert!(colored.contains('\u{1b}'), "escape codes with colour");
+}
+
+/// A control character in a name or message must not reach the terminal raw.
+#[test]
+fn human_escapes_control_characters() {
+    let mut sources = Sources::new();
+    let file = sources.add(SourceFile::new("x.fab", "x.fab", "switch L1\n".into()));
+    let diag = Diagnostic::new(
+        Code::Undefined,
+        Span::new(file, 7, 9),
+        "switch `L\u{1b}[2J1` is not declared",
+    )
+    .help("rename `\u{7}`");
+    let text = render_human(
+        &[diag],
+        &sources,
+        HumanStyle {
+            color: false,
+            width: 80,
+        },
+    );
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{7}'),
+        "{text}"
+    );
+    assert!(text.contains("L\\u{1b}[2J1"), "{text}");
+}

@@ -237,6 +237,9 @@ struct FileSource<'a> {
 impl FileSource<'_> {
     /// A span that is safe to draw: inside the text and on character boundaries, so a
     /// wrong span from a buggy pass still renders instead of failing the whole report.
+    ///
+    /// miette draws no label for an empty span at the very end of the text (where "unexpected
+    /// end of file" points), so such a span is moved onto the last visible character.
     fn clamp(&self, start: usize, end: usize) -> SourceSpan {
         let text = &self.file.text;
         let floor = |mut i: usize| {
@@ -247,6 +250,11 @@ impl FileSource<'_> {
             i
         };
         let (start, end) = (floor(start), floor(end.max(start)));
+        if start == text.len() {
+            if let Some((last, c)) = text.char_indices().rev().find(|(_, c)| !c.is_whitespace()) {
+                return SourceSpan::new(last.into(), c.len_utf8());
+            }
+        }
         SourceSpan::new(start.into(), end - start)
     }
 }

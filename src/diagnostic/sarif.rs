@@ -143,10 +143,11 @@ pub fn render_sarif(diags: &[Diagnostic], sources: &Sources) -> String {
     let mut results: Vec<SarifResult> = diags
         .iter()
         .map(|d| {
+            let index = codes.iter().position(|&c| c == d.code);
             result(
                 d,
                 sources,
-                codes.iter().position(|&c| c == d.code).unwrap_or(0),
+                index.expect("invariant: every code is in Code::ALL"),
             )
         })
         .collect();
