@@ -250,10 +250,9 @@ impl FileSource<'_> {
             i
         };
         let (start, end) = (floor(start), floor(end.max(start)));
-        if start == text.len() {
-            if let Some((last, c)) = text.char_indices().rev().find(|(_, c)| !c.is_whitespace()) {
-                return SourceSpan::new(last.into(), c.len_utf8());
-            }
+        let last_visible = text.char_indices().rev().find(|(_, c)| !c.is_whitespace());
+        if let Some((last, c)) = last_visible.filter(|_| start == text.len()) {
+            return SourceSpan::new(last.into(), c.len_utf8());
         }
         SourceSpan::new(start.into(), end - start)
     }
