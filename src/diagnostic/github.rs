@@ -22,10 +22,12 @@ pub fn render_github(diags: &[Diagnostic], sources: &Sources) -> String {
             Severity::Warning => "warning",
             Severity::Advice => "notice",
         };
+        // Annotations need the repository-relative path with forward slashes.
+        let path = file.display.replace('\\', "/");
         let _ = write!(
             out,
             "::{command} file={},line={}",
-            property(&file.display),
+            property(&path),
             start.line
         );
         // GitHub rejects or misplaces an annotation whose columns belong to different lines

@@ -271,7 +271,7 @@ impl SourceCode for FileSource<'_> {
                 .as_str()
                 .read_span(span, context_lines_before, context_lines_after)?;
         Ok(Box::new(MietteSpanContents::new_named(
-            self.file.display.clone(),
+            printable(&self.file.display),
             inner.data(),
             *inner.span(),
             inner.line(),
