@@ -2,6 +2,7 @@
 //! stable code, and the facts they computed. No pass renders text.
 
 pub mod facts;
+pub mod physics;
 
 pub use facts::Facts;
 
