@@ -210,6 +210,9 @@ pub fn sonic_mellanox_headroom(
     }
 
     let mut xoff = ceil_1k(add(Ratio::int(lossless_mtu), mul(propagation, occupancy)?)?);
+    // sonic.md lists the Spectrum-6 term before the compensation; it is assumed to be added
+    // first, so the compensation compares the xoff that includes it (not checked against
+    // the Lua source, which was not available).
     xoff = xoff
         .checked_add(u128::from(asic.extra_xoff_bytes))
         .ok_or(Overflow)?;
