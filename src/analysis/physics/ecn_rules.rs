@@ -457,7 +457,7 @@ mod tests {
                 limit: 1_000_000,
             }],
         );
-        let alpha = Alpha::new(-1).unwrap_or(Alpha { dynamic_th: 0 });
+        let alpha = Alpha::new(-1).unwrap();
         case(
             EcnQueue {
                 egress_limit: EgressLimit::Dynamic {
@@ -597,7 +597,7 @@ mod tests {
             }],
         );
         // Dynamic, α = 1, B_s = 51,200,000, N_pg = 128: pause point 51,200,000/129 = 396,899.2.
-        let alpha = Alpha::new(0).unwrap_or(Alpha { dynamic_th: 0 });
+        let alpha = Alpha::new(0).unwrap();
         let q = EcnQueue {
             pause: PauseThreshold::Dynamic(alpha),
             shared_buffer: 51_200_000,

@@ -16,7 +16,8 @@ use super::{Ratio, saturate};
 /// occupancy exceeds α × the free shared buffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Alpha {
-    pub dynamic_th: i8,
+    // Private so that every `Alpha` is in range and `fraction` cannot overflow.
+    dynamic_th: i8,
 }
 
 impl Alpha {
@@ -28,6 +29,10 @@ impl Alpha {
         (Alpha::MIN_TH..=Alpha::MAX_TH)
             .contains(&dynamic_th)
             .then_some(Alpha { dynamic_th })
+    }
+
+    pub fn dynamic_th(self) -> i8 {
+        self.dynamic_th
     }
 
     /// α as `(numerator, denominator)`, both powers of two.
