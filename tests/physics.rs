@@ -3,10 +3,10 @@
 //! exact SONiC Mellanox formula with a floating-point transliteration of its Lua.
 
 use fabricc::analysis::physics::{
-    Alpha, BudgetInput, CableFit, EcnQueue, EcnViolation, EgressLimit, HeadroomInput, Marking,
-    PauseThreshold, Rtt, SonicHeadroomInput, Spectrum, buffer_budget, canonical_headroom,
+    Alpha, BudgetInput, CableFit, EcnQueue, EcnViolation, EgressLimit, HeadroomInput, LuaRevision,
+    Marking, PauseThreshold, Rtt, SonicHeadroomInput, Spectrum, buffer_budget, canonical_headroom,
     dynamic_pause_point, evaluate_ecn, max_cable_for_headroom, min_kmin, mlx5_xoff,
-    round_up_to_cell, sonic_mellanox_headroom,
+    round_up_to_cell, sonic_mellanox_headroom, sonic_mellanox_headroom_at,
 };
 use proptest::prelude::*;
 
@@ -175,11 +175,17 @@ proptest! {
     }
 }
 
-/// The Lua of sonic.md §5.3, transliterated operation by operation in doubles (as Lua 5.1 in
+/// The Lua of sonic.md §5.3 (or, for `Pre3235`, the revision stored at sonic-swss `18913fa`),
+/// transliterated operation by operation in doubles (as Lua 5.1 in
 /// Redis computes), returning `(xon, xoff, size)`; `None` when an `xoff` about to be rounded up
 /// to 1 KiB sits within 1e-6 B of a multiple of 1024, the measure-zero cases where exact and
 /// double arithmetic may legitimately round differently.
-fn lua_reference(asic: Spectrum, i: &SonicHeadroomInput) -> Option<(f64, f64, f64)> {
+fn lua_reference(
+    revision: LuaRevision,
+    asic: Spectrum,
+    i: &SonicHeadroomInput,
+) -> Option<(f64, f64, f64)> {
+    let current = revision == LuaRevision::Current;
     let c = asic.constants();
     let quanta = [
         (800_000, 905.0),
@@ -211,24 +217,46 @@ fn lua_reference(asic: Spectrum, i: &SonicHeadroomInput) -> Option<(f64, f64, f6
         None => f(c.peer_response_time_milli_kib) / 1000.0 * 1024.0,
     };
     let speed_overhead = if i.eight_lanes {
-        pipeline_latency *= 2.0;
+        pipeline_latency = if current {
+            pipeline_latency * 2.0
+        } else {
+            pipeline_latency * 2.0 - 1024.0
+        };
         port_mtu
     } else {
         0.0
     };
-    let tile = if c.tile_term {
+    let tile = if c.tile_term && current {
         speed / 1000.0 * 120.0 / 8.0
     } else {
         0.0
     };
-    let wcf = if cell > 128.0 {
-        (cell / 64.0).ceil()
+    let (wcf, occupancy, on_cable) = if current {
+        let wcf = if cell > 128.0 {
+            (cell / 64.0).ceil()
+        } else {
+            (2.0 * cell / (1.0 + cell)).ceil()
+        };
+        let spp_by_byte = 100.0 * 64.0 / ((spp * 64.0 + (100.0 - spp) * lossless_mtu) / 100.0);
+        let occupancy = (100.0 - spp_by_byte + spp_by_byte * wcf) / 100.0;
+        (
+            wcf,
+            occupancy,
+            2.0 * cable * speed * 1e9 / 198_000_000.0 / (8.0 * 1000.0),
+        )
     } else {
-        (2.0 * cell / (1.0 + cell)).ceil()
+        let wcf = if cell > 128.0 {
+            cell / 64.0
+        } else {
+            2.0 * cell / (1.0 + cell)
+        };
+        let occupancy = (100.0 - spp + spp * wcf) / 100.0;
+        (
+            wcf,
+            occupancy,
+            2.0 * cable * speed * 1e9 / 198_000_000.0 / (8.0 * 1024.0),
+        )
     };
-    let spp_by_byte = 100.0 * 64.0 / ((spp * 64.0 + (100.0 - spp) * lossless_mtu) / 100.0);
-    let occupancy = (100.0 - spp_by_byte + spp_by_byte * wcf) / 100.0;
-    let on_cable = 2.0 * cable * speed * 1e9 / 198_000_000.0 / (8.0 * 1000.0);
     let on_gearbox = if i.gearbox_delay_ns == 0 {
         0.0
     } else {
@@ -245,8 +273,9 @@ fn lua_reference(asic: Spectrum, i: &SonicHeadroomInput) -> Option<(f64, f64, f6
         return None;
     }
     let ceil1k = |x: f64| (x / 1024.0).ceil() * 1024.0;
-    let mut xoff = ceil1k(raw_xoff) + f(c.extra_xoff_bytes);
-    if !i.shared_headroom_pool
+    let mut xoff = ceil1k(raw_xoff) + if current { f(c.extra_xoff_bytes) } else { 0.0 };
+    if current
+        && !i.shared_headroom_pool
         && i.small_packet_percentage != 100
         && xoff + 2048.0 < ceil1k(raw_all_small)
     {
@@ -279,6 +308,7 @@ proptest! {
         gearbox in prop_oneof![Just(0u64), 0..1_000u64],
         eight_lanes in any::<bool>(),
         shared_headroom_pool in any::<bool>(),
+        revision in proptest::sample::select(vec![LuaRevision::Current, LuaRevision::Pre3235]),
     ) {
         let input = SonicHeadroomInput {
             speed_mbps: speed,
@@ -290,8 +320,9 @@ proptest! {
             eight_lanes,
             shared_headroom_pool,
         };
-        let exact = sonic_mellanox_headroom(&asic.constants(), &input).expect("valid input");
-        let reference = lua_reference(asic, &input);
+        let exact = sonic_mellanox_headroom_at(revision, &asic.constants(), &input)
+            .expect("valid input");
+        let reference = lua_reference(revision, asic, &input);
         prop_assume!(reference.is_some());
         let (xon, xoff, size) = reference.unwrap_or_default();
         #[allow(clippy::cast_precision_loss)] // results are below 2^53

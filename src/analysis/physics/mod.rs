@@ -40,8 +40,8 @@ pub use nic_headroom::{
 pub use ratio::Ratio;
 pub use rtt::{Rtt, RttSource, derive_rtt};
 pub use sonic_headroom::{
-    AsicConstants, SonicHeadroom, SonicHeadroomError, SonicHeadroomInput, Spectrum,
-    sonic_mellanox_headroom,
+    AsicConstants, LuaRevision, SonicHeadroom, SonicHeadroomError, SonicHeadroomInput, Spectrum,
+    sonic_mellanox_headroom, sonic_mellanox_headroom_at,
 };
 pub use threshold::{
     Alpha, BudgetInput, BufferBudget, PauseThreshold, PriorityBudget, buffer_budget,

@@ -12,8 +12,11 @@
 //! differ from the Lua only when the exact value lies within double rounding error (≈1e-10 B)
 //! of a multiple of 1024, where the Lua's answer depends on the order of its operations.
 //!
-//! Older revisions (before sonic-swss#3235, 2024-09: cable divided by 8·1024, 8-lane
-//! pipeline `·2 − 1024`, no `spp_by_byte`, no tile term) are not modelled.
+//! [`LuaRevision::Pre3235`] selects the revision before sonic-swss#3235 (2024-09), as stored
+//! at sonic-swss `18913fa`: cable divided by 8·1024, 8-lane pipeline `·2 − 1024`, worst-case
+//! factor not rounded up, no `spp_by_byte`, no tile term, no Spectrum-6 term, no 2 KiB
+//! compensation. It has the 800G pause quanta (#2860, 2023-08); releases before that fall
+//! back to `peer_response_time` at 800G, which is not modelled.
 
 use super::Ratio;
 use super::headroom::PAUSE_QUANTA;
@@ -122,6 +125,15 @@ pub enum SonicHeadroomError {
     ZeroLosslessMtu,
 }
 
+/// Which revision of `buffer_headroom_mellanox.lua` to reproduce (sonic.md §5.3 version note).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LuaRevision {
+    /// `e6b0c5b5` (2026-08), the formula of sonic.md §5.3.
+    Current,
+    /// Before sonic-swss#3235 (2024-09).
+    Pre3235,
+}
+
 const KIB: u128 = 1024;
 const MINIMAL_PACKET: u128 = 64;
 
@@ -134,7 +146,17 @@ fn milli_kib(value: u64) -> Ratio {
     Ratio::new(u128::from(value) * KIB, 1_000).unwrap_or(Ratio::int(0))
 }
 
+/// The current revision; see [`sonic_mellanox_headroom_at`].
 pub fn sonic_mellanox_headroom(
+    asic: &AsicConstants,
+    input: &SonicHeadroomInput,
+) -> Result<SonicHeadroom, SonicHeadroomError> {
+    sonic_mellanox_headroom_at(LuaRevision::Current, asic, input)
+}
+
+#[allow(clippy::too_many_lines)] // one formula, kept in the Lua's order for comparison
+pub fn sonic_mellanox_headroom_at(
+    revision: LuaRevision,
     asic: &AsicConstants,
     input: &SonicHeadroomInput,
 ) -> Result<SonicHeadroom, SonicHeadroomError> {
@@ -162,34 +184,63 @@ pub fn sonic_mellanox_headroom(
     };
     let mut pipeline_latency = milli_kib(asic.pipeline_latency_milli_kib);
     let mut speed_overhead = 0;
+    let current = revision == LuaRevision::Current;
     if input.eight_lanes {
         pipeline_latency = mul(pipeline_latency, Ratio::int(2))?;
+        if !current {
+            // `pipeline_latency·2 − 1024`; a latency below 0.5 KiB would go negative in the
+            // Lua and is clamped to 0 here (no ASIC has one).
+            let doubled = pipeline_latency;
+            pipeline_latency = if doubled >= Ratio::int(KIB) {
+                frac(doubled.num() - KIB * doubled.den(), doubled.den())?
+            } else {
+                Ratio::int(0)
+            };
+        }
         speed_overhead = port_mtu;
     }
     // speed/1000·120/8 = 3·speed/200.
-    let on_tile = if asic.tile_term {
+    let on_tile = if asic.tile_term && current {
         frac(3 * speed, 200)?
     } else {
         Ratio::int(0)
     };
 
-    let worst_case_factor = if cell > 2 * MINIMAL_PACKET {
-        cell.div_ceil(MINIMAL_PACKET)
+    let exact_factor = if cell > 2 * MINIMAL_PACKET {
+        frac(cell, MINIMAL_PACKET)?
     } else {
-        (2 * cell).div_ceil(1 + cell)
+        frac(2 * cell, 1 + cell)?
     };
-    // spp_by_byte = 100·64 / ((spp·64 + (100 − spp)·mtu)/100) = 640 000 / d.
-    let d = spp * MINIMAL_PACKET + (100 - spp).checked_mul(lossless_mtu).ok_or(Overflow)?;
-    let spp_by_byte = Ratio::new(640_000, d).ok_or(ZeroLosslessMtu)?;
-    // occupancy = (100 − sbb + sbb·wcf)/100 = 1 + sbb·(wcf − 1)/100; wcf ≥ 1 for any cell.
+    let worst_case_factor = if current {
+        Ratio::int(exact_factor.ceil())
+    } else {
+        exact_factor
+    };
+    let small_share = if current {
+        // spp_by_byte = 100·64 / ((spp·64 + (100 − spp)·mtu)/100) = 640 000 / d.
+        let d = spp * MINIMAL_PACKET + (100 - spp).checked_mul(lossless_mtu).ok_or(Overflow)?;
+        Ratio::new(640_000, d).ok_or(ZeroLosslessMtu)?
+    } else {
+        Ratio::int(spp)
+    };
+    // occupancy = (100 − s + s·wcf)/100 = 1 + s·(wcf − 1)/100; wcf ≥ 1 for any cell.
+    let factor_excess = if worst_case_factor >= Ratio::int(1) {
+        frac(
+            worst_case_factor.num() - worst_case_factor.den(),
+            worst_case_factor.den(),
+        )?
+    } else {
+        Ratio::int(0)
+    };
     let occupancy = add(
         Ratio::int(1),
-        mul(spp_by_byte, frac(worst_case_factor.saturating_sub(1), 100)?)?,
+        mul(mul(small_share, factor_excess)?, frac(1, 100)?)?,
     )?;
 
-    // 2·L[m]·speed·1e9 / 198e6 / (8·1000) = L[mm]·speed / 792 000.
+    // 2·L[m]·speed·1e9 / 198e6 / (8·1000) = L[mm]·speed / 792 000; with 8·1024, / 811 008.
     let cable_mm = u128::from(input.cable_mm);
-    let on_cable = frac(cable_mm.checked_mul(speed).ok_or(Overflow)?, 792_000)?;
+    let cable_divisor = if current { 792_000 } else { 811_008 };
+    let on_cable = frac(cable_mm.checked_mul(speed).ok_or(Overflow)?, cable_divisor)?;
     let on_gearbox = frac(
         speed
             .checked_mul(u128::from(input.gearbox_delay_ns))
@@ -213,16 +264,19 @@ pub fn sonic_mellanox_headroom(
     // sonic.md lists the Spectrum-6 term before the compensation; it is assumed to be added
     // first, so the compensation compares the xoff that includes it (not checked against
     // the Lua source, which was not available).
-    xoff = xoff
-        .checked_add(u128::from(asic.extra_xoff_bytes))
-        .ok_or(Overflow)?;
+    if current {
+        xoff = xoff
+            .checked_add(u128::from(asic.extra_xoff_bytes))
+            .ok_or(Overflow)?;
+    }
     // #4757: when part of the traffic is small packets, make up for the occupancy estimate
     // unless that would exceed the all-small-packet headroom.
     let all_small = ceil_1k(add(
         Ratio::int(lossless_mtu),
-        mul(propagation, Ratio::int(worst_case_factor))?,
+        mul(propagation, worst_case_factor)?,
     )?);
-    let compensated = !input.shared_headroom_pool && spp != 100 && xoff + 2048 < all_small;
+    let compensated =
+        current && !input.shared_headroom_pool && spp != 100 && xoff + 2048 < all_small;
     if compensated {
         xoff += 2048;
     }
@@ -371,6 +425,36 @@ mod tests {
         let h = sonic_mellanox_headroom(&Spectrum::Spectrum2.constants(), &all_small).unwrap();
         assert!(!h.compensated);
         assert_eq!(h.xoff, 108_544);
+    }
+
+    #[test]
+    fn pre_3235_revision() {
+        // Hand-computed (no published value): Spectrum-2, 100G, 5 m, spp 50, MTU 1024/9100.
+        // wcf 2.25, occupancy 1.625, cable 5000·100000/811008 = 616.5, propagation 35,751.7,
+        // xoff = ceil1K(1024 + 58,096.5) = 59,392, size = 59,392 + 19,456 = 78,848.
+        let input = SonicHeadroomInput {
+            speed_mbps: 100_000,
+            cable_mm: 5_000,
+            port_mtu: 9100,
+            lossless_mtu: 1024,
+            small_packet_percentage: 50,
+            gearbox_delay_ns: 0,
+            eight_lanes: false,
+            shared_headroom_pool: false,
+        };
+        let asic = Spectrum::Spectrum2.constants();
+        let h = sonic_mellanox_headroom_at(LuaRevision::Pre3235, &asic, &input).unwrap();
+        assert_eq!(
+            (h.size, h.xon, h.xoff, h.compensated),
+            (78_848, 19_456, 59_392, false)
+        );
+        // 8 lanes: xon = ceil1K(19·1024·2 − 1024) = 37,888 (the SN4700 ini's 400G xon).
+        let input = SonicHeadroomInput {
+            eight_lanes: true,
+            ..input
+        };
+        let h = sonic_mellanox_headroom_at(LuaRevision::Pre3235, &asic, &input).unwrap();
+        assert_eq!(h.xon, 37_888);
     }
 
     #[test]
