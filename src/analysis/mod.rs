@@ -3,6 +3,7 @@
 
 pub mod classes;
 pub mod facts;
+pub mod physics;
 pub mod topology;
 
 pub use facts::Facts;
