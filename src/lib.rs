@@ -6,6 +6,7 @@
 
 pub mod analysis;
 pub mod diagnostic;
+pub mod render;
 pub mod source;
 pub mod span;
 pub mod syntax;
