@@ -549,8 +549,9 @@ pub fn validate_mlnx_qos(script: &str) -> Vec<String> {
     for line in joined {
         let words: Vec<String> =
             line.split_whitespace().map(|w| w.trim_matches(|c| c == '"' || c == '\'').to_string()).collect();
+        // `mlnx_qos` as the command word (optionally behind `run`/`sudo`), not as a mention.
         let Some(pos) = words.iter().position(|w| w == "mlnx_qos") else { continue };
-        if line.trim_start().starts_with('#') {
+        if !words[..pos].iter().all(|w| w == "run" || w == "sudo" || w == "exec") {
             continue;
         }
         errs.extend(check_mlnx_qos(&line, &words[pos + 1..]));
