@@ -429,3 +429,24 @@ fn override_directory_replaces_one_template_and_errors_name_the_line() {
     assert!(e.to_string().contains("eos/running-config"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn host_script_dry_run_prints_valid_commands() {
+    let a = render_host(&templates(), &host()).expect("host renders");
+    let dir = std::env::temp_dir().join(format!("fabricc-dry-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp dir");
+    let path = dir.join("mlnx_qos.sh");
+    std::fs::write(&path, &a[0].contents).expect("write script");
+    let Ok(out) = std::process::Command::new("bash").arg(&path).arg("--dry-run").output() else {
+        eprintln!("bash not available; dry run skipped");
+        return;
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(stdout.lines().filter(|l| l.starts_with("mlnx_qos ")).count(), 8, "{stdout}");
+    assert!(validate_mlnx_qos(&stdout).is_empty(), "{stdout}");
+    assert!(stdout.contains("nothing was changed"));
+    let bad = std::process::Command::new("bash").arg(&path).arg("--bogus").output().expect("bash");
+    assert_eq!(bad.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -165,7 +165,8 @@ pub fn view(ctx: &SwitchContext) -> Result<JunosView, RenderError> {
     let mut drop_profiles: Vec<JDropProfile> = Vec::new();
     let mut schedulers = Vec::new();
     let mut scheduler_maps = Vec::new();
-    let mut cn_profiles = Vec::new();
+    let mut cn_profiles: Vec<JCnProfile> = Vec::new();
+    let mut cn_names: Vec<(usize, String)> = Vec::new();
     for v in &all {
         let suffix = if v.index == 0 { String::new() } else { format!("-{}", v.index + 1) };
         let mut entries = Vec::new();
@@ -182,9 +183,21 @@ pub fn view(ctx: &SwitchContext) -> Result<JunosView, RenderError> {
                 Scheduling::Strict => (true, None),
                 Scheduling::Ets { weight_percent } => (false, Some(weight_percent)),
             };
-            let name = format!("s-{}{suffix}", c.name);
-            entries.push((c.name.clone(), name.clone()));
-            schedulers.push(JScheduler { name, strict, transmit_percent, drop_profile });
+            // A variant reuses the base scheduler of a class when nothing differs, so an
+            // override only adds the schedulers it changes.
+            let base = format!("s-{}", c.name);
+            let same = |s: &JScheduler| {
+                s.strict == strict && s.transmit_percent == transmit_percent && s.drop_profile == drop_profile
+            };
+            let name = match schedulers.iter().find(|s: &&JScheduler| s.name == base) {
+                Some(existing) if same(existing) => base,
+                _ => {
+                    let name = format!("s-{}{suffix}", c.name);
+                    schedulers.push(JScheduler { name: name.clone(), strict, transmit_percent, drop_profile });
+                    name
+                }
+            };
+            entries.push((c.name.clone(), name));
         }
         scheduler_maps.push(JSchedulerMap { name: format!("sm-fabricc{suffix}"), entries });
         let lossless: Vec<_> = qos
@@ -200,12 +213,28 @@ pub fn view(ctx: &SwitchContext) -> Result<JunosView, RenderError> {
                 lossless.iter().map(|c| (pcp_bits(c.priority), c.queue)).collect();
             output.sort();
             output.dedup();
-            cn_profiles.push(JCnProfile {
-                name: format!("cnp-fabricc{suffix}"),
-                watchdog: if v.watchdog { watchdog } else { None },
-                input_code_points: input.into_iter().map(dscp_bits).collect(),
-                output,
+            let input_code_points: Vec<String> = input.into_iter().map(dscp_bits).collect();
+            let wd = if v.watchdog { watchdog } else { None };
+            // Variants that differ only in ECN share the congestion-notification profile.
+            let existing = cn_profiles.iter().find(|p: &&JCnProfile| {
+                p.input_code_points == input_code_points
+                    && p.output == output
+                    && p.watchdog.is_some() == wd.is_some()
             });
+            let name = match existing {
+                Some(p) => p.name.clone(),
+                None => {
+                    let name = format!("cnp-fabricc{suffix}");
+                    cn_profiles.push(JCnProfile {
+                        name: name.clone(),
+                        watchdog: wd,
+                        input_code_points,
+                        output,
+                    });
+                    name
+                }
+            };
+            cn_names.push((v.index, name));
         }
     }
     drop_profiles.sort_by(|a, b| a.name.cmp(&b.name));
@@ -237,7 +266,7 @@ pub fn view(ctx: &SwitchContext) -> Result<JunosView, RenderError> {
                 name: p.name.clone(),
                 description: p.description.as_deref().map(escape::junos_string),
                 mtu: p.mtu,
-                cn_profile: (!p.lossless_priorities.is_empty()).then(|| format!("cnp-fabricc{suffix}")),
+                cn_profile: cn_names.iter().find(|(i, _)| *i == v).map(|(_, n)| n.clone()),
                 scheduler_map: format!("sm-fabricc{suffix}"),
             }
         })

@@ -21,8 +21,11 @@ esac
 # run CMD ARGS...: run a command, or print it in dry-run mode.
 run() {
   if [ "$DRY_RUN" = 1 ]; then
-    printf '%q ' "$@"
-    printf '\n'
+    local out="" a
+    for a in "$@"; do
+      if [[ "$a" =~ ^[A-Za-z0-9_./:,=@%+-]+$ ]]; then out+="$a "; else out+="$(printf '%q' "$a") "; fi
+    done
+    echo "${out% }"
   else
     "$@"
   fi
@@ -75,18 +78,24 @@ fi
 if ! mountpoint -q /sys/kernel/config 2>/dev/null; then
   run mount -t configfs none /sys/kernel/config
 fi
-{% for nic in device.nics %}
-# ---- nic{{ nic.index }}: RDMA device {{ nic.rdma_device }} port {{ nic.rdma_port }}
-IBDEV={{ nic.rdma_device }}
+
+# Resolve and check every NIC before changing anything.
+{%- for nic in device.nics %}
+IBDEV_{{ nic.index }}={{ nic.rdma_device }}
 {%- if nic.netdev %}
-IF={{ nic.netdev }}
+IF_{{ nic.index }}={{ nic.netdev }}
 {%- else %}
-if ! IF=$(netdev_of "$IBDEV"); then
-  fail "no network interface found for RDMA device $IBDEV"
-  IF="netdev-of-$IBDEV"
+if ! IF_{{ nic.index }}=$(netdev_of "$IBDEV_{{ nic.index }}"); then
+  fail "no network interface found for RDMA device $IBDEV_{{ nic.index }}"
+  IF_{{ nic.index }}="netdev-of-$IBDEV_{{ nic.index }}"
 fi
 {%- endif %}
-check_nic "$IF" "$IBDEV"
+check_nic "$IF_{{ nic.index }}" "$IBDEV_{{ nic.index }}"
+{%- endfor %}
+{% for nic in device.nics %}
+# ---- nic{{ nic.index }}: RDMA device {{ nic.rdma_device }} port {{ nic.rdma_port }}
+IF=$IF_{{ nic.index }}
+IBDEV=$IBDEV_{{ nic.index }}
 run ip link set dev "$IF" mtu {{ nic.mtu }}
 run mlnx_qos -i "$IF" --trust dscp
 {%- for entry in nic.dscp2prio %}
@@ -122,4 +131,8 @@ else
   put {{ nic.cnp_priority }} "/sys/kernel/debug/mlx5/$PCI/cc_params/np_cnp_prio"
 fi
 {% endfor %}
-echo "{{ device.host }}: RoCE QoS applied to {{ device.nics | length }} NIC(s)"
+if [ "$DRY_RUN" = 1 ]; then
+  echo "# dry run for {{ device.host }}: nothing was changed"
+else
+  echo "{{ device.host }}: RoCE QoS applied to {{ device.nics | length }} NIC(s)"
+fi

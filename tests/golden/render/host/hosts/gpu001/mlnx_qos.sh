@@ -19,8 +19,11 @@ esac
 # run CMD ARGS...: run a command, or print it in dry-run mode.
 run() {
   if [ "$DRY_RUN" = 1 ]; then
-    printf '%q ' "$@"
-    printf '\n'
+    local out="" a
+    for a in "$@"; do
+      if [[ "$a" =~ ^[A-Za-z0-9_./:,=@%+-]+$ ]]; then out+="$a "; else out+="$(printf '%q' "$a") "; fi
+    done
+    echo "${out% }"
   else
     "$@"
   fi
@@ -74,10 +77,20 @@ if ! mountpoint -q /sys/kernel/config 2>/dev/null; then
   run mount -t configfs none /sys/kernel/config
 fi
 
+# Resolve and check every NIC before changing anything.
+IBDEV_1=mlx5_0
+IF_1=ens1f0np0
+check_nic "$IF_1" "$IBDEV_1"
+IBDEV_2=mlx5_1
+if ! IF_2=$(netdev_of "$IBDEV_2"); then
+  fail "no network interface found for RDMA device $IBDEV_2"
+  IF_2="netdev-of-$IBDEV_2"
+fi
+check_nic "$IF_2" "$IBDEV_2"
+
 # ---- nic1: RDMA device mlx5_0 port 1
-IBDEV=mlx5_0
-IF=ens1f0np0
-check_nic "$IF" "$IBDEV"
+IF=$IF_1
+IBDEV=$IBDEV_1
 run ip link set dev "$IF" mtu 4200
 run mlnx_qos -i "$IF" --trust dscp
 run mlnx_qos -i "$IF" --pfc 0,0,0,1,1,0,0,0
@@ -116,12 +129,8 @@ else
 fi
 
 # ---- nic2: RDMA device mlx5_1 port 1
-IBDEV=mlx5_1
-if ! IF=$(netdev_of "$IBDEV"); then
-  fail "no network interface found for RDMA device $IBDEV"
-  IF="netdev-of-$IBDEV"
-fi
-check_nic "$IF" "$IBDEV"
+IF=$IF_2
+IBDEV=$IBDEV_2
 run ip link set dev "$IF" mtu 4200
 run mlnx_qos -i "$IF" --trust dscp
 run mlnx_qos -i "$IF" --pfc 0,0,0,1,1,0,0,0
@@ -159,4 +168,8 @@ else
   put 6 "/sys/kernel/debug/mlx5/$PCI/cc_params/np_cnp_prio"
 fi
 
-echo "gpu001: RoCE QoS applied to 2 NIC(s)"
+if [ "$DRY_RUN" = 1 ]; then
+  echo "# dry run for gpu001: nothing was changed"
+else
+  echo "gpu001: RoCE QoS applied to 2 NIC(s)"
+fi
