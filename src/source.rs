@@ -29,7 +29,12 @@ impl SourceFile {
         let line_starts = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(i, _)| i + 1))
             .collect();
-        Self { path: path.into(), display: display.into(), text, line_starts }
+        Self {
+            path: path.into(),
+            display: display.into(),
+            text,
+            line_starts,
+        }
     }
 
     /// Line and column (both 1-based, column in characters) of a byte offset.
@@ -40,15 +45,30 @@ impl SourceFile {
             Err(i) => i - 1,
         };
         let start = self.line_starts[line];
-        let column = self.text.get(start..offset).map_or(offset - start, |s| s.chars().count()) + 1;
-        LineCol { line: line + 1, column }
+        let column = self
+            .text
+            .get(start..offset)
+            .map_or(offset - start, |s| s.chars().count())
+            + 1;
+        LineCol {
+            line: line + 1,
+            column,
+        }
     }
 
     /// The text of the 1-based line `line`, without its newline.
     pub fn line_text(&self, line: usize) -> &str {
-        let Some(&start) = self.line_starts.get(line.saturating_sub(1)) else { return "" };
-        let end = self.line_starts.get(line).map_or(self.text.len(), |&e| e.saturating_sub(1));
-        self.text.get(start..end).unwrap_or("").trim_end_matches('\r')
+        let Some(&start) = self.line_starts.get(line.saturating_sub(1)) else {
+            return "";
+        };
+        let end = self
+            .line_starts
+            .get(line)
+            .map_or(self.text.len(), |&e| e.saturating_sub(1));
+        self.text
+            .get(start..end)
+            .unwrap_or("")
+            .trim_end_matches('\r')
     }
 }
 
@@ -74,17 +94,26 @@ impl Sources {
     }
 
     pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
-        self.files.iter().enumerate().map(|(i, f)| (FileId(i as u32), f))
+        self.files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (FileId(i as u32), f))
     }
 
     pub fn find(&self, path: &Path) -> Option<FileId> {
-        self.files.iter().position(|f| f.path == path).map(|i| FileId(i as u32))
+        self.files
+            .iter()
+            .position(|f| f.path == path)
+            .map(|i| FileId(i as u32))
     }
 
     /// Start and end positions of a span, for machine-readable output.
     pub fn span_lines(&self, span: Span) -> (LineCol, LineCol) {
         let file = self.get(span.file);
-        (file.line_col(span.start as usize), file.line_col(span.end as usize))
+        (
+            file.line_col(span.start as usize),
+            file.line_col(span.end as usize),
+        )
     }
 }
 

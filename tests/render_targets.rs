@@ -15,10 +15,22 @@ use fabricc::render::*;
 
 // ---- fixtures -------------------------------------------------------------------------
 
-const ROCE_ECN: Ecn = Ecn { min_bytes: 150_000, max_bytes: 1_500_000, probability_percent: 100 };
-const BOUNCED_ECN: Ecn = Ecn { min_bytes: 150_000, max_bytes: 1_500_000, probability_percent: 100 };
+const ROCE_ECN: Ecn = Ecn {
+    min_bytes: 150_000,
+    max_bytes: 1_500_000,
+    probability_percent: 100,
+};
+const BOUNCED_ECN: Ecn = Ecn {
+    min_bytes: 150_000,
+    max_bytes: 1_500_000,
+    probability_percent: 100,
+};
 /// The override on the last port: `ecn roce min 300KB max 3MB probability 20%`.
-const OVERRIDE_ECN: Ecn = Ecn { min_bytes: 300_000, max_bytes: 3_000_000, probability_percent: 20 };
+const OVERRIDE_ECN: Ecn = Ecn {
+    min_bytes: 300_000,
+    max_bytes: 3_000_000,
+    probability_percent: 20,
+};
 
 fn classes() -> Vec<ClassContext> {
     let used = [26u8, 48];
@@ -80,7 +92,11 @@ fn qos() -> QosPlan {
         48 => 6,
         _ => 0,
     });
-    QosPlan { classes: classes(), lossless_priorities: vec![3, 4], dscp_to_tc: dscp_to_tc.collect() }
+    QosPlan {
+        classes: classes(),
+        lossless_priorities: vec![3, 4],
+        dscp_to_tc: dscp_to_tc.collect(),
+    }
 }
 
 fn port_name(os: SwitchOs, index: u32) -> String {
@@ -107,18 +123,48 @@ fn leaf(os: SwitchOs) -> SwitchContext {
                 speed_mbps: 400_000,
                 mtu: 9216,
                 cable_m,
-                peer: if up { format!("spine{}", i - 1) } else { format!("gpu00{}", i + 1) },
-                peer_port: if up { "Ethernet0".into() } else { "nic1".into() },
-                description: Some(if up { format!("uplink to spine{}", i - 1) } else { format!("gpu00{} nic1", i + 1) }),
-                lanes: if os == SwitchOs::Sonic { (i * 8..i * 8 + 8).collect() } else { vec![] },
+                peer: if up {
+                    format!("spine{}", i - 1)
+                } else {
+                    format!("gpu00{}", i + 1)
+                },
+                peer_port: if up {
+                    "Ethernet0".into()
+                } else {
+                    "nic1".into()
+                },
+                description: Some(if up {
+                    format!("uplink to spine{}", i - 1)
+                } else {
+                    format!("gpu00{} nic1", i + 1)
+                }),
+                lanes: if os == SwitchOs::Sonic {
+                    (i * 8..i * 8 + 8).collect()
+                } else {
+                    vec![]
+                },
                 fec: Fec::Rs,
                 lossless_priorities: vec![3, 4],
                 headroom: [3u8, 4]
                     .iter()
-                    .map(|&priority| Headroom { priority, xoff_bytes: xoff, xon_bytes: 38_912, size_bytes: xoff + 38_912 })
+                    .map(|&priority| Headroom {
+                        priority,
+                        xoff_bytes: xoff,
+                        xon_bytes: 38_912,
+                        size_bytes: xoff + 38_912,
+                    })
                     .collect(),
                 pause_threshold: PauseThreshold::Dynamic { log2_alpha: 0 },
-                ecn: vec![QueueEcn { queue: 3, ecn: Some(roce) }, QueueEcn { queue: 4, ecn: Some(BOUNCED_ECN) }],
+                ecn: vec![
+                    QueueEcn {
+                        queue: 3,
+                        ecn: Some(roce),
+                    },
+                    QueueEcn {
+                        queue: 4,
+                        ecn: Some(BOUNCED_ECN),
+                    },
+                ],
                 pfc_watchdog: true,
             }
         })
@@ -130,7 +176,12 @@ fn leaf(os: SwitchOs) -> SwitchContext {
         fabric: "pod-a".into(),
         mtu: 9216,
         qos: qos(),
-        watchdog: Some(Watchdog { detect_ms: 200, restore_ms: 400, poll_ms: 100, action: WatchdogAction::Drop }),
+        watchdog: Some(Watchdog {
+            detect_ms: 200,
+            restore_ms: 400,
+            poll_ms: 100,
+            action: WatchdogAction::Drop,
+        }),
         buffer: BufferPlan {
             total_bytes: 64_000_000,
             ingress_lossless_pool_bytes: 44_800_000,
@@ -153,7 +204,16 @@ fn host() -> HostContext {
         mtu: 4200,
         pfc: [0, 0, 0, 1, 1, 0, 0, 0],
         prio_tc: [0, 1, 2, 3, 4, 5, 6, 7],
-        tsa: [Tsa::Ets, Tsa::Ets, Tsa::Ets, Tsa::Ets, Tsa::Ets, Tsa::Ets, Tsa::Strict, Tsa::Ets],
+        tsa: [
+            Tsa::Ets,
+            Tsa::Ets,
+            Tsa::Ets,
+            Tsa::Ets,
+            Tsa::Ets,
+            Tsa::Ets,
+            Tsa::Strict,
+            Tsa::Ets,
+        ],
         tcbw: [40, 0, 0, 50, 10, 0, 0, 0],
         cable_len_m: 3,
         prio2buffer: None,
@@ -168,14 +228,19 @@ fn host() -> HostContext {
         host: "gpu001".into(),
         description: Some("DGX node, rack 1".into()),
         fabric: "pod-a".into(),
-        nics: vec![nic(1, Some("ens1f0np0"), Some("0000:3b:00.0")), nic(2, None, None)],
+        nics: vec![
+            nic(1, Some("ens1f0np0"), Some("0000:3b:00.0")),
+            nic(2, None, None),
+        ],
     }
 }
 
 // ---- golden files -----------------------------------------------------------------------
 
 fn golden_dir(case: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/render").join(case)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden/render")
+        .join(case)
 }
 
 fn check_golden(case: &str, artifacts: &[Artifact]) {
@@ -191,7 +256,10 @@ fn check_golden(case: &str, artifacts: &[Artifact]) {
             continue;
         }
         match std::fs::read_to_string(&path) {
-            Err(_) => failures.push(format!("{}: golden file missing (FABRICC_BLESS=1)", path.display())),
+            Err(_) => failures.push(format!(
+                "{}: golden file missing (FABRICC_BLESS=1)",
+                path.display()
+            )),
             Ok(want) if want != a.contents => {
                 let line = want
                     .lines()
@@ -203,14 +271,24 @@ fn check_golden(case: &str, artifacts: &[Artifact]) {
             Ok(_) => {}
         }
     }
-    assert!(failures.is_empty(), "golden mismatches:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "golden mismatches:\n{}",
+        failures.join("\n")
+    );
 }
 
 fn templates() -> Templates {
     Templates::embedded().expect("embedded templates compile")
 }
 
-const ALL_OS: [SwitchOs; 5] = [SwitchOs::Sonic, SwitchOs::Cumulus, SwitchOs::Eos, SwitchOs::Nxos, SwitchOs::Junos];
+const ALL_OS: [SwitchOs; 5] = [
+    SwitchOs::Sonic,
+    SwitchOs::Cumulus,
+    SwitchOs::Eos,
+    SwitchOs::Nxos,
+    SwitchOs::Junos,
+];
 
 #[test]
 fn golden_switch_outputs() {
@@ -219,7 +297,11 @@ fn golden_switch_outputs() {
         let artifacts = render_switch(&t, &leaf(os)).unwrap_or_else(|e| panic!("{os:?}: {e}"));
         assert!(!artifacts.is_empty());
         for a in &artifacts {
-            assert!(a.contents.ends_with('\n'), "{} ends without newline", a.path);
+            assert!(
+                a.contents.ends_with('\n'),
+                "{} ends without newline",
+                a.path
+            );
             assert!(a.path.starts_with("switches/leaf1/"), "{}", a.path);
             assert_eq!(a.target, os.as_str());
         }
@@ -260,20 +342,61 @@ fn sonic_output_passes_yang_rules() {
 fn sonic_output_has_the_lossless_pieces() {
     let doc = sonic_json(&leaf(SwitchOs::Sonic));
     let get = |t: &str, k: &str, f: &str| doc[t][k][f].as_str().map(str::to_string);
-    assert_eq!(get("DEVICE_METADATA", "localhost", "buffer_model").as_deref(), Some("traditional"));
-    assert_eq!(get("BUFFER_PG", "Ethernet0|3-4", "profile").as_deref(), Some("pg_lossless_400000_3m_profile"));
-    assert_eq!(get("BUFFER_PG", "Ethernet16|3-4", "profile").as_deref(), Some("pg_lossless_400000_30m_profile"));
-    assert_eq!(get("BUFFER_PG", "Ethernet0|0", "profile").as_deref(), Some("ingress_lossy_profile"));
-    assert_eq!(get("PORT_QOS_MAP", "Ethernet8", "pfc_enable").as_deref(), Some("3,4"));
-    assert_eq!(get("PORT_QOS_MAP", "Ethernet8", "pfcwd_sw_enable").as_deref(), Some("3,4"));
+    assert_eq!(
+        get("DEVICE_METADATA", "localhost", "buffer_model").as_deref(),
+        Some("traditional")
+    );
+    assert_eq!(
+        get("BUFFER_PG", "Ethernet0|3-4", "profile").as_deref(),
+        Some("pg_lossless_400000_3m_profile")
+    );
+    assert_eq!(
+        get("BUFFER_PG", "Ethernet16|3-4", "profile").as_deref(),
+        Some("pg_lossless_400000_30m_profile")
+    );
+    assert_eq!(
+        get("BUFFER_PG", "Ethernet0|0", "profile").as_deref(),
+        Some("ingress_lossy_profile")
+    );
+    assert_eq!(
+        get("PORT_QOS_MAP", "Ethernet8", "pfc_enable").as_deref(),
+        Some("3,4")
+    );
+    assert_eq!(
+        get("PORT_QOS_MAP", "Ethernet8", "pfcwd_sw_enable").as_deref(),
+        Some("3,4")
+    );
     assert_eq!(get("DSCP_TO_TC_MAP", "FABRICC", "26").as_deref(), Some("3"));
-    assert_eq!(doc["DSCP_TO_TC_MAP"]["FABRICC"].as_object().map(|m| m.len()), Some(64));
-    assert_eq!(get("QUEUE", "Ethernet24|3", "wred_profile").as_deref(), Some("ECN_300000_3000000_20"));
-    assert_eq!(get("QUEUE", "Ethernet0|3", "wred_profile").as_deref(), Some("ECN_150000_1500000_100"));
-    assert_eq!(get("WRED_PROFILE", "ECN_150000_1500000_100", "ecn").as_deref(), Some("ecn_all"));
-    assert_eq!(get("QUEUE", "Ethernet0|6", "scheduler").as_deref(), Some("STRICT"));
-    assert_eq!(get("PFC_WD", "GLOBAL", "POLL_INTERVAL").as_deref(), Some("100"));
-    assert_eq!(get("CABLE_LENGTH", "AZURE", "Ethernet16").as_deref(), Some("30m"));
+    assert_eq!(
+        doc["DSCP_TO_TC_MAP"]["FABRICC"]
+            .as_object()
+            .map(|m| m.len()),
+        Some(64)
+    );
+    assert_eq!(
+        get("QUEUE", "Ethernet24|3", "wred_profile").as_deref(),
+        Some("ECN_300000_3000000_20")
+    );
+    assert_eq!(
+        get("QUEUE", "Ethernet0|3", "wred_profile").as_deref(),
+        Some("ECN_150000_1500000_100")
+    );
+    assert_eq!(
+        get("WRED_PROFILE", "ECN_150000_1500000_100", "ecn").as_deref(),
+        Some("ecn_all")
+    );
+    assert_eq!(
+        get("QUEUE", "Ethernet0|6", "scheduler").as_deref(),
+        Some("STRICT")
+    );
+    assert_eq!(
+        get("PFC_WD", "GLOBAL", "POLL_INTERVAL").as_deref(),
+        Some("100")
+    );
+    assert_eq!(
+        get("CABLE_LENGTH", "AZURE", "Ethernet16").as_deref(),
+        Some("30m")
+    );
     assert_eq!(get("PORT", "Ethernet8", "speed").as_deref(), Some("400000"));
 }
 
@@ -296,10 +419,18 @@ fn sonic_refuses_what_buffermgrd_would_rewrite() {
         h.xoff_bytes += 1024; // same speed/cable as port 0, other headroom
     }
     let e = render_switch(&t, &ctx).expect_err("conflict");
-    assert!(e.to_string().contains("pg_lossless_400000_3m_profile"), "{e}");
+    assert!(
+        e.to_string().contains("pg_lossless_400000_3m_profile"),
+        "{e}"
+    );
 
     let mut ctx = leaf(SwitchOs::Sonic);
-    ctx.watchdog = Some(Watchdog { detect_ms: 50, restore_ms: 400, poll_ms: 100, action: WatchdogAction::Drop });
+    ctx.watchdog = Some(Watchdog {
+        detect_ms: 50,
+        restore_ms: 400,
+        poll_ms: 100,
+        action: WatchdogAction::Drop,
+    });
     assert!(render_switch(&t, &ctx).is_err());
 }
 
@@ -338,8 +469,16 @@ fn host_script_is_valid_bash() {
     std::fs::create_dir_all(&dir).expect("tmp dir");
     let path = dir.join("mlnx_qos.sh");
     std::fs::write(&path, &a[0].contents).expect("write script");
-    match std::process::Command::new("bash").arg("-n").arg(&path).output() {
-        Ok(out) => assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr)),
+    match std::process::Command::new("bash")
+        .arg("-n")
+        .arg(&path)
+        .output()
+    {
+        Ok(out) => assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        ),
         Err(_) => eprintln!("bash not available; syntax check skipped"),
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -348,12 +487,24 @@ fn host_script_is_valid_bash() {
 #[test]
 fn cumulus_yaml_parses() {
     let a = render_switch(&templates(), &leaf(SwitchOs::Cumulus)).expect("cumulus renders");
-    let yaml = a.iter().find(|a| a.path.ends_with("startup.yaml")).expect("startup.yaml");
+    let yaml = a
+        .iter()
+        .find(|a| a.path.ends_with("startup.yaml"))
+        .expect("startup.yaml");
     let doc: serde_yaml::Value = serde_yaml::from_str(&yaml.contents).expect("valid YAML");
     let set = &doc[0]["set"];
-    assert_eq!(set["qos"]["pfc"]["default-global"]["cable-length"], serde_yaml::Value::from(30));
-    assert_eq!(set["interface"]["swp4"]["qos"]["congestion-control"]["profile"], serde_yaml::Value::from("fabricc-ecn-2"));
-    let sh = a.iter().find(|a| a.path.ends_with("nvue.sh")).expect("nvue.sh");
+    assert_eq!(
+        set["qos"]["pfc"]["default-global"]["cable-length"],
+        serde_yaml::Value::from(30)
+    );
+    assert_eq!(
+        set["interface"]["swp4"]["qos"]["congestion-control"]["profile"],
+        serde_yaml::Value::from("fabricc-ecn-2")
+    );
+    let sh = a
+        .iter()
+        .find(|a| a.path.ends_with("nvue.sh"))
+        .expect("nvue.sh");
     assert!(sh.contents.trim_end().ends_with("nv config apply"));
 }
 
@@ -373,7 +524,12 @@ fn hostile_descriptions_never_add_lines() {
         }
         let evil = render_switch(&t, &ctx).expect("renders");
         for (a, b) in plain.iter().zip(&evil) {
-            assert_eq!(a.contents.lines().count(), b.contents.lines().count(), "{os:?} {}", a.path);
+            assert_eq!(
+                a.contents.lines().count(),
+                b.contents.lines().count(),
+                "{os:?} {}",
+                a.path
+            );
             assert!(!b.contents.contains("$(reboot)"), "{os:?} {}", a.path);
             assert!(!b.contents.contains("shutdown !"), "{os:?} {}", a.path);
         }
@@ -382,7 +538,10 @@ fn hostile_descriptions_never_add_lines() {
     let mut h = host();
     h.description = Some(HOSTILE.into());
     let evil = render_host(&t, &h).expect("renders");
-    assert_eq!(plain[0].contents.lines().count(), evil[0].contents.lines().count());
+    assert_eq!(
+        plain[0].contents.lines().count(),
+        evil[0].contents.lines().count()
+    );
 }
 
 #[test]
@@ -391,7 +550,10 @@ fn hostile_names_are_rejected() {
     for bad in ["leaf1\nhostname x", "a;b", "x{y}", "#x", "a b", "a\"b"] {
         let mut ctx = leaf(SwitchOs::Eos);
         ctx.device = bad.into();
-        assert!(matches!(render_switch(&t, &ctx), Err(RenderError::Invalid { .. })), "{bad:?}");
+        assert!(
+            matches!(render_switch(&t, &ctx), Err(RenderError::Invalid { .. })),
+            "{bad:?}"
+        );
         let mut ctx = leaf(SwitchOs::Junos);
         ctx.qos.classes[1].name = bad.into();
         assert!(render_switch(&t, &ctx).is_err(), "{bad:?}");
@@ -410,19 +572,34 @@ fn hostile_names_are_rejected() {
 fn override_directory_replaces_one_template_and_errors_name_the_line() {
     let dir = std::env::temp_dir().join(format!("fabricc-tpl-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("eos")).expect("tmp dir");
-    std::fs::write(dir.join("eos/running-config"), "hostname {{ device.hostname }}\n").expect("write");
+    std::fs::write(
+        dir.join("eos/running-config"),
+        "hostname {{ device.hostname }}\n",
+    )
+    .expect("write");
     let t = Templates::with_overrides(&dir).expect("override loads");
     let a = render_switch(&t, &leaf(SwitchOs::Eos)).expect("renders");
     assert_eq!(a[0].contents, "hostname leaf1\n");
     // other targets keep the embedded template
-    assert!(render_switch(&t, &leaf(SwitchOs::Nxos)).expect("renders")[0].contents.contains("system qos"));
+    assert!(
+        render_switch(&t, &leaf(SwitchOs::Nxos)).expect("renders")[0]
+            .contents
+            .contains("system qos")
+    );
 
     // a missing value is an error (strict undefined), naming template and line
-    std::fs::write(dir.join("eos/running-config"), "hostname {{ device.hostname }}\n{{ device.nope }}\n").expect("write");
+    std::fs::write(
+        dir.join("eos/running-config"),
+        "hostname {{ device.hostname }}\n{{ device.nope }}\n",
+    )
+    .expect("write");
     let t = Templates::with_overrides(&dir).expect("override loads");
     let e = render_switch(&t, &leaf(SwitchOs::Eos)).expect_err("strict undefined");
     let msg = e.to_string();
-    assert!(msg.contains("eos/running-config") && msg.contains("line 2"), "{msg}");
+    assert!(
+        msg.contains("eos/running-config") && msg.contains("line 2"),
+        "{msg}"
+    );
 
     std::fs::write(dir.join("eos/running-config"), "{% for x in %}\n").expect("write");
     let e = Templates::with_overrides(&dir).err().expect("syntax error");
@@ -437,16 +614,35 @@ fn host_script_dry_run_prints_valid_commands() {
     std::fs::create_dir_all(&dir).expect("tmp dir");
     let path = dir.join("mlnx_qos.sh");
     std::fs::write(&path, &a[0].contents).expect("write script");
-    let Ok(out) = std::process::Command::new("bash").arg(&path).arg("--dry-run").output() else {
+    let Ok(out) = std::process::Command::new("bash")
+        .arg(&path)
+        .arg("--dry-run")
+        .output()
+    else {
         eprintln!("bash not available; dry run skipped");
         return;
     };
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(stdout.lines().filter(|l| l.starts_with("mlnx_qos ")).count(), 8, "{stdout}");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        stdout
+            .lines()
+            .filter(|l| l.starts_with("mlnx_qos "))
+            .count(),
+        8,
+        "{stdout}"
+    );
     assert!(validate_mlnx_qos(&stdout).is_empty(), "{stdout}");
     assert!(stdout.contains("nothing was changed"));
-    let bad = std::process::Command::new("bash").arg(&path).arg("--bogus").output().expect("bash");
+    let bad = std::process::Command::new("bash")
+        .arg(&path)
+        .arg("--bogus")
+        .output()
+        .expect("bash");
     assert_eq!(bad.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }

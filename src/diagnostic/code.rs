@@ -85,8 +85,14 @@ impl Code {
     /// Accepts `FAB201`, `fab201` and `201`.
     pub fn parse(text: &str) -> Option<Code> {
         let t = text.trim();
-        let digits = t.strip_prefix("FAB").or_else(|| t.strip_prefix("fab")).unwrap_or(t);
-        Code::ALL.iter().copied().find(|c| &c.as_str()[3..] == digits)
+        let digits = t
+            .strip_prefix("FAB")
+            .or_else(|| t.strip_prefix("fab"))
+            .unwrap_or(t);
+        Code::ALL
+            .iter()
+            .copied()
+            .find(|c| &c.as_str()[3..] == digits)
     }
 }
 

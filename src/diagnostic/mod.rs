@@ -100,7 +100,10 @@ impl Diagnostic {
             code,
             severity: code.default_severity(),
             message: message.into(),
-            primary: Label { span, text: String::new() },
+            primary: Label {
+                span,
+                text: String::new(),
+            },
             secondary: Vec::new(),
             help: None,
             notes: Vec::new(),
@@ -116,7 +119,10 @@ impl Diagnostic {
 
     #[must_use]
     pub fn with_secondary(mut self, span: Span, text: impl Into<String>) -> Self {
-        self.secondary.push(Label { span, text: text.into() });
+        self.secondary.push(Label {
+            span,
+            text: text.into(),
+        });
         self
     }
 
@@ -150,18 +156,28 @@ impl Diagnostic {
 /// Sort diagnostics into their one output order: file, position, code, message.
 pub fn sort(diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by(|a, b| {
-        (a.primary.span.file, a.primary.span.start, a.primary.span.end, a.code, &a.message).cmp(&(
-            b.primary.span.file,
-            b.primary.span.start,
-            b.primary.span.end,
-            b.code,
-            &b.message,
-        ))
+        (
+            a.primary.span.file,
+            a.primary.span.start,
+            a.primary.span.end,
+            a.code,
+            &a.message,
+        )
+            .cmp(&(
+                b.primary.span.file,
+                b.primary.span.start,
+                b.primary.span.end,
+                b.code,
+                &b.message,
+            ))
     });
 }
 
 /// "Did you mean `x`?" for a misspelled name, from the names that would be valid.
-pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
     let mut best: Option<(f64, &str)> = None;
     for c in candidates {
         let score = strsim::jaro_winkler(word, c);

@@ -48,7 +48,9 @@ pub struct Ecn {
 pub enum Scheduling {
     Strict,
     /// Weighted (ETS/DWRR); the weights of all `Ets` classes sum to 100.
-    Ets { weight_percent: u8 },
+    Ets {
+        weight_percent: u8,
+    },
 }
 
 /// One traffic class of the fabric QoS plan, as this device runs it.
@@ -130,9 +132,13 @@ pub struct Headroom {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum PauseThreshold {
-    Static { bytes: u64 },
+    Static {
+        bytes: u64,
+    },
     /// Dynamic threshold, alpha = 2^log2_alpha (SONiC `dynamic_th`), -8..=7.
-    Dynamic { log2_alpha: i8 },
+    Dynamic {
+        log2_alpha: i8,
+    },
 }
 
 /// ECN of one queue on one port.

@@ -99,7 +99,15 @@ pub fn view(ctx: &SwitchContext) -> Result<CumulusView, RenderError> {
         dscp_map.push((dscp, class.map_or(0, |c| c.priority)));
     }
     let egress_map = (0u8..8)
-        .map(|sp| (sp, qos.classes.iter().find(|c| c.priority == sp).map_or(0, |c| c.queue)))
+        .map(|sp| {
+            (
+                sp,
+                qos.classes
+                    .iter()
+                    .find(|c| c.priority == sp)
+                    .map_or(0, |c| c.queue),
+            )
+        })
         .collect();
 
     let watchdog = match ctx.watchdog {
@@ -145,10 +153,16 @@ pub fn view(ctx: &SwitchContext) -> Result<CumulusView, RenderError> {
         .classes
         .iter()
         .map(|c| match c.scheduling {
-            Scheduling::Strict => CScheduler { tc: c.queue, strict: true, bw_percent: 0 },
-            Scheduling::Ets { weight_percent } => {
-                CScheduler { tc: c.queue, strict: false, bw_percent: weight_percent }
-            }
+            Scheduling::Strict => CScheduler {
+                tc: c.queue,
+                strict: true,
+                bw_percent: 0,
+            },
+            Scheduling::Ets { weight_percent } => CScheduler {
+                tc: c.queue,
+                strict: false,
+                bw_percent: weight_percent,
+            },
         })
         .collect();
     schedulers.sort_by_key(|s| s.tc);
@@ -207,5 +221,9 @@ pub fn view(ctx: &SwitchContext) -> Result<CumulusView, RenderError> {
 }
 
 fn ecn_profile_name(index: usize) -> String {
-    if index == 0 { DEFAULT_PROFILE.to_string() } else { format!("fabricc-ecn-{}", index + 1) }
+    if index == 0 {
+        DEFAULT_PROFILE.to_string()
+    } else {
+        format!("fabricc-ecn-{}", index + 1)
+    }
 }

@@ -86,7 +86,11 @@ pub fn seconds(ms: u32) -> String {
 /// A byte threshold with its EOS unit keyword: whole kilobytes as `kbytes` (vendors.md §0:
 /// 150000 B = `150 kbytes`), anything else exactly in `bytes`.
 pub fn threshold(bytes: u64) -> String {
-    if bytes % 1000 == 0 { format!("{} kbytes", bytes / 1000) } else { format!("{bytes} bytes") }
+    if bytes % 1000 == 0 {
+        format!("{} kbytes", bytes / 1000)
+    } else {
+        format!("{bytes} bytes")
+    }
 }
 
 fn ecn_args(e: Ecn) -> String {
@@ -131,7 +135,11 @@ pub fn view(ctx: &SwitchContext) -> Result<EosView, RenderError> {
         }
     };
     let all = variants::variants(ctx);
-    let profiles = all.iter().filter(|v| v.index == 0 || !v.ports.is_empty()).map(|v| profile(ctx, v)).collect();
+    let profiles = all
+        .iter()
+        .filter(|v| v.index == 0 || !v.ports.is_empty())
+        .map(|v| profile(ctx, v))
+        .collect();
     let ports = ctx
         .ports
         .iter()
@@ -142,7 +150,12 @@ pub fn view(ctx: &SwitchContext) -> Result<EosView, RenderError> {
                 description: p.description.as_deref().map(escape::cli_description),
                 mtu: p.mtu.min(MAX_MTU),
                 profile: variants::variant_name(PROFILE, v),
-                ecn_queues: p.ecn.iter().filter(|q| q.ecn.is_some()).map(|q| q.queue).collect(),
+                ecn_queues: p
+                    .ecn
+                    .iter()
+                    .filter(|q| q.ecn.is_some())
+                    .map(|q| q.queue)
+                    .collect(),
             }
         })
         .collect();

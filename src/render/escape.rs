@@ -28,19 +28,24 @@ pub fn is_port_name(s: &str) -> bool {
 pub fn is_netdev(s: &str) -> bool {
     !s.is_empty()
         && s.len() <= 15
-        && s.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
 }
 
 /// An RDMA device name such as `mlx5_0`.
 pub fn is_rdma_device(s: &str) -> bool {
     !s.is_empty()
         && s.len() <= 64
-        && s.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
 }
 
 /// A PCI address such as `0000:3b:00.0`.
 pub fn is_pci_address(s: &str) -> bool {
-    !s.is_empty() && s.len() <= 16 && s.chars().all(|c| c.is_ascii_hexdigit() || c == ':' || c == '.')
+    !s.is_empty()
+        && s.len() <= 16
+        && s.chars()
+            .all(|c| c.is_ascii_hexdigit() || c == ':' || c == '.')
 }
 
 /// Longest description kept; every target accepts at least this much.
@@ -146,7 +151,8 @@ mod tests {
         for s in HOSTILE {
             let out = sanitize_text(s);
             assert!(
-                !out.chars().any(|c| "\n\r\"';#{}!$`\\".contains(c) || c.is_control()),
+                !out.chars()
+                    .any(|c| "\n\r\"';#{}!$`\\".contains(c) || c.is_control()),
                 "{s:?} -> {out:?}"
             );
             assert_eq!(out.lines().count().max(1), 1, "{s:?}");

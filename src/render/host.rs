@@ -51,12 +51,22 @@ fn list<T: ToString>(items: &[T]) -> String {
 pub fn view(ctx: &HostContext) -> Result<HostView, RenderError> {
     let dev = ctx.host.as_str();
     if !escape::is_identifier(dev) {
-        return Err(invalid(dev, format!("host name {dev:?} is not an identifier")));
+        return Err(invalid(
+            dev,
+            format!("host name {dev:?} is not an identifier"),
+        ));
     }
     if !escape::is_identifier(&ctx.fabric) {
-        return Err(invalid(dev, format!("fabric name {:?} is not an identifier", ctx.fabric)));
+        return Err(invalid(
+            dev,
+            format!("fabric name {:?} is not an identifier", ctx.fabric),
+        ));
     }
-    let nics = ctx.nics.iter().map(|n| nic(dev, n)).collect::<Result<Vec<_>, _>>()?;
+    let nics = ctx
+        .nics
+        .iter()
+        .map(|n| nic(dev, n))
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(HostView {
         host: ctx.host.clone(),
         fabric: ctx.fabric.clone(),
@@ -73,7 +83,10 @@ fn nic(dev: &str, n: &NicContext) -> Result<NicView, RenderError> {
         }
     }
     if !escape::is_rdma_device(&n.rdma_device) {
-        return Err(bad(format!("RDMA device {:?} is not a device name", n.rdma_device)));
+        return Err(bad(format!(
+            "RDMA device {:?} is not a device name",
+            n.rdma_device
+        )));
     }
     if let Some(pci) = &n.pci {
         if !escape::is_pci_address(pci) {
@@ -104,10 +117,15 @@ fn nic(dev: &str, n: &NicContext) -> Result<NicView, RenderError> {
         }
     }
     if any_ets && ets_sum != 100 {
-        return Err(bad(format!("ETS bandwidths sum to {ets_sum}, the kernel needs 100")));
+        return Err(bad(format!(
+            "ETS bandwidths sum to {ets_sum}, the kernel needs 100"
+        )));
     }
     if n.cable_len_m >= 1000 {
-        return Err(bad(format!("cable length {} m: mlx5 ignores values ≥ 1000", n.cable_len_m)));
+        return Err(bad(format!(
+            "cable length {} m: mlx5 ignores values ≥ 1000",
+            n.cable_len_m
+        )));
     }
     if !(68..=9978).contains(&n.mtu) {
         return Err(bad(format!("MTU {} outside 68..9978", n.mtu)));
@@ -149,6 +167,8 @@ fn nic(dev: &str, n: &NicContext) -> Result<NicView, RenderError> {
         roce_tos: n.roce_tos,
         cnp_dscp: n.cnp_dscp,
         cnp_priority: n.cnp_priority,
-        ecn_enable: (0..8).map(|p| (p, u8::from(n.ecn_priorities.contains(&p)))).collect(),
+        ecn_enable: (0..8)
+            .map(|p| (p, u8::from(n.ecn_priorities.contains(&p))))
+            .collect(),
     })
 }

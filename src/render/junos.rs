@@ -125,7 +125,11 @@ pub struct JPort {
 }
 
 fn percent_of(part: u64, total: u64) -> u64 {
-    if total == 0 { 0 } else { u64::try_from(u128::from(part) * 100 / u128::from(total)).unwrap_or(100) }
+    if total == 0 {
+        0
+    } else {
+        u64::try_from(u128::from(part) * 100 / u128::from(total)).unwrap_or(100)
+    }
 }
 
 pub fn view(ctx: &SwitchContext) -> Result<JunosView, RenderError> {
@@ -134,7 +138,9 @@ pub fn view(ctx: &SwitchContext) -> Result<JunosView, RenderError> {
     let qos = &ctx.qos;
     let b = &ctx.buffer;
     if b.lossless_queue_buffer_bytes == 0 {
-        return Err(err("the lossless queue buffer size is needed for fill-level percentages".into()));
+        return Err(err(
+            "the lossless queue buffer size is needed for fill-level percentages".into(),
+        ));
     }
 
     let forwarding_classes = qos
@@ -143,7 +149,8 @@ pub fn view(ctx: &SwitchContext) -> Result<JunosView, RenderError> {
         .map(|c| JForwardingClass {
             name: c.name.clone(),
             queue: c.queue,
-            pfc_priority: (c.lossless && qos.lossless_priorities.contains(&c.priority)).then_some(c.priority),
+            pfc_priority: (c.lossless && qos.lossless_priorities.contains(&c.priority))
+                .then_some(c.priority),
             code_points: c.dscps.iter().map(|&d| dscp_bits(d)).collect(),
         })
         .collect();
@@ -160,15 +167,21 @@ pub fn view(ctx: &SwitchContext) -> Result<JunosView, RenderError> {
         }),
     };
 
-    let all: Vec<Variant> =
-        variants::variants(ctx).into_iter().filter(|v| v.index == 0 || !v.ports.is_empty()).collect();
+    let all: Vec<Variant> = variants::variants(ctx)
+        .into_iter()
+        .filter(|v| v.index == 0 || !v.ports.is_empty())
+        .collect();
     let mut drop_profiles: Vec<JDropProfile> = Vec::new();
     let mut schedulers = Vec::new();
     let mut scheduler_maps = Vec::new();
     let mut cn_profiles: Vec<JCnProfile> = Vec::new();
     let mut cn_names: Vec<(usize, String)> = Vec::new();
     for v in &all {
-        let suffix = if v.index == 0 { String::new() } else { format!("-{}", v.index + 1) };
+        let suffix = if v.index == 0 {
+            String::new()
+        } else {
+            format!("-{}", v.index + 1)
+        };
         let mut entries = Vec::new();
         for c in &qos.classes {
             let drop_profile = variants::ecn_of(v, c.queue).map(|e| {
@@ -187,30 +200,45 @@ pub fn view(ctx: &SwitchContext) -> Result<JunosView, RenderError> {
             // override only adds the schedulers it changes.
             let base = format!("s-{}", c.name);
             let same = |s: &JScheduler| {
-                s.strict == strict && s.transmit_percent == transmit_percent && s.drop_profile == drop_profile
+                s.strict == strict
+                    && s.transmit_percent == transmit_percent
+                    && s.drop_profile == drop_profile
             };
             let name = match schedulers.iter().find(|s: &&JScheduler| s.name == base) {
                 Some(existing) if same(existing) => base,
                 _ => {
                     let name = format!("s-{}{suffix}", c.name);
-                    schedulers.push(JScheduler { name: name.clone(), strict, transmit_percent, drop_profile });
+                    schedulers.push(JScheduler {
+                        name: name.clone(),
+                        strict,
+                        transmit_percent,
+                        drop_profile,
+                    });
                     name
                 }
             };
             entries.push((c.name.clone(), name));
         }
-        scheduler_maps.push(JSchedulerMap { name: format!("sm-fabricc{suffix}"), entries });
+        scheduler_maps.push(JSchedulerMap {
+            name: format!("sm-fabricc{suffix}"),
+            entries,
+        });
         let lossless: Vec<_> = qos
             .classes
             .iter()
             .filter(|c| c.lossless && v.lossless_priorities.contains(&c.priority))
             .collect();
         if !lossless.is_empty() {
-            let mut input: Vec<u8> = lossless.iter().flat_map(|c| c.dscps.iter().copied()).collect();
+            let mut input: Vec<u8> = lossless
+                .iter()
+                .flat_map(|c| c.dscps.iter().copied())
+                .collect();
             input.sort_unstable();
             input.dedup();
-            let mut output: Vec<(String, u8)> =
-                lossless.iter().map(|c| (pcp_bits(c.priority), c.queue)).collect();
+            let mut output: Vec<(String, u8)> = lossless
+                .iter()
+                .map(|c| (pcp_bits(c.priority), c.queue))
+                .collect();
             output.sort();
             output.dedup();
             let input_code_points: Vec<String> = input.into_iter().map(dscp_bits).collect();
@@ -240,12 +268,16 @@ pub fn view(ctx: &SwitchContext) -> Result<JunosView, RenderError> {
     drop_profiles.sort_by(|a, b| a.name.cmp(&b.name));
 
     let ingress_lossless = percent_of(b.ingress_lossless_pool_bytes, b.total_bytes);
-    let ingress_headroom = b.shared_headroom_pool_bytes.map(|h| percent_of(h, b.total_bytes));
+    let ingress_headroom = b
+        .shared_headroom_pool_bytes
+        .map(|h| percent_of(h, b.total_bytes));
     let used = ingress_lossless + ingress_headroom.unwrap_or(0);
     let egress_lossless = percent_of(b.egress_lossless_pool_bytes, b.total_bytes);
     let egress_lossy = percent_of(b.egress_lossy_pool_bytes, b.total_bytes);
     if used > 100 || egress_lossless + egress_lossy > 100 {
-        return Err(err("buffer partitions exceed 100 percent of the switch buffer".into()));
+        return Err(err(
+            "buffer partitions exceed 100 percent of the switch buffer".into(),
+        ));
     }
     let buffer = JBuffer {
         ingress_lossless,
@@ -261,12 +293,19 @@ pub fn view(ctx: &SwitchContext) -> Result<JunosView, RenderError> {
         .iter()
         .map(|p| {
             let v = variants::variant_of(&full, &p.name);
-            let suffix = if v == 0 { String::new() } else { format!("-{}", v + 1) };
+            let suffix = if v == 0 {
+                String::new()
+            } else {
+                format!("-{}", v + 1)
+            };
             JPort {
                 name: p.name.clone(),
                 description: p.description.as_deref().map(escape::junos_string),
                 mtu: p.mtu,
-                cn_profile: cn_names.iter().find(|(i, _)| *i == v).map(|(_, n)| n.clone()),
+                cn_profile: cn_names
+                    .iter()
+                    .find(|(i, _)| *i == v)
+                    .map(|(_, n)| n.clone()),
                 scheduler_map: format!("sm-fabricc{suffix}"),
             }
         })

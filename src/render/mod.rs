@@ -52,11 +52,19 @@ pub struct Artifact {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RenderError {
     /// A template failed to parse or render.
-    Template { template: String, line: Option<usize>, message: String },
+    Template {
+        template: String,
+        line: Option<usize>,
+        message: String,
+    },
     /// A value that would be printed is not acceptable (bad name, out of range).
     Invalid { device: String, message: String },
     /// The target cannot express what the context asks for.
-    Unsupported { device: String, target: String, message: String },
+    Unsupported {
+        device: String,
+        target: String,
+        message: String,
+    },
     /// An override template could not be read.
     Override { path: String, message: String },
 }
@@ -64,15 +72,30 @@ pub enum RenderError {
 impl fmt::Display for RenderError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RenderError::Template { template, line: Some(line), message } => {
+            RenderError::Template {
+                template,
+                line: Some(line),
+                message,
+            } => {
                 write!(f, "template `{template}` line {line}: {message}")
             }
-            RenderError::Template { template, line: None, message } => {
+            RenderError::Template {
+                template,
+                line: None,
+                message,
+            } => {
                 write!(f, "template `{template}`: {message}")
             }
             RenderError::Invalid { device, message } => write!(f, "device `{device}`: {message}"),
-            RenderError::Unsupported { device, target, message } => {
-                write!(f, "device `{device}`: target `{target}` cannot express this: {message}")
+            RenderError::Unsupported {
+                device,
+                target,
+                message,
+            } => {
+                write!(
+                    f,
+                    "device `{device}`: target `{target}` cannot express this: {message}"
+                )
             }
             RenderError::Override { path, message } => {
                 write!(f, "cannot read template override `{path}`: {message}")
@@ -84,7 +107,10 @@ impl fmt::Display for RenderError {
 impl std::error::Error for RenderError {}
 
 pub(crate) fn invalid(device: &str, message: impl Into<String>) -> RenderError {
-    RenderError::Invalid { device: device.to_string(), message: message.into() }
+    RenderError::Invalid {
+        device: device.to_string(),
+        message: message.into(),
+    }
 }
 
 pub(crate) fn unsupported(device: &str, os: SwitchOs, message: impl Into<String>) -> RenderError {
@@ -96,7 +122,10 @@ pub(crate) fn unsupported(device: &str, os: SwitchOs, message: impl Into<String>
 }
 
 /// Render every file of a switch's target.
-pub fn render_switch(templates: &Templates, ctx: &SwitchContext) -> Result<Vec<Artifact>, RenderError> {
+pub fn render_switch(
+    templates: &Templates,
+    ctx: &SwitchContext,
+) -> Result<Vec<Artifact>, RenderError> {
     check_switch(ctx)?;
     let view = match ctx.os {
         SwitchOs::Sonic => to_json(&sonic::view(ctx)?)?,
@@ -105,13 +134,27 @@ pub fn render_switch(templates: &Templates, ctx: &SwitchContext) -> Result<Vec<A
         SwitchOs::Nxos => to_json(&nxos::view(ctx)?)?,
         SwitchOs::Junos => to_json(&junos::view(ctx)?)?,
     };
-    render_files(templates, ctx.os.as_str(), "switches", &ctx.device, ArtifactKind::Switch, &view)
+    render_files(
+        templates,
+        ctx.os.as_str(),
+        "switches",
+        &ctx.device,
+        ArtifactKind::Switch,
+        &view,
+    )
 }
 
 /// Render the NIC setup script of a host.
 pub fn render_host(templates: &Templates, ctx: &HostContext) -> Result<Vec<Artifact>, RenderError> {
     let view = to_json(&host::view(ctx)?)?;
-    render_files(templates, "host", "hosts", &ctx.host, ArtifactKind::Host, &view)
+    render_files(
+        templates,
+        "host",
+        "hosts",
+        &ctx.host,
+        ArtifactKind::Host,
+        &view,
+    )
 }
 
 fn to_json<T: Serialize>(view: &T) -> Result<serde_json::Value, RenderError> {
@@ -149,26 +192,44 @@ fn render_files(
 fn check_switch(ctx: &SwitchContext) -> Result<(), RenderError> {
     let dev = &ctx.device;
     if !escape::is_identifier(dev) {
-        return Err(invalid(dev, format!("device name {dev:?} is not an identifier")));
+        return Err(invalid(
+            dev,
+            format!("device name {dev:?} is not an identifier"),
+        ));
     }
     if !escape::is_identifier(&ctx.fabric) {
-        return Err(invalid(dev, format!("fabric name {:?} is not an identifier", ctx.fabric)));
+        return Err(invalid(
+            dev,
+            format!("fabric name {:?} is not an identifier", ctx.fabric),
+        ));
     }
     if ctx.qos.dscp_to_tc.len() != 64 {
-        return Err(invalid(dev, "the DSCP → TC map must have exactly 64 entries"));
+        return Err(invalid(
+            dev,
+            "the DSCP → TC map must have exactly 64 entries",
+        ));
     }
     if ctx.qos.dscp_to_tc.iter().any(|&tc| tc > 7) {
         return Err(invalid(dev, "a traffic class is above 7"));
     }
     for class in &ctx.qos.classes {
         if !escape::is_identifier(&class.name) {
-            return Err(invalid(dev, format!("class name {:?} is not an identifier", class.name)));
+            return Err(invalid(
+                dev,
+                format!("class name {:?} is not an identifier", class.name),
+            ));
         }
         if class.priority > 7 || class.tc > 7 || class.queue > 7 {
-            return Err(invalid(dev, format!("class `{}`: priority/tc/queue above 7", class.name)));
+            return Err(invalid(
+                dev,
+                format!("class `{}`: priority/tc/queue above 7", class.name),
+            ));
         }
         if class.dscps.iter().any(|&d| d > 63) {
-            return Err(invalid(dev, format!("class `{}`: DSCP above 63", class.name)));
+            return Err(invalid(
+                dev,
+                format!("class `{}`: DSCP above 63", class.name),
+            ));
         }
         if let Some(e) = class.ecn {
             check_ecn(dev, &class.name, e)?;
@@ -183,7 +244,13 @@ fn check_switch(ctx: &SwitchContext) -> Result<(), RenderError> {
             Scheduling::Strict => 0,
         })
         .sum();
-    if ctx.qos.classes.iter().any(|c| matches!(c.scheduling, Scheduling::Ets { .. })) && ets != 100 {
+    if ctx
+        .qos
+        .classes
+        .iter()
+        .any(|c| matches!(c.scheduling, Scheduling::Ets { .. }))
+        && ets != 100
+    {
         return Err(invalid(dev, format!("ETS weights sum to {ets}, not 100")));
     }
     if ctx.qos.lossless_priorities.iter().any(|&p| p > 7) {
@@ -191,10 +258,16 @@ fn check_switch(ctx: &SwitchContext) -> Result<(), RenderError> {
     }
     for port in &ctx.ports {
         if !escape::is_port_name(&port.name) {
-            return Err(invalid(dev, format!("port name {:?} is not a port name", port.name)));
+            return Err(invalid(
+                dev,
+                format!("port name {:?} is not a port name", port.name),
+            ));
         }
         if !escape::is_identifier(&port.peer) || !escape::is_port_name(&port.peer_port) {
-            return Err(invalid(dev, format!("port `{}`: peer name is not an identifier", port.name)));
+            return Err(invalid(
+                dev,
+                format!("port `{}`: peer name is not an identifier", port.name),
+            ));
         }
         if port.speed_mbps == 0 {
             return Err(invalid(dev, format!("port `{}`: speed 0", port.name)));
@@ -206,7 +279,10 @@ fn check_switch(ctx: &SwitchContext) -> Result<(), RenderError> {
         }
         for p in &port.lossless_priorities {
             if !port.headroom.iter().any(|h| h.priority == *p) {
-                return Err(invalid(dev, format!("port `{}`: no headroom for priority {p}", port.name)));
+                return Err(invalid(
+                    dev,
+                    format!("port `{}`: no headroom for priority {p}", port.name),
+                ));
             }
         }
     }
@@ -214,7 +290,8 @@ fn check_switch(ctx: &SwitchContext) -> Result<(), RenderError> {
 }
 
 fn check_ecn(dev: &str, what: &str, e: Ecn) -> Result<(), RenderError> {
-    if e.min_bytes == 0 || e.max_bytes < e.min_bytes || !(1..=100).contains(&e.probability_percent) {
+    if e.min_bytes == 0 || e.max_bytes < e.min_bytes || !(1..=100).contains(&e.probability_percent)
+    {
         return Err(invalid(
             dev,
             format!("`{what}`: ECN needs 0 < min ≤ max and probability 1..100"),

@@ -82,11 +82,19 @@ pub struct NxPort {
 }
 
 fn queue_class(q: u8) -> String {
-    if q == 0 { "c-out-8q-q-default".into() } else { format!("c-out-8q-q{q}") }
+    if q == 0 {
+        "c-out-8q-q-default".into()
+    } else {
+        format!("c-out-8q-q{q}")
+    }
 }
 
 fn nq_class(q: u8) -> String {
-    if q == 0 { "c-8q-nq-default".into() } else { format!("c-8q-nq{q}") }
+    if q == 0 {
+        "c-8q-nq-default".into()
+    } else {
+        format!("c-8q-nq{q}")
+    }
 }
 
 /// Bytes as NX-OS `kbytes`, rounded up so a threshold never shrinks [unverified: kbyte = 1000 B].
@@ -154,7 +162,11 @@ pub fn view(ctx: &SwitchContext) -> Result<NxosView, RenderError> {
             .iter()
             .find(|c| c.queue == *q && c.lossless && qos.lossless_priorities.contains(&c.priority))
             .map(|c| c.priority);
-        network_qos.push(NxNetworkClass { class: nq_class(*q), mtu: ctx.mtu, pause_cos });
+        network_qos.push(NxNetworkClass {
+            class: nq_class(*q),
+            mtu: ctx.mtu,
+            pause_cos,
+        });
     }
     // default last, as NX-OS lists it
     network_qos.sort_by_key(|n| n.class == "c-8q-nq-default");
@@ -213,5 +225,8 @@ fn queuing_policy(ctx: &SwitchContext, v: &Variant) -> Result<NxQueuing, RenderE
             "more than one strict class (the reference uses only `priority level 1`)",
         ));
     }
-    Ok(NxQueuing { name: variants::variant_name(QUEUING_POLICY, v.index), queues })
+    Ok(NxQueuing {
+        name: variants::variant_name(QUEUING_POLICY, v.index),
+        queues,
+    })
 }

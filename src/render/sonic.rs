@@ -58,22 +58,35 @@ pub fn ranges(items: &[u8]) -> Vec<String> {
             i += 1;
             end = sorted[i];
         }
-        out.push(if start == end { start.to_string() } else { format!("{start}-{end}") });
+        out.push(if start == end {
+            start.to_string()
+        } else {
+            format!("{start}-{end}")
+        });
         i += 1;
     }
     out
 }
 
 fn join(items: &[u8]) -> String {
-    items.iter().map(u8::to_string).collect::<Vec<_>>().join(",")
+    items
+        .iter()
+        .map(u8::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 fn row<const N: usize>(fields: [(&str, String); N]) -> BTreeMap<String, String> {
-    fields.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+    fields
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
 }
 
 pub fn view(ctx: &SwitchContext) -> Result<SonicView, RenderError> {
-    Ok(SonicView { config_db: config_db(ctx)? })
+    Ok(SonicView {
+        config_db: config_db(ctx)?,
+    })
 }
 
 /// Build the whole CONFIG_DB tree of one switch.
@@ -89,12 +102,19 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
         &mut db,
         "DEVICE_METADATA",
         "localhost".into(),
-        row([("hostname", dev.to_string()), ("buffer_model", "traditional".to_string())]),
+        row([
+            ("hostname", dev.to_string()),
+            ("buffer_model", "traditional".to_string()),
+        ]),
     );
 
     // Pool threshold mode decides `dynamic_th` vs `static_th` for every ingress profile
     // (buffermgrd picks the field from the pool mode), so all ports must agree.
-    let lossless_ports: Vec<_> = ctx.ports.iter().filter(|p| !p.lossless_priorities.is_empty()).collect();
+    let lossless_ports: Vec<_> = ctx
+        .ports
+        .iter()
+        .filter(|p| !p.lossless_priorities.is_empty())
+        .collect();
     let static_count = lossless_ports
         .iter()
         .filter(|p| matches!(p.pause_threshold, PauseThreshold::Static { .. }))
@@ -109,7 +129,10 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
     let b = &ctx.buffer;
     let mut ingress_pool = row([
         ("type", "ingress".to_string()),
-        ("mode", if static_mode { "static" } else { "dynamic" }.to_string()),
+        (
+            "mode",
+            if static_mode { "static" } else { "dynamic" }.to_string(),
+        ),
         ("size", b.ingress_lossless_pool_bytes.to_string()),
     ]);
     if let Some(xoff) = b.shared_headroom_pool_bytes {
@@ -148,13 +171,21 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
         &mut db,
         "BUFFER_PROFILE",
         "ingress_lossless_profile".into(),
-        row([("pool", INGRESS_POOL.into()), ("size", "0".into()), ingress_th("7")]),
+        row([
+            ("pool", INGRESS_POOL.into()),
+            ("size", "0".into()),
+            ingress_th("7"),
+        ]),
     );
     put(
         &mut db,
         "BUFFER_PROFILE",
         "ingress_lossy_profile".into(),
-        row([("pool", INGRESS_POOL.into()), ("size", "0".into()), ingress_th("3")]),
+        row([
+            ("pool", INGRESS_POOL.into()),
+            ("size", "0".into()),
+            ingress_th("3"),
+        ]),
     );
     put(
         &mut db,
@@ -170,7 +201,11 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
         &mut db,
         "BUFFER_PROFILE",
         "egress_lossy_profile".into(),
-        row([("pool", EGRESS_LOSSY_POOL.into()), ("size", "0".into()), ("dynamic_th", "3".into())]),
+        row([
+            ("pool", EGRESS_LOSSY_POOL.into()),
+            ("size", "0".into()),
+            ("dynamic_th", "3".into()),
+        ]),
     );
 
     // QoS maps: complete over DSCP 0..63 and TC/priority 0..7.
@@ -188,27 +223,62 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
         tc_to_queue.insert(c.tc, c.queue);
         if qos.lossless_priorities.contains(&c.priority) && c.lossless {
             if c.priority == 0 {
-                return Err(err("lossless priority 0 collides with the lossy PG 0".into()));
+                return Err(err(
+                    "lossless priority 0 collides with the lossy PG 0".into()
+                ));
             }
             tc_to_pg.insert(c.tc, c.priority);
             pfc_to_queue.insert(c.priority, c.queue);
         }
     }
-    let map = |m: &BTreeMap<u8, u8>| m.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let map = |m: &BTreeMap<u8, u8>| {
+        m.iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
     put(
         &mut db,
         "DSCP_TO_TC_MAP",
         MAP_NAME.into(),
-        qos.dscp_to_tc.iter().enumerate().map(|(d, t)| (d.to_string(), t.to_string())).collect(),
+        qos.dscp_to_tc
+            .iter()
+            .enumerate()
+            .map(|(d, t)| (d.to_string(), t.to_string()))
+            .collect(),
     );
-    put(&mut db, "TC_TO_QUEUE_MAP", MAP_NAME.into(), map(&tc_to_queue));
-    put(&mut db, "TC_TO_PRIORITY_GROUP_MAP", MAP_NAME.into(), map(&tc_to_pg));
-    put(&mut db, "MAP_PFC_PRIORITY_TO_QUEUE", MAP_NAME.into(), map(&pfc_to_queue));
+    put(
+        &mut db,
+        "TC_TO_QUEUE_MAP",
+        MAP_NAME.into(),
+        map(&tc_to_queue),
+    );
+    put(
+        &mut db,
+        "TC_TO_PRIORITY_GROUP_MAP",
+        MAP_NAME.into(),
+        map(&tc_to_pg),
+    );
+    put(
+        &mut db,
+        "MAP_PFC_PRIORITY_TO_QUEUE",
+        MAP_NAME.into(),
+        map(&pfc_to_queue),
+    );
     let pfc_to_pg: BTreeMap<u8, u8> = qos.lossless_priorities.iter().map(|&p| (p, p)).collect();
     if !pfc_to_pg.is_empty() {
-        put(&mut db, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", MAP_NAME.into(), map(&pfc_to_pg));
+        put(
+            &mut db,
+            "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP",
+            MAP_NAME.into(),
+            map(&pfc_to_pg),
+        );
     }
-    put(&mut db, "PORT_QOS_MAP", "global".into(), row([("dscp_to_tc_map", MAP_NAME.into())]));
+    put(
+        &mut db,
+        "PORT_QOS_MAP",
+        "global".into(),
+        row([("dscp_to_tc_map", MAP_NAME.into())]),
+    );
 
     // Schedulers: one per distinct scheduling.
     let scheduler_name = |s: Scheduling| match s {
@@ -225,7 +295,10 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
                         c.name
                     )));
                 }
-                row([("type", "DWRR".to_string()), ("weight", weight_percent.to_string())])
+                row([
+                    ("type", "DWRR".to_string()),
+                    ("weight", weight_percent.to_string()),
+                ])
             }
         };
         put(&mut db, "SCHEDULER", scheduler_name(c.scheduling), fields);
@@ -246,7 +319,12 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
                     w.poll_ms, w.detect_ms, w.restore_ms
                 )));
             }
-            put(&mut db, "PFC_WD", "GLOBAL".into(), row([("POLL_INTERVAL", w.poll_ms.to_string())]));
+            put(
+                &mut db,
+                "PFC_WD",
+                "GLOBAL".into(),
+                row([("POLL_INTERVAL", w.poll_ms.to_string())]),
+            );
             Some(w)
         }
         None => None,
@@ -256,7 +334,9 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
     for port in &ctx.ports {
         let p = port.name.as_str();
         if !(68..=9216).contains(&port.mtu) || port.speed_mbps > 1_600_000 {
-            return Err(err(format!("port `{p}`: MTU 68..9216 and speed ≤ 1600000 Mb/s required")));
+            return Err(err(format!(
+                "port `{p}`: MTU 68..9216 and speed ≤ 1600000 Mb/s required"
+            )));
         }
         if port.lanes.is_empty() {
             return Err(err(format!("port `{p}`: SONiC needs the port's lanes")));
@@ -264,7 +344,14 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
         let mut fields = row([
             ("admin_status", "up".to_string()),
             ("fec", serde_plain(port.fec)),
-            ("lanes", port.lanes.iter().map(u32::to_string).collect::<Vec<_>>().join(",")),
+            (
+                "lanes",
+                port.lanes
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(","),
+            ),
             ("mtu", port.mtu.to_string()),
             ("speed", port.speed_mbps.to_string()),
         ]);
@@ -278,14 +365,27 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
             .or_default()
             .insert(p.to_string(), format!("{}m", port.cable_m));
 
-        put(&mut db, "BUFFER_PORT_INGRESS_PROFILE_LIST", p.into(), row([("profile_list", "ingress_lossless_profile".into())]));
+        put(
+            &mut db,
+            "BUFFER_PORT_INGRESS_PROFILE_LIST",
+            p.into(),
+            row([("profile_list", "ingress_lossless_profile".into())]),
+        );
         put(
             &mut db,
             "BUFFER_PORT_EGRESS_PROFILE_LIST",
             p.into(),
-            row([("profile_list", "egress_lossless_profile,egress_lossy_profile".into())]),
+            row([(
+                "profile_list",
+                "egress_lossless_profile,egress_lossy_profile".into(),
+            )]),
         );
-        put(&mut db, "BUFFER_PG", format!("{p}|0"), row([("profile", "ingress_lossy_profile".into())]));
+        put(
+            &mut db,
+            "BUFFER_PG",
+            format!("{p}|0"),
+            row([("profile", "ingress_lossy_profile".into())]),
+        );
 
         let mut qos_map = row([
             ("dscp_to_tc_map", MAP_NAME.to_string()),
@@ -296,22 +396,31 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
         let mut lossless_queues: Vec<u8> = Vec::new();
         if !port.lossless_priorities.is_empty() {
             if port.cable_m == 0 {
-                return Err(err(format!("port `{p}`: buffermgrd skips a 0m cable; no lossless PG")));
+                return Err(err(format!(
+                    "port `{p}`: buffermgrd skips a 0m cable; no lossless PG"
+                )));
             }
             let first = port.headroom.first().copied();
             let Some(h) = first else {
                 return Err(err(format!("port `{p}`: lossless without headroom")));
             };
             // buffermgrd gives every lossless PG of a port the same profile.
-            if port.headroom.iter().any(|x| (x.xoff_bytes, x.xon_bytes, x.size_bytes) != (h.xoff_bytes, h.xon_bytes, h.size_bytes)) {
-                return Err(err(format!("port `{p}`: lossless priorities need equal headroom (one profile per port)")));
+            if port.headroom.iter().any(|x| {
+                (x.xoff_bytes, x.xon_bytes, x.size_bytes)
+                    != (h.xoff_bytes, h.xon_bytes, h.size_bytes)
+            }) {
+                return Err(err(format!(
+                    "port `{p}`: lossless priorities need equal headroom (one profile per port)"
+                )));
             }
             let name = lossless_profile_name(port.speed_mbps, port.cable_m);
             let (th_field, th_value) = match port.pause_threshold {
                 PauseThreshold::Static { bytes } => ("static_th", bytes.to_string()),
                 PauseThreshold::Dynamic { log2_alpha } => {
                     if !(-8..=7).contains(&log2_alpha) {
-                        return Err(err(format!("port `{p}`: dynamic_th {log2_alpha} outside -8..7")));
+                        return Err(err(format!(
+                            "port `{p}`: dynamic_th {log2_alpha} outside -8..7"
+                        )));
                     }
                     ("dynamic_th", log2_alpha.to_string())
                 }
@@ -332,7 +441,12 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
             }
             profiles.insert(name.clone(), profile);
             for r in ranges(&port.lossless_priorities) {
-                put(&mut db, "BUFFER_PG", format!("{p}|{r}"), row([("profile", name.clone())]));
+                put(
+                    &mut db,
+                    "BUFFER_PG",
+                    format!("{p}|{r}"),
+                    row([("profile", name.clone())]),
+                );
             }
             qos_map.insert("pfc_to_pg_map".into(), MAP_NAME.into());
             qos_map.insert("pfc_enable".into(), join(&port.lossless_priorities));
@@ -362,33 +476,57 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
         // Egress buffers: lossless queues on the lossless pool, the rest lossy.
         let lossy: Vec<u8> = (0..8).filter(|q| !lossless_queues.contains(q)).collect();
         for r in ranges(&lossless_queues) {
-            put(&mut db, "BUFFER_QUEUE", format!("{p}|{r}"), row([("profile", "egress_lossless_profile".into())]));
+            put(
+                &mut db,
+                "BUFFER_QUEUE",
+                format!("{p}|{r}"),
+                row([("profile", "egress_lossless_profile".into())]),
+            );
         }
         for r in ranges(&lossy) {
-            put(&mut db, "BUFFER_QUEUE", format!("{p}|{r}"), row([("profile", "egress_lossy_profile".into())]));
+            put(
+                &mut db,
+                "BUFFER_QUEUE",
+                format!("{p}|{r}"),
+                row([("profile", "egress_lossy_profile".into())]),
+            );
         }
 
         // Queues: scheduler per class queue; WRED (ECN mark) where this port marks.
         let mut queues: BTreeMap<u8, BTreeMap<String, String>> = BTreeMap::new();
         for c in &qos.classes {
-            queues.entry(c.queue).or_default().insert("scheduler".into(), scheduler_name(c.scheduling));
+            queues
+                .entry(c.queue)
+                .or_default()
+                .insert("scheduler".into(), scheduler_name(c.scheduling));
         }
         for q in &port.ecn {
             if let Some(e) = q.ecn {
-                let name = format!("ECN_{}_{}_{}", e.min_bytes, e.max_bytes, e.probability_percent);
+                let name = format!(
+                    "ECN_{}_{}_{}",
+                    e.min_bytes, e.max_bytes, e.probability_percent
+                );
                 if name.len() > 32 {
-                    return Err(err(format!("WRED profile name `{name}` longer than 32 characters")));
+                    return Err(err(format!(
+                        "WRED profile name `{name}` longer than 32 characters"
+                    )));
                 }
                 let mut f = BTreeMap::new();
                 for colour in ["green", "yellow", "red"] {
                     f.insert(format!("wred_{colour}_enable"), "true".to_string());
                     f.insert(format!("{colour}_min_threshold"), e.min_bytes.to_string());
                     f.insert(format!("{colour}_max_threshold"), e.max_bytes.to_string());
-                    f.insert(format!("{colour}_drop_probability"), e.probability_percent.to_string());
+                    f.insert(
+                        format!("{colour}_drop_probability"),
+                        e.probability_percent.to_string(),
+                    );
                 }
                 f.insert("ecn".into(), "ecn_all".into());
                 put(&mut db, "WRED_PROFILE", name.clone(), f);
-                queues.entry(q.queue).or_default().insert("wred_profile".into(), name);
+                queues
+                    .entry(q.queue)
+                    .or_default()
+                    .insert("wred_profile".into(), name);
             }
         }
         for (q, fields) in queues {
@@ -423,7 +561,10 @@ mod tests {
 
     #[test]
     fn profile_name() {
-        assert_eq!(lossless_profile_name(400000, 5), "pg_lossless_400000_5m_profile");
+        assert_eq!(
+            lossless_profile_name(400000, 5),
+            "pg_lossless_400000_5m_profile"
+        );
         assert_eq!(port_name(2, 8), "Ethernet16");
     }
 }

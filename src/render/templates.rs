@@ -87,7 +87,8 @@ impl Templates {
                 }
                 _ => file.source.to_string(),
             };
-            env.add_template_owned(file.path, source).map_err(template_error)?;
+            env.add_template_owned(file.path, source)
+                .map_err(template_error)?;
         }
         Ok(Templates { env })
     }
@@ -100,7 +101,9 @@ impl Templates {
     /// Render one template with `ctx` as the variable `device`.
     pub fn render(&self, name: &str, ctx: Value) -> Result<String, RenderError> {
         let template = self.env.get_template(name).map_err(template_error)?;
-        template.render(minijinja::context! { device => ctx }).map_err(template_error)
+        template
+            .render(minijinja::context! { device => ctx })
+            .map_err(template_error)
     }
 }
 
@@ -110,7 +113,11 @@ pub(crate) fn template_error(e: Error) -> RenderError {
     if let Some(detail) = e.detail() {
         message = format!("{message}: {detail}");
     }
-    RenderError::Template { template: e.name().unwrap_or("<unknown>").to_string(), line: e.line(), message }
+    RenderError::Template {
+        template: e.name().unwrap_or("<unknown>").to_string(),
+        line: e.line(),
+        message,
+    }
 }
 
 /// A serde value (from `serde_json::to_value` of a view) as a template value.
@@ -142,7 +149,10 @@ fn to_json(v: &Value) -> Result<serde_json::Value, Error> {
     use minijinja::value::ValueKind;
     Ok(match v.kind() {
         ValueKind::Undefined => {
-            return Err(Error::new(ErrorKind::UndefinedError, "undefined value in tojson"));
+            return Err(Error::new(
+                ErrorKind::UndefinedError,
+                "undefined value in tojson",
+            ));
         }
         ValueKind::None => serde_json::Value::Null,
         ValueKind::Bool => serde_json::Value::Bool(v.is_true()),
@@ -157,20 +167,28 @@ fn to_json(v: &Value) -> Result<serde_json::Value, Error> {
             }
         }
         ValueKind::String => serde_json::Value::String(v.as_str().unwrap_or_default().to_string()),
-        ValueKind::Seq | ValueKind::Iterable => {
-            serde_json::Value::Array(v.try_iter()?.map(|x| to_json(&x)).collect::<Result<_, _>>()?)
-        }
+        ValueKind::Seq | ValueKind::Iterable => serde_json::Value::Array(
+            v.try_iter()?
+                .map(|x| to_json(&x))
+                .collect::<Result<_, _>>()?,
+        ),
         ValueKind::Map => {
             let mut map = serde_json::Map::new();
             for key in v.try_iter()? {
                 let item = v.get_item(&key)?;
-                let key = key.as_str().map(str::to_string).unwrap_or_else(|| key.to_string());
+                let key = key
+                    .as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| key.to_string());
                 map.insert(key, to_json(&item)?);
             }
             serde_json::Value::Object(map)
         }
         _ => {
-            return Err(Error::new(ErrorKind::InvalidOperation, "value cannot be rendered as JSON"));
+            return Err(Error::new(
+                ErrorKind::InvalidOperation,
+                "value cannot be rendered as JSON",
+            ));
         }
     })
 }

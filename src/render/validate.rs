@@ -15,34 +15,91 @@ use serde_json::Value;
 fn allowed_fields(table: &str) -> Option<&'static [&'static str]> {
     Some(match table {
         "DEVICE_METADATA" => &[
-            "hostname", "buffer_model", "type", "platform", "hwsku", "mac", "bgp_asn",
-            "default_pfcwd_status", "switch_type", "deployment_id", "asic_name", "region",
+            "hostname",
+            "buffer_model",
+            "type",
+            "platform",
+            "hwsku",
+            "mac",
+            "bgp_asn",
+            "default_pfcwd_status",
+            "switch_type",
+            "deployment_id",
+            "asic_name",
+            "region",
         ],
         "PORT" => &[
-            "speed", "mtu", "lanes", "admin_status", "fec", "pfc_asym", "autoneg", "adv_speeds",
-            "alias", "description", "index",
+            "speed",
+            "mtu",
+            "lanes",
+            "admin_status",
+            "fec",
+            "pfc_asym",
+            "autoneg",
+            "adv_speeds",
+            "alias",
+            "description",
+            "index",
         ],
         "BUFFER_POOL" => &["type", "mode", "size", "xoff", "percentage"],
         "BUFFER_PROFILE" => &[
-            "pool", "size", "xon", "xoff", "xon_offset", "dynamic_th", "static_th",
-            "headroom_type", "packet_discard_action",
+            "pool",
+            "size",
+            "xon",
+            "xoff",
+            "xon_offset",
+            "dynamic_th",
+            "static_th",
+            "headroom_type",
+            "packet_discard_action",
         ],
         "BUFFER_PG" | "BUFFER_QUEUE" => &["profile"],
         "BUFFER_PORT_INGRESS_PROFILE_LIST" | "BUFFER_PORT_EGRESS_PROFILE_LIST" => &["profile_list"],
         "PORT_QOS_MAP" => &[
-            "dscp_to_tc_map", "tc_to_queue_map", "tc_to_pg_map", "pfc_to_queue_map",
-            "pfc_to_pg_map", "dot1p_to_tc_map", "tc_to_dscp_map", "scheduler", "pfc_enable",
+            "dscp_to_tc_map",
+            "tc_to_queue_map",
+            "tc_to_pg_map",
+            "pfc_to_queue_map",
+            "pfc_to_pg_map",
+            "dot1p_to_tc_map",
+            "tc_to_dscp_map",
+            "scheduler",
+            "pfc_enable",
             "pfcwd_sw_enable",
         ],
         "WRED_PROFILE" => &[
-            "green_min_threshold", "green_max_threshold", "yellow_min_threshold",
-            "yellow_max_threshold", "red_min_threshold", "red_max_threshold",
-            "green_drop_probability", "yellow_drop_probability", "red_drop_probability",
-            "wred_green_enable", "wred_yellow_enable", "wred_red_enable", "ecn",
+            "green_min_threshold",
+            "green_max_threshold",
+            "yellow_min_threshold",
+            "yellow_max_threshold",
+            "red_min_threshold",
+            "red_max_threshold",
+            "green_drop_probability",
+            "yellow_drop_probability",
+            "red_drop_probability",
+            "wred_green_enable",
+            "wred_yellow_enable",
+            "wred_red_enable",
+            "ecn",
         ],
-        "SCHEDULER" => &["type", "weight", "priority", "meter_type", "cir", "pir", "cbs", "pbs"],
+        "SCHEDULER" => &[
+            "type",
+            "weight",
+            "priority",
+            "meter_type",
+            "cir",
+            "pir",
+            "cbs",
+            "pbs",
+        ],
         "QUEUE" => &["scheduler", "wred_profile"],
-        "PFC_WD" => &["action", "detection_time", "restoration_time", "pfc_stat_history", "POLL_INTERVAL"],
+        "PFC_WD" => &[
+            "action",
+            "detection_time",
+            "restoration_time",
+            "pfc_stat_history",
+            "POLL_INTERVAL",
+        ],
         "DEFAULT_LOSSLESS_BUFFER_PARAMETER" => &["default_dynamic_th", "over_subscribe_ratio"],
         "LOSSLESS_TRAFFIC_PATTERN" => &["mtu", "small_packet_percentage"],
         _ => return None,
@@ -89,7 +146,9 @@ fn prio_list(s: &str) -> Option<BTreeSet<u64>> {
     if s.is_empty() {
         return Some(BTreeSet::new());
     }
-    s.split(',').map(|p| (p.len() == 1).then(|| num(p, 7)).flatten()).collect()
+    s.split(',')
+        .map(|p| (p.len() == 1).then(|| num(p, 7)).flatten())
+        .collect()
 }
 
 type Rows<'a> = BTreeMap<&'a str, &'a serde_json::Map<String, Value>>;
@@ -212,12 +271,16 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
         for field in ["size", "xoff"] {
             if let Some(v) = s(f, field) {
                 if num(&v, u64::MAX).is_none() {
-                    errs.push(format!("Y-7 BUFFER_POOL|{name}.{field}: `{v}` not a uint64"));
+                    errs.push(format!(
+                        "Y-7 BUFFER_POOL|{name}.{field}: `{v}` not a uint64"
+                    ));
                 }
             }
         }
         if f.contains_key("percentage") && (f.contains_key("size") || !dynamic_model) {
-            errs.push(format!("Y-7 BUFFER_POOL|{name}: percentage with size or outside the dynamic model"));
+            errs.push(format!(
+                "Y-7 BUFFER_POOL|{name}: percentage with size or outside the dynamic model"
+            ));
         }
     }
 
@@ -234,13 +297,17 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
         for field in ["size", "xon", "xoff", "xon_offset", "static_th"] {
             if let Some(v) = s(f, field) {
                 if num(&v, u64::MAX).is_none() {
-                    errs.push(format!("Y-8 BUFFER_PROFILE|{name}.{field}: `{v}` not a uint64"));
+                    errs.push(format!(
+                        "Y-8 BUFFER_PROFILE|{name}.{field}: `{v}` not a uint64"
+                    ));
                 }
             }
         }
         if let Some(v) = s(f, "dynamic_th") {
             if !int_in(&v, -8, 7) {
-                errs.push(format!("Y-8 BUFFER_PROFILE|{name}.dynamic_th `{v}` outside -8..7"));
+                errs.push(format!(
+                    "Y-8 BUFFER_PROFILE|{name}.dynamic_th `{v}` outside -8..7"
+                ));
             }
         }
         if let Some(v) = s(f, "headroom_type") {
@@ -250,7 +317,9 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
         }
         if let Some(v) = s(f, "packet_discard_action") {
             if v != "drop" && v != "trim" {
-                errs.push(format!("Y-8 BUFFER_PROFILE|{name}.packet_discard_action `{v}`"));
+                errs.push(format!(
+                    "Y-8 BUFFER_PROFILE|{name}.packet_discard_action `{v}`"
+                ));
             }
         }
     }
@@ -268,12 +337,16 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
                 errs.push(format!("Y-3 {table}|{key}: port `{port}` not in PORT"));
             }
             let Some((a, b)) = index_range(idx, max) else {
-                errs.push(format!("{rule} {table}|{key}: index `{idx}` does not match the pattern"));
+                errs.push(format!(
+                    "{rule} {table}|{key}: index `{idx}` does not match the pattern"
+                ));
                 continue;
             };
             let ranges = seen.entry(port).or_default();
             if ranges.iter().any(|&(x, y)| a <= y && x <= b) {
-                errs.push(format!("§7 {table}|{key}: overlaps another range of `{port}`"));
+                errs.push(format!(
+                    "§7 {table}|{key}: overlaps another range of `{port}`"
+                ));
             }
             ranges.push((a, b));
             let profile = s(f, "profile").unwrap_or_default();
@@ -286,7 +359,10 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
             }
         }
     }
-    for table in ["BUFFER_PORT_INGRESS_PROFILE_LIST", "BUFFER_PORT_EGRESS_PROFILE_LIST"] {
+    for table in [
+        "BUFFER_PORT_INGRESS_PROFILE_LIST",
+        "BUFFER_PORT_EGRESS_PROFILE_LIST",
+    ] {
         for (port, f) in t(table) {
             if !ports.contains(port) {
                 errs.push(format!("Y-3 {table}|{port}: port not in PORT"));
@@ -306,7 +382,9 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
                 errs.push(format!("Y-11 DSCP_TO_TC_MAP|{name}: invalid DSCP `{k}`"));
             }
             if !v.as_str().is_some_and(|v| num(v, 15).is_some()) {
-                errs.push(format!("Y-11 DSCP_TO_TC_MAP|{name}.{k}: TC `{v}` outside 0..15"));
+                errs.push(format!(
+                    "Y-11 DSCP_TO_TC_MAP|{name}.{k}: TC `{v}` outside 0..15"
+                ));
             }
         }
     }
@@ -318,7 +396,9 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
     ] {
         for (name, f) in t(table) {
             for (k, v) in f.iter() {
-                let v_ok = v.as_str().is_some_and(|v| v.len() == 1 && num(v, vmax).is_some());
+                let v_ok = v
+                    .as_str()
+                    .is_some_and(|v| v.len() == 1 && num(v, vmax).is_some());
                 if num(k, kmax).is_none() || !v_ok {
                     errs.push(format!("Y-12 {table}|{name}: `{k}` → `{v}` out of range"));
                 }
@@ -339,12 +419,16 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
     ];
     for (key, f) in t("PORT_QOS_MAP") {
         if *key != "global" && !ports.contains(key) {
-            errs.push(format!("Y-13 PORT_QOS_MAP|{key}: not `global` and not a port"));
+            errs.push(format!(
+                "Y-13 PORT_QOS_MAP|{key}: not `global` and not a port"
+            ));
         }
         for (field, table) in map_fields {
             if let Some(name) = s(f, field) {
                 if !has(table, &name) {
-                    errs.push(format!("Y-3 PORT_QOS_MAP|{key}.{field}: `{name}` missing in {table}"));
+                    errs.push(format!(
+                        "Y-3 PORT_QOS_MAP|{key}.{field}: `{name}` missing in {table}"
+                    ));
                 }
             }
         }
@@ -352,21 +436,31 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
         let wd = s(f, "pfcwd_sw_enable").map(|v| (prio_list(&v), v));
         for (field, val) in [("pfc_enable", &pfc), ("pfcwd_sw_enable", &wd)] {
             if let Some((None, raw)) = val {
-                errs.push(format!("Y-13 PORT_QOS_MAP|{key}.{field}: `{raw}` does not match ([0-7](,[0-7])*)?"));
+                errs.push(format!(
+                    "Y-13 PORT_QOS_MAP|{key}.{field}: `{raw}` does not match ([0-7](,[0-7])*)?"
+                ));
             }
         }
-        let pfc_set = pfc.as_ref().and_then(|(p, _)| p.clone()).unwrap_or_default();
+        let pfc_set = pfc
+            .as_ref()
+            .and_then(|(p, _)| p.clone())
+            .unwrap_or_default();
         if let Some((Some(w), _)) = &wd {
             if !w.is_subset(&pfc_set) {
-                errs.push(format!("§7 PORT_QOS_MAP|{key}: pfcwd_sw_enable is not a subset of pfc_enable"));
+                errs.push(format!(
+                    "§7 PORT_QOS_MAP|{key}: pfcwd_sw_enable is not a subset of pfc_enable"
+                ));
             }
         }
         for p in &pfc_set {
             let covered = pg_ranges.get(key).is_some_and(|r| {
-                r.iter().any(|(a, b, prof)| a <= p && p <= b && prof != "ingress_lossy_profile")
+                r.iter()
+                    .any(|(a, b, prof)| a <= p && p <= b && prof != "ingress_lossy_profile")
             });
             if !covered {
-                errs.push(format!("§7 PORT_QOS_MAP|{key}: PFC priority {p} has no lossless BUFFER_PG"));
+                errs.push(format!(
+                    "§7 PORT_QOS_MAP|{key}: PFC priority {p} has no lossless BUFFER_PG"
+                ));
             }
         }
     }
@@ -386,19 +480,29 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
             }
             if let Some(p) = s(f, &format!("{colour}_drop_probability")) {
                 if num(&p, 100).is_none() {
-                    errs.push(format!("Y-14 WRED_PROFILE|{name}: {colour} probability `{p}`"));
+                    errs.push(format!(
+                        "Y-14 WRED_PROFILE|{name}: {colour} probability `{p}`"
+                    ));
                 }
             }
             if let Some(e) = s(f, &format!("wred_{colour}_enable")) {
                 if e != "true" && e != "false" {
-                    errs.push(format!("Y-14 WRED_PROFILE|{name}: wred_{colour}_enable `{e}`"));
+                    errs.push(format!(
+                        "Y-14 WRED_PROFILE|{name}: wred_{colour}_enable `{e}`"
+                    ));
                 }
             }
         }
         if let Some(e) = s(f, "ecn") {
             let ok = [
-                "ecn_none", "ecn_green", "ecn_yellow", "ecn_red", "ecn_green_yellow",
-                "ecn_green_red", "ecn_yellow_red", "ecn_all",
+                "ecn_none",
+                "ecn_green",
+                "ecn_yellow",
+                "ecn_red",
+                "ecn_green_yellow",
+                "ecn_green_red",
+                "ecn_yellow_red",
+                "ecn_all",
             ];
             if !ok.contains(&e.as_str()) {
                 errs.push(format!("Y-14 WRED_PROFILE|{name}: ecn `{e}`"));
@@ -415,12 +519,16 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
         }
         if let Some(w) = s(f, "weight") {
             if !num(&w, 100).is_some_and(|n| n >= 1) {
-                errs.push(format!("Y-15 SCHEDULER|{name}: weight `{w}` outside 1..100"));
+                errs.push(format!(
+                    "Y-15 SCHEDULER|{name}: weight `{w}` outside 1..100"
+                ));
             }
         }
         if let Some(p) = s(f, "priority") {
             if num(&p, 9).is_none() {
-                errs.push(format!("Y-15 SCHEDULER|{name}: priority `{p}` outside 0..9"));
+                errs.push(format!(
+                    "Y-15 SCHEDULER|{name}: priority `{p}` outside 0..9"
+                ));
             }
         }
         if let Some(m) = s(f, "meter_type") {
@@ -455,7 +563,9 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
             continue;
         };
         if voq {
-            errs.push(format!("Y-16 QUEUE|{key}: plain queue key with switch_type voq"));
+            errs.push(format!(
+                "Y-16 QUEUE|{key}: plain queue key with switch_type voq"
+            ));
         }
         if port != "CPU" && !ports.contains(port) {
             errs.push(format!("Y-16 QUEUE|{key}: port `{port}` not in PORT"));
@@ -473,12 +583,17 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
     }
 
     // Y-17 PFC_WD
-    let poll = t("PFC_WD").get("GLOBAL").and_then(|g| s(g, "POLL_INTERVAL")).and_then(|v| num(&v, u64::MAX));
+    let poll = t("PFC_WD")
+        .get("GLOBAL")
+        .and_then(|g| s(g, "POLL_INTERVAL"))
+        .and_then(|v| num(&v, u64::MAX));
     for (key, f) in t("PFC_WD") {
         if *key == "GLOBAL" {
             for field in f.keys() {
                 if field != "POLL_INTERVAL" {
-                    errs.push(format!("Y-17 PFC_WD|GLOBAL: `{field}` only allowed per port"));
+                    errs.push(format!(
+                        "Y-17 PFC_WD|GLOBAL: `{field}` only allowed per port"
+                    ));
                 }
             }
             if !poll.is_some_and(|p| (100..=1000).contains(&p)) {
@@ -502,7 +617,10 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
                 errs.push(format!("Y-17 PFC_WD|{key}: pfc_stat_history `{h}`"));
             }
         }
-        for (field, lo, hi) in [("detection_time", 100, 5000), ("restoration_time", 100, 60000)] {
+        for (field, lo, hi) in [
+            ("detection_time", 100, 5000),
+            ("restoration_time", 100, 60000),
+        ] {
             if let Some(v) = s(f, field) {
                 match num(&v, u64::MAX) {
                     Some(n) if (lo..=hi).contains(&n) => {
@@ -510,7 +628,9 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
                             errs.push(format!("Y-17 PFC_WD|{key}: {field} below POLL_INTERVAL"));
                         }
                     }
-                    _ => errs.push(format!("Y-17 PFC_WD|{key}: {field} `{v}` outside {lo}..{hi}")),
+                    _ => errs.push(format!(
+                        "Y-17 PFC_WD|{key}: {field} `{v}` outside {lo}..{hi}"
+                    )),
                 }
             }
         }
@@ -519,14 +639,22 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
     // Y-18 dynamic-model input tables
     for (name, f) in t("DEFAULT_LOSSLESS_BUFFER_PARAMETER") {
         if !s(f, "default_dynamic_th").is_some_and(|v| int_in(&v, -8, 7)) {
-            errs.push(format!("Y-18 DEFAULT_LOSSLESS_BUFFER_PARAMETER|{name}: default_dynamic_th"));
+            errs.push(format!(
+                "Y-18 DEFAULT_LOSSLESS_BUFFER_PARAMETER|{name}: default_dynamic_th"
+            ));
         }
     }
     for (name, f) in t("LOSSLESS_TRAFFIC_PATTERN") {
-        let mtu_ok = s(f, "mtu").and_then(|v| num(&v, 9216)).is_some_and(|n| n >= 1);
-        let spp_ok = s(f, "small_packet_percentage").and_then(|v| num(&v, 100)).is_some();
+        let mtu_ok = s(f, "mtu")
+            .and_then(|v| num(&v, 9216))
+            .is_some_and(|n| n >= 1);
+        let spp_ok = s(f, "small_packet_percentage")
+            .and_then(|v| num(&v, 100))
+            .is_some();
         if !mtu_ok || !spp_ok {
-            errs.push(format!("Y-18 LOSSLESS_TRAFFIC_PATTERN|{name}: mtu/small_packet_percentage"));
+            errs.push(format!(
+                "Y-18 LOSSLESS_TRAFFIC_PATTERN|{name}: mtu/small_packet_percentage"
+            ));
         }
     }
     errs
@@ -547,11 +675,18 @@ pub fn validate_mlnx_qos(script: &str) -> Vec<String> {
         }
     }
     for line in joined {
-        let words: Vec<String> =
-            line.split_whitespace().map(|w| w.trim_matches(|c| c == '"' || c == '\'').to_string()).collect();
+        let words: Vec<String> = line
+            .split_whitespace()
+            .map(|w| w.trim_matches(|c| c == '"' || c == '\'').to_string())
+            .collect();
         // `mlnx_qos` as the command word (optionally behind `run`/`sudo`), not as a mention.
-        let Some(pos) = words.iter().position(|w| w == "mlnx_qos") else { continue };
-        if !words[..pos].iter().all(|w| w == "run" || w == "sudo" || w == "exec") {
+        let Some(pos) = words.iter().position(|w| w == "mlnx_qos") else {
+            continue;
+        };
+        if !words[..pos]
+            .iter()
+            .all(|w| w == "run" || w == "sudo" || w == "exec")
+        {
             continue;
         }
         errs.extend(check_mlnx_qos(&line, &words[pos + 1..]));
@@ -569,9 +704,25 @@ fn check_mlnx_qos(line: &str, args: &[String]) -> Vec<String> {
             None => (args[i].as_str(), None),
         };
         let known = [
-            "-i", "--interface", "-f", "--pfc", "-p", "--prio_tc", "-s", "--tsa", "-t", "--tcbw",
-            "--trust", "--dscp2prio", "--cable_len", "--prio2buffer", "--buffer_size", "-d",
-            "--dcbx", "-r", "--ratelimit",
+            "-i",
+            "--interface",
+            "-f",
+            "--pfc",
+            "-p",
+            "--prio_tc",
+            "-s",
+            "--tsa",
+            "-t",
+            "--tcbw",
+            "--trust",
+            "--dscp2prio",
+            "--cable_len",
+            "--prio2buffer",
+            "--buffer_size",
+            "-d",
+            "--dcbx",
+            "-r",
+            "--ratelimit",
         ];
         if !known.contains(&opt) {
             errs.push(format!("unknown or abbreviated option `{opt}`: {line}"));
@@ -607,15 +758,23 @@ fn check_mlnx_qos(line: &str, args: &[String]) -> Vec<String> {
     if !opts.contains_key("--interface") {
         errs.push(format!("no -i interface: {line}"));
     }
-    let list = |o: &str| opts.get(o).and_then(|v| v.first()).map(|v| v.split(',').collect::<Vec<_>>());
+    let list = |o: &str| {
+        opts.get(o)
+            .and_then(|v| v.first())
+            .map(|v| v.split(',').collect::<Vec<_>>())
+    };
     for o in ["--pfc", "--prio_tc", "--tsa", "--tcbw", "--prio2buffer"] {
         if let Some(items) = list(o) {
             if items.len() != 8 {
-                errs.push(format!("{o} has {} items, needs exactly 8: {line}", items.len()));
+                errs.push(format!(
+                    "{o} has {} items, needs exactly 8: {line}",
+                    items.len()
+                ));
             }
         }
     }
-    let items_ok = |o: &str, ok: &dyn Fn(&str) -> bool| list(o).is_none_or(|v| v.iter().all(|x| ok(x)));
+    let items_ok =
+        |o: &str, ok: &dyn Fn(&str) -> bool| list(o).is_none_or(|v| v.iter().all(|x| ok(x)));
     if !items_ok("--pfc", &|x| x == "0" || x == "1") {
         errs.push(format!("--pfc items must be 0 or 1: {line}"));
     }
@@ -631,7 +790,9 @@ fn check_mlnx_qos(line: &str, args: &[String]) -> Vec<String> {
     let ets_opts = ["--prio_tc", "--tsa", "--tcbw"];
     let present = ets_opts.iter().filter(|o| opts.contains_key(**o)).count();
     if present != 0 && present != 3 {
-        errs.push(format!("--prio_tc, --tsa and --tcbw must be given in one call: {line}"));
+        errs.push(format!(
+            "--prio_tc, --tsa and --tcbw must be given in one call: {line}"
+        ));
     }
     if let (Some(tsa), Some(bw)) = (list("--tsa"), list("--tcbw")) {
         let mut sum = 0;
@@ -642,7 +803,9 @@ fn check_mlnx_qos(line: &str, args: &[String]) -> Vec<String> {
                 any_ets = true;
                 sum += b;
             } else if b != 0 {
-                errs.push(format!("a strict/vendor TC has bandwidth {b}, must be 0: {line}"));
+                errs.push(format!(
+                    "a strict/vendor TC has bandwidth {b}, must be 0: {line}"
+                ));
             }
         }
         if any_ets && sum != 100 {
@@ -659,7 +822,9 @@ fn check_mlnx_qos(line: &str, args: &[String]) -> Vec<String> {
     }
     if let Some(c) = opts.get("--cable_len").and_then(|v| v.first()) {
         if num(c, 999).is_none() {
-            errs.push(format!("--cable_len `{c}` must be an integer below 1000: {line}"));
+            errs.push(format!(
+                "--cable_len `{c}` must be an integer below 1000: {line}"
+            ));
         }
     }
     errs
@@ -672,11 +837,18 @@ mod tests {
     #[test]
     fn mlnx_qos_rules() {
         let good = "run mlnx_qos -i \"$IF\" --prio_tc 0,1,2,3,4,5,6,7 --tsa ets,ets,ets,ets,ets,ets,strict,ets --tcbw 50,0,0,50,0,0,0,0";
-        assert!(validate_mlnx_qos(good).is_empty(), "{:?}", validate_mlnx_qos(good));
+        assert!(
+            validate_mlnx_qos(good).is_empty(),
+            "{:?}",
+            validate_mlnx_qos(good)
+        );
         let cases = [
             ("mlnx_qos -i x --pfc 0,0,0,1,0,0,0", "exactly 8"),
             ("mlnx_qos -i x --tcbw 50,0,0,50,0,0,0,0", "one call"),
-            ("mlnx_qos -i x --trust dscp --dscp2prio set,26,3", "one call"),
+            (
+                "mlnx_qos -i x --trust dscp --dscp2prio set,26,3",
+                "one call",
+            ),
             ("mlnx_qos -i x --trust l3", "pcp or dscp"),
             ("mlnx_qos -i x --tc_bw 1", "unknown"),
             (
@@ -715,10 +887,22 @@ mod tests {
         });
         let errs = validate_sonic(&doc).join("\n");
         for want in [
-            "Y-5 PORT|Ethernet0: mtu", "Y-3 BUFFER_PROFILE|x: pool", "dynamic_th `9`", "overlaps",
-            "index `8`", "\"3,9\"", "pfc_enable", "green max < min", "`action` only allowed",
-            "detection_time `50`", "Y-6", "invalid DSCP `64`", "weight `0`", "scheduler `missing`",
-            "Y-19", "Y-4",
+            "Y-5 PORT|Ethernet0: mtu",
+            "Y-3 BUFFER_PROFILE|x: pool",
+            "dynamic_th `9`",
+            "overlaps",
+            "index `8`",
+            "\"3,9\"",
+            "pfc_enable",
+            "green max < min",
+            "`action` only allowed",
+            "detection_time `50`",
+            "Y-6",
+            "invalid DSCP `64`",
+            "weight `0`",
+            "scheduler `missing`",
+            "Y-19",
+            "Y-4",
         ] {
             let want = want.replace('"', "`");
             assert!(errs.contains(&want), "missing {want}:\n{errs}");

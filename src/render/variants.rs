@@ -26,7 +26,12 @@ pub(crate) fn base_ecn(ctx: &SwitchContext) -> Vec<QueueEcn> {
         .qos
         .classes
         .iter()
-        .filter_map(|c| c.ecn.map(|e| QueueEcn { queue: c.queue, ecn: Some(e) }))
+        .filter_map(|c| {
+            c.ecn.map(|e| QueueEcn {
+                queue: c.queue,
+                ecn: Some(e),
+            })
+        })
         .collect();
     out.sort_by_key(|q| q.queue);
     out.dedup_by_key(|q| q.queue);
@@ -68,12 +73,19 @@ pub(crate) fn variants(ctx: &SwitchContext) -> Vec<Variant> {
 
 /// The variant index of a port.
 pub(crate) fn variant_of(variants: &[Variant], port: &str) -> usize {
-    variants.iter().find(|v| v.ports.iter().any(|p| p == port)).map_or(0, |v| v.index)
+    variants
+        .iter()
+        .find(|v| v.ports.iter().any(|p| p == port))
+        .map_or(0, |v| v.index)
 }
 
 /// Name of variant `index`: `base` for 0, `base_<index+1>` for the others.
 pub(crate) fn variant_name(base: &str, index: usize) -> String {
-    if index == 0 { base.to_string() } else { format!("{base}_{}", index + 1) }
+    if index == 0 {
+        base.to_string()
+    } else {
+        format!("{base}_{}", index + 1)
+    }
 }
 
 /// Sorted unique items as a comma list of ranges: `24,26-28`.

@@ -318,13 +318,18 @@ pub struct HostDecl {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HostProp {
-    Nic { model: Ident, count: Option<Spanned<u64>> },
+    Nic {
+        model: Ident,
+        count: Option<Spanned<u64>>,
+    },
     Netdev(Vec<NamePattern>),
     RdmaDevice(Vec<NamePattern>),
     Class(ClassDecl),
     Pfc(bool),
     /// `ecn off` (every class, `class` is None) or `ecn roce off`.
-    EcnOff { class: Option<Ident> },
+    EcnOff {
+        class: Option<Ident>,
+    },
 }
 
 /// `link A -- B { speed 400G  cable 30m  count 2 }`
