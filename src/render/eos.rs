@@ -86,7 +86,7 @@ pub fn seconds(ms: u32) -> String {
 /// A byte threshold with its EOS unit keyword: whole kilobytes as `kbytes` (vendors.md §0:
 /// 150000 B = `150 kbytes`), anything else exactly in `bytes`.
 pub fn threshold(bytes: u64) -> String {
-    if bytes % 1000 == 0 {
+    if bytes.is_multiple_of(1000) {
         format!("{} kbytes", bytes / 1000)
     } else {
         format!("{bytes} bytes")

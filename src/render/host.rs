@@ -77,10 +77,10 @@ pub fn view(ctx: &HostContext) -> Result<HostView, RenderError> {
 
 fn nic(dev: &str, n: &NicContext) -> Result<NicView, RenderError> {
     let bad = |m: String| invalid(dev, format!("nic{}: {m}", n.index));
-    if let Some(nd) = &n.netdev {
-        if !escape::is_netdev(nd) {
-            return Err(bad(format!("netdev {nd:?} is not a Linux interface name")));
-        }
+    if let Some(nd) = &n.netdev
+        && !escape::is_netdev(nd)
+    {
+        return Err(bad(format!("netdev {nd:?} is not a Linux interface name")));
     }
     if !escape::is_rdma_device(&n.rdma_device) {
         return Err(bad(format!(
@@ -88,10 +88,10 @@ fn nic(dev: &str, n: &NicContext) -> Result<NicView, RenderError> {
             n.rdma_device
         )));
     }
-    if let Some(pci) = &n.pci {
-        if !escape::is_pci_address(pci) {
-            return Err(bad(format!("PCI address {pci:?} is malformed")));
-        }
+    if let Some(pci) = &n.pci
+        && !escape::is_pci_address(pci)
+    {
+        return Err(bad(format!("PCI address {pci:?} is malformed")));
     }
     if n.pfc.iter().any(|&v| v > 1) {
         return Err(bad("PFC items must be 0 or 1".into()));
@@ -136,10 +136,10 @@ fn nic(dev: &str, n: &NicContext) -> Result<NicView, RenderError> {
     if n.prio2buffer.is_some() != n.buffer_size_bytes.is_some() {
         return Err(bad("prio2buffer and buffer sizes go together".into()));
     }
-    if let Some(p2b) = n.prio2buffer {
-        if p2b.iter().any(|&b| b > 7) {
-            return Err(bad("prio2buffer items must be 0..7".into()));
-        }
+    if let Some(p2b) = n.prio2buffer
+        && p2b.iter().any(|&b| b > 7)
+    {
+        return Err(bad("prio2buffer items must be 0..7".into()));
     }
     let mut dscp2prio = Vec::new();
     for e in &n.dscp2prio {

@@ -114,10 +114,10 @@ fn ecn_args(e: Ecn) -> String {
 pub fn view(ctx: &SwitchContext) -> Result<NxosView, RenderError> {
     let dev = ctx.device.as_str();
     let err = |m: String| unsupported(dev, SwitchOs::Nxos, m);
-    if let Some(w) = ctx.watchdog {
-        if w.action != WatchdogAction::Drop {
-            return Err(err("PFC watchdog action other than drop".into()));
-        }
+    if let Some(w) = ctx.watchdog
+        && w.action != WatchdogAction::Drop
+    {
+        return Err(err("PFC watchdog action other than drop".into()));
     }
     let qos = &ctx.qos;
     let mut class_maps = Vec::new();

@@ -215,10 +215,10 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
     let mut pfc_to_queue: BTreeMap<u8, u8> = (0..8).map(|p| (p, p)).collect();
     let mut seen_tc: BTreeMap<u8, u8> = BTreeMap::new();
     for c in &qos.classes {
-        if let Some(q) = seen_tc.insert(c.tc, c.queue) {
-            if q != c.queue {
-                return Err(err(format!("TC {} maps to two queues", c.tc)));
-            }
+        if let Some(q) = seen_tc.insert(c.tc, c.queue)
+            && q != c.queue
+        {
+            return Err(err(format!("TC {} maps to two queues", c.tc)));
         }
         tc_to_queue.insert(c.tc, c.queue);
         if qos.lossless_priorities.contains(&c.priority) && c.lossless {
@@ -432,12 +432,12 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
                 ("xoff", h.xoff_bytes.to_string()),
                 (th_field, th_value),
             ]);
-            if let Some(existing) = profiles.get(&name) {
-                if existing != &profile {
-                    return Err(err(format!(
-                        "two ports share buffermgrd's profile name `{name}` with different headroom"
-                    )));
-                }
+            if let Some(existing) = profiles.get(&name)
+                && existing != &profile
+            {
+                return Err(err(format!(
+                    "two ports share buffermgrd's profile name `{name}` with different headroom"
+                )));
             }
             profiles.insert(name.clone(), profile);
             for r in ranges(&port.lossless_priorities) {

@@ -176,15 +176,15 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
                 if !v.is_string() {
                     errs.push(format!("Y-1 {table}|{key}.{f}: value is not a string"));
                 }
-                if let Some(s) = v.as_str() {
-                    if s.starts_with('[') {
-                        errs.push(format!("Y-3 {table}|{key}.{f}: `[TABLE|name]` reference"));
-                    }
+                if let Some(s) = v.as_str()
+                    && s.starts_with('[')
+                {
+                    errs.push(format!("Y-3 {table}|{key}.{f}: `[TABLE|name]` reference"));
                 }
-                if let Some(allowed) = allowed_fields(table) {
-                    if !allowed.contains(&f.as_str()) && !(table == "CABLE_LENGTH") {
-                        errs.push(format!("Y-4 {table}|{key}: unknown field `{f}`"));
-                    }
+                if let Some(allowed) = allowed_fields(table)
+                    && !allowed.contains(&f.as_str())
+                {
+                    errs.push(format!("Y-4 {table}|{key}: unknown field `{f}`"));
                 }
             }
             out.insert(key.as_str(), fields);
@@ -200,12 +200,12 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
     let has = |table: &str, name: &str| t(table).contains_key(name);
 
     // Y-19
-    if let Some(md) = t("DEVICE_METADATA").get("localhost") {
-        if let Some(m) = s(md, "buffer_model") {
-            if m != "traditional" && m != "dynamic" {
-                errs.push(format!("Y-19 buffer_model `{m}`"));
-            }
-        }
+    if let Some(md) = t("DEVICE_METADATA").get("localhost")
+        && let Some(m) = s(md, "buffer_model")
+        && m != "traditional"
+        && m != "dynamic"
+    {
+        errs.push(format!("Y-19 buffer_model `{m}`"));
     }
     let dynamic_model = t("DEVICE_METADATA")
         .get("localhost")
@@ -224,20 +224,21 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
         if s(f, "lanes").is_none() {
             errs.push(format!("Y-5 PORT|{p}: lanes missing"));
         }
-        if let Some(m) = s(f, "mtu") {
-            if !num(&m, 9216).is_some_and(|n| n >= 68) {
-                errs.push(format!("Y-5 PORT|{p}: mtu {m} outside 68..9216"));
-            }
+        if let Some(m) = s(f, "mtu")
+            && num(&m, 9216).is_none_or(|n| n < 68)
+        {
+            errs.push(format!("Y-5 PORT|{p}: mtu {m} outside 68..9216"));
         }
-        if let Some(fec) = s(f, "fec") {
-            if !["rs", "fc", "none", "auto"].contains(&fec.as_str()) {
-                errs.push(format!("Y-5 PORT|{p}: fec `{fec}`"));
-            }
+        if let Some(fec) = s(f, "fec")
+            && !["rs", "fc", "none", "auto"].contains(&fec.as_str())
+        {
+            errs.push(format!("Y-5 PORT|{p}: fec `{fec}`"));
         }
-        if let Some(a) = s(f, "pfc_asym") {
-            if a != "on" && a != "off" {
-                errs.push(format!("Y-5 PORT|{p}: pfc_asym `{a}`"));
-            }
+        if let Some(a) = s(f, "pfc_asym")
+            && a != "on"
+            && a != "off"
+        {
+            errs.push(format!("Y-5 PORT|{p}: pfc_asym `{a}`"));
         }
     }
 
@@ -269,12 +270,12 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
             errs.push(format!("Y-7 BUFFER_POOL|{name}: mode missing or invalid"));
         }
         for field in ["size", "xoff"] {
-            if let Some(v) = s(f, field) {
-                if num(&v, u64::MAX).is_none() {
-                    errs.push(format!(
-                        "Y-7 BUFFER_POOL|{name}.{field}: `{v}` not a uint64"
-                    ));
-                }
+            if let Some(v) = s(f, field)
+                && num(&v, u64::MAX).is_none()
+            {
+                errs.push(format!(
+                    "Y-7 BUFFER_POOL|{name}.{field}: `{v}` not a uint64"
+                ));
             }
         }
         if f.contains_key("percentage") && (f.contains_key("size") || !dynamic_model) {
@@ -295,32 +296,34 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
             errs.push(format!("Y-8 BUFFER_PROFILE|{name}: size missing"));
         }
         for field in ["size", "xon", "xoff", "xon_offset", "static_th"] {
-            if let Some(v) = s(f, field) {
-                if num(&v, u64::MAX).is_none() {
-                    errs.push(format!(
-                        "Y-8 BUFFER_PROFILE|{name}.{field}: `{v}` not a uint64"
-                    ));
-                }
-            }
-        }
-        if let Some(v) = s(f, "dynamic_th") {
-            if !int_in(&v, -8, 7) {
+            if let Some(v) = s(f, field)
+                && num(&v, u64::MAX).is_none()
+            {
                 errs.push(format!(
-                    "Y-8 BUFFER_PROFILE|{name}.dynamic_th `{v}` outside -8..7"
+                    "Y-8 BUFFER_PROFILE|{name}.{field}: `{v}` not a uint64"
                 ));
             }
         }
-        if let Some(v) = s(f, "headroom_type") {
-            if v != "static" && v != "dynamic" {
-                errs.push(format!("Y-8 BUFFER_PROFILE|{name}.headroom_type `{v}`"));
-            }
+        if let Some(v) = s(f, "dynamic_th")
+            && !int_in(&v, -8, 7)
+        {
+            errs.push(format!(
+                "Y-8 BUFFER_PROFILE|{name}.dynamic_th `{v}` outside -8..7"
+            ));
         }
-        if let Some(v) = s(f, "packet_discard_action") {
-            if v != "drop" && v != "trim" {
-                errs.push(format!(
-                    "Y-8 BUFFER_PROFILE|{name}.packet_discard_action `{v}`"
-                ));
-            }
+        if let Some(v) = s(f, "headroom_type")
+            && v != "static"
+            && v != "dynamic"
+        {
+            errs.push(format!("Y-8 BUFFER_PROFILE|{name}.headroom_type `{v}`"));
+        }
+        if let Some(v) = s(f, "packet_discard_action")
+            && v != "drop"
+            && v != "trim"
+        {
+            errs.push(format!(
+                "Y-8 BUFFER_PROFILE|{name}.packet_discard_action `{v}`"
+            ));
         }
     }
 
@@ -381,7 +384,7 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
             if num(k, 63).is_none() {
                 errs.push(format!("Y-11 DSCP_TO_TC_MAP|{name}: invalid DSCP `{k}`"));
             }
-            if !v.as_str().is_some_and(|v| num(v, 15).is_some()) {
+            if v.as_str().is_none_or(|v| num(v, 15).is_none()) {
                 errs.push(format!(
                     "Y-11 DSCP_TO_TC_MAP|{name}.{k}: TC `{v}` outside 0..15"
                 ));
@@ -424,12 +427,12 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
             ));
         }
         for (field, table) in map_fields {
-            if let Some(name) = s(f, field) {
-                if !has(table, &name) {
-                    errs.push(format!(
-                        "Y-3 PORT_QOS_MAP|{key}.{field}: `{name}` missing in {table}"
-                    ));
-                }
+            if let Some(name) = s(f, field)
+                && !has(table, &name)
+            {
+                errs.push(format!(
+                    "Y-3 PORT_QOS_MAP|{key}.{field}: `{name}` missing in {table}"
+                ));
             }
         }
         let pfc = s(f, "pfc_enable").map(|v| (prio_list(&v), v));
@@ -445,12 +448,12 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
             .as_ref()
             .and_then(|(p, _)| p.clone())
             .unwrap_or_default();
-        if let Some((Some(w), _)) = &wd {
-            if !w.is_subset(&pfc_set) {
-                errs.push(format!(
-                    "§7 PORT_QOS_MAP|{key}: pfcwd_sw_enable is not a subset of pfc_enable"
-                ));
-            }
+        if let Some((Some(w), _)) = &wd
+            && !w.is_subset(&pfc_set)
+        {
+            errs.push(format!(
+                "§7 PORT_QOS_MAP|{key}: pfcwd_sw_enable is not a subset of pfc_enable"
+            ));
         }
         for p in &pfc_set {
             let covered = pg_ranges.get(key).is_some_and(|r| {
@@ -473,24 +476,25 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
         for colour in ["green", "yellow", "red"] {
             let min = s(f, &format!("{colour}_min_threshold")).and_then(|v| num(&v, u64::MAX));
             let max = s(f, &format!("{colour}_max_threshold")).and_then(|v| num(&v, u64::MAX));
-            if let (Some(a), Some(b)) = (min, max) {
-                if b < a {
-                    errs.push(format!("Y-14 WRED_PROFILE|{name}: {colour} max < min"));
-                }
+            if let (Some(a), Some(b)) = (min, max)
+                && b < a
+            {
+                errs.push(format!("Y-14 WRED_PROFILE|{name}: {colour} max < min"));
             }
-            if let Some(p) = s(f, &format!("{colour}_drop_probability")) {
-                if num(&p, 100).is_none() {
-                    errs.push(format!(
-                        "Y-14 WRED_PROFILE|{name}: {colour} probability `{p}`"
-                    ));
-                }
+            if let Some(p) = s(f, &format!("{colour}_drop_probability"))
+                && num(&p, 100).is_none()
+            {
+                errs.push(format!(
+                    "Y-14 WRED_PROFILE|{name}: {colour} probability `{p}`"
+                ));
             }
-            if let Some(e) = s(f, &format!("wred_{colour}_enable")) {
-                if e != "true" && e != "false" {
-                    errs.push(format!(
-                        "Y-14 WRED_PROFILE|{name}: wred_{colour}_enable `{e}`"
-                    ));
-                }
+            if let Some(e) = s(f, &format!("wred_{colour}_enable"))
+                && e != "true"
+                && e != "false"
+            {
+                errs.push(format!(
+                    "Y-14 WRED_PROFILE|{name}: wred_{colour}_enable `{e}`"
+                ));
             }
         }
         if let Some(e) = s(f, "ecn") {
@@ -512,43 +516,44 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
 
     // Y-15 SCHEDULER
     for (name, f) in t("SCHEDULER") {
-        if let Some(ty) = s(f, "type") {
-            if !["DWRR", "WRR", "STRICT"].contains(&ty.as_str()) {
-                errs.push(format!("Y-15 SCHEDULER|{name}: type `{ty}`"));
-            }
+        if let Some(ty) = s(f, "type")
+            && !["DWRR", "WRR", "STRICT"].contains(&ty.as_str())
+        {
+            errs.push(format!("Y-15 SCHEDULER|{name}: type `{ty}`"));
         }
-        if let Some(w) = s(f, "weight") {
-            if !num(&w, 100).is_some_and(|n| n >= 1) {
-                errs.push(format!(
-                    "Y-15 SCHEDULER|{name}: weight `{w}` outside 1..100"
-                ));
-            }
+        if let Some(w) = s(f, "weight")
+            && num(&w, 100).is_none_or(|n| n < 1)
+        {
+            errs.push(format!(
+                "Y-15 SCHEDULER|{name}: weight `{w}` outside 1..100"
+            ));
         }
-        if let Some(p) = s(f, "priority") {
-            if num(&p, 9).is_none() {
-                errs.push(format!(
-                    "Y-15 SCHEDULER|{name}: priority `{p}` outside 0..9"
-                ));
-            }
+        if let Some(p) = s(f, "priority")
+            && num(&p, 9).is_none()
+        {
+            errs.push(format!(
+                "Y-15 SCHEDULER|{name}: priority `{p}` outside 0..9"
+            ));
         }
-        if let Some(m) = s(f, "meter_type") {
-            if m != "packets" && m != "bytes" {
-                errs.push(format!("Y-15 SCHEDULER|{name}: meter_type `{m}`"));
-            }
+        if let Some(m) = s(f, "meter_type")
+            && m != "packets"
+            && m != "bytes"
+        {
+            errs.push(format!("Y-15 SCHEDULER|{name}: meter_type `{m}`"));
         }
         let n = |k: &str| s(f, k).and_then(|v| num(&v, u64::MAX));
         if f.contains_key("pir") && !f.contains_key("cir") {
             errs.push(format!("Y-15 SCHEDULER|{name}: pir without cir"));
         }
-        if let (Some(c), Some(p)) = (n("cir"), n("pir")) {
-            if p < c {
-                errs.push(format!("Y-15 SCHEDULER|{name}: pir < cir"));
-            }
+        if let (Some(c), Some(p)) = (n("cir"), n("pir"))
+            && p < c
+        {
+            errs.push(format!("Y-15 SCHEDULER|{name}: pir < cir"));
         }
-        if let (Some(c), Some(p)) = (n("cbs"), n("pbs")) {
-            if p < c {
-                errs.push(format!("Y-15 SCHEDULER|{name}: pbs < cbs"));
-            }
+        if let (Some(c), Some(p)) = (n("cbs"), n("pbs"))
+            && p < c
+        {
+            errs.push(format!("Y-15 SCHEDULER|{name}: pbs < cbs"));
         }
     }
 
@@ -570,15 +575,15 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
         if port != "CPU" && !ports.contains(port) {
             errs.push(format!("Y-16 QUEUE|{key}: port `{port}` not in PORT"));
         }
-        if let Some(sch) = s(f, "scheduler") {
-            if !has("SCHEDULER", &sch) {
-                errs.push(format!("Y-3 QUEUE|{key}: scheduler `{sch}` missing"));
-            }
+        if let Some(sch) = s(f, "scheduler")
+            && !has("SCHEDULER", &sch)
+        {
+            errs.push(format!("Y-3 QUEUE|{key}: scheduler `{sch}` missing"));
         }
-        if let Some(w) = s(f, "wred_profile") {
-            if !has("WRED_PROFILE", &w) {
-                errs.push(format!("Y-3 QUEUE|{key}: wred_profile `{w}` missing"));
-            }
+        if let Some(w) = s(f, "wred_profile")
+            && !has("WRED_PROFILE", &w)
+        {
+            errs.push(format!("Y-3 QUEUE|{key}: wred_profile `{w}` missing"));
         }
     }
 
@@ -607,15 +612,16 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
         if f.contains_key("POLL_INTERVAL") {
             errs.push(format!("Y-17 PFC_WD|{key}: POLL_INTERVAL only in GLOBAL"));
         }
-        if let Some(a) = s(f, "action") {
-            if !["drop", "forward", "alert"].contains(&a.as_str()) {
-                errs.push(format!("Y-17 PFC_WD|{key}: action `{a}`"));
-            }
+        if let Some(a) = s(f, "action")
+            && !["drop", "forward", "alert"].contains(&a.as_str())
+        {
+            errs.push(format!("Y-17 PFC_WD|{key}: action `{a}`"));
         }
-        if let Some(h) = s(f, "pfc_stat_history") {
-            if h != "enable" && h != "disable" {
-                errs.push(format!("Y-17 PFC_WD|{key}: pfc_stat_history `{h}`"));
-            }
+        if let Some(h) = s(f, "pfc_stat_history")
+            && h != "enable"
+            && h != "disable"
+        {
+            errs.push(format!("Y-17 PFC_WD|{key}: pfc_stat_history `{h}`"));
         }
         for (field, lo, hi) in [
             ("detection_time", 100, 5000),
@@ -764,13 +770,13 @@ fn check_mlnx_qos(line: &str, args: &[String]) -> Vec<String> {
             .map(|v| v.split(',').collect::<Vec<_>>())
     };
     for o in ["--pfc", "--prio_tc", "--tsa", "--tcbw", "--prio2buffer"] {
-        if let Some(items) = list(o) {
-            if items.len() != 8 {
-                errs.push(format!(
-                    "{o} has {} items, needs exactly 8: {line}",
-                    items.len()
-                ));
-            }
+        if let Some(items) = list(o)
+            && items.len() != 8
+        {
+            errs.push(format!(
+                "{o} has {} items, needs exactly 8: {line}",
+                items.len()
+            ));
         }
     }
     let items_ok =
@@ -820,12 +826,12 @@ fn check_mlnx_qos(line: &str, args: &[String]) -> Vec<String> {
             errs.push(format!("--trust and --dscp2prio in one call: {line}"));
         }
     }
-    if let Some(c) = opts.get("--cable_len").and_then(|v| v.first()) {
-        if num(c, 999).is_none() {
-            errs.push(format!(
-                "--cable_len `{c}` must be an integer below 1000: {line}"
-            ));
-        }
+    if let Some(c) = opts.get("--cable_len").and_then(|v| v.first())
+        && num(c, 999).is_none()
+    {
+        errs.push(format!(
+            "--cable_len `{c}` must be an integer below 1000: {line}"
+        ));
     }
     errs
 }
