@@ -646,3 +646,79 @@ fn host_script_dry_run_prints_valid_commands() {
     assert_eq!(bad.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// ---- scenario variations ------------------------------------------------------------------
+
+#[test]
+fn sonic_port_without_pfc_and_static_thresholds() {
+    let mut ctx = leaf(SwitchOs::Sonic);
+    // Port 0 runs no PFC (an override); every other port uses a static pause threshold.
+    ctx.ports[0].lossless_priorities.clear();
+    ctx.ports[0].headroom.clear();
+    for p in &mut ctx.ports {
+        p.pause_threshold = PauseThreshold::Static { bytes: 40_000 };
+    }
+    let doc = sonic_json(&ctx);
+    let errs = validate_sonic(&doc);
+    assert!(errs.is_empty(), "{errs:#?}");
+    assert!(doc["BUFFER_PG"].get("Ethernet0|3-4").is_none());
+    assert!(doc["PORT_QOS_MAP"]["Ethernet0"].get("pfc_enable").is_none());
+    assert!(doc["PFC_WD"].get("Ethernet0").is_none());
+    assert_eq!(doc["BUFFER_POOL"]["ingress_lossless_pool"]["mode"], "static");
+    assert_eq!(doc["BUFFER_PROFILE"]["pg_lossless_400000_3m_profile"]["static_th"], "40000");
+    assert_eq!(doc["BUFFER_QUEUE"]["Ethernet0|0-7"]["profile"], "egress_lossy_profile");
+
+    // Mixed static/dynamic thresholds cannot share one ingress pool mode.
+    ctx.ports[1].pause_threshold = PauseThreshold::Dynamic { log2_alpha: 0 };
+    assert!(matches!(render_switch(&templates(), &ctx), Err(RenderError::Unsupported { .. })));
+}
+
+#[test]
+fn sonic_non_contiguous_lossless_priorities_become_ranges() {
+    let mut ctx = leaf(SwitchOs::Sonic);
+    // roce-bounced moves to priority 5 (tc/queue 5): PGs 3 and 5 are separate ranges.
+    ctx.qos.classes[2].priority = 5;
+    ctx.qos.classes[2].tc = 5;
+    ctx.qos.classes[2].queue = 5;
+    ctx.qos.lossless_priorities = vec![3, 5];
+    for p in &mut ctx.ports {
+        p.lossless_priorities = vec![3, 5];
+        p.headroom[1].priority = 5;
+        p.ecn[1].queue = 5;
+    }
+    let doc = sonic_json(&ctx);
+    assert!(validate_sonic(&doc).is_empty(), "{:#?}", validate_sonic(&doc));
+    assert_eq!(doc["BUFFER_PG"]["Ethernet0|3"]["profile"], "pg_lossless_400000_3m_profile");
+    assert_eq!(doc["BUFFER_PG"]["Ethernet0|5"]["profile"], "pg_lossless_400000_3m_profile");
+    assert_eq!(doc["BUFFER_QUEUE"]["Ethernet0|4"]["profile"], "egress_lossy_profile");
+    assert_eq!(doc["PORT_QOS_MAP"]["Ethernet0"]["pfc_enable"], "3,5");
+    assert_eq!(doc["TC_TO_PRIORITY_GROUP_MAP"]["FABRICC"]["5"], "5");
+}
+
+#[test]
+fn watchdog_off_removes_every_watchdog_line() {
+    let t = templates();
+    for os in ALL_OS {
+        let mut ctx = leaf(os);
+        ctx.watchdog = None;
+        let out: String = render_switch(&t, &ctx).expect("renders").iter().map(|a| a.contents.clone()).collect();
+        for needle in ["watchdog", "watch-dog", "PFC_WD", "pfcwd"] {
+            assert!(!out.contains(needle), "{os:?} still has {needle}");
+        }
+    }
+}
+
+#[test]
+fn context_snapshots() {
+    // The contexts themselves, so a golden diff shows whether the model or a template moved.
+    let leaf = serde_json::to_string_pretty(&leaf(SwitchOs::Sonic)).expect("serializes") + "\n";
+    let host = serde_json::to_string_pretty(&host()).expect("serializes") + "\n";
+    let artifact = |path: &str, contents: String| Artifact {
+        path: path.into(),
+        contents,
+        device: String::new(),
+        kind: ArtifactKind::Report,
+        target: String::new(),
+    };
+    check_golden("contexts", &[artifact("leaf1.sonic.json", leaf), artifact("gpu001.json", host)]);
+}
