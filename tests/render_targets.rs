@@ -601,6 +601,13 @@ fn override_directory_replaces_one_template_and_errors_name_the_line() {
         "{msg}"
     );
 
+    std::fs::write(dir.join("eos/running-confg"), "typo\n").expect("write");
+    let e = Templates::with_overrides(&dir)
+        .err()
+        .expect("unknown override file");
+    assert!(e.to_string().contains("running-confg"), "{e}");
+    std::fs::remove_file(dir.join("eos/running-confg")).expect("remove");
+
     std::fs::write(dir.join("eos/running-config"), "{% for x in %}\n").expect("write");
     let e = Templates::with_overrides(&dir).err().expect("syntax error");
     assert!(e.to_string().contains("eos/running-config"), "{e}");
@@ -664,13 +671,25 @@ fn sonic_port_without_pfc_and_static_thresholds() {
     assert!(doc["BUFFER_PG"].get("Ethernet0|3-4").is_none());
     assert!(doc["PORT_QOS_MAP"]["Ethernet0"].get("pfc_enable").is_none());
     assert!(doc["PFC_WD"].get("Ethernet0").is_none());
-    assert_eq!(doc["BUFFER_POOL"]["ingress_lossless_pool"]["mode"], "static");
-    assert_eq!(doc["BUFFER_PROFILE"]["pg_lossless_400000_3m_profile"]["static_th"], "40000");
-    assert_eq!(doc["BUFFER_QUEUE"]["Ethernet0|0-7"]["profile"], "egress_lossy_profile");
+    assert_eq!(
+        doc["BUFFER_POOL"]["ingress_lossless_pool"]["mode"],
+        "static"
+    );
+    assert_eq!(
+        doc["BUFFER_PROFILE"]["pg_lossless_400000_3m_profile"]["static_th"],
+        "40000"
+    );
+    assert_eq!(
+        doc["BUFFER_QUEUE"]["Ethernet0|0-7"]["profile"],
+        "egress_lossy_profile"
+    );
 
     // Mixed static/dynamic thresholds cannot share one ingress pool mode.
     ctx.ports[1].pause_threshold = PauseThreshold::Dynamic { log2_alpha: 0 };
-    assert!(matches!(render_switch(&templates(), &ctx), Err(RenderError::Unsupported { .. })));
+    assert!(matches!(
+        render_switch(&templates(), &ctx),
+        Err(RenderError::Unsupported { .. })
+    ));
 }
 
 #[test]
@@ -687,10 +706,23 @@ fn sonic_non_contiguous_lossless_priorities_become_ranges() {
         p.ecn[1].queue = 5;
     }
     let doc = sonic_json(&ctx);
-    assert!(validate_sonic(&doc).is_empty(), "{:#?}", validate_sonic(&doc));
-    assert_eq!(doc["BUFFER_PG"]["Ethernet0|3"]["profile"], "pg_lossless_400000_3m_profile");
-    assert_eq!(doc["BUFFER_PG"]["Ethernet0|5"]["profile"], "pg_lossless_400000_3m_profile");
-    assert_eq!(doc["BUFFER_QUEUE"]["Ethernet0|4"]["profile"], "egress_lossy_profile");
+    assert!(
+        validate_sonic(&doc).is_empty(),
+        "{:#?}",
+        validate_sonic(&doc)
+    );
+    assert_eq!(
+        doc["BUFFER_PG"]["Ethernet0|3"]["profile"],
+        "pg_lossless_400000_3m_profile"
+    );
+    assert_eq!(
+        doc["BUFFER_PG"]["Ethernet0|5"]["profile"],
+        "pg_lossless_400000_3m_profile"
+    );
+    assert_eq!(
+        doc["BUFFER_QUEUE"]["Ethernet0|4"]["profile"],
+        "egress_lossy_profile"
+    );
     assert_eq!(doc["PORT_QOS_MAP"]["Ethernet0"]["pfc_enable"], "3,5");
     assert_eq!(doc["TC_TO_PRIORITY_GROUP_MAP"]["FABRICC"]["5"], "5");
 }
@@ -701,7 +733,11 @@ fn watchdog_off_removes_every_watchdog_line() {
     for os in ALL_OS {
         let mut ctx = leaf(os);
         ctx.watchdog = None;
-        let out: String = render_switch(&t, &ctx).expect("renders").iter().map(|a| a.contents.clone()).collect();
+        let out: String = render_switch(&t, &ctx)
+            .expect("renders")
+            .iter()
+            .map(|a| a.contents.clone())
+            .collect();
         for needle in ["watchdog", "watch-dog", "PFC_WD", "pfcwd"] {
             assert!(!out.contains(needle), "{os:?} still has {needle}");
         }
@@ -720,5 +756,11 @@ fn context_snapshots() {
         kind: ArtifactKind::Report,
         target: String::new(),
     };
-    check_golden("contexts", &[artifact("leaf1.sonic.json", leaf), artifact("gpu001.json", host)]);
+    check_golden(
+        "contexts",
+        &[
+            artifact("leaf1.sonic.json", leaf),
+            artifact("gpu001.json", host),
+        ],
+    );
 }

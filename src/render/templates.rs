@@ -67,6 +67,9 @@ impl Templates {
     }
 
     fn build(dir: Option<&Path>) -> Result<Templates, RenderError> {
+        if let Some(dir) = dir {
+            check_override_dir(dir)?;
+        }
         let mut env = Environment::new();
         env.set_undefined_behavior(UndefinedBehavior::Strict);
         env.set_auto_escape_callback(|_name| AutoEscape::None);
@@ -105,6 +108,46 @@ impl Templates {
             .render(minijinja::context! { device => ctx })
             .map_err(template_error)
     }
+}
+
+/// Every file under `dir/<target>/` must replace an embedded template: a misspelt override
+/// would otherwise be ignored silently and the embedded template rendered instead.
+fn check_override_dir(dir: &Path) -> Result<(), RenderError> {
+    let io = |p: &Path, e: std::io::Error| RenderError::Override {
+        path: p.display().to_string(),
+        message: e.to_string(),
+    };
+    if !dir.is_dir() {
+        return Err(RenderError::Override {
+            path: dir.display().to_string(),
+            message: "not a directory".into(),
+        });
+    }
+    let mut targets: Vec<&str> = EMBEDDED.iter().map(|f| f.target).collect();
+    targets.dedup();
+    for target in targets {
+        let sub = dir.join(target);
+        if !sub.is_dir() {
+            continue;
+        }
+        for entry in std::fs::read_dir(&sub).map_err(|e| io(&sub, e))? {
+            let entry = entry.map_err(|e| io(&sub, e))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') {
+                continue;
+            }
+            let known = EMBEDDED
+                .iter()
+                .any(|f| f.target == target && f.output == name);
+            if !known {
+                return Err(RenderError::Override {
+                    path: entry.path().display().to_string(),
+                    message: format!("no embedded template `{target}/{name}` to replace"),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A minijinja error as a `RenderError` naming the template and line.
