@@ -764,3 +764,34 @@ fn context_snapshots() {
         ],
     );
 }
+
+#[test]
+fn host_dscp2prio_and_manual_buffers_stay_separate_from_trust() {
+    let mut h = host();
+    // A host override: RoCE marked with DSCP 26 but on priority 4 (not 26 >> 3).
+    h.nics[0].dscp2prio = vec![DscpPriority {
+        dscp: 26,
+        priority: 4,
+    }];
+    h.nics[0].prio2buffer = Some([0, 0, 0, 1, 1, 0, 0, 0]);
+    h.nics[0].buffer_size_bytes = Some([130_944, 130_944, 0, 0, 0, 0, 0, 0]);
+    let a = render_host(&templates(), &h).expect("host renders");
+    let script = &a[0].contents;
+    assert!(
+        validate_mlnx_qos(script).is_empty(),
+        "{:?}",
+        validate_mlnx_qos(script)
+    );
+    let line = script
+        .lines()
+        .find(|l| l.contains("--dscp2prio"))
+        .expect("dscp2prio call");
+    assert!(!line.contains("--trust"), "{line}");
+    assert!(line.ends_with("--dscp2prio set,26,4"), "{line}");
+    assert!(
+        script.contains("--prio2buffer 0,0,0,1,1,0,0,0 --buffer_size 130944,130944,0,0,0,0,0,0")
+    );
+
+    h.nics[0].buffer_size_bytes = None; // prio2buffer without sizes is refused
+    assert!(render_host(&templates(), &h).is_err());
+}
