@@ -238,7 +238,7 @@ struct FileSource<'a> {
 }
 
 fn drawable(text: &str) -> std::borrow::Cow<'_, str> {
-    let bad = |c: char| (c.is_ascii_control() && !matches!(c, '\n' | '\r' | '\t'));
+    let bad = |c: char| c.is_ascii_control() && !matches!(c, '\n' | '\r' | '\t');
     if text.contains(bad) { std::borrow::Cow::Owned(text.replace(bad, "?")) } else { std::borrow::Cow::Borrowed(text) }
 }
 
