@@ -795,3 +795,23 @@ fn host_dscp2prio_and_manual_buffers_stay_separate_from_trust() {
     h.nics[0].buffer_size_bytes = None; // prio2buffer without sizes is refused
     assert!(render_host(&templates(), &h).is_err());
 }
+
+#[test]
+fn render_all_is_sorted_by_path() {
+    let switches: Vec<SwitchContext> = ALL_OS
+        .iter()
+        .enumerate()
+        .map(|(i, &os)| {
+            let mut ctx = leaf(os);
+            ctx.device = format!("leaf{}", 5 - i);
+            ctx
+        })
+        .collect();
+    let all = render_all(&templates(), &switches, &[host()]).expect("renders");
+    let paths: Vec<&str> = all.iter().map(|a| a.path.as_str()).collect();
+    let mut sorted = paths.clone();
+    sorted.sort_unstable();
+    assert_eq!(paths, sorted);
+    assert_eq!(all.len(), 7);
+    assert_eq!(paths[0], "hosts/gpu001/mlnx_qos.sh");
+}

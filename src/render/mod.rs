@@ -157,6 +157,23 @@ pub fn render_host(templates: &Templates, ctx: &HostContext) -> Result<Vec<Artif
     )
 }
 
+/// Render every device of a build with one template environment; artifacts sorted by path.
+pub fn render_all(
+    templates: &Templates,
+    switches: &[SwitchContext],
+    hosts: &[HostContext],
+) -> Result<Vec<Artifact>, RenderError> {
+    let mut out = Vec::new();
+    for s in switches {
+        out.extend(render_switch(templates, s)?);
+    }
+    for h in hosts {
+        out.extend(render_host(templates, h)?);
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(out)
+}
+
 fn to_json<T: Serialize>(view: &T) -> Result<serde_json::Value, RenderError> {
     serde_json::to_value(view).map_err(|e| RenderError::Template {
         template: "<view>".to_string(),
