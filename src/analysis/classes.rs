@@ -123,7 +123,7 @@ fn bandwidth_sum(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
 }
 
 fn pct(thousandths: u64) -> String {
-    if thousandths % 1000 == 0 {
+    if thousandths.is_multiple_of(1000) {
         (thousandths / 1000).to_string()
     } else {
         format!("{}", thousandths as f64 / 1000.0)

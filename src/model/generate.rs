@@ -147,9 +147,9 @@ pub fn generate(
         return Generated::default();
     }
     let k = specs.len();
-    for i in 0..k {
+    for (i, spec) in specs.iter_mut().enumerate() {
         let top = i + 1 == k;
-        if !split_ports(&mut specs[i], top, diags) {
+        if !split_ports(spec, top, diags) {
             return Generated::default();
         }
     }
@@ -375,7 +375,7 @@ fn bandwidth(groups: &[crate::model::PortGroup], first: u64, count: u64) -> u64 
 }
 
 fn smallest_divisor_fitting(uplinks: u32, lower: u64, ports: u64) -> Option<u32> {
-    (1..=uplinks).filter(|d| uplinks % d == 0).find(|&d| lower * u64::from(uplinks / d) <= ports)
+    (1..=uplinks).filter(|&d| uplinks.is_multiple_of(d)).find(|&d| lower * u64::from(uplinks / d) <= ports)
 }
 
 fn choose_top_count(
@@ -389,7 +389,7 @@ fn choose_top_count(
     let ports = u64::from(spec.down);
     if let Some(n) = spec.switches {
         let n32 = u32::try_from(n.value).unwrap_or(0);
-        if n32 == 0 || u % n32 != 0 || lower_count * u64::from(u / n32) > ports {
+        if n32 == 0 || !u.is_multiple_of(n32) || lower_count * u64::from(u / n32) > ports {
             let fit = smallest_divisor_fitting(u, lower_count, ports);
             diags.push(
                 Diagnostic::new(
@@ -520,7 +520,7 @@ fn wire(specs: &[TierSpec<'_>], hosts: &[WiredHost], rails: u32, limits: &Limits
         let spp = match spine.switches {
             Some(n) => {
                 let n32 = u32::try_from(n.value).unwrap_or(0);
-                if n32 == 0 || u1 % n32 != 0 {
+                if n32 == 0 || !u1.is_multiple_of(n32) {
                     diags.push(
                         Diagnostic::new(Code::CannotWire, n.span, format!("{} spines per pod cannot take a leaf's {u1} uplinks evenly", n.value))
                             .label("requested count")

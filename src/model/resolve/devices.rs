@@ -28,11 +28,13 @@ struct SwitchDraft {
     watchdog: Option<Sourced<Watchdog>>,
 }
 
+/// The statement index whose block set a host's NICs, where, and the NIC lines.
+type NicLines = (usize, Span, Vec<(ast::Ident, u64)>);
+
 #[derive(Default)]
 struct HostDraft {
     span: Span,
-    /// The statement index whose block set the NICs, and the NIC lines.
-    nics: Option<(usize, Span, Vec<(ast::Ident, u64)>)>,
+    nics: Option<NicLines>,
     netdev: Option<Sourced<Vec<String>>>,
     rdma: Option<Sourced<Vec<String>>>,
     classes: BTreeMap<String, (ast::Ident, ClassDraft)>,
@@ -236,8 +238,7 @@ pub(super) fn build(
     let mut entries: Vec<Entry> = Vec::with_capacity(switch_order.len() + generated.switches.len());
     let mut gen_names: HashMap<&str, u32> = HashMap::with_capacity(generated.switches.len());
     for (i, g) in generated.switches.iter().enumerate() {
-        if let Some(&first) = gen_names.get(g.name.as_str()) {
-            let _ = first;
+        if gen_names.contains_key(g.name.as_str()) {
             diags.push(
                 Diagnostic::new(
                     Code::BadNameTemplate,
@@ -351,7 +352,7 @@ pub(super) fn build(
         attach(fabric, b, id);
         fabric.links.push(Link { a, b, speed: g.speed, cable_mm: g.cable_mm, span: g.span, generated: Some(g.tier) });
     }
-    links::bind(fabric, &raw_links, &switch_ids, &host_ids, limits, diags);
+    links::bind(fabric, &raw_links, &switch_ids, &host_ids, diags);
 }
 
 pub(super) fn attach(fabric: &mut Fabric, e: Endpoint, link: LinkId) {

@@ -26,7 +26,6 @@ pub(super) struct RawLink {
     pub b: RawEnd,
     pub speed: Option<Sourced<u64>>,
     pub cable: Option<Sourced<u64>>,
-    pub count: u64,
     pub span: Span,
 }
 
@@ -68,7 +67,6 @@ pub(super) fn collect(stmts: &[&ast::Stmt], limits: &Limits, diags: &mut Vec<Dia
                         b: RawEnd { name: y.clone(), span: l.b.span },
                         speed,
                         cable,
-                        count,
                         span: s.span,
                     });
                 }
@@ -132,10 +130,8 @@ pub(super) fn bind(
     raw: &[RawLink],
     switches: &HashMap<String, SwitchId>,
     hosts: &HashMap<String, HostId>,
-    limits: &Limits,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let _ = limits;
     for l in raw {
         let (Some(a), Some(b)) = (resolve_end(&l.a, switches, hosts, diags), resolve_end(&l.b, switches, hosts, diags)) else {
             continue;
@@ -200,7 +196,6 @@ pub(super) fn bind(
         super::devices::attach(fabric, eb, id);
         let cable = l.cable.unwrap_or(Sourced::default_at(DEFAULT_CABLE_MM, l.span));
         fabric.links.push(Link { a: ea, b: eb, speed, cable_mm: cable, span: l.span, generated: None });
-        let _ = l.count;
     }
 }
 
@@ -305,5 +300,5 @@ fn take_port(fabric: &Fabric, r: &Resolved, raw: &RawEnd, need: u64, diags: &mut
 
 /// Mb/s as Gb/s for messages (`400`, `2.5`).
 fn gbps(mbps: u64) -> String {
-    if mbps % 1000 == 0 { (mbps / 1000).to_string() } else { format!("{}", mbps as f64 / 1000.0) }
+    if mbps.is_multiple_of(1000) { (mbps / 1000).to_string() } else { format!("{}", mbps as f64 / 1000.0) }
 }
