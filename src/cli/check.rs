@@ -31,6 +31,14 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
             };
             let style = diagnostic::human::HumanStyle { color, width: 100 };
             let mut s = diagnostic::human::render_human(&all, &sources, style);
+            for r in &results {
+                if let (Some(f), Some(facts)) = (&r.fabric, &r.facts) {
+                    s.push_str(&format!(
+                        "checked `{}`: {} switches, {} hosts, {} links\n",
+                        f.name, facts.switches, facts.hosts, facts.links
+                    ));
+                }
+            }
             s.push_str(&diagnostic::human::summary(&all));
             s.push('\n');
             s

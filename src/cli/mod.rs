@@ -18,7 +18,13 @@ use crate::model::Limits;
 /// NIC models, hosts, switches, links or generated tiers, and routing. `fabricc check` proves
 /// it safe and reports findings with stable codes (`fabricc explain CODE`).
 #[derive(Debug, Parser)]
-#[command(name = "fabricc", version, propagate_version = true, max_term_width = 100)]
+#[command(
+    name = "fabricc",
+    version,
+    propagate_version = true,
+    max_term_width = 100,
+    after_help = "Examples:\n  fabricc check pod.fab                                 findings for people\n  fabricc check --format sarif pod.fab > fabricc.sarif  for code scanning\n  fabricc check --format json --facts pod.fab           counts, oversubscription, headroom\n  fabricc export pod.fab > pod.yaml                     the resolved model, readable back\n  fabricc explain FAB501                                what a finding means, how to fix it"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
