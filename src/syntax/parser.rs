@@ -1878,12 +1878,13 @@ impl<'a> Parser<'a> {
             }
             let (r, item) = self.range_item(rest)?;
             items.push(item);
-            let r = blanks(r);
-            if let Some(after) = r.strip_prefix(',') {
+            let spaced = blanks(r);
+            if let Some(after) = spaced.strip_prefix(',') {
                 rest = blanks(after);
-            } else if let Some(after) = r.strip_prefix(']') {
+            } else if let Some(after) = spaced.strip_prefix(']') {
                 return Ok((after, items));
-            } else if r.is_empty() || r.starts_with(['\n', '\r', '#']) {
+            } else if spaced.len() < r.len() || spaced.is_empty() || spaced.starts_with(['\n', '\r', '#']) {
+                // A space, the end of the line or a comment: the `]` was forgotten.
                 return fail(unclosed());
             } else {
                 return fail(
