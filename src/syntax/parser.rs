@@ -198,10 +198,12 @@ fn list_words(words: &[&str]) -> String {
 
 // ---------------------------------------------------------------- lexical helpers
 
+/// `NAME_START = "A".."Z" | "a".."z" | "_" ;`
 fn is_name_start(c: char) -> bool {
     c.is_ascii_alphabetic() || c == '_'
 }
 
+/// `NAME_CHAR = NAME_START | "0".."9" | "." | "-" ;`
 fn is_name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')
 }
@@ -211,6 +213,8 @@ fn is_number_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '.' | '%' | ':')
 }
 
+/// `inline = (* one or more spaces on the same line *) ;`
+///
 /// Skips spaces, tabs, carriage returns and a comment; never a newline.
 fn spaces(i: &str) -> &str {
     let i = i.trim_start_matches([' ', '\t', '\r']);
@@ -261,6 +265,8 @@ fn number_len(i: &str) -> usize {
     i.find(|c: char| !is_number_char(c)).unwrap_or(i.len())
 }
 
+/// `DECIMAL = DIGITS [ "." DIGITS ] ;`
+///
 /// Splits `1.5MB` into (`1`, `5`, `MB`); `None` when the number part is malformed (`1.`, `1.2.3`).
 fn split_decimal(tok: &str) -> Option<(&str, &str, &str)> {
     let int_end = tok.find(|c: char| !c.is_ascii_digit()).unwrap_or(tok.len());
@@ -2343,4 +2349,61 @@ fn pattern_text(p: &NamePattern) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod grammar_sync {
+    //! Every rule of `grammar/fabric.ebnf` is the doc comment of a function here, word for word
+    //! (comments and spacing aside), so the grammar and the parser cannot drift apart.
+
+    /// Drops `(* … *)` comments and backticks, and collapses white space.
+    fn normalize(text: &str) -> String {
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(k) = rest.find("(*") {
+            out.push_str(&rest[..k]);
+            rest = rest[k..].find("*)").map_or("", |e| &rest[k + e + 2..]);
+        }
+        out.push_str(rest);
+        out.replace('`', " ").split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    /// The rules of the grammar: from a line starting with a name and `=` to the next `;` that
+    /// ends a line.
+    fn rules(ebnf: &str) -> Vec<String> {
+        let body = normalize(ebnf);
+        body.split(" ;")
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+            .map(|r| format!("{r} ;"))
+            .collect()
+    }
+
+    /// Each run of `///` lines, joined.
+    fn doc_blocks(src: &str) -> Vec<String> {
+        let mut blocks = Vec::new();
+        let mut cur = String::new();
+        for line in src.lines() {
+            match line.trim_start().strip_prefix("///") {
+                Some(doc) => {
+                    cur.push(' ');
+                    cur.push_str(doc);
+                }
+                None if !cur.is_empty() => blocks.push(normalize(&std::mem::take(&mut cur))),
+                None => {}
+            }
+        }
+        blocks
+    }
+
+    #[test]
+    fn every_rule_has_its_function() {
+        let ebnf = include_str!("../../grammar/fabric.ebnf");
+        let docs = doc_blocks(include_str!("parser.rs"));
+        let rules = rules(ebnf);
+        assert!(rules.len() > 50, "found only {} rules", rules.len());
+        let missing: Vec<&String> =
+            rules.iter().filter(|r| !docs.iter().any(|d| d.contains(r.as_str()))).collect();
+        assert!(missing.is_empty(), "rules without a parser function doc comment: {missing:#?}");
+    }
 }
