@@ -21,16 +21,28 @@ fn render(d: &Diagnostic, src: &SourceFile) -> String {
     let line: String = src
         .line_text(start.line)
         .chars()
-        .map(|c| if c.is_control() && c != '\t' { '\u{fffd}' } else { c })
+        .map(|c| {
+            if c.is_control() && c != '\t' {
+                '\u{fffd}'
+            } else {
+                c
+            }
+        })
         .collect();
-    let pad: String =
-        line.chars().take(start.column - 1).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+    let pad: String = line
+        .chars()
+        .take(start.column - 1)
+        .map(|c| if c == '\t' { '\t' } else { ' ' })
+        .collect();
     let width = if end.line == start.line {
         end.column.saturating_sub(start.column).max(1)
     } else {
         line.chars().count().saturating_sub(start.column - 1).max(1)
     };
-    let mut out = format!("{}: {}\n --> {}:{}\n", d.code, d.message, start.line, start.column);
+    let mut out = format!(
+        "{}: {}\n --> {}:{}\n",
+        d.code, d.message, start.line, start.column
+    );
     out.push_str(&format!("  | {line}\n  | {pad}{}", "^".repeat(width)));
     if !d.primary.text.is_empty() {
         out.push_str(&format!(" {}", d.primary.text));
@@ -70,11 +82,22 @@ fn assert_round_trip(tree: &ast::File, what: &str) -> String {
         Ok(t) => t,
         Err(d) => {
             let src = SourceFile::new("printed", "printed", printed.clone());
-            panic!("{what}: the printed form does not parse:\n{}\n{printed}", render(&d, &src))
+            panic!(
+                "{what}: the printed form does not parse:\n{}\n{printed}",
+                render(&d, &src)
+            )
         }
     };
-    assert_eq!(syntax::print(&again), printed, "{what}: print is not stable");
-    assert_eq!(without_spans(&again), without_spans(tree), "{what}: the tree changed");
+    assert_eq!(
+        syntax::print(&again),
+        printed,
+        "{what}: print is not stable"
+    );
+    assert_eq!(
+        without_spans(&again),
+        without_spans(tree),
+        "{what}: the tree changed"
+    );
     printed
 }
 
@@ -97,12 +120,24 @@ fn check_file(path: &Path) {
     let src = SourceFile::new(path, path.display().to_string(), text.clone());
     let result = syntax::parse(FileId(0), &text);
     if is_err_fixture(path) {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
         let expected = name.split('_').next().unwrap_or_default();
         match result {
-            Ok(_) => panic!("{}: parsed, but should fail with {expected}", path.display()),
+            Ok(_) => panic!(
+                "{}: parsed, but should fail with {expected}",
+                path.display()
+            ),
             Err(d) => {
-                assert_eq!(d.code.as_str(), expected, "{}: wrong code\n{}", path.display(), render(&d, &src));
+                assert_eq!(
+                    d.code.as_str(),
+                    expected,
+                    "{}: wrong code\n{}",
+                    path.display(),
+                    render(&d, &src)
+                );
                 assert!(d.primary.span.end as usize <= text.len());
                 insta::assert_snapshot!(render(&d, &src));
             }

@@ -1889,7 +1889,10 @@ impl<'a> Parser<'a> {
                 rest = blanks(after);
             } else if let Some(after) = spaced.strip_prefix(']') {
                 return Ok((after, items));
-            } else if spaced.len() < r.len() || spaced.is_empty() || spaced.starts_with(['\n', '\r', '#']) {
+            } else if spaced.len() < r.len()
+                || spaced.is_empty()
+                || spaced.starts_with(['\n', '\r', '#'])
+            {
                 // A space, the end of the line or a comment: the `]` was forgotten.
                 return fail(unclosed());
             } else {
@@ -2365,7 +2368,10 @@ mod grammar_sync {
             rest = rest[k..].find("*)").map_or("", |e| &rest[k + e + 2..]);
         }
         out.push_str(rest);
-        out.replace('`', " ").split_whitespace().collect::<Vec<_>>().join(" ")
+        out.replace('`', " ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// The rules of the grammar: from a line starting with a name and `=` to the next `;` that
@@ -2402,8 +2408,596 @@ mod grammar_sync {
         let docs = doc_blocks(include_str!("parser.rs"));
         let rules = rules(ebnf);
         assert!(rules.len() > 50, "found only {} rules", rules.len());
-        let missing: Vec<&String> =
-            rules.iter().filter(|r| !docs.iter().any(|d| d.contains(r.as_str()))).collect();
-        assert!(missing.is_empty(), "rules without a parser function doc comment: {missing:#?}");
+        let missing: Vec<&String> = rules
+            .iter()
+            .filter(|r| !docs.iter().any(|d| d.contains(r.as_str())))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "rules without a parser function doc comment: {missing:#?}"
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::{parse, print};
+
+    type Outcome<T> = Result<T, (ErrorKind, usize, usize, String)>;
+
+    /// Runs one rule on `input`; on success, only spaces may be left.
+    fn run<T>(
+        input: &str,
+        rule: impl for<'a> Fn(&Parser<'a>, &'a str) -> PResult<'a, T>,
+    ) -> Outcome<T> {
+        let p = Parser::new(FileId(0), input);
+        match rule(&p, input) {
+            Ok((rest, v)) => {
+                assert!(spaces(rest).is_empty(), "left over: {rest:?}");
+                Ok(v)
+            }
+            Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
+                Err((e.kind, input.len() - e.at.len(), e.len, e.message))
+            }
+            Err(nom::Err::Incomplete(_)) => unreachable!("complete parsers only"),
+        }
+    }
+
+    #[track_caller]
+    fn quantity(dim: Dim, input: &str, expected: Result<u64, ErrorKind>) {
+        let got = run(input, |p, i| p.quantity(i, dim))
+            .map(|(v, _)| v.node)
+            .map_err(|e| e.0);
+        assert_eq!(got, expected, "{input}");
+    }
+
+    #[test]
+    fn units() {
+        use ErrorKind::{BadQuantity, OutOfRange, Syntax};
+        quantity(Dim::Speed, "400G", Ok(400_000));
+        quantity(Dim::Speed, "2.5G", Ok(2_500));
+        quantity(Dim::Speed, "0.001G", Ok(1));
+        quantity(Dim::Speed, "0.0001G", Err(BadQuantity));
+        quantity(Dim::Speed, "400g", Err(BadQuantity));
+        quantity(Dim::Speed, "400", Err(BadQuantity));
+        quantity(Dim::Size, "40000B", Ok(40_000));
+        quantity(Dim::Size, "150KB", Ok(150_000));
+        quantity(Dim::Size, "1.5MB", Ok(1_500_000));
+        quantity(Dim::Size, "1500KB", Ok(1_500_000));
+        quantity(Dim::Size, "2GB", Ok(2_000_000_000));
+        quantity(Dim::Size, "150KiB", Ok(153_600));
+        quantity(Dim::Size, "2MiB", Ok(2_097_152));
+        quantity(Dim::Size, "1GiB", Ok(1_073_741_824));
+        quantity(Dim::Size, "0.5KiB", Ok(512));
+        quantity(Dim::Size, "0.0001B", Err(BadQuantity));
+        quantity(Dim::Size, "1.5B", Err(BadQuantity));
+        quantity(Dim::Size, "1.5cells", Err(BadQuantity));
+        quantity(Dim::Size, "12cells", Ok(12));
+        quantity(Dim::Size, "150kb", Err(BadQuantity));
+        quantity(Dim::Size, "1.", Err(BadQuantity));
+        quantity(Dim::Size, "1.2.3KB", Err(BadQuantity));
+        quantity(Dim::Size, "99999999999999999999B", Err(OutOfRange));
+        quantity(Dim::Size, "18446744073709551615B", Ok(u64::MAX));
+        quantity(Dim::Size, "18446744073709551616B", Err(OutOfRange));
+        quantity(Dim::Size, "KB", Err(Syntax));
+        quantity(Dim::Size, "1.0000000000000000000000000KB", Ok(1_000));
+        quantity(Dim::Size, "1.000000000000000000000001KB", Err(BadQuantity));
+        quantity(Dim::Length, "3m", Ok(3_000));
+        quantity(Dim::Length, "0.5m", Ok(500));
+        quantity(Dim::Length, "1.2km", Ok(1_200_000));
+        quantity(Dim::Length, "0.0001m", Err(BadQuantity));
+        quantity(Dim::Length, "3", Err(BadQuantity));
+        quantity(Dim::Time, "50us", Ok(50_000));
+        quantity(Dim::Time, "200ms", Ok(200_000_000));
+        quantity(Dim::Time, "1s", Ok(1_000_000_000));
+        quantity(Dim::Time, "1500ns", Ok(1_500));
+        quantity(Dim::Time, "1.5us", Ok(1_500));
+        quantity(Dim::Time, "0.5ns", Err(BadQuantity));
+        quantity(Dim::Percent, "10%", Ok(10_000));
+        quantity(Dim::Percent, "12.5%", Ok(12_500));
+        quantity(Dim::Percent, "0.001%", Ok(1));
+        quantity(Dim::Percent, "0.0001%", Err(BadQuantity));
+    }
+
+    #[test]
+    fn exact_scaling() {
+        assert_eq!(scale("1", "067", 1_000), Ok(1_067));
+        assert_eq!(scale("007", "500", 1_000), Ok(7_500));
+        assert_eq!(scale("0", "5", 1 << 10), Ok(512));
+        assert_eq!(scale("0", "3", 1 << 10), Err(ScaleError::NotWhole));
+        assert_eq!(
+            scale("1", "1234567890123456789012", 1),
+            Err(ScaleError::TooPrecise)
+        );
+        assert_eq!(
+            scale("123456789012345678901", "", 1),
+            Err(ScaleError::TooLarge)
+        );
+    }
+
+    #[track_caller]
+    fn ratio(input: &str, expected: Result<(u64, u64), ErrorKind>) {
+        let got = run(input, |p, i| p.ratio(i))
+            .map(|r| (r.node.down, r.node.up))
+            .map_err(|e| e.0);
+        assert_eq!(got, expected, "{input}");
+    }
+
+    #[test]
+    fn ratios() {
+        ratio("1:1", Ok((1_000, 1_000)));
+        ratio("3:1", Ok((3_000, 1_000)));
+        ratio("1.067:1", Ok((1_067, 1_000)));
+        ratio("3", Err(ErrorKind::BadQuantity));
+        ratio("3:", Err(ErrorKind::BadQuantity));
+        ratio("0:1", Err(ErrorKind::OutOfRange));
+        ratio("1.0001:1", Err(ErrorKind::BadQuantity));
+        ratio("1:2x", Err(ErrorKind::BadQuantity));
+    }
+
+    /// A name pattern, shown as `text` and `[lo..hi/width]` parts.
+    #[track_caller]
+    fn pattern(input: &str, expected: Result<&str, ErrorKind>) {
+        let got = run(input, |p, i| p.name_pattern(i, "a name")).map(|n| {
+            n.segments
+                .iter()
+                .map(|s| match s {
+                    Segment::Text(t) => t.clone(),
+                    Segment::Range(items) => {
+                        let items: Vec<String> = items
+                            .iter()
+                            .map(|r| format!("{}..{}/{}", r.lo, r.hi, r.width))
+                            .collect();
+                        format!("[{}]", items.join(","))
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("|")
+        });
+        assert_eq!(got.as_deref().map_err(|e| e.0), expected, "{input}");
+    }
+
+    #[test]
+    fn name_patterns() {
+        use ErrorKind::{BadPattern, OutOfRange, Syntax};
+        pattern("L1", Ok("L1"));
+        pattern("h1.nic3", Ok("h1.nic3"));
+        pattern("_a-b.c", Ok("_a-b.c"));
+        pattern("gpu[001..256]", Ok("gpu|[1..256/3]"));
+        pattern("gpu[1..256]", Ok("gpu|[1..256/0]"));
+        pattern("x[08..10]", Ok("x|[8..10/2]"));
+        pattern("x[0..9]", Ok("x|[0..9/0]"));
+        pattern("p[1..2]-leaf[1..8]", Ok("p|[1..2/0]|-leaf|[1..8/0]"));
+        pattern("h[1..4,7]", Ok("h|[1..4/0,7..7/0]"));
+        pattern("h[1, 3]", Ok("h|[1..1/0,3..3/0]"));
+        pattern("a[1][2]", Ok("a|[1..1/0]|[2..2/0]"));
+        pattern("leaf[8..1]", Err(BadPattern));
+        pattern("leaf[]", Err(BadPattern));
+        pattern("leaf[1..4", Err(BadPattern));
+        pattern("leaf[1..]", Err(BadPattern));
+        pattern("leaf[a]", Err(BadPattern));
+        pattern("leaf[1.5]", Err(BadPattern));
+        pattern("leaf[1..99999999999999999999]", Err(OutOfRange));
+        pattern("1leaf", Err(BadPattern));
+        pattern("[1..2]", Err(BadPattern));
+        pattern("-x", Err(Syntax));
+    }
+
+    #[track_caller]
+    fn string(input: &str, expected: Result<&str, ErrorKind>) {
+        let got = run(input, |p, i| p.string(i, "a string")).map(|s| s.node);
+        assert_eq!(got.as_deref().map_err(|e| e.0), expected, "{input}");
+    }
+
+    #[test]
+    fn strings() {
+        string(r#""""#, Ok(""));
+        string(r#""rack 12""#, Ok("rack 12"));
+        string(r#""a \"b\" \\ c""#, Ok(r#"a "b" \ c"#));
+        string(r#""µs ok""#, Ok("µs ok"));
+        string("\"open", Err(ErrorKind::UnterminatedString));
+        string("\"open\nclose\"", Err(ErrorKind::UnterminatedString));
+        string(r#""a\nb""#, Err(ErrorKind::Syntax));
+        string("\"a\\", Err(ErrorKind::UnterminatedString));
+        string("rack", Err(ErrorKind::Syntax));
+    }
+
+    /// Parses a whole file and compares its canonical printed form.
+    #[track_caller]
+    fn case(input: &str, expected: &str) {
+        match parse(FileId(0), input) {
+            Ok(f) => assert_eq!(print(&f), expected, "{input}"),
+            Err(d) => panic!("{input}: {} {} at {:?}", d.code, d.message, d.primary.span),
+        }
+    }
+
+    #[test]
+    fn productions() {
+        case("", "");
+        case("# nothing\n\n;;\n", "");
+        case(
+            "import \"a.fab\"\nmtu 9216",
+            "import \"a.fab\"\n\nmtu 9216\n",
+        );
+        case(
+            "import \"a.fab\"; import \"b\\\\c.fab\"",
+            "import \"a.fab\"\nimport \"b\\\\c.fab\"\n",
+        );
+        case(
+            "fabric pod-a { mtu 9216 }",
+            "fabric pod-a {\n  mtu 9216\n}\n",
+        );
+        case("fabric \"pod a\" {}", "fabric \"pod a\" {}\n");
+        case("fabric a {\n}\nfabric b {}", "fabric a {}\n\nfabric b {}\n");
+        case("mtu 68\nmtu 9216", "mtu 68\nmtu 9216\n");
+        case("roce-mtu 256", "roce-mtu 256\n");
+        case("rtt 8us", "rtt 8us\n");
+        case("rtt 0.5ms", "rtt 500us\n");
+        case("description \"x\"", "description \"x\"\n");
+        case("pfc-watchdog off", "pfc-watchdog off\n");
+        case("pfc-watchdog", "pfc-watchdog\n");
+        case(
+            "pfc-watchdog detect 200ms restore 0.4s poll 10ms action alert",
+            "pfc-watchdog detect 200ms restore 400ms poll 10ms action alert\n",
+        );
+        case("class a {}", "class a {}\n");
+        case("class a { lossy }", "class a {\n  lossless off\n}\n");
+        case("class a { lossless on }", "class a {\n  lossless\n}\n");
+        case(
+            "class a { lossless  strict }",
+            "class a {\n  lossless\n  strict\n}\n",
+        );
+        case(
+            "class a { dscp 24 , 26,28-30 }",
+            "class a {\n  dscp 24,26,28-30\n}\n",
+        );
+        case("class a { dscp 24-24 }", "class a {\n  dscp 24\n}\n");
+        case("class a { dscp other }", "class a {\n  dscp other\n}\n");
+        case(
+            "class a { congestion none }",
+            "class a {\n  congestion none\n}\n",
+        );
+        case("class a { ecn off }", "class a {\n  ecn off\n}\n");
+        case(
+            "class a { ecn probability 1% min 1KB cnp }",
+            "class a {\n  ecn probability 1% min 1000B\n  cnp\n}\n",
+        );
+        case(
+            "class a { bandwidth 100% }",
+            "class a {\n  bandwidth 100%\n}\n",
+        );
+        case(
+            "class a { pfc-threshold 10cells }",
+            "class a {\n  pfc-threshold 10cells\n}\n",
+        );
+        case(
+            "switch-model m { os junos  ports 1 x 1G  buffer 1MB  lossless-limit 1  cell 1B  dynamic-threshold -8  description \"d\" }",
+            "switch-model m {\n  os junos\n  ports 1 x 1G\n  buffer 1000000B\n  lossless-limit 1\n  cell 1B\n  dynamic-threshold -8\n  description \"d\"\n}\n",
+        );
+        case(
+            "switch-model m { ports 2 x 400G,4 x 100G }",
+            "switch-model m {\n  ports 2 x 400G, 4 x 100G\n}\n",
+        );
+        case(
+            "nic-model n { driver mlx5  speed 100G  buffer 1KiB }",
+            "nic-model n {\n  driver mlx5\n  speed 100G\n  buffer 1024B\n}\n",
+        );
+        case("switch a,b , c[1..2]", "switch a, b, c[1..2]\n");
+        case("switch a {}", "switch a\n");
+        case(
+            "switch a { ecn roce off  headroom roce 1KB  pfc-threshold roce 2cells }",
+            "switch a {\n  ecn roce off\n  headroom roce 1000B\n  pfc-threshold roce 2cells\n}\n",
+        );
+        case("host h { nic cx7 x 8 }", "host h {\n  nic cx7 x 8\n}\n");
+        case("host h { nic x }", "host h {\n  nic x\n}\n");
+        case(
+            "host h { nic cx7  pfc off }",
+            "host h {\n  nic cx7\n  pfc off\n}\n",
+        );
+        case("host h { ecn off }", "host h {\n  ecn off\n}\n");
+        case("host h { ecn roce off }", "host h {\n  ecn roce off\n}\n");
+        case("host h { ecn off off }", "host h {\n  ecn off off\n}\n");
+        case(
+            "host h { netdev e[0..1], f  rdma-device m }",
+            "host h {\n  netdev e[0..1], f\n  rdma-device m\n}\n",
+        );
+        case("link a -- b", "link a -- b\n");
+        case("link a\t--\tb { count 2 }", "link a -- b {\n  count 2\n}\n");
+        case("tier t { name {n} }", "tier t {\n  name {n}\n}\n");
+        case(
+            "tier t { name a-{rail}b }",
+            "tier t {\n  name a-{rail}b\n}\n",
+        );
+        case(
+            "tier t { downlinks 0  uplinks 0  switches 0 }",
+            "tier t {\n  downlinks 0\n  uplinks 0\n  switches 0\n}\n",
+        );
+        case("routing none", "routing none\n");
+        case("route at a to b via c", "route at a to b via c\n");
+        case("fail a[1..2] -- b", "fail a[1..2] -- b\n");
+        case("check failures 2", "check failures 2\n");
+        case("path a -> b", "path a -> b\n");
+        case("path class c a -> b -> c", "path class c a -> b -> c\n");
+        case("path class -> b", "path class -> b\n");
+        case(
+            "rewrite at a from b to c priority 0 -> 7",
+            "rewrite at a from b to c priority 0 -> 7\n",
+        );
+        case("bounce-tagging 1 -> 2 -> 3", "bounce-tagging 1 -> 2 -> 3\n");
+        case("mtu 9216 # comment\r\nrtt 1us;", "mtu 9216\nrtt 1us\n");
+    }
+
+    /// A failing input: code, byte offset and length of the span, and the message.
+    #[track_caller]
+    fn err(input: &str, code: &str, start: usize, len: usize, message: &str) {
+        match parse(FileId(0), input) {
+            Ok(f) => panic!("{input}: parsed as {f:?}"),
+            Err(d) => {
+                let span = (d.primary.span.start as usize, d.primary.span.len());
+                assert_eq!(
+                    (d.code.as_str(), span, d.message.as_str()),
+                    (code, (start, len), message),
+                    "{input}"
+                );
+                assert!(!d.message.ends_with('.'));
+            }
+        }
+    }
+
+    #[test]
+    fn errors() {
+        err(
+            "class roce { ecn min 150 }",
+            "FAB003",
+            21,
+            3,
+            "expected a size such as `150KB`, found `150`",
+        );
+        err(
+            "class roce { ecn min 150kb }",
+            "FAB003",
+            21,
+            5,
+            "expected a size such as `150KB`, found `150kb`",
+        );
+        err(
+            "class roce { probabilty 10% }",
+            "FAB004",
+            13,
+            10,
+            "unknown class property `probabilty`",
+        );
+        err(
+            "class roce { priority 8 }",
+            "FAB005",
+            22,
+            1,
+            "priority `8` is out of range",
+        );
+        err(
+            "class roce { dscp 64 }",
+            "FAB005",
+            18,
+            2,
+            "dscp `64` is out of range",
+        );
+        err("mtu 67", "FAB005", 4, 2, "mtu `67` is out of range");
+        err(
+            "mtu 99999999999999999999",
+            "FAB005",
+            4,
+            20,
+            "number `99999999999999999999` is too large",
+        );
+        err(
+            "roce-mtu 1000",
+            "FAB005",
+            9,
+            4,
+            "roce-mtu `1000` is not an rdma mtu",
+        );
+        err(
+            "class a { bandwidth 100.001% }",
+            "FAB005",
+            20,
+            8,
+            "percentage `100.001%` is out of range",
+        );
+        err(
+            "switch-model m { lossless-limit 9 }",
+            "FAB005",
+            32,
+            1,
+            "lossless-limit `9` is out of range",
+        );
+        err(
+            "switch-model m { dynamic-threshold 8 }",
+            "FAB005",
+            35,
+            1,
+            "dynamic-threshold `8` is out of range",
+        );
+        err(
+            "check failures 3",
+            "FAB005",
+            15,
+            1,
+            "check failures `3` is out of range",
+        );
+        err(
+            "switch a { tier 0 }",
+            "FAB005",
+            16,
+            1,
+            "tier `0` is out of range",
+        );
+        err(
+            "link a -- b { count 0 }",
+            "FAB005",
+            20,
+            1,
+            "count `0` is out of range",
+        );
+        err(
+            "host h { nic n x 0 }",
+            "FAB005",
+            17,
+            1,
+            "nic count `0` is out of range",
+        );
+        err("switch s[8..1]", "FAB006", 9, 4, "descending range `8..1`");
+        err("switch s[]", "FAB006", 8, 2, "empty range `[]`");
+        err(
+            "switch s[1..2",
+            "FAB006",
+            8,
+            1,
+            "unclosed `[` in a name pattern",
+        );
+        err("description \"abc", "FAB002", 12, 4, "unterminated string");
+        err(
+            "mtu 9216\x00",
+            "FAB008",
+            8,
+            1,
+            "the input contains the control character U+0000",
+        );
+        err(
+            "mtu 100\nimport \"x\"",
+            "FAB011",
+            8,
+            6,
+            "`import` must come before every other item of the file",
+        );
+        err(
+            "fabric a { fabric b {} }",
+            "FAB011",
+            11,
+            6,
+            "a `fabric` block cannot be inside another `fabric` block",
+        );
+        err("fabric a {", "FAB001", 9, 1, "unclosed `{`");
+        err("class a", "FAB001", 7, 0, "expected `{`, found end of file");
+        err(
+            "link a--b",
+            "FAB001",
+            5,
+            4,
+            "expected two ends separated by ` -- `, found `a--b`",
+        );
+        err(
+            "link a --b",
+            "FAB001",
+            7,
+            2,
+            "`--` needs a space on each side",
+        );
+        err(
+            "path a ->b",
+            "FAB001",
+            7,
+            2,
+            "`->` needs a space on each side",
+        );
+        err("}", "FAB001", 0, 1, "expected a statement, found `}`");
+        err("{", "FAB001", 0, 1, "expected a statement, found `{`");
+        err(
+            "mtu 100 2",
+            "FAB001",
+            8,
+            1,
+            "expected the end of the statement, found `2`",
+        );
+        err("routing up", "FAB004", 8, 2, "unknown routing model `up`");
+        err("check failure 1", "FAB004", 6, 7, "unknown check `failure`");
+        err(
+            "rewrite at a from b to c priority 3 4",
+            "FAB001",
+            36,
+            1,
+            "expected `->` and the new priority, found `4`",
+        );
+        err(
+            "bounce-tagging 3",
+            "FAB001",
+            16,
+            0,
+            "expected `->` and the next priority, found end of file",
+        );
+        err(
+            "class a { ecn }",
+            "FAB001",
+            14,
+            1,
+            "expected `off` or an ecn parameter (`min`, `max`, `probability`), found `}`",
+        );
+        err(
+            "host h { ecn roce on }",
+            "FAB001",
+            18,
+            2,
+            "expected `off`, found `on`",
+        );
+        err(
+            "host h { pfc maybe }",
+            "FAB004",
+            13,
+            5,
+            "unknown pfc setting `maybe`",
+        );
+        err(
+            "tier t { name leaf-{rail }",
+            "FAB006",
+            19,
+            5,
+            "unclosed `{` in a name template",
+        );
+        err(
+            "tier t { name leaf-{} }",
+            "FAB006",
+            19,
+            1,
+            "expected a placeholder after `{`, such as `{rail}`",
+        );
+        err(
+            "tier 1 { }",
+            "FAB001",
+            5,
+            1,
+            "expected a tier name, such as `leaf`, found `1`",
+        );
+        err(
+            "switch-model m { ports 64 400G }",
+            "FAB001",
+            26,
+            4,
+            "expected `x` and a port speed, found `400G`",
+        );
+        err(
+            "x".repeat(100).as_str(),
+            "FAB004",
+            0,
+            100,
+            &format!("unknown statement `{}…`", "x".repeat(40)),
+        );
+    }
+
+    #[test]
+    fn pathological_inputs_are_quick() {
+        let start = std::time::Instant::now();
+        let braces = "{".repeat(10 << 20);
+        err(&braces, "FAB001", 0, 1, "expected a statement, found `{`");
+        let nested = format!("fabric a {{\n{}", "{".repeat(1 << 20));
+        assert!(parse(FileId(0), &nested).is_err());
+        let line = format!("switch {}", "a".repeat(1 << 20));
+        assert!(parse(FileId(0), &line).is_ok());
+        let list = format!("switch a{}", ", a".repeat(1 << 18));
+        assert!(parse(FileId(0), &list).is_ok());
+        let comments = "# c\n".repeat(1 << 18);
+        assert!(parse(FileId(0), &comments).is_ok());
+        let unclosed = format!("description \"{}", "a".repeat(1 << 20));
+        assert!(parse(FileId(0), &unclosed).is_err());
+        assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
     }
 }

@@ -23,7 +23,11 @@ pub fn print(file: &File) -> String {
         }
         match item {
             Item::Fabric(f) => {
-                let name = if f.quoted { string(&f.name.node) } else { f.name.node.clone() };
+                let name = if f.quoted {
+                    string(&f.name.node)
+                } else {
+                    f.name.node.clone()
+                };
                 p.block(format!("fabric {name}"), |p| {
                     for s in &f.body {
                         p.stmt(s);
@@ -107,14 +111,22 @@ impl Printer {
                 });
             }
             StmtKind::Switch(sw) => {
-                self.opt_block(format!("switch {}", name_list(&sw.names)), &sw.props, |p, prop| {
-                    p.switch_prop(&prop.node);
-                });
+                self.opt_block(
+                    format!("switch {}", name_list(&sw.names)),
+                    &sw.props,
+                    |p, prop| {
+                        p.switch_prop(&prop.node);
+                    },
+                );
             }
             StmtKind::Host(h) => {
-                self.opt_block(format!("host {}", name_list(&h.names)), &h.props, |p, prop| {
-                    p.host_prop(&prop.node);
-                });
+                self.opt_block(
+                    format!("host {}", name_list(&h.names)),
+                    &h.props,
+                    |p, prop| {
+                        p.host_prop(&prop.node);
+                    },
+                );
             }
             StmtKind::Link(l) => {
                 let head = format!("link {} -- {}", pattern(&l.a), pattern(&l.b));
@@ -142,7 +154,10 @@ impl Printer {
                 }
             )),
             StmtKind::Route(r) => {
-                self.line(format!("route at {} to {} via {}", r.at.node, r.to.node, r.via.node));
+                self.line(format!(
+                    "route at {} to {} via {}",
+                    r.at.node, r.to.node, r.via.node
+                ));
             }
             StmtKind::Fail(f) => self.line(format!("fail {} -- {}", pattern(&f.a), pattern(&f.b))),
             StmtKind::CheckFailures(n) => self.line(format!("check failures {}", n.node)),
@@ -181,7 +196,9 @@ impl Printer {
             SwitchProp::Mtu(m) => self.line(format!("mtu {}", m.node)),
             SwitchProp::Description(d) => self.line(format!("description {}", string(&d.node))),
             SwitchProp::Class(c) => self.class(c),
-            SwitchProp::Ecn { class, spec } => self.line(format!("ecn {} {}", class.node, ecn(spec))),
+            SwitchProp::Ecn { class, spec } => {
+                self.line(format!("ecn {} {}", class.node, ecn(spec)))
+            }
             SwitchProp::Headroom { class, size: s } => {
                 self.line(format!("headroom {} {}", class.node, size(s.node)));
             }
@@ -216,7 +233,11 @@ fn class_prop(prop: &ClassProp) -> String {
                 .iter()
                 .map(|v| {
                     let (lo, hi) = v.node;
-                    if lo == hi { lo.to_string() } else { format!("{lo}-{hi}") }
+                    if lo == hi {
+                        lo.to_string()
+                    } else {
+                        format!("{lo}-{hi}")
+                    }
                 })
                 .collect();
             format!("dscp {}", items.join(","))
@@ -275,8 +296,10 @@ fn switch_model_prop(prop: &SwitchModelProp) -> String {
     match prop {
         SwitchModelProp::Os(os) => format!("os {}", os.as_str()),
         SwitchModelProp::Ports(groups) => {
-            let gs: Vec<String> =
-                groups.iter().map(|g| format!("{} x {}", g.node.count, speed(g.node.speed))).collect();
+            let gs: Vec<String> = groups
+                .iter()
+                .map(|g| format!("{} x {}", g.node.count, speed(g.node.speed)))
+                .collect();
             format!("ports {}", gs.join(", "))
         }
         SwitchModelProp::Buffer(s) => format!("buffer {}", size(*s)),
@@ -291,7 +314,11 @@ fn tier_prop(prop: &TierProp) -> String {
     match prop {
         TierProp::Model(m) => format!("model {}", m.node),
         TierProp::Oversubscription(r) => {
-            format!("oversubscription {}:{}", thousandths(r.down), thousandths(r.up))
+            format!(
+                "oversubscription {}:{}",
+                thousandths(r.down),
+                thousandths(r.up)
+            )
         }
         TierProp::Cable(c) => format!("cable {}", length(*c)),
         TierProp::Name(t) => {
