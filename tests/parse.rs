@@ -152,3 +152,437 @@ fn check_file(path: &Path) {
         }
     }
 }
+
+// ---------------------------------------------------------------- property tests
+
+/// The error, if any, points inside the input, on character boundaries; and whatever parses
+/// prints and parses back to itself.
+fn check_any(text: &str) {
+    match syntax::parse(FileId(0), text) {
+        Ok(tree) => {
+            assert_round_trip(&tree, "generated input");
+        }
+        Err(d) => {
+            let (start, end) = (d.primary.span.start as usize, d.primary.span.end as usize);
+            assert!(start <= end && end <= text.len(), "span {start}..{end} outside {}", text.len());
+            assert!(text.is_char_boundary(start) && text.is_char_boundary(end), "span not on chars");
+            assert!(!d.message.is_empty() && !d.message.ends_with('.'), "{}", d.message);
+        }
+    }
+}
+
+/// The texts of the fixtures that parse, to mutate.
+fn ok_texts() -> Vec<String> {
+    let mut texts = Vec::new();
+    for dir in ["fixtures/parse/ok", "grammar/examples"] {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let mut paths: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+        paths.sort();
+        texts.extend(paths.iter().filter_map(|p| std::fs::read_to_string(p).ok()));
+    }
+    texts
+}
+
+/// The nearest character boundary at or below `k`.
+fn floor_char(text: &str, k: usize) -> usize {
+    let mut k = k.min(text.len());
+    while !text.is_char_boundary(k) {
+        k -= 1;
+    }
+    k
+}
+
+const TOKENS: &[&str] = &[
+    "fabric", "import", "class", "switch", "host", "link", "tier", "switch-model", "nic-model",
+    "mtu", "roce-mtu", "rtt", "pfc-watchdog", "routing", "route", "fail", "check", "path",
+    "rewrite", "bounce-tagging", "dscp", "priority", "lossless", "lossy", "ecn", "min", "max",
+    "probability", "off", "on", "other", "bandwidth", "strict", "cnp", "model", "nic", "x",
+    "ports", "os", "sonic", "name", "at", "to", "via", "from", "failures", "speed", "cable",
+    "count", "{", "}", ";", "\n", " ", "--", "->", ",", "[1..4]", "[", "]", "..", "150KB",
+    "150", "3m", "50us", "10%", "1.067:1", "400G", "-2", "26", "24-31", "{rail}", "# c\n",
+    "\"s\"", "\"", "\\", "a", "L1", "h1.nic3", "µ", "\r\n", "\t", "0.5", "9216",
+];
+
+fn token_soup() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(TOKENS), 0..60).prop_map(|ts| {
+        let mut out = String::new();
+        for t in ts {
+            out.push_str(t);
+            out.push(' ');
+        }
+        out
+    })
+}
+
+#[derive(Debug, Clone)]
+enum Mutation {
+    Delete(usize, usize),
+    Insert(usize, String),
+    Truncate(usize),
+    Duplicate(usize, usize),
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        (any::<usize>(), 0..20usize).prop_map(|(k, n)| Mutation::Delete(k, n)),
+        (any::<usize>(), prop_oneof![token_soup(), any::<String>()])
+            .prop_map(|(k, s)| Mutation::Insert(k, s)),
+        any::<usize>().prop_map(Mutation::Truncate),
+        (any::<usize>(), 0..40usize).prop_map(|(k, n)| Mutation::Duplicate(k, n)),
+    ]
+}
+
+fn mutate(text: &str, mutations: &[Mutation]) -> String {
+    let mut t = text.to_string();
+    for m in mutations {
+        let len = t.len().max(1);
+        match m {
+            Mutation::Delete(k, n) => {
+                let a = floor_char(&t, k % len);
+                let b = floor_char(&t, a + n);
+                t.replace_range(a..b, "");
+            }
+            Mutation::Insert(k, s) => {
+                let a = floor_char(&t, k % len);
+                t.insert_str(a, s);
+            }
+            Mutation::Truncate(k) => {
+                let a = floor_char(&t, k % len);
+                t.truncate(a);
+            }
+            Mutation::Duplicate(k, n) => {
+                let a = floor_char(&t, k % len);
+                let b = floor_char(&t, a + n);
+                let piece = t[a..b].to_string();
+                t.insert_str(b, &piece);
+            }
+        }
+    }
+    t
+}
+
+use proptest::prelude::*;
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn never_panics_on_any_string(text in any::<String>()) {
+        check_any(&text);
+    }
+
+    #[test]
+    fn never_panics_on_printable_text(text in "[ -~\n\tµ]{0,200}") {
+        check_any(&text);
+    }
+
+    #[test]
+    fn never_panics_on_token_soup(text in token_soup()) {
+        check_any(&text);
+    }
+
+    #[test]
+    fn never_panics_on_mutated_fixtures(
+        pick in any::<prop::sample::Index>(),
+        mutations in prop::collection::vec(mutation(), 1..4),
+    ) {
+        let texts = ok_texts();
+        prop_assume!(!texts.is_empty());
+        let text = mutate(&texts[pick.index(texts.len())], &mutations);
+        check_any(&text);
+    }
+
+    #[test]
+    fn random_trees_round_trip(tree in trees::file()) {
+        let printed = syntax::print(&tree);
+        let parsed = match syntax::parse(FileId(0), &printed) {
+            Ok(t) => t,
+            Err(d) => {
+                let src = SourceFile::new("printed", "printed", printed.clone());
+                panic!("the printed tree does not parse:\n{}\n{printed}", render(&d, &src));
+            }
+        };
+        prop_assert_eq!(without_spans(&parsed), without_spans(&tree));
+        prop_assert_eq!(syntax::print(&parsed), printed);
+    }
+}
+
+/// Strategies for syntax trees with valid names and values (spans all zero).
+mod trees {
+    use fabricc::span::{Span, Spanned};
+    use fabricc::syntax::ast::*;
+    use proptest::collection::vec;
+    use proptest::prelude::*;
+
+    fn s<T>(node: T) -> Spanned<T> {
+        Spanned::new(node, Span::default())
+    }
+
+    fn name() -> impl Strategy<Value = String> {
+        "[A-Za-z_][A-Za-z0-9_.-]{0,6}"
+    }
+
+    fn ident() -> impl Strategy<Value = Ident> {
+        name().prop_map(s)
+    }
+
+    fn text() -> impl Strategy<Value = String> {
+        "[ -~µ]{0,10}"
+    }
+
+    fn size() -> impl Strategy<Value = Size> {
+        prop_oneof![any::<u64>().prop_map(Size::Bytes), any::<u64>().prop_map(Size::Cells)]
+    }
+
+    fn speed() -> impl Strategy<Value = Speed> {
+        any::<u64>().prop_map(Speed)
+    }
+
+    fn time() -> impl Strategy<Value = Time> {
+        any::<u64>().prop_map(Time)
+    }
+
+    fn length() -> impl Strategy<Value = Length> {
+        any::<u64>().prop_map(Length)
+    }
+
+    fn percent() -> impl Strategy<Value = Percent> {
+        (0..=100_000u64).prop_map(Percent)
+    }
+
+    fn priority() -> impl Strategy<Value = Spanned<u8>> {
+        (0..=7u8).prop_map(s)
+    }
+
+    fn range_item() -> impl Strategy<Value = RangeItem> {
+        (0..2000u64, 0..50u64, 0..3usize).prop_map(|(lo, extra, pad)| {
+            // A width only shows when the low bound gets a leading zero.
+            let width = if pad == 0 { 0 } else { lo.to_string().len() + pad };
+            RangeItem { lo, hi: lo + extra, width }
+        })
+    }
+
+    fn pattern() -> impl Strategy<Value = NamePattern> {
+        (name(), vec((vec(range_item(), 1..3), prop::option::of("[A-Za-z0-9_.-]{1,4}")), 0..3))
+            .prop_map(|(first, rest)| {
+                let mut segments = vec![Segment::Text(first)];
+                for (items, text) in rest {
+                    segments.push(Segment::Range(items));
+                    if let Some(t) = text {
+                        segments.push(Segment::Text(t));
+                    }
+                }
+                NamePattern { segments, span: Span::default() }
+            })
+    }
+
+    fn patterns() -> impl Strategy<Value = Vec<NamePattern>> {
+        vec(pattern(), 1..4)
+    }
+
+    fn placeholder() -> impl Strategy<Value = TemplatePart> {
+        prop::sample::select(&["tier", "n", "rail", "group", "pod", "plane", "index"][..])
+            .prop_map(|p| TemplatePart::Placeholder(s(p.to_string())))
+    }
+
+    fn template() -> impl Strategy<Value = NameTemplate> {
+        (
+            prop_oneof![name().prop_map(TemplatePart::Text), placeholder()],
+            vec((placeholder(), prop::option::of("[A-Za-z0-9_.-]{1,4}")), 0..3),
+        )
+            .prop_map(|(first, rest)| {
+                let mut parts = vec![first];
+                for (p, text) in rest {
+                    parts.push(p);
+                    if let Some(t) = text {
+                        parts.push(TemplatePart::Text(t));
+                    }
+                }
+                NameTemplate { parts, span: Span::default() }
+            })
+    }
+
+    fn ecn_spec() -> impl Strategy<Value = EcnSpec> {
+        let arg = prop_oneof![
+            size().prop_map(EcnArg::Min),
+            size().prop_map(EcnArg::Max),
+            percent().prop_map(EcnArg::Probability),
+        ];
+        prop_oneof![Just(EcnSpec::Off), vec(arg.prop_map(s), 1..4).prop_map(EcnSpec::Params)]
+    }
+
+    fn watchdog() -> impl Strategy<Value = Watchdog> {
+        let action = prop_oneof![
+            Just(WatchdogAction::Drop),
+            Just(WatchdogAction::Forward),
+            Just(WatchdogAction::Alert)
+        ];
+        let arg = prop_oneof![
+            time().prop_map(WatchdogArg::Detect),
+            time().prop_map(WatchdogArg::Restore),
+            time().prop_map(WatchdogArg::Poll),
+            action.prop_map(WatchdogArg::Action),
+        ];
+        prop_oneof![
+            Just(WatchdogSetting::Off),
+            vec(arg.prop_map(s), 0..4).prop_map(WatchdogSetting::On)
+        ]
+        .prop_map(|setting| Watchdog { setting, span: Span::default() })
+    }
+
+    fn class_prop() -> impl Strategy<Value = ClassProp> {
+        let dscp = prop_oneof![
+            Just(DscpSpec::Other),
+            vec((0..=63u8, 0..=63u8).prop_map(|(a, b)| s((a.min(b), a.max(b)))), 1..4)
+                .prop_map(DscpSpec::Values),
+        ];
+        prop_oneof![
+            dscp.prop_map(ClassProp::Dscp),
+            priority().prop_map(ClassProp::Priority),
+            any::<bool>().prop_map(ClassProp::Lossless),
+            prop_oneof![Just(Congestion::Dcqcn), Just(Congestion::None)].prop_map(ClassProp::Congestion),
+            ecn_spec().prop_map(ClassProp::Ecn),
+            percent().prop_map(|p| ClassProp::Bandwidth(s(p))),
+            Just(ClassProp::Strict),
+            size().prop_map(|v| ClassProp::PfcThreshold(s(v))),
+            Just(ClassProp::Cnp),
+        ]
+    }
+
+    fn class() -> impl Strategy<Value = ClassDecl> {
+        (ident(), vec(class_prop().prop_map(s), 0..5))
+            .prop_map(|(name, props)| ClassDecl { name, props, span: Span::default() })
+    }
+
+    fn switch_model() -> impl Strategy<Value = SwitchModelDecl> {
+        let os = prop::sample::select(&Os::ALL[..]);
+        let group = (1..=u64::MAX, speed()).prop_map(|(count, speed)| s(PortGroup { count, speed }));
+        let prop = prop_oneof![
+            os.prop_map(SwitchModelProp::Os),
+            vec(group, 1..3).prop_map(SwitchModelProp::Ports),
+            size().prop_map(SwitchModelProp::Buffer),
+            (1..=8u8).prop_map(SwitchModelProp::LosslessLimit),
+            size().prop_map(SwitchModelProp::Cell),
+            (-8..=7i8).prop_map(SwitchModelProp::DynamicThreshold),
+            text().prop_map(SwitchModelProp::Description),
+        ];
+        (ident(), vec(prop.prop_map(s), 0..5))
+            .prop_map(|(name, props)| SwitchModelDecl { name, props, span: Span::default() })
+    }
+
+    fn nic_model() -> impl Strategy<Value = NicModelDecl> {
+        let prop = prop_oneof![
+            ident().prop_map(NicModelProp::Driver),
+            speed().prop_map(NicModelProp::Speed),
+            size().prop_map(NicModelProp::Buffer),
+        ];
+        (ident(), vec(prop.prop_map(s), 0..4))
+            .prop_map(|(name, props)| NicModelDecl { name, props, span: Span::default() })
+    }
+
+    fn switch() -> impl Strategy<Value = SwitchDecl> {
+        let prop = prop_oneof![
+            ident().prop_map(SwitchProp::Model),
+            (1..=255u8).prop_map(|t| SwitchProp::Tier(s(t))),
+            (68..=9216u64).prop_map(|m| SwitchProp::Mtu(s(m))),
+            text().prop_map(|d| SwitchProp::Description(s(d))),
+            class().prop_map(SwitchProp::Class),
+            (ident(), ecn_spec()).prop_map(|(class, spec)| SwitchProp::Ecn { class, spec }),
+            (ident(), size()).prop_map(|(class, v)| SwitchProp::Headroom { class, size: s(v) }),
+            (ident(), size()).prop_map(|(class, v)| SwitchProp::PfcThreshold { class, size: s(v) }),
+            watchdog().prop_map(SwitchProp::Watchdog),
+        ];
+        (patterns(), vec(prop.prop_map(s), 0..4))
+            .prop_map(|(names, props)| SwitchDecl { names, props, span: Span::default() })
+    }
+
+    fn host() -> impl Strategy<Value = HostDecl> {
+        let prop = prop_oneof![
+            (ident(), prop::option::of((1..=u64::MAX).prop_map(s)))
+                .prop_map(|(model, count)| HostProp::Nic { model, count }),
+            patterns().prop_map(HostProp::Netdev),
+            patterns().prop_map(HostProp::RdmaDevice),
+            class().prop_map(HostProp::Class),
+            any::<bool>().prop_map(HostProp::Pfc),
+            prop::option::of(ident()).prop_map(|class| HostProp::EcnOff { class }),
+        ];
+        (patterns(), vec(prop.prop_map(s), 0..4))
+            .prop_map(|(names, props)| HostDecl { names, props, span: Span::default() })
+    }
+
+    fn link() -> impl Strategy<Value = LinkDecl> {
+        let prop = prop_oneof![
+            speed().prop_map(LinkProp::Speed),
+            length().prop_map(LinkProp::Cable),
+            (1..=u64::MAX).prop_map(LinkProp::Count),
+        ];
+        (pattern(), pattern(), vec(prop.prop_map(s), 0..3))
+            .prop_map(|(a, b, props)| LinkDecl { a, b, props, span: Span::default() })
+    }
+
+    fn tier() -> impl Strategy<Value = TierDecl> {
+        let ratio = (1..=u64::MAX, 1..=u64::MAX).prop_map(|(down, up)| Ratio { down, up });
+        let prop = prop_oneof![
+            ident().prop_map(TierProp::Model),
+            ratio.prop_map(TierProp::Oversubscription),
+            length().prop_map(TierProp::Cable),
+            template().prop_map(TierProp::Name),
+            any::<u64>().prop_map(TierProp::Downlinks),
+            any::<u64>().prop_map(TierProp::Uplinks),
+            any::<u64>().prop_map(TierProp::Switches),
+        ];
+        (ident(), vec(prop.prop_map(s), 0..4))
+            .prop_map(|(name, props)| TierDecl { name, props, span: Span::default() })
+    }
+
+    fn stmt_kind() -> impl Strategy<Value = StmtKind> {
+        let settings = prop_oneof![
+            (68..=9216u64).prop_map(|v| StmtKind::Mtu(s(v))),
+            prop::sample::select(&[256u64, 512, 1024, 2048, 4096][..]).prop_map(|v| StmtKind::RoceMtu(s(v))),
+            time().prop_map(|t| StmtKind::Rtt(s(t))),
+            text().prop_map(|d| StmtKind::Description(s(d))),
+            watchdog().prop_map(StmtKind::Watchdog),
+            class().prop_map(StmtKind::Class),
+        ];
+        let devices = prop_oneof![
+            switch_model().prop_map(StmtKind::SwitchModel),
+            nic_model().prop_map(StmtKind::NicModel),
+            switch().prop_map(StmtKind::Switch),
+            host().prop_map(StmtKind::Host),
+            link().prop_map(StmtKind::Link),
+            tier().prop_map(StmtKind::Tier),
+        ];
+        let routing = prop_oneof![
+            prop_oneof![Just(RoutingModel::Updown), Just(RoutingModel::Shortest), Just(RoutingModel::None)]
+                .prop_map(|r| StmtKind::Routing(s(r))),
+            (ident(), ident(), ident()).prop_map(|(at, to, via)| StmtKind::Route(RouteStmt { at, to, via })),
+            (pattern(), pattern()).prop_map(|(a, b)| StmtKind::Fail(FailStmt { a, b })),
+            (0..=2u64).prop_map(|n| StmtKind::CheckFailures(s(n))),
+            (prop::option::of(ident()), vec(ident(), 2..5))
+                .prop_map(|(class, hops)| StmtKind::Path(PathStmt { class, hops })),
+            (ident(), ident(), ident(), priority(), priority()).prop_map(|(at, from, to, old, new)| {
+                StmtKind::Rewrite(RewriteStmt { at, from, to, old, new })
+            }),
+            vec(priority(), 2..4).prop_map(StmtKind::BounceTagging),
+        ];
+        prop_oneof![settings, devices, routing]
+    }
+
+    fn stmt() -> impl Strategy<Value = Stmt> {
+        stmt_kind().prop_map(|kind| Stmt { kind, span: Span::default() })
+    }
+
+    fn item() -> impl Strategy<Value = Item> {
+        let fabric = (prop_oneof![name().prop_map(|n| (n, false)), text().prop_map(|t| (t, true))], vec(stmt(), 0..4))
+            .prop_map(|((name, quoted), body)| {
+                Item::Fabric(FabricBlock { name: s(name), quoted, body, span: Span::default() })
+            });
+        prop_oneof![1 => fabric, 3 => stmt().prop_map(Item::Stmt)]
+    }
+
+    pub fn file() -> impl Strategy<Value = File> {
+        let import = text().prop_map(|p| Import { path: s(p), span: Span::default() });
+        (vec(import, 0..3), vec(item(), 0..6)).prop_map(|(imports, items)| File { imports, items })
+    }
+}
