@@ -107,12 +107,12 @@ fn is_err_fixture(path: &Path) -> bool {
 
 #[test]
 fn fixtures() {
-    insta::glob!("../fixtures", "**/*.fab", |path| check_file(path));
+    insta::glob!("../fixtures", "**/*.fab", check_file);
 }
 
 #[test]
 fn grammar_examples() {
-    insta::glob!("../grammar", "**/*.fab", |path| check_file(path));
+    insta::glob!("../grammar", "**/*.fab", check_file);
 }
 
 fn check_file(path: &Path) {
@@ -164,9 +164,20 @@ fn check_any(text: &str) {
         }
         Err(d) => {
             let (start, end) = (d.primary.span.start as usize, d.primary.span.end as usize);
-            assert!(start <= end && end <= text.len(), "span {start}..{end} outside {}", text.len());
-            assert!(text.is_char_boundary(start) && text.is_char_boundary(end), "span not on chars");
-            assert!(!d.message.is_empty() && !d.message.ends_with('.'), "{}", d.message);
+            assert!(
+                start <= end && end <= text.len(),
+                "span {start}..{end} outside {}",
+                text.len()
+            );
+            assert!(
+                text.is_char_boundary(start) && text.is_char_boundary(end),
+                "span not on chars"
+            );
+            assert!(
+                !d.message.is_empty() && !d.message.ends_with('.'),
+                "{}",
+                d.message
+            );
         }
     }
 }
@@ -176,7 +187,9 @@ fn ok_texts() -> Vec<String> {
     let mut texts = Vec::new();
     for dir in ["fixtures/parse/ok", "grammar/examples"] {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         let mut paths: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
         paths.sort();
         texts.extend(paths.iter().filter_map(|p| std::fs::read_to_string(p).ok()));
@@ -194,14 +207,90 @@ fn floor_char(text: &str, k: usize) -> usize {
 }
 
 const TOKENS: &[&str] = &[
-    "fabric", "import", "class", "switch", "host", "link", "tier", "switch-model", "nic-model",
-    "mtu", "roce-mtu", "rtt", "pfc-watchdog", "routing", "route", "fail", "check", "path",
-    "rewrite", "bounce-tagging", "dscp", "priority", "lossless", "lossy", "ecn", "min", "max",
-    "probability", "off", "on", "other", "bandwidth", "strict", "cnp", "model", "nic", "x",
-    "ports", "os", "sonic", "name", "at", "to", "via", "from", "failures", "speed", "cable",
-    "count", "{", "}", ";", "\n", " ", "--", "->", ",", "[1..4]", "[", "]", "..", "150KB",
-    "150", "3m", "50us", "10%", "1.067:1", "400G", "-2", "26", "24-31", "{rail}", "# c\n",
-    "\"s\"", "\"", "\\", "a", "L1", "h1.nic3", "µ", "\r\n", "\t", "0.5", "9216",
+    "fabric",
+    "import",
+    "class",
+    "switch",
+    "host",
+    "link",
+    "tier",
+    "switch-model",
+    "nic-model",
+    "mtu",
+    "roce-mtu",
+    "rtt",
+    "pfc-watchdog",
+    "routing",
+    "route",
+    "fail",
+    "check",
+    "path",
+    "rewrite",
+    "bounce-tagging",
+    "dscp",
+    "priority",
+    "lossless",
+    "lossy",
+    "ecn",
+    "min",
+    "max",
+    "probability",
+    "off",
+    "on",
+    "other",
+    "bandwidth",
+    "strict",
+    "cnp",
+    "model",
+    "nic",
+    "x",
+    "ports",
+    "os",
+    "sonic",
+    "name",
+    "at",
+    "to",
+    "via",
+    "from",
+    "failures",
+    "speed",
+    "cable",
+    "count",
+    "{",
+    "}",
+    ";",
+    "\n",
+    " ",
+    "--",
+    "->",
+    ",",
+    "[1..4]",
+    "[",
+    "]",
+    "..",
+    "150KB",
+    "150",
+    "3m",
+    "50us",
+    "10%",
+    "1.067:1",
+    "400G",
+    "-2",
+    "26",
+    "24-31",
+    "{rail}",
+    "# c\n",
+    "\"s\"",
+    "\"",
+    "\\",
+    "a",
+    "L1",
+    "h1.nic3",
+    "µ",
+    "\r\n",
+    "\t",
+    "0.5",
+    "9216",
 ];
 
 fn token_soup() -> impl Strategy<Value = String> {
@@ -332,7 +421,10 @@ mod trees {
     }
 
     fn size() -> impl Strategy<Value = Size> {
-        prop_oneof![any::<u64>().prop_map(Size::Bytes), any::<u64>().prop_map(Size::Cells)]
+        prop_oneof![
+            any::<u64>().prop_map(Size::Bytes),
+            any::<u64>().prop_map(Size::Cells)
+        ]
     }
 
     fn speed() -> impl Strategy<Value = Speed> {
@@ -358,13 +450,30 @@ mod trees {
     fn range_item() -> impl Strategy<Value = RangeItem> {
         (0..2000u64, 0..50u64, 0..3usize).prop_map(|(lo, extra, pad)| {
             // A width only shows when the low bound gets a leading zero.
-            let width = if pad == 0 { 0 } else { lo.to_string().len() + pad };
-            RangeItem { lo, hi: lo + extra, width }
+            let width = if pad == 0 {
+                0
+            } else {
+                lo.to_string().len() + pad
+            };
+            RangeItem {
+                lo,
+                hi: lo + extra,
+                width,
+            }
         })
     }
 
     fn pattern() -> impl Strategy<Value = NamePattern> {
-        (name(), vec((vec(range_item(), 1..3), prop::option::of("[A-Za-z0-9_.-]{1,4}")), 0..3))
+        (
+            name(),
+            vec(
+                (
+                    vec(range_item(), 1..3),
+                    prop::option::of("[A-Za-z0-9_.-]{1,4}"),
+                ),
+                0..3,
+            ),
+        )
             .prop_map(|(first, rest)| {
                 let mut segments = vec![Segment::Text(first)];
                 for (items, text) in rest {
@@ -373,7 +482,10 @@ mod trees {
                         segments.push(Segment::Text(t));
                     }
                 }
-                NamePattern { segments, span: Span::default() }
+                NamePattern {
+                    segments,
+                    span: Span::default(),
+                }
             })
     }
 
@@ -389,7 +501,10 @@ mod trees {
     fn template() -> impl Strategy<Value = NameTemplate> {
         (
             prop_oneof![name().prop_map(TemplatePart::Text), placeholder()],
-            vec((placeholder(), prop::option::of("[A-Za-z0-9_.-]{1,4}")), 0..3),
+            vec(
+                (placeholder(), prop::option::of("[A-Za-z0-9_.-]{1,4}")),
+                0..3,
+            ),
         )
             .prop_map(|(first, rest)| {
                 let mut parts = vec![first];
@@ -399,7 +514,10 @@ mod trees {
                         parts.push(TemplatePart::Text(t));
                     }
                 }
-                NameTemplate { parts, span: Span::default() }
+                NameTemplate {
+                    parts,
+                    span: Span::default(),
+                }
             })
     }
 
@@ -409,7 +527,10 @@ mod trees {
             size().prop_map(EcnArg::Max),
             percent().prop_map(EcnArg::Probability),
         ];
-        prop_oneof![Just(EcnSpec::Off), vec(arg.prop_map(s), 1..4).prop_map(EcnSpec::Params)]
+        prop_oneof![
+            Just(EcnSpec::Off),
+            vec(arg.prop_map(s), 1..4).prop_map(EcnSpec::Params)
+        ]
     }
 
     fn watchdog() -> impl Strategy<Value = Watchdog> {
@@ -428,20 +549,27 @@ mod trees {
             Just(WatchdogSetting::Off),
             vec(arg.prop_map(s), 0..4).prop_map(WatchdogSetting::On)
         ]
-        .prop_map(|setting| Watchdog { setting, span: Span::default() })
+        .prop_map(|setting| Watchdog {
+            setting,
+            span: Span::default(),
+        })
     }
 
     fn class_prop() -> impl Strategy<Value = ClassProp> {
         let dscp = prop_oneof![
             Just(DscpSpec::Other),
-            vec((0..=63u8, 0..=63u8).prop_map(|(a, b)| s((a.min(b), a.max(b)))), 1..4)
-                .prop_map(DscpSpec::Values),
+            vec(
+                (0..=63u8, 0..=63u8).prop_map(|(a, b)| s((a.min(b), a.max(b)))),
+                1..4
+            )
+            .prop_map(DscpSpec::Values),
         ];
         prop_oneof![
             dscp.prop_map(ClassProp::Dscp),
             priority().prop_map(ClassProp::Priority),
             any::<bool>().prop_map(ClassProp::Lossless),
-            prop_oneof![Just(Congestion::Dcqcn), Just(Congestion::None)].prop_map(ClassProp::Congestion),
+            prop_oneof![Just(Congestion::Dcqcn), Just(Congestion::None)]
+                .prop_map(ClassProp::Congestion),
             ecn_spec().prop_map(ClassProp::Ecn),
             percent().prop_map(|p| ClassProp::Bandwidth(s(p))),
             Just(ClassProp::Strict),
@@ -451,13 +579,17 @@ mod trees {
     }
 
     fn class() -> impl Strategy<Value = ClassDecl> {
-        (ident(), vec(class_prop().prop_map(s), 0..5))
-            .prop_map(|(name, props)| ClassDecl { name, props, span: Span::default() })
+        (ident(), vec(class_prop().prop_map(s), 0..5)).prop_map(|(name, props)| ClassDecl {
+            name,
+            props,
+            span: Span::default(),
+        })
     }
 
     fn switch_model() -> impl Strategy<Value = SwitchModelDecl> {
         let os = prop::sample::select(&Os::ALL[..]);
-        let group = (1..=u64::MAX, speed()).prop_map(|(count, speed)| s(PortGroup { count, speed }));
+        let group =
+            (1..=u64::MAX, speed()).prop_map(|(count, speed)| s(PortGroup { count, speed }));
         let prop = prop_oneof![
             os.prop_map(SwitchModelProp::Os),
             vec(group, 1..3).prop_map(SwitchModelProp::Ports),
@@ -467,8 +599,11 @@ mod trees {
             (-8..=7i8).prop_map(SwitchModelProp::DynamicThreshold),
             text().prop_map(SwitchModelProp::Description),
         ];
-        (ident(), vec(prop.prop_map(s), 0..5))
-            .prop_map(|(name, props)| SwitchModelDecl { name, props, span: Span::default() })
+        (ident(), vec(prop.prop_map(s), 0..5)).prop_map(|(name, props)| SwitchModelDecl {
+            name,
+            props,
+            span: Span::default(),
+        })
     }
 
     fn nic_model() -> impl Strategy<Value = NicModelDecl> {
@@ -477,8 +612,11 @@ mod trees {
             speed().prop_map(NicModelProp::Speed),
             size().prop_map(NicModelProp::Buffer),
         ];
-        (ident(), vec(prop.prop_map(s), 0..4))
-            .prop_map(|(name, props)| NicModelDecl { name, props, span: Span::default() })
+        (ident(), vec(prop.prop_map(s), 0..4)).prop_map(|(name, props)| NicModelDecl {
+            name,
+            props,
+            span: Span::default(),
+        })
     }
 
     fn switch() -> impl Strategy<Value = SwitchDecl> {
@@ -493,8 +631,11 @@ mod trees {
             (ident(), size()).prop_map(|(class, v)| SwitchProp::PfcThreshold { class, size: s(v) }),
             watchdog().prop_map(SwitchProp::Watchdog),
         ];
-        (patterns(), vec(prop.prop_map(s), 0..4))
-            .prop_map(|(names, props)| SwitchDecl { names, props, span: Span::default() })
+        (patterns(), vec(prop.prop_map(s), 0..4)).prop_map(|(names, props)| SwitchDecl {
+            names,
+            props,
+            span: Span::default(),
+        })
     }
 
     fn host() -> impl Strategy<Value = HostDecl> {
@@ -507,8 +648,11 @@ mod trees {
             any::<bool>().prop_map(HostProp::Pfc),
             prop::option::of(ident()).prop_map(|class| HostProp::EcnOff { class }),
         ];
-        (patterns(), vec(prop.prop_map(s), 0..4))
-            .prop_map(|(names, props)| HostDecl { names, props, span: Span::default() })
+        (patterns(), vec(prop.prop_map(s), 0..4)).prop_map(|(names, props)| HostDecl {
+            names,
+            props,
+            span: Span::default(),
+        })
     }
 
     fn link() -> impl Strategy<Value = LinkDecl> {
@@ -517,8 +661,12 @@ mod trees {
             length().prop_map(LinkProp::Cable),
             (1..=u64::MAX).prop_map(LinkProp::Count),
         ];
-        (pattern(), pattern(), vec(prop.prop_map(s), 0..3))
-            .prop_map(|(a, b, props)| LinkDecl { a, b, props, span: Span::default() })
+        (pattern(), pattern(), vec(prop.prop_map(s), 0..3)).prop_map(|(a, b, props)| LinkDecl {
+            a,
+            b,
+            props,
+            span: Span::default(),
+        })
     }
 
     fn tier() -> impl Strategy<Value = TierDecl> {
@@ -532,14 +680,18 @@ mod trees {
             any::<u64>().prop_map(TierProp::Uplinks),
             any::<u64>().prop_map(TierProp::Switches),
         ];
-        (ident(), vec(prop.prop_map(s), 0..4))
-            .prop_map(|(name, props)| TierDecl { name, props, span: Span::default() })
+        (ident(), vec(prop.prop_map(s), 0..4)).prop_map(|(name, props)| TierDecl {
+            name,
+            props,
+            span: Span::default(),
+        })
     }
 
     fn stmt_kind() -> impl Strategy<Value = StmtKind> {
         let settings = prop_oneof![
             (68..=9216u64).prop_map(|v| StmtKind::Mtu(s(v))),
-            prop::sample::select(&[256u64, 512, 1024, 2048, 4096][..]).prop_map(|v| StmtKind::RoceMtu(s(v))),
+            prop::sample::select(&[256u64, 512, 1024, 2048, 4096][..])
+                .prop_map(|v| StmtKind::RoceMtu(s(v))),
             time().prop_map(|t| StmtKind::Rtt(s(t))),
             text().prop_map(|d| StmtKind::Description(s(d))),
             watchdog().prop_map(StmtKind::Watchdog),
@@ -554,35 +706,68 @@ mod trees {
             tier().prop_map(StmtKind::Tier),
         ];
         let routing = prop_oneof![
-            prop_oneof![Just(RoutingModel::Updown), Just(RoutingModel::Shortest), Just(RoutingModel::None)]
-                .prop_map(|r| StmtKind::Routing(s(r))),
-            (ident(), ident(), ident()).prop_map(|(at, to, via)| StmtKind::Route(RouteStmt { at, to, via })),
+            prop_oneof![
+                Just(RoutingModel::Updown),
+                Just(RoutingModel::Shortest),
+                Just(RoutingModel::None)
+            ]
+            .prop_map(|r| StmtKind::Routing(s(r))),
+            (ident(), ident(), ident()).prop_map(|(at, to, via)| StmtKind::Route(RouteStmt {
+                at,
+                to,
+                via
+            })),
             (pattern(), pattern()).prop_map(|(a, b)| StmtKind::Fail(FailStmt { a, b })),
             (0..=2u64).prop_map(|n| StmtKind::CheckFailures(s(n))),
             (prop::option::of(ident()), vec(ident(), 2..5))
                 .prop_map(|(class, hops)| StmtKind::Path(PathStmt { class, hops })),
-            (ident(), ident(), ident(), priority(), priority()).prop_map(|(at, from, to, old, new)| {
-                StmtKind::Rewrite(RewriteStmt { at, from, to, old, new })
-            }),
+            (ident(), ident(), ident(), priority(), priority()).prop_map(
+                |(at, from, to, old, new)| {
+                    StmtKind::Rewrite(RewriteStmt {
+                        at,
+                        from,
+                        to,
+                        old,
+                        new,
+                    })
+                }
+            ),
             vec(priority(), 2..4).prop_map(StmtKind::BounceTagging),
         ];
         prop_oneof![settings, devices, routing]
     }
 
     fn stmt() -> impl Strategy<Value = Stmt> {
-        stmt_kind().prop_map(|kind| Stmt { kind, span: Span::default() })
+        stmt_kind().prop_map(|kind| Stmt {
+            kind,
+            span: Span::default(),
+        })
     }
 
     fn item() -> impl Strategy<Value = Item> {
-        let fabric = (prop_oneof![name().prop_map(|n| (n, false)), text().prop_map(|t| (t, true))], vec(stmt(), 0..4))
+        let fabric = (
+            prop_oneof![
+                name().prop_map(|n| (n, false)),
+                text().prop_map(|t| (t, true))
+            ],
+            vec(stmt(), 0..4),
+        )
             .prop_map(|((name, quoted), body)| {
-                Item::Fabric(FabricBlock { name: s(name), quoted, body, span: Span::default() })
+                Item::Fabric(FabricBlock {
+                    name: s(name),
+                    quoted,
+                    body,
+                    span: Span::default(),
+                })
             });
         prop_oneof![1 => fabric, 3 => stmt().prop_map(Item::Stmt)]
     }
 
     pub fn file() -> impl Strategy<Value = File> {
-        let import = text().prop_map(|p| Import { path: s(p), span: Span::default() });
+        let import = text().prop_map(|p| Import {
+            path: s(p),
+            span: Span::default(),
+        });
         (vec(import, 0..3), vec(item(), 0..6)).prop_map(|(imports, items)| File { imports, items })
     }
 }

@@ -322,7 +322,7 @@ pub fn scale(int: &str, frac: &str, factor: u64) -> Result<u64, ScaleError> {
     let denom = 10u128.pow(frac.len() as u32);
     let factor = u128::from(factor);
     let frac_scaled = frac_v * factor;
-    if frac_scaled % denom != 0 {
+    if !frac_scaled.is_multiple_of(denom) {
         return Err(ScaleError::NotWhole);
     }
     let total = int_v
@@ -520,19 +520,19 @@ impl<'a> Parser<'a> {
                 block.owner
             ));
         }
-        if block.owner == "fabric" {
-            if let Some(owner) = PROPERTY_BLOCKS.iter().find(|b| b.keywords.contains(&kw)) {
-                return SyntaxError::new(
-                    ErrorKind::Misplaced,
-                    at,
-                    len,
-                    format!("`{kw}` is a {}, not a statement", owner.what),
-                )
-                .help(format!(
-                    "move it into a `{} NAME {{ … }}` block",
-                    owner.owner
-                ));
-            }
+        if block.owner == "fabric"
+            && let Some(owner) = PROPERTY_BLOCKS.iter().find(|b| b.keywords.contains(&kw))
+        {
+            return SyntaxError::new(
+                ErrorKind::Misplaced,
+                at,
+                len,
+                format!("`{kw}` is a {}, not a statement", owner.what),
+            )
+            .help(format!(
+                "move it into a `{} NAME {{ … }}` block",
+                owner.owner
+            ));
         }
         let candidates = block.keywords.iter().chain(block.also).copied();
         let help = did_you_mean(kw, candidates)
@@ -1177,23 +1177,24 @@ impl<'a> Parser<'a> {
     fn port_group(&self, i: &'a str) -> PResult<'a, Spanned<PortGroup>> {
         let start = spaces(i);
         let tok = &start[..number_len(start)];
-        if let Some((count, speed)) = tok.split_once(['x', 'X']) {
-            if !count.is_empty() && count.bytes().all(|b| b.is_ascii_digit()) {
-                return fail(
-                    SyntaxError::new(
-                        ErrorKind::Syntax,
-                        start,
-                        tok.len(),
-                        format!(
-                            "expected a port group such as `64 x 400G`, found `{}`",
-                            shorten(tok)
-                        ),
-                    )
-                    .help(format!(
-                        "put a space on each side of `x`: `{count} x {speed}`"
-                    )),
-                );
-            }
+        if let Some((count, speed)) = tok.split_once(['x', 'X'])
+            && !count.is_empty()
+            && count.bytes().all(|b| b.is_ascii_digit())
+        {
+            return fail(
+                SyntaxError::new(
+                    ErrorKind::Syntax,
+                    start,
+                    tok.len(),
+                    format!(
+                        "expected a port group such as `64 x 400G`, found `{}`",
+                        shorten(tok)
+                    ),
+                )
+                .help(format!(
+                    "put a space on each side of `x`: `{count} x {speed}`"
+                )),
+            );
         }
         let (r, count) = self.int_in(start, "port count", 1, u64::MAX)?;
         let (r, ()) = match self.keyword(r, "x") {
@@ -1720,14 +1721,16 @@ impl<'a> Parser<'a> {
             ));
         }
         // `h5->T2` reads as the name `h5-` and then `>`.
-        if let (Some(prev), true) = (prev, at.starts_with('>')) {
-            if prev.node.ends_with('-') && at.len() == i.len() {
-                let name = prev.node.trim_end_matches('-');
-                return Err(nom::Err::Failure(
-                    SyntaxError::new(ErrorKind::Syntax, at, 1, "`->` needs a space on each side")
-                        .help(format!("`-` is a name character: write `{name} -> …`")),
-                ));
-            }
+        if let Some(prev) = prev
+            && at.starts_with('>')
+            && prev.node.ends_with('-')
+            && at.len() == i.len()
+        {
+            let name = prev.node.trim_end_matches('-');
+            return Err(nom::Err::Failure(
+                SyntaxError::new(ErrorKind::Syntax, at, 1, "`->` needs a space on each side")
+                    .help(format!("`-` is a name character: write `{name} -> …`")),
+            ));
         }
         Ok(None)
     }

@@ -418,7 +418,7 @@ pub fn time(t: Time) -> String {
         return "0s".into();
     }
     for (unit, factor) in [("s", 1_000_000_000), ("ms", 1_000_000), ("us", 1_000)] {
-        if ns % factor == 0 {
+        if ns.is_multiple_of(factor) {
             return format!("{}{unit}", ns / factor);
         }
     }
