@@ -70,6 +70,32 @@ fn without_spans(file: &ast::File) -> String {
     out
 }
 
+/// Every span of a tree (read from its Debug text) lies inside the input, on characters.
+#[track_caller]
+fn assert_spans_inside(tree: &ast::File, text: &str) {
+    let debug = format!("{tree:?}");
+    for piece in debug.split("Span { ").skip(1) {
+        let num = |key: &str| -> usize {
+            let k = piece.find(key).map_or(0, |k| k + key.len());
+            piece[k..]
+                .split(|c: char| !c.is_ascii_digit())
+                .next()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(usize::MAX)
+        };
+        let (start, end) = (num("start: "), num("end: "));
+        assert!(
+            start <= end && end <= text.len(),
+            "span {start}..{end} outside {}",
+            text.len()
+        );
+        assert!(
+            text.is_char_boundary(start) && text.is_char_boundary(end),
+            "span {start}..{end} not on chars"
+        );
+    }
+}
+
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
@@ -139,12 +165,19 @@ fn check_file(path: &Path) {
                     render(&d, &src)
                 );
                 assert!(d.primary.span.end as usize <= text.len());
+                assert!(!d.message.ends_with('.'), "message ends with a period");
+                assert!(
+                    !d.message.starts_with(char::is_uppercase),
+                    "message starts upper case"
+                );
+                assert!(d.help.is_some(), "{}: no help line", path.display());
                 insta::assert_snapshot!(render(&d, &src));
             }
         }
     } else {
         match result {
             Ok(tree) => {
+                assert_spans_inside(&tree, &text);
                 let printed = assert_round_trip(&tree, &path.display().to_string());
                 insta::assert_snapshot!(printed);
             }
@@ -160,6 +193,7 @@ fn check_file(path: &Path) {
 fn check_any(text: &str) {
     match syntax::parse(FileId(0), text) {
         Ok(tree) => {
+            assert_spans_inside(&tree, text);
             assert_round_trip(&tree, "generated input");
         }
         Err(d) => {

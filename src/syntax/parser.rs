@@ -490,6 +490,8 @@ impl<'a> Parser<'a> {
         let e = SyntaxError::expected(r, "the end of the statement");
         let e = if r.starts_with('}') {
             e.help("this `}` closes no block")
+        } else if r.starts_with(|c: char| !c.is_ascii()) {
+            e.help("names use only ASCII letters, digits, `_`, `.` and `-`")
         } else {
             e.help("put each statement on its own line, or separate statements with `;`")
         };
@@ -508,6 +510,22 @@ impl<'a> Parser<'a> {
     /// The error for a word that is not a keyword of `block`.
     fn unknown(&self, at: &'a str, kw: &str, block: &BlockKind) -> SyntaxError<'a> {
         let len = kw.len();
+        if kw == "import" || kw == "fabric" {
+            return SyntaxError::new(
+                ErrorKind::Misplaced,
+                at,
+                len,
+                format!(
+                    "`{kw}` is only allowed at the top level of a file, not in a {} block",
+                    block.owner
+                ),
+            )
+            .help(if kw == "import" {
+                "move it to the top of the file"
+            } else {
+                "close this block before opening a `fabric` block"
+            });
+        }
         if block.owner != "fabric" && STATEMENTS.contains(&kw) {
             return SyntaxError::new(
                 ErrorKind::Misplaced,
@@ -1854,6 +1872,7 @@ impl<'a> Parser<'a> {
                 .help("a name pattern starts with a letter or `_`, as in `gpu[1..8]`")
         } else {
             SyntaxError::expected(at, what)
+                .help("a name starts with a letter or `_`, then letters, digits, `_`, `.` or `-`")
         }
     }
 
@@ -2002,7 +2021,9 @@ impl<'a> Parser<'a> {
     fn string(&self, i: &'a str, what: &str) -> PResult<'a, Spanned<String>> {
         let at = spaces(i);
         let Some(body) = at.strip_prefix('"') else {
-            return fail(SyntaxError::expected(at, what));
+            return fail(
+                SyntaxError::expected(at, what).help("write it in double quotes: `\"…\"`"),
+            );
         };
         let unterminated = || {
             let line = at.find('\n').unwrap_or(at.len());
@@ -2052,7 +2073,10 @@ impl<'a> Parser<'a> {
         let at = spaces(i);
         let len = number_len(at);
         if len == 0 {
-            return fail(SyntaxError::expected(at, &format!("a number for {what}")));
+            return fail(
+                SyntaxError::expected(at, &format!("a number for {what}"))
+                    .help("write a whole number, such as `8`"),
+            );
         }
         let tok = &at[..len];
         let digits = tok.find(|c: char| !c.is_ascii_digit()).unwrap_or(len);
@@ -2097,14 +2121,22 @@ impl<'a> Parser<'a> {
 
     /// An INT in `lo..=hi`.
     fn int_in(&self, i: &'a str, name: &str, lo: u64, hi: u64) -> PResult<'a, Spanned<u64>> {
-        let (r, v) = self.int(i, &format!("`{name}`"))?;
+        let help = if hi == u64::MAX {
+            format!("`{name}` must be at least {lo}")
+        } else {
+            format!("`{name}` must be between {lo} and {hi}")
+        };
+        let (r, v) = self.int(i, &format!("`{name}`")).map_err(|e| {
+            e.map(|e| {
+                if e.kind == ErrorKind::Syntax {
+                    e.help(help.clone())
+                } else {
+                    e
+                }
+            })
+        })?;
         if v.node < lo || v.node > hi {
             let at = spaces(i);
-            let help = if hi == u64::MAX {
-                format!("`{name}` must be at least {lo}")
-            } else {
-                format!("`{name}` must be between {lo} and {hi}")
-            };
             return fail(
                 SyntaxError::new(
                     ErrorKind::OutOfRange,
@@ -2150,7 +2182,11 @@ impl<'a> Parser<'a> {
         let len = number_len(at);
         let what = format!("a {} such as `{}`", dim.noun(), dim.example());
         if len == 0 {
-            return fail(SyntaxError::expected(at, &what));
+            return fail(SyntaxError::expected(at, &what).help(format!(
+                "a {} is a number and a unit, with no space: {}",
+                dim.noun(),
+                dim.unit_list()
+            )));
         }
         let tok = &at[..len];
         let r = &at[len..];
@@ -2272,7 +2308,9 @@ impl<'a> Parser<'a> {
         let len = number_len(at);
         let what = "a ratio such as `3:1`";
         if len == 0 {
-            return fail(SyntaxError::expected(at, what));
+            return fail(
+                SyntaxError::expected(at, what).help("write down:up, such as `1:1` or `1.067:1`"),
+            );
         }
         let tok = &at[..len];
         let r = &at[len..];
@@ -2305,7 +2343,8 @@ impl<'a> Parser<'a> {
                     at,
                     len,
                     format!("ratio `{}` is too large", shorten(tok)),
-                )),
+                )
+                .help("write the ratio with smaller numbers, such as `3:1`")),
                 Err(_) => Err(SyntaxError::new(
                     ErrorKind::BadQuantity,
                     at,
@@ -2978,12 +3017,117 @@ mod tests {
             "expected `x` and a port speed, found `400G`",
         );
         err(
+            "class a { import \"x\" }",
+            "FAB011",
+            10,
+            6,
+            "`import` is only allowed at the top level of a file, not in a class block",
+        );
+        err(
+            "switch Lé",
+            "FAB001",
+            8,
+            2,
+            "expected the end of the statement, found `é`",
+        );
+        err(
             "x".repeat(100).as_str(),
             "FAB004",
             0,
             100,
             &format!("unknown statement `{}…`", "x".repeat(40)),
         );
+    }
+
+    /// The text a span covers.
+    fn text(input: &str, span: Span) -> &str {
+        &input[span.start as usize..span.end as usize]
+    }
+
+    #[test]
+    fn spans_cover_their_tokens() {
+        let input = "# c\nfabric pod-a {\n  class roce { priority 3  ecn min 150KB max 1.5MB }\n  switch L[1..2], S { model m }\n}\n";
+        let f = parse(FileId(7), input).expect("parses");
+        let Item::Fabric(fab) = &f.items[0] else {
+            panic!("not a fabric")
+        };
+        assert_eq!(fab.span.file, FileId(7));
+        assert_eq!(text(input, fab.span), &input[4..input.len() - 1]);
+        assert_eq!(text(input, fab.name.span), "pod-a");
+        let StmtKind::Class(class) = &fab.body[0].kind else {
+            panic!("not a class")
+        };
+        assert_eq!(
+            text(input, fab.body[0].span),
+            "class roce { priority 3  ecn min 150KB max 1.5MB }"
+        );
+        assert_eq!(text(input, class.span), text(input, fab.body[0].span));
+        assert_eq!(text(input, class.name.span), "roce");
+        assert_eq!(text(input, class.props[0].span), "priority 3");
+        let ClassProp::Priority(p) = &class.props[0].node else {
+            panic!("not a priority")
+        };
+        assert_eq!(text(input, p.span), "3");
+        assert_eq!(text(input, class.props[1].span), "ecn min 150KB max 1.5MB");
+        let ClassProp::Ecn(EcnSpec::Params(args)) = &class.props[1].node else {
+            panic!("not ecn")
+        };
+        assert_eq!(text(input, args[1].span), "max 1.5MB");
+        let StmtKind::Switch(sw) = &fab.body[1].kind else {
+            panic!("not a switch")
+        };
+        assert_eq!(text(input, sw.names[0].span), "L[1..2]");
+        assert_eq!(text(input, sw.names[1].span), "S");
+        assert_eq!(text(input, sw.props[0].span), "model m");
+
+        let input = "import \"a.fab\"\npath class roce h1 -> L1\nbounce-tagging 3 -> 4\ndescription \"x\\\"y\"\ntier t { name a-{rail} }";
+        let f = parse(FileId(0), input).expect("parses");
+        assert_eq!(text(input, f.imports[0].span), "import \"a.fab\"");
+        assert_eq!(text(input, f.imports[0].path.span), "\"a.fab\"");
+        assert_eq!(f.imports[0].path.node, "a.fab");
+        let Item::Stmt(Stmt {
+            kind: StmtKind::Path(path),
+            span,
+        }) = &f.items[0]
+        else {
+            panic!()
+        };
+        assert_eq!(text(input, *span), "path class roce h1 -> L1");
+        assert_eq!(text(input, path.hops[1].span), "L1");
+        let Item::Stmt(Stmt {
+            kind: StmtKind::BounceTagging(ps),
+            ..
+        }) = &f.items[1]
+        else {
+            panic!()
+        };
+        assert_eq!(text(input, ps[1].span), "4");
+        let Item::Stmt(Stmt {
+            kind: StmtKind::Description(d),
+            ..
+        }) = &f.items[2]
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (text(input, d.span), d.node.as_str()),
+            ("\"x\\\"y\"", "x\"y")
+        );
+        let Item::Stmt(Stmt {
+            kind: StmtKind::Tier(t),
+            ..
+        }) = &f.items[3]
+        else {
+            panic!()
+        };
+        let TierProp::Name(tpl) = &t.props[0].node else {
+            panic!()
+        };
+        assert_eq!(text(input, tpl.span), "a-{rail}");
+        let TemplatePart::Placeholder(ph) = &tpl.parts[1] else {
+            panic!()
+        };
+        assert_eq!(text(input, ph.span), "rail");
     }
 
     #[test]
