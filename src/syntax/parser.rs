@@ -97,6 +97,10 @@ pub const TIER_PROPS: &[&str] = &[
 pub const PLACEHOLDERS: &[&str] = &["tier", "n", "rail", "group", "pod", "plane", "index"];
 const ROUTING_MODELS: &[&str] = &["updown", "shortest", "none"];
 
+/// The most numbers one range item may give (`[1..1000000]`); FAB007 beyond. The resolver
+/// bounds the product of several ranges.
+pub const MAX_RANGE: u64 = 1_000_000;
+
 /// A kind of block, for "unknown … `x`" errors.
 struct BlockKind {
     /// `class property`
@@ -878,12 +882,18 @@ impl<'a> Parser<'a> {
                 (r, WatchdogArg::Action(action))
             }
             _ => {
-                return fail(SyntaxError::new(
-                    ErrorKind::UnknownKeyword,
-                    start,
-                    kw.len(),
-                    format!("unknown pfc-watchdog parameter `{kw}`"),
-                ));
+                return fail(
+                    SyntaxError::new(
+                        ErrorKind::UnknownKeyword,
+                        start,
+                        kw.len(),
+                        format!("unknown pfc-watchdog parameter `{kw}`"),
+                    )
+                    .help(format!(
+                        "pfc-watchdog parameters are {}",
+                        list_words(WATCHDOG_ARGS)
+                    )),
+                );
             }
         };
         Ok((r, Spanned::new(arg, self.span(start, r))))
@@ -1103,12 +1113,15 @@ impl<'a> Parser<'a> {
                 .percent(r)
                 .map(|(r, p)| (r, EcnArg::Probability(p.node)))?,
             _ => {
-                return fail(SyntaxError::new(
-                    ErrorKind::UnknownKeyword,
-                    start,
-                    kw.len(),
-                    format!("unknown ecn parameter `{kw}`"),
-                ));
+                return fail(
+                    SyntaxError::new(
+                        ErrorKind::UnknownKeyword,
+                        start,
+                        kw.len(),
+                        format!("unknown ecn parameter `{kw}`"),
+                    )
+                    .help(format!("ecn parameters are {}", list_words(ECN_ARGS))),
+                );
             }
         };
         Ok((r, Spanned::new(arg, self.span(start, r))))
@@ -1986,6 +1999,23 @@ impl<'a> Parser<'a> {
                     format!("descending range `{}`", shorten(&i[..len])),
                 )
                 .help(format!("write `{hi_text}..{lo_text}`")),
+            );
+        }
+        if hi - lo >= MAX_RANGE {
+            let len = i.len() - r.len();
+            return fail(
+                SyntaxError::new(
+                    ErrorKind::Limit,
+                    i,
+                    len,
+                    format!(
+                        "range `{}` gives more than {MAX_RANGE} names",
+                        shorten(&i[..len])
+                    ),
+                )
+                .help(
+                    "a range is limited so that a typo cannot make billions of devices; split it",
+                ),
             );
         }
         let width = [lo_text, hi_text]
@@ -2890,6 +2920,14 @@ mod tests {
         );
         err("switch s[8..1]", "FAB006", 9, 4, "descending range `8..1`");
         err("switch s[]", "FAB006", 8, 2, "empty range `[]`");
+        err(
+            "switch s[1..1000001]",
+            "FAB007",
+            9,
+            10,
+            "range `1..1000001` gives more than 1000000 names",
+        );
+        case("switch s[0..999999]", "switch s[0..999999]\n");
         err(
             "switch s[1..2",
             "FAB006",
