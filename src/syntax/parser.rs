@@ -1391,6 +1391,16 @@ impl<'a> Parser<'a> {
         let (r, prop) = match kw {
             "nic" => {
                 let (r, model) = self.name(r, "a NIC model name, as in `nic cx7 x 8`")?;
+                let at = spaces(r);
+                if at.starts_with(|c: char| c.is_ascii_digit()) {
+                    return fail(
+                        SyntaxError::expected(at, "`x` before the number of NICs").help(format!(
+                            "write `nic {} x {}`",
+                            model.node,
+                            shorten(&at[..number_len(at)])
+                        )),
+                    );
+                }
                 let (r, count) = match spaces(r).strip_prefix('x').and_then(word_boundary) {
                     Some(after) => {
                         let (r, n) = self.int_in(after, "nic count", 1, u64::MAX)?;
