@@ -2954,6 +2954,20 @@ mod tests {
             "the input contains the control character U+0000",
         );
         err(
+            "# é\u{7f}",
+            "FAB008",
+            4,
+            1,
+            "the input contains the control character U+007F",
+        );
+        err(
+            "mtu 1\u{85}",
+            "FAB008",
+            5,
+            2,
+            "the input contains the control character U+0085",
+        );
+        err(
             "mtu 100\nimport \"x\"",
             "FAB011",
             8,
