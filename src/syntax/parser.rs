@@ -2796,6 +2796,38 @@ mod tests {
             "tier t {\n  downlinks 0\n  uplinks 0\n  switches 0\n}\n",
         );
         case("routing none", "routing none\n");
+        case(
+            "routing updown; routing shortest",
+            "routing updown\nrouting shortest\n",
+        );
+        case(
+            "switch s { model m  tier 2  mtu 1500  description \"d\"  class c { cnp }  pfc-watchdog off }",
+            "switch s {\n  model m\n  tier 2\n  mtu 1500\n  description \"d\"\n  class c {\n    cnp\n  }\n  pfc-watchdog off\n}\n",
+        );
+        case(
+            "switch s { ecn c min 1KB max 2KB probability 3% }",
+            "switch s {\n  ecn c min 1000B max 2000B probability 3%\n}\n",
+        );
+        case(
+            "host h { class c { priority 1 } }",
+            "host h {\n  class c {\n    priority 1\n  }\n}\n",
+        );
+        case(
+            "link a.nic1 -- b.port2 { speed 100G  cable 1.5m }",
+            "link a.nic1 -- b.port2 {\n  speed 100G\n  cable 1.5m\n}\n",
+        );
+        case(
+            "tier t { model m  oversubscription 3:1  cable 1km }",
+            "tier t {\n  model m\n  oversubscription 3:1\n  cable 1000m\n}\n",
+        );
+        case(
+            "switch-model m { os sonic; os cumulus; os eos; os nxos; os junos }",
+            "switch-model m {\n  os sonic\n  os cumulus\n  os eos\n  os nxos\n  os junos\n}\n",
+        );
+        case(
+            "class c { ecn min 1B }\nclass d { ecn max 1B }",
+            "class c {\n  ecn min 1B\n}\nclass d {\n  ecn max 1B\n}\n",
+        );
         case("route at a to b via c", "route at a to b via c\n");
         case("fail a[1..2] -- b", "fail a[1..2] -- b\n");
         case("check failures 2", "check failures 2\n");
