@@ -119,7 +119,7 @@ const STATEMENT_BLOCK: BlockKind = BlockKind {
     plural: "statements",
     owner: "fabric",
     keywords: STATEMENTS,
-    also: &[],
+    also: &["fabric", "import"],
 };
 const CLASS_BLOCK: BlockKind = BlockKind {
     what: "class property",
