@@ -10,7 +10,11 @@
 //! Spans: the input is always a suffix of the whole text, so a position is
 //! `text.len() - rest.len()`.
 
-use nom::combinator::cut;
+use nom::bytes::complete::{take_till, take_while};
+use nom::character::complete::{char, digit1, one_of, satisfy, space0};
+use nom::combinator::{cut, opt, recognize};
+use nom::multi::many0_count;
+use nom::sequence::preceded;
 use nom::{IResult, Parser as _};
 
 use super::ast::*;
@@ -19,6 +23,10 @@ use crate::diagnostic::did_you_mean;
 use crate::span::{FileId, Span, Spanned};
 
 pub type PResult<'a, T> = IResult<&'a str, T, SyntaxError<'a>>;
+
+/// The lexical helpers' result: their failure only means "not here", so nom's plain error
+/// (cheap to make) is enough; the rule that called them builds the real `SyntaxError`.
+type Lexed<'a, T> = IResult<&'a str, T, nom::error::Error<&'a str>>;
 
 /// A committed failure: no alternative is tried after it.
 fn fail<'a, T>(e: SyntaxError<'a>) -> PResult<'a, T> {
@@ -221,39 +229,30 @@ fn is_number_char(c: char) -> bool {
 ///
 /// Skips spaces, tabs, carriage returns and a comment; never a newline.
 fn spaces(i: &str) -> &str {
-    let i = i.trim_start_matches([' ', '\t', '\r']);
-    if i.starts_with('#') {
-        let end = i.find('\n').unwrap_or(i.len());
-        &i[end..]
-    } else {
-        i
-    }
+    let blank = take_while(|c| matches!(c, ' ' | '\t' | '\r'));
+    let comment = preceded(char('#'), take_till(|c| c == '\n'));
+    let lexed: Lexed<'_, _> = (blank, opt(comment)).parse(i);
+    lexed.map_or(i, |(rest, _)| rest)
 }
 
 /// `sep = NEWLINE | ";" ;` (any number of them, with spaces and comments between)
-fn seps(mut i: &str) -> &str {
-    loop {
-        let r = spaces(i);
-        match r.strip_prefix(['\n', ';']) {
-            Some(r) => i = r,
-            None => return r,
-        }
-    }
+fn seps(i: &str) -> &str {
+    let sep = preceded(|i| Ok((spaces(i), ())), one_of("\n;"));
+    let lexed: Lexed<'_, usize> = many0_count(sep).parse(i);
+    spaces(lexed.map_or(i, |(rest, _)| rest))
 }
 
 /// Spaces and tabs only (inside brackets).
 fn blanks(i: &str) -> &str {
-    i.trim_start_matches([' ', '\t'])
+    let lexed: Lexed<'_, &str> = space0(i);
+    lexed.map_or(i, |(rest, _)| rest)
 }
 
 /// The NAME token at the start of `i` (no leading spaces) and the rest.
 fn word(i: &str) -> Option<(&str, &str)> {
-    let c = i.chars().next()?;
-    if !is_name_start(c) {
-        return None;
-    }
-    let end = i.find(|c: char| !is_name_char(c)).unwrap_or(i.len());
-    Some((&i[..end], &i[end..]))
+    let lexed: Lexed<'_, &str> =
+        recognize((satisfy(is_name_start), take_while(is_name_char))).parse(i);
+    lexed.ok().map(|(rest, w)| (w, rest))
 }
 
 /// The word after spaces, without consuming it.
@@ -263,35 +262,23 @@ fn peek_word(i: &str) -> Option<&str> {
 
 /// The number token at the start of `i`: a digit, then number characters.
 fn number_len(i: &str) -> usize {
-    if !i.starts_with(|c: char| c.is_ascii_digit()) {
-        return 0;
-    }
-    i.find(|c: char| !is_number_char(c)).unwrap_or(i.len())
+    let lexed: Lexed<'_, &str> =
+        recognize((satisfy(|c| c.is_ascii_digit()), take_while(is_number_char))).parse(i);
+    lexed.map_or(0, |(_, tok)| tok.len())
 }
 
 /// `DECIMAL = DIGITS [ "." DIGITS ] ;`
 ///
 /// Splits `1.5MB` into (`1`, `5`, `MB`); `None` when the number part is malformed (`1.`, `1.2.3`).
 fn split_decimal(tok: &str) -> Option<(&str, &str, &str)> {
-    let int_end = tok.find(|c: char| !c.is_ascii_digit()).unwrap_or(tok.len());
-    let (int, rest) = tok.split_at(int_end);
-    if int.is_empty() {
-        return None;
-    }
-    let (frac, unit) = match rest.strip_prefix('.') {
-        Some(r) => {
-            let end = r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len());
-            if end == 0 {
-                return None;
-            }
-            r.split_at(end)
-        }
-        None => ("", rest),
-    };
+    let lexed: Lexed<'_, (&str, Option<&str>)> =
+        (digit1, opt(preceded(char('.'), digit1))).parse(tok);
+    let (unit, (int, frac)) = lexed.ok()?;
+    // `1.` and `1.2.3` are not numbers.
     if unit.starts_with('.') {
         return None;
     }
-    Some((int, frac, unit))
+    Some((int, frac.unwrap_or(""), unit))
 }
 
 /// Why a decimal is not a whole number of the canonical unit.
