@@ -76,3 +76,24 @@ fn good_fabrics_have_no_errors() {
         assert!(checked.fabric.is_some(), "{name} did not resolve");
     }
 }
+
+/// Syntax errors: each `fixtures/parse/err` file stops at one error whose code its name starts
+/// with; the human and JSON renderings are snapshotted like the check fixtures.
+#[test]
+fn syntax_error_fixtures() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::env::set_current_dir(root).expect("cd to the crate root");
+    insta::glob!("../fixtures/parse/err", "*.fab", |path| {
+        let rel = path.strip_prefix(root).unwrap_or(path);
+        let mut sources = Sources::new();
+        let checked = pipeline::check(&mut sources, rel, &Limits::default()).expect("fixture readable");
+        let name = file_name(path);
+        let code = name.split('_').next().unwrap_or("");
+        let codes: Vec<&str> = checked.diagnostics.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(codes, [code], "{name}: a syntax error stops at exactly one finding");
+        let style = HumanStyle { color: false, width: 80 };
+        let human = diagnostic::human::render_human(&checked.diagnostics, &sources, style);
+        let json = diagnostic::json::render_json(None, &checked.diagnostics, None, &sources);
+        insta::assert_snapshot!(format!("{human}\n----- json -----\n{json}"));
+    });
+}
