@@ -25,15 +25,48 @@ enum Edit {
     Word(usize, usize, &'static str),
 }
 
-const WORDS: &[&str] = &["L1", "h1", "roce", "cnp", "s64", "leaf", "spine", "0", "1:0", "x", "}", "{", "[1..0]", "sn4600", "gpu01.nic9"];
+const WORDS: &[&str] = &[
+    "L1",
+    "h1",
+    "roce",
+    "cnp",
+    "s64",
+    "leaf",
+    "spine",
+    "0",
+    "1:0",
+    "x",
+    "}",
+    "{",
+    "[1..0]",
+    "sn4600",
+    "gpu01.nic9",
+];
 
 fn edit() -> impl Strategy<Value = Edit> {
     prop_oneof![
         any::<usize>().prop_map(Edit::Drop),
         any::<usize>().prop_map(Edit::Duplicate),
         (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Edit::Swap(a, b)),
-        (any::<usize>(), prop_oneof![Just(0u64), Just(1), Just(7), Just(64), Just(65_535), Just(u64::MAX), 0u64..100_000]).prop_map(|(l, n)| Edit::Number(l, n)),
-        (any::<usize>(), any::<usize>(), proptest::sample::select(WORDS)).prop_map(|(l, w, s)| Edit::Word(l, w, s)),
+        (
+            any::<usize>(),
+            prop_oneof![
+                Just(0u64),
+                Just(1),
+                Just(7),
+                Just(64),
+                Just(65_535),
+                Just(u64::MAX),
+                0u64..100_000
+            ]
+        )
+            .prop_map(|(l, n)| Edit::Number(l, n)),
+        (
+            any::<usize>(),
+            any::<usize>(),
+            proptest::sample::select(WORDS)
+        )
+            .prop_map(|(l, w, s)| Edit::Word(l, w, s)),
     ]
 }
 
@@ -56,7 +89,9 @@ fn apply(text: &str, edits: &[Edit]) -> String {
             Edit::Number(i, v) => {
                 let l = &mut lines[i % n];
                 if let Some(start) = l.find(|c: char| c.is_ascii_digit()) {
-                    let end = l[start..].find(|c: char| !c.is_ascii_digit()).map_or(l.len(), |e| start + e);
+                    let end = l[start..]
+                        .find(|c: char| !c.is_ascii_digit())
+                        .map_or(l.len(), |e| start + e);
                     l.replace_range(start..end, &v.to_string());
                 }
             }
