@@ -26,6 +26,7 @@ pub fn run(args: &ExportArgs) -> ExitStatus {
             &sources,
             style,
         ));
+        err(&format!("{}\n", diagnostic::human::summary(&checked.diagnostics)));
         return ExitStatus::Failure;
     };
     let doc = export::export(fabric);
