@@ -141,3 +141,13 @@ fn export_reads_back() {
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
 }
+
+#[test]
+fn completions_and_man_page() {
+    let bash = fabricc(&["completions", "bash"]);
+    assert_eq!(bash.status.code(), Some(0));
+    assert!(stdout(&bash).contains("fabricc") && stdout(&bash).contains("--deny-warnings"));
+    let man = fabricc(&["man"]);
+    assert_eq!(man.status.code(), Some(0));
+    assert!(stdout(&man).starts_with(".ie") || stdout(&man).contains(".TH fabricc"));
+}

@@ -4,6 +4,7 @@
 mod check;
 mod explain;
 mod export;
+mod shell;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -43,6 +44,14 @@ pub enum Command {
     Export(ExportArgs),
     /// Explain a diagnostic code (`fabricc explain FAB201`), or list every code with --all.
     Explain(ExplainArgs),
+    /// Print a shell completion script: `fabricc completions bash > /etc/bash_completion.d/fabricc`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff): `fabricc man | man -l -`.
+    Man,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -194,5 +203,7 @@ pub fn run() -> ExitStatus {
         Command::Check(args) => check::run(&args),
         Command::Export(args) => export::run(&args),
         Command::Explain(args) => explain::run(&args),
+        Command::Completions { shell } => shell::completions(shell),
+        Command::Man => shell::man(),
     }
 }
