@@ -132,7 +132,10 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
             format!("{} runs {used} lossless priorities ({list}), its model `{model}` supports {max}", places.subject()),
         )
         .label("limit set here")
-        .help(format!("use at most {max} lossless priorities on these switches: make a class lossy, or merge lossless classes onto one priority"));
+        .help(format!(
+            "use at most {max} lossless priorit{} on these switches: make a class lossy, or merge lossless classes onto one priority",
+            if max == 1 { "y" } else { "ies" }
+        ));
         if let Some(n) = places.note("switches") {
             d = d.note(n);
         }

@@ -267,7 +267,7 @@ fn render(fabric: &Fabric, span: Span, f: Found, places: &Places, rtt: &FabricRt
         EcnViolation::KminNotBelowKmax { kmax, kmin } => (
             Code::EcnInverted,
             format!("`ecn min` {} is not below `ecn max` {} for {on}", bytes(kmin), bytes(kmax)),
-            format!("set `ecn min` below `ecn max`, e.g. `ecn min {}B max {}B`", kmax.min(kmin) / 10, kmax.max(kmin)),
+            format!("set `ecn min` below `ecn max`; swapped they would read `ecn min {kmax}B max {kmin}B`"),
         ),
         EcnViolation::StepMarking { k } => (
             Code::EcnStepMarking,
@@ -347,7 +347,15 @@ fn render(fabric: &Fabric, span: Span, f: Found, places: &Places, rtt: &FabricRt
     if code == Code::EcnMinBelowBdp {
         d = d.note(format!("RTT {}", rtt.how));
     }
-    d = d.note(format!("rule {}; {} ports at {} on `{}`, e.g. `{}`", f.violation.rule().id(), sub.ports, speed(sub.speed_mbps), sub.switch, sub.first_port));
+    d = d.note(format!(
+        "rule {}; {} port{} at {} on `{}`, e.g. `{}`",
+        f.violation.rule().id(),
+        sub.ports,
+        if sub.ports == 1 { "" } else { "s" },
+        speed(sub.speed_mbps),
+        sub.switch,
+        sub.first_port
+    ));
     if let Some(n) = places.note("switches") {
         d = d.note(n);
     }

@@ -279,7 +279,7 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
                 ),
                 CableFit::Unbounded => format!("{} covers any cable", bytes(o.value)),
             };
-            let more = if count > 1 { format!(" (and {} more ports)", thousands(count as u64 - 1)) } else { String::new() };
+            let more = if count > 1 { format!(" (and {} more port{})", thousands(count as u64 - 1), if count > 2 { "s" } else { "" }) } else { String::new() };
             let f = &p.formula;
             let mut d = Diagnostic::new(
                 Code::HeadroomTooSmall,

@@ -314,7 +314,7 @@ fn mtu(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
             Code::MtuTooSmall,
             span,
             format!(
-                "{} has port MTU {} but RoCE frames need {} (`roce-mtu` {} + {} B of RoCEv2 headers)",
+                "{} has port MTU {} B but RoCE frames need {} (`roce-mtu` {} + {} B of RoCEv2 headers)",
                 places.subject(),
                 thousands(value),
                 bytes(need),
