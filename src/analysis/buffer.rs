@@ -60,20 +60,28 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
                     threshold: PauseThreshold::Static(0),
                 })
                 .max_static_threshold;
-                let threshold_span = entries.iter().find(|p| p.static_threshold().is_some()).map(|p| p.pause_span);
+                let threshold_span = entries
+                    .iter()
+                    .find(|p| p.static_threshold().is_some())
+                    .map(|p| p.pause_span);
                 let key = format!("{}:{}:{}", budget.needed, headroom, statics);
-                over.add(b.span, key, || sw.name.clone(), || Budget {
-                    buffer: b.value,
-                    headroom,
-                    model: model.name.clone(),
-                    needed: budget.needed,
-                    pgs,
-                    ports: ports.len() as u64,
-                    priorities: priorities.len() as u64,
-                    statics,
-                    max_static: max_static.filter(|_| statics > 0),
-                    threshold_span,
-                });
+                over.add(
+                    b.span,
+                    key,
+                    || sw.name.clone(),
+                    || Budget {
+                        buffer: b.value,
+                        headroom,
+                        model: model.name.clone(),
+                        needed: budget.needed,
+                        pgs,
+                        ports: ports.len() as u64,
+                        priorities: priorities.len() as u64,
+                        statics,
+                        max_static: max_static.filter(|_| statics > 0),
+                        threshold_span,
+                    },
+                );
             }
         }
         if let Some(l) = model.lossless_limit {
@@ -81,7 +89,12 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
             let pb = lossless_priority_budget(used, u64::from(l.value));
             if !pb.fits {
                 let list: Vec<u8> = priorities.iter().copied().collect();
-                limit.add(l.span, format!("{used}:{list:?}"), || sw.name.clone(), || (used, pb.limit, model.name.clone(), list));
+                limit.add(
+                    l.span,
+                    format!("{used}:{list:?}"),
+                    || sw.name.clone(),
+                    || (used, pb.limit, model.name.clone(), list),
+                );
             }
         }
     }

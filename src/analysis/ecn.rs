@@ -40,7 +40,11 @@ pub struct FabricRtt {
 /// one leaf–spine stage), up and down again, crossing `2·stages + 1` switches.
 pub fn fabric_rtt(fabric: &Fabric) -> FabricRtt {
     if let Some(r) = fabric.rtt {
-        return FabricRtt { rtt: Rtt::given(r.value), how: format!("given by `rtt` ({})", time(r.value)), span: Some(r.span) };
+        return FabricRtt {
+            rtt: Rtt::given(r.value),
+            how: format!("given by `rtt` ({})", time(r.value)),
+            span: Some(r.span),
+        };
     }
     let mut host_cable = 0;
     let mut stages: BTreeMap<u8, u64> = BTreeMap::new();
@@ -61,13 +65,24 @@ pub fn fabric_rtt(fabric: &Fabric) -> FabricRtt {
     }
     let mut one_way = vec![host_cable];
     one_way.extend(stages.values().copied());
-    let cables: Vec<u64> = one_way.iter().chain(one_way.iter().rev()).copied().collect();
+    let cables: Vec<u64> = one_way
+        .iter()
+        .chain(one_way.iter().rev())
+        .copied()
+        .collect();
     let switches = 2 * stages.len() as u64 + 1;
     let rtt = derive_rtt(&cables, switches);
-    let list = one_way.iter().map(|&c| metres(c)).collect::<Vec<_>>().join(" + ");
+    let list = one_way
+        .iter()
+        .map(|&c| metres(c))
+        .collect::<Vec<_>>()
+        .join(" + ");
     FabricRtt {
         rtt,
-        how: format!("derived ({}): cables {list} each way, {switches} switches; set `rtt` to use a measured value", time(rtt.ns)),
+        how: format!(
+            "derived ({}): cables {list} each way, {switches} switches; set `rtt` to use a measured value",
+            time(rtt.ns)
+        ),
         span: None,
     }
 }
@@ -140,13 +155,21 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
             if has_cnp && v.lossless.value {
                 for cnp in views.iter().filter(|x| fabric.class(x.id).cnp.is_some()) {
                     if !cnp_ok(cnp, v) {
-                        let span = if cnp.priority.value == v.priority.value { cnp.priority.span } else { cnp.scheduling.span };
+                        let span = if cnp.priority.value == v.priority.value {
+                            cnp.priority.span
+                        } else {
+                            cnp.scheduling.span
+                        };
                         let key = format!("{}:{}", c.0, cnp.id.0);
                         cnp_bad.add(span, key, || sw.name.clone(), || (c, cnp.id));
                     }
                 }
             }
-            queues.push(Queue { switch: s, view: v.clone(), speeds: speeds.clone() });
+            queues.push(Queue {
+                switch: s,
+                view: v.clone(),
+                speeds: speeds.clone(),
+            });
         }
     }
     let kmins: Vec<(u64, u64)> = kmins.into_iter().collect();
@@ -160,14 +183,19 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
         let v = &q.view;
         let entries = plan.switch(s);
         let headroom: u64 = entries.iter().map(|p| p.configured).sum();
-        let alpha = Alpha::new(model.dynamic_threshold.value).unwrap_or_else(|| Alpha::new(0).expect("0 is in range"));
+        let alpha = Alpha::new(model.dynamic_threshold.value)
+            .unwrap_or_else(|| Alpha::new(0).expect("0 is in range"));
         let shared = model.buffer.map(|b| b.value.saturating_sub(headroom));
         let pause = match v.pfc_threshold {
             Some(t) => PauseThreshold::Static(t.value),
             None => PauseThreshold::Dynamic(alpha),
         };
         let ports: usize = q.speeds.values().map(|x| x.0).sum();
-        let marking = if v.ecn.enabled.value { Marking::MarkOnly } else { Marking::Off };
+        let marking = if v.ecn.enabled.value {
+            Marking::MarkOnly
+        } else {
+            Marking::Off
+        };
         if marking == Marking::Off && !v.lossless.value {
             continue; // a lossy DCQCN class without marking: nothing to judge
         }
@@ -193,26 +221,47 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
             };
             for violation in super::physics::evaluate_ecn(&queue) {
                 let dynamic_without_buffer = shared.is_none()
-                    && matches!(violation, EcnViolation::KminAboveWorstCase { dynamic: true, .. } | EcnViolation::KmaxAboveEgressLimit { .. });
+                    && matches!(
+                        violation,
+                        EcnViolation::KminAboveWorstCase { dynamic: true, .. }
+                            | EcnViolation::KmaxAboveEgressLimit { .. }
+                    );
                 // NVIDIA's default thresholds are absolute, meant for any speed: ECN-10 only
                 // judges thresholds the user chose.
-                let default_kmin = v.ecn.min.default && matches!(violation, EcnViolation::KminNotScaled { .. });
+                let default_kmin =
+                    v.ecn.min.default && matches!(violation, EcnViolation::KminNotScaled { .. });
                 if dynamic_without_buffer || default_kmin {
                     continue;
                 }
                 let (span, secondary) = cause(fabric, s, v, violation, &rtt);
-                let first_port = fabric.endpoint_name(crate::model::Endpoint { device: DeviceId::Switch(s), port: first });
+                let first_port = fabric.endpoint_name(crate::model::Endpoint {
+                    device: DeviceId::Switch(s),
+                    port: first,
+                });
                 let key = format!("{}:{violation:?}", v.id.0);
                 let name = sw.name.clone();
-                found.add(span, key, || name, || Found {
-                    subject: Subject { class: v.id, switch: sw.name.clone(), first_port, ports: count, speed_mbps },
-                    violation,
-                    secondary,
-                });
+                found.add(
+                    span,
+                    key,
+                    || name,
+                    || Found {
+                        subject: Subject {
+                            class: v.id,
+                            switch: sw.name.clone(),
+                            first_port,
+                            ports: count,
+                            speed_mbps,
+                        },
+                        violation,
+                        secondary,
+                    },
+                );
             }
         }
     }
-    found.finish(diags, |span, f, places| render(fabric, span, f, places, &rtt));
+    found.finish(diags, |span, f, places| {
+        render(fabric, span, f, places, &rtt)
+    });
     cnp_bad.finish(diags, |span, (data, cnp), places| {
         let (d, c) = (fabric.class(data), fabric.class(cnp));
         let mut diag = Diagnostic::new(
@@ -234,23 +283,41 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
 }
 
 /// The span of the value a violation is about, and a secondary place.
-fn cause(fabric: &Fabric, s: SwitchId, v: &ClassView, violation: EcnViolation, rtt: &FabricRtt) -> (Span, Option<(Span, String)>) {
+fn cause(
+    fabric: &Fabric,
+    s: SwitchId,
+    v: &ClassView,
+    violation: EcnViolation,
+    rtt: &FabricRtt,
+) -> (Span, Option<(Span, String)>) {
     let e = &v.ecn;
-    let pause = v.pfc_threshold.map(|t| (t.span, "pause threshold set here".to_string()));
+    let pause = v
+        .pfc_threshold
+        .map(|t| (t.span, "pause threshold set here".to_string()));
     match violation {
         EcnViolation::KminNotBelowKmax { .. } | EcnViolation::StepMarking { .. } => {
-            let other = (e.min.span != e.max.span).then(|| (e.min.span, "`ecn min` set here".to_string()));
+            let other =
+                (e.min.span != e.max.span).then(|| (e.min.span, "`ecn min` set here".to_string()));
             (e.max.span, other)
         }
         EcnViolation::PmaxOutOfRange { .. } => (e.probability.span, None),
         EcnViolation::KminNotBelowPause { .. } => (e.min.span, pause),
         EcnViolation::KmaxAbovePause { .. } => (e.max.span, pause),
-        EcnViolation::KmaxAboveEgressLimit { .. } => {
-            (e.max.span, fabric.switch_model(s).buffer.map(|b| (b.span, "the switch model's buffer".to_string())))
-        }
-        EcnViolation::KminBelowBdp { .. } => (e.min.span, rtt.span.map(|r| (r, "RTT given here".to_string()))),
+        EcnViolation::KmaxAboveEgressLimit { .. } => (
+            e.max.span,
+            fabric
+                .switch_model(s)
+                .buffer
+                .map(|b| (b.span, "the switch model's buffer".to_string())),
+        ),
+        EcnViolation::KminBelowBdp { .. } => (
+            e.min.span,
+            rtt.span.map(|r| (r, "RTT given here".to_string())),
+        ),
         EcnViolation::NotMarkOnly { .. } => (e.enabled.span, None),
-        EcnViolation::KminNotScaled { .. } | EcnViolation::KminAboveWorstCase { .. } => (e.min.span, None),
+        EcnViolation::KminNotScaled { .. } | EcnViolation::KminAboveWorstCase { .. } => {
+            (e.min.span, None)
+        }
         EcnViolation::CnpNotSeparate | EcnViolation::NicDcqcnDisabled => (v.congestion.span, None),
     }
 }
@@ -259,7 +326,12 @@ fn render(fabric: &Fabric, span: Span, f: Found, places: &Places, rtt: &FabricRt
     let sub = &f.subject;
     let class = &fabric.class(sub.class).name;
     let on = if places.count > 1 {
-        format!("`{}` on `{}` and {} more switches", class, sub.switch, thousands(places.count as u64 - 1))
+        format!(
+            "`{}` on `{}` and {} more switches",
+            class,
+            sub.switch,
+            thousands(places.count as u64 - 1)
+        )
     } else {
         format!("`{class}` on `{}`", sub.switch)
     };
@@ -337,10 +409,16 @@ fn render(fabric: &Fabric, span: Span, f: Found, places: &Places, rtt: &FabricRt
     let label = match code {
         Code::EcnProbability => "probability set here",
         Code::EcnOffOnLossless => "ECN turned off here",
-        Code::EcnInverted | Code::EcnStepMarking | Code::EcnMaxAbovePause | Code::EcnMaxAboveQueue => "`ecn max` set here",
+        Code::EcnInverted
+        | Code::EcnStepMarking
+        | Code::EcnMaxAbovePause
+        | Code::EcnMaxAboveQueue => "`ecn max` set here",
         _ => "`ecn min` set here",
     };
-    let mut d = Diagnostic::new(code, span, message).label(label).help(help).severity(f.violation.severity());
+    let mut d = Diagnostic::new(code, span, message)
+        .label(label)
+        .help(help)
+        .severity(f.violation.severity());
     if let Some((s, text)) = f.secondary {
         d = d.with_secondary(s, text);
     }
@@ -368,7 +446,9 @@ fn nic_ecn(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
         .class_ids()
         .filter(|&c| {
             let class = fabric.class(c);
-            class.congestion.value == Congestion::Dcqcn && class.ecn.enabled.value && class.cnp.is_none()
+            class.congestion.value == Congestion::Dcqcn
+                && class.ecn.enabled.value
+                && class.cnp.is_none()
         })
         .collect();
     let mut grouped: Grouped<(ClassId, String, usize)> = Grouped::default();
@@ -377,9 +457,17 @@ fn nic_ecn(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
         for &c in &classes {
             let v = fabric.host_class(h, c);
             if v.congestion.value == Congestion::Dcqcn && !v.ecn.enabled.value {
-                let nic = fabric.endpoint_name(crate::model::Endpoint { device: DeviceId::Host(h), port: 0 });
+                let nic = fabric.endpoint_name(crate::model::Endpoint {
+                    device: DeviceId::Host(h),
+                    port: 0,
+                });
                 let nics = host.nics.len();
-                grouped.add(v.ecn.enabled.span, format!("{}", c.0), || host.name.clone(), || (c, nic, nics));
+                grouped.add(
+                    v.ecn.enabled.span,
+                    format!("{}", c.0),
+                    || host.name.clone(),
+                    || (c, nic, nics),
+                );
             }
         }
     }

@@ -35,9 +35,21 @@ impl Places {
         if self.count < 2 {
             return None;
         }
-        let shown = self.names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
-        let more = if self.count > self.names.len() { ", …" } else { "" };
-        Some(format!("{} {what}: {shown}{more}", thousands(self.count as u64)))
+        let shown = self
+            .names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let more = if self.count > self.names.len() {
+            ", …"
+        } else {
+            ""
+        };
+        Some(format!(
+            "{} {what}: {shown}{more}",
+            thousands(self.count as u64)
+        ))
     }
 }
 
@@ -49,14 +61,25 @@ pub struct Grouped<P> {
 
 impl<P> Default for Grouped<P> {
     fn default() -> Self {
-        Self { groups: BTreeMap::new() }
+        Self {
+            groups: BTreeMap::new(),
+        }
     }
 }
 
 impl<P> Grouped<P> {
     /// Records one instance; `payload` is kept for the first instance of a group only.
-    pub fn add(&mut self, span: Span, key: String, place: impl FnOnce() -> String, payload: impl FnOnce() -> P) {
-        let (_, places) = self.groups.entry((span, key)).or_insert_with(|| (payload(), Places::default()));
+    pub fn add(
+        &mut self,
+        span: Span,
+        key: String,
+        place: impl FnOnce() -> String,
+        payload: impl FnOnce() -> P,
+    ) {
+        let (_, places) = self
+            .groups
+            .entry((span, key))
+            .or_insert_with(|| (payload(), Places::default()));
         places.count += 1;
         if places.names.len() < SHOWN {
             places.names.push(place());
@@ -64,7 +87,11 @@ impl<P> Grouped<P> {
     }
 
     /// One diagnostic per group, in (span, key) order.
-    pub fn finish(self, diags: &mut Vec<Diagnostic>, mut build: impl FnMut(Span, P, &Places) -> Diagnostic) {
+    pub fn finish(
+        self,
+        diags: &mut Vec<Diagnostic>,
+        mut build: impl FnMut(Span, P, &Places) -> Diagnostic,
+    ) {
         for ((span, _), (payload, places)) in self.groups {
             diags.push(build(span, payload, &places));
         }
@@ -76,7 +103,7 @@ pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -96,7 +123,7 @@ pub fn metres(mm: u64) -> String {
 
 /// Millimetres as a metre number without unit: `30`, `2.5`, `0.125`.
 pub fn metres_number(mm: u64) -> String {
-    if mm % 1_000 == 0 {
+    if mm.is_multiple_of(1_000) {
         (mm / 1_000).to_string()
     } else {
         let s = format!("{}.{:03}", mm / 1_000, mm % 1_000);
@@ -106,12 +133,16 @@ pub fn metres_number(mm: u64) -> String {
 
 /// Mb/s as a link speed: `400000` → `400G`, `2500` → `2.5G`.
 pub fn speed(mbps: u64) -> String {
-    if mbps % 1_000 == 0 { format!("{}G", mbps / 1_000) } else { format!("{}G", mbps as f64 / 1_000.0) }
+    if mbps.is_multiple_of(1_000) {
+        format!("{}G", mbps / 1_000)
+    } else {
+        format!("{}G", mbps as f64 / 1_000.0)
+    }
 }
 
 /// Nanoseconds as a readable time: `8000` → `8 µs`, `8660` → `8.66 µs`.
 pub fn time(ns: u64) -> String {
-    if ns % 1_000 == 0 {
+    if ns.is_multiple_of(1_000) {
         format!("{} µs", ns / 1_000)
     } else {
         let s = format!("{}.{:03}", ns / 1_000, ns % 1_000);
@@ -121,7 +152,7 @@ pub fn time(ns: u64) -> String {
 
 /// Thousandths of a percent: `100000` → `100%`, `7500` → `7.5%`.
 pub fn percent(thousandths: u64) -> String {
-    if thousandths % 1_000 == 0 {
+    if thousandths.is_multiple_of(1_000) {
         format!("{}%", thousandths / 1_000)
     } else {
         let s = format!("{}.{:03}", thousandths / 1_000, thousandths % 1_000);

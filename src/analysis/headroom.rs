@@ -100,7 +100,9 @@ pub struct NicSide {
 impl HeadroomPlan {
     /// Switch `s`'s entries, sorted by port then priority.
     pub fn switch(&self, s: SwitchId) -> &[PortHeadroom] {
-        self.switch_ranges.get(s.index()).map_or(&[], |r| &self.ports[r.clone()])
+        self.switch_ranges
+            .get(s.index())
+            .map_or(&[], |r| &self.ports[r.clone()])
     }
 
     /// `facts.headroom`, one row per entry (LANGUAGE.md contract).
@@ -124,7 +126,7 @@ impl HeadroomPlan {
 
 /// Metres as a JSON number: an integer when whole (`30`), else a decimal (`2.5`).
 fn cable_number(mm: u64) -> serde_json::Number {
-    if mm % 1_000 == 0 {
+    if mm.is_multiple_of(1_000) {
         serde_json::Number::from(mm / 1_000)
     } else {
         metres_number(mm)
@@ -153,7 +155,8 @@ struct LosslessQueue {
 
 fn lossless_queues(fabric: &Fabric, s: SwitchId) -> Vec<LosslessQueue> {
     let model = fabric.switch_model(s);
-    let alpha = Alpha::new(model.dynamic_threshold.value).unwrap_or_else(|| Alpha::new(0).expect("0 is in range"));
+    let alpha = Alpha::new(model.dynamic_threshold.value)
+        .unwrap_or_else(|| Alpha::new(0).expect("0 is in range"));
     let mut out: Vec<LosslessQueue> = Vec::new();
     for v in fabric.switch_classes(s) {
         if !v.lossless.value || out.iter().any(|q| q.priority == v.priority.value) {
@@ -163,7 +166,13 @@ fn lossless_queues(fabric: &Fabric, s: SwitchId) -> Vec<LosslessQueue> {
             Some(t) => (PauseThreshold::Static(t.value), t.span),
             None => (PauseThreshold::Dynamic(alpha), model.dynamic_threshold.span),
         };
-        out.push(LosslessQueue { class: v.id, headroom: v.headroom, pause, pause_span, priority: v.priority.value });
+        out.push(LosslessQueue {
+            class: v.id,
+            headroom: v.headroom,
+            pause,
+            pause_span,
+            priority: v.priority.value,
+        });
     }
     out.sort_by_key(|q| q.priority);
     out
@@ -193,8 +202,18 @@ pub fn headroom_plan(fabric: &Fabric) -> HeadroomPlan {
                             .get(peer.port as usize)
                             .map(|n| &fabric.nic_models[n.model.index()])
                             .filter(|m| m.driver.value == "mlx5")
-                            .map(|_| nic_headroom(l.speed, l.cable_mm.value, netdev_mtu, netdev_mtu));
-                        (netdev_mtu, Some(NicSide { host: h, nic: peer.port, netdev_mtu, mlx5 }))
+                            .map(|_| {
+                                nic_headroom(l.speed, l.cable_mm.value, netdev_mtu, netdev_mtu)
+                            });
+                        (
+                            netdev_mtu,
+                            Some(NicSide {
+                                host: h,
+                                nic: peer.port,
+                                netdev_mtu,
+                                mlx5,
+                            }),
+                        )
                     }
                 };
                 let formula = canonical_headroom(&HeadroomInput {
@@ -253,9 +272,14 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
         }
         for (class, (i, count)) in short {
             let p = &plan.ports[i];
-            let Some(o) = p.headroom_override else { continue };
+            let Some(o) = p.headroom_override else {
+                continue;
+            };
             let name = &fabric.class(class).name;
-            let port = fabric.endpoint_name(Endpoint { device: DeviceId::Switch(s), port: p.port });
+            let port = fabric.endpoint_name(Endpoint {
+                device: DeviceId::Switch(s),
+                port: p.port,
+            });
             let input = HeadroomInput {
                 speed_mbps: p.speed_mbps,
                 cable_mm: p.cable_mm,
@@ -279,7 +303,15 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
                 ),
                 CableFit::Unbounded => format!("{} covers any cable", bytes(o.value)),
             };
-            let more = if count > 1 { format!(" (and {} more port{})", thousands(count as u64 - 1), if count > 2 { "s" } else { "" }) } else { String::new() };
+            let more = if count > 1 {
+                format!(
+                    " (and {} more port{})",
+                    thousands(count as u64 - 1),
+                    if count > 2 { "s" } else { "" }
+                )
+            } else {
+                String::new()
+            };
             let f = &p.formula;
             let mut d = Diagnostic::new(
                 Code::HeadroomTooSmall,

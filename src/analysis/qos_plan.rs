@@ -43,8 +43,14 @@ struct DeviceViews {
 impl DeviceViews {
     fn of(fabric: &Fabric, d: DeviceId) -> DeviceViews {
         match d {
-            DeviceId::Switch(s) => DeviceViews { views: fabric.switch_classes(s), pfc: true },
-            DeviceId::Host(h) => DeviceViews { views: fabric.host_classes(h), pfc: fabric.host_pfc(h) },
+            DeviceId::Switch(s) => DeviceViews {
+                views: fabric.switch_classes(s),
+                pfc: true,
+            },
+            DeviceId::Host(h) => DeviceViews {
+                views: fabric.host_classes(h),
+                pfc: fabric.host_pfc(h),
+            },
         }
     }
 
@@ -53,18 +59,34 @@ impl DeviceViews {
         if !self.pfc {
             return BTreeSet::new();
         }
-        self.views.iter().filter(|v| v.lossless.value).map(|v| v.priority.value).collect()
+        self.views
+            .iter()
+            .filter(|v| v.lossless.value)
+            .map(|v| v.priority.value)
+            .collect()
     }
 
     /// Priorities with PFC regardless of a host's `pfc off`.
     fn lossless_priorities(&self) -> BTreeSet<u8> {
-        self.views.iter().filter(|v| v.lossless.value).map(|v| v.priority.value).collect()
+        self.views
+            .iter()
+            .filter(|v| v.lossless.value)
+            .map(|v| v.priority.value)
+            .collect()
     }
 }
 
 fn dscp_list(values: &[u8]) -> String {
-    let s = values.iter().map(u8::to_string).collect::<Vec<_>>().join(", ");
-    if values.len() == 1 { format!("DSCP {s}") } else { format!("DSCPs {s}") }
+    let s = values
+        .iter()
+        .map(u8::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    if values.len() == 1 {
+        format!("DSCP {s}")
+    } else {
+        format!("DSCPs {s}")
+    }
 }
 
 struct Misclassified {
@@ -83,14 +105,20 @@ fn classification(fabric: &Fabric, diags: &mut Vec<Diagnostic>) -> BTreeSet<Span
         .filter_map(|c| {
             let class = fabric.class(c);
             match &class.dscp {
-                Some(Sourced { value: Dscp::Values(v), .. }) if class.lossless.value => Some((c, v.clone())),
+                Some(Sourced {
+                    value: Dscp::Values(v),
+                    ..
+                }) if class.lossless.value => Some((c, v.clone())),
                 _ => None,
             }
         })
         .collect();
     let mut grouped: Grouped<Misclassified> = Grouped::default();
     if !lossless.is_empty() {
-        let devices = fabric.switch_ids().map(DeviceId::Switch).chain(fabric.host_ids().map(DeviceId::Host));
+        let devices = fabric
+            .switch_ids()
+            .map(DeviceId::Switch)
+            .chain(fabric.host_ids().map(DeviceId::Host));
         for d in devices {
             let dv = DeviceViews::of(fabric, d);
             let table = dscp_table(&dv.views);
@@ -108,8 +136,17 @@ fn classification(fabric: &Fabric, diags: &mut Vec<Diagnostic>) -> BTreeSet<Span
                     let claims = |v: &ClassView| matches!(&v.dscp, Some(Sourced { value: Dscp::Values(x), .. }) if x.contains(&dscp));
                     let (span, lossless_off) = match target {
                         Some(t) if t == *c => (own.lossless.span, true),
-                        Some(t) if claims(own) => (dv.views[t.index()].dscp.as_ref().map_or(own.priority.span, |x| x.span), false),
-                        _ => (own.dscp.as_ref().map_or(own.priority.span, |x| x.span), false),
+                        Some(t) if claims(own) => (
+                            dv.views[t.index()]
+                                .dscp
+                                .as_ref()
+                                .map_or(own.priority.span, |x| x.span),
+                            false,
+                        ),
+                        _ => (
+                            own.dscp.as_ref().map_or(own.priority.span, |x| x.span),
+                            false,
+                        ),
                     };
                     bad.push((span, target, priority, lossless_off, dscp));
                 }
@@ -124,14 +161,19 @@ fn classification(fabric: &Fabric, diags: &mut Vec<Diagnostic>) -> BTreeSet<Span
                     }
                     let device = fabric.device_name(d).to_string();
                     let key = format!("{}:{:?}:{dscps:?}", c.0, target);
-                    grouped.add(span, key, || device.clone(), || Misclassified {
-                        class: *c,
-                        dscps,
-                        device: device.clone(),
-                        target,
-                        target_priority: priority,
-                        lossless_off,
-                    });
+                    grouped.add(
+                        span,
+                        key,
+                        || device.clone(),
+                        || Misclassified {
+                            class: *c,
+                            dscps,
+                            device: device.clone(),
+                            target,
+                            target_priority: priority,
+                            lossless_off,
+                        },
+                    );
                 }
             }
         }
@@ -186,15 +228,28 @@ struct PfcMismatch {
 
 /// FAB506 (QOS-3) and FAB507 (QOS-2), one pass over the links.
 fn links(fabric: &Fabric, reported: &BTreeSet<Span>, diags: &mut Vec<Diagnostic>) {
-    let lossless: Vec<ClassId> = fabric.class_ids().filter(|&c| fabric.class(c).lossless.value).collect();
+    let lossless: Vec<ClassId> = fabric
+        .class_ids()
+        .filter(|&c| fabric.class(c).lossless.value)
+        .collect();
     // Views per device, computed once.
-    let switch_views: Vec<DeviceViews> = fabric.switch_ids().map(|s| DeviceViews::of(fabric, DeviceId::Switch(s))).collect();
-    let host_views: Vec<DeviceViews> = fabric.host_ids().map(|h| DeviceViews::of(fabric, DeviceId::Host(h))).collect();
+    let switch_views: Vec<DeviceViews> = fabric
+        .switch_ids()
+        .map(|s| DeviceViews::of(fabric, DeviceId::Switch(s)))
+        .collect();
+    let host_views: Vec<DeviceViews> = fabric
+        .host_ids()
+        .map(|h| DeviceViews::of(fabric, DeviceId::Host(h)))
+        .collect();
     let views = |d: DeviceId| match d {
         DeviceId::Switch(s) => &switch_views[s.index()],
         DeviceId::Host(h) => &host_views[h.index()],
     };
-    let pfc_sets: Vec<BTreeSet<u8>> = switch_views.iter().chain(&host_views).map(DeviceViews::pfc_priorities).collect();
+    let pfc_sets: Vec<BTreeSet<u8>> = switch_views
+        .iter()
+        .chain(&host_views)
+        .map(DeviceViews::pfc_priorities)
+        .collect();
     let pfc_of = |d: DeviceId| match d {
         DeviceId::Switch(s) => &pfc_sets[s.index()],
         DeviceId::Host(h) => &pfc_sets[switch_views.len() + h.index()],
@@ -215,19 +270,27 @@ fn links(fabric: &Fabric, reported: &BTreeSet<Span>, diags: &mut Vec<Diagnostic>
                 }
                 let ours = fabric.endpoint_name(a);
                 let theirs = fabric.endpoint_name(b);
-                prio.add(x.priority.span, format!("{}:{}:{}", c.0, x.priority.value, y.priority.value), || ours.clone(), || PriorityMismatch {
-                    class: c,
-                    ours: ours.clone(),
-                    ours_priority: x.priority.value,
-                    theirs,
-                    theirs_priority: y.priority.value,
-                });
+                prio.add(
+                    x.priority.span,
+                    format!("{}:{}:{}", c.0, x.priority.value, y.priority.value),
+                    || ours.clone(),
+                    || PriorityMismatch {
+                        class: c,
+                        ours: ours.clone(),
+                        ours_priority: x.priority.value,
+                        theirs,
+                        theirs_priority: y.priority.value,
+                    },
+                );
             }
             // QOS-2: PFC on `b`'s priority p, not on `a`.
             let (pa, pb) = (pfc_of(a.device), pfc_of(b.device));
             for &p in pb.difference(pa) {
                 let (span, host_off) = match a.device {
-                    DeviceId::Host(h) if !va.pfc => (fabric.host(h).pfc.map_or(fabric.host(h).span, |x| x.span), true),
+                    DeviceId::Host(h) if !va.pfc => (
+                        fabric.host(h).pfc.map_or(fabric.host(h).span, |x| x.span),
+                        true,
+                    ),
                     _ => {
                         // A class that is lossless on `b` with priority p and not on `a`.
                         let Some(v) = vb
@@ -247,7 +310,16 @@ fn links(fabric: &Fabric, reported: &BTreeSet<Span>, diags: &mut Vec<Diagnostic>
                 }
                 let ours = fabric.endpoint_name(b);
                 let theirs = fabric.endpoint_name(a);
-                pfc.add(span, format!("{p}"), || ours.clone(), || PfcMismatch { priority: p, theirs, host_pfc_off: host_off });
+                pfc.add(
+                    span,
+                    format!("{p}"),
+                    || ours.clone(),
+                    || PfcMismatch {
+                        priority: p,
+                        theirs,
+                        host_pfc_off: host_off,
+                    },
+                );
             }
         }
     }
@@ -304,8 +376,16 @@ fn mtu(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
         }
         let m = port_mtu(fabric, s);
         if m.value < need {
-            let first = fabric.switch(s).ports.iter().position(Option::is_some).unwrap_or(0) as u32;
-            let name = fabric.endpoint_name(Endpoint { device: DeviceId::Switch(s), port: first });
+            let first = fabric
+                .switch(s)
+                .ports
+                .iter()
+                .position(Option::is_some)
+                .unwrap_or(0) as u32;
+            let name = fabric.endpoint_name(Endpoint {
+                device: DeviceId::Switch(s),
+                port: first,
+            });
             grouped.add(m.span, m.value.to_string(), || name, || m.value);
         }
     }

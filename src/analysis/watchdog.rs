@@ -21,7 +21,12 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
         let mut priorities: Vec<u8> = entries.iter().map(|p| p.priority).collect();
         priorities.sort_unstable();
         priorities.dedup();
-        grouped.add(wd.span, format!("{priorities:?}"), || sw.name.clone(), || priorities);
+        grouped.add(
+            wd.span,
+            format!("{priorities:?}"),
+            || sw.name.clone(),
+            || priorities,
+        );
     }
     grouped.finish(diags, |span, priorities, places| {
         let list = priorities.iter().map(u8::to_string).collect::<Vec<_>>().join(", ");
