@@ -26,7 +26,7 @@ impl Places {
         let first = self.names.first().map_or("?", String::as_str);
         match self.count {
             0 | 1 => format!("`{first}`"),
-            n => format!("`{first}` and {} more", n - 1),
+            n => format!("`{first}` (and {} more)", thousands(n as u64 - 1)),
         }
     }
 
@@ -189,7 +189,7 @@ mod tests {
             assert_eq!(first, 0);
             assert_eq!(places.count, 10);
             assert_eq!(places.names.len(), SHOWN);
-            assert_eq!(places.subject(), "`p0` and 9 more");
+            assert_eq!(places.subject(), "`p0` (and 9 more)");
             Diagnostic::new(crate::diagnostic::Code::Isolated, span, "x")
         });
         assert_eq!(out.len(), 1);

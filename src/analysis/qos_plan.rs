@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::qos::{ClassView, dscp_table};
-use crate::model::{ClassId, DeviceId, Dscp, Endpoint, Fabric, Sourced};
+use crate::model::{ClassId, DeviceId, Dscp, Fabric, Sourced};
 use crate::span::Span;
 
 use super::group::{Grouped, bytes, thousands};
@@ -376,16 +376,7 @@ fn mtu(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
         }
         let m = port_mtu(fabric, s);
         if m.value < need {
-            let first = fabric
-                .switch(s)
-                .ports
-                .iter()
-                .position(Option::is_some)
-                .unwrap_or(0) as u32;
-            let name = fabric.endpoint_name(Endpoint {
-                device: DeviceId::Switch(s),
-                port: first,
-            });
+            let name = fabric.switch(s).name.clone();
             grouped.add(m.span, m.value.to_string(), || name, || m.value);
         }
     }
@@ -394,7 +385,7 @@ fn mtu(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
             Code::MtuTooSmall,
             span,
             format!(
-                "{} has port MTU {} B but RoCE frames need {} (`roce-mtu` {} + {} B of RoCEv2 headers)",
+                "every port of {} has MTU {} B, below the {} RoCE frames need (`roce-mtu` {} + {} B of RoCEv2 headers)",
                 places.subject(),
                 thousands(value),
                 bytes(need),
@@ -407,7 +398,7 @@ fn mtu(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
         if !fabric.roce_mtu.default {
             d = d.with_secondary(fabric.roce_mtu.span, "RoCE MTU set here");
         }
-        if let Some(n) = places.note("switches (every linked port)") {
+        if let Some(n) = places.note("switches") {
             d = d.note(n);
         }
         d

@@ -34,7 +34,7 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
         let mut d = Diagnostic::new(
             Code::WatchdogOff,
             span,
-            format!("PFC watchdog is off on {}, which runs lossless priorit{s} {list}", places.subject()),
+            format!("PFC watchdog is off on {}, with lossless priorit{s} {list}", places.subject()),
         )
         .label("watchdog turned off here")
         .help("remove `pfc-watchdog off` (fabric default: `pfc-watchdog detect 200ms restore 200ms`), so one stuck NIC cannot freeze the fabric with endless PAUSE");
