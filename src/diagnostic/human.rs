@@ -159,7 +159,10 @@ impl<'a> Report<'a> {
         let help = diag.help.as_deref().map(printable);
         Self {
             diag,
-            source: FileSource { file },
+            source: FileSource {
+                file,
+                text: drawable(&file.text),
+            },
             headline,
             help,
         }
@@ -232,6 +235,18 @@ impl miette::Diagnostic for Report<'_> {
 #[derive(Debug)]
 struct FileSource<'a> {
     file: &'a SourceFile,
+    /// The text with C0 control characters (but tab and line breaks) shown as `?`: the same
+    /// byte offsets, and no raw control byte ever reaches a terminal or a snapshot.
+    text: std::borrow::Cow<'a, str>,
+}
+
+fn drawable(text: &str) -> std::borrow::Cow<'_, str> {
+    let bad = |c: char| c.is_ascii_control() && !matches!(c, '\n' | '\r' | '\t');
+    if text.contains(bad) {
+        std::borrow::Cow::Owned(text.replace(bad, "?"))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
 }
 
 impl FileSource<'_> {
@@ -266,9 +281,8 @@ impl SourceCode for FileSource<'_> {
         context_lines_after: usize,
     ) -> Result<Box<dyn SpanContents<'b> + 'b>, MietteError> {
         let inner =
-            self.file
-                .text
-                .as_str()
+            self.text
+                .as_ref()
                 .read_span(span, context_lines_before, context_lines_after)?;
         Ok(Box::new(MietteSpanContents::new_named(
             printable(&self.file.display),
