@@ -281,3 +281,42 @@ proptest! {
         prop_assert!(req(hi, 9216, slow) <= req(hi, 9216, quick));
     }
 }
+
+#[test]
+fn ecn_plan_gives_each_switch_queue_its_thresholds_and_bounds() {
+    let root =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fabrics/explicit-leaf-spine.fab");
+    let mut sources = Sources::new();
+    let checked = pipeline::check(&mut sources, &root, &Limits::default()).expect("readable");
+    let f = checked.fabric.expect("resolves");
+    let plan = headroom_plan(&f);
+    let queues = fabricc::analysis::ecn::ecn_plan(&f, &plan);
+    // one DCQCN class (`roce`) on each of four switches; the CNP class carries no data
+    assert_eq!(queues.len(), 4);
+    let by_name = |n: &str| {
+        queues
+            .iter()
+            .find(|q| f.switch(q.switch).name == n)
+            .expect("queue")
+    };
+    assert_eq!(
+        (
+            by_name("L1").kmin,
+            by_name("L1").kmax,
+            by_name("L1").probability
+        ),
+        (150_000, 1_500_000, 10_000)
+    );
+    assert_eq!(
+        (by_name("L2").kmin, by_name("L2").kmax),
+        (200_000, 1_600_000),
+        "L2's override"
+    );
+    for q in &queues {
+        assert_eq!(q.priority, 3);
+        // rtt 8us at 400G: ⌈400,000 · 8,000 / 56,000⌉
+        assert_eq!(q.min_kmin, 57_143);
+        let pause = q.pause_point.expect("the models give a buffer");
+        assert!(q.kmin < pause, "{q:?}");
+    }
+}
