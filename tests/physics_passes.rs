@@ -320,3 +320,22 @@ fn ecn_plan_gives_each_switch_queue_its_thresholds_and_bounds() {
         assert!(q.kmin < pause, "{q:?}");
     }
 }
+
+#[test]
+fn every_qos_code_page_example_produces_its_code() {
+    for &code in Code::ALL {
+        let n: u32 = code.as_str()[3..].parse().expect("digits");
+        if !matches!(n, 300..=499 | 505..=599 | 800..=899) {
+            continue;
+        }
+        let page = code.explanation();
+        let start = page.find("```fab\n").expect("an example") + "```fab\n".len();
+        let end = start + page[start..].find("```").expect("closed");
+        let checked = check_text(&page[start..end]);
+        assert!(
+            codes(&checked).contains(&code),
+            "{code}: the example gives {:?}",
+            codes(&checked)
+        );
+    }
+}
