@@ -7,6 +7,10 @@
 //! value and the numbers involved: one bad class line gives one finding with a count, not one
 //! per port. CNP scheduling (ECN-8) is judged per switch, NIC ECN (ECN-9) per host.
 //!
+//! ECN-7 (mark-only on lossless queues): the language has no WRED-drop mode and the renderers
+//! always program marking without drops (SONiC `ecn_all`, EOS/NX-OS `… ecn`), so the only
+//! violation left is marking turned off (`ecn off`) on a lossless DCQCN class.
+//!
 //! ECN-10 (thresholds not scaled across speeds) only judges an `ecn min` the user set: the
 //! default is NVIDIA's absolute 150 KB, which the vendor applies at every speed.
 //!

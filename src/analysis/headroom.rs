@@ -11,6 +11,9 @@
 //!   supplies one);
 //! * rounded up to the switch model's `cell` when it has one.
 //!
+//! HR-5 (the MTU in the headroom covers the largest frame allowed on the port) holds by
+//! construction: both MTUs are the ports' own.
+//!
 //! The checks: a `headroom` override below the requirement is FAB401, one finding per
 //! (switch, class), naming the port that needs the most; on the NIC side, a host cable mlx5
 //! ignores (≥ 1000 m, FAB402) and a NIC model `buffer` too small for one mlx5 lossless buffer
