@@ -210,12 +210,18 @@ fn one_bad_line_is_one_finding_at_scale() {
   host gpu[001..256] {{ nic cx7 x 8 }}
   tier leaf  {{ model s  oversubscription 1:1  cable 3m  name leaf{{rail}}-{{group}} }}
   tier spine {{ model s  cable 30m  name spine{{n}} }}
+  switch leaf[1..8]-[1..8] {{ headroom roce 20KB }}
 }}",
         CLASSES.replace("ecn min 150KB max 1500KB", "ecn min 2MB max 1MB")
     );
     let (f, c) = fabric(&text);
     assert!(f.switches.len() > 40, "{} switches", f.switches.len());
-    for code in [Code::MtuTooSmall, Code::WatchdogOff, Code::EcnInverted] {
+    for code in [
+        Code::MtuTooSmall,
+        Code::WatchdogOff,
+        Code::EcnInverted,
+        Code::HeadroomTooSmall,
+    ] {
         let n = c.diagnostics.iter().filter(|d| d.code == code).count();
         assert_eq!(n, 1, "{code}: {n} findings");
     }

@@ -393,6 +393,9 @@ fn nic_side(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) {
 
 /// FAB401: a `headroom` override below what a port needs; one finding per (switch, class).
 fn overrides(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) {
+    // Switches whose neediest short port has the same numbers and the same override line
+    // (e.g. `switch leaf[1..64] { headroom roce 20KB }`) share one finding.
+    let mut grouped: Grouped<(SwitchId, usize, usize)> = Grouped::default();
     for s in fabric.switch_ids() {
         // (class) → (index of the neediest short entry, short ports)
         let mut short: BTreeMap<ClassId, (usize, usize)> = BTreeMap::new();
@@ -413,6 +416,23 @@ fn overrides(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
             let Some(o) = p.headroom_override else {
                 continue;
             };
+            let key = format!(
+                "{}:{}:{}:{}:{}",
+                class.0, p.required, p.speed_mbps, p.cable_mm, o.value
+            );
+            grouped.add(
+                o.span,
+                key,
+                || fabric.switch(s).name.clone(),
+                || (s, i, count),
+            );
+        }
+    }
+    grouped.finish(diags, |_, (s, i, count), places| {
+        {
+            let p = &plan.ports[i];
+            let class = p.class;
+            let o = p.headroom_override.expect("only overridden entries are grouped");
             let name = &fabric.class(class).name;
             let port = fabric.endpoint_name(Endpoint {
                 device: DeviceId::Switch(s),
@@ -479,14 +499,21 @@ fn overrides(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
             ))
             .note(fit)
             .help(format!(
-                "set `headroom {name} {}B` or more on `{}`, or remove the override to use the computed headroom",
-                p.required,
-                fabric.switch(s).name
-            ));
+                "set `headroom {name} {}B` or more on {}, or remove the override to use the computed headroom",
+                    p.required,
+                    if places.count > 1 {
+                        "these switches".to_string()
+                    } else {
+                        format!("`{}`", fabric.switch(s).name)
+                    }
+                ));
             d = d.with_secondary(fabric.link(p.link).span, "the link that needs it");
-            diags.push(d);
+            if let Some(n) = places.note("switches") {
+                d = d.note(n);
+            }
+            d
         }
-    }
+    });
 }
 
 #[cfg(test)]
