@@ -210,12 +210,18 @@ fn one_bad_line_is_one_finding_at_scale() {
   host gpu[001..256] {{ nic cx7 x 8 }}
   tier leaf  {{ model s  oversubscription 1:1  cable 3m  name leaf{{rail}}-{{group}} }}
   tier spine {{ model s  cable 30m  name spine{{n}} }}
+  switch leaf[1..8]-[1..8] {{ headroom roce 20KB }}
 }}",
         CLASSES.replace("ecn min 150KB max 1500KB", "ecn min 2MB max 1MB")
     );
     let (f, c) = fabric(&text);
     assert!(f.switches.len() > 40, "{} switches", f.switches.len());
-    for code in [Code::MtuTooSmall, Code::WatchdogOff, Code::EcnInverted] {
+    for code in [
+        Code::MtuTooSmall,
+        Code::WatchdogOff,
+        Code::EcnInverted,
+        Code::HeadroomTooSmall,
+    ] {
         let n = c.diagnostics.iter().filter(|d| d.code == code).count();
         assert_eq!(n, 1, "{code}: {n} findings");
     }
@@ -279,5 +285,63 @@ proptest! {
         prop_assert!(req(lo, m1, 400) <= req(lo, m2, 400));
         let (slow, quick) = if fast { (200, 400) } else { (100, 200) };
         prop_assert!(req(hi, 9216, slow) <= req(hi, 9216, quick));
+    }
+}
+
+#[test]
+fn ecn_plan_gives_each_switch_queue_its_thresholds_and_bounds() {
+    let root =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fabrics/explicit-leaf-spine.fab");
+    let mut sources = Sources::new();
+    let checked = pipeline::check(&mut sources, &root, &Limits::default()).expect("readable");
+    let f = checked.fabric.expect("resolves");
+    let plan = headroom_plan(&f);
+    let queues = fabricc::analysis::ecn::ecn_plan(&f, &plan);
+    // one DCQCN class (`roce`) on each of four switches; the CNP class carries no data
+    assert_eq!(queues.len(), 4);
+    let by_name = |n: &str| {
+        queues
+            .iter()
+            .find(|q| f.switch(q.switch).name == n)
+            .expect("queue")
+    };
+    assert_eq!(
+        (
+            by_name("L1").kmin,
+            by_name("L1").kmax,
+            by_name("L1").probability
+        ),
+        (150_000, 1_500_000, 10_000)
+    );
+    assert_eq!(
+        (by_name("L2").kmin, by_name("L2").kmax),
+        (200_000, 1_600_000),
+        "L2's override"
+    );
+    for q in &queues {
+        assert_eq!(q.priority, 3);
+        // rtt 8us at 400G: ⌈400,000 · 8,000 / 56,000⌉
+        assert_eq!(q.min_kmin, 57_143);
+        let pause = q.pause_point.expect("the models give a buffer");
+        assert!(q.kmin < pause, "{q:?}");
+    }
+}
+
+#[test]
+fn every_qos_code_page_example_produces_its_code() {
+    for &code in Code::ALL {
+        let n: u32 = code.as_str()[3..].parse().expect("digits");
+        if !matches!(n, 300..=499 | 505..=599 | 800..=899) {
+            continue;
+        }
+        let page = code.explanation();
+        let start = page.find("```fab\n").expect("an example") + "```fab\n".len();
+        let end = start + page[start..].find("```").expect("closed");
+        let checked = check_text(&page[start..end]);
+        assert!(
+            codes(&checked).contains(&code),
+            "{code}: the example gives {:?}",
+            codes(&checked)
+        );
     }
 }

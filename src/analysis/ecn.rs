@@ -7,6 +7,10 @@
 //! value and the numbers involved: one bad class line gives one finding with a count, not one
 //! per port. CNP scheduling (ECN-8) is judged per switch, NIC ECN (ECN-9) per host.
 //!
+//! ECN-7 (mark-only on lossless queues): the language has no WRED-drop mode and the renderers
+//! always program marking without drops (SONiC `ecn_all`, EOS/NX-OS `… ecn`), so the only
+//! violation left is marking turned off (`ecn off`) on a lossless DCQCN class.
+//!
 //! ECN-10 (thresholds not scaled across speeds) only judges an `ecn min` the user set: the
 //! default is NVIDIA's absolute 150 KB, which the vendor applies at every speed.
 //!
@@ -24,6 +28,7 @@ use super::group::{Grouped, Places, bytes, metres, percent, speed, thousands, ti
 use super::headroom::HeadroomPlan;
 use super::physics::{
     Alpha, EcnQueue, EcnViolation, EgressLimit, Marking, PauseThreshold, Rtt, derive_rtt,
+    dynamic_pause_point, min_kmin,
 };
 
 /// The base RTT used for ECN-6, and how it was found (for the finding's note).
@@ -113,6 +118,75 @@ fn cnp_ok(cnp: &ClassView, data: &ClassView) -> bool {
         (Scheduling::Ets(_), Scheduling::Strict) => false,
         (Scheduling::Ets(c), Scheduling::Ets(d)) => c.unwrap_or(0) > d.unwrap_or(0),
     }
+}
+
+/// The ECN marking of one switch egress queue of a DCQCN class, with the bounds the rules
+/// judge it against: what the renderers program and what reports show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EcnQueuePlan {
+    pub switch: SwitchId,
+    pub class: ClassId,
+    /// The queue (= priority) of the class on this switch.
+    pub priority: u8,
+    pub enabled: bool,
+    /// Bytes.
+    pub kmin: u64,
+    /// Bytes.
+    pub kmax: u64,
+    /// Thousandths of a percent.
+    pub probability: u64,
+    /// The static pause threshold, or the worst-case dynamic pause point α·B_s/(1 + α·N_pg)
+    /// (floored); `None` when the model gives no buffer and the threshold is dynamic.
+    pub pause_point: Option<u64>,
+    /// ECN-6's lower bound for `kmin` at the switch's fastest port, `⌈C·RTT/7⌉`.
+    pub min_kmin: u64,
+}
+
+/// Every (switch, DCQCN class) queue, sorted by switch then priority. O(switches × classes).
+pub fn ecn_plan(fabric: &Fabric, plan: &HeadroomPlan) -> Vec<EcnQueuePlan> {
+    let rtt = fabric_rtt(fabric).rtt;
+    let mut out = Vec::new();
+    for s in fabric.switch_ids() {
+        let fastest = fabric
+            .switch(s)
+            .ports
+            .iter()
+            .flatten()
+            .map(|&l| fabric.link(l).speed)
+            .max();
+        let Some(fastest) = fastest else { continue };
+        let model = fabric.switch_model(s);
+        let entries = plan.switch(s);
+        let headroom: u64 = entries.iter().map(|p| p.configured).sum();
+        let alpha = Alpha::new(model.dynamic_threshold.value)
+            .unwrap_or_else(|| Alpha::new(0).expect("0 is in range"));
+        for v in fabric.switch_classes(s) {
+            if v.congestion.value != Congestion::Dcqcn || fabric.class(v.id).cnp.is_some() {
+                continue;
+            }
+            let pause_point = match v.pfc_threshold {
+                Some(t) => Some(t.value),
+                None => model.buffer.map(|b| {
+                    let shared = b.value.saturating_sub(headroom);
+                    u64::try_from(dynamic_pause_point(alpha, shared, entries.len() as u64).floor())
+                        .unwrap_or(u64::MAX)
+                }),
+            };
+            out.push(EcnQueuePlan {
+                switch: s,
+                class: v.id,
+                priority: v.priority.value,
+                enabled: v.ecn.enabled.value,
+                kmin: v.ecn.min.value,
+                kmax: v.ecn.max.value,
+                probability: v.ecn.probability.value,
+                pause_point,
+                min_kmin: min_kmin(fastest, rtt.ns),
+            });
+        }
+    }
+    out.sort_by_key(|q| (q.switch, q.priority, q.class));
+    out
 }
 
 pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) {

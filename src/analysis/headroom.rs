@@ -11,10 +11,15 @@
 //!   supplies one);
 //! * rounded up to the switch model's `cell` when it has one.
 //!
-//! The check: a `headroom` override below the requirement is FAB401, one finding per
-//! (switch, class), naming the port that needs the most.
+//! HR-5 (the MTU in the headroom covers the largest frame allowed on the port) holds by
+//! construction: both MTUs are the ports' own.
+//!
+//! The checks: a `headroom` override below the requirement is FAB401, one finding per
+//! (switch, class), naming the port that needs the most; on the NIC side, a host cable mlx5
+//! ignores (≥ 1000 m, FAB402) and a NIC model `buffer` too small for one mlx5 lossless buffer
+//! per lossless priority (FAB403).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
 use crate::diagnostic::{Code, Diagnostic};
@@ -22,10 +27,11 @@ use crate::model::{ClassId, DeviceId, Endpoint, Fabric, HostId, LinkId, Sourced,
 use crate::span::Span;
 
 use super::facts::HeadroomRow;
-use super::group::{bytes, metres, metres_number, speed, thousands};
+use super::group::{Grouped, bytes, metres, metres_number, speed, thousands};
+use super::physics::nic_headroom::{MLX5_DEFAULT_CABLE_LEN_M, MLX5_MAX_CABLE_LEN_M};
 use super::physics::{
     Alpha, CableFit, Headroom, HeadroomInput, NicHeadroom, PauseThreshold, canonical_headroom,
-    max_cable_for_headroom, nic_headroom, round_up_to_cell,
+    max_cable_for_headroom, mlx5_xoff, nic_headroom, round_up_to_cell,
 };
 use super::qos_plan::host_netdev_mtu;
 
@@ -201,7 +207,7 @@ pub fn headroom_plan(fabric: &Fabric) -> HeadroomPlan {
                             .nics
                             .get(peer.port as usize)
                             .map(|n| &fabric.nic_models[n.model.index()])
-                            .filter(|m| m.driver.value == "mlx5")
+                            .filter(|m| m.driver.value.starts_with("mlx5"))
                             .map(|_| {
                                 nic_headroom(l.speed, l.cable_mm.value, netdev_mtu, netdev_mtu)
                             });
@@ -253,8 +259,143 @@ pub fn headroom_plan(fabric: &Fabric) -> HeadroomPlan {
     plan
 }
 
-/// FAB401: a `headroom` override below what a port needs; one finding per (switch, class).
+/// The checks of the plan: FAB401 (override below requirement), FAB402 and FAB403 (NIC side).
 pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) {
+    overrides(fabric, plan, diags);
+    nic_side(fabric, plan, diags);
+}
+
+/// FAB402 (mlx5 ignores the cable length) and FAB403 (the NIC model's buffer cannot hold a
+/// lossless receive buffer per lossless priority), once per host NIC.
+fn nic_side(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) {
+    let mut seen: BTreeSet<(HostId, u32)> = BTreeSet::new();
+    let mut host_priorities: BTreeMap<HostId, Vec<u8>> = BTreeMap::new();
+    let mut ignored: Grouped<(String, u64, u64, u64)> = Grouped::default();
+    let mut small: Grouped<(String, String, Vec<u8>, u64, u64)> = Grouped::default();
+    for p in &plan.ports {
+        let Some(n) = p.nic else { continue };
+        let Some(m) = n.mlx5 else { continue };
+        if !seen.insert((n.host, n.nic)) {
+            continue;
+        }
+        let nic_name = fabric.endpoint_name(Endpoint {
+            device: DeviceId::Host(n.host),
+            port: n.nic,
+        });
+        if !m.cable_len.accepted {
+            let real = mlx5_xoff(p.speed_mbps, m.cable_len.metres, n.netdev_mtu);
+            let link = fabric.link(p.link);
+            ignored.add(
+                link.cable_mm.span,
+                format!("{}:{}", p.cable_mm, p.speed_mbps),
+                || nic_name.clone(),
+                || (nic_name.clone(), p.cable_mm, real, m.xoff),
+            );
+        }
+        let host = fabric.host(n.host);
+        let Some(model) = host
+            .nics
+            .get(n.nic as usize)
+            .map(|x| &fabric.nic_models[x.model.index()])
+        else {
+            continue;
+        };
+        let Some(buffer) = model.buffer else { continue };
+        let prios = host_priorities.entry(n.host).or_insert_with(|| {
+            if !fabric.host_pfc(n.host) {
+                return Vec::new();
+            }
+            let mut v: Vec<u8> = fabric
+                .host_classes(n.host)
+                .iter()
+                .filter(|v| v.lossless.value)
+                .map(|v| v.priority.value)
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        });
+        let need = (prios.len() as u64).saturating_mul(m.min_lossless_buffer);
+        if need > buffer.value {
+            let key = format!("{need}:{}", m.min_lossless_buffer);
+            small.add(
+                buffer.span,
+                key,
+                || nic_name.clone(),
+                || {
+                    (
+                        nic_name.clone(),
+                        model.name.clone(),
+                        prios.clone(),
+                        m.min_lossless_buffer,
+                        buffer.value,
+                    )
+                },
+            );
+        }
+    }
+    ignored.finish(diags, |span, (nic, cable_mm, real, used), places| {
+        let mut d = Diagnostic::new(
+            Code::NicCableIgnored,
+            span,
+            format!(
+                "{} sits on a {} cable, but mlx5 ignores `mlnx_qos --cable_len` of {} m or more and sizes its headroom for {} m",
+                places.subject(),
+                metres(cable_mm),
+                MLX5_MAX_CABLE_LEN_M,
+                MLX5_DEFAULT_CABLE_LEN_M
+            ),
+        )
+        .label("cable set here")
+        .note(format!(
+            "xoff for the real cable: {}; the driver programs {}, {} short",
+            bytes(real),
+            bytes(used),
+            bytes(real.saturating_sub(used))
+        ))
+        .help(format!(
+            "keep host cables below {} m, or size `{nic}`'s lossless buffer by hand (`mlnx_qos --buffer_size`) for an xoff of {}",
+            MLX5_MAX_CABLE_LEN_M,
+            bytes(real)
+        ));
+        if let Some(n) = places.note("NICs") {
+            d = d.note(n);
+        }
+        d
+    });
+    small.finish(diags, |span, (_, model, prios, each, buffer), places| {
+        let list = prios.iter().map(u8::to_string).collect::<Vec<_>>().join(", ");
+        let mut d = Diagnostic::new(
+            Code::NicBufferTooSmall,
+            span,
+            format!(
+                "{} needs {} × {} of lossless receive buffer (priorities {list}), its model `{model}` has {}",
+                places.subject(),
+                prios.len(),
+                bytes(each),
+                bytes(buffer)
+            ),
+        )
+        .label("NIC buffer set here")
+        .note("mlx5 accepts a lossless buffer of at least xoff + max(MTU, 9216) + 128 B per lossless priority")
+        .help(format!(
+            "run at most {} lossless priorit{} on these hosts, use shorter cables, or a NIC with at least {} of port buffer",
+            buffer / each.max(1),
+            if buffer / each.max(1) == 1 { "y" } else { "ies" },
+            bytes(each.saturating_mul(prios.len() as u64))
+        ));
+        if let Some(n) = places.note("NICs") {
+            d = d.note(n);
+        }
+        d
+    });
+}
+
+/// FAB401: a `headroom` override below what a port needs; one finding per (switch, class).
+fn overrides(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) {
+    // Switches whose neediest short port has the same numbers and the same override line
+    // (e.g. `switch leaf[1..64] { headroom roce 20KB }`) share one finding.
+    let mut grouped: Grouped<(SwitchId, usize, usize)> = Grouped::default();
     for s in fabric.switch_ids() {
         // (class) → (index of the neediest short entry, short ports)
         let mut short: BTreeMap<ClassId, (usize, usize)> = BTreeMap::new();
@@ -275,6 +416,23 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
             let Some(o) = p.headroom_override else {
                 continue;
             };
+            let key = format!(
+                "{}:{}:{}:{}:{}",
+                class.0, p.required, p.speed_mbps, p.cable_mm, o.value
+            );
+            grouped.add(
+                o.span,
+                key,
+                || fabric.switch(s).name.clone(),
+                || (s, i, count),
+            );
+        }
+    }
+    grouped.finish(diags, |_, (s, i, count), places| {
+        {
+            let p = &plan.ports[i];
+            let class = p.class;
+            let o = p.headroom_override.expect("only overridden entries are grouped");
             let name = &fabric.class(class).name;
             let port = fabric.endpoint_name(Endpoint {
                 device: DeviceId::Switch(s),
@@ -341,14 +499,21 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
             ))
             .note(fit)
             .help(format!(
-                "set `headroom {name} {}B` or more on `{}`, or remove the override to use the computed headroom",
-                p.required,
-                fabric.switch(s).name
-            ));
+                "set `headroom {name} {}B` or more on {}, or remove the override to use the computed headroom",
+                    p.required,
+                    if places.count > 1 {
+                        "these switches".to_string()
+                    } else {
+                        format!("`{}`", fabric.switch(s).name)
+                    }
+                ));
             d = d.with_secondary(fabric.link(p.link).span, "the link that needs it");
-            diags.push(d);
+            if let Some(n) = places.note("switches") {
+                d = d.note(n);
+            }
+            d
         }
-    }
+    });
 }
 
 #[cfg(test)]

@@ -96,6 +96,41 @@ struct Misclassified {
     target: Option<ClassId>,
     target_priority: u8,
     lossless_off: bool,
+    /// A host marks the class with DSCPs the switches put elsewhere.
+    host_marks: bool,
+}
+
+/// DSCP → class as the fabric declares it (no device overrides): what switches without
+/// overrides do.
+fn fabric_dscp_table(fabric: &Fabric) -> [Option<ClassId>; 64] {
+    let mut table = [None; 64];
+    for c in fabric.class_ids() {
+        if let Some(Sourced {
+            value: Dscp::Values(values),
+            ..
+        }) = &fabric.class(c).dscp
+        {
+            for &d in values {
+                if let Some(slot) = table.get_mut(d as usize) {
+                    slot.get_or_insert(c);
+                }
+            }
+        }
+    }
+    if let Some(other) = fabric.class_ids().find(|&c| {
+        matches!(
+            fabric.class(c).dscp,
+            Some(Sourced {
+                value: Dscp::Other,
+                ..
+            })
+        )
+    }) {
+        for slot in &mut table {
+            slot.get_or_insert(other);
+        }
+    }
+    table
 }
 
 /// FAB505 (QOS-1). Returns the spans it reported, so FAB507 does not repeat them.
@@ -114,6 +149,7 @@ fn classification(fabric: &Fabric, diags: &mut Vec<Diagnostic>) -> BTreeSet<Span
         })
         .collect();
     let mut grouped: Grouped<Misclassified> = Grouped::default();
+    let fabric_table = fabric_dscp_table(fabric);
     if !lossless.is_empty() {
         let devices = fabric
             .switch_ids()
@@ -125,6 +161,45 @@ fn classification(fabric: &Fabric, diags: &mut Vec<Diagnostic>) -> BTreeSet<Span
             let pfc = dv.lossless_priorities();
             for (c, values) in &lossless {
                 let own = &dv.views[c.index()];
+                if let (
+                    DeviceId::Host(_),
+                    Some(Sourced {
+                        value: Dscp::Values(marked),
+                        span,
+                        ..
+                    }),
+                ) = (d, &own.dscp)
+                    && marked != values
+                {
+                    // The host marks the class with other DSCPs: judge them as the switches
+                    // classify them (the fabric's class table).
+                    let foreign: Vec<u8> = marked
+                        .iter()
+                        .copied()
+                        .filter(|&x| fabric_table[x as usize] != Some(*c))
+                        .collect();
+                    if !foreign.is_empty() {
+                        let target = fabric_table[foreign[0] as usize];
+                        let device = fabric.device_name(d).to_string();
+                        let key = format!("marks:{}:{foreign:?}", c.0);
+                        grouped.add(
+                            *span,
+                            key,
+                            || device.clone(),
+                            || Misclassified {
+                                class: *c,
+                                dscps: foreign,
+                                device: device.clone(),
+                                target,
+                                target_priority: target
+                                    .map_or(0, |t| fabric.class(t).priority.value),
+                                lossless_off: false,
+                                host_marks: true,
+                            },
+                        );
+                    }
+                    continue;
+                }
                 // (cause span, target class) → DSCPs
                 let mut bad: Vec<(Span, Option<ClassId>, u8, bool, u8)> = Vec::new();
                 for &dscp in values {
@@ -172,6 +247,7 @@ fn classification(fabric: &Fabric, diags: &mut Vec<Diagnostic>) -> BTreeSet<Span
                             target,
                             target_priority: priority,
                             lossless_off,
+                            host_marks: false,
                         },
                     );
                 }
@@ -183,7 +259,21 @@ fn classification(fabric: &Fabric, diags: &mut Vec<Diagnostic>) -> BTreeSet<Span
         spans.insert(span);
         let name = &fabric.class(m.class).name;
         let list = dscp_list(&m.dscps);
-        let (message, label, help) = if m.lossless_off {
+        let (message, label, help) = if m.host_marks {
+            let into = match m.target {
+                Some(t) => format!("`{}` (priority {})", fabric.class(t).name, m.target_priority),
+                None => "no class".to_string(),
+            };
+            let want = match &fabric.class(m.class).dscp {
+                Some(Sourced { value: Dscp::Values(v), .. }) => dscp_list(v),
+                _ => "its DSCPs".to_string(),
+            };
+            (
+                format!("{} marks lossless class `{name}` with {list}, which the switches classify as {into}", places.subject()),
+                "marking set here".to_string(),
+                format!("mark `{name}` with {want} on `{}`, as the switches expect", m.device),
+            )
+        } else if m.lossless_off {
             (
                 format!("{} runs lossless class `{name}` without PFC, so its {list} can be dropped", places.subject()),
                 "PFC turned off here".to_string(),

@@ -81,6 +81,8 @@ codes! {
     EcnWorstCase         "FAB312" Ecn Advice "`ecn min` is above the worst-case PFC pause point (ECN-11)",
     // headroom and buffer (theory.md §3)
     HeadroomTooSmall     "FAB401" Headroom Error "a `headroom` override is below what the port needs (HR-1)",
+    NicCableIgnored      "FAB402" Headroom Warning "a host cable is too long for mlx5's `--cable_len`, so the NIC headroom is sized for 7 m",
+    NicBufferTooSmall    "FAB403" Headroom Error "a NIC model's buffer cannot hold a lossless receive buffer for every lossless priority",
     BufferExceeded       "FAB451" Buffer Error "headroom and pause thresholds exceed the switch buffer (HR-2)",
     TooManyLossless      "FAB452" Buffer Error "a switch runs more lossless priorities than its model supports (HR-4)",
     // qos plan (class declarations)
