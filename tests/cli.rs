@@ -157,10 +157,39 @@ fn ci_recipes_use_real_flags() {
     // Every `fabricc …` command line in the recipes must at least parse its flags.
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let hooks = std::fs::read_to_string(root.join(".pre-commit-hooks.yaml")).expect("hooks");
-    for entry in hooks.lines().filter_map(|l| l.trim().strip_prefix("entry: fabricc ")) {
+    for entry in hooks
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("entry: fabricc "))
+    {
         let mut args: Vec<&str> = entry.split_whitespace().collect();
         args.push("--help");
         let o = fabricc(&args);
-        assert_eq!(o.status.code(), Some(0), "`fabricc {entry}` is not a valid command line");
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "`fabricc {entry}` is not a valid command line"
+        );
     }
+}
+
+#[test]
+fn facts_carry_ecn_thresholds_per_switch_queue() {
+    let o = fabricc(&[
+        "check",
+        "--format",
+        "json",
+        "--facts",
+        "fixtures/fabrics/explicit-leaf-spine.fab",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let rows = v["facts"]["ecn"].as_array().expect("ecn rows");
+    let l2 = rows.iter().find(|r| r["switch"] == "L2").expect("L2 row");
+    // L2 overrides the class's 150 KB / 1500 KB.
+    assert_eq!(
+        (l2["min_bytes"].as_u64(), l2["max_bytes"].as_u64()),
+        (Some(200_000), Some(1_600_000))
+    );
+    assert_eq!(l2["priority"], 3);
+    // 400G at the fabric's rtt 8us: C·RTT/7 = 57,143 B.
+    assert_eq!(l2["min_kmin_bytes"].as_u64(), Some(57_143));
 }

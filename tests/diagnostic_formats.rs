@@ -157,6 +157,7 @@ fn facts() -> Facts {
             configured_bytes: 91476,
             pause_threshold_bytes: None,
         }],
+        ecn: Vec::new(),
     }
 }
 

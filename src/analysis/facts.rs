@@ -15,6 +15,9 @@ pub struct Facts {
     pub unreachable: Vec<Unreachable>,
     pub oversubscription: Vec<OversubscriptionRow>,
     pub headroom: Vec<HeadroomRow>,
+    /// The ECN thresholds computed per switch queue (an addition to the v1 contract).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ecn: Vec<EcnRow>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -52,4 +55,21 @@ pub struct HeadroomRow {
     pub configured_bytes: u64,
     /// `None` where the pause threshold is dynamic.
     pub pause_threshold_bytes: Option<u64>,
+}
+
+/// ECN marking on one switch queue (a DCQCN class), with what it is judged against.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EcnRow {
+    pub switch: String,
+    pub class: String,
+    /// The queue (= priority) of the class on this switch.
+    pub priority: u8,
+    pub enabled: bool,
+    pub min_bytes: u64,
+    pub max_bytes: u64,
+    pub probability_percent: f64,
+    /// The static pause threshold, or the worst-case dynamic pause point; `null` when unknown.
+    pub pause_point_bytes: Option<u64>,
+    /// `C·RTT/7` at the switch's fastest port: the smallest `min` that keeps the pipe full.
+    pub min_kmin_bytes: u64,
 }

@@ -43,6 +43,20 @@ pub fn analyze(fabric: &Fabric) -> Findings {
         unreachable: Vec::new(),
         oversubscription,
         headroom: plan.rows(fabric),
+        ecn: ecn::ecn_plan(fabric, &plan)
+            .into_iter()
+            .map(|q| facts::EcnRow {
+                switch: fabric.switch(q.switch).name.clone(),
+                class: fabric.class(q.class).name.clone(),
+                priority: q.priority,
+                enabled: q.enabled,
+                min_bytes: q.kmin,
+                max_bytes: q.kmax,
+                probability_percent: q.probability as f64 / 1000.0,
+                pause_point_bytes: q.pause_point,
+                min_kmin_bytes: q.min_kmin,
+            })
+            .collect(),
     };
     Findings { diagnostics, facts }
 }
