@@ -2,7 +2,9 @@
 //! stable code, and the facts they computed. No pass renders text.
 
 pub mod classes;
+pub mod deadlock;
 pub mod facts;
+pub mod routing;
 pub mod topology;
 
 pub use facts::Facts;
@@ -22,12 +24,13 @@ pub fn analyze(fabric: &Fabric) -> Findings {
     let mut diagnostics = Vec::new();
     classes::check(fabric, &mut diagnostics);
     let oversubscription = topology::check(fabric, &mut diagnostics);
+    let (deadlock, unreachable) = deadlock::check(fabric, &mut diagnostics);
     let facts = Facts {
         switches: fabric.switches.len(),
         hosts: fabric.hosts.len(),
         links: fabric.links.len(),
-        deadlock: None,
-        unreachable: Vec::new(),
+        deadlock: Some(deadlock),
+        unreachable,
         oversubscription,
         headroom: Vec::new(),
     };

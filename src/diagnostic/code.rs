@@ -66,6 +66,10 @@ codes! {
     MissingProperty      "FAB105" Name Error "a required property is missing",
     NotAllowedHere       "FAB106" Name Error "a property is not allowed in this block",
     BadNameTemplate      "FAB107" Name Error "a generator name template gives invalid or clashing names",
+    // deadlock
+    CyclicBufferDependency "FAB201" Deadlock Error "deadlock possible (cyclic buffer dependency)",
+    PriorityDecrease     "FAB202" Deadlock Error "a priority rewrite moves traffic to a lower priority, breaking Tagger's ordering",
+    LosslessLimit        "FAB203" Deadlock Error "a switch needs more lossless priorities than its model supports",
     // qos plan (class declarations)
     DscpOverlap          "FAB501" Qos Error "two classes claim the same DSCP value",
     PriorityConflict     "FAB502" Qos Error "classes share a priority but differ in loss behaviour",
@@ -79,6 +83,10 @@ codes! {
     Isolated             "FAB605" Topology Warning "a switch or host has no links",
     CannotWire           "FAB606" Topology Error "a generated tier cannot be wired with the ports its model has",
     BadLink              "FAB607" Topology Error "a link joins a device to itself or two hosts",
+    // routing
+    Unreachable          "FAB701" Routing Warning "a pair of hosts has no route under the routing model",
+    RoutingLoop          "FAB702" Routing Error "static routes forward traffic in a loop",
+    NotAdjacent          "FAB703" Routing Error "a route, path or rewrite names a hop that is not a link",
 }
 
 impl Code {
