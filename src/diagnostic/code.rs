@@ -68,7 +68,7 @@ codes! {
     BadNameTemplate      "FAB107" Name Error "a generator name template gives invalid or clashing names",
     // deadlock
     CyclicBufferDependency "FAB201" Deadlock Error "deadlock possible (cyclic buffer dependency)",
-    PriorityDecrease     "FAB202" Deadlock Error "a priority rewrite moves traffic to a lower priority, breaking Tagger's ordering",
+    PriorityDecrease     "FAB202" Deadlock Error "priority rewrites form a cycle, so no order of priorities satisfies Tagger",
     LosslessLimit        "FAB203" Deadlock Error "a switch needs more lossless priorities than its model supports",
     // qos plan (class declarations)
     DscpOverlap          "FAB501" Qos Error "two classes claim the same DSCP value",

@@ -27,7 +27,7 @@ pub mod witness;
 use std::collections::BTreeSet;
 
 use crate::diagnostic::{Code, CycleHop, Diagnostic};
-use crate::model::{DeviceId, Fabric, LinkId, RouteTarget, RoutingModel, SwitchId};
+use crate::model::{DeviceId, Fabric, LinkId, RoutingModel, SwitchId};
 use crate::span::Span;
 
 use super::facts::{DeadlockFacts, Unreachable};
@@ -519,36 +519,53 @@ fn remedy(cx: &Ctx, routes: &Routes, queues: &[Queue]) -> String {
     parts.join("; ")
 }
 
-/// Tagger's second condition: priorities never decrease along an edge (in the order of the
-/// `bounce-tagging` list, then numerically). One FAB202 per switch where it happens.
+/// Tagger's second condition: some order of the priorities makes every rewrite go upward
+/// (no edge from a higher to a lower tag). Such an order exists iff the graph of priority
+/// transitions (p -> q for every dependency edge that changes priority, plus the order
+/// `bounce-tagging` lists) is acyclic; a numerically lower target is fine (SONiC remaps 3 -> 2).
+/// One FAB202 per cyclic set of priorities.
 fn tagger_order(cx: &Ctx, g: &BufferDependencyGraph, diags: &mut Vec<Diagnostic>) {
     let f = cx.fabric;
-    let mut bad: Vec<(Queue, Queue)> = g
-        .edge_list()
-        .into_iter()
-        .filter(|(a, b)| cx.qos.rank(b.priority) < cx.qos.rank(a.priority))
-        .collect();
-    bad.sort_by_key(|(a, b)| (a.switch, *a, *b));
-    bad.dedup_by_key(|(a, _)| a.switch);
-    for (a, b) in bad {
-        let at = SwitchId(b.from);
-        let rule = f.routing.rewrites.iter().find(|r| r.at == at && r.old == a.priority && r.new == b.priority);
+    // (p, q) -> first edge (by queue order) that makes the transition.
+    let mut trans: std::collections::BTreeMap<(u8, u8), (Queue, Queue)> = std::collections::BTreeMap::new();
+    for (a, b) in g.edge_list() {
+        if a.priority != b.priority {
+            trans.entry((a.priority, b.priority)).or_insert((a, b));
+        }
+    }
+    let mut pg: petgraph::graphmap::DiGraphMap<u8, ()> = petgraph::graphmap::DiGraphMap::new();
+    for &(p, q) in trans.keys() {
+        pg.add_edge(p, q, ());
+    }
+    if let Some(b) = &f.routing.bounce_tagging {
+        for w in b.value.windows(2) {
+            pg.add_edge(w[0], w[1], ());
+        }
+    }
+    let mut comps: Vec<Vec<u8>> = petgraph::algo::tarjan_scc(&pg).into_iter().filter(|c| c.len() > 1).collect();
+    for c in &mut comps {
+        c.sort_unstable();
+    }
+    comps.sort();
+    let sw = |s: u32| f.switch(SwitchId(s)).name.clone();
+    for c in comps {
+        let inside: Vec<((u8, u8), (Queue, Queue))> =
+            trans.iter().filter(|((p, q), _)| c.contains(p) && c.contains(q)).map(|(k, v)| (*k, *v)).collect();
+        let text: Vec<String> = inside
+            .iter()
+            .map(|((p, q), (a, b))| format!("{p} -> {q} at `{}` (from `{}` to `{}`)", sw(a.switch), sw(a.from), sw(b.switch)))
+            .collect();
+        let rule = inside.iter().find_map(|((p, q), (a, _))| {
+            f.routing.rewrites.iter().find(|r| r.at.0 == a.switch && r.old == *p && r.new == *q)
+        });
         let span = rule.map(|r| r.span).or(f.routing.bounce_tagging.as_ref().map(|b| b.span)).unwrap_or(f.routing.model.span);
-        let sw = |s: u32| f.switch(SwitchId(s)).name.clone();
+        let list = c.iter().map(u8::to_string).collect::<Vec<_>>().join(", ");
         diags.push(
-            Diagnostic::new(
-                Code::PriorityDecrease,
-                span,
-                format!("priority decreases from {} to {} at `{}` (traffic from `{}` to `{}`), which breaks Tagger's ordering", a.priority, b.priority, sw(a.switch), sw(a.from), sw(b.switch)),
-            )
-            .label("rewrite here")
-            .note("Tagger's theorem needs every priority's subgraph acyclic and no edge from a higher to a lower priority")
-            .help("rewrite only upward, in the order of `bounce-tagging`; past the last lossless priority, make the traffic lossy"),
+            Diagnostic::new(Code::PriorityDecrease, span, format!("priorities {list} are rewritten into each other in a cycle, so no order makes every rewrite go up"))
+                .label("rewrite in the cycle")
+                .note(format!("transitions: {}", text.join("; ")))
+                .note("Tagger's theorem needs every priority's subgraph acyclic and an order of priorities that no rewrite goes down")
+                .help("rewrite in one direction only (for example always to the next `bounce-tagging` priority); past the last lossless priority, make the traffic lossy"),
         );
     }
-}
-
-/// Whether static routes target a host (used by tests).
-pub fn targets_host(t: RouteTarget) -> bool {
-    matches!(t, RouteTarget::Host(_))
 }
