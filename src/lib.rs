@@ -7,6 +7,7 @@
 pub mod analysis;
 pub mod cli;
 pub mod diagnostic;
+pub mod render;
 pub mod source;
 pub mod span;
 pub mod model;

@@ -37,7 +37,7 @@ fn file_name(p: &Path) -> String {
 fn check_fixtures() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     std::env::set_current_dir(root).expect("cd to the crate root");
-    insta::glob!("../fixtures/check", "*.fab", |path| {
+    insta::glob!("../fixtures/check", "*.{fab,yaml}", |path| {
         let rel = path.strip_prefix(root).unwrap_or(path);
         let mut sources = Sources::new();
         let checked = pipeline::check(&mut sources, rel, &Limits::default()).expect("fixture readable");

@@ -4,6 +4,7 @@
 pub mod classes;
 pub mod deadlock;
 pub mod facts;
+pub mod physics;
 pub mod routing;
 pub mod topology;
 

@@ -92,7 +92,7 @@ fn oversubscription(fabric: &Fabric, diags: &mut Vec<Diagnostic>) -> Vec<Oversub
                         format!("switch `{}` is wired {r}:1 ({} Gb/s down, {} Gb/s up), above the declared {want}:1", sw.name, down / 1000, up / 1000),
                     )
                     .label("declared ratio")
-                    .help("an override or extra link changed this switch's wiring; restore its uplinks or declare the ratio it has"),
+                    .help("the links run at other speeds or counts than the ports the ratio assumes (slower upper-tier ports, extra links); match the port speeds, or declare the ratio the wiring has"),
                 );
             }
         }

@@ -77,21 +77,21 @@ pub(super) fn build(
             StmtKind::Switch(decl) => {
                 for (name, span) in expand_all(&decl.names, limits, diags) {
                     let d = switch_drafts.entry(name.clone()).or_insert_with(|| {
-                        switch_order.push(name);
+                        switch_order.push(name.clone());
                         device_count += 1;
                         SwitchDraft { span, ..SwitchDraft::default() }
                     });
-                    switch_props(d, decl, diags);
+                    switch_props(d, &name, decl, diags);
                 }
             }
             StmtKind::Host(decl) => {
                 for (name, span) in expand_all(&decl.names, limits, diags) {
                     let d = host_drafts.entry(name.clone()).or_insert_with(|| {
-                        host_order.push(name);
+                        host_order.push(name.clone());
                         device_count += 1;
                         HostDraft { span, ..HostDraft::default() }
                     });
-                    host_props(d, si, decl, limits, diags);
+                    host_props(d, &name, si, decl, limits, diags);
                 }
             }
             _ => {}
@@ -361,31 +361,33 @@ pub(super) fn attach(fabric: &mut Fabric, e: Endpoint, link: LinkId) {
     }
 }
 
-fn switch_props(d: &mut SwitchDraft, decl: &ast::SwitchDecl, diags: &mut Vec<Diagnostic>) {
+fn switch_props(d: &mut SwitchDraft, name: &str, decl: &ast::SwitchDecl, diags: &mut Vec<Diagnostic>) {
+    let of = |what: &str| format!("`{what}` of switch `{name}`");
     for p in &decl.props {
         let span = p.span;
         match &p.node {
-            SwitchProp::Model(m) => put(&mut d.model, m.clone(), span, "`model`", diags),
-            SwitchProp::Tier(t) => put(&mut d.tier, t.node, span, "`tier`", diags),
-            SwitchProp::Mtu(m) => put(&mut d.mtu, m.node, span, "`mtu`", diags),
-            SwitchProp::Description(s) => put(&mut d.description, s.node.clone(), span, "`description`", diags),
+            SwitchProp::Model(m) => put(&mut d.model, m.clone(), span, &of("model"), diags),
+            SwitchProp::Tier(t) => put(&mut d.tier, t.node, span, &of("tier"), diags),
+            SwitchProp::Mtu(m) => put(&mut d.mtu, m.node, span, &of("mtu"), diags),
+            SwitchProp::Description(s) => put(&mut d.description, s.node.clone(), span, &of("description"), diags),
             SwitchProp::Class(c) => classes::collect(class_draft(&mut d.classes, &c.name), c, diags),
             SwitchProp::Ecn { class, spec } => classes::ecn(class_draft(&mut d.classes, class), spec, span, diags),
             SwitchProp::Headroom { class, size } => {
-                put(&mut class_draft(&mut d.classes, class).headroom, size.node, span, "`headroom`", diags);
+                put(&mut class_draft(&mut d.classes, class).headroom, size.node, span, &of("headroom"), diags);
             }
             SwitchProp::PfcThreshold { class, size } => {
-                put(&mut class_draft(&mut d.classes, class).pfc_threshold, size.node, span, "`pfc-threshold`", diags);
+                put(&mut class_draft(&mut d.classes, class).pfc_threshold, size.node, span, &of("pfc-threshold"), diags);
             }
             SwitchProp::Watchdog(w) => {
                 let setting = super::watchdog_setting(w, diags);
-                put(&mut d.watchdog, setting, span, "`pfc-watchdog`", diags);
+                put(&mut d.watchdog, setting, span, &of("pfc-watchdog"), diags);
             }
         }
     }
 }
 
-fn host_props(d: &mut HostDraft, stmt: usize, decl: &ast::HostDecl, limits: &Limits, diags: &mut Vec<Diagnostic>) {
+fn host_props(d: &mut HostDraft, name: &str, stmt: usize, decl: &ast::HostDecl, limits: &Limits, diags: &mut Vec<Diagnostic>) {
+    let of = |what: &str| format!("`{what}` of host `{name}`");
     for p in &decl.props {
         let span = p.span;
         match &p.node {
@@ -406,17 +408,17 @@ fn host_props(d: &mut HostDraft, stmt: usize, decl: &ast::HostDecl, limits: &Lim
             }
             HostProp::Netdev(list) => {
                 let v = expand_all(list, limits, diags).into_iter().map(|(n, _)| n).collect();
-                put(&mut d.netdev, v, span, "`netdev`", diags);
+                put(&mut d.netdev, v, span, &of("netdev"), diags);
             }
             HostProp::RdmaDevice(list) => {
                 let v = expand_all(list, limits, diags).into_iter().map(|(n, _)| n).collect();
-                put(&mut d.rdma, v, span, "`rdma-device`", diags);
+                put(&mut d.rdma, v, span, &of("rdma-device"), diags);
             }
             HostProp::Class(c) => classes::collect(class_draft(&mut d.classes, &c.name), c, diags),
-            HostProp::Pfc(on) => put(&mut d.pfc, *on, span, "`pfc`", diags),
-            HostProp::EcnOff { class: None } => put(&mut d.ecn_off, false, span, "`ecn off`", diags),
+            HostProp::Pfc(on) => put(&mut d.pfc, *on, span, &of("pfc"), diags),
+            HostProp::EcnOff { class: None } => put(&mut d.ecn_off, false, span, &of("ecn off"), diags),
             HostProp::EcnOff { class: Some(c) } => {
-                put(&mut class_draft(&mut d.classes, c).ecn_enabled, false, span, "`ecn`", diags);
+                put(&mut class_draft(&mut d.classes, c).ecn_enabled, false, span, &of("ecn"), diags);
             }
         }
     }

@@ -169,8 +169,8 @@ pub(super) fn bind(
             Resolved::Switch(..) => None,
         });
         let need = l.speed.map(|s| s.value).or(host_speed).unwrap_or(0);
-        let Some(ea) = take_port(fabric, &a, &l.a, need, l, diags) else { continue };
-        let Some(eb) = take_port(fabric, &b, &l.b, need, l, diags) else { continue };
+        let Some(ea) = take_port(fabric, &a, &l.a, need, diags) else { continue };
+        let Some(eb) = take_port(fabric, &b, &l.b, need, diags) else { continue };
         let cap = |e: Endpoint, fabric: &Fabric| match e.device {
             DeviceId::Switch(s) => fabric.switch_model(s).port_speed(e.port),
             DeviceId::Host(h) => fabric.nic_models[fabric.host(h).nics[e.port as usize].model.index()].speed.value,
@@ -184,10 +184,10 @@ pub(super) fn bind(
                             Diagnostic::new(
                                 Code::LinkSpeed,
                                 s.span,
-                                format!("link speed {}G is faster than `{}` ({}G)", s.value / 1000, fabric.endpoint_name(e), c / 1000),
+                                format!("link speed {}G is faster than `{}` ({}G)", gbps(s.value), fabric.endpoint_name(e), gbps(c)),
                             )
                             .label("link speed")
-                            .help(format!("a port may run a link slower than its speed, never faster; use at most {}G", ca.min(cb) / 1000)),
+                            .help(format!("a port may run a link slower than its speed, never faster; use at most {}G", gbps(ca.min(cb)))),
                         );
                     }
                 }
@@ -204,7 +204,7 @@ pub(super) fn bind(
     }
 }
 
-fn take_port(fabric: &Fabric, r: &Resolved, raw: &RawEnd, need: u64, l: &RawLink, diags: &mut Vec<Diagnostic>) -> Option<Endpoint> {
+fn take_port(fabric: &Fabric, r: &Resolved, raw: &RawEnd, need: u64, diags: &mut Vec<Diagnostic>) -> Option<Endpoint> {
     match *r {
         Resolved::Switch(s, port) => {
             let sw = fabric.switch(s);
@@ -238,14 +238,15 @@ fn take_port(fabric: &Fabric, r: &Resolved, raw: &RawEnd, need: u64, l: &RawLink
                 }
             }
             let used = sw.ports.iter().filter(|p| p.is_some()).count();
-            let d = if any_free {
+            let fastest_free = (0..sw.ports.len() as u32).filter(|&p| sw.ports[p as usize].is_none()).map(|p| model.port_speed(p)).max();
+            let d = if let Some(fastest) = fastest_free.filter(|_| any_free) {
                 Diagnostic::new(
                     Code::LinkSpeed,
                     raw.span,
-                    format!("switch `{}` has no free port of {}G or more for this link", sw.name, need / 1000),
+                    format!("the link needs {}G, but the fastest free port of switch `{}` runs {}G", gbps(need), sw.name, gbps(fastest)),
                 )
-                .label("needs a faster port")
-                .help("set a lower `speed` on the link, or free a faster port")
+                .label("no port fast enough")
+                .help(format!("a port may run a link slower than its speed, never faster; set `speed {}G` or lower on the link", gbps(fastest)))
             } else {
                 Diagnostic::new(
                     Code::PortsExceeded,
@@ -255,7 +256,7 @@ fn take_port(fabric: &Fabric, r: &Resolved, raw: &RawEnd, need: u64, l: &RawLink
                 .label("one link too many")
                 .help("remove a link, use a model with more ports, or spread the links over more switches")
             };
-            diags.push(d.with_secondary(l.span, "this link"));
+            diags.push(d);
             None
         }
         Resolved::Host(h, nic) => {
@@ -300,4 +301,9 @@ fn take_port(fabric: &Fabric, r: &Resolved, raw: &RawEnd, need: u64, l: &RawLink
             Some(Endpoint { device: DeviceId::Host(h), port: idx })
         }
     }
+}
+
+/// Mb/s as Gb/s for messages (`400`, `2.5`).
+fn gbps(mbps: u64) -> String {
+    if mbps % 1000 == 0 { (mbps / 1000).to_string() } else { format!("{}", mbps as f64 / 1000.0) }
 }

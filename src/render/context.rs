@@ -1,0 +1,276 @@
+//! Render contexts: the complete, plain, already-decided data of one device.
+//!
+//! In: filled by `lower` from the resolved model (or by hand in tests).
+//! Out: read by the per-OS views (`sonic.rs`, `eos.rs`, …), which turn these neutral values
+//! into vendor names and units; templates never see these structs directly.
+//!
+//! Everything is `Serialize` and ordered (`Vec` sorted by the producer, `BTreeMap`), so a
+//! context snapshot is deterministic. Sizes are bytes, speeds Mb/s, times ms, lengths metres.
+
+use serde::Serialize;
+
+/// The switch network operating system a context is rendered for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SwitchOs {
+    Sonic,
+    Cumulus,
+    Eos,
+    Nxos,
+    Junos,
+}
+
+impl SwitchOs {
+    /// The target name, also the folder under `vendor-templates/`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SwitchOs::Sonic => "sonic",
+            SwitchOs::Cumulus => "cumulus",
+            SwitchOs::Eos => "eos",
+            SwitchOs::Nxos => "nxos",
+            SwitchOs::Junos => "junos",
+        }
+    }
+}
+
+/// ECN (WRED mark-only) thresholds of one queue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Ecn {
+    pub min_bytes: u64,
+    pub max_bytes: u64,
+    /// Marking probability at `max_bytes`, 1..=100.
+    pub probability_percent: u8,
+}
+
+/// How the egress scheduler serves a class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "mode", rename_all = "lowercase")]
+pub enum Scheduling {
+    Strict,
+    /// Weighted (ETS/DWRR); the weights of all `Ets` classes sum to 100.
+    Ets {
+        weight_percent: u8,
+    },
+}
+
+/// One traffic class of the fabric QoS plan, as this device runs it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ClassContext {
+    /// Validated identifier (`[A-Za-z_][A-Za-z0-9_.-]*`).
+    pub name: String,
+    /// Sorted, unique; for a `dscp other` class every DSCP no other class uses.
+    pub dscps: Vec<u8>,
+    /// True for the `dscp other` class (catch-all).
+    pub default: bool,
+    /// 802.1p priority (PFC priority), 0..=7.
+    pub priority: u8,
+    /// Switch traffic class, 0..=7.
+    pub tc: u8,
+    /// Egress queue, 0..=7.
+    pub queue: u8,
+    pub lossless: bool,
+    /// The class-wide ECN thresholds; ports may differ (`PortContext::ecn`).
+    pub ecn: Option<Ecn>,
+    pub scheduling: Scheduling,
+    /// Carries congestion notification packets.
+    pub cnp: bool,
+}
+
+/// The device's QoS plan.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct QosPlan {
+    /// Sorted by priority.
+    pub classes: Vec<ClassContext>,
+    /// Sorted, unique.
+    pub lossless_priorities: Vec<u8>,
+    /// DSCP → traffic class, exactly 64 entries (index = DSCP).
+    pub dscp_to_tc: Vec<u8>,
+}
+
+/// What the PFC watchdog does to a stormed queue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WatchdogAction {
+    Drop,
+    Forward,
+    Alert,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Watchdog {
+    pub detect_ms: u32,
+    pub restore_ms: u32,
+    pub poll_ms: u32,
+    pub action: WatchdogAction,
+}
+
+/// Shared buffer pools of the switch, in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct BufferPlan {
+    /// The switch model's total packet buffer.
+    pub total_bytes: u64,
+    pub ingress_lossless_pool_bytes: u64,
+    /// Shared headroom pool (xoff pool); `None` = per-PG headroom only.
+    pub shared_headroom_pool_bytes: Option<u64>,
+    pub egress_lossless_pool_bytes: u64,
+    pub egress_lossy_pool_bytes: u64,
+    /// Buffer one lossless egress queue may fill; Junos fill levels are percent of this.
+    pub lossless_queue_buffer_bytes: u64,
+}
+
+/// Per-port, per-lossless-priority headroom.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Headroom {
+    pub priority: u8,
+    pub xoff_bytes: u64,
+    pub xon_bytes: u64,
+    /// Reserved size of the priority group (vendor convention decided by `lower`).
+    pub size_bytes: u64,
+}
+
+/// The PFC pause (XOFF) trigger of a lossless ingress queue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum PauseThreshold {
+    Static {
+        bytes: u64,
+    },
+    /// Dynamic threshold, alpha = 2^log2_alpha (SONiC `dynamic_th`), -8..=7.
+    Dynamic {
+        log2_alpha: i8,
+    },
+}
+
+/// ECN of one queue on one port.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct QueueEcn {
+    pub queue: u8,
+    /// `None` = marking off on this port (an override).
+    pub ecn: Option<Ecn>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Fec {
+    Rs,
+    Fc,
+    None,
+    Auto,
+}
+
+/// One fabric port of the switch.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PortContext {
+    /// Vendor port name (`Ethernet0`, `swp1`, `Ethernet1/1`, `et-0/0/0`), see the
+    /// `port_name` helpers of each OS module.
+    pub name: String,
+    /// Zero-based front-panel index.
+    pub index: u32,
+    pub speed_mbps: u32,
+    pub mtu: u32,
+    /// Cable length, metres rounded up.
+    pub cable_m: u32,
+    pub peer: String,
+    pub peer_port: String,
+    pub description: Option<String>,
+    /// SerDes lanes (SONiC `PORT.lanes`); empty where the OS does not need them.
+    pub lanes: Vec<u32>,
+    pub fec: Fec,
+    /// Sorted, unique; PFC runs on these priorities on this port.
+    pub lossless_priorities: Vec<u8>,
+    /// One entry per lossless priority, sorted by priority.
+    pub headroom: Vec<Headroom>,
+    pub pause_threshold: PauseThreshold,
+    /// One entry per queue of an ECN-capable class, sorted by queue.
+    pub ecn: Vec<QueueEcn>,
+    /// PFC watchdog enabled on this port.
+    pub pfc_watchdog: bool,
+}
+
+/// Everything a switch template needs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SwitchContext {
+    pub device: String,
+    pub os: SwitchOs,
+    pub description: Option<String>,
+    pub fabric: String,
+    /// Default port MTU.
+    pub mtu: u32,
+    pub qos: QosPlan,
+    /// `None` = watchdog off on this switch.
+    pub watchdog: Option<Watchdog>,
+    pub buffer: BufferPlan,
+    /// Sorted by index.
+    pub ports: Vec<PortContext>,
+}
+
+/// Transmission selection of one NIC traffic class (`mlnx_qos --tsa`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Tsa {
+    Strict,
+    Ets,
+}
+
+impl Tsa {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tsa::Strict => "strict",
+            Tsa::Ets => "ets",
+        }
+    }
+}
+
+/// A DSCP → priority entry that differs from the NIC default (`dscp >> 3`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct DscpPriority {
+    pub dscp: u8,
+    pub priority: u8,
+}
+
+/// One RDMA NIC port of a host.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NicContext {
+    /// One-based NIC index (`nic1` …).
+    pub index: u32,
+    /// Linux netdev; `None` = the script discovers it from the RDMA device.
+    pub netdev: Option<String>,
+    /// RDMA device, e.g. `mlx5_0`.
+    pub rdma_device: String,
+    /// RDMA port number (1 on a single-port function).
+    pub rdma_port: u8,
+    /// PCI address for the inbox-driver debugfs path; `None` = discovered.
+    pub pci: Option<String>,
+    /// Netdev MTU (4200 gives RoCE active_mtu 4096).
+    pub mtu: u32,
+    /// PFC per priority (index = priority), 0 or 1.
+    pub pfc: [u8; 8],
+    /// Priority → TC (index = priority).
+    pub prio_tc: [u8; 8],
+    /// Per TC.
+    pub tsa: [Tsa; 8],
+    /// Per TC, percent; sums to 100 over the `Ets` TCs, 0 on strict TCs.
+    pub tcbw: [u8; 8],
+    pub cable_len_m: u32,
+    /// Manual NIC buffers (`--prio2buffer`, `--buffer_size`), both or neither.
+    pub prio2buffer: Option<[u8; 8]>,
+    pub buffer_size_bytes: Option<[u64; 8]>,
+    /// DSCP → priority entries that differ from the NIC default map; sorted.
+    pub dscp2prio: Vec<DscpPriority>,
+    /// ToS byte of RoCE traffic: dscp << 2 | ECT(0), e.g. 106.
+    pub roce_tos: u8,
+    pub cnp_dscp: u8,
+    pub cnp_priority: u8,
+    /// Priorities with ECN (DCQCN notification and reaction point) enabled; sorted.
+    pub ecn_priorities: Vec<u8>,
+}
+
+/// Everything a host script needs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HostContext {
+    pub host: String,
+    pub description: Option<String>,
+    pub fabric: String,
+    /// Sorted by index.
+    pub nics: Vec<NicContext>,
+}

@@ -1,0 +1,318 @@
+//! Render stage: per-device contexts → generated files.
+//!
+//! In: a `SwitchContext` or `HostContext` (plain, decided data, see `context.rs`) and a
+//! `Templates` set. Out: `Artifact`s (relative path + contents), sorted by path.
+//!
+//! Flow per device: validate every name that will be printed unquoted (`escape`), build the
+//! target's view in Rust (`sonic.rs`, `cumulus.rs`, `eos.rs`, `nxos.rs`, `junos.rs`,
+//! `host.rs`: vendor names, units, escaped text), then let the templates format that view.
+//! Templates decide nothing.
+
+pub mod context;
+pub mod cumulus;
+pub mod eos;
+pub mod escape;
+pub mod host;
+pub mod junos;
+pub mod nxos;
+pub mod sonic;
+pub mod templates;
+pub mod validate;
+mod variants;
+
+use std::fmt;
+
+use serde::Serialize;
+
+pub use context::*;
+pub use templates::Templates;
+
+/// What a generated file configures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ArtifactKind {
+    Switch,
+    Host,
+    Report,
+}
+
+/// One generated file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Artifact {
+    /// Relative to the output folder, `/`-separated, e.g. `switches/leaf1/config_db.json`.
+    pub path: String,
+    pub contents: String,
+    pub device: String,
+    pub kind: ArtifactKind,
+    /// Target name: `sonic`, `cumulus`, `eos`, `nxos`, `junos`, `host`.
+    pub target: String,
+}
+
+/// Why a device could not be rendered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RenderError {
+    /// A template failed to parse or render.
+    Template {
+        template: String,
+        line: Option<usize>,
+        message: String,
+    },
+    /// A value that would be printed is not acceptable (bad name, out of range).
+    Invalid { device: String, message: String },
+    /// The target cannot express what the context asks for.
+    Unsupported {
+        device: String,
+        target: String,
+        message: String,
+    },
+    /// An override template could not be read.
+    Override { path: String, message: String },
+}
+
+impl fmt::Display for RenderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RenderError::Template {
+                template,
+                line: Some(line),
+                message,
+            } => {
+                write!(f, "template `{template}` line {line}: {message}")
+            }
+            RenderError::Template {
+                template,
+                line: None,
+                message,
+            } => {
+                write!(f, "template `{template}`: {message}")
+            }
+            RenderError::Invalid { device, message } => write!(f, "device `{device}`: {message}"),
+            RenderError::Unsupported {
+                device,
+                target,
+                message,
+            } => {
+                write!(
+                    f,
+                    "device `{device}`: target `{target}` cannot express this: {message}"
+                )
+            }
+            RenderError::Override { path, message } => {
+                write!(f, "cannot read template override `{path}`: {message}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RenderError {}
+
+pub(crate) fn invalid(device: &str, message: impl Into<String>) -> RenderError {
+    RenderError::Invalid {
+        device: device.to_string(),
+        message: message.into(),
+    }
+}
+
+pub(crate) fn unsupported(device: &str, os: SwitchOs, message: impl Into<String>) -> RenderError {
+    RenderError::Unsupported {
+        device: device.to_string(),
+        target: os.as_str().to_string(),
+        message: message.into(),
+    }
+}
+
+/// Render every file of a switch's target.
+pub fn render_switch(
+    templates: &Templates,
+    ctx: &SwitchContext,
+) -> Result<Vec<Artifact>, RenderError> {
+    check_switch(ctx)?;
+    let view = match ctx.os {
+        SwitchOs::Sonic => to_json(&sonic::view(ctx)?)?,
+        SwitchOs::Cumulus => to_json(&cumulus::view(ctx)?)?,
+        SwitchOs::Eos => to_json(&eos::view(ctx)?)?,
+        SwitchOs::Nxos => to_json(&nxos::view(ctx)?)?,
+        SwitchOs::Junos => to_json(&junos::view(ctx)?)?,
+    };
+    render_files(
+        templates,
+        ctx.os.as_str(),
+        "switches",
+        &ctx.device,
+        ArtifactKind::Switch,
+        &view,
+    )
+}
+
+/// Render the NIC setup script of a host.
+pub fn render_host(templates: &Templates, ctx: &HostContext) -> Result<Vec<Artifact>, RenderError> {
+    let view = to_json(&host::view(ctx)?)?;
+    render_files(
+        templates,
+        "host",
+        "hosts",
+        &ctx.host,
+        ArtifactKind::Host,
+        &view,
+    )
+}
+
+/// Render every device of a build with one template environment; artifacts sorted by path.
+pub fn render_all(
+    templates: &Templates,
+    switches: &[SwitchContext],
+    hosts: &[HostContext],
+) -> Result<Vec<Artifact>, RenderError> {
+    let mut out = Vec::new();
+    for s in switches {
+        out.extend(render_switch(templates, s)?);
+    }
+    for h in hosts {
+        out.extend(render_host(templates, h)?);
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(out)
+}
+
+fn to_json<T: Serialize>(view: &T) -> Result<serde_json::Value, RenderError> {
+    serde_json::to_value(view).map_err(|e| RenderError::Template {
+        template: "<view>".to_string(),
+        line: None,
+        message: e.to_string(),
+    })
+}
+
+fn render_files(
+    templates: &Templates,
+    target: &str,
+    folder: &str,
+    device: &str,
+    kind: ArtifactKind,
+    view: &serde_json::Value,
+) -> Result<Vec<Artifact>, RenderError> {
+    let value = templates::to_value(view);
+    let mut out = Vec::new();
+    for file in Templates::files(target) {
+        out.push(Artifact {
+            path: format!("{folder}/{device}/{}", file.output),
+            contents: templates.render(file.path, value.clone())?,
+            device: device.to_string(),
+            kind,
+            target: target.to_string(),
+        });
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(out)
+}
+
+/// The checks every switch target relies on: printable names and sane QoS numbers.
+fn check_switch(ctx: &SwitchContext) -> Result<(), RenderError> {
+    let dev = &ctx.device;
+    if !escape::is_identifier(dev) {
+        return Err(invalid(
+            dev,
+            format!("device name {dev:?} is not an identifier"),
+        ));
+    }
+    if !escape::is_identifier(&ctx.fabric) {
+        return Err(invalid(
+            dev,
+            format!("fabric name {:?} is not an identifier", ctx.fabric),
+        ));
+    }
+    if ctx.qos.dscp_to_tc.len() != 64 {
+        return Err(invalid(
+            dev,
+            "the DSCP → TC map must have exactly 64 entries",
+        ));
+    }
+    if ctx.qos.dscp_to_tc.iter().any(|&tc| tc > 7) {
+        return Err(invalid(dev, "a traffic class is above 7"));
+    }
+    for class in &ctx.qos.classes {
+        if !escape::is_identifier(&class.name) {
+            return Err(invalid(
+                dev,
+                format!("class name {:?} is not an identifier", class.name),
+            ));
+        }
+        if class.priority > 7 || class.tc > 7 || class.queue > 7 {
+            return Err(invalid(
+                dev,
+                format!("class `{}`: priority/tc/queue above 7", class.name),
+            ));
+        }
+        if class.dscps.iter().any(|&d| d > 63) {
+            return Err(invalid(
+                dev,
+                format!("class `{}`: DSCP above 63", class.name),
+            ));
+        }
+        if let Some(e) = class.ecn {
+            check_ecn(dev, &class.name, e)?;
+        }
+    }
+    let ets: u32 = ctx
+        .qos
+        .classes
+        .iter()
+        .map(|c| match c.scheduling {
+            Scheduling::Ets { weight_percent } => u32::from(weight_percent),
+            Scheduling::Strict => 0,
+        })
+        .sum();
+    if ctx
+        .qos
+        .classes
+        .iter()
+        .any(|c| matches!(c.scheduling, Scheduling::Ets { .. }))
+        && ets != 100
+    {
+        return Err(invalid(dev, format!("ETS weights sum to {ets}, not 100")));
+    }
+    if ctx.qos.lossless_priorities.iter().any(|&p| p > 7) {
+        return Err(invalid(dev, "a lossless priority is above 7"));
+    }
+    for port in &ctx.ports {
+        if !escape::is_port_name(&port.name) {
+            return Err(invalid(
+                dev,
+                format!("port name {:?} is not a port name", port.name),
+            ));
+        }
+        if !escape::is_identifier(&port.peer) || !escape::is_port_name(&port.peer_port) {
+            return Err(invalid(
+                dev,
+                format!("port `{}`: peer name is not an identifier", port.name),
+            ));
+        }
+        if port.speed_mbps == 0 {
+            return Err(invalid(dev, format!("port `{}`: speed 0", port.name)));
+        }
+        for q in &port.ecn {
+            if let Some(e) = q.ecn {
+                check_ecn(dev, &port.name, e)?;
+            }
+        }
+        for p in &port.lossless_priorities {
+            if !port.headroom.iter().any(|h| h.priority == *p) {
+                return Err(invalid(
+                    dev,
+                    format!("port `{}`: no headroom for priority {p}", port.name),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_ecn(dev: &str, what: &str, e: Ecn) -> Result<(), RenderError> {
+    if e.min_bytes == 0 || e.max_bytes < e.min_bytes || !(1..=100).contains(&e.probability_percent)
+    {
+        return Err(invalid(
+            dev,
+            format!("`{what}`: ECN needs 0 < min ≤ max and probability 1..100"),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,83 @@
+//! The tier generators: the example clusters have the sizes their comments promise, every
+//! NIC i sits on a rail-i leaf, and uplinks are spread evenly over the tier above.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use fabricc::model::{DeviceId, Fabric, Limits};
+use fabricc::pipeline;
+use fabricc::source::Sources;
+
+fn fabric(name: &str) -> Fabric {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fabrics").join(name);
+    let mut sources = Sources::new();
+    let c = pipeline::check(&mut sources, &path, &Limits::default()).expect("readable");
+    assert_eq!(c.errors(), 0, "{name}: {:?}", c.diagnostics);
+    c.fabric.expect("resolves")
+}
+
+fn tier_counts(f: &Fabric) -> Vec<usize> {
+    let mut by_tier: BTreeMap<u8, usize> = BTreeMap::new();
+    for s in &f.switches {
+        *by_tier.entry(s.tier.map_or(0, |t| t.value)).or_default() += 1;
+    }
+    by_tier.into_values().collect()
+}
+
+#[test]
+fn sizes_of_the_example_clusters() {
+    let pod = fabric("pod-256.fab");
+    assert_eq!((pod.hosts.len(), tier_counts(&pod), pod.links.len()), (32, vec![8, 4], 256 + 8 * 32));
+    let c2k = fabric("cluster-2048.fab");
+    assert_eq!((c2k.hosts.len(), tier_counts(&c2k), c2k.links.len()), (256, vec![64, 32], 2048 + 64 * 32));
+    let big = fabric("cluster-100k.fab");
+    // 196 rail groups of 64 hosts × 8 rails; 25 pods × 64 spines; 64 planes × 16 super-spines.
+    assert_eq!(big.hosts.len() * 8, 100_000);
+    assert_eq!(tier_counts(&big), vec![1568, 1600, 1024]);
+    assert_eq!(big.links.len(), 100_000 + 1568 * 64 + 1600 * 64);
+}
+
+#[test]
+fn every_nic_sits_on_its_rail() {
+    let f = fabric("cluster-2048.fab");
+    // The leaves a NIC index reaches never see another NIC index.
+    let mut rail_of_leaf: BTreeMap<String, BTreeSet<u32>> = BTreeMap::new();
+    for l in &f.links {
+        if let (DeviceId::Host(_), DeviceId::Switch(s)) = (l.a.device, l.b.device) {
+            rail_of_leaf.entry(f.switch(s).name.clone()).or_default().insert(l.a.port);
+        }
+    }
+    assert_eq!(rail_of_leaf.len(), 64);
+    for (leaf, rails) in &rail_of_leaf {
+        assert_eq!(rails.len(), 1, "{leaf} serves NICs {rails:?}");
+        let r = rails.iter().next().copied().unwrap_or(0) + 1;
+        assert!(leaf.ends_with(&format!("-r{r}")), "{leaf} is named for its rail {r}");
+    }
+}
+
+#[test]
+fn uplinks_spread_evenly() {
+    let f = fabric("pod-256.fab");
+    // Each of the 8 leaves meets each of the 4 spines with 8 parallel links.
+    let mut pairs: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for l in &f.links {
+        if let (DeviceId::Switch(a), DeviceId::Switch(b)) = (l.a.device, l.b.device) {
+            *pairs.entry((f.switch(a).name.clone(), f.switch(b).name.clone())).or_default() += 1;
+        }
+    }
+    assert_eq!(pairs.len(), 32);
+    assert!(pairs.values().all(|&n| n == 8), "{pairs:?}");
+    // No port carries two links.
+    for s in &f.switches {
+        let used = s.ports.iter().flatten().count();
+        let distinct: BTreeSet<_> = s.ports.iter().flatten().collect();
+        assert_eq!(used, distinct.len());
+    }
+}
+
+#[test]
+fn generation_is_deterministic() {
+    let a = fabricc::model::export::export(&fabric("pod-256.fab"));
+    let b = fabricc::model::export::export(&fabric("pod-256.fab"));
+    assert_eq!(a, b);
+}
