@@ -256,7 +256,8 @@ pub fn route_through(qos: &Qos, net: &Net, dest: &Dest, t: &Table, a: Queue, b: 
             queue.push_back(st);
         }
     }
-    let mut hit: Option<State> = None;
+    // (the state whose transition induces the edge, the state it leads to)
+    let mut hit: Option<(State, State)> = None;
     while let Some(st) = queue.pop_front() {
         let mut found = None;
         successors(qos, net, t, st, |next, edge| {
@@ -269,20 +270,20 @@ pub fn route_through(qos: &Qos, net: &Net, dest: &Dest, t: &Table, a: Queue, b: 
             });
         });
         if let Some(n) = found {
-            parent.insert(n, Some(st));
-            hit = Some(n);
+            hit = Some((st, n));
             break;
         }
     }
-    let hit = hit?;
-    // Back to the source.
-    let mut rev = vec![hit];
-    let mut cur = hit;
+    let (before, hit) = hit?;
+    // Back to the source along the BFS tree (each state got its parent once, so no cycles).
+    let mut rev = vec![before];
+    let mut cur = before;
     while let Some(Some(p)) = parent.get(&cur) {
         rev.push(*p);
         cur = *p;
     }
     rev.reverse();
+    rev.push(hit);
     let first = rev[0];
     let src_host = match first.from {
         Ingress::Host(h) => Some(h),
