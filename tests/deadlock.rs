@@ -10,17 +10,25 @@ use fabricc::pipeline;
 use fabricc::source::Sources;
 
 fn load(name: &str) -> (Fabric, Vec<Diagnostic>) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(name);
     let mut sources = Sources::new();
-    let checked = pipeline::check(&mut sources, &path, &Limits::default()).expect("fixture readable");
+    let checked =
+        pipeline::check(&mut sources, &path, &Limits::default()).expect("fixture readable");
     let shown = fabricc::diagnostic::short::render_short(&checked.diagnostics, &sources);
-    let fabric = checked.fabric.unwrap_or_else(|| panic!("{name} did not resolve:\n{shown}"));
+    let fabric = checked
+        .fabric
+        .unwrap_or_else(|| panic!("{name} did not resolve:\n{shown}"));
     (fabric, checked.diagnostics)
 }
 
 fn prove(name: &str) -> (Proof, Vec<Diagnostic>) {
     let (fabric, diags) = load(name);
-    (deadlock::prove(&fabric, Options { force_graph: true }), diags)
+    (
+        deadlock::prove(&fabric, Options { force_graph: true }),
+        diags,
+    )
 }
 
 /// `"A<-D"`-style hops at priority `p`, for readable expectations.
@@ -28,13 +36,21 @@ fn cycle(p: u8, hops: &[&str]) -> Vec<CycleHop> {
     hops.iter()
         .map(|h| {
             let (switch, from) = h.split_once("<-").expect("hop is SWITCH<-FROM");
-            CycleHop { switch: switch.into(), from: from.into(), priority: p }
+            CycleHop {
+                switch: switch.into(),
+                from: from.into(),
+                priority: p,
+            }
         })
         .collect()
 }
 
 fn codes(diags: &[Diagnostic]) -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = diags.iter().map(|d| d.code.as_str()).filter(|c| c.starts_with("FAB2") || c.starts_with("FAB7")).collect();
+    let mut v: Vec<&'static str> = diags
+        .iter()
+        .map(|d| d.code.as_str())
+        .filter(|c| c.starts_with("FAB2") || c.starts_with("FAB7"))
+        .collect();
     v.sort_unstable();
     v
 }
@@ -44,22 +60,46 @@ fn witnesses(p: &Proof) -> Vec<Vec<CycleHop>> {
 }
 
 fn explain(p: &Proof) -> String {
-    p.diagnostics.iter().map(|d| format!("{} {}\n  help: {:?}\n  notes: {:#?}\n", d.code, d.message, d.help, d.notes)).collect()
+    p.diagnostics
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {}\n  help: {:?}\n  notes: {:#?}\n",
+                d.code, d.message, d.help, d.notes
+            )
+        })
+        .collect()
 }
 
 #[test]
 fn hotnets_square_with_two_flows_is_a_cbd() {
     let (p, diags) = prove("deadlock/hotnets-square.fab");
     assert!(p.facts.possible, "{}", explain(&p));
-    assert_eq!(witnesses(&p), vec![cycle(3, &["A<-D", "B<-A", "C<-B", "D<-C"])]);
+    assert_eq!(
+        witnesses(&p),
+        vec![cycle(3, &["A<-D", "B<-A", "C<-B", "D<-C"])]
+    );
     assert_eq!(codes(&diags), vec!["FAB201"]);
-    let d = diags.iter().find(|d| d.code == Code::CyclicBufferDependency).expect("FAB201");
-    assert!(d.message.starts_with("deadlock possible (cyclic buffer dependency)"));
+    let d = diags
+        .iter()
+        .find(|d| d.code == Code::CyclicBufferDependency)
+        .expect("FAB201");
+    assert!(
+        d.message
+            .starts_with("deadlock possible (cyclic buffer dependency)")
+    );
     assert!(!d.message.contains("certain"));
-    assert_eq!(d.cycle.as_ref(), Some(&cycle(3, &["A<-D", "B<-A", "C<-B", "D<-C"])));
+    assert_eq!(
+        d.cycle.as_ref(),
+        Some(&cycle(3, &["A<-D", "B<-A", "C<-B", "D<-C"]))
+    );
     // Every edge names a route that induces it.
     assert_eq!(p.cycles[0].routes.len(), 4);
-    assert!(p.cycles[0].routes.iter().all(|r| r.contains("route h")), "{:#?}", p.cycles[0].routes);
+    assert!(
+        p.cycles[0].routes.iter().all(|r| r.contains("route h")),
+        "{:#?}",
+        p.cycles[0].routes
+    );
 }
 
 #[test]
@@ -69,7 +109,11 @@ fn static_route_loop_between_two_switches() {
     assert_eq!(p.loops, vec![vec!["A".to_string(), "B".to_string()]]);
     assert_eq!(witnesses(&p), vec![cycle(3, &["A<-B", "B<-A"])]);
     assert_eq!(codes(&diags), vec!["FAB201", "FAB701", "FAB702"]);
-    assert!(p.cycles[0].routes.iter().any(|r| r.contains("a loop")), "{:#?}", p.cycles[0].routes);
+    assert!(
+        p.cycles[0].routes.iter().any(|r| r.contains("a loop")),
+        "{:#?}",
+        p.cycles[0].routes
+    );
     // The looping traffic never arrives.
     assert!(p.unreachable.iter().any(|u| u.from == "h1" && u.to == "h3"));
 }
@@ -78,14 +122,27 @@ fn static_route_loop_between_two_switches() {
 fn tagger_clos_with_two_failed_links_bounces_into_a_cbd() {
     let (p, diags) = prove("deadlock/tagger-clos.fab");
     assert!(p.facts.possible, "{}", explain(&p));
-    assert_eq!(witnesses(&p), vec![cycle(3, &["L2<-S2", "S1<-L2", "L3<-S1", "S2<-L3"])]);
+    assert_eq!(
+        witnesses(&p),
+        vec![cycle(3, &["L2<-S2", "S1<-L2", "L3<-S1", "S2<-L3"])]
+    );
     assert_eq!(codes(&diags), vec!["FAB201"]);
-    let d = diags.iter().find(|d| d.code == Code::CyclicBufferDependency).expect("FAB201");
+    let d = diags
+        .iter()
+        .find(|d| d.code == Code::CyclicBufferDependency)
+        .expect("FAB201");
     let help = d.help.clone().unwrap_or_default();
     assert!(help.contains("bounces at"), "{help}");
     assert!(help.contains("bounce-tagging 3 -> 4"), "{help}");
     assert!(help.contains("lossless off"), "{help}");
-    assert!(p.cycles[0].routes.iter().any(|r| r.contains("a bounce at `L3`")), "{:#?}", p.cycles[0].routes);
+    assert!(
+        p.cycles[0]
+            .routes
+            .iter()
+            .any(|r| r.contains("a bounce at `L3`")),
+        "{:#?}",
+        p.cycles[0].routes
+    );
 }
 
 #[test]
@@ -95,8 +152,14 @@ fn ring_under_shortest_path_has_a_cycle_each_way() {
     assert_eq!(
         witnesses(&p),
         vec![
-            cycle(3, &["R1<-R2", "R6<-R1", "R5<-R6", "R4<-R5", "R3<-R4", "R2<-R3"]),
-            cycle(3, &["R1<-R6", "R2<-R1", "R3<-R2", "R4<-R3", "R5<-R4", "R6<-R5"]),
+            cycle(
+                3,
+                &["R1<-R2", "R6<-R1", "R5<-R6", "R4<-R5", "R3<-R4", "R2<-R3"]
+            ),
+            cycle(
+                3,
+                &["R1<-R6", "R2<-R1", "R3<-R2", "R4<-R3", "R5<-R4", "R6<-R5"]
+            ),
         ]
     );
     assert_eq!(codes(&diags), vec!["FAB201", "FAB201"]);
@@ -106,10 +169,17 @@ fn ring_under_shortest_path_has_a_cycle_each_way() {
 fn sonic_dual_tor_bounce_is_a_cbd() {
     let (p, diags) = prove("deadlock/sonic-dual-tor.fab");
     assert!(p.facts.possible);
-    assert_eq!(witnesses(&p), vec![cycle(3, &["T1<-ToRA", "ToRB<-T1", "T1<-ToRB", "ToRA<-T1"])]);
+    assert_eq!(
+        witnesses(&p),
+        vec![cycle(3, &["T1<-ToRA", "ToRB<-T1", "T1<-ToRB", "ToRA<-T1"])]
+    );
     assert_eq!(codes(&diags), vec!["FAB201"]);
     // The turns back up at the ToRs exist only because of the tunnelled (path) traffic.
-    let paths = p.cycles[0].routes.iter().filter(|r| r.contains("path statement")).count();
+    let paths = p.cycles[0]
+        .routes
+        .iter()
+        .filter(|r| r.contains("path statement"))
+        .count();
     assert_eq!(paths, 2, "{:#?}", p.cycles[0].routes);
 }
 
@@ -121,14 +191,21 @@ fn sonic_dual_tor_remapped_is_deadlock_free() {
     assert_eq!(codes(&diags), Vec::<&str>::new());
     // The bounced copy now waits in priority 2.
     let g = p.graph.as_ref().expect("graph built");
-    assert!(g.edge_list().iter().any(|(a, b)| a.priority == 3 && b.priority == 2));
+    assert!(
+        g.edge_list()
+            .iter()
+            .any(|(a, b)| a.priority == 3 && b.priority == 2)
+    );
 }
 
 #[test]
 fn lossless_flooding_closes_a_cycle() {
     let (p, diags) = prove("deadlock/flooding.fab");
     assert!(p.facts.possible);
-    assert_eq!(witnesses(&p), vec![cycle(3, &["La<-T0", "T1<-La", "Lb<-T1", "T0<-Lb"])]);
+    assert_eq!(
+        witnesses(&p),
+        vec![cycle(3, &["La<-T0", "T1<-La", "Lb<-T1", "T0<-Lb"])]
+    );
     assert_eq!(codes(&diags), vec!["FAB201"]);
 }
 
@@ -162,16 +239,22 @@ fn intact_three_tier_clos_under_updown_is_deadlock_free() {
     // Super-spine turns exist: a queue at a super-spine from a pod-1 spine feeds pod-2 spines.
     let sw = |name: &str| fabric_switch(&fabricc_load("deadlock/clos-3tier.fab"), name);
     let (s1, x1, s3) = (sw("S1"), sw("X1"), sw("S3"));
-    assert!(g.edge_list().iter().any(|(a, b)| a.switch == x1 && a.from == s1 && b.switch == s3 && b.from == x1));
+    assert!(
+        g.edge_list()
+            .iter()
+            .any(|(a, b)| a.switch == x1 && a.from == s1 && b.switch == s3 && b.from == x1)
+    );
 }
-
 
 fn fabricc_load(name: &str) -> Fabric {
     load(name).0
 }
 
 fn fabric_switch(f: &Fabric, name: &str) -> u32 {
-    f.switches.iter().position(|s| s.name == name).expect("switch exists") as u32
+    f.switches
+        .iter()
+        .position(|s| s.name == name)
+        .expect("switch exists") as u32
 }
 
 // ---------------------------------------------------------------- property test
@@ -207,7 +290,8 @@ mod brute {
                     adj[a.index()].insert(b.0);
                     adj[b.index()].insert(a.0);
                 }
-                (DeviceId::Switch(s), DeviceId::Host(h)) | (DeviceId::Host(h), DeviceId::Switch(s)) => {
+                (DeviceId::Switch(s), DeviceId::Host(h))
+                | (DeviceId::Host(h), DeviceId::Switch(s)) => {
                     attach[h.index()].insert(s.0);
                 }
                 _ => {}
@@ -235,7 +319,18 @@ mod brute {
         }
         let mut best = usize::MAX;
         let mut firsts = BTreeSet::new();
-        fn dfs(f: &Fabric, n: &Net, s: u32, up: bool, goal: &BTreeSet<u32>, len: usize, seen: &mut Vec<u32>, first: Option<u32>, best: &mut usize, firsts: &mut BTreeSet<u32>) {
+        fn dfs(
+            f: &Fabric,
+            n: &Net,
+            s: u32,
+            up: bool,
+            goal: &BTreeSet<u32>,
+            len: usize,
+            seen: &mut Vec<u32>,
+            first: Option<u32>,
+            best: &mut usize,
+            firsts: &mut BTreeSet<u32>,
+        ) {
             if len > n.adj.len() || len > *best {
                 return;
             }
@@ -268,12 +363,38 @@ mod brute {
                     continue;
                 };
                 seen.push(t);
-                dfs(f, n, t, next_up, goal, len + 1, seen, first.or(Some(t)), best, firsts);
+                dfs(
+                    f,
+                    n,
+                    t,
+                    next_up,
+                    goal,
+                    len + 1,
+                    seen,
+                    first.or(Some(t)),
+                    best,
+                    firsts,
+                );
                 seen.pop();
             }
         }
-        dfs(f, n, s, up, goal, 0, &mut vec![s], None, &mut best, &mut firsts);
-        if firsts.is_empty() { Next::Drop } else { Next::Via(firsts.into_iter().collect()) }
+        dfs(
+            f,
+            n,
+            s,
+            up,
+            goal,
+            0,
+            &mut vec![s],
+            None,
+            &mut best,
+            &mut firsts,
+        );
+        if firsts.is_empty() {
+            Next::Drop
+        } else {
+            Next::Via(firsts.into_iter().collect())
+        }
     }
 
     fn shortest_next(n: &Net, s: u32, goal: &BTreeSet<u32>) -> Next {
@@ -294,7 +415,13 @@ mod brute {
         match dist.get(&s) {
             None => Next::Drop,
             Some(0) => Next::Deliver,
-            Some(&d) => Next::Via(n.adj[s as usize].iter().copied().filter(|t| dist.get(t) == Some(&(d - 1))).collect()),
+            Some(&d) => Next::Via(
+                n.adj[s as usize]
+                    .iter()
+                    .copied()
+                    .filter(|t| dist.get(t) == Some(&(d - 1)))
+                    .collect(),
+            ),
         }
     }
 
@@ -316,9 +443,15 @@ mod brute {
         for (_, i) in routes {
             let r = &f.routing.routes[i];
             match r.via {
-                DeviceId::Switch(v) if n.adj[s as usize].contains(&v.0) => return Next::Via(vec![v.0]),
+                DeviceId::Switch(v) if n.adj[s as usize].contains(&v.0) => {
+                    return Next::Via(vec![v.0]);
+                }
                 DeviceId::Host(h) if n.attach[h.index()].contains(&s) => {
-                    return if h.0 == dst { Next::Deliver } else { Next::Drop };
+                    return if h.0 == dst {
+                        Next::Deliver
+                    } else {
+                        Next::Drop
+                    };
                 }
                 _ => {}
             }
@@ -327,7 +460,13 @@ mod brute {
         match f.routing.model.value {
             RoutingModel::Updown => updown_next(f, n, s, up, goal),
             RoutingModel::Shortest => shortest_next(n, s, goal),
-            RoutingModel::None => if goal.contains(&s) { Next::Deliver } else { Next::Drop },
+            RoutingModel::None => {
+                if goal.contains(&s) {
+                    Next::Deliver
+                } else {
+                    Next::Drop
+                }
+            }
         }
     }
 
@@ -336,14 +475,22 @@ mod brute {
     }
 
     fn lossless(f: &Fabric, p: u8) -> bool {
-        p != LOSSY && f.classes.iter().any(|c| c.lossless.value && c.priority.value == p)
+        p != LOSSY
+            && f.classes
+                .iter()
+                .any(|c| c.lossless.value && c.priority.value == p)
     }
 
     fn step(f: &Fabric, from: DeviceId, at: u32, to: u32, p: u8, r: Option<u8>) -> Option<u8> {
         if r == Some(LOSSY) {
             return r;
         }
-        if let Some(rw) = f.routing.rewrites.iter().find(|w| w.at.0 == at && w.from == from && w.to == DeviceId::Switch(fabricc::model::SwitchId(to)) && w.old == p) {
+        if let Some(rw) = f.routing.rewrites.iter().find(|w| {
+            w.at.0 == at
+                && w.from == from
+                && w.to == DeviceId::Switch(fabricc::model::SwitchId(to))
+                && w.old == p
+        }) {
             return Some(rw.new);
         }
         if let (Some(list), DeviceId::Switch(u)) = (&f.routing.bounce_tagging, from) {
@@ -363,7 +510,9 @@ mod brute {
         let n = net(f, down);
         let mut edges = BTreeSet::new();
         let mut unreachable = BTreeSet::new();
-        let sent: Vec<usize> = (0..f.classes.len()).filter(|&c| f.classes[c].dscp.is_some()).collect();
+        let sent: Vec<usize> = (0..f.classes.len())
+            .filter(|&c| f.classes[c].dscp.is_some())
+            .collect();
         // Next hops depend only on (switch, phase, destination) within one scenario.
         let mut memo: HashMap<(u32, bool, u32), Next> = HashMap::new();
         for src in 0..f.hosts.len() as u32 {
@@ -376,7 +525,8 @@ mod brute {
                     for &c in &sent {
                         // State: (from device, at switch, rewritten priority).
                         let mut seen = HashSet::new();
-                        let mut stack = vec![(DeviceId::Host(fabricc::model::HostId(src)), a, None::<u8>)];
+                        let mut stack =
+                            vec![(DeviceId::Host(fabricc::model::HostId(src)), a, None::<u8>)];
                         while let Some((from, at, r)) = stack.pop() {
                             if !seen.insert((from, at, r)) {
                                 continue;
@@ -384,10 +534,15 @@ mod brute {
                             let p = prio(f, c, r);
                             let up = match from {
                                 DeviceId::Host(_) => true,
-                                DeviceId::Switch(u) => tier(f, at) > tier(f, u.0) && tier(f, u.0).is_some(),
+                                DeviceId::Switch(u) => {
+                                    tier(f, at) > tier(f, u.0) && tier(f, u.0).is_some()
+                                }
                             };
                             let up = up || f.routing.model.value != RoutingModel::Updown;
-                            let hop = memo.entry((at, up, dst)).or_insert_with(|| next(f, &n, &intact, at, up, dst)).clone();
+                            let hop = memo
+                                .entry((at, up, dst))
+                                .or_insert_with(|| next(f, &n, &intact, at, up, dst))
+                                .clone();
                             match hop {
                                 Next::Deliver => delivered = true,
                                 Next::Drop => {}
@@ -396,11 +551,19 @@ mod brute {
                                         let r2 = step(f, from, at, t, p, r);
                                         let q = prio(f, c, r2);
                                         if let DeviceId::Switch(u) = from {
-                                            if lossless(f, p) && r != Some(LOSSY) && lossless(f, q) && r2 != Some(LOSSY) {
+                                            if lossless(f, p)
+                                                && r != Some(LOSSY)
+                                                && lossless(f, q)
+                                                && r2 != Some(LOSSY)
+                                            {
                                                 edges.insert(((at, u.0, p), (t, at, q)));
                                             }
                                         }
-                                        stack.push((DeviceId::Switch(fabricc::model::SwitchId(at)), t, r2));
+                                        stack.push((
+                                            DeviceId::Switch(fabricc::model::SwitchId(at)),
+                                            t,
+                                            r2,
+                                        ));
                                     }
                                 }
                             }
@@ -424,8 +587,13 @@ mod brute {
                 for i in 0..p.hops.len() - 1 {
                     let (a, b) = (p.hops[i], p.hops[i + 1]);
                     let up = match (a, b) {
-                        (DeviceId::Switch(x), DeviceId::Switch(y)) => n.adj[x.index()].contains(&y.0),
-                        (DeviceId::Switch(s), DeviceId::Host(h)) | (DeviceId::Host(h), DeviceId::Switch(s)) => n.attach[h.index()].contains(&s.0),
+                        (DeviceId::Switch(x), DeviceId::Switch(y)) => {
+                            n.adj[x.index()].contains(&y.0)
+                        }
+                        (DeviceId::Switch(s), DeviceId::Host(h))
+                        | (DeviceId::Host(h), DeviceId::Switch(s)) => {
+                            n.attach[h.index()].contains(&s.0)
+                        }
                         _ => false,
                     };
                     if !up {
@@ -437,7 +605,9 @@ mod brute {
                     }
                     let q = prio(f, c, r);
                     let node = match a {
-                        DeviceId::Switch(x) if lossless(f, q) && r != Some(LOSSY) => Some((bs.0, x.0, q)),
+                        DeviceId::Switch(x) if lossless(f, q) && r != Some(LOSSY) => {
+                            Some((bs.0, x.0, q))
+                        }
                         _ => None,
                     };
                     if let (Some(x), Some(y)) = (prev, node) {
@@ -457,7 +627,11 @@ mod brute {
         }
         // Colour DFS.
         let mut colour: HashMap<(u32, u32, u8), u8> = HashMap::new();
-        fn visit(v: (u32, u32, u8), out: &HashMap<(u32, u32, u8), Vec<(u32, u32, u8)>>, colour: &mut HashMap<(u32, u32, u8), u8>) -> bool {
+        fn visit(
+            v: (u32, u32, u8),
+            out: &HashMap<(u32, u32, u8), Vec<(u32, u32, u8)>>,
+            colour: &mut HashMap<(u32, u32, u8), u8>,
+        ) -> bool {
             colour.insert(v, 1);
             for &w in out.get(&v).map(Vec::as_slice).unwrap_or(&[]) {
                 match colour.get(&w) {
@@ -474,7 +648,9 @@ mod brute {
             false
         }
         let nodes: Vec<_> = out.keys().copied().collect();
-        nodes.into_iter().any(|v| !colour.contains_key(&v) && visit(v, &out, &mut colour))
+        nodes
+            .into_iter()
+            .any(|v| !colour.contains_key(&v) && visit(v, &out, &mut colour))
     }
 }
 
@@ -490,7 +666,7 @@ mod random {
         /// host -> switches
         pub hosts: Vec<Vec<usize>>,
         pub routes: Vec<(usize, usize, usize)>, // (at, host, via-neighbour index)
-        pub path: Option<(usize, Vec<usize>)>,   // (start host, neighbour choices)
+        pub path: Option<(usize, Vec<usize>)>,  // (start host, neighbour choices)
         pub rewrite: Option<(usize, usize, usize)>,
         pub bounce: bool,
         pub fail: Option<usize>,
@@ -499,7 +675,9 @@ mod random {
 
     pub fn spec() -> impl Strategy<Value = Spec> {
         (2usize..=6).prop_flat_map(|n| {
-            let pairs: Vec<(usize, usize)> = (0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b))).collect();
+            let pairs: Vec<(usize, usize)> = (0..n)
+                .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+                .collect();
             let np = pairs.len();
             (
                 proptest::collection::vec(1u8..=3, n),
@@ -513,26 +691,39 @@ mod random {
                 proptest::option::of(0usize..30),
                 0u8..=2,
             )
-                .prop_map(move |(tiers, updown, link_bits, hosts, routes, path, rewrite, bounce, fail, check)| {
-                    let links = pairs
-                        .iter()
-                        .zip(link_bits)
-                        .filter(|(_, (present, _))| *present > 0)
-                        .map(|(&(a, b), (_, count))| (a, b, count))
-                        .collect();
-                    Spec {
+                .prop_map(
+                    move |(
                         tiers,
                         updown,
-                        links,
-                        hosts: hosts.into_iter().map(|s| s.into_iter().collect()).collect(),
+                        link_bits,
+                        hosts,
                         routes,
                         path,
                         rewrite,
                         bounce,
                         fail,
                         check,
-                    }
-                })
+                    )| {
+                        let links = pairs
+                            .iter()
+                            .zip(link_bits)
+                            .filter(|(_, (present, _))| *present > 0)
+                            .map(|(&(a, b), (_, count))| (a, b, count))
+                            .collect();
+                        Spec {
+                            tiers,
+                            updown,
+                            links,
+                            hosts: hosts.into_iter().map(|s| s.into_iter().collect()).collect(),
+                            routes,
+                            path,
+                            rewrite,
+                            bounce,
+                            fail,
+                            check,
+                        }
+                    },
+                )
         })
     }
 
@@ -541,7 +732,15 @@ mod random {
             let mut v: Vec<usize> = self
                 .links
                 .iter()
-                .filter_map(|&(a, b, _)| if a == s { Some(b) } else if b == s { Some(a) } else { None })
+                .filter_map(|&(a, b, _)| {
+                    if a == s {
+                        Some(b)
+                    } else if b == s {
+                        Some(a)
+                    } else {
+                        None
+                    }
+                })
                 .collect();
             v.sort_unstable();
             v.dedup();
@@ -571,7 +770,11 @@ mod random {
                     all_links.push(format!("h{h} -- s{s}"));
                 }
             }
-            t += if self.updown { "  routing updown\n" } else { "  routing shortest\n" };
+            t += if self.updown {
+                "  routing updown\n"
+            } else {
+                "  routing shortest\n"
+            };
             for &(at, host, via) in &self.routes {
                 let nb = self.neighbours(at);
                 if nb.is_empty() {
@@ -598,7 +801,11 @@ mod random {
             if let Some((at, from, to)) = self.rewrite {
                 let nb = self.neighbours(at);
                 if !nb.is_empty() {
-                    t += &format!("  rewrite at s{at} from s{} to s{} priority 3 -> 4\n", nb[from % nb.len()], nb[to % nb.len()]);
+                    t += &format!(
+                        "  rewrite at s{at} from s{} to s{} priority 3 -> 4\n",
+                        nb[from % nb.len()],
+                        nb[to % nb.len()]
+                    );
                 }
             }
             if self.bounce {
@@ -620,7 +827,12 @@ mod random {
 
 fn resolve_text(text: &str) -> Option<Fabric> {
     let mut sources = Sources::new();
-    let loaded = fabricc::model::load::load_text(&mut sources, "prop.fab", text.to_string(), &Limits::default());
+    let loaded = fabricc::model::load::load_text(
+        &mut sources,
+        "prop.fab",
+        text.to_string(),
+        &Limits::default(),
+    );
     let checked = pipeline::check_loaded(&sources, loaded, &Limits::default());
     checked.fabric
 }

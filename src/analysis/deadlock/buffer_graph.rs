@@ -75,7 +75,12 @@ impl BufferDependencyGraph {
 
     /// Every edge as a pair of queues, sorted (for comparisons and tests).
     pub fn edge_list(&self) -> Vec<(Queue, Queue)> {
-        let mut v: Vec<_> = self.graph.raw_edges().iter().map(|e| (self.graph[e.source()], self.graph[e.target()])).collect();
+        let mut v: Vec<_> = self
+            .graph
+            .raw_edges()
+            .iter()
+            .map(|e| (self.graph[e.source()], self.graph[e.target()]))
+            .collect();
         v.sort_unstable();
         v
     }
@@ -97,7 +102,13 @@ impl BufferDependencyGraph {
     /// A topological position per node when the graph is acyclic.
     pub fn topo_positions(&self) -> Option<HashMap<Queue, usize>> {
         let order = petgraph::algo::toposort(&self.graph, None).ok()?;
-        Some(order.into_iter().enumerate().map(|(i, n)| (self.graph[n], i)).collect())
+        Some(
+            order
+                .into_iter()
+                .enumerate()
+                .map(|(i, n)| (self.graph[n], i))
+                .collect(),
+        )
     }
 }
 
@@ -133,15 +144,26 @@ pub fn initial_states(qos: &Qos, net: &Net, dest: &Dest) -> Vec<State> {
     let mut out = Vec::new();
     for s in sources(net, dest) {
         for &c in &qos.sent {
-            let ps = PState { class: c, rewritten: NATIVE };
+            let ps = PState {
+                class: c,
+                rewritten: NATIVE,
+            };
             if qos.host_rewrites {
                 for &h in &net.hosts_at[s as usize] {
                     if dest.hosts != [h] {
-                        out.push(State { from: Ingress::Host(h), at: s, ps });
+                        out.push(State {
+                            from: Ingress::Host(h),
+                            at: s,
+                            ps,
+                        });
                     }
                 }
             } else {
-                out.push(State { from: Ingress::AnyHost, at: s, ps });
+                out.push(State {
+                    from: Ingress::AnyHost,
+                    at: s,
+                    ps,
+                });
             }
         }
     }
@@ -150,25 +172,48 @@ pub fn initial_states(qos: &Qos, net: &Net, dest: &Dest) -> Vec<State> {
 
 /// The states that follow `st` toward a destination with table `t`, with the edge each
 /// transition induces (when both queues are lossless).
-pub fn successors(qos: &Qos, net: &Net, t: &Table, st: State, mut f: impl FnMut(State, Option<(Queue, Queue)>)) {
+pub fn successors(
+    qos: &Qos,
+    net: &Net,
+    t: &Table,
+    st: State,
+    mut f: impl FnMut(State, Option<(Queue, Queue)>),
+) {
     let p = qos.prio(st.at, st.ps);
     let (phase, here) = match st.from {
         Ingress::Switch(u) => {
-            let q = qos.lossless(st.at, p, st.ps).then_some(Queue { switch: st.at, from: u, priority: p });
+            let q = qos.lossless(st.at, p, st.ps).then_some(Queue {
+                switch: st.at,
+                from: u,
+                priority: p,
+            });
             (net.phase(u, st.at), q)
         }
         _ => (UP, None),
     };
-    let Hop::Via(next) = t.hop(st.at, phase) else { return };
+    let Hop::Via(next) = t.hop(st.at, phase) else {
+        return;
+    };
     for &to in next {
         let ps = qos.step(net, st.at, st.from.device(), to, p, st.ps);
         let q = qos.prio(to, ps);
-        let there = qos.lossless(to, q, ps).then_some(Queue { switch: to, from: st.at, priority: q });
+        let there = qos.lossless(to, q, ps).then_some(Queue {
+            switch: to,
+            from: st.at,
+            priority: q,
+        });
         let edge = match (here, there) {
             (Some(a), Some(b)) => Some((a, b)),
             _ => None,
         };
-        f(State { from: Ingress::Switch(st.at), at: to, ps }, edge);
+        f(
+            State {
+                from: Ingress::Switch(st.at),
+                at: to,
+                ps,
+            },
+            edge,
+        );
     }
 }
 
@@ -208,7 +253,10 @@ pub fn linked(net: &Net, a: DeviceId, b: DeviceId) -> bool {
 /// scenario; a host only ends it (it was validated: hosts appear only at its ends).
 pub fn path_edges(qos: &Qos, net: &Net, path: &ExplicitPath, mut f: impl FnMut(Queue, Queue)) {
     for c in qos.path_classes(path.class) {
-        let mut ps = PState { class: c, rewritten: NATIVE };
+        let mut ps = PState {
+            class: c,
+            rewritten: NATIVE,
+        };
         let mut prev: Option<Queue> = None;
         for i in 0..path.hops.len().saturating_sub(1) {
             let (a, b) = (path.hops[i], path.hops[i + 1]);
@@ -216,13 +264,19 @@ pub fn path_edges(qos: &Qos, net: &Net, path: &ExplicitPath, mut f: impl FnMut(Q
                 break;
             }
             let DeviceId::Switch(bs) = b else { break };
-            if let (DeviceId::Switch(asw), Some(&before)) = (a, i.checked_sub(1).and_then(|j| path.hops.get(j))) {
+            if let (DeviceId::Switch(asw), Some(&before)) =
+                (a, i.checked_sub(1).and_then(|j| path.hops.get(j)))
+            {
                 let p = qos.prio(asw.0, ps);
                 ps = qos.step(net, asw.0, before, bs.0, p, ps);
             }
             let q = qos.prio(bs.0, ps);
             let node = match a {
-                DeviceId::Switch(asw) if qos.lossless(bs.0, q, ps) => Some(Queue { switch: bs.0, from: asw.0, priority: q }),
+                DeviceId::Switch(asw) if qos.lossless(bs.0, q, ps) => Some(Queue {
+                    switch: bs.0,
+                    from: asw.0,
+                    priority: q,
+                }),
                 _ => None,
             };
             if let (Some(x), Some(y)) = (prev, node) {
@@ -234,20 +288,36 @@ pub fn path_edges(qos: &Qos, net: &Net, path: &ExplicitPath, mut f: impl FnMut(Q
 }
 
 /// The whole graph of one scenario: routed traffic for every destination, then every path.
-pub fn build(fabric: &Fabric, qos: &Qos, net: &Net, dests: &[Dest], tables: &[Table], paths: &[usize]) -> BufferDependencyGraph {
+pub fn build(
+    fabric: &Fabric,
+    qos: &Qos,
+    net: &Net,
+    dests: &[Dest],
+    tables: &[Table],
+    paths: &[usize],
+) -> BufferDependencyGraph {
     let mut g = BufferDependencyGraph::default();
     for (i, (d, t)) in dests.iter().zip(tables).enumerate() {
         dest_edges(qos, net, d, t, |a, b| g.edge(a, b, Cause::Route(i as u32)));
     }
     for &i in paths {
-        path_edges(qos, net, &fabric.routing.paths[i], |a, b| g.edge(a, b, Cause::Path(i as u32)));
+        path_edges(qos, net, &fabric.routing.paths[i], |a, b| {
+            g.edge(a, b, Cause::Path(i as u32))
+        });
     }
     g
 }
 
 /// One concrete route that makes traffic toward `dest` go through `a` then `b`: the devices
 /// from a source host to a destination host (or to where it is dropped or starts looping).
-pub fn route_through(qos: &Qos, net: &Net, dest: &Dest, t: &Table, a: Queue, b: Queue) -> Option<Vec<DeviceId>> {
+pub fn route_through(
+    qos: &Qos,
+    net: &Net,
+    dest: &Dest,
+    t: &Table,
+    a: Queue,
+    b: Queue,
+) -> Option<Vec<DeviceId>> {
     let mut parent: HashMap<State, Option<State>> = HashMap::new();
     let mut queue: VecDeque<State> = VecDeque::new();
     for st in initial_states(qos, net, dest) {
@@ -287,7 +357,10 @@ pub fn route_through(qos: &Qos, net: &Net, dest: &Dest, t: &Table, a: Queue, b: 
     let first = rev[0];
     let src_host = match first.from {
         Ingress::Host(h) => Some(h),
-        _ => net.hosts_at[first.at as usize].iter().copied().find(|&h| dest.hosts != [h]),
+        _ => net.hosts_at[first.at as usize]
+            .iter()
+            .copied()
+            .find(|&h| dest.hosts != [h]),
     };
     let mut out: Vec<DeviceId> = Vec::new();
     if let Some(h) = src_host {
@@ -304,7 +377,9 @@ pub fn route_through(qos: &Qos, net: &Net, dest: &Dest, t: &Table, a: Queue, b: 
     while seen.insert((at, phase)) {
         match t.hop(at, phase) {
             Hop::Deliver => {
-                let dst = dest.hosts.iter().copied().find(|&h| Some(h) != src_host && net.attach[h as usize].binary_search(&at).is_ok());
+                let dst = dest.hosts.iter().copied().find(|&h| {
+                    Some(h) != src_host && net.attach[h as usize].binary_search(&at).is_ok()
+                });
                 if let Some(h) = dst {
                     out.push(DeviceId::Host(HostId(h)));
                 }

@@ -50,7 +50,13 @@ pub struct Outcome {
 /// What a scenario removes, as bundles (indices into `bundles`).
 type Key = Vec<usize>;
 
-pub fn check(cx: &Ctx, intact: &Routes, graph: Option<&BufferDependencyGraph>, already_cyclic: bool, n: usize) -> Outcome {
+pub fn check(
+    cx: &Ctx,
+    intact: &Routes,
+    graph: Option<&BufferDependencyGraph>,
+    already_cyclic: bool,
+    n: usize,
+) -> Outcome {
     let mut out = Outcome::default();
     if n == 0 {
         return out;
@@ -59,7 +65,11 @@ pub fn check(cx: &Ctx, intact: &Routes, graph: Option<&BufferDependencyGraph>, a
     // Bundles of the links still up.
     let bundles: Vec<Vec<LinkId>> = routing::bundles(f)
         .into_iter()
-        .map(|b| b.into_iter().filter(|l| !cx.base_failed[l.index()]).collect::<Vec<_>>())
+        .map(|b| {
+            b.into_iter()
+                .filter(|l| !cx.base_failed[l.index()])
+                .collect::<Vec<_>>()
+        })
         .filter(|b: &Vec<LinkId>| !b.is_empty())
         .collect();
     let alive: u64 = bundles.iter().map(|b| b.len() as u64).sum();
@@ -73,7 +83,9 @@ pub fn check(cx: &Ctx, intact: &Routes, graph: Option<&BufferDependencyGraph>, a
         }
     }
     if n >= 2 {
-        let singles: Vec<usize> = (0..bundles.len()).filter(|&i| bundles[i].len() == 1).collect();
+        let singles: Vec<usize> = (0..bundles.len())
+            .filter(|&i| bundles[i].len() == 1)
+            .collect();
         for (x, &i) in singles.iter().enumerate() {
             for &j in &singles[x + 1..] {
                 keys.push(vec![i, j]);
@@ -93,7 +105,10 @@ pub fn check(cx: &Ctx, intact: &Routes, graph: Option<&BufferDependencyGraph>, a
     let mut net = intact.net.clone();
 
     for key in keys {
-        let links: Vec<LinkId> = key.iter().flat_map(|&b| bundles[b].iter().copied()).collect();
+        let links: Vec<LinkId> = key
+            .iter()
+            .flat_map(|&b| bundles[b].iter().copied())
+            .collect();
         let mut adj_removed: HashSet<(u32, u32)> = HashSet::new();
         let mut detached: Vec<(u32, u32)> = Vec::new(); // (host, switch)
         for &b in &key {
@@ -102,28 +117,44 @@ pub fn check(cx: &Ctx, intact: &Routes, graph: Option<&BufferDependencyGraph>, a
                 (DeviceId::Switch(x), DeviceId::Switch(y)) => {
                     adj_removed.insert((x.0.min(y.0), x.0.max(y.0)));
                 }
-                (DeviceId::Switch(s), DeviceId::Host(h)) | (DeviceId::Host(h), DeviceId::Switch(s)) => detached.push((h.0, s.0)),
+                (DeviceId::Switch(s), DeviceId::Host(h))
+                | (DeviceId::Host(h), DeviceId::Switch(s)) => detached.push((h.0, s.0)),
                 _ => {}
             }
         }
         // Destinations whose routing changes.
         let mut affected: Vec<usize> = Vec::new();
         for &(x, y) in &adj_removed {
-            for fr in intact.fragile.get(&(x, y)).map(Vec::as_slice).unwrap_or(&[]) {
+            for fr in intact
+                .fragile
+                .get(&(x, y))
+                .map(Vec::as_slice)
+                .unwrap_or(&[])
+            {
                 let s = fr.state / 2;
-                if fr.nh.iter().all(|&t| adj_removed.contains(&(s.min(t), s.max(t)))) {
+                if fr
+                    .nh
+                    .iter()
+                    .all(|&t| adj_removed.contains(&(s.min(t), s.max(t))))
+                {
                     affected.push(fr.dest as usize);
                 }
             }
         }
-        for r in &f.routing.routes {
+        for (ri, r) in f.routing.routes.iter().enumerate() {
             let hit = match r.via {
                 DeviceId::Switch(v) => adj_removed.contains(&(r.at.0.min(v.0), r.at.0.max(v.0))),
                 DeviceId::Host(h) => detached.contains(&(h.0, r.at.0)),
             };
             if hit {
-                let ri = f.routing.routes.iter().position(|x| std::ptr::eq(x, r)).unwrap_or(0);
-                affected.extend(intact.dests.iter().enumerate().filter(|(_, d)| d.routes.contains(&ri)).map(|(i, _)| i));
+                affected.extend(
+                    intact
+                        .dests
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, d)| d.routes.contains(&ri))
+                        .map(|(i, _)| i),
+                );
             }
         }
         affected.sort_unstable();
@@ -143,14 +174,33 @@ pub fn check(cx: &Ctx, intact: &Routes, graph: Option<&BufferDependencyGraph>, a
         let mut rerouted: Vec<(Option<usize>, Dest)> = Vec::new();
         for &d in &affected {
             let old = &intact.dests[d];
-            let hosts: Vec<u32> = old.hosts.iter().copied().filter(|h| detached_hosts.binary_search(h).is_err()).collect();
+            let hosts: Vec<u32> = old
+                .hosts
+                .iter()
+                .copied()
+                .filter(|h| detached_hosts.binary_search(h).is_err())
+                .collect();
             if !hosts.is_empty() {
-                rerouted.push((Some(d), Dest { hosts, attach: old.attach.clone(), routes: old.routes.clone() }));
+                rerouted.push((
+                    Some(d),
+                    Dest {
+                        hosts,
+                        attach: old.attach.clone(),
+                        routes: old.routes.clone(),
+                    },
+                ));
             }
         }
         for &h in &detached_hosts {
             let old = &intact.dests[intact.dest_of[h as usize]];
-            rerouted.push((None, Dest { hosts: vec![h], attach: net.attach[h as usize].clone(), routes: old.routes.clone() }));
+            rerouted.push((
+                None,
+                Dest {
+                    hosts: vec![h],
+                    attach: net.attach[h as usize].clone(),
+                    routes: old.routes.clone(),
+                },
+            ));
         }
 
         // Reachability.
@@ -309,4 +359,3 @@ pub fn count(links: u64, n: usize) -> u64 {
     }
     total
 }
-

@@ -92,35 +92,69 @@ pub struct Ctx<'f> {
 
 impl Ctx<'_> {
     pub fn net(&self, extra: &[LinkId]) -> Net {
-        Net::build(self.fabric, &|l| self.base_failed[l.index()] || extra.contains(&l))
+        Net::build(self.fabric, &|l| {
+            self.base_failed[l.index()] || extra.contains(&l)
+        })
     }
 
-    pub fn routes(&self, net: Net, fragile: usize, graph: Option<&mut BufferDependencyGraph>) -> Routes {
+    pub fn routes(
+        &self,
+        net: Net,
+        fragile: usize,
+        graph: Option<&mut BufferDependencyGraph>,
+    ) -> Routes {
         match graph {
             Some(g) => {
-                let r = Routes::compute(self.fabric, net, &self.intact_attach, fragile, |net, i, d, t| {
-                    buffer_graph::dest_edges(&self.qos, net, d, t, |a, b| g.edge(a, b, Cause::Route(i as u32)));
-                });
+                let r = Routes::compute(
+                    self.fabric,
+                    net,
+                    &self.intact_attach,
+                    fragile,
+                    |net, i, d, t| {
+                        buffer_graph::dest_edges(&self.qos, net, d, t, |a, b| {
+                            g.edge(a, b, Cause::Route(i as u32))
+                        });
+                    },
+                );
                 for &i in &self.paths {
-                    buffer_graph::path_edges(&self.qos, &r.net, &self.fabric.routing.paths[i], |a, b| {
-                        g.edge(a, b, Cause::Path(i as u32));
-                    });
+                    buffer_graph::path_edges(
+                        &self.qos,
+                        &r.net,
+                        &self.fabric.routing.paths[i],
+                        |a, b| {
+                            g.edge(a, b, Cause::Path(i as u32));
+                        },
+                    );
                 }
                 r
             }
-            None => Routes::compute(self.fabric, net, &self.intact_attach, fragile, |_, _, _, _| {}),
+            None => Routes::compute(
+                self.fabric,
+                net,
+                &self.intact_attach,
+                fragile,
+                |_, _, _, _| {},
+            ),
         }
     }
 
     /// Whether the valley-free certificate applies (see the module header).
     pub fn certified(&self) -> bool {
         let r = &self.fabric.routing;
-        r.model.value == RoutingModel::Updown && r.routes.is_empty() && self.paths.is_empty() && r.paths.is_empty() && !self.qos.rewrites_anything()
+        r.model.value == RoutingModel::Updown
+            && r.routes.is_empty()
+            && self.paths.is_empty()
+            && r.paths.is_empty()
+            && !self.qos.rewrites_anything()
     }
 
     pub fn link_name(&self, l: LinkId) -> String {
         let link = self.fabric.link(l);
-        format!("{}--{}", self.fabric.device_name(link.a.device), self.fabric.device_name(link.b.device))
+        format!(
+            "{}--{}",
+            self.fabric.device_name(link.a.device),
+            self.fabric.device_name(link.b.device)
+        )
     }
 }
 
@@ -137,7 +171,14 @@ pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
     }
     let intact_attach = routing::intact_attach(fabric);
     let isolated = intact_attach.iter().map(Vec::is_empty).collect();
-    let cx = Ctx { fabric, qos, paths, intact_attach, base_failed, isolated };
+    let cx = Ctx {
+        fabric,
+        qos,
+        paths,
+        intact_attach,
+        base_failed,
+        isolated,
+    };
     proof.certified = cx.certified();
     let build = !proof.certified || opts.force_graph;
 
@@ -165,7 +206,13 @@ pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
         possible = !comps.is_empty();
         for c in &comps {
             let cycle = describe_cycle(&cx, &routes, &graph, c, &[]);
-            proof.diagnostics.push(cycle_diagnostic(&cx, &routes, &graph, &cycle, primary_span(&cx, &graph, c, &[])));
+            proof.diagnostics.push(cycle_diagnostic(
+                &cx,
+                &routes,
+                &graph,
+                &cycle,
+                primary_span(&cx, &graph, c, &[]),
+            ));
             proof.cycles.push(cycle.0);
         }
         if cx.qos.rewrites_anything() {
@@ -186,7 +233,9 @@ pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
         if let Some(c) = g.cyclic_components().first() {
             let cycle = describe_cycle(&cx, groutes, g, c, &names);
             let span = fabric.routing.check_failures.span;
-            proof.diagnostics.push(cycle_diagnostic(&cx, groutes, g, &cycle, span));
+            proof
+                .diagnostics
+                .push(cycle_diagnostic(&cx, groutes, g, &cycle, span));
             proof.cycles.push(cycle.0);
         }
     }
@@ -209,9 +258,17 @@ fn validate(fabric: &Fabric, diags: &mut Vec<Diagnostic>) -> Vec<usize> {
         let at = DeviceId::Switch(r.at);
         if !adjacent(at, r.via) {
             diags.push(
-                Diagnostic::new(Code::NotAdjacent, r.span, format!("static route at `{}` goes via `{}`, which is not its neighbour", name(at), name(r.via)))
-                    .label("route declared here")
-                    .help(format!("`via` names a device linked to `{}`", name(at))),
+                Diagnostic::new(
+                    Code::NotAdjacent,
+                    r.span,
+                    format!(
+                        "static route at `{}` goes via `{}`, which is not its neighbour",
+                        name(at),
+                        name(r.via)
+                    ),
+                )
+                .label("route declared here")
+                .help(format!("`via` names a device linked to `{}`", name(at))),
             );
         }
     }
@@ -221,17 +278,32 @@ fn validate(fabric: &Fabric, diags: &mut Vec<Diagnostic>) -> Vec<usize> {
         for (j, w) in p.hops.windows(2).enumerate() {
             if !adjacent(w[0], w[1]) {
                 diags.push(
-                    Diagnostic::new(Code::NotAdjacent, p.span, format!("path hop `{}` -> `{}` is not a link", name(w[0]), name(w[1])))
-                        .label("path declared here")
-                        .help("each hop of a `path` must be linked to the next"),
+                    Diagnostic::new(
+                        Code::NotAdjacent,
+                        p.span,
+                        format!(
+                            "path hop `{}` -> `{}` is not a link",
+                            name(w[0]),
+                            name(w[1])
+                        ),
+                    )
+                    .label("path declared here")
+                    .help("each hop of a `path` must be linked to the next"),
                 );
                 good = false;
             }
             if j > 0 && matches!(w[0], DeviceId::Host(_)) {
                 diags.push(
-                    Diagnostic::new(Code::NotAdjacent, p.span, format!("path passes through host `{}`, and hosts never forward", name(w[0])))
-                        .label("path declared here")
-                        .help("a host may only start or end a `path`"),
+                    Diagnostic::new(
+                        Code::NotAdjacent,
+                        p.span,
+                        format!(
+                            "path passes through host `{}`, and hosts never forward",
+                            name(w[0])
+                        ),
+                    )
+                    .label("path declared here")
+                    .help("a host may only start or end a `path`"),
                 );
                 good = false;
             }
@@ -245,9 +317,20 @@ fn validate(fabric: &Fabric, diags: &mut Vec<Diagnostic>) -> Vec<usize> {
         for (what, d) in [("from", r.from), ("to", r.to)] {
             if !adjacent(at, d) {
                 diags.push(
-                    Diagnostic::new(Code::NotAdjacent, r.span, format!("rewrite at `{}` names `{what} {}`, which is not its neighbour", name(at), name(d)))
-                        .label("rewrite declared here")
-                        .help(format!("`from` and `to` name devices linked to `{}`", name(at))),
+                    Diagnostic::new(
+                        Code::NotAdjacent,
+                        r.span,
+                        format!(
+                            "rewrite at `{}` names `{what} {}`, which is not its neighbour",
+                            name(at),
+                            name(d)
+                        ),
+                    )
+                    .label("rewrite declared here")
+                    .help(format!(
+                        "`from` and `to` name devices linked to `{}`",
+                        name(at)
+                    )),
                 );
             }
         }
@@ -264,12 +347,20 @@ fn report_loops(cx: &Ctx, routes: &Routes, proof: &mut Proof) {
         if !seen.insert(l.switches.clone()) {
             continue;
         }
-        let names: Vec<String> = l.switches.iter().map(|&s| f.switch(SwitchId(s)).name.clone()).collect();
+        let names: Vec<String> = l
+            .switches
+            .iter()
+            .map(|&s| f.switch(SwitchId(s)).name.clone())
+            .collect();
         let dest = &routes.dests[l.dest];
         let target = f.host(crate::model::HostId(dest.hosts[0])).name.clone();
         // The static routes at the loop's switches for this destination.
-        let involved: Vec<&crate::model::StaticRoute> =
-            dest.routes.iter().map(|&i| &f.routing.routes[i]).filter(|r| l.switches.contains(&r.at.0)).collect();
+        let involved: Vec<&crate::model::StaticRoute> = dest
+            .routes
+            .iter()
+            .map(|&i| &f.routing.routes[i])
+            .filter(|r| l.switches.contains(&r.at.0))
+            .collect();
         let span = involved.first().map_or(f.routing.model.span, |r| r.span);
         let mut chain = names.clone();
         chain.push(names[0].clone());
@@ -291,11 +382,20 @@ fn report_loops(cx: &Ctx, routes: &Routes, proof: &mut Proof) {
 
 fn report_unreachable(cx: &Ctx, pairs: &[(u32, u32)], scenario: &[String], proof: &mut Proof) {
     let f = cx.fabric;
-    let pairs: Vec<&(u32, u32)> = pairs.iter().filter(|&&(a, b)| !cx.isolated[a as usize] && !cx.isolated[b as usize]).collect();
-    let Some(&&(a, b)) = pairs.first() else { return };
+    let pairs: Vec<&(u32, u32)> = pairs
+        .iter()
+        .filter(|&&(a, b)| !cx.isolated[a as usize] && !cx.isolated[b as usize])
+        .collect();
+    let Some(&&(a, b)) = pairs.first() else {
+        return;
+    };
     let name = |h: u32| f.host(crate::model::HostId(h)).name.clone();
     for &&(x, y) in &pairs {
-        proof.unreachable.push(Unreachable { from: name(x), to: name(y), scenario: scenario.to_vec() });
+        proof.unreachable.push(Unreachable {
+            from: name(x),
+            to: name(y),
+            scenario: scenario.to_vec(),
+        });
     }
     let model = match f.routing.model.value {
         RoutingModel::Updown => "routing updown",
@@ -303,16 +403,41 @@ fn report_unreachable(cx: &Ctx, pairs: &[(u32, u32)], scenario: &[String], proof
         RoutingModel::None => "routing none",
     };
     let (span, when) = if scenario.is_empty() {
-        (f.routing.fails.first().map_or(f.routing.model.span, |x| x.span), String::new())
+        (
+            f.routing
+                .fails
+                .first()
+                .map_or(f.routing.model.span, |x| x.span),
+            String::new(),
+        )
     } else {
-        (f.routing.check_failures.span, format!(" when {} fail(s)", scenario.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")))
+        (
+            f.routing.check_failures.span,
+            format!(
+                " when {} fail(s)",
+                scenario
+                    .iter()
+                    .map(|s| format!("`{s}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )
     };
     let mut d = Diagnostic::new(
         Code::Unreachable,
         span,
-        format!("`{}` cannot reach `{}` under `{model}`{when} ({} host pair(s) without a route)", name(a), name(b), pairs.len()),
+        format!(
+            "`{}` cannot reach `{}` under `{model}`{when} ({} host pair(s) without a route)",
+            name(a),
+            name(b),
+            pairs.len()
+        ),
     )
-    .label(if scenario.is_empty() { "routing of the fabric as declared" } else { "failure scenarios checked here" });
+    .label(if scenario.is_empty() {
+        "routing of the fabric as declared"
+    } else {
+        "failure scenarios checked here"
+    });
     d = if f.routing.model.value == RoutingModel::Updown {
         d.help("up-down routing never bounces, so a lost valley-free path means no path; add links (or spines) so every leaf keeps a valley-free path, or accept the outage")
     } else {
@@ -322,27 +447,56 @@ fn report_unreachable(cx: &Ctx, pairs: &[(u32, u32)], scenario: &[String], proof
 }
 
 /// The witness of component `comp`, with one inducing route per edge.
-fn describe_cycle(cx: &Ctx, routes: &Routes, g: &BufferDependencyGraph, comp: &[petgraph::graph::NodeIndex], scenario: &[String]) -> (Cycle, Vec<Queue>) {
+fn describe_cycle(
+    cx: &Ctx,
+    routes: &Routes,
+    g: &BufferDependencyGraph,
+    comp: &[petgraph::graph::NodeIndex],
+    scenario: &[String],
+) -> (Cycle, Vec<Queue>) {
     let w = witness::minimal_cycle(&g.graph, comp);
     let f = cx.fabric;
     let queues: Vec<Queue> = w.cycle.iter().map(|&n| g.graph[n]).collect();
     let hops = queues
         .iter()
-        .map(|q| CycleHop { switch: f.switch(SwitchId(q.switch)).name.clone(), from: f.switch(SwitchId(q.from)).name.clone(), priority: q.priority })
+        .map(|q| CycleHop {
+            switch: f.switch(SwitchId(q.switch)).name.clone(),
+            from: f.switch(SwitchId(q.from)).name.clone(),
+            priority: q.priority,
+        })
         .collect();
     let mut descr = Vec::new();
     for i in 0..queues.len() {
         let (a, b) = (queues[i], queues[(i + 1) % queues.len()]);
-        let cause = g.graph.find_edge(w.cycle[i], w.cycle[(i + 1) % queues.len()]).map(|e| g.graph[e]);
+        let cause = g
+            .graph
+            .find_edge(w.cycle[i], w.cycle[(i + 1) % queues.len()])
+            .map(|e| g.graph[e]);
         descr.push(edge_route(cx, routes, a, b, cause));
     }
-    (Cycle { hops, scenario: scenario.to_vec(), routes: descr, minimal: w.minimal }, queues)
+    (
+        Cycle {
+            hops,
+            scenario: scenario.to_vec(),
+            routes: descr,
+            minimal: w.minimal,
+        },
+        queues,
+    )
 }
 
 fn edge_route(cx: &Ctx, routes: &Routes, a: Queue, b: Queue, cause: Option<Cause>) -> String {
     let f = cx.fabric;
     let sw = |s: u32| f.switch(SwitchId(s)).name.clone();
-    let head = format!("`{}`<-`{}` (p{}) -> `{}`<-`{}` (p{})", sw(a.switch), sw(a.from), a.priority, sw(b.switch), sw(b.from), b.priority);
+    let head = format!(
+        "`{}`<-`{}` (p{}) -> `{}`<-`{}` (p{})",
+        sw(a.switch),
+        sw(a.from),
+        a.priority,
+        sw(b.switch),
+        sw(b.from),
+        b.priority
+    );
     match cause {
         Some(Cause::Path(i)) => {
             let p = &f.routing.paths[i as usize];
@@ -353,10 +507,21 @@ fn edge_route(cx: &Ctx, routes: &Routes, a: Queue, b: Queue, cause: Option<Cause
             let dest = &routes.dests[d as usize];
             let t = routing::table(f, &routes.net, dest);
             let route = buffer_graph::route_through(&cx.qos, &routes.net, dest, &t, a, b);
-            let Some(route) = route else { return format!("{head}: routed traffic") };
+            let Some(route) = route else {
+                return format!("{head}: routed traffic");
+            };
             let text: Vec<&str> = route.iter().map(|&d| f.device_name(d)).collect();
             let mut kinds = Vec::new();
-            let sws: Vec<u32> = route.iter().filter_map(|d| if let DeviceId::Switch(s) = d { Some(s.0) } else { None }).collect();
+            let sws: Vec<u32> = route
+                .iter()
+                .filter_map(|d| {
+                    if let DeviceId::Switch(s) = d {
+                        Some(s.0)
+                    } else {
+                        None
+                    }
+                })
+                .collect();
             if routes.loops.iter().any(|l| l.dest == d as usize) && {
                 let mut s = sws.clone();
                 s.sort_unstable();
@@ -371,11 +536,17 @@ fn edge_route(cx: &Ctx, routes: &Routes, a: Queue, b: Queue, cause: Option<Cause
                     }
                 }
             }
-            let static_hop = sws.iter().any(|&s| dest.routes.iter().any(|&r| f.routing.routes[r].at.0 == s));
+            let static_hop = sws
+                .iter()
+                .any(|&s| dest.routes.iter().any(|&r| f.routing.routes[r].at.0 == s));
             if static_hop {
                 kinds.push("static routes".into());
             }
-            let kind = if kinds.is_empty() { "a route".to_string() } else { kinds.join(", ") };
+            let kind = if kinds.is_empty() {
+                "a route".to_string()
+            } else {
+                kinds.join(", ")
+            };
             format!("{head}: route {} ({kind})", text.join(" -> "))
         }
         None => head,
@@ -384,7 +555,12 @@ fn edge_route(cx: &Ctx, routes: &Routes, a: Queue, b: Queue, cause: Option<Cause
 
 /// Where a cycle finding points: a `path` it uses, else a static route at one of its
 /// switches, else the first `fail` (when the cycle bounces), else the `routing` statement.
-fn primary_span(cx: &Ctx, g: &BufferDependencyGraph, comp: &[petgraph::graph::NodeIndex], _scenario: &[String]) -> Span {
+fn primary_span(
+    cx: &Ctx,
+    g: &BufferDependencyGraph,
+    comp: &[petgraph::graph::NodeIndex],
+    _scenario: &[String],
+) -> Span {
     let f = cx.fabric;
     let inside: BTreeSet<_> = comp.iter().copied().collect();
     let mut path_idx: Option<u32> = None;
@@ -418,34 +594,65 @@ fn primary_span(cx: &Ctx, g: &BufferDependencyGraph, comp: &[petgraph::graph::No
     f.routing.model.span
 }
 
-fn cycle_diagnostic(cx: &Ctx, routes: &Routes, _g: &BufferDependencyGraph, cycle: &(Cycle, Vec<Queue>), span: Span) -> Diagnostic {
+fn cycle_diagnostic(
+    cx: &Ctx,
+    routes: &Routes,
+    _g: &BufferDependencyGraph,
+    cycle: &(Cycle, Vec<Queue>),
+    span: Span,
+) -> Diagnostic {
     let f = cx.fabric;
     let (c, queues) = cycle;
     let mut chain: Vec<String> = c.hops.iter().map(|h| format!("`{}`", h.switch)).collect();
     chain.push(format!("`{}`", c.hops[0].switch));
     let prios: BTreeSet<u8> = c.hops.iter().map(|h| h.priority).collect();
-    let prio_text = prios.iter().map(u8::to_string).collect::<Vec<_>>().join(", ");
+    let prio_text = prios
+        .iter()
+        .map(u8::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
     let when = if c.scenario.is_empty() {
         String::new()
     } else {
-        format!(" when {} fail(s)", c.scenario.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", "))
+        format!(
+            " when {} fail(s)",
+            c.scenario
+                .iter()
+                .map(|s| format!("`{s}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
     };
     let mut d = Diagnostic::new(
         Code::CyclicBufferDependency,
         span,
-        format!("deadlock possible (cyclic buffer dependency): {} on priority {prio_text}{when}", chain.join(" -> ")),
+        format!(
+            "deadlock possible (cyclic buffer dependency): {} on priority {prio_text}{when}",
+            chain.join(" -> ")
+        ),
     )
-    .label(if c.scenario.is_empty() { "the routing that creates the cycle" } else { "failure scenarios checked here" });
+    .label(if c.scenario.is_empty() {
+        "the routing that creates the cycle"
+    } else {
+        "failure scenarios checked here"
+    });
     d.cycle = Some(c.hops.clone());
     // The chain of ports, as an engineer would trace it on the racks.
     let ports: Vec<String> = queues
         .iter()
         .map(|q| {
             let port = port_facing(f, q.switch, q.from).unwrap_or_default();
-            format!("{port} (from `{}`, p{})", f.switch(SwitchId(q.from)).name, q.priority)
+            format!(
+                "{port} (from `{}`, p{})",
+                f.switch(SwitchId(q.from)).name,
+                q.priority
+            )
         })
         .collect();
-    d = d.note(format!("cycle of ingress queues: {} -> back to the first", ports.join(" -> ")));
+    d = d.note(format!(
+        "cycle of ingress queues: {} -> back to the first",
+        ports.join(" -> ")
+    ));
     if !c.minimal {
         d = d.note("the component is large: this is a short cycle, not proven the shortest");
     }
@@ -474,18 +681,28 @@ fn remedy(cx: &Ctx, routes: &Routes, queues: &[Queue]) -> String {
     // The turn that breaks up-down routing: came down into `a.switch`, leaves upward.
     let bounce = (0..queues.len()).find_map(|i| {
         let (a, b) = (queues[i], queues[(i + 1) % queues.len()]);
-        net.is_bounce(DeviceId::Switch(SwitchId(a.from)), a.switch, b.switch).then_some((a, b))
+        net.is_bounce(DeviceId::Switch(SwitchId(a.from)), a.switch, b.switch)
+            .then_some((a, b))
     });
     let p = queues[0].priority;
     let class = f
         .classes
         .iter()
         .enumerate()
-        .find(|(i, c)| c.lossless.value && f.switch_class(SwitchId(queues[0].switch), crate::model::ClassId(*i as u32)).priority.value == p)
+        .find(|(i, c)| {
+            c.lossless.value
+                && f.switch_class(SwitchId(queues[0].switch), crate::model::ClassId(*i as u32))
+                    .priority
+                    .value
+                    == p
+        })
         .map(|(_, c)| c.name.clone())
         .unwrap_or_else(|| "CLASS".into());
     let used: BTreeSet<u8> = f.classes.iter().map(|c| c.priority.value).collect();
-    let free = (p + 1..8).chain(0..p).find(|q| !used.contains(q)).unwrap_or(p.saturating_add(1));
+    let free = (p + 1..8)
+        .chain(0..p)
+        .find(|q| !used.contains(q))
+        .unwrap_or(p.saturating_add(1));
     if let Some((a, b)) = bounce {
         parts.push(format!(
             "the cycle bounces at `{}`: traffic comes down from `{}` and goes back up to `{}`",
@@ -502,7 +719,9 @@ fn remedy(cx: &Ctx, routes: &Routes, queues: &[Queue]) -> String {
         parts.push(format!("or make class `{class}` lossy on that hop: `switch {} {{ class {class} {{ lossless off }} }}`", sw(a.switch)));
     } else {
         if !f.routing.routes.is_empty() {
-            parts.push("fix the static routes so that traffic never returns to a switch it passed".into());
+            parts.push(
+                "fix the static routes so that traffic never returns to a switch it passed".into(),
+            );
         }
         if !f.routing.paths.is_empty() {
             parts.push("keep lossless traffic off this `path` (for flooding: drop lossless packets whose ARP entry is incomplete), or give it a lossy class (`path class …`)".into());
@@ -527,7 +746,8 @@ fn remedy(cx: &Ctx, routes: &Routes, queues: &[Queue]) -> String {
 fn tagger_order(cx: &Ctx, g: &BufferDependencyGraph, diags: &mut Vec<Diagnostic>) {
     let f = cx.fabric;
     // (p, q) -> first edge (by queue order) that makes the transition.
-    let mut trans: std::collections::BTreeMap<(u8, u8), (Queue, Queue)> = std::collections::BTreeMap::new();
+    let mut trans: std::collections::BTreeMap<(u8, u8), (Queue, Queue)> =
+        std::collections::BTreeMap::new();
     for (a, b) in g.edge_list() {
         if a.priority != b.priority {
             trans.entry((a.priority, b.priority)).or_insert((a, b));
@@ -542,23 +762,42 @@ fn tagger_order(cx: &Ctx, g: &BufferDependencyGraph, diags: &mut Vec<Diagnostic>
             pg.add_edge(w[0], w[1], ());
         }
     }
-    let mut comps: Vec<Vec<u8>> = petgraph::algo::tarjan_scc(&pg).into_iter().filter(|c| c.len() > 1).collect();
+    let mut comps: Vec<Vec<u8>> = petgraph::algo::tarjan_scc(&pg)
+        .into_iter()
+        .filter(|c| c.len() > 1)
+        .collect();
     for c in &mut comps {
         c.sort_unstable();
     }
     comps.sort();
     let sw = |s: u32| f.switch(SwitchId(s)).name.clone();
     for c in comps {
-        let inside: Vec<((u8, u8), (Queue, Queue))> =
-            trans.iter().filter(|((p, q), _)| c.contains(p) && c.contains(q)).map(|(k, v)| (*k, *v)).collect();
+        let inside: Vec<((u8, u8), (Queue, Queue))> = trans
+            .iter()
+            .filter(|((p, q), _)| c.contains(p) && c.contains(q))
+            .map(|(k, v)| (*k, *v))
+            .collect();
         let text: Vec<String> = inside
             .iter()
-            .map(|((p, q), (a, b))| format!("{p} -> {q} at `{}` (from `{}` to `{}`)", sw(a.switch), sw(a.from), sw(b.switch)))
+            .map(|((p, q), (a, b))| {
+                format!(
+                    "{p} -> {q} at `{}` (from `{}` to `{}`)",
+                    sw(a.switch),
+                    sw(a.from),
+                    sw(b.switch)
+                )
+            })
             .collect();
         let rule = inside.iter().find_map(|((p, q), (a, _))| {
-            f.routing.rewrites.iter().find(|r| r.at.0 == a.switch && r.old == *p && r.new == *q)
+            f.routing
+                .rewrites
+                .iter()
+                .find(|r| r.at.0 == a.switch && r.old == *p && r.new == *q)
         });
-        let span = rule.map(|r| r.span).or(f.routing.bounce_tagging.as_ref().map(|b| b.span)).unwrap_or(f.routing.model.span);
+        let span = rule
+            .map(|r| r.span)
+            .or(f.routing.bounce_tagging.as_ref().map(|b| b.span))
+            .unwrap_or(f.routing.model.span);
         let list = c.iter().map(u8::to_string).collect::<Vec<_>>().join(", ");
         diags.push(
             Diagnostic::new(Code::PriorityDecrease, span, format!("priorities {list} are rewritten into each other in a cycle, so no order makes every rewrite go up"))

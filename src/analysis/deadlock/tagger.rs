@@ -74,8 +74,17 @@ impl Qos {
             prio,
             lossless,
             rewrites,
-            bounce: fabric.routing.bounce_tagging.as_ref().map(|b| b.value.clone()).unwrap_or_default(),
-            host_rewrites: fabric.routing.rewrites.iter().any(|r| matches!(r.from, DeviceId::Host(_))),
+            bounce: fabric
+                .routing
+                .bounce_tagging
+                .as_ref()
+                .map(|b| b.value.clone())
+                .unwrap_or_default(),
+            host_rewrites: fabric
+                .routing
+                .rewrites
+                .iter()
+                .any(|r| matches!(r.from, DeviceId::Host(_))),
         }
     }
 
@@ -89,7 +98,11 @@ impl Qos {
 
     /// The priority of `ps` in switch `s`'s queues.
     pub fn prio(&self, s: u32, ps: PState) -> u8 {
-        if ps.rewritten == NATIVE { self.prio[s as usize][ps.class as usize] } else { ps.rewritten }
+        if ps.rewritten == NATIVE {
+            self.prio[s as usize][ps.class as usize]
+        } else {
+            ps.rewritten
+        }
     }
 
     /// Whether traffic in state `ps` with priority `p` is lossless (paused, never dropped) at `s`.
@@ -110,7 +123,10 @@ impl Qos {
         if !self.bounce.is_empty() && net.is_bounce(from, at, to) {
             if let Some(i) = self.bounce.iter().position(|&b| b == p) {
                 let next = self.bounce.get(i + 1).copied().unwrap_or(LOSSY);
-                return PState { rewritten: next, ..ps };
+                return PState {
+                    rewritten: next,
+                    ..ps
+                };
             }
         }
         ps
@@ -118,7 +134,9 @@ impl Qos {
 
     /// The lossless priorities of switch `s`, ascending.
     pub fn lossless_priorities(&self, s: u32) -> Vec<u8> {
-        (0..64u8).filter(|&p| self.lossless[s as usize] & (1 << p) != 0).collect()
+        (0..64u8)
+            .filter(|&p| self.lossless[s as usize] & (1 << p) != 0)
+            .collect()
     }
 
     /// Whether any switch rewrites priorities (user rules or bounce-tagging).
@@ -142,7 +160,9 @@ pub fn check_limits(fabric: &Fabric, qos: &Qos, diags: &mut Vec<Diagnostic>) {
     let mut worst: HashMap<SwitchModelId, (usize, u32, usize)> = HashMap::new();
     for s in fabric.switch_ids() {
         let model = fabric.switch(s).model;
-        let Some(limit) = fabric.switch_model(s).lossless_limit else { continue };
+        let Some(limit) = fabric.switch_model(s).lossless_limit else {
+            continue;
+        };
         let mut used = qos.lossless_priorities(s.0);
         // Priorities traffic is rewritten into on arrival also need PFC there.
         for r in &fabric.routing.rewrites {
@@ -163,9 +183,15 @@ pub fn check_limits(fabric: &Fabric, qos: &Qos, diags: &mut Vec<Diagnostic>) {
     rows.sort();
     for (model, (count, first, switches)) in rows {
         let m = &fabric.switch_models[model.index()];
-        let Some(limit) = m.lossless_limit else { continue };
+        let Some(limit) = m.lossless_limit else {
+            continue;
+        };
         let s = crate::model::SwitchId(first);
-        let prios: Vec<String> = qos.lossless_priorities(first).iter().map(u8::to_string).collect();
+        let prios: Vec<String> = qos
+            .lossless_priorities(first)
+            .iter()
+            .map(u8::to_string)
+            .collect();
         diags.push(
             Diagnostic::new(
                 Code::LosslessLimit,

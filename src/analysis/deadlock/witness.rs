@@ -69,7 +69,14 @@ pub fn minimal_cycle<E>(g: &DiGraph<Queue, E>, component: &[NodeIndex]) -> Witne
             let want = k - j;
             let next = g
                 .neighbors_directed(cur, Direction::Outgoing)
-                .filter(|&w| inside[w.index()] && (if want == 0 { w == m } else { w != m && to_m[w.index()] == want }))
+                .filter(|&w| {
+                    inside[w.index()]
+                        && (if want == 0 {
+                            w == m
+                        } else {
+                            w != m && to_m[w.index()] == want
+                        })
+                })
                 .min_by_key(|&w| g[w]);
             match next {
                 Some(w) if w == m => break,
@@ -89,11 +96,19 @@ pub fn minimal_cycle<E>(g: &DiGraph<Queue, E>, component: &[NodeIndex]) -> Witne
     }
     // Only reachable when the roots were capped: fall back to a shortest cycle through the
     // smallest queue.
-    Witness { cycle: any_cycle_through(g, &inside, sorted[0]), minimal: false }
+    Witness {
+        cycle: any_cycle_through(g, &inside, sorted[0]),
+        minimal: false,
+    }
 }
 
 /// Length of the shortest cycle through `r` inside the component (BFS).
-fn shortest_cycle_through<E>(g: &DiGraph<Queue, E>, inside: &[bool], r: NodeIndex, dist: &mut [usize]) -> usize {
+fn shortest_cycle_through<E>(
+    g: &DiGraph<Queue, E>,
+    inside: &[bool],
+    r: NodeIndex,
+    dist: &mut [usize],
+) -> usize {
     let mut touched = vec![r];
     dist[r.index()] = 0;
     let mut q = VecDeque::from([r]);
@@ -143,4 +158,70 @@ fn any_cycle_through<E>(g: &DiGraph<Queue, E>, inside: &[bool], r: NodeIndex) ->
         }
     }
     vec![r]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(switch: u32, from: u32) -> Queue {
+        Queue {
+            switch,
+            from,
+            priority: 3,
+        }
+    }
+
+    /// Two cycles of length 3 through the smallest queue and one of length 4: the witness is the
+    /// lexicographically smaller 3-cycle, starting at the smallest queue.
+    #[test]
+    fn shortest_then_lexicographically_smallest_rotation() {
+        let mut g: DiGraph<Queue, ()> = DiGraph::new();
+        let n: Vec<NodeIndex> = [
+            q(1, 0),
+            q(2, 1),
+            q(3, 1),
+            q(4, 2),
+            q(5, 3),
+            q(6, 5),
+            q(7, 6),
+        ]
+        .iter()
+        .map(|&x| g.add_node(x))
+        .collect();
+        // 0 -> 2 -> 4 -> 0 and 0 -> 1 -> 3 -> 0 (smaller), and 0 -> 4 -> 5 -> 6 -> 0 (longer).
+        for (a, b) in [
+            (0, 2),
+            (2, 4),
+            (4, 0),
+            (0, 1),
+            (1, 3),
+            (3, 0),
+            (4, 5),
+            (5, 6),
+            (6, 0),
+        ] {
+            g.add_edge(n[a], n[b], ());
+        }
+        let w = minimal_cycle(&g, &n);
+        assert!(w.minimal);
+        assert_eq!(w.cycle, vec![n[0], n[1], n[3]]);
+    }
+
+    /// The smallest queue need not be on a shortest cycle: the witness starts at the smallest
+    /// queue of the best shortest cycle.
+    #[test]
+    fn rotation_starts_at_the_cycles_own_smallest_queue() {
+        let mut g: DiGraph<Queue, ()> = DiGraph::new();
+        let n: Vec<NodeIndex> = [q(1, 0), q(2, 1), q(3, 2), q(4, 3), q(5, 4)]
+            .iter()
+            .map(|&x| g.add_node(x))
+            .collect();
+        // 0 -> 1 -> 2 -> 3 -> 0 (length 4) and 2 -> 4 -> 2 (length 2)
+        for (a, b) in [(0, 1), (1, 2), (2, 3), (3, 0), (2, 4), (4, 2)] {
+            g.add_edge(n[a], n[b], ());
+        }
+        let w = minimal_cycle(&g, &n);
+        assert_eq!(w.cycle, vec![n[2], n[4]]);
+    }
 }

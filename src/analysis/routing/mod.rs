@@ -51,20 +51,29 @@ impl Net {
                     adj[a.index()].push(b.0);
                     adj[b.index()].push(a.0);
                 }
-                (DeviceId::Switch(s), DeviceId::Host(h)) | (DeviceId::Host(h), DeviceId::Switch(s)) => {
+                (DeviceId::Switch(s), DeviceId::Host(h))
+                | (DeviceId::Host(h), DeviceId::Switch(s)) => {
                     attach[h.index()].push(s.0);
                     hosts_at[s.index()].push(h.0);
                 }
                 _ => {}
             }
         }
-        for v in adj.iter_mut().chain(attach.iter_mut()).chain(hosts_at.iter_mut()) {
+        for v in adj
+            .iter_mut()
+            .chain(attach.iter_mut())
+            .chain(hosts_at.iter_mut())
+        {
             v.sort_unstable();
             v.dedup();
         }
         Net {
             model: fabric.routing.model.value,
-            tier: fabric.switches.iter().map(|s| s.tier.map(|t| t.value)).collect(),
+            tier: fabric
+                .switches
+                .iter()
+                .map(|s| s.tier.map(|t| t.value))
+                .collect(),
             adj,
             attach,
             hosts_at,
@@ -92,8 +101,14 @@ impl Net {
 
     /// Whether `from -> at -> to` comes down and goes back up (a valley, "bounce").
     pub fn is_bounce(&self, from: DeviceId, at: u32, to: u32) -> bool {
-        let DeviceId::Switch(f) = from else { return false };
-        match (self.tier[f.index()], self.tier[at as usize], self.tier[to as usize]) {
+        let DeviceId::Switch(f) = from else {
+            return false;
+        };
+        match (
+            self.tier[f.index()],
+            self.tier[at as usize],
+            self.tier[to as usize],
+        ) {
             (Some(a), Some(b), Some(c)) => a > b && c > b,
             _ => false,
         }
@@ -116,10 +131,19 @@ pub fn destinations(fabric: &Fabric, net: &Net, intact_attach: &[Vec<u32>]) -> V
     let mut by_key: BTreeMap<(Vec<u32>, Vec<usize>), Vec<u32>> = BTreeMap::new();
     for h in 0..net.attach.len() {
         let routes = static_routes::matching(fabric, h as u32, &intact_attach[h]);
-        by_key.entry((net.attach[h].clone(), routes)).or_default().push(h as u32);
+        by_key
+            .entry((net.attach[h].clone(), routes))
+            .or_default()
+            .push(h as u32);
     }
-    let mut out: Vec<Dest> =
-        by_key.into_iter().map(|((attach, routes), hosts)| Dest { hosts, attach, routes }).collect();
+    let mut out: Vec<Dest> = by_key
+        .into_iter()
+        .map(|((attach, routes), hosts)| Dest {
+            hosts,
+            attach,
+            routes,
+        })
+        .collect();
     out.sort_by_key(|d| d.hosts[0]);
     out
 }
@@ -162,7 +186,13 @@ pub fn model_table(net: &Net, dest: &Dest) -> Vec<Hop> {
         RoutingModel::Updown => updown::table(net, &dest.attach),
         RoutingModel::Shortest => shortest::table(net, &dest.attach),
         RoutingModel::None => (0..net.switches() * 2)
-            .map(|i| if dest.attach.binary_search(&((i / 2) as u32)).is_ok() { Hop::Deliver } else { Hop::Drop })
+            .map(|i| {
+                if dest.attach.binary_search(&((i / 2) as u32)).is_ok() {
+                    Hop::Deliver
+                } else {
+                    Hop::Drop
+                }
+            })
             .collect(),
     }
 }
@@ -171,7 +201,11 @@ pub fn model_table(net: &Net, dest: &Dest) -> Vec<Hop> {
 pub fn with_static(fabric: &Fabric, net: &Net, dest: &Dest, mut hops: Vec<Hop>) -> Table {
     let mut is_static = vec![false; hops.len()];
     let any_static = static_routes::apply(fabric, net, dest, &mut hops, &mut is_static);
-    Table { hops, is_static, any_static }
+    Table {
+        hops,
+        is_static,
+        any_static,
+    }
 }
 
 /// The switches where traffic for `dest` enters the fabric, in phase `UP`: every attachment of
@@ -276,7 +310,10 @@ pub fn loops(net: &Net, t: &Table, srcs: &[u32], dest_index: usize) -> Vec<Loop>
                         cyc.push((x / 2) as u32);
                     }
                     cyc.reverse();
-                    found.push(Loop { dest: dest_index, switches: rotate_min(cyc) });
+                    found.push(Loop {
+                        dest: dest_index,
+                        switches: rotate_min(cyc),
+                    });
                 }
                 Some(_) => {}
                 None => {
@@ -349,11 +386,14 @@ impl Routes {
                         if v.len() <= fragile_limit {
                             let x = (state / 2) as u32;
                             for &y in v {
-                                fragile.entry((x.min(y), x.max(y))).or_default().push(Fragile {
-                                    dest: i as u32,
-                                    state: state as u32,
-                                    nh: v.clone(),
-                                });
+                                fragile
+                                    .entry((x.min(y), x.max(y)))
+                                    .or_default()
+                                    .push(Fragile {
+                                        dest: i as u32,
+                                        state: state as u32,
+                                        nh: v.clone(),
+                                    });
                             }
                         }
                     }
@@ -364,7 +404,14 @@ impl Routes {
             ok.push(can_deliver(&net, &t));
             each(&net, i, d, &t);
         }
-        Routes { net, dests, dest_of, loops: all_loops, ok, fragile }
+        Routes {
+            net,
+            dests,
+            dest_of,
+            loops: all_loops,
+            ok,
+            fragile,
+        }
     }
 
     /// Ordered host pairs with no route, as (source host, destination host), sorted. Computed
@@ -398,7 +445,10 @@ pub fn attach_classes(net: &Net) -> Vec<(Vec<u32>, Vec<u32>)> {
     for (h, a) in net.attach.iter().enumerate() {
         by_attach.entry(a.as_slice()).or_default().push(h as u32);
     }
-    by_attach.into_iter().map(|(a, h)| (a.to_vec(), h)).collect()
+    by_attach
+        .into_iter()
+        .map(|(a, h)| (a.to_vec(), h))
+        .collect()
 }
 
 /// Intact attachments of every host (static routes `to SWITCH` match by these).
@@ -411,7 +461,11 @@ pub fn bundles(fabric: &Fabric) -> Vec<Vec<LinkId>> {
     let mut map: HashMap<(DeviceId, DeviceId), usize> = HashMap::new();
     let mut out: Vec<Vec<LinkId>> = Vec::new();
     for (i, l) in fabric.links.iter().enumerate() {
-        let key = if l.a.device <= l.b.device { (l.a.device, l.b.device) } else { (l.b.device, l.a.device) };
+        let key = if l.a.device <= l.b.device {
+            (l.a.device, l.b.device)
+        } else {
+            (l.b.device, l.a.device)
+        };
         let slot = *map.entry(key).or_insert_with(|| {
             out.push(Vec::new());
             out.len() - 1

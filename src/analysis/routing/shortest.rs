@@ -30,7 +30,13 @@ pub fn table(net: &Net, attach: &[u32]) -> Vec<Hop> {
         let h = match dist[s] {
             0 => Hop::Deliver,
             INF => Hop::Drop,
-            d => Hop::Via(net.adj[s].iter().copied().filter(|&t| dist[t as usize] == d - 1).collect()),
+            d => Hop::Via(
+                net.adj[s]
+                    .iter()
+                    .copied()
+                    .filter(|&t| dist[t as usize] == d - 1)
+                    .collect(),
+            ),
         };
         hops.push(h.clone());
         hops.push(h);

@@ -24,7 +24,13 @@ pub fn matching(fabric: &Fabric, h: u32, intact_attach: &[u32]) -> Vec<usize> {
 }
 
 /// Overrides `hops` with the static routes of `dest`; returns whether any applied.
-pub fn apply(fabric: &Fabric, net: &Net, dest: &Dest, hops: &mut [Hop], is_static: &mut [bool]) -> bool {
+pub fn apply(
+    fabric: &Fabric,
+    net: &Net,
+    dest: &Dest,
+    hops: &mut [Hop],
+    is_static: &mut [bool],
+) -> bool {
     let mut any = false;
     let mut done = vec![false; net.switches()];
     for &i in &dest.routes {
@@ -36,7 +42,11 @@ pub fn apply(fabric: &Fabric, net: &Net, dest: &Dest, hops: &mut [Hop], is_stati
         let hop = match r.via {
             DeviceId::Switch(v) if net.adjacent(at, v.0) => Hop::Via(vec![v.0]),
             DeviceId::Host(h) if net.attach[h.index()].binary_search(&at).is_ok() => {
-                if dest.hosts.binary_search(&h.0).is_ok() { Hop::Deliver } else { Hop::Drop }
+                if dest.hosts.binary_search(&h.0).is_ok() {
+                    Hop::Deliver
+                } else {
+                    Hop::Drop
+                }
             }
             // Not adjacent (FAB703), or its link is down in this scenario: withdrawn.
             _ => continue,

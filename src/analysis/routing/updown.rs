@@ -47,7 +47,11 @@ pub fn table(net: &Net, attach: &[u32]) -> Vec<Hop> {
             net.adj[s as usize]
                 .iter()
                 .copied()
-                .filter(|&t| tier(t).is_some() && tier(t) < tier(s) && down[t as usize].saturating_add(1) == want)
+                .filter(|&t| {
+                    tier(t).is_some()
+                        && tier(t) < tier(s)
+                        && down[t as usize].saturating_add(1) == want
+                })
                 .collect()
         };
         let hop_up = match up[s as usize] {
@@ -55,7 +59,12 @@ pub fn table(net: &Net, attach: &[u32]) -> Vec<Hop> {
             0 => Hop::Deliver,
             u => {
                 let mut v = lower(u);
-                v.extend(net.adj[s as usize].iter().copied().filter(|&t| tier(t) > tier(s) && up[t as usize].saturating_add(1) == u));
+                v.extend(
+                    net.adj[s as usize]
+                        .iter()
+                        .copied()
+                        .filter(|&t| tier(t) > tier(s) && up[t as usize].saturating_add(1) == u),
+                );
                 v.sort_unstable();
                 Hop::Via(v)
             }
@@ -69,4 +78,42 @@ pub fn table(net: &Net, attach: &[u32]) -> Vec<Hop> {
         hops.push(hop_down);
     }
     hops
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{DOWN, Hop, Net, UP};
+    use crate::model::RoutingModel;
+
+    /// Leaves 0, 1 (tier 1), spines 2, 3 (tier 2); destination behind leaf 1.
+    fn clos() -> Net {
+        Net {
+            model: RoutingModel::Updown,
+            tier: vec![Some(1), Some(1), Some(2), Some(2)],
+            adj: vec![vec![2, 3], vec![2, 3], vec![0, 1], vec![0, 1]],
+            attach: vec![vec![1]],
+            hosts_at: vec![vec![], vec![0], vec![], vec![]],
+        }
+    }
+
+    #[test]
+    fn climbs_then_descends_over_every_spine() {
+        let net = clos();
+        let t = super::table(&net, &[1]);
+        assert_eq!(t[UP], Hop::Via(vec![2, 3]));
+        // A leaf reached from above may not climb again: no valley.
+        assert_eq!(t[DOWN], Hop::Drop);
+        assert_eq!(t[4 + UP], Hop::Via(vec![1]));
+        assert_eq!(t[2 + DOWN], Hop::Deliver);
+    }
+
+    #[test]
+    fn a_lost_downlink_means_unreachable_not_a_bounce() {
+        let mut net = clos();
+        net.adj = vec![vec![2, 3], vec![3], vec![0], vec![0, 1]];
+        let t = super::table(&net, &[1]);
+        // Spine 2 lost leaf 1: descending via leaf 0 and climbing to spine 3 would be a valley.
+        assert_eq!(t[4 + DOWN], Hop::Drop);
+        assert_eq!(t[UP], Hop::Via(vec![3]));
+    }
 }
