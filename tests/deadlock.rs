@@ -907,3 +907,24 @@ proptest::proptest! {
         proptest::prop_assert_eq!(&fast_cut, &cut, "pairs cut by failures differ\n{}", text);
     }
 }
+
+#[test]
+fn check_failures_finds_the_first_scenario_with_a_cycle() {
+    let (fabric, _) = load("deadlock/k4-shortest-check-failures.fab");
+    let p = deadlock::prove(&fabric, Options::default());
+    // 10 links: 10 single and 45 double failures, plus the fabric as declared.
+    assert_eq!(p.facts.scenarios, 1 + 10 + 45);
+    assert!(p.facts.possible);
+    assert_eq!(p.cycles.len(), 1);
+    assert_eq!(p.cycles[0].scenario, vec!["A--B".to_string(), "C--D".to_string()]);
+    assert_eq!(p.cycles[0].hops, cycle(3, &["A<-C", "D<-A", "B<-D", "C<-B"]));
+    let d = p.diagnostics.iter().find(|d| d.code == Code::CyclicBufferDependency).expect("FAB201");
+    assert!(d.message.contains("when `A--B`, `C--D` fail(s)"), "{}", d.message);
+
+    // With at most one failure the same fabric is deadlock-free.
+    let mut one = fabric.clone();
+    one.routing.check_failures.value = 1;
+    let p1 = deadlock::prove(&one, Options::default());
+    assert_eq!(p1.facts.scenarios, 1 + 10);
+    assert!(!p1.facts.possible, "{}", explain(&p1));
+}

@@ -261,25 +261,26 @@ pub fn check(
                 }
             }
         }
-        // Detached hosts as sources, toward every destination (per group, then per host).
+        // Detached hosts as sources, toward every destination: per group, then the detached
+        // destinations (re-routed on their own) one by one.
         for &h in &detached_hosts {
             let before = intact.net.attach[h as usize].as_slice();
             let now = net.attach[h as usize].as_slice();
             for (i, d) in intact.dests.iter().enumerate() {
                 let ok_before = &intact.ok[i];
                 let ok_now = ok_new.get(&i).unwrap_or(ok_before);
-                let group_cut = !reaches(now, ok_now) && reaches(before, ok_before);
-                for &dst in &d.hosts {
-                    if dst == h {
-                        continue;
+                if !reaches(now, ok_now) && reaches(before, ok_before) {
+                    for &dst in &d.hosts {
+                        if dst != h && !ok_host.contains_key(&dst) {
+                            cut.push((h, dst));
+                        }
                     }
-                    let cut_here = match ok_host.get(&dst) {
-                        Some(v) => !reaches(now, v) && reaches(before, ok_before),
-                        None => group_cut,
-                    };
-                    if cut_here {
-                        cut.push((h, dst));
-                    }
+                }
+            }
+            for (&dst, ok_now) in &ok_host {
+                let ok_before = &intact.ok[intact.dest_of[dst as usize]];
+                if dst != h && !reaches(now, ok_now) && reaches(before, ok_before) {
+                    cut.push((h, dst));
                 }
             }
         }
