@@ -319,6 +319,9 @@ mod brute {
         }
         let mut best = usize::MAX;
         let mut firsts = BTreeSet::new();
+        // The reference search spells its whole state out as arguments, on purpose: it is meant
+        // to be read against the definition, not to be clever.
+        #[allow(clippy::too_many_arguments)]
         fn dfs(
             f: &Fabric,
             n: &Net,
@@ -916,10 +919,24 @@ fn check_failures_finds_the_first_scenario_with_a_cycle() {
     assert_eq!(p.facts.scenarios, 1 + 10 + 45);
     assert!(p.facts.possible);
     assert_eq!(p.cycles.len(), 1);
-    assert_eq!(p.cycles[0].scenario, vec!["A--B".to_string(), "C--D".to_string()]);
-    assert_eq!(p.cycles[0].hops, cycle(3, &["A<-C", "D<-A", "B<-D", "C<-B"]));
-    let d = p.diagnostics.iter().find(|d| d.code == Code::CyclicBufferDependency).expect("FAB201");
-    assert!(d.message.contains("when `A--B`, `C--D` fail(s)"), "{}", d.message);
+    assert_eq!(
+        p.cycles[0].scenario,
+        vec!["A--B".to_string(), "C--D".to_string()]
+    );
+    assert_eq!(
+        p.cycles[0].hops,
+        cycle(3, &["A<-C", "D<-A", "B<-D", "C<-B"])
+    );
+    let d = p
+        .diagnostics
+        .iter()
+        .find(|d| d.code == Code::CyclicBufferDependency)
+        .expect("FAB201");
+    assert!(
+        d.message.contains("when `A--B`, `C--D` fail(s)"),
+        "{}",
+        d.message
+    );
 
     // With at most one failure the same fabric is deadlock-free.
     let mut one = fabric.clone();

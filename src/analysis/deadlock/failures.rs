@@ -42,10 +42,13 @@ pub struct Outcome {
     /// Scenarios proven beyond the declared fabric: every set of 1..=N more failed links.
     pub scenarios: u64,
     /// Per scenario (its links), the pairs it cuts off that the declared fabric connects.
-    pub unreachable: Vec<(Vec<LinkId>, Vec<(u32, u32)>)>,
+    pub unreachable: Vec<CutPairs>,
     /// The first scenario with a cycle: its links, routes and graph.
     pub first_cycle: Option<(Vec<LinkId>, Routes, BufferDependencyGraph)>,
 }
+
+/// A scenario's failed links and the (source, destination) host pairs it cuts off.
+pub type CutPairs = (Vec<LinkId>, Vec<(u32, u32)>);
 
 /// What a scenario removes, as bundles (indices into `bundles`).
 type Key = Vec<usize>;

@@ -530,10 +530,10 @@ fn edge_route(cx: &Ctx, routes: &Routes, a: Queue, b: Queue, cause: Option<Cause
                 kinds.push("a loop".to_string());
             }
             for w in route.windows(3) {
-                if let (DeviceId::Switch(x), DeviceId::Switch(y)) = (w[1], w[2]) {
-                    if routes.net.is_bounce(w[0], x.0, y.0) {
-                        kinds.push(format!("a bounce at `{}`", f.switch(x).name));
-                    }
+                if let (DeviceId::Switch(x), DeviceId::Switch(y)) = (w[1], w[2])
+                    && routes.net.is_bounce(w[0], x.0, y.0)
+                {
+                    kinds.push(format!("a bounce at `{}`", f.switch(x).name));
                 }
             }
             let static_hop = sws
@@ -569,10 +569,10 @@ fn primary_span(
         switches.insert(g.graph[n].switch);
         for e in g.graph.edges(n) {
             use petgraph::visit::EdgeRef;
-            if inside.contains(&e.target()) {
-                if let Cause::Path(i) = e.weight() {
-                    path_idx = Some(path_idx.map_or(*i, |p| p.min(*i)));
-                }
+            if inside.contains(&e.target())
+                && let Cause::Path(i) = e.weight()
+            {
+                path_idx = Some(path_idx.map_or(*i, |p| p.min(*i)));
             }
         }
     }

@@ -120,14 +120,15 @@ impl Qos {
         if let Some(&q) = self.rewrites.get(&(at, from, to_dev, p)) {
             return PState { rewritten: q, ..ps };
         }
-        if !self.bounce.is_empty() && net.is_bounce(from, at, to) {
-            if let Some(i) = self.bounce.iter().position(|&b| b == p) {
-                let next = self.bounce.get(i + 1).copied().unwrap_or(LOSSY);
-                return PState {
-                    rewritten: next,
-                    ..ps
-                };
-            }
+        if !self.bounce.is_empty()
+            && net.is_bounce(from, at, to)
+            && let Some(i) = self.bounce.iter().position(|&b| b == p)
+        {
+            let next = self.bounce.get(i + 1).copied().unwrap_or(LOSSY);
+            return PState {
+                rewritten: next,
+                ..ps
+            };
         }
         ps
     }

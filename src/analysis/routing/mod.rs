@@ -129,10 +129,10 @@ pub struct Dest {
 /// Groups the hosts of `net` into destinations, in a deterministic order (by first host).
 pub fn destinations(fabric: &Fabric, net: &Net, intact_attach: &[Vec<u32>]) -> Vec<Dest> {
     let mut by_key: BTreeMap<(Vec<u32>, Vec<usize>), Vec<u32>> = BTreeMap::new();
-    for h in 0..net.attach.len() {
-        let routes = static_routes::matching(fabric, h as u32, &intact_attach[h]);
+    for (h, (attach, intact)) in net.attach.iter().zip(intact_attach).enumerate() {
+        let routes = static_routes::matching(fabric, h as u32, intact);
         by_key
-            .entry((net.attach[h].clone(), routes))
+            .entry((attach.clone(), routes))
             .or_default()
             .push(h as u32);
     }
@@ -382,19 +382,19 @@ impl Routes {
             let model = model_table(&net, d);
             if fragile_limit > 0 {
                 for (state, h) in model.iter().enumerate() {
-                    if let Hop::Via(v) = h {
-                        if v.len() <= fragile_limit {
-                            let x = (state / 2) as u32;
-                            for &y in v {
-                                fragile
-                                    .entry((x.min(y), x.max(y)))
-                                    .or_default()
-                                    .push(Fragile {
-                                        dest: i as u32,
-                                        state: state as u32,
-                                        nh: v.clone(),
-                                    });
-                            }
+                    if let Hop::Via(v) = h
+                        && v.len() <= fragile_limit
+                    {
+                        let x = (state / 2) as u32;
+                        for &y in v {
+                            fragile
+                                .entry((x.min(y), x.max(y)))
+                                .or_default()
+                                .push(Fragile {
+                                    dest: i as u32,
+                                    state: state as u32,
+                                    nh: v.clone(),
+                                });
                         }
                     }
                 }
