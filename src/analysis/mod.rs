@@ -3,12 +3,14 @@
 
 pub mod buffer;
 pub mod classes;
+pub mod deadlock;
 pub mod ecn;
 pub mod facts;
 pub mod group;
 pub mod headroom;
 pub mod physics;
 pub mod qos_plan;
+pub mod routing;
 pub mod topology;
 pub mod watchdog;
 
@@ -35,12 +37,13 @@ pub fn analyze(fabric: &Fabric) -> Findings {
     ecn::check(fabric, &plan, &mut diagnostics);
     qos_plan::check(fabric, &mut diagnostics);
     watchdog::check(fabric, &plan, &mut diagnostics);
+    let (deadlock, unreachable) = deadlock::check(fabric, &mut diagnostics);
     let facts = Facts {
         switches: fabric.switches.len(),
         hosts: fabric.hosts.len(),
         links: fabric.links.len(),
-        deadlock: None,
-        unreachable: Vec::new(),
+        deadlock: Some(deadlock),
+        unreachable,
         oversubscription,
         headroom: plan.rows(fabric),
         ecn: ecn::ecn_plan(fabric, &plan)

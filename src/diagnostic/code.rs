@@ -66,6 +66,10 @@ codes! {
     MissingProperty      "FAB105" Name Error "a required property is missing",
     NotAllowedHere       "FAB106" Name Error "a property is not allowed in this block",
     BadNameTemplate      "FAB107" Name Error "a generator name template gives invalid or clashing names",
+    // deadlock
+    CyclicBufferDependency "FAB201" Deadlock Error "deadlock possible (cyclic buffer dependency)",
+    PriorityDecrease     "FAB202" Deadlock Error "priority rewrites form a cycle, so no order of priorities satisfies Tagger",
+    LosslessLimit        "FAB203" Deadlock Error "a switch needs more lossless priorities than its model supports",
     // ecn (DCQCN marking, theory.md §2.4)
     EcnInverted          "FAB301" Ecn Error "`ecn min` is not below `ecn max` (ECN-1)",
     EcnStepMarking       "FAB302" Ecn Warning "`ecn min` equals `ecn max` with probability 100%: step marking (ECN-1)",
@@ -102,6 +106,10 @@ codes! {
     Isolated             "FAB605" Topology Warning "a switch or host has no links",
     CannotWire           "FAB606" Topology Error "a generated tier cannot be wired with the ports its model has",
     BadLink              "FAB607" Topology Error "a link joins a device to itself or two hosts",
+    // routing
+    Unreachable          "FAB701" Routing Warning "a pair of hosts has no route under the routing model",
+    RoutingLoop          "FAB702" Routing Error "static routes forward traffic in a loop",
+    NotAdjacent          "FAB703" Routing Error "a route, path or rewrite names a hop that is not a link",
     // watchdog
     WatchdogOff          "FAB801" Watchdog Warning "the PFC watchdog is off on a switch with lossless priorities",
 }

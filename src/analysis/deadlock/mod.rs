@@ -1,0 +1,810 @@
+//! The PFC deadlock proof (theory.md §1): the resolved `Fabric` in; findings out — cyclic
+//! buffer dependencies with a minimal witness and remedies (FAB201), Tagger's conditions
+//! (FAB202), lossless priorities against the model's limit (FAB203), and the routing findings
+//! the proof depends on (FAB701 unreachable pairs, FAB702 static-route loops, FAB703 hops that
+//! are not adjacent) — plus `facts.deadlock` and `facts.unreachable`.
+//!
+//! Steps: validate the routing statements; compute next hops per destination group on the
+//! fabric without its `fail` links; build the buffer-dependency graph (`buffer_graph`); find
+//! its cyclic components with Tarjan's algorithm and a minimal cycle in each (`witness`);
+//! then prove every scenario of `check failures N` (`failures`).
+//!
+//! One shortcut skips building the graph: plain `routing updown` (no static routes, paths,
+//! rewrites or bounce-tagging) is acyclic on every topology and every failure scenario.
+//! Proof (Autonet up*/down*, theory.md §1.1 fact 3): rank a queue entered from below (or from
+//! a host) by the switch's tier `t`, and one entered from above by `2·T − t` (`T` the highest
+//! tier). Valley-free routes only climb, turn once, then descend: climbing raises `t`;
+//! descending lowers `t`, raising `2·T − t`; the turn goes from rank `t ≤ T` to
+//! `2·T − t' > T` (`t' < t ≤ T`). The priority does not enter the rank, so per-switch priority
+//! overrides do not matter. Every edge raises the rank, so there is no cycle. Routing is still
+//! computed in full, for unreachable pairs.
+
+pub mod buffer_graph;
+pub mod failures;
+pub mod tagger;
+pub mod witness;
+
+use std::collections::BTreeSet;
+
+use crate::diagnostic::{Code, CycleHop, Diagnostic};
+use crate::model::{DeviceId, Fabric, LinkId, RoutingModel, SwitchId};
+use crate::span::Span;
+
+use super::facts::{DeadlockFacts, Unreachable};
+use super::routing::{self, Net, Routes};
+use buffer_graph::{BufferDependencyGraph, Cause, Queue};
+use tagger::Qos;
+
+/// How to run the proof.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Build the graph even where the valley-free certificate makes it unnecessary (tests,
+    /// benchmarks).
+    pub force_graph: bool,
+}
+
+/// A witness cycle and where it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cycle {
+    /// The ingress queues, in dependency order, starting at the smallest.
+    pub hops: Vec<CycleHop>,
+    /// Extra failed links of the scenario (`L2--T1`), empty for the fabric as declared.
+    pub scenario: Vec<String>,
+    /// Per edge `hops[i] -> hops[i+1]`: one inducing route and its kind.
+    pub routes: Vec<String>,
+    pub minimal: bool,
+}
+
+/// Everything the proof found.
+#[derive(Debug, Clone, Default)]
+pub struct Proof {
+    pub facts: DeadlockFacts,
+    pub unreachable: Vec<Unreachable>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub cycles: Vec<Cycle>,
+    /// The graph of the fabric as declared, when it was built.
+    pub graph: Option<BufferDependencyGraph>,
+    /// Whether the valley-free certificate replaced the graph.
+    pub certified: bool,
+    /// Static-route loops as switch-name sequences.
+    pub loops: Vec<Vec<String>>,
+}
+
+/// The pass as `analysis::analyze` runs it.
+pub fn check(fabric: &Fabric, diags: &mut Vec<Diagnostic>) -> (DeadlockFacts, Vec<Unreachable>) {
+    let proof = prove(fabric, Options::default());
+    diags.extend(proof.diagnostics);
+    (proof.facts, proof.unreachable)
+}
+
+/// Shared, scenario-independent inputs.
+pub struct Ctx<'f> {
+    pub fabric: &'f Fabric,
+    pub qos: Qos,
+    /// Paths that passed validation.
+    pub paths: Vec<usize>,
+    pub intact_attach: Vec<Vec<u32>>,
+    /// Links down in the fabric as declared (`fail`).
+    pub base_failed: Vec<bool>,
+    /// Hosts with no link at all (FAB605 reports them; they are left out of FAB701).
+    pub isolated: Vec<bool>,
+}
+
+impl Ctx<'_> {
+    pub fn net(&self, extra: &[LinkId]) -> Net {
+        Net::build(self.fabric, &|l| {
+            self.base_failed[l.index()] || extra.contains(&l)
+        })
+    }
+
+    pub fn routes(
+        &self,
+        net: Net,
+        fragile: usize,
+        graph: Option<&mut BufferDependencyGraph>,
+    ) -> Routes {
+        match graph {
+            Some(g) => {
+                let r = Routes::compute(
+                    self.fabric,
+                    net,
+                    &self.intact_attach,
+                    fragile,
+                    |net, i, d, t| {
+                        buffer_graph::dest_edges(&self.qos, net, d, t, |a, b| {
+                            g.edge(a, b, Cause::Route(i as u32))
+                        });
+                    },
+                );
+                for &i in &self.paths {
+                    buffer_graph::path_edges(
+                        &self.qos,
+                        &r.net,
+                        &self.fabric.routing.paths[i],
+                        |a, b| {
+                            g.edge(a, b, Cause::Path(i as u32));
+                        },
+                    );
+                }
+                r
+            }
+            None => Routes::compute(
+                self.fabric,
+                net,
+                &self.intact_attach,
+                fragile,
+                |_, _, _, _| {},
+            ),
+        }
+    }
+
+    /// Whether the valley-free certificate applies (see the module header).
+    pub fn certified(&self) -> bool {
+        let r = &self.fabric.routing;
+        r.model.value == RoutingModel::Updown
+            && r.routes.is_empty()
+            && self.paths.is_empty()
+            && r.paths.is_empty()
+            && !self.qos.rewrites_anything()
+    }
+
+    pub fn link_name(&self, l: LinkId) -> String {
+        let link = self.fabric.link(l);
+        format!(
+            "{}--{}",
+            self.fabric.device_name(link.a.device),
+            self.fabric.device_name(link.b.device)
+        )
+    }
+}
+
+pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
+    let mut proof = Proof::default();
+    let paths = validate(fabric, &mut proof.diagnostics);
+    let qos = Qos::new(fabric);
+    tagger::check_limits(fabric, &qos, &mut proof.diagnostics);
+    let mut base_failed = vec![false; fabric.links.len()];
+    for f in &fabric.routing.fails {
+        for l in &f.links {
+            base_failed[l.index()] = true;
+        }
+    }
+    let intact_attach = routing::intact_attach(fabric);
+    let isolated = intact_attach.iter().map(Vec::is_empty).collect();
+    let cx = Ctx {
+        fabric,
+        qos,
+        paths,
+        intact_attach,
+        base_failed,
+        isolated,
+    };
+    proof.certified = cx.certified();
+    let build = !proof.certified || opts.force_graph;
+
+    let n = usize::from(fabric.routing.check_failures.value.min(2));
+    let mut graph = BufferDependencyGraph::default();
+    let routes = cx.routes(cx.net(&[]), n, build.then_some(&mut graph));
+
+    // Static-route loops.
+    report_loops(&cx, &routes, &mut proof);
+
+    // Unreachable pairs of the fabric as declared.
+    let pairs: Vec<(u32, u32)> = routes
+        .unreachable()
+        .into_iter()
+        .filter(|&(a, b)| !cx.isolated[a as usize] && !cx.isolated[b as usize])
+        .collect();
+    if fabric.routing.model.value != RoutingModel::None {
+        report_unreachable(&cx, &pairs, &[], &mut proof);
+    }
+
+    // Cycles of the fabric as declared.
+    let mut possible = false;
+    if build {
+        let comps = graph.cyclic_components();
+        possible = !comps.is_empty();
+        for c in &comps {
+            let cycle = describe_cycle(&cx, &routes, &graph, c, &[]);
+            proof.diagnostics.push(cycle_diagnostic(
+                &cx,
+                &routes,
+                &graph,
+                &cycle,
+                primary_span(&cx, &graph, c, &[]),
+            ));
+            proof.cycles.push(cycle.0);
+        }
+        if cx.qos.rewrites_anything() {
+            tagger_order(&cx, &graph, &mut proof.diagnostics);
+        }
+    }
+
+    // Failure scenarios.
+    let outcome = failures::check(&cx, &routes, build.then_some(&graph), possible, n);
+    proof.facts.scenarios = 1 + outcome.scenarios;
+    for (scenario, pairs) in &outcome.unreachable {
+        let names: Vec<String> = scenario.iter().map(|&l| cx.link_name(l)).collect();
+        report_unreachable(&cx, pairs, &names, &mut proof);
+    }
+    if let Some((links, groutes, g)) = &outcome.first_cycle {
+        possible = true;
+        let names: Vec<String> = links.iter().map(|&l| cx.link_name(l)).collect();
+        if let Some(c) = g.cyclic_components().first() {
+            let cycle = describe_cycle(&cx, groutes, g, c, &names);
+            let span = fabric.routing.check_failures.span;
+            proof
+                .diagnostics
+                .push(cycle_diagnostic(&cx, groutes, g, &cycle, span));
+            proof.cycles.push(cycle.0);
+        }
+    }
+    proof.facts.possible = possible;
+    proof.unreachable.sort();
+    if build {
+        proof.graph = Some(graph);
+    }
+    proof
+}
+
+// ---------------------------------------------------------------- validation (FAB703)
+
+/// Checks that routes, paths and rewrites name adjacent hops; returns the usable paths.
+fn validate(fabric: &Fabric, diags: &mut Vec<Diagnostic>) -> Vec<usize> {
+    let intact = Net::build(fabric, &|_| false);
+    let adjacent = |a: DeviceId, b: DeviceId| buffer_graph::linked(&intact, a, b);
+    let name = |d: DeviceId| fabric.device_name(d).to_string();
+    for r in &fabric.routing.routes {
+        let at = DeviceId::Switch(r.at);
+        if !adjacent(at, r.via) {
+            diags.push(
+                Diagnostic::new(
+                    Code::NotAdjacent,
+                    r.span,
+                    format!(
+                        "static route at `{}` goes via `{}`, which is not its neighbour",
+                        name(at),
+                        name(r.via)
+                    ),
+                )
+                .label("route declared here")
+                .help(format!("`via` names a device linked to `{}`", name(at))),
+            );
+        }
+    }
+    let mut ok = Vec::new();
+    for (i, p) in fabric.routing.paths.iter().enumerate() {
+        let mut good = p.hops.len() >= 2;
+        for (j, w) in p.hops.windows(2).enumerate() {
+            if !adjacent(w[0], w[1]) {
+                diags.push(
+                    Diagnostic::new(
+                        Code::NotAdjacent,
+                        p.span,
+                        format!(
+                            "path hop `{}` -> `{}` is not a link",
+                            name(w[0]),
+                            name(w[1])
+                        ),
+                    )
+                    .label("path declared here")
+                    .help("each hop of a `path` must be linked to the next"),
+                );
+                good = false;
+            }
+            if j > 0 && matches!(w[0], DeviceId::Host(_)) {
+                diags.push(
+                    Diagnostic::new(
+                        Code::NotAdjacent,
+                        p.span,
+                        format!(
+                            "path passes through host `{}`, and hosts never forward",
+                            name(w[0])
+                        ),
+                    )
+                    .label("path declared here")
+                    .help("a host may only start or end a `path`"),
+                );
+                good = false;
+            }
+        }
+        if good {
+            ok.push(i);
+        }
+    }
+    for r in &fabric.routing.rewrites {
+        let at = DeviceId::Switch(r.at);
+        for (what, d) in [("from", r.from), ("to", r.to)] {
+            if !adjacent(at, d) {
+                diags.push(
+                    Diagnostic::new(
+                        Code::NotAdjacent,
+                        r.span,
+                        format!(
+                            "rewrite at `{}` names `{what} {}`, which is not its neighbour",
+                            name(at),
+                            name(d)
+                        ),
+                    )
+                    .label("rewrite declared here")
+                    .help(format!(
+                        "`from` and `to` name devices linked to `{}`",
+                        name(at)
+                    )),
+                );
+            }
+        }
+    }
+    ok
+}
+
+// ---------------------------------------------------------------- findings
+
+fn report_loops(cx: &Ctx, routes: &Routes, proof: &mut Proof) {
+    let f = cx.fabric;
+    let mut seen: BTreeSet<Vec<u32>> = BTreeSet::new();
+    for l in &routes.loops {
+        if !seen.insert(l.switches.clone()) {
+            continue;
+        }
+        let names: Vec<String> = l
+            .switches
+            .iter()
+            .map(|&s| f.switch(SwitchId(s)).name.clone())
+            .collect();
+        let dest = &routes.dests[l.dest];
+        let target = f.host(crate::model::HostId(dest.hosts[0])).name.clone();
+        // The static routes at the loop's switches for this destination.
+        let involved: Vec<&crate::model::StaticRoute> = dest
+            .routes
+            .iter()
+            .map(|&i| &f.routing.routes[i])
+            .filter(|r| l.switches.contains(&r.at.0))
+            .collect();
+        let span = involved.first().map_or(f.routing.model.span, |r| r.span);
+        let mut chain = names.clone();
+        chain.push(names[0].clone());
+        let mut d = Diagnostic::new(
+            Code::RoutingLoop,
+            span,
+            format!("static routes loop: traffic for `{target}` goes {} until its TTL expires", chain.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(" -> ")),
+        )
+        .label("route in the loop")
+        .note("a routing loop is a cyclic buffer dependency on every lossless priority it carries; the loop deadlocks once traffic enters it faster than n·B/TTL (HotNets'16)")
+        .help("make the static routes agree on one loop-free direction toward the destination, or remove the one that points back");
+        for r in involved.iter().skip(1) {
+            d = d.with_secondary(r.span, "also in the loop");
+        }
+        proof.diagnostics.push(d);
+        proof.loops.push(names);
+    }
+}
+
+fn report_unreachable(cx: &Ctx, pairs: &[(u32, u32)], scenario: &[String], proof: &mut Proof) {
+    let f = cx.fabric;
+    let pairs: Vec<&(u32, u32)> = pairs
+        .iter()
+        .filter(|&&(a, b)| !cx.isolated[a as usize] && !cx.isolated[b as usize])
+        .collect();
+    let Some(&&(a, b)) = pairs.first() else {
+        return;
+    };
+    let name = |h: u32| f.host(crate::model::HostId(h)).name.clone();
+    for &&(x, y) in &pairs {
+        proof.unreachable.push(Unreachable {
+            from: name(x),
+            to: name(y),
+            scenario: scenario.to_vec(),
+        });
+    }
+    let model = match f.routing.model.value {
+        RoutingModel::Updown => "routing updown",
+        RoutingModel::Shortest => "routing shortest",
+        RoutingModel::None => "routing none",
+    };
+    let (span, when) = if scenario.is_empty() {
+        (
+            f.routing
+                .fails
+                .first()
+                .map_or(f.routing.model.span, |x| x.span),
+            String::new(),
+        )
+    } else {
+        (
+            f.routing.check_failures.span,
+            format!(
+                " when {} fail(s)",
+                scenario
+                    .iter()
+                    .map(|s| format!("`{s}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )
+    };
+    let mut d = Diagnostic::new(
+        Code::Unreachable,
+        span,
+        format!(
+            "`{}` cannot reach `{}` under `{model}`{when} ({} host pair(s) without a route)",
+            name(a),
+            name(b),
+            pairs.len()
+        ),
+    )
+    .label(if scenario.is_empty() {
+        "routing of the fabric as declared"
+    } else {
+        "failure scenarios checked here"
+    });
+    d = if f.routing.model.value == RoutingModel::Updown {
+        d.help("up-down routing never bounces, so a lost valley-free path means no path; add links (or spines) so every leaf keeps a valley-free path, or accept the outage")
+    } else {
+        d.help("add links so the switch graph stays connected, or fix the static routes that drop this traffic")
+    };
+    proof.diagnostics.push(d);
+}
+
+/// The witness of component `comp`, with one inducing route per edge.
+fn describe_cycle(
+    cx: &Ctx,
+    routes: &Routes,
+    g: &BufferDependencyGraph,
+    comp: &[petgraph::graph::NodeIndex],
+    scenario: &[String],
+) -> (Cycle, Vec<Queue>) {
+    let w = witness::minimal_cycle(&g.graph, comp);
+    let f = cx.fabric;
+    let queues: Vec<Queue> = w.cycle.iter().map(|&n| g.graph[n]).collect();
+    let hops = queues
+        .iter()
+        .map(|q| CycleHop {
+            switch: f.switch(SwitchId(q.switch)).name.clone(),
+            from: f.switch(SwitchId(q.from)).name.clone(),
+            priority: q.priority,
+        })
+        .collect();
+    let mut descr = Vec::new();
+    for i in 0..queues.len() {
+        let (a, b) = (queues[i], queues[(i + 1) % queues.len()]);
+        let cause = g
+            .graph
+            .find_edge(w.cycle[i], w.cycle[(i + 1) % queues.len()])
+            .map(|e| g.graph[e]);
+        descr.push(edge_route(cx, routes, a, b, cause));
+    }
+    (
+        Cycle {
+            hops,
+            scenario: scenario.to_vec(),
+            routes: descr,
+            minimal: w.minimal,
+        },
+        queues,
+    )
+}
+
+fn edge_route(cx: &Ctx, routes: &Routes, a: Queue, b: Queue, cause: Option<Cause>) -> String {
+    let f = cx.fabric;
+    let sw = |s: u32| f.switch(SwitchId(s)).name.clone();
+    let head = format!(
+        "`{}`<-`{}` (p{}) -> `{}`<-`{}` (p{})",
+        sw(a.switch),
+        sw(a.from),
+        a.priority,
+        sw(b.switch),
+        sw(b.from),
+        b.priority
+    );
+    match cause {
+        Some(Cause::Path(i)) => {
+            let p = &f.routing.paths[i as usize];
+            let text: Vec<&str> = p.hops.iter().map(|&d| f.device_name(d)).collect();
+            format!("{head}: path statement {}", text.join(" -> "))
+        }
+        Some(Cause::Route(d)) => {
+            let dest = &routes.dests[d as usize];
+            let t = routing::table(f, &routes.net, dest);
+            let route = buffer_graph::route_through(&cx.qos, &routes.net, dest, &t, a, b);
+            let Some(route) = route else {
+                return format!("{head}: routed traffic");
+            };
+            let text: Vec<&str> = route.iter().map(|&d| f.device_name(d)).collect();
+            let mut kinds = Vec::new();
+            let sws: Vec<u32> = route
+                .iter()
+                .filter_map(|d| {
+                    if let DeviceId::Switch(s) = d {
+                        Some(s.0)
+                    } else {
+                        None
+                    }
+                })
+                .collect();
+            if routes.loops.iter().any(|l| l.dest == d as usize) && {
+                let mut s = sws.clone();
+                s.sort_unstable();
+                s.windows(2).any(|w| w[0] == w[1])
+            } {
+                kinds.push("a loop".to_string());
+            }
+            for w in route.windows(3) {
+                if let (DeviceId::Switch(x), DeviceId::Switch(y)) = (w[1], w[2])
+                    && routes.net.is_bounce(w[0], x.0, y.0)
+                {
+                    kinds.push(format!("a bounce at `{}`", f.switch(x).name));
+                }
+            }
+            let static_hop = sws
+                .iter()
+                .any(|&s| dest.routes.iter().any(|&r| f.routing.routes[r].at.0 == s));
+            if static_hop {
+                kinds.push("static routes".into());
+            }
+            let kind = if kinds.is_empty() {
+                "a route".to_string()
+            } else {
+                kinds.join(", ")
+            };
+            format!("{head}: route {} ({kind})", text.join(" -> "))
+        }
+        None => head,
+    }
+}
+
+/// Where a cycle finding points: a `path` it uses, else a static route at one of its
+/// switches, else the first `fail` (when the cycle bounces), else the `routing` statement.
+fn primary_span(
+    cx: &Ctx,
+    g: &BufferDependencyGraph,
+    comp: &[petgraph::graph::NodeIndex],
+    _scenario: &[String],
+) -> Span {
+    let f = cx.fabric;
+    let inside: BTreeSet<_> = comp.iter().copied().collect();
+    let mut path_idx: Option<u32> = None;
+    let mut switches = BTreeSet::new();
+    for &n in comp {
+        switches.insert(g.graph[n].switch);
+        for e in g.graph.edges(n) {
+            use petgraph::visit::EdgeRef;
+            if inside.contains(&e.target())
+                && let Cause::Path(i) = e.weight()
+            {
+                path_idx = Some(path_idx.map_or(*i, |p| p.min(*i)));
+            }
+        }
+    }
+    if let Some(i) = path_idx {
+        return f.routing.paths[i as usize].span;
+    }
+    if let Some(r) = f.routing.routes.iter().find(|r| switches.contains(&r.at.0)) {
+        return r.span;
+    }
+    if let Some(x) = f.routing.fails.first() {
+        return x.span;
+    }
+    if let Some(r) = f.routing.rewrites.first() {
+        return r.span;
+    }
+    if let Some(b) = &f.routing.bounce_tagging {
+        return b.span;
+    }
+    f.routing.model.span
+}
+
+fn cycle_diagnostic(
+    cx: &Ctx,
+    routes: &Routes,
+    _g: &BufferDependencyGraph,
+    cycle: &(Cycle, Vec<Queue>),
+    span: Span,
+) -> Diagnostic {
+    let f = cx.fabric;
+    let (c, queues) = cycle;
+    let mut chain: Vec<String> = c.hops.iter().map(|h| format!("`{}`", h.switch)).collect();
+    chain.push(format!("`{}`", c.hops[0].switch));
+    let prios: BTreeSet<u8> = c.hops.iter().map(|h| h.priority).collect();
+    let prio_text = prios
+        .iter()
+        .map(u8::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let when = if c.scenario.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " when {} fail(s)",
+            c.scenario
+                .iter()
+                .map(|s| format!("`{s}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    let mut d = Diagnostic::new(
+        Code::CyclicBufferDependency,
+        span,
+        format!(
+            "deadlock possible (cyclic buffer dependency): {} on priority {prio_text}{when}",
+            chain.join(" -> ")
+        ),
+    )
+    .label(if c.scenario.is_empty() {
+        "the routing that creates the cycle"
+    } else {
+        "failure scenarios checked here"
+    });
+    d.cycle = Some(c.hops.clone());
+    // The chain of ports, as an engineer would trace it on the racks.
+    let ports: Vec<String> = queues
+        .iter()
+        .map(|q| {
+            let port = port_facing(f, q.switch, q.from).unwrap_or_default();
+            format!(
+                "{port} (from `{}`, p{})",
+                f.switch(SwitchId(q.from)).name,
+                q.priority
+            )
+        })
+        .collect();
+    d = d.note(format!(
+        "cycle of ingress queues: {} -> back to the first",
+        ports.join(" -> ")
+    ));
+    if !c.minimal {
+        d = d.note("the component is large: this is a short cycle, not proven the shortest");
+    }
+    for r in &c.routes {
+        d = d.note(format!("edge {r}"));
+    }
+    d.help(remedy(cx, routes, queues))
+}
+
+/// `L3.port2`: the lowest-numbered port of `s` linked to `from`.
+fn port_facing(f: &Fabric, s: u32, from: u32) -> Option<String> {
+    let me = DeviceId::Switch(SwitchId(s));
+    f.device_links(me)
+        .into_iter()
+        .filter(|&(_, l)| f.peer(l, me).device == DeviceId::Switch(SwitchId(from)))
+        .map(|(e, _)| e)
+        .min()
+        .map(|e| f.endpoint_name(e))
+}
+
+fn remedy(cx: &Ctx, routes: &Routes, queues: &[Queue]) -> String {
+    let f = cx.fabric;
+    let net = &routes.net;
+    let sw = |s: u32| f.switch(SwitchId(s)).name.clone();
+    let mut parts = Vec::new();
+    // The turn that breaks up-down routing: came down into `a.switch`, leaves upward.
+    let bounce = (0..queues.len()).find_map(|i| {
+        let (a, b) = (queues[i], queues[(i + 1) % queues.len()]);
+        net.is_bounce(DeviceId::Switch(SwitchId(a.from)), a.switch, b.switch)
+            .then_some((a, b))
+    });
+    let p = queues[0].priority;
+    let class = f
+        .classes
+        .iter()
+        .enumerate()
+        .find(|(i, c)| {
+            c.lossless.value
+                && f.switch_class(SwitchId(queues[0].switch), crate::model::ClassId(*i as u32))
+                    .priority
+                    .value
+                    == p
+        })
+        .map(|(_, c)| c.name.clone())
+        .unwrap_or_else(|| "CLASS".into());
+    let used: BTreeSet<u8> = f.classes.iter().map(|c| c.priority.value).collect();
+    let free = (p + 1..8)
+        .chain(0..p)
+        .find(|q| !used.contains(q))
+        .unwrap_or(p.saturating_add(1));
+    if let Some((a, b)) = bounce {
+        parts.push(format!(
+            "the cycle bounces at `{}`: traffic comes down from `{}` and goes back up to `{}`",
+            sw(a.switch),
+            sw(a.from),
+            sw(b.switch)
+        ));
+        parts.push("keep routing valley-free (`routing updown`; with BGP, tier-shared ASNs as in RFC 7938 turn a failure into unreachability instead of a bounce)".into());
+        let lossless_now = cx.qos.lossless_priorities(a.switch).len();
+        parts.push(format!(
+            "or move bounced traffic to another lossless priority with `bounce-tagging {p} -> {free}` (Tagger: {} lossless priorities for one bounce; make priority {free} lossless)",
+            lossless_now + 1
+        ));
+        parts.push(format!("or make class `{class}` lossy on that hop: `switch {} {{ class {class} {{ lossless off }} }}`", sw(a.switch)));
+    } else {
+        if !f.routing.routes.is_empty() {
+            parts.push(
+                "fix the static routes so that traffic never returns to a switch it passed".into(),
+            );
+        }
+        if !f.routing.paths.is_empty() {
+            parts.push("keep lossless traffic off this `path` (for flooding: drop lossless packets whose ARP entry is incomplete), or give it a lossy class (`path class …`)".into());
+        }
+        parts.push("use valley-free routing (`routing updown` on a tiered fabric)".into());
+        parts.push(format!(
+            "or rewrite the priority once per turn that closes the cycle (`rewrite at {} from {} to {} priority {p} -> {free}`, Tagger)",
+            sw(queues[0].switch),
+            sw(queues[0].from),
+            sw(queues[1 % queues.len()].switch)
+        ));
+        parts.push(format!("or make class `{class}` lossy on one hop: `switch {} {{ class {class} {{ lossless off }} }}`", sw(queues[0].switch)));
+    }
+    parts.join("; ")
+}
+
+/// Tagger's second condition: some order of the priorities makes every rewrite go upward
+/// (no edge from a higher to a lower tag). Such an order exists iff the graph of priority
+/// transitions (p -> q for every dependency edge that changes priority, plus the order
+/// `bounce-tagging` lists) is acyclic; a numerically lower target is fine (SONiC remaps 3 -> 2).
+/// One FAB202 per cyclic set of priorities.
+fn tagger_order(cx: &Ctx, g: &BufferDependencyGraph, diags: &mut Vec<Diagnostic>) {
+    let f = cx.fabric;
+    // (p, q) -> first edge (by queue order) that makes the transition.
+    let mut trans: std::collections::BTreeMap<(u8, u8), (Queue, Queue)> =
+        std::collections::BTreeMap::new();
+    for (a, b) in g.edge_list() {
+        if a.priority != b.priority {
+            trans.entry((a.priority, b.priority)).or_insert((a, b));
+        }
+    }
+    let mut pg: petgraph::graphmap::DiGraphMap<u8, ()> = petgraph::graphmap::DiGraphMap::new();
+    for &(p, q) in trans.keys() {
+        pg.add_edge(p, q, ());
+    }
+    if let Some(b) = &f.routing.bounce_tagging {
+        for w in b.value.windows(2) {
+            pg.add_edge(w[0], w[1], ());
+        }
+    }
+    let mut comps: Vec<Vec<u8>> = petgraph::algo::tarjan_scc(&pg)
+        .into_iter()
+        .filter(|c| c.len() > 1)
+        .collect();
+    for c in &mut comps {
+        c.sort_unstable();
+    }
+    comps.sort();
+    let sw = |s: u32| f.switch(SwitchId(s)).name.clone();
+    for c in comps {
+        let inside: Vec<((u8, u8), (Queue, Queue))> = trans
+            .iter()
+            .filter(|((p, q), _)| c.contains(p) && c.contains(q))
+            .map(|(k, v)| (*k, *v))
+            .collect();
+        let text: Vec<String> = inside
+            .iter()
+            .map(|((p, q), (a, b))| {
+                format!(
+                    "{p} -> {q} at `{}` (from `{}` to `{}`)",
+                    sw(a.switch),
+                    sw(a.from),
+                    sw(b.switch)
+                )
+            })
+            .collect();
+        let rule = inside.iter().find_map(|((p, q), (a, _))| {
+            f.routing
+                .rewrites
+                .iter()
+                .find(|r| r.at.0 == a.switch && r.old == *p && r.new == *q)
+        });
+        let span = rule
+            .map(|r| r.span)
+            .or(f.routing.bounce_tagging.as_ref().map(|b| b.span))
+            .unwrap_or(f.routing.model.span);
+        let list = c.iter().map(u8::to_string).collect::<Vec<_>>().join(", ");
+        diags.push(
+            Diagnostic::new(Code::PriorityDecrease, span, format!("priorities {list} are rewritten into each other in a cycle, so no order makes every rewrite go up"))
+                .label("rewrite in the cycle")
+                .note(format!("transitions: {}", text.join("; ")))
+                .note("Tagger's theorem needs every priority's subgraph acyclic and an order of priorities that no rewrite goes down")
+                .help("rewrite in one direction only (for example always to the next `bounce-tagging` priority); past the last lossless priority, make the traffic lossy"),
+        );
+    }
+}

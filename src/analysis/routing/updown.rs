@@ -1,0 +1,119 @@
+//! `routing updown`: valley-free ECMP over tiers (RFC 7938 BGP with tier-shared ASNs). A route
+//! climbs strictly, then descends strictly (hosts count as tier 0); among such routes every
+//! minimum-hop one is used. A switch's next hops depend on the arrival phase: traffic that came
+//! from below may still climb, traffic that came from above may only descend.
+//!
+//! Distances: `down[s]` is the fewest hops from `s` to the destination descending strictly,
+//! `up[s]` the fewest hops of a valley-free route from `s` that may still climb. Every
+//! minimum-hop valley-free route from a source follows these next hops, and every route that
+//! follows them is such a route (a suffix of a shortest route is shortest from its phase).
+
+use super::{Hop, Net};
+
+const INF: u32 = u32::MAX;
+
+pub fn table(net: &Net, attach: &[u32]) -> Vec<Hop> {
+    let n = net.switches();
+    let tier = |s: u32| net.tier[s as usize];
+    let mut order: Vec<u32> = (0..n as u32).filter(|&s| tier(s).is_some()).collect();
+    order.sort_by_key(|&s| (tier(s), s));
+    let mut down = vec![INF; n];
+    for &s in &order {
+        if attach.binary_search(&s).is_ok() {
+            down[s as usize] = 0;
+            continue;
+        }
+        let best = net.adj[s as usize]
+            .iter()
+            .filter(|&&t| tier(t).is_some() && tier(t) < tier(s))
+            .map(|&t| down[t as usize])
+            .min()
+            .unwrap_or(INF);
+        down[s as usize] = best.saturating_add(1);
+    }
+    let mut up = down.clone();
+    for &s in order.iter().rev() {
+        let best = net.adj[s as usize]
+            .iter()
+            .filter(|&&t| tier(t) > tier(s))
+            .map(|&t| up[t as usize])
+            .min()
+            .unwrap_or(INF);
+        up[s as usize] = up[s as usize].min(best.saturating_add(1));
+    }
+    let mut hops = Vec::with_capacity(2 * n);
+    for s in 0..n as u32 {
+        let lower = |want: u32| -> Vec<u32> {
+            net.adj[s as usize]
+                .iter()
+                .copied()
+                .filter(|&t| {
+                    tier(t).is_some()
+                        && tier(t) < tier(s)
+                        && down[t as usize].saturating_add(1) == want
+                })
+                .collect()
+        };
+        let hop_up = match up[s as usize] {
+            INF => Hop::Drop,
+            0 => Hop::Deliver,
+            u => {
+                let mut v = lower(u);
+                v.extend(
+                    net.adj[s as usize]
+                        .iter()
+                        .copied()
+                        .filter(|&t| tier(t) > tier(s) && up[t as usize].saturating_add(1) == u),
+                );
+                v.sort_unstable();
+                Hop::Via(v)
+            }
+        };
+        let hop_down = match down[s as usize] {
+            INF => Hop::Drop,
+            0 => Hop::Deliver,
+            d => Hop::Via(lower(d)),
+        };
+        hops.push(hop_up);
+        hops.push(hop_down);
+    }
+    hops
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{DOWN, Hop, Net, UP};
+    use crate::model::RoutingModel;
+
+    /// Leaves 0, 1 (tier 1), spines 2, 3 (tier 2); destination behind leaf 1.
+    fn clos() -> Net {
+        Net {
+            model: RoutingModel::Updown,
+            tier: vec![Some(1), Some(1), Some(2), Some(2)],
+            adj: vec![vec![2, 3], vec![2, 3], vec![0, 1], vec![0, 1]],
+            attach: vec![vec![1]],
+            hosts_at: vec![vec![], vec![0], vec![], vec![]],
+        }
+    }
+
+    #[test]
+    fn climbs_then_descends_over_every_spine() {
+        let net = clos();
+        let t = super::table(&net, &[1]);
+        assert_eq!(t[UP], Hop::Via(vec![2, 3]));
+        // A leaf reached from above may not climb again: no valley.
+        assert_eq!(t[DOWN], Hop::Drop);
+        assert_eq!(t[4 + UP], Hop::Via(vec![1]));
+        assert_eq!(t[2 + DOWN], Hop::Deliver);
+    }
+
+    #[test]
+    fn a_lost_downlink_means_unreachable_not_a_bounce() {
+        let mut net = clos();
+        net.adj = vec![vec![2, 3], vec![3], vec![0], vec![0, 1]];
+        let t = super::table(&net, &[1]);
+        // Spine 2 lost leaf 1: descending via leaf 0 and climbing to spine 3 would be a valley.
+        assert_eq!(t[4 + DOWN], Hop::Drop);
+        assert_eq!(t[UP], Hop::Via(vec![3]));
+    }
+}

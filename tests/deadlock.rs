@@ -1,0 +1,947 @@
+//! The deadlock proof on the published examples (theory.md §1.2) and on intact Clos fabrics:
+//! each test asserts the verdict and the exact witness cycle, in the JSON `cycle` form.
+
+use std::path::Path;
+
+use fabricc::analysis::deadlock::{self, Options, Proof};
+use fabricc::diagnostic::{Code, CycleHop, Diagnostic};
+use fabricc::model::{Fabric, Limits};
+use fabricc::pipeline;
+use fabricc::source::Sources;
+
+fn load(name: &str) -> (Fabric, Vec<Diagnostic>) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(name);
+    let mut sources = Sources::new();
+    let checked =
+        pipeline::check(&mut sources, &path, &Limits::default()).expect("fixture readable");
+    let shown = fabricc::diagnostic::short::render_short(&checked.diagnostics, &sources);
+    let fabric = checked
+        .fabric
+        .unwrap_or_else(|| panic!("{name} did not resolve:\n{shown}"));
+    (fabric, checked.diagnostics)
+}
+
+fn prove(name: &str) -> (Proof, Vec<Diagnostic>) {
+    let (fabric, diags) = load(name);
+    (
+        deadlock::prove(&fabric, Options { force_graph: true }),
+        diags,
+    )
+}
+
+/// `"A<-D"`-style hops at priority `p`, for readable expectations.
+fn cycle(p: u8, hops: &[&str]) -> Vec<CycleHop> {
+    hops.iter()
+        .map(|h| {
+            let (switch, from) = h.split_once("<-").expect("hop is SWITCH<-FROM");
+            CycleHop {
+                switch: switch.into(),
+                from: from.into(),
+                priority: p,
+            }
+        })
+        .collect()
+}
+
+fn codes(diags: &[Diagnostic]) -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = diags
+        .iter()
+        .map(|d| d.code.as_str())
+        .filter(|c| c.starts_with("FAB2") || c.starts_with("FAB7"))
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+fn witnesses(p: &Proof) -> Vec<Vec<CycleHop>> {
+    p.cycles.iter().map(|c| c.hops.clone()).collect()
+}
+
+fn explain(p: &Proof) -> String {
+    p.diagnostics
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {}\n  help: {:?}\n  notes: {:#?}\n",
+                d.code, d.message, d.help, d.notes
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn hotnets_square_with_two_flows_is_a_cbd() {
+    let (p, diags) = prove("deadlock/hotnets-square.fab");
+    assert!(p.facts.possible, "{}", explain(&p));
+    assert_eq!(
+        witnesses(&p),
+        vec![cycle(3, &["A<-D", "B<-A", "C<-B", "D<-C"])]
+    );
+    assert_eq!(codes(&diags), vec!["FAB201"]);
+    let d = diags
+        .iter()
+        .find(|d| d.code == Code::CyclicBufferDependency)
+        .expect("FAB201");
+    assert!(
+        d.message
+            .starts_with("deadlock possible (cyclic buffer dependency)")
+    );
+    assert!(!d.message.contains("certain"));
+    assert_eq!(
+        d.cycle.as_ref(),
+        Some(&cycle(3, &["A<-D", "B<-A", "C<-B", "D<-C"]))
+    );
+    // Every edge names a route that induces it.
+    assert_eq!(p.cycles[0].routes.len(), 4);
+    assert!(
+        p.cycles[0].routes.iter().all(|r| r.contains("route h")),
+        "{:#?}",
+        p.cycles[0].routes
+    );
+}
+
+#[test]
+fn static_route_loop_between_two_switches() {
+    let (p, diags) = prove("deadlock/hotnets-loop.fab");
+    assert!(p.facts.possible);
+    assert_eq!(p.loops, vec![vec!["A".to_string(), "B".to_string()]]);
+    assert_eq!(witnesses(&p), vec![cycle(3, &["A<-B", "B<-A"])]);
+    assert_eq!(codes(&diags), vec!["FAB201", "FAB701", "FAB702"]);
+    assert!(
+        p.cycles[0].routes.iter().any(|r| r.contains("a loop")),
+        "{:#?}",
+        p.cycles[0].routes
+    );
+    // The looping traffic never arrives.
+    assert!(p.unreachable.iter().any(|u| u.from == "h1" && u.to == "h3"));
+}
+
+#[test]
+fn tagger_clos_with_two_failed_links_bounces_into_a_cbd() {
+    let (p, diags) = prove("deadlock/tagger-clos.fab");
+    assert!(p.facts.possible, "{}", explain(&p));
+    assert_eq!(
+        witnesses(&p),
+        vec![cycle(3, &["L2<-S2", "S1<-L2", "L3<-S1", "S2<-L3"])]
+    );
+    assert_eq!(codes(&diags), vec!["FAB201"]);
+    let d = diags
+        .iter()
+        .find(|d| d.code == Code::CyclicBufferDependency)
+        .expect("FAB201");
+    let help = d.help.clone().unwrap_or_default();
+    assert!(help.contains("bounces at"), "{help}");
+    assert!(help.contains("bounce-tagging 3 -> 4"), "{help}");
+    assert!(help.contains("lossless off"), "{help}");
+    assert!(
+        p.cycles[0]
+            .routes
+            .iter()
+            .any(|r| r.contains("a bounce at `L3`")),
+        "{:#?}",
+        p.cycles[0].routes
+    );
+}
+
+#[test]
+fn ring_under_shortest_path_has_a_cycle_each_way() {
+    let (p, diags) = prove("deadlock/ring-shortest.fab");
+    assert!(p.facts.possible);
+    assert_eq!(
+        witnesses(&p),
+        vec![
+            cycle(
+                3,
+                &["R1<-R2", "R6<-R1", "R5<-R6", "R4<-R5", "R3<-R4", "R2<-R3"]
+            ),
+            cycle(
+                3,
+                &["R1<-R6", "R2<-R1", "R3<-R2", "R4<-R3", "R5<-R4", "R6<-R5"]
+            ),
+        ]
+    );
+    assert_eq!(codes(&diags), vec!["FAB201", "FAB201"]);
+}
+
+#[test]
+fn sonic_dual_tor_bounce_is_a_cbd() {
+    let (p, diags) = prove("deadlock/sonic-dual-tor.fab");
+    assert!(p.facts.possible);
+    assert_eq!(
+        witnesses(&p),
+        vec![cycle(3, &["T1<-ToRA", "ToRB<-T1", "T1<-ToRB", "ToRA<-T1"])]
+    );
+    assert_eq!(codes(&diags), vec!["FAB201"]);
+    // The turns back up at the ToRs exist only because of the tunnelled (path) traffic.
+    let paths = p.cycles[0]
+        .routes
+        .iter()
+        .filter(|r| r.contains("path statement"))
+        .count();
+    assert_eq!(paths, 2, "{:#?}", p.cycles[0].routes);
+}
+
+#[test]
+fn sonic_dual_tor_remapped_is_deadlock_free() {
+    let (p, diags) = prove("deadlock/sonic-dual-tor-remapped.fab");
+    assert!(!p.facts.possible, "{}", explain(&p));
+    assert!(p.cycles.is_empty());
+    assert_eq!(codes(&diags), Vec::<&str>::new());
+    // The bounced copy now waits in priority 2.
+    let g = p.graph.as_ref().expect("graph built");
+    assert!(
+        g.edge_list()
+            .iter()
+            .any(|(a, b)| a.priority == 3 && b.priority == 2)
+    );
+}
+
+#[test]
+fn lossless_flooding_closes_a_cycle() {
+    let (p, diags) = prove("deadlock/flooding.fab");
+    assert!(p.facts.possible);
+    assert_eq!(
+        witnesses(&p),
+        vec![cycle(3, &["La<-T0", "T1<-La", "Lb<-T1", "T0<-Lb"])]
+    );
+    assert_eq!(codes(&diags), vec!["FAB201"]);
+}
+
+#[test]
+fn intact_two_tier_clos_under_updown_is_deadlock_free() {
+    for name in ["deadlock/clos-2tier.fab", "fabrics/explicit-leaf-spine.fab"] {
+        let (p, diags) = prove(name);
+        assert!(p.certified, "{name}: plain updown is certified");
+        assert!(!p.facts.possible, "{name}: {}", explain(&p));
+        assert!(p.cycles.is_empty());
+        assert!(p.unreachable.is_empty(), "{name}: {:?}", p.unreachable);
+        assert_eq!(codes(&diags), Vec::<&str>::new(), "{name}");
+        // The graph was built anyway (force_graph) and has real dependencies, all acyclic.
+        let g = p.graph.as_ref().expect("graph built");
+        assert!(g.cyclic_components().is_empty());
+        if name.starts_with("deadlock/") {
+            // Leaf -> spine -> leaf turns: each spine queue from a leaf feeds the other three leaves.
+            assert_eq!(g.graph.edge_count(), 2 * 4 * 3);
+        }
+    }
+}
+
+#[test]
+fn intact_three_tier_clos_under_updown_is_deadlock_free() {
+    let (p, diags) = prove("deadlock/clos-3tier.fab");
+    assert!(!p.facts.possible, "{}", explain(&p));
+    assert!(p.cycles.is_empty());
+    assert!(p.unreachable.is_empty(), "{:?}", p.unreachable);
+    assert_eq!(codes(&diags), Vec::<&str>::new());
+    let g = p.graph.as_ref().expect("graph built");
+    // Super-spine turns exist: a queue at a super-spine from a pod-1 spine feeds pod-2 spines.
+    let sw = |name: &str| fabric_switch(&fabricc_load("deadlock/clos-3tier.fab"), name);
+    let (s1, x1, s3) = (sw("S1"), sw("X1"), sw("S3"));
+    assert!(
+        g.edge_list()
+            .iter()
+            .any(|(a, b)| a.switch == x1 && a.from == s1 && b.switch == s3 && b.from == x1)
+    );
+}
+
+fn fabricc_load(name: &str) -> Fabric {
+    load(name).0
+}
+
+fn fabric_switch(f: &Fabric, name: &str) -> u32 {
+    f.switches
+        .iter()
+        .position(|s| s.name == name)
+        .expect("switch exists") as u32
+}
+
+// ---------------------------------------------------------------- property test
+//
+// Random small fabrics (≤ 6 switches), routings (updown, shortest, static routes, paths,
+// rewrites, bounce-tagging) and failure sets. The reference below routes flow by flow — every
+// ordered host pair, every source NIC, every ECMP branch, next hops found by enumerating
+// paths — and builds the graph and the failure verdict by brute force over every link set.
+// The proof's per-destination construction and its failure shortcuts must agree with it.
+
+mod brute {
+    use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+
+    use fabricc::model::{DeviceId, Fabric, LinkId, RouteTarget, RoutingModel};
+
+    pub type Edge = ((u32, u32, u8), (u32, u32, u8));
+    const LOSSY: u8 = 0xFE;
+
+    pub struct Net {
+        adj: Vec<BTreeSet<u32>>,
+        attach: Vec<BTreeSet<u32>>,
+    }
+
+    pub fn net(f: &Fabric, down: &HashSet<LinkId>) -> Net {
+        let mut adj = vec![BTreeSet::new(); f.switches.len()];
+        let mut attach = vec![BTreeSet::new(); f.hosts.len()];
+        for (i, l) in f.links.iter().enumerate() {
+            if down.contains(&LinkId(i as u32)) {
+                continue;
+            }
+            match (l.a.device, l.b.device) {
+                (DeviceId::Switch(a), DeviceId::Switch(b)) => {
+                    adj[a.index()].insert(b.0);
+                    adj[b.index()].insert(a.0);
+                }
+                (DeviceId::Switch(s), DeviceId::Host(h))
+                | (DeviceId::Host(h), DeviceId::Switch(s)) => {
+                    attach[h.index()].insert(s.0);
+                }
+                _ => {}
+            }
+        }
+        Net { adj, attach }
+    }
+
+    fn tier(f: &Fabric, s: u32) -> Option<u8> {
+        f.switches[s as usize].tier.map(|t| t.value)
+    }
+
+    #[derive(Clone)]
+    enum Next {
+        Deliver,
+        Via(Vec<u32>),
+        Drop,
+    }
+
+    /// Valley-free paths from `s` (phase up = may still climb), by enumeration: the first hops
+    /// of the minimum-length ones.
+    fn updown_next(f: &Fabric, n: &Net, s: u32, up: bool, goal: &BTreeSet<u32>) -> Next {
+        if goal.contains(&s) {
+            return Next::Deliver;
+        }
+        let mut best = usize::MAX;
+        let mut firsts = BTreeSet::new();
+        // The reference search spells its whole state out as arguments, on purpose: it is meant
+        // to be read against the definition, not to be clever.
+        #[allow(clippy::too_many_arguments)]
+        fn dfs(
+            f: &Fabric,
+            n: &Net,
+            s: u32,
+            up: bool,
+            goal: &BTreeSet<u32>,
+            len: usize,
+            seen: &mut Vec<u32>,
+            first: Option<u32>,
+            best: &mut usize,
+            firsts: &mut BTreeSet<u32>,
+        ) {
+            if len > n.adj.len() || len > *best {
+                return;
+            }
+            if len > 0 && goal.contains(&s) {
+                if len < *best {
+                    *best = len;
+                    firsts.clear();
+                }
+                if let Some(x) = first {
+                    firsts.insert(x);
+                }
+                return;
+            }
+            for &t in &n.adj[s as usize] {
+                if seen.contains(&t) {
+                    continue;
+                }
+                let (ts, tt) = (tier(f, s), tier(f, t));
+                if ts.is_none() || tt.is_none() {
+                    continue;
+                }
+                let next_up = if tt > ts {
+                    if !up {
+                        continue;
+                    }
+                    true
+                } else if tt < ts {
+                    false
+                } else {
+                    continue;
+                };
+                seen.push(t);
+                dfs(
+                    f,
+                    n,
+                    t,
+                    next_up,
+                    goal,
+                    len + 1,
+                    seen,
+                    first.or(Some(t)),
+                    best,
+                    firsts,
+                );
+                seen.pop();
+            }
+        }
+        dfs(
+            f,
+            n,
+            s,
+            up,
+            goal,
+            0,
+            &mut vec![s],
+            None,
+            &mut best,
+            &mut firsts,
+        );
+        if firsts.is_empty() {
+            Next::Drop
+        } else {
+            Next::Via(firsts.into_iter().collect())
+        }
+    }
+
+    fn shortest_next(n: &Net, s: u32, goal: &BTreeSet<u32>) -> Next {
+        let mut dist: HashMap<u32, usize> = HashMap::new();
+        let mut q = VecDeque::new();
+        for &g in goal {
+            dist.insert(g, 0);
+            q.push_back(g);
+        }
+        while let Some(x) = q.pop_front() {
+            for &y in &n.adj[x as usize] {
+                if !dist.contains_key(&y) {
+                    dist.insert(y, dist[&x] + 1);
+                    q.push_back(y);
+                }
+            }
+        }
+        match dist.get(&s) {
+            None => Next::Drop,
+            Some(0) => Next::Deliver,
+            Some(&d) => Next::Via(
+                n.adj[s as usize]
+                    .iter()
+                    .copied()
+                    .filter(|t| dist.get(t) == Some(&(d - 1)))
+                    .collect(),
+            ),
+        }
+    }
+
+    fn next(f: &Fabric, n: &Net, intact: &Net, s: u32, up: bool, dst: u32) -> Next {
+        // Static routes: host-specific first, then by declaration order.
+        let mut routes: Vec<(bool, usize)> = f
+            .routing
+            .routes
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.at.0 == s)
+            .filter(|(_, r)| match r.to {
+                RouteTarget::Host(h) => h.0 == dst,
+                RouteTarget::Switch(x) => intact.attach[dst as usize].contains(&x.0),
+            })
+            .map(|(i, r)| (!matches!(r.to, RouteTarget::Host(_)), i))
+            .collect();
+        routes.sort();
+        for (_, i) in routes {
+            let r = &f.routing.routes[i];
+            match r.via {
+                DeviceId::Switch(v) if n.adj[s as usize].contains(&v.0) => {
+                    return Next::Via(vec![v.0]);
+                }
+                DeviceId::Host(h) if n.attach[h.index()].contains(&s) => {
+                    return if h.0 == dst {
+                        Next::Deliver
+                    } else {
+                        Next::Drop
+                    };
+                }
+                _ => {}
+            }
+        }
+        let goal = &n.attach[dst as usize];
+        match f.routing.model.value {
+            RoutingModel::Updown => updown_next(f, n, s, up, goal),
+            RoutingModel::Shortest => shortest_next(n, s, goal),
+            RoutingModel::None => {
+                if goal.contains(&s) {
+                    Next::Deliver
+                } else {
+                    Next::Drop
+                }
+            }
+        }
+    }
+
+    fn prio(f: &Fabric, class: usize, rewritten: Option<u8>) -> u8 {
+        rewritten.unwrap_or(f.classes[class].priority.value)
+    }
+
+    fn lossless(f: &Fabric, p: u8) -> bool {
+        p != LOSSY
+            && f.classes
+                .iter()
+                .any(|c| c.lossless.value && c.priority.value == p)
+    }
+
+    fn step(f: &Fabric, from: DeviceId, at: u32, to: u32, p: u8, r: Option<u8>) -> Option<u8> {
+        if r == Some(LOSSY) {
+            return r;
+        }
+        if let Some(rw) = f.routing.rewrites.iter().find(|w| {
+            w.at.0 == at
+                && w.from == from
+                && w.to == DeviceId::Switch(fabricc::model::SwitchId(to))
+                && w.old == p
+        }) {
+            return Some(rw.new);
+        }
+        if let (Some(list), DeviceId::Switch(u)) = (&f.routing.bounce_tagging, from) {
+            let (a, b, c) = (tier(f, u.0), tier(f, at), tier(f, to));
+            if a.is_some() && b.is_some() && c.is_some() && a > b && c > b {
+                if let Some(i) = list.value.iter().position(|&x| x == p) {
+                    return Some(list.value.get(i + 1).copied().unwrap_or(LOSSY));
+                }
+            }
+        }
+        r
+    }
+
+    /// Every edge and every unreachable (src, dst) pair of one scenario.
+    pub fn scenario(f: &Fabric, down: &HashSet<LinkId>) -> (BTreeSet<Edge>, BTreeSet<(u32, u32)>) {
+        let intact = net(f, &HashSet::new());
+        let n = net(f, down);
+        let mut edges = BTreeSet::new();
+        let mut unreachable = BTreeSet::new();
+        let sent: Vec<usize> = (0..f.classes.len())
+            .filter(|&c| f.classes[c].dscp.is_some())
+            .collect();
+        // Next hops depend only on (switch, phase, destination) within one scenario.
+        let mut memo: HashMap<(u32, bool, u32), Next> = HashMap::new();
+        for src in 0..f.hosts.len() as u32 {
+            for dst in 0..f.hosts.len() as u32 {
+                if src == dst {
+                    continue;
+                }
+                let mut delivered = false;
+                for &a in &n.attach[src as usize] {
+                    for &c in &sent {
+                        // State: (from device, at switch, rewritten priority).
+                        let mut seen = HashSet::new();
+                        let mut stack =
+                            vec![(DeviceId::Host(fabricc::model::HostId(src)), a, None::<u8>)];
+                        while let Some((from, at, r)) = stack.pop() {
+                            if !seen.insert((from, at, r)) {
+                                continue;
+                            }
+                            let p = prio(f, c, r);
+                            let up = match from {
+                                DeviceId::Host(_) => true,
+                                DeviceId::Switch(u) => {
+                                    tier(f, at) > tier(f, u.0) && tier(f, u.0).is_some()
+                                }
+                            };
+                            let up = up || f.routing.model.value != RoutingModel::Updown;
+                            let hop = memo
+                                .entry((at, up, dst))
+                                .or_insert_with(|| next(f, &n, &intact, at, up, dst))
+                                .clone();
+                            match hop {
+                                Next::Deliver => delivered = true,
+                                Next::Drop => {}
+                                Next::Via(v) => {
+                                    for t in v {
+                                        let r2 = step(f, from, at, t, p, r);
+                                        let q = prio(f, c, r2);
+                                        if let DeviceId::Switch(u) = from {
+                                            if lossless(f, p)
+                                                && r != Some(LOSSY)
+                                                && lossless(f, q)
+                                                && r2 != Some(LOSSY)
+                                            {
+                                                edges.insert(((at, u.0, p), (t, at, q)));
+                                            }
+                                        }
+                                        stack.push((
+                                            DeviceId::Switch(fabricc::model::SwitchId(at)),
+                                            t,
+                                            r2,
+                                        ));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                if !delivered {
+                    unreachable.insert((src, dst));
+                }
+            }
+        }
+        // Paths.
+        for p in &f.routing.paths {
+            let classes: Vec<usize> = match p.class {
+                Some(c) => vec![c.index()],
+                None => sent.clone(),
+            };
+            for c in classes {
+                let mut r: Option<u8> = None;
+                let mut prev: Option<(u32, u32, u8)> = None;
+                for i in 0..p.hops.len() - 1 {
+                    let (a, b) = (p.hops[i], p.hops[i + 1]);
+                    let up = match (a, b) {
+                        (DeviceId::Switch(x), DeviceId::Switch(y)) => {
+                            n.adj[x.index()].contains(&y.0)
+                        }
+                        (DeviceId::Switch(s), DeviceId::Host(h))
+                        | (DeviceId::Host(h), DeviceId::Switch(s)) => {
+                            n.attach[h.index()].contains(&s.0)
+                        }
+                        _ => false,
+                    };
+                    if !up {
+                        break;
+                    }
+                    let DeviceId::Switch(bs) = b else { break };
+                    if let (DeviceId::Switch(x), true) = (a, i > 0) {
+                        r = step(f, p.hops[i - 1], x.0, bs.0, prio(f, c, r), r);
+                    }
+                    let q = prio(f, c, r);
+                    let node = match a {
+                        DeviceId::Switch(x) if lossless(f, q) && r != Some(LOSSY) => {
+                            Some((bs.0, x.0, q))
+                        }
+                        _ => None,
+                    };
+                    if let (Some(x), Some(y)) = (prev, node) {
+                        edges.insert((x, y));
+                    }
+                    prev = node;
+                }
+            }
+        }
+        (edges, unreachable)
+    }
+
+    pub fn cyclic(edges: &BTreeSet<Edge>) -> bool {
+        let mut out: HashMap<(u32, u32, u8), Vec<(u32, u32, u8)>> = HashMap::new();
+        for (a, b) in edges {
+            out.entry(*a).or_default().push(*b);
+        }
+        // Colour DFS.
+        let mut colour: HashMap<(u32, u32, u8), u8> = HashMap::new();
+        fn visit(
+            v: (u32, u32, u8),
+            out: &HashMap<(u32, u32, u8), Vec<(u32, u32, u8)>>,
+            colour: &mut HashMap<(u32, u32, u8), u8>,
+        ) -> bool {
+            colour.insert(v, 1);
+            for &w in out.get(&v).map(Vec::as_slice).unwrap_or(&[]) {
+                match colour.get(&w) {
+                    Some(1) => return true,
+                    Some(_) => {}
+                    None => {
+                        if visit(w, out, colour) {
+                            return true;
+                        }
+                    }
+                }
+            }
+            colour.insert(v, 2);
+            false
+        }
+        let nodes: Vec<_> = out.keys().copied().collect();
+        nodes
+            .into_iter()
+            .any(|v| !colour.contains_key(&v) && visit(v, &out, &mut colour))
+    }
+}
+
+mod random {
+    use proptest::prelude::*;
+
+    #[derive(Debug, Clone)]
+    pub struct Spec {
+        pub tiers: Vec<u8>,
+        pub updown: bool,
+        /// (a, b, count)
+        pub links: Vec<(usize, usize, u8)>,
+        /// host -> switches
+        pub hosts: Vec<Vec<usize>>,
+        pub routes: Vec<(usize, usize, usize)>, // (at, host, via-neighbour index)
+        pub path: Option<(usize, Vec<usize>)>,  // (start host, neighbour choices)
+        pub rewrite: Option<(usize, usize, usize)>,
+        pub bounce: bool,
+        pub fail: Option<usize>,
+        pub check: u8,
+    }
+
+    pub fn spec() -> impl Strategy<Value = Spec> {
+        (2usize..=6).prop_flat_map(|n| {
+            let pairs: Vec<(usize, usize)> = (0..n)
+                .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+                .collect();
+            let np = pairs.len();
+            (
+                proptest::collection::vec(1u8..=3, n),
+                any::<bool>(),
+                proptest::collection::vec((0u8..3, 1u8..=2), np),
+                proptest::collection::vec(proptest::collection::btree_set(0..n, 1..=2), 1..=4),
+                proptest::collection::vec((0..n, 0usize..4, 0usize..6), 0..=2),
+                proptest::option::of((0usize..4, proptest::collection::vec(0usize..6, 1..=4))),
+                proptest::option::of((0..n, 0usize..6, 0usize..6)),
+                any::<bool>(),
+                proptest::option::of(0usize..30),
+                0u8..=2,
+            )
+                .prop_map(
+                    move |(
+                        tiers,
+                        updown,
+                        link_bits,
+                        hosts,
+                        routes,
+                        path,
+                        rewrite,
+                        bounce,
+                        fail,
+                        check,
+                    )| {
+                        let links = pairs
+                            .iter()
+                            .zip(link_bits)
+                            .filter(|(_, (present, _))| *present > 0)
+                            .map(|(&(a, b), (_, count))| (a, b, count))
+                            .collect();
+                        Spec {
+                            tiers,
+                            updown,
+                            links,
+                            hosts: hosts.into_iter().map(|s| s.into_iter().collect()).collect(),
+                            routes,
+                            path,
+                            rewrite,
+                            bounce,
+                            fail,
+                            check,
+                        }
+                    },
+                )
+        })
+    }
+
+    impl Spec {
+        fn neighbours(&self, s: usize) -> Vec<usize> {
+            let mut v: Vec<usize> = self
+                .links
+                .iter()
+                .filter_map(|&(a, b, _)| {
+                    if a == s {
+                        Some(b)
+                    } else if b == s {
+                        Some(a)
+                    } else {
+                        None
+                    }
+                })
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        }
+
+        pub fn text(&self) -> String {
+            let mut t = String::from(
+                "fabric p {\n  class roce { dscp 26  priority 3  lossless  bandwidth 50% }\n  class roce2 { priority 4  lossless  bandwidth 10% }\n  class cnp  { dscp 48  priority 6  strict  cnp }\n  class bulk { dscp other  priority 0  bandwidth 40% }\n  switch-model sw { os sonic  ports 32 x 100G }\n  nic-model nic { driver mlx5  speed 100G }\n",
+            );
+            for (i, tier) in self.tiers.iter().enumerate() {
+                t += &format!("  switch s{i} {{ model sw  tier {tier} }}\n");
+            }
+            for (h, sw) in self.hosts.iter().enumerate() {
+                t += &format!("  host h{h} {{ nic nic x {} }}\n", sw.len());
+                for s in sw {
+                    t += &format!("  link h{h} -- s{s}\n");
+                }
+            }
+            let mut all_links = Vec::new();
+            for &(a, b, c) in &self.links {
+                t += &format!("  link s{a} -- s{b} {{ count {c} }}\n");
+                all_links.push(format!("s{a} -- s{b}"));
+            }
+            for (h, sw) in self.hosts.iter().enumerate() {
+                for s in sw {
+                    all_links.push(format!("h{h} -- s{s}"));
+                }
+            }
+            t += if self.updown {
+                "  routing updown\n"
+            } else {
+                "  routing shortest\n"
+            };
+            for &(at, host, via) in &self.routes {
+                let nb = self.neighbours(at);
+                if nb.is_empty() {
+                    continue;
+                }
+                let h = host % self.hosts.len();
+                t += &format!("  route at s{at} to h{h} via s{}\n", nb[via % nb.len()]);
+            }
+            if let Some((start, choices)) = &self.path {
+                let h = start % self.hosts.len();
+                let mut hops = vec![format!("h{h}")];
+                let mut cur = self.hosts[h][0];
+                hops.push(format!("s{cur}"));
+                for &c in choices {
+                    let nb = self.neighbours(cur);
+                    if nb.is_empty() {
+                        break;
+                    }
+                    cur = nb[c % nb.len()];
+                    hops.push(format!("s{cur}"));
+                }
+                t += &format!("  path {}\n", hops.join(" -> "));
+            }
+            if let Some((at, from, to)) = self.rewrite {
+                let nb = self.neighbours(at);
+                if !nb.is_empty() {
+                    t += &format!(
+                        "  rewrite at s{at} from s{} to s{} priority 3 -> 4\n",
+                        nb[from % nb.len()],
+                        nb[to % nb.len()]
+                    );
+                }
+            }
+            if self.bounce {
+                t += "  bounce-tagging 3 -> 4\n";
+            }
+            if let Some(i) = self.fail {
+                if !all_links.is_empty() {
+                    t += &format!("  fail {}\n", all_links[i % all_links.len()]);
+                }
+            }
+            if self.check > 0 {
+                t += &format!("  check failures {}\n", self.check);
+            }
+            t += "}\n";
+            t
+        }
+    }
+}
+
+fn resolve_text(text: &str) -> Option<Fabric> {
+    let mut sources = Sources::new();
+    let loaded = fabricc::model::load::load_text(
+        &mut sources,
+        "prop.fab",
+        text.to_string(),
+        &Limits::default(),
+    );
+    let checked = pipeline::check_loaded(&sources, loaded, &Limits::default());
+    checked.fabric
+}
+
+fn subsets(n: usize, k: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    for a in 0..n {
+        if k == 1 {
+            out.push(vec![a]);
+        } else {
+            for b in a + 1..n {
+                out.push(vec![a, b]);
+            }
+        }
+    }
+    out
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 64, ..Default::default() })]
+
+    #[test]
+    fn fast_construction_and_failure_analysis_agree_with_brute_force(spec in random::spec()) {
+        use std::collections::{BTreeSet, HashSet};
+        use fabricc::model::LinkId;
+        let text = spec.text();
+        if std::env::var("PROP_TRACE").is_ok() { eprintln!("CASE\n{text}"); }
+        let Some(fabric) = resolve_text(&text) else { panic!("generated fabric did not resolve:\n{text}") };
+        let proof = deadlock::prove(&fabric, Options { force_graph: true });
+        let quick = deadlock::prove(&fabric, Options::default());
+        proptest::prop_assert_eq!(proof.facts.possible, quick.facts.possible, "certificate disagrees\n{}", text);
+
+        let base: HashSet<LinkId> = fabric.routing.fails.iter().flat_map(|f| f.links.iter().copied()).collect();
+        let (edges, unreachable) = brute::scenario(&fabric, &base);
+        let fast: BTreeSet<brute::Edge> = proof
+            .graph
+            .as_ref()
+            .map(|g| g.edge_list().into_iter().map(|(a, b)| ((a.switch, a.from, a.priority), (b.switch, b.from, b.priority))).collect())
+            .unwrap_or_default();
+        proptest::prop_assert_eq!(&fast, &edges, "graph differs\n{}", text);
+        let name = |h: u32| fabric.hosts[h as usize].name.clone();
+        let fast_unreach: BTreeSet<(String, String)> =
+            proof.unreachable.iter().filter(|u| u.scenario.is_empty()).map(|u| (u.from.clone(), u.to.clone())).collect();
+        let brute_unreach: BTreeSet<(String, String)> = unreachable.iter().map(|&(a, b)| (name(a), name(b))).collect();
+        proptest::prop_assert_eq!(&fast_unreach, &brute_unreach, "unreachable differs\n{}", text);
+
+        // Every scenario of up to N more failed links.
+        let alive: Vec<LinkId> = (0..fabric.links.len() as u32).map(LinkId).filter(|l| !base.contains(l)).collect();
+        let n = usize::from(fabric.routing.check_failures.value);
+        let mut possible = brute::cyclic(&edges);
+        let mut cut: BTreeSet<(String, String)> = BTreeSet::new();
+        let mut scenarios = 1u64;
+        for k in 1..=n {
+            for set in subsets(alive.len(), k) {
+                scenarios += 1;
+                let mut down = base.clone();
+                down.extend(set.iter().map(|&i| alive[i]));
+                let (e, u) = brute::scenario(&fabric, &down);
+                possible |= brute::cyclic(&e);
+                for &(a, b) in u.difference(&unreachable) {
+                    cut.insert((name(a), name(b)));
+                }
+            }
+        }
+        if std::env::var("PROP_TRACE").is_ok() {
+            eprintln!("STATS edges={} intact_cyclic={} possible={} scenarios={} cut={} unreach={}", edges.len(), brute::cyclic(&edges), possible, scenarios, cut.len(), unreachable.len());
+        }
+        proptest::prop_assert_eq!(proof.facts.scenarios, scenarios);
+        proptest::prop_assert_eq!(proof.facts.possible, possible, "verdict differs\n{}", text);
+        let fast_cut: BTreeSet<(String, String)> =
+            proof.unreachable.iter().filter(|u| !u.scenario.is_empty()).map(|u| (u.from.clone(), u.to.clone())).collect();
+        proptest::prop_assert_eq!(&fast_cut, &cut, "pairs cut by failures differ\n{}", text);
+    }
+}
+
+#[test]
+fn check_failures_finds_the_first_scenario_with_a_cycle() {
+    let (fabric, _) = load("deadlock/k4-shortest-check-failures.fab");
+    let p = deadlock::prove(&fabric, Options::default());
+    // 10 links: 10 single and 45 double failures, plus the fabric as declared.
+    assert_eq!(p.facts.scenarios, 1 + 10 + 45);
+    assert!(p.facts.possible);
+    assert_eq!(p.cycles.len(), 1);
+    assert_eq!(
+        p.cycles[0].scenario,
+        vec!["A--B".to_string(), "C--D".to_string()]
+    );
+    assert_eq!(
+        p.cycles[0].hops,
+        cycle(3, &["A<-C", "D<-A", "B<-D", "C<-B"])
+    );
+    let d = p
+        .diagnostics
+        .iter()
+        .find(|d| d.code == Code::CyclicBufferDependency)
+        .expect("FAB201");
+    assert!(
+        d.message.contains("when `A--B`, `C--D` fail(s)"),
+        "{}",
+        d.message
+    );
+
+    // With at most one failure the same fabric is deadlock-free.
+    let mut one = fabric.clone();
+    one.routing.check_failures.value = 1;
+    let p1 = deadlock::prove(&one, Options::default());
+    assert_eq!(p1.facts.scenarios, 1 + 10);
+    assert!(!p1.facts.possible, "{}", explain(&p1));
+}
