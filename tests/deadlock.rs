@@ -271,6 +271,7 @@ mod brute {
     use fabricc::model::{DeviceId, Fabric, LinkId, RouteTarget, RoutingModel};
 
     pub type Edge = ((u32, u32, u8), (u32, u32, u8));
+    type Adjacency = HashMap<(u32, u32, u8), Vec<(u32, u32, u8)>>;
     const LOSSY: u8 = 0xFE;
 
     pub struct Net {
@@ -498,10 +499,14 @@ mod brute {
         }
         if let (Some(list), DeviceId::Switch(u)) = (&f.routing.bounce_tagging, from) {
             let (a, b, c) = (tier(f, u.0), tier(f, at), tier(f, to));
-            if a.is_some() && b.is_some() && c.is_some() && a > b && c > b {
-                if let Some(i) = list.value.iter().position(|&x| x == p) {
-                    return Some(list.value.get(i + 1).copied().unwrap_or(LOSSY));
-                }
+            if a.is_some()
+                && b.is_some()
+                && c.is_some()
+                && a > b
+                && c > b
+                && let Some(i) = list.value.iter().position(|&x| x == p)
+            {
+                return Some(list.value.get(i + 1).copied().unwrap_or(LOSSY));
             }
         }
         r
@@ -553,14 +558,13 @@ mod brute {
                                     for t in v {
                                         let r2 = step(f, from, at, t, p, r);
                                         let q = prio(f, c, r2);
-                                        if let DeviceId::Switch(u) = from {
-                                            if lossless(f, p)
-                                                && r != Some(LOSSY)
-                                                && lossless(f, q)
-                                                && r2 != Some(LOSSY)
-                                            {
-                                                edges.insert(((at, u.0, p), (t, at, q)));
-                                            }
+                                        if let DeviceId::Switch(u) = from
+                                            && lossless(f, p)
+                                            && r != Some(LOSSY)
+                                            && lossless(f, q)
+                                            && r2 != Some(LOSSY)
+                                        {
+                                            edges.insert(((at, u.0, p), (t, at, q)));
                                         }
                                         stack.push((
                                             DeviceId::Switch(fabricc::model::SwitchId(at)),
@@ -624,7 +628,7 @@ mod brute {
     }
 
     pub fn cyclic(edges: &BTreeSet<Edge>) -> bool {
-        let mut out: HashMap<(u32, u32, u8), Vec<(u32, u32, u8)>> = HashMap::new();
+        let mut out: Adjacency = HashMap::new();
         for (a, b) in edges {
             out.entry(*a).or_default().push(*b);
         }
@@ -632,7 +636,7 @@ mod brute {
         let mut colour: HashMap<(u32, u32, u8), u8> = HashMap::new();
         fn visit(
             v: (u32, u32, u8),
-            out: &HashMap<(u32, u32, u8), Vec<(u32, u32, u8)>>,
+            out: &Adjacency,
             colour: &mut HashMap<(u32, u32, u8), u8>,
         ) -> bool {
             colour.insert(v, 1);
@@ -814,10 +818,10 @@ mod random {
             if self.bounce {
                 t += "  bounce-tagging 3 -> 4\n";
             }
-            if let Some(i) = self.fail {
-                if !all_links.is_empty() {
-                    t += &format!("  fail {}\n", all_links[i % all_links.len()]);
-                }
+            if let Some(i) = self.fail
+                && !all_links.is_empty()
+            {
+                t += &format!("  fail {}\n", all_links[i % all_links.len()]);
             }
             if self.check > 0 {
                 t += &format!("  check failures {}\n", self.check);
