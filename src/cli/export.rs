@@ -26,7 +26,10 @@ pub fn run(args: &ExportArgs) -> ExitStatus {
             &sources,
             style,
         ));
-        err(&format!("{}\n", diagnostic::human::summary(&checked.diagnostics)));
+        err(&format!(
+            "{}\n",
+            diagnostic::human::summary(&checked.diagnostics)
+        ));
         return ExitStatus::Failure;
     };
     let doc = export::export(fabric);
