@@ -79,6 +79,10 @@ codes! {
     Isolated             "FAB605" Topology Warning "a switch or host has no links",
     CannotWire           "FAB606" Topology Error "a generated tier cannot be wired with the ports its model has",
     BadLink              "FAB607" Topology Error "a link joins a device to itself or two hosts",
+    // output (build)
+    TargetCannotExpress  "FAB901" Output Error "a target OS or the host script cannot express what the fabric asks of a device",
+    TemplateFailed       "FAB902" Output Error "a template failed to render a device's configuration",
+    MissingBuildInput    "FAB903" Output Error "a value needed to generate a device's configuration is missing",
 }
 
 impl Code {
