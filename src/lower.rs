@@ -13,10 +13,11 @@
 //!   a `headroom` override wins. `xon` = two port MTUs rounded to the cell (the hysteresis
 //!   keeps one frame in flight each way), `size = xoff + xon` (Mellanox convention,
 //!   sonic.md §2 BUFFER_PROFILE), no shared headroom pool.
-//! * Buffer pools from the model's `buffer`: the ingress lossless pool is the buffer minus
+//! * Buffer pools from the model's `buffer`: on SONiC the ingress pool is the buffer minus
 //!   every reserved PG headroom (what dynamic thresholds share, `physics::buffer_budget`);
-//!   egress 90 % lossless / 10 % lossy; one lossless queue may fill `α/(1+α)` of the egress
-//!   lossless pool (Junos fill levels are percent of that).
+//!   elsewhere 10 % is kept for lossy traffic and the headroom is carved out (Junos: as its own
+//!   `lossless-headroom` partition); egress 90 % lossless / 10 % lossy; one lossless queue may
+//!   fill `α/(1+α)` of the egress lossless pool (Junos fill levels are percent of that).
 //! * Ports: every linked port; cable rounded up to whole metres (at least 1, buildermgrd skips
 //!   0 m); FEC `rs` from 100G up; SONiC lanes assume a 512-lane ASIC (8 lanes per port on 64
 //!   ports, 4 on 128) — platform `port_config.ini` files differ, see README.
@@ -348,8 +349,21 @@ fn lower_switch(fabric: &Fabric, s: SwitchId) -> Result<SwitchContext, Diagnosti
         )
         .help("shorten the cables, lower the lossless priorities or use a model with more buffer"));
     }
-    let shared = round_down(total - headroom_total, cell);
-    let egress_lossy = round_down(total / 10, cell);
+    // Ingress: SONiC shares one ingress pool between lossy and lossless PGs, so it gets all
+    // but the reserved headroom. The others partition the buffer: 10 % lossy (the Juniper
+    // reference keeps 10 %), the PG headroom (Junos: its own `lossless-headroom` partition,
+    // rounded up to a whole percent), the rest lossless.
+    let lossy_reserve = round_down(total / 10, cell);
+    let (shared, headroom_pool) = match os {
+        SwitchOs::Sonic => (round_down(total - headroom_total, cell), None),
+        SwitchOs::Junos => {
+            let pct = (u128::from(headroom_total) * 100).div_ceil(u128::from(total.max(1)));
+            let alloc = u64::try_from(u128::from(total) * pct / 100).unwrap_or(total);
+            (round_down(total.saturating_sub(lossy_reserve).saturating_sub(alloc), cell), Some(alloc))
+        }
+        _ => (round_down(total.saturating_sub(lossy_reserve).saturating_sub(headroom_total), cell), None),
+    };
+    let egress_lossy = lossy_reserve;
     let egress_lossless = total - egress_lossy;
     // One congested queue under a dynamic threshold α holds α/(1+α) of the pool.
     let alpha = physics::Alpha::new(model.dynamic_threshold.value).unwrap_or(physics::Alpha::new(0).expect("α=1"));
@@ -366,7 +380,7 @@ fn lower_switch(fabric: &Fabric, s: SwitchId) -> Result<SwitchContext, Diagnosti
         buffer: BufferPlan {
             total_bytes: total,
             ingress_lossless_pool_bytes: shared,
-            shared_headroom_pool_bytes: None,
+            shared_headroom_pool_bytes: headroom_pool,
             egress_lossless_pool_bytes: egress_lossless,
             egress_lossy_pool_bytes: egress_lossy,
             lossless_queue_buffer_bytes: queue,
