@@ -26,7 +26,10 @@ impl Checked {
     }
 
     pub fn warnings(&self) -> usize {
-        self.diagnostics.iter().filter(|d| d.severity == diagnostic::Severity::Warning).count()
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == diagnostic::Severity::Warning)
+            .count()
     }
 
     pub fn fabric_name(&self) -> Option<&str> {
@@ -45,7 +48,11 @@ pub fn check_loaded(sources: &Sources, loaded: Loaded, limits: &Limits) -> Check
     let mut diagnostics = loaded.diagnostics;
     if diagnostics.iter().any(Diagnostic::is_error) || loaded.files.is_empty() {
         diagnostic::sort(&mut diagnostics);
-        return Checked { fabric: None, diagnostics, facts: None };
+        return Checked {
+            fabric: None,
+            diagnostics,
+            facts: None,
+        };
     }
     let (fabric, resolve_diags) = resolve::resolve(&loaded.files, sources, limits);
     diagnostics.extend(resolve_diags);
@@ -57,5 +64,9 @@ pub fn check_loaded(sources: &Sources, loaded: Loaded, limits: &Limits) -> Check
     }
     diagnostic::sort(&mut diagnostics);
     diagnostics.dedup();
-    Checked { fabric, diagnostics, facts }
+    Checked {
+        fabric,
+        diagnostics,
+        facts,
+    }
 }

@@ -16,7 +16,9 @@ fn expectations(sources: &Sources) -> BTreeSet<(String, String, usize)> {
     for (_, f) in sources.files() {
         let lines: Vec<&str> = f.text.lines().collect();
         for (i, line) in lines.iter().enumerate() {
-            let Some(rest) = line.trim_start().strip_prefix("# expect:") else { continue };
+            let Some(rest) = line.trim_start().strip_prefix("# expect:") else {
+                continue;
+            };
             // The finding sits on the next line that is not a comment.
             let target = (i + 1..lines.len())
                 .find(|&j| !lines[j].trim_start().starts_with('#'))
@@ -30,7 +32,9 @@ fn expectations(sources: &Sources) -> BTreeSet<(String, String, usize)> {
 }
 
 fn file_name(p: &Path) -> String {
-    p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 #[test]
@@ -40,26 +44,44 @@ fn check_fixtures() {
     insta::glob!("../fixtures/check", "*.{fab,yaml}", |path| {
         let rel = path.strip_prefix(root).unwrap_or(path);
         let mut sources = Sources::new();
-        let checked = pipeline::check(&mut sources, rel, &Limits::default()).expect("fixture readable");
+        let checked =
+            pipeline::check(&mut sources, rel, &Limits::default()).expect("fixture readable");
         let actual: BTreeSet<(String, String, usize)> = checked
             .diagnostics
             .iter()
             .map(|d| {
                 let (start, _) = sources.span_lines(d.primary.span);
-                (d.code.to_string(), sources.get(d.primary.span.file).display.clone(), start.line)
+                (
+                    d.code.to_string(),
+                    sources.get(d.primary.span.file).display.clone(),
+                    start.line,
+                )
             })
             .collect();
         let expected = expectations(&sources);
-        assert_eq!(actual, expected, "findings of {} differ from its `# expect:` lines", rel.display());
+        assert_eq!(
+            actual,
+            expected,
+            "findings of {} differ from its `# expect:` lines",
+            rel.display()
+        );
         let name = file_name(path);
         let code = name.split('_').next().unwrap_or("");
         assert!(
             checked.diagnostics.iter().any(|d| d.code.as_str() == code),
             "{name} must produce the code its name starts with"
         );
-        let style = HumanStyle { color: false, width: 80 };
+        let style = HumanStyle {
+            color: false,
+            width: 80,
+        };
         let human = diagnostic::human::render_human(&checked.diagnostics, &sources, style);
-        let json = diagnostic::json::render_json(checked.fabric_name(), &checked.diagnostics, None, &sources);
+        let json = diagnostic::json::render_json(
+            checked.fabric_name(),
+            &checked.diagnostics,
+            None,
+            &sources,
+        );
         insta::assert_snapshot!(format!("{human}\n----- json -----\n{json}"));
     });
 }
@@ -67,12 +89,51 @@ fn check_fixtures() {
 #[test]
 fn good_fabrics_have_no_errors() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for name in ["pod-256.fab", "cluster-2048.fab", "explicit-leaf-spine.fab", "split/pod.fab"] {
+    for name in [
+        "pod-256.fab",
+        "cluster-2048.fab",
+        "explicit-leaf-spine.fab",
+        "split/pod.fab",
+    ] {
         let path = root.join("fixtures/fabrics").join(name);
         let mut sources = Sources::new();
-        let checked = pipeline::check(&mut sources, &path, &Limits::default()).expect("fixture readable");
+        let checked =
+            pipeline::check(&mut sources, &path, &Limits::default()).expect("fixture readable");
         let shown = diagnostic::short::render_short(&checked.diagnostics, &sources);
         assert_eq!(checked.errors(), 0, "{name} has errors:\n{shown}");
         assert!(checked.fabric.is_some(), "{name} did not resolve");
     }
+}
+
+/// Syntax errors: each `fixtures/parse/err` file stops at one error whose code its name starts
+/// with; the human and JSON renderings are snapshotted like the check fixtures.
+#[test]
+fn syntax_error_fixtures() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::env::set_current_dir(root).expect("cd to the crate root");
+    insta::glob!("../fixtures/parse/err", "*.fab", |path| {
+        let rel = path.strip_prefix(root).unwrap_or(path);
+        let mut sources = Sources::new();
+        let checked =
+            pipeline::check(&mut sources, rel, &Limits::default()).expect("fixture readable");
+        let name = file_name(path);
+        let code = name.split('_').next().unwrap_or("");
+        let codes: Vec<&str> = checked
+            .diagnostics
+            .iter()
+            .map(|d| d.code.as_str())
+            .collect();
+        assert_eq!(
+            codes,
+            [code],
+            "{name}: a syntax error stops at exactly one finding"
+        );
+        let style = HumanStyle {
+            color: false,
+            width: 80,
+        };
+        let human = diagnostic::human::render_human(&checked.diagnostics, &sources, style);
+        let json = diagnostic::json::render_json(None, &checked.diagnostics, None, &sources);
+        insta::assert_snapshot!(format!("{human}\n----- json -----\n{json}"));
+    });
 }

@@ -23,10 +23,18 @@ fn clean_fabric_exits_0() {
 
 #[test]
 fn errors_exit_1_and_warnings_only_with_deny() {
-    assert_eq!(fabricc(&["check", "fixtures/check/FAB501_dscp_overlap.fab"]).status.code(), Some(1));
+    assert_eq!(
+        fabricc(&["check", "fixtures/check/FAB501_dscp_overlap.fab"])
+            .status
+            .code(),
+        Some(1)
+    );
     let warn = "fixtures/check/FAB605_isolated_switch.fab";
     assert_eq!(fabricc(&["check", warn]).status.code(), Some(0));
-    assert_eq!(fabricc(&["check", "--deny-warnings", warn]).status.code(), Some(1));
+    assert_eq!(
+        fabricc(&["check", "--deny-warnings", warn]).status.code(),
+        Some(1)
+    );
 }
 
 #[test]
@@ -34,17 +42,39 @@ fn tool_failures_exit_2() {
     let o = fabricc(&["check", "fixtures/no-such.fab"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read"));
-    assert_eq!(fabricc(&["check", "--format", "xml", "fixtures/fabrics/pod-256.fab"]).status.code(), Some(2));
+    assert_eq!(
+        fabricc(&["check", "--format", "xml", "fixtures/fabrics/pod-256.fab"])
+            .status
+            .code(),
+        Some(2)
+    );
     assert_eq!(fabricc(&["explain", "FAB999"]).status.code(), Some(2));
 }
 
 #[test]
 fn json_follows_the_contract() {
-    let o = fabricc(&["check", "--format", "json", "--facts", "fixtures/check/FAB604_oversubscribed_leaf.fab"]);
+    let o = fabricc(&[
+        "check",
+        "--format",
+        "json",
+        "--facts",
+        "fixtures/check/FAB604_oversubscribed_leaf.fab",
+    ]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
     assert_eq!(v["fabric"], "t");
     let f = &v["findings"][0];
-    for key in ["code", "severity", "category", "message", "help", "file", "line", "column", "end_line", "end_column"] {
+    for key in [
+        "code",
+        "severity",
+        "category",
+        "message",
+        "help",
+        "file",
+        "line",
+        "column",
+        "end_line",
+        "end_column",
+    ] {
         assert!(f.get(key).is_some(), "finding lacks `{key}`: {f}");
     }
     assert_eq!(f["code"], "FAB604");
@@ -55,7 +85,14 @@ fn json_follows_the_contract() {
     assert_eq!(facts["hosts"], 32);
     assert_eq!(facts["links"], 64);
     let row = &facts["oversubscription"][0];
-    assert_eq!((row["switch"].as_str(), row["down_gbps"].as_u64(), row["up_gbps"].as_u64()), (Some("leaf1"), Some(12800), Some(6400)));
+    assert_eq!(
+        (
+            row["switch"].as_str(),
+            row["down_gbps"].as_u64(),
+            row["up_gbps"].as_u64()
+        ),
+        (Some("leaf1"), Some(12800), Some(6400))
+    );
     assert_eq!(row["ratio"].as_f64(), Some(2.0));
 }
 
@@ -69,7 +106,13 @@ fn facts_only_when_asked() {
 
 #[test]
 fn several_files_at_once() {
-    let o = fabricc(&["check", "--format", "json", "fixtures/fabrics/pod-256.fab", "fixtures/check/FAB501_dscp_overlap.fab"]);
+    let o = fabricc(&[
+        "check",
+        "--format",
+        "json",
+        "fixtures/fabrics/pod-256.fab",
+        "fixtures/check/FAB501_dscp_overlap.fab",
+    ]);
     assert_eq!(o.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("a JSON array");
     assert_eq!(v.as_array().map(Vec::len), Some(2));
@@ -86,7 +129,10 @@ fn explain_prints_the_page() {
 
 #[test]
 fn export_reads_back() {
-    let yaml = stdout(&fabricc(&["export", "fixtures/fabrics/explicit-leaf-spine.fab"]));
+    let yaml = stdout(&fabricc(&[
+        "export",
+        "fixtures/fabrics/explicit-leaf-spine.fab",
+    ]));
     let dir = std::env::temp_dir().join(format!("fabricc-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join("lab.yaml");
@@ -94,4 +140,14 @@ fn export_reads_back() {
     let o = fabricc(&["check", path.to_str().unwrap_or_default()]);
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+}
+
+#[test]
+fn completions_and_man_page() {
+    let bash = fabricc(&["completions", "bash"]);
+    assert_eq!(bash.status.code(), Some(0));
+    assert!(stdout(&bash).contains("fabricc") && stdout(&bash).contains("--deny-warnings"));
+    let man = fabricc(&["man"]);
+    assert_eq!(man.status.code(), Some(0));
+    assert!(stdout(&man).starts_with(".ie") || stdout(&man).contains(".TH fabricc"));
 }

@@ -123,3 +123,23 @@ fn every_page_belongs_to_a_code() {
         );
     }
 }
+
+/// Every code can be seen failing: a fixture in `fixtures/check` or `fixtures/parse/err` whose
+/// name starts with the code.
+#[test]
+fn every_code_has_a_fixture() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut names = Vec::new();
+    for dir in ["check", "parse/err"] {
+        for entry in std::fs::read_dir(root.join(dir)).expect("fixture folder") {
+            let entry = entry.expect("entry");
+            names.push(entry.file_name().to_string_lossy().into_owned());
+        }
+    }
+    let missing: Vec<&str> = fabricc::diagnostic::Code::ALL
+        .iter()
+        .map(|c| c.as_str())
+        .filter(|c| !names.iter().any(|n| n.starts_with(&format!("{c}_"))))
+        .collect();
+    assert!(missing.is_empty(), "codes without a fixture: {missing:?}");
+}

@@ -13,20 +13,36 @@ fn export_json(path: &Path) -> (String, String) {
     let checked = pipeline::check(&mut sources, path, &Limits::default()).expect("readable");
     let fabric = checked.fabric.expect("resolves");
     let doc = export::export(&fabric);
-    (serde_json::to_string_pretty(&doc).expect("json"), serde_yaml::to_string(&doc).expect("yaml"))
+    (
+        serde_json::to_string_pretty(&doc).expect("json"),
+        serde_yaml::to_string(&doc).expect("yaml"),
+    )
 }
 
 #[test]
 fn every_fixture_round_trips_through_yaml() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fabrics");
-    for name in ["pod-256.fab", "cluster-2048.fab", "explicit-leaf-spine.fab", "split/pod.fab"] {
+    for name in [
+        "pod-256.fab",
+        "cluster-2048.fab",
+        "explicit-leaf-spine.fab",
+        "split/pod.fab",
+    ] {
         let (json, yaml) = export_json(&root.join(name));
         let mut sources = Sources::new();
         let loaded = load::load_text(&mut sources, "exported.yaml", yaml, &Limits::default());
         let checked = pipeline::check_loaded(&sources, loaded, &Limits::default());
-        let fabric = checked.fabric.unwrap_or_else(|| panic!("{name}: YAML form does not resolve: {:?}", checked.diagnostics));
+        let fabric = checked.fabric.unwrap_or_else(|| {
+            panic!(
+                "{name}: YAML form does not resolve: {:?}",
+                checked.diagnostics
+            )
+        });
         let again = serde_json::to_string_pretty(&export::export(&fabric)).expect("json");
-        assert_eq!(json, again, "{name}: export → YAML → export changed the fabric");
+        assert_eq!(
+            json, again,
+            "{name}: export → YAML → export changed the fabric"
+        );
     }
 }
 
@@ -43,14 +59,24 @@ fn yaml_type_errors_point_into_the_yaml() {
 
 #[test]
 fn yaml_name_errors_point_at_the_item() {
-    let (_, yaml) = export_json(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fabrics/explicit-leaf-spine.fab"));
+    let (_, yaml) = export_json(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fabrics/explicit-leaf-spine.fab"),
+    );
     // Break the 9th link's far end: it names a switch that does not exist.
     let broken = yaml.replacen("b: S1.port1", "b: S9.port1", 1);
     let mut sources = Sources::new();
     let loaded = load::load_text(&mut sources, "lab.yaml", broken.clone(), &Limits::default());
     let checked = pipeline::check_loaded(&sources, loaded, &Limits::default());
-    let d = checked.diagnostics.iter().find(|d| d.code == Code::Undefined).expect("an undefined-name finding");
+    let d = checked
+        .diagnostics
+        .iter()
+        .find(|d| d.code == Code::Undefined)
+        .expect("an undefined-name finding");
     let (start, _) = sources.span_lines(d.primary.span);
     let line = broken.lines().nth(start.line - 1).unwrap_or("");
-    assert!(line.contains("S9.port1"), "span should sit on the broken link, got line {}: {line:?}", start.line);
+    assert!(
+        line.contains("S9.port1"),
+        "span should sit on the broken link, got line {}: {line:?}",
+        start.line
+    );
 }

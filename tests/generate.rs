@@ -9,7 +9,9 @@ use fabricc::pipeline;
 use fabricc::source::Sources;
 
 fn fabric(name: &str) -> Fabric {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fabrics").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/fabrics")
+        .join(name);
     let mut sources = Sources::new();
     let c = pipeline::check(&mut sources, &path, &Limits::default()).expect("readable");
     assert_eq!(c.errors(), 0, "{name}: {:?}", c.diagnostics);
@@ -27,9 +29,15 @@ fn tier_counts(f: &Fabric) -> Vec<usize> {
 #[test]
 fn sizes_of_the_example_clusters() {
     let pod = fabric("pod-256.fab");
-    assert_eq!((pod.hosts.len(), tier_counts(&pod), pod.links.len()), (32, vec![8, 4], 256 + 8 * 32));
+    assert_eq!(
+        (pod.hosts.len(), tier_counts(&pod), pod.links.len()),
+        (32, vec![8, 4], 256 + 8 * 32)
+    );
     let c2k = fabric("cluster-2048.fab");
-    assert_eq!((c2k.hosts.len(), tier_counts(&c2k), c2k.links.len()), (256, vec![64, 32], 2048 + 64 * 32));
+    assert_eq!(
+        (c2k.hosts.len(), tier_counts(&c2k), c2k.links.len()),
+        (256, vec![64, 32], 2048 + 64 * 32)
+    );
     let big = fabric("cluster-100k.fab");
     // 196 rail groups of 64 hosts × 8 rails; 25 pods × 64 spines; 64 planes × 16 super-spines.
     assert_eq!(big.hosts.len() * 8, 100_000);
@@ -44,14 +52,20 @@ fn every_nic_sits_on_its_rail() {
     let mut rail_of_leaf: BTreeMap<String, BTreeSet<u32>> = BTreeMap::new();
     for l in &f.links {
         if let (DeviceId::Host(_), DeviceId::Switch(s)) = (l.a.device, l.b.device) {
-            rail_of_leaf.entry(f.switch(s).name.clone()).or_default().insert(l.a.port);
+            rail_of_leaf
+                .entry(f.switch(s).name.clone())
+                .or_default()
+                .insert(l.a.port);
         }
     }
     assert_eq!(rail_of_leaf.len(), 64);
     for (leaf, rails) in &rail_of_leaf {
         assert_eq!(rails.len(), 1, "{leaf} serves NICs {rails:?}");
         let r = rails.iter().next().copied().unwrap_or(0) + 1;
-        assert!(leaf.ends_with(&format!("-r{r}")), "{leaf} is named for its rail {r}");
+        assert!(
+            leaf.ends_with(&format!("-r{r}")),
+            "{leaf} is named for its rail {r}"
+        );
     }
 }
 
@@ -62,7 +76,9 @@ fn uplinks_spread_evenly() {
     let mut pairs: BTreeMap<(String, String), usize> = BTreeMap::new();
     for l in &f.links {
         if let (DeviceId::Switch(a), DeviceId::Switch(b)) = (l.a.device, l.b.device) {
-            *pairs.entry((f.switch(a).name.clone(), f.switch(b).name.clone())).or_default() += 1;
+            *pairs
+                .entry((f.switch(a).name.clone(), f.switch(b).name.clone()))
+                .or_default() += 1;
         }
     }
     assert_eq!(pairs.len(), 32);

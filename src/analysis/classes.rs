@@ -42,7 +42,11 @@ fn dscp_overlap(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
                 }
                 for (first, vals) in clashes {
                     let f = &fabric.classes[first];
-                    let list = vals.iter().map(u8::to_string).collect::<Vec<_>>().join(", ");
+                    let list = vals
+                        .iter()
+                        .map(u8::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ");
                     diags.push(
                         Diagnostic::new(
                             Code::DscpOverlap,
@@ -63,7 +67,9 @@ fn priority_conflict(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
     let mut first_at: [Option<usize>; 8] = [None; 8];
     for (i, c) in fabric.classes.iter().enumerate() {
         let p = c.priority.value as usize;
-        let Some(slot) = first_at.get_mut(p) else { continue };
+        let Some(slot) = first_at.get_mut(p) else {
+            continue;
+        };
         match *slot {
             None => *slot = Some(i),
             Some(first) => {
@@ -100,9 +106,16 @@ fn bandwidth_sum(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
                 shares.push(format!("`{}` {}%", c.name, pct(p)));
             }
             Scheduling::Ets(None) => diags.push(
-                Diagnostic::new(Code::BandwidthSum, c.span, format!("class `{}` has neither a `bandwidth` share nor `strict`", c.name))
-                    .label("declared here")
-                    .help("add `bandwidth N%` (the ETS share among non-strict classes) or `strict`"),
+                Diagnostic::new(
+                    Code::BandwidthSum,
+                    c.span,
+                    format!(
+                        "class `{}` has neither a `bandwidth` share nor `strict`",
+                        c.name
+                    ),
+                )
+                .label("declared here")
+                .help("add `bandwidth N%` (the ETS share among non-strict classes) or `strict`"),
             ),
         }
     }
@@ -123,7 +136,7 @@ fn bandwidth_sum(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
 }
 
 fn pct(thousandths: u64) -> String {
-    if thousandths % 1000 == 0 {
+    if thousandths.is_multiple_of(1000) {
         (thousandths / 1000).to_string()
     } else {
         format!("{}", thousandths as f64 / 1000.0)
@@ -134,7 +147,11 @@ fn cnp_present(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
     if fabric.classes.iter().any(|c| c.cnp.is_some()) {
         return;
     }
-    if let Some(c) = fabric.classes.iter().find(|c| c.congestion.value == Congestion::Dcqcn) {
+    if let Some(c) = fabric
+        .classes
+        .iter()
+        .find(|c| c.congestion.value == Congestion::Dcqcn)
+    {
         diags.push(
             Diagnostic::new(Code::NoCnpClass, c.congestion.span, format!("class `{}` uses DCQCN but no class carries CNPs", c.name))
                 .label("DCQCN class")

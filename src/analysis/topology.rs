@@ -17,17 +17,29 @@ fn rails(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
         if h.nics.len() < 2 || h.nics.iter().all(|n| n.link.is_none()) {
             continue;
         }
-        let missing: Vec<String> =
-            h.nics.iter().enumerate().filter(|(_, n)| n.link.is_none()).map(|(i, _)| format!("nic{}", i + 1)).collect();
+        let missing: Vec<String> = h
+            .nics
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.link.is_none())
+            .map(|(i, _)| format!("nic{}", i + 1))
+            .collect();
         if !missing.is_empty() {
             diags.push(
                 Diagnostic::new(
                     Code::IncompleteRail,
                     h.span,
-                    format!("host `{}` leaves {} unconnected, so its rail is incomplete", h.name, missing.join(", ")),
+                    format!(
+                        "host `{}` leaves {} unconnected, so its rail is incomplete",
+                        h.name,
+                        missing.join(", ")
+                    ),
                 )
                 .label("host declared here")
-                .help(format!("link each NIC to its rail's leaf, e.g. `link {}.{} -- LEAF`", h.name, missing[0])),
+                .help(format!(
+                    "link each NIC to its rail's leaf, e.g. `link {}.{} -- LEAF`",
+                    h.name, missing[0]
+                )),
             );
         }
     }
@@ -37,18 +49,26 @@ fn isolated(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
     for s in &fabric.switches {
         if s.ports.iter().all(Option::is_none) {
             diags.push(
-                Diagnostic::new(Code::Isolated, s.span, format!("switch `{}` has no links", s.name))
-                    .label("declared here")
-                    .help("link it into the fabric, or remove it"),
+                Diagnostic::new(
+                    Code::Isolated,
+                    s.span,
+                    format!("switch `{}` has no links", s.name),
+                )
+                .label("declared here")
+                .help("link it into the fabric, or remove it"),
             );
         }
     }
     for h in &fabric.hosts {
         if h.nics.iter().all(|n| n.link.is_none()) {
             diags.push(
-                Diagnostic::new(Code::Isolated, h.span, format!("host `{}` has no links", h.name))
-                    .label("declared here")
-                    .help("link it to a leaf (`link HOST -- LEAF`), or let a `tier` wire it"),
+                Diagnostic::new(
+                    Code::Isolated,
+                    h.span,
+                    format!("host `{}` has no links", h.name),
+                )
+                .label("declared here")
+                .help("link it to a leaf (`link HOST -- LEAF`), or let a `tier` wire it"),
             );
         }
     }
@@ -97,7 +117,12 @@ fn oversubscription(fabric: &Fabric, diags: &mut Vec<Diagnostic>) -> Vec<Oversub
             }
         }
         if down > 0 || up > 0 {
-            rows.push(OversubscriptionRow { switch: sw.name.clone(), down_gbps: down / 1000, up_gbps: up / 1000, ratio });
+            rows.push(OversubscriptionRow {
+                switch: sw.name.clone(),
+                down_gbps: down / 1000,
+                up_gbps: up / 1000,
+                ratio,
+            });
         }
     }
     rows

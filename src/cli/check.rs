@@ -21,16 +21,29 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
             }
         }
     }
-    let all: Vec<Diagnostic> = results.iter().flat_map(|r| r.diagnostics.iter().cloned()).collect();
+    let all: Vec<Diagnostic> = results
+        .iter()
+        .flat_map(|r| r.diagnostics.iter().cloned())
+        .collect();
     let text = match args.format {
         CheckFormat::Human => {
             let color = match args.color {
                 ColorChoice::Always => true,
                 ColorChoice::Never => false,
-                ColorChoice::Auto => std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+                ColorChoice::Auto => {
+                    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+                }
             };
             let style = diagnostic::human::HumanStyle { color, width: 100 };
             let mut s = diagnostic::human::render_human(&all, &sources, style);
+            for r in &results {
+                if let (Some(f), Some(facts)) = (&r.fabric, &r.facts) {
+                    s.push_str(&format!(
+                        "checked `{}`: {} switches, {} hosts, {} links\n",
+                        f.name, facts.switches, facts.hosts, facts.links
+                    ));
+                }
+            }
             s.push_str(&diagnostic::human::summary(&all));
             s.push('\n');
             s
@@ -44,7 +57,11 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
                     diagnostic::json::render_json(r.fabric_name(), &r.diagnostics, facts, &sources)
                 })
                 .collect();
-            if objects.len() == 1 { objects.concat() } else { format!("[\n{}]\n", objects.join(",\n")) }
+            if objects.len() == 1 {
+                objects.concat()
+            } else {
+                format!("[\n{}]\n", objects.join(",\n"))
+            }
         }
         CheckFormat::Sarif => diagnostic::sarif::render_sarif(&all, &sources),
         CheckFormat::Github => diagnostic::github::render_github(&all, &sources),
@@ -52,5 +69,9 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
     out(&text);
     let errors = all.iter().any(Diagnostic::is_error);
     let warnings = all.iter().any(|d| d.severity == Severity::Warning);
-    if errors || (args.deny_warnings && warnings) { ExitStatus::Failure } else { ExitStatus::Success }
+    if errors || (args.deny_warnings && warnings) {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    }
 }

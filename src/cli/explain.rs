@@ -31,7 +31,13 @@ pub fn run(args: &ExplainArgs) -> ExitStatus {
             ExplainFormat::Text => {
                 let mut s = String::new();
                 for &c in Code::ALL {
-                    s.push_str(&format!("{}  {:<8} {:<8} {}\n", c, c.category().as_str(), c.default_severity().as_str(), c.summary()));
+                    s.push_str(&format!(
+                        "{}  {:<8} {:<8} {}\n",
+                        c,
+                        c.category().as_str(),
+                        c.default_severity().as_str(),
+                        c.summary()
+                    ));
                 }
                 out(&s);
             }
@@ -44,12 +50,16 @@ pub fn run(args: &ExplainArgs) -> ExitStatus {
     }
     let text = args.code.as_deref().unwrap_or_default();
     let Some(code) = Code::parse(text) else {
-        err(&format!("error: `{text}` is not a fabricc code; `fabricc explain --all` lists them\n"));
+        err(&format!(
+            "error: `{text}` is not a fabricc code; `fabricc explain --all` lists them\n"
+        ));
         return ExitStatus::Error;
     };
     match args.format {
         ExplainFormat::Text => out(code.explanation()),
-        ExplainFormat::Json => out(&(serde_json::to_string_pretty(&explanation(code)).unwrap_or_default() + "\n")),
+        ExplainFormat::Json => {
+            out(&(serde_json::to_string_pretty(&explanation(code)).unwrap_or_default() + "\n"))
+        }
     }
     ExitStatus::Success
 }

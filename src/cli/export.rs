@@ -17,14 +17,24 @@ pub fn run(args: &ExportArgs) -> ExitStatus {
         }
     };
     let Some(fabric) = &checked.fabric else {
-        let style = diagnostic::human::HumanStyle { color: false, width: 100 };
-        err(&diagnostic::human::render_human(&checked.diagnostics, &sources, style));
+        let style = diagnostic::human::HumanStyle {
+            color: false,
+            width: 100,
+        };
+        err(&diagnostic::human::render_human(
+            &checked.diagnostics,
+            &sources,
+            style,
+        ));
+        err(&format!("{}\n", diagnostic::human::summary(&checked.diagnostics)));
         return ExitStatus::Failure;
     };
     let doc = export::export(fabric);
     let text = match args.format {
         ExportFormat::Yaml => serde_yaml::to_string(&doc).map_err(|e| e.to_string()),
-        ExportFormat::Json => serde_json::to_string_pretty(&doc).map(|s| s + "\n").map_err(|e| e.to_string()),
+        ExportFormat::Json => serde_json::to_string_pretty(&doc)
+            .map(|s| s + "\n")
+            .map_err(|e| e.to_string()),
     };
     match text {
         Ok(t) => {

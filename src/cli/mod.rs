@@ -5,6 +5,7 @@ mod build;
 mod check;
 mod explain;
 mod export;
+mod shell;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -19,7 +20,13 @@ use crate::model::Limits;
 /// NIC models, hosts, switches, links or generated tiers, and routing. `fabricc check` proves
 /// it safe and reports findings with stable codes (`fabricc explain CODE`).
 #[derive(Debug, Parser)]
-#[command(name = "fabricc", version, propagate_version = true, max_term_width = 100)]
+#[command(
+    name = "fabricc",
+    version,
+    propagate_version = true,
+    max_term_width = 100,
+    after_help = "Examples:\n  fabricc check pod.fab                                 findings for people\n  fabricc check --format sarif pod.fab > fabricc.sarif  for code scanning\n  fabricc check --format json --facts pod.fab           counts, oversubscription, headroom\n  fabricc export pod.fab > pod.yaml                     the resolved model, readable back\n  fabricc explain FAB501                                what a finding means, how to fix it"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -44,6 +51,14 @@ pub enum Command {
     Build(BuildArgs),
     /// Explain a diagnostic code (`fabricc explain FAB201`), or list every code with --all.
     Explain(ExplainArgs),
+    /// Print a shell completion script: `fabricc completions bash > /etc/bash_completion.d/fabricc`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff): `fabricc man | man -l -`.
+    Man,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -226,5 +241,7 @@ pub fn run() -> ExitStatus {
         Command::Export(args) => export::run(&args),
         Command::Build(args) => build::run(&args),
         Command::Explain(args) => explain::run(&args),
+        Command::Completions { shell } => shell::completions(shell),
+        Command::Man => shell::man(),
     }
 }

@@ -159,7 +159,10 @@ impl<'a> Report<'a> {
         let help = diag.help.as_deref().map(printable);
         Self {
             diag,
-            source: FileSource { file, text: drawable(&file.text) },
+            source: FileSource {
+                file,
+                text: drawable(&file.text),
+            },
             headline,
             help,
         }
@@ -239,7 +242,11 @@ struct FileSource<'a> {
 
 fn drawable(text: &str) -> std::borrow::Cow<'_, str> {
     let bad = |c: char| c.is_ascii_control() && !matches!(c, '\n' | '\r' | '\t');
-    if text.contains(bad) { std::borrow::Cow::Owned(text.replace(bad, "?")) } else { std::borrow::Cow::Borrowed(text) }
+    if text.contains(bad) {
+        std::borrow::Cow::Owned(text.replace(bad, "?"))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
 }
 
 impl FileSource<'_> {
@@ -273,7 +280,10 @@ impl SourceCode for FileSource<'_> {
         context_lines_before: usize,
         context_lines_after: usize,
     ) -> Result<Box<dyn SpanContents<'b> + 'b>, MietteError> {
-        let inner = self.text.as_ref().read_span(span, context_lines_before, context_lines_after)?;
+        let inner =
+            self.text
+                .as_ref()
+                .read_span(span, context_lines_before, context_lines_after)?;
         Ok(Box::new(MietteSpanContents::new_named(
             printable(&self.file.display),
             inner.data(),

@@ -257,8 +257,19 @@ fn percent(thousandths: u64) -> f64 {
 
 fn watchdog_doc(w: Watchdog) -> WatchdogDoc {
     match w {
-        Watchdog::Off => WatchdogDoc { enabled: false, detect_ns: None, restore_ns: None, poll_ns: None, action: None },
-        Watchdog::On { detect_ns, restore_ns, poll_ns, action } => WatchdogDoc {
+        Watchdog::Off => WatchdogDoc {
+            enabled: false,
+            detect_ns: None,
+            restore_ns: None,
+            poll_ns: None,
+            action: None,
+        },
+        Watchdog::On {
+            detect_ns,
+            restore_ns,
+            poll_ns,
+            action,
+        } => WatchdogDoc {
             enabled: true,
             detect_ns: Some(detect_ns),
             restore_ns: Some(restore_ns),
@@ -286,7 +297,9 @@ fn dscp_doc(d: &Dscp) -> DscpDoc {
 fn scheduling_doc(s: Scheduling) -> SchedulingDoc {
     match s {
         Scheduling::Strict => SchedulingDoc::Strict("strict".into()),
-        Scheduling::Ets(p) => SchedulingDoc::Ets { bandwidth_percent: p.map(percent) },
+        Scheduling::Ets(p) => SchedulingDoc::Ets {
+            bandwidth_percent: p.map(percent),
+        },
     }
 }
 
@@ -366,7 +379,15 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
             .map(|m| SwitchModelDoc {
                 name: m.name.clone(),
                 os: m.os.value.as_str().into(),
-                ports: m.ports.value.iter().map(|g| PortGroupDoc { count: g.count, speed_mbps: g.speed }).collect(),
+                ports: m
+                    .ports
+                    .value
+                    .iter()
+                    .map(|g| PortGroupDoc {
+                        count: g.count,
+                        speed_mbps: g.speed,
+                    })
+                    .collect(),
                 buffer_bytes: m.buffer.map(|b| b.value),
                 lossless_limit: m.lossless_limit.map(|l| l.value),
                 cell_bytes: m.cell.map(|c| c.value),
@@ -431,13 +452,20 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
                 .routing
                 .routes
                 .iter()
-                .map(|r| RouteDoc { at: fabric.switch(r.at).name.clone(), to: target(r.to), via: fabric.device_name(r.via).into() })
+                .map(|r| RouteDoc {
+                    at: fabric.switch(r.at).name.clone(),
+                    to: target(r.to),
+                    via: fabric.device_name(r.via).into(),
+                })
                 .collect(),
             fail: fabric
                 .routing
                 .fails
                 .iter()
-                .map(|f| FailDoc { a: fabric.device_name(f.a).into(), b: fabric.device_name(f.b).into() })
+                .map(|f| FailDoc {
+                    a: fabric.device_name(f.a).into(),
+                    b: fabric.device_name(f.b).into(),
+                })
                 .collect(),
             check_failures: fabric.routing.check_failures.value,
             paths: fabric
@@ -446,7 +474,11 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
                 .iter()
                 .map(|p| PathDoc {
                     class: p.class.map(|c| fabric.class(c).name.clone()),
-                    hops: p.hops.iter().map(|&d| fabric.device_name(d).to_string()).collect(),
+                    hops: p
+                        .hops
+                        .iter()
+                        .map(|&d| fabric.device_name(d).to_string())
+                        .collect(),
                 })
                 .collect(),
             rewrites: fabric
@@ -461,7 +493,11 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
                     new: r.new,
                 })
                 .collect(),
-            bounce_tagging: fabric.routing.bounce_tagging.as_ref().map(|b| b.value.clone()),
+            bounce_tagging: fabric
+                .routing
+                .bounce_tagging
+                .as_ref()
+                .map(|b| b.value.clone()),
         },
     }
 }
@@ -504,7 +540,10 @@ fn ident(name: &str, span: Span) -> ast::Ident {
 }
 
 fn pattern(name: &str, span: Span) -> NamePattern {
-    NamePattern { segments: vec![Segment::Text(name.to_string())], span }
+    NamePattern {
+        segments: vec![Segment::Text(name.to_string())],
+        span,
+    }
 }
 
 fn thousandths(p: f64) -> u64 {
@@ -516,7 +555,9 @@ fn stmt(kind: StmtKind, span: Span) -> Stmt {
 }
 
 fn yaml_error(file: FileId, text: &str, e: &serde_yaml::Error) -> Diagnostic {
-    let (start, end) = e.location().map_or((0, 0), |l| (l.index(), (l.index() + 1).min(text.len())));
+    let (start, end) = e
+        .location()
+        .map_or((0, 0), |l| (l.index(), (l.index() + 1).min(text.len())));
     let msg = e.to_string();
     let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
     Diagnostic::new(Code::YamlInput, Span::new(file, start, end), msg)
@@ -531,10 +572,20 @@ fn os_of(name: &str) -> Option<Os> {
 /// Reads the YAML form into the explicit statements of the language.
 pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
     let doc: FabricDoc = serde_yaml::from_str(text).map_err(|e| yaml_error(file, text, &e))?;
-    let mut loc = Locator { file, text, cursor: 0 };
+    let mut loc = Locator {
+        file,
+        text,
+        cursor: 0,
+    };
     let bad = |span: Span, msg: String| Diagnostic::new(Code::YamlInput, span, msg).label("here");
     if doc.version != 1 {
-        return Err(bad(loc.find("version", &doc.version.to_string()), format!("version {} is not known; this fabricc reads version 1", doc.version)));
+        return Err(bad(
+            loc.find("version", &doc.version.to_string()),
+            format!(
+                "version {} is not known; this fabricc reads version 1",
+                doc.version
+            ),
+        ));
     }
     let name_span = loc.find("fabric", &doc.fabric);
     let mut body = Vec::new();
@@ -547,56 +598,133 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
     if let Some(d) = &doc.description {
         body.push(stmt(StmtKind::Description(Spanned::new(d.clone(), at)), at));
     }
-    body.push(stmt(StmtKind::Watchdog(watchdog_ast(&doc.pfc_watchdog, at, &bad)?), at));
+    body.push(stmt(
+        StmtKind::Watchdog(watchdog_ast(&doc.pfc_watchdog, at, &bad)?),
+        at,
+    ));
     for c in &doc.classes {
         let span = loc.find("name", &c.name);
         let mut props = Vec::new();
         if let Some(d) = &c.dscp {
-            props.push(Spanned::new(ClassProp::Dscp(dscp_ast(d, span, &bad)?), span));
+            props.push(Spanned::new(
+                ClassProp::Dscp(dscp_ast(d, span, &bad)?),
+                span,
+            ));
         }
-        props.push(Spanned::new(ClassProp::Priority(Spanned::new(c.priority, span)), span));
+        props.push(Spanned::new(
+            ClassProp::Priority(Spanned::new(c.priority, span)),
+            span,
+        ));
         props.push(Spanned::new(ClassProp::Lossless(c.lossless), span));
-        props.push(Spanned::new(ClassProp::Congestion(congestion_ast(&c.congestion, span, &bad)?), span));
-        props.push(Spanned::new(ClassProp::Ecn(ecn_ast(c.ecn.enabled, c.ecn.min_bytes, c.ecn.max_bytes, c.ecn.probability_percent, span)), span));
+        props.push(Spanned::new(
+            ClassProp::Congestion(congestion_ast(&c.congestion, span, &bad)?),
+            span,
+        ));
+        props.push(Spanned::new(
+            ClassProp::Ecn(ecn_ast(
+                c.ecn.enabled,
+                c.ecn.min_bytes,
+                c.ecn.max_bytes,
+                c.ecn.probability_percent,
+                span,
+            )),
+            span,
+        ));
         match &c.scheduling {
-            SchedulingDoc::Strict(s) if s == "strict" => props.push(Spanned::new(ClassProp::Strict, span)),
-            SchedulingDoc::Strict(s) => return Err(bad(span, format!("scheduling `{s}` is not `strict` or a bandwidth"))),
-            SchedulingDoc::Ets { bandwidth_percent: Some(p) } => {
-                props.push(Spanned::new(ClassProp::Bandwidth(Spanned::new(Percent(thousandths(*p)), span)), span));
+            SchedulingDoc::Strict(s) if s == "strict" => {
+                props.push(Spanned::new(ClassProp::Strict, span))
             }
-            SchedulingDoc::Ets { bandwidth_percent: None } => {}
+            SchedulingDoc::Strict(s) => {
+                return Err(bad(
+                    span,
+                    format!("scheduling `{s}` is not `strict` or a bandwidth"),
+                ));
+            }
+            SchedulingDoc::Ets {
+                bandwidth_percent: Some(p),
+            } => {
+                props.push(Spanned::new(
+                    ClassProp::Bandwidth(Spanned::new(Percent(thousandths(*p)), span)),
+                    span,
+                ));
+            }
+            SchedulingDoc::Ets {
+                bandwidth_percent: None,
+            } => {}
         }
         if let Some(t) = c.pfc_threshold_bytes {
-            props.push(Spanned::new(ClassProp::PfcThreshold(Spanned::new(Size::Bytes(t), span)), span));
+            props.push(Spanned::new(
+                ClassProp::PfcThreshold(Spanned::new(Size::Bytes(t), span)),
+                span,
+            ));
         }
         if c.cnp {
             props.push(Spanned::new(ClassProp::Cnp, span));
         }
-        body.push(stmt(StmtKind::Class(ClassDecl { name: ident(&c.name, span), props, span }), span));
+        body.push(stmt(
+            StmtKind::Class(ClassDecl {
+                name: ident(&c.name, span),
+                props,
+                span,
+            }),
+            span,
+        ));
     }
     for m in &doc.switch_models {
         let span = loc.find("name", &m.name);
-        let os = os_of(&m.os).ok_or_else(|| bad(span, format!("`{}` is not an OS (sonic, cumulus, eos, nxos, junos)", m.os)))?;
+        let os = os_of(&m.os).ok_or_else(|| {
+            bad(
+                span,
+                format!("`{}` is not an OS (sonic, cumulus, eos, nxos, junos)", m.os),
+            )
+        })?;
         let mut props = vec![
             Spanned::new(ast::SwitchModelProp::Os(os), span),
             Spanned::new(
                 ast::SwitchModelProp::Ports(
-                    m.ports.iter().map(|g| Spanned::new(ast::PortGroup { count: u64::from(g.count), speed: Speed(g.speed_mbps) }, span)).collect(),
+                    m.ports
+                        .iter()
+                        .map(|g| {
+                            Spanned::new(
+                                ast::PortGroup {
+                                    count: u64::from(g.count),
+                                    speed: Speed(g.speed_mbps),
+                                },
+                                span,
+                            )
+                        })
+                        .collect(),
                 ),
                 span,
             ),
         ];
         if let Some(b) = m.buffer_bytes {
-            props.push(Spanned::new(ast::SwitchModelProp::Buffer(Size::Bytes(b)), span));
+            props.push(Spanned::new(
+                ast::SwitchModelProp::Buffer(Size::Bytes(b)),
+                span,
+            ));
         }
         if let Some(l) = m.lossless_limit {
             props.push(Spanned::new(ast::SwitchModelProp::LosslessLimit(l), span));
         }
         if let Some(c) = m.cell_bytes {
-            props.push(Spanned::new(ast::SwitchModelProp::Cell(Size::Bytes(c)), span));
+            props.push(Spanned::new(
+                ast::SwitchModelProp::Cell(Size::Bytes(c)),
+                span,
+            ));
         }
-        props.push(Spanned::new(ast::SwitchModelProp::DynamicThreshold(m.dynamic_threshold), span));
-        body.push(stmt(StmtKind::SwitchModel(ast::SwitchModelDecl { name: ident(&m.name, span), props, span }), span));
+        props.push(Spanned::new(
+            ast::SwitchModelProp::DynamicThreshold(m.dynamic_threshold),
+            span,
+        ));
+        body.push(stmt(
+            StmtKind::SwitchModel(ast::SwitchModelDecl {
+                name: ident(&m.name, span),
+                props,
+                span,
+            }),
+            span,
+        ));
     }
     for m in &doc.nic_models {
         let span = loc.find("name", &m.name);
@@ -605,9 +733,19 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
             Spanned::new(ast::NicModelProp::Speed(Speed(m.speed_mbps)), span),
         ];
         if let Some(b) = m.buffer_bytes {
-            props.push(Spanned::new(ast::NicModelProp::Buffer(Size::Bytes(b)), span));
+            props.push(Spanned::new(
+                ast::NicModelProp::Buffer(Size::Bytes(b)),
+                span,
+            ));
         }
-        body.push(stmt(StmtKind::NicModel(ast::NicModelDecl { name: ident(&m.name, span), props, span }), span));
+        body.push(stmt(
+            StmtKind::NicModel(ast::NicModelDecl {
+                name: ident(&m.name, span),
+                props,
+                span,
+            }),
+            span,
+        ));
     }
     for s in &doc.switches {
         let span = loc.find("name", &s.name);
@@ -619,10 +757,16 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
             props.push(Spanned::new(SwitchProp::Mtu(Spanned::new(m, span)), span));
         }
         if let Some(d) = &s.description {
-            props.push(Spanned::new(SwitchProp::Description(Spanned::new(d.clone(), span)), span));
+            props.push(Spanned::new(
+                SwitchProp::Description(Spanned::new(d.clone(), span)),
+                span,
+            ));
         }
         if let Some(w) = &s.pfc_watchdog {
-            props.push(Spanned::new(SwitchProp::Watchdog(watchdog_ast(w, span, &bad)?), span));
+            props.push(Spanned::new(
+                SwitchProp::Watchdog(watchdog_ast(w, span, &bad)?),
+                span,
+            ));
         }
         for o in &s.overrides {
             let (class, extra) = override_ast(o, span, &bad)?;
@@ -631,7 +775,14 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
                 props.push(Spanned::new(h, span));
             }
         }
-        body.push(stmt(StmtKind::Switch(ast::SwitchDecl { names: vec![pattern(&s.name, span)], props, span }), span));
+        body.push(stmt(
+            StmtKind::Switch(ast::SwitchDecl {
+                names: vec![pattern(&s.name, span)],
+                props,
+                span,
+            }),
+            span,
+        ));
     }
     for h in &doc.hosts {
         let span = loc.find("name", &h.name);
@@ -644,14 +795,28 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
             }
         }
         for (m, c) in lines {
-            props.push(Spanned::new(ast::HostProp::Nic { model: ident(&m, span), count: Some(Spanned::new(c, span)) }, span));
+            props.push(Spanned::new(
+                ast::HostProp::Nic {
+                    model: ident(&m, span),
+                    count: Some(Spanned::new(c, span)),
+                },
+                span,
+            ));
         }
         if h.nics.iter().any(|n| n.netdev.is_some()) {
-            let v = h.nics.iter().map(|n| pattern(n.netdev.as_deref().unwrap_or(""), span)).collect();
+            let v = h
+                .nics
+                .iter()
+                .map(|n| pattern(n.netdev.as_deref().unwrap_or(""), span))
+                .collect();
             props.push(Spanned::new(ast::HostProp::Netdev(v), span));
         }
         if h.nics.iter().any(|n| n.rdma_device.is_some()) {
-            let v = h.nics.iter().map(|n| pattern(n.rdma_device.as_deref().unwrap_or(""), span)).collect();
+            let v = h
+                .nics
+                .iter()
+                .map(|n| pattern(n.rdma_device.as_deref().unwrap_or(""), span))
+                .collect();
             props.push(Spanned::new(ast::HostProp::RdmaDevice(v), span));
         }
         if let Some(p) = h.pfc {
@@ -664,7 +829,14 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
             let (class, _) = override_ast(o, span, &bad)?;
             props.push(Spanned::new(ast::HostProp::Class(class), span));
         }
-        body.push(stmt(StmtKind::Host(ast::HostDecl { names: vec![pattern(&h.name, span)], props, span }), span));
+        body.push(stmt(
+            StmtKind::Host(ast::HostDecl {
+                names: vec![pattern(&h.name, span)],
+                props,
+                span,
+            }),
+            span,
+        ));
     }
     for l in &doc.links {
         let sa = loc.find("a", &l.a);
@@ -674,7 +846,15 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
             Spanned::new(ast::LinkProp::Speed(Speed(l.speed_mbps)), span),
             Spanned::new(ast::LinkProp::Cable(ast::Length(l.cable_mm)), span),
         ];
-        body.push(stmt(StmtKind::Link(ast::LinkDecl { a: pattern(&l.a, sa), b: pattern(&l.b, sb), props, span }), span));
+        body.push(stmt(
+            StmtKind::Link(ast::LinkDecl {
+                a: pattern(&l.a, sa),
+                b: pattern(&l.b, sb),
+                props,
+                span,
+            }),
+            span,
+        ));
     }
     let r = &doc.routing;
     let rspan = loc.find("model", &r.model);
@@ -682,22 +862,46 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
         "updown" => RoutingModel::Updown,
         "shortest" => RoutingModel::Shortest,
         "none" => RoutingModel::None,
-        other => return Err(bad(rspan, format!("routing model `{other}` is not updown, shortest or none"))),
+        other => {
+            return Err(bad(
+                rspan,
+                format!("routing model `{other}` is not updown, shortest or none"),
+            ));
+        }
     };
     body.push(stmt(StmtKind::Routing(Spanned::new(model, rspan)), rspan));
-    body.push(stmt(StmtKind::CheckFailures(Spanned::new(u64::from(r.check_failures), rspan)), rspan));
+    body.push(stmt(
+        StmtKind::CheckFailures(Spanned::new(u64::from(r.check_failures), rspan)),
+        rspan,
+    ));
     for x in &r.routes {
         let span = loc.find("at", &x.at);
-        body.push(stmt(StmtKind::Route(ast::RouteStmt { at: ident(&x.at, span), to: ident(&x.to, span), via: ident(&x.via, span) }), span));
+        body.push(stmt(
+            StmtKind::Route(ast::RouteStmt {
+                at: ident(&x.at, span),
+                to: ident(&x.to, span),
+                via: ident(&x.via, span),
+            }),
+            span,
+        ));
     }
     for f in &r.fail {
         let span = loc.find("a", &f.a);
-        body.push(stmt(StmtKind::Fail(ast::FailStmt { a: pattern(&f.a, span), b: pattern(&f.b, span) }), span));
+        body.push(stmt(
+            StmtKind::Fail(ast::FailStmt {
+                a: pattern(&f.a, span),
+                b: pattern(&f.b, span),
+            }),
+            span,
+        ));
     }
     for p in &r.paths {
         let span = loc.find("hops", "");
         body.push(stmt(
-            StmtKind::Path(ast::PathStmt { class: p.class.as_ref().map(|c| ident(c, span)), hops: p.hops.iter().map(|h| ident(h, span)).collect() }),
+            StmtKind::Path(ast::PathStmt {
+                class: p.class.as_ref().map(|c| ident(c, span)),
+                hops: p.hops.iter().map(|h| ident(h, span)).collect(),
+            }),
             span,
         ));
     }
@@ -715,17 +919,32 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
         ));
     }
     if let Some(b) = &r.bounce_tagging {
-        body.push(stmt(StmtKind::BounceTagging(b.iter().map(|&p| Spanned::new(p, rspan)).collect()), rspan));
+        body.push(stmt(
+            StmtKind::BounceTagging(b.iter().map(|&p| Spanned::new(p, rspan)).collect()),
+            rspan,
+        ));
     }
     Ok(ast::File {
         imports: Vec::new(),
-        items: vec![Item::Fabric(ast::FabricBlock { name: ident(&doc.fabric, name_span), quoted: false, body, span: name_span })],
+        items: vec![Item::Fabric(ast::FabricBlock {
+            name: ident(&doc.fabric, name_span),
+            quoted: false,
+            body,
+            span: name_span,
+        })],
     })
 }
 
-fn watchdog_ast(w: &WatchdogDoc, span: Span, bad: &dyn Fn(Span, String) -> Diagnostic) -> Result<ast::Watchdog, Diagnostic> {
+fn watchdog_ast(
+    w: &WatchdogDoc,
+    span: Span,
+    bad: &dyn Fn(Span, String) -> Diagnostic,
+) -> Result<ast::Watchdog, Diagnostic> {
     if !w.enabled {
-        return Ok(ast::Watchdog { setting: ast::WatchdogSetting::Off, span });
+        return Ok(ast::Watchdog {
+            setting: ast::WatchdogSetting::Off,
+            span,
+        });
     }
     let mut args = Vec::new();
     let t = |v: u64| ast::Time(v);
@@ -743,31 +962,55 @@ fn watchdog_ast(w: &WatchdogDoc, span: Span, bad: &dyn Fn(Span, String) -> Diagn
             "drop" => WatchdogAction::Drop,
             "forward" => WatchdogAction::Forward,
             "alert" => WatchdogAction::Alert,
-            other => return Err(bad(span, format!("watchdog action `{other}` is not drop, forward or alert"))),
+            other => {
+                return Err(bad(
+                    span,
+                    format!("watchdog action `{other}` is not drop, forward or alert"),
+                ));
+            }
         };
         args.push(Spanned::new(ast::WatchdogArg::Action(action), span));
     }
-    Ok(ast::Watchdog { setting: ast::WatchdogSetting::On(args), span })
+    Ok(ast::Watchdog {
+        setting: ast::WatchdogSetting::On(args),
+        span,
+    })
 }
 
-fn dscp_ast(d: &DscpDoc, span: Span, bad: &dyn Fn(Span, String) -> Diagnostic) -> Result<DscpSpec, Diagnostic> {
+fn dscp_ast(
+    d: &DscpDoc,
+    span: Span,
+    bad: &dyn Fn(Span, String) -> Diagnostic,
+) -> Result<DscpSpec, Diagnostic> {
     match d {
         DscpDoc::Other(s) if s == "other" => Ok(DscpSpec::Other),
-        DscpDoc::Other(s) => Err(bad(span, format!("dscp `{s}` is neither `other` nor a list of values"))),
+        DscpDoc::Other(s) => Err(bad(
+            span,
+            format!("dscp `{s}` is neither `other` nor a list of values"),
+        )),
         DscpDoc::Values(v) => {
             if let Some(x) = v.iter().find(|&&x| x > 63) {
                 return Err(bad(span, format!("DSCP {x} is out of range 0..63")));
             }
-            Ok(DscpSpec::Values(v.iter().map(|&x| Spanned::new((x, x), span)).collect()))
+            Ok(DscpSpec::Values(
+                v.iter().map(|&x| Spanned::new((x, x), span)).collect(),
+            ))
         }
     }
 }
 
-fn congestion_ast(c: &str, span: Span, bad: &dyn Fn(Span, String) -> Diagnostic) -> Result<Congestion, Diagnostic> {
+fn congestion_ast(
+    c: &str,
+    span: Span,
+    bad: &dyn Fn(Span, String) -> Diagnostic,
+) -> Result<Congestion, Diagnostic> {
     match c {
         "dcqcn" => Ok(Congestion::Dcqcn),
         "none" => Ok(Congestion::None),
-        other => Err(bad(span, format!("congestion `{other}` is not dcqcn or none"))),
+        other => Err(bad(
+            span,
+            format!("congestion `{other}` is not dcqcn or none"),
+        )),
     }
 }
 
@@ -783,19 +1026,29 @@ fn ecn_ast(enabled: bool, min: u64, max: u64, probability: f64, span: Span) -> E
 }
 
 /// An override as a device's `class` block (plus `headroom`, which is a switch statement).
-fn override_ast(o: &OverrideDoc, span: Span, bad: &dyn Fn(Span, String) -> Diagnostic) -> Result<(ClassDecl, Option<SwitchProp>), Diagnostic> {
+fn override_ast(
+    o: &OverrideDoc,
+    span: Span,
+    bad: &dyn Fn(Span, String) -> Diagnostic,
+) -> Result<(ClassDecl, Option<SwitchProp>), Diagnostic> {
     let mut props = Vec::new();
     if let Some(d) = &o.dscp {
         props.push(Spanned::new(ClassProp::Dscp(dscp_ast(d, span, bad)?), span));
     }
     if let Some(p) = o.priority {
-        props.push(Spanned::new(ClassProp::Priority(Spanned::new(p, span)), span));
+        props.push(Spanned::new(
+            ClassProp::Priority(Spanned::new(p, span)),
+            span,
+        ));
     }
     if let Some(l) = o.lossless {
         props.push(Spanned::new(ClassProp::Lossless(l), span));
     }
     if let Some(c) = &o.congestion {
-        props.push(Spanned::new(ClassProp::Congestion(congestion_ast(c, span, bad)?), span));
+        props.push(Spanned::new(
+            ClassProp::Congestion(congestion_ast(c, span, bad)?),
+            span,
+        ));
     }
     if o.ecn_enabled == Some(false) {
         props.push(Spanned::new(ClassProp::Ecn(EcnSpec::Off), span));
@@ -808,7 +1061,10 @@ fn override_ast(o: &OverrideDoc, span: Span, bad: &dyn Fn(Span, String) -> Diagn
             args.push(Spanned::new(EcnArg::Max(Size::Bytes(v)), span));
         }
         if let Some(v) = o.ecn_probability_percent {
-            args.push(Spanned::new(EcnArg::Probability(Percent(thousandths(v))), span));
+            args.push(Spanned::new(
+                EcnArg::Probability(Percent(thousandths(v))),
+                span,
+            ));
         }
         if !args.is_empty() {
             props.push(Spanned::new(ClassProp::Ecn(EcnSpec::Params(args)), span));
@@ -816,15 +1072,33 @@ fn override_ast(o: &OverrideDoc, span: Span, bad: &dyn Fn(Span, String) -> Diagn
     }
     match &o.scheduling {
         Some(SchedulingDoc::Strict(_)) => props.push(Spanned::new(ClassProp::Strict, span)),
-        Some(SchedulingDoc::Ets { bandwidth_percent: Some(p) }) => {
-            props.push(Spanned::new(ClassProp::Bandwidth(Spanned::new(Percent(thousandths(*p)), span)), span));
+        Some(SchedulingDoc::Ets {
+            bandwidth_percent: Some(p),
+        }) => {
+            props.push(Spanned::new(
+                ClassProp::Bandwidth(Spanned::new(Percent(thousandths(*p)), span)),
+                span,
+            ));
         }
         _ => {}
     }
     if let Some(t) = o.pfc_threshold_bytes {
-        props.push(Spanned::new(ClassProp::PfcThreshold(Spanned::new(Size::Bytes(t), span)), span));
+        props.push(Spanned::new(
+            ClassProp::PfcThreshold(Spanned::new(Size::Bytes(t), span)),
+            span,
+        ));
     }
     let class = ident(&o.class, span);
-    let extra = o.headroom_bytes.map(|h| SwitchProp::Headroom { class: class.clone(), size: Spanned::new(Size::Bytes(h), span) });
-    Ok((ClassDecl { name: class, props, span }, extra))
+    let extra = o.headroom_bytes.map(|h| SwitchProp::Headroom {
+        class: class.clone(),
+        size: Spanned::new(Size::Bytes(h), span),
+    });
+    Ok((
+        ClassDecl {
+            name: class,
+            props,
+            span,
+        },
+        extra,
+    ))
 }

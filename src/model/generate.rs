@@ -15,7 +15,7 @@
 use std::collections::HashMap;
 
 use crate::diagnostic::{Code, Diagnostic, did_you_mean};
-use crate::model::{HostId, Limits, Sourced, SwitchModel, SwitchModelId, TierId, DEFAULT_CABLE_MM};
+use crate::model::{DEFAULT_CABLE_MM, HostId, Limits, Sourced, SwitchModel, SwitchModelId, TierId};
 use crate::span::Span;
 use crate::syntax::ast::{self, NameTemplate, TemplatePart, TierProp};
 
@@ -112,9 +112,13 @@ pub fn generate(
     }
     if specs.len() > 3 {
         diags.push(
-            Diagnostic::new(Code::CannotWire, specs[3].decl.name.span, "at most three tiers can be generated")
-                .label("a fourth tier")
-                .help("describe deeper fabrics with explicit `switch` and `link` statements"),
+            Diagnostic::new(
+                Code::CannotWire,
+                specs[3].decl.name.span,
+                "at most three tiers can be generated",
+            )
+            .label("a fourth tier")
+            .help("describe deeper fabrics with explicit `switch` and `link` statements"),
         );
         return Generated::default();
     }
@@ -132,7 +136,10 @@ pub fn generate(
             Diagnostic::new(
                 Code::CannotWire,
                 specs[0].decl.name.span,
-                format!("hosts have different NIC counts ({rails} and {}), so they cannot share rails", odd.nics),
+                format!(
+                    "hosts have different NIC counts ({rails} and {}), so they cannot share rails",
+                    odd.nics
+                ),
             )
             .label("rails follow the NIC index")
             .help("give every wired host the same number of NICs, or link the odd ones explicitly"),
@@ -141,15 +148,19 @@ pub fn generate(
     }
     if rails == 0 {
         diags.push(
-            Diagnostic::new(Code::CannotWire, specs[0].decl.name.span, "the hosts to wire have no NICs")
-                .help("add `nic MODEL x N` to the hosts"),
+            Diagnostic::new(
+                Code::CannotWire,
+                specs[0].decl.name.span,
+                "the hosts to wire have no NICs",
+            )
+            .help("add `nic MODEL x N` to the hosts"),
         );
         return Generated::default();
     }
     let k = specs.len();
-    for i in 0..k {
+    for (i, spec) in specs.iter_mut().enumerate() {
         let top = i + 1 == k;
-        if !split_ports(&mut specs[i], top, diags) {
+        if !split_ports(spec, top, diags) {
             return Generated::default();
         }
     }
@@ -173,7 +184,9 @@ fn tier_spec<'a>(
         let span = p.span;
         match &p.node {
             TierProp::Model(m) => put(&mut model, m.clone(), span, "`model`", diags),
-            TierProp::Oversubscription(r) => put(&mut over, (r.down, r.up), span, "`oversubscription`", diags),
+            TierProp::Oversubscription(r) => {
+                put(&mut over, (r.down, r.up), span, "`oversubscription`", diags)
+            }
             TierProp::Cable(l) => put(&mut cable, l.0, span, "`cable`", diags),
             TierProp::Name(t) => put(&mut name, t, span, "`name`", diags),
             TierProp::Downlinks(n) => put(&mut downlinks, *n, span, "`downlinks`", diags),
@@ -183,9 +196,13 @@ fn tier_spec<'a>(
     }
     let Some(model) = model else {
         diags.push(
-            Diagnostic::new(Code::MissingProperty, decl.name.span, format!("tier `{}` has no `model`", decl.name.node))
-                .label("declared here")
-                .help("add `model NAME` with one of the declared switch models"),
+            Diagnostic::new(
+                Code::MissingProperty,
+                decl.name.span,
+                format!("tier `{}` has no `model`", decl.name.node),
+            )
+            .label("declared here")
+            .help("add `model NAME` with one of the declared switch models"),
         );
         return None;
     };
@@ -205,7 +222,14 @@ fn tier_spec<'a>(
     if let Some(r) = over
         && (r.value.0 == 0 || r.value.1 == 0)
     {
-        diags.push(Diagnostic::new(Code::OutOfRange, r.span, "an oversubscription ratio needs two positive numbers").label("here"));
+        diags.push(
+            Diagnostic::new(
+                Code::OutOfRange,
+                r.span,
+                "an oversubscription ratio needs two positive numbers",
+            )
+            .label("here"),
+        );
         return None;
     }
     Some(TierSpec {
@@ -244,9 +268,13 @@ fn split_ports(spec: &mut TierSpec<'_>, top: bool, diags: &mut Vec<Diagnostic>) 
     if top {
         if let Some(r) = spec.oversubscription {
             diags.push(
-                Diagnostic::new(Code::NotAllowedHere, r.span, "the top tier has no uplinks, so no oversubscription")
-                    .label("on the top tier")
-                    .help("remove `oversubscription` from the top tier; it belongs to the tiers below"),
+                Diagnostic::new(
+                    Code::NotAllowedHere,
+                    r.span,
+                    "the top tier has no uplinks, so no oversubscription",
+                )
+                .label("on the top tier")
+                .help("remove `oversubscription` from the top tier; it belongs to the tiers below"),
             );
             return false;
         }
@@ -275,7 +303,10 @@ fn split_ports(spec: &mut TierSpec<'_>, top: bool, diags: &mut Vec<Diagnostic>) 
             let (a, b) = spec.oversubscription.map_or((1, 1), |r| r.value);
             if groups.len() > 1 {
                 // Mixed port groups: the first group faces down, the rest up (HPN-style ToR).
-                (u64::from(groups[0].count), total - u64::from(groups[0].count))
+                (
+                    u64::from(groups[0].count),
+                    total - u64::from(groups[0].count),
+                )
             } else {
                 let num = u128::from(total) * u128::from(a);
                 let den = u128::from(a) + u128::from(b);
@@ -312,9 +343,16 @@ fn split_ports(spec: &mut TierSpec<'_>, top: bool, diags: &mut Vec<Diagnostic>) 
     }
     if down == 0 || up == 0 {
         diags.push(
-            Diagnostic::new(Code::CannotWire, at, format!("tier `{}` needs both downlinks and uplinks", spec.decl.name.node))
-                .label(format!("{down} down, {up} up"))
-                .help("a tier below the top needs ports in both directions"),
+            Diagnostic::new(
+                Code::CannotWire,
+                at,
+                format!(
+                    "tier `{}` needs both downlinks and uplinks",
+                    spec.decl.name.node
+                ),
+            )
+            .label(format!("{down} down, {up} up"))
+            .help("a tier below the top needs ports in both directions"),
         );
         return false;
     }
@@ -339,7 +377,10 @@ fn split_ports(spec: &mut TierSpec<'_>, top: bool, diags: &mut Vec<Diagnostic>) 
                     ),
                 )
                 .label("declared ratio")
-                .help(format!("declare `oversubscription {}`, or set `downlinks`/`uplinks` to meet the ratio", ratio_text(down_bw, up_bw))),
+                .help(format!(
+                    "declare `oversubscription {}`, or set `downlinks`/`uplinks` to meet the ratio",
+                    ratio_text(down_bw, up_bw)
+                )),
             );
             return false;
         }
@@ -353,7 +394,10 @@ fn too_many(spec: &TierSpec<'_>, want: u64, total: u64) -> Diagnostic {
     Diagnostic::new(
         Code::CannotWire,
         spec.decl.name.span,
-        format!("tier `{}` asks for {want} ports but model `{}` has {total}", spec.decl.name.node, spec.model.name),
+        format!(
+            "tier `{}` asks for {want} ports but model `{}` has {total}",
+            spec.decl.name.node, spec.model.name
+        ),
     )
     .label("this tier")
     .help("lower `downlinks`/`uplinks`, or use a model with more ports")
@@ -375,7 +419,9 @@ fn bandwidth(groups: &[crate::model::PortGroup], first: u64, count: u64) -> u64 
 }
 
 fn smallest_divisor_fitting(uplinks: u32, lower: u64, ports: u64) -> Option<u32> {
-    (1..=uplinks).filter(|d| uplinks % d == 0).find(|&d| lower * u64::from(uplinks / d) <= ports)
+    (1..=uplinks)
+        .filter(|&d| uplinks.is_multiple_of(d))
+        .find(|&d| lower * u64::from(uplinks / d) <= ports)
 }
 
 fn choose_top_count(
@@ -389,7 +435,7 @@ fn choose_top_count(
     let ports = u64::from(spec.down);
     if let Some(n) = spec.switches {
         let n32 = u32::try_from(n.value).unwrap_or(0);
-        if n32 == 0 || u % n32 != 0 || lower_count * u64::from(u / n32) > ports {
+        if n32 == 0 || !u.is_multiple_of(n32) || lower_count * u64::from(u / n32) > ports {
             let fit = smallest_divisor_fitting(u, lower_count, ports);
             diags.push(
                 Diagnostic::new(
@@ -454,12 +500,22 @@ impl Namer<'_> {
                 let mut d = Diagnostic::new(
                     Code::BadNameTemplate,
                     p.span,
-                    format!("`{{{}}}` is not a placeholder of tier `{}`", p.node, self.tier),
+                    format!(
+                        "`{{{}}}` is not a placeholder of tier `{}`",
+                        p.node, self.tier
+                    ),
                 )
                 .label("unknown placeholder");
                 d = d.help(match did_you_mean(&p.node, self.allowed.iter().copied()) {
                     Some(h) => h,
-                    None => format!("this tier knows {}", self.allowed.iter().map(|a| format!("{{{a}}}")).collect::<Vec<_>>().join(", ")),
+                    None => format!(
+                        "this tier knows {}",
+                        self.allowed
+                            .iter()
+                            .map(|a| format!("{{{a}}}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
                 });
                 diags.push(d);
                 ok = false;
@@ -504,7 +560,13 @@ impl Namer<'_> {
     }
 }
 
-fn wire(specs: &[TierSpec<'_>], hosts: &[WiredHost], rails: u32, limits: &Limits, diags: &mut Vec<Diagnostic>) -> Generated {
+fn wire(
+    specs: &[TierSpec<'_>],
+    hosts: &[WiredHost],
+    rails: u32,
+    limits: &Limits,
+    diags: &mut Vec<Diagnostic>,
+) -> Generated {
     let k = specs.len();
     let h = hosts.len() as u64;
     let r = u64::from(rails);
@@ -520,11 +582,18 @@ fn wire(specs: &[TierSpec<'_>], hosts: &[WiredHost], rails: u32, limits: &Limits
         let spp = match spine.switches {
             Some(n) => {
                 let n32 = u32::try_from(n.value).unwrap_or(0);
-                if n32 == 0 || u1 % n32 != 0 {
+                if n32 == 0 || !u1.is_multiple_of(n32) {
                     diags.push(
-                        Diagnostic::new(Code::CannotWire, n.span, format!("{} spines per pod cannot take a leaf's {u1} uplinks evenly", n.value))
-                            .label("requested count")
-                            .help(format!("choose a divisor of {u1}")),
+                        Diagnostic::new(
+                            Code::CannotWire,
+                            n.span,
+                            format!(
+                                "{} spines per pod cannot take a leaf's {u1} uplinks evenly",
+                                n.value
+                            ),
+                        )
+                        .label("requested count")
+                        .help(format!("choose a divisor of {u1}")),
                     );
                     return Generated::default();
                 }
@@ -575,7 +644,9 @@ fn wire(specs: &[TierSpec<'_>], hosts: &[WiredHost], rails: u32, limits: &Limits
         }
     }
     let switch_total = leaves + spines + top_count;
-    let link_total = h * r + leaves * u64::from(leaf.up) + spines * u64::from(if k == 3 { specs[1].up } else { 0 });
+    let link_total = h * r
+        + leaves * u64::from(leaf.up)
+        + spines * u64::from(if k == 3 { specs[1].up } else { 0 });
     if switch_total + h > limits.max_devices || link_total > limits.max_links {
         diags.push(
             Diagnostic::new(
@@ -609,8 +680,19 @@ fn wire(specs: &[TierSpec<'_>], hosts: &[WiredHost], rails: u32, limits: &Limits
     let leaf_namer = Namer {
         tier: &leaf.decl.name.node,
         template: leaf.name,
-        allowed: if k == 3 { &["tier", "n", "rail", "group", "pod", "index"] } else { &["tier", "n", "rail", "group", "index"] },
-        max: Place { n: leaves, rail: r, group: groups, pod: pods, plane: 0, index: gpp },
+        allowed: if k == 3 {
+            &["tier", "n", "rail", "group", "pod", "index"]
+        } else {
+            &["tier", "n", "rail", "group", "index"]
+        },
+        max: Place {
+            n: leaves,
+            rail: r,
+            group: groups,
+            pod: pods,
+            plane: 0,
+            index: gpp,
+        },
     };
     if !leaf_namer.check(diags) {
         return Generated::default();
@@ -619,7 +701,14 @@ fn wire(specs: &[TierSpec<'_>], hosts: &[WiredHost], rails: u32, limits: &Limits
     for g in 0..groups {
         for rail in 0..r {
             let idx = out.switches.len() as u32;
-            let place = Place { n: g * r + rail + 1, rail: rail + 1, group: g + 1, pod: g / gpp + 1, plane: 0, index: g % gpp + 1 };
+            let place = Place {
+                n: g * r + rail + 1,
+                rail: rail + 1,
+                group: g + 1,
+                pod: g / gpp + 1,
+                plane: 0,
+                index: g % gpp + 1,
+            };
             out.switches.push(GenSwitch {
                 name: leaf_namer.name(place),
                 tier: TierId(0),
@@ -630,7 +719,9 @@ fn wire(specs: &[TierSpec<'_>], hosts: &[WiredHost], rails: u32, limits: &Limits
             out.tiers[0].switches.push(idx);
             for j in 0..d1 {
                 let hi = g * d1 + j;
-                let Some(host) = hosts.get(hi as usize) else { break };
+                let Some(host) = hosts.get(hi as usize) else {
+                    break;
+                };
                 let port_speed = leaf.model.port_speed(j as u32);
                 out.links.push(GenLink {
                     down: GenEnd::Host(host.id, rail as u32),
@@ -653,7 +744,12 @@ fn wire(specs: &[TierSpec<'_>], hosts: &[WiredHost], rails: u32, limits: &Limits
             tier: &top.decl.name.node,
             template: top.name,
             allowed: &["tier", "n", "plane", "index"],
-            max: Place { n: top_count, plane: top_count, index: top_count, ..Place::default() },
+            max: Place {
+                n: top_count,
+                plane: top_count,
+                index: top_count,
+                ..Place::default()
+            },
         };
         if !namer.check(diags) {
             return Generated::default();
@@ -662,7 +758,12 @@ fn wire(specs: &[TierSpec<'_>], hosts: &[WiredHost], rails: u32, limits: &Limits
         for t in 0..per_plane {
             let n = u64::from(t) + 1;
             out.switches.push(GenSwitch {
-                name: namer.name(Place { n, plane: n, index: n, ..Place::default() }),
+                name: namer.name(Place {
+                    n,
+                    plane: n,
+                    index: n,
+                    ..Place::default()
+                }),
                 tier: TierId(1),
                 level: 2,
                 model: top.model_id,
@@ -670,7 +771,16 @@ fn wire(specs: &[TierSpec<'_>], hosts: &[WiredHost], rails: u32, limits: &Limits
             });
             out.tiers[1].switches.push(first + t);
         }
-        connect(&mut out, leaf, top, leaf_first, leaves as u32, first, per_plane, TierId(1));
+        connect(
+            &mut out,
+            leaf,
+            top,
+            leaf_first,
+            leaves as u32,
+            first,
+            per_plane,
+            TierId(1),
+        );
         return out;
     }
     // Three tiers: spines per pod, then the top tier per plane.
@@ -679,14 +789,25 @@ fn wire(specs: &[TierSpec<'_>], hosts: &[WiredHost], rails: u32, limits: &Limits
         tier: &spine.decl.name.node,
         template: spine.name,
         allowed: &["tier", "n", "pod", "plane", "index"],
-        max: Place { n: spines, pod: pods, plane: u64::from(s), index: u64::from(s), ..Place::default() },
+        max: Place {
+            n: spines,
+            pod: pods,
+            plane: u64::from(s),
+            index: u64::from(s),
+            ..Place::default()
+        },
     };
     let top = &specs[2];
     let top_namer = Namer {
         tier: &top.decl.name.node,
         template: top.name,
         allowed: &["tier", "n", "plane", "index"],
-        max: Place { n: top_count, plane: u64::from(s), index: u64::from(per_plane), ..Place::default() },
+        max: Place {
+            n: top_count,
+            plane: u64::from(s),
+            index: u64::from(per_plane),
+            ..Place::default()
+        },
     };
     if !spine_namer.check(diags) || !top_namer.check(diags) {
         return Generated::default();
@@ -696,7 +817,13 @@ fn wire(specs: &[TierSpec<'_>], hosts: &[WiredHost], rails: u32, limits: &Limits
         for j in 0..u64::from(s) {
             let idx = out.switches.len() as u32;
             out.switches.push(GenSwitch {
-                name: spine_namer.name(Place { n: p * u64::from(s) + j + 1, pod: p + 1, plane: j + 1, index: j + 1, ..Place::default() }),
+                name: spine_namer.name(Place {
+                    n: p * u64::from(s) + j + 1,
+                    pod: p + 1,
+                    plane: j + 1,
+                    index: j + 1,
+                    ..Place::default()
+                }),
                 tier: TierId(1),
                 level: 2,
                 model: spine.model_id,
@@ -707,7 +834,16 @@ fn wire(specs: &[TierSpec<'_>], hosts: &[WiredHost], rails: u32, limits: &Limits
         // Leaves of pod p: groups p·gpp .. (p+1)·gpp.
         let lo = (p * gpp * r) as u32;
         let hi = (((p + 1) * gpp).min(groups) * r) as u32;
-        connect(&mut out, leaf, spine, lo, hi - lo, spine_first + (p * u64::from(s)) as u32, s, TierId(1));
+        connect(
+            &mut out,
+            leaf,
+            spine,
+            lo,
+            hi - lo,
+            spine_first + (p * u64::from(s)) as u32,
+            s,
+            TierId(1),
+        );
     }
     let top_first = out.switches.len() as u32;
     for plane in 0..s {
@@ -740,7 +876,10 @@ fn wire(specs: &[TierSpec<'_>], hosts: &[WiredHost], rails: u32, limits: &Limits
                 out.links.push(GenLink {
                     down: GenEnd::Switch(sw, spine.down + q),
                     up: GenEnd::Switch(top_idx, top_port),
-                    speed: spine.model.port_speed(spine.down + q).min(top.model.port_speed(top_port)),
+                    speed: spine
+                        .model
+                        .port_speed(spine.down + q)
+                        .min(top.model.port_speed(top_port)),
                     cable_mm: top.cable,
                     tier: TierId(2),
                     span: top.decl.name.span,
@@ -773,7 +912,10 @@ fn connect(
             out.links.push(GenLink {
                 down: GenEnd::Switch(sw, lower.down + q),
                 up: GenEnd::Switch(upper_first + t, port),
-                speed: lower.model.port_speed(lower.down + q).min(upper.model.port_speed(port)),
+                speed: lower
+                    .model
+                    .port_speed(lower.down + q)
+                    .min(upper.model.port_speed(port)),
                 cable_mm: upper.cable,
                 tier,
                 span: upper.decl.name.span,

@@ -41,15 +41,27 @@ impl std::fmt::Display for LoadError {
 }
 
 pub fn is_yaml(path: &Path) -> bool {
-    matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"))
+    matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("yaml" | "yml")
+    )
 }
 
 /// Reads and parses `root` and everything it imports.
 pub fn load(sources: &mut Sources, root: &Path, limits: &Limits) -> Result<Loaded, LoadError> {
     let mut loaded = Loaded::default();
-    let bytes = read_limited(root, limits).map_err(|message| LoadError { path: root.to_path_buf(), message })?;
+    let bytes = read_limited(root, limits).map_err(|message| LoadError {
+        path: root.to_path_buf(),
+        message,
+    })?;
     let display = display_path(root);
-    let mut cx = Cx { loaded: &mut loaded, sources, limits, stack: Vec::new(), first: FileId(u32::MAX) };
+    let mut cx = Cx {
+        loaded: &mut loaded,
+        sources,
+        limits,
+        stack: Vec::new(),
+        first: FileId(u32::MAX),
+    };
     cx.first = FileId(cx.sources.files().count() as u32);
     load_file(&mut cx, root.to_path_buf(), display, bytes);
     Ok(loaded)
@@ -68,8 +80,19 @@ struct Cx<'a> {
 pub fn load_text(sources: &mut Sources, display: &str, text: String, limits: &Limits) -> Loaded {
     let mut loaded = Loaded::default();
     let first = FileId(sources.files().count() as u32);
-    let mut cx = Cx { loaded: &mut loaded, sources, limits, stack: Vec::new(), first };
-    load_file(&mut cx, PathBuf::from(display), display.to_string(), text.into_bytes());
+    let mut cx = Cx {
+        loaded: &mut loaded,
+        sources,
+        limits,
+        stack: Vec::new(),
+        first,
+    };
+    load_file(
+        &mut cx,
+        PathBuf::from(display),
+        display.to_string(),
+        text.into_bytes(),
+    );
     loaded
 }
 
@@ -105,17 +128,27 @@ fn load_file(cx: &mut Cx<'_>, path: PathBuf, display: String, bytes: Vec<u8>) ->
         }
     };
     let yaml = is_yaml(&path);
-    let id = cx.sources.add(SourceFile::new(path.clone(), display.clone(), text));
+    let id = cx
+        .sources
+        .add(SourceFile::new(path.clone(), display.clone(), text));
     if let Some(at) = bad_utf8 {
         cx.loaded.diagnostics.push(
-            Diagnostic::new(Code::BadInput, Span::new(id, at, at + 1), "the file is not UTF-8 text")
-                .label("this byte is not valid UTF-8")
-                .help("fabric files are UTF-8 text; is this the right file?"),
+            Diagnostic::new(
+                Code::BadInput,
+                Span::new(id, at, at + 1),
+                "the file is not UTF-8 text",
+            )
+            .label("this byte is not valid UTF-8")
+            .help("fabric files are UTF-8 text; is this the right file?"),
         );
         return None;
     }
     let text = &cx.sources.get(id).text;
-    let parsed = if yaml { super::export::parse_yaml(id, text) } else { syntax::parse(id, text) };
+    let parsed = if yaml {
+        super::export::parse_yaml(id, text)
+    } else {
+        syntax::parse(id, text)
+    };
     let file = match parsed {
         Ok(f) => f,
         Err(d) => {
@@ -138,14 +171,19 @@ fn load_import(cx: &mut Cx<'_>, importer: &Path, importer_display: &str, import:
     let rel = Path::new(&import.path.node);
     let dir = importer.parent().unwrap_or(Path::new(""));
     let path = dir.join(rel);
-    let display_dir = Path::new(importer_display).parent().unwrap_or(Path::new(""));
+    let display_dir = Path::new(importer_display)
+        .parent()
+        .unwrap_or(Path::new(""));
     let display = normalize(&display_dir.join(rel));
     if cx.stack.len() > limits.max_import_depth {
         cx.loaded.diagnostics.push(
             Diagnostic::new(
                 Code::LimitExceeded,
                 import.span,
-                format!("imports are nested more than {} deep", limits.max_import_depth),
+                format!(
+                    "imports are nested more than {} deep",
+                    limits.max_import_depth
+                ),
             )
             .label("this import")
             .help("flatten the import chain"),
@@ -157,7 +195,10 @@ fn load_import(cx: &mut Cx<'_>, importer: &Path, importer_display: &str, import:
         let chain: Vec<String> = cx.stack[pos..]
             .iter()
             .chain(std::iter::once(&canonical))
-            .map(|p| p.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned()))
+            .map(|p| {
+                p.file_name()
+                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+            })
             .collect();
         cx.loaded.diagnostics.push(
             Diagnostic::new(
@@ -171,11 +212,9 @@ fn load_import(cx: &mut Cx<'_>, importer: &Path, importer_display: &str, import:
         return;
     }
     let first = cx.first;
-    if cx
-        .sources
-        .files()
-        .any(|(id, f)| id >= first && std::fs::canonicalize(&f.path).ok().as_ref() == Some(&canonical))
-    {
+    if cx.sources.files().any(|(id, f)| {
+        id >= first && std::fs::canonicalize(&f.path).ok().as_ref() == Some(&canonical)
+    }) {
         return; // already loaded through another import: its items count once
     }
     match read_limited(&path, limits) {
@@ -189,7 +228,9 @@ fn load_import(cx: &mut Cx<'_>, importer: &Path, importer_display: &str, import:
                 format!("cannot read `{}`: {message}", import.path.node),
             )
             .label("imported here")
-            .help(format!("the path is relative to the importing file, so this looks for `{display}`")),
+            .help(format!(
+                "the path is relative to the importing file, so this looks for `{display}`"
+            )),
         ),
     }
 }

@@ -15,8 +15,8 @@ pub mod topology;
 use petgraph::graph::UnGraph;
 use serde::Serialize;
 
-pub use crate::syntax::ast::{Congestion, Os, RoutingModel, WatchdogAction};
 use crate::span::Span;
+pub use crate::syntax::ast::{Congestion, Os, RoutingModel, WatchdogAction};
 pub use limits::Limits;
 
 /// A value and the place that set it; `default` when no statement did.
@@ -29,11 +29,19 @@ pub struct Sourced<T> {
 
 impl<T> Sourced<T> {
     pub fn set(value: T, span: Span) -> Self {
-        Self { value, span, default: false }
+        Self {
+            value,
+            span,
+            default: false,
+        }
     }
 
     pub fn default_at(value: T, span: Span) -> Self {
-        Self { value, span, default: true }
+        Self {
+            value,
+            span,
+            default: true,
+        }
     }
 }
 
@@ -46,7 +54,15 @@ macro_rules! id_type {
         }
     )*};
 }
-id_type!(ClassId, SwitchModelId, NicModelId, SwitchId, HostId, LinkId, TierId);
+id_type!(
+    ClassId,
+    SwitchModelId,
+    NicModelId,
+    SwitchId,
+    HostId,
+    LinkId,
+    TierId
+);
 
 /// A switch or a host.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -283,7 +299,12 @@ pub struct Tier {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Watchdog {
     Off,
-    On { detect_ns: u64, restore_ns: u64, poll_ns: u64, action: WatchdogAction },
+    On {
+        detect_ns: u64,
+        restore_ns: u64,
+        poll_ns: u64,
+        action: WatchdogAction,
+    },
 }
 
 /// SONiC's `pfcwd start_default` values: 200 ms detection and restoration, drop.
@@ -417,14 +438,34 @@ impl Fabric {
                 .ports
                 .iter()
                 .enumerate()
-                .filter_map(|(i, l)| l.map(|l| (Endpoint { device: d, port: i as u32 }, l)))
+                .filter_map(|(i, l)| {
+                    l.map(|l| {
+                        (
+                            Endpoint {
+                                device: d,
+                                port: i as u32,
+                            },
+                            l,
+                        )
+                    })
+                })
                 .collect(),
             DeviceId::Host(h) => self
                 .host(h)
                 .nics
                 .iter()
                 .enumerate()
-                .filter_map(|(i, n)| n.link.map(|l| (Endpoint { device: d, port: i as u32 }, l)))
+                .filter_map(|(i, n)| {
+                    n.link.map(|l| {
+                        (
+                            Endpoint {
+                                device: d,
+                                port: i as u32,
+                            },
+                            l,
+                        )
+                    })
+                })
                 .collect(),
         }
     }

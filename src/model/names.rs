@@ -11,7 +11,9 @@ pub fn count(pattern: &NamePattern) -> u64 {
     pattern.segments.iter().fold(1u64, |acc, s| match s {
         Segment::Text(_) => acc,
         Segment::Range(items) => {
-            let n = items.iter().fold(0u64, |a, i| a.saturating_add(i.hi.saturating_sub(i.lo) + 1));
+            let n = items
+                .iter()
+                .fold(0u64, |a, i| a.saturating_add(i.hi.saturating_sub(i.lo) + 1));
             acc.saturating_mul(n)
         }
     })
@@ -24,7 +26,10 @@ pub fn expand(pattern: &NamePattern, max: u64) -> Result<Vec<String>, Diagnostic
         return Err(Diagnostic::new(
             Code::LimitExceeded,
             pattern.span,
-            format!("`{}` expands to {n} names, more than the limit of {max}", display(pattern)),
+            format!(
+                "`{}` expands to {n} names, more than the limit of {max}",
+                display(pattern)
+            ),
         )
         .label("this pattern")
         .help("split the fabric, or raise the limit with `--max-range`"));
@@ -122,7 +127,10 @@ mod tests {
     use crate::syntax::ast::RangeItem;
 
     fn pat(segments: Vec<Segment>) -> NamePattern {
-        NamePattern { segments, span: Span::default() }
+        NamePattern {
+            segments,
+            span: Span::default(),
+        }
     }
 
     fn text(s: &str) -> Segment {
@@ -137,23 +145,55 @@ mod tests {
     fn expands_with_padding_and_products() {
         let p = pat(vec![text("gpu"), range(1, 3, 3)]);
         assert_eq!(expand(&p, 100).unwrap(), ["gpu001", "gpu002", "gpu003"]);
-        let p = pat(vec![text("p"), range(1, 2, 0), text("-leaf"), range(1, 2, 0)]);
-        assert_eq!(expand(&p, 100).unwrap(), ["p1-leaf1", "p1-leaf2", "p2-leaf1", "p2-leaf2"]);
+        let p = pat(vec![
+            text("p"),
+            range(1, 2, 0),
+            text("-leaf"),
+            range(1, 2, 0),
+        ]);
+        assert_eq!(
+            expand(&p, 100).unwrap(),
+            ["p1-leaf1", "p1-leaf2", "p2-leaf1", "p2-leaf2"]
+        );
         assert_eq!(count(&p), 4);
     }
 
     #[test]
     fn refuses_huge_ranges_before_allocating() {
-        let p = pat(vec![text("h"), range(0, u64::MAX - 1, 0), text("x"), range(1, 1000, 0)]);
+        let p = pat(vec![
+            text("h"),
+            range(0, u64::MAX - 1, 0),
+            text("x"),
+            range(1, 1000, 0),
+        ]);
         let err = expand(&p, 1_000_000).unwrap_err();
         assert_eq!(err.code, Code::LimitExceeded);
     }
 
     #[test]
     fn natural_order() {
-        let mut v = vec!["gpu10", "gpu2", "gpu1", "a", "gpu02", "leaf-1-10", "leaf-1-9"];
+        let mut v = vec![
+            "gpu10",
+            "gpu2",
+            "gpu1",
+            "a",
+            "gpu02",
+            "leaf-1-10",
+            "leaf-1-9",
+        ];
         v.sort_by(|a, b| natural_cmp(a, b));
-        assert_eq!(v, ["a", "gpu1", "gpu02", "gpu2", "gpu10", "leaf-1-9", "leaf-1-10"]);
+        assert_eq!(
+            v,
+            [
+                "a",
+                "gpu1",
+                "gpu02",
+                "gpu2",
+                "gpu10",
+                "leaf-1-9",
+                "leaf-1-10"
+            ]
+        );
     }
 
     #[test]

@@ -69,7 +69,11 @@ fn set<T: Copy>(slot: &mut Sourced<T>, value: Option<Sourced<T>>) {
 impl Fabric {
     /// Class `c` as switch `s` treats it.
     pub fn switch_class(&self, s: SwitchId, c: ClassId) -> ClassView {
-        ClassView::new(c, self.class(c), self.switch(s).class_overrides.get(c.index()))
+        ClassView::new(
+            c,
+            self.class(c),
+            self.switch(s).class_overrides.get(c.index()),
+        )
     }
 
     /// Class `c` as host `h` marks and pauses it.
@@ -103,7 +107,11 @@ impl Fabric {
 pub fn dscp_table(views: &[ClassView]) -> [Option<ClassId>; 64] {
     let mut table = [None; 64];
     for v in views {
-        if let Some(Sourced { value: Dscp::Values(values), .. }) = &v.dscp {
+        if let Some(Sourced {
+            value: Dscp::Values(values),
+            ..
+        }) = &v.dscp
+        {
             for &d in values {
                 if let Some(slot) = table.get_mut(d as usize) {
                     slot.get_or_insert(v.id);
@@ -111,7 +119,15 @@ pub fn dscp_table(views: &[ClassView]) -> [Option<ClassId>; 64] {
             }
         }
     }
-    if let Some(other) = views.iter().find(|v| matches!(v.dscp, Some(Sourced { value: Dscp::Other, .. }))) {
+    if let Some(other) = views.iter().find(|v| {
+        matches!(
+            v.dscp,
+            Some(Sourced {
+                value: Dscp::Other,
+                ..
+            })
+        )
+    }) {
         for slot in &mut table {
             slot.get_or_insert(other.id);
         }

@@ -6,8 +6,10 @@ use petgraph::graph::{NodeIndex, UnGraph};
 use super::{DeviceId, Fabric, LinkId, Topology};
 
 pub fn build(fabric: &Fabric) -> Topology {
-    let mut graph: UnGraph<DeviceId, LinkId> =
-        UnGraph::with_capacity(fabric.switches.len() + fabric.hosts.len(), fabric.links.len());
+    let mut graph: UnGraph<DeviceId, LinkId> = UnGraph::with_capacity(
+        fabric.switches.len() + fabric.hosts.len(),
+        fabric.links.len(),
+    );
     for s in fabric.switch_ids() {
         graph.add_node(DeviceId::Switch(s));
     }

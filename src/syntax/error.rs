@@ -56,11 +56,12 @@ pub struct SyntaxError<'a> {
     pub len: usize,
     /// One line, lower case, no final period, names in backticks.
     pub message: String,
-    /// Text under the caret.
-    pub label: Option<String>,
-    pub help: Option<String>,
-    /// The rules being parsed when nom itself failed, innermost first.
-    pub context: Vec<&'static str>,
+    /// Text under the caret. (Boxed strings keep the error small: it travels in every
+    /// `Result` of the parser.)
+    pub label: Option<Box<str>>,
+    pub help: Option<Box<str>>,
+    /// The innermost rule being parsed when a nom combinator itself failed.
+    pub context: Option<&'static str>,
 }
 
 impl<'a> SyntaxError<'a> {
@@ -72,7 +73,7 @@ impl<'a> SyntaxError<'a> {
             message: message.into(),
             label: None,
             help: None,
-            context: Vec::new(),
+            context: None,
         }
     }
 
@@ -97,21 +98,21 @@ impl<'a> SyntaxError<'a> {
 
     #[must_use]
     pub fn help(mut self, help: impl Into<String>) -> Self {
-        self.help = Some(help.into());
+        self.help = Some(help.into().into_boxed_str());
         self
     }
 
     #[must_use]
     pub fn help_opt(mut self, help: Option<String>) -> Self {
-        if help.is_some() {
-            self.help = help;
+        if let Some(help) = help {
+            self.help = Some(help.into_boxed_str());
         }
         self
     }
 
     #[must_use]
     pub fn label(mut self, label: impl Into<String>) -> Self {
-        self.label = Some(label.into());
+        self.label = Some(label.into().into_boxed_str());
         self
     }
 
@@ -204,11 +205,11 @@ impl<'a> ParseError<&'a str> for SyntaxError<'a> {
 
 impl<'a> ContextError<&'a str> for SyntaxError<'a> {
     fn add_context(_input: &'a str, ctx: &'static str, mut other: Self) -> Self {
-        if other.context.is_empty() && other.message.starts_with("unexpected ") {
+        if other.context.is_none() && other.message.starts_with("unexpected ") {
             let (found, _) = found(other.at);
             other.message = format!("expected {ctx}, found {found}");
         }
-        other.context.push(ctx);
+        other.context = other.context.or(Some(ctx));
         other
     }
 }

@@ -20,6 +20,9 @@ const MAX_INPUT: usize = u32::MAX as usize;
 
 /// Parses one file. The nom → diagnostic boundary: the parser's error becomes a `Diagnostic`
 /// here, once, with byte offsets into `text`.
+// The error is the stage's one diagnostic, produced at most once per file: its size costs
+// nothing, and boxing it would make every caller unwrap a box.
+#[allow(clippy::result_large_err)]
 pub fn parse(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
     if text.len() >= MAX_INPUT {
         return Err(
@@ -28,12 +31,14 @@ pub fn parse(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
                 .into_diagnostic(file, text),
         );
     }
-    if let Some(offset) = text.bytes().position(is_binary) {
-        let byte = text.as_bytes()[offset];
+    if let Some((offset, c)) = text.char_indices().find(|&(_, c)| is_binary(c)) {
         let d = Diagnostic::new(
             crate::diagnostic::Code::BadInput,
-            Span::new(file, offset, offset + 1),
-            format!("the input contains the control character U+{byte:04X}"),
+            Span::new(file, offset, offset + c.len_utf8()),
+            format!(
+                "the input contains the control character U+{:04X}",
+                u32::from(c)
+            ),
         )
         .help("a `.fab` file is plain text; is this the right file?");
         return Err(d);
@@ -53,7 +58,8 @@ pub fn parse(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
     }
 }
 
-/// Control characters other than tab, newline and carriage return: the sign of a binary file.
-fn is_binary(b: u8) -> bool {
-    (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7f
+/// Control characters other than tab, newline and carriage return (NUL, DEL, the C1 range):
+/// the sign of a binary file.
+fn is_binary(c: char) -> bool {
+    c.is_control() && !matches!(c, '\t' | '\n' | '\r')
 }

@@ -10,7 +10,11 @@
 //! Spans: the input is always a suffix of the whole text, so a position is
 //! `text.len() - rest.len()`.
 
-use nom::combinator::cut;
+use nom::bytes::complete::{take_till, take_while};
+use nom::character::complete::{char, digit1, one_of, satisfy, space0};
+use nom::combinator::{cut, opt, recognize};
+use nom::multi::many0_count;
+use nom::sequence::preceded;
 use nom::{IResult, Parser as _};
 
 use super::ast::*;
@@ -19,6 +23,10 @@ use crate::diagnostic::did_you_mean;
 use crate::span::{FileId, Span, Spanned};
 
 pub type PResult<'a, T> = IResult<&'a str, T, SyntaxError<'a>>;
+
+/// The lexical helpers' result: their failure only means "not here", so nom's plain error
+/// (cheap to make) is enough; the rule that called them builds the real `SyntaxError`.
+type Lexed<'a, T> = IResult<&'a str, T, nom::error::Error<&'a str>>;
 
 /// A committed failure: no alternative is tried after it.
 fn fail<'a, T>(e: SyntaxError<'a>) -> PResult<'a, T> {
@@ -97,6 +105,10 @@ pub const TIER_PROPS: &[&str] = &[
 pub const PLACEHOLDERS: &[&str] = &["tier", "n", "rail", "group", "pod", "plane", "index"];
 const ROUTING_MODELS: &[&str] = &["updown", "shortest", "none"];
 
+/// The most numbers one range item may give (`[1..1000000]`); FAB007 beyond. The resolver
+/// bounds the product of several ranges.
+pub const MAX_RANGE: u64 = 1_000_000;
+
 /// A kind of block, for "unknown … `x`" errors.
 struct BlockKind {
     /// `class property`
@@ -115,7 +127,7 @@ const STATEMENT_BLOCK: BlockKind = BlockKind {
     plural: "statements",
     owner: "fabric",
     keywords: STATEMENTS,
-    also: &[],
+    also: &["fabric", "import"],
 };
 const CLASS_BLOCK: BlockKind = BlockKind {
     what: "class property",
@@ -198,10 +210,12 @@ fn list_words(words: &[&str]) -> String {
 
 // ---------------------------------------------------------------- lexical helpers
 
+/// `NAME_START = "A".."Z" | "a".."z" | "_" ;`
 fn is_name_start(c: char) -> bool {
     c.is_ascii_alphabetic() || c == '_'
 }
 
+/// `NAME_CHAR = NAME_START | "0".."9" | "." | "-" ;`
 fn is_name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')
 }
@@ -211,41 +225,34 @@ fn is_number_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '.' | '%' | ':')
 }
 
+/// `inline = (* one or more spaces on the same line *) ;`
+///
 /// Skips spaces, tabs, carriage returns and a comment; never a newline.
 fn spaces(i: &str) -> &str {
-    let i = i.trim_start_matches([' ', '\t', '\r']);
-    if i.starts_with('#') {
-        let end = i.find('\n').unwrap_or(i.len());
-        &i[end..]
-    } else {
-        i
-    }
+    let blank = take_while(|c| matches!(c, ' ' | '\t' | '\r'));
+    let comment = preceded(char('#'), take_till(|c| c == '\n'));
+    let lexed: Lexed<'_, _> = (blank, opt(comment)).parse(i);
+    lexed.map_or(i, |(rest, _)| rest)
 }
 
 /// `sep = NEWLINE | ";" ;` (any number of them, with spaces and comments between)
-fn seps(mut i: &str) -> &str {
-    loop {
-        let r = spaces(i);
-        match r.strip_prefix(['\n', ';']) {
-            Some(r) => i = r,
-            None => return r,
-        }
-    }
+fn seps(i: &str) -> &str {
+    let sep = preceded(|i| Ok((spaces(i), ())), one_of("\n;"));
+    let lexed: Lexed<'_, usize> = many0_count(sep).parse(i);
+    spaces(lexed.map_or(i, |(rest, _)| rest))
 }
 
 /// Spaces and tabs only (inside brackets).
 fn blanks(i: &str) -> &str {
-    i.trim_start_matches([' ', '\t'])
+    let lexed: Lexed<'_, &str> = space0(i);
+    lexed.map_or(i, |(rest, _)| rest)
 }
 
 /// The NAME token at the start of `i` (no leading spaces) and the rest.
 fn word(i: &str) -> Option<(&str, &str)> {
-    let c = i.chars().next()?;
-    if !is_name_start(c) {
-        return None;
-    }
-    let end = i.find(|c: char| !is_name_char(c)).unwrap_or(i.len());
-    Some((&i[..end], &i[end..]))
+    let lexed: Lexed<'_, &str> =
+        recognize((satisfy(is_name_start), take_while(is_name_char))).parse(i);
+    lexed.ok().map(|(rest, w)| (w, rest))
 }
 
 /// The word after spaces, without consuming it.
@@ -255,33 +262,23 @@ fn peek_word(i: &str) -> Option<&str> {
 
 /// The number token at the start of `i`: a digit, then number characters.
 fn number_len(i: &str) -> usize {
-    if !i.starts_with(|c: char| c.is_ascii_digit()) {
-        return 0;
-    }
-    i.find(|c: char| !is_number_char(c)).unwrap_or(i.len())
+    let lexed: Lexed<'_, &str> =
+        recognize((satisfy(|c| c.is_ascii_digit()), take_while(is_number_char))).parse(i);
+    lexed.map_or(0, |(_, tok)| tok.len())
 }
 
+/// `DECIMAL = DIGITS [ "." DIGITS ] ;`
+///
 /// Splits `1.5MB` into (`1`, `5`, `MB`); `None` when the number part is malformed (`1.`, `1.2.3`).
 fn split_decimal(tok: &str) -> Option<(&str, &str, &str)> {
-    let int_end = tok.find(|c: char| !c.is_ascii_digit()).unwrap_or(tok.len());
-    let (int, rest) = tok.split_at(int_end);
-    if int.is_empty() {
-        return None;
-    }
-    let (frac, unit) = match rest.strip_prefix('.') {
-        Some(r) => {
-            let end = r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len());
-            if end == 0 {
-                return None;
-            }
-            r.split_at(end)
-        }
-        None => ("", rest),
-    };
+    let lexed: Lexed<'_, (&str, Option<&str>)> =
+        (digit1, opt(preceded(char('.'), digit1))).parse(tok);
+    let (unit, (int, frac)) = lexed.ok()?;
+    // `1.` and `1.2.3` are not numbers.
     if unit.starts_with('.') {
         return None;
     }
-    Some((int, frac, unit))
+    Some((int, frac.unwrap_or(""), unit))
 }
 
 /// Why a decimal is not a whole number of the canonical unit.
@@ -316,7 +313,7 @@ pub fn scale(int: &str, frac: &str, factor: u64) -> Result<u64, ScaleError> {
     let denom = 10u128.pow(frac.len() as u32);
     let factor = u128::from(factor);
     let frac_scaled = frac_v * factor;
-    if frac_scaled % denom != 0 {
+    if !frac_scaled.is_multiple_of(denom) {
         return Err(ScaleError::NotWhole);
     }
     let total = int_v
@@ -484,6 +481,8 @@ impl<'a> Parser<'a> {
         let e = SyntaxError::expected(r, "the end of the statement");
         let e = if r.starts_with('}') {
             e.help("this `}` closes no block")
+        } else if r.starts_with(|c: char| !c.is_ascii()) {
+            e.help("names use only ASCII letters, digits, `_`, `.` and `-`")
         } else {
             e.help("put each statement on its own line, or separate statements with `;`")
         };
@@ -502,6 +501,22 @@ impl<'a> Parser<'a> {
     /// The error for a word that is not a keyword of `block`.
     fn unknown(&self, at: &'a str, kw: &str, block: &BlockKind) -> SyntaxError<'a> {
         let len = kw.len();
+        if kw == "import" || kw == "fabric" {
+            return SyntaxError::new(
+                ErrorKind::Misplaced,
+                at,
+                len,
+                format!(
+                    "`{kw}` is only allowed at the top level of a file, not in a {} block",
+                    block.owner
+                ),
+            )
+            .help(if kw == "import" {
+                "move it to the top of the file"
+            } else {
+                "close this block before opening a `fabric` block"
+            });
+        }
         if block.owner != "fabric" && STATEMENTS.contains(&kw) {
             return SyntaxError::new(
                 ErrorKind::Misplaced,
@@ -514,19 +529,19 @@ impl<'a> Parser<'a> {
                 block.owner
             ));
         }
-        if block.owner == "fabric" {
-            if let Some(owner) = PROPERTY_BLOCKS.iter().find(|b| b.keywords.contains(&kw)) {
-                return SyntaxError::new(
-                    ErrorKind::Misplaced,
-                    at,
-                    len,
-                    format!("`{kw}` is a {}, not a statement", owner.what),
-                )
-                .help(format!(
-                    "move it into a `{} NAME {{ … }}` block",
-                    owner.owner
-                ));
-            }
+        if block.owner == "fabric"
+            && let Some(owner) = PROPERTY_BLOCKS.iter().find(|b| b.keywords.contains(&kw))
+        {
+            return SyntaxError::new(
+                ErrorKind::Misplaced,
+                at,
+                len,
+                format!("`{kw}` is a {}, not a statement", owner.what),
+            )
+            .help(format!(
+                "move it into a `{} NAME {{ … }}` block",
+                owner.owner
+            ));
         }
         let candidates = block.keywords.iter().chain(block.also).copied();
         let help = did_you_mean(kw, candidates)
@@ -854,12 +869,18 @@ impl<'a> Parser<'a> {
                 (r, WatchdogArg::Action(action))
             }
             _ => {
-                return fail(SyntaxError::new(
-                    ErrorKind::UnknownKeyword,
-                    start,
-                    kw.len(),
-                    format!("unknown pfc-watchdog parameter `{kw}`"),
-                ));
+                return fail(
+                    SyntaxError::new(
+                        ErrorKind::UnknownKeyword,
+                        start,
+                        kw.len(),
+                        format!("unknown pfc-watchdog parameter `{kw}`"),
+                    )
+                    .help(format!(
+                        "pfc-watchdog parameters are {}",
+                        list_words(WATCHDOG_ARGS)
+                    )),
+                );
             }
         };
         Ok((r, Spanned::new(arg, self.span(start, r))))
@@ -1079,12 +1100,15 @@ impl<'a> Parser<'a> {
                 .percent(r)
                 .map(|(r, p)| (r, EcnArg::Probability(p.node)))?,
             _ => {
-                return fail(SyntaxError::new(
-                    ErrorKind::UnknownKeyword,
-                    start,
-                    kw.len(),
-                    format!("unknown ecn parameter `{kw}`"),
-                ));
+                return fail(
+                    SyntaxError::new(
+                        ErrorKind::UnknownKeyword,
+                        start,
+                        kw.len(),
+                        format!("unknown ecn parameter `{kw}`"),
+                    )
+                    .help(format!("ecn parameters are {}", list_words(ECN_ARGS))),
+                );
             }
         };
         Ok((r, Spanned::new(arg, self.span(start, r))))
@@ -1171,23 +1195,24 @@ impl<'a> Parser<'a> {
     fn port_group(&self, i: &'a str) -> PResult<'a, Spanned<PortGroup>> {
         let start = spaces(i);
         let tok = &start[..number_len(start)];
-        if let Some((count, speed)) = tok.split_once(['x', 'X']) {
-            if !count.is_empty() && count.bytes().all(|b| b.is_ascii_digit()) {
-                return fail(
-                    SyntaxError::new(
-                        ErrorKind::Syntax,
-                        start,
-                        tok.len(),
-                        format!(
-                            "expected a port group such as `64 x 400G`, found `{}`",
-                            shorten(tok)
-                        ),
-                    )
-                    .help(format!(
-                        "put a space on each side of `x`: `{count} x {speed}`"
-                    )),
-                );
-            }
+        if let Some((count, speed)) = tok.split_once(['x', 'X'])
+            && !count.is_empty()
+            && count.bytes().all(|b| b.is_ascii_digit())
+        {
+            return fail(
+                SyntaxError::new(
+                    ErrorKind::Syntax,
+                    start,
+                    tok.len(),
+                    format!(
+                        "expected a port group such as `64 x 400G`, found `{}`",
+                        shorten(tok)
+                    ),
+                )
+                .help(format!(
+                    "put a space on each side of `x`: `{count} x {speed}`"
+                )),
+            );
         }
         let (r, count) = self.int_in(start, "port count", 1, u64::MAX)?;
         let (r, ()) = match self.keyword(r, "x") {
@@ -1353,6 +1378,16 @@ impl<'a> Parser<'a> {
         let (r, prop) = match kw {
             "nic" => {
                 let (r, model) = self.name(r, "a NIC model name, as in `nic cx7 x 8`")?;
+                let at = spaces(r);
+                if at.starts_with(|c: char| c.is_ascii_digit()) {
+                    return fail(
+                        SyntaxError::expected(at, "`x` before the number of NICs").help(format!(
+                            "write `nic {} x {}`",
+                            model.node,
+                            shorten(&at[..number_len(at)])
+                        )),
+                    );
+                }
                 let (r, count) = match spaces(r).strip_prefix('x').and_then(word_boundary) {
                     Some(after) => {
                         let (r, n) = self.int_in(after, "nic count", 1, u64::MAX)?;
@@ -1714,14 +1749,16 @@ impl<'a> Parser<'a> {
             ));
         }
         // `h5->T2` reads as the name `h5-` and then `>`.
-        if let (Some(prev), true) = (prev, at.starts_with('>')) {
-            if prev.node.ends_with('-') && at.len() == i.len() {
-                let name = prev.node.trim_end_matches('-');
-                return Err(nom::Err::Failure(
-                    SyntaxError::new(ErrorKind::Syntax, at, 1, "`->` needs a space on each side")
-                        .help(format!("`-` is a name character: write `{name} -> …`")),
-                ));
-            }
+        if let Some(prev) = prev
+            && at.starts_with('>')
+            && prev.node.ends_with('-')
+            && at.len() == i.len()
+        {
+            let name = prev.node.trim_end_matches('-');
+            return Err(nom::Err::Failure(
+                SyntaxError::new(ErrorKind::Syntax, at, 1, "`->` needs a space on each side")
+                    .help(format!("`-` is a name character: write `{name} -> …`")),
+            ));
         }
         Ok(None)
     }
@@ -1845,6 +1882,7 @@ impl<'a> Parser<'a> {
                 .help("a name pattern starts with a letter or `_`, as in `gpu[1..8]`")
         } else {
             SyntaxError::expected(at, what)
+                .help("a name starts with a letter or `_`, then letters, digits, `_`, `.` or `-`")
         }
     }
 
@@ -1878,12 +1916,16 @@ impl<'a> Parser<'a> {
             }
             let (r, item) = self.range_item(rest)?;
             items.push(item);
-            let r = blanks(r);
-            if let Some(after) = r.strip_prefix(',') {
+            let spaced = blanks(r);
+            if let Some(after) = spaced.strip_prefix(',') {
                 rest = blanks(after);
-            } else if let Some(after) = r.strip_prefix(']') {
+            } else if let Some(after) = spaced.strip_prefix(']') {
                 return Ok((after, items));
-            } else if r.is_empty() || r.starts_with(['\n', '\r', '#']) {
+            } else if spaced.len() < r.len()
+                || spaced.is_empty()
+                || spaced.starts_with(['\n', '\r', '#'])
+            {
+                // A space, the end of the line or a comment: the `]` was forgotten.
                 return fail(unclosed());
             } else {
                 return fail(
@@ -1956,6 +1998,23 @@ impl<'a> Parser<'a> {
                 .help(format!("write `{hi_text}..{lo_text}`")),
             );
         }
+        if hi - lo >= MAX_RANGE {
+            let len = i.len() - r.len();
+            return fail(
+                SyntaxError::new(
+                    ErrorKind::Limit,
+                    i,
+                    len,
+                    format!(
+                        "range `{}` gives more than {MAX_RANGE} names",
+                        shorten(&i[..len])
+                    ),
+                )
+                .help(
+                    "a range is limited so that a typo cannot make billions of devices; split it",
+                ),
+            );
+        }
         let width = [lo_text, hi_text]
             .iter()
             .filter(|t| t.len() > 1 && t.starts_with('0'))
@@ -1989,7 +2048,9 @@ impl<'a> Parser<'a> {
     fn string(&self, i: &'a str, what: &str) -> PResult<'a, Spanned<String>> {
         let at = spaces(i);
         let Some(body) = at.strip_prefix('"') else {
-            return fail(SyntaxError::expected(at, what));
+            return fail(
+                SyntaxError::expected(at, what).help("write it in double quotes: `\"…\"`"),
+            );
         };
         let unterminated = || {
             let line = at.find('\n').unwrap_or(at.len());
@@ -2039,7 +2100,10 @@ impl<'a> Parser<'a> {
         let at = spaces(i);
         let len = number_len(at);
         if len == 0 {
-            return fail(SyntaxError::expected(at, &format!("a number for {what}")));
+            return fail(
+                SyntaxError::expected(at, &format!("a number for {what}"))
+                    .help("write a whole number, such as `8`"),
+            );
         }
         let tok = &at[..len];
         let digits = tok.find(|c: char| !c.is_ascii_digit()).unwrap_or(len);
@@ -2084,14 +2148,22 @@ impl<'a> Parser<'a> {
 
     /// An INT in `lo..=hi`.
     fn int_in(&self, i: &'a str, name: &str, lo: u64, hi: u64) -> PResult<'a, Spanned<u64>> {
-        let (r, v) = self.int(i, &format!("`{name}`"))?;
+        let help = if hi == u64::MAX {
+            format!("`{name}` must be at least {lo}")
+        } else {
+            format!("`{name}` must be between {lo} and {hi}")
+        };
+        let (r, v) = self.int(i, &format!("`{name}`")).map_err(|e| {
+            e.map(|e| {
+                if e.kind == ErrorKind::Syntax {
+                    e.help(help.clone())
+                } else {
+                    e
+                }
+            })
+        })?;
         if v.node < lo || v.node > hi {
             let at = spaces(i);
-            let help = if hi == u64::MAX {
-                format!("`{name}` must be at least {lo}")
-            } else {
-                format!("`{name}` must be between {lo} and {hi}")
-            };
             return fail(
                 SyntaxError::new(
                     ErrorKind::OutOfRange,
@@ -2137,7 +2209,11 @@ impl<'a> Parser<'a> {
         let len = number_len(at);
         let what = format!("a {} such as `{}`", dim.noun(), dim.example());
         if len == 0 {
-            return fail(SyntaxError::expected(at, &what));
+            return fail(SyntaxError::expected(at, &what).help(format!(
+                "a {} is a number and a unit, with no space: {}",
+                dim.noun(),
+                dim.unit_list()
+            )));
         }
         let tok = &at[..len];
         let r = &at[len..];
@@ -2259,7 +2335,9 @@ impl<'a> Parser<'a> {
         let len = number_len(at);
         let what = "a ratio such as `3:1`";
         if len == 0 {
-            return fail(SyntaxError::expected(at, what));
+            return fail(
+                SyntaxError::expected(at, what).help("write down:up, such as `1:1` or `1.067:1`"),
+            );
         }
         let tok = &at[..len];
         let r = &at[len..];
@@ -2292,7 +2370,8 @@ impl<'a> Parser<'a> {
                     at,
                     len,
                     format!("ratio `{}` is too large", shorten(tok)),
-                )),
+                )
+                .help("write the ratio with smaller numbers, such as `3:1`")),
                 Err(_) => Err(SyntaxError::new(
                     ErrorKind::BadQuantity,
                     at,
@@ -2342,4 +2421,811 @@ fn pattern_text(p: &NamePattern) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod grammar_sync {
+    //! Every rule of `grammar/fabric.ebnf` is the doc comment of a function here, word for word
+    //! (comments and spacing aside), so the grammar and the parser cannot drift apart.
+
+    /// Drops `(* … *)` comments and backticks, and collapses white space.
+    fn normalize(text: &str) -> String {
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(k) = rest.find("(*") {
+            out.push_str(&rest[..k]);
+            rest = rest[k..].find("*)").map_or("", |e| &rest[k + e + 2..]);
+        }
+        out.push_str(rest);
+        out.replace('`', " ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// The rules of the grammar: from a line starting with a name and `=` to the next `;` that
+    /// ends a line.
+    fn rules(ebnf: &str) -> Vec<String> {
+        let body = normalize(ebnf);
+        body.split(" ;")
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+            .map(|r| format!("{r} ;"))
+            .collect()
+    }
+
+    /// Each run of `///` lines, joined.
+    fn doc_blocks(src: &str) -> Vec<String> {
+        let mut blocks = Vec::new();
+        let mut cur = String::new();
+        for line in src.lines() {
+            match line.trim_start().strip_prefix("///") {
+                Some(doc) => {
+                    cur.push(' ');
+                    cur.push_str(doc);
+                }
+                None if !cur.is_empty() => blocks.push(normalize(&std::mem::take(&mut cur))),
+                None => {}
+            }
+        }
+        blocks
+    }
+
+    #[test]
+    fn every_rule_has_its_function() {
+        let ebnf = include_str!("../../grammar/fabric.ebnf");
+        let docs = doc_blocks(include_str!("parser.rs"));
+        let rules = rules(ebnf);
+        assert!(rules.len() > 50, "found only {} rules", rules.len());
+        let missing: Vec<&String> = rules
+            .iter()
+            .filter(|r| !docs.iter().any(|d| d.contains(r.as_str())))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "rules without a parser function doc comment: {missing:#?}"
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::{parse, print};
+
+    type Outcome<T> = Result<T, (ErrorKind, usize, usize, String)>;
+
+    /// Runs one rule on `input`; on success, only spaces may be left.
+    fn run<T>(
+        input: &str,
+        rule: impl for<'a> Fn(&Parser<'a>, &'a str) -> PResult<'a, T>,
+    ) -> Outcome<T> {
+        let p = Parser::new(FileId(0), input);
+        match rule(&p, input) {
+            Ok((rest, v)) => {
+                assert!(spaces(rest).is_empty(), "left over: {rest:?}");
+                Ok(v)
+            }
+            Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
+                Err((e.kind, input.len() - e.at.len(), e.len, e.message))
+            }
+            Err(nom::Err::Incomplete(_)) => unreachable!("complete parsers only"),
+        }
+    }
+
+    #[track_caller]
+    fn quantity(dim: Dim, input: &str, expected: Result<u64, ErrorKind>) {
+        let got = run(input, |p, i| p.quantity(i, dim))
+            .map(|(v, _)| v.node)
+            .map_err(|e| e.0);
+        assert_eq!(got, expected, "{input}");
+    }
+
+    #[test]
+    fn units() {
+        use ErrorKind::{BadQuantity, OutOfRange, Syntax};
+        quantity(Dim::Speed, "400G", Ok(400_000));
+        quantity(Dim::Speed, "2.5G", Ok(2_500));
+        quantity(Dim::Speed, "0.001G", Ok(1));
+        quantity(Dim::Speed, "0.0001G", Err(BadQuantity));
+        quantity(Dim::Speed, "400g", Err(BadQuantity));
+        quantity(Dim::Speed, "400", Err(BadQuantity));
+        quantity(Dim::Size, "40000B", Ok(40_000));
+        quantity(Dim::Size, "150KB", Ok(150_000));
+        quantity(Dim::Size, "1.5MB", Ok(1_500_000));
+        quantity(Dim::Size, "1500KB", Ok(1_500_000));
+        quantity(Dim::Size, "2GB", Ok(2_000_000_000));
+        quantity(Dim::Size, "150KiB", Ok(153_600));
+        quantity(Dim::Size, "2MiB", Ok(2_097_152));
+        quantity(Dim::Size, "1GiB", Ok(1_073_741_824));
+        quantity(Dim::Size, "0.5KiB", Ok(512));
+        quantity(Dim::Size, "0.0001B", Err(BadQuantity));
+        quantity(Dim::Size, "1.5B", Err(BadQuantity));
+        quantity(Dim::Size, "1.5cells", Err(BadQuantity));
+        quantity(Dim::Size, "12cells", Ok(12));
+        quantity(Dim::Size, "150kb", Err(BadQuantity));
+        quantity(Dim::Size, "1.", Err(BadQuantity));
+        quantity(Dim::Size, "1.2.3KB", Err(BadQuantity));
+        quantity(Dim::Size, "99999999999999999999B", Err(OutOfRange));
+        quantity(Dim::Size, "18446744073709551615B", Ok(u64::MAX));
+        quantity(Dim::Size, "18446744073709551616B", Err(OutOfRange));
+        quantity(Dim::Size, "KB", Err(Syntax));
+        quantity(Dim::Size, "1.0000000000000000000000000KB", Ok(1_000));
+        quantity(Dim::Size, "1.000000000000000000000001KB", Err(BadQuantity));
+        quantity(Dim::Length, "3m", Ok(3_000));
+        quantity(Dim::Length, "0.5m", Ok(500));
+        quantity(Dim::Length, "1.2km", Ok(1_200_000));
+        quantity(Dim::Length, "0.0001m", Err(BadQuantity));
+        quantity(Dim::Length, "3", Err(BadQuantity));
+        quantity(Dim::Time, "50us", Ok(50_000));
+        quantity(Dim::Time, "200ms", Ok(200_000_000));
+        quantity(Dim::Time, "1s", Ok(1_000_000_000));
+        quantity(Dim::Time, "1500ns", Ok(1_500));
+        quantity(Dim::Time, "1.5us", Ok(1_500));
+        quantity(Dim::Time, "0.5ns", Err(BadQuantity));
+        quantity(Dim::Percent, "10%", Ok(10_000));
+        quantity(Dim::Percent, "12.5%", Ok(12_500));
+        quantity(Dim::Percent, "0.001%", Ok(1));
+        quantity(Dim::Percent, "0.0001%", Err(BadQuantity));
+    }
+
+    #[test]
+    fn exact_scaling() {
+        assert_eq!(scale("1", "067", 1_000), Ok(1_067));
+        assert_eq!(scale("007", "500", 1_000), Ok(7_500));
+        assert_eq!(scale("0", "5", 1 << 10), Ok(512));
+        assert_eq!(scale("0", "3", 1 << 10), Err(ScaleError::NotWhole));
+        assert_eq!(
+            scale("1", "1234567890123456789012", 1),
+            Err(ScaleError::TooPrecise)
+        );
+        assert_eq!(
+            scale("123456789012345678901", "", 1),
+            Err(ScaleError::TooLarge)
+        );
+    }
+
+    #[track_caller]
+    fn ratio(input: &str, expected: Result<(u64, u64), ErrorKind>) {
+        let got = run(input, |p, i| p.ratio(i))
+            .map(|r| (r.node.down, r.node.up))
+            .map_err(|e| e.0);
+        assert_eq!(got, expected, "{input}");
+    }
+
+    #[test]
+    fn ratios() {
+        ratio("1:1", Ok((1_000, 1_000)));
+        ratio("3:1", Ok((3_000, 1_000)));
+        ratio("1.067:1", Ok((1_067, 1_000)));
+        ratio("3", Err(ErrorKind::BadQuantity));
+        ratio("3:", Err(ErrorKind::BadQuantity));
+        ratio("0:1", Err(ErrorKind::OutOfRange));
+        ratio("1.0001:1", Err(ErrorKind::BadQuantity));
+        ratio("1:2x", Err(ErrorKind::BadQuantity));
+    }
+
+    /// A name pattern, shown as `text` and `[lo..hi/width]` parts.
+    #[track_caller]
+    fn pattern(input: &str, expected: Result<&str, ErrorKind>) {
+        let got = run(input, |p, i| p.name_pattern(i, "a name")).map(|n| {
+            n.segments
+                .iter()
+                .map(|s| match s {
+                    Segment::Text(t) => t.clone(),
+                    Segment::Range(items) => {
+                        let items: Vec<String> = items
+                            .iter()
+                            .map(|r| format!("{}..{}/{}", r.lo, r.hi, r.width))
+                            .collect();
+                        format!("[{}]", items.join(","))
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("|")
+        });
+        assert_eq!(got.as_deref().map_err(|e| e.0), expected, "{input}");
+    }
+
+    #[test]
+    fn name_patterns() {
+        use ErrorKind::{BadPattern, OutOfRange, Syntax};
+        pattern("L1", Ok("L1"));
+        pattern("h1.nic3", Ok("h1.nic3"));
+        pattern("_a-b.c", Ok("_a-b.c"));
+        pattern("gpu[001..256]", Ok("gpu|[1..256/3]"));
+        pattern("gpu[1..256]", Ok("gpu|[1..256/0]"));
+        pattern("x[08..10]", Ok("x|[8..10/2]"));
+        pattern("x[0..9]", Ok("x|[0..9/0]"));
+        pattern("p[1..2]-leaf[1..8]", Ok("p|[1..2/0]|-leaf|[1..8/0]"));
+        pattern("h[1..4,7]", Ok("h|[1..4/0,7..7/0]"));
+        pattern("h[1, 3]", Ok("h|[1..1/0,3..3/0]"));
+        pattern("a[1][2]", Ok("a|[1..1/0]|[2..2/0]"));
+        pattern("leaf[8..1]", Err(BadPattern));
+        pattern("leaf[]", Err(BadPattern));
+        pattern("leaf[1..4", Err(BadPattern));
+        pattern("leaf[1..]", Err(BadPattern));
+        pattern("leaf[a]", Err(BadPattern));
+        pattern("leaf[1.5]", Err(BadPattern));
+        pattern("leaf[1..99999999999999999999]", Err(OutOfRange));
+        pattern("1leaf", Err(BadPattern));
+        pattern("[1..2]", Err(BadPattern));
+        pattern("-x", Err(Syntax));
+    }
+
+    #[track_caller]
+    fn string(input: &str, expected: Result<&str, ErrorKind>) {
+        let got = run(input, |p, i| p.string(i, "a string")).map(|s| s.node);
+        assert_eq!(got.as_deref().map_err(|e| e.0), expected, "{input}");
+    }
+
+    #[test]
+    fn strings() {
+        string(r#""""#, Ok(""));
+        string(r#""rack 12""#, Ok("rack 12"));
+        string(r#""a \"b\" \\ c""#, Ok(r#"a "b" \ c"#));
+        string(r#""µs ok""#, Ok("µs ok"));
+        string("\"open", Err(ErrorKind::UnterminatedString));
+        string("\"open\nclose\"", Err(ErrorKind::UnterminatedString));
+        string(r#""a\nb""#, Err(ErrorKind::Syntax));
+        string("\"a\\", Err(ErrorKind::UnterminatedString));
+        string("rack", Err(ErrorKind::Syntax));
+    }
+
+    /// Parses a whole file and compares its canonical printed form.
+    #[track_caller]
+    fn case(input: &str, expected: &str) {
+        match parse(FileId(0), input) {
+            Ok(f) => assert_eq!(print(&f), expected, "{input}"),
+            Err(d) => panic!("{input}: {} {} at {:?}", d.code, d.message, d.primary.span),
+        }
+    }
+
+    #[test]
+    fn productions() {
+        case("", "");
+        case("# nothing\n\n;;\n", "");
+        case(
+            "import \"a.fab\"\nmtu 9216",
+            "import \"a.fab\"\n\nmtu 9216\n",
+        );
+        case(
+            "import \"a.fab\"; import \"b\\\\c.fab\"",
+            "import \"a.fab\"\nimport \"b\\\\c.fab\"\n",
+        );
+        case(
+            "fabric pod-a { mtu 9216 }",
+            "fabric pod-a {\n  mtu 9216\n}\n",
+        );
+        case("fabric \"pod a\" {}", "fabric \"pod a\" {}\n");
+        case("fabric a {\n}\nfabric b {}", "fabric a {}\n\nfabric b {}\n");
+        case("mtu 68\nmtu 9216", "mtu 68\nmtu 9216\n");
+        case("roce-mtu 256", "roce-mtu 256\n");
+        case("rtt 8us", "rtt 8us\n");
+        case("rtt 0.5ms", "rtt 500us\n");
+        case("description \"x\"", "description \"x\"\n");
+        case("pfc-watchdog off", "pfc-watchdog off\n");
+        case("pfc-watchdog", "pfc-watchdog\n");
+        case(
+            "pfc-watchdog detect 200ms restore 0.4s poll 10ms action alert",
+            "pfc-watchdog detect 200ms restore 400ms poll 10ms action alert\n",
+        );
+        case("class a {}", "class a {}\n");
+        case("class a { lossy }", "class a {\n  lossless off\n}\n");
+        case("class a { lossless on }", "class a {\n  lossless\n}\n");
+        case(
+            "class a { lossless  strict }",
+            "class a {\n  lossless\n  strict\n}\n",
+        );
+        case(
+            "class a { dscp 24 , 26,28-30 }",
+            "class a {\n  dscp 24,26,28-30\n}\n",
+        );
+        case("class a { dscp 24-24 }", "class a {\n  dscp 24\n}\n");
+        case("class a { dscp other }", "class a {\n  dscp other\n}\n");
+        case(
+            "class a { congestion none }",
+            "class a {\n  congestion none\n}\n",
+        );
+        case("class a { ecn off }", "class a {\n  ecn off\n}\n");
+        case(
+            "class a { ecn probability 1% min 1KB cnp }",
+            "class a {\n  ecn probability 1% min 1000B\n  cnp\n}\n",
+        );
+        case(
+            "class a { bandwidth 100% }",
+            "class a {\n  bandwidth 100%\n}\n",
+        );
+        case(
+            "class a { pfc-threshold 10cells }",
+            "class a {\n  pfc-threshold 10cells\n}\n",
+        );
+        case(
+            "switch-model m { os junos  ports 1 x 1G  buffer 1MB  lossless-limit 1  cell 1B  dynamic-threshold -8  description \"d\" }",
+            "switch-model m {\n  os junos\n  ports 1 x 1G\n  buffer 1000000B\n  lossless-limit 1\n  cell 1B\n  dynamic-threshold -8\n  description \"d\"\n}\n",
+        );
+        case(
+            "switch-model m { ports 2 x 400G,4 x 100G }",
+            "switch-model m {\n  ports 2 x 400G, 4 x 100G\n}\n",
+        );
+        case(
+            "nic-model n { driver mlx5  speed 100G  buffer 1KiB }",
+            "nic-model n {\n  driver mlx5\n  speed 100G\n  buffer 1024B\n}\n",
+        );
+        case("switch a,b , c[1..2]", "switch a, b, c[1..2]\n");
+        case("switch a {}", "switch a\n");
+        case(
+            "switch a { ecn roce off  headroom roce 1KB  pfc-threshold roce 2cells }",
+            "switch a {\n  ecn roce off\n  headroom roce 1000B\n  pfc-threshold roce 2cells\n}\n",
+        );
+        case("host h { nic cx7 x 8 }", "host h {\n  nic cx7 x 8\n}\n");
+        case("host h { nic x }", "host h {\n  nic x\n}\n");
+        case(
+            "host h { nic cx7  pfc off }",
+            "host h {\n  nic cx7\n  pfc off\n}\n",
+        );
+        case("host h { ecn off }", "host h {\n  ecn off\n}\n");
+        case("host h { ecn roce off }", "host h {\n  ecn roce off\n}\n");
+        case("host h { ecn off off }", "host h {\n  ecn off off\n}\n");
+        case(
+            "host h { netdev e[0..1], f  rdma-device m }",
+            "host h {\n  netdev e[0..1], f\n  rdma-device m\n}\n",
+        );
+        case("link a -- b", "link a -- b\n");
+        case("link a\t--\tb { count 2 }", "link a -- b {\n  count 2\n}\n");
+        case("tier t { name {n} }", "tier t {\n  name {n}\n}\n");
+        case(
+            "tier t { name a-{rail}b }",
+            "tier t {\n  name a-{rail}b\n}\n",
+        );
+        case(
+            "tier t { downlinks 0  uplinks 0  switches 0 }",
+            "tier t {\n  downlinks 0\n  uplinks 0\n  switches 0\n}\n",
+        );
+        case("routing none", "routing none\n");
+        case(
+            "routing updown; routing shortest",
+            "routing updown\nrouting shortest\n",
+        );
+        case(
+            "switch s { model m  tier 2  mtu 1500  description \"d\"  class c { cnp }  pfc-watchdog off }",
+            "switch s {\n  model m\n  tier 2\n  mtu 1500\n  description \"d\"\n  class c {\n    cnp\n  }\n  pfc-watchdog off\n}\n",
+        );
+        case(
+            "switch s { ecn c min 1KB max 2KB probability 3% }",
+            "switch s {\n  ecn c min 1000B max 2000B probability 3%\n}\n",
+        );
+        case(
+            "host h { class c { priority 1 } }",
+            "host h {\n  class c {\n    priority 1\n  }\n}\n",
+        );
+        case(
+            "link a.nic1 -- b.port2 { speed 100G  cable 1.5m }",
+            "link a.nic1 -- b.port2 {\n  speed 100G\n  cable 1.5m\n}\n",
+        );
+        case(
+            "tier t { model m  oversubscription 3:1  cable 1km }",
+            "tier t {\n  model m\n  oversubscription 3:1\n  cable 1000m\n}\n",
+        );
+        case(
+            "switch-model m { os sonic; os cumulus; os eos; os nxos; os junos }",
+            "switch-model m {\n  os sonic\n  os cumulus\n  os eos\n  os nxos\n  os junos\n}\n",
+        );
+        case(
+            "class c { ecn min 1B }\nclass d { ecn max 1B }",
+            "class c {\n  ecn min 1B\n}\nclass d {\n  ecn max 1B\n}\n",
+        );
+        case("route at a to b via c", "route at a to b via c\n");
+        case("fail a[1..2] -- b", "fail a[1..2] -- b\n");
+        case("check failures 2", "check failures 2\n");
+        case("path a -> b", "path a -> b\n");
+        case("path class c a -> b -> c", "path class c a -> b -> c\n");
+        case("path class -> b", "path class -> b\n");
+        case(
+            "rewrite at a from b to c priority 0 -> 7",
+            "rewrite at a from b to c priority 0 -> 7\n",
+        );
+        case("bounce-tagging 1 -> 2 -> 3", "bounce-tagging 1 -> 2 -> 3\n");
+        case("mtu 9216 # comment\r\nrtt 1us;", "mtu 9216\nrtt 1us\n");
+    }
+
+    /// A failing input: code, byte offset and length of the span, and the message.
+    #[track_caller]
+    fn err(input: &str, code: &str, start: usize, len: usize, message: &str) {
+        match parse(FileId(0), input) {
+            Ok(f) => panic!("{input}: parsed as {f:?}"),
+            Err(d) => {
+                let span = (d.primary.span.start as usize, d.primary.span.len());
+                assert_eq!(
+                    (d.code.as_str(), span, d.message.as_str()),
+                    (code, (start, len), message),
+                    "{input}"
+                );
+                assert!(!d.message.ends_with('.'));
+            }
+        }
+    }
+
+    #[test]
+    fn errors() {
+        err(
+            "class roce { ecn min 150 }",
+            "FAB003",
+            21,
+            3,
+            "expected a size such as `150KB`, found `150`",
+        );
+        err(
+            "class roce { ecn min 150kb }",
+            "FAB003",
+            21,
+            5,
+            "expected a size such as `150KB`, found `150kb`",
+        );
+        err(
+            "class roce { probabilty 10% }",
+            "FAB004",
+            13,
+            10,
+            "unknown class property `probabilty`",
+        );
+        err(
+            "class roce { priority 8 }",
+            "FAB005",
+            22,
+            1,
+            "priority `8` is out of range",
+        );
+        err(
+            "class roce { dscp 64 }",
+            "FAB005",
+            18,
+            2,
+            "dscp `64` is out of range",
+        );
+        err("mtu 67", "FAB005", 4, 2, "mtu `67` is out of range");
+        err(
+            "mtu 99999999999999999999",
+            "FAB005",
+            4,
+            20,
+            "number `99999999999999999999` is too large",
+        );
+        err(
+            "roce-mtu 1000",
+            "FAB005",
+            9,
+            4,
+            "roce-mtu `1000` is not an rdma mtu",
+        );
+        err(
+            "class a { bandwidth 100.001% }",
+            "FAB005",
+            20,
+            8,
+            "percentage `100.001%` is out of range",
+        );
+        err(
+            "switch-model m { lossless-limit 9 }",
+            "FAB005",
+            32,
+            1,
+            "lossless-limit `9` is out of range",
+        );
+        err(
+            "switch-model m { dynamic-threshold 8 }",
+            "FAB005",
+            35,
+            1,
+            "dynamic-threshold `8` is out of range",
+        );
+        err(
+            "check failures 3",
+            "FAB005",
+            15,
+            1,
+            "check failures `3` is out of range",
+        );
+        err(
+            "switch a { tier 0 }",
+            "FAB005",
+            16,
+            1,
+            "tier `0` is out of range",
+        );
+        err(
+            "link a -- b { count 0 }",
+            "FAB005",
+            20,
+            1,
+            "count `0` is out of range",
+        );
+        err(
+            "host h { nic n x 0 }",
+            "FAB005",
+            17,
+            1,
+            "nic count `0` is out of range",
+        );
+        err("switch s[8..1]", "FAB006", 9, 4, "descending range `8..1`");
+        err("switch s[]", "FAB006", 8, 2, "empty range `[]`");
+        err(
+            "switch s[1..1000001]",
+            "FAB007",
+            9,
+            10,
+            "range `1..1000001` gives more than 1000000 names",
+        );
+        case("switch s[0..999999]", "switch s[0..999999]\n");
+        err(
+            "switch s[1..2",
+            "FAB006",
+            8,
+            1,
+            "unclosed `[` in a name pattern",
+        );
+        err("description \"abc", "FAB002", 12, 4, "unterminated string");
+        err(
+            "mtu 9216\x00",
+            "FAB008",
+            8,
+            1,
+            "the input contains the control character U+0000",
+        );
+        err(
+            "# é\u{7f}",
+            "FAB008",
+            4,
+            1,
+            "the input contains the control character U+007F",
+        );
+        err(
+            "mtu 1\u{85}",
+            "FAB008",
+            5,
+            2,
+            "the input contains the control character U+0085",
+        );
+        err(
+            "mtu 100\nimport \"x\"",
+            "FAB011",
+            8,
+            6,
+            "`import` must come before every other item of the file",
+        );
+        err(
+            "fabric a { fabric b {} }",
+            "FAB011",
+            11,
+            6,
+            "a `fabric` block cannot be inside another `fabric` block",
+        );
+        err("fabric a {", "FAB001", 9, 1, "unclosed `{`");
+        err("class a", "FAB001", 7, 0, "expected `{`, found end of file");
+        err(
+            "link a--b",
+            "FAB001",
+            5,
+            4,
+            "expected two ends separated by ` -- `, found `a--b`",
+        );
+        err(
+            "link a --b",
+            "FAB001",
+            7,
+            2,
+            "`--` needs a space on each side",
+        );
+        err(
+            "path a ->b",
+            "FAB001",
+            7,
+            2,
+            "`->` needs a space on each side",
+        );
+        err("}", "FAB001", 0, 1, "expected a statement, found `}`");
+        err("{", "FAB001", 0, 1, "expected a statement, found `{`");
+        err(
+            "mtu 100 2",
+            "FAB001",
+            8,
+            1,
+            "expected the end of the statement, found `2`",
+        );
+        err("routing up", "FAB004", 8, 2, "unknown routing model `up`");
+        err("check failure 1", "FAB004", 6, 7, "unknown check `failure`");
+        err(
+            "rewrite at a from b to c priority 3 4",
+            "FAB001",
+            36,
+            1,
+            "expected `->` and the new priority, found `4`",
+        );
+        err(
+            "bounce-tagging 3",
+            "FAB001",
+            16,
+            0,
+            "expected `->` and the next priority, found end of file",
+        );
+        err(
+            "class a { ecn }",
+            "FAB001",
+            14,
+            1,
+            "expected `off` or an ecn parameter (`min`, `max`, `probability`), found `}`",
+        );
+        err(
+            "host h { ecn roce on }",
+            "FAB001",
+            18,
+            2,
+            "expected `off`, found `on`",
+        );
+        err(
+            "host h { pfc maybe }",
+            "FAB004",
+            13,
+            5,
+            "unknown pfc setting `maybe`",
+        );
+        err(
+            "tier t { name leaf-{rail }",
+            "FAB006",
+            19,
+            5,
+            "unclosed `{` in a name template",
+        );
+        err(
+            "tier t { name leaf-{} }",
+            "FAB006",
+            19,
+            1,
+            "expected a placeholder after `{`, such as `{rail}`",
+        );
+        err(
+            "tier 1 { }",
+            "FAB001",
+            5,
+            1,
+            "expected a tier name, such as `leaf`, found `1`",
+        );
+        err(
+            "switch-model m { ports 64 400G }",
+            "FAB001",
+            26,
+            4,
+            "expected `x` and a port speed, found `400G`",
+        );
+        err(
+            "class a { import \"x\" }",
+            "FAB011",
+            10,
+            6,
+            "`import` is only allowed at the top level of a file, not in a class block",
+        );
+        err(
+            "switch Lé",
+            "FAB001",
+            8,
+            2,
+            "expected the end of the statement, found `é`",
+        );
+        err(
+            "x".repeat(100).as_str(),
+            "FAB004",
+            0,
+            100,
+            &format!("unknown statement `{}…`", "x".repeat(40)),
+        );
+    }
+
+    /// The text a span covers.
+    fn text(input: &str, span: Span) -> &str {
+        &input[span.start as usize..span.end as usize]
+    }
+
+    #[test]
+    fn spans_cover_their_tokens() {
+        let input = "# c\nfabric pod-a {\n  class roce { priority 3  ecn min 150KB max 1.5MB }\n  switch L[1..2], S { model m }\n}\n";
+        let f = parse(FileId(7), input).expect("parses");
+        let Item::Fabric(fab) = &f.items[0] else {
+            panic!("not a fabric")
+        };
+        assert_eq!(fab.span.file, FileId(7));
+        assert_eq!(text(input, fab.span), &input[4..input.len() - 1]);
+        assert_eq!(text(input, fab.name.span), "pod-a");
+        let StmtKind::Class(class) = &fab.body[0].kind else {
+            panic!("not a class")
+        };
+        assert_eq!(
+            text(input, fab.body[0].span),
+            "class roce { priority 3  ecn min 150KB max 1.5MB }"
+        );
+        assert_eq!(text(input, class.span), text(input, fab.body[0].span));
+        assert_eq!(text(input, class.name.span), "roce");
+        assert_eq!(text(input, class.props[0].span), "priority 3");
+        let ClassProp::Priority(p) = &class.props[0].node else {
+            panic!("not a priority")
+        };
+        assert_eq!(text(input, p.span), "3");
+        assert_eq!(text(input, class.props[1].span), "ecn min 150KB max 1.5MB");
+        let ClassProp::Ecn(EcnSpec::Params(args)) = &class.props[1].node else {
+            panic!("not ecn")
+        };
+        assert_eq!(text(input, args[1].span), "max 1.5MB");
+        let StmtKind::Switch(sw) = &fab.body[1].kind else {
+            panic!("not a switch")
+        };
+        assert_eq!(text(input, sw.names[0].span), "L[1..2]");
+        assert_eq!(text(input, sw.names[1].span), "S");
+        assert_eq!(text(input, sw.props[0].span), "model m");
+
+        let input = "import \"a.fab\"\npath class roce h1 -> L1\nbounce-tagging 3 -> 4\ndescription \"x\\\"y\"\ntier t { name a-{rail} }";
+        let f = parse(FileId(0), input).expect("parses");
+        assert_eq!(text(input, f.imports[0].span), "import \"a.fab\"");
+        assert_eq!(text(input, f.imports[0].path.span), "\"a.fab\"");
+        assert_eq!(f.imports[0].path.node, "a.fab");
+        let Item::Stmt(Stmt {
+            kind: StmtKind::Path(path),
+            span,
+        }) = &f.items[0]
+        else {
+            panic!()
+        };
+        assert_eq!(text(input, *span), "path class roce h1 -> L1");
+        assert_eq!(text(input, path.hops[1].span), "L1");
+        let Item::Stmt(Stmt {
+            kind: StmtKind::BounceTagging(ps),
+            ..
+        }) = &f.items[1]
+        else {
+            panic!()
+        };
+        assert_eq!(text(input, ps[1].span), "4");
+        let Item::Stmt(Stmt {
+            kind: StmtKind::Description(d),
+            ..
+        }) = &f.items[2]
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (text(input, d.span), d.node.as_str()),
+            ("\"x\\\"y\"", "x\"y")
+        );
+        let Item::Stmt(Stmt {
+            kind: StmtKind::Tier(t),
+            ..
+        }) = &f.items[3]
+        else {
+            panic!()
+        };
+        let TierProp::Name(tpl) = &t.props[0].node else {
+            panic!()
+        };
+        assert_eq!(text(input, tpl.span), "a-{rail}");
+        let TemplatePart::Placeholder(ph) = &tpl.parts[1] else {
+            panic!()
+        };
+        assert_eq!(text(input, ph.span), "rail");
+    }
+
+    #[test]
+    fn pathological_inputs_are_quick() {
+        let start = std::time::Instant::now();
+        let braces = "{".repeat(10 << 20);
+        err(&braces, "FAB001", 0, 1, "expected a statement, found `{`");
+        let nested = format!("fabric a {{\n{}", "{".repeat(1 << 20));
+        assert!(parse(FileId(0), &nested).is_err());
+        let line = format!("switch {}", "a".repeat(1 << 20));
+        assert!(parse(FileId(0), &line).is_ok());
+        let list = format!("switch a{}", ", a".repeat(1 << 18));
+        assert!(parse(FileId(0), &list).is_ok());
+        let comments = "# c\n".repeat(1 << 18);
+        assert!(parse(FileId(0), &comments).is_ok());
+        let unclosed = format!("description \"{}", "a".repeat(1 << 20));
+        assert!(parse(FileId(0), &unclosed).is_err());
+        assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
+    }
 }

@@ -52,10 +52,28 @@ pub fn collect(draft: &mut ClassDraft, decl: &ast::ClassDecl, diags: &mut Vec<Di
             ClassProp::Congestion(c) => put(&mut draft.congestion, *c, span, "`congestion`", diags),
             ClassProp::Ecn(spec) => ecn(draft, spec, span, diags),
             ClassProp::Bandwidth(pct) => {
-                put(&mut draft.scheduling, Scheduling::Ets(Some(pct.node.0)), span, "the scheduling (`bandwidth` or `strict`)", diags);
+                put(
+                    &mut draft.scheduling,
+                    Scheduling::Ets(Some(pct.node.0)),
+                    span,
+                    "the scheduling (`bandwidth` or `strict`)",
+                    diags,
+                );
             }
-            ClassProp::Strict => put(&mut draft.scheduling, Scheduling::Strict, span, "the scheduling (`bandwidth` or `strict`)", diags),
-            ClassProp::PfcThreshold(size) => put(&mut draft.pfc_threshold, size.node, span, "`pfc-threshold`", diags),
+            ClassProp::Strict => put(
+                &mut draft.scheduling,
+                Scheduling::Strict,
+                span,
+                "the scheduling (`bandwidth` or `strict`)",
+                diags,
+            ),
+            ClassProp::PfcThreshold(size) => put(
+                &mut draft.pfc_threshold,
+                size.node,
+                span,
+                "`pfc-threshold`",
+                diags,
+            ),
             ClassProp::Cnp => {
                 if let Some(first) = draft.cnp {
                     diags.push(super::slot::set_twice("`cnp`", span, first));
@@ -75,15 +93,28 @@ pub fn ecn(draft: &mut ClassDraft, spec: &EcnSpec, span: Span, diags: &mut Vec<D
                 match a.node {
                     EcnArg::Min(s) => put(&mut draft.ecn_min, s, a.span, "`ecn min`", diags),
                     EcnArg::Max(s) => put(&mut draft.ecn_max, s, a.span, "`ecn max`", diags),
-                    EcnArg::Probability(p) => put(&mut draft.ecn_probability, p.0, a.span, "`ecn probability`", diags),
+                    EcnArg::Probability(p) => put(
+                        &mut draft.ecn_probability,
+                        p.0,
+                        a.span,
+                        "`ecn probability`",
+                        diags,
+                    ),
                 }
             }
             if draft.ecn_enabled.as_ref().is_some_and(|e| !e.value) {
                 diags.push(
-                    Diagnostic::new(Code::SetTwice, span, "ECN thresholds are given for a class whose ECN is `off`")
-                        .label("thresholds here")
-                        .with_secondary(draft.ecn_enabled.as_ref().map_or(span, |e| e.span), "ECN turned off here")
-                        .help("remove `ecn off`, or remove the thresholds"),
+                    Diagnostic::new(
+                        Code::SetTwice,
+                        span,
+                        "ECN thresholds are given for a class whose ECN is `off`",
+                    )
+                    .label("thresholds here")
+                    .with_secondary(
+                        draft.ecn_enabled.as_ref().map_or(span, |e| e.span),
+                        "ECN turned off here",
+                    )
+                    .help("remove `ecn off`, or remove the thresholds"),
                 );
             } else {
                 draft.ecn_enabled.get_or_insert(Sourced::set(true, span));
@@ -92,40 +123,64 @@ pub fn ecn(draft: &mut ClassDraft, spec: &EcnSpec, span: Span, diags: &mut Vec<D
     }
 }
 
-fn size(s: Option<Sourced<Size>>, cell: Option<u64>, diags: &mut Vec<Diagnostic>) -> Option<Sourced<u64>> {
+fn size(
+    s: Option<Sourced<Size>>,
+    cell: Option<u64>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Sourced<u64>> {
     let s = s?;
     bytes(s.value, cell, s.span, diags).map(|b| Sourced::set(b, s.span))
 }
 
 /// A fabric-level class from its draft; `name` is the declaration's name.
-pub fn finish_class(name: &ast::Ident, decl_span: Span, d: ClassDraft, diags: &mut Vec<Diagnostic>) -> Class {
+pub fn finish_class(
+    name: &ast::Ident,
+    decl_span: Span,
+    d: ClassDraft,
+    diags: &mut Vec<Diagnostic>,
+) -> Class {
     let at = name.span;
     let priority = d.priority.unwrap_or_else(|| {
         diags.push(
-            Diagnostic::new(Code::MissingProperty, at, format!("class `{}` has no `priority`", name.node))
-                .label("declared here")
-                .help("add `priority N` (0..7): the 802.1p priority this class uses on every hop"),
+            Diagnostic::new(
+                Code::MissingProperty,
+                at,
+                format!("class `{}` has no `priority`", name.node),
+            )
+            .label("declared here")
+            .help("add `priority N` (0..7): the 802.1p priority this class uses on every hop"),
         );
         Sourced::default_at(0, at)
     });
     let lossless = d.lossless.unwrap_or(Sourced::default_at(false, at));
     let congestion = d.congestion.unwrap_or_else(|| {
-        let c = if lossless.value && d.cnp.is_none() { Congestion::Dcqcn } else { Congestion::None };
+        let c = if lossless.value && d.cnp.is_none() {
+            Congestion::Dcqcn
+        } else {
+            Congestion::None
+        };
         Sourced::default_at(c, at)
     });
     if d.headroom.is_some() {
         diags.push(
-            Diagnostic::new(Code::NotAllowedHere, d.headroom.map_or(at, |h| h.span), "`headroom` is a per-switch override")
-                .help("write `headroom CLASS SIZE` inside a `switch` block"),
+            Diagnostic::new(
+                Code::NotAllowedHere,
+                d.headroom.map_or(at, |h| h.span),
+                "`headroom` is a per-switch override",
+            )
+            .help("write `headroom CLASS SIZE` inside a `switch` block"),
         );
     }
     let ecn = Ecn {
-        enabled: d
-            .ecn_enabled
-            .unwrap_or(Sourced::default_at(congestion.value == Congestion::Dcqcn, at)),
+        enabled: d.ecn_enabled.unwrap_or(Sourced::default_at(
+            congestion.value == Congestion::Dcqcn,
+            at,
+        )),
         min: size(d.ecn_min, None, diags).unwrap_or(Sourced::default_at(DEFAULT_ECN_MIN, at)),
         max: size(d.ecn_max, None, diags).unwrap_or(Sourced::default_at(DEFAULT_ECN_MAX, at)),
-        probability: d.ecn_probability.unwrap_or(Sourced::default_at(DEFAULT_ECN_PROBABILITY, at)),
+        probability: d
+            .ecn_probability
+            .unwrap_or(Sourced::default_at(DEFAULT_ECN_PROBABILITY, at)),
     };
     Class {
         name: name.node.clone(),
@@ -135,19 +190,29 @@ pub fn finish_class(name: &ast::Ident, decl_span: Span, d: ClassDraft, diags: &m
         lossless,
         congestion,
         ecn,
-        scheduling: d.scheduling.unwrap_or(Sourced::default_at(Scheduling::Ets(None), decl_span)),
+        scheduling: d
+            .scheduling
+            .unwrap_or(Sourced::default_at(Scheduling::Ets(None), decl_span)),
         pfc_threshold: size(d.pfc_threshold, None, diags),
         cnp: d.cnp,
     }
 }
 
 /// A device's override of a class, once the device's cell size is known.
-pub fn finish_override(d: ClassDraft, cell: Option<u64>, diags: &mut Vec<Diagnostic>) -> ClassOverride {
+pub fn finish_override(
+    d: ClassDraft,
+    cell: Option<u64>,
+    diags: &mut Vec<Diagnostic>,
+) -> ClassOverride {
     if let Some(span) = d.cnp {
         diags.push(
-            Diagnostic::new(Code::NotAllowedHere, span, "`cnp` cannot be overridden per device")
-                .label("in a device's class block")
-                .help("declare the CNP class at fabric level"),
+            Diagnostic::new(
+                Code::NotAllowedHere,
+                span,
+                "`cnp` cannot be overridden per device",
+            )
+            .label("in a device's class block")
+            .help("declare the CNP class at fabric level"),
         );
     }
     ClassOverride {

@@ -28,11 +28,13 @@ struct SwitchDraft {
     watchdog: Option<Sourced<Watchdog>>,
 }
 
+/// The statement index whose block set a host's NICs, where, and the NIC lines.
+type NicLines = (usize, Span, Vec<(ast::Ident, u64)>);
+
 #[derive(Default)]
 struct HostDraft {
     span: Span,
-    /// The statement index whose block set the NICs, and the NIC lines.
-    nics: Option<(usize, Span, Vec<(ast::Ident, u64)>)>,
+    nics: Option<NicLines>,
     netdev: Option<Sourced<Vec<String>>>,
     rdma: Option<Sourced<Vec<String>>>,
     classes: BTreeMap<String, (ast::Ident, ClassDraft)>,
@@ -40,7 +42,11 @@ struct HostDraft {
     ecn_off: Option<Sourced<bool>>,
 }
 
-fn expand_all(patterns: &[ast::NamePattern], limits: &Limits, diags: &mut Vec<Diagnostic>) -> Vec<(String, Span)> {
+fn expand_all(
+    patterns: &[ast::NamePattern],
+    limits: &Limits,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<(String, Span)> {
     let mut out = Vec::new();
     for p in patterns {
         match expand(p, limits.max_range) {
@@ -55,7 +61,10 @@ fn class_draft<'a>(
     map: &'a mut BTreeMap<String, (ast::Ident, ClassDraft)>,
     class: &ast::Ident,
 ) -> &'a mut ClassDraft {
-    &mut map.entry(class.node.clone()).or_insert_with(|| (class.clone(), ClassDraft::default())).1
+    &mut map
+        .entry(class.node.clone())
+        .or_insert_with(|| (class.clone(), ClassDraft::default()))
+        .1
 }
 
 pub(super) fn build(
@@ -79,7 +88,10 @@ pub(super) fn build(
                     let d = switch_drafts.entry(name.clone()).or_insert_with(|| {
                         switch_order.push(name.clone());
                         device_count += 1;
-                        SwitchDraft { span, ..SwitchDraft::default() }
+                        SwitchDraft {
+                            span,
+                            ..SwitchDraft::default()
+                        }
                     });
                     switch_props(d, &name, decl, diags);
                 }
@@ -89,7 +101,10 @@ pub(super) fn build(
                     let d = host_drafts.entry(name.clone()).or_insert_with(|| {
                         host_order.push(name.clone());
                         device_count += 1;
-                        HostDraft { span, ..HostDraft::default() }
+                        HostDraft {
+                            span,
+                            ..HostDraft::default()
+                        }
                     });
                     host_props(d, &name, si, decl, limits, diags);
                 }
@@ -98,9 +113,13 @@ pub(super) fn build(
         }
         if device_count > limits.max_devices {
             diags.push(
-                Diagnostic::new(Code::LimitExceeded, s.span, format!("more than {} devices are declared", limits.max_devices))
-                    .label("the limit is passed here")
-                    .help("raise the limit with `--max-devices`"),
+                Diagnostic::new(
+                    Code::LimitExceeded,
+                    s.span,
+                    format!("more than {} devices are declared", limits.max_devices),
+                )
+                .label("the limit is passed here")
+                .help("raise the limit with `--max-devices`"),
             );
             return;
         }
@@ -109,10 +128,14 @@ pub(super) fn build(
         if switch_drafts.contains_key(name) && host_drafts.contains_key(name) {
             let (a, b) = (switch_drafts[name].span, host_drafts[name].span);
             diags.push(
-                Diagnostic::new(Code::Duplicate, b.max(a), format!("`{name}` is declared both as a switch and as a host"))
-                    .label("second declaration")
-                    .with_secondary(a.min(b), "first declaration")
-                    .help("device names are shared by switches and hosts; rename one"),
+                Diagnostic::new(
+                    Code::Duplicate,
+                    b.max(a),
+                    format!("`{name}` is declared both as a switch and as a host"),
+                )
+                .label("second declaration")
+                .with_secondary(a.min(b), "first declaration")
+                .help("device names are shared by switches and hosts; rename one"),
             );
         }
     }
@@ -129,15 +152,24 @@ pub(super) fn build(
             for (model, count) in lines {
                 if let Some(m) = lookup(&names.nic_models, model, "NIC model", diags) {
                     for _ in 0..*count {
-                        nics.push(Nic { model: m, link: None, netdev: None, rdma_device: None });
+                        nics.push(Nic {
+                            model: m,
+                            link: None,
+                            netdev: None,
+                            rdma_device: None,
+                        });
                     }
                 }
             }
         } else {
             diags.push(
-                Diagnostic::new(Code::MissingProperty, d.span, format!("host `{name}` has no NIC"))
-                    .label("declared here")
-                    .help("add `nic MODEL` or `nic MODEL x N` to the host's block"),
+                Diagnostic::new(
+                    Code::MissingProperty,
+                    d.span,
+                    format!("host `{name}` has no NIC"),
+                )
+                .label("declared here")
+                .help("add `nic MODEL` or `nic MODEL x N` to the host's block"),
             );
         }
         for (list, what, set) in [(&d.netdev, "netdev", 0), (&d.rdma, "rdma-device", 1)] {
@@ -147,7 +179,11 @@ pub(super) fn build(
                         Diagnostic::new(
                             Code::MissingProperty,
                             l.span,
-                            format!("host `{name}` has {} NICs but {} `{what}` names", nics.len(), l.value.len()),
+                            format!(
+                                "host `{name}` has {} NICs but {} `{what}` names",
+                                nics.len(),
+                                l.value.len()
+                            ),
                         )
                         .label("one name per NIC, in NIC order")
                         .help(format!("give exactly {} names", nics.len())),
@@ -163,11 +199,15 @@ pub(super) fn build(
                 }
             }
         }
-        let mut overrides = vec![ClassOverride::default(); if d.classes.is_empty() { 0 } else { class_count }];
+        let mut overrides =
+            vec![ClassOverride::default(); if d.classes.is_empty() { 0 } else { class_count }];
         for (ident, draft) in d.classes.into_values() {
             if let Some(c) = names.class(&ident, diags) {
                 if draft.headroom.is_some() || draft.pfc_threshold.is_some() {
-                    let span = draft.headroom.or(draft.pfc_threshold).map_or(ident.span, |s| s.span);
+                    let span = draft
+                        .headroom
+                        .or(draft.pfc_threshold)
+                        .map_or(ident.span, |s| s.span);
                     diags.push(
                         Diagnostic::new(Code::NotAllowedHere, span, "headroom and pause thresholds are switch settings")
                             .label("in a host block")
@@ -206,7 +246,13 @@ pub(super) fn build(
     // 4. Generated tiers over the hosts no link names.
     let tier_decls: Vec<&ast::TierDecl> = stmts
         .iter()
-        .filter_map(|s| if let StmtKind::Tier(t) = &s.kind { Some(t) } else { None })
+        .filter_map(|s| {
+            if let StmtKind::Tier(t) = &s.kind {
+                Some(t)
+            } else {
+                None
+            }
+        })
         .collect();
     let mut generated = generate::Generated::default();
     if !tier_decls.is_empty() {
@@ -215,11 +261,25 @@ pub(super) fn build(
             .filter(|h| !linked_hosts.contains(h))
             .map(|h| {
                 let host = fabric.host(h);
-                let speed = host.nics.first().map_or(0, |n| fabric.nic_models[n.model.index()].speed.value);
-                WiredHost { id: h, nics: host.nics.len() as u32, nic_speed: speed }
+                let speed = host
+                    .nics
+                    .first()
+                    .map_or(0, |n| fabric.nic_models[n.model.index()].speed.value);
+                WiredHost {
+                    id: h,
+                    nics: host.nics.len() as u32,
+                    nic_speed: speed,
+                }
             })
             .collect();
-        generated = generate::generate(&tier_decls, &wired, &fabric.switch_models, &names.switch_models, limits, diags);
+        generated = generate::generate(
+            &tier_decls,
+            &wired,
+            &fabric.switch_models,
+            &names.switch_models,
+            limits,
+            diags,
+        );
         for w in &wired {
             fabric.hosts[w.id.index()].generated = !generated.links.is_empty();
         }
@@ -236,8 +296,7 @@ pub(super) fn build(
     let mut entries: Vec<Entry> = Vec::with_capacity(switch_order.len() + generated.switches.len());
     let mut gen_names: HashMap<&str, u32> = HashMap::with_capacity(generated.switches.len());
     for (i, g) in generated.switches.iter().enumerate() {
-        if let Some(&first) = gen_names.get(g.name.as_str()) {
-            let _ = first;
+        if gen_names.contains_key(g.name.as_str()) {
             diags.push(
                 Diagnostic::new(
                     Code::BadNameTemplate,
@@ -251,18 +310,33 @@ pub(super) fn build(
         }
         if !crate::model::names::is_identifier(&g.name) {
             diags.push(
-                Diagnostic::new(Code::BadNameTemplate, g.span, format!("the name template gives `{}`, which is not a valid name", g.name))
-                    .label("tier")
-                    .help("start the template with a letter, e.g. `leaf{n}`"),
+                Diagnostic::new(
+                    Code::BadNameTemplate,
+                    g.span,
+                    format!(
+                        "the name template gives `{}`, which is not a valid name",
+                        g.name
+                    ),
+                )
+                .label("tier")
+                .help("start the template with a letter, e.g. `leaf{n}`"),
             );
             return;
         }
         gen_names.insert(&g.name, i as u32);
-        entries.push(Entry { name: g.name.clone(), span: g.span, model: Some(g.model), tier: Some(Sourced::set(g.level, g.span)), generated: Some(g.tier) });
+        entries.push(Entry {
+            name: g.name.clone(),
+            span: g.span,
+            model: Some(g.model),
+            tier: Some(Sourced::set(g.level, g.span)),
+            generated: Some(g.tier),
+        });
     }
     let mut override_of: Vec<(usize, SwitchDraft)> = Vec::new();
     for name in &switch_order {
-        let Some(d) = switch_drafts.remove(name) else { continue };
+        let Some(d) = switch_drafts.remove(name) else {
+            continue;
+        };
         let gen_idx = gen_names.get(name.as_str()).copied();
         match (&d.model, gen_idx) {
             (Some(m), Some(g)) => {
@@ -277,13 +351,21 @@ pub(super) fn build(
             (Some(m), None) => {
                 let model = lookup(&names.switch_models, &m.value, "switch model", diags);
                 let idx = entries.len();
-                entries.push(Entry { name: name.clone(), span: d.span, model, tier: d.tier, generated: None });
+                entries.push(Entry {
+                    name: name.clone(),
+                    span: d.span,
+                    model,
+                    tier: d.tier,
+                    generated: None,
+                });
                 override_of.push((idx, d));
             }
             (None, None) => {
-                let known = entries.iter().map(|e| e.name.as_str()).chain(switch_order.iter().map(String::as_str));
+                // Candidates: switches that exist (declared with a model, or generated).
+                let known = entries.iter().map(|e| e.name.as_str());
                 let mut diag = undefined("switch", name, d.span, known);
-                diag.message = format!("switch `{name}` has no `model` and is not generated by a tier");
+                diag.message =
+                    format!("switch `{name}` has no `model` and is not generated by a tier");
                 diag.help = Some(match diag.help.take() {
                     Some(h) if h.starts_with("did you mean") => h,
                     _ => "add `model NAME`, or check the name of the generated switch this block should change".into(),
@@ -336,22 +418,41 @@ pub(super) fn build(
             oversubscription: t.oversubscription,
             downlinks: t.downlinks,
             uplinks: t.uplinks,
-            switches: t.switches.iter().map(|&g| id_of_entry[g as usize]).collect(),
+            switches: t
+                .switches
+                .iter()
+                .map(|&g| id_of_entry[g as usize])
+                .collect(),
         });
     }
-    fabric.links.reserve(generated.links.len() + raw_links.len());
+    fabric
+        .links
+        .reserve(generated.links.len() + raw_links.len());
     let end = |e: GenEnd| match e {
-        GenEnd::Host(h, nic) => Endpoint { device: DeviceId::Host(h), port: nic },
-        GenEnd::Switch(g, port) => Endpoint { device: DeviceId::Switch(id_of_entry[g as usize]), port },
+        GenEnd::Host(h, nic) => Endpoint {
+            device: DeviceId::Host(h),
+            port: nic,
+        },
+        GenEnd::Switch(g, port) => Endpoint {
+            device: DeviceId::Switch(id_of_entry[g as usize]),
+            port,
+        },
     };
     for g in &generated.links {
         let id = LinkId(fabric.links.len() as u32);
         let (a, b) = (end(g.down), end(g.up));
         attach(fabric, a, id);
         attach(fabric, b, id);
-        fabric.links.push(Link { a, b, speed: g.speed, cable_mm: g.cable_mm, span: g.span, generated: Some(g.tier) });
+        fabric.links.push(Link {
+            a,
+            b,
+            speed: g.speed,
+            cable_mm: g.cable_mm,
+            span: g.span,
+            generated: Some(g.tier),
+        });
     }
-    links::bind(fabric, &raw_links, &switch_ids, &host_ids, limits, diags);
+    links::bind(fabric, &raw_links, &switch_ids, &host_ids, diags);
 }
 
 pub(super) fn attach(fabric: &mut Fabric, e: Endpoint, link: LinkId) {
@@ -361,7 +462,12 @@ pub(super) fn attach(fabric: &mut Fabric, e: Endpoint, link: LinkId) {
     }
 }
 
-fn switch_props(d: &mut SwitchDraft, name: &str, decl: &ast::SwitchDecl, diags: &mut Vec<Diagnostic>) {
+fn switch_props(
+    d: &mut SwitchDraft,
+    name: &str,
+    decl: &ast::SwitchDecl,
+    diags: &mut Vec<Diagnostic>,
+) {
     let of = |what: &str| format!("`{what}` of switch `{name}`");
     for p in &decl.props {
         let span = p.span;
@@ -369,14 +475,36 @@ fn switch_props(d: &mut SwitchDraft, name: &str, decl: &ast::SwitchDecl, diags: 
             SwitchProp::Model(m) => put(&mut d.model, m.clone(), span, &of("model"), diags),
             SwitchProp::Tier(t) => put(&mut d.tier, t.node, span, &of("tier"), diags),
             SwitchProp::Mtu(m) => put(&mut d.mtu, m.node, span, &of("mtu"), diags),
-            SwitchProp::Description(s) => put(&mut d.description, s.node.clone(), span, &of("description"), diags),
-            SwitchProp::Class(c) => classes::collect(class_draft(&mut d.classes, &c.name), c, diags),
-            SwitchProp::Ecn { class, spec } => classes::ecn(class_draft(&mut d.classes, class), spec, span, diags),
+            SwitchProp::Description(s) => put(
+                &mut d.description,
+                s.node.clone(),
+                span,
+                &of("description"),
+                diags,
+            ),
+            SwitchProp::Class(c) => {
+                classes::collect(class_draft(&mut d.classes, &c.name), c, diags)
+            }
+            SwitchProp::Ecn { class, spec } => {
+                classes::ecn(class_draft(&mut d.classes, class), spec, span, diags)
+            }
             SwitchProp::Headroom { class, size } => {
-                put(&mut class_draft(&mut d.classes, class).headroom, size.node, span, &of("headroom"), diags);
+                put(
+                    &mut class_draft(&mut d.classes, class).headroom,
+                    size.node,
+                    span,
+                    &of("headroom"),
+                    diags,
+                );
             }
             SwitchProp::PfcThreshold { class, size } => {
-                put(&mut class_draft(&mut d.classes, class).pfc_threshold, size.node, span, &of("pfc-threshold"), diags);
+                put(
+                    &mut class_draft(&mut d.classes, class).pfc_threshold,
+                    size.node,
+                    span,
+                    &of("pfc-threshold"),
+                    diags,
+                );
             }
             SwitchProp::Watchdog(w) => {
                 let setting = super::watchdog_setting(w, diags);
@@ -386,7 +514,14 @@ fn switch_props(d: &mut SwitchDraft, name: &str, decl: &ast::SwitchDecl, diags: 
     }
 }
 
-fn host_props(d: &mut HostDraft, name: &str, stmt: usize, decl: &ast::HostDecl, limits: &Limits, diags: &mut Vec<Diagnostic>) {
+fn host_props(
+    d: &mut HostDraft,
+    name: &str,
+    stmt: usize,
+    decl: &ast::HostDecl,
+    limits: &Limits,
+    diags: &mut Vec<Diagnostic>,
+) {
     let of = |what: &str| format!("`{what}` of host `{name}`");
     for p in &decl.props {
         let span = p.span;
@@ -395,45 +530,76 @@ fn host_props(d: &mut HostDraft, name: &str, stmt: usize, decl: &ast::HostDecl, 
                 let n = count.map_or(1, |c| c.node);
                 match &mut d.nics {
                     Some((s, _, lines)) if *s == stmt => lines.push((model.clone(), n)),
-                    Some((_, first, _)) => diags.push(super::slot::set_twice("the host's NICs", span, *first)),
+                    Some((_, first, _)) => {
+                        diags.push(super::slot::set_twice("the host's NICs", span, *first))
+                    }
                     None => d.nics = Some((stmt, span, vec![(model.clone(), n)])),
                 }
                 if n > 64 {
                     diags.push(
-                        Diagnostic::new(Code::OutOfRange, count.map_or(span, |c| c.span), format!("{n} NICs in one host"))
-                            .label("NIC count")
-                            .help("a host has at most 64 NICs"),
+                        Diagnostic::new(
+                            Code::OutOfRange,
+                            count.map_or(span, |c| c.span),
+                            format!("{n} NICs in one host"),
+                        )
+                        .label("NIC count")
+                        .help("a host has at most 64 NICs"),
                     );
                 }
             }
             HostProp::Netdev(list) => {
-                let v = expand_all(list, limits, diags).into_iter().map(|(n, _)| n).collect();
+                let v = expand_all(list, limits, diags)
+                    .into_iter()
+                    .map(|(n, _)| n)
+                    .collect();
                 put(&mut d.netdev, v, span, &of("netdev"), diags);
             }
             HostProp::RdmaDevice(list) => {
-                let v = expand_all(list, limits, diags).into_iter().map(|(n, _)| n).collect();
+                let v = expand_all(list, limits, diags)
+                    .into_iter()
+                    .map(|(n, _)| n)
+                    .collect();
                 put(&mut d.rdma, v, span, &of("rdma-device"), diags);
             }
             HostProp::Class(c) => classes::collect(class_draft(&mut d.classes, &c.name), c, diags),
             HostProp::Pfc(on) => put(&mut d.pfc, *on, span, &of("pfc"), diags),
-            HostProp::EcnOff { class: None } => put(&mut d.ecn_off, false, span, &of("ecn off"), diags),
+            HostProp::EcnOff { class: None } => {
+                put(&mut d.ecn_off, false, span, &of("ecn off"), diags)
+            }
             HostProp::EcnOff { class: Some(c) } => {
-                put(&mut class_draft(&mut d.classes, c).ecn_enabled, false, span, &of("ecn"), diags);
+                put(
+                    &mut class_draft(&mut d.classes, c).ecn_enabled,
+                    false,
+                    span,
+                    &of("ecn"),
+                    diags,
+                );
             }
         }
     }
 }
 
-fn apply_switch_draft(fabric: &mut Fabric, sid: SwitchId, d: SwitchDraft, names: &Names, class_count: usize, diags: &mut Vec<Diagnostic>) {
+fn apply_switch_draft(
+    fabric: &mut Fabric,
+    sid: SwitchId,
+    d: SwitchDraft,
+    names: &Names,
+    class_count: usize,
+    diags: &mut Vec<Diagnostic>,
+) {
     let cell = fabric.switch_model(sid).cell.map(|c| c.value);
     let sw = &mut fabric.switches[sid.index()];
     if sw.generated.is_some()
         && let Some(t) = d.tier
     {
         diags.push(
-            Diagnostic::new(Code::NotAllowedHere, t.span, format!("switch `{}` is generated, so its tier is fixed", sw.name))
-                .label("tier of a generated switch")
-                .help("remove `tier` from this override block"),
+            Diagnostic::new(
+                Code::NotAllowedHere,
+                t.span,
+                format!("switch `{}` is generated, so its tier is fixed", sw.name),
+            )
+            .label("tier of a generated switch")
+            .help("remove `tier` from this override block"),
         );
     }
     sw.mtu = d.mtu;
@@ -444,7 +610,8 @@ fn apply_switch_draft(fabric: &mut Fabric, sid: SwitchId, d: SwitchDraft, names:
     }
     for (ident, draft) in d.classes.into_values() {
         if let Some(c) = names.class(&ident, diags) {
-            fabric.switches[sid.index()].class_overrides[c.index()] = classes::finish_override(draft, cell, diags);
+            fabric.switches[sid.index()].class_overrides[c.index()] =
+                classes::finish_override(draft, cell, diags);
         }
     }
 }

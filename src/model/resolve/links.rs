@@ -26,11 +26,14 @@ pub(super) struct RawLink {
     pub b: RawEnd,
     pub speed: Option<Sourced<u64>>,
     pub cable: Option<Sourced<u64>>,
-    pub count: u64,
     pub span: Span,
 }
 
-pub(super) fn collect(stmts: &[&ast::Stmt], limits: &Limits, diags: &mut Vec<Diagnostic>) -> Vec<RawLink> {
+pub(super) fn collect(
+    stmts: &[&ast::Stmt],
+    limits: &Limits,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<RawLink> {
     let mut out = Vec::new();
     for s in stmts {
         let StmtKind::Link(l) = &s.kind else { continue };
@@ -43,7 +46,10 @@ pub(super) fn collect(stmts: &[&ast::Stmt], limits: &Limits, diags: &mut Vec<Dia
             }
         }
         let count = count.map_or(1, |c| c.value);
-        let (Ok(a), Ok(b)) = (expand(&l.a, limits.max_range), expand(&l.b, limits.max_range)) else {
+        let (Ok(a), Ok(b)) = (
+            expand(&l.a, limits.max_range),
+            expand(&l.b, limits.max_range),
+        ) else {
             for p in [&l.a, &l.b] {
                 if let Err(d) = expand(p, limits.max_range) {
                     diags.push(d);
@@ -51,12 +57,21 @@ pub(super) fn collect(stmts: &[&ast::Stmt], limits: &Limits, diags: &mut Vec<Dia
             }
             continue;
         };
-        let total = (a.len() as u64).saturating_mul(b.len() as u64).saturating_mul(count);
+        let total = (a.len() as u64)
+            .saturating_mul(b.len() as u64)
+            .saturating_mul(count);
         if total.saturating_add(out.len() as u64) > limits.max_links {
             diags.push(
-                Diagnostic::new(Code::LimitExceeded, s.span, format!("this statement makes {total} links, more than the limit of {}", limits.max_links))
-                    .label("here")
-                    .help("raise the limit with `--max-links`"),
+                Diagnostic::new(
+                    Code::LimitExceeded,
+                    s.span,
+                    format!(
+                        "this statement makes {total} links, more than the limit of {}",
+                        limits.max_links
+                    ),
+                )
+                .label("here")
+                .help("raise the limit with `--max-links`"),
             );
             return out;
         }
@@ -64,11 +79,16 @@ pub(super) fn collect(stmts: &[&ast::Stmt], limits: &Limits, diags: &mut Vec<Dia
             for y in &b {
                 for _ in 0..count {
                     out.push(RawLink {
-                        a: RawEnd { name: x.clone(), span: l.a.span },
-                        b: RawEnd { name: y.clone(), span: l.b.span },
+                        a: RawEnd {
+                            name: x.clone(),
+                            span: l.a.span,
+                        },
+                        b: RawEnd {
+                            name: y.clone(),
+                            span: l.b.span,
+                        },
                         speed,
                         cable,
-                        count,
                         span: s.span,
                     });
                 }
@@ -96,15 +116,23 @@ fn resolve_end(
         return Some(Resolved::Host(h, None));
     }
     if let Some((dev, suffix)) = e.name.rsplit_once('.') {
-        let number = |prefix: &str| suffix.strip_prefix(prefix).and_then(|n| n.parse::<u32>().ok());
+        let number = |prefix: &str| {
+            suffix
+                .strip_prefix(prefix)
+                .and_then(|n| n.parse::<u32>().ok())
+        };
         if let Some(&s) = switches.get(dev) {
             if let Some(n) = number("port").filter(|&n| n > 0) {
                 return Some(Resolved::Switch(s, Some(n - 1)));
             }
             diags.push(
-                Diagnostic::new(Code::Undefined, e.span, format!("`{suffix}` is not a port of switch `{dev}`"))
-                    .label("here")
-                    .help(format!("name a port as `{dev}.portN` (1-based)")),
+                Diagnostic::new(
+                    Code::Undefined,
+                    e.span,
+                    format!("`{suffix}` is not a port of switch `{dev}`"),
+                )
+                .label("here")
+                .help(format!("name a port as `{dev}.portN` (1-based)")),
             );
             return None;
         }
@@ -113,9 +141,13 @@ fn resolve_end(
                 return Some(Resolved::Host(h, Some(n - 1)));
             }
             diags.push(
-                Diagnostic::new(Code::Undefined, e.span, format!("`{suffix}` is not a NIC of host `{dev}`"))
-                    .label("here")
-                    .help(format!("name a NIC as `{dev}.nicN` (1-based)")),
+                Diagnostic::new(
+                    Code::Undefined,
+                    e.span,
+                    format!("`{suffix}` is not a NIC of host `{dev}`"),
+                )
+                .label("here")
+                .help(format!("name a NIC as `{dev}.nicN` (1-based)")),
             );
             return None;
         }
@@ -132,28 +164,37 @@ pub(super) fn bind(
     raw: &[RawLink],
     switches: &HashMap<String, SwitchId>,
     hosts: &HashMap<String, HostId>,
-    limits: &Limits,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let _ = limits;
     for l in raw {
-        let (Some(a), Some(b)) = (resolve_end(&l.a, switches, hosts, diags), resolve_end(&l.b, switches, hosts, diags)) else {
+        let (Some(a), Some(b)) = (
+            resolve_end(&l.a, switches, hosts, diags),
+            resolve_end(&l.b, switches, hosts, diags),
+        ) else {
             continue;
         };
         match (&a, &b) {
             (Resolved::Host(..), Resolved::Host(..)) => {
                 diags.push(
-                    Diagnostic::new(Code::BadLink, l.span, format!("a link joins two hosts, `{}` and `{}`", l.a.name, l.b.name))
-                        .label("host to host")
-                        .help("hosts never forward; connect each host to a switch"),
+                    Diagnostic::new(
+                        Code::BadLink,
+                        l.span,
+                        format!("a link joins two hosts, `{}` and `{}`", l.a.name, l.b.name),
+                    )
+                    .label("host to host")
+                    .help("hosts never forward; connect each host to a switch"),
                 );
                 continue;
             }
             (Resolved::Switch(x, _), Resolved::Switch(y, _)) if x == y => {
                 diags.push(
-                    Diagnostic::new(Code::BadLink, l.span, format!("a link joins switch `{}` to itself", l.a.name))
-                        .label("loopback link")
-                        .help("a link needs two different devices"),
+                    Diagnostic::new(
+                        Code::BadLink,
+                        l.span,
+                        format!("a link joins switch `{}` to itself", l.a.name),
+                    )
+                    .label("loopback link")
+                    .help("a link needs two different devices"),
                 );
                 continue;
             }
@@ -163,17 +204,29 @@ pub(super) fn bind(
         let host_speed = [&a, &b].iter().find_map(|r| match r {
             Resolved::Host(h, nic) => {
                 let host = fabric.host(*h);
-                let idx = nic.map_or_else(|| host.nics.iter().position(|n| n.link.is_none()), |n| Some(n as usize));
-                idx.and_then(|i| host.nics.get(i)).map(|n| fabric.nic_models[n.model.index()].speed.value)
+                let idx = nic.map_or_else(
+                    || host.nics.iter().position(|n| n.link.is_none()),
+                    |n| Some(n as usize),
+                );
+                idx.and_then(|i| host.nics.get(i))
+                    .map(|n| fabric.nic_models[n.model.index()].speed.value)
             }
             Resolved::Switch(..) => None,
         });
         let need = l.speed.map(|s| s.value).or(host_speed).unwrap_or(0);
-        let Some(ea) = take_port(fabric, &a, &l.a, need, diags) else { continue };
-        let Some(eb) = take_port(fabric, &b, &l.b, need, diags) else { continue };
+        let Some(ea) = take_port(fabric, &a, &l.a, need, diags) else {
+            continue;
+        };
+        let Some(eb) = take_port(fabric, &b, &l.b, need, diags) else {
+            continue;
+        };
         let cap = |e: Endpoint, fabric: &Fabric| match e.device {
             DeviceId::Switch(s) => fabric.switch_model(s).port_speed(e.port),
-            DeviceId::Host(h) => fabric.nic_models[fabric.host(h).nics[e.port as usize].model.index()].speed.value,
+            DeviceId::Host(h) => {
+                fabric.nic_models[fabric.host(h).nics[e.port as usize].model.index()]
+                    .speed
+                    .value
+            }
         };
         let (ca, cb) = (cap(ea, fabric), cap(eb, fabric));
         let speed = match l.speed {
@@ -198,13 +251,27 @@ pub(super) fn bind(
         let id = LinkId(fabric.links.len() as u32);
         super::devices::attach(fabric, ea, id);
         super::devices::attach(fabric, eb, id);
-        let cable = l.cable.unwrap_or(Sourced::default_at(DEFAULT_CABLE_MM, l.span));
-        fabric.links.push(Link { a: ea, b: eb, speed, cable_mm: cable, span: l.span, generated: None });
-        let _ = l.count;
+        let cable = l
+            .cable
+            .unwrap_or(Sourced::default_at(DEFAULT_CABLE_MM, l.span));
+        fabric.links.push(Link {
+            a: ea,
+            b: eb,
+            speed,
+            cable_mm: cable,
+            span: l.span,
+            generated: None,
+        });
     }
 }
 
-fn take_port(fabric: &Fabric, r: &Resolved, raw: &RawEnd, need: u64, diags: &mut Vec<Diagnostic>) -> Option<Endpoint> {
+fn take_port(
+    fabric: &Fabric,
+    r: &Resolved,
+    raw: &RawEnd,
+    need: u64,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Endpoint> {
     match *r {
         Resolved::Switch(s, port) => {
             let sw = fabric.switch(s);
@@ -212,33 +279,64 @@ fn take_port(fabric: &Fabric, r: &Resolved, raw: &RawEnd, need: u64, diags: &mut
             if let Some(p) = port {
                 let Some(slot) = sw.ports.get(p as usize) else {
                     diags.push(
-                        Diagnostic::new(Code::PortsExceeded, raw.span, format!("switch `{}` has {} ports, not {}", sw.name, sw.ports.len(), p + 1))
-                            .label("no such port")
-                            .help(format!("model `{}` has ports 1..{}", model.name, sw.ports.len())),
+                        Diagnostic::new(
+                            Code::PortsExceeded,
+                            raw.span,
+                            format!(
+                                "switch `{}` has {} ports, not {}",
+                                sw.name,
+                                sw.ports.len(),
+                                p + 1
+                            ),
+                        )
+                        .label("no such port")
+                        .help(format!(
+                            "model `{}` has ports 1..{}",
+                            model.name,
+                            sw.ports.len()
+                        )),
                     );
                     return None;
                 };
                 if let Some(other) = slot {
                     diags.push(
-                        Diagnostic::new(Code::PortsExceeded, raw.span, format!("`{}` already carries a link", raw.name))
-                            .label("port in use")
-                            .with_secondary(fabric.link(*other).span, "the link already on it")
-                            .help("each link end is a port of its own; pick a free port"),
+                        Diagnostic::new(
+                            Code::PortsExceeded,
+                            raw.span,
+                            format!("`{}` already carries a link", raw.name),
+                        )
+                        .label("port in use")
+                        .with_secondary(fabric.link(*other).span, "the link already on it")
+                        .help("each link end is a port of its own; pick a free port"),
                     );
                     return None;
                 }
-                return Some(Endpoint { device: DeviceId::Switch(s), port: p });
+                return Some(Endpoint {
+                    device: DeviceId::Switch(s),
+                    port: p,
+                });
             }
-            let free = sw.ports.iter().enumerate().filter(|(_, l)| l.is_none()).map(|(i, _)| i as u32);
+            let free = sw
+                .ports
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| l.is_none())
+                .map(|(i, _)| i as u32);
             let mut any_free = false;
             for p in free {
                 any_free = true;
                 if model.port_speed(p) >= need {
-                    return Some(Endpoint { device: DeviceId::Switch(s), port: p });
+                    return Some(Endpoint {
+                        device: DeviceId::Switch(s),
+                        port: p,
+                    });
                 }
             }
             let used = sw.ports.iter().filter(|p| p.is_some()).count();
-            let fastest_free = (0..sw.ports.len() as u32).filter(|&p| sw.ports[p as usize].is_none()).map(|p| model.port_speed(p)).max();
+            let fastest_free = (0..sw.ports.len() as u32)
+                .filter(|&p| sw.ports[p as usize].is_none())
+                .map(|p| model.port_speed(p))
+                .max();
             let d = if let Some(fastest) = fastest_free.filter(|_| any_free) {
                 Diagnostic::new(
                     Code::LinkSpeed,
@@ -265,18 +363,31 @@ fn take_port(fabric: &Fabric, r: &Resolved, raw: &RawEnd, need: u64, diags: &mut
                 Some(n) => {
                     let Some(slot) = host.nics.get(n as usize) else {
                         diags.push(
-                            Diagnostic::new(Code::PortsExceeded, raw.span, format!("host `{}` has {} NICs, not {}", host.name, host.nics.len(), n + 1))
-                                .label("no such NIC")
-                                .help(format!("NICs are numbered 1..{}", host.nics.len())),
+                            Diagnostic::new(
+                                Code::PortsExceeded,
+                                raw.span,
+                                format!(
+                                    "host `{}` has {} NICs, not {}",
+                                    host.name,
+                                    host.nics.len(),
+                                    n + 1
+                                ),
+                            )
+                            .label("no such NIC")
+                            .help(format!("NICs are numbered 1..{}", host.nics.len())),
                         );
                         return None;
                     };
                     if let Some(other) = slot.link {
                         diags.push(
-                            Diagnostic::new(Code::PortsExceeded, raw.span, format!("`{}` already carries a link", raw.name))
-                                .label("NIC in use")
-                                .with_secondary(fabric.link(other).span, "the link already on it")
-                                .help("each NIC carries one link"),
+                            Diagnostic::new(
+                                Code::PortsExceeded,
+                                raw.span,
+                                format!("`{}` already carries a link", raw.name),
+                            )
+                            .label("NIC in use")
+                            .with_secondary(fabric.link(other).span, "the link already on it")
+                            .help("each NIC carries one link"),
                         );
                         return None;
                     }
@@ -289,7 +400,11 @@ fn take_port(fabric: &Fabric, r: &Resolved, raw: &RawEnd, need: u64, diags: &mut
                             Diagnostic::new(
                                 Code::PortsExceeded,
                                 raw.span,
-                                format!("host `{}` has no free NIC: all {} are linked", host.name, host.nics.len()),
+                                format!(
+                                    "host `{}` has no free NIC: all {} are linked",
+                                    host.name,
+                                    host.nics.len()
+                                ),
                             )
                             .label("one link too many")
                             .help("add NICs to the host (`nic MODEL x N`), or remove a link"),
@@ -298,12 +413,19 @@ fn take_port(fabric: &Fabric, r: &Resolved, raw: &RawEnd, need: u64, diags: &mut
                     }
                 },
             };
-            Some(Endpoint { device: DeviceId::Host(h), port: idx })
+            Some(Endpoint {
+                device: DeviceId::Host(h),
+                port: idx,
+            })
         }
     }
 }
 
 /// Mb/s as Gb/s for messages (`400`, `2.5`).
 fn gbps(mbps: u64) -> String {
-    if mbps % 1000 == 0 { (mbps / 1000).to_string() } else { format!("{}", mbps as f64 / 1000.0) }
+    if mbps.is_multiple_of(1000) {
+        (mbps / 1000).to_string()
+    } else {
+        format!("{}", mbps as f64 / 1000.0)
+    }
 }

@@ -50,27 +50,58 @@ pub(crate) fn lookup<T: Copy>(
     if let Some(&id) = table.get(&name.node) {
         return Some(id);
     }
-    diags.push(undefined(what, &name.node, name.span, table.keys().map(String::as_str)));
+    diags.push(undefined(
+        what,
+        &name.node,
+        name.span,
+        table.keys().map(String::as_str),
+    ));
     None
 }
 
-pub(crate) fn undefined<'a>(what: &str, name: &str, span: Span, known: impl IntoIterator<Item = &'a str>) -> Diagnostic {
-    let mut d = Diagnostic::new(Code::Undefined, span, format!("{what} `{name}` is not declared")).label("used here");
+pub(crate) fn undefined<'a>(
+    what: &str,
+    name: &str,
+    span: Span,
+    known: impl IntoIterator<Item = &'a str>,
+) -> Diagnostic {
+    let mut d = Diagnostic::new(
+        Code::Undefined,
+        span,
+        format!("{what} `{name}` is not declared"),
+    )
+    .label("used here");
     let mut known: Vec<&str> = known.into_iter().collect();
     known.sort_unstable();
     d = d.help(match did_you_mean(name, known.iter().copied()) {
         Some(h) => h,
         None if known.is_empty() => format!("declare it with `{what} {name} {{ … }}`"),
-        None if known.len() <= 8 => format!("declared: {}", known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")),
-        None => format!("declare it, or check the spelling ({} {what}s are declared)", known.len()),
+        None if known.len() <= 8 => format!(
+            "declared: {}",
+            known
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        None => format!(
+            "declare it, or check the spelling ({} {what}s are declared)",
+            known.len()
+        ),
     });
     d
 }
 
 /// Resolves the parsed files (dependency order, root last) into a fabric.
-pub fn resolve(files: &[ParsedFile], sources: &Sources, limits: &Limits) -> (Option<Fabric>, Vec<Diagnostic>) {
+pub fn resolve(
+    files: &[ParsedFile],
+    sources: &Sources,
+    limits: &Limits,
+) -> (Option<Fabric>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
-    let Some(root) = files.last() else { return (None, diags) };
+    let Some(root) = files.last() else {
+        return (None, diags);
+    };
 
     // Gather statements; find the one fabric block.
     let mut fabric_block: Option<&ast::FabricBlock> = None;
@@ -88,9 +119,13 @@ pub fn resolve(files: &[ParsedFile], sources: &Sources, limits: &Limits) -> (Opt
                         );
                     } else if let Some(first) = fabric_block {
                         diags.push(
-                            Diagnostic::new(Code::Duplicate, b.name.span, "a file declares one `fabric`")
-                                .label("second fabric")
-                                .with_secondary(first.name.span, "first fabric"),
+                            Diagnostic::new(
+                                Code::Duplicate,
+                                b.name.span,
+                                "a file declares one `fabric`",
+                            )
+                            .label("second fabric")
+                            .with_secondary(first.name.span, "first fabric"),
                         );
                     } else {
                         fabric_block = Some(b);
@@ -103,9 +138,13 @@ pub fn resolve(files: &[ParsedFile], sources: &Sources, limits: &Limits) -> (Opt
     let Some(block) = fabric_block else {
         let len = sources.get(root.id).text.len().min(1);
         diags.push(
-            Diagnostic::new(Code::MissingProperty, Span::new(root.id, 0, len), "there is no `fabric` block")
-                .label("in this file")
-                .help("wrap the fabric's statements in `fabric NAME { … }`"),
+            Diagnostic::new(
+                Code::MissingProperty,
+                Span::new(root.id, 0, len),
+                "there is no `fabric` block",
+            )
+            .label("in this file")
+            .help("wrap the fabric's statements in `fabric NAME { … }`"),
         );
         return (None, diags);
     };
@@ -133,24 +172,52 @@ pub fn resolve(files: &[ParsedFile], sources: &Sources, limits: &Limits) -> (Opt
             StmtKind::RoceMtu(v) => put(&mut roce_mtu, v.node, span, "`roce-mtu`", &mut diags),
             StmtKind::Rtt(v) => put(&mut rtt, v.node.0, span, "`rtt`", &mut diags),
             StmtKind::Description(d) => {
-                put(&mut description, d.node.clone(), span, "the fabric `description`", &mut diags);
+                put(
+                    &mut description,
+                    d.node.clone(),
+                    span,
+                    "the fabric `description`",
+                    &mut diags,
+                );
             }
             StmtKind::Watchdog(w) => {
-                put(&mut watchdog, watchdog_setting(w, &mut diags), span, "`pfc-watchdog`", &mut diags);
+                put(
+                    &mut watchdog,
+                    watchdog_setting(w, &mut diags),
+                    span,
+                    "`pfc-watchdog`",
+                    &mut diags,
+                );
             }
             StmtKind::Routing(m) => put(&mut routing_model, m.node, span, "`routing`", &mut diags),
             StmtKind::CheckFailures(n) => {
-                put(&mut check_failures, u8::try_from(n.node).unwrap_or(u8::MAX), span, "`check failures`", &mut diags);
+                put(
+                    &mut check_failures,
+                    u8::try_from(n.node).unwrap_or(u8::MAX),
+                    span,
+                    "`check failures`",
+                    &mut diags,
+                );
             }
             StmtKind::BounceTagging(list) => {
-                put(&mut bounce, list.iter().map(|p| p.node).collect::<Vec<_>>(), span, "`bounce-tagging`", &mut diags);
+                put(
+                    &mut bounce,
+                    list.iter().map(|p| p.node).collect::<Vec<_>>(),
+                    span,
+                    "`bounce-tagging`",
+                    &mut diags,
+                );
             }
             _ => {}
         }
     }
 
     // Classes, in declaration order.
-    let mut names = Names { classes: HashMap::new(), switch_models: HashMap::new(), nic_models: HashMap::new() };
+    let mut names = Names {
+        classes: HashMap::new(),
+        switch_models: HashMap::new(),
+        nic_models: HashMap::new(),
+    };
     let mut class_list = Vec::new();
     let mut class_spans: HashMap<String, Span> = HashMap::new();
     for s in &stmts {
@@ -164,7 +231,9 @@ pub fn resolve(files: &[ParsedFile], sources: &Sources, limits: &Limits) -> (Opt
             classes::collect(&mut draft, decl, &mut diags);
             let id = ClassId(class_list.len() as u32);
             names.classes.insert(decl.name.node.clone(), id);
-            class_list.push(classes::finish_class(&decl.name, decl.span, draft, &mut diags));
+            class_list.push(classes::finish_class(
+                &decl.name, decl.span, draft, &mut diags,
+            ));
         }
     }
 
@@ -180,7 +249,10 @@ pub fn resolve(files: &[ParsedFile], sources: &Sources, limits: &Limits) -> (Opt
                     continue;
                 }
                 model_spans.insert(decl.name.node.clone(), decl.name.span);
-                names.switch_models.insert(decl.name.node.clone(), SwitchModelId(switch_models.len() as u32));
+                names.switch_models.insert(
+                    decl.name.node.clone(),
+                    SwitchModelId(switch_models.len() as u32),
+                );
                 switch_models.push(models::switch_model(decl, &mut diags));
             }
             StmtKind::NicModel(decl) => {
@@ -189,7 +261,9 @@ pub fn resolve(files: &[ParsedFile], sources: &Sources, limits: &Limits) -> (Opt
                     continue;
                 }
                 model_spans.insert(decl.name.node.clone(), decl.name.span);
-                names.nic_models.insert(decl.name.node.clone(), NicModelId(nic_models.len() as u32));
+                names
+                    .nic_models
+                    .insert(decl.name.node.clone(), NicModelId(nic_models.len() as u32));
                 nic_models.push(models::nic_model(decl, &mut diags));
             }
             _ => {}
@@ -237,15 +311,30 @@ pub fn resolve(files: &[ParsedFile], sources: &Sources, limits: &Limits) -> (Opt
 }
 
 fn duplicate(what: &str, name: &ast::Ident, first: Span) -> Diagnostic {
-    Diagnostic::new(Code::Duplicate, name.span, format!("{what} `{}` is declared twice", name.node))
-        .label("declared again here")
-        .with_secondary(first, "first declared here")
-        .help(format!("rename one of them, or remove the second declaration of `{}`", name.node))
+    Diagnostic::new(
+        Code::Duplicate,
+        name.span,
+        format!("{what} `{}` is declared twice", name.node),
+    )
+    .label("declared again here")
+    .with_secondary(first, "first declared here")
+    .help(format!(
+        "rename one of them, or remove the second declaration of `{}`",
+        name.node
+    ))
 }
 
 pub(crate) fn watchdog_setting(w: &ast::Watchdog, diags: &mut Vec<Diagnostic>) -> Watchdog {
-    let WatchdogSetting::On(args) = &w.setting else { return Watchdog::Off };
-    let Watchdog::On { mut detect_ns, mut restore_ns, mut poll_ns, mut action } = DEFAULT_WATCHDOG else {
+    let WatchdogSetting::On(args) = &w.setting else {
+        return Watchdog::Off;
+    };
+    let Watchdog::On {
+        mut detect_ns,
+        mut restore_ns,
+        mut poll_ns,
+        mut action,
+    } = DEFAULT_WATCHDOG
+    else {
         return Watchdog::Off;
     };
     let (mut d, mut r, mut p, mut a) = (None, None, None, None);
@@ -269,7 +358,12 @@ pub(crate) fn watchdog_setting(w: &ast::Watchdog, diags: &mut Vec<Diagnostic>) -
     if let Some(v) = a {
         action = v.value;
     }
-    Watchdog::On { detect_ns, restore_ns, poll_ns, action }
+    Watchdog::On {
+        detect_ns,
+        restore_ns,
+        poll_ns,
+        action,
+    }
 }
 
 fn models_used(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
@@ -286,18 +380,26 @@ fn models_used(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
     for (m, used) in fabric.switch_models.iter().zip(switch_used) {
         if !used {
             diags.push(
-                Diagnostic::new(Code::UnusedModel, m.span, format!("switch model `{}` is never used", m.name))
-                    .label("declared here")
-                    .help("use it with `model` in a switch or tier, or remove it"),
+                Diagnostic::new(
+                    Code::UnusedModel,
+                    m.span,
+                    format!("switch model `{}` is never used", m.name),
+                )
+                .label("declared here")
+                .help("use it with `model` in a switch or tier, or remove it"),
             );
         }
     }
     for (m, used) in fabric.nic_models.iter().zip(nic_used) {
         if !used {
             diags.push(
-                Diagnostic::new(Code::UnusedModel, m.span, format!("NIC model `{}` is never used", m.name))
-                    .label("declared here")
-                    .help("use it with `nic` in a host, or remove it"),
+                Diagnostic::new(
+                    Code::UnusedModel,
+                    m.span,
+                    format!("NIC model `{}` is never used", m.name),
+                )
+                .label("declared here")
+                .help("use it with `nic` in a host, or remove it"),
             );
         }
     }

@@ -25,43 +25,75 @@ pub fn switch_model(decl: &ast::SwitchModelDecl, diags: &mut Vec<Diagnostic>) ->
                     .iter()
                     .map(|g| {
                         total = total.saturating_add(g.node.count);
-                        PortGroup { count: u32::try_from(g.node.count).unwrap_or(u32::MAX), speed: g.node.speed.0 }
+                        PortGroup {
+                            count: u32::try_from(g.node.count).unwrap_or(u32::MAX),
+                            speed: g.node.speed.0,
+                        }
                     })
                     .collect();
                 if total == 0 || total > 4096 {
                     diags.push(
-                        Diagnostic::new(Code::OutOfRange, span, format!("a switch model with {total} ports"))
-                            .label("port count")
-                            .help("a switch model has 1 to 4096 ports"),
+                        Diagnostic::new(
+                            Code::OutOfRange,
+                            span,
+                            format!("a switch model with {total} ports"),
+                        )
+                        .label("port count")
+                        .help("a switch model has 1 to 4096 ports"),
                     );
                 }
                 put(&mut ports, v, span, "`ports`", diags);
             }
             SwitchModelProp::Buffer(s) => put(&mut buffer, *s, span, "`buffer`", diags),
-            SwitchModelProp::LosslessLimit(n) => put(&mut lossless_limit, *n, span, "`lossless-limit`", diags),
+            SwitchModelProp::LosslessLimit(n) => {
+                put(&mut lossless_limit, *n, span, "`lossless-limit`", diags)
+            }
             SwitchModelProp::Cell(s) => put(&mut cell, *s, span, "`cell`", diags),
-            SwitchModelProp::DynamicThreshold(n) => put(&mut dynamic_threshold, *n, span, "`dynamic-threshold`", diags),
-            SwitchModelProp::Description(d) => put(&mut description, d.clone(), span, "`description`", diags),
+            SwitchModelProp::DynamicThreshold(n) => put(
+                &mut dynamic_threshold,
+                *n,
+                span,
+                "`dynamic-threshold`",
+                diags,
+            ),
+            SwitchModelProp::Description(d) => {
+                put(&mut description, d.clone(), span, "`description`", diags)
+            }
         }
     }
     let at = decl.name.span;
     let missing = |what: &str, help: &str, diags: &mut Vec<Diagnostic>| {
         diags.push(
-            Diagnostic::new(Code::MissingProperty, at, format!("switch model `{}` has no `{what}`", decl.name.node))
-                .label("declared here")
-                .help(help.to_string()),
+            Diagnostic::new(
+                Code::MissingProperty,
+                at,
+                format!("switch model `{}` has no `{what}`", decl.name.node),
+            )
+            .label("declared here")
+            .help(help.to_string()),
         );
     };
     if os.is_none() {
         missing("os", "add `os sonic` (or cumulus, eos, nxos, junos)", diags);
     }
     if ports.is_none() {
-        missing("ports", "add the port groups, e.g. `ports 64 x 400G`", diags);
+        missing(
+            "ports",
+            "add the port groups, e.g. `ports 64 x 400G`",
+            diags,
+        );
     }
     let cell_bytes = cell.and_then(|c: Sourced<ast::Size>| match c.value {
         ast::Size::Bytes(b) if b > 0 => Some(Sourced::set(b, c.span)),
         _ => {
-            diags.push(Diagnostic::new(Code::OutOfRange, c.span, "a cell size must be a positive number of bytes").label("here"));
+            diags.push(
+                Diagnostic::new(
+                    Code::OutOfRange,
+                    c.span,
+                    "a cell size must be a positive number of bytes",
+                )
+                .label("here"),
+            );
             None
         }
     });
@@ -72,7 +104,13 @@ pub fn switch_model(decl: &ast::SwitchModelDecl, diags: &mut Vec<Diagnostic>) ->
         name: decl.name.node.clone(),
         span: at,
         os: os.unwrap_or(Sourced::default_at(Os::Sonic, at)),
-        ports: ports.unwrap_or(Sourced::default_at(vec![PortGroup { count: 1, speed: 100_000 }], at)),
+        ports: ports.unwrap_or(Sourced::default_at(
+            vec![PortGroup {
+                count: 1,
+                speed: 100_000,
+            }],
+            at,
+        )),
         buffer,
         lossless_limit,
         cell: cell_bytes,
@@ -100,9 +138,13 @@ pub fn nic_model(decl: &ast::NicModelDecl, diags: &mut Vec<Diagnostic>) -> NicMo
     let at = decl.name.span;
     let speed = speed.unwrap_or_else(|| {
         diags.push(
-            Diagnostic::new(Code::MissingProperty, at, format!("NIC model `{}` has no `speed`", decl.name.node))
-                .label("declared here")
-                .help("add the port speed, e.g. `speed 400G`"),
+            Diagnostic::new(
+                Code::MissingProperty,
+                at,
+                format!("NIC model `{}` has no `speed`", decl.name.node),
+            )
+            .label("declared here")
+            .help("add the port speed, e.g. `speed 400G`"),
         );
         Sourced::default_at(100_000, at)
     });

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::names::{display, expand};
 use crate::model::{
-    DeviceId, ExplicitPath, FailedLink, Fabric, HostId, LinkId, Rewrite, RouteTarget, Sourced,
+    DeviceId, ExplicitPath, Fabric, FailedLink, HostId, LinkId, Rewrite, RouteTarget, Sourced,
     StaticRoute, SwitchId,
 };
 use crate::syntax::ast::{self, RoutingModel, StmtKind};
@@ -27,7 +27,11 @@ impl Devices {
     }
 
     fn unknown(&self, what: &str, name: &str, span: crate::span::Span) -> Diagnostic {
-        let known = self.switches.keys().chain(self.hosts.keys()).map(String::as_str);
+        let known = self
+            .switches
+            .keys()
+            .chain(self.hosts.keys())
+            .map(String::as_str);
         undefined(what, name, span, known)
     }
 
@@ -61,12 +65,26 @@ pub(super) fn build(
     diags: &mut Vec<Diagnostic>,
 ) {
     let devices = Devices {
-        switches: fabric.switches.iter().enumerate().map(|(i, s)| (s.name.clone(), SwitchId(i as u32))).collect(),
-        hosts: fabric.hosts.iter().enumerate().map(|(i, h)| (h.name.clone(), HostId(i as u32))).collect(),
+        switches: fabric
+            .switches
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.name.clone(), SwitchId(i as u32)))
+            .collect(),
+        hosts: fabric
+            .hosts
+            .iter()
+            .enumerate()
+            .map(|(i, h)| (h.name.clone(), HostId(i as u32)))
+            .collect(),
     };
     fabric.routing.model = model.unwrap_or_else(|| {
         let all_tiered = fabric.switches.iter().all(|s| s.tier.is_some());
-        let m = if all_tiered { RoutingModel::Updown } else { RoutingModel::Shortest };
+        let m = if all_tiered {
+            RoutingModel::Updown
+        } else {
+            RoutingModel::Shortest
+        };
         Sourced::default_at(m, fabric.span)
     });
     if fabric.routing.model.value == RoutingModel::Updown && !fabric.routing.model.default {
@@ -95,21 +113,34 @@ pub(super) fn build(
                 };
                 let via = devices.any(&r.via, diags);
                 if let (Some(at), Some(to), Some(via)) = (at, to, via) {
-                    fabric.routing.routes.push(StaticRoute { at, to, via, span: s.span });
+                    fabric.routing.routes.push(StaticRoute {
+                        at,
+                        to,
+                        via,
+                        span: s.span,
+                    });
                 }
             }
             StmtKind::Fail(f) => {
                 let (Ok(xs), Ok(ys)) = (expand(&f.a, 10_000), expand(&f.b, 10_000)) else {
                     diags.push(
-                        Diagnostic::new(Code::LimitExceeded, s.span, "a `fail` statement may name at most 10,000 devices per side")
-                            .label("here"),
+                        Diagnostic::new(
+                            Code::LimitExceeded,
+                            s.span,
+                            "a `fail` statement may name at most 10,000 devices per side",
+                        )
+                        .label("here"),
                     );
                     continue;
                 };
                 for x in &xs {
                     for y in &ys {
                         let (Some(a), Some(b)) = (devices.device(x), devices.device(y)) else {
-                            let (bad, span) = if devices.device(x).is_none() { (x, f.a.span) } else { (y, f.b.span) };
+                            let (bad, span) = if devices.device(x).is_none() {
+                                (x, f.a.span)
+                            } else {
+                                (y, f.b.span)
+                            };
                             diags.push(devices.unknown("device", bad, span));
                             continue;
                         };
@@ -121,13 +152,26 @@ pub(super) fn build(
                             .collect();
                         if links.is_empty() {
                             diags.push(
-                                Diagnostic::new(Code::Undefined, s.span, format!("there is no link between `{x}` and `{y}`"))
-                                    .label("failed link")
-                                    .help(format!("`fail` names an existing link; check `{}` and `{}`", display(&f.a), display(&f.b))),
+                                Diagnostic::new(
+                                    Code::Undefined,
+                                    s.span,
+                                    format!("there is no link between `{x}` and `{y}`"),
+                                )
+                                .label("failed link")
+                                .help(format!(
+                                    "`fail` names an existing link; check `{}` and `{}`",
+                                    display(&f.a),
+                                    display(&f.b)
+                                )),
                             );
                             continue;
                         }
-                        fabric.routing.fails.push(FailedLink { a, b, links, span: s.span });
+                        fabric.routing.fails.push(FailedLink {
+                            a,
+                            b,
+                            links,
+                            span: s.span,
+                        });
                     }
                 }
             }
@@ -136,9 +180,14 @@ pub(super) fn build(
                 if p.class.is_some() && class.is_none() {
                     continue;
                 }
-                let hops: Vec<Option<DeviceId>> = p.hops.iter().map(|h| devices.any(h, diags)).collect();
+                let hops: Vec<Option<DeviceId>> =
+                    p.hops.iter().map(|h| devices.any(h, diags)).collect();
                 if hops.iter().all(Option::is_some) {
-                    fabric.routing.paths.push(ExplicitPath { class, hops: hops.into_iter().flatten().collect(), span: s.span });
+                    fabric.routing.paths.push(ExplicitPath {
+                        class,
+                        hops: hops.into_iter().flatten().collect(),
+                        span: s.span,
+                    });
                 }
             }
             StmtKind::Rewrite(r) => {
@@ -146,7 +195,14 @@ pub(super) fn build(
                 let from = devices.any(&r.from, diags);
                 let to = devices.any(&r.to, diags);
                 if let (Some(at), Some(from), Some(to)) = (at, from, to) {
-                    fabric.routing.rewrites.push(Rewrite { at, from, to, old: r.old.node, new: r.new.node, span: s.span });
+                    fabric.routing.rewrites.push(Rewrite {
+                        at,
+                        from,
+                        to,
+                        old: r.old.node,
+                        new: r.new.node,
+                        span: s.span,
+                    });
                 }
             }
             _ => {}

@@ -5,7 +5,13 @@ use crate::model::Sourced;
 use crate::span::Span;
 
 /// Sets `slot` unless it is already set; then reports FAB103 with both spans.
-pub fn put<T>(slot: &mut Option<Sourced<T>>, value: T, span: Span, what: &str, diags: &mut Vec<Diagnostic>) {
+pub fn put<T>(
+    slot: &mut Option<Sourced<T>>,
+    value: T,
+    span: Span,
+    what: &str,
+    diags: &mut Vec<Diagnostic>,
+) {
     if let Some(first) = slot {
         diags.push(set_twice(what, span, first.span));
     } else {

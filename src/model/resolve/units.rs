@@ -5,14 +5,22 @@ use crate::span::Span;
 use crate::syntax::ast::Size;
 
 /// Bytes of a size; `cell` is the switch model's cell size, when there is one.
-pub fn bytes(size: Size, cell: Option<u64>, span: Span, diags: &mut Vec<Diagnostic>) -> Option<u64> {
+pub fn bytes(
+    size: Size,
+    cell: Option<u64>,
+    span: Span,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<u64> {
     match size {
         Size::Bytes(b) => Some(b),
         Size::Cells(n) => match cell {
             Some(c) => match n.checked_mul(c) {
                 Some(b) => Some(b),
                 None => {
-                    diags.push(Diagnostic::new(Code::OutOfRange, span, format!("{n} cells is too large")).label("here"));
+                    diags.push(
+                        Diagnostic::new(Code::OutOfRange, span, format!("{n} cells is too large"))
+                            .label("here"),
+                    );
                     None
                 }
             },
