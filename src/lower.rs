@@ -22,6 +22,8 @@
 //!   0 m); FEC `rs` from 100G up; SONiC lanes assume a 512-lane ASIC (8 lanes per port on 64
 //!   ports, 4 on 128) — platform `port_config.ini` files differ, see README.
 //! * A switch port facing a host with `pfc off` runs no PFC.
+//! * SONiC: ports with equal (speed, cable) share one buffermgrd profile, so they get the
+//!   group's largest headroom (`equalize_sonic_profiles`).
 //! * Hosts: netdev MTU = RoCE MTU + 104 (4200 gives RoCE `active_mtu` 4096); PFC on the lossless
 //!   priorities unless `pfc off`; prio→TC identity; TSA/TC bandwidth from class scheduling;
 //!   `--cable_len` = the NIC's cable in whole metres; RoCE ToS = first DSCP of the first
@@ -35,12 +37,13 @@ use crate::analysis::physics;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::qos::{ClassView, dscp_table};
 use crate::model::{
-    self, DeviceId, Dscp, Fabric, HostId, Os, Scheduling as MScheduling, SwitchId, Watchdog as MWatchdog,
+    self, DeviceId, Dscp, Fabric, HostId, Os, Scheduling as MScheduling, SwitchId,
+    Watchdog as MWatchdog,
 };
 use crate::render::{
-    BufferPlan, ClassContext, DscpPriority, Ecn, Fec, Headroom, HostContext, NicContext, PauseThreshold, PortContext,
-    QosPlan, QueueEcn, Scheduling, SwitchContext, SwitchOs, Tsa, Watchdog, WatchdogAction, cumulus, eos, junos, nxos,
-    sonic,
+    BufferPlan, ClassContext, DscpPriority, Ecn, Fec, Headroom, HostContext, NicContext,
+    PauseThreshold, PortContext, QosPlan, QueueEcn, Scheduling, SwitchContext, SwitchOs, Tsa,
+    Watchdog, WatchdogAction, cumulus, eos, junos, nxos, sonic,
 };
 
 /// Which outputs a build produces.
@@ -55,12 +58,26 @@ pub struct Targets {
 }
 
 impl Targets {
-    pub const ALL: Targets = Targets { sonic: true, cumulus: true, eos: true, nxos: true, junos: true, host: true };
+    pub const ALL: Targets = Targets {
+        sonic: true,
+        cumulus: true,
+        eos: true,
+        nxos: true,
+        junos: true,
+        host: true,
+    };
     pub const NAMES: [&'static str; 6] = ["sonic", "cumulus", "eos", "nxos", "junos", "host"];
 
     /// `sonic,host` → those two; an unknown name is an error naming the valid ones.
     pub fn parse(list: &str) -> Result<Targets, String> {
-        let mut t = Targets { sonic: false, cumulus: false, eos: false, nxos: false, junos: false, host: false };
+        let mut t = Targets {
+            sonic: false,
+            cumulus: false,
+            eos: false,
+            nxos: false,
+            junos: false,
+            host: false,
+        };
         for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             match name {
                 "sonic" => t.sonic = true,
@@ -70,7 +87,10 @@ impl Targets {
                 "junos" => t.junos = true,
                 "host" => t.host = true,
                 other => {
-                    return Err(format!("unknown target `{other}` (expected {})", Targets::NAMES.join(", ")));
+                    return Err(format!(
+                        "unknown target `{other}` (expected {})",
+                        Targets::NAMES.join(", ")
+                    ));
                 }
             }
         }
@@ -99,17 +119,26 @@ pub struct Lowered {
 
 /// Lowers every device of the selected targets, in parallel; output sorted by device name.
 pub fn lower(fabric: &Fabric, targets: Targets) -> Lowered {
-    let switch_ids: Vec<SwitchId> =
-        fabric.switch_ids().filter(|&s| targets.os(fabric.switch_model(s).os.value)).collect();
-    let switch_results: Vec<Result<SwitchContext, Diagnostic>> =
-        switch_ids.par_iter().map(|&s| lower_switch(fabric, s)).collect();
+    let switch_ids: Vec<SwitchId> = fabric
+        .switch_ids()
+        .filter(|&s| targets.os(fabric.switch_model(s).os.value))
+        .collect();
+    let switch_results: Vec<Result<SwitchContext, Diagnostic>> = switch_ids
+        .par_iter()
+        .map(|&s| lower_switch(fabric, s))
+        .collect();
     let host_results: Vec<HostContext> = if targets.host {
         let ids: Vec<HostId> = fabric.host_ids().collect();
-        ids.par_iter().filter_map(|&h| lower_host(fabric, h)).collect()
+        ids.par_iter()
+            .filter_map(|&h| lower_host(fabric, h))
+            .collect()
     } else {
         Vec::new()
     };
-    let mut out = Lowered { hosts: host_results, ..Lowered::default() };
+    let mut out = Lowered {
+        hosts: host_results,
+        ..Lowered::default()
+    };
     for r in switch_results {
         match r {
             Ok(c) => out.switches.push(c),
@@ -181,9 +210,9 @@ fn ecn_of(v: &ClassView) -> Option<Ecn> {
 fn scheduling_of(v: &ClassView) -> Scheduling {
     match v.scheduling.value {
         MScheduling::Strict => Scheduling::Strict,
-        MScheduling::Ets(share) => {
-            Scheduling::Ets { weight_percent: u8::try_from(share.unwrap_or(0) / 1000).unwrap_or(100) }
-        }
+        MScheduling::Ets(share) => Scheduling::Ets {
+            weight_percent: u8::try_from(share.unwrap_or(0) / 1000).unwrap_or(100),
+        },
     }
 }
 
@@ -196,8 +225,16 @@ fn qos_plan(fabric: &Fabric, views: &[ClassView]) -> QosPlan {
             let priority = v.priority.value;
             ClassContext {
                 name: fabric.class(v.id).name.clone(),
-                dscps: (0u8..64).filter(|&d| table[usize::from(d)] == Some(v.id)).collect(),
-                default: matches!(v.dscp, Some(model::Sourced { value: Dscp::Other, .. })),
+                dscps: (0u8..64)
+                    .filter(|&d| table[usize::from(d)] == Some(v.id))
+                    .collect(),
+                default: matches!(
+                    v.dscp,
+                    Some(model::Sourced {
+                        value: Dscp::Other,
+                        ..
+                    })
+                ),
                 priority,
                 tc: priority,
                 queue: priority,
@@ -209,12 +246,27 @@ fn qos_plan(fabric: &Fabric, views: &[ClassView]) -> QosPlan {
         })
         .collect();
     classes.sort_by(|a, b| (a.priority, &a.name).cmp(&(b.priority, &b.name)));
-    let lossless_priorities: BTreeSet<u8> = views.iter().filter(|v| v.lossless.value).map(|v| v.priority.value).collect();
+    let lossless_priorities: BTreeSet<u8> = views
+        .iter()
+        .filter(|v| v.lossless.value)
+        .map(|v| v.priority.value)
+        .collect();
     let dscp_to_tc = table
         .iter()
-        .map(|c| c.map_or(0, |id| views.iter().find(|v| v.id == id).map_or(0, |v| v.priority.value)))
+        .map(|c| {
+            c.map_or(0, |id| {
+                views
+                    .iter()
+                    .find(|v| v.id == id)
+                    .map_or(0, |v| v.priority.value)
+            })
+        })
         .collect();
-    QosPlan { classes, lossless_priorities: lossless_priorities.into_iter().collect(), dscp_to_tc }
+    QosPlan {
+        classes,
+        lossless_priorities: lossless_priorities.into_iter().collect(),
+        dscp_to_tc,
+    }
 }
 
 /// Required headroom (bytes) of one lossless priority on one switch port.
@@ -222,7 +274,14 @@ fn qos_plan(fabric: &Fabric, views: &[ClassView]) -> QosPlan {
 /// To be replaced by `analysis::headroom::headroom_plan` once it lands on `main`: canonical
 /// formula (theory.md §3.2), receiver MTU = this port's MTU, sender MTU = the peer's, rounded
 /// up to the switch model's cell; the class's `headroom` override on this switch wins.
-fn port_headroom(speed_mbps: u64, cable_mm: u64, port_mtu: u64, peer_mtu: u64, cell: u64, view: &ClassView) -> u64 {
+fn port_headroom(
+    speed_mbps: u64,
+    cable_mm: u64,
+    port_mtu: u64,
+    peer_mtu: u64,
+    cell: u64,
+    view: &ClassView,
+) -> u64 {
     if let Some(h) = view.headroom {
         return h.value;
     }
@@ -245,23 +304,31 @@ fn lower_switch(fabric: &Fabric, s: SwitchId) -> Result<SwitchContext, Diagnosti
     let mtu = switch_mtu(fabric, s);
     let cell = model.cell.map_or(1, |c| c.value);
     let lossless_views: Vec<&ClassView> = views.iter().filter(|v| v.lossless.value).collect();
-    let threshold = lossless_views
-        .iter()
-        .find_map(|v| v.pfc_threshold)
-        .map_or(PauseThreshold::Dynamic { log2_alpha: model.dynamic_threshold.value }, |t| PauseThreshold::Static {
-            bytes: t.value,
-        });
+    let threshold = lossless_views.iter().find_map(|v| v.pfc_threshold).map_or(
+        PauseThreshold::Dynamic {
+            log2_alpha: model.dynamic_threshold.value,
+        },
+        |t| PauseThreshold::Static { bytes: t.value },
+    );
     let mut ecn_queues: Vec<QueueEcn> = views
         .iter()
         .filter(|v| v.congestion.value == model::Congestion::Dcqcn)
-        .map(|v| QueueEcn { queue: v.priority.value, ecn: ecn_of(v) })
+        .map(|v| QueueEcn {
+            queue: v.priority.value,
+            ecn: ecn_of(v),
+        })
         .collect();
     ecn_queues.sort_by_key(|q| q.queue);
     ecn_queues.dedup_by_key(|q| q.queue);
 
     let watchdog = match sw.watchdog.unwrap_or(fabric.watchdog).value {
         MWatchdog::Off => None,
-        MWatchdog::On { detect_ns, restore_ns, poll_ns, action } => Some(Watchdog {
+        MWatchdog::On {
+            detect_ns,
+            restore_ns,
+            poll_ns,
+            action,
+        } => Some(Watchdog {
             detect_ms: ms(detect_ns),
             restore_ms: ms(restore_ns),
             poll_ms: ms(poll_ns),
@@ -288,11 +355,18 @@ fn lower_switch(fabric: &Fabric, s: SwitchId) -> Result<SwitchContext, Diagnosti
                 switch_mtu(fabric, p),
                 true,
             ),
-            DeviceId::Host(h) => {
-                (fabric.host(h).name.clone(), format!("nic{}", peer.port + 1), host_mtu(fabric), fabric.host_pfc(h))
-            }
+            DeviceId::Host(h) => (
+                fabric.host(h).name.clone(),
+                format!("nic{}", peer.port + 1),
+                host_mtu(fabric),
+                fabric.host_pfc(h),
+            ),
         };
-        let lossless_priorities: Vec<u8> = if pfc_on { qos.lossless_priorities.clone() } else { Vec::new() };
+        let lossless_priorities: Vec<u8> = if pfc_on {
+            qos.lossless_priorities.clone()
+        } else {
+            Vec::new()
+        };
         let headroom: Vec<Headroom> = lossless_priorities
             .iter()
             .map(|&p| {
@@ -303,10 +377,16 @@ fn lower_switch(fabric: &Fabric, s: SwitchId) -> Result<SwitchContext, Diagnosti
                     .max()
                     .unwrap_or(0);
                 let xon = physics::round_up_to_cell(2 * mtu, cell);
-                Headroom { priority: p, xoff_bytes: xoff, xon_bytes: xon, size_bytes: xoff + xon }
+                Headroom {
+                    priority: p,
+                    xoff_bytes: xoff,
+                    xon_bytes: xon,
+                    size_bytes: xoff + xon,
+                }
             })
             .collect();
-        headroom_total = headroom_total.saturating_add(headroom.iter().map(|h| h.size_bytes).sum::<u64>());
+        headroom_total =
+            headroom_total.saturating_add(headroom.iter().map(|h| h.size_bytes).sum::<u64>());
         let name = vendor_port_name(fabric, s, index);
         ports.push(PortContext {
             lanes: if os == SwitchOs::Sonic {
@@ -323,7 +403,11 @@ fn lower_switch(fabric: &Fabric, s: SwitchId) -> Result<SwitchContext, Diagnosti
             description: Some(format!("{peer_name} {peer_port}")),
             peer: peer_name,
             peer_port,
-            fec: if l.speed >= 100_000 { Fec::Rs } else { Fec::None },
+            fec: if l.speed >= 100_000 {
+                Fec::Rs
+            } else {
+                Fec::None
+            },
             pause_threshold: threshold,
             ecn: ecn_queues.clone(),
             pfc_watchdog: watchdog.is_some() && !lossless_priorities.is_empty(),
@@ -332,11 +416,22 @@ fn lower_switch(fabric: &Fabric, s: SwitchId) -> Result<SwitchContext, Diagnosti
         });
     }
 
+    if os == SwitchOs::Sonic {
+        equalize_sonic_profiles(&mut ports);
+        headroom_total = ports
+            .iter()
+            .flat_map(|p| &p.headroom)
+            .map(|h| h.size_bytes)
+            .sum();
+    }
     let Some(total) = model.buffer.map(|b| b.value) else {
         return Err(Diagnostic::new(
             Code::MissingBuildInput,
             model.span,
-            format!("switch model `{}` has no `buffer`; the buffer pools of `{}` cannot be sized", model.name, sw.name),
+            format!(
+                "switch model `{}` has no `buffer`; the buffer pools of `{}` cannot be sized",
+                model.name, sw.name
+            ),
         )
         .label("this model")
         .help("add the ASIC's packet buffer to the model, e.g. `buffer 64MB`"));
@@ -345,9 +440,14 @@ fn lower_switch(fabric: &Fabric, s: SwitchId) -> Result<SwitchContext, Diagnosti
         return Err(Diagnostic::new(
             Code::MissingBuildInput,
             sw.span,
-            format!("the PFC headroom of `{}` ({headroom_total} B) exceeds its buffer ({total} B)", sw.name),
+            format!(
+                "the PFC headroom of `{}` ({headroom_total} B) exceeds its buffer ({total} B)",
+                sw.name
+            ),
         )
-        .help("shorten the cables, lower the lossless priorities or use a model with more buffer"));
+        .help(
+            "shorten the cables, lower the lossless priorities or use a model with more buffer",
+        ));
     }
     // Ingress: SONiC shares one ingress pool between lossy and lossless PGs, so it gets all
     // but the reserved headroom. The others partition the buffer: 10 % lossy (the Juniper
@@ -359,14 +459,29 @@ fn lower_switch(fabric: &Fabric, s: SwitchId) -> Result<SwitchContext, Diagnosti
         SwitchOs::Junos => {
             let pct = (u128::from(headroom_total) * 100).div_ceil(u128::from(total.max(1)));
             let alloc = u64::try_from(u128::from(total) * pct / 100).unwrap_or(total);
-            (round_down(total.saturating_sub(lossy_reserve).saturating_sub(alloc), cell), Some(alloc))
+            (
+                round_down(
+                    total.saturating_sub(lossy_reserve).saturating_sub(alloc),
+                    cell,
+                ),
+                Some(alloc),
+            )
         }
-        _ => (round_down(total.saturating_sub(lossy_reserve).saturating_sub(headroom_total), cell), None),
+        _ => (
+            round_down(
+                total
+                    .saturating_sub(lossy_reserve)
+                    .saturating_sub(headroom_total),
+                cell,
+            ),
+            None,
+        ),
     };
     let egress_lossy = lossy_reserve;
     let egress_lossless = total - egress_lossy;
     // One congested queue under a dynamic threshold α holds α/(1+α) of the pool.
-    let alpha = physics::Alpha::new(model.dynamic_threshold.value).unwrap_or(physics::Alpha::new(0).expect("α=1"));
+    let alpha = physics::Alpha::new(model.dynamic_threshold.value)
+        .unwrap_or(physics::Alpha::new(0).expect("α=1"));
     let (num, den) = alpha.fraction();
     let queue = u64::try_from(u128::from(egress_lossless) * num / (den + num)).unwrap_or(u64::MAX);
     Ok(SwitchContext {
@@ -389,8 +504,39 @@ fn lower_switch(fabric: &Fabric, s: SwitchId) -> Result<SwitchContext, Diagnosti
     })
 }
 
+/// SONiC's buffermgrd names a lossless profile by (speed, cable) only, and gives every
+/// lossless PG of a port the same profile: ports sharing a (speed, cable) — e.g. a host port
+/// (4200-byte sender) and a switch port (9216) on equal cables — get the largest headroom of
+/// the group, on every lossless priority (more headroom, never less).
+fn equalize_sonic_profiles(ports: &mut [PortContext]) {
+    let mut largest: std::collections::BTreeMap<(u32, u32), Headroom> =
+        std::collections::BTreeMap::new();
+    for p in ports.iter() {
+        for h in &p.headroom {
+            let e = largest.entry((p.speed_mbps, p.cable_m)).or_insert(*h);
+            if (h.size_bytes, h.xoff_bytes) > (e.size_bytes, e.xoff_bytes) {
+                *e = *h;
+            }
+        }
+    }
+    for p in ports.iter_mut() {
+        if let Some(&l) = largest.get(&(p.speed_mbps, p.cable_m)) {
+            for h in &mut p.headroom {
+                *h = Headroom {
+                    priority: h.priority,
+                    ..l
+                };
+            }
+        }
+    }
+}
+
 fn round_down(bytes: u64, cell: u64) -> u64 {
-    if cell <= 1 { bytes } else { bytes / cell * cell }
+    if cell <= 1 {
+        bytes
+    } else {
+        bytes / cell * cell
+    }
 }
 
 /// The host's NIC script context; `None` for a host without a linked NIC.
@@ -420,13 +566,20 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Option<HostContext> {
         }
     }
     let first_dscp = |v: &ClassView| match &v.dscp {
-        Some(model::Sourced { value: Dscp::Values(values), .. }) => values.first().copied(),
+        Some(model::Sourced {
+            value: Dscp::Values(values),
+            ..
+        }) => values.first().copied(),
         _ => None,
     };
     let roce_dscp = views
         .iter()
         .filter(|v| v.lossless.value)
-        .chain(views.iter().filter(|v| v.congestion.value == model::Congestion::Dcqcn))
+        .chain(
+            views
+                .iter()
+                .filter(|v| v.congestion.value == model::Congestion::Dcqcn),
+        )
         .find_map(first_dscp)
         .unwrap_or(26);
     let cnp = views.iter().find(|v| fabric.class(v.id).cnp.is_some());
@@ -435,16 +588,28 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Option<HostContext> {
     let mut dscp2prio: Vec<DscpPriority> = views
         .iter()
         .filter_map(|v| match &v.dscp {
-            Some(model::Sourced { value: Dscp::Values(values), .. }) => Some((values, v.priority.value)),
+            Some(model::Sourced {
+                value: Dscp::Values(values),
+                ..
+            }) => Some((values, v.priority.value)),
             _ => None,
         })
-        .flat_map(|(values, priority)| values.iter().map(move |&dscp| DscpPriority { dscp, priority }))
+        .flat_map(|(values, priority)| {
+            values
+                .iter()
+                .map(move |&dscp| DscpPriority { dscp, priority })
+        })
         .filter(|e| e.dscp >> 3 != e.priority)
         .collect();
     dscp2prio.sort();
     dscp2prio.dedup_by_key(|e| e.dscp);
-    let ecn_priorities: Vec<u8> =
-        views.iter().filter(|v| v.marks_ecn()).map(|v| v.priority.value).collect::<BTreeSet<_>>().into_iter().collect();
+    let ecn_priorities: Vec<u8> = views
+        .iter()
+        .filter(|v| v.marks_ecn())
+        .map(|v| v.priority.value)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
     let mtu = u32::try_from(host_mtu(fabric)).unwrap_or(u32::MAX);
     let nics: Vec<NicContext> = host
         .nics
@@ -455,7 +620,10 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Option<HostContext> {
             Some(NicContext {
                 index: i as u32 + 1,
                 netdev: nic.netdev.clone(),
-                rdma_device: nic.rdma_device.clone().unwrap_or_else(|| format!("mlx5_{i}")),
+                rdma_device: nic
+                    .rdma_device
+                    .clone()
+                    .unwrap_or_else(|| format!("mlx5_{i}")),
                 rdma_port: 1,
                 pci: None,
                 mtu,
@@ -463,8 +631,12 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Option<HostContext> {
                 prio_tc: [0, 1, 2, 3, 4, 5, 6, 7],
                 tsa,
                 tcbw,
-                cable_len_m: u32::try_from(physics::mlnx_qos_cable_len(link.cable_mm.value).metres.max(1))
-                    .unwrap_or(u32::MAX),
+                cable_len_m: u32::try_from(
+                    physics::mlnx_qos_cable_len(link.cable_mm.value)
+                        .metres
+                        .max(1),
+                )
+                .unwrap_or(u32::MAX),
                 prio2buffer: None,
                 buffer_size_bytes: None,
                 dscp2prio: dscp2prio.clone(),
@@ -502,6 +674,10 @@ mod tests {
     fn targets_parse() {
         let t = Targets::parse("sonic, host").unwrap();
         assert!(t.sonic && t.host && !t.eos);
-        assert!(Targets::parse("sonic,ios").unwrap_err().contains("unknown target `ios`"));
+        assert!(
+            Targets::parse("sonic,ios")
+                .unwrap_err()
+                .contains("unknown target `ios`")
+        );
     }
 }

@@ -41,7 +41,11 @@ fn fabricc_env(args: &[&str], key: &str, value: &str) -> Output {
 }
 
 fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
 }
 
 /// A fresh, empty scratch path (not created).
@@ -49,7 +53,11 @@ fn scratch(name: &str) -> PathBuf {
     static N: AtomicUsize = AtomicUsize::new(0);
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("build-tests")
-        .join(format!("{name}-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
+        .join(format!(
+            "{name}-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(dir.parent().unwrap()).unwrap();
     dir
@@ -79,7 +87,11 @@ fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
             if e.file_type().unwrap().is_dir() {
                 stack.push(p);
             } else {
-                let rel = p.strip_prefix(dir).unwrap().to_string_lossy().replace('\\', "/");
+                let rel = p
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
                 out.insert(rel, fs::read(&p).unwrap());
             }
         }
@@ -103,7 +115,10 @@ fn stamps(dir: &Path) -> BTreeMap<String, (u64, i64, i64)> {
 /// (case, input): the small fixtures whose whole output is committed.
 const GOLDEN: &[(&str, &str)] = &[
     ("pod-256", "fixtures/fabrics/pod-256.fab"),
-    ("explicit-leaf-spine", "fixtures/fabrics/explicit-leaf-spine.fab"),
+    (
+        "explicit-leaf-spine",
+        "fixtures/fabrics/explicit-leaf-spine.fab",
+    ),
     ("cumulus-2x2", "fixtures/build/inputs/cumulus-2x2.fab"),
     ("nxos-2x2", "fixtures/build/inputs/nxos-2x2.fab"),
     ("junos-2x2", "fixtures/build/inputs/junos-2x2.fab"),
@@ -120,11 +135,17 @@ fn compare_golden(case: &str, got: &BTreeMap<String, Vec<u8>>) -> Vec<String> {
         }
         return Vec::new();
     }
-    let want = if dir.is_dir() { tree(&dir) } else { BTreeMap::new() };
+    let want = if dir.is_dir() {
+        tree(&dir)
+    } else {
+        BTreeMap::new()
+    };
     let mut failures = Vec::new();
     for (path, bytes) in got {
         match want.get(path) {
-            None => failures.push(format!("{case}/{path}: not in the golden folder (FABRICC_BLESS=1)")),
+            None => failures.push(format!(
+                "{case}/{path}: not in the golden folder (FABRICC_BLESS=1)"
+            )),
             Some(w) if w != bytes => {
                 let (w, g) = (String::from_utf8_lossy(w), String::from_utf8_lossy(bytes));
                 let line = w.lines().zip(g.lines()).position(|(a, b)| a != b);
@@ -135,7 +156,11 @@ fn compare_golden(case: &str, got: &BTreeMap<String, Vec<u8>>) -> Vec<String> {
                         w.lines().nth(n).unwrap_or(""),
                         g.lines().nth(n).unwrap_or("")
                     ),
-                    None => format!("length ({} vs {} lines)", w.lines().count(), g.lines().count()),
+                    None => format!(
+                        "length ({} vs {} lines)",
+                        w.lines().count(),
+                        g.lines().count()
+                    ),
                 };
                 failures.push(format!("{case}/{path}: differs at {detail}"));
             }
@@ -156,13 +181,24 @@ fn golden_outputs_of_every_small_fixture() {
         build_ok(fab, &out, &[]);
         failures.extend(compare_golden(case, &tree(&out)));
     }
-    assert!(failures.is_empty(), "golden mismatches:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "golden mismatches:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]
 fn goldens_stay_small() {
-    let total: usize =
-        GOLDEN.iter().map(|(case, _)| tree(&root().join("fixtures/build").join(case)).values().map(Vec::len).sum::<usize>()).sum();
+    let total: usize = GOLDEN
+        .iter()
+        .map(|(case, _)| {
+            tree(&root().join("fixtures/build").join(case))
+                .values()
+                .map(Vec::len)
+                .sum::<usize>()
+        })
+        .sum();
     assert!(total < 2_600_000, "committed goldens are {total} bytes");
 }
 
@@ -171,32 +207,54 @@ fn validate_tree(label: &str, files: &BTreeMap<String, Vec<u8>>, bash: bool) -> 
     let (mut sonic, mut hosts) = (0, 0);
     let mut scripts = Vec::new();
     for (path, bytes) in files {
-        let s = std::str::from_utf8(bytes).unwrap_or_else(|_| panic!("{label}/{path} is not UTF-8"));
+        let s =
+            std::str::from_utf8(bytes).unwrap_or_else(|_| panic!("{label}/{path} is not UTF-8"));
         if path.ends_with("config_db.json") {
-            let doc: serde_json::Value = serde_json::from_str(s).unwrap_or_else(|e| panic!("{label}/{path}: {e}"));
+            let doc: serde_json::Value =
+                serde_json::from_str(s).unwrap_or_else(|e| panic!("{label}/{path}: {e}"));
             let errs = validate_sonic(&doc);
-            assert!(errs.is_empty(), "{label}/{path} breaks YANG rules:\n{}", errs.join("\n"));
+            assert!(
+                errs.is_empty(),
+                "{label}/{path} breaks YANG rules:\n{}",
+                errs.join("\n")
+            );
             sonic += 1;
         } else if path.ends_with("mlnx_qos.sh") {
             let errs = validate_mlnx_qos(s);
-            assert!(errs.is_empty(), "{label}/{path} breaks mlnx_qos rules:\n{}", errs.join("\n"));
+            assert!(
+                errs.is_empty(),
+                "{label}/{path} breaks mlnx_qos rules:\n{}",
+                errs.join("\n")
+            );
             assert!(s.contains("set -euo pipefail"), "{label}/{path}");
             scripts.push(path.clone());
             hosts += 1;
         } else if path.ends_with("startup.yaml") {
-            let _: serde_yaml::Value = serde_yaml::from_str(s).unwrap_or_else(|e| panic!("{label}/{path}: {e}"));
+            let _: serde_yaml::Value =
+                serde_yaml::from_str(s).unwrap_or_else(|e| panic!("{label}/{path}: {e}"));
         } else if path == "manifest.json" {
             let _: serde_json::Value = serde_json::from_str(s).unwrap();
         }
     }
     if bash {
-        for path in scripts.iter().chain(files.keys().filter(|p| p.ends_with("nvue.sh"))) {
+        for path in scripts
+            .iter()
+            .chain(files.keys().filter(|p| p.ends_with("nvue.sh")))
+        {
             let tmp = scratch("bash-n");
             fs::create_dir_all(&tmp).unwrap();
             let f = tmp.join("script.sh");
             fs::write(&f, &files[path]).unwrap();
-            let o = Command::new("bash").arg("-n").arg(&f).output().expect("bash");
-            assert!(o.status.success(), "{label}/{path}: bash -n: {}", String::from_utf8_lossy(&o.stderr));
+            let o = Command::new("bash")
+                .arg("-n")
+                .arg(&f)
+                .output()
+                .expect("bash");
+            assert!(
+                o.status.success(),
+                "{label}/{path}: bash -n: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
         }
     }
     (sonic, hosts)
@@ -214,7 +272,11 @@ fn every_generated_file_passes_the_validators() {
         totals.0 += s;
         totals.1 += h;
     }
-    assert_eq!(totals, (12 + 2, 32 + 4 + 3 * 4 + 8), "SONiC files, host scripts");
+    assert_eq!(
+        totals,
+        (12 + 2, 32 + 4 + 3 * 4 + 8),
+        "SONiC files, host scripts"
+    );
 }
 
 // ---- manifest and report ------------------------------------------------------------------
@@ -226,21 +288,36 @@ fn manifest_lists_every_file_with_its_hash() {
     let files = tree(&out);
     let m: serde_json::Value = serde_json::from_slice(&files["manifest.json"]).unwrap();
     let entries = m["files"].as_array().unwrap();
-    let paths: Vec<&str> = entries.iter().map(|e| e["path"].as_str().unwrap()).collect();
+    let paths: Vec<&str> = entries
+        .iter()
+        .map(|e| e["path"].as_str().unwrap())
+        .collect();
     let mut sorted = paths.clone();
     sorted.sort();
     assert_eq!(paths, sorted, "sorted by path");
-    assert_eq!(paths.len(), files.len() - 1, "every file but the manifest itself");
+    assert_eq!(
+        paths.len(),
+        files.len() - 1,
+        "every file but the manifest itself"
+    );
     for e in entries {
         let path = e["path"].as_str().unwrap();
         let bytes = &files[path];
-        assert_eq!(e["sha256"].as_str().unwrap(), fabricc::output::manifest::sha256_hex(bytes), "{path}");
+        assert_eq!(
+            e["sha256"].as_str().unwrap(),
+            fabricc::output::manifest::sha256_hex(bytes),
+            "{path}"
+        );
         let kind = e["kind"].as_str().unwrap();
         let target = e["target"].as_str().unwrap();
         match kind {
-            "switch" => assert!(path.starts_with("switches/") && ["sonic", "eos"].contains(&target)),
+            "switch" => {
+                assert!(path.starts_with("switches/") && ["sonic", "eos"].contains(&target))
+            }
             "host" => assert!(path.starts_with("hosts/") && target == "host"),
-            "report" => assert!(["report.md", "topology.dot"].contains(&path) && target == "report"),
+            "report" => {
+                assert!(["report.md", "topology.dot"].contains(&path) && target == "report")
+            }
             other => panic!("kind {other}"),
         }
         assert!(path.contains(e["device"].as_str().unwrap()) || kind == "report");
@@ -250,8 +327,14 @@ fn manifest_lists_every_file_with_its_hash() {
 #[test]
 fn host_scripts_are_executable() {
     let out = scratch("exec");
-    build_ok("fixtures/build/inputs/nxos-2x2.fab", &out, &["--target", "host"]);
-    let mode = fs::metadata(out.join("hosts/gpu1/mlnx_qos.sh")).unwrap().mode();
+    build_ok(
+        "fixtures/build/inputs/nxos-2x2.fab",
+        &out,
+        &["--target", "host"],
+    );
+    let mode = fs::metadata(out.join("hosts/gpu1/mlnx_qos.sh"))
+        .unwrap()
+        .mode();
     assert_eq!(mode & 0o111, 0o111, "{mode:o}");
 }
 
@@ -266,13 +349,20 @@ fn two_builds_are_byte_identical_and_a_rebuild_touches_nothing() {
     let before = stamps(&a);
     let msg = build_ok("fixtures/fabrics/pod-256.fab", &a, &[]);
     assert!(msg.contains(" 0 files written"), "{msg}");
-    assert_eq!(before, stamps(&a), "a rebuild of the same fabric rewrote files");
+    assert_eq!(
+        before,
+        stamps(&a),
+        "a rebuild of the same fabric rewrote files"
+    );
 }
 
 /// A copy of explicit-leaf-spine with L2's ECN override changed: only L2 and the report change.
 fn changed_fabric(dir: &Path) -> PathBuf {
     let src = fs::read_to_string(root().join("fixtures/fabrics/explicit-leaf-spine.fab")).unwrap();
-    let changed = src.replace("switch L2 { ecn roce min 200KB max 1600KB }", "switch L2 { ecn roce min 250KB max 1600KB }");
+    let changed = src.replace(
+        "switch L2 { ecn roce min 200KB max 1600KB }",
+        "switch L2 { ecn roce min 250KB max 1600KB }",
+    );
     assert_ne!(src, changed);
     fs::create_dir_all(dir).unwrap();
     let p = dir.join("lab.fab");
@@ -288,8 +378,15 @@ fn a_one_line_change_rewrites_only_what_changed() {
     let fab = changed_fabric(&scratch("incremental-src"));
     let msg = build_ok(fab.to_str().unwrap(), &out, &[]);
     let after = stamps(&out);
-    let changed: Vec<&String> = after.keys().filter(|k| before.get(*k) != after.get(*k)).collect();
-    assert_eq!(changed, ["manifest.json", "report.md", "switches/L2/config_db.json"], "{msg}");
+    let changed: Vec<&String> = after
+        .keys()
+        .filter(|k| before.get(*k) != after.get(*k))
+        .collect();
+    assert_eq!(
+        changed,
+        ["manifest.json", "report.md", "switches/L2/config_db.json"],
+        "{msg}"
+    );
     assert!(msg.contains("2 files written"), "{msg}");
 }
 
@@ -300,9 +397,20 @@ fn an_interrupted_build_leaves_the_previous_output_intact() {
     let before = tree(&out);
     let fab = changed_fabric(&scratch("fault-src"));
     for n in ["1", "5", "11"] {
-        let o = fabricc_env(&["build", fab.to_str().unwrap(), "-o", out.to_str().unwrap()], "FABRICC_FAULT_AFTER_FILES", n);
-        assert!(!o.status.success(), "the fault hook did not fire at {n}: {}", text(&o));
-        assert!(tree(&out) == before, "interrupted after {n} files, the previous output changed");
+        let o = fabricc_env(
+            &["build", fab.to_str().unwrap(), "-o", out.to_str().unwrap()],
+            "FABRICC_FAULT_AFTER_FILES",
+            n,
+        );
+        assert!(
+            !o.status.success(),
+            "the fault hook did not fire at {n}: {}",
+            text(&o)
+        );
+        assert!(
+            tree(&out) == before,
+            "interrupted after {n} files, the previous output changed"
+        );
     }
     // The next build recovers (removes the abandoned staging folder) and completes.
     build_ok(fab.to_str().unwrap(), &out, &[]);
@@ -311,7 +419,12 @@ fn an_interrupted_build_leaves_the_previous_output_intact() {
         .unwrap()
         .filter_map(Result::ok)
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.contains(&format!("{}.fabricc-", out.file_name().unwrap().to_string_lossy())))
+        .filter(|n| {
+            n.contains(&format!(
+                "{}.fabricc-",
+                out.file_name().unwrap().to_string_lossy()
+            ))
+        })
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
@@ -338,7 +451,11 @@ fn build_check_reports_stale_missing_and_extra() {
     build_ok(fab, &out, &[]);
     let o = build(fab, &out, &["--check", "--target", "host"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o).contains("extra: switches/S1/running-config"), "{}", text(&o));
+    assert!(
+        text(&o).contains("extra: switches/S1/running-config"),
+        "{}",
+        text(&o)
+    );
 }
 
 #[test]
@@ -349,7 +466,10 @@ fn targets_limit_the_output_and_removed_files_go_but_foreign_files_stay() {
     fs::write(out.join("NOTES.txt"), "mine\n").unwrap();
     fs::create_dir_all(out.join("switches/L1/local")).unwrap();
     fs::write(out.join("switches/L1/local/extra.conf"), "mine too\n").unwrap();
-    let foreign_before = (fs::metadata(out.join("NOTES.txt")).unwrap().ino(), fs::read(out.join("NOTES.txt")).unwrap());
+    let foreign_before = (
+        fs::metadata(out.join("NOTES.txt")).unwrap().ino(),
+        fs::read(out.join("NOTES.txt")).unwrap(),
+    );
 
     let msg = build_ok(fab, &out, &["--target", "eos,host"]);
     assert!(msg.contains("2 removed"), "{msg}");
@@ -358,10 +478,19 @@ fn targets_limit_the_output_and_removed_files_go_but_foreign_files_stay() {
     assert!(files.contains_key("switches/S1/running-config"));
     assert!(files.contains_key("hosts/h1/mlnx_qos.sh"));
     assert_eq!(files["switches/L1/local/extra.conf"], b"mine too\n");
-    let foreign_after = (fs::metadata(out.join("NOTES.txt")).unwrap().ino(), fs::read(out.join("NOTES.txt")).unwrap());
+    let foreign_after = (
+        fs::metadata(out.join("NOTES.txt")).unwrap().ino(),
+        fs::read(out.join("NOTES.txt")).unwrap(),
+    );
     assert_eq!(foreign_before, foreign_after, "a foreign file was touched");
     let m: serde_json::Value = serde_json::from_slice(&files["manifest.json"]).unwrap();
-    assert!(m["files"].as_array().unwrap().iter().all(|e| e["target"] != "sonic"));
+    assert!(
+        m["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["target"] != "sonic")
+    );
 }
 
 #[test]
@@ -406,30 +535,82 @@ fn a_generated_path_never_overwrites_a_foreign_file() {
     fs::write(out.join("hosts/gpu1/mlnx_qos.sh"), "# hand-written\n").unwrap();
     let o = build(fab, &out, &[]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(text(&o).contains("no earlier build generated it"), "{}", text(&o));
-    assert_eq!(fs::read(out.join("hosts/gpu1/mlnx_qos.sh")).unwrap(), b"# hand-written\n");
+    assert!(
+        text(&o).contains("no earlier build generated it"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(
+        fs::read(out.join("hosts/gpu1/mlnx_qos.sh")).unwrap(),
+        b"# hand-written\n"
+    );
 }
 
 // ---- findings write nothing ---------------------------------------------------------------
 
 #[test]
 fn errors_and_unallowed_warnings_write_nothing() {
-    for (fab, code) in [
-        ("fixtures/check/FAB501_dscp_overlap.fab", "FAB501"),
-        ("fixtures/check/FAB604_oversubscribed_leaf.fab", "FAB604"),
-        ("fixtures/build/inputs/FAB901_cumulus_pfc_off.fab", "FAB901"),
-        ("fixtures/build/inputs/FAB903_no_buffer.fab", "FAB903"),
-    ] {
+    let mut cases: Vec<(String, String, Vec<String>)> = vec![
+        (
+            "fixtures/check/FAB501_dscp_overlap.fab".into(),
+            "FAB501".into(),
+            vec![],
+        ),
+        (
+            "fixtures/check/FAB604_oversubscribed_leaf.fab".into(),
+            "FAB604".into(),
+            vec![],
+        ),
+    ];
+    // Every `fixtures/build/inputs/FAB9xx_*.fab` reports its code (with `<stem>.templates` as
+    // the override folder when there is one).
+    let inputs = root().join("fixtures/build/inputs");
+    let mut names: Vec<String> = fs::read_dir(&inputs)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    for name in names
+        .iter()
+        .filter(|n| n.starts_with("FAB") && n.ends_with(".fab"))
+    {
+        let stem = name.trim_end_matches(".fab");
+        let templates = inputs.join(format!("{stem}.templates"));
+        let extra = if templates.is_dir() {
+            vec![
+                "--templates".to_string(),
+                templates.to_string_lossy().into_owned(),
+            ]
+        } else {
+            vec![]
+        };
+        cases.push((
+            format!("fixtures/build/inputs/{name}"),
+            stem[..6].to_string(),
+            extra,
+        ));
+    }
+    assert!(cases.len() >= 5, "{cases:?}");
+    for (fab, code, extra) in &cases {
         let out = scratch("errors");
-        let o = build(fab, &out, &[]);
+        let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+        let o = build(fab, &out, &extra);
         assert_eq!(o.status.code(), Some(1), "{fab}: {}", text(&o));
-        assert!(text(&o).contains(code), "{fab}: {}", text(&o));
-        assert!(text(&o).contains("nothing was written"), "{fab}: {}", text(&o));
+        assert!(text(&o).contains(code.as_str()), "{fab}: {}", text(&o));
+        assert!(
+            text(&o).contains("nothing was written"),
+            "{fab}: {}",
+            text(&o)
+        );
         assert!(!out.exists(), "{fab}: output written despite findings");
     }
     // The same warning is accepted with --allow-warnings and appears in the report.
     let out = scratch("warnings");
-    build_ok("fixtures/check/FAB604_oversubscribed_leaf.fab", &out, &["--allow-warnings"]);
+    build_ok(
+        "fixtures/check/FAB604_oversubscribed_leaf.fab",
+        &out,
+        &["--allow-warnings"],
+    );
     let report = fs::read_to_string(out.join("report.md")).unwrap();
     assert!(report.contains("FAB604"), "{report}");
 }
@@ -438,19 +619,46 @@ fn errors_and_unallowed_warnings_write_nothing() {
 fn a_broken_template_override_is_fab902_and_bad_flags_exit_2() {
     let dir = scratch("override");
     fs::create_dir_all(dir.join("eos")).unwrap();
-    fs::write(dir.join("eos/running-config"), "hostname {{ device.hostnme }}\n").unwrap();
+    fs::write(
+        dir.join("eos/running-config"),
+        "hostname {{ device.hostnme }}\n",
+    )
+    .unwrap();
     let out = scratch("override-out");
-    let o = build("fixtures/fabrics/explicit-leaf-spine.fab", &out, &["--templates", dir.to_str().unwrap()]);
+    let o = build(
+        "fixtures/fabrics/explicit-leaf-spine.fab",
+        &out,
+        &["--templates", dir.to_str().unwrap()],
+    );
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    assert!(text(&o).contains("FAB902") && text(&o).contains("eos/running-config"), "{}", text(&o));
+    assert!(
+        text(&o).contains("FAB902") && text(&o).contains("eos/running-config"),
+        "{}",
+        text(&o)
+    );
     assert!(!out.exists());
 
     // A working override changes exactly that target's files.
-    fs::write(dir.join("eos/running-config"), "hostname {{ device.hostname }}\n").unwrap();
-    build_ok("fixtures/fabrics/explicit-leaf-spine.fab", &out, &["--templates", dir.to_str().unwrap()]);
-    assert_eq!(fs::read_to_string(out.join("switches/S1/running-config")).unwrap(), "hostname S1\n");
+    fs::write(
+        dir.join("eos/running-config"),
+        "hostname {{ device.hostname }}\n",
+    )
+    .unwrap();
+    build_ok(
+        "fixtures/fabrics/explicit-leaf-spine.fab",
+        &out,
+        &["--templates", dir.to_str().unwrap()],
+    );
+    assert_eq!(
+        fs::read_to_string(out.join("switches/S1/running-config")).unwrap(),
+        "hostname S1\n"
+    );
 
-    let o = build("fixtures/fabrics/explicit-leaf-spine.fab", &out, &["--target", "ios"]);
+    let o = build(
+        "fixtures/fabrics/explicit-leaf-spine.fab",
+        &out,
+        &["--target", "ios"],
+    );
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).contains("unknown target `ios`"), "{}", text(&o));
 }
@@ -465,7 +673,11 @@ fn count_by(files: &BTreeMap<String, Vec<u8>>, suffix: &str) -> usize {
 fn cluster_2048_builds_every_device_valid_and_deterministic() {
     let (a, b) = (scratch("c2048-a"), scratch("c2048-b"));
     build_ok("fixtures/fabrics/cluster-2048.fab", &a, &[]);
-    build_ok("fixtures/fabrics/cluster-2048.fab", &b, &["--target", "sonic,junos,host"]);
+    build_ok(
+        "fixtures/fabrics/cluster-2048.fab",
+        &b,
+        &["--target", "sonic,junos,host"],
+    );
     let files = tree(&a);
     assert_eq!(count_by(&files, "config_db.json"), 64, "SONiC leaves");
     assert_eq!(count_by(&files, "/config"), 32, "Junos spines");
@@ -476,9 +688,14 @@ fn cluster_2048_builds_every_device_valid_and_deterministic() {
     let sample: BTreeMap<String, Vec<u8>> = files
         .iter()
         .filter(|(k, _)| {
-            ["switches/leaf-g1-r1/", "switches/leaf-g8-r8/", "hosts/node001/", "hosts/node256/"]
-                .iter()
-                .any(|p| k.starts_with(p))
+            [
+                "switches/leaf-g1-r1/",
+                "switches/leaf-g8-r8/",
+                "hosts/node001/",
+                "hosts/node256/",
+            ]
+            .iter()
+            .any(|p| k.starts_with(p))
         })
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
@@ -498,15 +715,24 @@ fn cluster_100k_builds_every_device() {
     let count = |t: &str| entries.iter().filter(|e| e["target"] == t).count();
     assert_eq!(count("host"), 12_500);
     assert_eq!(count("sonic") + count("eos") + count("nxos"), 4_192);
-    let first_leaf = entries.iter().find(|e| e["target"] == "sonic").unwrap()["path"].as_str().unwrap().to_string();
-    let doc: serde_json::Value = serde_json::from_slice(&fs::read(a.join(&first_leaf)).unwrap()).unwrap();
+    let first_leaf = entries.iter().find(|e| e["target"] == "sonic").unwrap()["path"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let doc: serde_json::Value =
+        serde_json::from_slice(&fs::read(a.join(&first_leaf)).unwrap()).unwrap();
     assert!(validate_sonic(&doc).is_empty());
     let script = fs::read_to_string(a.join("hosts/gpu12500/mlnx_qos.sh")).unwrap();
     assert!(validate_mlnx_qos(&script).is_empty());
     let report = fs::read_to_string(a.join("report.md")).unwrap();
     assert!(report.lines().count() < 300, "the report summarises");
-    build_ok("fixtures/fabrics/cluster-100k.fab", &b, &["--target", "host"]);
-    let host_manifest: serde_json::Value = serde_json::from_slice(&fs::read(b.join("manifest.json")).unwrap()).unwrap();
+    build_ok(
+        "fixtures/fabrics/cluster-100k.fab",
+        &b,
+        &["--target", "host"],
+    );
+    let host_manifest: serde_json::Value =
+        serde_json::from_slice(&fs::read(b.join("manifest.json")).unwrap()).unwrap();
     let same = host_manifest["files"]
         .as_array()
         .unwrap()
@@ -515,4 +741,50 @@ fn cluster_100k_builds_every_device() {
         .zip(entries.iter().filter(|e| e["target"] == "host"))
         .all(|(x, y)| x == y);
     assert!(same, "host scripts differ between builds");
+}
+
+/// A SONiC leaf whose host and spine cables are equally long: buildermgrd's profile name is
+/// the same for both, so both get the larger (switch-sender) headroom and the build succeeds.
+#[test]
+fn sonic_ports_with_equal_speed_and_cable_share_one_profile() {
+    let dir = scratch("equal-cables");
+    fs::create_dir_all(&dir).unwrap();
+    let fab = dir.join("lab.fab");
+    fs::write(
+        &fab,
+        r#"fabric lab {
+  class roce { dscp 26  priority 3  lossless  bandwidth 50% }
+  class cnp  { dscp 48  priority 6  strict  cnp }
+  class bulk { dscp other  priority 0  bandwidth 50% }
+  switch-model s9300 { os sonic  ports 64 x 400G  buffer 64MB }
+  nic-model cx7 { driver mlx5  speed 400G }
+  switch L1 { model s9300  tier 1 }
+  switch S1 { model s9300  tier 2 }
+  host h[1..2] { nic cx7 }
+  link h[1..2] -- L1 { cable 3m }
+  link L1 -- S1 { cable 3m }
+}
+"#,
+    )
+    .unwrap();
+    let out = scratch("equal-cables-out");
+    build_ok(fab.to_str().unwrap(), &out, &[]);
+    let doc: serde_json::Value =
+        serde_json::from_slice(&fs::read(out.join("switches/L1/config_db.json")).unwrap()).unwrap();
+    assert!(validate_sonic(&doc).is_empty());
+    let profiles = doc["BUFFER_PROFILE"].as_object().unwrap();
+    let lossless: Vec<&String> = profiles
+        .keys()
+        .filter(|k| k.starts_with("pg_lossless_"))
+        .collect();
+    assert_eq!(lossless, ["pg_lossless_400000_3m_profile"]);
+    // The spine's 9216-byte frames need more than a host's 4200-byte ones: the larger wins.
+    let xoff: u64 = profiles["pg_lossless_400000_3m_profile"]["xoff"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    // 9236 (receiver frame) + 84 (PAUSE) + 1500 (3 m at 400G) + 905·64 (response quanta)
+    // + 9236 (a spine frame); a host-only port would have 4220 as its last term.
+    assert_eq!(xoff, 9236 + 84 + 1500 + 905 * 64 + 9236);
 }

@@ -47,7 +47,9 @@ pub fn run(args: &BuildArgs) -> ExitStatus {
     let color = match args.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        ColorChoice::Auto => {
+            std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+        }
     };
     let print = |diags: &[Diagnostic]| {
         let style = diagnostic::human::HumanStyle { color, width: 100 };
@@ -57,7 +59,10 @@ pub fn run(args: &BuildArgs) -> ExitStatus {
         out(&s);
     };
     let errors = checked.diagnostics.iter().any(Diagnostic::is_error);
-    let warnings = checked.diagnostics.iter().any(|d| d.severity == Severity::Warning);
+    let warnings = checked
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Warning);
     let Some(fabric) = checked.fabric.as_ref().filter(|_| !errors) else {
         print(&checked.diagnostics);
         err("error: the check found errors; nothing was written\n");
@@ -65,14 +70,22 @@ pub fn run(args: &BuildArgs) -> ExitStatus {
     };
     if warnings && !args.allow_warnings {
         print(&checked.diagnostics);
-        err("error: the check found warnings; nothing was written (--allow-warnings to build anyway)\n");
+        err(
+            "error: the check found warnings; nothing was written (--allow-warnings to build anyway)\n",
+        );
         return ExitStatus::Failure;
     }
     if !checked.diagnostics.is_empty() {
         print(&checked.diagnostics);
     }
 
-    let files = match generate(fabric, &checked.diagnostics, checked.facts.as_ref(), targets, &templates) {
+    let files = match generate(
+        fabric,
+        &checked.diagnostics,
+        checked.facts.as_ref(),
+        targets,
+        &templates,
+    ) {
         Ok(f) => f,
         Err(problems) => {
             print(&problems);
@@ -85,7 +98,11 @@ pub fn run(args: &BuildArgs) -> ExitStatus {
     if args.check {
         return match output::compare(dest, &fabric.name, &files) {
             Ok(diffs) if diffs.is_empty() => {
-                out(&format!("{}: up to date ({} files)\n", dest.display(), files.len() + 1));
+                out(&format!(
+                    "{}: up to date ({} files)\n",
+                    dest.display(),
+                    files.len() + 1
+                ));
                 ExitStatus::Success
             }
             Ok(diffs) => {
@@ -93,7 +110,11 @@ pub fn run(args: &BuildArgs) -> ExitStatus {
                 for d in &diffs {
                     s.push_str(&format!("{d}\n"));
                 }
-                s.push_str(&format!("{}: stale ({} differences); run `fabricc build` to update\n", dest.display(), diffs.len()));
+                s.push_str(&format!(
+                    "{}: stale ({} differences); run `fabricc build` to update\n",
+                    dest.display(),
+                    diffs.len()
+                ));
                 out(&s);
                 ExitStatus::Failure
             }
@@ -112,7 +133,11 @@ pub fn run(args: &BuildArgs) -> ExitStatus {
                 summary.written.len(),
                 summary.unchanged,
                 summary.removed.len(),
-                if summary.foreign > 0 { format!(", {} other files kept", summary.foreign) } else { String::new() }
+                if summary.foreign > 0 {
+                    format!(", {} other files kept", summary.foreign)
+                } else {
+                    String::new()
+                }
             ));
             ExitStatus::Success
         }

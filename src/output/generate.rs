@@ -25,12 +25,17 @@ pub fn generate(
     let switch_files: Vec<Result<Vec<Artifact>, Diagnostic>> = lowered
         .switches
         .par_iter()
-        .map(|s| render::render_switch(templates, s).map_err(|e| render_diagnostic(fabric, &s.device, &e)))
+        .map(|s| {
+            render::render_switch(templates, s)
+                .map_err(|e| render_diagnostic(fabric, &s.device, &e))
+        })
         .collect();
     let host_files: Vec<Result<Vec<Artifact>, Diagnostic>> = lowered
         .hosts
         .par_iter()
-        .map(|h| render::render_host(templates, h).map_err(|e| render_diagnostic(fabric, &h.host, &e)))
+        .map(|h| {
+            render::render_host(templates, h).map_err(|e| render_diagnostic(fabric, &h.host, &e))
+        })
         .collect();
     let mut files = Vec::new();
     for r in switch_files.into_iter().chain(host_files) {
@@ -64,7 +69,13 @@ fn render_diagnostic(fabric: &Fabric, device: &str, e: &RenderError) -> Diagnost
         .iter()
         .find(|s| s.name == device)
         .map(|s| s.span)
-        .or_else(|| fabric.hosts.iter().find(|h| h.name == device).map(|h| h.span))
+        .or_else(|| {
+            fabric
+                .hosts
+                .iter()
+                .find(|h| h.name == device)
+                .map(|h| h.span)
+        })
         .unwrap_or(fabric.span);
     match e {
         RenderError::Template { .. } | RenderError::Override { .. } => Diagnostic::new(

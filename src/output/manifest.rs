@@ -63,7 +63,12 @@ impl Manifest {
             })
             .collect();
         files.sort_by(|a, b| a.path.cmp(&b.path));
-        Manifest { generator: GENERATOR.into(), version: 1, fabric: fabric.into(), files }
+        Manifest {
+            generator: GENERATOR.into(),
+            version: 1,
+            fabric: fabric.into(),
+            files,
+        }
     }
 
     /// Pretty JSON with a final newline.
@@ -75,7 +80,9 @@ impl Manifest {
 
     /// `None` unless the text is a fabricc manifest.
     pub fn parse(text: &str) -> Option<Manifest> {
-        serde_json::from_str::<Manifest>(text).ok().filter(|m| m.generator == GENERATOR)
+        serde_json::from_str::<Manifest>(text)
+            .ok()
+            .filter(|m| m.generator == GENERATOR)
     }
 
     pub fn paths(&self) -> impl Iterator<Item = &str> {
@@ -89,6 +96,9 @@ mod tests {
 
     #[test]
     fn sha256_of_abc() {
-        assert_eq!(sha256_hex(b"abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+        assert_eq!(
+            sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
     }
 }

@@ -39,19 +39,33 @@ pub use manifest::{MANIFEST, Manifest};
 #[derive(Debug)]
 pub enum OutputError {
     /// `-o` names something that is not a fabricc output folder.
-    Refused { path: PathBuf, reason: String },
+    Refused {
+        path: PathBuf,
+        reason: String,
+    },
     /// A generated file would replace a file an earlier build did not generate.
-    Foreign { path: String },
+    Foreign {
+        path: String,
+    },
     /// An artifact path is not a safe relative path (a bug; names are validated before).
-    BadPath { path: String },
-    Io { path: PathBuf, error: io::Error },
+    BadPath {
+        path: String,
+    },
+    Io {
+        path: PathBuf,
+        error: io::Error,
+    },
 }
 
 impl fmt::Display for OutputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             OutputError::Refused { path, reason } => {
-                write!(f, "refusing to write to `{}`: {reason} (use --force to write anyway)", path.display())
+                write!(
+                    f,
+                    "refusing to write to `{}`: {reason} (use --force to write anyway)",
+                    path.display()
+                )
             }
             OutputError::Foreign { path } => write!(
                 f,
@@ -67,7 +81,10 @@ impl fmt::Display for OutputError {
 impl std::error::Error for OutputError {}
 
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> OutputError + '_ {
-    move |error| OutputError::Io { path: path.to_path_buf(), error }
+    move |error| OutputError::Io {
+        path: path.to_path_buf(),
+        error,
+    }
 }
 
 /// What a write did.
@@ -107,15 +124,31 @@ impl fmt::Display for Difference {
 /// A relative path is safe when every component is a plain, non-hidden name.
 fn check_path(path: &str) -> Result<(), OutputError> {
     let ok = !path.is_empty()
-        && path.split('/').all(|c| !c.is_empty() && !c.starts_with('.') && !c.contains('\\') && !c.contains('\0'));
-    if ok { Ok(()) } else { Err(OutputError::BadPath { path: path.to_string() }) }
+        && path.split('/').all(|c| {
+            !c.is_empty() && !c.starts_with('.') && !c.contains('\\') && !c.contains('\0')
+        });
+    if ok {
+        Ok(())
+    } else {
+        Err(OutputError::BadPath {
+            path: path.to_string(),
+        })
+    }
 }
 
 /// The staging and backup folders next to `dest`.
 fn siblings(dest: &Path) -> (PathBuf, PathBuf) {
-    let name = dest.file_name().map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
-    let parent = dest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    (parent.join(format!(".{name}.fabricc-new")), parent.join(format!(".{name}.fabricc-old")))
+    let name = dest
+        .file_name()
+        .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+    let parent = dest
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    (
+        parent.join(format!(".{name}.fabricc-new")),
+        parent.join(format!(".{name}.fabricc-old")),
+    )
 }
 
 /// Repairs what a crash left behind: a destination mid-swap is put back; stale staging goes.
@@ -144,23 +177,42 @@ struct Existing {
 fn inspect(dest: &Path, force: bool) -> Result<Existing, OutputError> {
     let meta = match fs::symlink_metadata(dest) {
         Ok(m) => m,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Existing { present: false, manifest: None }),
-        Err(e) => return Err(OutputError::Io { path: dest.to_path_buf(), error: e }),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Ok(Existing {
+                present: false,
+                manifest: None,
+            });
+        }
+        Err(e) => {
+            return Err(OutputError::Io {
+                path: dest.to_path_buf(),
+                error: e,
+            });
+        }
     };
-    let refuse = |reason: &str| OutputError::Refused { path: dest.to_path_buf(), reason: reason.to_string() };
+    let refuse = |reason: &str| OutputError::Refused {
+        path: dest.to_path_buf(),
+        reason: reason.to_string(),
+    };
     if meta.file_type().is_symlink() {
         if !force {
             return Err(refuse("it is a symbolic link"));
         }
         fs::remove_file(dest).map_err(io_err(dest))?;
-        return Ok(Existing { present: false, manifest: None });
+        return Ok(Existing {
+            present: false,
+            manifest: None,
+        });
     }
     if !meta.is_dir() {
         if !force {
             return Err(refuse("it is a file, not a folder"));
         }
         fs::remove_file(dest).map_err(io_err(dest))?;
-        return Ok(Existing { present: false, manifest: None });
+        return Ok(Existing {
+            present: false,
+            manifest: None,
+        });
     }
     let manifest_path = dest.join(MANIFEST);
     let manifest = match fs::read_to_string(&manifest_path) {
@@ -170,10 +222,15 @@ fn inspect(dest: &Path, force: bool) -> Result<Existing, OutputError> {
     if manifest.is_none() && !force {
         let empty = fs::read_dir(dest).map_err(io_err(dest))?.next().is_none();
         if !empty {
-            return Err(refuse("the folder is not empty and has no fabricc manifest.json"));
+            return Err(refuse(
+                "the folder is not empty and has no fabricc manifest.json",
+            ));
         }
     }
-    Ok(Existing { present: true, manifest })
+    Ok(Existing {
+        present: true,
+        manifest,
+    })
 }
 
 /// Every file under `root` (relative `/` paths), with symlinks listed as files.
@@ -184,7 +241,11 @@ fn walk(root: &Path) -> Result<Vec<(String, fs::FileType)>, OutputError> {
         for entry in fs::read_dir(&dir).map_err(io_err(&dir))? {
             let entry = entry.map_err(io_err(&dir))?;
             let name = entry.file_name().to_string_lossy().into_owned();
-            let path = if rel.is_empty() { name } else { format!("{rel}/{name}") };
+            let path = if rel.is_empty() {
+                name
+            } else {
+                format!("{rel}/{name}")
+            };
             let ft = entry.file_type().map_err(io_err(&entry.path()))?;
             if ft.is_dir() {
                 out.push((path.clone(), ft));
@@ -206,14 +267,19 @@ struct Fault {
 
 impl Fault {
     fn from_env() -> Fault {
-        let after = std::env::var("FABRICC_FAULT_AFTER_FILES").ok().and_then(|v| v.trim().parse().ok());
+        let after = std::env::var("FABRICC_FAULT_AFTER_FILES")
+            .ok()
+            .and_then(|v| v.trim().parse().ok());
         Fault { after, staged: 0 }
     }
 
     fn tick(&mut self) {
         self.staged += 1;
         if self.after.is_some_and(|n| self.staged >= n) {
-            eprintln!("fabricc: FABRICC_FAULT_AFTER_FILES reached after {} files; aborting", self.staged);
+            eprintln!(
+                "fabricc: FABRICC_FAULT_AFTER_FILES reached after {} files; aborting",
+                self.staged
+            );
             std::process::abort();
         }
     }
@@ -235,7 +301,10 @@ fn carry(from: &Path, to: &Path) -> Result<(), OutputError> {
     fs::copy(from, to).map_err(io_err(to))?;
     let meta = fs::metadata(from).map_err(io_err(from))?;
     if let Ok(mtime) = meta.modified() {
-        let f = fs::File::options().write(true).open(to).map_err(io_err(to))?;
+        let f = fs::File::options()
+            .write(true)
+            .open(to)
+            .map_err(io_err(to))?;
         f.set_modified(mtime).map_err(io_err(to))?;
     }
     Ok(())
@@ -259,7 +328,12 @@ fn is_executable(path: &str) -> bool {
 }
 
 /// Writes `files` (plus `manifest.json`) into `dest` as described in the module doc.
-pub fn write(dest: &Path, fabric: &str, files: &[Artifact], force: bool) -> Result<WriteSummary, OutputError> {
+pub fn write(
+    dest: &Path,
+    fabric: &str,
+    files: &[Artifact],
+    force: bool,
+) -> Result<WriteSummary, OutputError> {
     for f in files {
         check_path(&f.path)?;
     }
@@ -267,8 +341,11 @@ pub fn write(dest: &Path, fabric: &str, files: &[Artifact], force: bool) -> Resu
     let existing = inspect(dest, force)?;
     let manifest_text = Manifest::of(fabric, files).to_json();
     let generated: BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
-    let previous: BTreeSet<String> =
-        existing.manifest.as_ref().map(|m| m.paths().map(str::to_string).collect()).unwrap_or_default();
+    let previous: BTreeSet<String> = existing
+        .manifest
+        .as_ref()
+        .map(|m| m.paths().map(str::to_string).collect())
+        .unwrap_or_default();
 
     // Foreign files: present, not listed by the previous manifest, not the manifest itself.
     let mut foreign: Vec<(String, fs::FileType)> = Vec::new();
@@ -295,7 +372,11 @@ pub fn write(dest: &Path, fabric: &str, files: &[Artifact], force: bool) -> Resu
             return Err(e);
         }
     };
-    summary.removed = previous.iter().filter(|p| !generated.contains(p.as_str())).cloned().collect();
+    summary.removed = previous
+        .iter()
+        .filter(|p| !generated.contains(p.as_str()))
+        .cloned()
+        .collect();
 
     if existing.present {
         if let Ok(meta) = fs::metadata(dest) {
@@ -305,7 +386,10 @@ pub fn write(dest: &Path, fabric: &str, files: &[Artifact], force: bool) -> Resu
         if let Err(error) = fs::rename(&staging, dest) {
             let _ = fs::rename(&backup, dest);
             let _ = fs::remove_dir_all(&staging);
-            return Err(OutputError::Io { path: dest.to_path_buf(), error });
+            return Err(OutputError::Io {
+                path: dest.to_path_buf(),
+                error,
+            });
         }
         fs::remove_dir_all(&backup).map_err(io_err(&backup))?;
     } else {
@@ -382,19 +466,28 @@ fn stage(
 /// Whether the regular file at `path` holds exactly `contents` (a cheap length check first).
 fn same_contents(path: &Path, contents: &[u8]) -> bool {
     match fs::symlink_metadata(path) {
-        Ok(m) if m.is_file() && m.len() == contents.len() as u64 => fs::read(path).is_ok_and(|b| b == contents),
+        Ok(m) if m.is_file() && m.len() == contents.len() as u64 => {
+            fs::read(path).is_ok_and(|b| b == contents)
+        }
         _ => false,
     }
 }
 
 /// Compares what a build would write with what `dest` holds; empty when fresh.
-pub fn compare(dest: &Path, fabric: &str, files: &[Artifact]) -> Result<Vec<Difference>, OutputError> {
+pub fn compare(
+    dest: &Path,
+    fabric: &str,
+    files: &[Artifact],
+) -> Result<Vec<Difference>, OutputError> {
     let manifest_text = Manifest::of(fabric, files).to_json();
     let previous = match fs::read_to_string(dest.join(MANIFEST)) {
         Ok(text) => Manifest::parse(&text),
         Err(_) => None,
     };
-    let mut wanted: BTreeMap<&str, &[u8]> = files.iter().map(|f| (f.path.as_str(), f.contents.as_bytes())).collect();
+    let mut wanted: BTreeMap<&str, &[u8]> = files
+        .iter()
+        .map(|f| (f.path.as_str(), f.contents.as_bytes()))
+        .collect();
     wanted.insert(MANIFEST, manifest_text.as_bytes());
     let mut out = Vec::new();
     for (path, contents) in &wanted {
@@ -429,7 +522,15 @@ mod tests {
     #[test]
     fn paths_are_checked() {
         assert!(check_path("switches/leaf1/config_db.json").is_ok());
-        for bad in ["", "/etc/passwd", "../x", "a//b", "a/./b", "switches/.hidden", "a\\b"] {
+        for bad in [
+            "",
+            "/etc/passwd",
+            "../x",
+            "a//b",
+            "a/./b",
+            "switches/.hidden",
+            "a\\b",
+        ] {
             assert!(check_path(bad).is_err(), "{bad:?}");
         }
     }

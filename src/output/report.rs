@@ -42,12 +42,20 @@ fn artifact(path: &str, fabric: &Fabric, contents: String) -> Artifact {
 pub fn reports(input: &ReportInput<'_>) -> Vec<Artifact> {
     vec![
         artifact("report.md", input.fabric, report_md(input)),
-        artifact("topology.dot", input.fabric, topology_dot(input.fabric, input.diagnostics)),
+        artifact(
+            "topology.dot",
+            input.fabric,
+            topology_dot(input.fabric, input.diagnostics),
+        ),
     ]
 }
 
 fn gbps(mbps: u64) -> String {
-    if mbps % 1000 == 0 { format!("{}G", mbps / 1000) } else { format!("{mbps}M") }
+    if mbps % 1000 == 0 {
+        format!("{}G", mbps / 1000)
+    } else {
+        format!("{mbps}M")
+    }
 }
 
 fn bytes(b: u64) -> String {
@@ -81,7 +89,10 @@ fn report_md(input: &ReportInput<'_>) -> String {
     // ---- topology
     let nics: usize = f.hosts.iter().map(|h| h.nics.len()).sum();
     let _ = writeln!(o, "## Topology\n");
-    let _ = writeln!(o, "| switches | hosts | host NICs | links | MTU | RoCE MTU |");
+    let _ = writeln!(
+        o,
+        "| switches | hosts | host NICs | links | MTU | RoCE MTU |"
+    );
     let _ = writeln!(o, "|---:|---:|---:|---:|---:|---:|");
     let _ = writeln!(
         o,
@@ -94,7 +105,10 @@ fn report_md(input: &ReportInput<'_>) -> String {
         f.roce_mtu.value
     );
     let _ = writeln!(o, "### Tiers\n");
-    let _ = writeln!(o, "| tier | level | switches | model | OS | ports | downlinks | uplinks |");
+    let _ = writeln!(
+        o,
+        "| tier | level | switches | model | OS | ports | downlinks | uplinks |"
+    );
     let _ = writeln!(o, "|---|---:|---:|---|---|---:|---:|---:|");
     let mut tiered: BTreeSet<SwitchId> = BTreeSet::new();
     for t in &f.tiers {
@@ -118,11 +132,21 @@ fn report_md(input: &ReportInput<'_>) -> String {
     for s in f.switch_ids().filter(|s| !tiered.contains(s)) {
         let sw = f.switch(s);
         let m = f.switch_model(s);
-        *other.entry((sw.tier.map(|t| t.value), m.name.clone(), m.os.value.as_str())).or_default() += 1;
+        *other
+            .entry((
+                sw.tier.map(|t| t.value),
+                m.name.clone(),
+                m.os.value.as_str(),
+            ))
+            .or_default() += 1;
     }
     for ((tier, model, os), n) in &other {
         let level = tier.map_or_else(|| "-".to_string(), |t| t.to_string());
-        let _ = writeln!(o, "| (declared) | {level} | {n} | {} | {os} | | | |", cell(model));
+        let _ = writeln!(
+            o,
+            "| (declared) | {level} | {n} | {} | {os} | | | |",
+            cell(model)
+        );
     }
     o.push('\n');
 
@@ -138,7 +162,12 @@ fn report_md(input: &ReportInput<'_>) -> String {
         e.2 += a.contents.len() as u64;
     }
     for (t, (devices, files, size)) in &per_target {
-        let _ = writeln!(o, "| {t} | {} | {files} | {} |", devices.len(), bytes(*size));
+        let _ = writeln!(
+            o,
+            "| {t} | {} | {files} | {} |",
+            devices.len(),
+            bytes(*size)
+        );
     }
     o.push('\n');
 
@@ -163,9 +192,16 @@ fn report_md(input: &ReportInput<'_>) -> String {
             } else {
                 let mut distinct: BTreeMap<(u64, u64, String), usize> = BTreeMap::new();
                 for r in rows {
-                    *distinct.entry((r.down_gbps, r.up_gbps, ratio(r.ratio))).or_default() += 1;
+                    *distinct
+                        .entry((r.down_gbps, r.up_gbps, ratio(r.ratio)))
+                        .or_default() += 1;
                 }
-                let _ = writeln!(o, "{} switches, {} distinct rows:\n", rows.len(), distinct.len());
+                let _ = writeln!(
+                    o,
+                    "{} switches, {} distinct rows:\n",
+                    rows.len(),
+                    distinct.len()
+                );
                 let _ = writeln!(o, "| down | up | ratio | switches |");
                 let _ = writeln!(o, "|---:|---:|---:|---:|");
                 for ((d, u, r), n) in &distinct {
@@ -195,15 +231,26 @@ fn report_md(input: &ReportInput<'_>) -> String {
                     PauseThreshold::Static { bytes: b } => format!("static {}", bytes(b)),
                     PauseThreshold::Dynamic { log2_alpha } => format!("dynamic_th {log2_alpha}"),
                 };
-                *hr.entry((s.os.as_str().to_string(), p.speed_mbps, p.cable_m, h.xoff_bytes, h.xon_bytes, h.size_bytes, th))
-                    .or_default() += 1;
+                *hr.entry((
+                    s.os.as_str().to_string(),
+                    p.speed_mbps,
+                    p.cable_m,
+                    h.xoff_bytes,
+                    h.xon_bytes,
+                    h.size_bytes,
+                    th,
+                ))
+                .or_default() += 1;
             }
         }
     }
     if hr.is_empty() {
         let _ = writeln!(o, "No lossless port in this build.");
     } else {
-        let _ = writeln!(o, "| OS | speed | cable | xoff B | xon B | size B | pause threshold | pairs |");
+        let _ = writeln!(
+            o,
+            "| OS | speed | cable | xoff B | xon B | size B | pause threshold | pairs |"
+        );
         let _ = writeln!(o, "|---|---:|---:|---:|---:|---:|---|---:|");
         for ((os, speed, cable, xoff, xon, size, th), n) in &hr {
             let _ = writeln!(
@@ -232,10 +279,20 @@ fn report_md(input: &ReportInput<'_>) -> String {
             .or_default() += 1;
     }
     if !pools.is_empty() {
-        let _ = writeln!(o, "| OS | buffer B | ingress lossless pool B | egress lossless B | egress lossy B | switches |");
+        let _ = writeln!(
+            o,
+            "| OS | buffer B | ingress lossless pool B | egress lossless B | egress lossy B | switches |"
+        );
         let _ = writeln!(o, "|---|---:|---:|---:|---:|---:|");
         for ((os, t, i, el, ey), n) in &pools {
-            let _ = writeln!(o, "| {os} | {} | {} | {} | {} | {n} |", bytes(*t), bytes(*i), bytes(*el), bytes(*ey));
+            let _ = writeln!(
+                o,
+                "| {os} | {} | {} | {} | {} | {n} |",
+                bytes(*t),
+                bytes(*i),
+                bytes(*el),
+                bytes(*ey)
+            );
         }
         o.push('\n');
     }
@@ -280,8 +337,15 @@ fn report_md(input: &ReportInput<'_>) -> String {
     let mut host_ecn: BTreeMap<(Vec<u8>, String, u8), usize> = BTreeMap::new();
     for h in input.hosts {
         for n in &h.nics {
-            let pfc: String = n.pfc.iter().map(u8::to_string).collect::<Vec<_>>().join(",");
-            *host_ecn.entry((n.ecn_priorities.clone(), pfc, n.roce_tos)).or_default() += 1;
+            let pfc: String = n
+                .pfc
+                .iter()
+                .map(u8::to_string)
+                .collect::<Vec<_>>()
+                .join(",");
+            *host_ecn
+                .entry((n.ecn_priorities.clone(), pfc, n.roce_tos))
+                .or_default() += 1;
         }
     }
     if !host_ecn.is_empty() {
@@ -291,7 +355,11 @@ fn report_md(input: &ReportInput<'_>) -> String {
             let p = if prios.is_empty() {
                 "none".to_string()
             } else {
-                prios.iter().map(u8::to_string).collect::<Vec<_>>().join(",")
+                prios
+                    .iter()
+                    .map(u8::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",")
             };
             let _ = writeln!(o, "| {p} | {pfc} | {tos} | {n} |");
         }
@@ -317,12 +385,18 @@ fn report_md(input: &ReportInput<'_>) -> String {
         let _ = writeln!(o, "| {name} | {} |", verdict(cat, input));
     }
     o.push('\n');
-    let notable: Vec<&Diagnostic> = input.diagnostics.iter().filter(|d| d.severity != Severity::Advice).collect();
+    let notable: Vec<&Diagnostic> = input
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity != Severity::Advice)
+        .collect();
     if !notable.is_empty() {
         let _ = writeln!(o, "### Findings accepted with --allow-warnings\n");
         let mut by_code: BTreeMap<&str, (usize, &str)> = BTreeMap::new();
         for d in &notable {
-            let e = by_code.entry(d.code.as_str()).or_insert((0, d.message.as_str()));
+            let e = by_code
+                .entry(d.code.as_str())
+                .or_insert((0, d.message.as_str()));
             e.0 += 1;
         }
         for (code, (n, first)) in &by_code {
@@ -356,7 +430,10 @@ fn verdict(cat: Category, input: &ReportInput<'_>) -> String {
     };
     match cat {
         Category::Deadlock => match input.facts.and_then(|f| f.deadlock.as_ref()) {
-            Some(d) if d.possible => format!("deadlock possible ({} scenarios analysed; {counts})", d.scenarios),
+            Some(d) if d.possible => format!(
+                "deadlock possible ({} scenarios analysed; {counts})",
+                d.scenarios
+            ),
             Some(d) => format!("deadlock-free ({} scenarios analysed)", d.scenarios),
             None => "not analysed".to_string(),
         },
@@ -365,7 +442,9 @@ fn verdict(cat: Category, input: &ReportInput<'_>) -> String {
             if rows > 0 {
                 format!("{counts} ({rows} port/priority rows checked)")
             } else {
-                format!("{counts}; computed for this build (see the table above), not yet checked by an analysis")
+                format!(
+                    "{counts}; computed for this build (see the table above), not yet checked by an analysis"
+                )
             }
         }
         _ => counts,
@@ -376,7 +455,11 @@ fn verdict(cat: Category, input: &ReportInput<'_>) -> String {
 fn topology_dot(f: &Fabric, diagnostics: &[Diagnostic]) -> String {
     let big = f.switches.len() + f.hosts.len() > BIG_FABRIC_DEVICES;
     let mut o = String::new();
-    let _ = writeln!(o, "// {} — generated by fabricc build", dot_comment(&f.name));
+    let _ = writeln!(
+        o,
+        "// {} — generated by fabricc build",
+        dot_comment(&f.name)
+    );
     let _ = writeln!(o, "graph {} {{", quote(&f.name));
     let _ = writeln!(o, "  rankdir=BT;");
     let _ = writeln!(o, "  node [shape=box, fontname=\"Helvetica\"];");
@@ -392,7 +475,10 @@ fn topology_dot(f: &Fabric, diagnostics: &[Diagnostic]) -> String {
     // Ranks: by tier level (declared or generated), untiered switches together.
     let mut ranks: BTreeMap<u8, Vec<&str>> = BTreeMap::new();
     for s in &f.switches {
-        ranks.entry(s.tier.map_or(0, |t| t.value)).or_default().push(&s.name);
+        ranks
+            .entry(s.tier.map_or(0, |t| t.value))
+            .or_default()
+            .push(&s.name);
     }
     for (level, names) in &ranks {
         let _ = writeln!(o, "  subgraph rank_{level} {{");
@@ -406,10 +492,13 @@ fn topology_dot(f: &Fabric, diagnostics: &[Diagnostic]) -> String {
     if big {
         let mut per_leaf: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
         for l in &f.links {
-            if let (DeviceId::Host(h), DeviceId::Switch(s)) | (DeviceId::Switch(s), DeviceId::Host(h)) =
-                (l.a.device, l.b.device)
+            if let (DeviceId::Host(h), DeviceId::Switch(s))
+            | (DeviceId::Switch(s), DeviceId::Host(h)) = (l.a.device, l.b.device)
             {
-                per_leaf.entry(&f.switch(s).name).or_default().insert(&f.host(h).name);
+                per_leaf
+                    .entry(&f.switch(s).name)
+                    .or_default()
+                    .insert(&f.host(h).name);
             }
         }
         let _ = writeln!(o, "  subgraph rank_hosts {{");
@@ -424,7 +513,13 @@ fn topology_dot(f: &Fabric, diagnostics: &[Diagnostic]) -> String {
         }
         let _ = writeln!(o, "  }}");
         for (leaf, hosts) in &per_leaf {
-            let _ = writeln!(o, "  {} -- {} [label=\"×{}\"];", quote(&format!("hosts@{leaf}")), quote(leaf), hosts.len());
+            let _ = writeln!(
+                o,
+                "  {} -- {} [label=\"×{}\"];",
+                quote(&format!("hosts@{leaf}")),
+                quote(leaf),
+                hosts.len()
+            );
         }
     } else if !f.hosts.is_empty() {
         let _ = writeln!(o, "  subgraph rank_hosts {{");
@@ -437,11 +532,14 @@ fn topology_dot(f: &Fabric, diagnostics: &[Diagnostic]) -> String {
     // Edges: parallel links collapsed, with their count.
     let mut edges: BTreeMap<(String, String), usize> = BTreeMap::new();
     for l in &f.links {
-        let host_end = matches!(l.a.device, DeviceId::Host(_)) || matches!(l.b.device, DeviceId::Host(_));
+        let host_end =
+            matches!(l.a.device, DeviceId::Host(_)) || matches!(l.b.device, DeviceId::Host(_));
         if big && host_end {
             continue;
         }
-        *edges.entry(pair(f.device_name(l.a.device), f.device_name(l.b.device))).or_default() += 1;
+        *edges
+            .entry(pair(f.device_name(l.a.device), f.device_name(l.b.device)))
+            .or_default() += 1;
     }
     for ((a, b), n) in &edges {
         let mut attrs = Vec::new();
@@ -451,24 +549,42 @@ fn topology_dot(f: &Fabric, diagnostics: &[Diagnostic]) -> String {
         if red.remove(&(a.clone(), b.clone())) {
             attrs.push("color=red, penwidth=3".to_string());
         }
-        let attrs = if attrs.is_empty() { String::new() } else { format!(" [{}]", attrs.join(", ")) };
+        let attrs = if attrs.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", attrs.join(", "))
+        };
         let _ = writeln!(o, "  {} -- {}{attrs};", quote(a), quote(b));
     }
     // Witness hops without a physical edge (should not happen) are still drawn.
     for (a, b) in &red {
-        let _ = writeln!(o, "  {} -- {} [color=red, style=dashed];", quote(a), quote(b));
+        let _ = writeln!(
+            o,
+            "  {} -- {} [color=red, style=dashed];",
+            quote(a),
+            quote(b)
+        );
     }
     let _ = writeln!(o, "}}");
     o
 }
 
 fn pair(a: &str, b: &str) -> (String, String) {
-    if a <= b { (a.to_string(), b.to_string()) } else { (b.to_string(), a.to_string()) }
+    if a <= b {
+        (a.to_string(), b.to_string())
+    } else {
+        (b.to_string(), a.to_string())
+    }
 }
 
 /// A DOT double-quoted ID.
 fn quote(s: &str) -> String {
-    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\"").replace(['\n', '\r'], " "))
+    format!(
+        "\"{}\"",
+        s.replace('\\', "\\\\")
+            .replace('"', "\\\"")
+            .replace(['\n', '\r'], " ")
+    )
 }
 
 fn dot_comment(s: &str) -> String {
