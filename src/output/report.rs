@@ -50,8 +50,11 @@ pub fn reports(input: &ReportInput<'_>) -> Vec<Artifact> {
     ]
 }
 
+/// (OS, speed, cable, xoff, xon, size, pause threshold): one distinct headroom row.
+type HeadroomKey = (String, u32, u32, u64, u64, u64, String);
+
 fn gbps(mbps: u64) -> String {
-    if mbps % 1000 == 0 {
+    if mbps.is_multiple_of(1000) {
         format!("{}G", mbps / 1000)
     } else {
         format!("{mbps}M")
@@ -63,7 +66,7 @@ fn bytes(b: u64) -> String {
     let s = b.to_string();
     let mut out = String::with_capacity(s.len() + s.len() / 3);
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -223,7 +226,7 @@ fn report_md(input: &ReportInput<'_>) -> String {
          the peer's) rounded up to the model's cell; size = xoff + xon. Distinct rows, with the \
          number of (port, priority) pairs that use them.\n"
     );
-    let mut hr: BTreeMap<(String, u32, u32, u64, u64, u64, String), usize> = BTreeMap::new();
+    let mut hr: BTreeMap<HeadroomKey, usize> = BTreeMap::new();
     for s in input.switches {
         for p in &s.ports {
             for h in &p.headroom {
