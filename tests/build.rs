@@ -788,3 +788,93 @@ fn sonic_ports_with_equal_speed_and_cable_share_one_profile() {
     // + 9236 (a spine frame); a host-only port would have 4220 as its last term.
     assert_eq!(xoff, 9236 + 84 + 1500 + 905 * 64 + 9236);
 }
+
+/// The deadlock witness of a finding is drawn in red; tiers are ranks; the report says
+/// "not analysed" when no deadlock facts exist.
+#[test]
+fn topology_marks_the_witness_cycle_and_report_has_every_verdict() {
+    use fabricc::diagnostic::{Code, CycleHop, Diagnostic};
+    use fabricc::output::report::{ReportInput, reports};
+    let mut sources = fabricc::source::Sources::new();
+    let checked = fabricc::pipeline::check(
+        &mut sources,
+        &root().join("fixtures/fabrics/explicit-leaf-spine.fab"),
+        &fabricc::model::Limits::default(),
+    )
+    .unwrap();
+    let fabric = checked.fabric.as_ref().unwrap();
+    let mut witness = Diagnostic::new(Code::TargetCannotExpress, fabric.span, "a stand-in finding");
+    witness.cycle = Some(vec![
+        CycleHop {
+            switch: "S1".into(),
+            from: "L1".into(),
+            priority: 3,
+        },
+        CycleHop {
+            switch: "L2".into(),
+            from: "S1".into(),
+            priority: 3,
+        },
+    ]);
+    let files = reports(&ReportInput {
+        fabric,
+        diagnostics: &[witness],
+        facts: checked.facts.as_ref(),
+        switches: &[],
+        hosts: &[],
+        files: &[],
+    });
+    let dot = &files
+        .iter()
+        .find(|a| a.path == "topology.dot")
+        .unwrap()
+        .contents;
+    assert!(
+        dot.contains("\"L1\" -- \"S1\" [label=\"×2\", color=red, penwidth=3];"),
+        "{dot}"
+    );
+    assert!(
+        dot.contains("\"L2\" -- \"S1\" [label=\"×2\", color=red, penwidth=3];"),
+        "{dot}"
+    );
+    assert!(dot.contains("\"L1\" -- \"S2\" [label=\"×2\"];"), "{dot}");
+    assert!(
+        dot.contains("subgraph rank_1 {\n    rank=same;\n    \"L1\";\n    \"L2\";"),
+        "{dot}"
+    );
+    let report = &files
+        .iter()
+        .find(|a| a.path == "report.md")
+        .unwrap()
+        .contents;
+    for verdict in [
+        "| deadlock freedom | not analysed |",
+        "| QoS plan | no findings |",
+        "| PFC watchdog |",
+    ] {
+        assert!(report.contains(verdict), "{verdict}\n{report}");
+    }
+}
+
+/// On a big fabric the graph draws switches only and collapses each leaf's hosts.
+#[test]
+fn big_topologies_collapse_hosts_per_leaf() {
+    let out = scratch("dot-2048");
+    build_ok(
+        "fixtures/fabrics/cluster-2048.fab",
+        &out,
+        &["--target", "host"],
+    );
+    let dot = fs::read_to_string(out.join("topology.dot")).unwrap();
+    assert!(!dot.contains("\"node001\""), "hosts drawn one by one");
+    assert!(
+        dot.contains("\"hosts@leaf-g1-r1\" [shape=ellipse, label=\"32 hosts\"];"),
+        "{}",
+        &dot[..2000.min(dot.len())]
+    );
+    let report = fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        report.contains("distinct rows"),
+        "oversubscription summarised: {report}"
+    );
+}

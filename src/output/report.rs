@@ -13,8 +13,8 @@ use crate::diagnostic::{Category, Diagnostic, Severity};
 use crate::model::{DeviceId, Fabric, SwitchId};
 use crate::render::{Artifact, ArtifactKind, HostContext, PauseThreshold, SwitchContext};
 
-/// Above this many devices the graph collapses hosts per leaf.
-const BIG_FABRIC_DEVICES: usize = 500;
+/// Above this many hosts the graph draws switches only and collapses each leaf's hosts.
+const BIG_FABRIC_HOSTS: usize = 64;
 /// Above this many rows a per-switch table is summarised into distinct rows.
 const MAX_TABLE_ROWS: usize = 64;
 
@@ -456,7 +456,7 @@ fn verdict(cat: Category, input: &ReportInput<'_>) -> String {
 
 /// Graphviz of the fabric: one rank per tier; the deadlock witness in red.
 fn topology_dot(f: &Fabric, diagnostics: &[Diagnostic]) -> String {
-    let big = f.switches.len() + f.hosts.len() > BIG_FABRIC_DEVICES;
+    let big = f.hosts.len() > BIG_FABRIC_HOSTS;
     let mut o = String::new();
     let _ = writeln!(
         o,
