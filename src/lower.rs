@@ -8,9 +8,9 @@
 //!   DSCP → TC from `model::qos::dscp_table`, 64 entries, unclaimed DSCPs → TC 0.
 //! * Classes as the switch (`switch_class`) or host (`host_class`) sees them, overrides applied;
 //!   ECN on a queue when the class runs DCQCN and marking is on for that device.
-//! * Headroom per (port, lossless priority): the canonical formula of `analysis::physics`
-//!   (receiver MTU = this port's MTU, sender MTU = the peer's), rounded up to the model's cell;
-//!   a `headroom` override wins. `xon` = two port MTUs rounded to the cell (the hysteresis
+//! * Headroom per (port, lossless priority): `configured` of `analysis::headroom::headroom_plan`
+//!   (the canonical formula, receiver MTU = this port's MTU, sender MTU = the peer's, rounded
+//!   up to the model's cell; a `headroom` override wins), the same numbers the checks verified. `xon` = two port MTUs rounded to the cell (the hysteresis
 //!   keeps one frame in flight each way), `size = xoff + xon` (Mellanox convention,
 //!   sonic.md §2 BUFFER_PROFILE), no shared headroom pool.
 //! * Buffer pools from the model's `buffer`: on SONiC the ingress pool is the buffer minus
@@ -33,7 +33,9 @@ use std::collections::BTreeSet;
 
 use rayon::prelude::*;
 
+use crate::analysis::headroom::{PortHeadroom, headroom_plan};
 use crate::analysis::physics;
+use crate::analysis::qos_plan::host_netdev_mtu;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::qos::{ClassView, dscp_table};
 use crate::model::{
@@ -123,9 +125,10 @@ pub fn lower(fabric: &Fabric, targets: Targets) -> Lowered {
         .switch_ids()
         .filter(|&s| targets.os(fabric.switch_model(s).os.value))
         .collect();
+    let plan = headroom_plan(fabric);
     let switch_results: Vec<Result<SwitchContext, Diagnostic>> = switch_ids
         .par_iter()
-        .map(|&s| lower_switch(fabric, s))
+        .map(|&s| lower_switch(fabric, s, plan.switch(s)))
         .collect();
     let host_results: Vec<HostContext> = if targets.host {
         let ids: Vec<HostId> = fabric.host_ids().collect();
@@ -185,10 +188,10 @@ fn switch_mtu(fabric: &Fabric, s: SwitchId) -> u64 {
     fabric.switch(s).mtu.map_or(fabric.mtu.value, |m| m.value)
 }
 
-/// Netdev MTU of every host NIC: the RoCE MTU plus the RoCE headers (4096 → 4200), never
-/// above the fabric MTU.
+/// Netdev MTU of every host NIC: the RoCE MTU plus the RoCE headers (4096 → 4200); the QoS
+/// plan check (FAB508) makes sure every switch port carries it.
 pub fn host_mtu(fabric: &Fabric) -> u64 {
-    (fabric.roce_mtu.value + 104).min(fabric.mtu.value)
+    host_netdev_mtu(fabric)
 }
 
 fn ms(ns: u64) -> u32 {
@@ -269,33 +272,11 @@ fn qos_plan(fabric: &Fabric, views: &[ClassView]) -> QosPlan {
     }
 }
 
-/// Required headroom (bytes) of one lossless priority on one switch port.
-///
-/// To be replaced by `analysis::headroom::headroom_plan` once it lands on `main`: canonical
-/// formula (theory.md §3.2), receiver MTU = this port's MTU, sender MTU = the peer's, rounded
-/// up to the switch model's cell; the class's `headroom` override on this switch wins.
-fn port_headroom(
-    speed_mbps: u64,
-    cable_mm: u64,
-    port_mtu: u64,
-    peer_mtu: u64,
-    cell: u64,
-    view: &ClassView,
-) -> u64 {
-    if let Some(h) = view.headroom {
-        return h.value;
-    }
-    let input = physics::HeadroomInput {
-        speed_mbps,
-        cable_mm,
-        mtu_receiver: port_mtu,
-        mtu_sender: peer_mtu,
-        interface_delay_ns: 0,
-    };
-    physics::canonical_headroom(&input).rounded_to_cell(cell)
-}
-
-fn lower_switch(fabric: &Fabric, s: SwitchId) -> Result<SwitchContext, Diagnostic> {
+fn lower_switch(
+    fabric: &Fabric,
+    s: SwitchId,
+    plan: &[PortHeadroom],
+) -> Result<SwitchContext, Diagnostic> {
     let sw = fabric.switch(s);
     let model = fabric.switch_model(s);
     let os = switch_os(model.os.value);
@@ -303,13 +284,16 @@ fn lower_switch(fabric: &Fabric, s: SwitchId) -> Result<SwitchContext, Diagnosti
     let qos = qos_plan(fabric, &views);
     let mtu = switch_mtu(fabric, s);
     let cell = model.cell.map_or(1, |c| c.value);
-    let lossless_views: Vec<&ClassView> = views.iter().filter(|v| v.lossless.value).collect();
-    let threshold = lossless_views.iter().find_map(|v| v.pfc_threshold).map_or(
-        PauseThreshold::Dynamic {
+    // The pause trigger of the first lossless priority (one per port in every target).
+    let threshold = match plan.first().map(|p| p.pause) {
+        Some(physics::PauseThreshold::Static(bytes)) => PauseThreshold::Static { bytes },
+        Some(physics::PauseThreshold::Dynamic(alpha)) => PauseThreshold::Dynamic {
+            log2_alpha: alpha.dynamic_th(),
+        },
+        None => PauseThreshold::Dynamic {
             log2_alpha: model.dynamic_threshold.value,
         },
-        |t| PauseThreshold::Static { bytes: t.value },
-    );
+    };
     let mut ecn_queues: Vec<QueueEcn> = views
         .iter()
         .filter(|v| v.congestion.value == model::Congestion::Dcqcn)
@@ -348,20 +332,22 @@ fn lower_switch(fabric: &Fabric, s: SwitchId) -> Result<SwitchContext, Diagnosti
         let index = i as u32;
         let l = fabric.link(link);
         let peer = fabric.peer(link, me);
-        let (peer_name, peer_port, peer_mtu, pfc_on) = match peer.device {
+        let (peer_name, peer_port, pfc_on) = match peer.device {
             DeviceId::Switch(p) => (
                 fabric.switch(p).name.clone(),
                 vendor_port_name(fabric, p, peer.port),
-                switch_mtu(fabric, p),
                 true,
             ),
             DeviceId::Host(h) => (
                 fabric.host(h).name.clone(),
                 format!("nic{}", peer.port + 1),
-                host_mtu(fabric),
                 fabric.host_pfc(h),
             ),
         };
+        // The plan is sorted by port, then priority.
+        let from = plan.partition_point(|e| e.port < index);
+        let to = plan.partition_point(|e| e.port <= index);
+        let entries = &plan[from..to];
         let lossless_priorities: Vec<u8> = if pfc_on {
             qos.lossless_priorities.clone()
         } else {
@@ -370,12 +356,10 @@ fn lower_switch(fabric: &Fabric, s: SwitchId) -> Result<SwitchContext, Diagnosti
         let headroom: Vec<Headroom> = lossless_priorities
             .iter()
             .map(|&p| {
-                let xoff = lossless_views
+                let xoff = entries
                     .iter()
-                    .filter(|v| v.priority.value == p)
-                    .map(|v| port_headroom(l.speed, l.cable_mm.value, mtu, peer_mtu, cell, v))
-                    .max()
-                    .unwrap_or(0);
+                    .find(|e| e.priority == p)
+                    .map_or(0, |e| e.configured);
                 let xon = physics::round_up_to_cell(2 * mtu, cell);
                 Headroom {
                     priority: p,

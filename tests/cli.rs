@@ -151,3 +151,16 @@ fn completions_and_man_page() {
     assert_eq!(man.status.code(), Some(0));
     assert!(stdout(&man).starts_with(".ie") || stdout(&man).contains(".TH fabricc"));
 }
+
+#[test]
+fn ci_recipes_use_real_flags() {
+    // Every `fabricc …` command line in the recipes must at least parse its flags.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let hooks = std::fs::read_to_string(root.join(".pre-commit-hooks.yaml")).expect("hooks");
+    for entry in hooks.lines().filter_map(|l| l.trim().strip_prefix("entry: fabricc ")) {
+        let mut args: Vec<&str> = entry.split_whitespace().collect();
+        args.push("--help");
+        let o = fabricc(&args);
+        assert_eq!(o.status.code(), Some(0), "`fabricc {entry}` is not a valid command line");
+    }
+}

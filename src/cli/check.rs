@@ -39,8 +39,11 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
             for r in &results {
                 if let (Some(f), Some(facts)) = (&r.fabric, &r.facts) {
                     s.push_str(&format!(
-                        "checked `{}`: {} switches, {} hosts, {} links\n",
-                        f.name, facts.switches, facts.hosts, facts.links
+                        "checked `{}`: {}, {}, {}\n",
+                        f.name,
+                        count(facts.switches, "switch", "switches"),
+                        count(facts.hosts, "host", "hosts"),
+                        count(facts.links, "link", "links")
                     ));
                 }
             }
@@ -74,4 +77,8 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
     } else {
         ExitStatus::Success
     }
+}
+
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }

@@ -5,6 +5,7 @@ mod build;
 mod check;
 mod explain;
 mod export;
+mod fmt;
 mod shell;
 
 use std::path::PathBuf;
@@ -51,6 +52,11 @@ pub enum Command {
     Build(BuildArgs),
     /// Explain a diagnostic code (`fabricc explain FAB201`), or list every code with --all.
     Explain(ExplainArgs),
+    /// Format `.fab` files canonically, keeping every comment (idempotent; meaning unchanged).
+    ///
+    /// Files are rewritten in place, atomically; a file with a syntax error is left alone.
+    /// `-` reads standard input and writes standard output.
+    Fmt(FmtArgs),
     /// Print a shell completion script: `fabricc completions bash > /etc/bash_completion.d/fabricc`.
     Completions {
         /// The shell.
@@ -151,6 +157,16 @@ pub struct BuildArgs {
     pub limits: LimitArgs,
 }
 
+#[derive(Debug, Args)]
+pub struct FmtArgs {
+    /// Files to format (`-` for standard input).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Change nothing; exit 1 and list the files that are not formatted.
+    #[arg(long)]
+    pub check: bool,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ExplainFormat {
     Text,
@@ -241,6 +257,7 @@ pub fn run() -> ExitStatus {
         Command::Export(args) => export::run(&args),
         Command::Build(args) => build::run(&args),
         Command::Explain(args) => explain::run(&args),
+        Command::Fmt(args) => fmt::run(&args),
         Command::Completions { shell } => shell::completions(shell),
         Command::Man => shell::man(),
     }

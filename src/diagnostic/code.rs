@@ -66,11 +66,34 @@ codes! {
     MissingProperty      "FAB105" Name Error "a required property is missing",
     NotAllowedHere       "FAB106" Name Error "a property is not allowed in this block",
     BadNameTemplate      "FAB107" Name Error "a generator name template gives invalid or clashing names",
+    // ecn (DCQCN marking, theory.md §2.4)
+    EcnInverted          "FAB301" Ecn Error "`ecn min` is not below `ecn max` (ECN-1)",
+    EcnStepMarking       "FAB302" Ecn Warning "`ecn min` equals `ecn max` with probability 100%: step marking (ECN-1)",
+    EcnProbability       "FAB303" Ecn Error "the ECN marking probability is 0% (ECN-2)",
+    EcnAfterPause        "FAB304" Ecn Error "`ecn min` is not below the static PFC pause threshold: PFC pauses before ECN marks (ECN-3)",
+    EcnMaxAbovePause     "FAB305" Ecn Warning "`ecn max` is above the static PFC pause threshold (ECN-4)",
+    EcnMaxAboveQueue     "FAB306" Ecn Error "`ecn max` is above what the egress queue can hold (ECN-5)",
+    EcnMinBelowBdp       "FAB307" Ecn Warning "`ecn min` is below C·RTT/7 at the link speed (ECN-6)",
+    EcnOffOnLossless     "FAB308" Ecn Error "a lossless DCQCN class has ECN marking off on a switch (ECN-7)",
+    CnpNotFirst          "FAB309" Ecn Error "the CNP class is not served strictly before the DCQCN data it reports on (ECN-8)",
+    NicEcnOff            "FAB310" Ecn Error "a host NIC has ECN off for a DCQCN class (ECN-9)",
+    EcnNotScaled         "FAB311" Ecn Advice "the same ECN thresholds are used at different link speeds (ECN-10)",
+    EcnWorstCase         "FAB312" Ecn Advice "`ecn min` is above the worst-case PFC pause point (ECN-11)",
+    // headroom and buffer (theory.md §3)
+    HeadroomTooSmall     "FAB401" Headroom Error "a `headroom` override is below what the port needs (HR-1)",
+    NicCableIgnored      "FAB402" Headroom Warning "a host cable is too long for mlx5's `--cable_len`, so the NIC headroom is sized for 7 m",
+    NicBufferTooSmall    "FAB403" Headroom Error "a NIC model's buffer cannot hold a lossless receive buffer for every lossless priority",
+    BufferExceeded       "FAB451" Buffer Error "headroom and pause thresholds exceed the switch buffer (HR-2)",
+    TooManyLossless      "FAB452" Buffer Error "a switch runs more lossless priorities than its model supports (HR-4)",
     // qos plan (class declarations)
     DscpOverlap          "FAB501" Qos Error "two classes claim the same DSCP value",
     PriorityConflict     "FAB502" Qos Error "classes share a priority but differ in loss behaviour",
     BandwidthSum         "FAB503" Qos Error "the ETS shares of the non-strict classes do not sum to 100%",
     NoCnpClass           "FAB504" Qos Error "a DCQCN class needs a CNP class, and there is none",
+    LosslessDscpLossy    "FAB505" Qos Error "a device classifies a DSCP of a lossless class into a priority without PFC (QOS-1)",
+    PriorityMismatch     "FAB506" Qos Error "the two ends of a link use different priorities for a lossless class (QOS-3)",
+    PfcMismatch          "FAB507" Qos Error "PFC runs on a priority at one end of a link only (QOS-2)",
+    MtuTooSmall          "FAB508" Qos Error "a switch port MTU is too small for RoCE frames",
     // topology
     PortsExceeded        "FAB601" Topology Error "a device has more links than ports",
     LinkSpeed            "FAB602" Topology Error "a link is faster than a port it uses, or its ends disagree",
@@ -79,6 +102,8 @@ codes! {
     Isolated             "FAB605" Topology Warning "a switch or host has no links",
     CannotWire           "FAB606" Topology Error "a generated tier cannot be wired with the ports its model has",
     BadLink              "FAB607" Topology Error "a link joins a device to itself or two hosts",
+    // watchdog
+    WatchdogOff          "FAB801" Watchdog Warning "the PFC watchdog is off on a switch with lossless priorities",
     // output (build)
     TargetCannotExpress  "FAB901" Output Error "a target OS or the host script cannot express what the fabric asks of a device",
     TemplateFailed       "FAB902" Output Error "a template failed to render a device's configuration",

@@ -5,6 +5,7 @@
 
 pub mod ast;
 pub mod error;
+pub mod format;
 pub mod parser;
 pub mod printer;
 

@@ -1,0 +1,565 @@
+//! ECN/DCQCN rules ECN-1…ECN-11 (theory.md §2.4) on every switch egress queue of a class
+//! declared `congestion dcqcn`, through `physics::evaluate_ecn` (FAB301–FAB312). A class with
+//! `congestion none` is skipped here; its PFC rules run elsewhere.
+//!
+//! Per switch, the queues of one class differ only in link speed, so each (switch, class,
+//! speed) is evaluated once. Findings are grouped by the source line that set the offending
+//! value and the numbers involved: one bad class line gives one finding with a count, not one
+//! per port. CNP scheduling (ECN-8) is judged per switch, NIC ECN (ECN-9) per host.
+//!
+//! ECN-7 (mark-only on lossless queues): the language has no WRED-drop mode and the renderers
+//! always program marking without drops (SONiC `ecn_all`, EOS/NX-OS `… ecn`), so the only
+//! violation left is marking turned off (`ecn off`) on a lossless DCQCN class.
+//!
+//! ECN-10 (thresholds not scaled across speeds) only judges an `ecn min` the user set: the
+//! default is NVIDIA's absolute 150 KB, which the vendor applies at every speed.
+//!
+//! RTT for ECN-6: the fabric's `rtt` when given, else [`fabric_rtt`] derives it from the
+//! longest valley-free path's cables and switch count (`physics::derive_rtt`).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::model::qos::ClassView;
+use crate::model::{ClassId, Congestion, DeviceId, Fabric, Scheduling, SwitchId};
+use crate::span::Span;
+
+use super::group::{Grouped, Places, bytes, metres, percent, speed, thousands, time};
+use super::headroom::HeadroomPlan;
+use super::physics::{
+    Alpha, EcnQueue, EcnViolation, EgressLimit, Marking, PauseThreshold, Rtt, derive_rtt,
+    dynamic_pause_point, min_kmin,
+};
+
+/// The base RTT used for ECN-6, and how it was found (for the finding's note).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FabricRtt {
+    pub rtt: Rtt,
+    /// `given by \`rtt 10us\`` or `derived from …`.
+    pub how: String,
+    pub span: Option<Span>,
+}
+
+/// The fabric's `rtt`, else derived from the longest path: the longest host cable, then the
+/// longest cable between each pair of adjacent tiers (switch links without tiers count as
+/// one leaf–spine stage), up and down again, crossing `2·stages + 1` switches.
+pub fn fabric_rtt(fabric: &Fabric) -> FabricRtt {
+    if let Some(r) = fabric.rtt {
+        return FabricRtt {
+            rtt: Rtt::given(r.value),
+            how: format!("given by `rtt` ({})", time(r.value)),
+            span: Some(r.span),
+        };
+    }
+    let mut host_cable = 0;
+    let mut stages: BTreeMap<u8, u64> = BTreeMap::new();
+    for l in &fabric.links {
+        let c = l.cable_mm.value;
+        match (l.a.device, l.b.device) {
+            (DeviceId::Host(_), _) | (_, DeviceId::Host(_)) => host_cable = host_cable.max(c),
+            (DeviceId::Switch(x), DeviceId::Switch(y)) => {
+                let tier = |s: SwitchId| fabric.switch(s).tier.map(|t| t.value);
+                let level = match (tier(x), tier(y)) {
+                    (Some(a), Some(b)) if a != b => a.min(b),
+                    _ => 0,
+                };
+                let e = stages.entry(level).or_insert(0);
+                *e = (*e).max(c);
+            }
+        }
+    }
+    let mut one_way = vec![host_cable];
+    one_way.extend(stages.values().copied());
+    let cables: Vec<u64> = one_way
+        .iter()
+        .chain(one_way.iter().rev())
+        .copied()
+        .collect();
+    let switches = 2 * stages.len() as u64 + 1;
+    let rtt = derive_rtt(&cables, switches);
+    let list = one_way
+        .iter()
+        .map(|&c| metres(c))
+        .collect::<Vec<_>>()
+        .join(" + ");
+    FabricRtt {
+        rtt,
+        how: format!(
+            "derived ({}): cables {list} each way, {switches} switches; set `rtt` to use a measured value",
+            time(rtt.ns)
+        ),
+        span: None,
+    }
+}
+
+/// Where one switch's queues of one class stand (for grouping).
+struct Subject {
+    class: ClassId,
+    switch: String,
+    first_port: String,
+    ports: usize,
+    speed_mbps: u64,
+}
+
+struct Found {
+    subject: Subject,
+    violation: EcnViolation,
+    secondary: Option<(Span, String)>,
+}
+
+/// Has the switch's CNP class its own TC, served before `data`?
+fn cnp_ok(cnp: &ClassView, data: &ClassView) -> bool {
+    if cnp.priority.value == data.priority.value {
+        return false;
+    }
+    match (cnp.scheduling.value, data.scheduling.value) {
+        (Scheduling::Strict, Scheduling::Strict) => cnp.priority.value > data.priority.value,
+        (Scheduling::Strict, Scheduling::Ets(_)) => true,
+        (Scheduling::Ets(_), Scheduling::Strict) => false,
+        (Scheduling::Ets(c), Scheduling::Ets(d)) => c.unwrap_or(0) > d.unwrap_or(0),
+    }
+}
+
+/// The ECN marking of one switch egress queue of a DCQCN class, with the bounds the rules
+/// judge it against: what the renderers program and what reports show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EcnQueuePlan {
+    pub switch: SwitchId,
+    pub class: ClassId,
+    /// The queue (= priority) of the class on this switch.
+    pub priority: u8,
+    pub enabled: bool,
+    /// Bytes.
+    pub kmin: u64,
+    /// Bytes.
+    pub kmax: u64,
+    /// Thousandths of a percent.
+    pub probability: u64,
+    /// The static pause threshold, or the worst-case dynamic pause point α·B_s/(1 + α·N_pg)
+    /// (floored); `None` when the model gives no buffer and the threshold is dynamic.
+    pub pause_point: Option<u64>,
+    /// ECN-6's lower bound for `kmin` at the switch's fastest port, `⌈C·RTT/7⌉`.
+    pub min_kmin: u64,
+}
+
+/// Every (switch, DCQCN class) queue, sorted by switch then priority. O(switches × classes).
+pub fn ecn_plan(fabric: &Fabric, plan: &HeadroomPlan) -> Vec<EcnQueuePlan> {
+    let rtt = fabric_rtt(fabric).rtt;
+    let mut out = Vec::new();
+    for s in fabric.switch_ids() {
+        let fastest = fabric
+            .switch(s)
+            .ports
+            .iter()
+            .flatten()
+            .map(|&l| fabric.link(l).speed)
+            .max();
+        let Some(fastest) = fastest else { continue };
+        let model = fabric.switch_model(s);
+        let entries = plan.switch(s);
+        let headroom: u64 = entries.iter().map(|p| p.configured).sum();
+        let alpha = Alpha::new(model.dynamic_threshold.value)
+            .unwrap_or_else(|| Alpha::new(0).expect("0 is in range"));
+        for v in fabric.switch_classes(s) {
+            if v.congestion.value != Congestion::Dcqcn || fabric.class(v.id).cnp.is_some() {
+                continue;
+            }
+            let pause_point = match v.pfc_threshold {
+                Some(t) => Some(t.value),
+                None => model.buffer.map(|b| {
+                    let shared = b.value.saturating_sub(headroom);
+                    u64::try_from(dynamic_pause_point(alpha, shared, entries.len() as u64).floor())
+                        .unwrap_or(u64::MAX)
+                }),
+            };
+            out.push(EcnQueuePlan {
+                switch: s,
+                class: v.id,
+                priority: v.priority.value,
+                enabled: v.ecn.enabled.value,
+                kmin: v.ecn.min.value,
+                kmax: v.ecn.max.value,
+                probability: v.ecn.probability.value,
+                pause_point,
+                min_kmin: min_kmin(fastest, rtt.ns),
+            });
+        }
+    }
+    out.sort_by_key(|q| (q.switch, q.priority, q.class));
+    out
+}
+
+pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) {
+    let rtt = fabric_rtt(fabric);
+    let has_cnp = fabric.classes.iter().any(|c| c.cnp.is_some());
+    // Pass 1: the (speed, Kmin) of every marking DCQCN queue, for ECN-10.
+    struct Queue {
+        switch: SwitchId,
+        view: ClassView,
+        speeds: BTreeMap<u64, (usize, u32)>,
+    }
+    let mut queues: Vec<Queue> = Vec::new();
+    let mut kmins: BTreeSet<(u64, u64)> = BTreeSet::new();
+    let mut cnp_bad: Grouped<(ClassId, ClassId)> = Grouped::default();
+    for s in fabric.switch_ids() {
+        let sw = fabric.switch(s);
+        let mut speeds: BTreeMap<u64, (usize, u32)> = BTreeMap::new();
+        for (i, l) in sw.ports.iter().enumerate() {
+            if let Some(l) = l {
+                let e = speeds.entry(fabric.link(*l).speed).or_insert((0, i as u32));
+                e.0 += 1;
+            }
+        }
+        if speeds.is_empty() {
+            continue;
+        }
+        let views = fabric.switch_classes(s);
+        for c in fabric.class_ids() {
+            let v = &views[c.index()];
+            // The CNP class itself carries no DCQCN data.
+            if v.congestion.value != Congestion::Dcqcn || fabric.class(c).cnp.is_some() {
+                continue;
+            }
+            if v.ecn.enabled.value {
+                for &sp in speeds.keys() {
+                    kmins.insert((sp, v.ecn.min.value));
+                }
+            }
+            // ECN-8, once per (switch, data class).
+            if has_cnp && v.lossless.value {
+                for cnp in views.iter().filter(|x| fabric.class(x.id).cnp.is_some()) {
+                    if !cnp_ok(cnp, v) {
+                        let span = if cnp.priority.value == v.priority.value {
+                            cnp.priority.span
+                        } else {
+                            cnp.scheduling.span
+                        };
+                        let key = format!("{}:{}", c.0, cnp.id.0);
+                        cnp_bad.add(span, key, || sw.name.clone(), || (c, cnp.id));
+                    }
+                }
+            }
+            queues.push(Queue {
+                switch: s,
+                view: v.clone(),
+                speeds: speeds.clone(),
+            });
+        }
+    }
+    let kmins: Vec<(u64, u64)> = kmins.into_iter().collect();
+
+    // Pass 2: evaluate every (switch, class, speed).
+    let mut found: Grouped<Found> = Grouped::default();
+    for q in &queues {
+        let s = q.switch;
+        let sw = fabric.switch(s);
+        let model = fabric.switch_model(s);
+        let v = &q.view;
+        let entries = plan.switch(s);
+        let headroom: u64 = entries.iter().map(|p| p.configured).sum();
+        let alpha = Alpha::new(model.dynamic_threshold.value)
+            .unwrap_or_else(|| Alpha::new(0).expect("0 is in range"));
+        let shared = model.buffer.map(|b| b.value.saturating_sub(headroom));
+        let pause = match v.pfc_threshold {
+            Some(t) => PauseThreshold::Static(t.value),
+            None => PauseThreshold::Dynamic(alpha),
+        };
+        let ports: usize = q.speeds.values().map(|x| x.0).sum();
+        let marking = if v.ecn.enabled.value {
+            Marking::MarkOnly
+        } else {
+            Marking::Off
+        };
+        if marking == Marking::Off && !v.lossless.value {
+            continue; // a lossy DCQCN class without marking: nothing to judge
+        }
+        for (&speed_mbps, &(count, first)) in &q.speeds {
+            let queue = EcnQueue {
+                cnp_separate: true,
+                egress_limit: match shared {
+                    Some(pool) => EgressLimit::Dynamic { alpha, pool },
+                    None => EgressLimit::Static(u64::MAX),
+                },
+                fabric_kmins: &kmins,
+                kmax: v.ecn.max.value,
+                kmin: v.ecn.min.value,
+                lossless_pgs: entries.len() as u64,
+                marking,
+                nic_rp_np_enabled: true,
+                pause,
+                pmax: v.ecn.probability.value,
+                ports: ports as u64,
+                rtt: rtt.rtt,
+                shared_buffer: shared.unwrap_or(0),
+                speed_mbps,
+            };
+            for violation in super::physics::evaluate_ecn(&queue) {
+                let dynamic_without_buffer = shared.is_none()
+                    && matches!(
+                        violation,
+                        EcnViolation::KminAboveWorstCase { dynamic: true, .. }
+                            | EcnViolation::KmaxAboveEgressLimit { .. }
+                    );
+                // NVIDIA's default thresholds are absolute, meant for any speed: ECN-10 only
+                // judges thresholds the user chose.
+                let default_kmin =
+                    v.ecn.min.default && matches!(violation, EcnViolation::KminNotScaled { .. });
+                if dynamic_without_buffer || default_kmin {
+                    continue;
+                }
+                let (span, secondary) = cause(fabric, s, v, violation, &rtt);
+                let first_port = fabric.endpoint_name(crate::model::Endpoint {
+                    device: DeviceId::Switch(s),
+                    port: first,
+                });
+                let key = format!("{}:{violation:?}", v.id.0);
+                let name = sw.name.clone();
+                found.add(
+                    span,
+                    key,
+                    || name,
+                    || Found {
+                        subject: Subject {
+                            class: v.id,
+                            switch: sw.name.clone(),
+                            first_port,
+                            ports: count,
+                            speed_mbps,
+                        },
+                        violation,
+                        secondary,
+                    },
+                );
+            }
+        }
+    }
+    found.finish(diags, |span, f, places| {
+        render(fabric, span, f, places, &rtt)
+    });
+    cnp_bad.finish(diags, |span, (data, cnp), places| {
+        let (d, c) = (fabric.class(data), fabric.class(cnp));
+        let mut diag = Diagnostic::new(
+            Code::CnpNotFirst,
+            span,
+            format!("on {} the CNP class `{}` is not served before DCQCN class `{}`", places.subject(), c.name, d.name),
+        )
+        .label("CNP scheduling set here")
+        .help(format!(
+            "give `{}` its own priority and make it `strict` (NVIDIA: CNP on priority 6, strict), so CNPs do not queue behind the congestion they report",
+            c.name
+        ));
+        if let Some(n) = places.note("switches") {
+            diag = diag.note(n);
+        }
+        diag
+    });
+    nic_ecn(fabric, diags);
+}
+
+/// The span of the value a violation is about, and a secondary place.
+fn cause(
+    fabric: &Fabric,
+    s: SwitchId,
+    v: &ClassView,
+    violation: EcnViolation,
+    rtt: &FabricRtt,
+) -> (Span, Option<(Span, String)>) {
+    let e = &v.ecn;
+    let pause = v
+        .pfc_threshold
+        .map(|t| (t.span, "pause threshold set here".to_string()));
+    match violation {
+        EcnViolation::KminNotBelowKmax { .. } | EcnViolation::StepMarking { .. } => {
+            let other =
+                (e.min.span != e.max.span).then(|| (e.min.span, "`ecn min` set here".to_string()));
+            (e.max.span, other)
+        }
+        EcnViolation::PmaxOutOfRange { .. } => (e.probability.span, None),
+        EcnViolation::KminNotBelowPause { .. } => (e.min.span, pause),
+        EcnViolation::KmaxAbovePause { .. } => (e.max.span, pause),
+        EcnViolation::KmaxAboveEgressLimit { .. } => (
+            e.max.span,
+            fabric
+                .switch_model(s)
+                .buffer
+                .map(|b| (b.span, "the switch model's buffer".to_string())),
+        ),
+        EcnViolation::KminBelowBdp { .. } => (
+            e.min.span,
+            rtt.span.map(|r| (r, "RTT given here".to_string())),
+        ),
+        EcnViolation::NotMarkOnly { .. } => (e.enabled.span, None),
+        EcnViolation::KminNotScaled { .. } | EcnViolation::KminAboveWorstCase { .. } => {
+            (e.min.span, None)
+        }
+        EcnViolation::CnpNotSeparate | EcnViolation::NicDcqcnDisabled => (v.congestion.span, None),
+    }
+}
+
+fn render(fabric: &Fabric, span: Span, f: Found, places: &Places, rtt: &FabricRtt) -> Diagnostic {
+    let sub = &f.subject;
+    let class = &fabric.class(sub.class).name;
+    let on = if places.count > 1 {
+        format!(
+            "`{}` on `{}` and {} more switches",
+            class,
+            sub.switch,
+            thousands(places.count as u64 - 1)
+        )
+    } else {
+        format!("`{class}` on `{}`", sub.switch)
+    };
+    let (code, message, help): (Code, String, String) = match f.violation {
+        EcnViolation::KminNotBelowKmax { kmax, kmin } => (
+            Code::EcnInverted,
+            format!("`ecn min` {} is not below `ecn max` {} for {on}", bytes(kmin), bytes(kmax)),
+            format!("set `ecn min` below `ecn max`; swapped they would read `ecn min {kmax}B max {kmin}B`"),
+        ),
+        EcnViolation::StepMarking { k } => (
+            Code::EcnStepMarking,
+            format!("`ecn min` equals `ecn max` ({}) with probability 100% for {on}: step marking", bytes(k)),
+            format!("give DCQCN a ramp: e.g. `ecn min {}B max {}B`", k / 10, k),
+        ),
+        EcnViolation::PmaxOutOfRange { pmax } => (
+            Code::EcnProbability,
+            format!("ECN marking probability {} for {on} is not a probability above 0", percent(pmax)),
+            "set `probability` between 1% and 100% (NVIDIA uses 100%, the DCQCN paper 1%)".to_string(),
+        ),
+        EcnViolation::KminNotBelowPause { kmin, pause } => (
+            Code::EcnAfterPause,
+            format!("`ecn min` {} for {on} is not below the pause threshold {}: PFC pauses before ECN marks", bytes(kmin), bytes(pause)),
+            format!("set `ecn min` below {} (or raise `pfc-threshold` above it)", bytes(pause)),
+        ),
+        EcnViolation::KmaxAbovePause { kmax, pause } => (
+            Code::EcnMaxAbovePause,
+            format!("`ecn max` {} for {on} is above the pause threshold {}: marking cannot reach its maximum before PFC pauses", bytes(kmax), bytes(pause)),
+            format!("set `ecn max` to at most {}", bytes(pause)),
+        ),
+        EcnViolation::KmaxAboveEgressLimit { kmax, limit, .. } => (
+            Code::EcnMaxAboveQueue,
+            format!("`ecn max` {} for {on} is above what the egress queue can hold, {}", bytes(kmax), bytes(limit)),
+            format!("set `ecn max` to at most {} (α × the shared buffer left after headroom)", bytes(limit)),
+        ),
+        EcnViolation::KminBelowBdp { kmin, min_kmin, .. } => (
+            Code::EcnMinBelowBdp,
+            format!(
+                "`ecn min` {} for {on} is below C·RTT/7 = {} at {} with an RTT of {}",
+                bytes(kmin),
+                bytes(min_kmin),
+                speed(sub.speed_mbps),
+                time(rtt.rtt.ns)
+            ),
+            format!("set `ecn min` to at least {}B, or the link runs below capacity under DCQCN", min_kmin),
+        ),
+        EcnViolation::NotMarkOnly { .. } => (
+            Code::EcnOffOnLossless,
+            format!("lossless DCQCN class {on} has ECN marking off"),
+            "turn marking on (remove `ecn off`), or declare the class `congestion none` for a PFC-only fabric".to_string(),
+        ),
+        EcnViolation::KminNotScaled { kmin, other_speed_mbps, speed_mbps, suggested } => (
+            Code::EcnNotScaled,
+            format!(
+                "`ecn min` {} for {on} is the same at {} and {}",
+                bytes(kmin),
+                speed(speed_mbps),
+                speed(other_speed_mbps)
+            ),
+            format!("scale the thresholds with the rate: about {}B at {}", suggested, speed(speed_mbps)),
+        ),
+        EcnViolation::KminAboveWorstCase { below, dynamic, kmin } => (
+            Code::EcnWorstCase,
+            format!(
+                "`ecn min` {} for {on} is not below the worst-case pause point {} ({})",
+                bytes(kmin),
+                bytes(below),
+                if dynamic { "α·B_s/(1 + α·N_pg)" } else { "T_xoff/(ports − 1)" }
+            ),
+            format!("to keep ECN ahead of PFC even when every port feeds one, set `ecn min` below {}", bytes(below)),
+        ),
+        EcnViolation::CnpNotSeparate | EcnViolation::NicDcqcnDisabled => {
+            unreachable!("judged outside evaluate_ecn's per-queue loop")
+        }
+    };
+    let label = match code {
+        Code::EcnProbability => "probability set here",
+        Code::EcnOffOnLossless => "ECN turned off here",
+        Code::EcnInverted
+        | Code::EcnStepMarking
+        | Code::EcnMaxAbovePause
+        | Code::EcnMaxAboveQueue => "`ecn max` set here",
+        _ => "`ecn min` set here",
+    };
+    let mut d = Diagnostic::new(code, span, message)
+        .label(label)
+        .help(help)
+        .severity(f.violation.severity());
+    if let Some((s, text)) = f.secondary {
+        d = d.with_secondary(s, text);
+    }
+    if code == Code::EcnMinBelowBdp {
+        d = d.note(format!("RTT {}", rtt.how));
+    }
+    d = d.note(format!(
+        "rule {}; {} port{} at {} on `{}`, e.g. `{}`",
+        f.violation.rule().id(),
+        sub.ports,
+        if sub.ports == 1 { "" } else { "s" },
+        speed(sub.speed_mbps),
+        sub.switch,
+        sub.first_port
+    ));
+    if let Some(n) = places.note("switches") {
+        d = d.note(n);
+    }
+    d
+}
+
+/// ECN-9: a host that turns ECN off for a DCQCN class.
+fn nic_ecn(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
+    let classes: Vec<ClassId> = fabric
+        .class_ids()
+        .filter(|&c| {
+            let class = fabric.class(c);
+            class.congestion.value == Congestion::Dcqcn
+                && class.ecn.enabled.value
+                && class.cnp.is_none()
+        })
+        .collect();
+    let mut grouped: Grouped<(ClassId, String, usize)> = Grouped::default();
+    for h in fabric.host_ids() {
+        let host = fabric.host(h);
+        for &c in &classes {
+            let v = fabric.host_class(h, c);
+            if v.congestion.value == Congestion::Dcqcn && !v.ecn.enabled.value {
+                let nic = fabric.endpoint_name(crate::model::Endpoint {
+                    device: DeviceId::Host(h),
+                    port: 0,
+                });
+                let nics = host.nics.len();
+                grouped.add(
+                    v.ecn.enabled.span,
+                    format!("{}", c.0),
+                    || host.name.clone(),
+                    || (c, nic, nics),
+                );
+            }
+        }
+    }
+    grouped.finish(diags, |span, (c, nic, nics), places| {
+        let name = &fabric.class(c).name;
+        let subject = if places.count > 1 { places.subject() } else { format!("`{nic}`{}", if nics > 1 { format!(" (and its other {} NICs)", nics - 1) } else { String::new() }) };
+        let mut d = Diagnostic::new(
+            Code::NicEcnOff,
+            span,
+            format!("{subject} has ECN off for DCQCN class `{name}`: the NIC neither sends CNPs nor slows down"),
+        )
+        .label("ECN turned off here")
+        .help(format!(
+            "remove `ecn off`: DCQCN needs the notification and reaction points on `{name}`'s priority of every NIC"
+        ));
+        if let Some(n) = places.note("hosts") {
+            d = d.note(n);
+        }
+        d
+    });
+}
