@@ -7,6 +7,8 @@
 pub mod analysis;
 pub mod cli;
 pub mod diagnostic;
+pub mod lower;
+pub mod output;
 pub mod render;
 pub mod source;
 pub mod span;

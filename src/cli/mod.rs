@@ -1,6 +1,7 @@
 //! The command line: clap definitions (raw flags only) and one module per subcommand, each
 //! returning an exit status. Only this module prints.
 
+mod build;
 mod check;
 mod explain;
 mod export;
@@ -43,6 +44,12 @@ pub enum Command {
     ///
     /// The YAML output is also an input format: `fabricc check fabric.yaml` reads it back.
     Export(ExportArgs),
+    /// Build switch configs, host NIC scripts, report.md, topology.dot and manifest.json.
+    ///
+    /// Runs the check first and writes nothing when it finds errors (or warnings, unless
+    /// --allow-warnings). Exit status: 0 built (or fresh with --check), 1 findings (or stale
+    /// with --check), 2 the tool could not run (bad flags, unreadable file, refused output folder).
+    Build(BuildArgs),
     /// Explain a diagnostic code (`fabricc explain FAB201`), or list every code with --all.
     Explain(ExplainArgs),
     /// Format `.fab` files canonically, keeping every comment (idempotent; meaning unchanged).
@@ -116,6 +123,36 @@ pub struct ExportArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "yaml")]
     pub format: ExportFormat,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// The fabric file (`.fab`, or the `.yaml` form of `fabricc export`).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The output folder (created; a previous fabricc output is updated in place, atomically).
+    #[arg(short = 'o', long = "output", value_name = "DIR")]
+    pub output: PathBuf,
+    /// Build only these targets (comma-separated): sonic, cumulus, eos, nxos, junos, host.
+    #[arg(long = "target", value_name = "LIST", value_delimiter = ',')]
+    pub targets: Vec<String>,
+    /// Replace embedded templates file by file with DIR/<target>/<file>.
+    #[arg(long, value_name = "DIR")]
+    pub templates: Option<PathBuf>,
+    /// Build even when the check reports warnings.
+    #[arg(long)]
+    pub allow_warnings: bool,
+    /// Compare with the output folder instead of writing; exit 1 when it is stale.
+    #[arg(long)]
+    pub check: bool,
+    /// Write into a folder that is not a fabricc output, or replace a file or symlink.
+    #[arg(long)]
+    pub force: bool,
+    /// Colour in human output.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub color: ColorChoice,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -218,6 +255,7 @@ pub fn run() -> ExitStatus {
     match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Export(args) => export::run(&args),
+        Command::Build(args) => build::run(&args),
         Command::Explain(args) => explain::run(&args),
         Command::Fmt(args) => fmt::run(&args),
         Command::Completions { shell } => shell::completions(shell),

@@ -112,6 +112,10 @@ codes! {
     NotAdjacent          "FAB703" Routing Error "a route, path or rewrite names a hop that is not a link",
     // watchdog
     WatchdogOff          "FAB801" Watchdog Warning "the PFC watchdog is off on a switch with lossless priorities",
+    // output (build)
+    TargetCannotExpress  "FAB901" Output Error "a target OS or the host script cannot express what the fabric asks of a device",
+    TemplateFailed       "FAB902" Output Error "a template failed to render a device's configuration",
+    MissingBuildInput    "FAB903" Output Error "a value needed to generate a device's configuration is missing",
 }
 
 impl Code {

@@ -1,0 +1,149 @@
+//! `fabricc build FILE -o DIR`
+
+use std::io::IsTerminal;
+
+use crate::diagnostic::{self, Diagnostic, Severity};
+use crate::lower::Targets;
+use crate::output::{self, generate::generate};
+use crate::pipeline;
+use crate::render::Templates;
+use crate::source::Sources;
+
+use super::{BuildArgs, ColorChoice, ExitStatus, err, out};
+
+pub fn run(args: &BuildArgs) -> ExitStatus {
+    let targets = if args.targets.is_empty() {
+        Targets::ALL
+    } else {
+        match Targets::parse(&args.targets.join(",")) {
+            Ok(t) => t,
+            Err(e) => {
+                err(&format!("error: {e}\n"));
+                return ExitStatus::Error;
+            }
+        }
+    };
+    let templates = match &args.templates {
+        Some(dir) => Templates::with_overrides(dir),
+        None => Templates::embedded(),
+    };
+    let templates = match templates {
+        Ok(t) => t,
+        Err(e) => {
+            err(&format!("error: {e}\n"));
+            return ExitStatus::Error;
+        }
+    };
+
+    let limits = args.limits.limits();
+    let mut sources = Sources::new();
+    let checked = match pipeline::check(&mut sources, &args.file, &limits) {
+        Ok(c) => c,
+        Err(e) => {
+            err(&format!("error: {e}\n"));
+            return ExitStatus::Error;
+        }
+    };
+    let color = match args.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+        }
+    };
+    let print = |diags: &[Diagnostic]| {
+        let style = diagnostic::human::HumanStyle { color, width: 100 };
+        let mut s = diagnostic::human::render_human(diags, &sources, style);
+        s.push_str(&diagnostic::human::summary(diags));
+        s.push('\n');
+        out(&s);
+    };
+    let errors = checked.diagnostics.iter().any(Diagnostic::is_error);
+    let warnings = checked
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Warning);
+    let Some(fabric) = checked.fabric.as_ref().filter(|_| !errors) else {
+        print(&checked.diagnostics);
+        err("error: the check found errors; nothing was written\n");
+        return ExitStatus::Failure;
+    };
+    if warnings && !args.allow_warnings {
+        print(&checked.diagnostics);
+        err(
+            "error: the check found warnings; nothing was written (--allow-warnings to build anyway)\n",
+        );
+        return ExitStatus::Failure;
+    }
+    if !checked.diagnostics.is_empty() {
+        print(&checked.diagnostics);
+    }
+
+    let files = match generate(
+        fabric,
+        &checked.diagnostics,
+        checked.facts.as_ref(),
+        targets,
+        &templates,
+    ) {
+        Ok(f) => f,
+        Err(problems) => {
+            print(&problems);
+            err("error: some devices cannot be generated; nothing was written\n");
+            return ExitStatus::Failure;
+        }
+    };
+
+    let dest = &args.output;
+    if args.check {
+        return match output::compare(dest, &fabric.name, &files) {
+            Ok(diffs) if diffs.is_empty() => {
+                out(&format!(
+                    "{}: up to date ({} files)\n",
+                    dest.display(),
+                    files.len() + 1
+                ));
+                ExitStatus::Success
+            }
+            Ok(diffs) => {
+                let mut s = String::new();
+                for d in &diffs {
+                    s.push_str(&format!("{d}\n"));
+                }
+                s.push_str(&format!(
+                    "{}: stale ({} differences); run `fabricc build` to update\n",
+                    dest.display(),
+                    diffs.len()
+                ));
+                out(&s);
+                ExitStatus::Failure
+            }
+            Err(e) => {
+                err(&format!("error: {e}\n"));
+                ExitStatus::Error
+            }
+        };
+    }
+    match output::write(dest, &fabric.name, &files, args.force) {
+        Ok(summary) => {
+            out(&format!(
+                "built `{}` into {}: {} files written, {} unchanged, {} removed{}\n",
+                fabric.name,
+                dest.display(),
+                summary.written.len(),
+                summary.unchanged,
+                summary.removed.len(),
+                if summary.foreign > 0 {
+                    format!(", {} other files kept", summary.foreign)
+                } else {
+                    String::new()
+                }
+            ));
+            ExitStatus::Success
+        }
+        Err(e) => {
+            err(&format!("error: {e}\n"));
+            ExitStatus::Error
+        }
+    }
+}

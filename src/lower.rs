@@ -1,0 +1,667 @@
+//! Lowering: the resolved `Fabric` → one plain render context per device.
+//!
+//! In: a checked `Fabric` (no errors) and the set of targets to build. Out: `SwitchContext`s
+//! and `HostContext`s (see `render::context`), sorted by device name, plus FAB9xx findings for
+//! devices that cannot be lowered. Every decision the configs share is made here, once:
+//!
+//! * TC = queue = PG = PFC priority of the class (SONiC's PG == priority rule, sonic.md §0.6);
+//!   DSCP → TC from `model::qos::dscp_table`, 64 entries, unclaimed DSCPs → TC 0.
+//! * Classes as the switch (`switch_class`) or host (`host_class`) sees them, overrides applied;
+//!   ECN on a queue when the class runs DCQCN and marking is on for that device.
+//! * Headroom per (port, lossless priority): `configured` of `analysis::headroom::headroom_plan`
+//!   (the canonical formula, receiver MTU = this port's MTU, sender MTU = the peer's, rounded
+//!   up to the model's cell; a `headroom` override wins), the same numbers the checks verified. `xon` = two port MTUs rounded to the cell (the hysteresis
+//!   keeps one frame in flight each way), `size = xoff + xon` (Mellanox convention,
+//!   sonic.md §2 BUFFER_PROFILE), no shared headroom pool.
+//! * Buffer pools from the model's `buffer`: on SONiC the ingress pool is the buffer minus
+//!   every reserved PG headroom (what dynamic thresholds share, `physics::buffer_budget`);
+//!   elsewhere 10 % is kept for lossy traffic and the headroom is carved out (Junos: as its own
+//!   `lossless-headroom` partition); egress 90 % lossless / 10 % lossy; one lossless queue may
+//!   fill `α/(1+α)` of the egress lossless pool (Junos fill levels are percent of that).
+//! * Ports: every linked port; cable rounded up to whole metres (at least 1, buildermgrd skips
+//!   0 m); FEC `rs` from 100G up; SONiC lanes assume a 512-lane ASIC (8 lanes per port on 64
+//!   ports, 4 on 128) — platform `port_config.ini` files differ, see README.
+//! * A switch port facing a host with `pfc off` runs no PFC.
+//! * SONiC: ports with equal (speed, cable) share one buffermgrd profile, so they get the
+//!   group's largest headroom (`equalize_sonic_profiles`).
+//! * Hosts: netdev MTU = RoCE MTU + 104 (4200 gives RoCE `active_mtu` 4096); PFC on the lossless
+//!   priorities unless `pfc off`; prio→TC identity; TSA/TC bandwidth from class scheduling;
+//!   `--cable_len` = the NIC's cable in whole metres; RoCE ToS = first DSCP of the first
+//!   lossless class << 2 | ECT(0); CNP DSCP/priority of the `cnp` class (48/6 when none).
+
+use std::collections::BTreeSet;
+
+use rayon::prelude::*;
+
+use crate::analysis::headroom::{PortHeadroom, headroom_plan};
+use crate::analysis::physics;
+use crate::analysis::qos_plan::host_netdev_mtu;
+use crate::diagnostic::{Code, Diagnostic};
+use crate::model::qos::{ClassView, dscp_table};
+use crate::model::{
+    self, DeviceId, Dscp, Fabric, HostId, Os, Scheduling as MScheduling, SwitchId,
+    Watchdog as MWatchdog,
+};
+use crate::render::{
+    BufferPlan, ClassContext, DscpPriority, Ecn, Fec, Headroom, HostContext, NicContext,
+    PauseThreshold, PortContext, QosPlan, QueueEcn, Scheduling, SwitchContext, SwitchOs, Tsa,
+    Watchdog, WatchdogAction, cumulus, eos, junos, nxos, sonic,
+};
+
+/// Which outputs a build produces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Targets {
+    pub sonic: bool,
+    pub cumulus: bool,
+    pub eos: bool,
+    pub nxos: bool,
+    pub junos: bool,
+    pub host: bool,
+}
+
+impl Targets {
+    pub const ALL: Targets = Targets {
+        sonic: true,
+        cumulus: true,
+        eos: true,
+        nxos: true,
+        junos: true,
+        host: true,
+    };
+    pub const NAMES: [&'static str; 6] = ["sonic", "cumulus", "eos", "nxos", "junos", "host"];
+
+    /// `sonic,host` → those two; an unknown name is an error naming the valid ones.
+    pub fn parse(list: &str) -> Result<Targets, String> {
+        let mut t = Targets {
+            sonic: false,
+            cumulus: false,
+            eos: false,
+            nxos: false,
+            junos: false,
+            host: false,
+        };
+        for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            match name {
+                "sonic" => t.sonic = true,
+                "cumulus" => t.cumulus = true,
+                "eos" => t.eos = true,
+                "nxos" => t.nxos = true,
+                "junos" => t.junos = true,
+                "host" => t.host = true,
+                other => {
+                    return Err(format!(
+                        "unknown target `{other}` (expected {})",
+                        Targets::NAMES.join(", ")
+                    ));
+                }
+            }
+        }
+        Ok(t)
+    }
+
+    pub fn os(&self, os: Os) -> bool {
+        match os {
+            Os::Sonic => self.sonic,
+            Os::Cumulus => self.cumulus,
+            Os::Eos => self.eos,
+            Os::Nxos => self.nxos,
+            Os::Junos => self.junos,
+        }
+    }
+}
+
+/// Everything lowering produced.
+#[derive(Debug, Default)]
+pub struct Lowered {
+    pub switches: Vec<SwitchContext>,
+    pub hosts: Vec<HostContext>,
+    /// FAB9xx findings; a device with a finding has no context.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Lowers every device of the selected targets, in parallel; output sorted by device name.
+pub fn lower(fabric: &Fabric, targets: Targets) -> Lowered {
+    let switch_ids: Vec<SwitchId> = fabric
+        .switch_ids()
+        .filter(|&s| targets.os(fabric.switch_model(s).os.value))
+        .collect();
+    let plan = headroom_plan(fabric);
+    let switch_results: Vec<Result<SwitchContext, Diagnostic>> = switch_ids
+        .par_iter()
+        .map(|&s| lower_switch(fabric, s, plan.switch(s)))
+        .collect();
+    let host_results: Vec<HostContext> = if targets.host {
+        let ids: Vec<HostId> = fabric.host_ids().collect();
+        ids.par_iter()
+            .filter_map(|&h| lower_host(fabric, h))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut out = Lowered {
+        hosts: host_results,
+        ..Lowered::default()
+    };
+    for r in switch_results {
+        match r {
+            Ok(c) => out.switches.push(c),
+            Err(d) => out.diagnostics.push(d),
+        }
+    }
+    out
+}
+
+/// The switch OS of a model OS.
+pub fn switch_os(os: Os) -> SwitchOs {
+    match os {
+        Os::Sonic => SwitchOs::Sonic,
+        Os::Cumulus => SwitchOs::Cumulus,
+        Os::Eos => SwitchOs::Eos,
+        Os::Nxos => SwitchOs::Nxos,
+        Os::Junos => SwitchOs::Junos,
+    }
+}
+
+/// SONiC lanes per port, assuming a 512-SerDes ASIC (at most 8 lanes a port).
+fn sonic_lanes_per_port(port_count: u32) -> u32 {
+    let mut lanes = 8;
+    while lanes > 1 && lanes * port_count > 512 {
+        lanes /= 2;
+    }
+    lanes
+}
+
+/// The vendor name of port `index` (0-based) of switch `s`.
+pub fn vendor_port_name(fabric: &Fabric, s: SwitchId, index: u32) -> String {
+    let model = fabric.switch_model(s);
+    match model.os.value {
+        Os::Sonic => sonic::port_name(index, sonic_lanes_per_port(model.port_count())),
+        Os::Cumulus => cumulus::port_name(index),
+        Os::Eos => eos::port_name(index),
+        Os::Nxos => nxos::port_name(index),
+        Os::Junos => junos::port_name(index),
+    }
+}
+
+/// Port MTU of switch `s`.
+fn switch_mtu(fabric: &Fabric, s: SwitchId) -> u64 {
+    fabric.switch(s).mtu.map_or(fabric.mtu.value, |m| m.value)
+}
+
+/// Netdev MTU of every host NIC: the RoCE MTU plus the RoCE headers (4096 → 4200); the QoS
+/// plan check (FAB508) makes sure every switch port carries it.
+pub fn host_mtu(fabric: &Fabric) -> u64 {
+    host_netdev_mtu(fabric)
+}
+
+fn ms(ns: u64) -> u32 {
+    u32::try_from(ns.div_ceil(1_000_000)).unwrap_or(u32::MAX)
+}
+
+fn percent(thousandths: u64) -> u8 {
+    u8::try_from(thousandths.div_ceil(1000).clamp(1, 100)).unwrap_or(100)
+}
+
+fn ecn_of(v: &ClassView) -> Option<Ecn> {
+    v.marks_ecn().then(|| Ecn {
+        min_bytes: v.ecn.min.value,
+        max_bytes: v.ecn.max.value,
+        probability_percent: percent(v.ecn.probability.value),
+    })
+}
+
+fn scheduling_of(v: &ClassView) -> Scheduling {
+    match v.scheduling.value {
+        MScheduling::Strict => Scheduling::Strict,
+        MScheduling::Ets(share) => Scheduling::Ets {
+            weight_percent: u8::try_from(share.unwrap_or(0) / 1000).unwrap_or(100),
+        },
+    }
+}
+
+/// The QoS plan of a device from its class views.
+fn qos_plan(fabric: &Fabric, views: &[ClassView]) -> QosPlan {
+    let table = dscp_table(views);
+    let mut classes: Vec<ClassContext> = views
+        .iter()
+        .map(|v| {
+            let priority = v.priority.value;
+            ClassContext {
+                name: fabric.class(v.id).name.clone(),
+                dscps: (0u8..64)
+                    .filter(|&d| table[usize::from(d)] == Some(v.id))
+                    .collect(),
+                default: matches!(
+                    v.dscp,
+                    Some(model::Sourced {
+                        value: Dscp::Other,
+                        ..
+                    })
+                ),
+                priority,
+                tc: priority,
+                queue: priority,
+                lossless: v.lossless.value,
+                ecn: ecn_of(v),
+                scheduling: scheduling_of(v),
+                cnp: fabric.class(v.id).cnp.is_some(),
+            }
+        })
+        .collect();
+    classes.sort_by(|a, b| (a.priority, &a.name).cmp(&(b.priority, &b.name)));
+    let lossless_priorities: BTreeSet<u8> = views
+        .iter()
+        .filter(|v| v.lossless.value)
+        .map(|v| v.priority.value)
+        .collect();
+    let dscp_to_tc = table
+        .iter()
+        .map(|c| {
+            c.map_or(0, |id| {
+                views
+                    .iter()
+                    .find(|v| v.id == id)
+                    .map_or(0, |v| v.priority.value)
+            })
+        })
+        .collect();
+    QosPlan {
+        classes,
+        lossless_priorities: lossless_priorities.into_iter().collect(),
+        dscp_to_tc,
+    }
+}
+
+fn lower_switch(
+    fabric: &Fabric,
+    s: SwitchId,
+    plan: &[PortHeadroom],
+) -> Result<SwitchContext, Diagnostic> {
+    let sw = fabric.switch(s);
+    let model = fabric.switch_model(s);
+    let os = switch_os(model.os.value);
+    let views = fabric.switch_classes(s);
+    let qos = qos_plan(fabric, &views);
+    let mtu = switch_mtu(fabric, s);
+    let cell = model.cell.map_or(1, |c| c.value);
+    // The pause trigger of the first lossless priority (one per port in every target).
+    let threshold = match plan.first().map(|p| p.pause) {
+        Some(physics::PauseThreshold::Static(bytes)) => PauseThreshold::Static { bytes },
+        Some(physics::PauseThreshold::Dynamic(alpha)) => PauseThreshold::Dynamic {
+            log2_alpha: alpha.dynamic_th(),
+        },
+        None => PauseThreshold::Dynamic {
+            log2_alpha: model.dynamic_threshold.value,
+        },
+    };
+    let mut ecn_queues: Vec<QueueEcn> = views
+        .iter()
+        .filter(|v| v.congestion.value == model::Congestion::Dcqcn)
+        .map(|v| QueueEcn {
+            queue: v.priority.value,
+            ecn: ecn_of(v),
+        })
+        .collect();
+    ecn_queues.sort_by_key(|q| q.queue);
+    ecn_queues.dedup_by_key(|q| q.queue);
+
+    let watchdog = match sw.watchdog.unwrap_or(fabric.watchdog).value {
+        MWatchdog::Off => None,
+        MWatchdog::On {
+            detect_ns,
+            restore_ns,
+            poll_ns,
+            action,
+        } => Some(Watchdog {
+            detect_ms: ms(detect_ns),
+            restore_ms: ms(restore_ns),
+            poll_ms: ms(poll_ns),
+            action: match action {
+                model::WatchdogAction::Drop => WatchdogAction::Drop,
+                model::WatchdogAction::Forward => WatchdogAction::Forward,
+                model::WatchdogAction::Alert => WatchdogAction::Alert,
+            },
+        }),
+    };
+
+    let mut ports = Vec::with_capacity(sw.ports.len());
+    let mut headroom_total: u64 = 0;
+    let me = DeviceId::Switch(s);
+    for (i, link) in sw.ports.iter().enumerate() {
+        let Some(link) = *link else { continue };
+        let index = i as u32;
+        let l = fabric.link(link);
+        let peer = fabric.peer(link, me);
+        let (peer_name, peer_port, pfc_on) = match peer.device {
+            DeviceId::Switch(p) => (
+                fabric.switch(p).name.clone(),
+                vendor_port_name(fabric, p, peer.port),
+                true,
+            ),
+            DeviceId::Host(h) => (
+                fabric.host(h).name.clone(),
+                format!("nic{}", peer.port + 1),
+                fabric.host_pfc(h),
+            ),
+        };
+        // The plan is sorted by port, then priority.
+        let from = plan.partition_point(|e| e.port < index);
+        let to = plan.partition_point(|e| e.port <= index);
+        let entries = &plan[from..to];
+        let lossless_priorities: Vec<u8> = if pfc_on {
+            qos.lossless_priorities.clone()
+        } else {
+            Vec::new()
+        };
+        let headroom: Vec<Headroom> = lossless_priorities
+            .iter()
+            .map(|&p| {
+                let xoff = entries
+                    .iter()
+                    .find(|e| e.priority == p)
+                    .map_or(0, |e| e.configured);
+                let xon = physics::round_up_to_cell(2 * mtu, cell);
+                Headroom {
+                    priority: p,
+                    xoff_bytes: xoff,
+                    xon_bytes: xon,
+                    size_bytes: xoff + xon,
+                }
+            })
+            .collect();
+        headroom_total =
+            headroom_total.saturating_add(headroom.iter().map(|h| h.size_bytes).sum::<u64>());
+        let name = vendor_port_name(fabric, s, index);
+        ports.push(PortContext {
+            lanes: if os == SwitchOs::Sonic {
+                let n = sonic_lanes_per_port(model.port_count());
+                (index * n..index * n + n).collect()
+            } else {
+                Vec::new()
+            },
+            name,
+            index,
+            speed_mbps: u32::try_from(l.speed).unwrap_or(u32::MAX),
+            mtu: u32::try_from(mtu).unwrap_or(u32::MAX),
+            cable_m: u32::try_from(l.cable_mm.value.div_ceil(1000).max(1)).unwrap_or(u32::MAX),
+            description: Some(format!("{peer_name} {peer_port}")),
+            peer: peer_name,
+            peer_port,
+            fec: if l.speed >= 100_000 {
+                Fec::Rs
+            } else {
+                Fec::None
+            },
+            pause_threshold: threshold,
+            ecn: ecn_queues.clone(),
+            pfc_watchdog: watchdog.is_some() && !lossless_priorities.is_empty(),
+            lossless_priorities,
+            headroom,
+        });
+    }
+
+    if os == SwitchOs::Sonic {
+        equalize_sonic_profiles(&mut ports);
+        headroom_total = ports
+            .iter()
+            .flat_map(|p| &p.headroom)
+            .map(|h| h.size_bytes)
+            .sum();
+    }
+    let Some(total) = model.buffer.map(|b| b.value) else {
+        return Err(Diagnostic::new(
+            Code::MissingBuildInput,
+            model.span,
+            format!(
+                "switch model `{}` has no `buffer`; the buffer pools of `{}` cannot be sized",
+                model.name, sw.name
+            ),
+        )
+        .label("this model")
+        .help("add the ASIC's packet buffer to the model, e.g. `buffer 64MB`"));
+    };
+    if headroom_total > total {
+        return Err(Diagnostic::new(
+            Code::MissingBuildInput,
+            sw.span,
+            format!(
+                "the PFC headroom of `{}` ({headroom_total} B) exceeds its buffer ({total} B)",
+                sw.name
+            ),
+        )
+        .help(
+            "shorten the cables, lower the lossless priorities or use a model with more buffer",
+        ));
+    }
+    // Ingress: SONiC shares one ingress pool between lossy and lossless PGs, so it gets all
+    // but the reserved headroom. The others partition the buffer: 10 % lossy (the Juniper
+    // reference keeps 10 %), the PG headroom (Junos: its own `lossless-headroom` partition,
+    // rounded up to a whole percent), the rest lossless.
+    let lossy_reserve = round_down(total / 10, cell);
+    let (shared, headroom_pool) = match os {
+        SwitchOs::Sonic => (round_down(total - headroom_total, cell), None),
+        SwitchOs::Junos => {
+            let pct = (u128::from(headroom_total) * 100).div_ceil(u128::from(total.max(1)));
+            let alloc = u64::try_from(u128::from(total) * pct / 100).unwrap_or(total);
+            (
+                round_down(
+                    total.saturating_sub(lossy_reserve).saturating_sub(alloc),
+                    cell,
+                ),
+                Some(alloc),
+            )
+        }
+        _ => (
+            round_down(
+                total
+                    .saturating_sub(lossy_reserve)
+                    .saturating_sub(headroom_total),
+                cell,
+            ),
+            None,
+        ),
+    };
+    let egress_lossy = lossy_reserve;
+    let egress_lossless = total - egress_lossy;
+    // One congested queue under a dynamic threshold α holds α/(1+α) of the pool.
+    let alpha = physics::Alpha::new(model.dynamic_threshold.value)
+        .unwrap_or(physics::Alpha::new(0).expect("α=1"));
+    let (num, den) = alpha.fraction();
+    let queue = u64::try_from(u128::from(egress_lossless) * num / (den + num)).unwrap_or(u64::MAX);
+    Ok(SwitchContext {
+        device: sw.name.clone(),
+        os,
+        description: sw.description.as_ref().map(|d| d.value.clone()),
+        fabric: fabric.name.clone(),
+        mtu: u32::try_from(mtu).unwrap_or(u32::MAX),
+        qos,
+        watchdog,
+        buffer: BufferPlan {
+            total_bytes: total,
+            ingress_lossless_pool_bytes: shared,
+            shared_headroom_pool_bytes: headroom_pool,
+            egress_lossless_pool_bytes: egress_lossless,
+            egress_lossy_pool_bytes: egress_lossy,
+            lossless_queue_buffer_bytes: queue,
+        },
+        ports,
+    })
+}
+
+/// SONiC's buffermgrd names a lossless profile by (speed, cable) only, and gives every
+/// lossless PG of a port the same profile: ports sharing a (speed, cable) — e.g. a host port
+/// (4200-byte sender) and a switch port (9216) on equal cables — get the largest headroom of
+/// the group, on every lossless priority (more headroom, never less).
+fn equalize_sonic_profiles(ports: &mut [PortContext]) {
+    let mut largest: std::collections::BTreeMap<(u32, u32), Headroom> =
+        std::collections::BTreeMap::new();
+    for p in ports.iter() {
+        for h in &p.headroom {
+            let e = largest.entry((p.speed_mbps, p.cable_m)).or_insert(*h);
+            if (h.size_bytes, h.xoff_bytes) > (e.size_bytes, e.xoff_bytes) {
+                *e = *h;
+            }
+        }
+    }
+    for p in ports.iter_mut() {
+        if let Some(&l) = largest.get(&(p.speed_mbps, p.cable_m)) {
+            for h in &mut p.headroom {
+                *h = Headroom {
+                    priority: h.priority,
+                    ..l
+                };
+            }
+        }
+    }
+}
+
+fn round_down(bytes: u64, cell: u64) -> u64 {
+    if cell <= 1 {
+        bytes
+    } else {
+        bytes / cell * cell
+    }
+}
+
+/// The host's NIC script context; `None` for a host without a linked NIC.
+fn lower_host(fabric: &Fabric, h: HostId) -> Option<HostContext> {
+    let host = fabric.host(h);
+    let views = fabric.host_classes(h);
+    let pfc_on = fabric.host_pfc(h);
+    let mut pfc = [0u8; 8];
+    let mut tsa = [Tsa::Ets; 8];
+    let mut tcbw = [0u8; 8];
+    for v in &views {
+        let p = usize::from(v.priority.value.min(7));
+        if v.lossless.value && pfc_on {
+            pfc[p] = 1;
+        }
+        match v.scheduling.value {
+            MScheduling::Strict => {
+                tsa[p] = Tsa::Strict;
+                tcbw[p] = 0;
+            }
+            MScheduling::Ets(share) => {
+                if tsa[p] == Tsa::Ets {
+                    let w = u8::try_from(share.unwrap_or(0) / 1000).unwrap_or(100);
+                    tcbw[p] = tcbw[p].saturating_add(w);
+                }
+            }
+        }
+    }
+    let first_dscp = |v: &ClassView| match &v.dscp {
+        Some(model::Sourced {
+            value: Dscp::Values(values),
+            ..
+        }) => values.first().copied(),
+        _ => None,
+    };
+    let roce_dscp = views
+        .iter()
+        .filter(|v| v.lossless.value)
+        .chain(
+            views
+                .iter()
+                .filter(|v| v.congestion.value == model::Congestion::Dcqcn),
+        )
+        .find_map(first_dscp)
+        .unwrap_or(26);
+    let cnp = views.iter().find(|v| fabric.class(v.id).cnp.is_some());
+    let cnp_dscp = cnp.and_then(first_dscp).unwrap_or(48);
+    let cnp_priority = cnp.map_or(6, |v| v.priority.value);
+    let mut dscp2prio: Vec<DscpPriority> = views
+        .iter()
+        .filter_map(|v| match &v.dscp {
+            Some(model::Sourced {
+                value: Dscp::Values(values),
+                ..
+            }) => Some((values, v.priority.value)),
+            _ => None,
+        })
+        .flat_map(|(values, priority)| {
+            values
+                .iter()
+                .map(move |&dscp| DscpPriority { dscp, priority })
+        })
+        .filter(|e| e.dscp >> 3 != e.priority)
+        .collect();
+    dscp2prio.sort();
+    dscp2prio.dedup_by_key(|e| e.dscp);
+    let ecn_priorities: Vec<u8> = views
+        .iter()
+        .filter(|v| v.marks_ecn())
+        .map(|v| v.priority.value)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let mtu = u32::try_from(host_mtu(fabric)).unwrap_or(u32::MAX);
+    let nics: Vec<NicContext> = host
+        .nics
+        .iter()
+        .enumerate()
+        .filter_map(|(i, nic)| {
+            let link = fabric.link(nic.link?);
+            Some(NicContext {
+                index: i as u32 + 1,
+                netdev: nic.netdev.clone(),
+                rdma_device: nic
+                    .rdma_device
+                    .clone()
+                    .unwrap_or_else(|| format!("mlx5_{i}")),
+                rdma_port: 1,
+                pci: None,
+                mtu,
+                pfc,
+                prio_tc: [0, 1, 2, 3, 4, 5, 6, 7],
+                tsa,
+                tcbw,
+                cable_len_m: u32::try_from(
+                    physics::mlnx_qos_cable_len(link.cable_mm.value)
+                        .metres
+                        .max(1),
+                )
+                .unwrap_or(u32::MAX),
+                prio2buffer: None,
+                buffer_size_bytes: None,
+                dscp2prio: dscp2prio.clone(),
+                roce_tos: (roce_dscp << 2) | 0b10,
+                cnp_dscp,
+                cnp_priority,
+                ecn_priorities: ecn_priorities.clone(),
+            })
+        })
+        .collect();
+    if nics.is_empty() {
+        return None;
+    }
+    Some(HostContext {
+        host: host.name.clone(),
+        description: None,
+        fabric: fabric.name.clone(),
+        nics,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lanes_fit_a_512_lane_asic() {
+        assert_eq!(sonic_lanes_per_port(32), 8);
+        assert_eq!(sonic_lanes_per_port(64), 8);
+        assert_eq!(sonic_lanes_per_port(128), 4);
+        assert_eq!(sonic_lanes_per_port(1024), 1);
+    }
+
+    #[test]
+    fn targets_parse() {
+        let t = Targets::parse("sonic, host").unwrap();
+        assert!(t.sonic && t.host && !t.eos);
+        assert!(
+            Targets::parse("sonic,ios")
+                .unwrap_err()
+                .contains("unknown target `ios`")
+        );
+    }
+}

@@ -1,0 +1,546 @@
+//! Output discipline: generated files → the output folder, atomically and deterministically.
+//!
+//! In: the artifacts of a build (relative `/` paths, contents), sorted by path. Out: the output
+//! folder holding exactly those files plus `manifest.json`, or (`compare`) the differences.
+//!
+//! How a write works (`write`):
+//! 1. The destination is checked: a file or a symlink, or a non-empty folder without a fabricc
+//!    `manifest.json`, is refused unless `force` (then a file/symlink is replaced and the
+//!    folder's files are treated as foreign).
+//! 2. A complete new tree is staged in `.<name>.fabricc-new` next to the destination (same file
+//!    system): an unchanged file is hard-linked from the current output (same inode, so its
+//!    mtime is kept); a changed or new file is written; files the previous manifest does not
+//!    list (foreign files) are hard-linked as they are (never modified); generated files the
+//!    new build no longer produces are simply not carried over; `manifest.json` comes last.
+//! 3. The swap: the destination is renamed to `.<name>.fabricc-old`, the staged tree to the
+//!    destination, and the old tree is deleted. A failure before the swap leaves the previous
+//!    output untouched (the staging folder is removed, or by the next build after a crash); a
+//!    crash between the two renames leaves the complete old tree in `.fabricc-old`, which the
+//!    next build renames back before it starts.
+//!
+//! `FABRICC_FAULT_AFTER_FILES=N` aborts the process after N files are staged (tests use it to
+//! prove that an interrupted build leaves the previous output intact).
+
+pub mod generate;
+pub mod manifest;
+pub mod report;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::render::Artifact;
+
+pub use manifest::{MANIFEST, Manifest};
+
+/// Why the output folder could not be written or read.
+#[derive(Debug)]
+pub enum OutputError {
+    /// `-o` names something that is not a fabricc output folder.
+    Refused {
+        path: PathBuf,
+        reason: String,
+    },
+    /// A generated file would replace a file an earlier build did not generate.
+    Foreign {
+        path: String,
+    },
+    /// An artifact path is not a safe relative path (a bug; names are validated before).
+    BadPath {
+        path: String,
+    },
+    Io {
+        path: PathBuf,
+        error: io::Error,
+    },
+}
+
+impl fmt::Display for OutputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OutputError::Refused { path, reason } => {
+                write!(
+                    f,
+                    "refusing to write to `{}`: {reason} (use --force to write anyway)",
+                    path.display()
+                )
+            }
+            OutputError::Foreign { path } => write!(
+                f,
+                "`{path}` exists in the output folder but no earlier build generated it; \
+                 refusing to overwrite it (use --force to overwrite)"
+            ),
+            OutputError::BadPath { path } => write!(f, "unsafe output path `{path}`"),
+            OutputError::Io { path, error } => write!(f, "{}: {error}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for OutputError {}
+
+fn io_err(path: &Path) -> impl FnOnce(io::Error) -> OutputError + '_ {
+    move |error| OutputError::Io {
+        path: path.to_path_buf(),
+        error,
+    }
+}
+
+/// What a write did.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct WriteSummary {
+    /// Generated files whose contents changed or that are new (sorted).
+    pub written: Vec<String>,
+    /// Generated files left as they were (same inode, same mtime).
+    pub unchanged: usize,
+    /// Files of the previous build that this build no longer generates (sorted).
+    pub removed: Vec<String>,
+    /// Files the manifest does not know, carried over untouched.
+    pub foreign: usize,
+}
+
+/// One difference found by `compare`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Difference {
+    /// The file exists with other contents.
+    Stale(String),
+    /// The build generates it, the folder lacks it.
+    Missing(String),
+    /// The previous build generated it, this one does not.
+    Extra(String),
+}
+
+impl fmt::Display for Difference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Difference::Stale(p) => write!(f, "stale: {p}"),
+            Difference::Missing(p) => write!(f, "missing: {p}"),
+            Difference::Extra(p) => write!(f, "extra: {p}"),
+        }
+    }
+}
+
+/// A relative path is safe when every component is a plain, non-hidden name.
+fn check_path(path: &str) -> Result<(), OutputError> {
+    let ok = !path.is_empty()
+        && path.split('/').all(|c| {
+            !c.is_empty() && !c.starts_with('.') && !c.contains('\\') && !c.contains('\0')
+        });
+    if ok {
+        Ok(())
+    } else {
+        Err(OutputError::BadPath {
+            path: path.to_string(),
+        })
+    }
+}
+
+/// The staging and backup folders next to `dest`.
+fn siblings(dest: &Path) -> (PathBuf, PathBuf) {
+    let name = dest
+        .file_name()
+        .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+    let parent = dest
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    (
+        parent.join(format!(".{name}.fabricc-new")),
+        parent.join(format!(".{name}.fabricc-old")),
+    )
+}
+
+/// Repairs what a crash left behind: a destination mid-swap is put back; stale staging goes.
+fn recover(dest: &Path) -> Result<(), OutputError> {
+    let (new, old) = siblings(dest);
+    if fs::symlink_metadata(&old).is_ok() {
+        if fs::symlink_metadata(dest).is_err() {
+            fs::rename(&old, dest).map_err(io_err(dest))?;
+        } else {
+            fs::remove_dir_all(&old).map_err(io_err(&old))?;
+        }
+    }
+    if fs::symlink_metadata(&new).is_ok() {
+        fs::remove_dir_all(&new).map_err(io_err(&new))?;
+    }
+    Ok(())
+}
+
+/// The state of the destination before a write or compare.
+struct Existing {
+    /// The folder exists (and is a real folder).
+    present: bool,
+    manifest: Option<Manifest>,
+}
+
+fn inspect(dest: &Path, force: bool) -> Result<Existing, OutputError> {
+    let meta = match fs::symlink_metadata(dest) {
+        Ok(m) => m,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Ok(Existing {
+                present: false,
+                manifest: None,
+            });
+        }
+        Err(e) => {
+            return Err(OutputError::Io {
+                path: dest.to_path_buf(),
+                error: e,
+            });
+        }
+    };
+    let refuse = |reason: &str| OutputError::Refused {
+        path: dest.to_path_buf(),
+        reason: reason.to_string(),
+    };
+    if meta.file_type().is_symlink() {
+        if !force {
+            return Err(refuse("it is a symbolic link"));
+        }
+        fs::remove_file(dest).map_err(io_err(dest))?;
+        return Ok(Existing {
+            present: false,
+            manifest: None,
+        });
+    }
+    if !meta.is_dir() {
+        if !force {
+            return Err(refuse("it is a file, not a folder"));
+        }
+        fs::remove_file(dest).map_err(io_err(dest))?;
+        return Ok(Existing {
+            present: false,
+            manifest: None,
+        });
+    }
+    let manifest_path = dest.join(MANIFEST);
+    let manifest = match fs::read_to_string(&manifest_path) {
+        Ok(text) => Manifest::parse(&text),
+        Err(_) => None,
+    };
+    if manifest.is_none() && !force {
+        let empty = fs::read_dir(dest).map_err(io_err(dest))?.next().is_none();
+        if !empty {
+            return Err(refuse(
+                "the folder is not empty and has no fabricc manifest.json",
+            ));
+        }
+    }
+    Ok(Existing {
+        present: true,
+        manifest,
+    })
+}
+
+/// Every file under `root` (relative `/` paths), with symlinks listed as files.
+fn walk(root: &Path) -> Result<Vec<(String, fs::FileType)>, OutputError> {
+    let mut out = Vec::new();
+    let mut stack = vec![(root.to_path_buf(), String::new())];
+    while let Some((dir, rel)) = stack.pop() {
+        for entry in fs::read_dir(&dir).map_err(io_err(&dir))? {
+            let entry = entry.map_err(io_err(&dir))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let path = if rel.is_empty() {
+                name
+            } else {
+                format!("{rel}/{name}")
+            };
+            let ft = entry.file_type().map_err(io_err(&entry.path()))?;
+            if ft.is_dir() {
+                out.push((path.clone(), ft));
+                stack.push((entry.path(), path));
+            } else {
+                out.push((path, ft));
+            }
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(out)
+}
+
+/// Counts staged files and aborts when `FABRICC_FAULT_AFTER_FILES` says so.
+struct Fault {
+    after: Option<u64>,
+    staged: u64,
+}
+
+impl Fault {
+    fn from_env() -> Fault {
+        let after = std::env::var("FABRICC_FAULT_AFTER_FILES")
+            .ok()
+            .and_then(|v| v.trim().parse().ok());
+        Fault { after, staged: 0 }
+    }
+
+    fn tick(&mut self) {
+        self.staged += 1;
+        if self.after.is_some_and(|n| self.staged >= n) {
+            eprintln!(
+                "fabricc: FABRICC_FAULT_AFTER_FILES reached after {} files; aborting",
+                self.staged
+            );
+            std::process::abort();
+        }
+    }
+}
+
+fn ensure_parent(path: &Path) -> Result<(), OutputError> {
+    if let Some(p) = path.parent() {
+        fs::create_dir_all(p).map_err(io_err(p))?;
+    }
+    Ok(())
+}
+
+/// Hard-links `from` to `to`, or copies it keeping its mtime and permissions.
+fn carry(from: &Path, to: &Path) -> Result<(), OutputError> {
+    ensure_parent(to)?;
+    if fs::hard_link(from, to).is_ok() {
+        return Ok(());
+    }
+    fs::copy(from, to).map_err(io_err(to))?;
+    let meta = fs::metadata(from).map_err(io_err(from))?;
+    if let Ok(mtime) = meta.modified() {
+        let f = fs::File::options()
+            .write(true)
+            .open(to)
+            .map_err(io_err(to))?;
+        f.set_modified(mtime).map_err(io_err(to))?;
+    }
+    Ok(())
+}
+
+fn write_file(path: &Path, contents: &[u8], executable: bool) -> Result<(), OutputError> {
+    ensure_parent(path)?;
+    fs::write(path, contents).map_err(io_err(path))?;
+    #[cfg(unix)]
+    if executable {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(path, fs::Permissions::from_mode(0o755)).map_err(io_err(path))?;
+    }
+    #[cfg(not(unix))]
+    let _ = executable;
+    Ok(())
+}
+
+fn is_executable(path: &str) -> bool {
+    path.ends_with(".sh")
+}
+
+/// Writes `files` (plus `manifest.json`) into `dest` as described in the module doc.
+pub fn write(
+    dest: &Path,
+    fabric: &str,
+    files: &[Artifact],
+    force: bool,
+) -> Result<WriteSummary, OutputError> {
+    for f in files {
+        check_path(&f.path)?;
+    }
+    recover(dest)?;
+    let existing = inspect(dest, force)?;
+    let manifest_text = Manifest::of(fabric, files).to_json();
+    let generated: BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    let previous: BTreeSet<String> = existing
+        .manifest
+        .as_ref()
+        .map(|m| m.paths().map(str::to_string).collect())
+        .unwrap_or_default();
+
+    // Foreign files: present, not listed by the previous manifest, not the manifest itself.
+    let mut foreign: Vec<(String, fs::FileType)> = Vec::new();
+    if existing.present {
+        for (path, ft) in walk(dest)? {
+            if ft.is_dir() || path == MANIFEST || previous.contains(&path) {
+                continue;
+            }
+            if generated.contains(path.as_str()) && !force {
+                return Err(OutputError::Foreign { path });
+            }
+            if !generated.contains(path.as_str()) {
+                foreign.push((path, ft));
+            }
+        }
+    }
+
+    let (staging, backup) = siblings(dest);
+    let result = stage(dest, &staging, &existing, files, &foreign, &manifest_text);
+    let mut summary = match result {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = fs::remove_dir_all(&staging);
+            return Err(e);
+        }
+    };
+    summary.removed = previous
+        .iter()
+        .filter(|p| !generated.contains(p.as_str()))
+        .cloned()
+        .collect();
+
+    if existing.present {
+        if let Ok(meta) = fs::metadata(dest) {
+            let _ = fs::set_permissions(&staging, meta.permissions());
+        }
+        fs::rename(dest, &backup).map_err(io_err(dest))?;
+        if let Err(error) = fs::rename(&staging, dest) {
+            let _ = fs::rename(&backup, dest);
+            let _ = fs::remove_dir_all(&staging);
+            return Err(OutputError::Io {
+                path: dest.to_path_buf(),
+                error,
+            });
+        }
+        fs::remove_dir_all(&backup).map_err(io_err(&backup))?;
+    } else {
+        fs::rename(&staging, dest).map_err(io_err(dest))?;
+    }
+    Ok(summary)
+}
+
+fn stage(
+    dest: &Path,
+    staging: &Path,
+    existing: &Existing,
+    files: &[Artifact],
+    foreign: &[(String, fs::FileType)],
+    manifest_text: &str,
+) -> Result<WriteSummary, OutputError> {
+    let mut fault = Fault::from_env();
+    let mut summary = WriteSummary::default();
+    fs::create_dir_all(staging).map_err(io_err(staging))?;
+    let mut made_dirs: BTreeSet<PathBuf> = BTreeSet::new();
+    for f in files {
+        let target = staging.join(&f.path);
+        if let Some(p) = target.parent()
+            && made_dirs.insert(p.to_path_buf())
+        {
+            fs::create_dir_all(p).map_err(io_err(p))?;
+        }
+        let current = dest.join(&f.path);
+        let same = existing.present && same_contents(&current, f.contents.as_bytes());
+        if same {
+            carry(&current, &target)?;
+            summary.unchanged += 1;
+        } else {
+            write_file(&target, f.contents.as_bytes(), is_executable(&f.path))?;
+            summary.written.push(f.path.clone());
+        }
+        fault.tick();
+    }
+    for (path, ft) in foreign {
+        let from = dest.join(path);
+        let to = staging.join(path);
+        if ft.is_symlink() {
+            ensure_parent(&to)?;
+            let link = fs::read_link(&from).map_err(io_err(&from))?;
+            #[cfg(unix)]
+            std::os::unix::fs::symlink(&link, &to).map_err(io_err(&to))?;
+            #[cfg(not(unix))]
+            let _ = link;
+        } else {
+            carry(&from, &to)?;
+        }
+        summary.foreign += 1;
+    }
+    // Empty foreign folders are kept too.
+    if existing.present {
+        for (path, ft) in walk(dest)? {
+            if ft.is_dir() {
+                let to = staging.join(&path);
+                fs::create_dir_all(&to).map_err(io_err(&to))?;
+            }
+        }
+    }
+    let manifest_path = staging.join(MANIFEST);
+    let current = dest.join(MANIFEST);
+    if existing.present && same_contents(&current, manifest_text.as_bytes()) {
+        carry(&current, &manifest_path)?;
+    } else {
+        write_file(&manifest_path, manifest_text.as_bytes(), false)?;
+    }
+    fault.tick();
+    Ok(summary)
+}
+
+/// Whether the regular file at `path` holds exactly `contents` (a cheap length check first).
+fn same_contents(path: &Path, contents: &[u8]) -> bool {
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.is_file() && m.len() == contents.len() as u64 => {
+            fs::read(path).is_ok_and(|b| b == contents)
+        }
+        _ => false,
+    }
+}
+
+/// Compares what a build would write with what `dest` holds; empty when fresh.
+pub fn compare(
+    dest: &Path,
+    fabric: &str,
+    files: &[Artifact],
+) -> Result<Vec<Difference>, OutputError> {
+    let manifest_text = Manifest::of(fabric, files).to_json();
+    let previous = match fs::read_to_string(dest.join(MANIFEST)) {
+        Ok(text) => Manifest::parse(&text),
+        Err(_) => None,
+    };
+    let mut wanted: BTreeMap<&str, &[u8]> = files
+        .iter()
+        .map(|f| (f.path.as_str(), f.contents.as_bytes()))
+        .collect();
+    wanted.insert(MANIFEST, manifest_text.as_bytes());
+    let mut out = Vec::new();
+    for (path, contents) in &wanted {
+        let p = dest.join(path);
+        if fs::symlink_metadata(&p).is_err() {
+            out.push(Difference::Missing((*path).to_string()));
+        } else if !same_contents(&p, contents) {
+            out.push(Difference::Stale((*path).to_string()));
+        }
+    }
+    if let Some(m) = previous {
+        for path in m.paths() {
+            if !wanted.contains_key(path) && fs::symlink_metadata(dest.join(path)).is_ok() {
+                out.push(Difference::Extra(path.to_string()));
+            }
+        }
+    }
+    out.sort_by(|a, b| key(a).cmp(key(b)));
+    Ok(out)
+}
+
+fn key(d: &Difference) -> &str {
+    match d {
+        Difference::Stale(p) | Difference::Missing(p) | Difference::Extra(p) => p,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_checked() {
+        assert!(check_path("switches/leaf1/config_db.json").is_ok());
+        for bad in [
+            "",
+            "/etc/passwd",
+            "../x",
+            "a//b",
+            "a/./b",
+            "switches/.hidden",
+            "a\\b",
+        ] {
+            assert!(check_path(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn siblings_sit_next_to_the_destination() {
+        let (n, o) = siblings(Path::new("build/out"));
+        assert_eq!(n, Path::new("build/.out.fabricc-new"));
+        assert_eq!(o, Path::new("build/.out.fabricc-old"));
+        let (n, _) = siblings(Path::new("out"));
+        assert_eq!(n, Path::new("./.out.fabricc-new"));
+    }
+}

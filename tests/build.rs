@@ -1,0 +1,880 @@
+//! `fabricc build` end to end, through the binary.
+//!
+//! Golden outputs: every file of every small fixture's build lives under
+//! `fixtures/build/<case>/` as a real file (configs reviewable as configs); the harness fails
+//! on the first differing line, on missing and on extra files. `FABRICC_BLESS=1 cargo test
+//! --test build` rewrites them. Every generated SONiC file passes `validate_sonic`, every host
+//! script `validate_mlnx_qos` and `bash -n`. Output discipline: byte-identical rebuilds,
+//! unchanged files untouched, an interrupted build leaves the previous output intact,
+//! `--check`, refusals, and errors writing nothing. Big fixtures assert properties only.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use fabricc::render::validate::{validate_mlnx_qos, validate_sonic};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn fabricc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fabricc"))
+        .args(args)
+        .arg("--color")
+        .arg("never")
+        .current_dir(root())
+        .output()
+        .expect("run fabricc")
+}
+
+fn fabricc_env(args: &[&str], key: &str, value: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fabricc"))
+        .args(args)
+        .env(key, value)
+        .current_dir(root())
+        .output()
+        .expect("run fabricc")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// A fresh, empty scratch path (not created).
+fn scratch(name: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("build-tests")
+        .join(format!(
+            "{name}-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(dir.parent().unwrap()).unwrap();
+    dir
+}
+
+fn build(fab: &str, out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["build", fab, "-o", out.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    fabricc(&args)
+}
+
+#[track_caller]
+fn build_ok(fab: &str, out: &Path, extra: &[&str]) -> String {
+    let o = build(fab, out, extra);
+    assert_eq!(o.status.code(), Some(0), "{fab}: {}", text(&o));
+    text(&o)
+}
+
+/// Every file under `dir`, relative path → bytes.
+fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).unwrap() {
+            let e = e.unwrap();
+            let p = e.path();
+            if e.file_type().unwrap().is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                out.insert(rel, fs::read(&p).unwrap());
+            }
+        }
+    }
+    out
+}
+
+/// (inode, mtime) of every file: proves which files a build touched.
+fn stamps(dir: &Path) -> BTreeMap<String, (u64, i64, i64)> {
+    tree(dir)
+        .into_keys()
+        .map(|k| {
+            let m = fs::metadata(dir.join(&k)).unwrap();
+            (k, (m.ino(), m.mtime(), m.mtime_nsec()))
+        })
+        .collect()
+}
+
+// ---- golden outputs ---------------------------------------------------------------------
+
+/// (case, input): the small fixtures whose whole output is committed.
+const GOLDEN: &[(&str, &str)] = &[
+    ("pod-256", "fixtures/fabrics/pod-256.fab"),
+    (
+        "explicit-leaf-spine",
+        "fixtures/fabrics/explicit-leaf-spine.fab",
+    ),
+    ("cumulus-2x2", "fixtures/build/inputs/cumulus-2x2.fab"),
+    ("nxos-2x2", "fixtures/build/inputs/nxos-2x2.fab"),
+    ("junos-2x2", "fixtures/build/inputs/junos-2x2.fab"),
+];
+
+fn compare_golden(case: &str, got: &BTreeMap<String, Vec<u8>>) -> Vec<String> {
+    let dir = root().join("fixtures/build").join(case);
+    if std::env::var_os("FABRICC_BLESS").is_some() {
+        let _ = fs::remove_dir_all(&dir);
+        for (path, bytes) in got {
+            let p = dir.join(path);
+            fs::create_dir_all(p.parent().unwrap()).unwrap();
+            fs::write(&p, bytes).unwrap();
+        }
+        return Vec::new();
+    }
+    let want = if dir.is_dir() {
+        tree(&dir)
+    } else {
+        BTreeMap::new()
+    };
+    let mut failures = Vec::new();
+    for (path, bytes) in got {
+        match want.get(path) {
+            None => failures.push(format!(
+                "{case}/{path}: not in the golden folder (FABRICC_BLESS=1)"
+            )),
+            Some(w) if w != bytes => {
+                let (w, g) = (String::from_utf8_lossy(w), String::from_utf8_lossy(bytes));
+                let line = w.lines().zip(g.lines()).position(|(a, b)| a != b);
+                let detail = match line {
+                    Some(n) => format!(
+                        "line {}:\n  want: {}\n  got:  {}",
+                        n + 1,
+                        w.lines().nth(n).unwrap_or(""),
+                        g.lines().nth(n).unwrap_or("")
+                    ),
+                    None => format!(
+                        "length ({} vs {} lines)",
+                        w.lines().count(),
+                        g.lines().count()
+                    ),
+                };
+                failures.push(format!("{case}/{path}: differs at {detail}"));
+            }
+            Some(_) => {}
+        }
+    }
+    for path in want.keys().filter(|p| !got.contains_key(*p)) {
+        failures.push(format!("{case}/{path}: golden file no longer generated"));
+    }
+    failures
+}
+
+#[test]
+fn golden_outputs_of_every_small_fixture() {
+    let mut failures = Vec::new();
+    for (case, fab) in GOLDEN {
+        let out = scratch(case);
+        build_ok(fab, &out, &[]);
+        failures.extend(compare_golden(case, &tree(&out)));
+    }
+    assert!(
+        failures.is_empty(),
+        "golden mismatches:\n{}",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn goldens_stay_small() {
+    let total: usize = GOLDEN
+        .iter()
+        .map(|(case, _)| {
+            tree(&root().join("fixtures/build").join(case))
+                .values()
+                .map(Vec::len)
+                .sum::<usize>()
+        })
+        .sum();
+    assert!(total < 2_600_000, "committed goldens are {total} bytes");
+}
+
+/// Validates every generated file of a tree; returns the number of files checked per kind.
+fn validate_tree(label: &str, files: &BTreeMap<String, Vec<u8>>, bash: bool) -> (usize, usize) {
+    let (mut sonic, mut hosts) = (0, 0);
+    let mut scripts = Vec::new();
+    for (path, bytes) in files {
+        let s =
+            std::str::from_utf8(bytes).unwrap_or_else(|_| panic!("{label}/{path} is not UTF-8"));
+        if path.ends_with("config_db.json") {
+            let doc: serde_json::Value =
+                serde_json::from_str(s).unwrap_or_else(|e| panic!("{label}/{path}: {e}"));
+            let errs = validate_sonic(&doc);
+            assert!(
+                errs.is_empty(),
+                "{label}/{path} breaks YANG rules:\n{}",
+                errs.join("\n")
+            );
+            sonic += 1;
+        } else if path.ends_with("mlnx_qos.sh") {
+            let errs = validate_mlnx_qos(s);
+            assert!(
+                errs.is_empty(),
+                "{label}/{path} breaks mlnx_qos rules:\n{}",
+                errs.join("\n")
+            );
+            assert!(s.contains("set -euo pipefail"), "{label}/{path}");
+            scripts.push(path.clone());
+            hosts += 1;
+        } else if path.ends_with("startup.yaml") {
+            let _: serde_yaml::Value =
+                serde_yaml::from_str(s).unwrap_or_else(|e| panic!("{label}/{path}: {e}"));
+        } else if path == "manifest.json" {
+            let _: serde_json::Value = serde_json::from_str(s).unwrap();
+        }
+    }
+    if bash {
+        for path in scripts
+            .iter()
+            .chain(files.keys().filter(|p| p.ends_with("nvue.sh")))
+        {
+            let tmp = scratch("bash-n");
+            fs::create_dir_all(&tmp).unwrap();
+            let f = tmp.join("script.sh");
+            fs::write(&f, &files[path]).unwrap();
+            let o = Command::new("bash")
+                .arg("-n")
+                .arg(&f)
+                .output()
+                .expect("bash");
+            assert!(
+                o.status.success(),
+                "{label}/{path}: bash -n: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+    }
+    (sonic, hosts)
+}
+
+#[test]
+fn every_generated_file_passes_the_validators() {
+    let mut cases: Vec<(&str, &str)> = GOLDEN.to_vec();
+    cases.push(("split-pod", "fixtures/fabrics/split/pod.fab"));
+    let mut totals = (0, 0);
+    for (case, fab) in cases {
+        let out = scratch(case);
+        build_ok(fab, &out, &[]);
+        let (s, h) = validate_tree(case, &tree(&out), true);
+        totals.0 += s;
+        totals.1 += h;
+    }
+    assert_eq!(
+        totals,
+        (12 + 2, 32 + 4 + 3 * 4 + 8),
+        "SONiC files, host scripts"
+    );
+}
+
+// ---- manifest and report ------------------------------------------------------------------
+
+#[test]
+fn manifest_lists_every_file_with_its_hash() {
+    let out = scratch("manifest");
+    build_ok("fixtures/fabrics/explicit-leaf-spine.fab", &out, &[]);
+    let files = tree(&out);
+    let m: serde_json::Value = serde_json::from_slice(&files["manifest.json"]).unwrap();
+    let entries = m["files"].as_array().unwrap();
+    let paths: Vec<&str> = entries
+        .iter()
+        .map(|e| e["path"].as_str().unwrap())
+        .collect();
+    let mut sorted = paths.clone();
+    sorted.sort();
+    assert_eq!(paths, sorted, "sorted by path");
+    assert_eq!(
+        paths.len(),
+        files.len() - 1,
+        "every file but the manifest itself"
+    );
+    for e in entries {
+        let path = e["path"].as_str().unwrap();
+        let bytes = &files[path];
+        assert_eq!(
+            e["sha256"].as_str().unwrap(),
+            fabricc::output::manifest::sha256_hex(bytes),
+            "{path}"
+        );
+        let kind = e["kind"].as_str().unwrap();
+        let target = e["target"].as_str().unwrap();
+        match kind {
+            "switch" => {
+                assert!(path.starts_with("switches/") && ["sonic", "eos"].contains(&target))
+            }
+            "host" => assert!(path.starts_with("hosts/") && target == "host"),
+            "report" => {
+                assert!(["report.md", "topology.dot"].contains(&path) && target == "report")
+            }
+            other => panic!("kind {other}"),
+        }
+        assert!(path.contains(e["device"].as_str().unwrap()) || kind == "report");
+    }
+}
+
+#[test]
+fn host_scripts_are_executable() {
+    let out = scratch("exec");
+    build_ok(
+        "fixtures/build/inputs/nxos-2x2.fab",
+        &out,
+        &["--target", "host"],
+    );
+    let mode = fs::metadata(out.join("hosts/gpu1/mlnx_qos.sh"))
+        .unwrap()
+        .mode();
+    assert_eq!(mode & 0o111, 0o111, "{mode:o}");
+}
+
+// ---- output discipline ----------------------------------------------------------------------
+
+#[test]
+fn two_builds_are_byte_identical_and_a_rebuild_touches_nothing() {
+    let (a, b) = (scratch("det-a"), scratch("det-b"));
+    build_ok("fixtures/fabrics/pod-256.fab", &a, &[]);
+    build_ok("fixtures/fabrics/pod-256.fab", &b, &[]);
+    assert!(tree(&a) == tree(&b), "two builds differ");
+    let before = stamps(&a);
+    let msg = build_ok("fixtures/fabrics/pod-256.fab", &a, &[]);
+    assert!(msg.contains(" 0 files written"), "{msg}");
+    assert_eq!(
+        before,
+        stamps(&a),
+        "a rebuild of the same fabric rewrote files"
+    );
+}
+
+/// A copy of explicit-leaf-spine with L2's ECN override changed: only L2 and the report change.
+fn changed_fabric(dir: &Path) -> PathBuf {
+    let src = fs::read_to_string(root().join("fixtures/fabrics/explicit-leaf-spine.fab")).unwrap();
+    let changed = src.replace(
+        "switch L2 { ecn roce min 200KB max 1600KB }",
+        "switch L2 { ecn roce min 250KB max 1600KB }",
+    );
+    assert_ne!(src, changed);
+    fs::create_dir_all(dir).unwrap();
+    let p = dir.join("lab.fab");
+    fs::write(&p, changed).unwrap();
+    p
+}
+
+#[test]
+fn a_one_line_change_rewrites_only_what_changed() {
+    let out = scratch("incremental");
+    build_ok("fixtures/fabrics/explicit-leaf-spine.fab", &out, &[]);
+    let before = stamps(&out);
+    let fab = changed_fabric(&scratch("incremental-src"));
+    let msg = build_ok(fab.to_str().unwrap(), &out, &[]);
+    let after = stamps(&out);
+    let changed: Vec<&String> = after
+        .keys()
+        .filter(|k| before.get(*k) != after.get(*k))
+        .collect();
+    assert_eq!(
+        changed,
+        ["manifest.json", "report.md", "switches/L2/config_db.json"],
+        "{msg}"
+    );
+    assert!(msg.contains("2 files written"), "{msg}");
+}
+
+#[test]
+fn an_interrupted_build_leaves_the_previous_output_intact() {
+    let out = scratch("fault");
+    build_ok("fixtures/fabrics/explicit-leaf-spine.fab", &out, &[]);
+    let before = tree(&out);
+    let fab = changed_fabric(&scratch("fault-src"));
+    for n in ["1", "5", "11"] {
+        let o = fabricc_env(
+            &["build", fab.to_str().unwrap(), "-o", out.to_str().unwrap()],
+            "FABRICC_FAULT_AFTER_FILES",
+            n,
+        );
+        assert!(
+            !o.status.success(),
+            "the fault hook did not fire at {n}: {}",
+            text(&o)
+        );
+        assert!(
+            tree(&out) == before,
+            "interrupted after {n} files, the previous output changed"
+        );
+    }
+    // The next build recovers (removes the abandoned staging folder) and completes.
+    build_ok(fab.to_str().unwrap(), &out, &[]);
+    assert!(tree(&out) != before);
+    let leftovers: Vec<_> = fs::read_dir(out.parent().unwrap())
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| {
+            n.contains(&format!(
+                "{}.fabricc-",
+                out.file_name().unwrap().to_string_lossy()
+            ))
+        })
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn build_check_reports_stale_missing_and_extra() {
+    let out = scratch("check");
+    let fab = "fixtures/fabrics/explicit-leaf-spine.fab";
+    build_ok(fab, &out, &[]);
+    let o = build(fab, &out, &["--check"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+
+    fs::write(out.join("switches/L1/config_db.json"), "{}\n").unwrap();
+    fs::remove_file(out.join("hosts/h2/mlnx_qos.sh")).unwrap();
+    let before = tree(&out);
+    let o = build(fab, &out, &["--check"]);
+    assert_eq!(o.status.code(), Some(1));
+    let t = text(&o);
+    assert!(t.contains("stale: switches/L1/config_db.json"), "{t}");
+    assert!(t.contains("missing: hosts/h2/mlnx_qos.sh"), "{t}");
+    assert!(tree(&out) == before, "--check wrote something");
+
+    // A build with fewer targets: the switch files become extra.
+    build_ok(fab, &out, &[]);
+    let o = build(fab, &out, &["--check", "--target", "host"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o).contains("extra: switches/S1/running-config"),
+        "{}",
+        text(&o)
+    );
+}
+
+#[test]
+fn targets_limit_the_output_and_removed_files_go_but_foreign_files_stay() {
+    let out = scratch("targets");
+    let fab = "fixtures/fabrics/explicit-leaf-spine.fab";
+    build_ok(fab, &out, &[]);
+    fs::write(out.join("NOTES.txt"), "mine\n").unwrap();
+    fs::create_dir_all(out.join("switches/L1/local")).unwrap();
+    fs::write(out.join("switches/L1/local/extra.conf"), "mine too\n").unwrap();
+    let foreign_before = (
+        fs::metadata(out.join("NOTES.txt")).unwrap().ino(),
+        fs::read(out.join("NOTES.txt")).unwrap(),
+    );
+
+    let msg = build_ok(fab, &out, &["--target", "eos,host"]);
+    assert!(msg.contains("2 removed"), "{msg}");
+    let files = tree(&out);
+    assert!(!files.contains_key("switches/L1/config_db.json"));
+    assert!(files.contains_key("switches/S1/running-config"));
+    assert!(files.contains_key("hosts/h1/mlnx_qos.sh"));
+    assert_eq!(files["switches/L1/local/extra.conf"], b"mine too\n");
+    let foreign_after = (
+        fs::metadata(out.join("NOTES.txt")).unwrap().ino(),
+        fs::read(out.join("NOTES.txt")).unwrap(),
+    );
+    assert_eq!(foreign_before, foreign_after, "a foreign file was touched");
+    let m: serde_json::Value = serde_json::from_slice(&files["manifest.json"]).unwrap();
+    assert!(
+        m["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["target"] != "sonic")
+    );
+}
+
+#[test]
+fn refuses_files_symlinks_and_foreign_folders_unless_forced() {
+    let fab = "fixtures/build/inputs/nxos-2x2.fab";
+    let file = scratch("refuse-file");
+    fs::write(&file, "x").unwrap();
+    let o = build(fab, &file, &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("it is a file"), "{}", text(&o));
+    assert_eq!(fs::read(&file).unwrap(), b"x");
+
+    let target = scratch("refuse-link-target");
+    fs::create_dir_all(&target).unwrap();
+    let link = scratch("refuse-link");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let o = build(fab, &link, &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("symbolic link"), "{}", text(&o));
+
+    let dir = scratch("refuse-dir");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("keep.txt"), "keep").unwrap();
+    let o = build(fab, &dir, &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("no fabricc manifest"), "{}", text(&o));
+    assert_eq!(tree(&dir).len(), 1);
+
+    build_ok(fab, &dir, &["--force"]);
+    assert_eq!(fs::read(dir.join("keep.txt")).unwrap(), b"keep");
+    assert!(dir.join("manifest.json").is_file());
+    build_ok(fab, &file, &["--force"]);
+    assert!(file.join("manifest.json").is_file());
+}
+
+#[test]
+fn a_generated_path_never_overwrites_a_foreign_file() {
+    let out = scratch("foreign-collision");
+    let fab = "fixtures/build/inputs/nxos-2x2.fab";
+    build_ok(fab, &out, &["--target", "nxos"]);
+    fs::create_dir_all(out.join("hosts/gpu1")).unwrap();
+    fs::write(out.join("hosts/gpu1/mlnx_qos.sh"), "# hand-written\n").unwrap();
+    let o = build(fab, &out, &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("no earlier build generated it"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(
+        fs::read(out.join("hosts/gpu1/mlnx_qos.sh")).unwrap(),
+        b"# hand-written\n"
+    );
+}
+
+// ---- findings write nothing ---------------------------------------------------------------
+
+#[test]
+fn errors_and_unallowed_warnings_write_nothing() {
+    let mut cases: Vec<(String, String, Vec<String>)> = vec![
+        (
+            "fixtures/check/FAB501_dscp_overlap.fab".into(),
+            "FAB501".into(),
+            vec![],
+        ),
+        (
+            "fixtures/check/FAB604_oversubscribed_leaf.fab".into(),
+            "FAB604".into(),
+            vec![],
+        ),
+    ];
+    // Every `fixtures/build/inputs/FAB9xx_*.fab` reports its code (with `<stem>.templates` as
+    // the override folder when there is one).
+    let inputs = root().join("fixtures/build/inputs");
+    let mut names: Vec<String> = fs::read_dir(&inputs)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    for name in names
+        .iter()
+        .filter(|n| n.starts_with("FAB") && n.ends_with(".fab"))
+    {
+        let stem = name.trim_end_matches(".fab");
+        let templates = inputs.join(format!("{stem}.templates"));
+        let extra = if templates.is_dir() {
+            vec![
+                "--templates".to_string(),
+                templates.to_string_lossy().into_owned(),
+            ]
+        } else {
+            vec![]
+        };
+        cases.push((
+            format!("fixtures/build/inputs/{name}"),
+            stem[..6].to_string(),
+            extra,
+        ));
+    }
+    assert!(cases.len() >= 5, "{cases:?}");
+    for (fab, code, extra) in &cases {
+        let out = scratch("errors");
+        let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+        let o = build(fab, &out, &extra);
+        assert_eq!(o.status.code(), Some(1), "{fab}: {}", text(&o));
+        assert!(text(&o).contains(code.as_str()), "{fab}: {}", text(&o));
+        assert!(
+            text(&o).contains("nothing was written"),
+            "{fab}: {}",
+            text(&o)
+        );
+        assert!(!out.exists(), "{fab}: output written despite findings");
+    }
+    // The same warning is accepted with --allow-warnings and appears in the report.
+    let out = scratch("warnings");
+    build_ok(
+        "fixtures/check/FAB604_oversubscribed_leaf.fab",
+        &out,
+        &["--allow-warnings"],
+    );
+    let report = fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(report.contains("FAB604"), "{report}");
+}
+
+#[test]
+fn a_broken_template_override_is_fab902_and_bad_flags_exit_2() {
+    let dir = scratch("override");
+    fs::create_dir_all(dir.join("eos")).unwrap();
+    fs::write(
+        dir.join("eos/running-config"),
+        "hostname {{ device.hostnme }}\n",
+    )
+    .unwrap();
+    let out = scratch("override-out");
+    let o = build(
+        "fixtures/fabrics/explicit-leaf-spine.fab",
+        &out,
+        &["--templates", dir.to_str().unwrap()],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains("FAB902") && text(&o).contains("eos/running-config"),
+        "{}",
+        text(&o)
+    );
+    assert!(!out.exists());
+
+    // A working override changes exactly that target's files.
+    fs::write(
+        dir.join("eos/running-config"),
+        "hostname {{ device.hostname }}\n",
+    )
+    .unwrap();
+    build_ok(
+        "fixtures/fabrics/explicit-leaf-spine.fab",
+        &out,
+        &["--templates", dir.to_str().unwrap()],
+    );
+    assert_eq!(
+        fs::read_to_string(out.join("switches/S1/running-config")).unwrap(),
+        "hostname S1\n"
+    );
+
+    let o = build(
+        "fixtures/fabrics/explicit-leaf-spine.fab",
+        &out,
+        &["--target", "ios"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("unknown target `ios`"), "{}", text(&o));
+}
+
+// ---- big fixtures: properties only --------------------------------------------------------
+
+fn count_by(files: &BTreeMap<String, Vec<u8>>, suffix: &str) -> usize {
+    files.keys().filter(|k| k.ends_with(suffix)).count()
+}
+
+#[test]
+fn cluster_2048_builds_every_device_valid_and_deterministic() {
+    let (a, b) = (scratch("c2048-a"), scratch("c2048-b"));
+    build_ok("fixtures/fabrics/cluster-2048.fab", &a, &[]);
+    build_ok(
+        "fixtures/fabrics/cluster-2048.fab",
+        &b,
+        &["--target", "sonic,junos,host"],
+    );
+    let files = tree(&a);
+    assert_eq!(count_by(&files, "config_db.json"), 64, "SONiC leaves");
+    assert_eq!(count_by(&files, "/config"), 32, "Junos spines");
+    assert_eq!(count_by(&files, "mlnx_qos.sh"), 256, "hosts");
+    assert_eq!(files.len(), 64 + 32 + 256 + 3);
+    assert!(files == tree(&b), "two builds differ");
+    // Validity of a sample: the first and last of each kind.
+    let sample: BTreeMap<String, Vec<u8>> = files
+        .iter()
+        .filter(|(k, _)| {
+            [
+                "switches/leaf-g1-r1/",
+                "switches/leaf-g8-r8/",
+                "hosts/node001/",
+                "hosts/node256/",
+            ]
+            .iter()
+            .any(|p| k.starts_with(p))
+        })
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    assert_eq!(validate_tree("cluster-2048", &sample, true), (2, 2));
+}
+
+/// The 100,000-GPU fixture: counts, a valid sample, a deterministic manifest. Slow in a debug
+/// build (about a minute on two cores); `cargo test --release --test build -- --ignored`.
+#[test]
+#[ignore = "100k-GPU build; run with --release -- --ignored"]
+fn cluster_100k_builds_every_device() {
+    let (a, b) = (scratch("c100k-a"), scratch("c100k-b"));
+    build_ok("fixtures/fabrics/cluster-100k.fab", &a, &[]);
+    let m1 = fs::read(a.join("manifest.json")).unwrap();
+    let m: serde_json::Value = serde_json::from_slice(&m1).unwrap();
+    let entries = m["files"].as_array().unwrap();
+    let count = |t: &str| entries.iter().filter(|e| e["target"] == t).count();
+    assert_eq!(count("host"), 12_500);
+    assert_eq!(count("sonic") + count("eos") + count("nxos"), 4_192);
+    let first_leaf = entries.iter().find(|e| e["target"] == "sonic").unwrap()["path"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let doc: serde_json::Value =
+        serde_json::from_slice(&fs::read(a.join(&first_leaf)).unwrap()).unwrap();
+    assert!(validate_sonic(&doc).is_empty());
+    let script = fs::read_to_string(a.join("hosts/gpu12500/mlnx_qos.sh")).unwrap();
+    assert!(validate_mlnx_qos(&script).is_empty());
+    let report = fs::read_to_string(a.join("report.md")).unwrap();
+    assert!(report.lines().count() < 300, "the report summarises");
+    build_ok(
+        "fixtures/fabrics/cluster-100k.fab",
+        &b,
+        &["--target", "host"],
+    );
+    let host_manifest: serde_json::Value =
+        serde_json::from_slice(&fs::read(b.join("manifest.json")).unwrap()).unwrap();
+    let same = host_manifest["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["target"] == "host")
+        .zip(entries.iter().filter(|e| e["target"] == "host"))
+        .all(|(x, y)| x == y);
+    assert!(same, "host scripts differ between builds");
+}
+
+/// A SONiC leaf whose host and spine cables are equally long: buildermgrd's profile name is
+/// the same for both, so both get the larger (switch-sender) headroom and the build succeeds.
+#[test]
+fn sonic_ports_with_equal_speed_and_cable_share_one_profile() {
+    let dir = scratch("equal-cables");
+    fs::create_dir_all(&dir).unwrap();
+    let fab = dir.join("lab.fab");
+    fs::write(
+        &fab,
+        r#"fabric lab {
+  class roce { dscp 26  priority 3  lossless  bandwidth 50% }
+  class cnp  { dscp 48  priority 6  strict  cnp }
+  class bulk { dscp other  priority 0  bandwidth 50% }
+  switch-model s9300 { os sonic  ports 64 x 400G  buffer 64MB }
+  nic-model cx7 { driver mlx5  speed 400G }
+  switch L1 { model s9300  tier 1 }
+  switch S1 { model s9300  tier 2 }
+  host h[1..2] { nic cx7 }
+  link h[1..2] -- L1 { cable 3m }
+  link L1 -- S1 { cable 3m }
+}
+"#,
+    )
+    .unwrap();
+    let out = scratch("equal-cables-out");
+    build_ok(fab.to_str().unwrap(), &out, &[]);
+    let doc: serde_json::Value =
+        serde_json::from_slice(&fs::read(out.join("switches/L1/config_db.json")).unwrap()).unwrap();
+    assert!(validate_sonic(&doc).is_empty());
+    let profiles = doc["BUFFER_PROFILE"].as_object().unwrap();
+    let lossless: Vec<&String> = profiles
+        .keys()
+        .filter(|k| k.starts_with("pg_lossless_"))
+        .collect();
+    assert_eq!(lossless, ["pg_lossless_400000_3m_profile"]);
+    // The spine's 9216-byte frames need more than a host's 4200-byte ones: the larger wins.
+    let xoff: u64 = profiles["pg_lossless_400000_3m_profile"]["xoff"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    // 9236 (receiver frame) + 84 (PAUSE) + 1500 (3 m at 400G) + 905·64 (response quanta)
+    // + 9236 (a spine frame); a host-only port would have 4220 as its last term.
+    assert_eq!(xoff, 9236 + 84 + 1500 + 905 * 64 + 9236);
+}
+
+/// The deadlock witness of a finding is drawn in red; tiers are ranks; the report says
+/// "not analysed" when no deadlock facts exist.
+#[test]
+fn topology_marks_the_witness_cycle_and_report_has_every_verdict() {
+    use fabricc::diagnostic::{Code, CycleHop, Diagnostic};
+    use fabricc::output::report::{ReportInput, reports};
+    let mut sources = fabricc::source::Sources::new();
+    let checked = fabricc::pipeline::check(
+        &mut sources,
+        &root().join("fixtures/fabrics/explicit-leaf-spine.fab"),
+        &fabricc::model::Limits::default(),
+    )
+    .unwrap();
+    let fabric = checked.fabric.as_ref().unwrap();
+    let mut witness = Diagnostic::new(Code::TargetCannotExpress, fabric.span, "a stand-in finding");
+    witness.cycle = Some(vec![
+        CycleHop {
+            switch: "S1".into(),
+            from: "L1".into(),
+            priority: 3,
+        },
+        CycleHop {
+            switch: "L2".into(),
+            from: "S1".into(),
+            priority: 3,
+        },
+    ]);
+    let files = reports(&ReportInput {
+        fabric,
+        diagnostics: &[witness],
+        facts: checked.facts.as_ref(),
+        switches: &[],
+        hosts: &[],
+        files: &[],
+    });
+    let dot = &files
+        .iter()
+        .find(|a| a.path == "topology.dot")
+        .unwrap()
+        .contents;
+    assert!(
+        dot.contains("\"L1\" -- \"S1\" [label=\"×2\", color=red, penwidth=3];"),
+        "{dot}"
+    );
+    assert!(
+        dot.contains("\"L2\" -- \"S1\" [label=\"×2\", color=red, penwidth=3];"),
+        "{dot}"
+    );
+    assert!(dot.contains("\"L1\" -- \"S2\" [label=\"×2\"];"), "{dot}");
+    assert!(
+        dot.contains("subgraph rank_1 {\n    rank=same;\n    \"L1\";\n    \"L2\";"),
+        "{dot}"
+    );
+    let report = &files
+        .iter()
+        .find(|a| a.path == "report.md")
+        .unwrap()
+        .contents;
+    for verdict in [
+        "| deadlock freedom | deadlock-free (1 scenario analysed) |",
+        "| QoS plan | no findings |",
+        "| PFC watchdog |",
+    ] {
+        assert!(report.contains(verdict), "{verdict}\n{report}");
+    }
+}
+
+/// On a big fabric the graph draws switches only and collapses each leaf's hosts.
+#[test]
+fn big_topologies_collapse_hosts_per_leaf() {
+    let out = scratch("dot-2048");
+    build_ok(
+        "fixtures/fabrics/cluster-2048.fab",
+        &out,
+        &["--target", "host"],
+    );
+    let dot = fs::read_to_string(out.join("topology.dot")).unwrap();
+    assert!(!dot.contains("\"node001\""), "hosts drawn one by one");
+    assert!(
+        dot.contains("\"hosts@leaf-g1-r1\" [shape=ellipse, label=\"32 hosts\"];"),
+        "{}",
+        &dot[..2000.min(dot.len())]
+    );
+    let report = fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        report.contains("distinct rows"),
+        "oversubscription summarised: {report}"
+    );
+}
