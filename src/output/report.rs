@@ -594,6 +594,11 @@ fn dot_comment(s: &str) -> String {
     s.replace(['\n', '\r'], " ")
 }
 
+/// "1 scenario", "97 scenarios".
+fn scenarios(n: u64) -> String {
+    format!("{n} {}", if n == 1 { "scenario" } else { "scenarios" })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -610,9 +615,4 @@ mod tests {
     fn dot_quotes() {
         assert_eq!(quote("a\"b"), "\"a\\\"b\"");
     }
-}
-
-/// "1 scenario", "97 scenarios".
-fn scenarios(n: u64) -> String {
-    format!("{n} {}", if n == 1 { "scenario" } else { "scenarios" })
 }
