@@ -28,7 +28,7 @@ pub fn expand(pattern: &NamePattern, max: u64) -> Result<Vec<String>, Diagnostic
             pattern.span,
             format!(
                 "`{}` expands to {n} names, more than the limit of {max}",
-                display(pattern)
+                crate::syntax::printer::pattern(pattern)
             ),
         )
         .label("this pattern")
@@ -52,30 +52,6 @@ pub fn expand(pattern: &NamePattern, max: u64) -> Result<Vec<String>, Diagnostic
         }
     }
     Ok(out)
-}
-
-/// The pattern as written (for messages).
-pub fn display(pattern: &NamePattern) -> String {
-    let mut s = String::new();
-    for seg in &pattern.segments {
-        match seg {
-            Segment::Text(t) => s.push_str(t),
-            Segment::Range(items) => {
-                s.push('[');
-                for (i, it) in items.iter().enumerate() {
-                    if i > 0 {
-                        s.push(',');
-                    }
-                    s.push_str(&format!("{:0w$}", it.lo, w = it.width));
-                    if it.hi != it.lo {
-                        s.push_str(&format!("..{:0w$}", it.hi, w = it.width));
-                    }
-                }
-                s.push(']');
-            }
-        }
-    }
-    s
 }
 
 /// The identifier rule: `[A-Za-z_][A-Za-z0-9_.-]*`. Only such names reach configs and paths.

@@ -4,12 +4,13 @@
 use std::collections::HashMap;
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::model::names::{display, expand};
+use crate::model::names::expand;
 use crate::model::{
     DeviceId, ExplicitPath, Fabric, FailedLink, HostId, LinkId, Rewrite, RouteTarget, Sourced,
     StaticRoute, SwitchId,
 };
 use crate::syntax::ast::{self, RoutingModel, StmtKind};
+use crate::syntax::printer::pattern as display;
 
 use super::{Names, undefined};
 
