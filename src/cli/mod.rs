@@ -3,6 +3,7 @@
 
 mod build;
 mod check;
+mod diff;
 mod explain;
 mod export;
 mod fmt;
@@ -50,6 +51,11 @@ pub enum Command {
     /// --allow-warnings). Exit status: 0 built (or fresh with --check), 1 findings (or stale
     /// with --check), 2 the tool could not run (bad flags, unreadable file, refused output folder).
     Build(BuildArgs),
+    /// Show what a change to a fabric does to the generated files and the findings.
+    ///
+    /// Builds OLD and NEW in memory and prints, file by file, a unified diff of every config,
+    /// script and report that changes, then the findings that are new or fixed. Writes nothing.
+    Diff(DiffArgs),
     /// Explain a diagnostic code (`fabricc explain FAB201`), or list every code with --all.
     Explain(ExplainArgs),
     /// Format `.fab` files canonically, keeping every comment (idempotent; meaning unchanged).
@@ -157,6 +163,35 @@ pub struct BuildArgs {
     pub limits: LimitArgs,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    /// Unified diffs and a summary, for people.
+    Text,
+    /// One JSON object with every changed file and finding, for review bots.
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The fabric before the change.
+    #[arg(value_name = "OLD")]
+    pub old: PathBuf,
+    /// The fabric after the change.
+    #[arg(value_name = "NEW")]
+    pub new: PathBuf,
+    /// Only the changed files with their added and removed line counts.
+    #[arg(long)]
+    pub stat: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: DiffFormat,
+    /// Compare only these targets (comma-separated): sonic, cumulus, eos, nxos, junos, host.
+    #[arg(long = "target", value_name = "TARGETS", value_delimiter = ',')]
+    pub targets: Vec<String>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
 #[derive(Debug, Args)]
 pub struct FmtArgs {
     /// Files to format (`-` for standard input).
@@ -256,6 +291,7 @@ pub fn run() -> ExitStatus {
         Command::Check(args) => check::run(&args),
         Command::Export(args) => export::run(&args),
         Command::Build(args) => build::run(&args),
+        Command::Diff(args) => diff::run(&args),
         Command::Explain(args) => explain::run(&args),
         Command::Fmt(args) => fmt::run(&args),
         Command::Completions { shell } => shell::completions(shell),

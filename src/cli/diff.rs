@@ -1,0 +1,255 @@
+//! `fabricc diff OLD NEW`: what a change to the source does to every generated file and to
+//! the findings, device by device. Both fabrics are built in memory; nothing is written.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+use similar::TextDiff;
+
+use crate::diagnostic::Diagnostic;
+use crate::lower::Targets;
+use crate::output::generate::generate;
+use crate::pipeline::{self, Checked};
+use crate::render::{Artifact, ArtifactKind, Templates};
+use crate::source::Sources;
+
+use super::{DiffArgs, DiffFormat, ExitStatus, err, out};
+
+#[derive(Serialize)]
+struct FileChange {
+    path: String,
+    device: String,
+    kind: &'static str,
+    /// `added`, `removed` or `changed`.
+    change: &'static str,
+    added_lines: usize,
+    removed_lines: usize,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    diff: String,
+}
+
+#[derive(Serialize, PartialEq, Eq, PartialOrd, Ord, Clone)]
+struct Finding {
+    code: String,
+    severity: String,
+    message: String,
+}
+
+#[derive(Serialize)]
+struct Report {
+    old: Option<String>,
+    new: Option<String>,
+    files: Vec<FileChange>,
+    new_findings: Vec<Finding>,
+    fixed_findings: Vec<Finding>,
+    switches_changed: usize,
+    hosts_changed: usize,
+    lines_added: usize,
+    lines_removed: usize,
+}
+
+fn kind(k: ArtifactKind) -> &'static str {
+    match k {
+        ArtifactKind::Switch => "switch",
+        ArtifactKind::Host => "host",
+        ArtifactKind::Report => "report",
+    }
+}
+
+/// The generated files of one side, by path; `None` when the side does not build.
+fn files(
+    checked: &Checked,
+    targets: Targets,
+    templates: &Templates,
+) -> Option<BTreeMap<String, Artifact>> {
+    let fabric = checked.fabric.as_ref()?;
+    if checked.errors() > 0 {
+        return None;
+    }
+    let files = generate(
+        fabric,
+        &checked.diagnostics,
+        checked.facts.as_ref(),
+        targets,
+        templates,
+    )
+    .ok()?;
+    Some(files.into_iter().map(|a| (a.path.clone(), a)).collect())
+}
+
+fn findings(d: &[Diagnostic]) -> BTreeSet<Finding> {
+    d.iter()
+        .map(|d| Finding {
+            code: d.code.to_string(),
+            severity: d.severity.as_str().into(),
+            message: d.message.clone(),
+        })
+        .collect()
+}
+
+pub fn run(args: &DiffArgs) -> ExitStatus {
+    let targets = if args.targets.is_empty() {
+        Targets::ALL
+    } else {
+        match Targets::parse(&args.targets.join(",")) {
+            Ok(t) => t,
+            Err(e) => {
+                err(&format!("error: {e}\n"));
+                return ExitStatus::Error;
+            }
+        }
+    };
+    let templates = match Templates::embedded() {
+        Ok(t) => t,
+        Err(e) => {
+            err(&format!("error: {e}\n"));
+            return ExitStatus::Error;
+        }
+    };
+    let limits = args.limits.limits();
+    let mut sources = Sources::new();
+    let mut sides = Vec::new();
+    for path in [&args.old, &args.new] {
+        match pipeline::check(&mut sources, path, &limits) {
+            Ok(c) => sides.push(c),
+            Err(e) => {
+                err(&format!("error: {e}\n"));
+                return ExitStatus::Error;
+            }
+        }
+    }
+    let (old, new) = (&sides[0], &sides[1]);
+    let (old_files, new_files) = (
+        files(old, targets, &templates),
+        files(new, targets, &templates),
+    );
+    for (side, path, f) in [
+        ("OLD", &args.old, &old_files),
+        ("NEW", &args.new, &new_files),
+    ] {
+        if f.is_none() {
+            err(&format!(
+                "note: {side} `{}` does not build (see its findings); its files count as empty\n",
+                path.display()
+            ));
+        }
+    }
+    let empty = BTreeMap::new();
+    let (a, b) = (
+        old_files.as_ref().unwrap_or(&empty),
+        new_files.as_ref().unwrap_or(&empty),
+    );
+    let paths: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+    let mut report = Report {
+        old: old.fabric_name().map(str::to_string),
+        new: new.fabric_name().map(str::to_string),
+        files: Vec::new(),
+        new_findings: Vec::new(),
+        fixed_findings: Vec::new(),
+        switches_changed: 0,
+        hosts_changed: 0,
+        lines_added: 0,
+        lines_removed: 0,
+    };
+    let mut switches = BTreeSet::new();
+    let mut hosts = BTreeSet::new();
+    for path in paths {
+        let (x, y) = (a.get(path), b.get(path));
+        let before = x.map_or("", |f| f.contents.as_str());
+        let after = y.map_or("", |f| f.contents.as_str());
+        if before == after {
+            continue;
+        }
+        let Some(art) = y.or(x) else { continue };
+        let diff = TextDiff::from_lines(before, after);
+        let (mut added, mut removed) = (0, 0);
+        for op in diff.ops() {
+            for change in diff.iter_changes(op) {
+                match change.tag() {
+                    similar::ChangeTag::Insert => added += 1,
+                    similar::ChangeTag::Delete => removed += 1,
+                    similar::ChangeTag::Equal => {}
+                }
+            }
+        }
+        let text = if args.stat {
+            String::new()
+        } else {
+            diff.unified_diff()
+                .context_radius(3)
+                .header(&format!("a/{path}"), &format!("b/{path}"))
+                .to_string()
+        };
+        match art.kind {
+            ArtifactKind::Switch => {
+                switches.insert(art.device.clone());
+            }
+            ArtifactKind::Host => {
+                hosts.insert(art.device.clone());
+            }
+            ArtifactKind::Report => {}
+        }
+        report.lines_added += added;
+        report.lines_removed += removed;
+        report.files.push(FileChange {
+            path: path.clone(),
+            device: art.device.clone(),
+            kind: kind(art.kind),
+            change: match (x, y) {
+                (None, _) => "added",
+                (_, None) => "removed",
+                _ => "changed",
+            },
+            added_lines: added,
+            removed_lines: removed,
+            diff: text,
+        });
+    }
+    report.switches_changed = switches.len();
+    report.hosts_changed = hosts.len();
+    let (fo, fnew) = (findings(&old.diagnostics), findings(&new.diagnostics));
+    report.new_findings = fnew.difference(&fo).cloned().collect();
+    report.fixed_findings = fo.difference(&fnew).cloned().collect();
+    match args.format {
+        DiffFormat::Json => {
+            out(&(serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"))
+        }
+        DiffFormat::Text => out(&text(&report, args.stat)),
+    }
+    ExitStatus::Success
+}
+
+fn text(r: &Report, stat: bool) -> String {
+    let mut s = String::new();
+    for f in &r.files {
+        if stat {
+            s.push_str(&format!(
+                "{:<60} +{} -{}\n",
+                f.path, f.added_lines, f.removed_lines
+            ));
+        } else {
+            s.push_str(&f.diff);
+        }
+    }
+    for (what, list) in [("new", &r.new_findings), ("fixed", &r.fixed_findings)] {
+        for f in list {
+            s.push_str(&format!(
+                "{what} finding: {} {}: {}\n",
+                f.code, f.severity, f.message
+            ));
+        }
+    }
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    s.push_str(&format!(
+        "{} and {} change; {} files, +{} -{} lines; {} new and {} fixed findings\n",
+        plural(r.switches_changed, "switch", "switches"),
+        plural(r.hosts_changed, "host", "hosts"),
+        r.files.len(),
+        r.lines_added,
+        r.lines_removed,
+        r.new_findings.len(),
+        r.fixed_findings.len()
+    ));
+    s
+}
