@@ -22,6 +22,8 @@ mod variants;
 
 use std::fmt;
 
+use minijinja::Value;
+use minijinja::value::Serde;
 use serde::Serialize;
 
 pub use context::*;
@@ -128,11 +130,11 @@ pub fn render_switch(
 ) -> Result<Vec<Artifact>, RenderError> {
     check_switch(ctx)?;
     let view = match ctx.os {
-        SwitchOs::Sonic => to_json(&sonic::view(ctx)?)?,
-        SwitchOs::Cumulus => to_json(&cumulus::view(ctx)?)?,
-        SwitchOs::Eos => to_json(&eos::view(ctx)?)?,
-        SwitchOs::Nxos => to_json(&nxos::view(ctx)?)?,
-        SwitchOs::Junos => to_json(&junos::view(ctx)?)?,
+        SwitchOs::Sonic => Value::from(Serde(sonic::view(ctx)?)),
+        SwitchOs::Cumulus => Value::from(Serde(cumulus::view(ctx)?)),
+        SwitchOs::Eos => Value::from(Serde(eos::view(ctx)?)),
+        SwitchOs::Nxos => Value::from(Serde(nxos::view(ctx)?)),
+        SwitchOs::Junos => Value::from(Serde(junos::view(ctx)?)),
     };
     render_files(
         templates,
@@ -146,7 +148,7 @@ pub fn render_switch(
 
 /// Render the NIC setup script of a host.
 pub fn render_host(templates: &Templates, ctx: &HostContext) -> Result<Vec<Artifact>, RenderError> {
-    let view = to_json(&host::view(ctx)?)?;
+    let view = Value::from(Serde(host::view(ctx)?));
     render_files(
         templates,
         "host",
@@ -174,28 +176,19 @@ pub fn render_all(
     Ok(out)
 }
 
-fn to_json<T: Serialize>(view: &T) -> Result<serde_json::Value, RenderError> {
-    serde_json::to_value(view).map_err(|e| RenderError::Template {
-        template: "<view>".to_string(),
-        line: None,
-        message: e.to_string(),
-    })
-}
-
 fn render_files(
     templates: &Templates,
     target: &str,
     folder: &str,
     device: &str,
     kind: ArtifactKind,
-    view: &serde_json::Value,
+    view: &Value,
 ) -> Result<Vec<Artifact>, RenderError> {
-    let value = templates::to_value(view);
     let mut out = Vec::new();
     for file in Templates::files(target) {
         out.push(Artifact {
             path: format!("{folder}/{device}/{}", file.output),
-            contents: templates.render(file.path, value.clone())?,
+            contents: templates.render(file.path, view.clone())?,
             device: device.to_string(),
             kind,
             target: target.to_string(),

@@ -163,84 +163,81 @@ pub(crate) fn template_error(e: Error) -> RenderError {
     }
 }
 
-/// A serde value (from `serde_json::to_value` of a view) as a template value.
-pub(crate) fn to_value(v: &serde_json::Value) -> Value {
-    match v {
-        serde_json::Value::Null => Value::from(()),
-        serde_json::Value::Bool(b) => Value::from(*b),
-        serde_json::Value::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                Value::from(i)
-            } else if let Some(u) = n.as_u64() {
-                Value::from(u)
-            } else {
-                Value::from(n.as_f64().unwrap_or(0.0))
+/// A template value as JSON, streamed: the view's data is serialized straight from the
+/// template value, without an intermediate tree. Undefined or invalid values are an error
+/// (minijinja's own `Serialize` would print them as `null`, a silent hole in a config).
+struct StrictJson<'a>(&'a Value);
+
+impl serde::Serialize for StrictJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use minijinja::value::ValueKind;
+        use serde::ser::{Error as _, SerializeMap, SerializeSeq};
+        let v = self.0;
+        match v.kind() {
+            ValueKind::Undefined | ValueKind::Invalid => {
+                Err(S::Error::custom("undefined value in tojson"))
             }
+            ValueKind::Seq | ValueKind::Iterable => {
+                let items = v.try_iter().map_err(S::Error::custom)?;
+                let mut seq = serializer.serialize_seq(v.len())?;
+                for item in items {
+                    seq.serialize_element(&StrictJson(&item))?;
+                }
+                seq.end()
+            }
+            ValueKind::Map => {
+                let keys = v.try_iter().map_err(S::Error::custom)?;
+                let mut map = serializer.serialize_map(v.len())?;
+                for key in keys {
+                    let item = v.get_item(&key).map_err(S::Error::custom)?;
+                    match key.as_str() {
+                        Some(k) => map.serialize_entry(k, &StrictJson(&item))?,
+                        None => map.serialize_entry(&key.to_string(), &StrictJson(&item))?,
+                    }
+                }
+                map.end()
+            }
+            ValueKind::Bool | ValueKind::Number | ValueKind::String | ValueKind::None => {
+                v.serialize(serializer)
+            }
+            _ => Err(S::Error::custom("value cannot be rendered as JSON")),
         }
-        serde_json::Value::String(s) => Value::from(s.clone()),
-        serde_json::Value::Array(a) => Value::from(a.iter().map(to_value).collect::<Vec<_>>()),
-        serde_json::Value::Object(o) => Value::from(
-            o.iter()
-                .map(|(k, v)| (k.clone(), to_value(v)))
-                .collect::<std::collections::BTreeMap<String, Value>>(),
-        ),
     }
 }
 
-/// A template value back as JSON data; undefined values are an error.
-fn to_json(v: &Value) -> Result<serde_json::Value, Error> {
-    use minijinja::value::ValueKind;
-    Ok(match v.kind() {
-        ValueKind::Undefined => {
-            return Err(Error::new(
-                ErrorKind::UndefinedError,
-                "undefined value in tojson",
-            ));
-        }
-        ValueKind::None => serde_json::Value::Null,
-        ValueKind::Bool => serde_json::Value::Bool(v.is_true()),
-        ValueKind::Number => {
-            if let Some(i) = v.as_i64() {
-                serde_json::Value::from(i)
-            } else if let Ok(u) = u64::try_from(v.clone()) {
-                serde_json::Value::from(u)
-            } else {
-                let f = f64::try_from(v.clone())?;
-                serde_json::Value::from(f)
-            }
-        }
-        ValueKind::String => serde_json::Value::String(v.as_str().unwrap_or_default().to_string()),
-        ValueKind::Seq | ValueKind::Iterable => serde_json::Value::Array(
-            v.try_iter()?
-                .map(|x| to_json(&x))
-                .collect::<Result<_, _>>()?,
-        ),
-        ValueKind::Map => {
-            let mut map = serde_json::Map::new();
-            for key in v.try_iter()? {
-                let item = v.get_item(&key)?;
-                let key = key
-                    .as_str()
-                    .map(str::to_string)
-                    .unwrap_or_else(|| key.to_string());
-                map.insert(key, to_json(&item)?);
-            }
-            serde_json::Value::Object(map)
-        }
-        _ => {
-            return Err(Error::new(
-                ErrorKind::InvalidOperation,
-                "value cannot be rendered as JSON",
-            ));
-        }
-    })
-}
-
-/// `{{ x | tojson }}`: pretty JSON (two-space indent, keys sorted because serde_json's map
-/// is ordered), marked safe so no escaping is applied on top.
+/// `{{ x | tojson }}`: pretty JSON (two-space indent; keys sorted, because template maps are
+/// `BTreeMap`s: minijinja is built without `preserve_order`), marked safe so no escaping is
+/// applied on top.
 fn tojson(v: Value) -> Result<Value, Error> {
-    let json = to_json(&v)?;
-    let text = serde_json::to_string_pretty(&json)
+    let text = serde_json::to_string_pretty(&StrictJson(&v))
         .map_err(|e| Error::new(ErrorKind::InvalidOperation, e.to_string()))?;
     Ok(Value::from_safe_string(text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tojson_text(v: Value) -> Result<String, Error> {
+        tojson(v).map(|t| t.as_str().unwrap_or_default().to_string())
+    }
+
+    #[test]
+    fn tojson_is_pretty_with_sorted_keys() {
+        let mut m = std::collections::BTreeMap::new();
+        m.insert("b", Value::from(vec![Value::from(1), Value::from("x")]));
+        m.insert("a", Value::from(()));
+        let text = tojson_text(Value::from(m)).expect("renders");
+        assert_eq!(text, "{\n  \"a\": null,\n  \"b\": [\n    1,\n    \"x\"\n  ]\n}");
+    }
+
+    #[test]
+    fn tojson_refuses_undefined_values_anywhere_in_the_tree() {
+        let mut inner = std::collections::BTreeMap::new();
+        inner.insert("hole", Value::UNDEFINED);
+        let mut outer = std::collections::BTreeMap::new();
+        outer.insert("table", Value::from(inner));
+        let e = tojson_text(Value::from(outer)).expect_err("undefined must not print as null");
+        assert!(e.to_string().contains("undefined value in tojson"), "{e}");
+    }
 }
