@@ -38,6 +38,11 @@ fn sizes_of_the_example_clusters() {
         (c2k.hosts.len(), tier_counts(&c2k), c2k.links.len()),
         (256, vec![64, 32], 2048 + 64 * 32)
     );
+    let c16k = fabric("cluster-16k.fab");
+    // 64 rail groups of 32 hosts × 8 rails; 16 pods × 32 spines; 32 planes × 8 super-spines.
+    assert_eq!(c16k.hosts.len() * 8, 16_384);
+    assert_eq!(tier_counts(&c16k), vec![512, 512, 256]);
+    assert_eq!(c16k.links.len(), 16_384 + 512 * 32 + 512 * 32);
     let big = fabric("cluster-100k.fab");
     // 196 rail groups of 64 hosts × 8 rails; 25 pods × 64 spines; 64 planes × 16 super-spines.
     assert_eq!(big.hosts.len() * 8, 100_000);
