@@ -2,12 +2,16 @@
 //! the findings, device by device. Both fabrics are built in memory; nothing is written.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 
 use serde::Serialize;
 use similar::TextDiff;
 
 use crate::diagnostic::Diagnostic;
 use crate::lower::Targets;
+use crate::model::Limits;
+use crate::model::git::{GitError, Revision};
+use crate::model::load::{LoadError, Reader};
 use crate::output::generate::generate;
 use crate::pipeline::{self, Checked};
 use crate::render::{Artifact, ArtifactKind, Templates};
@@ -87,6 +91,65 @@ fn findings(d: &[Diagnostic]) -> BTreeSet<Finding> {
         .collect()
 }
 
+/// One side of the comparison, and how the notes name it.
+struct Side {
+    checked: Checked,
+    name: String,
+}
+
+/// Why the comparison could not start (exit 2): the message and what to do about it.
+struct Failure {
+    message: String,
+    help: Option<String>,
+}
+
+impl From<LoadError> for Failure {
+    fn from(e: LoadError) -> Self {
+        Failure {
+            message: e.to_string(),
+            help: None,
+        }
+    }
+}
+
+impl From<GitError> for Failure {
+    fn from(e: GitError) -> Self {
+        Failure {
+            message: e.to_string(),
+            help: Some(e.help()),
+        }
+    }
+}
+
+/// Checks both sides: two files from disk, or (`--git REV FILE`) the working tree's FILE and
+/// FILE with its imports at REV.
+fn sides(args: &DiffArgs, sources: &mut Sources, limits: &Limits) -> Result<(Side, Side), Failure> {
+    let disk = |sources: &mut Sources, path: &Path| -> Result<Side, Failure> {
+        Ok(Side {
+            checked: pipeline::check(sources, path, limits)?,
+            name: path.display().to_string(),
+        })
+    };
+    match (&args.git, &args.new) {
+        (Some(rev), _) => {
+            // The working tree first: a FILE that does not exist is that, not a git problem.
+            let new = disk(sources, &args.old)?;
+            let (revision, root) = Revision::open(rev, &args.old)?;
+            let old = Side {
+                checked: pipeline::check_from(sources, &revision, &root, limits)?,
+                name: revision.display(&root),
+            };
+            Ok((old, new))
+        }
+        (None, Some(new)) => Ok((disk(sources, &args.old)?, disk(sources, new)?)),
+        // clap requires NEW without --git; this is only the type system's case.
+        (None, None) => Err(Failure {
+            message: "NEW is missing".into(),
+            help: Some("compare two files (`fabricc diff OLD NEW`) or the working tree with a revision (`fabricc diff --git REV FILE`)".into()),
+        }),
+    }
+}
+
 pub fn run(args: &DiffArgs) -> ExitStatus {
     let targets = if args.targets.is_empty() {
         Targets::ALL
@@ -108,29 +171,26 @@ pub fn run(args: &DiffArgs) -> ExitStatus {
     };
     let limits = args.limits.limits();
     let mut sources = Sources::new();
-    let mut sides = Vec::new();
-    for path in [&args.old, &args.new] {
-        match pipeline::check(&mut sources, path, &limits) {
-            Ok(c) => sides.push(c),
-            Err(e) => {
-                err(&format!("error: {e}\n"));
-                return ExitStatus::Error;
-            }
+    let (old_side, new_side) = match sides(args, &mut sources, &limits) {
+        Ok(s) => s,
+        Err(f) => {
+            let help = f.help.map(|h| format!("help: {h}\n")).unwrap_or_default();
+            err(&format!("error: {}\n{help}", f.message));
+            return ExitStatus::Error;
         }
-    }
-    let (old, new) = (&sides[0], &sides[1]);
+    };
+    let (old, new) = (&old_side.checked, &new_side.checked);
     let (old_files, new_files) = (
         files(old, targets, &templates),
         files(new, targets, &templates),
     );
-    for (side, path, f) in [
-        ("OLD", &args.old, &old_files),
-        ("NEW", &args.new, &new_files),
+    for (side, name, f) in [
+        ("OLD", &old_side.name, &old_files),
+        ("NEW", &new_side.name, &new_files),
     ] {
         if f.is_none() {
             err(&format!(
-                "note: {side} `{}` does not build (see its findings); its files count as empty\n",
-                path.display()
+                "note: {side} `{name}` does not build (see its findings); its files count as empty\n"
             ));
         }
     }
