@@ -32,11 +32,15 @@ struct FileChange {
     diff: String,
 }
 
-#[derive(Serialize, PartialEq, Eq, PartialOrd, Ord, Clone)]
+#[derive(Serialize, Clone)]
 struct Finding {
     code: String,
     severity: String,
     message: String,
+    /// Where it is: in NEW for a new finding, in OLD for a fixed one (`REV:path` with `--git`).
+    file: String,
+    line: usize,
+    column: usize,
 }
 
 #[derive(Serialize)]
@@ -81,13 +85,39 @@ fn files(
     Some(files.into_iter().map(|a| (a.path.clone(), a)).collect())
 }
 
-fn findings(d: &[Diagnostic]) -> BTreeSet<Finding> {
-    d.iter()
-        .map(|d| Finding {
-            code: d.code.to_string(),
-            severity: d.severity.as_str().into(),
-            message: d.message.clone(),
-        })
+/// A finding is the same on both sides when its code, severity and message are: an edit that
+/// only moves it to another line neither fixes it nor makes it new.
+type FindingKey = (String, String, String);
+
+fn findings(d: &[Diagnostic], sources: &Sources) -> BTreeMap<FindingKey, Finding> {
+    let mut map = BTreeMap::new();
+    for d in d {
+        let key = (
+            d.code.to_string(),
+            d.severity.as_str().to_string(),
+            d.message.clone(),
+        );
+        // The first place in output order stands for repeats of the same finding.
+        map.entry(key).or_insert_with(|| {
+            let (start, _) = sources.span_lines(d.primary.span);
+            Finding {
+                code: d.code.to_string(),
+                severity: d.severity.as_str().into(),
+                message: d.message.clone(),
+                file: sources.get(d.primary.span.file).display.clone(),
+                line: start.line,
+                column: start.column,
+            }
+        });
+    }
+    map
+}
+
+/// The findings of `a` that `b` does not have, in `a`'s order.
+fn only_in(a: &BTreeMap<FindingKey, Finding>, b: &BTreeMap<FindingKey, Finding>) -> Vec<Finding> {
+    a.iter()
+        .filter(|(k, _)| !b.contains_key(*k))
+        .map(|(_, f)| f.clone())
         .collect()
 }
 
@@ -267,9 +297,12 @@ pub fn run(args: &DiffArgs) -> ExitStatus {
     }
     report.switches_changed = switches.len();
     report.hosts_changed = hosts.len();
-    let (fo, fnew) = (findings(&old.diagnostics), findings(&new.diagnostics));
-    report.new_findings = fnew.difference(&fo).cloned().collect();
-    report.fixed_findings = fo.difference(&fnew).cloned().collect();
+    let (fo, fnew) = (
+        findings(&old.diagnostics, &sources),
+        findings(&new.diagnostics, &sources),
+    );
+    report.new_findings = only_in(&fnew, &fo);
+    report.fixed_findings = only_in(&fo, &fnew);
     match args.format {
         DiffFormat::Json => {
             out(&(serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"))
@@ -294,8 +327,8 @@ fn text(r: &Report, stat: bool) -> String {
     for (what, list) in [("new", &r.new_findings), ("fixed", &r.fixed_findings)] {
         for f in list {
             s.push_str(&format!(
-                "{what} finding: {} {}: {}\n",
-                f.code, f.severity, f.message
+                "{what} finding: {}:{}:{}: {} {}: {}\n",
+                f.file, f.line, f.column, f.code, f.severity, f.message
             ));
         }
     }
