@@ -135,7 +135,8 @@ impl<'a> Cx<'a> {
     }
 }
 
-/// Parses text that did not come from disk (tests, `fmt` on stdin, `diff` of a git blob).
+/// Parses text that did not come from a file (tests, generated input); its imports, if any,
+/// are read from disk relative to `display`. A git revision reads through [`load_from`].
 pub fn load_text(sources: &mut Sources, display: &str, text: String, limits: &Limits) -> Loaded {
     let mut loaded = Loaded::default();
     let mut cx = Cx::new(&mut loaded, sources, &Disk, limits);
