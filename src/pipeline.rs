@@ -6,7 +6,7 @@ use std::path::Path;
 
 use crate::analysis::{self, Facts};
 use crate::diagnostic::{self, Diagnostic};
-use crate::model::load::{self, LoadError, Loaded};
+use crate::model::load::{self, LoadError, Loaded, Reader};
 use crate::model::{Fabric, Limits, resolve};
 use crate::source::Sources;
 
@@ -39,7 +39,17 @@ impl Checked {
 
 /// Loads, resolves and analyses the fabric at `path`; its files are added to `sources`.
 pub fn check(sources: &mut Sources, path: &Path, limits: &Limits) -> Result<Checked, LoadError> {
-    let loaded = load::load(sources, path, limits)?;
+    check_from(sources, &load::Disk, path, limits)
+}
+
+/// [`check`], reading `path` and its imports through `reader` (a git revision, for `diff`).
+pub fn check_from(
+    sources: &mut Sources,
+    reader: &dyn Reader,
+    path: &Path,
+    limits: &Limits,
+) -> Result<Checked, LoadError> {
+    let loaded = load::load_from(sources, reader, path, limits)?;
     Ok(check_loaded(sources, loaded, limits))
 }
 

@@ -1,7 +1,9 @@
 //! `fabricc diff`: an ECN threshold change in the class touches exactly the lines that carry
-//! it in every target, and nothing else; findings show up as new or fixed.
+//! it in every target, and nothing else; findings show up as new or fixed. `--git REV FILE`
+//! against scratch repositories: imports come from the revision, errors exit 2.
 
-use std::process::Command;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
 fn diff(args: &[&str]) -> serde_json::Value {
     let o = Command::new(env!("CARGO_BIN_EXE_fabricc"))
@@ -89,4 +91,285 @@ fn findings_new_and_fixed() {
         .filter_map(|f| f["code"].as_str())
         .collect();
     assert!(fixed.contains(&"FAB605"), "{back}");
+}
+
+// ---- `fabricc diff --git REV FILE` ------------------------------------------------------
+
+/// A scratch folder under the system's temporary folder, removed when dropped. git is made
+/// hermetic: no user or system configuration (CI machines have none, developers' may sign
+/// commits), and no repository above the folder is ever found.
+struct Scratch {
+    dir: PathBuf,
+}
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("fabricc-diff-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("fabrics")).expect("scratch folder");
+        Scratch { dir }
+    }
+
+    fn hermetic(&self, c: &mut Command) {
+        c.env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CEILING_DIRECTORIES", std::env::temp_dir())
+            .env_remove("GIT_DIR")
+            .env_remove("GIT_WORK_TREE");
+    }
+
+    fn git(&self, args: &[&str]) {
+        let mut c = Command::new("git");
+        c.arg("-C").arg(&self.dir).args([
+            "-c",
+            "user.name=fabricc tests",
+            "-c",
+            "user.email=tests@fabricc.invalid",
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "init.defaultBranch=main",
+        ]);
+        self.hermetic(&mut c);
+        let o = c
+            .args(args)
+            .output()
+            .expect("git is installed (CI runs from a clone)");
+        assert!(
+            o.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+
+    /// Copies a file of `fixtures/fabrics/split/` (a pod importing its classes and models)
+    /// into `fabrics/`.
+    fn add_split(&self, name: &str) {
+        let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/fabrics/split")
+            .join(name);
+        std::fs::copy(from, self.dir.join("fabrics").join(name)).expect("copy fixture");
+    }
+
+    fn edit(&self, rel: &str, from: &str, to: &str) {
+        let path = self.dir.join(rel);
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert!(text.contains(from), "`{from}` is not in {rel}");
+        std::fs::write(&path, text.replacen(from, to, 1)).expect("write");
+    }
+
+    /// Runs `fabricc diff ARGS` in `cwd` (relative to the scratch folder).
+    fn fabricc(&self, cwd: &str, args: &[&str]) -> Output {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_fabricc"));
+        c.arg("diff").args(args).current_dir(self.dir.join(cwd));
+        self.hermetic(&mut c);
+        c.output().expect("run fabricc")
+    }
+
+    /// A repository with the split pod committed on `main`.
+    fn repo(name: &str) -> Scratch {
+        let s = Scratch::new(name);
+        for f in ["pod.fab", "classes.fab", "models.fab"] {
+            s.add_split(f);
+        }
+        s.git(&["init", "-q"]);
+        s.git(&["add", "."]);
+        s.git(&["commit", "-q", "-m", "pod-b"]);
+        s
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout).expect("json")
+}
+
+fn changed_files(v: &serde_json::Value) -> Vec<(String, u64, u64)> {
+    v["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap_or_default().to_string(),
+                f["added_lines"].as_u64().unwrap_or(0),
+                f["removed_lines"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn git_compares_the_working_tree_with_the_revision_imports_included() {
+    let repo = Scratch::repo("ecn");
+    // Nothing changed yet: the same fabric on both sides.
+    let same = json(&repo.fabricc("fabrics", &["--git", "HEAD", "pod.fab", "--format", "json"]));
+    assert_eq!(changed_files(&same), []);
+
+    // The pull request touches only the imported classes file.
+    repo.edit("fabrics/classes.fab", "ecn min 150KB", "ecn min 200KB");
+    let v = json(&repo.fabricc("fabrics", &["--git", "HEAD", "pod.fab", "--format", "json"]));
+    let mut expected = vec![("report.md".to_string(), 1, 1)];
+    for sw in ["leaf1", "leaf2", "leaf3", "leaf4", "spine1", "spine2"] {
+        for f in ["nvue.sh", "startup.yaml"] {
+            expected.push((format!("switches/{sw}/{f}"), 1, 1));
+        }
+    }
+    assert_eq!(changed_files(&v), expected);
+    let nvue = v["files"][1]["diff"].as_str().unwrap_or_default();
+    assert!(
+        nvue.contains("-nv set qos congestion-control default-global traffic-class 3 min-threshold 150000\n+nv set qos congestion-control default-global traffic-class 3 min-threshold 200000\n"),
+        "{nvue}"
+    );
+    assert_eq!(
+        (v["switches_changed"].as_u64(), v["hosts_changed"].as_u64()),
+        (Some(6), Some(0))
+    );
+    assert_eq!(
+        (&v["new_findings"], &v["fixed_findings"]),
+        (&serde_json::json!([]), &serde_json::json!([]))
+    );
+
+    // From the repository's top, as text: the same files, and a branch name works as REV.
+    let o = repo.fabricc(".", &["--git", "main", "fabrics/pod.fab", "--stat"]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(text.lines().count(), 14, "{text}");
+    assert!(
+        text.starts_with(&format!("{:<60} +1 -1\n", "report.md")),
+        "{text}"
+    );
+    assert!(
+        text.ends_with(
+            "6 switches and 0 hosts change; 13 files, +13 -13 lines; 0 new and 0 fixed findings\n"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn git_reads_imports_from_the_revision_not_the_disk() {
+    // `models.fab` exists on disk but was never committed: at HEAD the pod's import of it
+    // fails, so the old side does not build and every file is added.
+    let s = Scratch::new("untracked-import");
+    for f in ["pod.fab", "classes.fab", "models.fab"] {
+        s.add_split(f);
+    }
+    s.git(&["init", "-q"]);
+    s.git(&["add", "fabrics/pod.fab", "fabrics/classes.fab"]);
+    s.git(&["commit", "-q", "-m", "pod without models"]);
+    let o = s.fabricc(
+        ".",
+        &["--git", "HEAD", "fabrics/pod.fab", "--format", "json"],
+    );
+    let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+    let v = json(&o);
+    assert!(
+        stderr.contains("note: OLD `HEAD:fabrics/pod.fab` does not build"),
+        "{stderr}"
+    );
+    let files = v["files"].as_array().expect("files");
+    assert!(!files.is_empty());
+    assert!(files.iter().all(|f| f["change"] == "added"), "{v}");
+    assert_eq!(
+        v["fixed_findings"],
+        serde_json::json!([{
+            "code": "FAB009",
+            "severity": "error",
+            "message": "cannot read `models.fab`: it does not exist at `HEAD`",
+            "file": "HEAD:fabrics/pod.fab",
+            "line": 3,
+            "column": 8,
+        }])
+    );
+}
+
+/// Runs a `diff` that must fail with exit status 2 and nothing on stdout; its stderr.
+#[track_caller]
+fn fails(o: Output) -> String {
+    let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "");
+    stderr
+}
+
+#[test]
+fn git_errors_exit_2_and_say_why() {
+    let repo = Scratch::repo("errors");
+    let unknown = fails(repo.fabricc("fabrics", &["--git", "no-such-branch", "pod.fab"]));
+    assert!(
+        unknown.starts_with(
+            "error: unknown revision `no-such-branch`: git knows no commit by that name\nhelp: "
+        ),
+        "{unknown}"
+    );
+
+    std::fs::copy(
+        repo.dir.join("fabrics/pod.fab"),
+        repo.dir.join("fabrics/new-pod.fab"),
+    )
+    .expect("copy");
+    let absent = fails(repo.fabricc("fabrics", &["--git", "HEAD", "new-pod.fab"]));
+    assert!(
+        absent.starts_with(
+            "error: cannot read `HEAD:fabrics/new-pod.fab`: it does not exist at `HEAD`\nhelp: "
+        ),
+        "{absent}"
+    );
+    assert!(absent.contains("fabricc diff /dev/null FILE"), "{absent}");
+
+    let folder = fails(repo.fabricc(".", &["--git", "HEAD", "fabrics/no-such.fab"]));
+    assert!(
+        folder.starts_with("error: cannot read `fabrics/no-such.fab`"),
+        "{folder}"
+    );
+
+    let option = fails(repo.fabricc("fabrics", &["--git=-p", "pod.fab"]));
+    assert!(
+        option.starts_with("error: `-p` is not a revision"),
+        "{option}"
+    );
+
+    let plain = Scratch::new("not-a-repo");
+    plain.add_split("pod.fab");
+    let not_repo = fails(plain.fabricc("fabrics", &["--git", "HEAD", "pod.fab"]));
+    assert!(
+        not_repo.contains("is not inside a git repository\nhelp: "),
+        "{not_repo}"
+    );
+
+    // No git on PATH.
+    let mut c = Command::new(env!("CARGO_BIN_EXE_fabricc"));
+    c.args(["diff", "--git", "HEAD", "pod.fab"])
+        .current_dir(repo.dir.join("fabrics"))
+        .env("PATH", plain.dir.join("fabrics"));
+    let no_git = fails(c.output().expect("run fabricc"));
+    assert!(
+        no_git.starts_with("error: cannot run `git`: it is not installed (or not on PATH)\nhelp: "),
+        "{no_git}"
+    );
+}
+
+#[test]
+fn diff_needs_new_or_git_but_not_both() {
+    let repo = Scratch::repo("usage");
+    let missing = fails(repo.fabricc("fabrics", &["pod.fab"]));
+    assert!(missing.contains("<NEW>"), "{missing}");
+    assert!(
+        missing.contains("fabricc diff [OPTIONS] --git REV FILE"),
+        "{missing}"
+    );
+    let both = fails(repo.fabricc("fabrics", &["--git", "HEAD", "pod.fab", "classes.fab"]));
+    assert!(both.contains("cannot be used with"), "{both}");
 }

@@ -2,12 +2,16 @@
 //! the findings, device by device. Both fabrics are built in memory; nothing is written.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 
 use serde::Serialize;
 use similar::TextDiff;
 
 use crate::diagnostic::Diagnostic;
 use crate::lower::Targets;
+use crate::model::Limits;
+use crate::model::git::{GitError, Revision};
+use crate::model::load::{LoadError, Reader};
 use crate::output::generate::generate;
 use crate::pipeline::{self, Checked};
 use crate::render::{Artifact, ArtifactKind, Templates};
@@ -28,11 +32,15 @@ struct FileChange {
     diff: String,
 }
 
-#[derive(Serialize, PartialEq, Eq, PartialOrd, Ord, Clone)]
+#[derive(Serialize, Clone)]
 struct Finding {
     code: String,
     severity: String,
     message: String,
+    /// Where it is: in NEW for a new finding, in OLD for a fixed one (`REV:path` with `--git`).
+    file: String,
+    line: usize,
+    column: usize,
 }
 
 #[derive(Serialize)]
@@ -77,14 +85,99 @@ fn files(
     Some(files.into_iter().map(|a| (a.path.clone(), a)).collect())
 }
 
-fn findings(d: &[Diagnostic]) -> BTreeSet<Finding> {
-    d.iter()
-        .map(|d| Finding {
-            code: d.code.to_string(),
-            severity: d.severity.as_str().into(),
-            message: d.message.clone(),
-        })
+/// A finding is the same on both sides when its code, severity and message are: an edit that
+/// only moves it to another line neither fixes it nor makes it new.
+type FindingKey = (String, String, String);
+
+fn findings(d: &[Diagnostic], sources: &Sources) -> BTreeMap<FindingKey, Finding> {
+    let mut map = BTreeMap::new();
+    for d in d {
+        let key = (
+            d.code.to_string(),
+            d.severity.as_str().to_string(),
+            d.message.clone(),
+        );
+        // The first place in output order stands for repeats of the same finding.
+        map.entry(key).or_insert_with(|| {
+            let (start, _) = sources.span_lines(d.primary.span);
+            Finding {
+                code: d.code.to_string(),
+                severity: d.severity.as_str().into(),
+                message: d.message.clone(),
+                file: sources.get(d.primary.span.file).display.clone(),
+                line: start.line,
+                column: start.column,
+            }
+        });
+    }
+    map
+}
+
+/// The findings of `a` that `b` does not have, in `a`'s order.
+fn only_in(a: &BTreeMap<FindingKey, Finding>, b: &BTreeMap<FindingKey, Finding>) -> Vec<Finding> {
+    a.iter()
+        .filter(|(k, _)| !b.contains_key(*k))
+        .map(|(_, f)| f.clone())
         .collect()
+}
+
+/// One side of the comparison, and how the notes name it.
+struct Side {
+    checked: Checked,
+    name: String,
+}
+
+/// Why the comparison could not start (exit 2): the message and what to do about it.
+struct Failure {
+    message: String,
+    help: Option<String>,
+}
+
+impl From<LoadError> for Failure {
+    fn from(e: LoadError) -> Self {
+        Failure {
+            message: e.to_string(),
+            help: None,
+        }
+    }
+}
+
+impl From<GitError> for Failure {
+    fn from(e: GitError) -> Self {
+        Failure {
+            message: e.to_string(),
+            help: Some(e.help()),
+        }
+    }
+}
+
+/// Checks both sides: two files from disk, or (`--git REV FILE`) the working tree's FILE and
+/// FILE with its imports at REV.
+fn sides(args: &DiffArgs, sources: &mut Sources, limits: &Limits) -> Result<(Side, Side), Failure> {
+    let disk = |sources: &mut Sources, path: &Path| -> Result<Side, Failure> {
+        Ok(Side {
+            checked: pipeline::check(sources, path, limits)?,
+            name: path.display().to_string(),
+        })
+    };
+    match (&args.git, &args.new) {
+        (Some(rev), _) => {
+            // The working tree first: a FILE that does not exist is that, not a git problem.
+            let new = disk(sources, &args.old)?;
+            let (revision, root) = Revision::open(rev, &args.old)?;
+            let old = Side {
+                checked: pipeline::check_from(sources, &revision, &root, limits)?,
+                name: revision.display(&root),
+            };
+            Ok((old, new))
+        }
+        (None, Some(new)) => Ok((disk(sources, &args.old)?, disk(sources, new)?)),
+        // clap requires NEW without --git; this is only the type system's case.
+        (None, None) => Err(Failure {
+            message: "NEW is missing".into(),
+            help: Some("compare two files (`fabricc diff OLD NEW`) or the working tree with a revision (`fabricc diff --git REV FILE`)".into()),
+        }),
+    }
 }
 
 pub fn run(args: &DiffArgs) -> ExitStatus {
@@ -108,29 +201,26 @@ pub fn run(args: &DiffArgs) -> ExitStatus {
     };
     let limits = args.limits.limits();
     let mut sources = Sources::new();
-    let mut sides = Vec::new();
-    for path in [&args.old, &args.new] {
-        match pipeline::check(&mut sources, path, &limits) {
-            Ok(c) => sides.push(c),
-            Err(e) => {
-                err(&format!("error: {e}\n"));
-                return ExitStatus::Error;
-            }
+    let (old_side, new_side) = match sides(args, &mut sources, &limits) {
+        Ok(s) => s,
+        Err(f) => {
+            let help = f.help.map(|h| format!("help: {h}\n")).unwrap_or_default();
+            err(&format!("error: {}\n{help}", f.message));
+            return ExitStatus::Error;
         }
-    }
-    let (old, new) = (&sides[0], &sides[1]);
+    };
+    let (old, new) = (&old_side.checked, &new_side.checked);
     let (old_files, new_files) = (
         files(old, targets, &templates),
         files(new, targets, &templates),
     );
-    for (side, path, f) in [
-        ("OLD", &args.old, &old_files),
-        ("NEW", &args.new, &new_files),
+    for (side, name, f) in [
+        ("OLD", &old_side.name, &old_files),
+        ("NEW", &new_side.name, &new_files),
     ] {
         if f.is_none() {
             err(&format!(
-                "note: {side} `{}` does not build (see its findings); its files count as empty\n",
-                path.display()
+                "note: {side} `{name}` does not build (see its findings); its files count as empty\n"
             ));
         }
     }
@@ -207,9 +297,12 @@ pub fn run(args: &DiffArgs) -> ExitStatus {
     }
     report.switches_changed = switches.len();
     report.hosts_changed = hosts.len();
-    let (fo, fnew) = (findings(&old.diagnostics), findings(&new.diagnostics));
-    report.new_findings = fnew.difference(&fo).cloned().collect();
-    report.fixed_findings = fo.difference(&fnew).cloned().collect();
+    let (fo, fnew) = (
+        findings(&old.diagnostics, &sources),
+        findings(&new.diagnostics, &sources),
+    );
+    report.new_findings = only_in(&fnew, &fo);
+    report.fixed_findings = only_in(&fo, &fnew);
     match args.format {
         DiffFormat::Json => {
             out(&(serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"))
@@ -234,8 +327,8 @@ fn text(r: &Report, stat: bool) -> String {
     for (what, list) in [("new", &r.new_findings), ("fixed", &r.fixed_findings)] {
         for f in list {
             s.push_str(&format!(
-                "{what} finding: {} {}: {}\n",
-                f.code, f.severity, f.message
+                "{what} finding: {}:{}:{}: {} {}: {}\n",
+                f.file, f.line, f.column, f.code, f.severity, f.message
             ));
         }
     }

@@ -55,6 +55,14 @@ pub enum Command {
     ///
     /// Builds OLD and NEW in memory and prints, file by file, a unified diff of every config,
     /// script and report that changes, then the findings that are new or fixed. Writes nothing.
+    /// `--git REV FILE` compares the working tree's FILE with FILE at revision REV, every
+    /// import read from that revision too. Exit status: 0 compared (whatever changed), 2 the
+    /// tool could not run (unreadable file, not a git repository, unknown revision, FILE not
+    /// at REV).
+    #[command(
+        override_usage = "fabricc diff [OPTIONS] OLD NEW\n       fabricc diff [OPTIONS] --git REV FILE",
+        after_help = "Examples:\n  fabricc diff before.fab after.fab                      two files\n  fabricc diff --git main pod.fab --stat                 the working tree against branch main\n  fabricc diff --git origin/main pod.fab --format json   for a review bot in CI"
+    )]
     Diff(DiffArgs),
     /// Explain a diagnostic code (`fabricc explain FAB201`), or list every code with --all.
     Explain(ExplainArgs),
@@ -173,12 +181,20 @@ pub enum DiffFormat {
 
 #[derive(Debug, Args)]
 pub struct DiffArgs {
-    /// The fabric before the change.
-    #[arg(value_name = "OLD")]
+    /// The fabric before the change; with --git, FILE: the working tree's fabric (the new side).
+    #[arg(value_name = "OLD|FILE")]
     pub old: PathBuf,
-    /// The fabric after the change.
-    #[arg(value_name = "NEW")]
-    pub new: PathBuf,
+    /// The fabric after the change (not with --git).
+    #[arg(
+        value_name = "NEW",
+        required_unless_present = "git",
+        conflicts_with = "git"
+    )]
+    pub new: Option<PathBuf>,
+    /// Compare FILE with the same file at git revision REV (branch, tag, commit); its imports
+    /// are read from REV too.
+    #[arg(long, value_name = "REV")]
+    pub git: Option<String>,
     /// Only the changed files with their added and removed line counts.
     #[arg(long)]
     pub stat: bool,

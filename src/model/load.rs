@@ -1,7 +1,11 @@
 //! Loading: a root file path in, every file it imports read and parsed out. Imports are
 //! resolved relative to the importing file; a missing file, a cycle or too deep a chain is a
 //! diagnostic at the `import` statement. A `.yaml`/`.yml` root is read as the YAML form.
+//!
+//! Files come through a [`Reader`]: the disk for `check` and `build`, a git revision for
+//! `diff --git` (so an import is read from the same revision as the file that imports it).
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Code, Diagnostic};
@@ -47,22 +51,56 @@ pub fn is_yaml(path: &Path) -> bool {
     )
 }
 
-/// Reads and parses `root` and everything it imports.
+/// Where the loader reads files from. Paths are in the reader's own space (file system paths
+/// for [`Disk`], paths inside the repository for a git revision); an import is joined onto
+/// the importer's path in that space.
+pub trait Reader {
+    /// The whole file, refused above `limits.max_input_bytes`. The error completes the
+    /// sentence "cannot read `path`: …".
+    fn read(&self, path: &Path, limits: &Limits) -> Result<Vec<u8>, String>;
+    /// Equal for two paths of the same file, so that an import cycle is found and a file
+    /// imported twice counts once.
+    fn key(&self, path: &Path) -> PathBuf;
+    /// The path as diagnostics show it.
+    fn display(&self, path: &Path) -> String;
+}
+
+/// The file system, paths shown relative to the current directory where they are under it.
+pub struct Disk;
+
+impl Reader for Disk {
+    fn read(&self, path: &Path, limits: &Limits) -> Result<Vec<u8>, String> {
+        read_limited(path, limits)
+    }
+
+    fn key(&self, path: &Path) -> PathBuf {
+        std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+    }
+
+    fn display(&self, path: &Path) -> String {
+        normalize(Path::new(&display_path(path)))
+    }
+}
+
+/// Reads and parses `root` and everything it imports from disk.
 pub fn load(sources: &mut Sources, root: &Path, limits: &Limits) -> Result<Loaded, LoadError> {
-    let mut loaded = Loaded::default();
-    let bytes = read_limited(root, limits).map_err(|message| LoadError {
-        path: root.to_path_buf(),
+    load_from(sources, &Disk, root, limits)
+}
+
+/// Reads and parses `root` and everything it imports through `reader`.
+pub fn load_from(
+    sources: &mut Sources,
+    reader: &dyn Reader,
+    root: &Path,
+    limits: &Limits,
+) -> Result<Loaded, LoadError> {
+    let bytes = reader.read(root, limits).map_err(|message| LoadError {
+        path: PathBuf::from(reader.display(root)),
         message,
     })?;
-    let display = display_path(root);
-    let mut cx = Cx {
-        loaded: &mut loaded,
-        sources,
-        limits,
-        stack: Vec::new(),
-        first: FileId(u32::MAX),
-    };
-    cx.first = FileId(cx.sources.files().count() as u32);
+    let display = reader.display(root);
+    let mut loaded = Loaded::default();
+    let mut cx = Cx::new(&mut loaded, sources, reader, limits);
     load_file(&mut cx, root.to_path_buf(), display, bytes);
     Ok(loaded)
 }
@@ -70,23 +108,38 @@ pub fn load(sources: &mut Sources, root: &Path, limits: &Limits) -> Result<Loade
 struct Cx<'a> {
     loaded: &'a mut Loaded,
     sources: &'a mut Sources,
+    reader: &'a dyn Reader,
     limits: &'a Limits,
+    /// Keys of the files being loaded, root first: an import found here closes a cycle.
     stack: Vec<PathBuf>,
-    /// The first file of this load: earlier files belong to other fabrics.
-    first: FileId,
+    /// Keys of every file this load has read (earlier files of `sources` belong to other
+    /// fabrics, which may share an import with this one).
+    seen: BTreeSet<PathBuf>,
 }
 
-/// Parses text that did not come from disk (tests, `fmt` on stdin, `diff` of a git blob).
+impl<'a> Cx<'a> {
+    fn new(
+        loaded: &'a mut Loaded,
+        sources: &'a mut Sources,
+        reader: &'a dyn Reader,
+        limits: &'a Limits,
+    ) -> Self {
+        Self {
+            loaded,
+            sources,
+            reader,
+            limits,
+            stack: Vec::new(),
+            seen: BTreeSet::new(),
+        }
+    }
+}
+
+/// Parses text that did not come from a file (tests, generated input); its imports, if any,
+/// are read from disk relative to `display`. A git revision reads through [`load_from`].
 pub fn load_text(sources: &mut Sources, display: &str, text: String, limits: &Limits) -> Loaded {
     let mut loaded = Loaded::default();
-    let first = FileId(sources.files().count() as u32);
-    let mut cx = Cx {
-        loaded: &mut loaded,
-        sources,
-        limits,
-        stack: Vec::new(),
-        first,
-    };
+    let mut cx = Cx::new(&mut loaded, sources, &Disk, limits);
     load_file(
         &mut cx,
         PathBuf::from(display),
@@ -120,6 +173,8 @@ fn display_path(path: &Path) -> String {
 }
 
 fn load_file(cx: &mut Cx<'_>, path: PathBuf, display: String, bytes: Vec<u8>) -> Option<FileId> {
+    let key = cx.reader.key(&path);
+    cx.seen.insert(key.clone());
     let (text, bad_utf8) = match String::from_utf8(bytes) {
         Ok(t) => (t, None),
         Err(e) => {
@@ -156,25 +211,21 @@ fn load_file(cx: &mut Cx<'_>, path: PathBuf, display: String, bytes: Vec<u8>) ->
             return None;
         }
     };
-    let canonical = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-    cx.stack.push(canonical);
+    cx.stack.push(key);
     for import in &file.imports {
-        load_import(cx, &path, &display, import);
+        load_import(cx, &path, import);
     }
     cx.stack.pop();
     cx.loaded.files.push(ParsedFile { id, ast: file });
     Some(id)
 }
 
-fn load_import(cx: &mut Cx<'_>, importer: &Path, importer_display: &str, import: &ast::Import) {
+fn load_import(cx: &mut Cx<'_>, importer: &Path, import: &ast::Import) {
     let limits = cx.limits;
     let rel = Path::new(&import.path.node);
     let dir = importer.parent().unwrap_or(Path::new(""));
     let path = dir.join(rel);
-    let display_dir = Path::new(importer_display)
-        .parent()
-        .unwrap_or(Path::new(""));
-    let display = normalize(&display_dir.join(rel));
+    let display = cx.reader.display(&path);
     if cx.stack.len() > limits.max_import_depth {
         cx.loaded.diagnostics.push(
             Diagnostic::new(
@@ -190,11 +241,11 @@ fn load_import(cx: &mut Cx<'_>, importer: &Path, importer_display: &str, import:
         );
         return;
     }
-    let canonical = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-    if let Some(pos) = cx.stack.iter().position(|p| *p == canonical) {
+    let key = cx.reader.key(&path);
+    if let Some(pos) = cx.stack.iter().position(|p| *p == key) {
         let chain: Vec<String> = cx.stack[pos..]
             .iter()
-            .chain(std::iter::once(&canonical))
+            .chain(std::iter::once(&key))
             .map(|p| {
                 p.file_name()
                     .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
@@ -211,13 +262,10 @@ fn load_import(cx: &mut Cx<'_>, importer: &Path, importer_display: &str, import:
         );
         return;
     }
-    let first = cx.first;
-    if cx.sources.files().any(|(id, f)| {
-        id >= first && std::fs::canonicalize(&f.path).ok().as_ref() == Some(&canonical)
-    }) {
+    if cx.seen.contains(&key) {
         return; // already loaded through another import: its items count once
     }
-    match read_limited(&path, limits) {
+    match cx.reader.read(&path, limits) {
         Ok(bytes) => {
             load_file(cx, path, display, bytes);
         }
@@ -235,16 +283,37 @@ fn load_import(cx: &mut Cx<'_>, importer: &Path, importer_display: &str, import:
     }
 }
 
+/// `a/./b/../c` → `a/c`, for display; an absolute path keeps its root (`/x/../y` → `/y`).
 fn normalize(p: &Path) -> String {
+    use std::path::Component;
+    let mut root = String::new();
     let mut parts: Vec<String> = Vec::new();
     for c in p.components() {
         match c {
-            std::path::Component::ParentDir if parts.last().is_some_and(|l| l != "..") => {
+            Component::Prefix(prefix) => root.push_str(&prefix.as_os_str().to_string_lossy()),
+            Component::RootDir => root.push('/'),
+            Component::CurDir => {}
+            Component::ParentDir if parts.last().is_some_and(|l| l != "..") => {
                 parts.pop();
             }
-            std::path::Component::CurDir => {}
+            // Above the root there is only the root.
+            Component::ParentDir if !root.is_empty() => {}
             other => parts.push(other.as_os_str().to_string_lossy().into_owned()),
         }
     }
-    parts.join("/")
+    root + &parts.join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalize_keeps_the_root_and_folds_dots() {
+        assert_eq!(normalize(Path::new("a/./b/../c.fab")), "a/c.fab");
+        assert_eq!(normalize(Path::new("../x/../y.fab")), "../y.fab");
+        assert_eq!(normalize(Path::new("/srv/pods/../c.fab")), "/srv/c.fab");
+        assert_eq!(normalize(Path::new("/../c.fab")), "/c.fab");
+        assert_eq!(normalize(Path::new("./c.fab")), "c.fab");
+    }
 }

@@ -5,6 +5,7 @@
 
 pub mod export;
 pub mod generate;
+pub mod git;
 pub mod limits;
 pub mod load;
 pub mod names;
