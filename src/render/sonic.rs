@@ -12,20 +12,57 @@
 //! one port per key (§6.2 Y-2, Y-3); WRED `ecn_all` with `wred_*_enable true` on lossless
 //! queues (§2 WRED_PROFILE, §8.11); PFC_WD ranges (Y-17).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
+use minijinja::Value;
+use minijinja::value::{Enumerator, Object, ObjectExt, ObjectRepr, Serde};
 use serde::Serialize;
 
-use super::context::{PauseThreshold, Scheduling, SwitchContext, SwitchOs};
+use super::context::{Fec, PauseThreshold, Scheduling, SwitchContext, SwitchOs, WatchdogAction};
 use super::escape;
 use super::{RenderError, unsupported};
 
-/// `TABLE → key → field → value`; every value a string (Y-1).
-pub type ConfigDb = BTreeMap<String, BTreeMap<String, BTreeMap<String, String>>>;
+/// A key, field or value of CONFIG_DB: mostly fixed words, borrowed rather than allocated
+/// (a leaf's tree has thousands of them).
+pub type Text = Cow<'static, str>;
+
+/// `field → value` of one entry; every value a string (Y-1).
+pub type Row = BTreeMap<Text, Text>;
+
+/// `TABLE → key → field → value`.
+pub type ConfigDb = BTreeMap<&'static str, BTreeMap<Text, Row>>;
 
 #[derive(Debug, Serialize)]
 pub struct SonicView {
-    pub config_db: ConfigDb,
+    /// A `Tables` object: the template sees a map, `tojson` prints the tree directly.
+    pub config_db: Value,
+}
+
+/// The CONFIG_DB tree as a template value that is not copied into the template's own maps: a
+/// leaf's tree has thousands of entries, and `tojson` (the only thing the template does with
+/// it) serializes it straight from here. Indexing and loops still work, converting on access.
+#[derive(Debug)]
+pub struct Tables(pub ConfigDb);
+
+impl Object for Tables {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Map
+    }
+
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        let table = self.0.get(key.as_str()?)?;
+        Some(Value::from(Serde(table)))
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        self.mapped_enumerator(|this| Box::new(this.0.keys().map(|k| Value::from(*k))))
+    }
+
+    fn enumerator_len(self: &Arc<Self>) -> Option<usize> {
+        Some(self.0.len())
+    }
 }
 
 /// Name of every QoS map this generator writes.
@@ -76,16 +113,16 @@ fn join(items: &[u8]) -> String {
         .join(",")
 }
 
-fn row<const N: usize>(fields: [(&str, String); N]) -> BTreeMap<String, String> {
+fn row<const N: usize>(fields: [(&'static str, Text); N]) -> Row {
     fields
         .into_iter()
-        .map(|(k, v)| (k.to_string(), v))
+        .map(|(k, v)| (Cow::Borrowed(k), v))
         .collect()
 }
 
 pub fn view(ctx: &SwitchContext) -> Result<SonicView, RenderError> {
     Ok(SonicView {
-        config_db: config_db(ctx)?,
+        config_db: Value::from_object(Tables(config_db(ctx)?)),
     })
 }
 
@@ -94,8 +131,8 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
     let dev = ctx.device.as_str();
     let err = |m: String| unsupported(dev, SwitchOs::Sonic, m);
     let mut db = ConfigDb::new();
-    let put = |db: &mut ConfigDb, t: &str, key: String, fields: BTreeMap<String, String>| {
-        db.entry(t.to_string()).or_default().insert(key, fields);
+    let put = |db: &mut ConfigDb, t: &'static str, key: Text, fields: Row| {
+        db.entry(t).or_default().insert(key, fields);
     };
 
     put(
@@ -103,8 +140,8 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
         "DEVICE_METADATA",
         "localhost".into(),
         row([
-            ("hostname", dev.to_string()),
-            ("buffer_model", "traditional".to_string()),
+            ("hostname", dev.to_string().into()),
+            ("buffer_model", "traditional".into()),
         ]),
     );
 
@@ -128,15 +165,12 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
     }
     let b = &ctx.buffer;
     let mut ingress_pool = row([
-        ("type", "ingress".to_string()),
-        (
-            "mode",
-            if static_mode { "static" } else { "dynamic" }.to_string(),
-        ),
-        ("size", b.ingress_lossless_pool_bytes.to_string()),
+        ("type", "ingress".into()),
+        ("mode", if static_mode { "static" } else { "dynamic" }.into()),
+        ("size", b.ingress_lossless_pool_bytes.to_string().into()),
     ]);
     if let Some(xoff) = b.shared_headroom_pool_bytes {
-        ingress_pool.insert("xoff".into(), xoff.to_string());
+        ingress_pool.insert("xoff".into(), xoff.to_string().into());
     }
     put(&mut db, "BUFFER_POOL", INGRESS_POOL.into(), ingress_pool);
     put(
@@ -146,7 +180,7 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
         row([
             ("type", "egress".into()),
             ("mode", "static".into()),
-            ("size", b.egress_lossless_pool_bytes.to_string()),
+            ("size", b.egress_lossless_pool_bytes.to_string().into()),
         ]),
     );
     put(
@@ -156,15 +190,15 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
         row([
             ("type", "egress".into()),
             ("mode", "dynamic".into()),
-            ("size", b.egress_lossy_pool_bytes.to_string()),
+            ("size", b.egress_lossy_pool_bytes.to_string().into()),
         ]),
     );
 
-    let ingress_th = |alpha: &str| {
+    let ingress_th = |alpha: &'static str| -> (&'static str, Text) {
         if static_mode {
-            ("static_th", b.ingress_lossless_pool_bytes.to_string())
+            ("static_th", b.ingress_lossless_pool_bytes.to_string().into())
         } else {
-            ("dynamic_th", alpha.to_string())
+            ("dynamic_th", alpha.into())
         }
     };
     put(
@@ -194,7 +228,7 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
         row([
             ("pool", EGRESS_LOSSLESS_POOL.into()),
             ("size", "0".into()),
-            ("static_th", b.egress_lossless_pool_bytes.to_string()),
+            ("static_th", b.egress_lossless_pool_bytes.to_string().into()),
         ]),
     );
     put(
@@ -231,9 +265,9 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
             pfc_to_queue.insert(c.priority, c.queue);
         }
     }
-    let map = |m: &BTreeMap<u8, u8>| {
+    let map = |m: &BTreeMap<u8, u8>| -> Row {
         m.iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .map(|(k, v)| (number(usize::from(*k)), number(usize::from(*v))))
             .collect()
     };
     put(
@@ -243,7 +277,7 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
         qos.dscp_to_tc
             .iter()
             .enumerate()
-            .map(|(d, t)| (d.to_string(), t.to_string()))
+            .map(|(d, t)| (number(d), number(usize::from(*t))))
             .collect(),
     );
     put(
@@ -281,13 +315,15 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
     );
 
     // Schedulers: one per distinct scheduling.
-    let scheduler_name = |s: Scheduling| match s {
-        Scheduling::Strict => "STRICT".to_string(),
-        Scheduling::Ets { weight_percent } => format!("DWRR_{weight_percent}"),
+    let scheduler_name = |s: Scheduling| -> Text {
+        match s {
+            Scheduling::Strict => "STRICT".into(),
+            Scheduling::Ets { weight_percent } => format!("DWRR_{weight_percent}").into(),
+        }
     };
     for c in &qos.classes {
         let fields = match c.scheduling {
-            Scheduling::Strict => row([("type", "STRICT".to_string())]),
+            Scheduling::Strict => row([("type", "STRICT".into())]),
             Scheduling::Ets { weight_percent } => {
                 if !(1..=100).contains(&weight_percent) {
                     return Err(err(format!(
@@ -296,8 +332,8 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
                     )));
                 }
                 row([
-                    ("type", "DWRR".to_string()),
-                    ("weight", weight_percent.to_string()),
+                    ("type", "DWRR".into()),
+                    ("weight", number(usize::from(weight_percent))),
                 ])
             }
         };
@@ -323,14 +359,14 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
                 &mut db,
                 "PFC_WD",
                 "GLOBAL".into(),
-                row([("POLL_INTERVAL", w.poll_ms.to_string())]),
+                row([("POLL_INTERVAL", w.poll_ms.to_string().into())]),
             );
             Some(w)
         }
         None => None,
     };
 
-    let mut profiles: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    let mut profiles: BTreeMap<String, Row> = BTreeMap::new();
     for port in &ctx.ports {
         let p = port.name.as_str();
         if !(68..=9216).contains(&port.mtu) || port.speed_mbps > 1_600_000 {
@@ -342,39 +378,40 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
             return Err(err(format!("port `{p}`: SONiC needs the port's lanes")));
         }
         let mut fields = row([
-            ("admin_status", "up".to_string()),
-            ("fec", serde_plain(port.fec)),
+            ("admin_status", "up".into()),
+            ("fec", fec_name(port.fec).into()),
             (
                 "lanes",
                 port.lanes
                     .iter()
                     .map(u32::to_string)
                     .collect::<Vec<_>>()
-                    .join(","),
+                    .join(",")
+                    .into(),
             ),
-            ("mtu", port.mtu.to_string()),
-            ("speed", port.speed_mbps.to_string()),
+            ("mtu", port.mtu.to_string().into()),
+            ("speed", port.speed_mbps.to_string().into()),
         ]);
         if let Some(d) = &port.description {
-            fields.insert("description".into(), escape::sanitize_text(d));
+            fields.insert("description".into(), escape::sanitize_text(d).into());
         }
-        put(&mut db, "PORT", p.to_string(), fields);
-        db.entry("CABLE_LENGTH".into())
+        put(&mut db, "PORT", p.to_string().into(), fields);
+        db.entry("CABLE_LENGTH")
             .or_default()
             .entry("AZURE".into())
             .or_default()
-            .insert(p.to_string(), format!("{}m", port.cable_m));
+            .insert(p.to_string().into(), format!("{}m", port.cable_m).into());
 
         put(
             &mut db,
             "BUFFER_PORT_INGRESS_PROFILE_LIST",
-            p.into(),
+            p.to_string().into(),
             row([("profile_list", "ingress_lossless_profile".into())]),
         );
         put(
             &mut db,
             "BUFFER_PORT_EGRESS_PROFILE_LIST",
-            p.into(),
+            p.to_string().into(),
             row([(
                 "profile_list",
                 "egress_lossless_profile,egress_lossy_profile".into(),
@@ -383,15 +420,15 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
         put(
             &mut db,
             "BUFFER_PG",
-            format!("{p}|0"),
+            format!("{p}|0").into(),
             row([("profile", "ingress_lossy_profile".into())]),
         );
 
         let mut qos_map = row([
-            ("dscp_to_tc_map", MAP_NAME.to_string()),
-            ("tc_to_queue_map", MAP_NAME.to_string()),
-            ("tc_to_pg_map", MAP_NAME.to_string()),
-            ("pfc_to_queue_map", MAP_NAME.to_string()),
+            ("dscp_to_tc_map", MAP_NAME.into()),
+            ("tc_to_queue_map", MAP_NAME.into()),
+            ("tc_to_pg_map", MAP_NAME.into()),
+            ("pfc_to_queue_map", MAP_NAME.into()),
         ]);
         let mut lossless_queues: Vec<u8> = Vec::new();
         if !port.lossless_priorities.is_empty() {
@@ -415,21 +452,21 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
             }
             let name = lossless_profile_name(port.speed_mbps, port.cable_m);
             let (th_field, th_value) = match port.pause_threshold {
-                PauseThreshold::Static { bytes } => ("static_th", bytes.to_string()),
+                PauseThreshold::Static { bytes } => ("static_th", bytes.to_string().into()),
                 PauseThreshold::Dynamic { log2_alpha } => {
                     if !(-8..=7).contains(&log2_alpha) {
                         return Err(err(format!(
                             "port `{p}`: dynamic_th {log2_alpha} outside -8..7"
                         )));
                     }
-                    ("dynamic_th", log2_alpha.to_string())
+                    ("dynamic_th", log2_alpha.to_string().into())
                 }
             };
             let profile = row([
-                ("pool", INGRESS_POOL.to_string()),
-                ("size", h.size_bytes.to_string()),
-                ("xon", h.xon_bytes.to_string()),
-                ("xoff", h.xoff_bytes.to_string()),
+                ("pool", INGRESS_POOL.into()),
+                ("size", h.size_bytes.to_string().into()),
+                ("xon", h.xon_bytes.to_string().into()),
+                ("xoff", h.xoff_bytes.to_string().into()),
                 (th_field, th_value),
             ]);
             if let Some(existing) = profiles.get(&name)
@@ -444,23 +481,26 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
                 put(
                     &mut db,
                     "BUFFER_PG",
-                    format!("{p}|{r}"),
-                    row([("profile", name.clone())]),
+                    format!("{p}|{r}").into(),
+                    row([("profile", name.clone().into())]),
                 );
             }
             qos_map.insert("pfc_to_pg_map".into(), MAP_NAME.into());
-            qos_map.insert("pfc_enable".into(), join(&port.lossless_priorities));
+            qos_map.insert("pfc_enable".into(), join(&port.lossless_priorities).into());
             if wd.is_some() && port.pfc_watchdog {
-                qos_map.insert("pfcwd_sw_enable".into(), join(&port.lossless_priorities));
+                qos_map.insert(
+                    "pfcwd_sw_enable".into(),
+                    join(&port.lossless_priorities).into(),
+                );
                 if let Some(w) = wd {
                     put(
                         &mut db,
                         "PFC_WD",
-                        p.into(),
+                        p.to_string().into(),
                         row([
-                            ("action", serde_plain(w.action)),
-                            ("detection_time", w.detect_ms.to_string()),
-                            ("restoration_time", w.restore_ms.to_string()),
+                            ("action", watchdog_action_name(w.action).into()),
+                            ("detection_time", w.detect_ms.to_string().into()),
+                            ("restoration_time", w.restore_ms.to_string().into()),
                         ]),
                     );
                 }
@@ -471,7 +511,7 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
                 }
             }
         }
-        put(&mut db, "PORT_QOS_MAP", p.into(), qos_map);
+        put(&mut db, "PORT_QOS_MAP", p.to_string().into(), qos_map);
 
         // Egress buffers: lossless queues on the lossless pool, the rest lossy.
         let lossy: Vec<u8> = (0..8).filter(|q| !lossless_queues.contains(q)).collect();
@@ -479,7 +519,7 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
             put(
                 &mut db,
                 "BUFFER_QUEUE",
-                format!("{p}|{r}"),
+                format!("{p}|{r}").into(),
                 row([("profile", "egress_lossless_profile".into())]),
             );
         }
@@ -487,13 +527,13 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
             put(
                 &mut db,
                 "BUFFER_QUEUE",
-                format!("{p}|{r}"),
+                format!("{p}|{r}").into(),
                 row([("profile", "egress_lossy_profile".into())]),
             );
         }
 
         // Queues: scheduler per class queue; WRED (ECN mark) where this port marks.
-        let mut queues: BTreeMap<u8, BTreeMap<String, String>> = BTreeMap::new();
+        let mut queues: BTreeMap<u8, Row> = BTreeMap::new();
         for c in &qos.classes {
             queues
                 .entry(c.queue)
@@ -511,39 +551,88 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
                         "WRED profile name `{name}` longer than 32 characters"
                     )));
                 }
-                let mut f = BTreeMap::new();
-                for colour in ["green", "yellow", "red"] {
-                    f.insert(format!("wred_{colour}_enable"), "true".to_string());
-                    f.insert(format!("{colour}_min_threshold"), e.min_bytes.to_string());
-                    f.insert(format!("{colour}_max_threshold"), e.max_bytes.to_string());
-                    f.insert(
-                        format!("{colour}_drop_probability"),
-                        e.probability_percent.to_string(),
-                    );
+                // Every port marking with the same numbers shares one profile: build it once.
+                let wred = db.entry("WRED_PROFILE").or_default();
+                if !wred.contains_key(name.as_str()) {
+                    let mut f = Row::new();
+                    for [enable, min, max, probability] in WRED_COLOUR_FIELDS {
+                        f.insert(enable.into(), "true".into());
+                        f.insert(min.into(), e.min_bytes.to_string().into());
+                        f.insert(max.into(), e.max_bytes.to_string().into());
+                        f.insert(probability.into(), e.probability_percent.to_string().into());
+                    }
+                    f.insert("ecn".into(), "ecn_all".into());
+                    wred.insert(name.clone().into(), f);
                 }
-                f.insert("ecn".into(), "ecn_all".into());
-                put(&mut db, "WRED_PROFILE", name.clone(), f);
                 queues
                     .entry(q.queue)
                     .or_default()
-                    .insert("wred_profile".into(), name);
+                    .insert("wred_profile".into(), name.into());
             }
         }
         for (q, fields) in queues {
-            put(&mut db, "QUEUE", format!("{p}|{q}"), fields);
+            put(&mut db, "QUEUE", format!("{p}|{q}").into(), fields);
         }
     }
     for (name, profile) in profiles {
-        put(&mut db, "BUFFER_PROFILE", name, profile);
+        put(&mut db, "BUFFER_PROFILE", name.into(), profile);
     }
     Ok(db)
 }
 
-/// A unit enum's serde name (`Fec::Rs` → `rs`).
-fn serde_plain<T: Serialize>(v: T) -> String {
-    match serde_json::to_value(v) {
-        Ok(serde_json::Value::String(s)) => s,
-        _ => String::new(),
+/// A small number as CONFIG_DB text; the map tables hold only 0..63.
+fn number(n: usize) -> Text {
+    const SMALL: [&str; 64] = [
+        "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16",
+        "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31",
+        "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46",
+        "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61",
+        "62", "63",
+    ];
+    match SMALL.get(n) {
+        Some(s) => Cow::Borrowed(s),
+        None => Cow::Owned(n.to_string()),
+    }
+}
+
+/// WRED_PROFILE fields per colour: enable, min, max, drop probability.
+const WRED_COLOUR_FIELDS: [[&str; 4]; 3] = [
+    [
+        "wred_green_enable",
+        "green_min_threshold",
+        "green_max_threshold",
+        "green_drop_probability",
+    ],
+    [
+        "wred_yellow_enable",
+        "yellow_min_threshold",
+        "yellow_max_threshold",
+        "yellow_drop_probability",
+    ],
+    [
+        "wred_red_enable",
+        "red_min_threshold",
+        "red_max_threshold",
+        "red_drop_probability",
+    ],
+];
+
+/// SONiC's `fec` values.
+fn fec_name(fec: Fec) -> &'static str {
+    match fec {
+        Fec::Rs => "rs",
+        Fec::Fc => "fc",
+        Fec::None => "none",
+        Fec::Auto => "auto",
+    }
+}
+
+/// SONiC's PFC_WD `action` values.
+fn watchdog_action_name(action: WatchdogAction) -> &'static str {
+    match action {
+        WatchdogAction::Drop => "drop",
+        WatchdogAction::Forward => "forward",
+        WatchdogAction::Alert => "alert",
     }
 }
 
