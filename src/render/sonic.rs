@@ -649,6 +649,25 @@ mod tests {
     }
 
     #[test]
+    fn templates_can_still_index_and_loop_over_the_tables() {
+        let mut db = ConfigDb::new();
+        db.entry("PORT_QOS_MAP")
+            .or_default()
+            .insert("global".into(), row([("dscp_to_tc_map", MAP_NAME.into())]));
+        db.entry("DEVICE_METADATA")
+            .or_default()
+            .insert("localhost".into(), row([("hostname", "leaf1".into())]));
+        let env = minijinja::Environment::new();
+        let text = env
+            .render_str(
+                "{% for t in db %}{{ t }},{% endfor %}{{ db|length }} {{ db.PORT_QOS_MAP.global.dscp_to_tc_map }}",
+                minijinja::context! { db => Value::from_object(Tables(db)) },
+            )
+            .expect("renders");
+        assert_eq!(text, "DEVICE_METADATA,PORT_QOS_MAP,2 FABRICC");
+    }
+
+    #[test]
     fn profile_name() {
         assert_eq!(
             lossless_profile_name(400000, 5),

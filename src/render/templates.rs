@@ -15,6 +15,7 @@ use std::path::Path;
 use minijinja::{AutoEscape, Environment, Error, ErrorKind, UndefinedBehavior, Value};
 
 use super::RenderError;
+use super::sonic::Tables;
 
 /// One template file of the embedded set.
 #[derive(Debug, Clone, Copy)]
@@ -209,8 +210,11 @@ impl serde::Serialize for StrictJson<'_> {
 /// `BTreeMap`s: minijinja is built without `preserve_order`), marked safe so no escaping is
 /// applied on top.
 fn tojson(v: Value) -> Result<Value, Error> {
-    let text = serde_json::to_string_pretty(&StrictJson(&v))
-        .map_err(|e| Error::new(ErrorKind::InvalidOperation, e.to_string()))?;
+    let text = match v.downcast_object_ref::<Tables>() {
+        Some(tables) => serde_json::to_string_pretty(&tables.0),
+        None => serde_json::to_string_pretty(&StrictJson(&v)),
+    }
+    .map_err(|e| Error::new(ErrorKind::InvalidOperation, e.to_string()))?;
     Ok(Value::from_safe_string(text))
 }
 
