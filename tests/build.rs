@@ -822,7 +822,7 @@ fn topology_marks_the_witness_cycle_and_report_has_every_verdict() {
         facts: checked.facts.as_ref(),
         switches: &[],
         hosts: &[],
-        files: &[],
+        totals: &Default::default(),
     });
     let dot = &files
         .iter()

@@ -4,7 +4,10 @@ use std::io::IsTerminal;
 
 use crate::diagnostic::{self, Diagnostic, Severity};
 use crate::lower::Targets;
-use crate::output::{self, generate::generate};
+use crate::output::{
+    self,
+    generate::{Stop, generate, generate_each},
+};
 use crate::pipeline;
 use crate::render::Templates;
 use crate::source::Sources;
@@ -79,23 +82,23 @@ pub fn run(args: &BuildArgs) -> ExitStatus {
         print(&checked.diagnostics);
     }
 
-    let files = match generate(
-        fabric,
-        &checked.diagnostics,
-        checked.facts.as_ref(),
-        targets,
-        &templates,
-    ) {
-        Ok(f) => f,
-        Err(problems) => {
-            print(&problems);
-            err("error: some devices cannot be generated; nothing was written\n");
-            return ExitStatus::Failure;
-        }
-    };
-
     let dest = &args.output;
+    let cannot_generate = |problems: &[Diagnostic]| {
+        print(problems);
+        err("error: some devices cannot be generated; nothing was written\n");
+        ExitStatus::Failure
+    };
     if args.check {
+        let files = match generate(
+            fabric,
+            &checked.diagnostics,
+            checked.facts.as_ref(),
+            targets,
+            &templates,
+        ) {
+            Ok(f) => f,
+            Err(problems) => return cannot_generate(&problems),
+        };
         return match output::compare(dest, &fabric.name, &files) {
             Ok(diffs) if diffs.is_empty() => {
                 out(&format!(
@@ -124,7 +127,30 @@ pub fn run(args: &BuildArgs) -> ExitStatus {
             }
         };
     }
-    match output::write(dest, &fabric.name, &files, args.force) {
+    // Files are staged as they are rendered; the destination changes only in `finish`.
+    let stage = match output::Stage::open(dest, args.force) {
+        Ok(stage) => stage,
+        Err(e) => {
+            err(&format!("error: {e}\n"));
+            return ExitStatus::Error;
+        }
+    };
+    let entries = match generate_each(
+        fabric,
+        &checked.diagnostics,
+        checked.facts.as_ref(),
+        targets,
+        &templates,
+        |a| stage.put(&a),
+    ) {
+        Ok(entries) => entries,
+        Err(Stop::Findings(problems)) => return cannot_generate(&problems),
+        Err(Stop::Sink(e)) => {
+            err(&format!("error: {e}\n"));
+            return ExitStatus::Error;
+        }
+    };
+    match stage.finish(&fabric.name, entries) {
         Ok(summary) => {
             out(&format!(
                 "built `{}` into {}: {} files written, {} unchanged, {} removed{}\n",

@@ -30,6 +30,19 @@ pub struct Entry {
     pub sha256: String,
 }
 
+impl Entry {
+    /// The entry of one generated file (hashes its contents).
+    pub fn of(a: &Artifact) -> Entry {
+        Entry {
+            path: a.path.clone(),
+            device: a.device.clone(),
+            kind: kind_name(a.kind).to_string(),
+            target: a.target.clone(),
+            sha256: sha256_hex(a.contents.as_bytes()),
+        }
+    }
+}
+
 /// Lower-case hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     let digest = Sha256::digest(bytes);
@@ -52,16 +65,11 @@ pub fn kind_name(kind: ArtifactKind) -> &'static str {
 impl Manifest {
     pub fn of(fabric: &str, files: &[Artifact]) -> Manifest {
         use rayon::prelude::*;
-        let mut files: Vec<Entry> = files
-            .par_iter()
-            .map(|a| Entry {
-                path: a.path.clone(),
-                device: a.device.clone(),
-                kind: kind_name(a.kind).to_string(),
-                target: a.target.clone(),
-                sha256: sha256_hex(a.contents.as_bytes()),
-            })
-            .collect();
+        Manifest::from_entries(fabric, files.par_iter().map(Entry::of).collect())
+    }
+
+    /// The manifest of these files, in path order.
+    pub fn from_entries(fabric: &str, mut files: Vec<Entry>) -> Manifest {
         files.sort_by(|a, b| a.path.cmp(&b.path));
         Manifest {
             generator: GENERATOR.into(),

@@ -1,17 +1,19 @@
 //! Output discipline: generated files → the output folder, atomically and deterministically.
 //!
-//! In: the artifacts of a build (relative `/` paths, contents), sorted by path. Out: the output
-//! folder holding exactly those files plus `manifest.json`, or (`compare`) the differences.
+//! In: the artifacts of a build (relative `/` paths, contents). Out: the output folder holding
+//! exactly those files plus `manifest.json`, or (`compare`) the differences.
 //!
-//! How a write works (`write`):
+//! How a write works (`Stage`: `open`, `put` per file from any thread while the build is still
+//! rendering other devices, `finish`; `write` does the three for files already in memory):
 //! 1. The destination is checked: a file or a symlink, or a non-empty folder without a fabricc
 //!    `manifest.json`, is refused unless `force` (then a file/symlink is replaced and the
 //!    folder's files are treated as foreign).
 //! 2. A complete new tree is staged in `.<name>.fabricc-new` next to the destination (same file
 //!    system): an unchanged file is hard-linked from the current output (same inode, so its
 //!    mtime is kept); a changed or new file is written; files the previous manifest does not
-//!    list (foreign files) are hard-linked as they are (never modified); generated files the
-//!    new build no longer produces are simply not carried over; `manifest.json` comes last.
+//!    list (foreign files) are hard-linked as they are (never modified), and a generated file
+//!    would replace one of them only with `force`; generated files the new build no longer
+//!    produces are simply not carried over; `manifest.json` comes last.
 //! 3. The swap: the destination is renamed to `.<name>.fabricc-old`, the staged tree to the
 //!    destination, and the old tree is deleted. A failure before the swap leaves the previous
 //!    output untouched (the staging folder is removed, or by the next build after a crash); a
@@ -28,12 +30,16 @@ pub mod report;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::fs;
-use std::io;
+use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+use rayon::prelude::*;
 
 use crate::render::Artifact;
 
-pub use manifest::{MANIFEST, Manifest};
+pub use manifest::{Entry, MANIFEST, Manifest};
 
 /// Why the output folder could not be written or read.
 #[derive(Debug)]
@@ -262,7 +268,7 @@ fn walk(root: &Path) -> Result<Vec<(String, fs::FileType)>, OutputError> {
 /// Counts staged files and aborts when `FABRICC_FAULT_AFTER_FILES` says so.
 struct Fault {
     after: Option<u64>,
-    staged: u64,
+    staged: AtomicU64,
 }
 
 impl Fault {
@@ -270,16 +276,16 @@ impl Fault {
         let after = std::env::var("FABRICC_FAULT_AFTER_FILES")
             .ok()
             .and_then(|v| v.trim().parse().ok());
-        Fault { after, staged: 0 }
+        Fault {
+            after,
+            staged: AtomicU64::new(0),
+        }
     }
 
-    fn tick(&mut self) {
-        self.staged += 1;
-        if self.after.is_some_and(|n| self.staged >= n) {
-            eprintln!(
-                "fabricc: FABRICC_FAULT_AFTER_FILES reached after {} files; aborting",
-                self.staged
-            );
+    fn tick(&self) {
+        let staged = self.staged.fetch_add(1, Ordering::SeqCst) + 1;
+        if self.after.is_some_and(|n| staged >= n) {
+            eprintln!("fabricc: FABRICC_FAULT_AFTER_FILES reached after {staged} files; aborting");
             std::process::abort();
         }
     }
@@ -312,11 +318,13 @@ fn carry(from: &Path, to: &Path) -> Result<(), OutputError> {
 
 fn write_file(path: &Path, contents: &[u8], executable: bool) -> Result<(), OutputError> {
     ensure_parent(path)?;
-    fs::write(path, contents).map_err(io_err(path))?;
+    let mut f = fs::File::create(path).map_err(io_err(path))?;
+    f.write_all(contents).map_err(io_err(path))?;
     #[cfg(unix)]
     if executable {
         use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(path, fs::Permissions::from_mode(0o755)).map_err(io_err(path))?;
+        f.set_permissions(fs::Permissions::from_mode(0o755))
+            .map_err(io_err(path))?;
     }
     #[cfg(not(unix))]
     let _ = executable;
@@ -337,130 +345,220 @@ pub fn write(
     for f in files {
         check_path(&f.path)?;
     }
-    recover(dest)?;
-    let existing = inspect(dest, force)?;
-    let manifest_text = Manifest::of(fabric, files).to_json();
-    let generated: BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
-    let previous: BTreeSet<String> = existing
-        .manifest
-        .as_ref()
-        .map(|m| m.paths().map(str::to_string).collect())
-        .unwrap_or_default();
-
-    // Foreign files: present, not listed by the previous manifest, not the manifest itself.
-    let mut foreign: Vec<(String, fs::FileType)> = Vec::new();
-    if existing.present {
-        for (path, ft) in walk(dest)? {
-            if ft.is_dir() || path == MANIFEST || previous.contains(&path) {
-                continue;
-            }
-            if generated.contains(path.as_str()) && !force {
-                return Err(OutputError::Foreign { path });
-            }
-            if !generated.contains(path.as_str()) {
-                foreign.push((path, ft));
-            }
-        }
-    }
-
-    let (staging, backup) = siblings(dest);
-    let result = stage(dest, &staging, &existing, files, &foreign, &manifest_text);
-    let mut summary = match result {
-        Ok(s) => s,
-        Err(e) => {
-            let _ = fs::remove_dir_all(&staging);
-            return Err(e);
-        }
-    };
-    summary.removed = previous
-        .iter()
-        .filter(|p| !generated.contains(p.as_str()))
-        .cloned()
-        .collect();
-
-    if existing.present {
-        if let Ok(meta) = fs::metadata(dest) {
-            let _ = fs::set_permissions(&staging, meta.permissions());
-        }
-        fs::rename(dest, &backup).map_err(io_err(dest))?;
-        if let Err(error) = fs::rename(&staging, dest) {
-            let _ = fs::rename(&backup, dest);
-            let _ = fs::remove_dir_all(&staging);
-            return Err(OutputError::Io {
-                path: dest.to_path_buf(),
-                error,
-            });
-        }
-        fs::remove_dir_all(&backup).map_err(io_err(&backup))?;
-    } else {
-        fs::rename(&staging, dest).map_err(io_err(dest))?;
-    }
-    Ok(summary)
+    let stage = Stage::open(dest, force)?;
+    let entries = files
+        .par_iter()
+        .map(|f| stage.put(f))
+        .collect::<Result<Vec<_>, _>>()?;
+    stage.finish(fabric, entries)
 }
 
-fn stage(
-    dest: &Path,
-    staging: &Path,
-    existing: &Existing,
-    files: &[Artifact],
-    foreign: &[(String, fs::FileType)],
-    manifest_text: &str,
-) -> Result<WriteSummary, OutputError> {
-    let mut fault = Fault::from_env();
-    let mut summary = WriteSummary::default();
-    fs::create_dir_all(staging).map_err(io_err(staging))?;
-    let mut made_dirs: BTreeSet<PathBuf> = BTreeSet::new();
-    for f in files {
-        let target = staging.join(&f.path);
-        if let Some(p) = target.parent()
-            && made_dirs.insert(p.to_path_buf())
-        {
-            fs::create_dir_all(p).map_err(io_err(p))?;
+/// A build's new output tree while it is being filled: staged next to the destination, one
+/// file at a time from any number of threads (`put`), then swapped in whole (`finish`).
+/// Dropped unfinished (an error, a failed check), it removes the staging folder and the
+/// destination is as it was.
+pub struct Stage {
+    dest: PathBuf,
+    staging: PathBuf,
+    backup: PathBuf,
+    force: bool,
+    present: bool,
+    /// What the previous build generated (its manifest), so its files may be replaced.
+    previous: BTreeSet<String>,
+    fault: Fault,
+    written: Mutex<Vec<String>>,
+    unchanged: AtomicUsize,
+    finished: bool,
+}
+
+impl Stage {
+    /// Checks the destination (module doc, step 1), repairs what a crash left, and creates
+    /// the empty staging folder.
+    pub fn open(dest: &Path, force: bool) -> Result<Stage, OutputError> {
+        recover(dest)?;
+        let existing = inspect(dest, force)?;
+        let previous = existing
+            .manifest
+            .as_ref()
+            .map(|m| m.paths().map(str::to_string).collect())
+            .unwrap_or_default();
+        let (staging, backup) = siblings(dest);
+        fs::create_dir_all(&staging).map_err(io_err(&staging))?;
+        Ok(Stage {
+            dest: dest.to_path_buf(),
+            staging,
+            backup,
+            force,
+            present: existing.present,
+            previous,
+            fault: Fault::from_env(),
+            written: Mutex::new(Vec::new()),
+            unchanged: AtomicUsize::new(0),
+            finished: false,
+        })
+    }
+
+    /// Stages one generated file: hard-linked from the current output when its contents are
+    /// the same (its mtime is kept), written otherwise. Returns its manifest entry.
+    pub fn put(&self, file: &Artifact) -> Result<Entry, OutputError> {
+        check_path(&file.path)?;
+        let current = self.dest.join(&file.path);
+        let contents = file.contents.as_bytes();
+        let mut same = false;
+        if self.present {
+            if !self.previous.contains(&file.path)
+                && !self.force
+                && fs::symlink_metadata(&current).is_ok()
+            {
+                return Err(OutputError::Foreign {
+                    path: file.path.clone(),
+                });
+            }
+            same = same_contents(&current, contents);
         }
-        let current = dest.join(&f.path);
-        let same = existing.present && same_contents(&current, f.contents.as_bytes());
+        let target = self.staging.join(&file.path);
         if same {
             carry(&current, &target)?;
-            summary.unchanged += 1;
+            self.unchanged.fetch_add(1, Ordering::Relaxed);
         } else {
-            write_file(&target, f.contents.as_bytes(), is_executable(&f.path))?;
-            summary.written.push(f.path.clone());
+            write_file(&target, contents, is_executable(&file.path))?;
+            self.written
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .push(file.path.clone());
         }
-        fault.tick();
+        self.fault.tick();
+        Ok(Entry::of(file))
     }
-    for (path, ft) in foreign {
-        let from = dest.join(path);
-        let to = staging.join(path);
-        if ft.is_symlink() {
-            ensure_parent(&to)?;
-            let link = fs::read_link(&from).map_err(io_err(&from))?;
-            #[cfg(unix)]
-            std::os::unix::fs::symlink(&link, &to).map_err(io_err(&to))?;
-            #[cfg(not(unix))]
-            let _ = link;
+
+    /// Carries the folder's foreign files over, writes `manifest.json` from `entries` (every
+    /// generated file) and swaps the staged tree in.
+    pub fn finish(
+        mut self,
+        fabric: &str,
+        entries: Vec<Entry>,
+    ) -> Result<WriteSummary, OutputError> {
+        let manifest = Manifest::from_entries(fabric, entries);
+        let generated: BTreeSet<&str> = manifest.paths().collect();
+        let mut summary = WriteSummary {
+            written: std::mem::take(
+                &mut *self
+                    .written
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner()),
+            ),
+            unchanged: self.unchanged.load(Ordering::Relaxed),
+            removed: self
+                .previous
+                .iter()
+                .filter(|p| !generated.contains(p.as_str()))
+                .cloned()
+                .collect(),
+            foreign: 0,
+        };
+        summary.written.sort();
+        if self.present {
+            summary.foreign = self.carry_foreign(&generated)?;
+        }
+        let manifest_text = manifest.to_json();
+        let manifest_path = self.staging.join(MANIFEST);
+        let current = self.dest.join(MANIFEST);
+        if self.present && same_contents(&current, manifest_text.as_bytes()) {
+            carry(&current, &manifest_path)?;
         } else {
-            carry(&from, &to)?;
+            write_file(&manifest_path, manifest_text.as_bytes(), false)?;
         }
-        summary.foreign += 1;
+        self.fault.tick();
+        self.swap()?;
+        Ok(summary)
     }
-    // Empty foreign folders are kept too.
-    if existing.present {
-        for (path, ft) in walk(dest)? {
+
+    /// Files the previous manifest does not list (and this build does not generate), and
+    /// empty folders, carried over untouched.
+    fn carry_foreign(&self, generated: &BTreeSet<&str>) -> Result<usize, OutputError> {
+        let mut foreign = 0;
+        for (path, ft) in walk(&self.dest)? {
+            let to = self.staging.join(&path);
             if ft.is_dir() {
-                let to = staging.join(&path);
                 fs::create_dir_all(&to).map_err(io_err(&to))?;
+                continue;
+            }
+            if path == MANIFEST
+                || self.previous.contains(&path)
+                || generated.contains(path.as_str())
+            {
+                continue;
+            }
+            let from = self.dest.join(&path);
+            if ft.is_symlink() {
+                ensure_parent(&to)?;
+                let link = fs::read_link(&from).map_err(io_err(&from))?;
+                #[cfg(unix)]
+                std::os::unix::fs::symlink(&link, &to).map_err(io_err(&to))?;
+                #[cfg(not(unix))]
+                let _ = link;
+            } else {
+                carry(&from, &to)?;
+            }
+            foreign += 1;
+        }
+        Ok(foreign)
+    }
+
+    /// Module doc, step 3.
+    fn swap(&mut self) -> Result<(), OutputError> {
+        let (dest, staging, backup) = (&self.dest, &self.staging, &self.backup);
+        if self.present {
+            if let Ok(meta) = fs::metadata(dest) {
+                let _ = fs::set_permissions(staging, meta.permissions());
+            }
+            fs::rename(dest, backup).map_err(io_err(dest))?;
+            if let Err(error) = fs::rename(staging, dest) {
+                let _ = fs::rename(backup, dest);
+                return Err(OutputError::Io {
+                    path: dest.to_path_buf(),
+                    error,
+                });
+            }
+            self.finished = true;
+            remove_tree(backup).map_err(io_err(backup))?;
+        } else {
+            fs::rename(staging, dest).map_err(io_err(dest))?;
+            self.finished = true;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Stage {
+    fn drop(&mut self) {
+        if !self.finished {
+            let _ = remove_tree(&self.staging);
+        }
+    }
+}
+
+/// `remove_dir_all`, spread over threads one level below the device folders (`switches/*`,
+/// `hosts/*`): an old 100,000-GPU tree holds about 17,000 files.
+fn remove_tree(root: &Path) -> io::Result<()> {
+    let mut parts = Vec::new();
+    for top in fs::read_dir(root)? {
+        let top = top?;
+        if top.file_type()?.is_dir() {
+            for entry in fs::read_dir(top.path())? {
+                parts.push(entry?.path());
             }
         }
     }
-    let manifest_path = staging.join(MANIFEST);
-    let current = dest.join(MANIFEST);
-    if existing.present && same_contents(&current, manifest_text.as_bytes()) {
-        carry(&current, &manifest_path)?;
-    } else {
-        write_file(&manifest_path, manifest_text.as_bytes(), false)?;
-    }
-    fault.tick();
-    Ok(summary)
+    parts
+        .par_iter()
+        .try_for_each(|p| match fs::symlink_metadata(p) {
+            Ok(m) if m.is_dir() => fs::remove_dir_all(p),
+            Ok(_) => fs::remove_file(p),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(e),
+        })?;
+    fs::remove_dir_all(root)
 }
 
 /// Whether the regular file at `path` holds exactly `contents` (a cheap length check first).

@@ -13,6 +13,8 @@ use crate::diagnostic::{Category, Diagnostic, Severity};
 use crate::model::{DeviceId, Fabric, SwitchId};
 use crate::render::{Artifact, ArtifactKind, HostContext, PauseThreshold, SwitchContext};
 
+use super::generate::TargetTotals;
+
 /// Above this many hosts the graph draws switches only and collapses each leaf's hosts.
 const BIG_FABRIC_HOSTS: usize = 64;
 /// Above this many rows a per-switch table is summarised into distinct rows.
@@ -24,8 +26,8 @@ pub struct ReportInput<'a> {
     pub facts: Option<&'a Facts>,
     pub switches: &'a [SwitchContext],
     pub hosts: &'a [HostContext],
-    /// The device files of the build (without report files).
-    pub files: &'a [Artifact],
+    /// What the build generated per target (without the report files).
+    pub totals: &'a BTreeMap<String, TargetTotals>,
 }
 
 fn artifact(path: &str, fabric: &Fabric, contents: String) -> Artifact {
@@ -157,19 +159,13 @@ fn report_md(input: &ReportInput<'_>) -> String {
     let _ = writeln!(o, "## Generated files\n");
     let _ = writeln!(o, "| target | devices | files | bytes |");
     let _ = writeln!(o, "|---|---:|---:|---:|");
-    let mut per_target: BTreeMap<&str, (BTreeSet<&str>, usize, u64)> = BTreeMap::new();
-    for a in input.files {
-        let e = per_target.entry(a.target.as_str()).or_default();
-        e.0.insert(a.device.as_str());
-        e.1 += 1;
-        e.2 += a.contents.len() as u64;
-    }
-    for (t, (devices, files, size)) in &per_target {
+    for (t, totals) in input.totals {
         let _ = writeln!(
             o,
-            "| {t} | {} | {files} | {} |",
-            devices.len(),
-            bytes(*size)
+            "| {t} | {} | {} | {} |",
+            totals.devices,
+            totals.files,
+            bytes(totals.bytes)
         );
     }
     o.push('\n');

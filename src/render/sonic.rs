@@ -166,7 +166,10 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
     let b = &ctx.buffer;
     let mut ingress_pool = row([
         ("type", "ingress".into()),
-        ("mode", if static_mode { "static" } else { "dynamic" }.into()),
+        (
+            "mode",
+            if static_mode { "static" } else { "dynamic" }.into(),
+        ),
         ("size", b.ingress_lossless_pool_bytes.to_string().into()),
     ]);
     if let Some(xoff) = b.shared_headroom_pool_bytes {
@@ -196,7 +199,10 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
 
     let ingress_th = |alpha: &'static str| -> (&'static str, Text) {
         if static_mode {
-            ("static_th", b.ingress_lossless_pool_bytes.to_string().into())
+            (
+                "static_th",
+                b.ingress_lossless_pool_bytes.to_string().into(),
+            )
         } else {
             ("dynamic_th", alpha.into())
         }

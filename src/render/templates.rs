@@ -232,7 +232,10 @@ mod tests {
         m.insert("b", Value::from(vec![Value::from(1), Value::from("x")]));
         m.insert("a", Value::from(()));
         let text = tojson_text(Value::from(m)).expect("renders");
-        assert_eq!(text, "{\n  \"a\": null,\n  \"b\": [\n    1,\n    \"x\"\n  ]\n}");
+        assert_eq!(
+            text,
+            "{\n  \"a\": null,\n  \"b\": [\n    1,\n    \"x\"\n  ]\n}"
+        );
     }
 
     #[test]
