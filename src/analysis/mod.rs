@@ -28,16 +28,29 @@ pub struct Findings {
 
 /// Runs every analysis in a fixed order.
 pub fn analyze(fabric: &Fabric) -> Findings {
-    let mut diagnostics = Vec::new();
-    classes::check(fabric, &mut diagnostics);
-    let oversubscription = topology::check(fabric, &mut diagnostics);
-    let plan = headroom::headroom_plan(fabric);
-    headroom::check(fabric, &plan, &mut diagnostics);
-    buffer::check(fabric, &plan, &mut diagnostics);
-    ecn::check(fabric, &plan, &mut diagnostics);
-    qos_plan::check(fabric, &mut diagnostics);
-    watchdog::check(fabric, &plan, &mut diagnostics);
-    let (deadlock, unreachable) = deadlock::check(fabric, &mut diagnostics);
+    // The deadlock proof is the longest pass and shares nothing with the others: it runs
+    // beside them. The order of findings does not matter here (the pipeline sorts them).
+    let ((mut diagnostics, oversubscription, plan), (deadlock_diags, (deadlock, unreachable))) =
+        rayon::join(
+            || {
+                let mut diagnostics = Vec::new();
+                classes::check(fabric, &mut diagnostics);
+                let oversubscription = topology::check(fabric, &mut diagnostics);
+                let plan = headroom::headroom_plan(fabric);
+                headroom::check(fabric, &plan, &mut diagnostics);
+                buffer::check(fabric, &plan, &mut diagnostics);
+                ecn::check(fabric, &plan, &mut diagnostics);
+                qos_plan::check(fabric, &mut diagnostics);
+                watchdog::check(fabric, &plan, &mut diagnostics);
+                (diagnostics, oversubscription, plan)
+            },
+            || {
+                let mut diagnostics = Vec::new();
+                let proof = deadlock::check(fabric, &mut diagnostics);
+                (diagnostics, proof)
+            },
+        );
+    diagnostics.extend(deadlock_diags);
     let facts = Facts {
         switches: fabric.switches.len(),
         hosts: fabric.hosts.len(),

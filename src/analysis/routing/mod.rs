@@ -13,6 +13,8 @@ pub mod updown;
 
 use std::collections::{BTreeMap, HashMap};
 
+use rayon::prelude::*;
+
 use crate::model::{DeviceId, Fabric, LinkId, RouteTarget, RoutingModel};
 
 /// Arrival phase at a switch. Under `updown` the next hops depend on whether traffic came
@@ -345,6 +347,45 @@ pub struct Fragile {
     pub nh: Vec<u32>,
 }
 
+/// One destination routed: its table, the loops and deliverability, its fragile next hops.
+struct Routed {
+    table: Table,
+    loops: Vec<Loop>,
+    ok: Vec<bool>,
+    fragile: Vec<((u32, u32), Fragile)>,
+}
+
+fn route_one(fabric: &Fabric, net: &Net, d: &Dest, i: usize, fragile_limit: usize) -> Routed {
+    let model = model_table(net, d);
+    let mut fragile = Vec::new();
+    if fragile_limit > 0 {
+        for (state, h) in model.iter().enumerate() {
+            if let Hop::Via(v) = h
+                && v.len() <= fragile_limit
+            {
+                let x = (state / 2) as u32;
+                for &y in v {
+                    fragile.push((
+                        (x.min(y), x.max(y)),
+                        Fragile {
+                            dest: i as u32,
+                            state: state as u32,
+                            nh: v.clone(),
+                        },
+                    ));
+                }
+            }
+        }
+    }
+    let table = with_static(fabric, net, d, model);
+    Routed {
+        loops: loops(net, &table, &sources(net, d), i),
+        ok: can_deliver(net, &table),
+        table,
+        fragile,
+    }
+}
+
 /// Everything routing computes for one scenario. Tables are not kept (at 100,000 GPUs they
 /// would take hundreds of MB): `compute` hands each to a callback, and `table` rebuilds one.
 #[derive(Debug, Clone)]
@@ -378,31 +419,28 @@ impl Routes {
         let mut all_loops = Vec::new();
         let mut ok = Vec::with_capacity(dests.len());
         let mut fragile: HashMap<(u32, u32), Vec<Fragile>> = HashMap::new();
-        for (i, d) in dests.iter().enumerate() {
-            let model = model_table(&net, d);
-            if fragile_limit > 0 {
-                for (state, h) in model.iter().enumerate() {
-                    if let Hop::Via(v) = h
-                        && v.len() <= fragile_limit
-                    {
-                        let x = (state / 2) as u32;
-                        for &y in v {
-                            fragile
-                                .entry((x.min(y), x.max(y)))
-                                .or_default()
-                                .push(Fragile {
-                                    dest: i as u32,
-                                    state: state as u32,
-                                    nh: v.clone(),
-                                });
-                        }
-                    }
+        // Destinations are routed independently, so a batch is computed in parallel; `each`
+        // then sees them one by one in destination order (it may build the graph), and a
+        // batch's tables are dropped before the next: all of them at once would not fit.
+        let batch = rayon::current_num_threads().max(1) * 8;
+        for (start, chunk) in (0..dests.len())
+            .step_by(batch)
+            .map(|start| (start, &dests[start..(start + batch).min(dests.len())]))
+        {
+            let routed: Vec<Routed> = chunk
+                .par_iter()
+                .enumerate()
+                .map(|(k, d)| route_one(fabric, &net, d, start + k, fragile_limit))
+                .collect();
+            for (k, r) in routed.into_iter().enumerate() {
+                let i = start + k;
+                for (pair, f) in r.fragile {
+                    fragile.entry(pair).or_default().push(f);
                 }
+                all_loops.extend(r.loops);
+                ok.push(r.ok);
+                each(&net, i, &dests[i], &r.table);
             }
-            let t = with_static(fabric, &net, d, model);
-            all_loops.extend(loops(&net, &t, &sources(&net, d), i));
-            ok.push(can_deliver(&net, &t));
-            each(&net, i, d, &t);
         }
         Routes {
             net,
