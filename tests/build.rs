@@ -347,6 +347,11 @@ fn two_builds_are_byte_identical_and_a_rebuild_touches_nothing() {
     build_ok("fixtures/fabrics/pod-256.fab", &b, &[]);
     assert!(tree(&a) == tree(&b), "two builds differ");
     let before = stamps(&a);
+    let folder = |p: &Path| {
+        let m = fs::metadata(p).unwrap();
+        (m.ino(), m.mtime(), m.mtime_nsec())
+    };
+    let (dir_before, switches_before) = (folder(&a), folder(&a.join("switches")));
     let msg = build_ok("fixtures/fabrics/pod-256.fab", &a, &[]);
     assert!(msg.contains(" 0 files written"), "{msg}");
     assert_eq!(
@@ -354,6 +359,20 @@ fn two_builds_are_byte_identical_and_a_rebuild_touches_nothing() {
         stamps(&a),
         "a rebuild of the same fabric rewrote files"
     );
+    // Nothing changed, so nothing was swapped either: the very same folders, no leftovers.
+    assert_eq!(folder(&a), dir_before, "the output folder was replaced");
+    assert_eq!(folder(&a.join("switches")), switches_before);
+    let siblings: Vec<String> = fs::read_dir(a.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| {
+            n.starts_with(&format!(
+                ".{}.fabricc-",
+                a.file_name().unwrap().to_string_lossy()
+            ))
+        })
+        .collect();
+    assert!(siblings.is_empty(), "left behind: {siblings:?}");
 }
 
 /// A copy of explicit-leaf-spine with L2's ECN override changed: only L2 and the report change.

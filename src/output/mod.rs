@@ -33,7 +33,7 @@ use std::fs;
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
@@ -367,7 +367,9 @@ pub struct Stage {
     previous: BTreeSet<String>,
     fault: Fault,
     written: Mutex<Vec<String>>,
-    unchanged: AtomicUsize,
+    /// Generated files whose current copy is already right; hard-linked into the staged tree
+    /// by `finish`, and only when something else changed.
+    unchanged: Mutex<Vec<String>>,
     finished: bool,
 }
 
@@ -393,13 +395,14 @@ impl Stage {
             previous,
             fault: Fault::from_env(),
             written: Mutex::new(Vec::new()),
-            unchanged: AtomicUsize::new(0),
+            unchanged: Mutex::new(Vec::new()),
             finished: false,
         })
     }
 
-    /// Stages one generated file: hard-linked from the current output when its contents are
-    /// the same (its mtime is kept), written otherwise. Returns its manifest entry.
+    /// Stages one generated file: written when it is new or its contents changed, otherwise
+    /// only noted (`finish` hard-links it, keeping its inode and mtime). Returns its manifest
+    /// entry.
     pub fn put(&self, file: &Artifact) -> Result<Entry, OutputError> {
         check_path(&file.path)?;
         let current = self.dest.join(&file.path);
@@ -416,23 +419,20 @@ impl Stage {
             }
             same = same_contents(&current, contents);
         }
-        let target = self.staging.join(&file.path);
         if same {
-            carry(&current, &target)?;
-            self.unchanged.fetch_add(1, Ordering::Relaxed);
+            lock(&self.unchanged).push(file.path.clone());
         } else {
+            let target = self.staging.join(&file.path);
             write_file(&target, contents, is_executable(&file.path))?;
-            self.written
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .push(file.path.clone());
+            lock(&self.written).push(file.path.clone());
         }
         self.fault.tick();
         Ok(Entry::of(file))
     }
 
-    /// Carries the folder's foreign files over, writes `manifest.json` from `entries` (every
-    /// generated file) and swaps the staged tree in.
+    /// Carries the unchanged and the foreign files over, writes `manifest.json` from `entries`
+    /// (every generated file) and swaps the staged tree in. When no file changed, none is new
+    /// or gone, and the manifest is the same, the destination is left exactly as it is.
     pub fn finish(
         mut self,
         fabric: &str,
@@ -440,14 +440,10 @@ impl Stage {
     ) -> Result<WriteSummary, OutputError> {
         let manifest = Manifest::from_entries(fabric, entries);
         let generated: BTreeSet<&str> = manifest.paths().collect();
+        let unchanged = std::mem::take(&mut *lock(&self.unchanged));
         let mut summary = WriteSummary {
-            written: std::mem::take(
-                &mut *self
-                    .written
-                    .lock()
-                    .unwrap_or_else(|poisoned| poisoned.into_inner()),
-            ),
-            unchanged: self.unchanged.load(Ordering::Relaxed),
+            written: std::mem::take(&mut *lock(&self.written)),
+            unchanged: unchanged.len(),
             removed: self
                 .previous
                 .iter()
@@ -457,13 +453,26 @@ impl Stage {
             foreign: 0,
         };
         summary.written.sort();
+        let manifest_text = manifest.to_json();
+        let current = self.dest.join(MANIFEST);
+        let same_manifest = self.present && same_contents(&current, manifest_text.as_bytes());
+        if same_manifest && summary.written.is_empty() && summary.removed.is_empty() {
+            summary.foreign = self
+                .foreign_files(&generated)?
+                .iter()
+                .filter(|(_, ft)| !ft.is_dir())
+                .count();
+            self.fault.tick();
+            return Ok(summary);
+        }
+        unchanged
+            .par_iter()
+            .try_for_each(|path| carry(&self.dest.join(path), &self.staging.join(path)))?;
         if self.present {
             summary.foreign = self.carry_foreign(&generated)?;
         }
-        let manifest_text = manifest.to_json();
         let manifest_path = self.staging.join(MANIFEST);
-        let current = self.dest.join(MANIFEST);
-        if self.present && same_contents(&current, manifest_text.as_bytes()) {
+        if same_manifest {
             carry(&current, &manifest_path)?;
         } else {
             write_file(&manifest_path, manifest_text.as_bytes(), false)?;
@@ -473,20 +482,29 @@ impl Stage {
         Ok(summary)
     }
 
-    /// Files the previous manifest does not list (and this build does not generate), and
-    /// empty folders, carried over untouched.
+    /// Files of the destination the previous manifest does not list and this build does not
+    /// generate, and every folder (sorted by path).
+    fn foreign_files(
+        &self,
+        generated: &BTreeSet<&str>,
+    ) -> Result<Vec<(String, fs::FileType)>, OutputError> {
+        let mut out = walk(&self.dest)?;
+        out.retain(|(path, ft)| {
+            ft.is_dir()
+                || !(path == MANIFEST
+                    || self.previous.contains(path)
+                    || generated.contains(path.as_str()))
+        });
+        Ok(out)
+    }
+
+    /// Foreign files and empty folders, carried over untouched; returns how many files.
     fn carry_foreign(&self, generated: &BTreeSet<&str>) -> Result<usize, OutputError> {
         let mut foreign = 0;
-        for (path, ft) in walk(&self.dest)? {
+        for (path, ft) in self.foreign_files(generated)? {
             let to = self.staging.join(&path);
             if ft.is_dir() {
                 fs::create_dir_all(&to).map_err(io_err(&to))?;
-                continue;
-            }
-            if path == MANIFEST
-                || self.previous.contains(&path)
-                || generated.contains(path.as_str())
-            {
                 continue;
             }
             let from = self.dest.join(&path);
@@ -536,6 +554,11 @@ impl Drop for Stage {
             let _ = remove_tree(&self.staging);
         }
     }
+}
+
+/// A mutex's data, also after a thread panicked while holding it (the data is plain lists).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// `remove_dir_all`, spread over threads one level below the device folders (`switches/*`,
