@@ -15,3 +15,4 @@ pub mod render;
 pub mod source;
 pub mod span;
 pub mod syntax;
+pub mod timings;

@@ -897,3 +897,35 @@ fn big_topologies_collapse_hosts_per_leaf() {
         "oversubscription summarised: {report}"
     );
 }
+
+#[test]
+fn timings_name_every_stage_on_stderr() {
+    let out = scratch("timings");
+    let o = build("fixtures/fabrics/pod-256.fab", &out, &["--timings"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let stages: Vec<&str> = stderr
+        .lines()
+        .skip_while(|l| *l != "timings:")
+        .skip(1)
+        .filter_map(|l| l.trim().rsplitn(3, ' ').nth(2))
+        .map(str::trim)
+        .collect();
+    assert_eq!(
+        stages,
+        [
+            "check",
+            "open output folder",
+            "lower",
+            "render + stage",
+            "reports",
+            "manifest + swap",
+            "total"
+        ],
+        "{stderr}"
+    );
+    assert!(
+        !String::from_utf8_lossy(&o.stdout).contains("timings:"),
+        "timings belong on stderr"
+    );
+}

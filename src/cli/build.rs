@@ -11,10 +11,25 @@ use crate::output::{
 use crate::pipeline;
 use crate::render::Templates;
 use crate::source::Sources;
+use crate::timings::Timings;
 
 use super::{BuildArgs, ColorChoice, ExitStatus, err, out};
 
 pub fn run(args: &BuildArgs) -> ExitStatus {
+    let timings = args.timings.then(Timings::new);
+    let status = build(args, timings.as_ref());
+    if let Some(t) = timings {
+        err(&t.table());
+    }
+    status
+}
+
+fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
+    let lap = |name| {
+        if let Some(t) = timings {
+            t.lap(name);
+        }
+    };
     let targets = if args.targets.is_empty() {
         Targets::ALL
     } else {
@@ -47,6 +62,7 @@ pub fn run(args: &BuildArgs) -> ExitStatus {
             return ExitStatus::Error;
         }
     };
+    lap("check");
     let color = match args.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
@@ -135,12 +151,14 @@ pub fn run(args: &BuildArgs) -> ExitStatus {
             return ExitStatus::Error;
         }
     };
+    lap("open output folder");
     let entries = match generate_each(
         fabric,
         &checked.diagnostics,
         checked.facts.as_ref(),
         targets,
         &templates,
+        timings,
         |a| stage.put(&a),
     ) {
         Ok(entries) => entries,
@@ -150,7 +168,9 @@ pub fn run(args: &BuildArgs) -> ExitStatus {
             return ExitStatus::Error;
         }
     };
-    match stage.finish(&fabric.name, entries) {
+    let finished = stage.finish(&fabric.name, entries);
+    lap("manifest + swap");
+    match finished {
         Ok(summary) => {
             out(&format!(
                 "built `{}` into {}: {} files written, {} unchanged, {} removed{}\n",

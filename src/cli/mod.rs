@@ -164,6 +164,9 @@ pub struct BuildArgs {
     /// Write into a folder that is not a fabricc output, or replace a file or symlink.
     #[arg(long)]
     pub force: bool,
+    /// Print the wall time of every stage (check, lower, render and write, reports, swap).
+    #[arg(long)]
+    pub timings: bool,
     /// Colour in human output.
     #[arg(long, value_enum, default_value = "auto")]
     pub color: ColorChoice,

@@ -20,6 +20,7 @@ use crate::model::Fabric;
 use crate::render::{self, Artifact, RenderError, Templates};
 
 use super::report::{self, ReportInput};
+use crate::timings::Timings;
 
 /// What a build generated per target, for the report: devices, files and bytes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -45,7 +46,7 @@ pub fn generate(
     templates: &Templates,
 ) -> Result<Vec<Artifact>, Vec<Diagnostic>> {
     let files = Mutex::new(Vec::new());
-    let result = generate_each(fabric, diagnostics, facts, targets, templates, |a| {
+    let result = generate_each(fabric, diagnostics, facts, targets, templates, None, |a| {
         files
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -74,6 +75,7 @@ pub fn generate_each<T, E, F>(
     facts: Option<&Facts>,
     targets: Targets,
     templates: &Templates,
+    timings: Option<&Timings>,
     sink: F,
 ) -> Result<Vec<T>, Stop<E>>
 where
@@ -83,6 +85,12 @@ where
 {
     let mut lowered = lower::lower(fabric, targets);
     let mut problems = std::mem::take(&mut lowered.diagnostics);
+    let lap = |name| {
+        if let Some(t) = timings {
+            t.lap(name);
+        }
+    };
+    lap("lower");
     // Per device: its files' (target, bytes) and what the sink made of them.
     type Done<T> = (Vec<(String, u64)>, Vec<T>);
     let emit = |files: Vec<Artifact>| -> Result<Done<T>, E> {
@@ -104,6 +112,7 @@ where
         .chain(hosts)
         .map(|rendered| rendered.map(emit))
         .collect();
+    lap("render + stage");
 
     let mut totals: BTreeMap<String, TargetTotals> = BTreeMap::new();
     let mut results = Vec::new();
@@ -141,6 +150,7 @@ where
     for a in reports {
         results.push(sink(a).map_err(Stop::Sink)?);
     }
+    lap("reports");
     Ok(results)
 }
 
