@@ -22,6 +22,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
+use rayon::prelude::*;
+
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::{ClassId, DeviceId, Endpoint, Fabric, HostId, LinkId, Sourced, SwitchId};
 use crate::span::Span;
@@ -187,76 +189,89 @@ fn lossless_queues(fabric: &Fabric, s: SwitchId) -> Vec<LosslessQueue> {
 /// Computes the plan. O(ports × lossless priorities).
 pub fn headroom_plan(fabric: &Fabric) -> HeadroomPlan {
     let netdev_mtu = host_netdev_mtu(fabric);
+    // Switches are independent: computed in parallel, concatenated in switch order.
+    let per_switch: Vec<Vec<PortHeadroom>> = fabric
+        .switch_ids()
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .map(|s| switch_headroom(fabric, s, netdev_mtu))
+        .collect();
     let mut plan = HeadroomPlan::default();
-    for s in fabric.switch_ids() {
+    for ports in per_switch {
         let start = plan.ports.len();
-        let queues = lossless_queues(fabric, s);
-        if !queues.is_empty() {
-            let me = DeviceId::Switch(s);
-            let mtu_receiver = port_mtu(fabric, s).value;
-            let cell = fabric.switch_model(s).cell.map(|c| c.value);
-            for (port, link) in fabric.switch(s).ports.iter().enumerate() {
-                let Some(link) = *link else { continue };
-                let l = fabric.link(link);
-                let peer = fabric.peer(link, me);
-                let (mtu_sender, nic) = match peer.device {
-                    DeviceId::Switch(p) => (port_mtu(fabric, p).value, None),
-                    DeviceId::Host(h) => {
-                        let mlx5 = fabric
-                            .host(h)
-                            .nics
-                            .get(peer.port as usize)
-                            .map(|n| &fabric.nic_models[n.model.index()])
-                            .filter(|m| m.driver.value.starts_with("mlx5"))
-                            .map(|_| {
-                                nic_headroom(l.speed, l.cable_mm.value, netdev_mtu, netdev_mtu)
-                            });
-                        (
-                            netdev_mtu,
-                            Some(NicSide {
-                                host: h,
-                                nic: peer.port,
-                                netdev_mtu,
-                                mlx5,
-                            }),
-                        )
-                    }
-                };
-                let formula = canonical_headroom(&HeadroomInput {
-                    speed_mbps: l.speed,
-                    cable_mm: l.cable_mm.value,
-                    mtu_receiver,
-                    mtu_sender,
-                    interface_delay_ns: 0,
-                });
-                let required = round_up_to_cell(formula.total, cell.unwrap_or(0));
-                for q in &queues {
-                    plan.ports.push(PortHeadroom {
-                        switch: s,
-                        port: port as u32,
-                        link,
-                        peer,
-                        class: q.class,
-                        priority: q.priority,
-                        speed_mbps: l.speed,
-                        cable_mm: l.cable_mm.value,
-                        mtu_receiver,
-                        mtu_sender,
-                        cell,
-                        formula,
-                        required,
-                        configured: q.headroom.map_or(required, |h| h.value),
-                        headroom_override: q.headroom,
-                        pause: q.pause,
-                        pause_span: q.pause_span,
-                        nic,
-                    });
-                }
-            }
-        }
+        plan.ports.extend(ports);
         plan.switch_ranges.push(start..plan.ports.len());
     }
     plan
+}
+
+/// The plan rows of one switch, port by port.
+fn switch_headroom(fabric: &Fabric, s: SwitchId, netdev_mtu: u64) -> Vec<PortHeadroom> {
+    let mut ports = Vec::new();
+    let queues = lossless_queues(fabric, s);
+    if queues.is_empty() {
+        return ports;
+    }
+    let me = DeviceId::Switch(s);
+    let mtu_receiver = port_mtu(fabric, s).value;
+    let cell = fabric.switch_model(s).cell.map(|c| c.value);
+    for (port, link) in fabric.switch(s).ports.iter().enumerate() {
+        let Some(link) = *link else { continue };
+        let l = fabric.link(link);
+        let peer = fabric.peer(link, me);
+        let (mtu_sender, nic) = match peer.device {
+            DeviceId::Switch(p) => (port_mtu(fabric, p).value, None),
+            DeviceId::Host(h) => {
+                let mlx5 = fabric
+                    .host(h)
+                    .nics
+                    .get(peer.port as usize)
+                    .map(|n| &fabric.nic_models[n.model.index()])
+                    .filter(|m| m.driver.value.starts_with("mlx5"))
+                    .map(|_| nic_headroom(l.speed, l.cable_mm.value, netdev_mtu, netdev_mtu));
+                (
+                    netdev_mtu,
+                    Some(NicSide {
+                        host: h,
+                        nic: peer.port,
+                        netdev_mtu,
+                        mlx5,
+                    }),
+                )
+            }
+        };
+        let formula = canonical_headroom(&HeadroomInput {
+            speed_mbps: l.speed,
+            cable_mm: l.cable_mm.value,
+            mtu_receiver,
+            mtu_sender,
+            interface_delay_ns: 0,
+        });
+        let required = round_up_to_cell(formula.total, cell.unwrap_or(0));
+        for q in &queues {
+            ports.push(PortHeadroom {
+                switch: s,
+                port: port as u32,
+                link,
+                peer,
+                class: q.class,
+                priority: q.priority,
+                speed_mbps: l.speed,
+                cable_mm: l.cable_mm.value,
+                mtu_receiver,
+                mtu_sender,
+                cell,
+                formula,
+                required,
+                configured: q.headroom.map_or(required, |h| h.value),
+                headroom_override: q.headroom,
+                pause: q.pause,
+                pause_span: q.pause_span,
+                nic,
+            });
+        }
+    }
+    ports
 }
 
 /// The checks of the plan: FAB401 (override below requirement), FAB402 and FAB403 (NIC side).
