@@ -42,13 +42,13 @@ fn artifact(path: &str, fabric: &Fabric, contents: String) -> Artifact {
 
 /// `report.md` and `topology.dot`.
 pub fn reports(input: &ReportInput<'_>) -> Vec<Artifact> {
+    let (report, topology) = rayon::join(
+        || report_md(input),
+        || topology_dot(input.fabric, input.diagnostics),
+    );
     vec![
-        artifact("report.md", input.fabric, report_md(input)),
-        artifact(
-            "topology.dot",
-            input.fabric,
-            topology_dot(input.fabric, input.diagnostics),
-        ),
+        artifact("report.md", input.fabric, report),
+        artifact("topology.dot", input.fabric, topology),
     ]
 }
 
