@@ -35,7 +35,7 @@ impl Timings {
         laps.1.push((name, since));
     }
 
-    /// One line per stage and the total, aligned: `  render + stage   3.214 s`.
+    /// One line per stage and the total, aligned: `  render + output   3.214 s`.
     pub fn table(&self) -> String {
         let laps = self.laps.lock().unwrap_or_else(|p| p.into_inner());
         let width = laps

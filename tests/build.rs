@@ -917,7 +917,7 @@ fn timings_name_every_stage_on_stderr() {
             "check",
             "open output folder",
             "lower",
-            "render + stage",
+            "render + output",
             "reports",
             "manifest + swap",
             "total"

@@ -1,12 +1,13 @@
 //! `fabricc build FILE -o DIR`
 
+use std::convert::Infallible;
 use std::io::IsTerminal;
 
 use crate::diagnostic::{self, Diagnostic, Severity};
 use crate::lower::Targets;
 use crate::output::{
     self,
-    generate::{Stop, generate, generate_each},
+    generate::{Stop, generate_each},
 };
 use crate::pipeline;
 use crate::render::Templates;
@@ -105,43 +106,38 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
         ExitStatus::Failure
     };
     if args.check {
-        let files = match generate(
+        // Each file is compared as soon as it is rendered; the build is never held whole.
+        let compared = match generate_each(
             fabric,
             &checked.diagnostics,
             checked.facts.as_ref(),
             targets,
             &templates,
+            timings,
+            |a| Ok::<_, Infallible>(output::compare_one(dest, &a)),
         ) {
-            Ok(f) => f,
-            Err(problems) => return cannot_generate(&problems),
+            Ok(c) => c,
+            Err(Stop::Findings(problems)) => return cannot_generate(&problems),
+            Err(Stop::Sink(never)) => match never {},
         };
-        return match output::compare(dest, &fabric.name, &files) {
-            Ok(diffs) if diffs.is_empty() => {
-                out(&format!(
-                    "{}: up to date ({} files)\n",
-                    dest.display(),
-                    files.len() + 1
-                ));
-                ExitStatus::Success
-            }
-            Ok(diffs) => {
-                let mut s = String::new();
-                for d in &diffs {
-                    s.push_str(&format!("{d}\n"));
-                }
-                s.push_str(&format!(
-                    "{}: stale ({} differences); run `fabricc build` to update\n",
-                    dest.display(),
-                    diffs.len()
-                ));
-                out(&s);
-                ExitStatus::Failure
-            }
-            Err(e) => {
-                err(&format!("error: {e}\n"));
-                ExitStatus::Error
-            }
-        };
+        let files = compared.len() + 1;
+        let diffs = output::compare_rest(dest, &fabric.name, compared);
+        lap("compare");
+        if diffs.is_empty() {
+            out(&format!("{}: up to date ({files} files)\n", dest.display()));
+            return ExitStatus::Success;
+        }
+        let mut s = String::new();
+        for d in &diffs {
+            s.push_str(&format!("{d}\n"));
+        }
+        s.push_str(&format!(
+            "{}: stale ({} differences); run `fabricc build` to update\n",
+            dest.display(),
+            diffs.len()
+        ));
+        out(&s);
+        return ExitStatus::Failure;
     }
     // Files are staged as they are rendered; the destination changes only in `finish`.
     let stage = match output::Stage::open(dest, args.force) {

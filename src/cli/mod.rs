@@ -164,7 +164,8 @@ pub struct BuildArgs {
     /// Write into a folder that is not a fabricc output, or replace a file or symlink.
     #[arg(long)]
     pub force: bool,
-    /// Print the wall time of every stage (check, lower, render and write, reports, swap).
+    /// Print the wall time of every stage on stderr (check, lower, render + output: each file
+    /// written, or compared with --check, as soon as it is rendered; reports; swap).
     #[arg(long)]
     pub timings: bool,
     /// Colour in human output.

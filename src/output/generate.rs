@@ -112,7 +112,7 @@ where
         .chain(hosts)
         .map(|rendered| rendered.map(emit))
         .collect();
-    lap("render + stage");
+    lap("render + output");
 
     let mut totals: BTreeMap<String, TargetTotals> = BTreeMap::new();
     let mut results = Vec::new();

@@ -1,7 +1,7 @@
 //! Output discipline: generated files → the output folder, atomically and deterministically.
 //!
 //! In: the artifacts of a build (relative `/` paths, contents). Out: the output folder holding
-//! exactly those files plus `manifest.json`, or (`compare`) the differences.
+//! exactly those files plus `manifest.json`, or (`compare_one`, `compare_rest`) the differences.
 //!
 //! How a write works (`Stage`: `open`, `put` per file from any thread while the build is still
 //! rendering other devices, `finish`; `write` does the three for files already in memory):
@@ -27,7 +27,7 @@ pub mod generate;
 pub mod manifest;
 pub mod report;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fmt;
 use std::fs;
 use std::io::{self, Write as _};
@@ -106,7 +106,7 @@ pub struct WriteSummary {
     pub foreign: usize,
 }
 
-/// One difference found by `compare`.
+/// One difference found by `compare_one` or `compare_rest`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Difference {
     /// The file exists with other contents.
@@ -594,40 +594,53 @@ fn same_contents(path: &Path, contents: &[u8]) -> bool {
     }
 }
 
-/// Compares what a build would write with what `dest` holds; empty when fresh.
-pub fn compare(
+/// One generated file against what `dest` holds: its manifest entry and how it differs.
+/// Streams: `build --check` compares each file as soon as it is rendered.
+pub fn compare_one(dest: &Path, file: &Artifact) -> (Entry, Option<Difference>) {
+    let p = dest.join(&file.path);
+    let difference = if fs::symlink_metadata(&p).is_err() {
+        Some(Difference::Missing(file.path.clone()))
+    } else if !same_contents(&p, file.contents.as_bytes()) {
+        Some(Difference::Stale(file.path.clone()))
+    } else {
+        None
+    };
+    (Entry::of(file), difference)
+}
+
+/// What `compare_one` found for every generated file, plus `manifest.json` and the files the
+/// previous build generated that this one does not; sorted by path.
+pub fn compare_rest(
     dest: &Path,
     fabric: &str,
-    files: &[Artifact],
-) -> Result<Vec<Difference>, OutputError> {
-    let manifest_text = Manifest::of(fabric, files).to_json();
-    let previous = match fs::read_to_string(dest.join(MANIFEST)) {
-        Ok(text) => Manifest::parse(&text),
-        Err(_) => None,
-    };
-    let mut wanted: BTreeMap<&str, &[u8]> = files
-        .iter()
-        .map(|f| (f.path.as_str(), f.contents.as_bytes()))
-        .collect();
-    wanted.insert(MANIFEST, manifest_text.as_bytes());
-    let mut out = Vec::new();
-    for (path, contents) in &wanted {
-        let p = dest.join(path);
-        if fs::symlink_metadata(&p).is_err() {
-            out.push(Difference::Missing((*path).to_string()));
-        } else if !same_contents(&p, contents) {
-            out.push(Difference::Stale((*path).to_string()));
-        }
+    compared: Vec<(Entry, Option<Difference>)>,
+) -> Vec<Difference> {
+    let (entries, differences): (Vec<Entry>, Vec<Option<Difference>>) =
+        compared.into_iter().unzip();
+    let mut out: Vec<Difference> = differences.into_iter().flatten().collect();
+    let manifest = Manifest::from_entries(fabric, entries);
+    let manifest_path = dest.join(MANIFEST);
+    if fs::symlink_metadata(&manifest_path).is_err() {
+        out.push(Difference::Missing(MANIFEST.to_string()));
+    } else if !same_contents(&manifest_path, manifest.to_json().as_bytes()) {
+        out.push(Difference::Stale(MANIFEST.to_string()));
     }
+    let previous = fs::read_to_string(&manifest_path)
+        .ok()
+        .and_then(|text| Manifest::parse(&text));
     if let Some(m) = previous {
+        let wanted: BTreeSet<&str> = manifest.paths().collect();
         for path in m.paths() {
-            if !wanted.contains_key(path) && fs::symlink_metadata(dest.join(path)).is_ok() {
+            if path != MANIFEST
+                && !wanted.contains(path)
+                && fs::symlink_metadata(dest.join(path)).is_ok()
+            {
                 out.push(Difference::Extra(path.to_string()));
             }
         }
     }
     out.sort_by(|a, b| key(a).cmp(key(b)));
-    Ok(out)
+    out
 }
 
 fn key(d: &Difference) -> &str {
