@@ -295,6 +295,19 @@ fn split_ports(spec: &mut TierSpec<'_>, top: bool, diags: &mut Vec<Diagnostic>) 
         spec.up = 0;
         return true;
     }
+    if total < 2 && spec.downlinks.is_none() && spec.uplinks.is_none() {
+        // A tier below the top needs a port each way; a one-port model cannot be split.
+        diags.push(
+            Diagnostic::new(
+                Code::CannotWire,
+                at,
+                format!("a switch of {total} port(s) cannot have both downlinks and uplinks"),
+            )
+            .label("this tier is not the top one, so its switches need both")
+            .help("give the tier a switch model with more ports"),
+        );
+        return false;
+    }
     let (down, up) = match (spec.downlinks, spec.uplinks) {
         (Some(d), Some(u)) => (d.value, u.value),
         (Some(d), None) => (d.value, total.saturating_sub(d.value)),
