@@ -42,6 +42,13 @@ fn cluster_100k(bencher: divan::Bencher, name: &str) {
 #[divan::bench(sample_count = 3, sample_size = 1)]
 fn cluster_2048_full_graph(bencher: divan::Bencher) {
     let fabric = load("cluster-2048.fab");
-    bencher
-        .bench_local(|| deadlock::prove(divan::black_box(&fabric), Options { force_graph: true }));
+    bencher.bench_local(|| {
+        deadlock::prove(
+            divan::black_box(&fabric),
+            Options {
+                force_graph: true,
+                ..Options::default()
+            },
+        )
+    });
 }

@@ -68,7 +68,7 @@ pub fn check_loaded(sources: &Sources, loaded: Loaded, limits: &Limits) -> Check
     diagnostics.extend(resolve_diags);
     let mut facts = None;
     if let Some(f) = &fabric {
-        let findings = analysis::analyze(f);
+        let findings = analysis::analyze_with(f, limits);
         diagnostics.extend(findings.diagnostics);
         facts = Some(findings.facts);
     }

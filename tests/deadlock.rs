@@ -26,7 +26,13 @@ fn load(name: &str) -> (Fabric, Vec<Diagnostic>) {
 fn prove(name: &str) -> (Proof, Vec<Diagnostic>) {
     let (fabric, diags) = load(name);
     (
-        deadlock::prove(&fabric, Options { force_graph: true }),
+        deadlock::prove(
+            &fabric,
+            Options {
+                force_graph: true,
+                ..Options::default()
+            },
+        ),
         diags,
     )
 }
@@ -868,7 +874,10 @@ proptest::proptest! {
         let text = spec.text();
         if std::env::var("PROP_TRACE").is_ok() { eprintln!("CASE\n{text}"); }
         let Some(fabric) = resolve_text(&text) else { panic!("generated fabric did not resolve:\n{text}") };
-        let proof = deadlock::prove(&fabric, Options { force_graph: true });
+        let proof = deadlock::prove(&fabric, Options {
+            force_graph: true,
+            ..Options::default()
+        });
         let quick = deadlock::prove(&fabric, Options::default());
         proptest::prop_assert_eq!(proof.facts.possible, quick.facts.possible, "certificate disagrees\n{}", text);
 

@@ -134,6 +134,7 @@ fn facts() -> Facts {
         deadlock: Some(DeadlockFacts {
             scenarios: 1,
             possible: true,
+            complete: true,
         }),
         unreachable: vec![Unreachable {
             from: "h1".into(),

@@ -24,6 +24,10 @@ pub struct Facts {
 pub struct DeadlockFacts {
     pub scenarios: u64,
     pub possible: bool,
+    /// False when the failure scenarios exceeded `--max-scenarios` and were not proven
+    /// (FAB204); `possible: false` then covers the fabric as declared only. (An addition to
+    /// the v1 contract.)
+    pub complete: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]

@@ -17,7 +17,7 @@ pub mod watchdog;
 pub use facts::Facts;
 
 use crate::diagnostic::Diagnostic;
-use crate::model::Fabric;
+use crate::model::{Fabric, Limits};
 
 /// Everything the analyses found about one fabric.
 #[derive(Debug, Clone, Default)]
@@ -28,6 +28,11 @@ pub struct Findings {
 
 /// Runs every analysis in a fixed order.
 pub fn analyze(fabric: &Fabric) -> Findings {
+    analyze_with(fabric, &Limits::default())
+}
+
+/// [`analyze`] within `limits` (the failure-scenario work bound).
+pub fn analyze_with(fabric: &Fabric, limits: &Limits) -> Findings {
     // The deadlock proof is the longest pass and shares nothing with the others: it runs
     // beside them. The order of findings does not matter here (the pipeline sorts them).
     let ((mut diagnostics, oversubscription, plan), (deadlock_diags, (deadlock, unreachable))) =
@@ -46,7 +51,7 @@ pub fn analyze(fabric: &Fabric) -> Findings {
             },
             || {
                 let mut diagnostics = Vec::new();
-                let proof = deadlock::check(fabric, &mut diagnostics);
+                let proof = deadlock::check(fabric, limits.max_scenarios, &mut diagnostics);
                 (diagnostics, proof)
             },
         );

@@ -259,6 +259,9 @@ pub struct LimitArgs {
     /// Largest input file, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_input_bytes)]
     pub max_input_bytes: u64,
+    /// Most failure scenarios `check failures N` proves; past it the proof stops with FAB204.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_scenarios)]
+    pub max_scenarios: u64,
 }
 
 impl LimitArgs {
@@ -269,6 +272,7 @@ impl LimitArgs {
             max_links: self.max_links,
             max_import_depth: self.max_import_depth,
             max_input_bytes: self.max_input_bytes,
+            max_scenarios: self.max_scenarios,
         }
     }
 }

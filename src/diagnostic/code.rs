@@ -70,6 +70,7 @@ codes! {
     CyclicBufferDependency "FAB201" Deadlock Error "deadlock possible (cyclic buffer dependency)",
     PriorityDecrease     "FAB202" Deadlock Error "priority rewrites form a cycle, so no order of priorities satisfies Tagger",
     LosslessLimit        "FAB203" Deadlock Error "a switch needs more lossless priorities than its model supports",
+    ScenarioLimit        "FAB204" Deadlock Warning "the failure scenarios to prove exceed `--max-scenarios`: deadlock freedom under failures is unproven",
     // ecn (DCQCN marking, theory.md §2.4)
     EcnInverted          "FAB301" Ecn Error "`ecn min` is not below `ecn max` (ECN-1)",
     EcnStepMarking       "FAB302" Ecn Warning "`ecn min` equals `ecn max` with probability 100%: step marking (ECN-1)",

@@ -14,6 +14,9 @@ pub struct Limits {
     pub max_import_depth: usize,
     /// Bytes of one input file.
     pub max_input_bytes: u64,
+    /// Distinct failure scenarios `check failures N` may prove (the deadlock proof's work
+    /// bound; past it the proof stops and says so, FAB204).
+    pub max_scenarios: u64,
 }
 
 impl Default for Limits {
@@ -24,6 +27,7 @@ impl Default for Limits {
             max_links: 4_000_000,
             max_import_depth: 16,
             max_input_bytes: 64 * 1024 * 1024,
+            max_scenarios: 1_000_000,
         }
     }
 }

@@ -433,6 +433,9 @@ fn verdict(cat: Category, input: &ReportInput<'_>) -> String {
                 "deadlock possible ({} analysed; {counts})",
                 scenarios(d.scenarios)
             ),
+            Some(d) if !d.complete => {
+                "deadlock-free as declared; failure scenarios not proven (FAB204)".to_string()
+            }
             Some(d) => format!("deadlock-free ({} analysed)", scenarios(d.scenarios)),
             None => "not analysed".to_string(),
         },

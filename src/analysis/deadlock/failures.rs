@@ -45,6 +45,9 @@ pub struct Outcome {
     pub unreachable: Vec<CutPairs>,
     /// The first scenario with a cycle: its links, routes and graph.
     pub first_cycle: Option<(Vec<LinkId>, Routes, BufferDependencyGraph)>,
+    /// Set (to the number of distinct scenarios) when there were more than the limit and
+    /// none was proven.
+    pub stopped: Option<u64>,
 }
 
 /// A scenario's failed links and the (source, destination) host pairs it cuts off.
@@ -59,6 +62,7 @@ pub fn check(
     graph: Option<&BufferDependencyGraph>,
     already_cyclic: bool,
     n: usize,
+    max_scenarios: u64,
 ) -> Outcome {
     let mut out = Outcome::default();
     if n == 0 {
@@ -77,6 +81,20 @@ pub fn check(
         .collect();
     let alive: u64 = bundles.iter().map(|b| b.len() as u64).sum();
     out.scenarios = count(alive, n);
+
+    // The work bound, counted before anything is allocated: one bundle at a time, and every
+    // pair of single-link bundles.
+    let small = bundles.iter().filter(|b| b.len() <= n).count() as u64;
+    let singles = bundles.iter().filter(|b| b.len() == 1).count() as u64;
+    let distinct = if n >= 2 {
+        small.saturating_add(singles.saturating_mul(singles.saturating_sub(1)) / 2)
+    } else {
+        small
+    };
+    if distinct > max_scenarios {
+        out.stopped = Some(distinct);
+        return out;
+    }
 
     // Distinct effective scenarios, in link order.
     let mut keys: Vec<Key> = Vec::new();

@@ -36,11 +36,23 @@ use buffer_graph::{BufferDependencyGraph, Cause, Queue};
 use tagger::Qos;
 
 /// How to run the proof.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct Options {
     /// Build the graph even where the valley-free certificate makes it unnecessary (tests,
     /// benchmarks).
     pub force_graph: bool,
+    /// Most distinct failure scenarios to prove; past it the proof stops (FAB204) rather
+    /// than run for hours or exhaust memory.
+    pub max_scenarios: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            force_graph: false,
+            max_scenarios: crate::model::Limits::default().max_scenarios,
+        }
+    }
 }
 
 /// A witness cycle and where it came from.
@@ -71,8 +83,18 @@ pub struct Proof {
 }
 
 /// The pass as `analysis::analyze` runs it.
-pub fn check(fabric: &Fabric, diags: &mut Vec<Diagnostic>) -> (DeadlockFacts, Vec<Unreachable>) {
-    let proof = prove(fabric, Options::default());
+pub fn check(
+    fabric: &Fabric,
+    max_scenarios: u64,
+    diags: &mut Vec<Diagnostic>,
+) -> (DeadlockFacts, Vec<Unreachable>) {
+    let proof = prove(
+        fabric,
+        Options {
+            max_scenarios,
+            ..Options::default()
+        },
+    );
     diags.extend(proof.diagnostics);
     (proof.facts, proof.unreachable)
 }
@@ -221,8 +243,34 @@ pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
     }
 
     // Failure scenarios.
-    let outcome = failures::check(&cx, &routes, build.then_some(&graph), possible, n);
+    let outcome = failures::check(
+        &cx,
+        &routes,
+        build.then_some(&graph),
+        possible,
+        n,
+        opts.max_scenarios,
+    );
     proof.facts.scenarios = 1 + outcome.scenarios;
+    proof.facts.complete = outcome.stopped.is_none();
+    if let Some(distinct) = outcome.stopped {
+        proof.diagnostics.push(
+            Diagnostic::new(
+                Code::ScenarioLimit,
+                fabric.routing.check_failures.span,
+                format!(
+                    "`check failures {n}` means {distinct} distinct failure scenarios to \
+                     prove, more than the limit of {}; they were not proven",
+                    opts.max_scenarios
+                ),
+            )
+            .label("the failure scenarios asked for here")
+            .help(
+                "deadlock freedom is proven for the fabric as declared only: raise the \
+                 limit with `--max-scenarios`, or ask for fewer failures",
+            ),
+        );
+    }
     for (scenario, pairs) in &outcome.unreachable {
         let names: Vec<String> = scenario.iter().map(|&l| cx.link_name(l)).collect();
         report_unreachable(&cx, pairs, &names, &mut proof);
