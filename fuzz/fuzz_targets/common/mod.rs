@@ -48,6 +48,7 @@ pub fn limits() -> Limits {
         max_links: 1024,
         max_import_depth: 4,
         max_input_bytes: MAX_INPUT as u64,
+        max_scenarios: 10_000,
     }
 }
 
