@@ -527,7 +527,10 @@ fn host_props(
         let span = p.span;
         match &p.node {
             HostProp::Nic { model, count } => {
-                let n = count.map_or(1, |c| c.node);
+                let asked = count.map_or(1, |c| c.node);
+                // Past the bound is an error below; the NICs kept stay bounded, as every one
+                // of them is allocated (and wired) per host.
+                let n = asked.min(64);
                 match &mut d.nics {
                     Some((s, _, lines)) if *s == stmt => lines.push((model.clone(), n)),
                     Some((_, first, _)) => {
@@ -535,12 +538,12 @@ fn host_props(
                     }
                     None => d.nics = Some((stmt, span, vec![(model.clone(), n)])),
                 }
-                if n > 64 {
+                if asked > 64 {
                     diags.push(
                         Diagnostic::new(
                             Code::OutOfRange,
                             count.map_or(span, |c| c.span),
-                            format!("{n} NICs in one host"),
+                            format!("{asked} NICs in one host"),
                         )
                         .label("NIC count")
                         .help("a host has at most 64 NICs"),

@@ -10,6 +10,7 @@ use super::units::bytes;
 pub fn switch_model(decl: &ast::SwitchModelDecl, diags: &mut Vec<Diagnostic>) -> SwitchModel {
     let mut os = None;
     let mut ports = None;
+    let mut ports_invalid = false;
     let mut buffer = None;
     let mut lossless_limit = None;
     let mut cell = None;
@@ -41,8 +42,11 @@ pub fn switch_model(decl: &ast::SwitchModelDecl, diags: &mut Vec<Diagnostic>) ->
                         .label("port count")
                         .help("a switch model has 1 to 4096 ports"),
                     );
+                    // Not kept: the ports of every switch are allocated from it.
+                    ports_invalid = true;
+                } else {
+                    put(&mut ports, v, span, "`ports`", diags);
                 }
-                put(&mut ports, v, span, "`ports`", diags);
             }
             SwitchModelProp::Buffer(s) => put(&mut buffer, *s, span, "`buffer`", diags),
             SwitchModelProp::LosslessLimit(n) => {
@@ -76,7 +80,7 @@ pub fn switch_model(decl: &ast::SwitchModelDecl, diags: &mut Vec<Diagnostic>) ->
     if os.is_none() {
         missing("os", "add `os sonic` (or cumulus, eos, nxos, junos)", diags);
     }
-    if ports.is_none() {
+    if ports.is_none() && !ports_invalid {
         missing(
             "ports",
             "add the port groups, e.g. `ports 64 x 400G`",
