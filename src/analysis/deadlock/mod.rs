@@ -251,8 +251,13 @@ pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
         n,
         opts.max_scenarios,
     );
-    proof.facts.scenarios = 1 + outcome.scenarios;
+    // Scenarios analysed: past the bound only the fabric as declared was.
     proof.facts.complete = outcome.stopped.is_none();
+    proof.facts.scenarios = if proof.facts.complete {
+        1 + outcome.scenarios
+    } else {
+        1
+    };
     if let Some(distinct) = outcome.stopped {
         proof.diagnostics.push(
             Diagnostic::new(
