@@ -365,12 +365,13 @@ fn lower_switch(
                     priority: p,
                     xoff_bytes: xoff,
                     xon_bytes: xon,
-                    size_bytes: xoff + xon,
+                    size_bytes: xoff.saturating_add(xon),
                 }
             })
             .collect();
-        headroom_total =
-            headroom_total.saturating_add(headroom.iter().map(|h| h.size_bytes).sum::<u64>());
+        headroom_total = headroom_total.saturating_add(physics::saturating_sum(
+            headroom.iter().map(|h| h.size_bytes),
+        ));
         let name = vendor_port_name(fabric, s, index);
         ports.push(PortContext {
             lanes: if os == SwitchOs::Sonic {
@@ -402,11 +403,8 @@ fn lower_switch(
 
     if os == SwitchOs::Sonic {
         equalize_sonic_profiles(&mut ports);
-        headroom_total = ports
-            .iter()
-            .flat_map(|p| &p.headroom)
-            .map(|h| h.size_bytes)
-            .sum();
+        headroom_total =
+            physics::saturating_sum(ports.iter().flat_map(|p| &p.headroom).map(|h| h.size_bytes));
     }
     let Some(total) = model.buffer.map(|b| b.value) else {
         return Err(Diagnostic::new(

@@ -425,13 +425,21 @@ proptest! {
     #[test]
     fn random_trees_round_trip(tree in trees::file()) {
         let printed = syntax::print(&tree);
+        let refused = syntax::bounds::check_tree(&tree);
         let parsed = match syntax::parse(FileId(0), &printed) {
             Ok(t) => t,
+            Err(d) if !refused.is_empty() => {
+                // Out of a bound: the parser and the tree check (the YAML form's) agree.
+                prop_assert_eq!(d.code.as_str(), "FAB005", "{}", printed);
+                prop_assert!(refused.iter().all(|r| r.code.as_str() == "FAB005"));
+                return Ok(());
+            }
             Err(d) => {
                 let src = SourceFile::new("printed", "printed", printed.clone());
                 panic!("the printed tree does not parse:\n{}\n{printed}", render(&d, &src));
             }
         };
+        prop_assert!(refused.is_empty(), "the parser took what check_tree refuses: {:?}\n{}", refused, printed);
         prop_assert_eq!(without_spans(&parsed), without_spans(&tree));
         prop_assert_eq!(syntax::print(&parsed), printed);
     }
@@ -441,6 +449,7 @@ proptest! {
 mod trees {
     use fabricc::span::{Span, Spanned};
     use fabricc::syntax::ast::*;
+    use fabricc::syntax::bounds;
     use proptest::collection::vec;
     use proptest::prelude::*;
 
@@ -460,23 +469,29 @@ mod trees {
         "[ -~µ]{0,10}"
     }
 
+    /// Mostly inside the grammar's bound, sometimes any u64: a value outside must be refused
+    /// by the parser and by `bounds::check_tree` alike.
+    fn quantity(b: bounds::Bound) -> impl Strategy<Value = u64> {
+        prop_oneof![9 => b.lo..=b.hi, 1 => any::<u64>()]
+    }
+
     fn size() -> impl Strategy<Value = Size> {
         prop_oneof![
-            any::<u64>().prop_map(Size::Bytes),
-            any::<u64>().prop_map(Size::Cells)
+            quantity(bounds::SIZE_BYTES).prop_map(Size::Bytes),
+            quantity(bounds::SIZE_CELLS).prop_map(Size::Cells)
         ]
     }
 
     fn speed() -> impl Strategy<Value = Speed> {
-        any::<u64>().prop_map(Speed)
+        quantity(bounds::SPEED).prop_map(Speed)
     }
 
     fn time() -> impl Strategy<Value = Time> {
-        any::<u64>().prop_map(Time)
+        quantity(bounds::TIME).prop_map(Time)
     }
 
     fn length() -> impl Strategy<Value = Length> {
-        any::<u64>().prop_map(Length)
+        quantity(bounds::LENGTH).prop_map(Length)
     }
 
     fn percent() -> impl Strategy<Value = Percent> {

@@ -41,8 +41,9 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
         let priorities: BTreeSet<u8> = entries.iter().map(|p| p.priority).collect();
         let ports: BTreeSet<u32> = entries.iter().map(|p| p.port).collect();
         if let Some(b) = model.buffer {
-            let headroom: u64 = entries.iter().map(|p| p.configured).sum();
-            let statics: u64 = entries.iter().filter_map(|p| p.static_threshold()).sum();
+            let headroom = super::physics::saturating_sum(entries.iter().map(|p| p.configured));
+            let statics =
+                super::physics::saturating_sum(entries.iter().filter_map(|p| p.static_threshold()));
             let pgs = entries.len() as u64;
             let budget = buffer_budget(&BudgetInput {
                 buffer: b.value,

@@ -157,7 +157,7 @@ pub fn ecn_plan(fabric: &Fabric, plan: &HeadroomPlan) -> Vec<EcnQueuePlan> {
         let Some(fastest) = fastest else { continue };
         let model = fabric.switch_model(s);
         let entries = plan.switch(s);
-        let headroom: u64 = entries.iter().map(|p| p.configured).sum();
+        let headroom = super::physics::saturating_sum(entries.iter().map(|p| p.configured));
         let alpha = Alpha::new(model.dynamic_threshold.value)
             .unwrap_or_else(|| Alpha::new(0).expect("0 is in range"));
         for v in fabric.switch_classes(s) {
@@ -256,7 +256,7 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
         let model = fabric.switch_model(s);
         let v = &q.view;
         let entries = plan.switch(s);
-        let headroom: u64 = entries.iter().map(|p| p.configured).sum();
+        let headroom = super::physics::saturating_sum(entries.iter().map(|p| p.configured));
         let alpha = Alpha::new(model.dynamic_threshold.value)
             .unwrap_or_else(|| Alpha::new(0).expect("0 is in range"));
         let shared = model.buffer.map(|b| b.value.saturating_sub(headroom));

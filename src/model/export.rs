@@ -515,6 +515,12 @@ struct Locator<'a> {
 impl Locator<'_> {
     /// The span of `key: value` at or after the cursor (the value's bytes), or the cursor.
     fn find(&mut self, key: &str, value: &str) -> Span {
+        self.find_opt(key, value)
+            .unwrap_or(Span::new(self.file, self.cursor, self.cursor))
+    }
+
+    /// The span of `key: value` at or after the cursor, when there is one.
+    fn find_opt(&mut self, key: &str, value: &str) -> Option<Span> {
         let rest = self.text.get(self.cursor..).unwrap_or("");
         let mut from = 0;
         while let Some(i) = rest[from..].find(key) {
@@ -526,12 +532,12 @@ impl Locator<'_> {
                 if vs.starts_with(value) {
                     let start = self.cursor + at + key.len() + 1 + (v.len() - vs.len());
                     self.cursor = start;
-                    return Span::new(self.file, start, start + value.len());
+                    return Some(Span::new(self.file, start, start + value.len()));
                 }
             }
             from = at + key.len();
         }
-        Span::new(self.file, self.cursor, self.cursor)
+        None
     }
 }
 
@@ -588,15 +594,44 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
         ));
     }
     let name_span = loc.find("fabric", &doc.fabric);
+    // A top-level key may sit anywhere in the mapping: look for it from the start, on its
+    // own line, falling back to the fabric name.
+    let top = |key: &str, value: &str| {
+        Locator {
+            file,
+            text,
+            cursor: 0,
+        }
+        .find_opt(&format!("\n{key}"), value)
+        .unwrap_or(name_span)
+    };
     let mut body = Vec::new();
     let at = name_span;
-    body.push(stmt(StmtKind::Mtu(Spanned::new(doc.mtu, at)), at));
-    body.push(stmt(StmtKind::RoceMtu(Spanned::new(doc.roce_mtu, at)), at));
+    let mtu_at = top("mtu", &doc.mtu.to_string());
+    body.push(stmt(StmtKind::Mtu(Spanned::new(doc.mtu, mtu_at)), mtu_at));
+    let roce_at = top("roce_mtu", &doc.roce_mtu.to_string());
+    body.push(stmt(
+        StmtKind::RoceMtu(Spanned::new(doc.roce_mtu, roce_at)),
+        roce_at,
+    ));
     if let Some(r) = doc.rtt_ns {
-        body.push(stmt(StmtKind::Rtt(Spanned::new(ast::Time(r), at)), at));
+        let rtt_at = top("rtt_ns", &r.to_string());
+        body.push(stmt(
+            StmtKind::Rtt(Spanned::new(ast::Time(r), rtt_at)),
+            rtt_at,
+        ));
     }
     if let Some(d) = &doc.description {
-        body.push(stmt(StmtKind::Description(Spanned::new(d.clone(), at)), at));
+        // The whole value, to the end of its line.
+        let d_at = top("description", "");
+        let line_end = text[d_at.start as usize..]
+            .find('\n')
+            .map_or(text.len(), |n| d_at.start as usize + n);
+        let d_at = Span::new(file, d_at.start as usize, line_end);
+        body.push(stmt(
+            StmtKind::Description(Spanned::new(d.clone(), d_at)),
+            d_at,
+        ));
     }
     body.push(stmt(
         StmtKind::Watchdog(watchdog_ast(&doc.pfc_watchdog, at, &bad)?),

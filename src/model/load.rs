@@ -200,7 +200,18 @@ fn load_file(cx: &mut Cx<'_>, path: PathBuf, display: String, bytes: Vec<u8>) ->
     }
     let text = &cx.sources.get(id).text;
     let parsed = if yaml {
-        super::export::parse_yaml(id, text)
+        // The YAML form skips the parser, so the grammar's name, string and range rules are
+        // checked on its tree; a file that breaks one goes no further.
+        super::export::parse_yaml(id, text).and_then(|f| {
+            let mut problems = syntax::bounds::check_tree(&f);
+            match problems.pop() {
+                None => Ok(f),
+                Some(last) => {
+                    cx.loaded.diagnostics.extend(problems);
+                    Err(last)
+                }
+            }
+        })
     } else {
         syntax::parse(id, text)
     };

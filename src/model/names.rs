@@ -55,11 +55,7 @@ pub fn expand(pattern: &NamePattern, max: u64) -> Result<Vec<String>, Diagnostic
 }
 
 /// The identifier rule: `[A-Za-z_][A-Za-z0-9_.-]*`. Only such names reach configs and paths.
-pub fn is_identifier(s: &str) -> bool {
-    let mut chars = s.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
-}
+pub use crate::syntax::bounds::is_name as is_identifier;
 
 /// Natural order: digit runs compare by value, so `gpu2 < gpu10`; ties break bytewise.
 pub fn natural_cmp(a: &str, b: &str) -> Ordering {

@@ -5,14 +5,7 @@
 //! line, a statement separator (`;`), a comment (`#`, `!`) or a block (`{}`) to a config.
 
 /// A fabric identifier: `[A-Za-z_][A-Za-z0-9_.-]*` (LANGUAGE.md NAME).
-pub fn is_identifier(s: &str) -> bool {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) if c.is_ascii_alphabetic() || c == '_' => {}
-        _ => return false,
-    }
-    chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
-}
+pub use crate::syntax::bounds::is_name as is_identifier;
 
 /// A vendor port name: `Ethernet0`, `swp1`, `Ethernet1/1`, `et-0/0/0`.
 pub fn is_port_name(s: &str) -> bool {

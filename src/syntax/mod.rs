@@ -4,6 +4,7 @@
 //! a tree back as canonical text that parses to the same tree.
 
 pub mod ast;
+pub mod bounds;
 pub mod error;
 pub mod format;
 pub mod parser;

@@ -18,6 +18,10 @@ use nom::sequence::preceded;
 use nom::{IResult, Parser as _};
 
 use super::ast::*;
+use super::bounds::{
+    self, Bound, CHECK_FAILURES, DSCP, DYNAMIC_THRESHOLD, LOSSLESS_LIMIT, MTU, PRIORITY, ROCE_MTUS,
+    TIER,
+};
 use super::error::{ErrorKind, SyntaxError, shorten};
 use crate::diagnostic::did_you_mean;
 use crate::span::{FileId, Span, Spanned};
@@ -210,15 +214,7 @@ fn list_words(words: &[&str]) -> String {
 
 // ---------------------------------------------------------------- lexical helpers
 
-/// `NAME_START = "A".."Z" | "a".."z" | "_" ;`
-fn is_name_start(c: char) -> bool {
-    c.is_ascii_alphabetic() || c == '_'
-}
-
-/// `NAME_CHAR = NAME_START | "0".."9" | "." | "-" ;`
-fn is_name_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')
-}
+use bounds::{is_name_char, is_name_start};
 
 /// Characters of a number token: digits, a decimal point, a unit, `%`, the `:` of a ratio.
 fn is_number_char(c: char) -> bool {
@@ -363,6 +359,18 @@ impl Dim {
             Dim::Length => "m",
             Dim::Time => "us",
             Dim::Percent => "%",
+        }
+    }
+
+    /// The range a value of this dimension must lie in (canonical units).
+    fn bound(self, cells: bool) -> Bound {
+        match self {
+            Dim::Speed => bounds::SPEED,
+            Dim::Size if cells => bounds::SIZE_CELLS,
+            Dim::Size => bounds::SIZE_BYTES,
+            Dim::Length => bounds::LENGTH,
+            Dim::Time => bounds::TIME,
+            Dim::Percent => bounds::PERCENT,
         }
     }
 
@@ -761,7 +769,7 @@ impl<'a> Parser<'a> {
     /// `mtu = "mtu" INT ;`
     fn mtu(&self, i: &'a str) -> PResult<'a, Spanned<u64>> {
         let (r, ()) = self.keyword(i, "mtu")?;
-        cut(|i| self.int_in(i, "mtu", 68, 9216)).parse(r)
+        cut(|i| self.int_in(i, "mtu", MTU.lo, MTU.hi)).parse(r)
     }
 
     /// `roce_mtu = "roce-mtu" INT ;`
@@ -769,7 +777,7 @@ impl<'a> Parser<'a> {
         let (r, ()) = self.keyword(i, "roce-mtu")?;
         let at = spaces(r);
         let (r, v) = self.int(r, "`roce-mtu`")?;
-        if ![256, 512, 1024, 2048, 4096].contains(&v.node) {
+        if !ROCE_MTUS.contains(&v.node) {
             return fail(
                 SyntaxError::new(
                     ErrorKind::OutOfRange,
@@ -980,7 +988,7 @@ impl<'a> Parser<'a> {
 
     /// A priority, `0..7`.
     fn priority(&self, i: &'a str) -> PResult<'a, Spanned<u8>> {
-        let (r, v) = self.int_in(i, "priority", 0, 7)?;
+        let (r, v) = self.int_in(i, "priority", PRIORITY.lo, PRIORITY.hi)?;
         Ok((r, v.map(|v| v as u8)))
     }
 
@@ -1011,10 +1019,10 @@ impl<'a> Parser<'a> {
                     .help("write `dscp 26`, `dscp 24,26`, `dscp 24-31` or `dscp other`"),
             );
         }
-        let (r, lo) = self.int_in(start, "dscp", 0, 63)?;
+        let (r, lo) = self.int_in(start, "dscp", DSCP.lo, DSCP.hi)?;
         let (r, hi) = match r.strip_prefix('-') {
             Some(after) if after.starts_with(|c: char| c.is_ascii_digit()) => {
-                let (r, hi) = self.int_in(after, "dscp", 0, 63)?;
+                let (r, hi) = self.int_in(after, "dscp", DSCP.lo, DSCP.hi)?;
                 if hi.node < lo.node {
                     let text = &start[..start.len() - r.len()];
                     return fail(
@@ -1172,14 +1180,20 @@ impl<'a> Parser<'a> {
                 .size(r)
                 .map(|(r, s)| (r, SwitchModelProp::Buffer(s.node)))?,
             "lossless-limit" => {
-                let (r, v) = self.int_in(r, "lossless-limit", 1, 8)?;
+                let (r, v) =
+                    self.int_in(r, "lossless-limit", LOSSLESS_LIMIT.lo, LOSSLESS_LIMIT.hi)?;
                 (r, SwitchModelProp::LosslessLimit(v.node as u8))
             }
             "cell" => self
                 .size(r)
                 .map(|(r, s)| (r, SwitchModelProp::Cell(s.node)))?,
             "dynamic-threshold" => {
-                let (r, v) = self.signed_int(r, "dynamic-threshold", -8, 7)?;
+                let (r, v) = self.signed_int(
+                    r,
+                    "dynamic-threshold",
+                    DYNAMIC_THRESHOLD.0,
+                    DYNAMIC_THRESHOLD.1,
+                )?;
                 (r, SwitchModelProp::DynamicThreshold(v.node as i8))
             }
             "description" => {
@@ -1321,7 +1335,7 @@ impl<'a> Parser<'a> {
                 .name(r, "a switch model name")
                 .map(|(r, n)| (r, SwitchProp::Model(n)))?,
             "tier" => {
-                let (r, v) = self.int_in(r, "tier", 1, 255)?;
+                let (r, v) = self.int_in(r, "tier", TIER.lo, TIER.hi)?;
                 (r, SwitchProp::Tier(v.map(|v| v as u8)))
             }
             "mtu" => self.mtu(i).map(|(r, v)| (r, SwitchProp::Mtu(v)))?,
@@ -1698,7 +1712,7 @@ impl<'a> Parser<'a> {
     fn check(&self, i: &'a str) -> PResult<'a, Spanned<u64>> {
         let (r, ()) = self.keyword(i, "check")?;
         let (r, _) = self.choice(r, "check", &["failures"])?;
-        self.int_in(r, "check failures", 0, 2)
+        self.int_in(r, "check failures", CHECK_FAILURES.lo, CHECK_FAILURES.hi)
     }
 
     /// `path = "path" [ "class" NAME ] NAME "->" NAME { "->" NAME } ;`
@@ -2247,6 +2261,18 @@ impl<'a> Parser<'a> {
         let cells = unit == "cells";
         let base = if cells { "cells" } else { dim.base() };
         match scale(int, frac, factor) {
+            Ok(v) if !dim.bound(cells).contains(v) => {
+                let bound = dim.bound(cells);
+                fail(
+                    SyntaxError::new(
+                        ErrorKind::OutOfRange,
+                        at,
+                        len,
+                        format!("{} `{}` is out of range", bound.what, shorten(tok)),
+                    )
+                    .help(bound.help),
+                )
+            }
             Ok(v) => Ok((r, (Spanned::new(v, self.span(at, r)), cells))),
             Err(ScaleError::NotWhole) => fail(
                 SyntaxError::new(
@@ -2314,18 +2340,6 @@ impl<'a> Parser<'a> {
     /// `PERCENT = DECIMAL "%" ;`
     fn percent(&self, i: &'a str) -> PResult<'a, Spanned<Percent>> {
         let (r, (v, _)) = self.quantity(i, Dim::Percent)?;
-        if v.node > 100_000 {
-            let at = spaces(i);
-            return fail(
-                SyntaxError::new(
-                    ErrorKind::OutOfRange,
-                    at,
-                    v.span.len(),
-                    format!("percentage `{}` is out of range", &at[..v.span.len()]),
-                )
-                .help("a percentage is between `0%` and `100%`"),
-            );
-        }
         Ok((r, v.map(Percent)))
     }
 
@@ -2474,7 +2488,8 @@ mod grammar_sync {
     #[test]
     fn every_rule_has_its_function() {
         let ebnf = include_str!("../../grammar/fabric.ebnf");
-        let docs = doc_blocks(include_str!("parser.rs"));
+        let mut docs = doc_blocks(include_str!("parser.rs"));
+        docs.extend(doc_blocks(include_str!("bounds.rs")));
         let rules = rules(ebnf);
         assert!(rules.len() > 50, "found only {} rules", rules.len());
         let missing: Vec<&String> = rules
@@ -2547,7 +2562,18 @@ mod tests {
         quantity(Dim::Size, "1.", Err(BadQuantity));
         quantity(Dim::Size, "1.2.3KB", Err(BadQuantity));
         quantity(Dim::Size, "99999999999999999999B", Err(OutOfRange));
-        quantity(Dim::Size, "18446744073709551615B", Ok(u64::MAX));
+        quantity(Dim::Size, "1099511627776B", Ok(1 << 40));
+        quantity(Dim::Size, "1099511627777B", Err(OutOfRange));
+        quantity(Dim::Size, "18446744073709551615B", Err(OutOfRange));
+        quantity(Dim::Size, "4294967297cells", Err(OutOfRange));
+        quantity(Dim::Speed, "0G", Err(OutOfRange));
+        quantity(Dim::Speed, "10000G", Ok(10_000_000));
+        quantity(Dim::Speed, "10000.001G", Err(OutOfRange));
+        quantity(Dim::Length, "1000km", Ok(1_000_000_000));
+        quantity(Dim::Length, "1000.001km", Err(OutOfRange));
+        quantity(Dim::Time, "3600s", Ok(3_600_000_000_000));
+        quantity(Dim::Time, "3601s", Err(OutOfRange));
+        quantity(Dim::Percent, "100.001%", Err(OutOfRange));
         quantity(Dim::Size, "18446744073709551616B", Err(OutOfRange));
         quantity(Dim::Size, "KB", Err(Syntax));
         quantity(Dim::Size, "1.0000000000000000000000000KB", Ok(1_000));

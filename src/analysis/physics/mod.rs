@@ -25,6 +25,12 @@ pub mod rtt;
 pub mod sonic_headroom;
 pub mod threshold;
 
+/// A sum of byte counts that stops at `u64::MAX` instead of wrapping: a saturated total
+/// still compares as "too much" against any buffer, where a wrapped one would pass.
+pub fn saturating_sum(values: impl IntoIterator<Item = u64>) -> u64 {
+    values.into_iter().fold(0, u64::saturating_add)
+}
+
 pub use ecn_presets::{ECN_PRESETS, EcnPreset};
 pub use ecn_rules::{
     EcnQueue, EcnRule, EcnViolation, EgressLimit, Marking, evaluate_ecn, min_kmin,

@@ -1,0 +1,496 @@
+//! The grammar's value rules in one place: the range of every number, the physical bounds of
+//! every quantity, the shape of every name and string. The parser enforces them while it
+//! reads a `.fab` file; [`check_tree`] enforces them on a tree that did not come from the
+//! parser (the YAML form), so both inputs reach the resolver with the same guarantees.
+//!
+//! Why physical bounds: every quantity is a u64 in canonical units, and the analysis multiplies
+//! them (cable × speed, headroom × ports). Bounds far above any real fabric — 10 Tb/s, 1000 km,
+//! 1 TiB, one hour — keep every product and sum inside 64 bits, and catch a typo such as
+//! `cable 30km` for `30m` early instead of as an absurd headroom.
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::span::Span;
+
+use super::ast::{
+    self, ClassDecl, ClassProp, DscpSpec, EcnArg, EcnSpec, HostProp, Item, LinkProp, NamePattern,
+    NicModelProp, Segment, Size, Stmt, StmtKind, SwitchModelProp, SwitchProp, TemplatePart,
+    TierProp, Watchdog, WatchdogArg, WatchdogSetting,
+};
+
+/// An inclusive range a number must lie in, with how its bounds read to a user.
+#[derive(Debug, Clone, Copy)]
+pub struct Bound {
+    pub what: &'static str,
+    pub lo: u64,
+    pub hi: u64,
+    /// The help line when a value is outside.
+    pub help: &'static str,
+    /// The canonical unit, as a value from a tree is shown (`" Mb/s"`, `"%"`).
+    pub unit: &'static str,
+}
+
+impl Bound {
+    pub const fn contains(&self, v: u64) -> bool {
+        v >= self.lo && v <= self.hi
+    }
+
+    /// A canonical value with its unit; percentages are stored in thousandths.
+    pub fn show(&self, v: u64) -> String {
+        if self.unit == "%" {
+            let frac = format!("{:03}", v % 1000);
+            let frac = frac.trim_end_matches('0');
+            let dot = if frac.is_empty() { "" } else { "." };
+            format!("{}{dot}{frac}%", v / 1000)
+        } else {
+            format!("{v}{}", self.unit)
+        }
+    }
+}
+
+pub const PRIORITY: Bound = Bound {
+    what: "priority",
+    lo: 0,
+    hi: 7,
+    help: "a priority is between 0 and 7",
+    unit: "",
+};
+pub const DSCP: Bound = Bound {
+    what: "dscp",
+    lo: 0,
+    hi: 63,
+    help: "a DSCP is between 0 and 63",
+    unit: "",
+};
+pub const MTU: Bound = Bound {
+    what: "mtu",
+    lo: 68,
+    hi: 9216,
+    help: "`mtu` must be between 68 and 9216",
+    unit: " B",
+};
+pub const ROCE_MTUS: [u64; 5] = [256, 512, 1024, 2048, 4096];
+pub const LOSSLESS_LIMIT: Bound = Bound {
+    what: "lossless-limit",
+    lo: 1,
+    hi: 8,
+    help: "`lossless-limit` must be between 1 and 8",
+    unit: "",
+};
+pub const DYNAMIC_THRESHOLD: (i64, i64) = (-8, 7);
+pub const CHECK_FAILURES: Bound = Bound {
+    what: "check failures",
+    lo: 0,
+    hi: 2,
+    help: "`check failures` must be between 0 and 2",
+    unit: "",
+};
+pub const TIER: Bound = Bound {
+    what: "tier",
+    lo: 1,
+    hi: 255,
+    help: "`tier` must be between 1 and 255",
+    unit: "",
+};
+/// Port, NIC and link counts: at least one (the resolver bounds them from above, with the
+/// context to say why).
+pub const COUNT: Bound = Bound {
+    what: "count",
+    lo: 1,
+    hi: u64::MAX,
+    help: "a count is at least 1",
+    unit: "",
+};
+
+/// Mb/s: a link or port runs at least 1 Mb/s and at most 10 Tb/s.
+pub const SPEED: Bound = Bound {
+    what: "speed",
+    lo: 1,
+    hi: 10_000_000,
+    help: "a speed is between `0.001G` and `10000G`",
+    unit: " Mb/s",
+};
+/// Bytes: at most 1 TiB (switch buffers are a few hundred MB).
+pub const SIZE_BYTES: Bound = Bound {
+    what: "size",
+    lo: 0,
+    hi: 1 << 40,
+    help: "a size is at most `1024GiB` (1 TiB)",
+    unit: " B",
+};
+/// Buffer cells: at most 2^32.
+pub const SIZE_CELLS: Bound = Bound {
+    what: "size",
+    lo: 0,
+    hi: 1 << 32,
+    help: "a size in cells is at most 4294967296cells",
+    unit: " cells",
+};
+/// Millimetres: a cable is at most 1000 km.
+pub const LENGTH: Bound = Bound {
+    what: "cable length",
+    lo: 0,
+    hi: 1_000_000_000,
+    help: "a cable is at most `1000km`",
+    unit: " mm",
+};
+/// Nanoseconds: at most one hour.
+pub const TIME: Bound = Bound {
+    what: "time",
+    lo: 0,
+    hi: 3_600_000_000_000,
+    help: "a time is at most `3600s`",
+    unit: " ns",
+};
+/// Thousandths of a percent.
+pub const PERCENT: Bound = Bound {
+    what: "percentage",
+    lo: 0,
+    hi: 100_000,
+    help: "a percentage is between `0%` and `100%`",
+    unit: "%",
+};
+
+/// A fabric identifier: `[A-Za-z_][A-Za-z0-9_.-]*` (LANGUAGE.md NAME).
+pub fn is_name(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(is_name_start) && chars.all(is_name_char)
+}
+
+/// `NAME_START = "A".."Z" | "a".."z" | "_" ;`
+pub fn is_name_start(c: char) -> bool {
+    c.is_ascii_alphabetic() || c == '_'
+}
+
+/// `NAME_CHAR = NAME_START | "0".."9" | "." | "-" ;`
+pub fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')
+}
+
+/// What a STRING may hold: no newline, no control character (a tab is a space).
+pub fn is_string_text(s: &str) -> bool {
+    !s.chars().any(|c| c.is_control() && c != '\t')
+}
+
+/// Every grammar rule the parser enforces while reading, checked on a finished tree: names,
+/// strings, number ranges and quantity bounds. One diagnostic per offending value.
+pub fn check_tree(file: &ast::File) -> Vec<Diagnostic> {
+    let mut c = Checker { diags: Vec::new() };
+    for item in &file.items {
+        match item {
+            // The fabric name may be a STRING in either form; the resolver checks it.
+            Item::Fabric(f) => {
+                for s in &f.body {
+                    c.stmt(s);
+                }
+            }
+            Item::Stmt(s) => c.stmt(s),
+        }
+    }
+    c.diags
+}
+
+struct Checker {
+    diags: Vec<Diagnostic>,
+}
+
+impl Checker {
+    fn name(&mut self, s: &str, span: Span, what: &str) {
+        if is_name(s) {
+            return;
+        }
+        let msg = if s.is_empty() {
+            format!("the {what} is empty")
+        } else {
+            format!("{what} `{}` is not a valid name", s.escape_debug())
+        };
+        self.diags.push(
+            Diagnostic::new(Code::BadPattern, span, msg)
+                .label(what.to_string())
+                .help("a name is letters, digits, `_`, `.` and `-`, starting with a letter or `_`"),
+        );
+    }
+
+    fn ident(&mut self, i: &ast::Ident, what: &str) {
+        self.name(&i.node, i.span, what);
+    }
+
+    fn pattern(&mut self, p: &NamePattern, what: &str) {
+        // The YAML form has no ranges: a pattern is one text segment. A range segment is the
+        // parser's own and already checked.
+        let text: String = p
+            .segments
+            .iter()
+            .map(|s| match s {
+                Segment::Text(t) => t.as_str(),
+                Segment::Range(_) => "0",
+            })
+            .collect();
+        self.name(&text, p.span, what);
+    }
+
+    fn string(&mut self, s: &str, span: Span, what: &str) {
+        if !is_string_text(s) {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::BadInput,
+                    span,
+                    format!("the {what} contains a newline or control character"),
+                )
+                .label(what.to_string())
+                .help("a string is one line of text"),
+            );
+        }
+    }
+
+    fn number(&mut self, v: u64, bound: Bound, span: Span) {
+        if !bound.contains(v) {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::OutOfRange,
+                    span,
+                    format!("{} `{}` is out of range", bound.what, bound.show(v)),
+                )
+                .label("out of range")
+                .help(bound.help),
+            );
+        }
+    }
+
+    fn size(&mut self, s: Size, span: Span) {
+        match s {
+            Size::Bytes(b) => self.number(b, SIZE_BYTES, span),
+            Size::Cells(c) => self.number(c, SIZE_CELLS, span),
+        }
+    }
+
+    fn watchdog(&mut self, w: &Watchdog) {
+        if let WatchdogSetting::On(args) = &w.setting {
+            for a in args {
+                match a.node {
+                    WatchdogArg::Detect(t) | WatchdogArg::Restore(t) | WatchdogArg::Poll(t) => {
+                        self.number(t.0, TIME, a.span)
+                    }
+                    WatchdogArg::Action(_) => {}
+                }
+            }
+        }
+    }
+
+    fn ecn(&mut self, e: &EcnSpec) {
+        if let EcnSpec::Params(args) = e {
+            for a in args {
+                match a.node {
+                    EcnArg::Min(s) | EcnArg::Max(s) => self.size(s, a.span),
+                    EcnArg::Probability(p) => self.number(p.0, PERCENT, a.span),
+                }
+            }
+        }
+    }
+
+    fn class(&mut self, c: &ClassDecl) {
+        self.ident(&c.name, "class name");
+        for p in &c.props {
+            match &p.node {
+                ClassProp::Dscp(DscpSpec::Values(v)) => {
+                    for r in v {
+                        self.number(u64::from(r.node.0), DSCP, r.span);
+                        self.number(u64::from(r.node.1), DSCP, r.span);
+                    }
+                }
+                ClassProp::Priority(v) => self.number(u64::from(v.node), PRIORITY, v.span),
+                ClassProp::Ecn(e) => self.ecn(e),
+                ClassProp::Bandwidth(b) => self.number(b.node.0, PERCENT, b.span),
+                ClassProp::PfcThreshold(s) => self.size(s.node, s.span),
+                ClassProp::Dscp(DscpSpec::Other)
+                | ClassProp::Lossless(_)
+                | ClassProp::Congestion(_)
+                | ClassProp::Strict
+                | ClassProp::Cnp => {}
+            }
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match &s.kind {
+            StmtKind::Mtu(m) => self.number(m.node, MTU, m.span),
+            StmtKind::RoceMtu(m) => {
+                if !ROCE_MTUS.contains(&m.node) {
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::OutOfRange,
+                            m.span,
+                            format!("roce-mtu `{}` is out of range", m.node),
+                        )
+                        .label("out of range")
+                        .help("`roce-mtu` is one of 256, 512, 1024, 2048 and 4096"),
+                    );
+                }
+            }
+            StmtKind::Rtt(t) => self.number(t.node.0, TIME, t.span),
+            StmtKind::Description(d) => self.string(&d.node, d.span, "description"),
+            StmtKind::Watchdog(w) => self.watchdog(w),
+            StmtKind::Class(c) => self.class(c),
+            StmtKind::SwitchModel(m) => {
+                self.ident(&m.name, "switch model name");
+                for p in &m.props {
+                    match &p.node {
+                        SwitchModelProp::Ports(groups) => {
+                            for g in groups {
+                                self.number(g.node.count, COUNT, g.span);
+                                self.number(g.node.speed.0, SPEED, g.span);
+                            }
+                        }
+                        SwitchModelProp::Buffer(s) | SwitchModelProp::Cell(s) => {
+                            self.size(*s, p.span)
+                        }
+                        SwitchModelProp::LosslessLimit(l) => {
+                            self.number(u64::from(*l), LOSSLESS_LIMIT, p.span)
+                        }
+                        SwitchModelProp::DynamicThreshold(t) => {
+                            let (lo, hi) = DYNAMIC_THRESHOLD;
+                            if !(lo..=hi).contains(&i64::from(*t)) {
+                                self.diags.push(
+                                    Diagnostic::new(
+                                        Code::OutOfRange,
+                                        p.span,
+                                        format!("dynamic-threshold `{t}` is out of range"),
+                                    )
+                                    .label("out of range")
+                                    .help("`dynamic-threshold` must be between -8 and 7"),
+                                );
+                            }
+                        }
+                        SwitchModelProp::Description(d) => self.string(d, p.span, "description"),
+                        SwitchModelProp::Os(_) => {}
+                    }
+                }
+            }
+            StmtKind::NicModel(m) => {
+                self.ident(&m.name, "NIC model name");
+                for p in &m.props {
+                    match &p.node {
+                        NicModelProp::Driver(d) => self.ident(d, "driver"),
+                        NicModelProp::Speed(v) => self.number(v.0, SPEED, p.span),
+                        NicModelProp::Buffer(s) => self.size(*s, p.span),
+                    }
+                }
+            }
+            StmtKind::Switch(d) => {
+                for n in &d.names {
+                    self.pattern(n, "switch name");
+                }
+                for p in &d.props {
+                    match &p.node {
+                        SwitchProp::Model(m) => self.ident(m, "model name"),
+                        SwitchProp::Tier(t) => self.number(u64::from(t.node), TIER, t.span),
+                        SwitchProp::Mtu(m) => self.number(m.node, MTU, m.span),
+                        SwitchProp::Description(d) => self.string(&d.node, d.span, "description"),
+                        SwitchProp::Class(c) => self.class(c),
+                        SwitchProp::Ecn { class, spec } => {
+                            self.ident(class, "class name");
+                            self.ecn(spec);
+                        }
+                        SwitchProp::Headroom { class, size }
+                        | SwitchProp::PfcThreshold { class, size } => {
+                            self.ident(class, "class name");
+                            self.size(size.node, size.span);
+                        }
+                        SwitchProp::Watchdog(w) => self.watchdog(w),
+                    }
+                }
+            }
+            StmtKind::Host(d) => {
+                for n in &d.names {
+                    self.pattern(n, "host name");
+                }
+                for p in &d.props {
+                    match &p.node {
+                        HostProp::Nic { model, count } => {
+                            self.ident(model, "NIC model name");
+                            if let Some(c) = count {
+                                self.number(c.node, COUNT, c.span);
+                            }
+                        }
+                        HostProp::Netdev(l) => {
+                            for n in l {
+                                self.pattern(n, "netdev name");
+                            }
+                        }
+                        HostProp::RdmaDevice(l) => {
+                            for n in l {
+                                self.pattern(n, "rdma-device name");
+                            }
+                        }
+                        HostProp::Class(c) => self.class(c),
+                        HostProp::EcnOff { class: Some(c) } => self.ident(c, "class name"),
+                        HostProp::EcnOff { class: None } | HostProp::Pfc(_) => {}
+                    }
+                }
+            }
+            StmtKind::Link(l) => {
+                self.pattern(&l.a, "link end");
+                self.pattern(&l.b, "link end");
+                for p in &l.props {
+                    match p.node {
+                        LinkProp::Speed(v) => self.number(v.0, SPEED, p.span),
+                        LinkProp::Cable(c) => self.number(c.0, LENGTH, p.span),
+                        LinkProp::Count(n) => self.number(n, COUNT, p.span),
+                    }
+                }
+            }
+            StmtKind::Tier(t) => {
+                self.ident(&t.name, "tier name");
+                for p in &t.props {
+                    match &p.node {
+                        TierProp::Model(m) => self.ident(m, "model name"),
+                        TierProp::Cable(c) => self.number(c.0, LENGTH, p.span),
+                        TierProp::Name(tpl) => {
+                            for part in &tpl.parts {
+                                if let TemplatePart::Text(t) = part
+                                    && !t.chars().all(is_name_char)
+                                {
+                                    self.name(t, tpl.span, "name template");
+                                }
+                            }
+                        }
+                        TierProp::Oversubscription(_)
+                        | TierProp::Downlinks(_)
+                        | TierProp::Uplinks(_)
+                        | TierProp::Switches(_) => {}
+                    }
+                }
+            }
+            StmtKind::Routing(_) => {}
+            StmtKind::Route(r) => {
+                self.ident(&r.at, "switch name");
+                self.ident(&r.to, "destination name");
+                self.ident(&r.via, "next hop name");
+            }
+            StmtKind::Fail(f) => {
+                self.pattern(&f.a, "link end");
+                self.pattern(&f.b, "link end");
+            }
+            StmtKind::CheckFailures(n) => self.number(n.node, CHECK_FAILURES, n.span),
+            StmtKind::Path(p) => {
+                if let Some(c) = &p.class {
+                    self.ident(c, "class name");
+                }
+                for h in &p.hops {
+                    self.ident(h, "path hop");
+                }
+            }
+            StmtKind::Rewrite(r) => {
+                self.ident(&r.at, "switch name");
+                self.ident(&r.from, "neighbour name");
+                self.ident(&r.to, "neighbour name");
+                self.number(u64::from(r.old.node), PRIORITY, r.old.span);
+                self.number(u64::from(r.new.node), PRIORITY, r.new.span);
+            }
+            StmtKind::BounceTagging(ps) => {
+                for p in ps {
+                    self.number(u64::from(p.node), PRIORITY, p.span);
+                }
+            }
+        }
+    }
+}
