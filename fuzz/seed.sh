@@ -1,6 +1,8 @@
 #!/bin/sh
-# Builds fuzz/corpus/<target>/ from every .fab under fixtures/ (copies; names from the path,
-# since several fixtures share a file name). Run from anywhere.
+# Builds fuzz/corpus/<target>/ from the fixtures: every .fab under fixtures/ for `check` and
+# `generate` (copies; names from the path, since several fixtures share a file name), and
+# for `yaml` the YAML export of every .fab that resolves plus every .yaml fixture. Run from
+# anywhere; the YAML seeds need the release binary (built here if missing).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -13,3 +15,17 @@ for target in check generate; do
     done
     echo "$dir: $(ls "$dir" | wc -l) files"
 done
+dir="$here/corpus/yaml"
+mkdir -p "$dir"
+cargo build --release -q --manifest-path "$root/Cargo.toml"
+bin="$root/target/release/fabricc"
+find "$root/fixtures" -name '*.fab' -type f -size -64k | sort | while read -r f; do
+    rel=${f#"$root/fixtures/"}
+    out="$dir/$(printf '%s' "${rel%.fab}" | tr '/' '_').yaml"
+    "$bin" export "$f" >"$out" 2>/dev/null || rm -f "$out"
+done
+find "$root/fixtures" -name '*.yaml' -type f | sort | while read -r f; do
+    rel=${f#"$root/fixtures/"}
+    cp "$f" "$dir/$(printf '%s' "$rel" | tr '/' '_')"
+done
+echo "$dir: $(ls "$dir" | wc -l) files"

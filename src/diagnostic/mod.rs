@@ -104,7 +104,7 @@ impl Diagnostic {
         Self {
             code,
             severity: code.default_severity(),
-            message: message.into(),
+            message: one_line(message.into()),
             primary: Label {
                 span,
                 text: String::new(),
@@ -118,7 +118,7 @@ impl Diagnostic {
 
     #[must_use]
     pub fn label(mut self, text: impl Into<String>) -> Self {
-        self.primary.text = text.into();
+        self.primary.text = one_line(text.into());
         self
     }
 
@@ -126,20 +126,20 @@ impl Diagnostic {
     pub fn with_secondary(mut self, span: Span, text: impl Into<String>) -> Self {
         self.secondary.push(Label {
             span,
-            text: text.into(),
+            text: one_line(text.into()),
         });
         self
     }
 
     #[must_use]
     pub fn help(mut self, text: impl Into<String>) -> Self {
-        self.help = Some(text.into());
+        self.help = Some(one_line(text.into()));
         self
     }
 
     #[must_use]
     pub fn note(mut self, text: impl Into<String>) -> Self {
-        self.notes.push(text.into());
+        self.notes.push(one_line(text.into()));
         self
     }
 
@@ -156,6 +156,33 @@ impl Diagnostic {
     pub fn category(&self) -> Category {
         self.code.category()
     }
+}
+
+/// Diagnostic text is one line of visible characters: a file name or string from the input
+/// that holds a newline, a control character or an invisible Unicode one (bidi overrides,
+/// line separators) is shown escaped. Every output format relies on it: the `github`
+/// format is one workflow command per line, and a terminal must not run escape sequences.
+fn one_line(text: String) -> String {
+    let unsafe_char = |c: char| {
+        c.is_control()
+            || matches!(
+                c,
+                '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+                    | '\u{200b}'..='\u{200f}' | '\u{feff}'
+            )
+    };
+    if !text.chars().any(unsafe_char) {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Sort diagnostics into their one output order: file, position, code, message.
