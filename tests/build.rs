@@ -545,6 +545,140 @@ fn refuses_files_symlinks_and_foreign_folders_unless_forced() {
     assert!(file.join("manifest.json").is_file());
 }
 
+fn fabricc_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fabricc"))
+        .args(args)
+        .args(["--color", "never"])
+        .current_dir(dir)
+        .output()
+        .expect("run fabricc")
+}
+
+/// A scratch project: `fabric.fab` importing `lib/classes.fab`, as a GitOps repo holds it.
+fn project(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    fs::create_dir_all(dir.join("lib")).unwrap();
+    let src = fs::read_to_string(root().join("fixtures/build/inputs/nxos-2x2.fab")).unwrap();
+    let (classes, rest): (Vec<&str>, Vec<&str>) = src
+        .lines()
+        .partition(|l| l.trim_start().starts_with("class "));
+    fs::write(dir.join("lib/classes.fab"), classes.join("\n") + "\n").unwrap();
+    fs::write(
+        dir.join("fabric.fab"),
+        format!("import \"lib/classes.fab\"\n{}\n", rest.join("\n")),
+    )
+    .unwrap();
+    dir
+}
+
+/// Snapshot of a folder, to prove a refusal touched nothing.
+fn listing(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    tree(dir)
+}
+
+#[test]
+fn refuses_destinations_that_hold_an_input_or_the_current_folder_even_forced() {
+    let dir = project("guard");
+    let before = listing(&dir);
+    for (out, why) in [
+        (".", "it is the current folder"),
+        ("..", "it holds the current folder"),
+        ("/", "it holds the current folder"),
+        ("lib/..", "it is the current folder"),
+        ("fabric.fab", "it is an input of this build"),
+        ("lib", "it holds `lib/classes.fab`, an input of this build"),
+        ("lib/classes.fab", "it is an input of this build"),
+    ] {
+        for force in [false, true] {
+            let mut args = vec!["build", "fabric.fab", "-o", out];
+            if force {
+                args.push("--force");
+            }
+            let o = fabricc_in(&dir, &args);
+            let t = text(&o);
+            assert_eq!(o.status.code(), Some(2), "-o {out} (force {force}): {t}");
+            assert!(
+                t.contains(&format!("refusing to write to `{out}`")) && t.contains(why),
+                "-o {out} (force {force}): {t}"
+            );
+            assert!(!t.contains("--force"), "no flag makes -o {out} safe: {t}");
+            assert_eq!(
+                listing(&dir),
+                before,
+                "-o {out} (force {force}) changed the project"
+            );
+        }
+    }
+    // Run from elsewhere, the folder of the fabric is still refused: it holds the input.
+    let o = fabricc_in(
+        dir.parent().unwrap(),
+        &[
+            "build",
+            &format!("{}/fabric.fab", dir.display()),
+            "-o",
+            dir.to_str().unwrap(),
+            "--force",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("an input of this build"), "{}", text(&o));
+    // A folder of its own next to the fabric, or below its folder, is the normal case.
+    for out in ["out", "lib/out", "build/configs"] {
+        let o = fabricc_in(&dir, &["build", "fabric.fab", "-o", out]);
+        assert_eq!(o.status.code(), Some(0), "-o {out}: {}", text(&o));
+        assert!(dir.join(out).join("manifest.json").is_file());
+    }
+    assert_eq!(
+        fs::read(dir.join("fabric.fab")).unwrap(),
+        before["fabric.fab"],
+        "the input is intact"
+    );
+}
+
+#[test]
+fn refuses_read_only_destinations_and_parents_up_front() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = project("guard-ro");
+    let ro = dir.join("ro");
+    fs::create_dir_all(&ro).unwrap();
+    // A previous build in `ro`, then the folder is made read-only.
+    let built = fabricc_in(&dir, &["build", "fabric.fab", "-o", "ro"]);
+    assert_eq!(built.status.code(), Some(0), "{}", text(&built));
+    let before = listing(&ro);
+    fs::set_permissions(&ro, fs::Permissions::from_mode(0o555)).unwrap();
+    let cases = [
+        ("ro", "the folder `ro` is read-only"),
+        ("ro/out", "its parent folder"),
+        (
+            "ro/a/b",
+            "is read-only, and the new output is staged next to it",
+        ),
+    ];
+    for (out, why) in cases {
+        for force in [false, true] {
+            let mut args = vec!["build", "fabric.fab", "-o", out];
+            if force {
+                args.push("--force");
+            }
+            let o = fabricc_in(&dir, &args);
+            let t = text(&o);
+            assert_eq!(o.status.code(), Some(2), "-o {out}: {t}");
+            assert!(t.contains(why), "-o {out}: {t}");
+        }
+    }
+    fs::set_permissions(&ro, fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(listing(&ro), before, "the read-only output is as it was");
+    assert!(!ro.join("out").exists() && !ro.join("a").exists());
+    assert!(
+        fs::read_dir(&dir).unwrap().all(|e| !e
+            .unwrap()
+            .file_name()
+            .to_string_lossy()
+            .contains("fabricc-")),
+        "no staging folder is left behind"
+    );
+}
+
 #[test]
 fn a_generated_path_never_overwrites_a_foreign_file() {
     let out = scratch("foreign-collision");

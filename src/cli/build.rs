@@ -2,6 +2,7 @@
 
 use std::convert::Infallible;
 use std::io::IsTerminal;
+use std::path::PathBuf;
 
 use crate::diagnostic::{self, Diagnostic, Severity};
 use crate::lower::Targets;
@@ -138,6 +139,16 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
         ));
         out(&s);
         return ExitStatus::Failure;
+    }
+    // No flag makes some destinations safe: one holding an input or the current folder.
+    let inputs: Vec<PathBuf> = sources
+        .files()
+        .map(|(_, f)| f.path.clone())
+        .chain(args.templates.iter().cloned())
+        .collect();
+    if let Err(e) = output::guard::check_destination(dest, &inputs) {
+        err(&format!("error: {e}\n"));
+        return ExitStatus::Error;
     }
     // Files are staged as they are rendered; the destination changes only in `finish`.
     let stage = match output::Stage::open(dest, args.force) {

@@ -162,6 +162,9 @@ pub struct BuildArgs {
     #[arg(long)]
     pub check: bool,
     /// Write into a folder that is not a fabricc output, or replace a file or symlink.
+    ///
+    /// Never allowed, forced or not: an output that is or holds an input (the fabric, its
+    /// imports, --templates), the current folder or one above it, a read-only folder.
     #[arg(long)]
     pub force: bool,
     /// Print the wall time of every stage on stderr (check, lower, render + output: each file

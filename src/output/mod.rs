@@ -24,6 +24,7 @@
 //! prove that an interrupted build leaves the previous output intact).
 
 pub mod generate;
+pub mod guard;
 pub mod manifest;
 pub mod report;
 
@@ -53,6 +54,12 @@ pub enum OutputError {
     Foreign {
         path: String,
     },
+    /// A destination no flag makes safe (`guard`): it holds an input or the current folder,
+    /// or it is read-only.
+    Unsafe {
+        path: PathBuf,
+        reason: String,
+    },
     /// An artifact path is not a safe relative path (a bug; names are validated before).
     BadPath {
         path: String,
@@ -78,6 +85,9 @@ impl fmt::Display for OutputError {
                 "`{path}` exists in the output folder but no earlier build generated it; \
                  refusing to overwrite it (use --force to overwrite)"
             ),
+            OutputError::Unsafe { path, reason } => {
+                write!(f, "refusing to write to `{}`: {reason}", path.display())
+            }
             OutputError::BadPath { path } => write!(f, "unsafe output path `{path}`"),
             OutputError::Io { path, error } => write!(f, "{}: {error}", path.display()),
         }
