@@ -104,6 +104,47 @@ fn facts_only_when_asked() {
     assert_eq!(v["findings"], serde_json::json!([]));
 }
 
+/// A partitioned fabric has millions of unreachable pairs: all are counted, only
+/// `--max-unreachable` are listed, and the finding says so.
+#[test]
+fn unreachable_pairs_are_counted_in_full_and_listed_up_to_the_limit() {
+    let f = "fixtures/deadlock/k4-shortest-check-failures.fab";
+    let facts = |extra: &[&str]| {
+        let mut args = vec!["check", "--format", "json", "--facts", f];
+        args.extend_from_slice(extra);
+        let v: serde_json::Value = serde_json::from_slice(&fabricc(&args).stdout).expect("json");
+        v
+    };
+    let full = facts(&[]);
+    let tight = facts(&["--max-unreachable", "5"]);
+    let total = full["facts"]["deadlock"]["unreachable_pairs"]
+        .as_u64()
+        .expect("a count");
+    assert_eq!(total, 228);
+    assert_eq!(
+        full["facts"]["unreachable"].as_array().map(Vec::len),
+        Some(228)
+    );
+    assert_eq!(
+        tight["facts"]["deadlock"]["unreachable_pairs"].as_u64(),
+        Some(total)
+    );
+    assert_eq!(
+        tight["facts"]["unreachable"].as_array().map(Vec::len),
+        Some(5)
+    );
+    assert_eq!(
+        full["findings"].as_array().map(Vec::len),
+        tight["findings"].as_array().map(Vec::len),
+        "the same findings"
+    );
+    let notes = tight.to_string();
+    assert!(
+        notes.contains("`--max-unreachable` 5") && !full.to_string().contains("--max-unreachable"),
+        "{notes}"
+    );
+}
+
 #[test]
 fn several_files_at_once() {
     let o = fabricc(&[

@@ -921,6 +921,14 @@ proptest::proptest! {
         let fast_cut: BTreeSet<(String, String)> =
             proof.unreachable.iter().filter(|u| !u.scenario.is_empty()).map(|u| (u.from.clone(), u.to.clone())).collect();
         proptest::prop_assert_eq!(&fast_cut, &cut, "pairs cut by failures differ\n{}", text);
+
+        // The listing budget changes what is listed, never what is counted or found.
+        proptest::prop_assert_eq!(proof.facts.unreachable_pairs, proof.unreachable.len() as u64);
+        let tight = deadlock::prove(&fabric, Options { force_graph: true, max_unreachable: 1, ..Options::default() });
+        proptest::prop_assert_eq!(tight.facts.unreachable_pairs, proof.facts.unreachable_pairs);
+        proptest::prop_assert!(tight.unreachable.len() <= 1);
+        proptest::prop_assert_eq!(tight.diagnostics.len(), proof.diagnostics.len());
+        proptest::prop_assert_eq!(tight.facts.possible, proof.facts.possible);
     }
 }
 

@@ -135,6 +135,7 @@ fn facts() -> Facts {
             scenarios: 1,
             possible: true,
             complete: true,
+            unreachable_pairs: 1,
         }),
         unreachable: vec![Unreachable {
             from: "h1".into(),

@@ -28,6 +28,9 @@ pub struct DeadlockFacts {
     /// (FAB204); `possible: false` then covers the fabric as declared only. (An addition to
     /// the v1 contract.)
     pub complete: bool,
+    /// Every (host pair, scenario) without a route, counted; `facts.unreachable` lists at
+    /// most `--max-unreachable` of them. (An addition to the v1 contract.)
+    pub unreachable_pairs: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]

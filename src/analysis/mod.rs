@@ -51,7 +51,7 @@ pub fn analyze_with(fabric: &Fabric, limits: &Limits) -> Findings {
             },
             || {
                 let mut diagnostics = Vec::new();
-                let proof = deadlock::check(fabric, limits.max_scenarios, &mut diagnostics);
+                let proof = deadlock::check(fabric, limits, &mut diagnostics);
                 (diagnostics, proof)
             },
         );

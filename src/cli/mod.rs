@@ -265,6 +265,9 @@ pub struct LimitArgs {
     /// Most failure scenarios `check failures N` proves; past it the proof stops with FAB204.
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_scenarios)]
     pub max_scenarios: u64,
+    /// Most unreachable host pairs listed in the JSON facts (all are counted).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_unreachable)]
+    pub max_unreachable: u64,
 }
 
 impl LimitArgs {
@@ -276,6 +279,7 @@ impl LimitArgs {
             max_import_depth: self.max_import_depth,
             max_input_bytes: self.max_input_bytes,
             max_scenarios: self.max_scenarios,
+            max_unreachable: self.max_unreachable,
         }
     }
 }

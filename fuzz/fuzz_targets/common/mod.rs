@@ -19,6 +19,7 @@ pub const MAX_INPUT: usize = 64 * 1024;
 
 pub const ROOT: &str = "fuzz.fab";
 /// The YAML form's root: the extension is what makes the loader read YAML.
+#[allow(dead_code)] // the `yaml` target only
 pub const YAML_ROOT: &str = "fuzz.yaml";
 
 /// The root file from memory; every other path (an `import`) is "not found", so imports
@@ -58,6 +59,7 @@ pub fn limits() -> Limits {
         max_import_depth: 4,
         max_input_bytes: MAX_INPUT as u64,
         max_scenarios: 10_000,
+        max_unreachable: 1_000,
     }
 }
 

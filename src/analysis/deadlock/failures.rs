@@ -36,6 +36,7 @@ use crate::model::{DeviceId, LinkId};
 use super::super::routing::{self, Dest, Net, Routes, UP, can_deliver};
 use super::Ctx;
 use super::buffer_graph::{self, BufferDependencyGraph, Queue};
+use super::pairs::PairSample;
 
 #[derive(Debug, Default)]
 pub struct Outcome {
@@ -50,8 +51,9 @@ pub struct Outcome {
     pub stopped: Option<u64>,
 }
 
-/// A scenario's failed links and the (source, destination) host pairs it cuts off.
-pub type CutPairs = (Vec<LinkId>, Vec<(u32, u32)>);
+/// A scenario's failed links, the first (source, destination) host pairs it cuts off (as
+/// many as the listing budget had left), and how many it cuts off in all.
+pub type CutPairs = (Vec<LinkId>, Vec<(u32, u32)>, u64);
 
 /// What a scenario removes, as bundles (indices into `bundles`).
 type Key = Vec<usize>;
@@ -63,7 +65,10 @@ pub fn check(
     already_cyclic: bool,
     n: usize,
     max_scenarios: u64,
+    keep: usize,
 ) -> Outcome {
+    // Pairs listed over all scenarios; every pair is counted.
+    let mut keep = keep;
     let mut out = Outcome::default();
     if n == 0 {
         return out;
@@ -257,7 +262,9 @@ pub fn check(
                 }
             }
         }
-        let mut cut: Vec<(u32, u32)> = Vec::new();
+        // One pair at least, for the finding's example, when the listing budget is spent.
+        let mut cut = PairSample::new(keep.max(1));
+        let live = |h: u32| !cx.isolated.get(h as usize).copied().unwrap_or(false);
         let reaches = |attach: &[u32], ok: &[bool]| attach.iter().any(|&s| ok[s as usize * 2 + UP]);
         // Sources that did not change, toward re-routed destinations.
         for (old, d) in &rerouted {
@@ -275,7 +282,7 @@ pub fn check(
                         continue;
                     }
                     for &dst in &d.hosts {
-                        if src != dst {
+                        if src != dst && live(src) && live(dst) {
                             cut.push((src, dst));
                         }
                     }
@@ -292,7 +299,7 @@ pub fn check(
                 let ok_now = ok_new.get(&i).unwrap_or(ok_before);
                 if !reaches(now, ok_now) && reaches(before, ok_before) {
                     for &dst in &d.hosts {
-                        if dst != h && !ok_host.contains_key(&dst) {
+                        if dst != h && !ok_host.contains_key(&dst) && live(h) && live(dst) {
                             cut.push((h, dst));
                         }
                     }
@@ -300,15 +307,20 @@ pub fn check(
             }
             for (&dst, ok_now) in &ok_host {
                 let ok_before = &intact.ok[intact.dest_of[dst as usize]];
-                if dst != h && !reaches(now, ok_now) && reaches(before, ok_before) {
+                if dst != h
+                    && live(h)
+                    && live(dst)
+                    && !reaches(now, ok_now)
+                    && reaches(before, ok_before)
+                {
                     cut.push((h, dst));
                 }
             }
         }
-        cut.sort_unstable();
-        cut.dedup();
-        if !cut.is_empty() {
-            out.unreachable.push((links.clone(), cut));
+        let (pairs, total) = cut.finish();
+        if total > 0 {
+            keep = keep.saturating_sub(pairs.len());
+            out.unreachable.push((links.clone(), pairs, total));
         }
 
         // Cycles.

@@ -21,6 +21,7 @@
 
 pub mod buffer_graph;
 pub mod failures;
+pub mod pairs;
 pub mod tagger;
 pub mod witness;
 
@@ -44,13 +45,17 @@ pub struct Options {
     /// Most distinct failure scenarios to prove; past it the proof stops (FAB204) rather
     /// than run for hours or exhaust memory.
     pub max_scenarios: u64,
+    /// Most unreachable pairs listed in the facts (all are counted).
+    pub max_unreachable: u64,
 }
 
 impl Default for Options {
     fn default() -> Self {
+        let limits = crate::model::Limits::default();
         Self {
             force_graph: false,
-            max_scenarios: crate::model::Limits::default().max_scenarios,
+            max_scenarios: limits.max_scenarios,
+            max_unreachable: limits.max_unreachable,
         }
     }
 }
@@ -85,13 +90,14 @@ pub struct Proof {
 /// The pass as `analysis::analyze` runs it.
 pub fn check(
     fabric: &Fabric,
-    max_scenarios: u64,
+    limits: &crate::model::Limits,
     diags: &mut Vec<Diagnostic>,
 ) -> (DeadlockFacts, Vec<Unreachable>) {
     let proof = prove(
         fabric,
         Options {
-            max_scenarios,
+            max_scenarios: limits.max_scenarios,
+            max_unreachable: limits.max_unreachable,
             ..Options::default()
         },
     );
@@ -211,14 +217,13 @@ pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
     // Static-route loops.
     report_loops(&cx, &routes, &mut proof);
 
-    // Unreachable pairs of the fabric as declared.
-    let pairs: Vec<(u32, u32)> = routes
-        .unreachable()
-        .into_iter()
-        .filter(|&(a, b)| !cx.isolated[a as usize] && !cx.isolated[b as usize])
-        .collect();
+    // Unreachable pairs of the fabric as declared: all counted, the first few listed.
+    let budget = usize::try_from(opts.max_unreachable).unwrap_or(usize::MAX);
+    let mut sample = pairs::PairSample::new(budget.max(1));
+    routes.unreachable(&cx.isolated, |p| sample.push(p));
     if fabric.routing.model.value != RoutingModel::None {
-        report_unreachable(&cx, &pairs, &[], &mut proof);
+        let (pairs, total) = sample.finish();
+        report_unreachable(&cx, &pairs, total, &[], budget, &mut proof);
     }
 
     // Cycles of the fabric as declared.
@@ -250,6 +255,7 @@ pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
         possible,
         n,
         opts.max_scenarios,
+        budget.saturating_sub(proof.unreachable.len()),
     );
     // Scenarios analysed: past the bound only the fabric as declared was.
     proof.facts.complete = outcome.stopped.is_none();
@@ -276,9 +282,9 @@ pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
             ),
         );
     }
-    for (scenario, pairs) in &outcome.unreachable {
+    for (scenario, pairs, total) in &outcome.unreachable {
         let names: Vec<String> = scenario.iter().map(|&l| cx.link_name(l)).collect();
-        report_unreachable(&cx, pairs, &names, &mut proof);
+        report_unreachable(&cx, pairs, *total, &names, budget, &mut proof);
     }
     if let Some((links, groutes, g)) = &outcome.first_cycle {
         possible = true;
@@ -433,23 +439,31 @@ fn report_loops(cx: &Ctx, routes: &Routes, proof: &mut Proof) {
     }
 }
 
-fn report_unreachable(cx: &Ctx, pairs: &[(u32, u32)], scenario: &[String], proof: &mut Proof) {
+/// FAB701 for `total` pairs without a route (`pairs`: the smallest of them, none with an
+/// isolated host), and as many of `pairs` in the facts as the listing `budget` has left.
+fn report_unreachable(
+    cx: &Ctx,
+    pairs: &[(u32, u32)],
+    total: u64,
+    scenario: &[String],
+    budget: usize,
+    proof: &mut Proof,
+) {
     let f = cx.fabric;
-    let pairs: Vec<&(u32, u32)> = pairs
-        .iter()
-        .filter(|&&(a, b)| !cx.isolated[a as usize] && !cx.isolated[b as usize])
-        .collect();
-    let Some(&&(a, b)) = pairs.first() else {
+    let Some(&(a, b)) = pairs.first() else {
         return;
     };
     let name = |h: u32| f.host(crate::model::HostId(h)).name.clone();
-    for &&(x, y) in &pairs {
+    let room = budget.saturating_sub(proof.unreachable.len());
+    for &(x, y) in pairs.iter().take(room) {
         proof.unreachable.push(Unreachable {
             from: name(x),
             to: name(y),
             scenario: scenario.to_vec(),
         });
     }
+    let listed = pairs.len().min(room);
+    proof.facts.unreachable_pairs = proof.facts.unreachable_pairs.saturating_add(total);
     let model = match f.routing.model.value {
         RoutingModel::Updown => "routing updown",
         RoutingModel::Shortest => "routing shortest",
@@ -483,7 +497,7 @@ fn report_unreachable(cx: &Ctx, pairs: &[(u32, u32)], scenario: &[String], proof
             "`{}` cannot reach `{}` under `{model}`{when} ({} host pair(s) without a route)",
             name(a),
             name(b),
-            pairs.len()
+            total
         ),
     )
     .label(if scenario.is_empty() {
@@ -496,6 +510,12 @@ fn report_unreachable(cx: &Ctx, pairs: &[(u32, u32)], scenario: &[String], proof
     } else {
         d.help("add links so the switch graph stays connected, or fix the static routes that drop this traffic")
     };
+    if (listed as u64) < total {
+        d = d.note(format!(
+            "the JSON facts list {listed} of these {total} pairs (`--max-unreachable` {budget}); \
+             `facts.deadlock.unreachable_pairs` counts them all"
+        ));
+    }
     proof.diagnostics.push(d);
 }
 

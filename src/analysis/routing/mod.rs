@@ -452,28 +452,27 @@ impl Routes {
         }
     }
 
-    /// Ordered host pairs with no route, as (source host, destination host), sorted. Computed
-    /// per (source attachment set, destination group): hosts with the same attachments reach
-    /// the same destinations, so pairs are only expanded where a group pair is unreachable.
-    pub fn unreachable(&self) -> Vec<(u32, u32)> {
-        let mut out = Vec::new();
+    /// Hands every ordered host pair with no route, as (source host, destination host), to
+    /// `each`, once; pairs with an `isolated` host are left out. Computed per (source
+    /// attachment set, destination group): hosts with the same attachments reach the same
+    /// destinations, so pairs are only expanded where a group pair is unreachable.
+    pub fn unreachable(&self, isolated: &[bool], mut each: impl FnMut((u32, u32))) {
         let classes = attach_classes(&self.net);
+        let live = |h: u32| !isolated.get(h as usize).copied().unwrap_or(false);
         for (d, ok) in self.dests.iter().zip(&self.ok) {
             for (attach, hosts) in &classes {
                 if attach.iter().any(|&s| ok[s as usize * 2 + UP]) {
                     continue;
                 }
-                for &src in hosts {
-                    for &dst in &d.hosts {
+                for &src in hosts.iter().filter(|&&h| live(h)) {
+                    for &dst in d.hosts.iter().filter(|&&h| live(h)) {
                         if src != dst {
-                            out.push((src, dst));
+                            each((src, dst));
                         }
                     }
                 }
             }
         }
-        out.sort_unstable();
-        out
     }
 }
 
