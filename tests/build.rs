@@ -571,15 +571,29 @@ fn project(name: &str) -> PathBuf {
     dir
 }
 
-/// Snapshot of a folder, to prove a refusal touched nothing.
-fn listing(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    tree(dir)
+/// `build fabric.fab -o out` in `dir`, without and with `--force`: both must exit 2; their
+/// messages.
+#[track_caller]
+fn refused_even_forced(dir: &Path, out: &str) -> Vec<String> {
+    [false, true]
+        .into_iter()
+        .map(|force| {
+            let mut args = vec!["build", "fabric.fab", "-o", out];
+            if force {
+                args.push("--force");
+            }
+            let o = fabricc_in(dir, &args);
+            let t = text(&o);
+            assert_eq!(o.status.code(), Some(2), "-o {out} (force {force}): {t}");
+            t
+        })
+        .collect()
 }
 
 #[test]
 fn refuses_destinations_that_hold_an_input_or_the_current_folder_even_forced() {
     let dir = project("guard");
-    let before = listing(&dir);
+    let before = tree(&dir);
     for (out, why) in [
         (".", "it is the current folder"),
         ("..", "it holds the current folder"),
@@ -589,24 +603,13 @@ fn refuses_destinations_that_hold_an_input_or_the_current_folder_even_forced() {
         ("lib", "it holds `lib/classes.fab`, an input of this build"),
         ("lib/classes.fab", "it is an input of this build"),
     ] {
-        for force in [false, true] {
-            let mut args = vec!["build", "fabric.fab", "-o", out];
-            if force {
-                args.push("--force");
-            }
-            let o = fabricc_in(&dir, &args);
-            let t = text(&o);
-            assert_eq!(o.status.code(), Some(2), "-o {out} (force {force}): {t}");
+        for t in refused_even_forced(&dir, out) {
             assert!(
                 t.contains(&format!("refusing to write to `{out}`")) && t.contains(why),
-                "-o {out} (force {force}): {t}"
+                "-o {out}: {t}"
             );
             assert!(!t.contains("--force"), "no flag makes -o {out} safe: {t}");
-            assert_eq!(
-                listing(&dir),
-                before,
-                "-o {out} (force {force}) changed the project"
-            );
+            assert_eq!(tree(&dir), before, "-o {out} changed the project");
         }
     }
     // Run from elsewhere, the folder of the fabric is still refused: it holds the input.
@@ -644,7 +647,7 @@ fn refuses_read_only_destinations_and_parents_up_front() {
     // A previous build in `ro`, then the folder is made read-only.
     let built = fabricc_in(&dir, &["build", "fabric.fab", "-o", "ro"]);
     assert_eq!(built.status.code(), Some(0), "{}", text(&built));
-    let before = listing(&ro);
+    let before = tree(&ro);
     fs::set_permissions(&ro, fs::Permissions::from_mode(0o555)).unwrap();
     let cases = [
         ("ro", "the folder `ro` is read-only"),
@@ -655,19 +658,12 @@ fn refuses_read_only_destinations_and_parents_up_front() {
         ),
     ];
     for (out, why) in cases {
-        for force in [false, true] {
-            let mut args = vec!["build", "fabric.fab", "-o", out];
-            if force {
-                args.push("--force");
-            }
-            let o = fabricc_in(&dir, &args);
-            let t = text(&o);
-            assert_eq!(o.status.code(), Some(2), "-o {out}: {t}");
+        for t in refused_even_forced(&dir, out) {
             assert!(t.contains(why), "-o {out}: {t}");
         }
     }
     fs::set_permissions(&ro, fs::Permissions::from_mode(0o755)).unwrap();
-    assert_eq!(listing(&ro), before, "the read-only output is as it was");
+    assert_eq!(tree(&ro), before, "the read-only output is as it was");
     assert!(!ro.join("out").exists() && !ro.join("a").exists());
     assert!(
         fs::read_dir(&dir).unwrap().all(|e| !e
