@@ -966,3 +966,60 @@ fn check_failures_finds_the_first_scenario_with_a_cycle() {
     assert_eq!(p1.facts.scenarios, 1 + 10);
     assert!(!p1.facts.possible, "{}", explain(&p1));
 }
+
+/// Single-homed hosts under `check failures 2`: nearly every scenario cuts someone off. The
+/// first `SCENARIO_FINDINGS` scenarios are one finding each, the rest one summary; the facts
+/// still count and (within the budget) list every pair of every scenario.
+#[test]
+fn many_cutting_scenarios_are_summarised_but_counted_in_full() {
+    let text = "fabric single {
+  class roce { dscp 26  priority 3  lossless  bandwidth 50% }
+  class cnp  { dscp 48  priority 6  strict  cnp }
+  class bulk { dscp other  priority 0  bandwidth 50% }
+  switch-model sw { os sonic  ports 32 x 100G }
+  nic-model nic { driver mlx5  speed 100G }
+  switch leaf[1..2] { model sw  tier 1 }
+  switch spine[1..2] { model sw  tier 2 }
+  host a[1..10], b[1..10] { nic nic }
+  link a[1..10] -- leaf1
+  link b[1..10] -- leaf2
+  link leaf[1..2] -- spine[1..2]
+  routing updown
+  check failures 2
+}
+";
+    let fabric = resolve_text(text).expect("resolves");
+    let p = deadlock::prove(&fabric, Options::default());
+    let fab701: Vec<&Diagnostic> = p
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == Code::Unreachable)
+        .collect();
+    assert_eq!(fab701.len(), deadlock::SCENARIO_FINDINGS + 1);
+    let summary = fab701
+        .iter()
+        .find(|d| {
+            d.message
+                .contains("more failure scenarios cut host pairs off")
+        })
+        .expect("a summary finding");
+    let cutting: std::collections::BTreeSet<&Vec<String>> =
+        p.unreachable.iter().map(|u| &u.scenario).collect();
+    let more = cutting.len() - deadlock::SCENARIO_FINDINGS;
+    assert!(
+        summary.message.starts_with(&format!("{more} more")),
+        "{}",
+        summary.message
+    );
+    assert_eq!(p.facts.unreachable_pairs, p.unreachable.len() as u64);
+    let tight = deadlock::prove(
+        &fabric,
+        Options {
+            max_unreachable: 10,
+            ..Options::default()
+        },
+    );
+    assert_eq!(tight.facts.unreachable_pairs, p.facts.unreachable_pairs);
+    assert_eq!(tight.unreachable.len(), 10);
+    assert_eq!(tight.diagnostics.len(), p.diagnostics.len());
+}

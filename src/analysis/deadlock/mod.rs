@@ -36,6 +36,9 @@ use super::routing::{self, Net, Routes};
 use buffer_graph::{BufferDependencyGraph, Cause, Queue};
 use tagger::Qos;
 
+/// Failure scenarios that cut host pairs off, reported one finding each; the rest are one.
+pub const SCENARIO_FINDINGS: usize = 50;
+
 /// How to run the proof.
 #[derive(Debug, Clone, Copy)]
 pub struct Options {
@@ -282,9 +285,36 @@ pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
             ),
         );
     }
-    for (scenario, pairs, total) in &outcome.unreachable {
+    // One finding per scenario for the first few; the rest are one summary, so that a fabric
+    // of single-homed hosts under `check failures 2` does not print 40,000 warnings.
+    for (scenario, pairs, total) in outcome.unreachable.iter().take(SCENARIO_FINDINGS) {
         let names: Vec<String> = scenario.iter().map(|&l| cx.link_name(l)).collect();
         report_unreachable(&cx, pairs, *total, &names, budget, &mut proof);
+    }
+    let rest = outcome.unreachable.get(SCENARIO_FINDINGS..).unwrap_or(&[]);
+    if !rest.is_empty() {
+        let pairs: u64 = rest.iter().fold(0, |n, (_, _, t)| n.saturating_add(*t));
+        proof.facts.unreachable_pairs = proof.facts.unreachable_pairs.saturating_add(pairs);
+        for (scenario, kept, _) in rest {
+            let names: Vec<String> = scenario.iter().map(|&l| cx.link_name(l)).collect();
+            list_pairs(&cx, kept, &names, budget, &mut proof);
+        }
+        proof.diagnostics.push(
+            Diagnostic::new(
+                Code::Unreachable,
+                fabric.routing.check_failures.span,
+                format!(
+                    "{} more failure scenarios cut host pairs off ({pairs} pair(s) in all); \
+                     the first {SCENARIO_FINDINGS} scenarios are reported one by one",
+                    rest.len()
+                ),
+            )
+            .label("failure scenarios checked here")
+            .help(
+                "the JSON facts (`--facts`) list the pairs (up to `--max-unreachable`) and \
+                 count them all in `facts.deadlock.unreachable_pairs`",
+            ),
+        );
     }
     if let Some((links, groutes, g)) = &outcome.first_cycle {
         possible = true;
@@ -439,6 +469,26 @@ fn report_loops(cx: &Ctx, routes: &Routes, proof: &mut Proof) {
     }
 }
 
+/// Adds `pairs` of `scenario` to the facts while the listing `budget` lasts; how many it added.
+fn list_pairs(
+    cx: &Ctx,
+    pairs: &[(u32, u32)],
+    scenario: &[String],
+    budget: usize,
+    proof: &mut Proof,
+) -> usize {
+    let name = |h: u32| cx.fabric.host(crate::model::HostId(h)).name.clone();
+    let room = budget.saturating_sub(proof.unreachable.len());
+    for &(x, y) in pairs.iter().take(room) {
+        proof.unreachable.push(Unreachable {
+            from: name(x),
+            to: name(y),
+            scenario: scenario.to_vec(),
+        });
+    }
+    pairs.len().min(room)
+}
+
 /// FAB701 for `total` pairs without a route (`pairs`: the smallest of them, none with an
 /// isolated host), and as many of `pairs` in the facts as the listing `budget` has left.
 fn report_unreachable(
@@ -454,15 +504,7 @@ fn report_unreachable(
         return;
     };
     let name = |h: u32| f.host(crate::model::HostId(h)).name.clone();
-    let room = budget.saturating_sub(proof.unreachable.len());
-    for &(x, y) in pairs.iter().take(room) {
-        proof.unreachable.push(Unreachable {
-            from: name(x),
-            to: name(y),
-            scenario: scenario.to_vec(),
-        });
-    }
-    let listed = pairs.len().min(room);
+    let listed = list_pairs(cx, pairs, scenario, budget, proof);
     proof.facts.unreachable_pairs = proof.facts.unreachable_pairs.saturating_add(total);
     let model = match f.routing.model.value {
         RoutingModel::Updown => "routing updown",
@@ -512,8 +554,8 @@ fn report_unreachable(
     };
     if (listed as u64) < total {
         d = d.note(format!(
-            "the JSON facts list {listed} of these {total} pairs (`--max-unreachable` {budget}); \
-             `facts.deadlock.unreachable_pairs` counts them all"
+            "the JSON facts list {listed} of these {total} pairs, as they list at most {budget} \
+             in all (`--max-unreachable`); `facts.deadlock.unreachable_pairs` counts every pair"
         ));
     }
     proof.diagnostics.push(d);
