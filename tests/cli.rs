@@ -140,7 +140,8 @@ fn unreachable_pairs_are_counted_in_full_and_listed_up_to_the_limit() {
     );
     let notes = tight.to_string();
     assert!(
-        notes.contains("`--max-unreachable` 5") && !full.to_string().contains("--max-unreachable"),
+        notes.contains("at most 5 in all (`--max-unreachable`)")
+            && !full.to_string().contains("--max-unreachable"),
         "{notes}"
     );
 }
