@@ -200,18 +200,7 @@ fn load_file(cx: &mut Cx<'_>, path: PathBuf, display: String, bytes: Vec<u8>) ->
     }
     let text = &cx.sources.get(id).text;
     let parsed = if yaml {
-        // The YAML form skips the parser, so the grammar's name, string and range rules are
-        // checked on its tree; a file that breaks one goes no further.
-        super::export::parse_yaml(id, text).and_then(|f| {
-            let mut problems = syntax::bounds::check_tree(&f);
-            match problems.pop() {
-                None => Ok(f),
-                Some(last) => {
-                    cx.loaded.diagnostics.extend(problems);
-                    Err(last)
-                }
-            }
-        })
+        super::export::parse_yaml(id, text)
     } else {
         syntax::parse(id, text)
     };
@@ -222,6 +211,15 @@ fn load_file(cx: &mut Cx<'_>, path: PathBuf, display: String, bytes: Vec<u8>) ->
             return None;
         }
     };
+    if yaml {
+        // The YAML form skips the parser, so the grammar's name, string and range rules are
+        // checked on its tree; a file that breaks one goes no further.
+        let problems = syntax::bounds::check_tree(&file);
+        if !problems.is_empty() {
+            cx.loaded.diagnostics.extend(problems);
+            return None;
+        }
+    }
     cx.stack.push(key);
     for import in &file.imports {
         load_import(cx, &path, import);

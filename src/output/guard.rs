@@ -31,15 +31,11 @@ pub fn check_destination(dest: &Path, inputs: &[PathBuf]) -> Result<(), OutputEr
     if let Ok(cwd) = std::env::current_dir().and_then(fs::canonicalize)
         && cwd.starts_with(&target)
     {
-        return Err(refuse(if cwd == target {
-            "it is the current folder, and a build replaces its whole output folder; \
+        let relation = if cwd == target { "is" } else { "holds" };
+        return Err(refuse(format!(
+            "it {relation} the current folder, and a build replaces its whole output folder; \
              name a folder for the output, such as `-o out`"
-                .into()
-        } else {
-            "it holds the current folder, and a build replaces its whole output folder; \
-             name a folder for the output, such as `-o out`"
-                .into()
-        }));
+        )));
     }
     for input in inputs {
         let Ok(input_path) = fs::canonicalize(input) else {

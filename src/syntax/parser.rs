@@ -19,8 +19,8 @@ use nom::{IResult, Parser as _};
 
 use super::ast::*;
 use super::bounds::{
-    self, Bound, CHECK_FAILURES, DSCP, DYNAMIC_THRESHOLD, LOSSLESS_LIMIT, MTU, PRIORITY, ROCE_MTUS,
-    TIER,
+    self, Bound, CHECK_FAILURES, COUNT, DSCP, DYNAMIC_THRESHOLD, LOSSLESS_LIMIT, MTU, PRIORITY,
+    ROCE_MTUS, TIER,
 };
 use super::error::{ErrorKind, SyntaxError, shorten};
 use crate::diagnostic::did_you_mean;
@@ -1228,7 +1228,7 @@ impl<'a> Parser<'a> {
                 )),
             );
         }
-        let (r, count) = self.int_in(start, "port count", 1, u64::MAX)?;
+        let (r, count) = self.int_in(start, "port count", COUNT.lo, COUNT.hi)?;
         let (r, ()) = match self.keyword(r, "x") {
             Ok(ok) => ok,
             Err(_) => {
@@ -1404,7 +1404,7 @@ impl<'a> Parser<'a> {
                 }
                 let (r, count) = match spaces(r).strip_prefix('x').and_then(word_boundary) {
                     Some(after) => {
-                        let (r, n) = self.int_in(after, "nic count", 1, u64::MAX)?;
+                        let (r, n) = self.int_in(after, "nic count", COUNT.lo, COUNT.hi)?;
                         (r, Some(n))
                     }
                     None => (r, None),
@@ -1511,7 +1511,7 @@ impl<'a> Parser<'a> {
             "speed" => self.speed(r).map(|(r, s)| (r, LinkProp::Speed(s.node)))?,
             "cable" => self.length(r).map(|(r, s)| (r, LinkProp::Cable(s.node)))?,
             "count" => self
-                .int_in(r, "count", 1, u64::MAX)
+                .int_in(r, "count", COUNT.lo, COUNT.hi)
                 .map(|(r, n)| (r, LinkProp::Count(n.node)))?,
             _ => return fail(self.unknown(i, kw, &LINK_BLOCK)),
         };

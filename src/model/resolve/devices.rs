@@ -514,6 +514,9 @@ fn switch_props(
     }
 }
 
+/// NICs one host may have: far above any server, and each is allocated and wired.
+const MAX_NICS: u64 = 64;
+
 fn host_props(
     d: &mut HostDraft,
     name: &str,
@@ -530,7 +533,7 @@ fn host_props(
                 let asked = count.map_or(1, |c| c.node);
                 // Past the bound is an error below; the NICs kept stay bounded, as every one
                 // of them is allocated (and wired) per host.
-                let n = asked.min(64);
+                let n = asked.min(MAX_NICS);
                 match &mut d.nics {
                     Some((s, _, lines)) if *s == stmt => lines.push((model.clone(), n)),
                     Some((_, first, _)) => {
@@ -538,7 +541,7 @@ fn host_props(
                     }
                     None => d.nics = Some((stmt, span, vec![(model.clone(), n)])),
                 }
-                if asked > 64 {
+                if asked > MAX_NICS {
                     diags.push(
                         Diagnostic::new(
                             Code::OutOfRange,
@@ -546,7 +549,7 @@ fn host_props(
                             format!("{asked} NICs in one host"),
                         )
                         .label("NIC count")
-                        .help("a host has at most 64 NICs"),
+                        .help(format!("a host has at most {MAX_NICS} NICs")),
                     );
                 }
             }
