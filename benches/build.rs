@@ -10,7 +10,10 @@ use std::path::{Path, PathBuf};
 
 use fabricc::lower::{self, Targets};
 use fabricc::model::{Fabric, Limits};
-use fabricc::output::{self, Manifest, generate::generate};
+use fabricc::output::{
+    self, Manifest,
+    generate::{BuildInput, generate},
+};
 use fabricc::pipeline::{self, Checked};
 use fabricc::render::{self, Artifact, Templates};
 use fabricc::source::Sources;
@@ -36,14 +39,8 @@ fn fabric(c: &Checked) -> &Fabric {
 }
 
 fn files(c: &Checked, templates: &Templates) -> Vec<Artifact> {
-    generate(
-        fabric(c),
-        &c.diagnostics,
-        c.facts.as_ref(),
-        Targets::ALL,
-        templates,
-    )
-    .expect("fixture builds")
+    let input = BuildInput::of(c).expect("fixture lowers");
+    generate(input, Targets::ALL, templates).expect("fixture builds")
 }
 
 /// A fresh, empty scratch folder for one write.

@@ -68,18 +68,19 @@ impl Targets {
         junos: true,
         host: true,
     };
+    const NONE: Targets = Targets {
+        sonic: false,
+        cumulus: false,
+        eos: false,
+        nxos: false,
+        junos: false,
+        host: false,
+    };
     pub const NAMES: [&'static str; 6] = ["sonic", "cumulus", "eos", "nxos", "junos", "host"];
 
     /// `sonic,host` → those two; an unknown name is an error naming the valid ones.
     pub fn parse(list: &str) -> Result<Targets, String> {
-        let mut t = Targets {
-            sonic: false,
-            cumulus: false,
-            eos: false,
-            nxos: false,
-            junos: false,
-            host: false,
-        };
+        let mut t = Targets::NONE;
         for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             match name {
                 "sonic" => t.sonic = true,
@@ -96,7 +97,24 @@ impl Targets {
                 }
             }
         }
+        if t == Targets::NONE {
+            return Err(format!(
+                "no target named (expected one or more of {})",
+                Targets::NAMES.join(", ")
+            ));
+        }
         Ok(t)
+    }
+
+    /// Whether this build renders switches of `os`.
+    pub fn switch_os(&self, os: SwitchOs) -> bool {
+        match os {
+            SwitchOs::Sonic => self.sonic,
+            SwitchOs::Cumulus => self.cumulus,
+            SwitchOs::Eos => self.eos,
+            SwitchOs::Nxos => self.nxos,
+            SwitchOs::Junos => self.junos,
+        }
     }
 
     pub fn os(&self, os: Os) -> bool {
@@ -210,11 +228,42 @@ fn ecn_of(v: &ClassView) -> Option<Ecn> {
     })
 }
 
-fn scheduling_of(v: &ClassView) -> Scheduling {
+/// Whole-percent ETS weights of `views` (0 for strict classes), by largest remainder: each
+/// share is rounded down, and the percents still missing from the rounded total go to the
+/// largest remainders (ties to the earlier class). Shares of 50.5 % and 49.5 % become 51 and
+/// 49, so weights that the checks saw sum to 100 % also sum to 100 on the device.
+fn ets_weights(views: &[ClassView]) -> Vec<u8> {
+    let shares: Vec<Option<u64>> = views
+        .iter()
+        .map(|v| match v.scheduling.value {
+            MScheduling::Strict => None,
+            MScheduling::Ets(share) => Some(share.unwrap_or(0)),
+        })
+        .collect();
+    let total: u64 = shares.iter().flatten().sum();
+    let mut weights: Vec<u64> = shares.iter().map(|s| s.unwrap_or(0) / 1000).collect();
+    let missing = (total + 500) / 1000 - weights.iter().sum::<u64>();
+    let mut by_remainder: Vec<usize> = (0..shares.len())
+        .filter(|&i| shares[i].is_some_and(|s| s % 1000 > 0))
+        .collect();
+    by_remainder.sort_by_key(|&i| std::cmp::Reverse(shares[i].unwrap_or(0) % 1000));
+    for &i in by_remainder
+        .iter()
+        .take(usize::try_from(missing).unwrap_or(0))
+    {
+        weights[i] += 1;
+    }
+    weights
+        .into_iter()
+        .map(|w| u8::try_from(w).unwrap_or(u8::MAX))
+        .collect()
+}
+
+fn scheduling_of(v: &ClassView, weight: u8) -> Scheduling {
     match v.scheduling.value {
         MScheduling::Strict => Scheduling::Strict,
-        MScheduling::Ets(share) => Scheduling::Ets {
-            weight_percent: u8::try_from(share.unwrap_or(0) / 1000).unwrap_or(100),
+        MScheduling::Ets(_) => Scheduling::Ets {
+            weight_percent: weight,
         },
     }
 }
@@ -222,9 +271,11 @@ fn scheduling_of(v: &ClassView) -> Scheduling {
 /// The QoS plan of a device from its class views.
 fn qos_plan(fabric: &Fabric, views: &[ClassView]) -> QosPlan {
     let table = dscp_table(views);
+    let weights = ets_weights(views);
     let mut classes: Vec<ClassContext> = views
         .iter()
-        .map(|v| {
+        .zip(&weights)
+        .map(|(v, &weight)| {
             let priority = v.priority.value;
             ClassContext {
                 name: fabric.class(v.id).name.clone(),
@@ -243,7 +294,7 @@ fn qos_plan(fabric: &Fabric, views: &[ClassView]) -> QosPlan {
                 queue: priority,
                 lossless: v.lossless.value,
                 ecn: ecn_of(v),
-                scheduling: scheduling_of(v),
+                scheduling: scheduling_of(v, weight),
                 cnp: fabric.class(v.id).cnp.is_some(),
             }
         })
@@ -529,7 +580,8 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Option<HostContext> {
     let mut pfc = [0u8; 8];
     let mut tsa = [Tsa::Ets; 8];
     let mut tcbw = [0u8; 8];
-    for v in &views {
+    let weights = ets_weights(&views);
+    for (v, &w) in views.iter().zip(&weights) {
         let p = usize::from(v.priority.value.min(7));
         if v.lossless.value && pfc_on {
             pfc[p] = 1;
@@ -539,9 +591,8 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Option<HostContext> {
                 tsa[p] = Tsa::Strict;
                 tcbw[p] = 0;
             }
-            MScheduling::Ets(share) => {
+            MScheduling::Ets(_) => {
                 if tsa[p] == Tsa::Ets {
-                    let w = u8::try_from(share.unwrap_or(0) / 1000).unwrap_or(100);
                     tcbw[p] = tcbw[p].saturating_add(w);
                 }
             }

@@ -1,13 +1,17 @@
 //! The front end as one call: a path in; the resolved fabric, its findings and facts out.
 //! `check` stops after the first stage that reports errors (a syntax error leaves nothing to
 //! resolve; resolution errors leave no model to analyse), so every finding shown is real.
+//! A fabric the analysis passes is also lowered and put through every target's view, without
+//! rendering files, so `check` fails whenever `build` would (FAB9xx).
 
 use std::path::Path;
 
 use crate::analysis::{self, Facts};
 use crate::diagnostic::{self, Diagnostic};
+use crate::lower::{self, Lowered, Targets};
 use crate::model::load::{self, LoadError, Loaded, Reader};
 use crate::model::{Fabric, Limits, resolve};
+use crate::output::generate::preflight;
 use crate::source::Sources;
 
 /// What checking one fabric produced.
@@ -18,6 +22,10 @@ pub struct Checked {
     pub diagnostics: Vec<Diagnostic>,
     /// `None` when the fabric did not resolve.
     pub facts: Option<Facts>,
+    /// Every device lowered for every target, when the analysis found no errors: what
+    /// `build` renders. Lowering and the targets' views run here so that a FAB9xx a build
+    /// would stop on is a `check` finding too.
+    pub lowered: Option<Lowered>,
 }
 
 impl Checked {
@@ -62,15 +70,23 @@ pub fn check_loaded(sources: &Sources, loaded: Loaded, limits: &Limits) -> Check
             fabric: None,
             diagnostics,
             facts: None,
+            lowered: None,
         };
     }
     let (fabric, resolve_diags) = resolve::resolve(&loaded.files, sources, limits);
     diagnostics.extend(resolve_diags);
     let mut facts = None;
+    let mut lowered = None;
     if let Some(f) = &fabric {
         let findings = analysis::analyze_with(f, limits);
         diagnostics.extend(findings.diagnostics);
         facts = Some(findings.facts);
+        if !diagnostics.iter().any(Diagnostic::is_error) {
+            let mut l = lower::lower(f, Targets::ALL);
+            diagnostics.append(&mut l.diagnostics);
+            diagnostics.extend(preflight(f, &l));
+            lowered = Some(l);
+        }
     }
     diagnostic::sort(&mut diagnostics);
     diagnostics.dedup();
@@ -78,5 +94,6 @@ pub fn check_loaded(sources: &Sources, loaded: Loaded, limits: &Limits) -> Check
         fabric,
         diagnostics,
         facts,
+        lowered,
     }
 }

@@ -1046,7 +1046,6 @@ fn timings_name_every_stage_on_stderr() {
         [
             "check",
             "open output folder",
-            "lower",
             "render + output",
             "reports",
             "manifest + swap",

@@ -235,3 +235,112 @@ fn facts_carry_ecn_thresholds_per_switch_queue() {
     // 400G at the fabric's rtt 8us: C·RTT/7 = 57,143 B.
     assert_eq!(l2["min_kmin_bytes"].as_u64(), Some(57_143));
 }
+
+/// Issue 21, bug 1: `check` passed 50.5 % + 49.5 % and `build` then refused every device
+/// because truncated weights summed to 99. Now check and build agree and the device weights
+/// are whole percents summing to 100 on every target.
+#[test]
+fn half_percent_shares_build_to_weights_that_sum_to_100() {
+    let fab = "fixtures/build/inputs/ets-half-percent.fab";
+    let c = fabricc(&["check", fab]);
+    assert_eq!(c.status.code(), Some(0), "{}", stdout(&c));
+    let dir = std::env::temp_dir().join(format!("fabricc-ets-half-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let b = fabricc(&["build", fab, "-o", dir.to_str().unwrap_or_default()]);
+    assert_eq!(
+        b.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&b),
+        String::from_utf8_lossy(&b.stderr)
+    );
+    let read = |p: &str| std::fs::read_to_string(dir.join(p)).unwrap_or_default();
+    let sonic = read("switches/L1/config_db.json");
+    assert!(
+        sonic.contains("DWRR_51") && sonic.contains("DWRR_49"),
+        "SONiC weights 51/49: {sonic}"
+    );
+    let host = read("hosts/h1/mlnx_qos.sh");
+    assert!(
+        host.contains("--tcbw 49,0,0,51,0,0,0,0"),
+        "host ETS 49/51: {host}"
+    );
+    let eos: String = std::fs::read_dir(dir.join("switches/S1"))
+        .map(|d| {
+            d.flatten()
+                .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(
+        eos.contains("bandwidth percent 51") && eos.contains("bandwidth percent 49"),
+        "EOS weights 51/49: {eos}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 21, bug 2: `--max-range` raises the per-pattern limit; the parser no longer caps a
+/// range at 1,000,000 names on its own. (`--max-devices` stops the raised fabric early, with
+/// its own message, so the test stays quick.)
+#[test]
+fn max_range_raises_the_pattern_limit() {
+    let dir = std::env::temp_dir().join(format!("fabricc-max-range-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let fab = dir.join("big-range.fab");
+    std::fs::write(
+        &fab,
+        "fabric t {\n  nic-model n { driver mlx5  speed 400G }\n  host h[1..1000001] { nic n }\n}\n",
+    )
+    .expect("write");
+    let fab = fab.to_str().unwrap_or_default();
+    let range_limit = "expands to 1000001 names, more than the limit of 1000000";
+    let default = fabricc(&["check", "--format", "short", fab]);
+    assert!(
+        stdout(&default).contains(range_limit),
+        "{}",
+        stdout(&default)
+    );
+    let raised = fabricc(&[
+        "check",
+        "--format",
+        "short",
+        "--max-range",
+        "2000000",
+        "--max-devices",
+        "1000",
+        fab,
+    ]);
+    assert!(
+        !stdout(&raised).contains("expands to"),
+        "{}",
+        stdout(&raised)
+    );
+    assert!(
+        stdout(&raised).contains("more than 1000 devices"),
+        "{}",
+        stdout(&raised)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 21, bug 3: `build --target ""` named no target, built no configuration and still
+/// said "built"; it is a usage error now.
+#[test]
+fn empty_target_list_is_a_usage_error() {
+    let dir = std::env::temp_dir().join(format!("fabricc-no-target-{}", std::process::id()));
+    let o = fabricc(&[
+        "build",
+        "fixtures/fabrics/pod-256.fab",
+        "-o",
+        dir.to_str().unwrap_or_default(),
+        "--target",
+        "",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("no target named"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!dir.exists(), "nothing written");
+}

@@ -19,7 +19,7 @@ use fabricc::diagnostic::{self, Severity};
 use fabricc::lower::Targets;
 use fabricc::model::Limits;
 use fabricc::model::load::Reader;
-use fabricc::output::generate::{Stop, generate_each};
+use fabricc::output::generate::{BuildInput, Stop, generate_each};
 use fabricc::pipeline;
 use fabricc::render::Templates;
 use fabricc::render::escape::sanitize_text;
@@ -180,23 +180,15 @@ fn run(name: &str, text: &str, what: &str) -> Outcome {
     if !errors.is_empty() {
         return Outcome::Rejected(errors);
     }
-    let fabric = checked.fabric.as_ref().expect("no errors, so a fabric");
+    let input = BuildInput::of(&checked).expect("no errors, so a lowered fabric");
     let files = std::sync::Mutex::new(Vec::new());
-    let result = generate_each(
-        fabric,
-        &checked.diagnostics,
-        checked.facts.as_ref(),
-        Targets::ALL,
-        templates(),
-        None,
-        |a| {
-            files
-                .lock()
-                .expect("not poisoned")
-                .push((a.path, a.contents));
-            Ok::<_, std::convert::Infallible>(())
-        },
-    );
+    let result = generate_each(input, Targets::ALL, templates(), None, |a| {
+        files
+            .lock()
+            .expect("not poisoned")
+            .push((a.path, a.contents));
+        Ok::<_, std::convert::Infallible>(())
+    });
     match result {
         Ok(_) => {}
         Err(Stop::Findings(d)) => {

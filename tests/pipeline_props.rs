@@ -1,12 +1,16 @@
 //! The whole front end never panics and always terminates: random line-level edits of the
 //! example fabrics (drop, duplicate, swap lines; change numbers and names) go through
 //! parse → resolve → analyse, and each gives either a fabric or findings with spans inside
-//! the input.
+//! the input. And `check` fails whenever `build` would: random small fabrics that check
+//! without errors build every target.
 
 use proptest::prelude::*;
 
+use fabricc::lower::Targets;
 use fabricc::model::{Limits, load};
+use fabricc::output::generate::{BuildInput, generate};
 use fabricc::pipeline;
+use fabricc::render::Templates;
 use fabricc::source::Sources;
 
 const SEEDS: &[&str] = &[
@@ -126,4 +130,127 @@ proptest! {
         }
         prop_assert!(checked.fabric.is_some() || checked.errors() > 0, "no fabric and no error");
     }
+}
+
+/// A random small fabric over the features the targets treat differently: the OS of each
+/// switch model, watchdog timers and action, class priorities, loss, ECN and shares (in
+/// thousandths of a percent, so sums like 50.5 % + 49.5 % occur), static pause thresholds,
+/// headroom overrides, cable lengths and hosts with PFC off.
+fn random_fabric() -> impl Strategy<Value = String> {
+    let os = proptest::sample::select(vec!["sonic", "cumulus", "eos", "nxos", "junos"]);
+    (
+        (os.clone(), os),
+        (0u8..8, 0u8..8, 1u64..99_999),
+        (
+            proptest::option::of((1u64..400, 1u64..400, 1u64..=100)),
+            proptest::option::of(1u64..200),
+        ),
+        (
+            proptest::sample::select(vec!["drop", "forward", "alert"]),
+            proptest::sample::select(vec![100u64, 200, 205, 400, 1000]),
+            proptest::sample::select(vec![100u64, 200, 405, 1000]),
+            any::<bool>(),
+        ),
+        (
+            proptest::sample::select(vec![1u64, 3, 30, 100, 300]),
+            any::<bool>(),
+            proptest::option::of(30u64..400),
+        ),
+    )
+        .prop_map(
+            |(
+                (os_leaf, os_spine),
+                (p_roce, p_bulk, share),
+                (ecn, pfc_threshold),
+                (action, detect, restore, watchdog_on),
+                (cable, host_pfc_off, headroom),
+            )| {
+                let roce_priority = p_roce;
+                let bulk_priority = if p_bulk == roce_priority {
+                    (p_bulk + 1) % 8
+                } else {
+                    p_bulk
+                };
+                let cnp_priority = [6u8, 7, 5, 2]
+                    .into_iter()
+                    .find(|p| *p != roce_priority && *p != bulk_priority)
+                    .unwrap_or(6);
+                let ecn = match ecn {
+                    Some((min, extra, prob)) => {
+                        format!("ecn min {min}KB max {}KB probability {prob}%", min + extra)
+                    }
+                    None => String::new(),
+                };
+                let pfc = pfc_threshold.map_or(String::new(), |t| format!("pfc-threshold {t}KB"));
+                let watchdog = if watchdog_on {
+                    format!("pfc-watchdog detect {detect}ms restore {restore}ms action {action}")
+                } else {
+                    "pfc-watchdog off".to_string()
+                };
+                let headroom = headroom.map_or(String::new(), |h| {
+                    format!("switch L1 {{ headroom roce {h}KB }}")
+                });
+                let host_pfc = if host_pfc_off {
+                    "host h2 { pfc off }"
+                } else {
+                    ""
+                };
+                format!(
+                    "fabric random {{
+  class roce {{ dscp 26  priority {roce_priority}  lossless  {ecn}  {pfc}  bandwidth {}.{:03}% }}
+  class cnp  {{ dscp 48  priority {cnp_priority}  strict  cnp }}
+  class bulk {{ dscp other  priority {bulk_priority}  bandwidth {}.{:03}% }}
+  {watchdog}
+  switch-model leaf {{ os {os_leaf}  ports 8 x 400G  buffer 64MB  cell 256B  lossless-limit 2 }}
+  switch-model spine {{ os {os_spine}  ports 8 x 400G  buffer 64MB  cell 256B  lossless-limit 2 }}
+  nic-model cx7 {{ driver mlx5  speed 400G }}
+  switch L1, L2 {{ model leaf  tier 1 }}
+  switch S1 {{ model spine  tier 2 }}
+  host h1, h2 {{ nic cx7 }}
+  link h1 -- L1 {{ cable 3m }}
+  link h2 -- L2 {{ cable 3m }}
+  link L[1..2] -- S1 {{ cable {cable}m }}
+  {headroom}
+  {host_pfc}
+  routing updown
+}}
+",
+                    share / 1000,
+                    share % 1000,
+                    (100_000 - share) / 1000,
+                    (100_000 - share) % 1000,
+                )
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Issue 21: `check` fails whenever `build` would. A fabric that `check` passes without
+    /// errors builds every target without a finding (FAB9xx) or a template failure.
+    #[test]
+    fn check_clean_implies_build_succeeds(text in random_fabric()) {
+        let mut sources = Sources::new();
+        let limits = Limits::default();
+        let loaded = load::load_text(&mut sources, "random.fab", text.clone(), &limits);
+        let checked = pipeline::check_loaded(&sources, loaded, &limits);
+        if checked.errors() == 0 {
+            let input = BuildInput::of(&checked);
+            prop_assert!(input.is_some(), "a clean check has lowered devices:\n{text}");
+            if let Some(input) = input {
+                let built = generate(input, Targets::ALL, templates());
+                prop_assert!(
+                    built.is_ok(),
+                    "check passed but build failed: {:?}\n{text}",
+                    built.err().map(|d| d.iter().map(|d| d.message.clone()).collect::<Vec<_>>())
+                );
+            }
+        }
+    }
+}
+
+fn templates() -> &'static Templates {
+    static T: std::sync::OnceLock<Templates> = std::sync::OnceLock::new();
+    T.get_or_init(|| Templates::embedded().expect("embedded templates"))
 }

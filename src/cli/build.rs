@@ -8,7 +8,7 @@ use crate::diagnostic::{self, Diagnostic, Severity};
 use crate::lower::Targets;
 use crate::output::{
     self,
-    generate::{Stop, generate_each},
+    generate::{BuildInput, Stop, generate_each},
 };
 use crate::pipeline;
 use crate::render::Templates;
@@ -84,7 +84,7 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
         .diagnostics
         .iter()
         .any(|d| d.severity == Severity::Warning);
-    let Some(fabric) = checked.fabric.as_ref().filter(|_| !errors) else {
+    let Some(input) = BuildInput::of(&checked).filter(|_| !errors) else {
         print(&checked.diagnostics);
         err("error: the check found errors; nothing was written\n");
         return ExitStatus::Failure;
@@ -108,21 +108,15 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
     };
     if args.check {
         // Each file is compared as soon as it is rendered; the build is never held whole.
-        let compared = match generate_each(
-            fabric,
-            &checked.diagnostics,
-            checked.facts.as_ref(),
-            targets,
-            &templates,
-            timings,
-            |a| Ok::<_, Infallible>(output::compare_one(dest, &a)),
-        ) {
+        let compared = match generate_each(input, targets, &templates, timings, |a| {
+            Ok::<_, Infallible>(output::compare_one(dest, &a))
+        }) {
             Ok(c) => c,
             Err(Stop::Findings(problems)) => return cannot_generate(&problems),
             Err(Stop::Sink(never)) => match never {},
         };
         let files = compared.len() + 1;
-        let diffs = output::compare_rest(dest, &fabric.name, compared);
+        let diffs = output::compare_rest(dest, &input.fabric.name, compared);
         lap("compare");
         if diffs.is_empty() {
             out(&format!("{}: up to date ({files} files)\n", dest.display()));
@@ -159,15 +153,7 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
         }
     };
     lap("open output folder");
-    let entries = match generate_each(
-        fabric,
-        &checked.diagnostics,
-        checked.facts.as_ref(),
-        targets,
-        &templates,
-        timings,
-        |a| stage.put(&a),
-    ) {
+    let entries = match generate_each(input, targets, &templates, timings, |a| stage.put(&a)) {
         Ok(entries) => entries,
         Err(Stop::Findings(problems)) => return cannot_generate(&problems),
         Err(Stop::Sink(e)) => {
@@ -175,13 +161,13 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
             return ExitStatus::Error;
         }
     };
-    let finished = stage.finish(&fabric.name, entries);
+    let finished = stage.finish(&input.fabric.name, entries);
     lap("manifest + swap");
     match finished {
         Ok(summary) => {
             out(&format!(
                 "built `{}` into {}: {} files written, {} unchanged, {} removed{}\n",
-                fabric.name,
+                input.fabric.name,
                 dest.display(),
                 summary.written.len(),
                 summary.unchanged,

@@ -12,7 +12,7 @@ use crate::lower::Targets;
 use crate::model::Limits;
 use crate::model::git::{GitError, Revision};
 use crate::model::load::{LoadError, Reader};
-use crate::output::generate::generate;
+use crate::output::generate::{BuildInput, generate};
 use crate::pipeline::{self, Checked};
 use crate::render::{Artifact, ArtifactKind, Templates};
 use crate::source::Sources;
@@ -70,18 +70,10 @@ fn files(
     targets: Targets,
     templates: &Templates,
 ) -> Option<BTreeMap<String, Artifact>> {
-    let fabric = checked.fabric.as_ref()?;
     if checked.errors() > 0 {
         return None;
     }
-    let files = generate(
-        fabric,
-        &checked.diagnostics,
-        checked.facts.as_ref(),
-        targets,
-        templates,
-    )
-    .ok()?;
+    let files = generate(BuildInput::of(checked)?, targets, templates).ok()?;
     Some(files.into_iter().map(|a| (a.path.clone(), a)).collect())
 }
 

@@ -66,6 +66,7 @@ codes! {
     MissingProperty      "FAB105" Name Error "a required property is missing",
     NotAllowedHere       "FAB106" Name Error "a property is not allowed in this block",
     BadNameTemplate      "FAB107" Name Error "a generator name template gives invalid or clashing names",
+    CaseClash            "FAB120" Name Error "two devices' names differ only in case, so their output folders collide on case-insensitive file systems",
     // deadlock
     CyclicBufferDependency "FAB201" Deadlock Error "deadlock possible (cyclic buffer dependency)",
     PriorityDecrease     "FAB202" Deadlock Error "priority rewrites form a cycle, so no order of priorities satisfies Tagger",

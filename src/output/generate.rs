@@ -1,6 +1,8 @@
-//! The whole generation step of a build: lower, render every device in parallel, add the
-//! reports. In: a checked fabric (its findings and facts) and the build's settings. Out: every
-//! file of the output folder except `manifest.json`, or FAB9xx findings.
+//! The whole generation step of a build: render every lowered device in parallel, add the
+//! reports. In: a checked fabric (its findings, facts and lowered devices) and the build's
+//! settings. Out: every file of the output folder except `manifest.json`, or FAB9xx findings.
+//! `preflight` is the part of it that `check` runs: every target's view of every device,
+//! without templates, so a device a target cannot express is a `check` finding too.
 //!
 //! `generate_each` hands each file to a sink as soon as it is rendered, from the thread that
 //! rendered it, and keeps only its size: `fabricc build` stages files while other devices
@@ -15,9 +17,9 @@ use rayon::prelude::*;
 
 use crate::analysis::Facts;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::lower::{self, Targets};
+use crate::lower::{Lowered, Targets};
 use crate::model::Fabric;
-use crate::render::{self, Artifact, RenderError, Templates};
+use crate::render::{self, Artifact, RenderError, SwitchContext, Templates};
 
 use super::report::{self, ReportInput};
 use crate::timings::Timings;
@@ -37,16 +39,53 @@ pub enum Stop<E> {
     Sink(E),
 }
 
+/// What a build renders: the checked fabric, its findings and facts, and its lowered devices.
+#[derive(Clone, Copy)]
+pub struct BuildInput<'a> {
+    pub fabric: &'a Fabric,
+    pub diagnostics: &'a [Diagnostic],
+    pub facts: Option<&'a Facts>,
+    pub lowered: &'a Lowered,
+}
+
+impl<'a> BuildInput<'a> {
+    /// The build input of a checked fabric; `None` when it has no lowered devices (it did not
+    /// resolve, or the analysis found errors).
+    pub fn of(checked: &'a crate::pipeline::Checked) -> Option<Self> {
+        Some(BuildInput {
+            fabric: checked.fabric.as_ref()?,
+            diagnostics: &checked.diagnostics,
+            facts: checked.facts.as_ref(),
+            lowered: checked.lowered.as_ref()?,
+        })
+    }
+}
+
+/// Every target's view of every lowered device, without templates: the FAB901 findings a
+/// build would stop on, for `check`.
+pub fn preflight(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnostic> {
+    let switches = lowered
+        .switches
+        .par_iter()
+        .filter_map(|s| render::preflight_switch(s).err().map(|e| (&s.device, e)));
+    let hosts = lowered
+        .hosts
+        .par_iter()
+        .filter_map(|h| render::preflight_host(h).err().map(|e| (&h.host, e)));
+    switches
+        .chain(hosts)
+        .map(|(device, e)| render_diagnostic(fabric, device, &e))
+        .collect()
+}
+
 /// Generates every file of a build, sorted by path.
 pub fn generate(
-    fabric: &Fabric,
-    diagnostics: &[Diagnostic],
-    facts: Option<&Facts>,
+    input: BuildInput<'_>,
     targets: Targets,
     templates: &Templates,
 ) -> Result<Vec<Artifact>, Vec<Diagnostic>> {
     let files = Mutex::new(Vec::new());
-    let result = generate_each(fabric, diagnostics, facts, targets, templates, None, |a| {
+    let result = generate_each(input, targets, templates, None, |a| {
         files
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -70,9 +109,7 @@ pub fn generate(
 /// threads, the reports last); returns what `sink` returned for each, in no fixed order.
 /// On FAB9xx findings the files already handed over are to be discarded by the caller.
 pub fn generate_each<T, E, F>(
-    fabric: &Fabric,
-    diagnostics: &[Diagnostic],
-    facts: Option<&Facts>,
+    input: BuildInput<'_>,
     targets: Targets,
     templates: &Templates,
     timings: Option<&Timings>,
@@ -83,14 +120,24 @@ where
     E: Send,
     F: Fn(Artifact) -> Result<T, E> + Sync,
 {
-    let mut lowered = lower::lower(fabric, targets);
-    let mut problems = std::mem::take(&mut lowered.diagnostics);
+    let BuildInput {
+        fabric,
+        diagnostics,
+        facts,
+        lowered,
+    } = input;
+    let switches: Vec<&SwitchContext> = lowered
+        .switches
+        .iter()
+        .filter(|s| targets.switch_os(s.os))
+        .collect();
+    let hosts: &[_] = if targets.host { &lowered.hosts } else { &[] };
+    let mut problems = Vec::new();
     let lap = |name| {
         if let Some(t) = timings {
             t.lap(name);
         }
     };
-    lap("lower");
     // Per device: its files' (target, bytes) and what the sink made of them.
     type Done<T> = (Vec<(String, u64)>, Vec<T>);
     let emit = |files: Vec<Artifact>| -> Result<Done<T>, E> {
@@ -102,14 +149,14 @@ where
         }
         Ok((sizes, out))
     };
-    let switches = lowered.switches.par_iter().map(|s| {
+    let switch_files = switches.par_iter().map(|s| {
         render::render_switch(templates, s).map_err(|e| render_diagnostic(fabric, &s.device, &e))
     });
-    let hosts = lowered.hosts.par_iter().map(|h| {
+    let host_files = hosts.par_iter().map(|h| {
         render::render_host(templates, h).map_err(|e| render_diagnostic(fabric, &h.host, &e))
     });
-    let done: Vec<Result<Result<Done<T>, E>, Diagnostic>> = switches
-        .chain(hosts)
+    let done: Vec<Result<Result<Done<T>, E>, Diagnostic>> = switch_files
+        .chain(host_files)
         .map(|rendered| rendered.map(emit))
         .collect();
     lap("render + output");
@@ -143,8 +190,8 @@ where
         fabric,
         diagnostics,
         facts,
-        switches: &lowered.switches,
-        hosts: &lowered.hosts,
+        switches: &switches,
+        hosts,
         totals: &totals,
     });
     for a in reports {

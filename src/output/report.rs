@@ -24,7 +24,7 @@ pub struct ReportInput<'a> {
     pub fabric: &'a Fabric,
     pub diagnostics: &'a [Diagnostic],
     pub facts: Option<&'a Facts>,
-    pub switches: &'a [SwitchContext],
+    pub switches: &'a [&'a SwitchContext],
     pub hosts: &'a [HostContext],
     /// What the build generated per target (without the report files).
     pub totals: &'a BTreeMap<String, TargetTotals>,

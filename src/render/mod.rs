@@ -123,19 +123,23 @@ pub(crate) fn unsupported(device: &str, os: SwitchOs, message: impl Into<String>
     }
 }
 
+/// The target's view of a switch, without rendering it: what `check` runs so that a device
+/// the target cannot express is found before a build.
+pub fn preflight_switch(ctx: &SwitchContext) -> Result<(), RenderError> {
+    switch_view(ctx).map(drop)
+}
+
+/// The host script's view of a host, without rendering it.
+pub fn preflight_host(ctx: &HostContext) -> Result<(), RenderError> {
+    host::view(ctx).map(drop)
+}
+
 /// Render every file of a switch's target.
 pub fn render_switch(
     templates: &Templates,
     ctx: &SwitchContext,
 ) -> Result<Vec<Artifact>, RenderError> {
-    check_switch(ctx)?;
-    let view = match ctx.os {
-        SwitchOs::Sonic => Value::from(Serde(sonic::view(ctx)?)),
-        SwitchOs::Cumulus => Value::from(Serde(cumulus::view(ctx)?)),
-        SwitchOs::Eos => Value::from(Serde(eos::view(ctx)?)),
-        SwitchOs::Nxos => Value::from(Serde(nxos::view(ctx)?)),
-        SwitchOs::Junos => Value::from(Serde(junos::view(ctx)?)),
-    };
+    let view = switch_view(ctx)?;
     render_files(
         templates,
         ctx.os.as_str(),
@@ -144,6 +148,17 @@ pub fn render_switch(
         ArtifactKind::Switch,
         &view,
     )
+}
+
+fn switch_view(ctx: &SwitchContext) -> Result<Value, RenderError> {
+    check_switch(ctx)?;
+    Ok(match ctx.os {
+        SwitchOs::Sonic => Value::from(Serde(sonic::view(ctx)?)),
+        SwitchOs::Cumulus => Value::from(Serde(cumulus::view(ctx)?)),
+        SwitchOs::Eos => Value::from(Serde(eos::view(ctx)?)),
+        SwitchOs::Nxos => Value::from(Serde(nxos::view(ctx)?)),
+        SwitchOs::Junos => Value::from(Serde(junos::view(ctx)?)),
+    })
 }
 
 /// Render the NIC setup script of a host.

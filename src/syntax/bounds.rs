@@ -17,6 +17,12 @@ use super::ast::{
     TierProp, Watchdog, WatchdogArg, WatchdogSetting,
 };
 
+/// The most names one range item may give (`[1..4294967296]`), FAB007 beyond, whatever
+/// `--max-range` says: the parser never expands a range, so this only keeps counts far from
+/// overflow. The limit users meet is the resolver's `--max-range` (default 1,000,000), which
+/// bounds every pattern's expansion with its span.
+pub const RANGE_NAMES: u64 = 1 << 32;
+
 /// An inclusive range a number must lie in, with how its bounds read to a user.
 #[derive(Debug, Clone, Copy)]
 pub struct Bound {

@@ -109,10 +109,6 @@ pub const TIER_PROPS: &[&str] = &[
 pub const PLACEHOLDERS: &[&str] = &["tier", "n", "rail", "group", "pod", "plane", "index"];
 const ROUTING_MODELS: &[&str] = &["updown", "shortest", "none"];
 
-/// The most numbers one range item may give (`[1..1000000]`); FAB007 beyond. The resolver
-/// bounds the product of several ranges.
-pub const MAX_RANGE: u64 = 1_000_000;
-
 /// A kind of block, for "unknown … `x`" errors.
 struct BlockKind {
     /// `class property`
@@ -2012,7 +2008,7 @@ impl<'a> Parser<'a> {
                 .help(format!("write `{hi_text}..{lo_text}`")),
             );
         }
-        if hi - lo >= MAX_RANGE {
+        if hi - lo >= bounds::RANGE_NAMES {
             let len = i.len() - r.len();
             return fail(
                 SyntaxError::new(
@@ -2020,12 +2016,13 @@ impl<'a> Parser<'a> {
                     i,
                     len,
                     format!(
-                        "range `{}` gives more than {MAX_RANGE} names",
-                        shorten(&i[..len])
+                        "range `{}` gives more than {} names",
+                        shorten(&i[..len]),
+                        bounds::RANGE_NAMES
                     ),
                 )
                 .help(
-                    "a range is limited so that a typo cannot make billions of devices; split it",
+                    "no range may give more names than this, whatever `--max-range` says; split it",
                 ),
             );
         }
@@ -2976,13 +2973,14 @@ mod tests {
         err("switch s[8..1]", "FAB006", 9, 4, "descending range `8..1`");
         err("switch s[]", "FAB006", 8, 2, "empty range `[]`");
         err(
-            "switch s[1..1000001]",
+            "switch s[1..4294967297]",
             "FAB007",
             9,
-            10,
-            "range `1..1000001` gives more than 1000000 names",
+            13,
+            "range `1..4294967297` gives more than 4294967296 names",
         );
         case("switch s[0..999999]", "switch s[0..999999]\n");
+        case("switch s[1..1000001]", "switch s[1..1000001]\n");
         err(
             "switch s[1..2",
             "FAB006",

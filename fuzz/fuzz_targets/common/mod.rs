@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use fabricc::lower::Targets;
-use fabricc::output::generate::{Stop, generate_each};
+use fabricc::output::generate::{BuildInput, Stop, generate_each};
 use fabricc::render::Templates;
 
 use fabricc::model::Limits;
@@ -105,13 +105,11 @@ pub fn generate(data: &[u8], root: &str) {
     if checked.errors() > 0 {
         return;
     }
-    let Some(fabric) = checked.fabric.as_ref() else {
+    let Some(input) = BuildInput::of(&checked) else {
         return;
     };
     let result = generate_each(
-        fabric,
-        &checked.diagnostics,
-        checked.facts.as_ref(),
+        input,
         Targets::ALL,
         templates(),
         None,

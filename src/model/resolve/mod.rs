@@ -300,6 +300,7 @@ pub fn resolve(
 
     // Devices, generated tiers, links.
     devices::build(&mut fabric, &stmts, &names, class_count, limits, &mut diags);
+    case_clashes(&fabric, &mut diags);
     if diags.iter().any(Diagnostic::is_error) {
         return (None, diags);
     }
@@ -308,6 +309,54 @@ pub fn resolve(
     fabric.topology = crate::model::topology::build(&fabric);
     let ok = !diags.iter().any(Diagnostic::is_error);
     (ok.then_some(fabric), diags)
+}
+
+/// Devices whose names differ only in case: their output folders (`switches/Leaf1`,
+/// `switches/leaf1`) are one folder on case-insensitive file systems (macOS, Windows), so one
+/// device's configuration would silently replace the other's in a checkout of the output.
+fn case_clashes(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
+    let devices = [
+        (
+            "switch",
+            "switches",
+            fabric
+                .switches
+                .iter()
+                .map(|s| (&s.name, s.span))
+                .collect::<Vec<_>>(),
+        ),
+        (
+            "host",
+            "hosts",
+            fabric.hosts.iter().map(|h| (&h.name, h.span)).collect(),
+        ),
+    ];
+    for (what, folder, names) in devices {
+        let mut first: HashMap<String, (&String, Span)> = HashMap::new();
+        for (name, span) in names {
+            match first.entry(name.to_lowercase()) {
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert((name, span));
+                }
+                std::collections::hash_map::Entry::Occupied(e) => {
+                    let (other, other_span) = *e.get();
+                    diags.push(
+                        Diagnostic::new(
+                            Code::CaseClash,
+                            span,
+                            format!("{what} `{name}` differs from {what} `{other}` only in case"),
+                        )
+                        .label("this name")
+                        .with_secondary(other_span, format!("`{other}` declared here"))
+                        .note(format!(
+                            "their output folders `{folder}/{name}` and `{folder}/{other}` are one folder on case-insensitive file systems (macOS, Windows)"
+                        ))
+                        .help("rename one of them so that the names differ in more than case"),
+                    );
+                }
+            }
+        }
+    }
 }
 
 fn duplicate(what: &str, name: &ast::Ident, first: Span) -> Diagnostic {
