@@ -175,7 +175,7 @@ proptest! {
     }
 }
 
-/// The Lua of sonic.md §5.3 (or, for `Pre3235`, the revision stored at sonic-swss `18913fa`),
+/// `cfgmgr/buffer_headroom_mellanox.lua` at sonic-net/sonic-swss@e6b0c5b5d2ab (or, for `Pre3235`, the revision stored at sonic-swss `18913fa`),
 /// transliterated operation by operation in doubles (as Lua 5.1 in
 /// Redis computes), returning `(xon, xoff, size)`; `None` when an `xoff` about to be rounded up
 /// to 1 KiB sits within 1e-6 B of a multiple of 1024, the measure-zero cases where exact and

@@ -1,4 +1,4 @@
-//! The QoS passes on whole fabrics: the headroom plan reproduces theory.md §3.2 through the
+//! The QoS passes on whole fabrics: the headroom plan reproduces the worked numbers of docs/physics.md §1 through the
 //! model (link speed, cable, port MTUs), uses the host netdev MTU and the NIC side on
 //! host-facing ports, rounds to the cell, fills `facts.headroom` as the contract says; ECN is
 //! skipped for `congestion none` but PFC rules are not; one bad line at scale is one finding.
@@ -67,7 +67,7 @@ fn required(plan: &HeadroomPlan, f: &Fabric, switch: &str, cable_mm: u64) -> u64
 
 #[test]
 fn plan_reproduces_the_worked_numbers_of_theory_3_2() {
-    // (speed, cable m, H @ 9216, H @ 4200), theory.md §3.2, every row.
+    // (speed, cable m, H @ 9216, H @ 4200), every row of the canonical table.
     let rows: [(u64, u64, u64, u64); 12] = [
         (100, 5, 44_397, 34_365),
         (100, 40, 48_772, 38_740),

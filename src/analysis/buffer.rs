@@ -1,4 +1,4 @@
-//! The switch buffer budget (HR-2, theory.md §2.3 and §3.5; FAB451) and the number of
+//! The switch buffer budget (HR-2, docs/physics.md §2; FAB451) and the number of
 //! lossless priorities against the model's `lossless-limit` (HR-4; FAB452), per switch from
 //! the headroom plan, grouped by the model line when switches agree.
 //!

@@ -1,4 +1,4 @@
-//! ECN/DCQCN rules ECN-1…ECN-11 (theory.md §2.4) on every switch egress queue of a class
+//! ECN/DCQCN rules ECN-1…ECN-11 (docs/physics.md §3) on every switch egress queue of a class
 //! declared `congestion dcqcn`, through `physics::evaluate_ecn` (FAB301–FAB312). A class with
 //! `congestion none` is skipped here; its PFC rules run elsewhere.
 //!

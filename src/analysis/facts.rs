@@ -1,5 +1,5 @@
 //! Facts: the numbers the analyses computed, as printed under `facts` by
-//! `fabricc check --format json --facts` (field names fixed by LANGUAGE.md) and used by the
+//! `fabricc check --format json --facts` (field names fixed by the v1 JSON contract, see README.md) and used by the
 //! report and the renderers.
 
 use serde::Serialize;

@@ -1,4 +1,4 @@
-//! The headroom plan (HR-1 of theory.md §3.5): for every switch port with a link and every
+//! The headroom plan (HR-1 of docs/physics.md §2): for every switch port with a link and every
 //! lossless priority on it, the PFC headroom the canonical formula requires, the headroom
 //! configured, the pause (XOFF) trigger, and for host-facing ports the NIC side. Computed
 //! once by [`headroom_plan`]; the checks, `facts.headroom` and the renderers read it.
@@ -7,7 +7,7 @@
 //! * receiver MTU = the switch's port MTU (`mtu` override, else the fabric `mtu`);
 //! * sender MTU = the peer's largest frame: a peer switch's port MTU, or a host's netdev MTU
 //!   (`roce-mtu` + [`ROCE_HEADER_ALLOWANCE`](super::qos_plan::ROCE_HEADER_ALLOWANCE));
-//! * the link's speed and cable; no interface delay (theory.md §3.1: 0 unless the platform
+//! * the link's speed and cable; no interface delay (docs/physics.md §1: 0 unless the platform
 //!   supplies one);
 //! * rounded up to the switch model's `cell` when it has one.
 //!
@@ -113,7 +113,7 @@ impl HeadroomPlan {
             .map_or(&[], |r| &self.ports[r.clone()])
     }
 
-    /// `facts.headroom`, one row per entry (LANGUAGE.md contract).
+    /// `facts.headroom`, one row per entry (the v1 JSON contract).
     pub fn rows(&self, fabric: &Fabric) -> Vec<HeadroomRow> {
         self.ports
             .iter()

@@ -1,4 +1,4 @@
-//! One QoS plan end to end (theory.md §3.6, QOS-1…QOS-3): every DSCP of a lossless class
+//! One QoS plan end to end (docs/physics.md §4, QOS-1…QOS-3): every DSCP of a lossless class
 //! lands in a PFC priority on every switch and NIC (FAB505), both ends of every link use the
 //! same priority for a lossless class (FAB506) and run PFC on the same priorities (FAB507),
 //! and RoCE frames fit the port MTU of every hop (FAB508).

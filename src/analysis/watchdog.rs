@@ -1,4 +1,4 @@
-//! PFC watchdog on every lossless priority of every switch (theory.md §1.2(c); FAB801): a
+//! PFC watchdog on every lossless priority of every switch (PFC storms, Guo et al., "RDMA over Commodity Ethernet at Scale", SIGCOMM 2016 §4.3; FAB801): a
 //! warning where it is off, one finding per `pfc-watchdog off` statement.
 
 use crate::diagnostic::{Code, Diagnostic};

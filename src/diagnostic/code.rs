@@ -72,7 +72,7 @@ codes! {
     PriorityDecrease     "FAB202" Deadlock Error "priority rewrites form a cycle, so no order of priorities satisfies Tagger",
     LosslessLimit        "FAB203" Deadlock Error "a switch needs more lossless priorities than its model supports",
     ScenarioLimit        "FAB204" Deadlock Warning "the failure scenarios to prove exceed `--max-scenarios`: deadlock freedom under failures is unproven",
-    // ecn (DCQCN marking, theory.md §2.4)
+    // ecn (DCQCN marking, docs/physics.md §3)
     EcnInverted          "FAB301" Ecn Error "`ecn min` is not below `ecn max` (ECN-1)",
     EcnStepMarking       "FAB302" Ecn Warning "`ecn min` equals `ecn max` with probability 100%: step marking (ECN-1)",
     EcnProbability       "FAB303" Ecn Error "the ECN marking probability is 0% (ECN-2)",
@@ -85,7 +85,7 @@ codes! {
     NicEcnOff            "FAB310" Ecn Error "a host NIC has ECN off for a DCQCN class (ECN-9)",
     EcnNotScaled         "FAB311" Ecn Advice "the same ECN thresholds are used at different link speeds (ECN-10)",
     EcnWorstCase         "FAB312" Ecn Advice "`ecn min` is above the worst-case PFC pause point (ECN-11)",
-    // headroom and buffer (theory.md §3)
+    // headroom and buffer (docs/physics.md §1–2)
     HeadroomTooSmall     "FAB401" Headroom Error "a `headroom` override is below what the port needs (HR-1)",
     NicCableIgnored      "FAB402" Headroom Warning "a host cable is too long for mlx5's `--cable_len`, so the NIC headroom is sized for 7 m",
     NicBufferTooSmall    "FAB403" Headroom Error "a NIC model's buffer cannot hold a lossless receive buffer for every lossless priority",

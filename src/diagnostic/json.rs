@@ -1,4 +1,4 @@
-//! JSON output: the `fabricc check --format json` object, exactly as LANGUAGE.md fixes it.
+//! JSON output: the `fabricc check --format json` object, exactly as the v1 JSON contract fixes it (README.md).
 //!
 //! In: the fabric's name (absent when parsing failed before it was known), sorted
 //! `Diagnostic`s, the `Facts` when `--facts` was given, and the `Sources`. Out: one

@@ -32,7 +32,7 @@ impl Severity {
     }
 }
 
-/// The finding categories of the JSON contract (LANGUAGE.md).
+/// The finding categories of the JSON contract (v1 JSON contract).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Category {

@@ -1,6 +1,6 @@
 //! Generated Clos tiers: `tier` statements in, switches and links out.
 //!
-//! Rail-optimised wiring (theory.md §4): NIC *r* of every host joins rail *r*. Tier 1 leaves
+//! Rail-optimised wiring (Qian et al., "Alibaba HPN", SIGCOMM 2024 §4): NIC *r* of every host joins rail *r*. Tier 1 leaves
 //! serve `downlinks` hosts each on one rail; the hosts that share a set of leaves (one per
 //! rail) form a *group*. With three tiers, leaves are cut into *pods* of whole groups, each
 //! pod with its own spines; spine *j* of every pod belongs to *plane j*, and the top tier

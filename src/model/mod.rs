@@ -126,7 +126,7 @@ pub struct Ecn {
     pub probability: Sourced<u64>,
 }
 
-/// NVIDIA's published RoCE defaults (vendors.md §0): min 150 KB, max 1500 KB, probability 100%.
+/// NVIDIA's published RoCE defaults (NVIDIA Cumulus Linux user guide, "RDMA over Converged Ethernet – RoCE"): min 150 KB, max 1500 KB, probability 100%.
 pub const DEFAULT_ECN_MIN: u64 = 150_000;
 pub const DEFAULT_ECN_MAX: u64 = 1_500_000;
 pub const DEFAULT_ECN_PROBABILITY: u64 = 100_000;

@@ -156,7 +156,7 @@ pub const PERCENT: Bound = Bound {
     unit: "%",
 };
 
-/// A fabric identifier: `[A-Za-z_][A-Za-z0-9_.-]*` (LANGUAGE.md NAME).
+/// A fabric identifier: `[A-Za-z_][A-Za-z0-9_.-]*` (NAME in grammar/fabric.ebnf).
 pub fn is_name(s: &str) -> bool {
     let mut chars = s.chars();
     chars.next().is_some_and(is_name_start) && chars.all(is_name_char)

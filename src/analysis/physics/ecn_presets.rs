@@ -1,4 +1,4 @@
-//! Published ECN/WRED parameter sets (theory.md §2.1), for help texts and defaults. Bytes;
+//! Published ECN/WRED parameter sets (docs/physics.md §3, with their sources), for help texts and defaults. Bytes;
 //! "KB" in the sources is 1000 B (as in the fabric language), except SONiC, which writes
 //! bytes. Pmax in thousandths of a percent.
 

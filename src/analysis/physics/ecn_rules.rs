@@ -1,4 +1,4 @@
-//! The ECN/DCQCN sanity rules ECN-1…ECN-11 (theory.md §2.4, derivations in §2.3) as a pure
+//! The ECN/DCQCN sanity rules ECN-1…ECN-11 (docs/physics.md §3, derivations in §2) as a pure
 //! evaluator over one (switch egress queue, DCQCN class).
 //!
 //! In: [`EcnQueue`] — the marking thresholds and probability, the pause threshold of the
@@ -486,7 +486,7 @@ mod tests {
 
     #[test]
     fn ecn_6_bdp() {
-        // theory.md §2.4: 400G, 8 µs → 57,143 B.
+        // docs/physics.md §3 (DCTCP's C·RTT/7): 400G, 8 µs → 57,143 B.
         assert_eq!(min_kmin(400_000, 8_000), 57_143);
         case(
             EcnQueue {
@@ -577,7 +577,7 @@ mod tests {
 
     #[test]
     fn ecn_11_worst_case() {
-        // theory.md §2.3, Trident II: T_xoff = 24,475, n = 32 → Kmin < 789.5…, i.e. < 790.
+        // docs/physics.md §2–3, Trident II: T_xoff = 24,475, n = 32 → Kmin < 789.5…, i.e. < 790.
         let q = EcnQueue {
             pause: PauseThreshold::Static(24_475),
             ports: 32,

@@ -1,4 +1,4 @@
-//! Canonical PFC headroom (theory.md §3.1, numbers in §3.2): the bytes a sender can still put
+//! Canonical PFC headroom (docs/physics.md §1, with the worked numbers): the bytes a sender can still put
 //! on the link after the receiver decides to pause.
 //!
 //! In: [`HeadroomInput`] (speed Mb/s, cable mm, both MTUs in bytes, interface delay ns).
@@ -28,7 +28,7 @@ pub const PAUSE_FRAME_BYTES: u64 = 84;
 pub const PAUSE_QUANTUM_BYTES: u64 = 64;
 
 /// IEEE 802.3 Annex 31B pause-reaction limits, (speed Mb/s, quanta), ascending; the table of
-/// `buffer_headroom_mellanox.lua` (theory.md §3.1 item 5, sonic.md §5.3).
+/// `buffer_headroom_mellanox.lua` (docs/physics.md §1 item 5; sonic-net/sonic-swss@e6b0c5b5d2ab:cfgmgr/buffer_headroom_mellanox.lua).
 pub const PAUSE_QUANTA: [(u64, u64); 10] = [
     (100, 1),
     (1_000, 2),
@@ -99,7 +99,7 @@ pub struct HeadroomInput {
 }
 
 impl HeadroomInput {
-    /// The same MTU on both ends and no interface delay, as in theory.md §3.2.
+    /// The same MTU on both ends and no interface delay, as in the table of docs/physics.md §1.
     pub fn symmetric(speed_mbps: u64, cable_mm: u64, mtu: u64) -> HeadroomInput {
         HeadroomInput {
             speed_mbps,
@@ -223,7 +223,7 @@ pub fn max_cable_for_headroom(budget: u64, input: &HeadroomInput) -> CableFit {
 mod tests {
     use super::*;
 
-    /// One row of theory.md §3.2: speed G, cable m, H@9216, H@4200, cable RTT, response.
+    /// One row of the worked numbers (docs/physics.md §1; every row of the full table): speed G, cable m, H@9216, H@4200, cable RTT, response.
     #[track_caller]
     fn case(gbps: u64, metres: u64, h9216: u64, h4200: u64, cable: u64, response: u64) {
         let speed = gbps * 1_000;
@@ -256,7 +256,7 @@ mod tests {
 
     #[test]
     fn worked_example_breakdown() {
-        // theory.md §3.2: 100G / 5 m / 9216: 9,236 + 84 + 625 + 25,216 + 9,236 = 44,397 B.
+        // docs/physics.md §1: 100G / 5 m / 9216: 9,236 + 84 + 625 + 25,216 + 9,236 = 44,397 B.
         let h = canonical_headroom(&HeadroomInput::symmetric(100_000, 5_000, 9216));
         assert_eq!(
             (
@@ -274,7 +274,7 @@ mod tests {
 
     #[test]
     fn per_metre_rule_of_thumb_and_delta() {
-        // theory.md §3.2: each metre costs 125 B at 100G, 250 B at 200G, 500 B at 400G;
+        // docs/physics.md §1: each metre costs 125 B at 100G, 250 B at 200G, 500 B at 400G;
         // §3.3: 400G, 5 m → 300 m adds 147,500 B.
         let cable = |gbps: u64, mm| {
             canonical_headroom(&HeadroomInput::symmetric(gbps * 1_000, mm, 9216)).cable
@@ -300,7 +300,7 @@ mod tests {
 
     #[test]
     fn cisco_interface_bound_100g() {
-        // theory.md §3.1: 100G interface delay upper bound 122,880 BT = 15,360 B = 1,228.8 ns.
+        // Cisco's PFC white paper (docs/physics.md §1): 100G interface delay upper bound 122,880 BT = 15,360 B = 1,228.8 ns.
         let h = canonical_headroom(&HeadroomInput {
             interface_delay_ns: 1_229,
             ..HeadroomInput::symmetric(100_000, 0, 1500)

@@ -12,9 +12,10 @@
 //! byte amounts that must be provided, floors for limits that must not be exceeded). Results
 //! that would not fit a `u64` saturate at `u64::MAX`; they only arise from absurd inputs.
 //!
-//! References (`/work/shared/reference/`): `theory.md` §2.3–2.4 (ECN before PFC, ECN-1…11),
-//! §3.1–3.2 and §3.5 (headroom, HR-1…5); `vendors.md` §1.2 (mlx5 `calculate_xoff`);
-//! `sonic.md` §5.1 and §5.3 (SONiC Mellanox dynamic headroom).
+//! Background and sources: `docs/physics.md` (§1 headroom, §2 pause thresholds and the buffer
+//! budget HR-1…5, §3 ECN-1…11); the mlx5 driver's `calculate_xoff` (torvalds/linux:
+//! drivers/net/ethernet/mellanox/mlx5/core/en/port_buffer.c); SONiC's Mellanox dynamic
+//! headroom (sonic-net/sonic-swss@e6b0c5b5d2ab:cfgmgr/buffer_headroom_mellanox.lua).
 
 pub mod ecn_presets;
 pub mod ecn_rules;

@@ -1,4 +1,4 @@
-//! NIC-side headroom of the mlx5 driver (vendors.md §1.2; upstream
+//! NIC-side headroom of the mlx5 driver (`calculate_xoff` in upstream
 //! `drivers/net/ethernet/mellanox/mlx5/core/en/port_buffer.c`, `calculate_xoff` and
 //! `update_xoff_threshold`), reproduced with the kernel's integer arithmetic.
 //!
@@ -123,7 +123,7 @@ mod tests {
 
     #[test]
     fn calculate_xoff() {
-        // vendors.md §1.2: 100G, 7 m, MTU 1500 → (301 + 15)·100 + 4080 = 35,680 B.
+        // calculate_xoff: 100G, 7 m, MTU 1500 → (301 + 15)·100 + 4080 = 35,680 B.
         xoff_case(100_000, 7, 1500, 35_680);
         // 216·7/100 truncates to 15 (not 15.12); 272·4200/100 = 11,424.
         xoff_case(100_000, 7, 4200, 43_024);
@@ -136,7 +136,7 @@ mod tests {
 
     #[test]
     fn minimum_lossless_buffer_example() {
-        // vendors.md §1.2: 45,786 B with a netdev max_mtu of 9978.
+        // calculate_xoff: 45,786 B with a netdev max_mtu of 9978.
         let h = nic_headroom(100_000, 7_000, 1500, 9978);
         assert_eq!(h.xoff, 35_680);
         assert_eq!(h.min_lossless_buffer, 45_786);
@@ -177,7 +177,7 @@ mod tests {
 
     #[test]
     fn thresholds() {
-        // The default ConnectX lossless buffer of 130,944 B (vendors.md §1.2).
+        // The default ConnectX lossless buffer of 130,944 B (`mlnx_qos -i` on a ConnectX with firmware-owned buffers).
         assert_eq!(
             mlx5_thresholds(130_944, 35_680, 9_978),
             Some(NicThresholds {

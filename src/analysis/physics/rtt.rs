@@ -10,7 +10,7 @@
 //! 1 µs errs towards a larger RTT, hence a larger minimum Kmin), and 1 µs of NIC processing
 //! at each end (the receiver turning data into an ACK or CNP, the sender reacting). Rounded
 //! up to a whole ns. A leaf–spine–leaf path with 3 m + 30 m + 30 m + 3 m gives 8,660 ns,
-//! close to the 8 µs LANGUAGE.md uses as an example.
+//! close to the 8 µs the README uses as an example (`rtt 8us`).
 
 use super::{headroom::PROPAGATION_NS_PER_M, saturate};
 

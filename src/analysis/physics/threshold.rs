@@ -1,4 +1,4 @@
-//! Pause thresholds and the switch buffer budget (theory.md §2.3, rules HR-2 and HR-4 of
+//! Pause thresholds and the switch buffer budget (docs/physics.md §2, rules HR-2 and HR-4 of
 //! §3.5).
 //!
 //! In: the model's buffer, the number of lossless PGs (ports × lossless priorities), the
@@ -61,7 +61,7 @@ pub enum PauseThreshold {
 }
 
 /// The worst-case dynamic pause point with `lossless_pgs` equally loaded PGs,
-/// `T_xoff,min = α·B_s/(1 + α·N_pg)`, exactly (theory.md §2.3).
+/// `T_xoff,min = α·B_s/(1 + α·N_pg)`, exactly (docs/physics.md §2).
 pub fn dynamic_pause_point(alpha: Alpha, shared_buffer: u64, lossless_pgs: u64) -> Ratio {
     let (num, den) = alpha.fraction();
     // α·B/(1 + α·N) = num·B / (den + num·N); num ≤ 2^7, so nothing overflows u128.
@@ -165,7 +165,7 @@ mod tests {
 
     #[test]
     fn trident_ii_example() {
-        // theory.md §2.3: B = 12,000,000, n = 32, L = 8, H = 22,400 → T_xoff ≤ 24,475.
+        // docs/physics.md §2 (Tagger §3.3): B = 12,000,000, n = 32, L = 8, H = 22,400 → T_xoff ≤ 24,475.
         let input = BudgetInput::uniform(12_000_000, 32, 8, 22_400, PauseThreshold::Static(24_475));
         let b = buffer_budget(&input);
         assert_eq!(b.max_static_threshold, Some(24_475));
