@@ -15,7 +15,7 @@ use crate::render::Templates;
 use crate::source::Sources;
 use crate::timings::Timings;
 
-use super::{BuildArgs, ColorChoice, ExitStatus, err, out};
+use super::{BuildArgs, CheckFormat, ColorChoice, ExitStatus, err, out};
 
 pub fn run(args: &BuildArgs) -> ExitStatus {
     let timings = args.timings.then(Timings::new);
@@ -72,37 +72,55 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
             std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
         }
     };
+    let human = args.format == CheckFormat::Human;
     let print = |diags: &[Diagnostic]| {
-        let style = diagnostic::human::HumanStyle { color, width: 100 };
-        let mut s = diagnostic::human::render_human(diags, &sources, style);
-        s.push_str(&diagnostic::human::summary(diags));
-        s.push('\n');
-        out(&s);
+        let text = match args.format {
+            CheckFormat::Human => {
+                let style = diagnostic::human::HumanStyle { color, width: 100 };
+                let mut s = diagnostic::human::render_human(diags, &sources, style);
+                s.push_str(&diagnostic::human::summary(diags));
+                s.push('\n');
+                s
+            }
+            CheckFormat::Short => diagnostic::short::render_short(diags, &sources),
+            CheckFormat::Json => {
+                diagnostic::json::render_json(checked.fabric_name(), diags, None, &sources)
+            }
+            CheckFormat::Sarif => diagnostic::sarif::render_sarif(diags, &sources),
+            CheckFormat::Github => diagnostic::github::render_github(diags, &sources),
+        };
+        out(&text);
     };
+    // The build's own summary: stdout for people, stderr when stdout is a document.
+    let say = |text: &str| if human { out(text) } else { err(text) };
     let errors = checked.diagnostics.iter().any(Diagnostic::is_error);
-    let warnings = checked
-        .diagnostics
-        .iter()
-        .any(|d| d.severity == Severity::Warning);
     let Some(fabric) = checked.fabric.as_ref().filter(|_| !errors) else {
         print(&checked.diagnostics);
         err("error: the check found errors; nothing was written\n");
         return ExitStatus::Failure;
     };
-    if warnings && !args.allow_warnings {
-        print(&checked.diagnostics);
+    // Every finding of the build, check's first: what the findings document holds.
+    let all = |build: &[Diagnostic]| -> Vec<Diagnostic> {
+        let mut v = checked.diagnostics.clone();
+        v.extend(build.iter().cloned());
+        v
+    };
+    let has_warnings = |diags: &[Diagnostic]| diags.iter().any(|d| d.severity == Severity::Warning);
+    let refused_warnings = |diags: &[Diagnostic]| {
+        print(diags);
         err(
-            "error: the check found warnings; nothing was written (--allow-warnings to build anyway)\n",
+            "error: the check or the build found warnings; nothing was written (--allow-warnings to build anyway)\n",
         );
-        return ExitStatus::Failure;
-    }
-    if !checked.diagnostics.is_empty() {
-        print(&checked.diagnostics);
+        ExitStatus::Failure
+    };
+    if has_warnings(&checked.diagnostics) && !args.allow_warnings && args.format == CheckFormat::Human {
+        // People get the check's warnings at once, without waiting for the render.
+        return refused_warnings(&checked.diagnostics);
     }
 
     let dest = &args.output;
     let cannot_generate = |problems: &[Diagnostic]| {
-        print(problems);
+        print(&all(problems));
         err("error: some devices cannot be generated; nothing was written\n");
         ExitStatus::Failure
     };
@@ -121,11 +139,18 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
             Err(Stop::Findings(problems)) => return cannot_generate(&problems),
             Err(Stop::Sink(never)) => match never {},
         };
-        let files = compared.len() + 1;
-        let diffs = output::compare_rest(dest, &fabric.name, compared);
+        let found = all(&compared.findings);
+        if has_warnings(&found) && !args.allow_warnings {
+            return refused_warnings(&found);
+        }
+        if !found.is_empty() || !human {
+            print(&found);
+        }
+        let files = compared.results.len() + 1;
+        let diffs = output::compare_rest(dest, &fabric.name, compared.results);
         lap("compare");
         if diffs.is_empty() {
-            out(&format!("{}: up to date ({files} files)\n", dest.display()));
+            say(&format!("{}: up to date ({files} files)\n", dest.display()));
             return ExitStatus::Success;
         }
         let mut s = String::new();
@@ -137,7 +162,7 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
             dest.display(),
             diffs.len()
         ));
-        out(&s);
+        say(&s);
         return ExitStatus::Failure;
     }
     // No flag makes some destinations safe: one holding an input or the current folder.
@@ -175,11 +200,19 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
             return ExitStatus::Error;
         }
     };
-    let finished = stage.finish(&fabric.name, entries);
+    let found = all(&entries.findings);
+    if has_warnings(&found) && !args.allow_warnings {
+        // Dropping the stage removes what was staged; the destination is untouched.
+        return refused_warnings(&found);
+    }
+    let finished = stage.finish(&fabric.name, entries.results);
     lap("manifest + swap");
+    if !found.is_empty() || !human {
+        print(&found);
+    }
     match finished {
         Ok(summary) => {
-            out(&format!(
+            say(&format!(
                 "built `{}` into {}: {} files written, {} unchanged, {} removed{}\n",
                 fabric.name,
                 dest.display(),

@@ -2,6 +2,11 @@
 //! reports. In: a checked fabric (its findings and facts) and the build's settings. Out: every
 //! file of the output folder except `manifest.json`, or FAB9xx findings.
 //!
+//! Besides the files, generation reports the build findings (FAB904–FAB910): what a target
+//! could not say as the model says it (`render::Note`s, grouped over devices so a finding per
+//! (target, property, text) names its devices instead of repeating), and classes that set ECN
+//! thresholds no switch will mark with. Errors among them stop the build like FAB901.
+//!
 //! `generate_each` hands each file to a sink as soon as it is rendered, from the thread that
 //! rendered it, and keeps only its size: `fabricc build` stages files while other devices
 //! render, and never holds the whole output in memory (667 MB at 100,000 GPUs). `generate`
@@ -16,8 +21,8 @@ use rayon::prelude::*;
 use crate::analysis::Facts;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::lower::{self, Targets};
-use crate::model::Fabric;
-use crate::render::{self, Artifact, RenderError, Templates};
+use crate::model::{Congestion, Fabric};
+use crate::render::{self, Artifact, Note, NoteKind, RenderError, SwitchOs, Templates};
 
 use super::report::{self, ReportInput};
 use crate::timings::Timings;
@@ -37,7 +42,8 @@ pub enum Stop<E> {
     Sink(E),
 }
 
-/// Generates every file of a build, sorted by path.
+/// Generates every file of a build, sorted by path (the build findings are dropped: see
+/// `generate_each`).
 pub fn generate(
     fabric: &Fabric,
     diagnostics: &[Diagnostic],
@@ -66,9 +72,18 @@ pub fn generate(
     }
 }
 
+/// What a build generated: the sink's result per file (in no fixed order) and the build
+/// findings that did not stop it (warnings and advice, sorted).
+#[derive(Debug)]
+pub struct Generated<T> {
+    pub results: Vec<T>,
+    pub findings: Vec<Diagnostic>,
+}
+
 /// Generates every file of a build and hands each to `sink` (device files from several
-/// threads, the reports last); returns what `sink` returned for each, in no fixed order.
-/// On FAB9xx findings the files already handed over are to be discarded by the caller.
+/// threads, the reports last); returns what `sink` returned for each, in no fixed order, and
+/// the build findings. On error findings the files already handed over are to be discarded
+/// by the caller (and on warnings, unless the caller allows them).
 pub fn generate_each<T, E, F>(
     fabric: &Fabric,
     diagnostics: &[Diagnostic],
@@ -77,7 +92,7 @@ pub fn generate_each<T, E, F>(
     templates: &Templates,
     timings: Option<&Timings>,
     sink: F,
-) -> Result<Vec<T>, Stop<E>>
+) -> Result<Generated<T>, Stop<E>>
 where
     T: Send,
     E: Send,
@@ -91,22 +106,26 @@ where
         }
     };
     lap("lower");
-    // Per device: its files' (target, bytes) and what the sink made of them.
-    type Done<T> = (Vec<(String, u64)>, Vec<T>);
-    let emit = |files: Vec<Artifact>| -> Result<Done<T>, E> {
+    // Per device: its files' (target, bytes), what the sink made of them, and its notes.
+    type Done<T> = (Vec<(String, u64)>, Vec<T>, Vec<Note>);
+    let emit = |(files, notes): (Vec<Artifact>, Vec<Note>)| -> Result<Done<T>, E> {
         let mut sizes = Vec::with_capacity(files.len());
         let mut out = Vec::with_capacity(files.len());
         for a in files {
             sizes.push((a.target.clone(), a.contents.len() as u64));
             out.push(sink(a)?);
         }
-        Ok((sizes, out))
+        Ok((sizes, out, notes))
     };
     let switches = lowered.switches.par_iter().map(|s| {
-        render::render_switch(templates, s).map_err(|e| render_diagnostic(fabric, &s.device, &e))
+        render::render_switch_with_notes(templates, s)
+            .map(|r| (r.files, r.notes))
+            .map_err(|e| render_diagnostic(fabric, &s.device, &e))
     });
     let hosts = lowered.hosts.par_iter().map(|h| {
-        render::render_host(templates, h).map_err(|e| render_diagnostic(fabric, &h.host, &e))
+        render::render_host(templates, h)
+            .map(|files| (files, Vec::new()))
+            .map_err(|e| render_diagnostic(fabric, &h.host, &e))
     });
     let done: Vec<Result<Result<Done<T>, E>, Diagnostic>> = switches
         .chain(hosts)
@@ -116,9 +135,26 @@ where
 
     let mut totals: BTreeMap<String, TargetTotals> = BTreeMap::new();
     let mut results = Vec::new();
-    for d in done {
+    // (kind, target, property, text) → devices, in device order.
+    let mut grouped: BTreeMap<(NoteKind, SwitchOs, render::Property, String), Vec<String>> =
+        BTreeMap::new();
+    for (d, ctx) in done.into_iter().zip(
+        lowered
+            .switches
+            .iter()
+            .map(Some)
+            .chain(lowered.hosts.iter().map(|_| None)),
+    ) {
         match d {
-            Ok(Ok((sizes, out))) => {
+            Ok(Ok((sizes, out, notes))) => {
+                if let Some(ctx) = ctx {
+                    for n in notes {
+                        grouped
+                            .entry((n.kind, ctx.os, n.property, n.text))
+                            .or_default()
+                            .push(ctx.device.clone());
+                    }
+                }
                 let mut counted = false;
                 for (target, bytes) in sizes {
                     let t = totals.entry(target).or_default();
@@ -135,13 +171,25 @@ where
             Err(d) => problems.push(d),
         }
     }
+    let mut findings: Vec<Diagnostic> = grouped
+        .into_iter()
+        .map(|((kind, os, property, text), devices)| {
+            note_diagnostic(fabric, kind, os, property, &text, &devices)
+        })
+        .collect();
+    if !lowered.switches.is_empty() {
+        findings.extend(unmarked_ecn(fabric));
+    }
+    problems.extend(findings.iter().filter(|d| d.is_error()).cloned());
     if !problems.is_empty() {
         crate::diagnostic::sort(&mut problems);
         return Err(Stop::Findings(problems));
     }
+    crate::diagnostic::sort(&mut findings);
     let reports = report::reports(&ReportInput {
         fabric,
         diagnostics,
+        build_findings: &findings,
         facts,
         switches: &lowered.switches,
         hosts: &lowered.hosts,
@@ -151,7 +199,110 @@ where
         results.push(sink(a).map_err(Stop::Sink)?);
     }
     lap("reports");
-    Ok(results)
+    Ok(Generated { results, findings })
+}
+
+/// The diagnostic code of a note.
+pub fn note_code(kind: NoteKind) -> Code {
+    match kind {
+        NoteKind::NotRendered => Code::TargetIgnores,
+        NoteKind::DeviceManaged => Code::DeviceManaged,
+        NoteKind::Approximated => Code::TargetApproximates,
+        NoteKind::Adjusted => Code::TargetAdjusts,
+        NoteKind::ReleaseLacks => Code::ReleaseLacks,
+        NoteKind::PlatformDependent => Code::PlatformDependent,
+    }
+}
+
+/// Most device names a grouped finding lists before "and N more".
+const LISTED_DEVICES: usize = 4;
+
+/// One finding for every device whose target wrote the same note.
+fn note_diagnostic(
+    fabric: &Fabric,
+    kind: NoteKind,
+    os: SwitchOs,
+    property: render::Property,
+    text: &str,
+    devices: &[String],
+) -> Diagnostic {
+    let first = devices.first().map_or("", String::as_str);
+    let span = fabric
+        .switches
+        .iter()
+        .find(|s| s.name == first)
+        .map_or(fabric.span, |s| s.span);
+    let mut names: Vec<String> = devices
+        .iter()
+        .take(LISTED_DEVICES)
+        .map(|d| format!("`{d}`"))
+        .collect();
+    if devices.len() > LISTED_DEVICES {
+        names.push(format!("{} more", devices.len() - LISTED_DEVICES));
+    }
+    let help = match kind {
+        NoteKind::NotRendered => {
+            "the switch keeps its own behaviour for this property; change the fabric to what the target can say, or accept it (--allow-warnings)"
+        }
+        NoteKind::DeviceManaged => {
+            "nothing to do unless the platform's own sizing is not wanted; docs/targets.md lists what each target configures"
+        }
+        NoteKind::Approximated => {
+            "choose a value the target can express exactly, or accept the approximation (--allow-warnings)"
+        }
+        NoteKind::Adjusted => "informational: the difference does not affect lossless traffic",
+        NoteKind::ReleaseLacks => {
+            "set a newer release on the switch model (`os cumulus 5.17`) or upgrade the switches"
+        }
+        NoteKind::PlatformDependent => {
+            "check the line on the platform (docs/targets.md, open questions), or avoid the value"
+        }
+    };
+    Diagnostic::new(
+        note_code(kind),
+        span,
+        format!(
+            "{} on {}: {}: {text}",
+            names.join(", "),
+            os.as_str(),
+            property.as_str()
+        ),
+    )
+    .label(if devices.len() == 1 {
+        "this device"
+    } else {
+        "the first of these devices"
+    })
+    .help(help)
+}
+
+/// Classes whose explicit `ecn min/max` no switch marks with: the class runs no DCQCN.
+fn unmarked_ecn(fabric: &Fabric) -> Vec<Diagnostic> {
+    fabric
+        .classes
+        .iter()
+        .filter(|c| {
+            c.congestion.value != Congestion::Dcqcn
+                && c.ecn.enabled.value
+                && (!c.ecn.min.default || !c.ecn.max.default || !c.ecn.probability.default)
+        })
+        .map(|c| {
+            let at = if c.ecn.min.default { c.ecn.max.span } else { c.ecn.min.span };
+            Diagnostic::new(
+                Code::EcnNotMarked,
+                at,
+                format!(
+                    "class `{}` sets ECN thresholds but runs no DCQCN, so no switch target marks ECN on its queue",
+                    c.name
+                ),
+            )
+            .label("these thresholds are not written")
+            .help(format!(
+                "add `congestion dcqcn` to class `{}` to mark ECN on its queue, or remove the `ecn` thresholds",
+                c.name
+            ))
+        })
+        .collect()
 }
 
 /// A render failure as a finding on the device.

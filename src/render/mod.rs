@@ -12,6 +12,7 @@ pub mod context;
 pub mod cumulus;
 pub mod eos;
 pub mod escape;
+pub mod fidelity;
 pub mod host;
 pub mod junos;
 pub mod nxos;
@@ -27,6 +28,7 @@ use minijinja::value::Serde;
 use serde::Serialize;
 
 pub use context::*;
+pub use fidelity::{Note, NoteKind, Property};
 pub use templates::Templates;
 
 /// What a generated file configures.
@@ -123,27 +125,58 @@ pub(crate) fn unsupported(device: &str, os: SwitchOs, message: impl Into<String>
     }
 }
 
+/// A switch's files and the differences between them and the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderedSwitch {
+    pub files: Vec<Artifact>,
+    /// Sorted, unique.
+    pub notes: Vec<Note>,
+}
+
 /// Render every file of a switch's target.
 pub fn render_switch(
     templates: &Templates,
     ctx: &SwitchContext,
 ) -> Result<Vec<Artifact>, RenderError> {
+    render_switch_with_notes(templates, ctx).map(|r| r.files)
+}
+
+/// Render every file of a switch's target, with the notes of what the files cannot say.
+pub fn render_switch_with_notes(
+    templates: &Templates,
+    ctx: &SwitchContext,
+) -> Result<RenderedSwitch, RenderError> {
     check_switch(ctx)?;
-    let view = match ctx.os {
-        SwitchOs::Sonic => Value::from(Serde(sonic::view(ctx)?)),
-        SwitchOs::Cumulus => Value::from(Serde(cumulus::view(ctx)?)),
-        SwitchOs::Eos => Value::from(Serde(eos::view(ctx)?)),
-        SwitchOs::Nxos => Value::from(Serde(nxos::view(ctx)?)),
-        SwitchOs::Junos => Value::from(Serde(junos::view(ctx)?)),
+    let (view, mut notes) = match ctx.os {
+        SwitchOs::Sonic => (Value::from(Serde(sonic::view(ctx)?)), Vec::new()),
+        SwitchOs::Cumulus => {
+            let (v, n) = cumulus::view(ctx)?;
+            (Value::from(Serde(v)), n)
+        }
+        SwitchOs::Eos => {
+            let (v, n) = eos::view(ctx)?;
+            (Value::from(Serde(v)), n)
+        }
+        SwitchOs::Nxos => {
+            let (v, n) = nxos::view(ctx)?;
+            (Value::from(Serde(v)), n)
+        }
+        SwitchOs::Junos => {
+            let (v, n) = junos::view(ctx)?;
+            (Value::from(Serde(v)), n)
+        }
     };
-    render_files(
+    notes.sort();
+    notes.dedup();
+    let files = render_files(
         templates,
         ctx.os.as_str(),
         "switches",
         &ctx.device,
         ArtifactKind::Switch,
         &view,
-    )
+    )?;
+    Ok(RenderedSwitch { files, notes })
 }
 
 /// Render the NIC setup script of a host.
