@@ -129,7 +129,10 @@ const GOLDEN: &[(&str, &str)] = &[
     ("nxos-2x2", "fixtures/build/inputs/nxos-2x2.fab"),
     ("junos-2x2", "fixtures/build/inputs/junos-2x2.fab"),
     ("nxos-300m", "fixtures/build/inputs/nxos-300m.fab"),
-    ("cumulus-lossless2", "fixtures/build/inputs/cumulus-lossless2.fab"),
+    (
+        "cumulus-lossless2",
+        "fixtures/build/inputs/cumulus-lossless2.fab",
+    ),
 ];
 
 fn compare_golden(case: &str, got: &BTreeMap<String, Vec<u8>>) -> Vec<String> {
@@ -783,11 +786,7 @@ fn errors_and_unallowed_warnings_write_nothing() {
 fn a_broken_template_override_is_fab902_and_bad_flags_exit_2() {
     let dir = scratch("override");
     fs::create_dir_all(dir.join("eos")).unwrap();
-    fs::write(
-        dir.join("eos/qos.cfg"),
-        "hostname {{ device.hostnme }}\n",
-    )
-    .unwrap();
+    fs::write(dir.join("eos/qos.cfg"), "hostname {{ device.hostnme }}\n").unwrap();
     let out = scratch("override-out");
     let o = build(
         "fixtures/fabrics/explicit-leaf-spine.fab",
@@ -803,11 +802,7 @@ fn a_broken_template_override_is_fab902_and_bad_flags_exit_2() {
     assert!(!out.exists());
 
     // A working override changes exactly that target's files.
-    fs::write(
-        dir.join("eos/qos.cfg"),
-        "hostname {{ device.hostname }}\n",
-    )
-    .unwrap();
+    fs::write(dir.join("eos/qos.cfg"), "hostname {{ device.hostname }}\n").unwrap();
     build_ok(
         "fixtures/fabrics/explicit-leaf-spine.fab",
         &out,

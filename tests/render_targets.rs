@@ -577,11 +577,7 @@ fn hostile_names_are_rejected() {
 fn override_directory_replaces_one_template_and_errors_name_the_line() {
     let dir = std::env::temp_dir().join(format!("fabricc-tpl-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("eos")).expect("tmp dir");
-    std::fs::write(
-        dir.join("eos/qos.cfg"),
-        "hostname {{ device.hostname }}\n",
-    )
-    .expect("write");
+    std::fs::write(dir.join("eos/qos.cfg"), "hostname {{ device.hostname }}\n").expect("write");
     let t = Templates::with_overrides(&dir).expect("override loads");
     let a = render_switch(&t, &leaf(SwitchOs::Eos)).expect("renders");
     assert_eq!(a[0].contents, "hostname leaf1\n");

@@ -113,7 +113,10 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
         );
         ExitStatus::Failure
     };
-    if has_warnings(&checked.diagnostics) && !args.allow_warnings && args.format == CheckFormat::Human {
+    if has_warnings(&checked.diagnostics)
+        && !args.allow_warnings
+        && args.format == CheckFormat::Human
+    {
         // People get the check's warnings at once, without waiting for the render.
         return refused_warnings(&checked.diagnostics);
     }

@@ -293,7 +293,12 @@ pub fn view(ctx: &SwitchContext) -> Result<(CumulusView, Vec<Note>), RenderError
 
     let schedulers: Vec<CScheduler> = (0u8..8)
         .map(|tc| {
-            match qos.classes.iter().find(|c| c.queue == tc).map(|c| c.scheduling) {
+            match qos
+                .classes
+                .iter()
+                .find(|c| c.queue == tc)
+                .map(|c| c.scheduling)
+            {
                 Some(Scheduling::Strict) => CScheduler {
                     tc,
                     strict: true,
@@ -322,7 +327,11 @@ pub fn view(ctx: &SwitchContext) -> Result<(CumulusView, Vec<Note>), RenderError
             .min(100)
     };
 
-    let lossless_ports = || ctx.ports.iter().filter(|p| !p.lossless_priorities.is_empty());
+    let lossless_ports = || {
+        ctx.ports
+            .iter()
+            .filter(|p| !p.lossless_priorities.is_empty())
+    };
     let longest = lossless_ports().map(|p| p.cable_m).max().unwrap_or(10);
     let mut cables: Vec<u32> = lossless_ports()
         .map(|p| p.cable_m)

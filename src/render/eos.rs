@@ -126,11 +126,7 @@ pub fn round_10ms(ms: u32) -> u32 {
     ms.div_ceil(10).saturating_mul(10)
 }
 
-fn watchdog(
-    dev: &str,
-    w: Watchdog,
-    notes: &mut Vec<Note>,
-) -> Result<EosWatchdog, RenderError> {
+fn watchdog(dev: &str, w: Watchdog, notes: &mut Vec<Note>) -> Result<EosWatchdog, RenderError> {
     let err = |m: String| unsupported(dev, SwitchOs::Eos, m);
     let action = match w.action {
         WatchdogAction::Drop => "drop",
@@ -162,7 +158,9 @@ fn watchdog(
             "PFC watchdog detect {timeout} ms / restore {recovery} ms: EOS takes 10 ms to 60 s"
         )));
     }
-    if w.poll_ms < 5 || w.poll_ms > MAX_POLL_MS || w.poll_ms.saturating_mul(2) > timeout.min(recovery)
+    if w.poll_ms < 5
+        || w.poll_ms > MAX_POLL_MS
+        || w.poll_ms.saturating_mul(2) > timeout.min(recovery)
     {
         return Err(err(format!(
             "PFC watchdog poll {} ms: EOS takes 5 ms to 30 s, at most half of detect {timeout} ms and restore {recovery} ms",
@@ -306,12 +304,7 @@ pub(crate) fn fixed_headroom_and_static_threshold(
     os: &str,
     notes: &mut Vec<Note>,
 ) {
-    if let Some(h) = ctx
-        .ports
-        .iter()
-        .flat_map(|p| &p.headroom)
-        .find(|h| h.fixed)
-    {
+    if let Some(h) = ctx.ports.iter().flat_map(|p| &p.headroom).find(|h| h.fixed) {
         notes.push(Note::new(
             NoteKind::NotRendered,
             Property::Headroom,

@@ -189,9 +189,9 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             P::PortDescription => Rendered("`description`"),
             P::PortHardware => DeviceManaged("platform port defaults (FAB905)"),
             P::CableLength => DeviceManaged("EOS sizes headroom itself (FAB905)"),
-            P::Headroom => DeviceManaged(
-                "platform headroom (FAB905); a `headroom` override is FAB904",
-            ),
+            P::Headroom => {
+                DeviceManaged("platform headroom (FAB905); a `headroom` override is FAB904")
+            }
             P::PauseThreshold => {
                 NotExpressible("platform threshold; a static `pfc-threshold` is FAB904")
             }
@@ -199,9 +199,7 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             P::QueueAlpha => DeviceManaged("platform MMU defaults (FAB905)"),
             P::WatchdogEnable => Rendered("`priority-flow-control pause watchdog` per profile"),
             P::WatchdogDetect => Approximated("`timeout`, 10 ms steps: rounded up (FAB906)"),
-            P::WatchdogRestore => {
-                Approximated("`recovery-time`, 10 ms steps: rounded up (FAB906)")
-            }
+            P::WatchdogRestore => Approximated("`recovery-time`, 10 ms steps: rounded up (FAB906)"),
             P::WatchdogPoll => Rendered("`polling-interval`, up to 30 s (above: FAB901)"),
             P::WatchdogAction => {
                 Refused("`drop` → `drop`, `alert` → `notify-only`; `forward` is FAB901")
@@ -214,7 +212,9 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             P::ClassQueues => Rendered("qos-group = egress queue; `pause pfc-cos` = priority"),
             P::CnpClass => Refused("`priority level 1`; a second strict class is FAB901"),
             P::PfcPriorities => Rendered("`pause pfc-cos N` in the network-qos policy"),
-            P::PortPfc => Refused("`priority-flow-control mode on|off` per port; other subsets FAB901"),
+            P::PortPfc => {
+                Refused("`priority-flow-control mode on|off` per port; other subsets FAB901")
+            }
             P::EcnMarking => Approximated("`random-detect … kbytes … ecn`, rounded up (FAB907)"),
             P::PortEcn => Rendered("one output queuing policy per port variant"),
             P::Scheduling => Rendered("`priority level 1` / `bandwidth remaining percent`"),
@@ -241,14 +241,18 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
         SwitchOs::Cumulus => match p {
             P::Identity => Rendered("header comment; the fragment sets no hostname"),
             P::Release => Rendered("`os cumulus 5.N` picks the commands; default the newest"),
-            P::DscpClassification => Rendered("`qos mapping default-global dscp N switch-priority P`"),
+            P::DscpClassification => {
+                Rendered("`qos mapping default-global dscp N switch-priority P`")
+            }
             P::ClassQueues => Rendered("`egress-queue-mapping` switch-priority → traffic-class"),
             P::CnpClass => Rendered("`egress-scheduler … mode strict`"),
             P::PfcPriorities => Approximated(
                 "`qos pfc` switch-priority; more than one share Cumulus's single lossless PG (FAB906)",
             ),
             P::PortPfc => Refused("one PFC priority set per switch; other subsets FAB901"),
-            P::EcnMarking => Rendered("`congestion-control` thresholds in bytes; other TCs `ecn disable`"),
+            P::EcnMarking => {
+                Rendered("`congestion-control` thresholds in bytes; other TCs `ecn disable`")
+            }
             P::PortEcn => Rendered("congestion-control profile per port variant (5.4+)"),
             P::Scheduling => Rendered("`egress-scheduler` on all 8 traffic classes"),
             P::Mtu => Rendered("`link mtu`"),
@@ -263,7 +267,9 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             }
             P::BufferPools => Rendered("`traffic-pool default-lossless` / `default-lossy` percent"),
             P::QueueAlpha => DeviceManaged("pool alpha left at the default (FAB905)"),
-            P::WatchdogEnable => Rendered("`qos pfc-watchdog state enable` per port (5.6+, else FAB908)"),
+            P::WatchdogEnable => {
+                Rendered("`qos pfc-watchdog state enable` per port (5.6+, else FAB908)")
+            }
             P::WatchdogDetect => Approximated("`robustness` = detect / poll, rounded up (FAB906)"),
             P::WatchdogRestore => NotExpressible(
                 "restores after one poll interval without pause frames (FAB904 when restore ≠ poll)",
@@ -294,7 +300,9 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             P::PauseThreshold => {
                 NotExpressible("Junos default threshold; a static `pfc-threshold` is FAB904")
             }
-            P::BufferPools => Rendered("shared-buffer partitions, ingress lossless = egress lossless"),
+            P::BufferPools => {
+                Rendered("shared-buffer partitions, ingress lossless = egress lossless")
+            }
             P::QueueAlpha => Approximated("stated in a comment; Junos keeps its dynamic threshold"),
             P::WatchdogEnable => Rendered("`pfc-watchdog` in the CN profile"),
             P::WatchdogDetect => Approximated("`detection` poll intervals, rounded up (FAB906)"),
@@ -465,5 +473,62 @@ pub(crate) fn device_managed(ctx: &SwitchContext, notes: &mut Vec<Note>) {
             Property::PortHardware,
             "port speed and FEC are not configured; the ports run the platform's defaults (fabric ports assumed unbroken)",
         ));
+    }
+}
+
+/// The matrix as the Markdown table `docs/targets.md` holds between its markers.
+pub fn matrix_markdown() -> String {
+    let mut o = String::from("| property |");
+    for os in TARGETS {
+        o.push_str(&format!(" {} |", os.as_str()));
+    }
+    o.push_str("\n|---|");
+    for _ in TARGETS {
+        o.push_str("---|");
+    }
+    o.push('\n');
+    for p in Property::ALL {
+        o.push_str(&format!("| {} |", p.as_str()));
+        for os in TARGETS {
+            if let Some(s) = support(os, p) {
+                o.push_str(&format!(
+                    " **{}**: {} |",
+                    s.kind(),
+                    s.how().replace('|', "\\|")
+                ));
+            }
+        }
+        o.push('\n');
+    }
+    o
+}
+
+/// Every variant, by an exhaustive match: a new property fails to compile here until it is
+/// in `Property::ALL`'s order too (the test checks the two agree).
+pub fn index(p: Property) -> usize {
+    match p {
+        Property::Identity => 0,
+        Property::Release => 1,
+        Property::DscpClassification => 2,
+        Property::ClassQueues => 3,
+        Property::CnpClass => 4,
+        Property::PfcPriorities => 5,
+        Property::PortPfc => 6,
+        Property::EcnMarking => 7,
+        Property::PortEcn => 8,
+        Property::Scheduling => 9,
+        Property::Mtu => 10,
+        Property::PortDescription => 11,
+        Property::PortHardware => 12,
+        Property::CableLength => 13,
+        Property::Headroom => 14,
+        Property::PauseThreshold => 15,
+        Property::BufferPools => 16,
+        Property::QueueAlpha => 17,
+        Property::WatchdogEnable => 18,
+        Property::WatchdogDetect => 19,
+        Property::WatchdogRestore => 20,
+        Property::WatchdogPoll => 21,
+        Property::WatchdogAction => 22,
     }
 }

@@ -225,7 +225,11 @@ pub fn view(ctx: &SwitchContext) -> Result<(NxosView, Vec<Note>), RenderError> {
         .classes
         .iter()
         .filter_map(|c| c.ecn)
-        .chain(ctx.ports.iter().flat_map(|p| p.ecn.iter().filter_map(|q| q.ecn)))
+        .chain(
+            ctx.ports
+                .iter()
+                .flat_map(|p| p.ecn.iter().filter_map(|q| q.ecn)),
+        )
         .any(|e| e.min_bytes % 1000 != 0 || e.max_bytes % 1000 != 0)
     {
         notes.push(Note::new(
@@ -306,7 +310,11 @@ pub fn view(ctx: &SwitchContext) -> Result<(NxosView, Vec<Note>), RenderError> {
             None => {
                 let base = format!("{INGRESS_POLICY}_{}M", p.cable_m);
                 let n = ingress.iter().filter(|i| i.name.starts_with(&base)).count();
-                let name = if n == 0 { base } else { format!("{base}_{}", n + 1) };
+                let name = if n == 0 {
+                    base
+                } else {
+                    format!("{base}_{}", n + 1)
+                };
                 ingress.push(NxIngress {
                     name: name.clone(),
                     queues,

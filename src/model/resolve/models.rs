@@ -144,7 +144,10 @@ fn release_of(
             Diagnostic::new(
                 Code::NotAllowedHere,
                 span,
-                format!("a release is only understood for `os cumulus`, not `os {}`", os.as_str()),
+                format!(
+                    "a release is only understood for `os cumulus`, not `os {}`",
+                    os.as_str()
+                ),
             )
             .label("release")
             .help(format!("write `os {}` without a release", os.as_str())),
