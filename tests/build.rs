@@ -737,9 +737,13 @@ fn errors_and_unallowed_warnings_write_nothing() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
+    let advice = |name: &str| {
+        fabricc::diagnostic::Code::parse(&name[..6])
+            .is_some_and(|c| c.default_severity() == fabricc::diagnostic::Severity::Advice)
+    };
     for name in names
         .iter()
-        .filter(|n| n.starts_with("FAB") && n.ends_with(".fab"))
+        .filter(|n| n.starts_with("FAB") && n.ends_with(".fab") && !advice(n))
     {
         let stem = name.trim_end_matches(".fab");
         let templates = inputs.join(format!("{stem}.templates"));
@@ -770,6 +774,17 @@ fn errors_and_unallowed_warnings_write_nothing() {
             text(&o)
         );
         assert!(!out.exists(), "{fab}: output written despite findings");
+    }
+    // Advice (FAB905, FAB907) never stops a build; it is printed and listed in the report.
+    for name in names
+        .iter()
+        .filter(|n| n.starts_with("FAB") && n.ends_with(".fab") && advice(n))
+    {
+        let out = scratch("advice");
+        let t = build_ok(&format!("fixtures/build/inputs/{name}"), &out, &[]);
+        assert!(t.contains(&name[..6]), "{name}: {t}");
+        let report = fs::read_to_string(out.join("report.md")).unwrap();
+        assert!(report.contains(&name[..6]), "{name}: {report}");
     }
     // The same warning is accepted with --allow-warnings and appears in the report.
     let out = scratch("warnings");

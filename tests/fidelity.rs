@@ -12,7 +12,7 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use fabricc::render::SwitchOs;
-use fabricc::render::fidelity::{self, Property, TARGETS, index, matrix_markdown, support};
+use fabricc::render::fidelity::{Property, TARGETS, index, matrix_markdown, support};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
