@@ -68,16 +68,16 @@ for f in "${fixtures[@]}"; do
     read -r t _ < <(timed "$bin" check "$f")
     checks+=("$t")
     sync
-    read -r t m < <(timed "$bin" build "$f" -o "$out")
+    read -r t m < <(timed "$bin" build "$f" -o "$out" --allow-warnings)
     builds+=("$t")
     rss+=("$m")
-    read -r t _ < <(timed "$bin" build "$f" -o "$out")
+    read -r t _ < <(timed "$bin" build "$f" -o "$out" --allow-warnings)
     sames+=("$t")
     sync
     read -r t _ < <(timed cp -r "$out" "$work/$name.copy.$i")
     copies+=("$t")
     sync
-    read -r t _ < <(timed "$bin" build "$changed" -o "$out")
+    read -r t _ < <(timed "$bin" build "$changed" -o "$out" --allow-warnings)
     changes+=("$t")
   done
   files=$(find "$work/$name.copy.0" -type f | wc -l)

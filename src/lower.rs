@@ -407,16 +407,15 @@ fn lower_switch(
         let headroom: Vec<Headroom> = lossless_priorities
             .iter()
             .map(|&p| {
-                let xoff = entries
-                    .iter()
-                    .find(|e| e.priority == p)
-                    .map_or(0, |e| e.configured);
+                let entry = entries.iter().find(|e| e.priority == p);
+                let xoff = entry.map_or(0, |e| e.configured);
                 let xon = physics::round_up_to_cell(2 * mtu, cell);
                 Headroom {
                     priority: p,
                     xoff_bytes: xoff,
                     xon_bytes: xon,
                     size_bytes: xoff.saturating_add(xon),
+                    fixed: entry.is_some_and(|e| e.headroom_override.is_some()),
                 }
             })
             .collect();
@@ -510,8 +509,14 @@ fn lower_switch(
             None,
         ),
     };
-    let egress_lossy = lossy_reserve;
-    let egress_lossless = total - egress_lossy;
+    // Junos: QFX5220/5230 require the ingress and egress lossless partitions to match (J1:
+    // Juniper's AI-cluster DCQCN configlet, github.com/Juniper/terraform-apstra-examples
+    // `ai-cluster-jvd/configlet_dcqcn.tf`, "the lossless shared buffer percentage for ingress
+    // and egress must match"), so egress lossless is the ingress lossless partition there.
+    let (egress_lossless, egress_lossy) = match os {
+        SwitchOs::Junos => (shared, total - shared),
+        _ => (total - lossy_reserve, lossy_reserve),
+    };
     // One congested queue under a dynamic threshold α holds α/(1+α) of the pool.
     let alpha = physics::Alpha::new(model.dynamic_threshold.value)
         .unwrap_or(physics::Alpha::new(0).expect("α=1"));
@@ -520,6 +525,7 @@ fn lower_switch(
     Ok(SwitchContext {
         device: sw.name.clone(),
         os,
+        release: model.release.map(|r| r.value),
         description: sw.description.as_ref().map(|d| d.value.clone()),
         fabric: fabric.name.clone(),
         mtu: u32::try_from(mtu).unwrap_or(u32::MAX),
@@ -532,6 +538,7 @@ fn lower_switch(
             egress_lossless_pool_bytes: egress_lossless,
             egress_lossy_pool_bytes: egress_lossy,
             lossless_queue_buffer_bytes: queue,
+            queue_log2_alpha: alpha.dynamic_th(),
         },
         ports,
     })

@@ -43,14 +43,14 @@ fn ecn_threshold_change_touches_exactly_its_lines() {
         [
             ("report.md".to_string(), 1, 1),
             ("switches/L1/config_db.json".to_string(), 12, 12),
-            ("switches/S1/running-config".to_string(), 1, 1),
-            ("switches/S2/running-config".to_string(), 1, 1),
+            ("switches/S1/qos.cfg".to_string(), 1, 1),
+            ("switches/S2/qos.cfg".to_string(), 1, 1),
         ]
     );
     let eos = v["files"][2]["diff"].as_str().unwrap_or_default();
     assert!(
         eos.contains(
-            "+      random-detect ecn minimum-threshold 200 kbytes maximum-threshold 1500 kbytes"
+            "+      random-detect ecn minimum-threshold 200000 bytes maximum-threshold 1500000 bytes"
         ),
         "{eos}"
     );
@@ -222,12 +222,12 @@ fn git_compares_the_working_tree_with_the_revision_imports_included() {
     let v = json(&repo.fabricc("fabrics", &["--git", "HEAD", "pod.fab", "--format", "json"]));
     let mut expected = vec![("report.md".to_string(), 1, 1)];
     for sw in ["leaf1", "leaf2", "leaf3", "leaf4", "spine1", "spine2"] {
-        for f in ["nvue.sh", "startup.yaml"] {
+        for f in ["nvue-qos.yaml", "nvue.sh"] {
             expected.push((format!("switches/{sw}/{f}"), 1, 1));
         }
     }
     assert_eq!(changed_files(&v), expected);
-    let nvue = v["files"][1]["diff"].as_str().unwrap_or_default();
+    let nvue = v["files"][2]["diff"].as_str().unwrap_or_default();
     assert!(
         nvue.contains("-nv set qos congestion-control default-global traffic-class 3 min-threshold 150000\n+nv set qos congestion-control default-global traffic-class 3 min-threshold 200000\n"),
         "{nvue}"

@@ -482,7 +482,7 @@ fn dots_in_names_stay_inside_one_path_component() {
     assert!(
         files
             .iter()
-            .any(|(p, _)| p == "switches/leaf-eos..x/running-config"),
+            .any(|(p, _)| p == "switches/leaf-eos..x/qos.cfg"),
         "{:?}",
         files.iter().map(|f| &f.0).collect::<Vec<_>>()
     );

@@ -646,7 +646,11 @@ mod trees {
         let group =
             (1..=u64::MAX, speed()).prop_map(|(count, speed)| s(PortGroup { count, speed }));
         let prop = prop_oneof![
-            os.prop_map(SwitchModelProp::Os),
+            os.prop_map(|o| SwitchModelProp::Os(o, None)),
+            (0..=99u16, 0..=99u16).prop_map(|(major, minor)| SwitchModelProp::Os(
+                Os::Cumulus,
+                Some(OsRelease { major, minor })
+            )),
             vec(group, 1..3).prop_map(SwitchModelProp::Ports),
             size().prop_map(SwitchModelProp::Buffer),
             (1..=8u8).prop_map(SwitchModelProp::LosslessLimit),

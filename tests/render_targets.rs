@@ -152,6 +152,7 @@ fn leaf(os: SwitchOs) -> SwitchContext {
                         xoff_bytes: xoff,
                         xon_bytes: 38_912,
                         size_bytes: xoff + 38_912,
+                        fixed: false,
                     })
                     .collect(),
                 pause_threshold: PauseThreshold::Dynamic { log2_alpha: 0 },
@@ -172,6 +173,7 @@ fn leaf(os: SwitchOs) -> SwitchContext {
     SwitchContext {
         device: "leaf1".into(),
         os,
+        release: None,
         description: Some("rail 1 leaf, pod-a".into()),
         fabric: "pod-a".into(),
         mtu: 9216,
@@ -189,6 +191,7 @@ fn leaf(os: SwitchOs) -> SwitchContext {
             egress_lossless_pool_bytes: 44_800_000,
             egress_lossy_pool_bytes: 12_800_000,
             lossless_queue_buffer_bytes: 10_000_000,
+            queue_log2_alpha: 0,
         },
         ports,
     }
@@ -489,8 +492,8 @@ fn cumulus_yaml_parses() {
     let a = render_switch(&templates(), &leaf(SwitchOs::Cumulus)).expect("cumulus renders");
     let yaml = a
         .iter()
-        .find(|a| a.path.ends_with("startup.yaml"))
-        .expect("startup.yaml");
+        .find(|a| a.path.ends_with("nvue-qos.yaml"))
+        .expect("nvue-qos.yaml");
     let doc: serde_yaml::Value = serde_yaml::from_str(&yaml.contents).expect("valid YAML");
     let set = &doc[0]["set"];
     assert_eq!(
@@ -505,7 +508,9 @@ fn cumulus_yaml_parses() {
         .iter()
         .find(|a| a.path.ends_with("nvue.sh"))
         .expect("nvue.sh");
-    assert!(sh.contents.trim_end().ends_with("nv config apply"));
+    // C2, C11: applied without a prompt; a failed `nv set` detaches the pending revision.
+    assert!(sh.contents.trim_end().ends_with("nv config apply -y"));
+    assert!(sh.contents.contains("trap 'nv config detach' ERR"));
 }
 
 // ---- escaping ------------------------------------------------------------------------------
@@ -572,11 +577,7 @@ fn hostile_names_are_rejected() {
 fn override_directory_replaces_one_template_and_errors_name_the_line() {
     let dir = std::env::temp_dir().join(format!("fabricc-tpl-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("eos")).expect("tmp dir");
-    std::fs::write(
-        dir.join("eos/running-config"),
-        "hostname {{ device.hostname }}\n",
-    )
-    .expect("write");
+    std::fs::write(dir.join("eos/qos.cfg"), "hostname {{ device.hostname }}\n").expect("write");
     let t = Templates::with_overrides(&dir).expect("override loads");
     let a = render_switch(&t, &leaf(SwitchOs::Eos)).expect("renders");
     assert_eq!(a[0].contents, "hostname leaf1\n");
@@ -589,7 +590,7 @@ fn override_directory_replaces_one_template_and_errors_name_the_line() {
 
     // a missing value is an error (strict undefined), naming template and line
     std::fs::write(
-        dir.join("eos/running-config"),
+        dir.join("eos/qos.cfg"),
         "hostname {{ device.hostname }}\n{{ device.nope }}\n",
     )
     .expect("write");
@@ -597,7 +598,7 @@ fn override_directory_replaces_one_template_and_errors_name_the_line() {
     let e = render_switch(&t, &leaf(SwitchOs::Eos)).expect_err("strict undefined");
     let msg = e.to_string();
     assert!(
-        msg.contains("eos/running-config") && msg.contains("line 2"),
+        msg.contains("eos/qos.cfg") && msg.contains("line 2"),
         "{msg}"
     );
 
@@ -608,9 +609,9 @@ fn override_directory_replaces_one_template_and_errors_name_the_line() {
     assert!(e.to_string().contains("running-confg"), "{e}");
     std::fs::remove_file(dir.join("eos/running-confg")).expect("remove");
 
-    std::fs::write(dir.join("eos/running-config"), "{% for x in %}\n").expect("write");
+    std::fs::write(dir.join("eos/qos.cfg"), "{% for x in %}\n").expect("write");
     let e = Templates::with_overrides(&dir).err().expect("syntax error");
-    assert!(e.to_string().contains("eos/running-config"), "{e}");
+    assert!(e.to_string().contains("eos/qos.cfg"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

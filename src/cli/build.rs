@@ -15,7 +15,7 @@ use crate::render::Templates;
 use crate::source::Sources;
 use crate::timings::Timings;
 
-use super::{BuildArgs, ColorChoice, ExitStatus, err, out};
+use super::{BuildArgs, CheckFormat, ColorChoice, ExitStatus, err, out};
 
 pub fn run(args: &BuildArgs) -> ExitStatus {
     let timings = args.timings.then(Timings::new);
@@ -72,23 +72,39 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
             std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
         }
     };
+    let human = args.format == CheckFormat::Human;
     let print = |diags: &[Diagnostic]| {
-        let style = diagnostic::human::HumanStyle { color, width: 100 };
-        let mut s = diagnostic::human::render_human(diags, &sources, style);
-        s.push_str(&diagnostic::human::summary(diags));
-        s.push('\n');
-        out(&s);
+        let text = match args.format {
+            CheckFormat::Human => {
+                let style = diagnostic::human::HumanStyle { color, width: 100 };
+                let mut s = diagnostic::human::render_human(diags, &sources, style);
+                s.push_str(&diagnostic::human::summary(diags));
+                s.push('\n');
+                s
+            }
+            CheckFormat::Short => diagnostic::short::render_short(diags, &sources),
+            CheckFormat::Json => {
+                diagnostic::json::render_json(checked.fabric_name(), diags, None, &sources)
+            }
+            CheckFormat::Sarif => diagnostic::sarif::render_sarif(diags, &sources),
+            CheckFormat::Github => diagnostic::github::render_github(diags, &sources),
+        };
+        out(&text);
     };
+    // The build's own summary: stdout for people, stderr when stdout is a document.
+    let say = |text: &str| if human { out(text) } else { err(text) };
     let errors = checked.diagnostics.iter().any(Diagnostic::is_error);
-    let warnings = checked
-        .diagnostics
-        .iter()
-        .any(|d| d.severity == Severity::Warning);
+    // The check lowered every device and built every target's view, so its findings hold the
+    // build findings (FAB9xx) too: a build stops exactly where `check` fails.
     let Some(input) = BuildInput::of(&checked).filter(|_| !errors) else {
         print(&checked.diagnostics);
         err("error: the check found errors; nothing was written\n");
         return ExitStatus::Failure;
     };
+    let warnings = checked
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Warning);
     if warnings && !args.allow_warnings {
         print(&checked.diagnostics);
         err(
@@ -96,13 +112,13 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
         );
         return ExitStatus::Failure;
     }
-    if !checked.diagnostics.is_empty() {
-        print(&checked.diagnostics);
-    }
+    let found = &checked.diagnostics;
 
     let dest = &args.output;
     let cannot_generate = |problems: &[Diagnostic]| {
-        print(problems);
+        let mut all = checked.diagnostics.clone();
+        all.extend(problems.iter().cloned());
+        print(&all);
         err("error: some devices cannot be generated; nothing was written\n");
         ExitStatus::Failure
     };
@@ -115,11 +131,14 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
             Err(Stop::Findings(problems)) => return cannot_generate(&problems),
             Err(Stop::Sink(never)) => match never {},
         };
+        if !found.is_empty() || !human {
+            print(found);
+        }
         let files = compared.len() + 1;
         let diffs = output::compare_rest(dest, &input.fabric.name, compared);
         lap("compare");
         if diffs.is_empty() {
-            out(&format!("{}: up to date ({files} files)\n", dest.display()));
+            say(&format!("{}: up to date ({files} files)\n", dest.display()));
             return ExitStatus::Success;
         }
         let mut s = String::new();
@@ -131,7 +150,7 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
             dest.display(),
             diffs.len()
         ));
-        out(&s);
+        say(&s);
         return ExitStatus::Failure;
     }
     // No flag makes some destinations safe: one holding an input or the current folder.
@@ -163,9 +182,12 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
     };
     let finished = stage.finish(&input.fabric.name, entries);
     lap("manifest + swap");
+    if !found.is_empty() || !human {
+        print(found);
+    }
     match finished {
         Ok(summary) => {
-            out(&format!(
+            say(&format!(
                 "built `{}` into {}: {} files written, {} unchanged, {} removed{}\n",
                 input.fabric.name,
                 dest.display(),

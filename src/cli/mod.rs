@@ -155,9 +155,14 @@ pub struct BuildArgs {
     /// Replace embedded templates file by file with DIR/<target>/<file>.
     #[arg(long, value_name = "DIR")]
     pub templates: Option<PathBuf>,
-    /// Build even when the check reports warnings.
+    /// Build even when the check or the build reports warnings.
     #[arg(long)]
     pub allow_warnings: bool,
+    /// How findings are printed (check's and the build's own, FAB9xx): the formats of
+    /// `fabricc check`. With a machine format, stdout holds only the findings document and
+    /// the build summary goes to stderr.
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: CheckFormat,
     /// Compare with the output folder instead of writing; exit 1 when it is stale.
     #[arg(long)]
     pub check: bool,

@@ -118,6 +118,13 @@ codes! {
     TargetCannotExpress  "FAB901" Output Error "a target OS or the host script cannot express what the fabric asks of a device",
     TemplateFailed       "FAB902" Output Error "a template failed to render a device's configuration",
     MissingBuildInput    "FAB903" Output Error "a value needed to generate a device's configuration is missing",
+    TargetIgnores        "FAB904" Output Warning "a target does not configure a property the fabric sets; the switch keeps its own behaviour",
+    DeviceManaged        "FAB905" Output Advice "a target leaves a value fabricc computed (headroom, buffers, port settings) to the switch's own sizing",
+    TargetApproximates   "FAB906" Output Warning "a target configures a property only approximately (rounded, clamped or shared)",
+    TargetAdjusts        "FAB907" Output Advice "a target states a value in its own form, with a difference that does not matter for lossless traffic",
+    ReleaseLacks         "FAB908" Output Warning "the switch's OS release cannot configure a property, so it is left out",
+    PlatformDependent    "FAB909" Output Warning "whether a line takes effect depends on the switch platform",
+    EcnNotMarked         "FAB910" Output Warning "a class sets ECN thresholds but runs no DCQCN, so no switch marks ECN for it",
 }
 
 impl Code {

@@ -95,6 +95,9 @@ pub struct EcnDoc {
 pub struct SwitchModelDoc {
     pub name: String,
     pub os: String,
+    /// `5.14` (Cumulus only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub release: Option<String>,
     pub ports: Vec<PortGroupDoc>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub buffer_bytes: Option<u64>,
@@ -379,6 +382,7 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
             .map(|m| SwitchModelDoc {
                 name: m.name.clone(),
                 os: m.os.value.as_str().into(),
+                release: m.release.map(|r| r.value.to_string()),
                 ports: m
                     .ports
                     .value
@@ -575,6 +579,29 @@ fn os_of(name: &str) -> Option<Os> {
     Os::ALL.into_iter().find(|o| o.as_str() == name)
 }
 
+/// `release: "5.14"` of the YAML form.
+fn release_doc(text: Option<&str>, span: Span) -> Result<Option<ast::OsRelease>, Diagnostic> {
+    let Some(text) = text else { return Ok(None) };
+    let parsed = text.split_once('.').and_then(|(a, b)| {
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+        if !digits(a) || !digits(b) {
+            return None;
+        }
+        Some(ast::OsRelease {
+            major: a.parse().ok()?,
+            minor: b.parse().ok()?,
+        })
+    });
+    parsed.map(Some).ok_or_else(|| {
+        Diagnostic::new(
+            Code::YamlInput,
+            span,
+            format!("`{text}` is not a release (MAJOR.MINOR, e.g. `5.14`)"),
+        )
+        .label("here")
+    })
+}
+
 /// Reads the YAML form into the explicit statements of the language.
 pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
     let doc: FabricDoc = serde_yaml::from_str(text).map_err(|e| yaml_error(file, text, &e))?;
@@ -714,7 +741,10 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
             )
         })?;
         let mut props = vec![
-            Spanned::new(ast::SwitchModelProp::Os(os), span),
+            Spanned::new(
+                ast::SwitchModelProp::Os(os, release_doc(m.release.as_deref(), span)?),
+                span,
+            ),
             Spanned::new(
                 ast::SwitchModelProp::Ports(
                     m.ports

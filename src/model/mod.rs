@@ -178,6 +178,8 @@ pub struct SwitchModel {
     pub name: String,
     pub span: Span,
     pub os: Sourced<Os>,
+    /// `os cumulus 5.14`: the release the configuration is written for (Cumulus only).
+    pub release: Option<Sourced<crate::render::Release>>,
     pub ports: Sourced<Vec<PortGroup>>,
     /// Shared packet buffer in bytes.
     pub buffer: Option<Sourced<u64>>,

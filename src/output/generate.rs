@@ -1,8 +1,13 @@
 //! The whole generation step of a build: render every lowered device in parallel, add the
 //! reports. In: a checked fabric (its findings, facts and lowered devices) and the build's
 //! settings. Out: every file of the output folder except `manifest.json`, or FAB9xx findings.
-//! `preflight` is the part of it that `check` runs: every target's view of every device,
-//! without templates, so a device a target cannot express is a `check` finding too.
+//!
+//! `preflight` is the part of generation that `check` runs, so `check` fails whenever `build`
+//! would: every target's view of every device, without templates. It gives the FAB901 findings
+//! of devices a target cannot express and the build findings (FAB904–FAB910): what a target
+//! could not say as the model says it (`render::Note`s, grouped over devices so a finding per
+//! (target, property, text) names its devices instead of repeating), and classes that set ECN
+//! thresholds no switch will mark with.
 //!
 //! `generate_each` hands each file to a sink as soon as it is rendered, from the thread that
 //! rendered it, and keeps only its size: `fabricc build` stages files while other devices
@@ -18,8 +23,10 @@ use rayon::prelude::*;
 use crate::analysis::Facts;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::lower::{Lowered, Targets};
-use crate::model::Fabric;
-use crate::render::{self, Artifact, RenderError, SwitchContext, Templates};
+use crate::model::{Congestion, Fabric};
+use crate::render::{
+    self, Artifact, Note, NoteKind, RenderError, SwitchContext, SwitchOs, Templates,
+};
 
 use super::report::{self, ReportInput};
 use crate::timings::Timings;
@@ -61,21 +68,64 @@ impl<'a> BuildInput<'a> {
     }
 }
 
-/// Every target's view of every lowered device, without templates: the FAB901 findings a
-/// build would stop on, for `check`.
+/// Every target's view of every lowered device, without templates: the FAB901 findings of
+/// devices a target cannot express and the build findings (FAB904–FAB910), for `check`.
 pub fn preflight(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnostic> {
-    let switches = lowered
+    let switches: Vec<Result<Vec<Note>, Diagnostic>> = lowered
         .switches
         .par_iter()
-        .filter_map(|s| render::preflight_switch(s).err().map(|e| (&s.device, e)));
-    let hosts = lowered
+        .map(|s| render::preflight_switch(s).map_err(|e| render_diagnostic(fabric, &s.device, &e)))
+        .collect();
+    let mut out: Vec<Diagnostic> = lowered
         .hosts
         .par_iter()
-        .filter_map(|h| render::preflight_host(h).err().map(|e| (&h.host, e)));
-    switches
-        .chain(hosts)
-        .map(|(device, e)| render_diagnostic(fabric, device, &e))
-        .collect()
+        .filter_map(|h| {
+            render::preflight_host(h)
+                .err()
+                .map(|e| render_diagnostic(fabric, &h.host, &e))
+        })
+        .collect();
+    // (kind, target, property, text) → devices, in device order.
+    let mut grouped: BTreeMap<(NoteKind, SwitchOs, render::Property, String), Vec<String>> =
+        BTreeMap::new();
+    for (result, ctx) in switches.into_iter().zip(&lowered.switches) {
+        match result {
+            Ok(notes) => {
+                for n in notes {
+                    grouped
+                        .entry((n.kind, ctx.os, n.property, n.text))
+                        .or_default()
+                        .push(ctx.device.clone());
+                }
+            }
+            Err(d) => out.push(d),
+        }
+    }
+    out.extend(
+        grouped
+            .into_iter()
+            .map(|((kind, os, property, text), devices)| {
+                note_diagnostic(fabric, kind, os, property, &text, &devices)
+            }),
+    );
+    if !lowered.switches.is_empty() {
+        out.extend(unmarked_ecn(fabric));
+    }
+    out
+}
+
+/// Whether a finding is a build finding: what a target could not say as the model says it.
+pub fn is_build_finding(d: &Diagnostic) -> bool {
+    matches!(
+        d.code,
+        Code::TargetIgnores
+            | Code::DeviceManaged
+            | Code::TargetApproximates
+            | Code::TargetAdjusts
+            | Code::ReleaseLacks
+            | Code::PlatformDependent
+            | Code::EcnNotMarked
+    )
 }
 
 /// Generates every file of a build, sorted by path.
@@ -186,9 +236,15 @@ where
         crate::diagnostic::sort(&mut problems);
         return Err(Stop::Findings(problems));
     }
+    let build_findings: Vec<Diagnostic> = diagnostics
+        .iter()
+        .filter(|d| is_build_finding(d))
+        .cloned()
+        .collect();
     let reports = report::reports(&ReportInput {
         fabric,
         diagnostics,
+        build_findings: &build_findings,
         facts,
         switches: &switches,
         hosts,
@@ -199,6 +255,109 @@ where
     }
     lap("reports");
     Ok(results)
+}
+
+/// The diagnostic code of a note.
+pub fn note_code(kind: NoteKind) -> Code {
+    match kind {
+        NoteKind::NotRendered => Code::TargetIgnores,
+        NoteKind::DeviceManaged => Code::DeviceManaged,
+        NoteKind::Approximated => Code::TargetApproximates,
+        NoteKind::Adjusted => Code::TargetAdjusts,
+        NoteKind::ReleaseLacks => Code::ReleaseLacks,
+        NoteKind::PlatformDependent => Code::PlatformDependent,
+    }
+}
+
+/// Most device names a grouped finding lists before "and N more".
+const LISTED_DEVICES: usize = 4;
+
+/// One finding for every device whose target wrote the same note.
+fn note_diagnostic(
+    fabric: &Fabric,
+    kind: NoteKind,
+    os: SwitchOs,
+    property: render::Property,
+    text: &str,
+    devices: &[String],
+) -> Diagnostic {
+    let first = devices.first().map_or("", String::as_str);
+    let span = fabric
+        .switches
+        .iter()
+        .find(|s| s.name == first)
+        .map_or(fabric.span, |s| s.span);
+    let mut names: Vec<String> = devices
+        .iter()
+        .take(LISTED_DEVICES)
+        .map(|d| format!("`{d}`"))
+        .collect();
+    if devices.len() > LISTED_DEVICES {
+        names.push(format!("{} more", devices.len() - LISTED_DEVICES));
+    }
+    let help = match kind {
+        NoteKind::NotRendered => {
+            "the switch keeps its own behaviour for this property; change the fabric to what the target can say, or accept it (--allow-warnings)"
+        }
+        NoteKind::DeviceManaged => {
+            "nothing to do unless the platform's own sizing is not wanted; docs/targets.md lists what each target configures"
+        }
+        NoteKind::Approximated => {
+            "choose a value the target can express exactly, or accept the approximation (--allow-warnings)"
+        }
+        NoteKind::Adjusted => "informational: the difference does not affect lossless traffic",
+        NoteKind::ReleaseLacks => {
+            "set a newer release on the switch model (`os cumulus 5.17`) or upgrade the switches"
+        }
+        NoteKind::PlatformDependent => {
+            "check the line on the platform (docs/targets.md, open questions), or avoid the value"
+        }
+    };
+    Diagnostic::new(
+        note_code(kind),
+        span,
+        format!(
+            "{} on {}: {}: {text}",
+            names.join(", "),
+            os.as_str(),
+            property.as_str()
+        ),
+    )
+    .label(if devices.len() == 1 {
+        "this device"
+    } else {
+        "the first of these devices"
+    })
+    .help(help)
+}
+
+/// Classes whose explicit `ecn min/max` no switch marks with: the class runs no DCQCN.
+fn unmarked_ecn(fabric: &Fabric) -> Vec<Diagnostic> {
+    fabric
+        .classes
+        .iter()
+        .filter(|c| {
+            c.congestion.value != Congestion::Dcqcn
+                && c.ecn.enabled.value
+                && (!c.ecn.min.default || !c.ecn.max.default || !c.ecn.probability.default)
+        })
+        .map(|c| {
+            let at = if c.ecn.min.default { c.ecn.max.span } else { c.ecn.min.span };
+            Diagnostic::new(
+                Code::EcnNotMarked,
+                at,
+                format!(
+                    "class `{}` sets ECN thresholds but runs no DCQCN, so no switch target marks ECN on its queue",
+                    c.name
+                ),
+            )
+            .label("these thresholds are not written")
+            .help(format!(
+                "add `congestion dcqcn` to class `{}` to mark ECN on its queue, or remove the `ecn` thresholds",
+                c.name
+            ))
+        })
+        .collect()
 }
 
 /// A render failure as a finding on the device.

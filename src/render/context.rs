@@ -116,6 +116,9 @@ pub struct BufferPlan {
     pub egress_lossy_pool_bytes: u64,
     /// Buffer one lossless egress queue may fill; Junos fill levels are percent of this.
     pub lossless_queue_buffer_bytes: u64,
+    /// The dynamic threshold the queue share assumes: alpha = 2^log2_alpha, so one congested
+    /// queue holds alpha/(1+alpha) of its pool.
+    pub queue_log2_alpha: i8,
 }
 
 /// Per-port, per-lossless-priority headroom.
@@ -126,6 +129,8 @@ pub struct Headroom {
     pub xon_bytes: u64,
     /// Reserved size of the priority group (vendor convention decided by `lower`).
     pub size_bytes: u64,
+    /// Set by a `headroom CLASS SIZE` override instead of computed.
+    pub fixed: bool,
 }
 
 /// The PFC pause (XOFF) trigger of a lossless ingress queue.
@@ -187,11 +192,32 @@ pub struct PortContext {
     pub pfc_watchdog: bool,
 }
 
+/// A network OS release, `major.minor` (`5.14`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Release {
+    pub major: u16,
+    pub minor: u16,
+}
+
+impl Release {
+    pub const fn new(major: u16, minor: u16) -> Release {
+        Release { major, minor }
+    }
+}
+
+impl std::fmt::Display for Release {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
 /// Everything a switch template needs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SwitchContext {
     pub device: String,
     pub os: SwitchOs,
+    /// The OS release the output is written for; `None` = the newest the target supports.
+    pub release: Option<Release>,
     pub description: Option<String>,
     pub fabric: String,
     /// Default port MTU.

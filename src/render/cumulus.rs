@@ -1,22 +1,84 @@
 //! NVIDIA Cumulus Linux (NVUE) view: a switch context as NVUE values.
 //!
-//! In: a `SwitchContext` with `os: cumulus`. Out: `CumulusView`, printed twice: as
-//! `nv set` commands (`cumulus/nvue.sh`) and as NVUE YAML (`cumulus/startup.yaml`).
-//! Reference facts (vendors.md §2a, the explicit form): `qos mapping default-global trust
-//! both` and DSCP → switch-priority; `egress-queue-mapping` switch-priority → traffic-class;
-//! traffic pools in percent; `pfc default-global` switch-priority, tx/rx, `cable-length`
-//! (metres); `congestion-control … traffic-class N ecn enable`, thresholds in **bytes**,
-//! probability percent; `egress-scheduler` strict / dwrr + `bw-percent`; `pfc-watchdog
-//! polling-interval` (ms) and `robustness` (intervals); per interface `link mtu` and
-//! `qos pfc-watchdog`.
+//! In: a `SwitchContext` with `os: cumulus`. Out: `CumulusView`, printed twice: as NVUE YAML
+//! (`cumulus/nvue-qos.yaml`, a fragment for `nv config patch`) and as `nv set` commands
+//! (`cumulus/nvue.sh`), and the notes of what Cumulus is left to decide. The NVUE paths and
+//! the release each appeared in are from NVIDIA's NVUE command reference
+//! (github.com/CumulusNetworks/docs, `content/nvue-reference/Set-and-Unset-Commands/QoS.md`):
+//! `qos mapping default-global trust both` and DSCP → switch-priority; `egress-queue-mapping`
+//! switch-priority → traffic-class; `traffic-pool default-lossless` / `default-lossy` in
+//! percent; PFC profiles with switch-priority, tx/rx and `cable-length` (metres);
+//! `congestion-control … traffic-class N` thresholds in **bytes**, probability percent;
+//! `egress-scheduler` strict / dwrr + `bw-percent`; `pfc-watchdog polling-interval` (ms) and
+//! `robustness` (intervals); per interface `link mtu`, `qos pfc profile`, `qos pfc-watchdog
+//! state`, `qos congestion-control profile`.
+//!
+//! Decisions, with their evidence:
+//! * The lossless pool is `default-lossless`, the pool of the documented non-RoCE PFC flow
+//!   (Cumulus Linux 5.17 user guide, Quality of Service, "Flow Control Buffers"); the
+//!   `roce-lossless` pool is documented only after `nv set qos roce`, a macro that would also
+//!   change trust, ECN and scheduling behind the explicit settings here.
+//! * Every traffic class is stated: the scheduler (`dwrr` 0 on unused classes, the value
+//!   Cumulus assumes for an unstated queue) and ECN (`ecn disable` where no class marks: the
+//!   default profile marks queue 0 at 150 KB/1.5 MB otherwise).
+//! * One PFC profile per cable length: `default-global` carries the longest, shorter ports
+//!   are bound to `fabricc-pfc-<N>m`, so switchd sizes each port's headroom for its own cable.
+//! * Cumulus has one lossless priority group per port ("QoS currently supports a single
+//!   lossless priority group", shared-headroom-pool reference): several lossless priorities
+//!   share it, which a finding reports.
+//! * The watchdog restores a queue after one polling interval without pause frames; a longer
+//!   `restore` is reported. `robustness` = detect / poll, rounded up.
+//! * Releases: `RELEASES` below is the one table of what each command needs.
 
 use serde::Serialize;
 
-use super::context::{Scheduling, SwitchContext, SwitchOs, WatchdogAction};
+use super::context::{Release, Scheduling, SwitchContext, SwitchOs, WatchdogAction};
+use super::eos::fixed_headroom_and_static_threshold;
+use super::fidelity::{self, Note, NoteKind, Property};
 use super::variants;
 use super::{RenderError, escape, unsupported};
 
 pub const DEFAULT_PROFILE: &str = "default-global";
+
+/// The oldest release fabricc writes NVUE QoS for: the `qos mapping`, `pfc`,
+/// `congestion-control`, `egress-scheduler` and `traffic-pool` trees appeared in 5.3.0.
+pub const OLDEST: Release = Release::new(5, 3);
+/// The newest release whose NVUE reference was read; the default.
+pub const NEWEST: Release = Release::new(5, 17);
+
+/// What an NVUE command needs, and from which release (NVUE reference "Version History").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Feature {
+    /// `nv set interface X qos congestion-control profile P`: 5.4.0.
+    PortEcnProfile,
+    /// `nv set qos pfc-watchdog …`, `nv set interface X qos pfc-watchdog state`: 5.6.0.
+    PfcWatchdog,
+}
+
+/// The one table of release-dependent NVUE: a feature and the first release that has it.
+pub const RELEASES: &[(Feature, Release)] = &[
+    (Feature::PortEcnProfile, Release::new(5, 4)),
+    (Feature::PfcWatchdog, Release::new(5, 6)),
+];
+
+/// Value spellings: every release from `OLDEST` to `NEWEST` takes `enable` / `disable` for
+/// `ecn`, PFC `tx`/`rx` and `pfc-watchdog state` (the NVUE reference examples; 5.15 renamed
+/// only `qos roce enable on|off` to `state enabled|disabled`, which is not used here).
+pub const ENABLE: &str = "enable";
+pub const DISABLE: &str = "disable";
+
+/// Whether fabricc writes NVUE for `r`.
+pub fn supported(r: Release) -> bool {
+    (OLDEST..=NEWEST).contains(&r)
+}
+
+/// Whether release `r` has `f`.
+pub fn has(r: Release, f: Feature) -> bool {
+    RELEASES
+        .iter()
+        .find(|(feature, _)| *feature == f)
+        .is_none_or(|(_, first)| r >= *first)
+}
 
 /// Cumulus front-panel name: `swp<index+1>`.
 pub fn port_name(index: u32) -> String {
@@ -26,7 +88,12 @@ pub fn port_name(index: u32) -> String {
 #[derive(Debug, Serialize)]
 pub struct CumulusView {
     pub hostname: String,
+    pub fabric: String,
     pub description: Option<String>,
+    /// `5.17`.
+    pub release: String,
+    pub enable: &'static str,
+    pub disable: &'static str,
     /// `(dscp, switch-priority)` for all 64 DSCPs.
     pub dscp_map: Vec<(u8, u8)>,
     /// `(switch-priority, traffic-class)` for all 8 priorities.
@@ -34,12 +101,19 @@ pub struct CumulusView {
     pub lossless_priorities: Vec<u8>,
     pub lossless_pool_percent: u64,
     pub lossy_pool_percent: u64,
-    /// Longest cable of a lossless port (one `default-global` PFC profile for all ports).
-    pub cable_length: u32,
+    /// PFC profiles: `default-global` first (the longest cable), then one per shorter cable.
+    pub pfc_profiles: Vec<CPfcProfile>,
     pub ecn_profiles: Vec<CEcnProfile>,
+    /// All eight traffic classes.
     pub schedulers: Vec<CScheduler>,
     pub watchdog: Option<CWatchdog>,
     pub ports: Vec<CPort>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct CPfcProfile {
+    pub name: String,
+    pub cable_length: u32,
 }
 
 #[derive(Debug, Serialize)]
@@ -81,11 +155,19 @@ pub struct CPort {
     pub watchdog: bool,
     /// A congestion-control profile other than `default-global`.
     pub ecn_profile: Option<String>,
+    /// A PFC profile other than `default-global`.
+    pub pfc_profile: Option<String>,
 }
 
-pub fn view(ctx: &SwitchContext) -> Result<CumulusView, RenderError> {
+fn pfc_profile_name(cable_m: u32) -> String {
+    format!("fabricc-pfc-{cable_m}m")
+}
+
+pub fn view(ctx: &SwitchContext) -> Result<(CumulusView, Vec<Note>), RenderError> {
     let dev = ctx.device.as_str();
     let err = |m: String| unsupported(dev, SwitchOs::Cumulus, m);
+    let release = ctx.release.unwrap_or(NEWEST);
+    let mut notes = Vec::new();
     let qos = &ctx.qos;
 
     // DSCP → switch-priority: the class that lists the DSCP, else the class of its TC.
@@ -113,59 +195,128 @@ pub fn view(ctx: &SwitchContext) -> Result<CumulusView, RenderError> {
     let watchdog = match ctx.watchdog {
         None => None,
         Some(w) if w.action != WatchdogAction::Drop => {
-            return Err(err("PFC watchdog action other than drop".into()));
+            return Err(err(
+                "PFC watchdog action other than drop: the Cumulus watchdog drops a stormed queue; use `action drop`".into(),
+            ));
         }
-        Some(w) => Some(CWatchdog {
-            polling_interval_ms: w.poll_ms,
-            robustness: w.detect_ms.div_ceil(w.poll_ms.max(1)),
-        }),
+        Some(_) if !has(release, Feature::PfcWatchdog) => {
+            notes.push(Note::new(
+                NoteKind::ReleaseLacks,
+                Property::WatchdogEnable,
+                format!(
+                    "Cumulus Linux {release} has no `qos pfc-watchdog` (5.6 and later): the switch runs without a PFC watchdog"
+                ),
+            ));
+            None
+        }
+        Some(w) => {
+            let poll = w.poll_ms.max(1);
+            let robustness = w.detect_ms.div_ceil(poll);
+            if robustness * poll != w.detect_ms {
+                notes.push(Note::new(
+                    NoteKind::Approximated,
+                    Property::WatchdogDetect,
+                    format!(
+                        "detection is a whole number of polls: detect {} ms becomes robustness {robustness} × {poll} ms = {} ms",
+                        w.detect_ms,
+                        robustness * poll
+                    ),
+                ));
+            }
+            if w.restore_ms != poll {
+                notes.push(Note::new(
+                    NoteKind::NotRendered,
+                    Property::WatchdogRestore,
+                    format!(
+                        "Cumulus has no restore timer: it restores a queue after one polling interval without pause frames ({poll} ms), not after restore {} ms",
+                        w.restore_ms
+                    ),
+                ));
+            }
+            Some(CWatchdog {
+                polling_interval_ms: poll,
+                robustness,
+            })
+        }
     };
 
     let all = variants::variants(ctx);
     for v in &all {
         if !v.ports.is_empty() && v.lossless_priorities != qos.lossless_priorities {
             return Err(err(format!(
-                "ports {} run other lossless priorities than the `default-global` PFC profile",
+                "ports {} run other lossless priorities than the switch's PFC profile",
                 v.ports.join(", ")
             )));
         }
     }
-    let ecn_profiles = all
+    if qos.lossless_priorities.len() > 1 {
+        notes.push(Note::new(
+            NoteKind::Approximated,
+            Property::PfcPriorities,
+            format!(
+                "lossless priorities {} share Cumulus's single lossless priority group: a pause on one pauses all, and switchd reserves one PG's headroom, not one per priority",
+                qos.lossless_priorities
+                    .iter()
+                    .map(u8::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ));
+    }
+    let used: Vec<&variants::Variant> = all
         .iter()
         .filter(|v| v.index == 0 || !v.ports.is_empty())
+        .collect();
+    if used.len() > 1 && !has(release, Feature::PortEcnProfile) {
+        return Err(err(format!(
+            "ports with their own ECN thresholds need a per-port congestion-control profile, which Cumulus Linux {release} does not have (5.4 and later)"
+        )));
+    }
+    let ecn_profiles = used
+        .iter()
         .map(|v| CEcnProfile {
             name: ecn_profile_name(v.index),
-            queues: v
-                .ecn
-                .iter()
-                .map(|q| CEcnQueue {
-                    tc: q.queue,
-                    enable: q.ecn.is_some(),
-                    min_bytes: q.ecn.map_or(0, |e| e.min_bytes),
-                    max_bytes: q.ecn.map_or(0, |e| e.max_bytes),
-                    probability: q.ecn.map_or(0, |e| e.probability_percent),
+            queues: (0u8..8)
+                .map(|tc| {
+                    let e = variants::ecn_of(v, tc);
+                    CEcnQueue {
+                        tc,
+                        enable: e.is_some(),
+                        min_bytes: e.map_or(0, |e| e.min_bytes),
+                        max_bytes: e.map_or(0, |e| e.max_bytes),
+                        probability: e.map_or(0, |e| e.probability_percent),
+                    }
                 })
                 .collect(),
         })
         .collect();
 
-    let mut schedulers: Vec<CScheduler> = qos
-        .classes
-        .iter()
-        .map(|c| match c.scheduling {
-            Scheduling::Strict => CScheduler {
-                tc: c.queue,
-                strict: true,
-                bw_percent: 0,
-            },
-            Scheduling::Ets { weight_percent } => CScheduler {
-                tc: c.queue,
-                strict: false,
-                bw_percent: weight_percent,
-            },
+    let schedulers: Vec<CScheduler> = (0u8..8)
+        .map(|tc| {
+            match qos
+                .classes
+                .iter()
+                .find(|c| c.queue == tc)
+                .map(|c| c.scheduling)
+            {
+                Some(Scheduling::Strict) => CScheduler {
+                    tc,
+                    strict: true,
+                    bw_percent: 0,
+                },
+                Some(Scheduling::Ets { weight_percent }) => CScheduler {
+                    tc,
+                    strict: false,
+                    bw_percent: weight_percent,
+                },
+                None => CScheduler {
+                    tc,
+                    strict: false,
+                    bw_percent: 0,
+                },
+            }
         })
         .collect();
-    schedulers.sort_by_key(|s| s.tc);
 
     let b = &ctx.buffer;
     let lossless_pool_percent = if b.total_bytes == 0 {
@@ -176,11 +327,33 @@ pub fn view(ctx: &SwitchContext) -> Result<CumulusView, RenderError> {
             .min(100)
     };
 
+    let lossless_ports = || {
+        ctx.ports
+            .iter()
+            .filter(|p| !p.lossless_priorities.is_empty())
+    };
+    let longest = lossless_ports().map(|p| p.cable_m).max().unwrap_or(10);
+    let mut cables: Vec<u32> = lossless_ports()
+        .map(|p| p.cable_m)
+        .filter(|&c| c != longest)
+        .collect();
+    cables.sort_unstable();
+    cables.dedup();
+    let mut pfc_profiles = vec![CPfcProfile {
+        name: DEFAULT_PROFILE.to_string(),
+        cable_length: longest,
+    }];
+    pfc_profiles.extend(cables.iter().map(|&c| CPfcProfile {
+        name: pfc_profile_name(c),
+        cable_length: c,
+    }));
+
     let ports = ctx
         .ports
         .iter()
         .map(|p| {
             let v = variants::variant_of(&all, &p.name);
+            let lossless = !p.lossless_priorities.is_empty();
             CPort {
                 name: p.name.clone(),
                 description_shell: p
@@ -192,32 +365,45 @@ pub fn view(ctx: &SwitchContext) -> Result<CumulusView, RenderError> {
                     .as_deref()
                     .map(|d| escape::yaml_quote(&escape::sanitize_text(d))),
                 mtu: p.mtu,
-                watchdog: all[v].watchdog && !p.lossless_priorities.is_empty(),
+                watchdog: watchdog.is_some() && all[v].watchdog && lossless,
                 ecn_profile: (v != 0).then(|| ecn_profile_name(v)),
+                pfc_profile: (lossless && p.cable_m != longest)
+                    .then(|| pfc_profile_name(p.cable_m)),
             }
         })
         .collect();
 
-    Ok(CumulusView {
-        hostname: ctx.device.clone(),
-        description: ctx.description.as_deref().map(escape::comment_text),
-        dscp_map,
-        egress_map,
-        lossless_priorities: qos.lossless_priorities.clone(),
-        lossless_pool_percent,
-        lossy_pool_percent: 100 - lossless_pool_percent,
-        cable_length: ctx
-            .ports
-            .iter()
-            .filter(|p| !p.lossless_priorities.is_empty())
-            .map(|p| p.cable_m)
-            .max()
-            .unwrap_or(10),
-        ecn_profiles,
-        schedulers,
-        watchdog,
-        ports,
-    })
+    if lossless_ports().next().is_some() {
+        notes.push(Note::new(
+            NoteKind::DeviceManaged,
+            Property::Headroom,
+            "PFC headroom, xoff/xon and pool alpha are not configured: switchd sizes them from each port's cable length and speed (fabricc's numbers are in report.md for reference)",
+        ));
+    }
+    fixed_headroom_and_static_threshold(ctx, "Cumulus", &mut notes);
+    fidelity::device_managed(ctx, &mut notes);
+
+    Ok((
+        CumulusView {
+            hostname: ctx.device.clone(),
+            fabric: ctx.fabric.clone(),
+            description: ctx.description.as_deref().map(escape::comment_text),
+            release: release.to_string(),
+            enable: ENABLE,
+            disable: DISABLE,
+            dscp_map,
+            egress_map,
+            lossless_priorities: qos.lossless_priorities.clone(),
+            lossless_pool_percent,
+            lossy_pool_percent: 100 - lossless_pool_percent,
+            pfc_profiles,
+            ecn_profiles,
+            schedulers,
+            watchdog,
+            ports,
+        },
+        notes,
+    ))
 }
 
 fn ecn_profile_name(index: usize) -> String {
@@ -225,5 +411,20 @@ fn ecn_profile_name(index: usize) -> String {
         DEFAULT_PROFILE.to_string()
     } else {
         format!("fabricc-ecn-{}", index + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn release_table() {
+        assert!(supported(NEWEST) && supported(OLDEST));
+        assert!(!supported(Release::new(5, 2)) && !supported(Release::new(5, 18)));
+        assert!(!has(Release::new(5, 5), Feature::PfcWatchdog));
+        assert!(has(Release::new(5, 6), Feature::PfcWatchdog));
+        assert!(!has(Release::new(5, 3), Feature::PortEcnProfile));
+        assert!(has(NEWEST, Feature::PortEcnProfile));
     }
 }

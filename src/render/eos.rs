@@ -1,21 +1,43 @@
 //! Arista EOS view: a switch context as EOS CLI values.
 //!
-//! In: a `SwitchContext` with `os: eos`. Out: `EosView` for `eos/running-config`.
-//! Reference facts (vendors.md §2b): explicit `qos map dscp … to traffic-class` and
-//! `traffic-class … to tx-queue`; one `qos profile` (trust dscp, PFC on, `priority N no-drop`,
-//! watchdog, per-tx-queue `priority strict` or `no priority` + `bandwidth percent`,
-//! `random-detect ecn … kbytes … max-mark-probability … weight 0`) bound per interface with
-//! `service-profile`; `tx-queue N` / `random-detect ecn count` per interface; watchdog timers
-//! in seconds; interface MTU at most 9214.
+//! In: a `SwitchContext` with `os: eos`. Out: `EosView` for `eos/qos.cfg`, a merge fragment
+//! (no hostname, no `end`: EOS `configure replace` would wipe everything it lacks), and the
+//! notes of what EOS is left to decide. Syntax and order follow Arista AVD's
+//! `eos_cli_config_gen` (github.com/aristanetworks/avd, 6.4): sections in EOS's own order
+//! (`qos profile`, interfaces, `qos map`, `priority-flow-control`, aristanetworks/avd#6318);
+//! one `qos profile` per port variant (trust dscp, PFC on, `priority N no-drop`, watchdog,
+//! per-tx-queue `!! class` comment, `priority strict` or `no priority` + `bandwidth percent`,
+//! `random-detect ecn … bytes … max-mark-probability … weight 0` and `random-detect ecn
+//! count`) bound with `service-profile`; DSCP maps grouped one line per traffic class.
+//!
+//! Decisions, with their evidence:
+//! * ECN thresholds always in `bytes`, both in one unit (AVD models one `units` per
+//!   command; whether `kbytes` is 1000 or 1024 B is not documented), at most 256,000,000.
+//! * Watchdog `timeout`/`recovery-time` in seconds with two decimals (AVD's schema pattern
+//!   `\d+(\.\d{1,2})?`): other values are rounded up to 10 ms and reported; `polling-interval`
+//!   in ms steps, at most 30 s and at most half of both.
+//! * Watchdog action: `drop` → `drop`, `alert` → `notify-only`; EOS has no action that
+//!   forwards a stormed queue (AVD 6.4 allows `drop|errdisable|notify-only`; `no-drop` is
+//!   refused on hardware, aristanetworks/avd#6399, #6400), so `forward` is FAB901.
+//! * Lossless priority 0 or 1: EOS's default CoS map swaps 0 and 1, so CoS 0/1 → TC 0/1 is
+//!   stated (`qos map cos`) whenever either is lossless.
+//! * Interface MTU at most 9214 (Arista's and AVD's examples); a larger fabric MTU is noted.
 
 use serde::Serialize;
 
-use super::context::{Ecn, Scheduling, SwitchContext, SwitchOs, WatchdogAction};
+use super::context::{
+    Ecn, PauseThreshold, Scheduling, SwitchContext, SwitchOs, Watchdog, WatchdogAction,
+};
+use super::fidelity::{self, Note, NoteKind, Property};
 use super::variants::{self, Variant};
 use super::{RenderError, escape, unsupported};
 
-/// Largest interface MTU EOS accepts on the platforms in the references (examples use 9214).
+/// Largest interface MTU written (Arista's and AVD's examples use 9214).
 pub const MAX_MTU: u32 = 9214;
+/// AVD's schema bound on `random-detect ecn` thresholds in bytes.
+pub const MAX_ECN_BYTES: u64 = 256_000_000;
+/// Longest `polling-interval` (AVD schema), ms.
+pub const MAX_POLL_MS: u32 = 30_000;
 const PROFILE: &str = "FABRICC_ROCE";
 
 /// EOS front-panel name of a multi-lane port: `Ethernet<index+1>/1`.
@@ -26,10 +48,13 @@ pub fn port_name(index: u32) -> String {
 #[derive(Debug, Serialize)]
 pub struct EosView {
     pub hostname: String,
+    pub fabric: String,
     pub description: Option<String>,
-    /// `(dscp, tc)` for all 64 DSCPs.
-    pub dscp_map: Vec<(u8, u8)>,
-    /// `(tc, tx-queue)` for every class.
+    /// `qos map dscp …` argument lists, one per traffic class: `(dscps, tc)`.
+    pub dscp_map: Vec<(String, u8)>,
+    /// `(cos, tc)`: CoS entries that differ from what the classes need.
+    pub cos_map: Vec<(u8, u8)>,
+    /// `(tc, tx-queue)` where they differ.
     pub tc_queue: Vec<(u8, u8)>,
     pub watchdog: Option<EosWatchdog>,
     pub profiles: Vec<EosProfile>,
@@ -68,7 +93,6 @@ pub struct EosPort {
     pub description: Option<String>,
     pub mtu: u32,
     pub profile: String,
-    pub ecn_queues: Vec<u8>,
 }
 
 /// Seconds as EOS prints them: `200` ms → `0.2`, `1000` → `1`.
@@ -83,14 +107,9 @@ pub fn seconds(ms: u32) -> String {
     }
 }
 
-/// A byte threshold with its EOS unit keyword: whole kilobytes as `kbytes` (vendors.md §0:
-/// 150000 B = `150 kbytes`), anything else exactly in `bytes`.
+/// A threshold in `bytes`, the one unit EOS documents without a base question.
 pub fn threshold(bytes: u64) -> String {
-    if bytes.is_multiple_of(1000) {
-        format!("{} kbytes", bytes / 1000)
-    } else {
-        format!("{bytes} bytes")
-    }
+    format!("{bytes} bytes")
 }
 
 fn ecn_args(e: Ecn) -> String {
@@ -102,75 +121,211 @@ fn ecn_args(e: Ecn) -> String {
     )
 }
 
-pub fn view(ctx: &SwitchContext) -> Result<EosView, RenderError> {
-    let dev = ctx.device.as_str();
+/// `ms` rounded up to EOS's 10 ms timer resolution.
+pub fn round_10ms(ms: u32) -> u32 {
+    ms.div_ceil(10).saturating_mul(10)
+}
+
+fn watchdog(dev: &str, w: Watchdog, notes: &mut Vec<Note>) -> Result<EosWatchdog, RenderError> {
     let err = |m: String| unsupported(dev, SwitchOs::Eos, m);
-    let watchdog = match ctx.watchdog {
-        None => None,
-        Some(w) => {
-            let action = match w.action {
-                WatchdogAction::Drop => "drop",
-                WatchdogAction::Forward => "no-drop",
-                WatchdogAction::Alert => return Err(err("PFC watchdog action `alert`".into())),
-            };
-            // EOS: polling ≤ min(timeout, recovery) / 2, timers 0.01–60 s [2nd].
-            if u64::from(w.poll_ms) * 2 > u64::from(w.detect_ms.min(w.restore_ms))
-                || w.detect_ms < 10
-                || w.restore_ms < 10
-                || w.detect_ms > 60000
-                || w.restore_ms > 60000
-                || w.poll_ms < 5
-            {
-                return Err(err(format!(
-                    "PFC watchdog poll {} ms must be ≤ half of detect {} ms and restore {} ms",
-                    w.poll_ms, w.detect_ms, w.restore_ms
-                )));
-            }
-            Some(EosWatchdog {
-                timeout: seconds(w.detect_ms),
-                recovery: seconds(w.restore_ms),
-                polling: seconds(w.poll_ms),
-                action,
-            })
+    let action = match w.action {
+        WatchdogAction::Drop => "drop",
+        WatchdogAction::Alert => "notify-only",
+        WatchdogAction::Forward => {
+            return Err(err(
+                "PFC watchdog action `forward`: EOS has no watchdog action that keeps forwarding a stormed queue (drop, errdisable, notify-only); use `action drop` or `action alert`".into(),
+            ));
         }
     };
+    let timeout = round_10ms(w.detect_ms);
+    let recovery = round_10ms(w.restore_ms);
+    for (asked, got, prop, what) in [
+        (w.detect_ms, timeout, Property::WatchdogDetect, "detect"),
+        (w.restore_ms, recovery, Property::WatchdogRestore, "restore"),
+    ] {
+        if asked != got {
+            notes.push(Note::new(
+                NoteKind::Approximated,
+                prop,
+                format!(
+                    "EOS watchdog timers have 10 ms steps: {what} {asked} ms is configured as {got} ms"
+                ),
+            ));
+        }
+    }
+    if !(10..=60_000).contains(&timeout) || !(10..=60_000).contains(&recovery) {
+        return Err(err(format!(
+            "PFC watchdog detect {timeout} ms / restore {recovery} ms: EOS takes 10 ms to 60 s"
+        )));
+    }
+    if w.poll_ms < 5
+        || w.poll_ms > MAX_POLL_MS
+        || w.poll_ms.saturating_mul(2) > timeout.min(recovery)
+    {
+        return Err(err(format!(
+            "PFC watchdog poll {} ms: EOS takes 5 ms to 30 s, at most half of detect {timeout} ms and restore {recovery} ms",
+            w.poll_ms
+        )));
+    }
+    Ok(EosWatchdog {
+        timeout: seconds(timeout),
+        recovery: seconds(recovery),
+        polling: seconds(w.poll_ms),
+        action,
+    })
+}
+
+pub fn view(ctx: &SwitchContext) -> Result<(EosView, Vec<Note>), RenderError> {
+    let dev = ctx.device.as_str();
+    let err = |m: String| unsupported(dev, SwitchOs::Eos, m);
+    let mut notes = Vec::new();
+    let watchdog = match ctx.watchdog {
+        None => None,
+        Some(w) => Some(watchdog(dev, w, &mut notes)?),
+    };
     let all = variants::variants(ctx);
+    for v in &all {
+        for q in &v.ecn {
+            if let Some(e) = q.ecn
+                && e.max_bytes > MAX_ECN_BYTES
+            {
+                return Err(err(format!(
+                    "ECN max {} B on queue {}: EOS takes at most {MAX_ECN_BYTES} B",
+                    e.max_bytes, q.queue
+                )));
+            }
+        }
+    }
     let profiles = all
         .iter()
         .filter(|v| v.index == 0 || !v.ports.is_empty())
         .map(|v| profile(ctx, v))
         .collect();
+    let mut clamped = None;
     let ports = ctx
         .ports
         .iter()
         .map(|p| {
             let v = variants::variant_of(&all, &p.name);
+            if p.mtu > MAX_MTU {
+                clamped = Some(p.mtu);
+            }
             EosPort {
                 name: p.name.clone(),
                 description: p.description.as_deref().map(escape::cli_description),
                 mtu: p.mtu.min(MAX_MTU),
                 profile: variants::variant_name(PROFILE, v),
-                ecn_queues: p
-                    .ecn
-                    .iter()
-                    .filter(|q| q.ecn.is_some())
-                    .map(|q| q.queue)
-                    .collect(),
             }
         })
         .collect();
-    let mut tc_queue: Vec<(u8, u8)> = ctx.qos.classes.iter().map(|c| (c.tc, c.queue)).collect();
+    if let Some(mtu) = clamped {
+        notes.push(Note::new(
+            NoteKind::Adjusted,
+            Property::Mtu,
+            format!(
+                "interfaces get MTU {MAX_MTU} (Arista's examples) instead of {mtu}: a {}-byte IP MTU difference with the peers, no effect on RoCE frames",
+                mtu - MAX_MTU
+            ),
+        ));
+    }
+
+    let qos = &ctx.qos;
+    let mut tc_queue: Vec<(u8, u8)> = qos
+        .classes
+        .iter()
+        .filter(|c| c.tc != c.queue)
+        .map(|c| (c.tc, c.queue))
+        .collect();
     tc_queue.sort_unstable();
     tc_queue.dedup();
-    Ok(EosView {
-        hostname: ctx.device.clone(),
-        description: ctx.description.as_deref().map(escape::comment_text),
-        dscp_map: (0u8..).zip(ctx.qos.dscp_to_tc.iter().copied()).collect(),
-        tc_queue,
-        watchdog,
-        profiles,
-        ports,
-    })
+    let cos_map = if qos.lossless_priorities.iter().any(|&p| p <= 1) {
+        vec![(0, 0), (1, 1)]
+    } else {
+        Vec::new()
+    };
+    let mut dscp_map = Vec::new();
+    for tc in 0u8..8 {
+        let dscps: Vec<String> = (0u8..)
+            .zip(&qos.dscp_to_tc)
+            .filter(|(_, t)| **t == tc)
+            .map(|(d, _)| d.to_string())
+            .collect();
+        if !dscps.is_empty() {
+            dscp_map.push((dscps.join(" "), tc));
+        }
+    }
+    for c in qos.classes.iter().filter(|c| c.queue == 7 || c.tc == 7) {
+        notes.push(Note::new(
+            NoteKind::PlatformDependent,
+            Property::ClassQueues,
+            format!(
+                "class `{}` uses traffic class and tx-queue 7: on Sand (Jericho) platforms before EOS 4.33.0F queue 7 is reserved for control-plane traffic and not configurable, elsewhere it is shared with control-plane traffic; move the class to priority 6 or below",
+                c.name
+            ),
+        ));
+    }
+    leaves_to_device(ctx, "EOS", &mut notes);
+    fidelity::device_managed(ctx, &mut notes);
+    Ok((
+        EosView {
+            hostname: ctx.device.clone(),
+            fabric: ctx.fabric.clone(),
+            description: ctx.description.as_deref().map(escape::comment_text),
+            dscp_map,
+            cos_map,
+            tc_queue,
+            watchdog,
+            profiles,
+            ports,
+        },
+        notes,
+    ))
+}
+
+/// Notes for the buffer values a CLI target leaves to the switch: computed headroom and pools
+/// (advice), and `headroom` / `pfc-threshold` overrides it cannot state (warnings).
+pub(crate) fn leaves_to_device(ctx: &SwitchContext, os: &str, notes: &mut Vec<Note>) {
+    let lossless = ctx.ports.iter().any(|p| !p.lossless_priorities.is_empty());
+    if lossless {
+        notes.push(Note::new(
+            NoteKind::DeviceManaged,
+            Property::Headroom,
+            format!(
+                "PFC headroom, pause thresholds and buffer pools are not configured: {os} sizes them from its platform defaults (fabricc's numbers are in report.md for reference)"
+            ),
+        ));
+    }
+    fixed_headroom_and_static_threshold(ctx, os, notes);
+}
+
+/// Warnings for `headroom` and `pfc-threshold` overrides a target does not configure.
+pub(crate) fn fixed_headroom_and_static_threshold(
+    ctx: &SwitchContext,
+    os: &str,
+    notes: &mut Vec<Note>,
+) {
+    if let Some(h) = ctx.ports.iter().flat_map(|p| &p.headroom).find(|h| h.fixed) {
+        notes.push(Note::new(
+            NoteKind::NotRendered,
+            Property::Headroom,
+            format!(
+                "the `headroom` override ({} B on priority {}) is not configured: {os} reserves its own headroom",
+                h.xoff_bytes, h.priority
+            ),
+        ));
+    }
+    if let Some(b) = ctx.ports.iter().find_map(|p| match p.pause_threshold {
+        PauseThreshold::Static { bytes } if !p.lossless_priorities.is_empty() => Some(bytes),
+        _ => None,
+    }) {
+        notes.push(Note::new(
+            NoteKind::NotRendered,
+            Property::PauseThreshold,
+            format!(
+                "the static `pfc-threshold` ({b} B) is not configured: {os} pauses at its own (dynamic) threshold"
+            ),
+        ));
+    }
 }
 
 fn profile(ctx: &SwitchContext, v: &Variant) -> EosProfile {
@@ -211,7 +366,9 @@ mod tests {
         assert_eq!(seconds(1000), "1");
         assert_eq!(seconds(1250), "1.25");
         assert_eq!(seconds(5), "0.005");
-        assert_eq!(threshold(150_000), "150 kbytes");
+        assert_eq!(threshold(150_000), "150000 bytes");
         assert_eq!(threshold(150_001), "150001 bytes");
+        assert_eq!(round_10ms(205), 210);
+        assert_eq!(round_10ms(200), 200);
     }
 }

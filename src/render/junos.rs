@@ -1,6 +1,7 @@
 //! Juniper Junos (QFX) view: a switch context as Junos configuration values.
 //!
-//! In: a `SwitchContext` with `os: junos`. Out: `JunosView` for `junos/config`.
+//! In: a `SwitchContext` with `os: junos`. Out: `JunosView` for `junos/qos.conf` (a `load
+//! merge` fragment: no host-name, no units), and the notes of what Junos is left to decide.
 //! Reference facts (vendors.md §2d): a DSCP classifier with **binary** code points; one
 //! forwarding class per class (`queue-num`, `no-loss pfc-priority <p>` for lossless ones);
 //! drop profiles in **percent fill level of the queue buffer** (converted here from bytes
@@ -9,12 +10,33 @@
 //! `priority strict-high` for strict classes; a congestion-notification-profile with
 //! `pfc-watchdog`, `input dscp code-point … pfc` and `output ieee-802.1 code-point …
 //! flow-control-queue …`; shared-buffer partitions in percent; interface `mtu`.
+//!
+//! Decisions, with their evidence:
+//! * Ingress and egress lossless partitions are the same percent (J1; `lower`).
+//! * Fill levels are whole percent of the buffer one queue may hold, α/(1+α) of its egress
+//!   partition (lossless queues: the lossless partition; lossy queues: the lossy one). The
+//!   file states that base in a comment; a threshold under 1 % or a min/max pair that rounds
+//!   to one value is reported and written as 1 % / min + 1 %, never as `[ 1 1 ]` (fill levels
+//!   must differ: "The low value must be less than the high value", Juniper fill-level
+//!   reference).
+//! * Each CN profile says its ports' `input cable-length` (metres; Junos sizes PFC headroom
+//!   from it and assumes 100 m otherwise, Juniper `cable-length` reference), one profile per
+//!   cable length.
+//! * The CNP scheduler is `priority strict-high` with `transmit-rate percent 5`, as Juniper's
+//!   DCQCN configlet for QFX5220/5230/5240 (Apstra 6.1 "Create and Import a DCQCN Configlet");
+//!   the ETS transmit rates share the other 95 %.
+//! * `watchdog-action` is `drop` or `forward` (YANG `pfc-watchdog/watchdog-action`).
 
 use serde::Serialize;
 
 use super::context::{Ecn, Scheduling, SwitchContext, SwitchOs, WatchdogAction};
+use super::eos::fixed_headroom_and_static_threshold;
+use super::fidelity::{self, Note, NoteKind, Property};
 use super::variants::{self, Variant};
 use super::{RenderError, escape, unsupported};
+
+/// The CNP scheduler's transmit rate, as Juniper's DCQCN configlet.
+pub const CNP_TRANSMIT_PERCENT: u8 = 5;
 
 pub const CLASSIFIER: &str = "fabricc-dscp";
 
@@ -33,19 +55,51 @@ pub fn pcp_bits(priority: u8) -> String {
     format!("{:03b}", priority & 0x7)
 }
 
-/// Bytes as a percent of the queue buffer, rounded to nearest, clamped to 1..=100.
+/// Bytes as a percent of the queue buffer, rounded to nearest (not clamped).
 pub fn fill_percent(bytes: u64, queue_buffer: u64) -> u64 {
     if queue_buffer == 0 {
         return 100;
     }
     let pct = (u128::from(bytes) * 100 + u128::from(queue_buffer) / 2) / u128::from(queue_buffer);
-    u64::try_from(pct).unwrap_or(100).clamp(1, 100)
+    u64::try_from(pct).unwrap_or(u64::MAX)
+}
+
+/// ETS weights scaled to `room` percent (largest remainder, ties to the lower index), so the
+/// transmit rates plus the CNP's stay within 100 %.
+pub fn scale_weights(weights: &[u8], room: u8) -> Vec<u8> {
+    let total: u32 = weights.iter().map(|&w| u32::from(w)).sum();
+    if total == 0 {
+        return weights.to_vec();
+    }
+    let exact: Vec<u32> = weights
+        .iter()
+        .map(|&w| u32::from(w) * u32::from(room))
+        .collect();
+    let mut out: Vec<u32> = exact.iter().map(|e| e / total).collect();
+    let mut left = u32::from(room).min(total) - out.iter().sum::<u32>().min(u32::from(room));
+    let mut order: Vec<usize> = (0..weights.len()).collect();
+    order.sort_by_key(|&i| (std::cmp::Reverse(exact[i] % total), i));
+    for i in order {
+        if left == 0 {
+            break;
+        }
+        if weights[i] > 0 {
+            out[i] += 1;
+            left -= 1;
+        }
+    }
+    out.into_iter()
+        .map(|v| u8::try_from(v).unwrap_or(100))
+        .collect()
 }
 
 #[derive(Debug, Serialize)]
 pub struct JunosView {
     pub hostname: String,
+    pub fabric: String,
     pub description: Option<String>,
+    /// The fill-level base, stated in the file: what one queue may hold.
+    pub fill_base: JFillBase,
     pub classifier: &'static str,
     pub forwarding_classes: Vec<JForwardingClass>,
     pub drop_profiles: Vec<JDropProfile>,
@@ -54,6 +108,15 @@ pub struct JunosView {
     pub cn_profiles: Vec<JCnProfile>,
     pub buffer: JBuffer,
     pub ports: Vec<JPort>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct JFillBase {
+    /// α as text (`1`, `1/2`, `2`).
+    pub alpha: String,
+    pub share_percent: u64,
+    pub lossless_queue_bytes: u64,
+    pub lossy_queue_bytes: u64,
 }
 
 #[derive(Debug, Serialize)]
@@ -92,6 +155,8 @@ pub struct JSchedulerMap {
 pub struct JCnProfile {
     pub name: String,
     pub watchdog: Option<JWatchdog>,
+    /// Cable length of the ports bound to this profile, metres.
+    pub cable_length: u32,
     /// 6-bit DSCP code points that trigger PFC.
     pub input_code_points: Vec<String>,
     /// `(3-bit priority, queue)`.
@@ -104,6 +169,8 @@ pub struct JWatchdog {
     /// Poll intervals without progress before the queue counts as stormed.
     pub detection: u32,
     pub recovery_ms: u32,
+    /// `drop` or `forward`.
+    pub action: &'static str,
 }
 
 #[derive(Debug, Serialize)]
@@ -132,11 +199,22 @@ fn percent_of(part: u64, total: u64) -> u64 {
     }
 }
 
-pub fn view(ctx: &SwitchContext) -> Result<JunosView, RenderError> {
+pub fn view(ctx: &SwitchContext) -> Result<(JunosView, Vec<Note>), RenderError> {
     let dev = ctx.device.as_str();
     let err = |m: String| unsupported(dev, SwitchOs::Junos, m);
+    let mut notes = Vec::new();
     let qos = &ctx.qos;
     let b = &ctx.buffer;
+    // A lossy queue holds the same α share of the (smaller) lossy partition.
+    let lossy_queue = if b.egress_lossless_pool_bytes == 0 {
+        0
+    } else {
+        u64::try_from(
+            u128::from(b.lossless_queue_buffer_bytes) * u128::from(b.egress_lossy_pool_bytes)
+                / u128::from(b.egress_lossless_pool_bytes),
+        )
+        .unwrap_or(u64::MAX)
+    };
     if b.lossless_queue_buffer_bytes == 0 {
         return Err(err(
             "the lossless queue buffer size is needed for fill-level percentages".into(),
@@ -157,15 +235,65 @@ pub fn view(ctx: &SwitchContext) -> Result<JunosView, RenderError> {
 
     let watchdog = match ctx.watchdog {
         None => None,
-        Some(w) if w.action != WatchdogAction::Drop => {
-            return Err(err("PFC watchdog action other than drop".into()));
+        Some(w) => {
+            let action = match w.action {
+                WatchdogAction::Drop => "drop",
+                WatchdogAction::Forward => "forward",
+                WatchdogAction::Alert => {
+                    return Err(err(
+                        "PFC watchdog action `alert`: the Junos watchdog drops or forwards a stormed queue (`watchdog-action drop|forward`)".into(),
+                    ));
+                }
+            };
+            let poll = w.poll_ms.max(1);
+            let detection = w.detect_ms.div_ceil(poll);
+            if detection * poll != w.detect_ms {
+                notes.push(Note::new(
+                    NoteKind::Approximated,
+                    Property::WatchdogDetect,
+                    format!(
+                        "detection counts poll intervals: detect {} ms becomes {detection} × {poll} ms = {} ms",
+                        w.detect_ms,
+                        detection * poll
+                    ),
+                ));
+            }
+            Some(JWatchdog {
+                poll_interval_ms: poll,
+                detection,
+                recovery_ms: w.restore_ms,
+                action,
+            })
         }
-        Some(w) => Some(JWatchdog {
-            poll_interval_ms: w.poll_ms,
-            detection: w.detect_ms.div_ceil(w.poll_ms.max(1)),
-            recovery_ms: w.restore_ms,
-        }),
     };
+    // ETS transmit rates share what the CNP scheduler leaves.
+    let cnp_strict = qos
+        .classes
+        .iter()
+        .any(|c| c.cnp && c.scheduling == Scheduling::Strict);
+    let ets: Vec<u8> = qos
+        .classes
+        .iter()
+        .map(|c| match c.scheduling {
+            Scheduling::Ets { weight_percent } => weight_percent,
+            Scheduling::Strict => 0,
+        })
+        .collect();
+    let rates = if cnp_strict {
+        scale_weights(&ets, 100 - CNP_TRANSMIT_PERCENT)
+    } else {
+        ets.clone()
+    };
+    if rates != ets {
+        notes.push(Note::new(
+            NoteKind::Adjusted,
+            Property::Scheduling,
+            format!(
+                "the strict CNP scheduler gets `transmit-rate percent {CNP_TRANSMIT_PERCENT}` (Juniper's DCQCN configlet), so the ETS transmit rates are scaled to the other {}%",
+                100 - CNP_TRANSMIT_PERCENT
+            ),
+        ));
+    }
 
     let all: Vec<Variant> = variants::variants(ctx)
         .into_iter()
@@ -175,7 +303,7 @@ pub fn view(ctx: &SwitchContext) -> Result<JunosView, RenderError> {
     let mut schedulers = Vec::new();
     let mut scheduler_maps = Vec::new();
     let mut cn_profiles: Vec<JCnProfile> = Vec::new();
-    let mut cn_names: Vec<(usize, String)> = Vec::new();
+    let mut cn_names: Vec<(usize, u32, String)> = Vec::new();
     for v in &all {
         let suffix = if v.index == 0 {
             String::new()
@@ -183,9 +311,14 @@ pub fn view(ctx: &SwitchContext) -> Result<JunosView, RenderError> {
             format!("-{}", v.index + 1)
         };
         let mut entries = Vec::new();
-        for c in &qos.classes {
+        for (ci, c) in qos.classes.iter().enumerate() {
             let drop_profile = variants::ecn_of(v, c.queue).map(|e| {
-                let dp = drop_profile(e, b.lossless_queue_buffer_bytes);
+                let base = if c.lossless {
+                    b.lossless_queue_buffer_bytes
+                } else {
+                    lossy_queue
+                };
+                let dp = drop_profile(&c.name, e, base, &mut notes);
                 let name = dp.name.clone();
                 if !drop_profiles.contains(&dp) {
                     drop_profiles.push(dp);
@@ -193,8 +326,9 @@ pub fn view(ctx: &SwitchContext) -> Result<JunosView, RenderError> {
                 name
             });
             let (strict, transmit_percent) = match c.scheduling {
+                Scheduling::Strict if c.cnp => (true, Some(CNP_TRANSMIT_PERCENT)),
                 Scheduling::Strict => (true, None),
-                Scheduling::Ets { weight_percent } => (false, Some(weight_percent)),
+                Scheduling::Ets { .. } => (false, Some(rates[ci])),
             };
             // A variant reuses the base scheduler of a class when nothing differs, so an
             // override only adds the schedulers it changes.
@@ -228,7 +362,22 @@ pub fn view(ctx: &SwitchContext) -> Result<JunosView, RenderError> {
             .iter()
             .filter(|c| c.lossless && v.lossless_priorities.contains(&c.priority))
             .collect();
-        if !lossless.is_empty() {
+        // One CN profile per (variant, cable length) of the variant's ports.
+        let mut cables: Vec<u32> = ctx
+            .ports
+            .iter()
+            .filter(|p| v.ports.contains(&p.name))
+            .map(|p| p.cable_m)
+            .collect();
+        cables.sort_unstable();
+        cables.dedup();
+        if v.index == 0 && cables.is_empty() {
+            cables.push(100);
+        }
+        for cable_length in cables {
+            if lossless.is_empty() {
+                break;
+            }
             let mut input: Vec<u8> = lossless
                 .iter()
                 .flat_map(|c| c.dscps.iter().copied())
@@ -248,21 +397,23 @@ pub fn view(ctx: &SwitchContext) -> Result<JunosView, RenderError> {
                 p.input_code_points == input_code_points
                     && p.output == output
                     && p.watchdog.is_some() == wd.is_some()
+                    && p.cable_length == cable_length
             });
             let name = match existing {
                 Some(p) => p.name.clone(),
                 None => {
-                    let name = format!("cnp-fabricc{suffix}");
+                    let name = format!("cnp-fabricc{suffix}-{cable_length}m");
                     cn_profiles.push(JCnProfile {
                         name: name.clone(),
                         watchdog: wd,
+                        cable_length,
                         input_code_points,
                         output,
                     });
                     name
                 }
             };
-            cn_names.push((v.index, name));
+            cn_names.push((v.index, cable_length, name));
         }
     }
     drop_profiles.sort_by(|a, b| a.name.cmp(&b.name));
@@ -273,8 +424,8 @@ pub fn view(ctx: &SwitchContext) -> Result<JunosView, RenderError> {
         .map(|h| percent_of(h, b.total_bytes));
     let used = ingress_lossless + ingress_headroom.unwrap_or(0);
     let egress_lossless = percent_of(b.egress_lossless_pool_bytes, b.total_bytes);
-    let egress_lossy = percent_of(b.egress_lossy_pool_bytes, b.total_bytes);
-    if used > 100 || egress_lossless + egress_lossy > 100 {
+    let egress_lossy = 100u64.saturating_sub(egress_lossless);
+    if used > 100 || egress_lossless > 100 {
         return Err(err(
             "buffer partitions exceed 100 percent of the switch buffer".into(),
         ));
@@ -304,30 +455,86 @@ pub fn view(ctx: &SwitchContext) -> Result<JunosView, RenderError> {
                 mtu: p.mtu,
                 cn_profile: cn_names
                     .iter()
-                    .find(|(i, _)| *i == v)
-                    .map(|(_, n)| n.clone()),
+                    .find(|(i, cable, _)| *i == v && *cable == p.cable_m)
+                    .map(|(_, _, n)| n.clone()),
                 scheduler_map: format!("sm-fabricc{suffix}"),
             }
         })
         .collect();
 
-    Ok(JunosView {
-        hostname: ctx.device.clone(),
-        description: ctx.description.as_deref().map(escape::comment_text),
-        classifier: CLASSIFIER,
-        forwarding_classes,
-        drop_profiles,
-        schedulers,
-        scheduler_maps,
-        cn_profiles,
-        buffer,
-        ports,
-    })
+    if ctx.ports.iter().any(|p| !p.lossless_priorities.is_empty()) {
+        notes.push(Note::new(
+            NoteKind::DeviceManaged,
+            Property::Headroom,
+            "Junos sizes each port's PFC headroom from the CN profile's cable length and its own MRU formula; the `lossless-headroom` partition is fabricc's per-port sum rounded up to a whole percent, and the dynamic threshold stays Junos's default",
+        ));
+    }
+    fixed_headroom_and_static_threshold(ctx, "Junos", &mut notes);
+    fidelity::device_managed(ctx, &mut notes);
+    let log2 = b.queue_log2_alpha;
+    let alpha = if log2 >= 0 {
+        (1u32 << log2.unsigned_abs()).to_string()
+    } else {
+        format!("1/{}", 1u32 << log2.unsigned_abs())
+    };
+    let share_percent = if b.egress_lossless_pool_bytes == 0 {
+        0
+    } else {
+        percent_of(b.lossless_queue_buffer_bytes, b.egress_lossless_pool_bytes)
+    };
+    Ok((
+        JunosView {
+            hostname: ctx.device.clone(),
+            fabric: ctx.fabric.clone(),
+            description: ctx.description.as_deref().map(escape::comment_text),
+            fill_base: JFillBase {
+                alpha,
+                share_percent,
+                lossless_queue_bytes: b.lossless_queue_buffer_bytes,
+                lossy_queue_bytes: lossy_queue,
+            },
+            classifier: CLASSIFIER,
+            forwarding_classes,
+            drop_profiles,
+            schedulers,
+            scheduler_maps,
+            cn_profiles,
+            buffer,
+            ports,
+        },
+        notes,
+    ))
 }
 
-fn drop_profile(e: Ecn, queue_buffer: u64) -> JDropProfile {
-    let min = fill_percent(e.min_bytes, queue_buffer);
-    let max = fill_percent(e.max_bytes, queue_buffer).max(min);
+/// The drop profile of `class`: whole-percent fill levels of `queue_buffer`, min < max.
+fn drop_profile(class: &str, e: Ecn, queue_buffer: u64, notes: &mut Vec<Note>) -> JDropProfile {
+    let asked_min = fill_percent(e.min_bytes, queue_buffer);
+    let asked_max = fill_percent(e.max_bytes, queue_buffer);
+    let min = asked_min.clamp(1, 99);
+    let max = asked_max.clamp(min + 1, 100);
+    let bytes = |pct: u64| u128::from(queue_buffer) * u128::from(pct) / 100;
+    if min != asked_min {
+        notes.push(Note::new(
+            NoteKind::Approximated,
+            Property::EcnMarking,
+            format!(
+                "class `{class}`: ECN min {} B is {asked_min} % of the {queue_buffer} B one queue may hold; Junos fill levels are whole percent, so marking starts at {min} % = {} B",
+                e.min_bytes,
+                bytes(min)
+            ),
+        ));
+    }
+    if max != asked_max {
+        notes.push(Note::new(
+            NoteKind::Approximated,
+            Property::EcnMarking,
+            format!(
+                "class `{class}`: ECN max {} B rounds to {asked_max} % of {queue_buffer} B; Junos needs the high fill level above the low one, so it is {max} % = {} B",
+                e.max_bytes,
+                bytes(max)
+            ),
+        ));
+    }
     JDropProfile {
         name: format!("dp-{min}-{max}-{}", e.probability_percent),
         min_percent: min,
@@ -346,7 +553,14 @@ mod tests {
         assert_eq!(dscp_bits(48), "110000");
         assert_eq!(pcp_bits(3), "011");
         assert_eq!(fill_percent(150_000, 1_000_000), 15);
-        assert_eq!(fill_percent(1, 1_000_000), 1);
-        assert_eq!(fill_percent(5_000_000, 1_000_000), 100);
+        assert_eq!(fill_percent(1, 1_000_000), 0);
+        assert_eq!(fill_percent(5_000_000, 1_000_000), 500);
+    }
+
+    #[test]
+    fn ets_rates_share_what_cnp_leaves() {
+        assert_eq!(scale_weights(&[50, 50, 0], 95), vec![48, 47, 0]);
+        assert_eq!(scale_weights(&[40, 50, 10, 0], 95), vec![38, 48, 9, 0]);
+        assert_eq!(scale_weights(&[100], 95), vec![95]);
     }
 }

@@ -12,6 +12,7 @@ pub mod context;
 pub mod cumulus;
 pub mod eos;
 pub mod escape;
+pub mod fidelity;
 pub mod host;
 pub mod junos;
 pub mod nxos;
@@ -27,6 +28,7 @@ use minijinja::value::Serde;
 use serde::Serialize;
 
 pub use context::*;
+pub use fidelity::{Note, NoteKind, Property};
 pub use templates::Templates;
 
 /// What a generated file configures.
@@ -123,10 +125,11 @@ pub(crate) fn unsupported(device: &str, os: SwitchOs, message: impl Into<String>
     }
 }
 
-/// The target's view of a switch, without rendering it: what `check` runs so that a device
-/// the target cannot express is found before a build.
-pub fn preflight_switch(ctx: &SwitchContext) -> Result<(), RenderError> {
-    switch_view(ctx).map(drop)
+/// The target's view of a switch, without rendering it, and the notes of what the target
+/// cannot say as the model says it: what `check` runs so that a device the target cannot
+/// express, or expresses differently, is found before a build.
+pub fn preflight_switch(ctx: &SwitchContext) -> Result<Vec<Note>, RenderError> {
+    switch_view(ctx).map(|(_, notes)| notes)
 }
 
 /// The host script's view of a host, without rendering it.
@@ -134,12 +137,13 @@ pub fn preflight_host(ctx: &HostContext) -> Result<(), RenderError> {
     host::view(ctx).map(drop)
 }
 
-/// Render every file of a switch's target.
+/// Render every file of a switch's target. The notes of the view are `check`'s business
+/// (`preflight_switch`), not the renderer's.
 pub fn render_switch(
     templates: &Templates,
     ctx: &SwitchContext,
 ) -> Result<Vec<Artifact>, RenderError> {
-    let view = switch_view(ctx)?;
+    let (view, _) = switch_view(ctx)?;
     render_files(
         templates,
         ctx.os.as_str(),
@@ -150,15 +154,31 @@ pub fn render_switch(
     )
 }
 
-fn switch_view(ctx: &SwitchContext) -> Result<Value, RenderError> {
+/// The validated view of a switch for its target's templates, with its notes (sorted, unique).
+fn switch_view(ctx: &SwitchContext) -> Result<(Value, Vec<Note>), RenderError> {
     check_switch(ctx)?;
-    Ok(match ctx.os {
-        SwitchOs::Sonic => Value::from(Serde(sonic::view(ctx)?)),
-        SwitchOs::Cumulus => Value::from(Serde(cumulus::view(ctx)?)),
-        SwitchOs::Eos => Value::from(Serde(eos::view(ctx)?)),
-        SwitchOs::Nxos => Value::from(Serde(nxos::view(ctx)?)),
-        SwitchOs::Junos => Value::from(Serde(junos::view(ctx)?)),
-    })
+    let (view, mut notes) = match ctx.os {
+        SwitchOs::Sonic => (Value::from(Serde(sonic::view(ctx)?)), Vec::new()),
+        SwitchOs::Cumulus => {
+            let (v, n) = cumulus::view(ctx)?;
+            (Value::from(Serde(v)), n)
+        }
+        SwitchOs::Eos => {
+            let (v, n) = eos::view(ctx)?;
+            (Value::from(Serde(v)), n)
+        }
+        SwitchOs::Nxos => {
+            let (v, n) = nxos::view(ctx)?;
+            (Value::from(Serde(v)), n)
+        }
+        SwitchOs::Junos => {
+            let (v, n) = junos::view(ctx)?;
+            (Value::from(Serde(v)), n)
+        }
+    };
+    notes.sort();
+    notes.dedup();
+    Ok((view, notes))
 }
 
 /// Render the NIC setup script of a host.

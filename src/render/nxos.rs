@@ -1,6 +1,8 @@
 //! Cisco NX-OS view: a switch context as NX-OS CLI values.
 //!
-//! In: a `SwitchContext` with `os: nxos`. Out: `NxosView` for `nxos/running-config`.
+//! In: a `SwitchContext` with `os: nxos`. Out: `NxosView` for `nxos/qos.cfg` (a merge
+//! fragment: no hostname; `copy … running-config` merges it), and the notes of what NX-OS is
+//! left to decide.
 //! Reference facts (vendors.md §2c): `class-map type qos match-any` + `policy-map type qos`
 //! setting a qos-group per class; `policy-map type queuing` over the fixed 8-queue classes
 //! `c-out-8q-q<N>` / `c-out-8q-q-default` with `priority level 1` (strict) or `bandwidth
@@ -9,16 +11,37 @@
 //! `c-8q-nq<N>`; `system qos`; per interface `priority-flow-control mode on`, watchdog,
 //! `service-policy type qos input`. The qos-group of a class is its egress queue, so the
 //! chain qos-group N → `c-8q-nqN` → `pause pfc-cos <prio>` holds.
+//!
+//! Lossless ports on cables longer than 100 m (and every lossless port when a class has a
+//! static `pfc-threshold`) get an input queuing policy per cable group, `class type queuing
+//! c-in-q<N>` / `pause buffer-size B pause-threshold P resume-threshold R` in bytes: Cisco
+//! requires it beyond 100 m ("For cable lengths greater than 100m, the pause buffer size
+//! threshold configuration is mandatory", Nexus 9000 NX-OS QoS Configuration Guide 10.5(x),
+//! "Configuring Priority Flow Control", https://www.cisco.com/c/en/us/td/docs/dcn/nx-os/nexus9000/105x/configuration/qos/cisco-nexus-9000-series-nx-os-quality-of-service-configuration-guide-105x/m-configuring-priority-flow-control.html).
+//! P is the static threshold, or two MTUs (the plan's xon) where the model's threshold is
+//! dynamic (NX-OS takes bytes only); B = P + the port's xoff; R = P − one MTU. The guide
+//! forbids pause buffer and priority/bandwidth in one input policy, so the policy holds only
+//! the pause lines. The PFC watchdog timers are not rendered: their keywords are not in a
+//! public Cisco text we could read, so the platform defaults apply and a finding says so.
 
 use serde::Serialize;
 
-use super::context::{Ecn, Scheduling, SwitchContext, SwitchOs, WatchdogAction};
+use std::collections::BTreeMap;
+
+use super::context::{
+    Ecn, PauseThreshold, PortContext, Scheduling, SwitchContext, SwitchOs, WatchdogAction,
+};
+use super::fidelity::{self, Note, NoteKind, Property};
 use super::variants::{self, Variant};
 use super::{RenderError, escape, unsupported};
+
+/// Cisco: a pause buffer configuration is mandatory on lossless ports beyond this length.
+pub const PAUSE_BUFFER_CABLE_M: u32 = 100;
 
 pub const QOS_POLICY: &str = "QOS_CLASSIFICATION";
 pub const QUEUING_POLICY: &str = "QOS_EGRESS_PORT";
 pub const NETWORK_POLICY: &str = "qos_network";
+pub const INGRESS_POLICY: &str = "QOS_INGRESS_PAUSE";
 
 /// NX-OS front-panel name: `Ethernet1/<index+1>`.
 pub fn port_name(index: u32) -> String {
@@ -28,6 +51,7 @@ pub fn port_name(index: u32) -> String {
 #[derive(Debug, Serialize)]
 pub struct NxosView {
     pub hostname: String,
+    pub fabric: String,
     pub description: Option<String>,
     /// Classes with explicit DSCPs (the catch-all class becomes `class-default`).
     pub class_maps: Vec<NxClassMap>,
@@ -35,8 +59,24 @@ pub struct NxosView {
     pub default_qos_group: u8,
     pub queuing: Vec<NxQueuing>,
     pub network_qos: Vec<NxNetworkClass>,
+    /// Input queuing policies with pause buffers, one per cable group.
+    pub ingress: Vec<NxIngress>,
     pub watchdog: bool,
     pub ports: Vec<NxPort>,
+}
+
+#[derive(Debug, Serialize, Clone, PartialEq, Eq)]
+pub struct NxIngress {
+    pub name: String,
+    pub queues: Vec<NxPause>,
+}
+
+#[derive(Debug, Serialize, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct NxPause {
+    pub class: String,
+    pub buffer_size: u64,
+    pub pause_threshold: u64,
+    pub resume_threshold: u64,
 }
 
 #[derive(Debug, Serialize)]
@@ -79,6 +119,50 @@ pub struct NxPort {
     pub watchdog: bool,
     /// A queuing policy other than the system one (an ECN override).
     pub queuing: Option<String>,
+    /// The input queuing policy with this port's pause buffer.
+    pub ingress: Option<String>,
+}
+
+fn in_class(q: u8) -> String {
+    if q == 0 {
+        "c-in-q-default".into()
+    } else {
+        format!("c-in-q{q}")
+    }
+}
+
+/// The pause buffer lines of a lossless port, when it needs them: beyond 100 m, or with a
+/// static threshold. `None` = the switch sizes the port itself.
+fn pause_buffer(ctx: &SwitchContext, p: &PortContext) -> Option<Vec<NxPause>> {
+    let fixed = matches!(p.pause_threshold, PauseThreshold::Static { .. });
+    if p.lossless_priorities.is_empty() || (p.cable_m <= PAUSE_BUFFER_CABLE_M && !fixed) {
+        return None;
+    }
+    let mut out: Vec<NxPause> = p
+        .headroom
+        .iter()
+        .map(|h| {
+            let queue = ctx
+                .qos
+                .classes
+                .iter()
+                .find(|c| c.lossless && c.priority == h.priority)
+                .map_or(h.priority, |c| c.queue);
+            let pause = match p.pause_threshold {
+                PauseThreshold::Static { bytes } => bytes,
+                PauseThreshold::Dynamic { .. } => h.xon_bytes,
+            };
+            NxPause {
+                class: in_class(queue),
+                buffer_size: pause.saturating_add(h.xoff_bytes),
+                pause_threshold: pause,
+                resume_threshold: pause.saturating_sub(u64::from(p.mtu)),
+            }
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    Some(out)
 }
 
 fn queue_class(q: u8) -> String {
@@ -97,7 +181,9 @@ fn nq_class(q: u8) -> String {
     }
 }
 
-/// Bytes as NX-OS `kbytes`, rounded up so a threshold never shrinks [unverified: kbyte = 1000 B].
+/// Bytes as NX-OS `kbytes`, rounded up so a threshold never shrinks. Cisco's examples only
+/// ever use `kbytes` and do not say whether it is 1000 or 1024 B; 1000 is assumed (see
+/// docs/targets.md, open questions).
 pub fn kbytes(bytes: u64) -> u64 {
     bytes.div_ceil(1000)
 }
@@ -111,13 +197,46 @@ fn ecn_args(e: Ecn) -> String {
     )
 }
 
-pub fn view(ctx: &SwitchContext) -> Result<NxosView, RenderError> {
+pub fn view(ctx: &SwitchContext) -> Result<(NxosView, Vec<Note>), RenderError> {
     let dev = ctx.device.as_str();
     let err = |m: String| unsupported(dev, SwitchOs::Nxos, m);
-    if let Some(w) = ctx.watchdog
-        && w.action != WatchdogAction::Drop
+    let mut notes = Vec::new();
+    if let Some(w) = ctx.watchdog {
+        if w.action != WatchdogAction::Drop {
+            return Err(err(format!(
+                "PFC watchdog action `{}`: the NX-OS watchdog drops a stormed queue; use `action drop`",
+                match w.action {
+                    WatchdogAction::Forward => "forward",
+                    _ => "alert",
+                }
+            )));
+        }
+        notes.push(Note::new(
+            NoteKind::NotRendered,
+            Property::WatchdogDetect,
+            format!(
+                "only `priority-flow-control watch-dog-interval on` is configured: the platform's watchdog interval, shutdown and restore multipliers apply (Cisco: a stuck queue is polled every 100 ms), not detect {} ms / restore {} ms / poll {} ms",
+                w.detect_ms, w.restore_ms, w.poll_ms
+            ),
+        ));
+    }
+    if ctx
+        .qos
+        .classes
+        .iter()
+        .filter_map(|c| c.ecn)
+        .chain(
+            ctx.ports
+                .iter()
+                .flat_map(|p| p.ecn.iter().filter_map(|q| q.ecn)),
+        )
+        .any(|e| e.min_bytes % 1000 != 0 || e.max_bytes % 1000 != 0)
     {
-        return Err(err("PFC watchdog action other than drop".into()));
+        notes.push(Note::new(
+            NoteKind::Adjusted,
+            Property::EcnMarking,
+            "ECN thresholds are written in whole `kbytes`, rounded up (under 1000 B more than the fabric says)",
+        ));
     }
     let qos = &ctx.qos;
     let mut class_maps = Vec::new();
@@ -170,6 +289,83 @@ pub fn view(ctx: &SwitchContext) -> Result<NxosView, RenderError> {
     }
     // default last, as NX-OS lists it
     network_qos.sort_by_key(|n| n.class == "c-8q-nq-default");
+    // One input policy per distinct set of pause lines, named by its cable length.
+    let mut ingress: Vec<NxIngress> = Vec::new();
+    let mut ingress_of: BTreeMap<String, String> = BTreeMap::new();
+    let mut sized_here = false;
+    let mut sized_by_switch = false;
+    let mut approximated = false;
+    for p in &ctx.ports {
+        if p.lossless_priorities.is_empty() {
+            continue;
+        }
+        let Some(queues) = pause_buffer(ctx, p) else {
+            sized_by_switch = true;
+            continue;
+        };
+        sized_here = true;
+        approximated |= matches!(p.pause_threshold, PauseThreshold::Dynamic { .. });
+        let name = match ingress.iter().find(|i| i.queues == queues) {
+            Some(i) => i.name.clone(),
+            None => {
+                let base = format!("{INGRESS_POLICY}_{}M", p.cable_m);
+                let n = ingress.iter().filter(|i| i.name.starts_with(&base)).count();
+                let name = if n == 0 {
+                    base
+                } else {
+                    format!("{base}_{}", n + 1)
+                };
+                ingress.push(NxIngress {
+                    name: name.clone(),
+                    queues,
+                });
+                name
+            }
+        };
+        ingress_of.insert(p.name.clone(), name);
+    }
+    ingress.sort_by(|a, b| a.name.cmp(&b.name));
+    if approximated {
+        notes.push(Note::new(
+            NoteKind::Approximated,
+            Property::PauseThreshold,
+            format!(
+                "ports over {PAUSE_BUFFER_CABLE_M} m get a static `pause-threshold` of two MTUs: NX-OS's pause buffer takes bytes, not the model's dynamic threshold"
+            ),
+        ));
+    }
+    if sized_by_switch {
+        notes.push(Note::new(
+            NoteKind::DeviceManaged,
+            Property::Headroom,
+            format!(
+                "lossless ports up to {PAUSE_BUFFER_CABLE_M} m get no pause buffer: NX-OS sizes their headroom and pause threshold itself, and buffer pools are the platform's carving (fabricc's numbers are in report.md for reference)"
+            ),
+        ));
+        if let Some(h) = ctx
+            .ports
+            .iter()
+            .filter(|p| !ingress_of.contains_key(&p.name))
+            .flat_map(|p| &p.headroom)
+            .find(|h| h.fixed)
+        {
+            notes.push(Note::new(
+                NoteKind::NotRendered,
+                Property::Headroom,
+                format!(
+                    "the `headroom` override ({} B on priority {}) is not configured on ports up to {PAUSE_BUFFER_CABLE_M} m: NX-OS reserves its own headroom there",
+                    h.xoff_bytes, h.priority
+                ),
+            ));
+        }
+    } else if sized_here {
+        notes.push(Note::new(
+            NoteKind::DeviceManaged,
+            Property::BufferPools,
+            "buffer pools are not configured: NX-OS keeps its platform buffer carving",
+        ));
+    }
+    fidelity::device_managed(ctx, &mut notes);
     let ports = ctx
         .ports
         .iter()
@@ -183,19 +379,25 @@ pub fn view(ctx: &SwitchContext) -> Result<NxosView, RenderError> {
                 pfc: !variant.lossless_priorities.is_empty(),
                 watchdog: variant.watchdog && !variant.lossless_priorities.is_empty(),
                 queuing: (v != 0).then(|| variants::variant_name(QUEUING_POLICY, v)),
+                ingress: ingress_of.get(&p.name).cloned(),
             }
         })
         .collect();
-    Ok(NxosView {
-        hostname: ctx.device.clone(),
-        description: ctx.description.as_deref().map(escape::comment_text),
-        class_maps,
-        default_qos_group,
-        queuing,
-        network_qos,
-        watchdog: ctx.watchdog.is_some(),
-        ports,
-    })
+    Ok((
+        NxosView {
+            hostname: ctx.device.clone(),
+            fabric: ctx.fabric.clone(),
+            description: ctx.description.as_deref().map(escape::comment_text),
+            class_maps,
+            default_qos_group,
+            queuing,
+            network_qos,
+            ingress,
+            watchdog: ctx.watchdog.is_some(),
+            ports,
+        },
+        notes,
+    ))
 }
 
 fn queuing_policy(ctx: &SwitchContext, v: &Variant) -> Result<NxQueuing, RenderError> {

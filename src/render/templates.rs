@@ -43,11 +43,11 @@ macro_rules! embedded {
 /// Every template, in output order per target.
 pub const EMBEDDED: &[TemplateFile] = embedded! {
     "sonic", "config_db.json";
-    "cumulus", "startup.yaml";
+    "cumulus", "nvue-qos.yaml";
     "cumulus", "nvue.sh";
-    "eos", "running-config";
-    "nxos", "running-config";
-    "junos", "config";
+    "eos", "qos.cfg";
+    "nxos", "qos.cfg";
+    "junos", "qos.conf";
     "host", "mlnx_qos.sh";
 };
 

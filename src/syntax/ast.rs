@@ -252,9 +252,17 @@ pub struct SwitchModelDecl {
     pub span: Span,
 }
 
+/// `5.14` after an OS name: the release the configuration is written for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct OsRelease {
+    pub major: u16,
+    pub minor: u16,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SwitchModelProp {
-    Os(Os),
+    /// `os cumulus` or `os cumulus 5.14`
+    Os(Os, Option<OsRelease>),
     /// `ports 128 x 200G, 60 x 400G`
     Ports(Vec<Spanned<PortGroup>>),
     Buffer(Size),

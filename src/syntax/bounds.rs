@@ -367,7 +367,7 @@ impl Checker {
                             }
                         }
                         SwitchModelProp::Description(d) => self.string(d, p.span, "description"),
-                        SwitchModelProp::Os(_) => {}
+                        SwitchModelProp::Os(..) => {}
                     }
                 }
             }

@@ -1139,8 +1139,40 @@ impl<'a> Parser<'a> {
         ))
     }
 
+    /// `RELEASE = DIGITS "." DIGITS ;` after an OS name (`5.14`), optional.
+    fn os_release(&self, i: &'a str) -> PResult<'a, Option<OsRelease>> {
+        let at = spaces(i);
+        let len = number_len(at);
+        if len == 0 {
+            return Ok((i, None));
+        }
+        let tok = &at[..len];
+        let parsed = tok.split_once('.').and_then(|(a, b)| {
+            let ok = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+            if !ok(a) || !ok(b) {
+                return None;
+            }
+            Some(OsRelease {
+                major: a.parse().ok()?,
+                minor: b.parse().ok()?,
+            })
+        });
+        match parsed {
+            Some(r) => Ok((&at[len..], Some(r))),
+            None => fail(
+                SyntaxError::new(
+                    ErrorKind::OutOfRange,
+                    at,
+                    len,
+                    format!("`{}` is not a release", shorten(tok)),
+                )
+                .help("a release is MAJOR.MINOR, e.g. `os cumulus 5.14`"),
+            ),
+        }
+    }
+
     /// `switch_model_prop
-    ///   = "os" ( "sonic" | "cumulus" | "eos" | "nxos" | "junos" )
+    ///   = "os" ( "sonic" | "cumulus" | "eos" | "nxos" | "junos" ) [ RELEASE ]
     ///   | "ports" port_group { "," port_group }
     ///   | "buffer" SIZE
     ///   | "lossless-limit" INT
@@ -1158,7 +1190,8 @@ impl<'a> Parser<'a> {
                     .copied()
                     .find(|o| o.as_str() == w.node)
                     .unwrap_or(Os::Sonic);
-                (r, SwitchModelProp::Os(os))
+                let (r, release) = self.os_release(r)?;
+                (r, SwitchModelProp::Os(os, release))
             }
             "ports" => {
                 let mut groups = Vec::new();

@@ -294,7 +294,8 @@ fn watchdog(w: &Watchdog) -> String {
 
 fn switch_model_prop(prop: &SwitchModelProp) -> String {
     match prop {
-        SwitchModelProp::Os(os) => format!("os {}", os.as_str()),
+        SwitchModelProp::Os(os, None) => format!("os {}", os.as_str()),
+        SwitchModelProp::Os(os, Some(r)) => format!("os {} {}.{}", os.as_str(), r.major, r.minor),
         SwitchModelProp::Ports(groups) => {
             let gs: Vec<String> = groups
                 .iter()

@@ -2,6 +2,7 @@
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::{NicModel, PortGroup, Sourced, SwitchModel};
+use crate::render::{Release, cumulus};
 use crate::syntax::ast::{self, NicModelProp, Os, SwitchModelProp};
 
 use super::slot::put;
@@ -9,6 +10,7 @@ use super::units::bytes;
 
 pub fn switch_model(decl: &ast::SwitchModelDecl, diags: &mut Vec<Diagnostic>) -> SwitchModel {
     let mut os = None;
+    let mut release = None;
     let mut ports = None;
     let mut ports_invalid = false;
     let mut buffer = None;
@@ -19,7 +21,12 @@ pub fn switch_model(decl: &ast::SwitchModelDecl, diags: &mut Vec<Diagnostic>) ->
     for p in &decl.props {
         let span = p.span;
         match &p.node {
-            SwitchModelProp::Os(o) => put(&mut os, *o, span, "`os`", diags),
+            SwitchModelProp::Os(o, r) => {
+                put(&mut os, *o, span, "`os`", diags);
+                if let Some(r) = r {
+                    release = release_of(*o, *r, span, diags);
+                }
+            }
             SwitchModelProp::Ports(groups) => {
                 let mut total: u64 = 0;
                 let v: Vec<PortGroup> = groups
@@ -108,6 +115,7 @@ pub fn switch_model(decl: &ast::SwitchModelDecl, diags: &mut Vec<Diagnostic>) ->
         name: decl.name.node.clone(),
         span: at,
         os: os.unwrap_or(Sourced::default_at(Os::Sonic, at)),
+        release,
         ports: ports.unwrap_or(Sourced::default_at(
             vec![PortGroup {
                 count: 1,
@@ -121,6 +129,49 @@ pub fn switch_model(decl: &ast::SwitchModelDecl, diags: &mut Vec<Diagnostic>) ->
         dynamic_threshold: dynamic_threshold.unwrap_or(Sourced::default_at(0, at)),
         description: description.map(|d| d.value),
     }
+}
+
+/// A release after an OS name: only Cumulus has a release table (`render::cumulus::RELEASES`).
+fn release_of(
+    os: Os,
+    r: ast::OsRelease,
+    span: crate::span::Span,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Sourced<Release>> {
+    let release = Release::new(r.major, r.minor);
+    if os != Os::Cumulus {
+        diags.push(
+            Diagnostic::new(
+                Code::NotAllowedHere,
+                span,
+                format!(
+                    "a release is only understood for `os cumulus`, not `os {}`",
+                    os.as_str()
+                ),
+            )
+            .label("release")
+            .help(format!("write `os {}` without a release", os.as_str())),
+        );
+        return None;
+    }
+    if !cumulus::supported(release) {
+        diags.push(
+            Diagnostic::new(
+                Code::OutOfRange,
+                span,
+                format!("Cumulus Linux {release} is not a release fabricc writes NVUE for"),
+            )
+            .label("release")
+            .help(format!(
+                "supported: Cumulus Linux {} to {}; leave the release out for {}",
+                cumulus::OLDEST,
+                cumulus::NEWEST,
+                cumulus::NEWEST
+            )),
+        );
+        return None;
+    }
+    Some(Sourced::set(release, span))
 }
 
 pub fn nic_model(decl: &ast::NicModelDecl, diags: &mut Vec<Diagnostic>) -> NicModel {

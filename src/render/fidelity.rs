@@ -1,0 +1,534 @@
+//! Fidelity: what each CLI/NVUE target does with every property of a switch context.
+//!
+//! In: nothing (a table). Out: `support(os, property)`, the matrix that `docs/targets.md`
+//! prints, and `Note`, the finding a view attaches when a device's output differs from the
+//! model (turned into FAB904–FAB910 by `output::generate`).
+//!
+//! Two exhaustive matches keep the table complete: `properties_of` destructures every
+//! context struct without `..`, so a new field does not compile until it is mapped to a
+//! `Property`; `support` matches every (target, property) pair, so a new property does not
+//! compile until each target says what it does with it. SONiC and the host script are not in
+//! this matrix (`support` answers `None` for them).
+
+use serde::Serialize;
+
+use super::context::{
+    BufferPlan, ClassContext, Headroom, PortContext, QosPlan, SwitchContext, SwitchOs, Watchdog,
+};
+
+/// A property of the resolved model that a switch target is responsible for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Property {
+    /// Device name, fabric name and description: who the file is for.
+    Identity,
+    /// The OS release the output is written for.
+    Release,
+    /// DSCP → traffic class, all 64 code points.
+    DscpClassification,
+    /// Priority, traffic class and egress queue of each class.
+    ClassQueues,
+    /// The CNP class and its strict queue.
+    CnpClass,
+    /// PFC (no-drop) on the lossless priorities.
+    PfcPriorities,
+    /// Ports that run PFC on other priorities than the switch (a host with `pfc off`).
+    PortPfc,
+    /// ECN marking thresholds and probability of a class.
+    EcnMarking,
+    /// Per-port ECN thresholds (`ecn CLASS …` overrides).
+    PortEcn,
+    /// Strict priority and ETS weights.
+    Scheduling,
+    /// Port MTU.
+    Mtu,
+    /// Port descriptions (peer and peer port).
+    PortDescription,
+    /// Port names, speed, FEC and lanes.
+    PortHardware,
+    /// Cable length of each port, the input of the switch's own headroom sizing.
+    CableLength,
+    /// PFC headroom (xoff, xon, reserved size) per port and lossless priority.
+    Headroom,
+    /// The pause (XOFF) trigger: the model's dynamic threshold or a static `pfc-threshold`.
+    PauseThreshold,
+    /// Shared buffer pools / partitions.
+    BufferPools,
+    /// The dynamic threshold (alpha) one queue's share of its pool assumes.
+    QueueAlpha,
+    /// PFC watchdog on or off, per switch and port.
+    WatchdogEnable,
+    WatchdogDetect,
+    WatchdogRestore,
+    WatchdogPoll,
+    WatchdogAction,
+}
+
+impl Property {
+    pub const ALL: [Property; 23] = [
+        Property::Identity,
+        Property::Release,
+        Property::DscpClassification,
+        Property::ClassQueues,
+        Property::CnpClass,
+        Property::PfcPriorities,
+        Property::PortPfc,
+        Property::EcnMarking,
+        Property::PortEcn,
+        Property::Scheduling,
+        Property::Mtu,
+        Property::PortDescription,
+        Property::PortHardware,
+        Property::CableLength,
+        Property::Headroom,
+        Property::PauseThreshold,
+        Property::BufferPools,
+        Property::QueueAlpha,
+        Property::WatchdogEnable,
+        Property::WatchdogDetect,
+        Property::WatchdogRestore,
+        Property::WatchdogPoll,
+        Property::WatchdogAction,
+    ];
+
+    /// How findings and `docs/targets.md` name the property.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Property::Identity => "identity",
+            Property::Release => "OS release",
+            Property::DscpClassification => "DSCP classification",
+            Property::ClassQueues => "class priority/queue",
+            Property::CnpClass => "CNP class",
+            Property::PfcPriorities => "PFC priorities",
+            Property::PortPfc => "per-port PFC",
+            Property::EcnMarking => "ECN marking",
+            Property::PortEcn => "per-port ECN",
+            Property::Scheduling => "scheduling",
+            Property::Mtu => "MTU",
+            Property::PortDescription => "port description",
+            Property::PortHardware => "port speed/FEC",
+            Property::CableLength => "cable length",
+            Property::Headroom => "PFC headroom",
+            Property::PauseThreshold => "pause threshold",
+            Property::BufferPools => "buffer pools",
+            Property::QueueAlpha => "queue alpha",
+            Property::WatchdogEnable => "PFC watchdog",
+            Property::WatchdogDetect => "watchdog detect",
+            Property::WatchdogRestore => "watchdog restore",
+            Property::WatchdogPoll => "watchdog poll",
+            Property::WatchdogAction => "watchdog action",
+        }
+    }
+}
+
+/// What a target does with a property.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Support {
+    /// Configured as the model says; the text says how.
+    Rendered(&'static str),
+    /// Configured in the target's own form, with a difference a finding reports.
+    Approximated(&'static str),
+    /// Left to the switch, which sizes or defaults it itself; a finding says so.
+    DeviceManaged(&'static str),
+    /// Some values cannot be expressed: the build stops with FAB901.
+    Refused(&'static str),
+    /// Not configured at all; a finding says what the switch does instead.
+    NotExpressible(&'static str),
+}
+
+impl Support {
+    pub fn kind(self) -> &'static str {
+        match self {
+            Support::Rendered(_) => "rendered",
+            Support::Approximated(_) => "approximated",
+            Support::DeviceManaged(_) => "device-managed",
+            Support::Refused(_) => "refused",
+            Support::NotExpressible(_) => "not expressible",
+        }
+    }
+
+    pub fn how(self) -> &'static str {
+        match self {
+            Support::Rendered(s)
+            | Support::Approximated(s)
+            | Support::DeviceManaged(s)
+            | Support::Refused(s)
+            | Support::NotExpressible(s) => s,
+        }
+    }
+}
+
+/// The targets of this matrix, in column order.
+pub const TARGETS: [SwitchOs; 4] = [
+    SwitchOs::Eos,
+    SwitchOs::Nxos,
+    SwitchOs::Cumulus,
+    SwitchOs::Junos,
+];
+
+/// What target `os` does with `p`; `None` for targets outside this matrix (SONiC).
+pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
+    use Property as P;
+    use Support::*;
+    let s = match os {
+        SwitchOs::Sonic => return None,
+        SwitchOs::Eos => match p {
+            P::Identity => Rendered("header comment; the fragment sets no hostname"),
+            P::Release => NotExpressible("`os eos` takes no release yet"),
+            P::DscpClassification => Rendered("`qos map dscp … to traffic-class`, one line per TC"),
+            P::ClassQueues => Rendered(
+                "`qos map traffic-class N to tx-queue M` where they differ; `qos map cos P to traffic-class P` for lossless 0/1",
+            ),
+            P::CnpClass => Rendered("`tx-queue N` `priority strict`"),
+            P::PfcPriorities => Rendered("`priority-flow-control priority N no-drop`"),
+            P::PortPfc => Rendered("one `qos profile` per port variant"),
+            P::EcnMarking => Rendered("`random-detect ecn … bytes … max-mark-probability`"),
+            P::PortEcn => Rendered("one `qos profile` per port variant"),
+            P::Scheduling => Rendered("`priority strict` / `no priority` + `bandwidth percent`"),
+            P::Mtu => Approximated("capped at 9214 (FAB907)"),
+            P::PortDescription => Rendered("`description`"),
+            P::PortHardware => DeviceManaged("platform port defaults (FAB905)"),
+            P::CableLength => DeviceManaged("EOS sizes headroom itself (FAB905)"),
+            P::Headroom => {
+                DeviceManaged("platform headroom (FAB905); a `headroom` override is FAB904")
+            }
+            P::PauseThreshold => {
+                NotExpressible("platform threshold; a static `pfc-threshold` is FAB904")
+            }
+            P::BufferPools => DeviceManaged("platform MMU defaults (FAB905)"),
+            P::QueueAlpha => DeviceManaged("platform MMU defaults (FAB905)"),
+            P::WatchdogEnable => Rendered("`priority-flow-control pause watchdog` per profile"),
+            P::WatchdogDetect => Approximated("`timeout`, 10 ms steps: rounded up (FAB906)"),
+            P::WatchdogRestore => Approximated("`recovery-time`, 10 ms steps: rounded up (FAB906)"),
+            P::WatchdogPoll => Rendered("`polling-interval`, up to 30 s (above: FAB901)"),
+            P::WatchdogAction => {
+                Refused("`drop` → `drop`, `alert` → `notify-only`; `forward` is FAB901")
+            }
+        },
+        SwitchOs::Nxos => match p {
+            P::Identity => Rendered("header comment; the fragment sets no hostname"),
+            P::Release => NotExpressible("`os nxos` takes no release yet"),
+            P::DscpClassification => Rendered("`class-map type qos` + `set qos-group`"),
+            P::ClassQueues => Rendered("qos-group = egress queue; `pause pfc-cos` = priority"),
+            P::CnpClass => Refused("`priority level 1`; a second strict class is FAB901"),
+            P::PfcPriorities => Rendered("`pause pfc-cos N` in the network-qos policy"),
+            P::PortPfc => {
+                Refused("`priority-flow-control mode on|off` per port; other subsets FAB901")
+            }
+            P::EcnMarking => Approximated("`random-detect … kbytes … ecn`, rounded up (FAB907)"),
+            P::PortEcn => Rendered("one output queuing policy per port variant"),
+            P::Scheduling => Rendered("`priority level 1` / `bandwidth remaining percent`"),
+            P::Mtu => Rendered("`mtu` per interface and network-qos class"),
+            P::PortDescription => Rendered("`description`"),
+            P::PortHardware => DeviceManaged("platform port defaults (FAB905)"),
+            P::CableLength => Rendered(
+                "lossless ports over 100 m: input queuing `pause buffer-size` policy per cable group; up to 100 m the switch sizes (FAB905)",
+            ),
+            P::Headroom => Rendered(
+                "over 100 m: `pause buffer-size` = threshold + xoff; up to 100 m platform-managed (FAB905)",
+            ),
+            P::PauseThreshold => Approximated(
+                "over 100 m: static `pause-threshold` (the dynamic threshold becomes two MTUs, FAB906)",
+            ),
+            P::BufferPools => DeviceManaged("platform buffer carving (FAB905)"),
+            P::QueueAlpha => DeviceManaged("platform buffer carving (FAB905)"),
+            P::WatchdogEnable => Rendered("`priority-flow-control watch-dog-interval on`"),
+            P::WatchdogDetect => NotExpressible("platform watchdog interval (FAB904)"),
+            P::WatchdogRestore => NotExpressible("platform restore multiplier (FAB904)"),
+            P::WatchdogPoll => NotExpressible("platform poll timer, 100 ms (FAB904)"),
+            P::WatchdogAction => Refused("drop only; `forward` and `alert` are FAB901"),
+        },
+        SwitchOs::Cumulus => match p {
+            P::Identity => Rendered("header comment; the fragment sets no hostname"),
+            P::Release => Rendered("`os cumulus 5.N` picks the commands; default the newest"),
+            P::DscpClassification => {
+                Rendered("`qos mapping default-global dscp N switch-priority P`")
+            }
+            P::ClassQueues => Rendered("`egress-queue-mapping` switch-priority → traffic-class"),
+            P::CnpClass => Rendered("`egress-scheduler … mode strict`"),
+            P::PfcPriorities => Approximated(
+                "`qos pfc` switch-priority; more than one share Cumulus's single lossless PG (FAB906)",
+            ),
+            P::PortPfc => Refused("one PFC priority set per switch; other subsets FAB901"),
+            P::EcnMarking => {
+                Rendered("`congestion-control` thresholds in bytes; other TCs `ecn disable`")
+            }
+            P::PortEcn => Rendered("congestion-control profile per port variant (5.4+)"),
+            P::Scheduling => Rendered("`egress-scheduler` on all 8 traffic classes"),
+            P::Mtu => Rendered("`link mtu`"),
+            P::PortDescription => Rendered("`description`"),
+            P::PortHardware => DeviceManaged("platform port defaults (FAB905)"),
+            P::CableLength => Rendered("one PFC profile per cable length, bound per port"),
+            P::Headroom => DeviceManaged(
+                "switchd sizes it from cable length (FAB905); a `headroom` override is FAB904",
+            ),
+            P::PauseThreshold => {
+                NotExpressible("switchd's threshold; a static `pfc-threshold` is FAB904")
+            }
+            P::BufferPools => Rendered("`traffic-pool default-lossless` / `default-lossy` percent"),
+            P::QueueAlpha => DeviceManaged("pool alpha left at the default (FAB905)"),
+            P::WatchdogEnable => {
+                Rendered("`qos pfc-watchdog state enable` per port (5.6+, else FAB908)")
+            }
+            P::WatchdogDetect => Approximated("`robustness` = detect / poll, rounded up (FAB906)"),
+            P::WatchdogRestore => NotExpressible(
+                "restores after one poll interval without pause frames (FAB904 when restore ≠ poll)",
+            ),
+            P::WatchdogPoll => Rendered("`polling-interval` (ms)"),
+            P::WatchdogAction => Refused("drop only; `forward` and `alert` are FAB901"),
+        },
+        SwitchOs::Junos => match p {
+            P::Identity => Rendered("header comment; the fragment sets no host-name"),
+            P::Release => NotExpressible("`os junos` takes no release yet"),
+            P::DscpClassification => Rendered("DSCP classifier, binary code points"),
+            P::ClassQueues => Rendered("`forwarding-classes class … queue-num`"),
+            P::CnpClass => Rendered("`priority strict-high` + `transmit-rate percent 5`"),
+            P::PfcPriorities => Rendered("`no-loss pfc-priority` + CN profile input/output"),
+            P::PortPfc => Rendered("one CN profile per port variant"),
+            P::EcnMarking => Approximated(
+                "`fill-level` percent of the queue's share, rounded; below 1 % or collapsed is FAB906",
+            ),
+            P::PortEcn => Rendered("one scheduler map per port variant"),
+            P::Scheduling => Rendered("`transmit-rate percent` / `priority strict-high`"),
+            P::Mtu => Rendered("`mtu`"),
+            P::PortDescription => Rendered("`description`"),
+            P::PortHardware => DeviceManaged("platform port defaults (FAB905)"),
+            P::CableLength => Rendered("`input cable-length` per CN profile"),
+            P::Headroom => Approximated(
+                "`lossless-headroom` partition percent; Junos sizes each port from cable length (FAB905)",
+            ),
+            P::PauseThreshold => {
+                NotExpressible("Junos default threshold; a static `pfc-threshold` is FAB904")
+            }
+            P::BufferPools => {
+                Rendered("shared-buffer partitions, ingress lossless = egress lossless")
+            }
+            P::QueueAlpha => Approximated("stated in a comment; Junos keeps its dynamic threshold"),
+            P::WatchdogEnable => Rendered("`pfc-watchdog` in the CN profile"),
+            P::WatchdogDetect => Approximated("`detection` poll intervals, rounded up (FAB906)"),
+            P::WatchdogRestore => Rendered("`recovery` (ms)"),
+            P::WatchdogPoll => Rendered("`poll-interval` (ms)"),
+            P::WatchdogAction => Refused("`watchdog-action drop|forward`; `alert` is FAB901"),
+        },
+    };
+    Some(s)
+}
+
+/// Every property a switch context carries, field by field. Destructured without `..`: a
+/// field added to a context struct breaks this function until it names its property.
+pub fn properties_of(ctx: &SwitchContext) -> Vec<Property> {
+    use Property as P;
+    let SwitchContext {
+        device: _,
+        os: _,
+        release: _,
+        description: _,
+        fabric: _,
+        mtu: _,
+        qos,
+        watchdog,
+        buffer,
+        ports,
+    } = ctx;
+    let mut out = vec![P::Identity, P::Release, P::Mtu];
+    let QosPlan {
+        classes,
+        lossless_priorities: _,
+        dscp_to_tc: _,
+    } = qos;
+    out.extend([P::PfcPriorities, P::DscpClassification]);
+    for c in classes {
+        let ClassContext {
+            name: _,
+            dscps: _,
+            default: _,
+            priority: _,
+            tc: _,
+            queue: _,
+            lossless: _,
+            ecn: _,
+            scheduling: _,
+            cnp: _,
+        } = c;
+        out.extend([
+            P::Identity,
+            P::DscpClassification,
+            P::ClassQueues,
+            P::PfcPriorities,
+            P::EcnMarking,
+            P::Scheduling,
+            P::CnpClass,
+        ]);
+    }
+    if let Some(w) = watchdog {
+        let Watchdog {
+            detect_ms: _,
+            restore_ms: _,
+            poll_ms: _,
+            action: _,
+        } = w;
+        out.extend([
+            P::WatchdogEnable,
+            P::WatchdogDetect,
+            P::WatchdogRestore,
+            P::WatchdogPoll,
+            P::WatchdogAction,
+        ]);
+    }
+    let BufferPlan {
+        total_bytes: _,
+        ingress_lossless_pool_bytes: _,
+        shared_headroom_pool_bytes: _,
+        egress_lossless_pool_bytes: _,
+        egress_lossy_pool_bytes: _,
+        lossless_queue_buffer_bytes: _,
+        queue_log2_alpha: _,
+    } = buffer;
+    out.extend([P::BufferPools, P::QueueAlpha]);
+    for p in ports {
+        let PortContext {
+            name: _,
+            index: _,
+            speed_mbps: _,
+            mtu: _,
+            cable_m: _,
+            peer: _,
+            peer_port: _,
+            description: _,
+            lanes: _,
+            fec: _,
+            lossless_priorities: _,
+            headroom,
+            pause_threshold: _,
+            ecn: _,
+            pfc_watchdog: _,
+        } = p;
+        out.extend([
+            P::PortHardware,
+            P::Mtu,
+            P::CableLength,
+            P::PortDescription,
+            P::PortPfc,
+            P::PauseThreshold,
+            P::PortEcn,
+            P::WatchdogEnable,
+        ]);
+        for h in headroom {
+            let Headroom {
+                priority: _,
+                xoff_bytes: _,
+                xon_bytes: _,
+                size_bytes: _,
+                fixed: _,
+            } = h;
+            out.push(P::Headroom);
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// What kind of difference a `Note` reports; each is one diagnostic code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum NoteKind {
+    /// FAB904: not configured; the switch applies its own behaviour.
+    NotRendered,
+    /// FAB905: a computed value is left to the switch's own sizing.
+    DeviceManaged,
+    /// FAB906: configured, but rounded, clamped or shared.
+    Approximated,
+    /// FAB907: the target's own form, with a difference that does not matter for lossless.
+    Adjusted,
+    /// FAB908: the OS release cannot configure it; left out.
+    ReleaseLacks,
+    /// FAB909: whether the line takes effect depends on the platform.
+    PlatformDependent,
+}
+
+/// A difference between a device's output and the model, for one property.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Note {
+    pub kind: NoteKind,
+    pub property: Property,
+    /// What the switch will do instead; one line, no device or target name.
+    pub text: String,
+}
+
+impl Note {
+    pub fn new(kind: NoteKind, property: Property, text: impl Into<String>) -> Note {
+        Note {
+            kind,
+            property,
+            text: text.into(),
+        }
+    }
+}
+
+/// Notes every switch of a matrix target gets for what it leaves to the device.
+pub(crate) fn device_managed(ctx: &SwitchContext, notes: &mut Vec<Note>) {
+    if !ctx.ports.is_empty() {
+        notes.push(Note::new(
+            NoteKind::DeviceManaged,
+            Property::PortHardware,
+            "port speed and FEC are not configured; the ports run the platform's defaults (fabric ports assumed unbroken)",
+        ));
+    }
+}
+
+/// The matrix as the Markdown table `docs/targets.md` holds between its markers.
+pub fn matrix_markdown() -> String {
+    let mut o = String::from("| property |");
+    for os in TARGETS {
+        o.push_str(&format!(" {} |", os.as_str()));
+    }
+    o.push_str("\n|---|");
+    for _ in TARGETS {
+        o.push_str("---|");
+    }
+    o.push('\n');
+    for p in Property::ALL {
+        o.push_str(&format!("| {} |", p.as_str()));
+        for os in TARGETS {
+            if let Some(s) = support(os, p) {
+                o.push_str(&format!(
+                    " **{}**: {} |",
+                    s.kind(),
+                    s.how().replace('|', "\\|")
+                ));
+            }
+        }
+        o.push('\n');
+    }
+    o
+}
+
+/// Every variant, by an exhaustive match: a new property fails to compile here until it is
+/// in `Property::ALL`'s order too (the test checks the two agree).
+pub fn index(p: Property) -> usize {
+    match p {
+        Property::Identity => 0,
+        Property::Release => 1,
+        Property::DscpClassification => 2,
+        Property::ClassQueues => 3,
+        Property::CnpClass => 4,
+        Property::PfcPriorities => 5,
+        Property::PortPfc => 6,
+        Property::EcnMarking => 7,
+        Property::PortEcn => 8,
+        Property::Scheduling => 9,
+        Property::Mtu => 10,
+        Property::PortDescription => 11,
+        Property::PortHardware => 12,
+        Property::CableLength => 13,
+        Property::Headroom => 14,
+        Property::PauseThreshold => 15,
+        Property::BufferPools => 16,
+        Property::QueueAlpha => 17,
+        Property::WatchdogEnable => 18,
+        Property::WatchdogDetect => 19,
+        Property::WatchdogRestore => 20,
+        Property::WatchdogPoll => 21,
+        Property::WatchdogAction => 22,
+    }
+}
