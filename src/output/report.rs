@@ -176,6 +176,7 @@ fn report_md(input: &ReportInput<'_>) -> String {
         );
     }
     o.push('\n');
+    o.push_str(&mermaid(f, input.diagnostics));
 
     // ---- generated files
     let _ = writeln!(o, "## Generated files\n");
@@ -502,6 +503,123 @@ fn verdict(cat: Category, input: &ReportInput<'_>) -> String {
 }
 
 /// Graphviz of the fabric: one rank per tier; the deadlock witness in red.
+/// A group of devices in the Mermaid diagram: the hosts, or the switches of one tier (a
+/// generated tier, or a declared tier level and model).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Group {
+    Hosts,
+    /// (level, name, model): level 0 for switches without a tier.
+    Switches(u8, String, String),
+}
+
+/// The tiers as a Mermaid flowchart (GitHub renders it in pull requests and file views): one
+/// node per tier with its switch count, model and OS, the hosts at the bottom, and one edge
+/// per pair of groups with the number of links and their speeds; then, when a deadlock
+/// finding has a witness, the cycle of ingress queues. Names are identifiers (validated at
+/// resolution), so they need no escaping inside the quoted labels.
+fn mermaid(f: &Fabric, diagnostics: &[Diagnostic]) -> String {
+    let group_of = |d: DeviceId| -> Group {
+        match d {
+            DeviceId::Host(_) => Group::Hosts,
+            DeviceId::Switch(s) => {
+                let sw = f.switch(s);
+                let model = f.switch_model(s).name.clone();
+                match sw.generated {
+                    Some(t) => {
+                        let tier = &f.tiers[t.index()];
+                        Group::Switches(tier.level, tier.name.clone(), model)
+                    }
+                    None => Group::Switches(
+                        sw.tier.map_or(0, |t| t.value),
+                        "switches".to_string(),
+                        model,
+                    ),
+                }
+            }
+        }
+    };
+    let mut members: BTreeMap<Group, usize> = BTreeMap::new();
+    for s in f.switch_ids() {
+        *members.entry(group_of(DeviceId::Switch(s))).or_default() += 1;
+    }
+    let nics: usize = f.hosts.iter().map(|h| h.nics.len()).sum();
+    let mut edges: BTreeMap<(Group, Group), (usize, BTreeSet<u64>)> = BTreeMap::new();
+    for l in &f.links {
+        let (a, b) = (group_of(l.a.device), group_of(l.b.device));
+        let key = if a <= b { (a, b) } else { (b, a) };
+        let e = edges.entry(key).or_default();
+        e.0 += 1;
+        e.1.insert(l.speed);
+    }
+    let ids: BTreeMap<&Group, String> = members
+        .keys()
+        .enumerate()
+        .map(|(i, g)| (g, format!("g{i}")))
+        .collect();
+    let id = |g: &Group| -> String {
+        match g {
+            Group::Hosts => "hosts".to_string(),
+            g => ids.get(g).cloned().unwrap_or_default(),
+        }
+    };
+    let mut o = String::new();
+    let _ = writeln!(o, "```mermaid\nflowchart BT");
+    if !f.hosts.is_empty() {
+        let _ = writeln!(o, "  hosts[\"{} hosts<br/>{nics} NICs\"]", f.hosts.len());
+    }
+    for (g, n) in &members {
+        if let Group::Switches(level, name, model) = g {
+            let os = f
+                .switch_models
+                .iter()
+                .find(|m| &m.name == model)
+                .map_or("", |m| m.os.value.as_str());
+            let level = if *level == 0 {
+                "no tier".to_string()
+            } else {
+                format!("tier {level}")
+            };
+            let _ = writeln!(
+                o,
+                "  {}[\"{name} ({level})<br/>{n} × {model}, {os}\"]",
+                id(g)
+            );
+        }
+    }
+    for ((a, b), (count, speeds)) in &edges {
+        let speeds: Vec<String> = speeds.iter().map(|&s| gbps(s)).collect();
+        let plural = if *count == 1 { "link" } else { "links" };
+        let _ = writeln!(
+            o,
+            "  {} ---|\"{count} {plural}, {}\"| {}",
+            id(a),
+            speeds.join("/"),
+            id(b)
+        );
+    }
+    let _ = writeln!(o, "```\n");
+    if let Some(cycle) = diagnostics.iter().find_map(|d| d.cycle.as_ref()) {
+        let _ = writeln!(
+            o,
+            "Deadlock witness: each node is an ingress queue (switch ← neighbour, priority); \
+             each arrow a buffer dependency.\n"
+        );
+        let _ = writeln!(o, "```mermaid\nflowchart LR");
+        for (i, hop) in cycle.iter().enumerate() {
+            let _ = writeln!(
+                o,
+                "  q{i}[\"{} ← {}, priority {}\"]",
+                hop.switch, hop.from, hop.priority
+            );
+        }
+        for i in 0..cycle.len() {
+            let _ = writeln!(o, "  q{i} --> q{}", (i + 1) % cycle.len());
+        }
+        let _ = writeln!(o, "```\n");
+    }
+    o
+}
+
 fn topology_dot(f: &Fabric, diagnostics: &[Diagnostic]) -> String {
     let big = f.hosts.len() > BIG_FABRIC_HOSTS;
     let mut o = String::new();
@@ -656,6 +774,47 @@ mod tests {
         assert_eq!(bytes(999), "999");
         assert_eq!(bytes(1000), "1,000");
         assert_eq!(bytes(64_000_000), "64,000,000");
+    }
+
+    fn checked(name: &str) -> crate::pipeline::Checked {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(name);
+        let mut sources = crate::source::Sources::new();
+        crate::pipeline::check(&mut sources, &path, &crate::model::Limits::default())
+            .expect("fixture readable")
+    }
+
+    #[test]
+    fn mermaid_draws_the_tiers_with_counts() {
+        let c = checked("fixtures/fabrics/pod-256.fab");
+        let f = c.fabric.as_ref().expect("resolves");
+        let m = mermaid(f, &c.diagnostics);
+        assert!(m.starts_with("```mermaid\nflowchart BT\n"), "{m}");
+        assert!(m.contains("hosts[\"32 hosts<br/>256 NICs\"]"), "{m}");
+        assert!(m.contains("(tier 1)<br/>8 × sn5400, sonic"), "{m}");
+        assert!(m.contains("(tier 2)<br/>4 × sn5400, sonic"), "{m}");
+        assert!(m.contains("hosts ---|\"256 links, 400G\"|"), "{m}");
+        assert!(m.contains("---|\"256 links, 400G\"| g1"), "{m}");
+        assert!(
+            !m.contains("Deadlock witness"),
+            "no witness without a deadlock: {m}"
+        );
+    }
+
+    #[test]
+    fn mermaid_draws_the_deadlock_witness() {
+        let c = checked("fixtures/deadlock/hotnets-square.fab");
+        let f = c.fabric.as_ref().expect("resolves");
+        let m = mermaid(f, &c.diagnostics);
+        let witness = &m[m.find("Deadlock witness").expect("a witness section")..];
+        for hop in [
+            "A ← D, priority 3",
+            "B ← A, priority 3",
+            "C ← B, priority 3",
+            "D ← C, priority 3",
+        ] {
+            assert!(witness.contains(hop), "{hop} in {witness}");
+        }
+        assert!(witness.contains("q3 --> q0"), "the cycle closes: {witness}");
     }
 
     #[test]
