@@ -361,7 +361,8 @@ impl Checker {
                             }
                         }
                         SwitchModelProp::Description(d) => self.string(d, p.span, "description"),
-                        SwitchModelProp::Os(_) => {}
+                        SwitchModelProp::Platform(n) => self.ident(n, "platform name"),
+                        SwitchModelProp::Os(_) | SwitchModelProp::BufferModel(_) => {}
                     }
                 }
             }
@@ -369,6 +370,7 @@ impl Checker {
                 self.ident(&m.name, "NIC model name");
                 for p in &m.props {
                     match &p.node {
+                        NicModelProp::Platform(n) => self.ident(n, "platform name"),
                         NicModelProp::Driver(d) => self.ident(d, "driver"),
                         NicModelProp::Speed(v) => self.number(v.0, SPEED, p.span),
                         NicModelProp::Buffer(s) => self.size(*s, p.span),
@@ -491,6 +493,7 @@ impl Checker {
                     self.number(u64::from(p.node), PRIORITY, p.span);
                 }
             }
+            StmtKind::BufferModel(_) => {}
         }
     }
 }
