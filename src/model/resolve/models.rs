@@ -7,6 +7,7 @@
 //! it matters (more ports than its cages give, a buffer beyond its figure, another cell) is
 //! FAB110. An unknown platform is FAB108, an `os` the platform does not run FAB109.
 
+use crate::analysis::group::thousands;
 use crate::catalogue::{self, NicPlatform, Platform, PortsMisfit};
 use crate::diagnostic::{Code, Diagnostic, did_you_mean};
 use crate::model::{BufferModel, NicModel, PortGroup, Sourced, SwitchModel};
@@ -96,8 +97,13 @@ pub fn switch_model(
     let platform = platform_name
         .as_ref()
         .and_then(|p| switch_platform(p, diags).map(|found| (found, p.span)));
+    // An unknown platform (FAB108) is the finding; what it would have supplied is not
+    // reported missing as well.
+    let platform_unknown = platform_name.is_some() && platform.is_none();
+    let mut quiet = Vec::new();
+    let diags_for_missing: &mut Vec<Diagnostic> = if platform_unknown { &mut quiet } else { diags };
 
-    let os = resolve_os(name, at, os, platform, diags);
+    let os = resolve_os(name, at, os, platform, diags_for_missing);
     let ports = match (ports, platform) {
         (Some(p), Some((pl, pspan))) => {
             check_ports_fit(name, &p, pl, pspan, diags);
@@ -116,7 +122,7 @@ pub fn switch_model(
                     ),
                     None => "add the port groups, e.g. `ports 64 x 400G`".to_string(),
                 };
-                diags.push(missing(name, at, "ports", help));
+                diags_for_missing.push(missing(name, at, "ports", help));
             }
             None
         }
@@ -169,8 +175,8 @@ pub fn switch_model(
                     b.span,
                     pspan,
                     pl,
-                    format!("`buffer` of {} B", b.value),
-                    format!("its buffer is {max} B"),
+                    format!("`buffer` of {} B", thousands(b.value)),
+                    format!("its buffer is {} B", thousands(max)),
                     "remove `buffer` to take the platform's, or check the figure",
                 ));
             }
@@ -410,7 +416,7 @@ fn switch_platform(
         &name.value,
         name.span,
         "switch",
-        is_nic.then_some("it is a NIC platform: name it in a `nic-model`"),
+        is_nic.then_some(("NIC", "nic-model")),
         catalogue::catalogue()
             .switches
             .iter()
@@ -419,23 +425,35 @@ fn switch_platform(
     None
 }
 
+/// FAB108. `other`: the kind of platform the name is instead, and the block it belongs in.
 fn unknown_platform<'a>(
     name: &str,
     span: Span,
     kind: &str,
-    why: Option<&str>,
+    other: Option<(&str, &str)>,
     known: impl IntoIterator<Item = &'a str>,
 ) -> Diagnostic {
-    let hint = did_you_mean(name, known).map_or_else(String::new, |h| format!("{h} "));
-    let message = match why {
-        Some(w) => format!("`{name}` is not a {kind} platform: {w}"),
-        None => format!("`{name}` is not a {kind} platform of the catalogue"),
-    };
-    Diagnostic::new(Code::UnknownPlatform, span, message)
-        .label("unknown platform")
+    if let Some((other_kind, block)) = other {
+        return Diagnostic::new(
+            Code::UnknownPlatform,
+            span,
+            format!("`{name}` is a {other_kind} platform, not a {kind} one"),
+        )
+        .label(format!("a {other_kind} platform"))
         .help(format!(
-            "{hint}`fabricc platforms` lists the catalogue; without a platform, give the model's properties"
-        ))
+            "name it in a `{block}`; `fabricc platforms` lists the {kind} platforms"
+        ));
+    }
+    let hint = did_you_mean(name, known).map_or_else(String::new, |h| format!("{h} "));
+    Diagnostic::new(
+        Code::UnknownPlatform,
+        span,
+        format!("`{name}` is not a {kind} platform of the catalogue"),
+    )
+    .label("unknown platform")
+    .help(format!(
+        "{hint}`fabricc platforms` lists the catalogue; without a platform, give the model's properties"
+    ))
 }
 
 pub fn nic_model(decl: &ast::NicModelDecl, diags: &mut Vec<Diagnostic>) -> NicModel {
@@ -472,17 +490,18 @@ pub fn nic_model(decl: &ast::NicModelDecl, diags: &mut Vec<Diagnostic>) -> NicMo
                 &p.value,
                 p.span,
                 "NIC",
-                is_switch.then_some("it is a switch platform: name it in a `switch-model`"),
+                is_switch.then_some(("switch", "switch-model")),
                 catalogue::catalogue().nics.iter().map(|n| n.name.as_str()),
             ));
         }
         found.map(|f| (f, p.span))
     });
-    let nic_override = |span: Span, pl: &NicPlatform, pspan: Span, what: String| {
+    let platform_unknown = platform_name.is_some() && platform.is_none();
+    let nic_override = |span: Span, pl: &NicPlatform, pspan: Span, what: String, has: String| {
         Diagnostic::new(
             Code::PlatformOverride,
             span,
-            format!("NIC model `{name}` sets {what} on `{}`", pl.name),
+            format!("NIC model `{name}` sets {what} on `{}`, but {has}", pl.name),
         )
         .label("contradicts the platform")
         .with_secondary(pspan, "the platform")
@@ -495,12 +514,8 @@ pub fn nic_model(decl: &ast::NicModelDecl, diags: &mut Vec<Diagnostic>) -> NicMo
                 d.span,
                 pl,
                 pspan,
-                format!(
-                    "`driver {}`, but {} uses {}",
-                    d.value,
-                    pl.model,
-                    pl.driver()
-                ),
+                format!("`driver {}`", d.value),
+                format!("{} uses {}", pl.model, pl.driver()),
             )
             .help("remove `driver` to take the platform's"),
         );
@@ -514,11 +529,8 @@ pub fn nic_model(decl: &ast::NicModelDecl, diags: &mut Vec<Diagnostic>) -> NicMo
                 s.span,
                 pl,
                 pspan,
-                format!(
-                    "`speed` {}G, but its fastest port runs {}G",
-                    s.value / 1000,
-                    max / 1000
-                ),
+                format!("`speed {}G`", s.value / 1000),
+                format!("its fastest port runs {}G", max / 1000),
             )
             .help("remove `speed` to take the platform's, or use a slower one"),
         );
@@ -535,15 +547,17 @@ pub fn nic_model(decl: &ast::NicModelDecl, diags: &mut Vec<Diagnostic>) -> NicMo
                 ),
                 None => "add the port speed, e.g. `speed 400G`".to_string(),
             };
-            diags.push(
-                Diagnostic::new(
-                    Code::MissingProperty,
-                    at,
-                    format!("NIC model `{name}` has no `speed`"),
-                )
-                .label("declared here")
-                .help(help),
-            );
+            if !platform_unknown {
+                diags.push(
+                    Diagnostic::new(
+                        Code::MissingProperty,
+                        at,
+                        format!("NIC model `{name}` has no `speed`"),
+                    )
+                    .label("declared here")
+                    .help(help),
+                );
+            }
             Sourced::default_at(100_000, at)
         });
     let driver = driver
