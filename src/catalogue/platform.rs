@@ -652,7 +652,7 @@ impl Platform {
         }
         let mut left: Vec<u32> = cages.iter().map(|c| c.count).collect();
         let mut requests: Vec<PortGroup> = groups.to_vec();
-        requests.sort_by(|a, b| b.speed.cmp(&a.speed));
+        requests.sort_by_key(|g| std::cmp::Reverse(g.speed));
         for g in requests {
             let speed_gbps = u32::try_from(g.speed.div_ceil(1000)).unwrap_or(u32::MAX);
             let fastest = cages.iter().map(|c| c.speed_gbps).max().unwrap_or(0);

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use crate::analysis::group::thousands as grouped;
 use crate::catalogue::{self, NicPlatform, Num, Platform};
 use crate::diagnostic::did_you_mean;
 
@@ -74,19 +75,6 @@ fn nic_row(n: &NicPlatform) -> NicRow<'_> {
         max_port_speed_gbps: n.max_port_speed_gbps.as_ref().map(|s| s.value),
         pci_device_id: n.pci_device_id.as_ref().map(|p| p.value.as_str()),
     }
-}
-
-/// `158229504` → `158,229,504`.
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 fn dash(v: Option<String>) -> String {
@@ -501,21 +489,4 @@ pub fn run(args: &PlatformsArgs) -> ExitStatus {
         "error: `{name}` is not a platform of the catalogue{hint}; `fabricc platforms` lists them\n"
     ));
     ExitStatus::Error
-}
-
-#[cfg(test)]
-mod tests {
-    use super::grouped;
-
-    #[test]
-    fn thousands_separators() {
-        for (n, want) in [
-            (0, "0"),
-            (999, "999"),
-            (1000, "1,000"),
-            (158_229_504, "158,229,504"),
-        ] {
-            assert_eq!(grouped(n), want);
-        }
-    }
 }
