@@ -424,7 +424,13 @@ fn nic_text(n: &NicPlatform) -> String {
         "max port speed",
         n.max_port_speed_gbps
             .as_ref()
-            .map_or("— (not sourced)".into(), |v| format!("{}G", sourced(v))),
+            .map_or("— (not sourced)".into(), |v| {
+                sourced(&Num {
+                    value: format!("{}G", v.value),
+                    source: v.source.clone(),
+                    note: v.note.clone(),
+                })
+            }),
     );
     if let Some(sp) = &n.ethernet_speeds_gbps {
         let list: Vec<String> = sp.value.iter().map(|g| format!("{g}G")).collect();
