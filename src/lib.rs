@@ -5,6 +5,7 @@
 //! ─render→ files ─output→ the output folder.
 
 pub mod analysis;
+pub mod catalogue;
 pub mod cli;
 pub mod diagnostic;
 pub mod lower;

@@ -170,6 +170,58 @@ fn explain_prints_the_page() {
 }
 
 #[test]
+fn platforms_lists_the_catalogue_and_prints_an_entry_with_its_sources() {
+    let o = fabricc(&["platforms"]);
+    assert_eq!(o.status.code(), Some(0));
+    let list = stdout(&o);
+    let row = list
+        .lines()
+        .find(|l| l.trim_start().starts_with("nvidia-sn5600 "))
+        .expect("a row for nvidia-sn5600");
+    for cell in [
+        "NVIDIA",
+        "Spectrum-4 (spectrum-4)",
+        "64 x 800G",
+        "158,229,504",
+        "sonic, cumulus",
+    ] {
+        assert!(row.contains(cell), "{cell} in {row}");
+    }
+    assert!(
+        list.lines()
+            .any(|l| l.trim_start().starts_with("nvidia-cx7 "))
+    );
+
+    let one = stdout(&fabricc(&["platforms", "nvidia-sn5600"]));
+    // A lookup row, the number SONiC gives the pools, and the sources the keys stand for.
+    assert!(one.lines().any(|l| {
+        l.split_whitespace().collect::<Vec<_>>()
+            == ["400000", "5m", "250880", "19456", "231424", "0", "—"]
+    }));
+    assert!(one.contains("158,229,504 B [acs_buffers_t1]"));
+    assert!(one.lines().any(|l| l.trim_start().starts_with("acs_pg_lookup")
+        && l.ends_with("sonic-net/sonic-buildimage@086b03bd70f9:device/mellanox/x86_64-nvidia_sn5600-r0/ACS-SN5600/pg_profile_lookup.ini")));
+
+    let json: serde_json::Value = serde_json::from_str(&stdout(&fabricc(&[
+        "platforms",
+        "nvidia-sn5600",
+        "--format",
+        "json",
+    ])))
+    .expect("json");
+    assert_eq!(json["buffer"]["usable"]["bytes"], 158_229_504);
+    assert_eq!(json["sonic"]["buffer_model"]["value"], "dynamic");
+    let list: serde_json::Value =
+        serde_json::from_str(&stdout(&fabricc(&["platforms", "--format", "json"]))).expect("json");
+    assert_eq!(list["switches"].as_array().map(Vec::len), Some(8));
+    assert_eq!(list["nics"].as_array().map(Vec::len), Some(3));
+
+    let o = fabricc(&["platforms", "nvidia-sn560"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("did you mean `nvidia-sn5600`?"));
+}
+
+#[test]
 fn export_reads_back() {
     let yaml = stdout(&fabricc(&[
         "export",

@@ -27,6 +27,7 @@ fn every_fixture_round_trips_through_yaml() {
         "cluster-2048.fab",
         "explicit-leaf-spine.fab",
         "split/pod.fab",
+        "../build/inputs/sonic-sn5600-2x2.fab",
     ] {
         let (json, yaml) = export_json(&root.join(name));
         let mut sources = Sources::new();

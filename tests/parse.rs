@@ -645,7 +645,10 @@ mod trees {
         let os = prop::sample::select(&Os::ALL[..]);
         let group =
             (1..=u64::MAX, speed()).prop_map(|(count, speed)| s(PortGroup { count, speed }));
+        let buffer_model = prop::sample::select(&BufferModel::ALL[..]);
         let prop = prop_oneof![
+            platform().prop_map(SwitchModelProp::Platform),
+            buffer_model.prop_map(SwitchModelProp::BufferModel),
             os.prop_map(|o| SwitchModelProp::Os(o, None)),
             (0..=99u16, 0..=99u16).prop_map(|(major, minor)| SwitchModelProp::Os(
                 Os::Cumulus,
@@ -665,8 +668,18 @@ mod trees {
         })
     }
 
+    /// A platform name: one of the catalogue's, or any name (the parser does not look it up).
+    fn platform() -> impl Strategy<Value = Spanned<String>> {
+        let known: Vec<String> = fabricc::catalogue::catalogue()
+            .names()
+            .map(str::to_string)
+            .collect();
+        prop_oneof![prop::sample::select(known).prop_map(s), ident()]
+    }
+
     fn nic_model() -> impl Strategy<Value = NicModelDecl> {
         let prop = prop_oneof![
+            platform().prop_map(NicModelProp::Platform),
             ident().prop_map(NicModelProp::Driver),
             speed().prop_map(NicModelProp::Speed),
             size().prop_map(NicModelProp::Buffer),
@@ -755,6 +768,7 @@ mod trees {
             text().prop_map(|d| StmtKind::Description(s(d))),
             watchdog().prop_map(StmtKind::Watchdog),
             class().prop_map(StmtKind::Class),
+            prop::sample::select(&BufferModel::ALL[..]).prop_map(|m| StmtKind::BufferModel(s(m))),
         ];
         let devices = prop_oneof![
             switch_model().prop_map(StmtKind::SwitchModel),

@@ -8,6 +8,7 @@ pub mod ecn;
 pub mod facts;
 pub mod group;
 pub mod headroom;
+pub mod models;
 pub mod physics;
 pub mod qos_plan;
 pub mod routing;
@@ -39,6 +40,7 @@ pub fn analyze_with(fabric: &Fabric, limits: &Limits) -> Findings {
         rayon::join(
             || {
                 let mut diagnostics = Vec::new();
+                models::check(fabric, &mut diagnostics);
                 classes::check(fabric, &mut diagnostics);
                 let oversubscription = topology::check(fabric, &mut diagnostics);
                 let plan = headroom::headroom_plan(fabric);

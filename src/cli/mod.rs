@@ -7,6 +7,7 @@ mod diff;
 mod explain;
 mod export;
 mod fmt;
+mod platforms;
 mod shell;
 
 use std::path::PathBuf;
@@ -66,6 +67,12 @@ pub enum Command {
     Diff(DiffArgs),
     /// Explain a diagnostic code (`fabricc explain FAB201`), or list every code with --all.
     Explain(ExplainArgs),
+    /// List the platform catalogue, or print one platform with every number and its source.
+    ///
+    /// `platform NAME` in a `switch-model` or `nic-model` takes what the platform fixes from
+    /// this catalogue (ports, buffer, cell, OS, SONiC tables). Exit status: 0 printed, 2 no
+    /// platform by that name.
+    Platforms(PlatformsArgs),
     /// Format `.fab` files canonically, keeping every comment (idempotent; meaning unchanged).
     ///
     /// Files are rewritten in place, atomically; a file with a syntax error is left alone.
@@ -249,6 +256,16 @@ pub struct ExplainArgs {
     pub format: ExplainFormat,
 }
 
+#[derive(Debug, Args)]
+pub struct PlatformsArgs {
+    /// A platform name, e.g. `nvidia-sn5600` or `nvidia-cx7`; without it, list them all.
+    #[arg(value_name = "NAME")]
+    pub name: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ExplainFormat,
+}
+
 /// Input limits; each guards memory and time against a runaway input.
 #[derive(Debug, Args)]
 pub struct LimitArgs {
@@ -329,6 +346,7 @@ pub fn run() -> ExitStatus {
         Command::Build(args) => build::run(&args),
         Command::Diff(args) => diff::run(&args),
         Command::Explain(args) => explain::run(&args),
+        Command::Platforms(args) => platforms::run(&args),
         Command::Fmt(args) => fmt::run(&args),
         Command::Completions { shell } => shell::completions(shell),
         Command::Man => shell::man(),

@@ -66,6 +66,11 @@ codes! {
     MissingProperty      "FAB105" Name Error "a required property is missing",
     NotAllowedHere       "FAB106" Name Error "a property is not allowed in this block",
     BadNameTemplate      "FAB107" Name Error "a generator name template gives invalid or clashing names",
+    UnknownPlatform      "FAB108" Name Error "a `platform` names no entry of the built-in catalogue",
+    PlatformOs           "FAB109" Name Error "a model's `os` is not one its platform runs",
+    PlatformOverride     "FAB110" Name Warning "an explicit model property contradicts its platform",
+    ModelIncomplete      "FAB111" Name Error "a switch model lacks what a build needs, and no platform supplies it",
+    BufferModelNotSonic  "FAB112" Name Warning "`buffer-model` is set on a model whose OS is not SONiC",
     CaseClash            "FAB120" Name Error "two devices' names differ only in case, so their output folders collide on case-insensitive file systems",
     // deadlock
     CyclicBufferDependency "FAB201" Deadlock Error "deadlock possible (cyclic buffer dependency)",

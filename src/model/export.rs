@@ -24,6 +24,9 @@ pub struct FabricDoc {
     pub roce_mtu: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rtt_ns: Option<u64>,
+    /// The fabric-level `buffer-model`, when set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffer_model: Option<String>,
     pub pfc_watchdog: WatchdogDoc,
     pub classes: Vec<ClassDoc>,
     pub switch_models: Vec<SwitchModelDoc>,
@@ -94,6 +97,9 @@ pub struct EcnDoc {
 #[serde(deny_unknown_fields)]
 pub struct SwitchModelDoc {
     pub name: String,
+    /// The catalogue platform; the resolved numbers below are written out as well.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub platform: Option<String>,
     pub os: String,
     /// `5.14` (Cumulus only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -107,6 +113,9 @@ pub struct SwitchModelDoc {
     pub cell_bytes: Option<u64>,
     #[serde(default)]
     pub dynamic_threshold: i8,
+    /// Set on the model itself (a fabric-level or platform default is not repeated here).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffer_model: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -120,6 +129,8 @@ pub struct PortGroupDoc {
 #[serde(deny_unknown_fields)]
 pub struct NicModelDoc {
     pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub platform: Option<String>,
     pub driver: String,
     pub speed_mbps: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -355,6 +366,7 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
         mtu: fabric.mtu.value,
         roce_mtu: fabric.roce_mtu.value,
         rtt_ns: fabric.rtt.map(|r| r.value),
+        buffer_model: fabric.buffer_model.map(|m| m.value.as_str().to_string()),
         pfc_watchdog: watchdog_doc(fabric.watchdog.value),
         classes: fabric
             .classes
@@ -381,6 +393,7 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
             .iter()
             .map(|m| SwitchModelDoc {
                 name: m.name.clone(),
+                platform: m.platform.map(|p| p.name.clone()),
                 os: m.os.value.as_str().into(),
                 release: m.release.map(|r| r.value.to_string()),
                 ports: m
@@ -396,6 +409,10 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
                 lossless_limit: m.lossless_limit.map(|l| l.value),
                 cell_bytes: m.cell.map(|c| c.value),
                 dynamic_threshold: m.dynamic_threshold.value,
+                buffer_model: m
+                    .buffer_model
+                    .filter(|b| !b.default)
+                    .map(|b| b.value.as_str().to_string()),
             })
             .collect(),
         nic_models: fabric
@@ -403,6 +420,7 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
             .iter()
             .map(|m| NicModelDoc {
                 name: m.name.clone(),
+                platform: m.platform.map(|p| p.name.clone()),
                 driver: m.driver.value.clone(),
                 speed_mbps: m.speed.value,
                 buffer_bytes: m.buffer.map(|b| b.value),
@@ -602,6 +620,12 @@ fn release_doc(text: Option<&str>, span: Span) -> Result<Option<ast::OsRelease>,
     })
 }
 
+fn buffer_model_of(name: &str) -> Option<ast::BufferModel> {
+    ast::BufferModel::ALL
+        .into_iter()
+        .find(|m| m.as_str() == name)
+}
+
 /// Reads the YAML form into the explicit statements of the language.
 pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
     let doc: FabricDoc = serde_yaml::from_str(text).map_err(|e| yaml_error(file, text, &e))?;
@@ -659,6 +683,16 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
             StmtKind::Description(Spanned::new(d.clone(), d_at)),
             d_at,
         ));
+    }
+    if let Some(m) = &doc.buffer_model {
+        let m_at = top("buffer_model", m);
+        let model = buffer_model_of(m).ok_or_else(|| {
+            bad(
+                m_at,
+                format!("`{m}` is not a buffer model (dynamic, traditional)"),
+            )
+        })?;
+        body.push(stmt(StmtKind::BufferModel(Spanned::new(model, m_at)), m_at));
     }
     body.push(stmt(
         StmtKind::Watchdog(watchdog_ast(&doc.pfc_watchdog, at, &bad)?),
@@ -740,7 +774,14 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
                 format!("`{}` is not an OS (sonic, cumulus, eos, nxos, junos)", m.os),
             )
         })?;
-        let mut props = vec![
+        let mut props = Vec::new();
+        if let Some(p) = &m.platform {
+            props.push(Spanned::new(
+                ast::SwitchModelProp::Platform(ident(p, span)),
+                span,
+            ));
+        }
+        props.extend([
             Spanned::new(
                 ast::SwitchModelProp::Os(os, release_doc(m.release.as_deref(), span)?),
                 span,
@@ -762,7 +803,7 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
                 ),
                 span,
             ),
-        ];
+        ]);
         if let Some(b) = m.buffer_bytes {
             props.push(Spanned::new(
                 ast::SwitchModelProp::Buffer(Size::Bytes(b)),
@@ -782,6 +823,15 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
             ast::SwitchModelProp::DynamicThreshold(m.dynamic_threshold),
             span,
         ));
+        if let Some(b) = &m.buffer_model {
+            let model = buffer_model_of(b).ok_or_else(|| {
+                bad(
+                    span,
+                    format!("`{b}` is not a buffer model (dynamic, traditional)"),
+                )
+            })?;
+            props.push(Spanned::new(ast::SwitchModelProp::BufferModel(model), span));
+        }
         body.push(stmt(
             StmtKind::SwitchModel(ast::SwitchModelDecl {
                 name: ident(&m.name, span),
@@ -793,10 +843,21 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
     }
     for m in &doc.nic_models {
         let span = loc.find("name", &m.name);
-        let mut props = vec![
-            Spanned::new(ast::NicModelProp::Driver(ident(&m.driver, span)), span),
-            Spanned::new(ast::NicModelProp::Speed(Speed(m.speed_mbps)), span),
-        ];
+        let mut props = Vec::new();
+        if let Some(p) = &m.platform {
+            props.push(Spanned::new(
+                ast::NicModelProp::Platform(ident(p, span)),
+                span,
+            ));
+        }
+        props.push(Spanned::new(
+            ast::NicModelProp::Driver(ident(&m.driver, span)),
+            span,
+        ));
+        props.push(Spanned::new(
+            ast::NicModelProp::Speed(Speed(m.speed_mbps)),
+            span,
+        ));
         if let Some(b) = m.buffer_bytes {
             props.push(Spanned::new(
                 ast::NicModelProp::Buffer(Size::Bytes(b)),

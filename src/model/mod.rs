@@ -16,8 +16,9 @@ pub mod topology;
 use petgraph::graph::UnGraph;
 use serde::Serialize;
 
+use crate::catalogue::{NicPlatform, Platform};
 use crate::span::Span;
-pub use crate::syntax::ast::{Congestion, Os, RoutingModel, WatchdogAction};
+pub use crate::syntax::ast::{BufferModel, Congestion, Os, RoutingModel, WatchdogAction};
 pub use limits::Limits;
 
 /// A value and the place that set it; `default` when no statement did.
@@ -86,6 +87,8 @@ pub struct Fabric {
     /// Base round-trip time in ns, when given.
     pub rtt: Option<Sourced<u64>>,
     pub watchdog: Sourced<Watchdog>,
+    /// `buffer-model` at fabric level: the SONiC buffer manager of models that do not say.
+    pub buffer_model: Option<Sourced<BufferModel>>,
     pub classes: Vec<Class>,
     pub switch_models: Vec<SwitchModel>,
     pub nic_models: Vec<NicModel>,
@@ -177,6 +180,9 @@ pub struct PortGroup {
 pub struct SwitchModel {
     pub name: String,
     pub span: Span,
+    /// The catalogue entry of `platform`, whose numbers filled what the model did not say
+    /// (those fields are `Sourced` with `default: true` and the `platform` statement's span).
+    pub platform: Option<&'static Platform>,
     pub os: Sourced<Os>,
     /// `os cumulus 5.14`: the release the configuration is written for (Cumulus only).
     pub release: Option<Sourced<crate::render::Release>>,
@@ -189,6 +195,10 @@ pub struct SwitchModel {
     /// SONiC-style dynamic threshold exponent: alpha = 2^n.
     pub dynamic_threshold: Sourced<i8>,
     pub description: Option<String>,
+    /// SONiC's buffer manager on switches of this model: the model's `buffer-model`, else
+    /// the fabric's, else the platform's default, else `traditional` (what fabricc renders).
+    /// `None` for other OSes.
+    pub buffer_model: Option<Sourced<BufferModel>>,
 }
 
 impl SwitchModel {
@@ -213,6 +223,8 @@ impl SwitchModel {
 pub struct NicModel {
     pub name: String,
     pub span: Span,
+    /// The catalogue entry of `platform`.
+    pub platform: Option<&'static NicPlatform>,
     pub driver: Sourced<String>,
     /// Mb/s.
     pub speed: Sourced<u64>,

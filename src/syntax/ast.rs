@@ -65,6 +65,9 @@ pub enum StmtKind {
     Path(PathStmt),
     Rewrite(RewriteStmt),
     BounceTagging(Vec<Spanned<u8>>),
+    /// `buffer-model dynamic|traditional`: SONiC's buffer manager on every SONiC switch
+    /// whose model does not say.
+    BufferModel(Spanned<BufferModel>),
 }
 
 // ---------------------------------------------------------------- quantities
@@ -244,6 +247,25 @@ impl Os {
     }
 }
 
+/// SONiC's buffer manager: `dynamic` computes headroom itself, `traditional` takes the
+/// profiles it is given (`DEVICE_METADATA.buffer_model`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum BufferModel {
+    Dynamic,
+    Traditional,
+}
+
+impl BufferModel {
+    pub const ALL: [BufferModel; 2] = [BufferModel::Dynamic, BufferModel::Traditional];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BufferModel::Dynamic => "dynamic",
+            BufferModel::Traditional => "traditional",
+        }
+    }
+}
+
 /// `switch-model NAME { … }`
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SwitchModelDecl {
@@ -261,6 +283,8 @@ pub struct OsRelease {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SwitchModelProp {
+    /// `platform nvidia-sn5600`: a catalogue entry that supplies what the platform fixes.
+    Platform(Ident),
     /// `os cumulus` or `os cumulus 5.14`
     Os(Os, Option<OsRelease>),
     /// `ports 128 x 200G, 60 x 400G`
@@ -270,6 +294,7 @@ pub enum SwitchModelProp {
     Cell(Size),
     DynamicThreshold(i8),
     Description(String),
+    BufferModel(BufferModel),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -288,6 +313,8 @@ pub struct NicModelDecl {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NicModelProp {
+    /// `platform nvidia-cx7`
+    Platform(Ident),
     Driver(Ident),
     Speed(Speed),
     Buffer(Size),

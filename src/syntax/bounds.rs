@@ -367,7 +367,8 @@ impl Checker {
                             }
                         }
                         SwitchModelProp::Description(d) => self.string(d, p.span, "description"),
-                        SwitchModelProp::Os(..) => {}
+                        SwitchModelProp::Platform(n) => self.ident(n, "platform name"),
+                        SwitchModelProp::Os(..) | SwitchModelProp::BufferModel(_) => {}
                     }
                 }
             }
@@ -375,6 +376,7 @@ impl Checker {
                 self.ident(&m.name, "NIC model name");
                 for p in &m.props {
                     match &p.node {
+                        NicModelProp::Platform(n) => self.ident(n, "platform name"),
                         NicModelProp::Driver(d) => self.ident(d, "driver"),
                         NicModelProp::Speed(v) => self.number(v.0, SPEED, p.span),
                         NicModelProp::Buffer(s) => self.size(*s, p.span),
@@ -497,6 +499,7 @@ impl Checker {
                     self.number(u64::from(p.node), PRIORITY, p.span);
                 }
             }
+            StmtKind::BufferModel(_) => {}
         }
     }
 }

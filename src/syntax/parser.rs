@@ -59,6 +59,7 @@ pub const STATEMENTS: &[&str] = &[
     "path",
     "rewrite",
     "bounce-tagging",
+    "buffer-model",
 ];
 pub const CLASS_PROPS: &[&str] = &[
     "dscp",
@@ -75,6 +76,7 @@ pub const CLASS_PROPS: &[&str] = &[
 pub const ECN_ARGS: &[&str] = &["min", "max", "probability"];
 pub const WATCHDOG_ARGS: &[&str] = &["detect", "restore", "poll", "action"];
 pub const SWITCH_MODEL_PROPS: &[&str] = &[
+    "platform",
     "os",
     "ports",
     "buffer",
@@ -82,8 +84,9 @@ pub const SWITCH_MODEL_PROPS: &[&str] = &[
     "cell",
     "dynamic-threshold",
     "description",
+    "buffer-model",
 ];
-pub const NIC_MODEL_PROPS: &[&str] = &["driver", "speed", "buffer"];
+pub const NIC_MODEL_PROPS: &[&str] = &["platform", "driver", "speed", "buffer"];
 pub const SWITCH_PROPS: &[&str] = &[
     "model",
     "tier",
@@ -108,6 +111,7 @@ pub const TIER_PROPS: &[&str] = &[
 ];
 pub const PLACEHOLDERS: &[&str] = &["tier", "n", "rail", "group", "pod", "plane", "index"];
 const ROUTING_MODELS: &[&str] = &["updown", "shortest", "none"];
+const BUFFER_MODELS: &[&str] = &["dynamic", "traditional"];
 
 /// A kind of block, for "unknown … `x`" errors.
 struct BlockKind {
@@ -696,7 +700,8 @@ impl<'a> Parser<'a> {
 
     /// `statement = mtu | roce_mtu | class | watchdog | rtt | description
     ///            | switch_model | nic_model | switch | host | link | tier
-    ///            | routing | route | fail | check | path | rewrite | bounce_tagging ;`
+    ///            | routing | route | fail | check | path | rewrite | bounce_tagging
+    ///            | buffer_model ;`
     fn statement(&self, i: &'a str, in_fabric: bool) -> PResult<'a, Stmt> {
         let (_, kw) = self.block_keyword(i, &STATEMENT_BLOCK)?;
         let (r, kind) = match kw {
@@ -727,6 +732,11 @@ impl<'a> Parser<'a> {
             "bounce-tagging" => self
                 .bounce_tagging(i)
                 .map(|(r, v)| (r, StmtKind::BounceTagging(v)))?,
+            "buffer-model" => {
+                let (r, ()) = self.keyword(i, "buffer-model")?;
+                self.buffer_model(r)
+                    .map(|(r, v)| (r, StmtKind::BufferModel(v)))?
+            }
             "fabric" if in_fabric => {
                 return fail(
                     SyntaxError::new(
@@ -1171,17 +1181,39 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// `buffer_model = "buffer-model" ( "dynamic" | "traditional" ) ;` (after the keyword)
+    fn buffer_model(&self, i: &'a str) -> PResult<'a, Spanned<BufferModel>> {
+        let (r, w) = self.choice(i, "buffer model", BUFFER_MODELS)?;
+        let model = if w.node == "dynamic" {
+            BufferModel::Dynamic
+        } else {
+            BufferModel::Traditional
+        };
+        Ok((r, Spanned::new(model, w.span)))
+    }
+
     /// `switch_model_prop
-    ///   = "os" ( "sonic" | "cumulus" | "eos" | "nxos" | "junos" ) [ RELEASE ]
+    ///   = "platform" NAME
+    ///   | "os" ( "sonic" | "cumulus" | "eos" | "nxos" | "junos" ) [ RELEASE ]
     ///   | "ports" port_group { "," port_group }
     ///   | "buffer" SIZE
     ///   | "lossless-limit" INT
     ///   | "cell" SIZE
     ///   | "dynamic-threshold" SIGNED_INT
-    ///   | "description" STRING ;`
+    ///   | "description" STRING
+    ///   | "buffer-model" ( "dynamic" | "traditional" ) ;`
     fn switch_model_prop(&self, i: &'a str) -> PResult<'a, Spanned<SwitchModelProp>> {
         let (r, kw) = self.block_keyword(i, &SWITCH_MODEL_BLOCK)?;
         let (r, prop) = match kw {
+            "platform" => self
+                .name(
+                    r,
+                    "a platform name, such as `nvidia-sn5600` (`fabricc platforms` lists them)",
+                )
+                .map(|(r, n)| (r, SwitchModelProp::Platform(n)))?,
+            "buffer-model" => self
+                .buffer_model(r)
+                .map(|(r, m)| (r, SwitchModelProp::BufferModel(m.node)))?,
             "os" => {
                 let names: &'static [&'static str] = &["sonic", "cumulus", "eos", "nxos", "junos"];
                 let (r, w) = self.choice(r, "os", names)?;
@@ -1300,10 +1332,16 @@ impl<'a> Parser<'a> {
         ))
     }
 
-    /// `nic_model_prop = "driver" NAME | "speed" SPEED | "buffer" SIZE ;`
+    /// `nic_model_prop = "platform" NAME | "driver" NAME | "speed" SPEED | "buffer" SIZE ;`
     fn nic_model_prop(&self, i: &'a str) -> PResult<'a, Spanned<NicModelProp>> {
         let (r, kw) = self.block_keyword(i, &NIC_MODEL_BLOCK)?;
         let (r, prop) = match kw {
+            "platform" => self
+                .name(
+                    r,
+                    "a NIC platform name, such as `nvidia-cx7` (`fabricc platforms` lists them)",
+                )
+                .map(|(r, n)| (r, NicModelProp::Platform(n)))?,
             "driver" => self
                 .name(r, "a driver name, such as `mlx5`")
                 .map(|(r, n)| (r, NicModelProp::Driver(n)))?,

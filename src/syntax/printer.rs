@@ -103,6 +103,7 @@ impl Printer {
                 self.block(format!("nic-model {}", m.name.node), |p| {
                     for prop in &m.props {
                         p.line(match &prop.node {
+                            NicModelProp::Platform(n) => format!("platform {}", n.node),
                             NicModelProp::Driver(d) => format!("driver {}", d.node),
                             NicModelProp::Speed(s) => format!("speed {}", speed(*s)),
                             NicModelProp::Buffer(b) => format!("buffer {}", size(*b)),
@@ -178,6 +179,7 @@ impl Printer {
                 let ps: Vec<String> = ps.iter().map(|p| p.node.to_string()).collect();
                 self.line(format!("bounce-tagging {}", ps.join(" -> ")));
             }
+            StmtKind::BufferModel(m) => self.line(format!("buffer-model {}", m.node.as_str())),
         }
     }
 
@@ -294,6 +296,8 @@ fn watchdog(w: &Watchdog) -> String {
 
 fn switch_model_prop(prop: &SwitchModelProp) -> String {
     match prop {
+        SwitchModelProp::Platform(n) => format!("platform {}", n.node),
+        SwitchModelProp::BufferModel(m) => format!("buffer-model {}", m.as_str()),
         SwitchModelProp::Os(os, None) => format!("os {}", os.as_str()),
         SwitchModelProp::Os(os, Some(r)) => format!("os {} {}.{}", os.as_str(), r.major, r.minor),
         SwitchModelProp::Ports(groups) => {

@@ -165,6 +165,7 @@ pub fn resolve(
     let mut routing_model = None;
     let mut check_failures = None;
     let mut bounce = None;
+    let mut buffer_model = None;
     for s in &stmts {
         let span = s.span;
         match &s.kind {
@@ -196,6 +197,15 @@ pub fn resolve(
                     u8::try_from(n.node).unwrap_or(u8::MAX),
                     span,
                     "`check failures`",
+                    &mut diags,
+                );
+            }
+            StmtKind::BufferModel(m) => {
+                put(
+                    &mut buffer_model,
+                    m.node,
+                    span,
+                    "`buffer-model`",
                     &mut diags,
                 );
             }
@@ -253,7 +263,7 @@ pub fn resolve(
                     decl.name.node.clone(),
                     SwitchModelId(switch_models.len() as u32),
                 );
-                switch_models.push(models::switch_model(decl, &mut diags));
+                switch_models.push(models::switch_model(decl, buffer_model, &mut diags));
             }
             StmtKind::NicModel(decl) => {
                 if let Some(&first) = model_spans.get(&decl.name.node) {
@@ -279,6 +289,7 @@ pub fn resolve(
         roce_mtu: roce_mtu.unwrap_or(Sourced::default_at(4096, block.name.span)),
         rtt,
         watchdog: watchdog.unwrap_or(Sourced::default_at(DEFAULT_WATCHDOG, block.name.span)),
+        buffer_model,
         classes: class_list,
         switch_models,
         nic_models,

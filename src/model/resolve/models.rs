@@ -1,14 +1,30 @@
 //! Switch and NIC models: their declarations become `SwitchModel`s and `NicModel`s.
+//!
+//! With `platform NAME`, what the model does not say comes from the catalogue entry (ports,
+//! buffer, cell, lossless limit, OS when the platform runs one, SONiC's buffer model; driver
+//! and speed for NICs): those values are `Sourced::default_at` the `platform` statement, so
+//! findings point there. An explicit property wins; one that contradicts the platform where
+//! it matters (more ports than its cages give, a buffer beyond its figure, another cell) is
+//! FAB110. An unknown platform is FAB108, an `os` the platform does not run FAB109.
 
-use crate::diagnostic::{Code, Diagnostic};
-use crate::model::{NicModel, PortGroup, Sourced, SwitchModel};
+use crate::analysis::group::thousands;
+use crate::catalogue::{self, NicPlatform, Platform, PortsMisfit};
+use crate::diagnostic::{Code, Diagnostic, did_you_mean};
+use crate::model::{BufferModel, NicModel, PortGroup, Sourced, SwitchModel};
 use crate::render::{Release, cumulus};
+use crate::span::Span;
 use crate::syntax::ast::{self, NicModelProp, Os, SwitchModelProp};
 
 use super::slot::put;
 use super::units::bytes;
 
-pub fn switch_model(decl: &ast::SwitchModelDecl, diags: &mut Vec<Diagnostic>) -> SwitchModel {
+/// `fabric_buffer_model`: the fabric-level `buffer-model`, for SONiC models that set none.
+pub fn switch_model(
+    decl: &ast::SwitchModelDecl,
+    fabric_buffer_model: Option<Sourced<BufferModel>>,
+    diags: &mut Vec<Diagnostic>,
+) -> SwitchModel {
+    let mut platform_name: Option<Sourced<String>> = None;
     let mut os = None;
     let mut release = None;
     let mut ports = None;
@@ -18,9 +34,17 @@ pub fn switch_model(decl: &ast::SwitchModelDecl, diags: &mut Vec<Diagnostic>) ->
     let mut cell = None;
     let mut dynamic_threshold = None;
     let mut description: Option<Sourced<String>> = None;
+    let mut buffer_model = None;
     for p in &decl.props {
         let span = p.span;
         match &p.node {
+            SwitchModelProp::Platform(n) => put(
+                &mut platform_name,
+                n.node.clone(),
+                span,
+                "`platform`",
+                diags,
+            ),
             SwitchModelProp::Os(o, r) => {
                 put(&mut os, *o, span, "`os`", diags);
                 if let Some(r) = r {
@@ -70,30 +94,47 @@ pub fn switch_model(decl: &ast::SwitchModelDecl, diags: &mut Vec<Diagnostic>) ->
             SwitchModelProp::Description(d) => {
                 put(&mut description, d.clone(), span, "`description`", diags)
             }
+            SwitchModelProp::BufferModel(m) => {
+                put(&mut buffer_model, *m, span, "`buffer-model`", diags)
+            }
         }
     }
     let at = decl.name.span;
-    let missing = |what: &str, help: &str, diags: &mut Vec<Diagnostic>| {
-        diags.push(
-            Diagnostic::new(
-                Code::MissingProperty,
-                at,
-                format!("switch model `{}` has no `{what}`", decl.name.node),
-            )
-            .label("declared here")
-            .help(help.to_string()),
-        );
+    let name = &decl.name.node;
+    let platform = platform_name
+        .as_ref()
+        .and_then(|p| switch_platform(p, diags).map(|found| (found, p.span)));
+    // An unknown platform (FAB108) is the finding; what it would have supplied is not
+    // reported missing as well.
+    let platform_unknown = platform_name.is_some() && platform.is_none();
+    let mut quiet = Vec::new();
+    let diags_for_missing: &mut Vec<Diagnostic> = if platform_unknown { &mut quiet } else { diags };
+
+    let os = resolve_os(name, at, os, platform, diags_for_missing);
+    let ports = match (ports, platform) {
+        (Some(p), Some((pl, pspan))) => {
+            check_ports_fit(name, &p, pl, pspan, diags);
+            Some(p)
+        }
+        (Some(p), None) => Some(p),
+        (None, Some((pl, pspan))) if !pl.port_groups().is_empty() => {
+            Some(Sourced::default_at(pl.port_groups(), pspan))
+        }
+        (None, _) => {
+            if !ports_invalid {
+                let help = match platform {
+                    Some((pl, _)) => format!(
+                        "the catalogue has no ports for `{}` (no public source gave them): add them, e.g. `ports 64 x 400G`",
+                        pl.name
+                    ),
+                    None => "add the port groups, e.g. `ports 64 x 400G`".to_string(),
+                };
+                diags_for_missing.push(missing(name, at, "ports", help));
+            }
+            None
+        }
     };
-    if os.is_none() {
-        missing("os", "add `os sonic` (or cumulus, eos, nxos, junos)", diags);
-    }
-    if ports.is_none() && !ports_invalid {
-        missing(
-            "ports",
-            "add the port groups, e.g. `ports 64 x 400G`",
-            diags,
-        );
-    }
+
     let cell_bytes = cell.and_then(|c: Sourced<ast::Size>| match c.value {
         ast::Size::Bytes(b) if b > 0 => Some(Sourced::set(b, c.span)),
         _ => {
@@ -108,13 +149,107 @@ pub fn switch_model(decl: &ast::SwitchModelDecl, diags: &mut Vec<Diagnostic>) ->
             None
         }
     });
+    let cell_bytes = match (cell_bytes, platform) {
+        (Some(c), Some((pl, pspan))) => {
+            if let Some(pc) = pl.cell_bytes()
+                && pc != c.value
+            {
+                diags.push(contradicts(
+                    name,
+                    c.span,
+                    pspan,
+                    pl,
+                    format!("`cell {}B`", c.value),
+                    format!("its cells are {pc} B"),
+                    "remove `cell` to take the platform's",
+                ));
+            }
+            Some(c)
+        }
+        (None, Some((pl, pspan))) => pl.cell_bytes().map(|c| Sourced::default_at(c, pspan)),
+        (c, None) => c,
+    };
     let buffer = buffer.and_then(|b| {
         bytes(b.value, cell_bytes.map(|c| c.value), b.span, diags).map(|v| Sourced::set(v, b.span))
     });
+    let buffer = match (buffer, platform) {
+        (Some(b), Some((pl, pspan))) => {
+            if let Some(max) = pl.max_buffer_bytes()
+                && b.value > max
+            {
+                diags.push(contradicts(
+                    name,
+                    b.span,
+                    pspan,
+                    pl,
+                    format!("`buffer` of {} B", thousands(b.value)),
+                    format!("its buffer is {} B", thousands(max)),
+                    "remove `buffer` to take the platform's, or check the figure",
+                ));
+            }
+            Some(b)
+        }
+        (None, Some((pl, pspan))) => pl.buffer_bytes().map(|b| Sourced::default_at(b, pspan)),
+        (b, None) => b,
+    };
+    let lossless_limit = match (lossless_limit, platform) {
+        (Some(l), Some((pl, pspan))) => {
+            if let Some(max) = pl.lossless_limit()
+                && l.value > max
+            {
+                diags.push(contradicts(
+                    name,
+                    l.span,
+                    pspan,
+                    pl,
+                    format!("`lossless-limit {}`", l.value),
+                    format!("it supports {max} lossless priorities"),
+                    "remove `lossless-limit` to take the platform's",
+                ));
+            }
+            Some(l)
+        }
+        (None, Some((pl, pspan))) => pl.lossless_limit().map(|l| Sourced::default_at(l, pspan)),
+        (l, None) => l,
+    };
+
+    let buffer_model = match os.value {
+        Os::Sonic => Some(
+            buffer_model
+                .or(fabric_buffer_model)
+                .or_else(|| {
+                    platform.and_then(|(pl, pspan)| {
+                        pl.default_buffer_model()
+                            .map(|m| Sourced::default_at(m, pspan))
+                    })
+                })
+                // fabricc renders the traditional model's tables where nothing says otherwise.
+                .unwrap_or(Sourced::default_at(BufferModel::Traditional, at)),
+        ),
+        other => {
+            if let Some(m) = buffer_model {
+                diags.push(
+                    Diagnostic::new(
+                        Code::BufferModelNotSonic,
+                        m.span,
+                        format!(
+                            "`buffer-model` on switch model `{name}`, whose OS is {}",
+                            other.as_str()
+                        ),
+                    )
+                    .label("SONiC only")
+                    .help("`buffer-model` chooses SONiC's buffer manager; remove it here"),
+                );
+            }
+            None
+        }
+    };
+
     SwitchModel {
-        name: decl.name.node.clone(),
+        name: name.clone(),
         span: at,
-        os: os.unwrap_or(Sourced::default_at(Os::Sonic, at)),
+        platform: platform.map(|(p, _)| p),
+        os,
         release,
         ports: ports.unwrap_or(Sourced::default_at(
             vec![PortGroup {
@@ -128,6 +263,7 @@ pub fn switch_model(decl: &ast::SwitchModelDecl, diags: &mut Vec<Diagnostic>) ->
         cell: cell_bytes,
         dynamic_threshold: dynamic_threshold.unwrap_or(Sourced::default_at(0, at)),
         description: description.map(|d| d.value),
+        buffer_model,
     }
 }
 
@@ -174,13 +310,218 @@ fn release_of(
     Some(Sourced::set(release, span))
 }
 
+/// The model's OS: the one it names (which the platform must run), else the platform's
+/// only one. A platform that runs several needs `os`.
+fn resolve_os(
+    name: &str,
+    at: Span,
+    os: Option<Sourced<Os>>,
+    platform: Option<(&'static Platform, Span)>,
+    diags: &mut Vec<Diagnostic>,
+) -> Sourced<Os> {
+    match (os, platform) {
+        (Some(o), Some((pl, pspan))) => {
+            if !pl.runs(o.value) {
+                diags.push(
+                    Diagnostic::new(
+                        Code::PlatformOs,
+                        o.span,
+                        format!(
+                            "switch model `{name}` runs {} on `{}`, which runs {}",
+                            o.value.as_str(),
+                            pl.name,
+                            os_list(pl)
+                        ),
+                    )
+                    .label("not an OS of the platform")
+                    .with_secondary(pspan, "the platform")
+                    .help(format!(
+                        "use `os {}`, or another platform (`fabricc platforms` lists them)",
+                        pl.oses().first().map_or("…", |o| o.as_str())
+                    )),
+                );
+            }
+            o
+        }
+        (Some(o), None) => o,
+        (None, Some((pl, pspan))) => match pl.oses().as_slice() {
+            [only] => Sourced::default_at(*only, pspan),
+            several => {
+                diags.push(missing(
+                    name,
+                    at,
+                    "os",
+                    format!(
+                        "`{}` runs {}: say which, e.g. `os {}`",
+                        pl.name,
+                        os_list(pl),
+                        several.first().map_or("sonic", |o| o.as_str())
+                    ),
+                ));
+                Sourced::default_at(several.first().copied().unwrap_or(Os::Sonic), at)
+            }
+        },
+        (None, None) => {
+            diags.push(missing(
+                name,
+                at,
+                "os",
+                "add `os sonic` (or cumulus, eos, nxos, junos)".to_string(),
+            ));
+            Sourced::default_at(Os::Sonic, at)
+        }
+    }
+}
+
+fn os_list(pl: &Platform) -> String {
+    let names: Vec<&str> = pl.oses().iter().map(|o| o.as_str()).collect();
+    match names.as_slice() {
+        [] => "no OS".into(),
+        [one] => (*one).into(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+fn check_ports_fit(
+    name: &str,
+    ports: &Sourced<Vec<PortGroup>>,
+    pl: &Platform,
+    pspan: Span,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let misfit = match pl.fit(&ports.value) {
+        Ok(()) => return,
+        Err(m) => m,
+    };
+    let (what, has) = match misfit {
+        PortsMisfit::TooFast {
+            speed_gbps,
+            fastest_gbps,
+        } => (
+            format!("{speed_gbps}G ports"),
+            format!("its fastest cage runs {fastest_gbps}G"),
+        ),
+        PortsMisfit::TooMany {
+            count,
+            speed_gbps,
+            cages_needed,
+            cages,
+        } => (
+            format!("{count} ports of {speed_gbps}G"),
+            format!("they need {cages_needed} cages even broken out, and it has {cages}"),
+        ),
+    };
+    diags.push(contradicts(
+        name,
+        ports.span,
+        pspan,
+        pl,
+        what,
+        has,
+        "remove `ports` to take the platform's cages, or use fewer or slower ports",
+    ));
+}
+
+fn contradicts(
+    name: &str,
+    span: Span,
+    platform_span: Span,
+    pl: &Platform,
+    what: String,
+    has: String,
+    help: &str,
+) -> Diagnostic {
+    Diagnostic::new(
+        Code::PlatformOverride,
+        span,
+        format!(
+            "switch model `{name}` sets {what} on `{}`, but {has}",
+            pl.name
+        ),
+    )
+    .label("contradicts the platform")
+    .with_secondary(platform_span, "the platform")
+    .help(help.to_string())
+}
+
+fn missing(name: &str, at: Span, what: &str, help: String) -> Diagnostic {
+    Diagnostic::new(
+        Code::MissingProperty,
+        at,
+        format!("switch model `{name}` has no `{what}`"),
+    )
+    .label("declared here")
+    .help(help)
+}
+
+/// The catalogue entry of a switch model's `platform`, or FAB108.
+fn switch_platform(
+    name: &Sourced<String>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<&'static Platform> {
+    if let Some(p) = catalogue::switch_platform(&name.value) {
+        return Some(p);
+    }
+    let is_nic = catalogue::nic_platform(&name.value).is_some();
+    diags.push(unknown_platform(
+        &name.value,
+        name.span,
+        "switch",
+        is_nic.then_some(("NIC", "nic-model")),
+        catalogue::catalogue()
+            .switches
+            .iter()
+            .map(|p| p.name.as_str()),
+    ));
+    None
+}
+
+/// FAB108. `other`: the kind of platform the name is instead, and the block it belongs in.
+fn unknown_platform<'a>(
+    name: &str,
+    span: Span,
+    kind: &str,
+    other: Option<(&str, &str)>,
+    known: impl IntoIterator<Item = &'a str>,
+) -> Diagnostic {
+    if let Some((other_kind, block)) = other {
+        return Diagnostic::new(
+            Code::UnknownPlatform,
+            span,
+            format!("`{name}` is a {other_kind} platform, not a {kind} one"),
+        )
+        .label(format!("a {other_kind} platform"))
+        .help(format!(
+            "name it in a `{block}`; `fabricc platforms` lists the {kind} platforms"
+        ));
+    }
+    let hint = did_you_mean(name, known).map_or_else(String::new, |h| format!("{h} "));
+    Diagnostic::new(
+        Code::UnknownPlatform,
+        span,
+        format!("`{name}` is not a {kind} platform of the catalogue"),
+    )
+    .label("unknown platform")
+    .help(format!(
+        "{hint}`fabricc platforms` lists the catalogue; without a platform, give the model's properties"
+    ))
+}
+
 pub fn nic_model(decl: &ast::NicModelDecl, diags: &mut Vec<Diagnostic>) -> NicModel {
+    let mut platform_name: Option<Sourced<String>> = None;
     let mut driver = None;
     let mut speed = None;
     let mut buffer = None;
     for p in &decl.props {
         let span = p.span;
         match &p.node {
+            NicModelProp::Platform(n) => put(
+                &mut platform_name,
+                n.node.clone(),
+                span,
+                "`platform`",
+                diags,
+            ),
             NicModelProp::Driver(d) => put(&mut driver, d.node.clone(), span, "`driver`", diags),
             NicModelProp::Speed(s) => put(&mut speed, s.0, span, "`speed`", diags),
             NicModelProp::Buffer(s) => {
@@ -191,22 +532,96 @@ pub fn nic_model(decl: &ast::NicModelDecl, diags: &mut Vec<Diagnostic>) -> NicMo
         }
     }
     let at = decl.name.span;
-    let speed = speed.unwrap_or_else(|| {
+    let name = &decl.name.node;
+    let platform = platform_name.as_ref().and_then(|p| {
+        let found = catalogue::nic_platform(&p.value);
+        if found.is_none() {
+            let is_switch = catalogue::switch_platform(&p.value).is_some();
+            diags.push(unknown_platform(
+                &p.value,
+                p.span,
+                "NIC",
+                is_switch.then_some(("switch", "switch-model")),
+                catalogue::catalogue().nics.iter().map(|n| n.name.as_str()),
+            ));
+        }
+        found.map(|f| (f, p.span))
+    });
+    let platform_unknown = platform_name.is_some() && platform.is_none();
+    let nic_override = |span: Span, pl: &NicPlatform, pspan: Span, what: String, has: String| {
+        Diagnostic::new(
+            Code::PlatformOverride,
+            span,
+            format!("NIC model `{name}` sets {what} on `{}`, but {has}", pl.name),
+        )
+        .label("contradicts the platform")
+        .with_secondary(pspan, "the platform")
+    };
+    if let (Some(d), Some((pl, pspan))) = (&driver, platform)
+        && d.value != pl.driver()
+    {
         diags.push(
-            Diagnostic::new(
-                Code::MissingProperty,
-                at,
-                format!("NIC model `{}` has no `speed`", decl.name.node),
+            nic_override(
+                d.span,
+                pl,
+                pspan,
+                format!("`driver {}`", d.value),
+                format!("{} uses {}", pl.model, pl.driver()),
             )
-            .label("declared here")
-            .help("add the port speed, e.g. `speed 400G`"),
+            .help("remove `driver` to take the platform's"),
         );
-        Sourced::default_at(100_000, at)
+    }
+    if let (Some(s), Some((pl, pspan))) = (&speed, platform)
+        && let Some(max) = pl.speed_mbps()
+        && s.value > max
+    {
+        diags.push(
+            nic_override(
+                s.span,
+                pl,
+                pspan,
+                format!("`speed {}G`", s.value / 1000),
+                format!("its fastest port runs {}G", max / 1000),
+            )
+            .help("remove `speed` to take the platform's, or use a slower one"),
+        );
+    }
+    let speed = speed
+        .or_else(|| {
+            platform.and_then(|(pl, pspan)| pl.speed_mbps().map(|s| Sourced::default_at(s, pspan)))
+        })
+        .unwrap_or_else(|| {
+            let help = match platform {
+                Some((pl, _)) => format!(
+                    "the catalogue has no port speed for `{}`: add it, e.g. `speed 400G`",
+                    pl.name
+                ),
+                None => "add the port speed, e.g. `speed 400G`".to_string(),
+            };
+            if !platform_unknown {
+                diags.push(
+                    Diagnostic::new(
+                        Code::MissingProperty,
+                        at,
+                        format!("NIC model `{name}` has no `speed`"),
+                    )
+                    .label("declared here")
+                    .help(help),
+                );
+            }
+            Sourced::default_at(100_000, at)
+        });
+    let driver = driver
+        .or_else(|| platform.map(|(pl, pspan)| Sourced::default_at(pl.driver().to_string(), pspan)))
+        .unwrap_or(Sourced::default_at("mlx5".to_string(), at));
+    let buffer = buffer.or_else(|| {
+        platform.and_then(|(pl, pspan)| pl.buffer_bytes().map(|b| Sourced::default_at(b, pspan)))
     });
     NicModel {
-        name: decl.name.node.clone(),
+        name: name.clone(),
         span: at,
-        driver: driver.unwrap_or(Sourced::default_at("mlx5".to_string(), at)),
+        platform: platform.map(|(p, _)| p),
+        driver,
         speed,
         buffer,
     }

@@ -1,0 +1,250 @@
+//! The platform catalogue: what a switch or NIC platform fixes (ASIC, cages and lanes, port
+//! names per OS, buffer and cell, SONiC's SKU tables), each number with its public source.
+//!
+//! In: the YAML files under `catalogue/` (one per platform), compiled into the binary. Out:
+//! typed [`Platform`]s and [`NicPlatform`]s, parsed once and checked by [`validate`] (the
+//! tests run it; a catalogue that fails it never ships). `switch-model … { platform NAME }`
+//! binds a model to one of them (`model::resolve::models`), and renderers read the typed
+//! fields from `fabric.switch_models[i].platform`.
+//!
+//! A number no public source gives is left out of its file and named in `not_sourced`; the
+//! types make every such field optional, so no caller can mistake a missing number for zero.
+
+mod nic;
+pub mod platform;
+mod source;
+
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+pub use nic::NicPlatform;
+pub use platform::{
+    Asic, AsicFamily, BreakoutMode, Buffer, BufferDefaults, Bytes, CageGroup, Hwsku, Lookup,
+    LookupRow, Mellanox, MellanoxPoolReserves, Naming, NamingRule, Num, OsSupport, Platform, Pool,
+    PortConfig, PortConfigRow, PortsMisfit, Profile, Sonic, SonicNames, TrafficPattern,
+};
+pub use source::Source;
+
+/// The embedded data files: `(file stem, text)`. A new platform is a new line here and a new
+/// file under `catalogue/` (docs/platforms.md).
+const SWITCH_FILES: &[(&str, &str)] = &[
+    (
+        "arista-7060x6-64pe",
+        include_str!("../../catalogue/switches/arista-7060x6-64pe.yaml"),
+    ),
+    (
+        "arista-7280r4-32qf-32df",
+        include_str!("../../catalogue/switches/arista-7280r4-32qf-32df.yaml"),
+    ),
+    (
+        "cisco-n9364d-gx2a",
+        include_str!("../../catalogue/switches/cisco-n9364d-gx2a.yaml"),
+    ),
+    (
+        "juniper-qfx5230-64cd",
+        include_str!("../../catalogue/switches/juniper-qfx5230-64cd.yaml"),
+    ),
+    (
+        "juniper-qfx5240-64od",
+        include_str!("../../catalogue/switches/juniper-qfx5240-64od.yaml"),
+    ),
+    (
+        "nvidia-sn4700",
+        include_str!("../../catalogue/switches/nvidia-sn4700.yaml"),
+    ),
+    (
+        "nvidia-sn5400",
+        include_str!("../../catalogue/switches/nvidia-sn5400.yaml"),
+    ),
+    (
+        "nvidia-sn5600",
+        include_str!("../../catalogue/switches/nvidia-sn5600.yaml"),
+    ),
+];
+
+const NIC_FILES: &[(&str, &str)] = &[
+    (
+        "nvidia-cx6dx",
+        include_str!("../../catalogue/nics/nvidia-cx6dx.yaml"),
+    ),
+    (
+        "nvidia-cx7",
+        include_str!("../../catalogue/nics/nvidia-cx7.yaml"),
+    ),
+    (
+        "nvidia-cx8",
+        include_str!("../../catalogue/nics/nvidia-cx8.yaml"),
+    ),
+];
+
+/// Every platform, switches and NICs, sorted by name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Catalogue {
+    pub switches: Vec<Platform>,
+    pub nics: Vec<NicPlatform>,
+}
+
+impl Catalogue {
+    pub fn switch(&self, name: &str) -> Option<&Platform> {
+        self.switches.iter().find(|p| p.name == name)
+    }
+
+    pub fn nic(&self, name: &str) -> Option<&NicPlatform> {
+        self.nics.iter().find(|p| p.name == name)
+    }
+
+    /// Every platform name, switches then NICs.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.switches
+            .iter()
+            .map(|p| p.name.as_str())
+            .chain(self.nics.iter().map(|p| p.name.as_str()))
+    }
+}
+
+/// Parses the embedded files. `Err` names the file and serde's complaint.
+pub fn load() -> Result<Catalogue, String> {
+    fn parse<T: for<'de> Deserialize<'de>>(files: &[(&str, &str)]) -> Result<Vec<T>, String> {
+        files
+            .iter()
+            .map(|(stem, text)| {
+                serde_yaml::from_str(text).map_err(|e| format!("catalogue/{stem}.yaml: {e}"))
+            })
+            .collect()
+    }
+    let mut switches: Vec<Platform> = parse(SWITCH_FILES)?;
+    let mut nics: Vec<NicPlatform> = parse(NIC_FILES)?;
+    switches.sort_by(|a, b| a.name.cmp(&b.name));
+    nics.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(Catalogue { switches, nics })
+}
+
+/// The catalogue, parsed on first use.
+pub fn catalogue() -> &'static Catalogue {
+    static CATALOGUE: OnceLock<Catalogue> = OnceLock::new();
+    CATALOGUE.get_or_init(|| {
+        load().expect("invariant: the embedded catalogue parses (tests/catalogue.rs checks it)")
+    })
+}
+
+pub fn switch_platform(name: &str) -> Option<&'static Platform> {
+    catalogue().switch(name)
+}
+
+pub fn nic_platform(name: &str) -> Option<&'static NicPlatform> {
+    catalogue().nic(name)
+}
+
+/// The file stems the entries were read from, so a test can hold each entry's `name` to its
+/// file name.
+pub fn file_stems() -> impl Iterator<Item = (&'static str, &'static str)> {
+    SWITCH_FILES
+        .iter()
+        .map(|(s, _)| ("switches", *s))
+        .chain(NIC_FILES.iter().map(|(s, _)| ("nics", *s)))
+}
+
+/// Everything wrong with the catalogue's data: unknown source keys, malformed sources,
+/// inconsistent tables. Empty when the catalogue may ship.
+pub fn validate(c: &Catalogue) -> Vec<String> {
+    let mut errors = Vec::new();
+    for p in &c.switches {
+        p.validate(&mut errors);
+        unused_sources(&p.name, &p.sources, p, &mut errors);
+    }
+    for n in &c.nics {
+        n.validate(&mut errors);
+        unused_sources(&n.name, &n.sources, n, &mut errors);
+    }
+    let mut names: Vec<&str> = c.names().collect();
+    names.sort_unstable();
+    for w in names.windows(2) {
+        if w[0] == w[1] {
+            errors.push(format!("`{}` is in the catalogue twice", w[0]));
+        }
+    }
+    errors
+}
+
+/// Every entry of `sources` is cited by some `source:` (or `…_source:`) field.
+fn unused_sources<T: serde::Serialize>(
+    name: &str,
+    sources: &std::collections::BTreeMap<String, Source>,
+    entry: &T,
+    errors: &mut Vec<String>,
+) {
+    fn walk(v: &serde_yaml::Value, used: &mut std::collections::BTreeSet<String>) {
+        match v {
+            serde_yaml::Value::Mapping(m) => {
+                for (k, v) in m {
+                    if let (Some(k), Some(s)) = (k.as_str(), v.as_str())
+                        && k.ends_with("source")
+                    {
+                        used.insert(s.to_string());
+                    }
+                    walk(v, used);
+                }
+            }
+            serde_yaml::Value::Sequence(s) => s.iter().for_each(|v| walk(v, used)),
+            _ => {}
+        }
+    }
+    let mut used = std::collections::BTreeSet::new();
+    if let Ok(v) = serde_yaml::to_value(entry) {
+        walk(&v, &mut used);
+    }
+    for key in sources.keys() {
+        if !used.contains(key) {
+            errors.push(format!("{name}: source `{key}` is cited by no number"));
+        }
+    }
+}
+
+/// A platform name is lower-case `vendor-model`: letters, digits and `-`, one `-` at least.
+pub(crate) fn valid_name(name: &str) -> bool {
+    name.contains('-')
+        && !name.starts_with('-')
+        && !name.ends_with('-')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
+/// Checks that `key` names an entry of `sources`; records an error for `place` otherwise.
+pub(crate) fn check_key(
+    sources: &std::collections::BTreeMap<String, Source>,
+    key: &str,
+    place: &str,
+    errors: &mut Vec<String>,
+) {
+    if !sources.contains_key(key) {
+        errors.push(format!("{place}: source `{key}` is not in `sources`"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_catalogue_parses_and_validates() {
+        let c = load().unwrap_or_else(|e| panic!("{e}"));
+        let errors = validate(&c);
+        assert!(errors.is_empty(), "{}", errors.join("\n"));
+    }
+
+    #[test]
+    fn names_are_lower_case_vendor_model() {
+        for (ok, name) in [
+            (true, "nvidia-sn5600"),
+            (true, "arista-7060x6-64pe"),
+            (false, "NVIDIA-SN5600"),
+            (false, "sn5600"),
+            (false, "nvidia-"),
+            (false, "nvidia_sn5600"),
+        ] {
+            assert_eq!(valid_name(name), ok, "{name}");
+        }
+    }
+}

@@ -1,0 +1,1179 @@
+//! A switch platform as the catalogue records it, and the questions the next stages ask of
+//! it: which OSes run on it, what ports it has (and whether a model's `ports` fit them), what
+//! a port is called on each OS, which SONiC lookup row a cable gets, which constants SONiC's
+//! Mellanox headroom formula reads.
+//!
+//! Field names follow the upstream files they come from (`pg_profile_lookup.ini` columns,
+//! `BUFFER_POOL` fields, `asic_table.j2` keys), so a reader can hold one against the other.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Source, check_key, valid_name};
+use crate::analysis::physics::sonic_headroom::AsicConstants;
+use crate::model::PortGroup;
+use crate::syntax::ast::{BufferModel, Os};
+
+/// A number (or word) and the key of its source in the platform's `sources`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Num<T> {
+    pub value: T,
+    pub source: String,
+    /// What the number means where the source is not plain about it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Platform {
+    /// `vendor-model`, lower case: what `platform NAME` names.
+    pub name: String,
+    pub vendor: String,
+    pub model: String,
+    pub summary: String,
+    /// Key → source; every `source:` below names one of these keys.
+    pub sources: BTreeMap<String, Source>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asic: Option<Asic>,
+    /// The OSes that run on the platform (the first is not a default: a model on a platform
+    /// that runs several must say `os`).
+    pub os: Vec<OsSupport>,
+    /// Front-panel cages, in port order. Empty when no public source gives them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cages: Vec<CageGroup>,
+    #[serde(default)]
+    pub buffer: Buffer,
+    /// Lossless priorities (priority groups with PFC) the platform supports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lossless_limit: Option<Num<u8>>,
+    #[serde(default)]
+    pub naming: Naming,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sonic: Option<Sonic>,
+    /// What the catalogue does not record for lack of a public source, in words.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_sourced: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Asic {
+    /// As the source names it (`Spectrum-4`, `Tomahawk5`, `Jericho3`).
+    pub name: String,
+    /// Part number or die name where the source gives one (`BCM8887X`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub part: Option<String>,
+    pub family: AsicFamily,
+    pub source: String,
+    /// Where `part` comes from, when not from `source`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub part_source: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// ASIC families renderers tell apart (SONiC Mellanox vs Broadcom tables, EOS XGS vs Sand).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum AsicFamily {
+    #[serde(rename = "spectrum-3")]
+    Spectrum3,
+    #[serde(rename = "spectrum-4")]
+    Spectrum4,
+    #[serde(rename = "tomahawk-5")]
+    Tomahawk5,
+    #[serde(rename = "jericho-3")]
+    Jericho3,
+}
+
+impl AsicFamily {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AsicFamily::Spectrum3 => "spectrum-3",
+            AsicFamily::Spectrum4 => "spectrum-4",
+            AsicFamily::Tomahawk5 => "tomahawk-5",
+            AsicFamily::Jericho3 => "jericho-3",
+        }
+    }
+
+    /// NVIDIA Spectrum: SONiC's Mellanox tables and headroom formula apply.
+    pub fn is_spectrum(self) -> bool {
+        matches!(self, AsicFamily::Spectrum3 | AsicFamily::Spectrum4)
+    }
+
+    /// Broadcom StrataXGS (Tomahawk, Trident): shared-buffer, SONiC Broadcom profiles.
+    pub fn is_broadcom_xgs(self) -> bool {
+        matches!(self, AsicFamily::Tomahawk5)
+    }
+
+    /// Broadcom StrataDNX (Jericho, Qumran): VOQ, deep buffer; EOS calls these Sand platforms.
+    pub fn is_broadcom_dnx(self) -> bool {
+        matches!(self, AsicFamily::Jericho3)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OsSupport {
+    /// `sonic`, `cumulus`, `eos`, `nxos` or `junos`.
+    pub os: String,
+    pub source: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Largest port MTU the OS accepts on this platform, where documented.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_mtu: Option<Num<u32>>,
+}
+
+impl OsSupport {
+    pub fn os(&self) -> Option<Os> {
+        Os::ALL.iter().copied().find(|o| o.as_str() == self.os)
+    }
+}
+
+/// `count` identical cages.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CageGroup {
+    pub count: u32,
+    /// Fastest speed of one cage, Gb/s.
+    pub speed_gbps: u32,
+    /// SerDes lanes per cage.
+    pub lanes: u32,
+    /// Breakout modes as SONiC's `platform.json` writes them: `2x400G[200G,100G]` is two
+    /// ports of 400G each that may also run at 200G or 100G.
+    pub breakouts: Vec<String>,
+    /// Management-side or slow cages beside the front-panel ones (SFP ports): recorded for
+    /// port names, left out of the model's `ports`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub aux: bool,
+    /// The SONiC name number (`Ethernet<n>`) of each cage's first port.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sonic_names: Option<SonicNames>,
+    pub source: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// `first` + cage × `lanes`, or an explicit list (one per cage) where the numbers skip.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SonicNames {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first: Option<u32>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub list: Vec<u32>,
+}
+
+/// One breakout mode, parsed: `ports` × `speed_gbps`, also able to run `also_gbps`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BreakoutMode {
+    pub ports: u32,
+    pub speed_gbps: u32,
+    pub also_gbps: Vec<u32>,
+}
+
+impl BreakoutMode {
+    /// `2x400G[200G,100G]`, `4x25G(4)[10G,1G]`, `1x800G`.
+    pub fn parse(text: &str) -> Option<BreakoutMode> {
+        let (head, alts) = match text.split_once('[') {
+            Some((h, rest)) => (h, rest.strip_suffix(']')?),
+            None => (text, ""),
+        };
+        let head = match head.split_once('(') {
+            Some((h, lanes)) => {
+                lanes.strip_suffix(')')?.parse::<u32>().ok()?;
+                h
+            }
+            None => head,
+        };
+        let (n, speed) = head.split_once('x')?;
+        let gbps = |s: &str| s.strip_suffix('G')?.parse::<u32>().ok();
+        let also = if alts.is_empty() {
+            Vec::new()
+        } else {
+            alts.split(',').map(gbps).collect::<Option<Vec<u32>>>()?
+        };
+        Some(BreakoutMode {
+            ports: n.parse().ok().filter(|&n| n > 0)?,
+            speed_gbps: gbps(speed)?,
+            also_gbps: also,
+        })
+    }
+}
+
+impl CageGroup {
+    pub fn modes(&self) -> Vec<BreakoutMode> {
+        self.breakouts
+            .iter()
+            .filter_map(|b| BreakoutMode::parse(b))
+            .collect()
+    }
+
+    /// Ports of at least `speed_gbps` one cage gives at best (0: none that fast).
+    pub fn ports_per_cage(&self, speed_gbps: u32) -> u32 {
+        self.modes()
+            .iter()
+            .filter(|m| m.speed_gbps >= speed_gbps)
+            .map(|m| m.ports)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Whether `split` ports per cage is one of the cage's modes.
+    pub fn has_split(&self, split: u32) -> bool {
+        self.modes().iter().any(|m| m.ports == split)
+    }
+
+    /// SONiC's name number of the first port of cage `k` of this group.
+    fn sonic_base(&self, k: u32) -> Option<u32> {
+        let n = self.sonic_names.as_ref()?;
+        if n.list.is_empty() {
+            Some(n.first? + k * self.lanes)
+        } else {
+            n.list.get(k as usize).copied()
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Buffer {
+    /// The packet buffer as the vendor publishes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total: Option<Bytes>,
+    /// What the OS gives the buffer pools (SONiC Mellanox: the MMU, `egress_lossless_pool`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usable: Option<Bytes>,
+    /// Allocation unit, bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cell: Option<Num<u64>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Bytes {
+    pub bytes: u64,
+    /// The figure as the source prints it (`165.2 MB`), where it is not in bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub published: Option<String>,
+    pub source: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// How each OS names this platform's ports: the rule is the OS's (see `Platform::port_name`);
+/// the entry says that the rule is documented, and where.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Naming {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sonic: Option<NamingRule>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cumulus: Option<NamingRule>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eos: Option<NamingRule>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nxos: Option<NamingRule>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub junos: Option<NamingRule>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NamingRule {
+    /// The pattern in words (`swp<cage>`, `swp<cage>s<sub, from 0>`).
+    pub pattern: String,
+    /// Whether the source also gives the names of broken-out ports.
+    #[serde(default)]
+    pub breakout: bool,
+    pub source: String,
+    /// A configuration that uses the names, where the rule's source does not show them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub example_source: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sonic {
+    /// `DEVICE_METADATA.platform` (`x86_64-nvidia_sn5600-r0`).
+    pub platform: String,
+    /// The image family (`platform_asic`): `mellanox`, `broadcom`, `broadcom-dnx`.
+    pub asic_type: String,
+    pub source: String,
+    /// The SKU a fresh install runs, and its default topology (`default_sku`).
+    pub default_sku: Num<String>,
+    pub hwskus: Vec<Hwsku>,
+    /// `DEVICE_METADATA.buffer_model` of a fresh image.
+    pub buffer_model: Num<String>,
+    /// `LOSSLESS_TRAFFIC_PATTERN` of the dynamic model's defaults.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lossless_traffic_pattern: Option<TrafficPattern>,
+    /// `DEFAULT_LOSSLESS_BUFFER_PARAMETER.default_dynamic_th` of the dynamic model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_dynamic_th: Option<Num<i32>>,
+    /// `PORT.mtu` range the YANG model allows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_mtu: Option<Num<u32>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mellanox: Option<Mellanox>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrafficPattern {
+    pub mtu: u32,
+    pub small_packet_percentage: u32,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Hwsku {
+    pub name: String,
+    /// The breakout every front-panel cage runs in this SKU (`1x800G`, `2x400G`).
+    pub breakout: String,
+    pub port_config: PortConfig,
+    /// Absent where the SKU ships an empty table (no lossless profile by lookup).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pg_profile_lookup: Option<Lookup>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub buffer_defaults: Vec<BufferDefaults>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// The SKU's `port_config.ini`, columns as its header names them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PortConfig {
+    pub source: String,
+    pub columns: Vec<String>,
+    pub rows: Vec<String>,
+}
+
+/// One `port_config.ini` line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PortConfigRow {
+    pub name: String,
+    pub lanes: Vec<u32>,
+    pub alias: String,
+    /// Front-panel cage, 1-based.
+    pub index: u32,
+    /// Mb/s, where the file has a `speed` column.
+    pub speed: Option<u64>,
+}
+
+impl PortConfig {
+    /// The rows parsed; `None` when one does not follow `columns`.
+    pub fn parsed(&self) -> Option<Vec<PortConfigRow>> {
+        let col = |c: &str| self.columns.iter().position(|x| x == c);
+        let (name, lanes, alias, index) =
+            (col("name")?, col("lanes")?, col("alias")?, col("index")?);
+        let speed = col("speed");
+        self.rows
+            .iter()
+            .map(|r| {
+                let f: Vec<&str> = r.split_whitespace().collect();
+                if f.len() != self.columns.len() {
+                    return None;
+                }
+                Some(PortConfigRow {
+                    name: f[name].to_string(),
+                    lanes: f[lanes]
+                        .split(',')
+                        .map(|l| l.parse().ok())
+                        .collect::<Option<Vec<u32>>>()?,
+                    alias: f[alias].to_string(),
+                    index: f[index].parse().ok()?,
+                    speed: match speed {
+                        Some(s) => Some(f[s].parse().ok()?),
+                        None => None,
+                    },
+                })
+            })
+            .collect()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lookup {
+    pub source: String,
+    pub rows: Vec<LookupRow>,
+}
+
+/// A `pg_profile_lookup.ini` row. Mellanox: `size` = xon + xoff (+ MTU on 8-lane ports),
+/// all headroom. Broadcom: `size` is the guaranteed minimum, `xoff` headroom, and
+/// `xon_offset` the hysteresis below the pause point.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LookupRow {
+    /// Mb/s.
+    pub speed: u64,
+    /// As SONiC writes it: `5m`, `300m`.
+    pub cable: String,
+    pub size: u64,
+    pub xon: u64,
+    pub xoff: u64,
+    /// `dynamic_th` of the profile.
+    pub threshold: i32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub xon_offset: Option<u64>,
+}
+
+impl LookupRow {
+    /// The cable length in metres.
+    pub fn cable_m(&self) -> Option<u64> {
+        self.cable.strip_suffix('m')?.parse().ok()
+    }
+}
+
+/// The pools and profiles a SKU's `buffers_defaults_<topology>.j2` lays out.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BufferDefaults {
+    /// `t0`, `t1`, `t2`.
+    pub topology: String,
+    pub source: String,
+    /// The cable length SONiC assumes where `CABLE_LENGTH` says nothing.
+    pub default_cable: String,
+    pub pools: Vec<Pool>,
+    /// Where the profiles come from, when another file than the pools' (Mellanox SKUs share
+    /// `buffers_defaults_objects.j2`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profiles_source: Option<String>,
+    pub profiles: Vec<Profile>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pool {
+    pub name: String,
+    /// `ingress`, `egress` or `both`.
+    pub kind: String,
+    /// `dynamic` or `static`.
+    pub mode: String,
+    /// Absent where the template leaves it to the dynamic buffer manager.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<u64>,
+    /// Shared headroom pool size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub xoff: Option<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Profile {
+    pub name: String,
+    pub pool: String,
+    pub size: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dynamic_th: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub static_th: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub xon_offset: Option<u64>,
+}
+
+/// What SONiC's Mellanox buffer scripts read besides the SKU tables.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Mellanox {
+    /// `ASIC_TABLE:<asic>` of `platform/mellanox/asic_table.j2`, as written there (KiB with
+    /// one decimal for the latencies).
+    pub asic_table_key: String,
+    pub cell_size: u64,
+    pub pipeline_latency: String,
+    pub mac_phy_delay: String,
+    pub peer_response_time: String,
+    pub port_reserved_shp: u64,
+    pub port_max_shp: u64,
+    pub source: String,
+    pub pool_reserves: MellanoxPoolReserves,
+}
+
+/// Constants of `cfgmgr/buffer_pool_mellanox.lua`, bytes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MellanoxPoolReserves {
+    pub private_headroom: u64,
+    pub mgmt_pool: u64,
+    pub egress_mirror_headroom: u64,
+    pub source: String,
+}
+
+/// `0.8` → 800: thousandths of the unit, for the decimal KiB of `asic_table.j2`.
+fn milli(text: &str) -> Option<u64> {
+    let (int, frac) = text.split_once('.').unwrap_or((text, ""));
+    if frac.len() > 3 || !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let whole: u64 = int.parse().ok()?;
+    let mut f = frac.to_string();
+    while f.len() < 3 {
+        f.push('0');
+    }
+    Some(whole.checked_mul(1000)? + f.parse::<u64>().ok()?)
+}
+
+impl Mellanox {
+    /// The constants in the units of [`AsicConstants`]; the ASIC-generation terms of the Lua
+    /// (Spectrum-4/-5 tile term) come from `family`.
+    pub fn asic_constants(&self, family: AsicFamily) -> Option<AsicConstants> {
+        Some(AsicConstants {
+            cell_bytes: self.cell_size,
+            extra_xoff_bytes: 0,
+            mac_phy_delay_milli_kib: milli(&self.mac_phy_delay)?,
+            peer_response_time_milli_kib: milli(&self.peer_response_time)?,
+            pipeline_latency_milli_kib: milli(&self.pipeline_latency)?,
+            tile_term: family == AsicFamily::Spectrum4,
+        })
+    }
+}
+
+impl Hwsku {
+    /// The row SONiC's traditional buffer manager would need for a port of `speed_mbps` on
+    /// a cable of `cable_mm`: the shortest row at that speed whose cable is at least as long.
+    /// `None` when the table has no row that long (buffermgrd then refuses the port's PG).
+    pub fn lookup_row(&self, speed_mbps: u64, cable_mm: u64) -> Option<&LookupRow> {
+        self.pg_profile_lookup
+            .as_ref()?
+            .rows
+            .iter()
+            .filter(|r| r.speed == speed_mbps)
+            .filter_map(|r| Some((r.cable_m()?, r)))
+            .filter(|(m, _)| m.saturating_mul(1000) >= cable_mm)
+            .min_by_key(|(m, _)| *m)
+            .map(|(_, r)| r)
+    }
+
+    /// The buffer layout for topology `t` (`t1`).
+    pub fn buffer_defaults(&self, topology: &str) -> Option<&BufferDefaults> {
+        self.buffer_defaults.iter().find(|b| b.topology == topology)
+    }
+
+    /// Ports per front-panel cage in this SKU.
+    pub fn split(&self) -> Option<u32> {
+        BreakoutMode::parse(&self.breakout).map(|m| m.ports)
+    }
+}
+
+impl Sonic {
+    pub fn sku(&self, name: &str) -> Option<&Hwsku> {
+        self.hwskus.iter().find(|s| s.name == name)
+    }
+
+    /// The default SKU's name (`ACS-SN5600`), without the topology word.
+    pub fn default_sku_name(&self) -> &str {
+        self.default_sku
+            .value
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+    }
+
+    pub fn default_hwsku(&self) -> Option<&Hwsku> {
+        self.sku(self.default_sku_name())
+    }
+
+    /// The SKU whose front-panel cages run `split` ports each (`2` → the 2×400G SKU).
+    pub fn sku_for_split(&self, split: u32) -> Option<&Hwsku> {
+        self.hwskus.iter().find(|s| s.split() == Some(split))
+    }
+
+    pub fn buffer_model(&self) -> Option<BufferModel> {
+        match self.buffer_model.value.as_str() {
+            "dynamic" => Some(BufferModel::Dynamic),
+            "traditional" => Some(BufferModel::Traditional),
+            _ => None,
+        }
+    }
+}
+
+/// Why a model's `ports` do not fit its platform.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PortsMisfit {
+    /// No cage runs ports this fast.
+    TooFast { speed_gbps: u32, fastest_gbps: u32 },
+    /// More ports than the cages give, even broken out.
+    TooMany {
+        count: u32,
+        speed_gbps: u32,
+        cages_needed: u32,
+        cages: u32,
+    },
+}
+
+impl Platform {
+    pub fn asic_family(&self) -> Option<AsicFamily> {
+        self.asic.as_ref().map(|a| a.family)
+    }
+
+    /// The OSes that run here, in catalogue order.
+    pub fn oses(&self) -> Vec<Os> {
+        self.os.iter().filter_map(OsSupport::os).collect()
+    }
+
+    pub fn runs(&self, os: Os) -> bool {
+        self.oses().contains(&os)
+    }
+
+    /// The front-panel cages (auxiliary ones left out).
+    pub fn fabric_cages(&self) -> impl Iterator<Item = &CageGroup> {
+        self.cages.iter().filter(|c| !c.aux)
+    }
+
+    /// The ports a model on this platform has: every front-panel cage at its fastest speed,
+    /// unbroken. Empty when the catalogue has no cages for it.
+    pub fn port_groups(&self) -> Vec<PortGroup> {
+        self.fabric_cages()
+            .map(|c| PortGroup {
+                count: c.count,
+                speed: u64::from(c.speed_gbps) * 1000,
+            })
+            .collect()
+    }
+
+    pub fn cage_count(&self) -> u32 {
+        self.fabric_cages().map(|c| c.count).sum()
+    }
+
+    /// Whether `groups` (a model's `ports`) can be had from the front-panel cages, breaking
+    /// them out where the cages allow. Cages are taken in order, fastest request first.
+    pub fn fit(&self, groups: &[PortGroup]) -> Result<(), PortsMisfit> {
+        let cages: Vec<&CageGroup> = self.fabric_cages().collect();
+        if cages.is_empty() {
+            return Ok(());
+        }
+        let mut left: Vec<u32> = cages.iter().map(|c| c.count).collect();
+        let mut requests: Vec<PortGroup> = groups.to_vec();
+        requests.sort_by_key(|g| std::cmp::Reverse(g.speed));
+        for g in requests {
+            let speed_gbps = u32::try_from(g.speed.div_ceil(1000)).unwrap_or(u32::MAX);
+            let fastest = cages.iter().map(|c| c.speed_gbps).max().unwrap_or(0);
+            if speed_gbps > fastest {
+                return Err(PortsMisfit::TooFast {
+                    speed_gbps,
+                    fastest_gbps: fastest,
+                });
+            }
+            let mut count = g.count;
+            for (c, free) in cages.iter().zip(left.iter_mut()) {
+                let per = c.ports_per_cage(speed_gbps);
+                if per == 0 || count == 0 {
+                    continue;
+                }
+                let take = count.div_ceil(per).min(*free);
+                *free -= take;
+                count = count.saturating_sub(take * per);
+            }
+            if count > 0 {
+                let best = cages
+                    .iter()
+                    .map(|c| c.ports_per_cage(speed_gbps))
+                    .max()
+                    .unwrap_or(1)
+                    .max(1);
+                return Err(PortsMisfit::TooMany {
+                    count: g.count,
+                    speed_gbps,
+                    cages_needed: g.count.div_ceil(best),
+                    cages: self.cage_count(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The buffer fabricc sizes pools from: what the OS gives the pools where known, else
+    /// the vendor's figure.
+    pub fn buffer_bytes(&self) -> Option<u64> {
+        self.buffer
+            .usable
+            .as_ref()
+            .or(self.buffer.total.as_ref())
+            .map(|b| b.bytes)
+    }
+
+    /// The largest buffer figure the catalogue has (an override above it is suspect).
+    pub fn max_buffer_bytes(&self) -> Option<u64> {
+        [&self.buffer.total, &self.buffer.usable]
+            .into_iter()
+            .flatten()
+            .map(|b| b.bytes)
+            .max()
+    }
+
+    pub fn cell_bytes(&self) -> Option<u64> {
+        self.buffer.cell.as_ref().map(|c| c.value)
+    }
+
+    pub fn lossless_limit(&self) -> Option<u8> {
+        self.lossless_limit.as_ref().map(|l| l.value)
+    }
+
+    /// The buffer model a fresh SONiC image runs on this platform.
+    pub fn default_buffer_model(&self) -> Option<BufferModel> {
+        self.sonic.as_ref()?.buffer_model()
+    }
+
+    /// The lookup row of the default SONiC SKU for `speed_mbps` and `cable_mm`.
+    pub fn lookup_row(&self, speed_mbps: u64, cable_mm: u64) -> Option<&LookupRow> {
+        self.sonic
+            .as_ref()?
+            .default_hwsku()?
+            .lookup_row(speed_mbps, cable_mm)
+    }
+
+    /// SONiC's headroom-formula constants, for Spectrum platforms.
+    pub fn sonic_headroom_constants(&self) -> Option<AsicConstants> {
+        self.sonic
+            .as_ref()?
+            .mellanox
+            .as_ref()?
+            .asic_constants(self.asic_family()?)
+    }
+
+    /// The cage group of cage `cage` (0-based over all groups) and the cage's place in it.
+    fn locate(&self, cage: u32) -> Option<(&CageGroup, u32)> {
+        let mut k = cage;
+        for g in &self.cages {
+            if k < g.count {
+                return Some((g, k));
+            }
+            k -= g.count;
+        }
+        None
+    }
+
+    /// SONiC's name of sub-port `sub` (0-based) of cage `cage` (0-based) broken out into
+    /// `split` ports: `Ethernet<n + sub × lanes/split>`, `n` the cage's number in the
+    /// platform's `platform.json` (the first lane on Mellanox; cage × 8 on the Arista TH5).
+    pub fn sonic_port_name(&self, cage: u32, split: u32, sub: u32) -> Option<String> {
+        self.naming.sonic.as_ref()?;
+        let (g, k) = self.locate(cage)?;
+        if sub >= split || (split > 1 && (!g.has_split(split) || g.lanes % split != 0)) {
+            return None;
+        }
+        let base = g.sonic_base(k)?;
+        Some(format!("Ethernet{}", base + sub * (g.lanes / split)))
+    }
+
+    /// The name `os` gives sub-port `sub` of cage `cage` broken out into `split` ports
+    /// (`split` 1: the unbroken port). `None` where the catalogue has no sourced rule for
+    /// that OS on this platform, or the cage cannot be split so.
+    pub fn port_name(&self, os: Os, cage: u32, split: u32, sub: u32) -> Option<String> {
+        if os == Os::Sonic {
+            return self.sonic_port_name(cage, split, sub);
+        }
+        let rule = match os {
+            Os::Sonic => return None,
+            Os::Cumulus => self.naming.cumulus.as_ref(),
+            Os::Eos => self.naming.eos.as_ref(),
+            Os::Nxos => self.naming.nxos.as_ref(),
+            Os::Junos => self.naming.junos.as_ref(),
+        }?;
+        if sub >= split || split == 0 || (split > 1 && !rule.breakout) {
+            return None;
+        }
+        if !self.cages.is_empty() {
+            let (g, _) = self.locate(cage)?;
+            if split > 1 && !g.has_split(split) {
+                return None;
+            }
+        }
+        let n = cage + 1;
+        Some(match (os, split) {
+            (Os::Cumulus, 1) => format!("swp{n}"),
+            (Os::Cumulus, _) => format!("swp{n}s{sub}"),
+            (Os::Eos, 1) => format!("Ethernet{n}/1"),
+            (Os::Nxos, 1) => format!("Ethernet1/{n}"),
+            (Os::Nxos, _) => format!("Ethernet1/{n}/{}", sub + 1),
+            (Os::Junos, 1) => format!("et-0/0/{cage}"),
+            (Os::Junos, _) => format!("et-0/0/{cage}:{sub}"),
+            (Os::Eos, _) | (Os::Sonic, _) => return None,
+        })
+    }
+
+    /// Everything inconsistent in this entry, appended to `errors`.
+    pub(crate) fn validate(&self, errors: &mut Vec<String>) {
+        let at = |what: &str| format!("{}: {what}", self.name);
+        if !valid_name(&self.name) {
+            errors.push(at("the name is not lower-case vendor-model"));
+        }
+        for (key, s) in &self.sources {
+            if !s.is_valid() {
+                errors.push(at(&format!(
+                    "source `{key}` is neither repo@commit:path nor a titled https document"
+                )));
+            }
+        }
+        let key = |k: &str, place: &str, errors: &mut Vec<String>| {
+            check_key(&self.sources, k, &at(place), errors);
+        };
+        if let Some(a) = &self.asic {
+            key(&a.source, "asic", errors);
+            if let Some(p) = &a.part_source {
+                key(p, "asic part", errors);
+            }
+        }
+        if self.os.is_empty() {
+            errors.push(at("no OS runs on it"));
+        }
+        for o in &self.os {
+            if o.os().is_none() {
+                errors.push(at(&format!("`{}` is not an OS", o.os)));
+            }
+            key(&o.source, &format!("os {}", o.os), errors);
+            if let Some(m) = &o.max_mtu {
+                key(&m.source, &format!("os {} max_mtu", o.os), errors);
+            }
+        }
+        for (i, c) in self.cages.iter().enumerate() {
+            let place = format!("cages[{i}]");
+            key(&c.source, &place, errors);
+            let modes = c.modes();
+            if c.count == 0 || c.lanes == 0 || modes.len() != c.breakouts.len() {
+                errors.push(at(&format!(
+                    "{place}: a count, lanes and breakouts that parse"
+                )));
+            }
+            if modes.iter().map(|m| m.speed_gbps).max() != Some(c.speed_gbps) {
+                errors.push(at(&format!(
+                    "{place}: speed_gbps is not the fastest breakout"
+                )));
+            }
+            if let Some(n) = &c.sonic_names
+                && !n.list.is_empty()
+                && n.list.len() != c.count as usize
+            {
+                errors.push(at(&format!("{place}: one SONiC name per cage")));
+            }
+        }
+        for (what, b) in [
+            ("total", &self.buffer.total),
+            ("usable", &self.buffer.usable),
+        ] {
+            if let Some(b) = b {
+                key(&b.source, &format!("buffer {what}"), errors);
+            }
+        }
+        if let Some(c) = &self.buffer.cell {
+            key(&c.source, "buffer cell", errors);
+        }
+        if let Some(l) = &self.lossless_limit {
+            key(&l.source, "lossless_limit", errors);
+        }
+        for (os, rule) in [
+            (Os::Sonic, &self.naming.sonic),
+            (Os::Cumulus, &self.naming.cumulus),
+            (Os::Eos, &self.naming.eos),
+            (Os::Nxos, &self.naming.nxos),
+            (Os::Junos, &self.naming.junos),
+        ] {
+            if let Some(r) = rule {
+                key(&r.source, &format!("naming {}", os.as_str()), errors);
+                if let Some(e) = &r.example_source {
+                    key(e, &format!("naming {} example", os.as_str()), errors);
+                }
+                if !self.runs(os) {
+                    errors.push(at(&format!(
+                        "naming for {}, an OS it does not run",
+                        os.as_str()
+                    )));
+                }
+            }
+        }
+        if let Some(s) = &self.sonic {
+            self.validate_sonic(s, errors);
+        }
+    }
+
+    fn validate_sonic(&self, s: &Sonic, errors: &mut Vec<String>) {
+        let at = |what: &str| format!("{}: sonic {what}", self.name);
+        let key = |k: &str, place: &str, errors: &mut Vec<String>| {
+            check_key(&self.sources, k, &at(place), errors);
+        };
+        key(&s.source, "", errors);
+        key(&s.default_sku.source, "default_sku", errors);
+        key(&s.buffer_model.source, "buffer_model", errors);
+        if s.buffer_model().is_none() {
+            errors.push(at("buffer_model is not dynamic or traditional"));
+        }
+        if !self.runs(Os::Sonic) {
+            errors.push(at("data for a platform that does not run SONiC"));
+        }
+        if s.default_hwsku().is_none() {
+            errors.push(at("the default SKU is not among `hwskus`"));
+        }
+        if let Some(p) = &s.lossless_traffic_pattern {
+            key(&p.source, "lossless_traffic_pattern", errors);
+        }
+        if let Some(d) = &s.default_dynamic_th {
+            key(&d.source, "default_dynamic_th", errors);
+        }
+        if let Some(m) = &s.max_mtu {
+            key(&m.source, "max_mtu", errors);
+        }
+        if let Some(m) = &s.mellanox {
+            key(&m.source, "mellanox", errors);
+            key(&m.pool_reserves.source, "mellanox pool_reserves", errors);
+            if self.sonic_headroom_constants().is_none() {
+                errors.push(at("mellanox constants do not parse"));
+            }
+        }
+        for sku in &s.hwskus {
+            let place = format!("hwsku {}", sku.name);
+            key(
+                &sku.port_config.source,
+                &format!("{place} port_config"),
+                errors,
+            );
+            if let Some(l) = &sku.pg_profile_lookup {
+                key(&l.source, &format!("{place} pg_profile_lookup"), errors);
+                if l.rows.iter().any(|r| r.cable_m().is_none() || r.speed == 0) {
+                    errors.push(at(&format!("{place}: a lookup row's speed or cable")));
+                }
+            }
+            for b in &sku.buffer_defaults {
+                key(&b.source, &format!("{place} buffer_defaults"), errors);
+                if let Some(p) = &b.profiles_source {
+                    key(p, &format!("{place} profiles"), errors);
+                }
+                for pr in &b.profiles {
+                    if !b.pools.iter().any(|p| p.name == pr.pool) {
+                        errors.push(at(&format!(
+                            "{place}: profile `{}` names pool `{}`, not in the layout",
+                            pr.name, pr.pool
+                        )));
+                    }
+                }
+            }
+            self.validate_port_names(sku, errors);
+        }
+    }
+
+    /// Every `port_config.ini` row carries the name `sonic_port_name` gives its place.
+    fn validate_port_names(&self, sku: &Hwsku, errors: &mut Vec<String>) {
+        let at = |what: &str| format!("{}: sonic hwsku {} {what}", self.name, sku.name);
+        let Some(rows) = sku.port_config.parsed() else {
+            errors.push(at("port_config rows do not follow their columns"));
+            return;
+        };
+        let Some(split) = sku.split() else {
+            errors.push(at("breakout does not parse"));
+            return;
+        };
+        let mut expected = Vec::new();
+        let mut cage = 0;
+        for g in &self.cages {
+            let s = if g.aux { 1 } else { split };
+            for _ in 0..g.count {
+                for sub in 0..s {
+                    expected.push(self.sonic_port_name(cage, s, sub));
+                }
+                cage += 1;
+            }
+        }
+        let names: Vec<Option<String>> = rows.iter().map(|r| Some(r.name.clone())).collect();
+        if names != expected {
+            errors.push(at(&format!(
+                "port_config names differ from the cage layout: {} rows, {} expected",
+                names.len(),
+                expected.len()
+            )));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalogue::switch_platform;
+
+    fn sn5600() -> &'static Platform {
+        switch_platform("nvidia-sn5600").expect("nvidia-sn5600 is in the catalogue")
+    }
+
+    #[test]
+    fn breakout_modes_parse() {
+        let m = BreakoutMode::parse("2x400G[200G,100G,50G,40G,25G,10G]").expect("parses");
+        assert_eq!((m.ports, m.speed_gbps), (2, 400));
+        assert_eq!(m.also_gbps, vec![200, 100, 50, 40, 25, 10]);
+        let m = BreakoutMode::parse("4x25G(4)[10G,1G]").expect("parses");
+        assert_eq!((m.ports, m.speed_gbps, m.also_gbps.len()), (4, 25, 2));
+        assert_eq!(BreakoutMode::parse("1x10G").map(|m| m.ports), Some(1));
+        assert_eq!(BreakoutMode::parse("0x10G"), None);
+        assert_eq!(BreakoutMode::parse("2x400"), None);
+    }
+
+    #[test]
+    fn milli_reads_one_decimal_kib() {
+        for (text, want) in [
+            ("19", Some(19_000)),
+            ("0.8", Some(800)),
+            ("3.8", Some(3_800)),
+        ] {
+            assert_eq!(milli(text), want, "{text}");
+        }
+        assert_eq!(milli("x"), None);
+        assert_eq!(milli("1.2345"), None);
+    }
+
+    #[test]
+    fn sonic_port_names_follow_the_sku_port_config() {
+        let p = sn5600();
+        for (cage, split, sub, want) in [
+            (0, 1, 0, Some("Ethernet0")),
+            (1, 1, 0, Some("Ethernet8")),
+            (63, 1, 0, Some("Ethernet504")),
+            (0, 2, 1, Some("Ethernet4")),
+            (63, 2, 1, Some("Ethernet508")),
+            (2, 4, 3, Some("Ethernet22")),
+            (64, 1, 0, Some("Ethernet512")),
+            (0, 8, 0, None), // SN5600 has no 8x100G mode
+            (0, 2, 2, None),
+            (65, 1, 0, None),
+        ] {
+            assert_eq!(
+                p.sonic_port_name(cage, split, sub).as_deref(),
+                want,
+                "cage {cage} split {split} sub {sub}"
+            );
+        }
+        let a = switch_platform("arista-7060x6-64pe").expect("in the catalogue");
+        // Broadcom: the name counts cages × 8, whatever lanes the cage uses.
+        assert_eq!(a.sonic_port_name(1, 2, 1).as_deref(), Some("Ethernet12"));
+        assert_eq!(a.sonic_port_name(0, 8, 7).as_deref(), Some("Ethernet7"));
+        assert_eq!(a.sonic_port_name(65, 1, 0).as_deref(), Some("Ethernet513"));
+        let s = switch_platform("nvidia-sn5400").expect("in the catalogue");
+        assert_eq!(s.sonic_port_name(65, 1, 0).as_deref(), Some("Ethernet520"));
+    }
+
+    #[test]
+    fn port_names_per_os() {
+        let p = sn5600();
+        assert_eq!(p.port_name(Os::Cumulus, 0, 1, 0).as_deref(), Some("swp1"));
+        assert_eq!(
+            p.port_name(Os::Cumulus, 31, 2, 1).as_deref(),
+            Some("swp32s1")
+        );
+        assert_eq!(p.port_name(Os::Cumulus, 0, 8, 0), None);
+        assert_eq!(
+            p.port_name(Os::Eos, 0, 1, 0),
+            None,
+            "SN5600 does not run EOS"
+        );
+        let a = switch_platform("arista-7060x6-64pe").expect("in the catalogue");
+        assert_eq!(
+            a.port_name(Os::Eos, 63, 1, 0).as_deref(),
+            Some("Ethernet64/1")
+        );
+        assert_eq!(
+            a.port_name(Os::Eos, 0, 2, 1),
+            None,
+            "EOS breakout names are not sourced"
+        );
+        let j = switch_platform("juniper-qfx5240-64od").expect("in the catalogue");
+        assert_eq!(j.port_name(Os::Junos, 0, 1, 0).as_deref(), Some("et-0/0/0"));
+        assert_eq!(
+            j.port_name(Os::Junos, 5, 2, 1).as_deref(),
+            Some("et-0/0/5:1")
+        );
+        let c = switch_platform("cisco-n9364d-gx2a").expect("in the catalogue");
+        assert_eq!(
+            c.port_name(Os::Nxos, 0, 1, 0).as_deref(),
+            Some("Ethernet1/1")
+        );
+        assert_eq!(
+            c.port_name(Os::Nxos, 9, 4, 3).as_deref(),
+            Some("Ethernet1/10/4")
+        );
+    }
+
+    #[test]
+    fn lookup_row_takes_the_shortest_row_at_least_as_long() {
+        let p = sn5600();
+        for (speed, cable_mm, want) in [
+            (400_000, 3_000, Some(("5m", 250_880, 19_456, 231_424))),
+            (400_000, 5_000, Some(("5m", 250_880, 19_456, 231_424))),
+            (400_000, 5_001, Some(("40m", 303_104, 19_456, 283_648))),
+            (400_000, 30_000, Some(("40m", 303_104, 19_456, 283_648))),
+            (
+                800_000,
+                300_000,
+                Some(("300m", 1_198_080, 38_912, 1_150_976)),
+            ),
+            (400_000, 301_000, None),
+            (123_000, 3_000, None),
+        ] {
+            let got = p
+                .lookup_row(speed, cable_mm)
+                .map(|r| (r.cable.as_str(), r.size, r.xon, r.xoff));
+            assert_eq!(got, want, "{speed} Mb/s, {cable_mm} mm");
+        }
+    }
+
+    #[test]
+    fn fit_allows_breakouts_and_names_the_shortfall() {
+        let p = sn5600();
+        let g = |count, gbps: u64| PortGroup {
+            count,
+            speed: gbps * 1000,
+        };
+        assert_eq!(p.fit(&[g(64, 800)]), Ok(()));
+        assert_eq!(p.fit(&[g(128, 400)]), Ok(()));
+        assert_eq!(p.fit(&[g(32, 800), g(64, 400)]), Ok(()));
+        assert_eq!(p.fit(&[g(256, 100)]), Ok(()));
+        assert_eq!(
+            p.fit(&[g(130, 400)]),
+            Err(PortsMisfit::TooMany {
+                count: 130,
+                speed_gbps: 400,
+                cages_needed: 65,
+                cages: 64
+            })
+        );
+        assert_eq!(
+            p.fit(&[g(1, 1600)]),
+            Err(PortsMisfit::TooFast {
+                speed_gbps: 1600,
+                fastest_gbps: 800
+            })
+        );
+    }
+
+    #[test]
+    fn spectrum4_constants_match_the_ported_formula() {
+        use crate::analysis::physics::sonic_headroom::Spectrum;
+        assert_eq!(
+            sn5600().sonic_headroom_constants(),
+            Some(Spectrum::Spectrum4.constants())
+        );
+        let sn4700 = switch_platform("nvidia-sn4700").expect("in the catalogue");
+        assert_eq!(
+            sn4700.sonic_headroom_constants(),
+            Some(Spectrum::Spectrum3.constants())
+        );
+    }
+
+    #[test]
+    fn families_and_buffer_models() {
+        let fam = |n: &str| switch_platform(n).and_then(Platform::asic_family);
+        assert_eq!(fam("nvidia-sn5600"), Some(AsicFamily::Spectrum4));
+        assert_eq!(fam("nvidia-sn4700"), Some(AsicFamily::Spectrum3));
+        assert_eq!(fam("arista-7060x6-64pe"), Some(AsicFamily::Tomahawk5));
+        assert_eq!(fam("arista-7280r4-32qf-32df"), Some(AsicFamily::Jericho3));
+        assert!(AsicFamily::Jericho3.is_broadcom_dnx());
+        assert!(AsicFamily::Tomahawk5.is_broadcom_xgs());
+        assert_eq!(sn5600().default_buffer_model(), Some(BufferModel::Dynamic));
+        let a = switch_platform("arista-7060x6-64pe").expect("in the catalogue");
+        assert_eq!(a.default_buffer_model(), Some(BufferModel::Traditional));
+        assert!(a.runs(Os::Eos) && a.runs(Os::Sonic) && !a.runs(Os::Junos));
+    }
+}

@@ -1,0 +1,734 @@
+//! The platform catalogue against its sources. Two kinds of test:
+//!
+//! - where the source is a file of a public repository, an excerpt of it lives under
+//!   `tests/data/catalogue/` (first line `# source: repo@commit:path`), and the test parses
+//!   the excerpt and compares it with the catalogue: lookup rows, port names and lanes,
+//!   cages and breakouts, pools and profiles, ASIC constants, PCI IDs. The excerpt's source
+//!   line must also be the source the catalogue cites for those numbers;
+//! - where the source is a vendor document, a table pins each number to the source string
+//!   quoted next to it, so a change of either shows in review.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use fabricc::catalogue::{self, Hwsku, LookupRow, Platform, Source, switch_platform};
+use fabricc::model::Os;
+
+/// An excerpt: its `# source:` line and its lines after the two-line header.
+struct Excerpt {
+    source: String,
+    lines: Vec<String>,
+}
+
+fn excerpt(rel: &str) -> Excerpt {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/catalogue")
+        .join(rel);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    let mut lines = text.lines();
+    let source = lines
+        .next()
+        .and_then(|l| l.strip_prefix("# source: "))
+        .unwrap_or_else(|| panic!("{rel}: no `# source:` line"))
+        .to_string();
+    lines.next();
+    Excerpt {
+        source,
+        lines: lines.map(str::to_string).collect(),
+    }
+}
+
+fn platform(name: &str) -> &'static Platform {
+    switch_platform(name).unwrap_or_else(|| panic!("{name} is in the catalogue"))
+}
+
+/// The source string a key of `p` stands for.
+#[track_caller]
+fn source_of(p: &Platform, key: &str) -> String {
+    p.sources
+        .get(key)
+        .map(|s| s.as_str().to_string())
+        .unwrap_or_else(|| panic!("{}: no source `{key}`", p.name))
+}
+
+fn sku<'a>(p: &'a Platform, name: &str) -> &'a Hwsku {
+    p.sonic
+        .as_ref()
+        .and_then(|s| s.sku(name))
+        .unwrap_or_else(|| panic!("{}: no SKU {name}", p.name))
+}
+
+/// (platform, SKU, excerpt folder) of every SONiC SKU the catalogue records.
+const SKUS: &[(&str, &str, &str)] = &[
+    ("nvidia-sn5600", "ACS-SN5600", "nvidia-sn5600/ACS-SN5600"),
+    (
+        "nvidia-sn5600",
+        "Mellanox-SN5600-O128",
+        "nvidia-sn5600/Mellanox-SN5600-O128",
+    ),
+    ("nvidia-sn5400", "ACS-SN5400", "nvidia-sn5400/ACS-SN5400"),
+    ("nvidia-sn4700", "ACS-MSN4700", "nvidia-sn4700/ACS-MSN4700"),
+    (
+        "arista-7060x6-64pe",
+        "Arista-7060X6-64PE",
+        "arista-7060x6-64pe/Arista-7060X6-64PE",
+    ),
+    (
+        "arista-7060x6-64pe",
+        "Arista-7060X6-64PE-O128S2",
+        "arista-7060x6-64pe/Arista-7060X6-64PE-O128S2",
+    ),
+    (
+        "arista-7280r4-32qf-32df",
+        "Arista-7280R4-32QF-32DF-64O",
+        "arista-7280r4-32qf-32df/Arista-7280R4-32QF-32DF-64O",
+    ),
+];
+
+#[test]
+fn pg_profile_lookup_rows_are_the_skus() {
+    for &(name, sku_name, dir) in SKUS {
+        let p = platform(name);
+        let s = sku(p, sku_name);
+        let ex = excerpt(&format!("{dir}/pg_profile_lookup.ini"));
+        let lookup = s
+            .pg_profile_lookup
+            .as_ref()
+            .unwrap_or_else(|| panic!("{name} {sku_name}: no lookup"));
+        assert_eq!(source_of(p, &lookup.source), ex.source, "{name} {sku_name}");
+        let rows: Vec<LookupRow> = ex
+            .lines
+            .iter()
+            .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+            .map(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                let n = |i: usize| f[i].parse::<u64>().expect("number");
+                LookupRow {
+                    speed: n(0),
+                    cable: f[1].to_string(),
+                    size: n(2),
+                    xon: n(3),
+                    xoff: n(4),
+                    threshold: f[5].parse().expect("threshold"),
+                    xon_offset: f.get(6).map(|x| x.parse().expect("xon_offset")),
+                }
+            })
+            .collect();
+        assert_eq!(lookup.rows, rows, "{name} {sku_name}");
+    }
+}
+
+#[test]
+fn port_config_rows_are_the_skus() {
+    for &(name, sku_name, dir) in SKUS {
+        let p = platform(name);
+        let s = sku(p, sku_name);
+        let ex = excerpt(&format!("{dir}/port_config.ini"));
+        assert_eq!(
+            source_of(p, &s.port_config.source),
+            ex.source,
+            "{name} {sku_name}"
+        );
+        let header: Vec<String> = ex
+            .lines
+            .iter()
+            .find_map(|l| l.strip_prefix("# name"))
+            .map(|rest| {
+                std::iter::once("name".to_string())
+                    .chain(rest.split_whitespace().map(str::to_string))
+                    .collect()
+            })
+            .expect("a `# name` header");
+        let want: Vec<String> = ex
+            .lines
+            .iter()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .filter_map(|l| {
+                let row: BTreeMap<&str, &str> = header
+                    .iter()
+                    .map(String::as_str)
+                    .zip(l.split_whitespace())
+                    .collect();
+                // The catalogue keeps the front-panel ports (the 7280R4 file also lists a
+                // recirculation port, role `Rec`).
+                (row.get("role").copied().unwrap_or("Ext") == "Ext").then(|| {
+                    s.port_config
+                        .columns
+                        .iter()
+                        .map(|c| row.get(c.as_str()).copied().unwrap_or("?"))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+            })
+            .collect();
+        assert_eq!(s.port_config.rows, want, "{name} {sku_name}");
+        // Every name is the one `sonic_port_name` gives its place.
+        let split = s.split().expect("breakout parses");
+        let parsed = s.port_config.parsed().expect("rows parse");
+        let mut k = 0;
+        for (cage, g) in (0u32..).zip(
+            p.cages
+                .iter()
+                .flat_map(|g| std::iter::repeat_n(g, g.count as usize)),
+        ) {
+            let each = if g.aux { 1 } else { split };
+            for sub in 0..each {
+                assert_eq!(
+                    p.sonic_port_name(cage, each, sub).as_deref(),
+                    Some(parsed[k].name.as_str()),
+                    "{name} {sku_name} cage {cage} sub {sub}"
+                );
+                k += 1;
+            }
+        }
+        assert_eq!(k, parsed.len(), "{name} {sku_name}: every row placed");
+    }
+}
+
+#[test]
+fn cages_are_platform_json() {
+    for name in [
+        "nvidia-sn5600",
+        "nvidia-sn5400",
+        "nvidia-sn4700",
+        "arista-7060x6-64pe",
+    ] {
+        let p = platform(name);
+        let ex = excerpt(&format!("{name}/platform.json.txt"));
+        // `Ethernet0 lanes=0,1,… modes=a|b|c` → groups of equal lanes and modes.
+        let mut groups: Vec<(u32, Vec<String>, Vec<u32>)> = Vec::new();
+        for l in &ex.lines {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let number: u32 = f[0]
+                .strip_prefix("Ethernet")
+                .and_then(|n| n.parse().ok())
+                .expect("EthernetN");
+            let lanes = f[1].trim_start_matches("lanes=").split(',').count() as u32;
+            let modes: Vec<String> = f[2]
+                .trim_start_matches("modes=")
+                .split('|')
+                .map(str::to_string)
+                .collect();
+            match groups.last_mut() {
+                Some(g) if g.0 == lanes && g.1 == modes => g.2.push(number),
+                _ => groups.push((lanes, modes, vec![number])),
+            }
+        }
+        assert_eq!(groups.len(), p.cages.len(), "{name}");
+        for (g, c) in groups.iter().zip(&p.cages) {
+            assert_eq!(source_of(p, &c.source), ex.source, "{name}");
+            assert_eq!(c.count as usize, g.2.len(), "{name}");
+            assert_eq!(c.lanes, g.0, "{name}");
+            assert_eq!(c.breakouts, g.1, "{name}");
+        }
+        // The cage numbers are the SONiC names of each cage's first port.
+        let numbers: Vec<u32> = groups.iter().flat_map(|g| g.2.clone()).collect();
+        let names: Vec<u32> = (0..numbers.len() as u32)
+            .map(|cage| {
+                let n = p.sonic_port_name(cage, 1, 0).expect("a name");
+                n.trim_start_matches("Ethernet").parse().expect("number")
+            })
+            .collect();
+        assert_eq!(names, numbers, "{name}");
+    }
+}
+
+/// `{% set key = 'value' %}` lines of an excerpt.
+fn sets(ex: &Excerpt) -> BTreeMap<String, String> {
+    ex.lines
+        .iter()
+        .filter_map(|l| {
+            let (_, rest) = l.split_once("set ")?;
+            let (key, value) = rest.split_once('=')?;
+            let value = value.split('\'').nth(1)?;
+            Some((key.trim().to_string(), value.to_string()))
+        })
+        .collect()
+}
+
+#[test]
+fn mellanox_pool_sizes_are_the_skus() {
+    for &(name, sku_name, dir) in &SKUS[..4] {
+        let p = platform(name);
+        let s = sku(p, sku_name);
+        for topo in ["t0", "t1"] {
+            let ex = excerpt(&format!("{dir}/buffers_defaults_{topo}.txt"));
+            let want = sets(&ex);
+            let b = s
+                .buffer_defaults(topo)
+                .unwrap_or_else(|| panic!("{name} {sku_name} {topo}"));
+            assert_eq!(source_of(p, &b.source), ex.source, "{name} {topo}");
+            assert_eq!(b.default_cable, want["default_cable"], "{name} {topo}");
+            for pool in &b.pools {
+                assert_eq!(
+                    pool.size.map(|s| s.to_string()).as_ref(),
+                    want.get(&format!("{}_size", pool.name)),
+                    "{name} {sku_name} {topo} {}",
+                    pool.name
+                );
+            }
+        }
+    }
+    // The usable buffer is the egress lossless pool, the MMU SONiC sizes pools from.
+    for (name, bytes) in [
+        ("nvidia-sn5600", 158_229_504),
+        ("nvidia-sn5400", 158_229_504),
+        ("nvidia-sn4700", 60_817_392),
+    ] {
+        let p = platform(name);
+        let usable = p.buffer.usable.as_ref().expect("usable");
+        assert_eq!(usable.bytes, bytes, "{name}");
+        let default = p
+            .sonic
+            .as_ref()
+            .and_then(|s| s.default_hwsku())
+            .expect("sku");
+        let t1 = default.buffer_defaults("t1").expect("t1");
+        assert_eq!(usable.source, t1.source, "{name}: cites the t1 file");
+        let egress = t1
+            .pools
+            .iter()
+            .find(|p| p.name == "egress_lossless_pool")
+            .and_then(|p| p.size);
+        assert_eq!(egress, Some(bytes), "{name}");
+    }
+}
+
+#[test]
+fn mellanox_profiles_are_the_shared_objects() {
+    let ex = excerpt("common/objects.txt");
+    // `"name": {` then `"pool":"…"`, `"size":"…"`, `"dynamic_th":"…"`.
+    let mut want: Vec<(String, String, u64, i32)> = Vec::new();
+    let mut cur: Option<(String, String, u64)> = None;
+    for l in &ex.lines {
+        let t = l.trim();
+        let quoted: Vec<&str> = t.split('"').collect();
+        if t.ends_with('{') && quoted.len() >= 2 {
+            cur = Some((quoted[1].to_string(), String::new(), 0));
+        } else if let Some(c) = cur.as_mut() {
+            match quoted.get(1).copied() {
+                Some("pool") => c.1 = quoted[3].to_string(),
+                Some("size") => c.2 = quoted[3].parse().expect("size"),
+                Some("dynamic_th") => {
+                    let (n, pool, size) = cur.take().expect("open profile");
+                    want.push((n, pool, size, quoted[3].parse().expect("th")));
+                }
+                _ => {}
+            }
+        }
+    }
+    assert_eq!(want.len(), 5);
+    for name in ["nvidia-sn5600", "nvidia-sn5400", "nvidia-sn4700"] {
+        let p = platform(name);
+        for sku in &p.sonic.as_ref().expect("sonic").hwskus {
+            for b in &sku.buffer_defaults {
+                assert_eq!(
+                    source_of(p, b.profiles_source.as_deref().expect("profiles source")),
+                    ex.source
+                );
+                let got: Vec<(String, String, u64, i32)> = b
+                    .profiles
+                    .iter()
+                    .map(|pr| {
+                        (
+                            pr.name.clone(),
+                            pr.pool.clone(),
+                            pr.size,
+                            pr.dynamic_th.expect("dynamic"),
+                        )
+                    })
+                    .collect();
+                assert_eq!(got, want, "{name} {}", sku.name);
+            }
+        }
+    }
+}
+
+#[test]
+fn broadcom_pools_and_profiles_are_the_skus() {
+    for (name, sku_name, file) in [
+        (
+            "arista-7060x6-64pe",
+            "Arista-7060X6-64PE-O128S2",
+            "arista-7060x6-64pe/Arista-7060X6-64PE-O128S2/buffers_defaults_t1.txt",
+        ),
+        (
+            "arista-7060x6-64pe",
+            "Arista-7060X6-64PE-O128S2",
+            "arista-7060x6-64pe/Arista-7060X6-64PE-O128S2/buffers_defaults_t0.txt",
+        ),
+        (
+            "arista-7280r4-32qf-32df",
+            "Arista-7280R4-32QF-32DF-64O",
+            "arista-7280r4-32qf-32df/Arista-7280R4-32QF-32DF-64O/buffers_defaults_t2.txt",
+        ),
+    ] {
+        let p = platform(name);
+        let ex = excerpt(file);
+        let topo = file
+            .rsplit("buffers_defaults_")
+            .next()
+            .and_then(|t| t.strip_suffix(".txt"))
+            .expect("topology");
+        let b = sku(p, sku_name).buffer_defaults(topo).expect("layout");
+        assert_eq!(source_of(p, &b.source), ex.source, "{name} {topo}");
+        // Objects as `name: {field: value}` from the JSON lines.
+        let mut objects: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+        let mut cur: Option<String> = None;
+        for l in &ex.lines {
+            let q: Vec<&str> = l.split('"').collect();
+            if l.trim_end().ends_with('{') && q.len() >= 3 {
+                cur = Some(q[1].to_string());
+            } else if let Some(c) = &cur
+                && q.len() >= 5
+            {
+                objects
+                    .entry(c.clone())
+                    .or_default()
+                    .insert(q[1].to_string(), q[3].to_string());
+            }
+        }
+        let field = |obj: &str, f: &str| objects.get(obj).and_then(|o| o.get(f)).cloned();
+        for pool in &b.pools {
+            assert_eq!(field(&pool.name, "type"), Some(pool.kind.clone()), "{name}");
+            assert_eq!(field(&pool.name, "mode"), Some(pool.mode.clone()), "{name}");
+            assert_eq!(
+                field(&pool.name, "size"),
+                pool.size.map(|s| s.to_string()),
+                "{name}"
+            );
+            assert_eq!(
+                field(&pool.name, "xoff"),
+                pool.xoff.map(|s| s.to_string()),
+                "{name}"
+            );
+        }
+        for pr in &b.profiles {
+            assert_eq!(field(&pr.name, "pool"), Some(pr.pool.clone()), "{name}");
+            assert_eq!(field(&pr.name, "size"), Some(pr.size.to_string()), "{name}");
+            assert_eq!(
+                field(&pr.name, "dynamic_th"),
+                pr.dynamic_th.map(|d| d.to_string()),
+                "{name} {}",
+                pr.name
+            );
+            assert_eq!(
+                field(&pr.name, "static_th"),
+                pr.static_th.map(|d| d.to_string()),
+                "{name} {}",
+                pr.name
+            );
+        }
+        assert_eq!(
+            objects.len(),
+            b.pools.len() + b.profiles.len(),
+            "{name}: every object"
+        );
+        let dc = ex.lines[0].split('\'').nth(1).expect("default_cable");
+        assert_eq!(b.default_cable, dc, "{name}");
+    }
+}
+
+#[test]
+fn sonic_identity_files() {
+    for (name, dir) in [
+        ("nvidia-sn5600", "nvidia-sn5600"),
+        ("nvidia-sn5400", "nvidia-sn5400"),
+        ("nvidia-sn4700", "nvidia-sn4700"),
+        ("arista-7060x6-64pe", "arista-7060x6-64pe"),
+        ("arista-7280r4-32qf-32df", "arista-7280r4-32qf-32df"),
+    ] {
+        let p = platform(name);
+        let s = p.sonic.as_ref().expect("sonic");
+        let sku = excerpt(&format!("{dir}/default_sku"));
+        assert_eq!(s.default_sku.value, sku.lines[0], "{name}");
+        assert_eq!(source_of(p, &s.default_sku.source), sku.source, "{name}");
+        let asic = excerpt(&format!("{dir}/platform_asic"));
+        assert_eq!(s.asic_type, asic.lines[0], "{name}");
+        assert_eq!(source_of(p, &s.source), asic.source, "{name}");
+        assert!(p.runs(Os::Sonic), "{name}");
+    }
+}
+
+#[test]
+fn mellanox_asic_table_and_scripts() {
+    let table = excerpt("common/asic_table.txt");
+    // `'x86_64-nvidia_sn5600-r0':'MELLANOX-SPECTRUM-4',` lines, then the entries.
+    let mut key_of: BTreeMap<String, String> = BTreeMap::new();
+    let mut entries: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    let mut cur: Option<String> = None;
+    for l in &table.lines {
+        let q: Vec<&str> = l.split('\'').collect();
+        if q.len() >= 4 {
+            key_of.insert(q[1].to_string(), q[3].to_string());
+            continue;
+        }
+        let d: Vec<&str> = l.split('"').collect();
+        if let Some(k) = d.get(1).and_then(|s| s.strip_prefix("ASIC_TABLE:")) {
+            cur = Some(k.to_string());
+        } else if let (Some(c), true) = (&cur, d.len() >= 5) {
+            entries
+                .entry(c.clone())
+                .or_default()
+                .insert(d[1].to_string(), d[3].to_string());
+        }
+    }
+    for name in ["nvidia-sn5600", "nvidia-sn5400", "nvidia-sn4700"] {
+        let p = platform(name);
+        let s = p.sonic.as_ref().expect("sonic");
+        let m = s.mellanox.as_ref().expect("mellanox");
+        assert_eq!(source_of(p, &m.source), table.source, "{name}");
+        assert_eq!(key_of[&s.platform], m.asic_table_key, "{name}");
+        let e = &entries[&m.asic_table_key];
+        assert_eq!(e["cell_size"], m.cell_size.to_string(), "{name}");
+        assert_eq!(e["pipeline_latency"], m.pipeline_latency, "{name}");
+        assert_eq!(e["mac_phy_delay"], m.mac_phy_delay, "{name}");
+        assert_eq!(e["peer_response_time"], m.peer_response_time, "{name}");
+        assert_eq!(e["port_reserved_shp"], m.port_reserved_shp.to_string());
+        assert_eq!(e["port_max_shp"], m.port_max_shp.to_string());
+        let cell = p.buffer.cell.as_ref().expect("cell");
+        assert_eq!(cell.value, m.cell_size, "{name}");
+        assert_eq!(source_of(p, &cell.source), table.source, "{name}");
+
+        let rules = excerpt("common/rules_mk.txt");
+        assert_eq!(rules.lines[0], "export SONIC_BUFFER_MODEL=dynamic");
+        assert_eq!(s.buffer_model.value, "dynamic", "{name}");
+        assert_eq!(source_of(p, &s.buffer_model.source), rules.source);
+
+        let cfg = excerpt("common/buffers_config.txt");
+        let t = s.lossless_traffic_pattern.as_ref().expect("pattern");
+        assert!(
+            cfg.lines
+                .iter()
+                .any(|l| l.trim() == format!("\"mtu\": \"{}\",", t.mtu))
+        );
+        assert!(cfg.lines.iter().any(|l| {
+            l.trim()
+                == format!(
+                    "\"small_packet_percentage\": \"{}\"",
+                    t.small_packet_percentage
+                )
+        }));
+        let th = s.default_dynamic_th.as_ref().expect("default_dynamic_th");
+        assert!(
+            cfg.lines
+                .iter()
+                .any(|l| l.trim() == format!("\"default_dynamic_th\": \"{}\"", th.value))
+        );
+        assert_eq!(source_of(p, &t.source), cfg.source);
+
+        let lua = excerpt("common/buffer_pool_mellanox.txt");
+        let r = &m.pool_reserves;
+        assert_eq!(source_of(p, &r.source), lua.source);
+        for (var, bytes) in [
+            ("private_headroom", r.private_headroom),
+            ("mgmt_pool_size", r.mgmt_pool),
+            ("egress_mirror_headroom", r.egress_mirror_headroom),
+        ] {
+            let line = lua
+                .lines
+                .iter()
+                .find(|l| l.contains(&format!("local {var} =")))
+                .unwrap_or_else(|| panic!("{var}"));
+            let kib: u64 = line
+                .split('=')
+                .nth(1)
+                .and_then(|v| v.trim().strip_suffix(" * 1024"))
+                .and_then(|v| v.trim().parse().ok())
+                .expect("N * 1024");
+            assert_eq!(kib * 1024, bytes, "{name} {var}");
+        }
+    }
+    let yang = excerpt("common/sonic_port_yang.txt");
+    assert!(yang.lines.iter().any(|l| l.trim() == "range 68..9216;"));
+    for p in &catalogue::catalogue().switches {
+        if let Some(m) = p.sonic.as_ref().and_then(|s| s.max_mtu.as_ref()) {
+            assert_eq!(m.value, 9216, "{}", p.name);
+            assert_eq!(source_of(p, &m.source), yang.source, "{}", p.name);
+        }
+    }
+}
+
+#[test]
+fn broadcom_buffer_model_is_traditional_by_template() {
+    let init = excerpt("common/init_cfg.txt");
+    // `"buffer_model": {% if default_buffer_model == "dynamic" %}"dynamic"{% else %}"traditional"{% endif %},`
+    assert!(init.lines[0].contains(r#"{% else %}"traditional""#));
+    for name in ["arista-7060x6-64pe", "arista-7280r4-32qf-32df"] {
+        let p = platform(name);
+        let s = p.sonic.as_ref().expect("sonic");
+        assert_eq!(s.buffer_model.value, "traditional", "{name}");
+        assert_eq!(source_of(p, &s.buffer_model.source), init.source, "{name}");
+    }
+    let soc = excerpt("arista-7280r4-32qf-32df/Arista-7280R4-32QF-32DF-64O/bcm_soc_family.txt");
+    let p = platform("arista-7280r4-32qf-32df");
+    let asic = p.asic.as_ref().expect("asic");
+    assert_eq!(
+        soc.lines[0],
+        format!("soc_family={}", asic.part.as_deref().expect("part"))
+    );
+    assert_eq!(
+        source_of(p, asic.part_source.as_deref().expect("part source")),
+        soc.source
+    );
+}
+
+#[test]
+fn connectx_pci_ids_and_driver() {
+    let tune = excerpt("common/mlnx_tune.txt");
+    let consumers: String = tune.lines.iter().skip(3).cloned().collect();
+    for (name, class) in [
+        ("nvidia-cx6dx", "ConnectX6DX"),
+        ("nvidia-cx7", "ConnectX7"),
+        ("nvidia-cx8", "ConnectX8"),
+    ] {
+        let n = catalogue::nic_platform(name).expect("in the catalogue");
+        let line = tune
+            .lines
+            .iter()
+            .find(|l| l.trim_start().starts_with(class) && l.contains("DeviceType"))
+            .unwrap_or_else(|| panic!("{class}"));
+        let decimal: u16 = line
+            .split('"')
+            .nth(1)
+            .and_then(|d| d.parse().ok())
+            .expect("decimal ID");
+        assert_eq!(n.pci_device(), Some(decimal), "{name}");
+        let id = n.pci_device_id.as_ref().expect("pci");
+        assert_eq!(n.sources[&id.source].as_str(), tune.source, "{name}");
+        assert!(
+            consumers.contains(&format!(" {class},")),
+            "{class} is an mlx5 consumer"
+        );
+        assert_eq!(n.driver(), "mlx5");
+        assert_eq!(n.sources[&n.driver.source].as_str(), tune.source, "{name}");
+    }
+}
+
+/// Numbers whose source is a vendor document (no excerpt can be committed): each pinned to
+/// the source the catalogue must cite for it.
+#[test]
+fn vendor_document_numbers() {
+    #[track_caller]
+    fn pin(value: u64, expected: u64, source: &Source, quoted: &str) {
+        assert_eq!(value, expected);
+        assert!(
+            source.as_str().starts_with(quoted),
+            "{} does not start with {quoted}",
+            source.as_str()
+        );
+    }
+    let juniper_cos = "Juniper, Class of Service (QFX5220, QFX5230, QFX5240 and QFX5241 configuration essentials), Table 1: CoS Hardware Specifications https://www.juniper.net/documentation/us/en/software/platform/qfx5220-qfx5230-qfx5240-qfx5241-configuration-essentials/";
+    for (name, bytes, published) in [
+        ("juniper-qfx5240-64od", 165_200_000, "165.2 MB"),
+        ("juniper-qfx5230-64cd", 112_000_000, "112 MB"),
+    ] {
+        let p = platform(name);
+        let total = p.buffer.total.as_ref().expect("total");
+        assert_eq!(total.published.as_deref(), Some(published));
+        pin(total.bytes, bytes, &p.sources[&total.source], juniper_cos);
+        assert_eq!(p.oses(), vec![Os::Junos]);
+    }
+    let cx8 = catalogue::nic_platform("nvidia-cx8").expect("cx8");
+    let speed = cx8.max_port_speed_gbps.as_ref().expect("speed");
+    pin(
+        u64::from(speed.value),
+        400,
+        &cx8.sources[&speed.source],
+        "NVIDIA, ConnectX-8 SuperNIC Firmware Release Notes v40.44.1036",
+    );
+    let cx7 = catalogue::nic_platform("nvidia-cx7").expect("cx7");
+    let speed = cx7.max_port_speed_gbps.as_ref().expect("speed");
+    pin(
+        u64::from(speed.value),
+        400,
+        &cx7.sources[&speed.source],
+        "NVIDIA, MMA4Z00-NS400-T 400Gb/s Single-port OSFP",
+    );
+    let ports = cx7.max_ports.as_ref().expect("ports");
+    pin(
+        u64::from(ports.value),
+        2,
+        &cx7.sources[&ports.source],
+        "NVIDIA, ConnectX-7 Cards for OCP Spec 3.0 User Manual",
+    );
+    let cx6 = catalogue::nic_platform("nvidia-cx6dx").expect("cx6dx");
+    let speed = cx6.max_port_speed_gbps.as_ref().expect("speed");
+    pin(
+        u64::from(speed.value),
+        200,
+        &cx6.sources[&speed.source],
+        "NVIDIA, WinOF-2 Documentation: Supported Network Adapter Cards",
+    );
+}
+
+/// What the catalogue leaves out is said, not silently missing.
+#[test]
+fn absent_numbers_are_listed_as_not_sourced() {
+    for p in &catalogue::catalogue().switches {
+        let said = |word: &str| p.not_sourced.iter().any(|n| n.contains(word));
+        if p.buffer.total.is_none() {
+            assert!(said("total") || said("buffer"), "{}: total buffer", p.name);
+        }
+        if p.buffer.cell.is_none() {
+            assert!(said("cell"), "{}: cell", p.name);
+        }
+        if p.asic.is_none() {
+            assert!(said("ASIC"), "{}: ASIC", p.name);
+        }
+        if p.cages.is_empty() {
+            assert!(said("cages"), "{}: cages", p.name);
+        }
+        if p.lossless_limit.is_none() {
+            assert!(said("lossless"), "{}: lossless limit", p.name);
+        }
+    }
+    for n in &catalogue::catalogue().nics {
+        if n.buffer.is_none() {
+            assert!(
+                n.not_sourced.iter().any(|x| x.contains("buffer")),
+                "{}",
+                n.name
+            );
+        }
+    }
+}
+
+/// The helpers the renderers use, on the SN5600 and the 7060X6, against the SKUs' files.
+#[test]
+fn helpers_answer_from_the_catalogue() {
+    let p = platform("nvidia-sn5600");
+    // The 2x400G SKU's second port of cage 1 is Ethernet4 on lanes 4-7.
+    let o128 = p
+        .sonic
+        .as_ref()
+        .and_then(|s| s.sku_for_split(2))
+        .expect("2x400G SKU");
+    assert_eq!(o128.name, "Mellanox-SN5600-O128");
+    let row = &o128.port_config.parsed().expect("rows")[1];
+    assert_eq!(
+        p.sonic_port_name(0, 2, 1).as_deref(),
+        Some(row.name.as_str())
+    );
+    assert_eq!(row.lanes, vec![4, 5, 6, 7]);
+    assert_eq!(row.speed, Some(400_000));
+    // A 3 m 400G port: SONiC's table has 5 m as the shortest row that covers it.
+    let r = p.lookup_row(400_000, 3_000).expect("a row");
+    assert_eq!(
+        (r.cable.as_str(), r.size, r.xon, r.xoff),
+        ("5m", 250_880, 19_456, 231_424)
+    );
+    let a = platform("arista-7060x6-64pe");
+    let o128s2 = a
+        .sonic
+        .as_ref()
+        .and_then(|s| s.sku_for_split(2))
+        .expect("2x400G SKU");
+    let r = o128s2.lookup_row(400_000, 30_000).expect("a row");
+    assert_eq!(
+        (r.cable.as_str(), r.size, r.xoff, r.xon_offset),
+        ("40m", 18_796, 612_140, Some(3_556))
+    );
+    // The default 1x800G SKU ships an empty table.
+    assert!(a.lookup_row(800_000, 3_000).is_none());
+}
