@@ -88,6 +88,7 @@ codes! {
     HeadroomTooSmall     "FAB401" Headroom Error "a `headroom` override is below what the port needs (HR-1)",
     NicCableIgnored      "FAB402" Headroom Warning "a host cable is too long for mlx5's `--cable_len`, so the NIC headroom is sized for 7 m",
     NicBufferTooSmall    "FAB403" Headroom Error "a NIC model's buffer cannot hold a lossless receive buffer for every lossless priority",
+    NicHeadroomFirmware  "FAB404" Headroom Advice "a host cable is longer than the 7 m mlx5 sizes NIC headroom for, and the NIC's receive buffers are left to its firmware",
     BufferExceeded       "FAB451" Buffer Error "headroom and pause thresholds exceed the switch buffer (HR-2)",
     TooManyLossless      "FAB452" Buffer Error "a switch runs more lossless priorities than its model supports (HR-4)",
     // qos plan (class declarations)
@@ -117,6 +118,8 @@ codes! {
     TargetCannotExpress  "FAB901" Output Error "a target OS or the host script cannot express what the fabric asks of a device",
     TemplateFailed       "FAB902" Output Error "a template failed to render a device's configuration",
     MissingBuildInput    "FAB903" Output Error "a value needed to generate a device's configuration is missing",
+    NicIdentityGuessed   "FAB920" Output Advice "hosts declare no NIC identity, so their host scripts assume RDMA devices mlx5_0, mlx5_1, … in NIC order",
+    RoceClassNoDefault   "FAB921" Output Advice "a second lossless or DCQCN class gets no default ToS on hosts; only applications that set their own reach it",
 }
 
 impl Code {
