@@ -87,8 +87,8 @@ fn yaml_name_errors_point_at_the_item() {
 /// its canonical spelling.
 #[test]
 fn yaml_pci_addresses_are_checked_and_canonical() {
-    let fab = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/check/FAB920_no_nic_identity.fab");
+    let fab =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/check/FAB920_no_nic_identity.fab");
     let (json, yaml) = export_json(&fab);
     assert!(json.contains("\"pci\": \"0000:18:00.0\""), "{json}");
     let bad = yaml.replacen("pci: 0000:18:00.0", "pci: 0000:18:00.9", 1);
@@ -101,5 +101,9 @@ fn yaml_pci_addresses_are_checked_and_canonical() {
         .iter()
         .find(|d| d.code == Code::BadPattern)
         .expect("FAB006");
-    assert!(d.message.contains("`0000:18:00.9` is not a PCI address"), "{}", d.message);
+    assert!(
+        d.message.contains("`0000:18:00.9` is not a PCI address"),
+        "{}",
+        d.message
+    );
 }

@@ -745,6 +745,12 @@ fn not_root_is_a_preflight_failure() {
         assert!(r.stderr().contains("run as root"), "{}", r.stderr());
     }
     same_files(&host.snapshot(), &before, "state");
+    // --collect still prints the NICs, with nothing read.
+    let r = host.run(&script, &["--collect"], &[("FAKE_UID", "1000")]);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout()).expect("JSON");
+    assert_eq!(doc["problems"], 1);
+    assert_eq!(doc["nics"][0]["declared"]["pci"], "0000:0c:00.0");
+    assert_eq!(doc["nics"][0]["state"], serde_json::Value::Null);
     assert_eq!(host.run(&script, &["--bogus"], &[]).code(), Some(2));
     assert_eq!(
         host.run(&script, &["--check", "--collect"], &[]).code(),

@@ -434,11 +434,9 @@ fn host_scripts(o: &mut String, input: &ReportInput<'_>) {
             }
             kinds.join(" + ")
         };
-        let tos = h
-            .qos
-            .roce
-            .as_ref()
-            .map_or("none".to_string(), |c| format!("{} ({})", c.tos, cell(&c.class)));
+        let tos = h.qos.roce.as_ref().map_or("none".to_string(), |c| {
+            format!("{} ({})", c.tos, cell(&c.class))
+        });
         let others = if h.qos.other_roce.is_empty() {
             "none".to_string()
         } else {

@@ -636,7 +636,8 @@ branch_name() {
 
 # ---- Preflight: nothing below changes anything until every NIC has passed -----------------
 if [ "$(id -u 2>/dev/null)" != 0 ]; then
-  note "preflight: run as root (mlnx_qos, cma_roce_* and the NIC's sysfs/debugfs files need it)"
+  problem "run as root (mlnx_qos, cma_roce_* and the NIC's sysfs/debugfs files need it)"
+  [ "$MODE" = collect ] && collect
   exit 3
 fi
 for t in mlnx_qos:"mlnx-tools, or MLNX_OFED/DOCA-OFED" cma_roce_mode:mlnx-tools cma_roce_tos:mlnx-tools \
