@@ -233,7 +233,9 @@ only_entry() {
 }
 
 # resolve NIC: find the netdev, RDMA device and PCI function of a NIC from what the fabric
-# declares, and check that they are one PCI function and not a VF or a representor.
+# declares, and check that they are one PCI function and not a VF or a representor. Both the
+# mlx5 netdev and its RDMA device have the PCI function as sysfs parent (mlx5_ib sets
+# ib_dev.dev.parent = mdev->device in mlx5_ib_stage_init_init), so their `device` links meet.
 resolve() {
   local i=$1 dn=${D_NETDEV[$1]} dr=${D_RDMA[$1]} dp=${D_PCI[$1]} p=${D_PORT[$1]}
   local net="" rdev="" a b ppn
