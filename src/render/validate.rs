@@ -922,7 +922,7 @@ fn check_mlnx_qos(line: &str, args: &[String]) -> Vec<String> {
         Err(e) => return vec![format!("{} (exit {}): {line}", e.message, e.exit)],
     };
     let mut errs = Vec::new();
-    // Beyond what the tool refuses, what fabricc holds its commands to (vendors.md §1.7):
+    // Beyond what the tool refuses, what fabricc holds its own commands to:
     // exact option names, ETS in one call summing to 100, a cable length mlx5 does not ignore.
     for a in args {
         if let Some(long) = a.strip_prefix("--") {
