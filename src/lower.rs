@@ -26,8 +26,12 @@
 //!   group's largest headroom (`equalize_sonic_profiles`).
 //! * Hosts: netdev MTU = RoCE MTU + 104 (4200 gives RoCE `active_mtu` 4096); PFC on the lossless
 //!   priorities unless `pfc off`; prio→TC identity; TSA/TC bandwidth from class scheduling;
-//!   `--cable_len` = the NIC's cable in whole metres; RoCE ToS = first DSCP of the first
-//!   lossless class << 2 | ECT(0); CNP DSCP/priority of the `cnp` class (48/6 when none).
+//!   the full 64-entry DSCP → priority map of the fabric (unclaimed DSCPs → 0, as on the
+//!   switches); RoCE ToS = first DSCP of the first lossless class << 2 | ECT(0), the other
+//!   lossless/DCQCN classes listed for applications that set their own; CNP DSCP/priority of
+//!   the `cnp` class (48/6 when none); ECN enabled on every priority (the firmware default);
+//!   no cable length and no manual receive buffers (the firmware owns the NIC buffers, see
+//!   `render::host`); NIC identity as declared, else the driver's default name (`mlx5_<i>`).
 
 use std::collections::BTreeSet;
 
@@ -37,15 +41,15 @@ use crate::analysis::headroom::{PortHeadroom, headroom_plan};
 use crate::analysis::physics;
 use crate::analysis::qos_plan::host_netdev_mtu;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::model::qos::{ClassView, dscp_table};
+use crate::model::qos::{ClassView, dscp_table, roce_classes};
 use crate::model::{
     self, DeviceId, Dscp, Fabric, HostId, Os, Scheduling as MScheduling, SwitchId,
     Watchdog as MWatchdog,
 };
 use crate::render::{
-    BufferPlan, ClassContext, DscpPriority, Ecn, Fec, Headroom, HostContext, NicContext,
-    PauseThreshold, PortContext, QosPlan, QueueEcn, Scheduling, SwitchContext, SwitchOs, Tsa,
-    Watchdog, WatchdogAction, cumulus, eos, junos, nxos, sonic,
+    BufferPlan, ClassContext, Ecn, Fec, Headroom, HostContext, HostQos, NicContext, NicDriver,
+    PauseThreshold, PortContext, QosPlan, QueueEcn, Scheduling, SwitchContext, SwitchOs, TosClass,
+    Tsa, Watchdog, WatchdogAction, cumulus, eos, junos, nxos, sonic,
 };
 
 /// Which outputs a build produces.
@@ -148,18 +152,20 @@ pub fn lower(fabric: &Fabric, targets: Targets) -> Lowered {
         .par_iter()
         .map(|&s| lower_switch(fabric, s, plan.switch(s)))
         .collect();
-    let host_results: Vec<HostContext> = if targets.host {
+    let host_results: Vec<Result<Option<HostContext>, Diagnostic>> = if targets.host {
         let ids: Vec<HostId> = fabric.host_ids().collect();
-        ids.par_iter()
-            .filter_map(|&h| lower_host(fabric, h))
-            .collect()
+        ids.par_iter().map(|&h| lower_host(fabric, h)).collect()
     } else {
         Vec::new()
     };
-    let mut out = Lowered {
-        hosts: host_results,
-        ..Lowered::default()
-    };
+    let mut out = Lowered::default();
+    for r in host_results {
+        match r {
+            Ok(Some(c)) => out.hosts.push(c),
+            Ok(None) => {}
+            Err(d) => out.diagnostics.push(d),
+        }
+    }
     for r in switch_results {
         match r {
             Ok(c) => out.switches.push(c),
@@ -579,9 +585,95 @@ fn round_down(bytes: u64, cell: u64) -> u64 {
     }
 }
 
-/// The host's NIC script context; `None` for a host without a linked NIC.
-fn lower_host(fabric: &Fabric, h: HostId) -> Option<HostContext> {
+/// The host's context; `Ok(None)` for a host without a linked NIC, `Err` for a host whose
+/// NICs no host script can configure.
+fn lower_host(fabric: &Fabric, h: HostId) -> Result<Option<HostContext>, Diagnostic> {
     let host = fabric.host(h);
+    let mut driver = None;
+    for nic in &host.nics {
+        let model = &fabric.nic_models[nic.model.index()];
+        match NicDriver::from_model(&model.driver.value) {
+            Some(d) if driver.is_none_or(|x| x == d) => driver = Some(d),
+            Some(_) => {
+                return Err(Diagnostic::new(
+                    Code::TargetCannotExpress,
+                    host.span,
+                    format!(
+                        "host `{}` mixes NIC drivers; one host script configures one driver",
+                        host.name
+                    ),
+                )
+                .label("this host")
+                .help("give every NIC of a host the same NIC model driver"));
+            }
+            None => {
+                return Err(Diagnostic::new(
+                    Code::TargetCannotExpress,
+                    model.driver.span,
+                    format!(
+                        "host `{}`: no host script for NIC driver `{}` yet (fabricc writes ConnectX `mlx5` scripts)",
+                        host.name, model.driver.value
+                    ),
+                )
+                .label("driver set here")
+                .help("use `driver mlx5`, or build with `--targets` without `host`"));
+            }
+        }
+    }
+    let Some(driver) = driver else {
+        return Ok(None);
+    };
+    let nics: Vec<NicContext> = host
+        .nics
+        .iter()
+        .enumerate()
+        .filter_map(|(i, nic)| {
+            let link = fabric.link(nic.link?);
+            let me = model::Endpoint {
+                device: DeviceId::Host(h),
+                port: i as u32,
+            };
+            let peer = if link.a == me { link.b } else { link.a };
+            let guessed = nic.netdev.is_none() && nic.rdma_device.is_none() && nic.pci.is_none();
+            Some(NicContext {
+                index: i as u32 + 1,
+                netdev: nic.netdev.clone(),
+                rdma_device: if guessed {
+                    Some(default_rdma_device(driver, i))
+                } else {
+                    nic.rdma_device.clone()
+                },
+                pci: nic.pci.clone(),
+                guessed,
+                rdma_port: 1,
+                peer: fabric.endpoint_name(peer),
+                speed_mbps: link.speed,
+            })
+        })
+        .collect();
+    if nics.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(HostContext {
+        host: host.name.clone(),
+        description: None,
+        fabric: fabric.name.clone(),
+        driver,
+        qos: host_qos(fabric, h),
+        nics,
+    }))
+}
+
+/// The name a driver gives its `i`-th RDMA device (0-based) when nothing else is known:
+/// `mlx5_<i>`, which is wrong on servers whose storage and compute NICs interleave (FAB920).
+fn default_rdma_device(driver: NicDriver, i: usize) -> String {
+    match driver {
+        NicDriver::Mlx5 => format!("mlx5_{i}"),
+    }
+}
+
+/// The QoS every NIC of host `h` runs.
+fn host_qos(fabric: &Fabric, h: HostId) -> HostQos {
     let views = fabric.host_classes(h);
     let pfc_on = fabric.host_pfc(h);
     let mut pfc = [0u8; 8];
@@ -612,90 +704,50 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Option<HostContext> {
         }) => values.first().copied(),
         _ => None,
     };
-    let roce_dscp = views
-        .iter()
-        .filter(|v| v.lossless.value)
-        .chain(
-            views
-                .iter()
-                .filter(|v| v.congestion.value == model::Congestion::Dcqcn),
-        )
-        .find_map(first_dscp)
-        .unwrap_or(26);
-    let cnp = views.iter().find(|v| fabric.class(v.id).cnp.is_some());
-    let cnp_dscp = cnp.and_then(first_dscp).unwrap_or(48);
-    let cnp_priority = cnp.map_or(6, |v| v.priority.value);
-    let mut dscp2prio: Vec<DscpPriority> = views
-        .iter()
-        .filter_map(|v| match &v.dscp {
-            Some(model::Sourced {
-                value: Dscp::Values(values),
-                ..
-            }) => Some((values, v.priority.value)),
-            _ => None,
+    let mut roce: Vec<TosClass> = roce_classes(&views)
+        .into_iter()
+        .map(|(v, dscp)| TosClass {
+            class: fabric.class(v.id).name.clone(),
+            dscp,
+            priority: v.priority.value,
+            tos: (dscp << 2) | 0b10,
         })
-        .flat_map(|(values, priority)| {
-            values
-                .iter()
-                .map(move |&dscp| DscpPriority { dscp, priority })
-        })
-        .filter(|e| e.dscp >> 3 != e.priority)
         .collect();
-    dscp2prio.sort();
-    dscp2prio.dedup_by_key(|e| e.dscp);
-    let ecn_priorities: Vec<u8> = views
+    let first = if roce.is_empty() {
+        None
+    } else {
+        Some(roce.remove(0))
+    };
+    let cnp = views.iter().find(|v| fabric.class(v.id).cnp.is_some());
+    let table = dscp_table(&views);
+    let dscp2prio = table
+        .iter()
+        .map(|c| c.map_or(0, |c| views[c.index()].priority.value))
+        .collect();
+    let dcqcn_priorities: Vec<u8> = views
         .iter()
         .filter(|v| v.marks_ecn())
         .map(|v| v.priority.value)
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
-    let mtu = u32::try_from(host_mtu(fabric)).unwrap_or(u32::MAX);
-    let nics: Vec<NicContext> = host
-        .nics
-        .iter()
-        .enumerate()
-        .filter_map(|(i, nic)| {
-            let link = fabric.link(nic.link?);
-            Some(NicContext {
-                index: i as u32 + 1,
-                netdev: nic.netdev.clone(),
-                rdma_device: nic
-                    .rdma_device
-                    .clone()
-                    .unwrap_or_else(|| format!("mlx5_{i}")),
-                rdma_port: 1,
-                pci: None,
-                mtu,
-                pfc,
-                prio_tc: [0, 1, 2, 3, 4, 5, 6, 7],
-                tsa,
-                tcbw,
-                cable_len_m: u32::try_from(
-                    physics::mlnx_qos_cable_len(link.cable_mm.value)
-                        .metres
-                        .max(1),
-                )
-                .unwrap_or(u32::MAX),
-                prio2buffer: None,
-                buffer_size_bytes: None,
-                dscp2prio: dscp2prio.clone(),
-                roce_tos: (roce_dscp << 2) | 0b10,
-                cnp_dscp,
-                cnp_priority,
-                ecn_priorities: ecn_priorities.clone(),
-            })
-        })
-        .collect();
-    if nics.is_empty() {
-        return None;
+    HostQos {
+        mtu: u32::try_from(host_mtu(fabric)).unwrap_or(u32::MAX),
+        pfc,
+        prio_tc: [0, 1, 2, 3, 4, 5, 6, 7],
+        tsa,
+        tcbw,
+        dscp2prio,
+        roce: first,
+        other_roce: roce,
+        cnp_dscp: cnp.and_then(first_dscp).unwrap_or(48),
+        cnp_priority: cnp.map_or(6, |v| v.priority.value),
+        // DCQCN on every priority, as the firmware default `ROCE_CC_PRIO_MASK` = 255 has it:
+        // turning it off elsewhere buys nothing (no switch queue there marks ECN) and would
+        // take congestion control from RoCE the fabric does not model (storage, H11).
+        ecn_enable: [1; 8],
+        dcqcn_priorities,
     }
-    Some(HostContext {
-        host: host.name.clone(),
-        description: None,
-        fabric: fabric.name.clone(),
-        nics,
-    })
 }
 
 #[cfg(test)]

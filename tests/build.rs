@@ -214,7 +214,10 @@ fn goldens_stay_small() {
                 .sum::<usize>()
         })
         .sum();
-    assert!(total < 2_600_000, "committed goldens are {total} bytes");
+    // Host scripts are self-contained (each carries the ~22 KB engine that checks, applies
+    // and reads back), so pod-256's 32 hosts hold about 1.1 MB of the total and the eight
+    // small fixtures' 26 other hosts about 0.8 MB.
+    assert!(total < 3_700_000, "committed goldens are {total} bytes");
 }
 
 /// Validates every generated file of a tree; returns the number of files checked per kind.
@@ -241,7 +244,7 @@ fn validate_tree(label: &str, files: &BTreeMap<String, Vec<u8>>, bash: bool) -> 
                 "{label}/{path} breaks mlnx_qos rules:\n{}",
                 errs.join("\n")
             );
-            assert!(s.contains("set -euo pipefail"), "{label}/{path}");
+            assert!(s.contains("set -uo pipefail"), "{label}/{path}");
             scripts.push(path.clone());
             hosts += 1;
         } else if path.ends_with("nvue-qos.yaml") {
@@ -867,7 +870,10 @@ fn cluster_2048_builds_every_device_valid_and_deterministic() {
     assert_eq!(count_by(&files, "config_db.json"), 64, "SONiC leaves");
     assert_eq!(count_by(&files, "/qos.conf"), 32, "Junos spines");
     assert_eq!(count_by(&files, "mlnx_qos.sh"), 256, "hosts");
-    assert_eq!(files.len(), 64 + 32 + 256 + 3);
+    for f in ["nccl.env", "fabricc-roce.service", "99-fabricc-roce.rules"] {
+        assert_eq!(count_by(&files, f), 256, "{f} per host");
+    }
+    assert_eq!(files.len(), 64 + 32 + 4 * 256 + 3);
     assert!(files == tree(&b), "two builds differ");
     // Validity of a sample: the first and last of each kind.
     let sample: BTreeMap<String, Vec<u8>> = files

@@ -28,6 +28,8 @@ fn every_fixture_round_trips_through_yaml() {
         "explicit-leaf-spine.fab",
         "split/pod.fab",
         "../build/inputs/sonic-sn5600-2x2.fab",
+        // NIC identity: `pci` and `netdev` lists.
+        "../check/FAB920_no_nic_identity.fab",
     ] {
         let (json, yaml) = export_json(&root.join(name));
         let mut sources = Sources::new();
@@ -79,5 +81,30 @@ fn yaml_name_errors_point_at_the_item() {
         line.contains("S9.port1"),
         "span should sit on the broken link, got line {}: {line:?}",
         start.line
+    );
+}
+
+/// A NIC's PCI address in the YAML form is held to the grammar's rule (FAB006) and kept in
+/// its canonical spelling.
+#[test]
+fn yaml_pci_addresses_are_checked_and_canonical() {
+    let fab =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/check/FAB920_no_nic_identity.fab");
+    let (json, yaml) = export_json(&fab);
+    assert!(json.contains("\"pci\": \"0000:18:00.0\""), "{json}");
+    let bad = yaml.replacen("pci: 0000:18:00.0", "pci: 0000:18:00.9", 1);
+    assert_ne!(bad, yaml);
+    let mut sources = Sources::new();
+    let loaded = load::load_text(&mut sources, "bad.yaml", bad, &Limits::default());
+    let checked = pipeline::check_loaded(&sources, loaded, &Limits::default());
+    let d = checked
+        .diagnostics
+        .iter()
+        .find(|d| d.code == Code::BadPattern)
+        .expect("FAB006");
+    assert!(
+        d.message.contains("`0000:18:00.9` is not a PCI address"),
+        "{}",
+        d.message
     );
 }

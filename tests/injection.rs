@@ -1,6 +1,6 @@
 //! No string from an input can inject a line into a generated file. Every place a string
 //! reaches (fabric name, descriptions, device, class and model names, driver, netdev and
-//! rdma-device names, import paths), in both input forms (`.fab` and the YAML form), is tried
+//! rdma-device names, PCI addresses, import paths), in both input forms (`.fab` and the YAML form), is tried
 //! with newlines, quotes, `;`, `#`, `{}`, `..`, `/`, NUL, shell and terminal metacharacters
 //! and Unicode look-alikes. Each attempt must end one of two ways:
 //!
@@ -43,7 +43,7 @@ const BASE: &str = r#"fabric lab {
   switch leaf-nxos { model m-nxos  tier 1  description "rack notes" }
   switch leaf-junos { model m-junos  tier 1  description "rack notes" }
   switch spine { model m-sonic  tier 2 }
-  host gpu[1..5] { nic cx7  netdev eth0  rdma-device mlx5_0 }
+  host gpu[1..5] { nic cx7  netdev eth0  rdma-device mlx5_0  pci 0c:00.0 }
   link gpu1 -- leaf-sonic { cable 3m }
   link gpu2 -- leaf-cumulus { cable 3m }
   link gpu3 -- leaf-eos { cable 3m }
@@ -278,6 +278,10 @@ fn fab_places(p: &str) -> Vec<(&'static str, String)> {
             BASE.replace("netdev eth0", &format!("netdev eth0{p}")),
         ),
         ("rdma-device", BASE.replace("mlx5_0", &format!("mlx5_0{p}"))),
+        (
+            "pci",
+            BASE.replace("pci 0c:00.0", &format!("pci 0c:00.0{p}")),
+        ),
         ("import path", format!("import \"x{q}.fab\"\n{BASE}")),
     ]
 }
@@ -389,6 +393,16 @@ fn yaml_places(base: &serde_yaml::Value, p: &str) -> Vec<(&'static str, String)>
                     v,
                     &["hosts", "0", "nics", "0", "rdma_device"],
                     &format!("mlx5_0{p}"),
+                )
+            }),
+        ),
+        (
+            "pci",
+            with(&|v| {
+                set(
+                    v,
+                    &["hosts", "0", "nics", "0", "pci"],
+                    &format!("0000:0c:00.0{p}"),
                 )
             }),
         ),

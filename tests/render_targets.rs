@@ -201,41 +201,76 @@ fn host() -> HostContext {
     let nic = |index: u32, netdev: Option<&str>, pci: Option<&str>| NicContext {
         index,
         netdev: netdev.map(str::to_string),
-        rdma_device: format!("mlx5_{}", index - 1),
-        rdma_port: 1,
+        rdma_device: if netdev.is_none() && pci.is_none() {
+            Some(format!("mlx5_{}", index - 1))
+        } else {
+            None
+        },
         pci: pci.map(str::to_string),
-        mtu: 4200,
-        pfc: [0, 0, 0, 1, 1, 0, 0, 0],
-        prio_tc: [0, 1, 2, 3, 4, 5, 6, 7],
-        tsa: [
-            Tsa::Ets,
-            Tsa::Ets,
-            Tsa::Ets,
-            Tsa::Ets,
-            Tsa::Ets,
-            Tsa::Ets,
-            Tsa::Strict,
-            Tsa::Ets,
-        ],
-        tcbw: [40, 0, 0, 50, 10, 0, 0, 0],
-        cable_len_m: 3,
-        prio2buffer: None,
-        buffer_size_bytes: None,
-        dscp2prio: vec![],
-        roce_tos: (26 << 2) | 0b10,
-        cnp_dscp: 48,
-        cnp_priority: 6,
-        ecn_priorities: vec![3, 4],
+        guessed: netdev.is_none() && pci.is_none(),
+        rdma_port: 1,
+        peer: format!("leaf1.port{index}"),
+        speed_mbps: 400_000,
     };
+    let dscp2prio = (0..64u8)
+        .map(|d| match d {
+            26 => 3,
+            48 => 6,
+            _ => 0,
+        })
+        .collect();
     HostContext {
         host: "gpu001".into(),
         description: Some("DGX node, rack 1".into()),
         fabric: "pod-a".into(),
+        driver: NicDriver::Mlx5,
+        qos: HostQos {
+            mtu: 4200,
+            pfc: [0, 0, 0, 1, 1, 0, 0, 0],
+            prio_tc: [0, 1, 2, 3, 4, 5, 6, 7],
+            tsa: [
+                Tsa::Ets,
+                Tsa::Ets,
+                Tsa::Ets,
+                Tsa::Ets,
+                Tsa::Ets,
+                Tsa::Ets,
+                Tsa::Strict,
+                Tsa::Ets,
+            ],
+            tcbw: [40, 0, 0, 50, 10, 0, 0, 0],
+            dscp2prio,
+            roce: Some(TosClass {
+                class: "roce".into(),
+                dscp: 26,
+                priority: 3,
+                tos: (26 << 2) | 0b10,
+            }),
+            other_roce: vec![TosClass {
+                class: "store".into(),
+                dscp: 34,
+                priority: 4,
+                tos: (34 << 2) | 0b10,
+            }],
+            cnp_dscp: 48,
+            cnp_priority: 6,
+            ecn_enable: [1; 8],
+            dcqcn_priorities: vec![3, 4],
+        },
         nics: vec![
             nic(1, Some("ens1f0np0"), Some("0000:3b:00.0")),
             nic(2, None, None),
         ],
     }
+}
+
+/// The host's NIC script among its files.
+fn script(artifacts: &[Artifact]) -> &str {
+    &artifacts
+        .iter()
+        .find(|a| a.path.ends_with("/mlnx_qos.sh"))
+        .expect("mlnx_qos.sh")
+        .contents
 }
 
 // ---- golden files -----------------------------------------------------------------------
@@ -315,8 +350,12 @@ fn golden_switch_outputs() {
 #[test]
 fn golden_host_script() {
     let artifacts = render_host(&templates(), &host()).expect("host renders");
-    assert_eq!(artifacts.len(), 1);
-    assert_eq!(artifacts[0].path, "hosts/gpu001/mlnx_qos.sh");
+    assert_eq!(artifacts.len(), 4);
+    for a in &artifacts {
+        assert!(a.path.starts_with("hosts/gpu001/"), "{}", a.path);
+        assert!(a.contents.ends_with('\n'), "{}", a.path);
+        assert_eq!(a.target, "host");
+    }
     check_golden("host", &artifacts);
 }
 
@@ -440,29 +479,126 @@ fn sonic_refuses_what_buffermgrd_would_rewrite() {
 #[test]
 fn host_script_passes_mlnx_qos_rules() {
     let a = render_host(&templates(), &host()).expect("host renders");
-    let script = &a[0].contents;
+    let paths: Vec<&str> = a.iter().map(|a| a.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "hosts/gpu001/99-fabricc-roce.rules",
+            "hosts/gpu001/fabricc-roce.service",
+            "hosts/gpu001/mlnx_qos.sh",
+            "hosts/gpu001/nccl.env",
+        ]
+    );
+    let script = script(&a);
     let errs = validate_mlnx_qos(script);
     assert!(errs.is_empty(), "{errs:#?}");
     assert!(script.starts_with("#!/bin/bash\n"));
-    assert!(script.contains("set -euo pipefail"));
-    assert!(script.contains("--dry-run"));
-    assert_eq!(script.matches("--trust dscp").count(), 2);
-    assert_eq!(script.matches("--prio_tc 0,1,2,3,4,5,6,7 --tsa ets,ets,ets,ets,ets,ets,strict,ets --tcbw 40,0,0,50,10,0,0,0").count(), 2);
-    assert!(script.contains("cma_roce_tos -d \"$IBDEV\" -p 1 -t 106"));
+    assert!(script.contains("set -uo pipefail"));
+    // One literal command per group, each with the fabric's values.
+    assert_eq!(script.matches("mlnx_qos -i \"$1\" --trust dscp").count(), 1);
+    assert_eq!(script.matches("--prio_tc 0,1,2,3,4,5,6,7 --tsa ets,ets,ets,ets,ets,ets,strict,ets --tcbw 40,0,0,50,10,0,0,0").count(), 1);
+    assert!(script.contains("run cma_roce_tos -d \"$1\" -p \"$2\" -t 106"));
+    assert!(script.contains("E_PFC=0,0,0,1,1,0,0,0\n"));
+    // H3: the firmware owns the NIC buffers; the script never sets cable length or buffers.
+    for gone in ["--cable_len", "--prio2buffer", "--buffer_size"] {
+        assert!(!script.contains(gone), "{gone}");
+    }
+    // H4: the declared identity of nic1, the guess for nic2 and the warning about it.
+    assert!(script.contains(
+        "D_NETDEV[1]=\"ens1f0np0\"; D_RDMA[1]=\"\"; D_PCI[1]=\"0000:3b:00.0\"; D_PORT[1]=1; D_GUESSED[1]=0"
+    ));
+    assert!(script.contains("D_RDMA[2]=\"mlx5_1\"; D_PCI[2]=\"\"; D_PORT[2]=1; D_GUESSED[2]=1"));
+    assert!(script.contains("WARNING: no identity is declared for some NICs"));
+}
+
+/// H2: the DSCP map is the fabric's, whole: 64 `set`s in one call, none of the NIC default
+/// `dscp >> 3` (24–31 → 3) the switches do not share.
+#[test]
+fn host_dscp_map_is_whole_and_the_fabrics() {
+    let a = render_host(&templates(), &host()).expect("host renders");
+    let script = script(&a);
+    let sets: Vec<&str> = script
+        .split_whitespace()
+        .filter(|w| w.starts_with("set,"))
+        .collect();
+    assert_eq!(sets.len(), 64);
+    for (d, set) in sets.iter().enumerate() {
+        let p = match d {
+            26 => 3,
+            48 => 6,
+            _ => 0,
+        };
+        assert_eq!(*set, format!("set,{d},{p}"));
+    }
+    let call = script
+        .split("set_dscp2prio() {")
+        .nth(1)
+        .and_then(|s| s.split("\n}").next())
+        .expect("set_dscp2prio");
+    assert!(!call.contains("--trust"), "{call}");
+    assert_eq!(call.matches("run mlnx_qos").count(), 1, "one call: {call}");
 }
 
 #[test]
-fn host_rejects_bad_ets() {
+fn host_rejects_bad_qos() {
     let mut h = host();
-    h.nics[0].tcbw = [40, 0, 0, 50, 0, 0, 0, 0];
+    h.qos.tcbw = [40, 0, 0, 50, 0, 0, 0, 0];
     assert!(render_host(&templates(), &h).is_err());
     let mut h = host();
-    h.nics[0].tcbw = [40, 0, 0, 50, 0, 0, 10, 0];
-    h.nics[0].tsa[4] = Tsa::Strict;
+    h.qos.tcbw = [40, 0, 0, 50, 0, 0, 10, 0];
+    h.qos.tsa[4] = Tsa::Strict;
     assert!(render_host(&templates(), &h).is_err());
     let mut h = host();
-    h.nics[0].cable_len_m = 1000;
+    h.qos.dscp2prio.pop();
     assert!(render_host(&templates(), &h).is_err());
+    let mut h = host();
+    h.qos.dscp2prio[5] = 8;
+    assert!(render_host(&templates(), &h).is_err());
+    let mut h = host();
+    h.nics[1].rdma_device = None;
+    assert!(
+        render_host(&templates(), &h).is_err(),
+        "a NIC with no identity at all"
+    );
+    let mut h = host();
+    h.nics[1].netdev = Some("ens1f0np0".into());
+    assert!(
+        render_host(&templates(), &h).is_err(),
+        "two NICs, one netdev"
+    );
+}
+
+#[test]
+fn host_nccl_env_gives_verbs_traffic_the_lossless_class() {
+    let a = render_host(&templates(), &host()).expect("host renders");
+    let env = &a
+        .iter()
+        .find(|a| a.path.ends_with("/nccl.env"))
+        .expect("nccl.env")
+        .contents;
+    let vars: Vec<&str> = env
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .collect();
+    // nic1 is known by netdev/PCI only, so the RDMA names are left to the host (--collect).
+    assert_eq!(
+        vars,
+        [
+            "NCCL_IB_TC=106",
+            "NCCL_IB_FIFO_TC=106",
+            "NCCL_IB_ROCE_VERSION_NUM=2"
+        ]
+    );
+    assert!(env.contains("NCCL_IB_TC=138 itself"), "H13: {env}");
+    let mut h = host();
+    h.nics[0].rdma_device = Some("mlx5_3".into());
+    let a = render_host(&templates(), &h).expect("host renders");
+    let env = &a
+        .iter()
+        .find(|a| a.path.ends_with("/nccl.env"))
+        .expect("nccl.env")
+        .contents;
+    assert!(env.contains("\nNCCL_IB_HCA==mlx5_3:1,mlx5_1:1\n"), "{env}");
 }
 
 #[test]
@@ -471,19 +607,17 @@ fn host_script_is_valid_bash() {
     let dir = std::env::temp_dir().join(format!("fabricc-render-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("tmp dir");
     let path = dir.join("mlnx_qos.sh");
-    std::fs::write(&path, &a[0].contents).expect("write script");
-    match std::process::Command::new("bash")
+    std::fs::write(&path, script(&a)).expect("write script");
+    let out = std::process::Command::new("bash")
         .arg("-n")
         .arg(&path)
         .output()
-    {
-        Ok(out) => assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        ),
-        Err(_) => eprintln!("bash not available; syntax check skipped"),
-    }
+        .expect("bash runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -615,43 +749,27 @@ fn override_directory_replaces_one_template_and_errors_name_the_line() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// H7: with no NIC (and no tools) a dry run says a real run would fail: exit 3, not 0.
 #[test]
-fn host_script_dry_run_prints_valid_commands() {
+fn host_script_dry_run_fails_where_a_real_run_would() {
     let a = render_host(&templates(), &host()).expect("host renders");
     let dir = std::env::temp_dir().join(format!("fabricc-dry-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("tmp dir");
+    std::fs::create_dir_all(dir.join("root")).expect("tmp dir");
     let path = dir.join("mlnx_qos.sh");
-    std::fs::write(&path, &a[0].contents).expect("write script");
-    let Ok(out) = std::process::Command::new("bash")
-        .arg(&path)
-        .arg("--dry-run")
-        .output()
-    else {
-        eprintln!("bash not available; dry run skipped");
-        return;
+    std::fs::write(&path, script(&a)).expect("write script");
+    let run = |arg: &str| {
+        std::process::Command::new("bash")
+            .arg(&path)
+            .arg(arg)
+            .env("FABRICC_SYSROOT", dir.join("root"))
+            .output()
+            .expect("bash runs")
     };
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(
-        stdout
-            .lines()
-            .filter(|l| l.starts_with("mlnx_qos "))
-            .count(),
-        8,
-        "{stdout}"
-    );
-    assert!(validate_mlnx_qos(&stdout).is_empty(), "{stdout}");
-    assert!(stdout.contains("nothing was changed"));
-    let bad = std::process::Command::new("bash")
-        .arg(&path)
-        .arg("--bogus")
-        .output()
-        .expect("bash");
-    assert_eq!(bad.status.code(), Some(2));
+    let out = run("--dry-run");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("preflight"), "{stderr}");
+    assert_eq!(run("--bogus").status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -767,37 +885,6 @@ fn context_snapshots() {
 }
 
 #[test]
-fn host_dscp2prio_and_manual_buffers_stay_separate_from_trust() {
-    let mut h = host();
-    // A host override: RoCE marked with DSCP 26 but on priority 4 (not 26 >> 3).
-    h.nics[0].dscp2prio = vec![DscpPriority {
-        dscp: 26,
-        priority: 4,
-    }];
-    h.nics[0].prio2buffer = Some([0, 0, 0, 1, 1, 0, 0, 0]);
-    h.nics[0].buffer_size_bytes = Some([130_944, 130_944, 0, 0, 0, 0, 0, 0]);
-    let a = render_host(&templates(), &h).expect("host renders");
-    let script = &a[0].contents;
-    assert!(
-        validate_mlnx_qos(script).is_empty(),
-        "{:?}",
-        validate_mlnx_qos(script)
-    );
-    let line = script
-        .lines()
-        .find(|l| l.contains("--dscp2prio"))
-        .expect("dscp2prio call");
-    assert!(!line.contains("--trust"), "{line}");
-    assert!(line.ends_with("--dscp2prio set,26,4"), "{line}");
-    assert!(
-        script.contains("--prio2buffer 0,0,0,1,1,0,0,0 --buffer_size 130944,130944,0,0,0,0,0,0")
-    );
-
-    h.nics[0].buffer_size_bytes = None; // prio2buffer without sizes is refused
-    assert!(render_host(&templates(), &h).is_err());
-}
-
-#[test]
 fn render_all_is_sorted_by_path() {
     let switches: Vec<SwitchContext> = ALL_OS
         .iter()
@@ -813,6 +900,6 @@ fn render_all_is_sorted_by_path() {
     let mut sorted = paths.clone();
     sorted.sort_unstable();
     assert_eq!(paths, sorted);
-    assert_eq!(all.len(), 7);
-    assert_eq!(paths[0], "hosts/gpu001/mlnx_qos.sh");
+    assert_eq!(all.len(), 10);
+    assert_eq!(paths[0], "hosts/gpu001/99-fabricc-roce.rules");
 }

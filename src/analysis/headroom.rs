@@ -280,12 +280,15 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
     nic_side(fabric, plan, diags);
 }
 
-/// FAB402 (mlx5 ignores the cable length) and FAB403 (the NIC model's buffer cannot hold a
-/// lossless receive buffer per lossless priority), once per host NIC.
+/// FAB402 (mlx5 ignores the cable length), FAB404 (a cable longer than the 7 m mlx5 sizes
+/// for, while the firmware keeps the buffers) and FAB403 (the NIC model's buffer cannot hold
+/// a lossless receive buffer per lossless priority), once per host NIC. FAB404 only for a
+/// cable the fabric states: the 100 m default stands for "unknown", not for a long cable.
 fn nic_side(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) {
     let mut seen: BTreeSet<(HostId, u32)> = BTreeSet::new();
     let mut host_priorities: BTreeMap<HostId, Vec<u8>> = BTreeMap::new();
     let mut ignored: Grouped<(String, u64, u64, u64)> = Grouped::default();
+    let mut firmware: Grouped<(u64, u64, u64)> = Grouped::default();
     let mut small: Grouped<(String, String, Vec<u8>, u64, u64)> = Grouped::default();
     for p in &plan.ports {
         let Some(n) = p.nic else { continue };
@@ -305,6 +308,18 @@ fn nic_side(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) {
                 format!("{}:{}", p.cable_mm, p.speed_mbps),
                 || nic_name.clone(),
                 || (nic_name.clone(), p.cable_mm, real, m.xoff),
+            );
+        }
+        let link = fabric.link(p.link);
+        if m.cable_len.accepted
+            && m.cable_len.metres > MLX5_DEFAULT_CABLE_LEN_M
+            && !link.cable_mm.default
+        {
+            firmware.add(
+                link.cable_mm.span,
+                format!("{}:{}", p.cable_mm, p.speed_mbps),
+                || nic_name.clone(),
+                || (p.cable_mm, m.xoff, m.min_lossless_buffer),
             );
         }
         let host = fabric.host(n.host);
@@ -354,7 +369,7 @@ fn nic_side(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) {
             Code::NicCableIgnored,
             span,
             format!(
-                "{} sits on a {} cable, but mlx5 ignores `mlnx_qos --cable_len` of {} m or more and sizes its headroom for {} m",
+                "{} sits on a {} cable, but mlx5 cannot size headroom for {} m or more (it ignores such a `--cable_len`) and sizes it for {} m",
                 places.subject(),
                 metres(cable_mm),
                 MLX5_MAX_CABLE_LEN_M,
@@ -372,6 +387,32 @@ fn nic_side(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) {
             "keep host cables below {} m, or size `{nic}`'s lossless buffer by hand (`mlnx_qos --buffer_size`) for an xoff of {}",
             MLX5_MAX_CABLE_LEN_M,
             bytes(real)
+        ));
+        if let Some(n) = places.note("NICs") {
+            d = d.note(n);
+        }
+        d
+    });
+    firmware.finish(diags, |span, (cable_mm, xoff, min_buffer), places| {
+        let mut d = Diagnostic::new(
+            Code::NicHeadroomFirmware,
+            span,
+            format!(
+                "{} sits on a {} cable, longer than the {} m mlx5 sizes NIC headroom for; the host script leaves the NIC's receive buffers to its firmware, so fabricc cannot make them fit this cable",
+                places.subject(),
+                metres(cable_mm),
+                MLX5_DEFAULT_CABLE_LEN_M
+            ),
+        )
+        .label("cable set here")
+        .note(format!(
+            "mlx5's formula for this cable: xoff {}, a lossless receive buffer of at least {}; `mlnx_qos -i` on the host shows the buffers the NIC has",
+            bytes(xoff),
+            bytes(min_buffer)
+        ))
+        .help(format!(
+            "keep host cables at {MLX5_DEFAULT_CABLE_LEN_M} m or less, or give the lossless priority a receive buffer of at least {} by hand (`mlnx_qos --prio2buffer`, then `--buffer_size`)",
+            bytes(min_buffer)
         ));
         if let Some(n) = places.note("NICs") {
             d = d.note(n);

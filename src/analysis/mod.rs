@@ -8,6 +8,7 @@ pub mod ecn;
 pub mod facts;
 pub mod group;
 pub mod headroom;
+pub mod hosts;
 pub mod models;
 pub mod physics;
 pub mod qos_plan;
@@ -49,6 +50,7 @@ pub fn analyze_with(fabric: &Fabric, limits: &Limits) -> Findings {
                 ecn::check(fabric, &plan, &mut diagnostics);
                 qos_plan::check(fabric, &mut diagnostics);
                 watchdog::check(fabric, &plan, &mut diagnostics);
+                hosts::check(fabric, &mut diagnostics);
                 (diagnostics, oversubscription, plan)
             },
             || {

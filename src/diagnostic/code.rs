@@ -94,6 +94,7 @@ codes! {
     HeadroomTooSmall     "FAB401" Headroom Error "a `headroom` override is below what the port needs (HR-1)",
     NicCableIgnored      "FAB402" Headroom Warning "a host cable is too long for mlx5's `--cable_len`, so the NIC headroom is sized for 7 m",
     NicBufferTooSmall    "FAB403" Headroom Error "a NIC model's buffer cannot hold a lossless receive buffer for every lossless priority",
+    NicHeadroomFirmware  "FAB404" Headroom Advice "a host cable is longer than the 7 m mlx5 sizes NIC headroom for, and the NIC's receive buffers are left to its firmware",
     BufferExceeded       "FAB451" Buffer Error "headroom and pause thresholds exceed the switch buffer (HR-2)",
     TooManyLossless      "FAB452" Buffer Error "a switch runs more lossless priorities than its model supports (HR-4)",
     // qos plan (class declarations)
@@ -130,6 +131,8 @@ codes! {
     ReleaseLacks         "FAB908" Output Warning "the switch's OS release cannot configure a property, so it is left out",
     PlatformDependent    "FAB909" Output Warning "whether a line takes effect depends on the switch platform",
     EcnNotMarked         "FAB910" Output Warning "a class sets ECN thresholds but runs no DCQCN, so no switch marks ECN for it",
+    NicIdentityGuessed   "FAB920" Output Advice "hosts declare no NIC identity, so their host scripts assume RDMA devices mlx5_0, mlx5_1, … in NIC order",
+    RoceClassNoDefault   "FAB921" Output Advice "a second lossless or DCQCN class gets no default ToS on hosts; only applications that set their own reach it",
 }
 
 impl Code {

@@ -203,6 +203,9 @@ pub struct NicDoc {
     pub netdev: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rdma_device: Option<String>,
+    /// `0000:0c:00.0`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pci: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -451,6 +454,7 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
                         model: fabric.nic_models[n.model.index()].name.clone(),
                         netdev: n.netdev.clone(),
                         rdma_device: n.rdma_device.clone(),
+                        pci: n.pci.clone(),
                     })
                     .collect(),
                 pfc: h.pfc.map(|p| p.value),
@@ -944,6 +948,14 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
                 .map(|n| pattern(n.rdma_device.as_deref().unwrap_or(""), span))
                 .collect();
             props.push(Spanned::new(ast::HostProp::RdmaDevice(v), span));
+        }
+        if h.nics.iter().any(|n| n.pci.is_some()) {
+            let v = h
+                .nics
+                .iter()
+                .map(|n| Spanned::new(n.pci.clone().unwrap_or_default(), span))
+                .collect();
+            props.push(Spanned::new(ast::HostProp::Pci(v), span));
         }
         if let Some(p) = h.pfc {
             props.push(Spanned::new(ast::HostProp::Pfc(p), span));

@@ -257,6 +257,8 @@ pub struct Nic {
     pub link: Option<LinkId>,
     pub netdev: Option<String>,
     pub rdma_device: Option<String>,
+    /// `dddd:bb:dd.f`, lower-case hex (`syntax::bounds::pci_address`).
+    pub pci: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

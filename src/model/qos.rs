@@ -134,3 +134,27 @@ pub fn dscp_table(views: &[ClassView]) -> [Option<ClassId>; 64] {
     }
     table
 }
+
+/// The classes a host's RDMA traffic can be given a ToS for, in the order a host script
+/// picks its one default: lossless classes first, then the other DCQCN ones, each in class
+/// order; only classes with DSCP values (a `dscp other` class has no one DSCP to mark with),
+/// each with its first DSCP.
+pub fn roce_classes(views: &[ClassView]) -> Vec<(&ClassView, u8)> {
+    let first = |v: &ClassView| match &v.dscp {
+        Some(Sourced {
+            value: Dscp::Values(values),
+            ..
+        }) => values.first().copied(),
+        _ => None,
+    };
+    views
+        .iter()
+        .filter(|v| v.lossless.value)
+        .chain(
+            views
+                .iter()
+                .filter(|v| !v.lossless.value && v.congestion.value == Congestion::Dcqcn),
+        )
+        .filter_map(|v| first(v).map(|d| (v, d)))
+        .collect()
+}

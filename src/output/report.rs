@@ -359,17 +359,17 @@ fn report_md(input: &ReportInput<'_>) -> String {
     }
     let mut host_ecn: BTreeMap<(Vec<u8>, String, u8), usize> = BTreeMap::new();
     for h in input.hosts {
-        for n in &h.nics {
-            let pfc: String = n
-                .pfc
-                .iter()
-                .map(u8::to_string)
-                .collect::<Vec<_>>()
-                .join(",");
-            *host_ecn
-                .entry((n.ecn_priorities.clone(), pfc, n.roce_tos))
-                .or_default() += 1;
-        }
+        let pfc: String = h
+            .qos
+            .pfc
+            .iter()
+            .map(u8::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        let tos = h.qos.roce.as_ref().map_or(0, |c| c.tos);
+        *host_ecn
+            .entry((h.qos.dcqcn_priorities.clone(), pfc, tos))
+            .or_default() += h.nics.len();
     }
     if !host_ecn.is_empty() {
         let _ = writeln!(o, "| host NICs: ECN priorities | PFC | RoCE ToS | NICs |");
@@ -412,6 +412,7 @@ fn report_md(input: &ReportInput<'_>) -> String {
         }
         o.push('\n');
     }
+    host_scripts(&mut o, input);
 
     // ---- verdicts
     let _ = writeln!(o, "## Verdicts\n");
@@ -428,6 +429,7 @@ fn report_md(input: &ReportInput<'_>) -> String {
         (Category::Headroom, "headroom"),
         (Category::Buffer, "buffer"),
         (Category::Watchdog, "PFC watchdog"),
+        (Category::Output, "host scripts and outputs"),
     ] {
         let _ = writeln!(o, "| {name} | {} |", verdict(cat, input));
     }
@@ -453,6 +455,70 @@ fn report_md(input: &ReportInput<'_>) -> String {
         o.push('\n');
     }
     o
+}
+
+/// How the host scripts find their NICs and mark RDMA traffic, grouped: what an operator
+/// checks before deploying them (README "Deploy a host").
+fn host_scripts(o: &mut String, input: &ReportInput<'_>) {
+    if input.hosts.is_empty() {
+        return;
+    }
+    // (driver, identity, default ToS, other classes) → (hosts, NICs)
+    let mut rows: BTreeMap<(String, String, String, String), (usize, usize)> = BTreeMap::new();
+    for h in input.hosts {
+        let n = &h.nics;
+        let identity = if n.iter().any(|n| n.guessed) {
+            "assumed `mlx5_<i>` (FAB920)".to_string()
+        } else {
+            let mut kinds = Vec::new();
+            if n.iter().any(|n| n.pci.is_some()) {
+                kinds.push("pci");
+            }
+            if n.iter().any(|n| n.netdev.is_some()) {
+                kinds.push("netdev");
+            }
+            if n.iter().any(|n| n.rdma_device.is_some()) {
+                kinds.push("rdma-device");
+            }
+            kinds.join(" + ")
+        };
+        let tos = h.qos.roce.as_ref().map_or("none".to_string(), |c| {
+            format!("{} ({})", c.tos, cell(&c.class))
+        });
+        let others = if h.qos.other_roce.is_empty() {
+            "none".to_string()
+        } else {
+            h.qos
+                .other_roce
+                .iter()
+                .map(|c| format!("{} {}", cell(&c.class), c.tos))
+                .collect::<Vec<_>>()
+                .join(", ")
+                + " (FAB921)"
+        };
+        let e = rows
+            .entry((h.driver.as_str().to_string(), identity, tos, others))
+            .or_default();
+        e.0 += 1;
+        e.1 += n.len();
+    }
+    let _ = writeln!(o, "## Host scripts\n");
+    let _ = writeln!(
+        o,
+        "Each host folder holds the NIC script, `nccl.env`, `fabricc-roce.service` and `99-fabricc-roce.rules`; README \"Deploy a host\" gives the order.\n"
+    );
+    let _ = writeln!(
+        o,
+        "| driver | NIC identity | default RoCE ToS | other RoCE classes (ToS) | hosts | NICs |"
+    );
+    let _ = writeln!(o, "|---|---|---|---|---:|---:|");
+    for ((driver, identity, tos, others), (hosts, nics)) in &rows {
+        let _ = writeln!(
+            o,
+            "| {driver} | {identity} | {tos} | {others} | {hosts} | {nics} |"
+        );
+    }
+    o.push('\n');
 }
 
 fn ratio(r: Option<f64>) -> String {

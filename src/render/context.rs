@@ -247,26 +247,62 @@ impl Tsa {
     }
 }
 
-/// A DSCP → priority entry that differs from the NIC default (`dscp >> 3`).
+/// The NIC driver a host script is written for: one script template and view per driver.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-pub struct DscpPriority {
-    pub dscp: u8,
-    pub priority: u8,
+#[serde(rename_all = "lowercase")]
+pub enum NicDriver {
+    Mlx5,
 }
 
-/// One RDMA NIC port of a host.
+impl NicDriver {
+    /// The `driver` name of a NIC model.
+    pub fn from_model(name: &str) -> Option<NicDriver> {
+        match name {
+            "mlx5" => Some(NicDriver::Mlx5),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NicDriver::Mlx5 => "mlx5",
+        }
+    }
+}
+
+/// One RDMA NIC port of a host: how the script finds it. At least one of `netdev`,
+/// `rdma_device`, `pci` is set; when the fabric declares none, `lower` fills `rdma_device`
+/// with the driver's default name and sets `guessed` (FAB920).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct NicContext {
-    /// One-based NIC index (`nic1` …).
+    /// One-based NIC index (`nic1` …); in a rail-optimised fabric NIC i is on rail i.
     pub index: u32,
-    /// Linux netdev; `None` = the script discovers it from the RDMA device.
     pub netdev: Option<String>,
-    /// RDMA device, e.g. `mlx5_0`.
-    pub rdma_device: String,
+    pub rdma_device: Option<String>,
+    /// `dddd:bb:dd.f`, lower-case hex.
+    pub pci: Option<String>,
+    /// No identity was declared: `rdma_device` is a guess.
+    pub guessed: bool,
     /// RDMA port number (1 on a single-port function).
     pub rdma_port: u8,
-    /// PCI address for the inbox-driver debugfs path; `None` = discovered.
-    pub pci: Option<String>,
+    /// The switch port at the other end, `leaf1.port3`.
+    pub peer: String,
+    pub speed_mbps: u64,
+}
+
+/// A class hosts mark traffic with, and the ToS byte that marks it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TosClass {
+    pub class: String,
+    pub dscp: u8,
+    pub priority: u8,
+    /// `dscp << 2 | ECT(0)`.
+    pub tos: u8,
+}
+
+/// The QoS every NIC of a host runs (the fabric's plan as the host sees it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HostQos {
     /// Netdev MTU (4200 gives RoCE active_mtu 4096).
     pub mtu: u32,
     /// PFC per priority (index = priority), 0 or 1.
@@ -277,26 +313,30 @@ pub struct NicContext {
     pub tsa: [Tsa; 8],
     /// Per TC, percent; sums to 100 over the `Ets` TCs, 0 on strict TCs.
     pub tcbw: [u8; 8],
-    pub cable_len_m: u32,
-    /// Manual NIC buffers (`--prio2buffer`, `--buffer_size`), both or neither.
-    pub prio2buffer: Option<[u8; 8]>,
-    pub buffer_size_bytes: Option<[u64; 8]>,
-    /// DSCP → priority entries that differ from the NIC default map; sorted.
-    pub dscp2prio: Vec<DscpPriority>,
-    /// ToS byte of RoCE traffic: dscp << 2 | ECT(0), e.g. 106.
-    pub roce_tos: u8,
+    /// DSCP → priority, all 64 entries (index = DSCP): the fabric's map, not the NIC default.
+    pub dscp2prio: Vec<u8>,
+    /// The class whose ToS RDMA traffic gets by default (RDMA-CM, verbs traffic class, NCCL);
+    /// `None` when no class with a DSCP is lossless or runs DCQCN.
+    pub roce: Option<TosClass>,
+    /// Every other lossless or DCQCN class with a DSCP: reachable only when an application
+    /// sets its own ToS.
+    pub other_roce: Vec<TosClass>,
     pub cnp_dscp: u8,
     pub cnp_priority: u8,
-    /// Priorities with ECN (DCQCN notification and reaction point) enabled; sorted.
-    pub ecn_priorities: Vec<u8>,
+    /// ECN (DCQCN notification and reaction point) enable per priority, absolute.
+    pub ecn_enable: [u8; 8],
+    /// Priorities whose classes run DCQCN on this host; sorted.
+    pub dcqcn_priorities: Vec<u8>,
 }
 
-/// Everything a host script needs.
+/// Everything a host's files need.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct HostContext {
     pub host: String,
     pub description: Option<String>,
     pub fabric: String,
+    pub driver: NicDriver,
+    pub qos: HostQos,
     /// Sorted by index.
     pub nics: Vec<NicContext>,
 }

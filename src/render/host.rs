@@ -1,15 +1,43 @@
-//! Host view: a host context as the values of its `mlnx_qos.sh` script.
+//! Host view: a host context as the values of its files — the driver's NIC script
+//! (`mlnx_qos.sh` for mlx5), the NCCL/RCCL environment (`nccl.env`), the systemd unit and the
+//! udev rule that re-run the script.
 //!
-//! In: a `HostContext`. Out: `HostView`, with every `mlnx_qos` list already joined into its
-//! 8-item comma form and every name validated, so the template only prints. The rules are
-//! vendors.md §1.1–1.7: every list exactly 8 items; ETS shares over `ets` TCs sum to 100;
-//! strict TCs get 0; `--prio_tc/--tsa/--tcbw` in one call; `--trust` never with
-//! `--dscp2prio`; `--cable_len` below 1000 (mlx5 ignores larger values); absolute values only.
+//! In: a `HostContext`. Out: `HostView`, every list already joined in the form its command
+//! takes and every name validated, so the templates only print. The view has a driver-neutral
+//! part (identity, NCCL, persistence) and one part per driver (`mlx5`); a second driver is a
+//! second template plus a second part here, chosen by [`driver_script`].
+//!
+//! mlx5 rules, with their sources:
+//! * `mlnx_qos` (Mellanox/mlnx-tools@8fbfd9cfff34:python/mlnx_qos): every list exactly 8 items;
+//!   `--prio_tc/--tsa/--tcbw` in one call (a fresh port's TCs are `vendor`, so `--tcbw` alone is
+//!   refused); `--trust` never with `--dscp2prio`; `--dscp2prio set,D,P` once per DSCP.
+//! * ETS shares over `ets` TCs sum to 100 and strict TCs get 0: mlx5 refuses other sums
+//!   (torvalds/linux@84a83eba5c5a:drivers/net/ethernet/mellanox/mlx5/core/en_dcbnl.c,
+//!   `mlx5e_dbcnl_validate_ets`).
+//! * The DSCP map is written whole: `mlx5e_dcbnl_ieee_setapp` replaces the entry of a DSCP
+//!   (it deletes the old app entry), so 64 `set`s leave no entry of an earlier fabric; on the
+//!   MLNX_OFED sysfs backend mlnx_qos writes `qos/dscp2prio` per DSCP, also absolute.
+//! * No `--cable_len` and no `--prio2buffer/--buffer_size`: the driver uses the cable length
+//!   only once the port buffers are in manual mode (`mlx5e_dcbnl_ieee_setpfc` calls
+//!   `mlx5e_port_manual_buffer_config` only `if (priv->dcbx.manual_buffer)`, which only a
+//!   changing `dcbnl_setbuffer` sets), so the firmware sizes the NIC headroom; FAB404 says when
+//!   the cable is longer than the driver's default of 7 m. Taking the buffers over is left to
+//!   the operator: it needs the port's buffer size and `max_mtu`, known only on the host.
 
 use serde::Serialize;
 
-use super::context::{HostContext, NicContext, Tsa};
+use super::context::{HostContext, NicContext, NicDriver, TosClass, Tsa};
 use super::{RenderError, escape, invalid};
+
+/// The NIC script of a driver; every other host template is shared by all drivers.
+pub fn driver_script(driver: NicDriver) -> &'static str {
+    match driver {
+        NicDriver::Mlx5 => "mlnx_qos.sh",
+    }
+}
+
+/// Every driver's script, so the shared templates can be told apart.
+pub const DRIVER_SCRIPTS: &[&str] = &["mlnx_qos.sh"];
 
 #[derive(Debug, Serialize)]
 pub struct HostView {
@@ -17,35 +45,90 @@ pub struct HostView {
     pub fabric: String,
     /// Sanitized one-line text for a `#` comment.
     pub description: Option<String>,
+    /// `mlx5`.
+    pub driver: &'static str,
+    /// The driver's script file name.
+    pub script: &'static str,
+    /// The kernel module that owns the PCI functions (udev `DRIVERS==`).
+    pub kernel_module: &'static str,
     pub nics: Vec<NicView>,
+    /// Some NIC has no declared identity (FAB920).
+    pub guessed: bool,
+    pub nccl: NcclView,
+    /// The mlx5 part (`mlnx_qos.sh`).
+    pub mlx5: Mlx5View,
 }
 
 #[derive(Debug, Serialize)]
 pub struct NicView {
     pub index: u32,
-    pub netdev: Option<String>,
+    /// Empty when not declared (the script finds it).
+    pub netdev: String,
     pub rdma_device: String,
-    pub rdma_port: u8,
-    pub pci: Option<String>,
+    pub pci: String,
+    pub guessed: bool,
+    pub port: u8,
+    pub peer: String,
+    /// What the fabric declares, for a comment: `pci 0000:0c:00.0, netdev ens1f0np0`.
+    pub declared: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct NcclView {
+    /// `NCCL_IB_TC`: the ToS byte of the default RoCE class; `None` without one.
+    pub tc: Option<TosView>,
+    /// Lossless/DCQCN classes only an application that sets its own ToS reaches (H13).
+    pub others: Vec<TosView>,
+    /// `NCCL_IB_HCA` value (`=mlx5_0:1,…`, exact names in NIC = rail order); `None` when a NIC
+    /// is known only by netdev or PCI address.
+    pub hca: Option<String>,
+    pub hca_guessed: bool,
+}
+
+#[derive(Debug, Serialize)]
+pub struct TosView {
+    pub class: String,
+    pub dscp: u8,
+    pub priority: u8,
+    pub tos: u8,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Mlx5View {
     pub mtu: u32,
     pub pfc: String,
     pub prio_tc: String,
     pub tsa: String,
     pub tcbw: String,
-    pub cable_len_m: u32,
-    pub prio2buffer: Option<String>,
-    pub buffer_size: Option<String>,
-    /// `set,<dscp>,<prio>` arguments for `--dscp2prio` (a separate call from `--trust`).
-    pub dscp2prio: Vec<String>,
-    pub roce_tos: u8,
+    /// The 64 priorities, index = DSCP, comma-separated.
+    pub dscp2prio: String,
+    /// The `--dscp2prio set,D,P` arguments, eight to a line.
+    pub dscp2prio_lines: Vec<String>,
+    /// ToS for RDMA-CM (`cma_roce_tos`) and the verbs traffic class; 0 without a RoCE class.
+    pub tos: u8,
     pub cnp_dscp: u8,
     pub cnp_priority: u8,
-    /// `(priority, 0|1)` for priorities 0..7: absolute ECN enable values.
-    pub ecn_enable: Vec<(u8, u8)>,
+    /// ECN enable per priority, `1,1,…` (index = priority).
+    pub ecn: String,
+    /// The firmware's `ROCE_CC_PRIO_MASK` bits the fabric needs (its DCQCN priorities).
+    pub cc_mask: u8,
+    /// The DCQCN priorities, for comments.
+    pub dcqcn_priorities: String,
+    /// Priorities with PFC, for comments (`3`, or `none`).
+    pub pfc_priorities: String,
 }
 
 fn list<T: ToString>(items: &[T]) -> String {
     items.iter().map(T::to_string).collect::<Vec<_>>().join(",")
+}
+
+fn tos_view(c: &TosClass) -> TosView {
+    TosView {
+        class: c.class.clone(),
+        dscp: c.dscp,
+        priority: c.priority,
+        tos: c.tos,
+    }
 }
 
 pub fn view(ctx: &HostContext) -> Result<HostView, RenderError> {
@@ -62,16 +145,62 @@ pub fn view(ctx: &HostContext) -> Result<HostView, RenderError> {
             format!("fabric name {:?} is not an identifier", ctx.fabric),
         ));
     }
+    for c in ctx.qos.roce.iter().chain(&ctx.qos.other_roce) {
+        if !escape::is_identifier(&c.class) || c.dscp > 63 || c.priority > 7 {
+            return Err(invalid(
+                dev,
+                format!("class {:?}: bad name, DSCP or priority", c.class),
+            ));
+        }
+    }
     let nics = ctx
         .nics
         .iter()
         .map(|n| nic(dev, n))
         .collect::<Result<Vec<_>, _>>()?;
+    let mut names = std::collections::BTreeSet::new();
+    for n in &nics {
+        for (what, v) in [
+            ("netdev", &n.netdev),
+            ("RDMA device", &n.rdma_device),
+            ("PCI address", &n.pci),
+        ] {
+            if !v.is_empty() && !names.insert((what, v.clone())) {
+                return Err(invalid(dev, format!("two NICs share the {what} `{v}`")));
+            }
+        }
+    }
+    let hca = ctx
+        .nics
+        .iter()
+        .map(|n| {
+            n.rdma_device
+                .as_ref()
+                .map(|d| format!("{d}:{}", n.rdma_port))
+        })
+        .collect::<Option<Vec<_>>>()
+        .map(|v| format!("={}", v.join(",")));
+    let mlx5 = match ctx.driver {
+        NicDriver::Mlx5 => mlx5(dev, ctx)?,
+    };
     Ok(HostView {
         host: ctx.host.clone(),
         fabric: ctx.fabric.clone(),
         description: ctx.description.as_deref().map(escape::comment_text),
+        driver: ctx.driver.as_str(),
+        script: driver_script(ctx.driver),
+        kernel_module: match ctx.driver {
+            NicDriver::Mlx5 => "mlx5_core",
+        },
+        guessed: ctx.nics.iter().any(|n| n.guessed),
+        nccl: NcclView {
+            tc: ctx.qos.roce.as_ref().map(tos_view),
+            others: ctx.qos.other_roce.iter().map(tos_view).collect(),
+            hca,
+            hca_guessed: ctx.nics.iter().any(|n| n.guessed),
+        },
         nics,
+        mlx5,
     })
 }
 
@@ -82,26 +211,61 @@ fn nic(dev: &str, n: &NicContext) -> Result<NicView, RenderError> {
     {
         return Err(bad(format!("netdev {nd:?} is not a Linux interface name")));
     }
-    if !escape::is_rdma_device(&n.rdma_device) {
-        return Err(bad(format!(
-            "RDMA device {:?} is not a device name",
-            n.rdma_device
-        )));
+    if let Some(rd) = &n.rdma_device
+        && !escape::is_rdma_device(rd)
+    {
+        return Err(bad(format!("RDMA device {rd:?} is not a device name")));
     }
     if let Some(pci) = &n.pci
         && !escape::is_pci_address(pci)
     {
         return Err(bad(format!("PCI address {pci:?} is malformed")));
     }
-    if n.pfc.iter().any(|&v| v > 1) {
+    if n.netdev.is_none() && n.rdma_device.is_none() && n.pci.is_none() {
+        return Err(bad("no netdev, RDMA device or PCI address".into()));
+    }
+    if !(1..=2).contains(&n.rdma_port) {
+        return Err(bad(format!("RDMA port {} is not 1 or 2", n.rdma_port)));
+    }
+    if !escape::is_identifier(&n.peer) {
+        return Err(bad(format!("peer {:?} is not a port name", n.peer)));
+    }
+    let mut declared = Vec::new();
+    if let Some(p) = &n.pci {
+        declared.push(format!("pci {p}"));
+    }
+    if let Some(d) = &n.netdev {
+        declared.push(format!("netdev {d}"));
+    }
+    match (&n.rdma_device, n.guessed) {
+        (Some(r), false) => declared.push(format!("rdma-device {r}")),
+        (Some(r), true) => declared.push(format!("nothing: assumed rdma-device {r}")),
+        (None, _) => {}
+    }
+    Ok(NicView {
+        index: n.index,
+        netdev: n.netdev.clone().unwrap_or_default(),
+        rdma_device: n.rdma_device.clone().unwrap_or_default(),
+        pci: n.pci.clone().unwrap_or_default(),
+        guessed: n.guessed,
+        port: n.rdma_port,
+        peer: n.peer.clone(),
+        declared: declared.join(", "),
+    })
+}
+
+fn mlx5(dev: &str, ctx: &HostContext) -> Result<Mlx5View, RenderError> {
+    let q = &ctx.qos;
+    let bad = |m: String| invalid(dev, m);
+    if q.pfc.iter().any(|&v| v > 1) {
         return Err(bad("PFC items must be 0 or 1".into()));
     }
-    if n.prio_tc.iter().any(|&v| v > 7) {
+    if q.prio_tc.iter().any(|&v| v > 7) {
         return Err(bad("prio_tc items must be 0..7".into()));
     }
     let mut ets_sum = 0u32;
     let mut any_ets = false;
-    for (tc, (&tsa, &bw)) in n.tsa.iter().zip(n.tcbw.iter()).enumerate() {
+    for (tc, (&tsa, &bw)) in q.tsa.iter().zip(q.tcbw.iter()).enumerate() {
         if bw > 100 {
             return Err(bad(format!("TC {tc}: bandwidth {bw} above 100")));
         }
@@ -121,54 +285,60 @@ fn nic(dev: &str, n: &NicContext) -> Result<NicView, RenderError> {
             "ETS bandwidths sum to {ets_sum}, the kernel needs 100"
         )));
     }
-    if n.cable_len_m >= 1000 {
-        return Err(bad(format!(
-            "cable length {} m: mlx5 ignores values ≥ 1000",
-            n.cable_len_m
-        )));
+    if !(68..=9978).contains(&q.mtu) {
+        return Err(bad(format!("MTU {} outside 68..9978", q.mtu)));
     }
-    if !(68..=9978).contains(&n.mtu) {
-        return Err(bad(format!("MTU {} outside 68..9978", n.mtu)));
-    }
-    if n.cnp_dscp > 63 || n.cnp_priority > 7 || n.ecn_priorities.iter().any(|&p| p > 7) {
+    if q.cnp_dscp > 63 || q.cnp_priority > 7 || q.dcqcn_priorities.iter().any(|&p| p > 7) {
         return Err(bad("CNP DSCP ≤ 63 and priorities ≤ 7 required".into()));
     }
-    if n.prio2buffer.is_some() != n.buffer_size_bytes.is_some() {
-        return Err(bad("prio2buffer and buffer sizes go together".into()));
+    if q.ecn_enable.iter().any(|&v| v > 1) {
+        return Err(bad("ECN enable items must be 0 or 1".into()));
     }
-    if let Some(p2b) = n.prio2buffer
-        && p2b.iter().any(|&b| b > 7)
-    {
-        return Err(bad("prio2buffer items must be 0..7".into()));
+    if q.dscp2prio.len() != 64 || q.dscp2prio.iter().any(|&p| p > 7) {
+        return Err(bad(
+            "the DSCP → priority map needs 64 priorities of 0..7".into()
+        ));
     }
-    let mut dscp2prio = Vec::new();
-    for e in &n.dscp2prio {
-        if e.dscp > 63 || e.priority > 7 {
-            return Err(bad("dscp2prio needs DSCP ≤ 63 and priority ≤ 7".into()));
-        }
-        dscp2prio.push(format!("set,{},{}", e.dscp, e.priority));
-    }
-    let tsa: Vec<&str> = n.tsa.iter().map(|t| t.as_str()).collect();
-    Ok(NicView {
-        index: n.index,
-        netdev: n.netdev.clone(),
-        rdma_device: n.rdma_device.clone(),
-        rdma_port: n.rdma_port,
-        pci: n.pci.clone(),
-        mtu: n.mtu,
-        pfc: list(&n.pfc),
-        prio_tc: list(&n.prio_tc),
+    let dscp2prio_lines = q
+        .dscp2prio
+        .chunks(8)
+        .enumerate()
+        .map(|(row, chunk)| {
+            chunk
+                .iter()
+                .enumerate()
+                .map(|(i, p)| format!("--dscp2prio set,{},{p}", row * 8 + i))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    let tsa: Vec<&str> = q.tsa.iter().map(|t| t.as_str()).collect();
+    let pfc_priorities: Vec<String> = (0..8u8)
+        .filter(|&p| q.pfc[usize::from(p)] == 1)
+        .map(|p| p.to_string())
+        .collect();
+    Ok(Mlx5View {
+        mtu: q.mtu,
+        pfc: list(&q.pfc),
+        prio_tc: list(&q.prio_tc),
         tsa: tsa.join(","),
-        tcbw: list(&n.tcbw),
-        cable_len_m: n.cable_len_m,
-        prio2buffer: n.prio2buffer.map(|p| list(&p)),
-        buffer_size: n.buffer_size_bytes.map(|b| list(&b)),
-        dscp2prio,
-        roce_tos: n.roce_tos,
-        cnp_dscp: n.cnp_dscp,
-        cnp_priority: n.cnp_priority,
-        ecn_enable: (0..8)
-            .map(|p| (p, u8::from(n.ecn_priorities.contains(&p))))
-            .collect(),
+        tcbw: list(&q.tcbw),
+        dscp2prio: list(&q.dscp2prio),
+        dscp2prio_lines,
+        tos: q.roce.as_ref().map_or(0, |c| c.tos),
+        cnp_dscp: q.cnp_dscp,
+        cnp_priority: q.cnp_priority,
+        ecn: list(&q.ecn_enable),
+        cc_mask: q.dcqcn_priorities.iter().fold(0u8, |m, &p| m | (1 << p)),
+        dcqcn_priorities: if q.dcqcn_priorities.is_empty() {
+            "none".into()
+        } else {
+            list(&q.dcqcn_priorities)
+        },
+        pfc_priorities: if pfc_priorities.is_empty() {
+            "none".into()
+        } else {
+            pfc_priorities.join(",")
+        },
     })
 }

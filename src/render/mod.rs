@@ -181,17 +181,25 @@ fn switch_view(ctx: &SwitchContext) -> Result<(Value, Vec<Note>), RenderError> {
     Ok((view, notes))
 }
 
-/// Render the NIC setup script of a host.
+/// Render a host's files: its driver's NIC script and the files every driver shares (NCCL
+/// environment, systemd unit, udev rule).
 pub fn render_host(templates: &Templates, ctx: &HostContext) -> Result<Vec<Artifact>, RenderError> {
     let view = Value::from(Serde(host::view(ctx)?));
-    render_files(
-        templates,
-        "host",
-        "hosts",
-        &ctx.host,
-        ArtifactKind::Host,
-        &view,
-    )
+    let script = host::driver_script(ctx.driver);
+    let mut out = Vec::new();
+    for file in Templates::files("host")
+        .filter(|f| f.output == script || !host::DRIVER_SCRIPTS.contains(&f.output))
+    {
+        out.push(Artifact {
+            path: format!("hosts/{}/{}", ctx.host, file.output),
+            contents: templates.render(file.path, view.clone())?,
+            device: ctx.host.clone(),
+            kind: ArtifactKind::Host,
+            target: "host".to_string(),
+        });
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(out)
 }
 
 /// Render every device of a build with one template environment; artifacts sorted by path.

@@ -49,6 +49,9 @@ pub const EMBEDDED: &[TemplateFile] = embedded! {
     "nxos", "qos.cfg";
     "junos", "qos.conf";
     "host", "mlnx_qos.sh";
+    "host", "nccl.env";
+    "host", "fabricc-roce.service";
+    "host", "99-fabricc-roce.rules";
 };
 
 /// The configured template environment.

@@ -359,6 +359,8 @@ pub enum HostProp {
     },
     Netdev(Vec<NamePattern>),
     RdmaDevice(Vec<NamePattern>),
+    /// `pci 0000:0c:00.0, 0d:00.0`: one PCI address per NIC, as written.
+    Pci(Vec<Spanned<String>>),
     Class(ClassDecl),
     Pfc(bool),
     /// `ecn off` (every class, `class` is None) or `ecn roce off`.

@@ -156,6 +156,9 @@ pub const PERCENT: Bound = Bound {
     unit: "%",
 };
 
+/// The help line of a malformed PCI address.
+pub const PCI_HELP: &str = "write the address as `lspci -D` shows it, `0000:0c:00.0` (domain:bus:device.function, hex), or without the domain, `0c:00.0`";
+
 /// A fabric identifier: `[A-Za-z_][A-Za-z0-9_.-]*` (NAME in grammar/fabric.ebnf).
 pub fn is_name(s: &str) -> bool {
     let mut chars = s.chars();
@@ -170,6 +173,35 @@ pub fn is_name_start(c: char) -> bool {
 /// `NAME_CHAR = NAME_START | "0".."9" | "." | "-" ;`
 pub fn is_name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')
+}
+
+/// `PCI = [ DOMAIN ":" ] HEX HEX ":" HEX HEX "." OCTAL ;`
+/// `DOMAIN = HEX { HEX } ;`
+/// `HEX = "0".."9" | "a".."f" | "A".."F" ;`
+/// `OCTAL = "0".."7" ;`
+///
+/// A PCI address (`0000:0c:00.0`, `0c:00.0`):
+/// the address in its canonical sysfs spelling, `dddd:bb:dd.f` in lower case, or `None`.
+/// DOMAIN is 1–8 hex digits (VMD domains such as `10000` are five), BUS two, DEVICE two
+/// (at most `1f`), FUNCTION one (0–7), as Linux prints them (`pci_name`).
+pub fn pci_address(s: &str) -> Option<String> {
+    let hex = |t: &str, n: std::ops::RangeInclusive<usize>| {
+        n.contains(&t.len()) && t.chars().all(|c| c.is_ascii_hexdigit())
+    };
+    let mut parts: Vec<&str> = s.split(':').collect();
+    let last = parts.pop()?;
+    let (dev, func) = last.split_once('.')?;
+    let (domain, bus) = match parts.as_slice() {
+        [bus] => ("0000", *bus),
+        [domain, bus] if hex(domain, 1..=8) => (*domain, *bus),
+        _ => return None,
+    };
+    let ok = hex(bus, 2..=2)
+        && hex(dev, 2..=2)
+        && u8::from_str_radix(dev, 16).is_ok_and(|d| d <= 0x1f)
+        && func.len() == 1
+        && matches!(func.as_bytes()[0], b'0'..=b'7');
+    ok.then(|| format!("{domain:0>4}:{bus}:{dev}.{func}").to_ascii_lowercase())
 }
 
 /// What a STRING may hold: no newline, no control character (a tab is a space).
@@ -232,6 +264,20 @@ impl Checker {
             })
             .collect();
         self.name(&text, p.span, what);
+    }
+
+    fn pci(&mut self, s: &str, span: Span) {
+        if pci_address(s).is_none() {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::BadPattern,
+                    span,
+                    format!("`{}` is not a PCI address", s.escape_debug()),
+                )
+                .label("PCI address")
+                .help(PCI_HELP),
+            );
+        }
     }
 
     fn string(&mut self, s: &str, span: Span, what: &str) {
@@ -427,6 +473,11 @@ impl Checker {
                         HostProp::RdmaDevice(l) => {
                             for n in l {
                                 self.pattern(n, "rdma-device name");
+                            }
+                        }
+                        HostProp::Pci(l) => {
+                            for a in l {
+                                self.pci(&a.node, a.span);
                             }
                         }
                         HostProp::Class(c) => self.class(c),

@@ -19,8 +19,8 @@ use nom::{IResult, Parser as _};
 
 use super::ast::*;
 use super::bounds::{
-    self, Bound, CHECK_FAILURES, COUNT, DSCP, DYNAMIC_THRESHOLD, LOSSLESS_LIMIT, MTU, PRIORITY,
-    ROCE_MTUS, TIER,
+    self, Bound, CHECK_FAILURES, COUNT, DSCP, DYNAMIC_THRESHOLD, LOSSLESS_LIMIT, MTU, PCI_HELP,
+    PRIORITY, ROCE_MTUS, TIER, pci_address,
 };
 use super::error::{ErrorKind, SyntaxError, shorten};
 use crate::diagnostic::did_you_mean;
@@ -98,7 +98,7 @@ pub const SWITCH_PROPS: &[&str] = &[
     "pfc-threshold",
     "pfc-watchdog",
 ];
-pub const HOST_PROPS: &[&str] = &["nic", "netdev", "rdma-device", "class", "pfc", "ecn"];
+pub const HOST_PROPS: &[&str] = &["nic", "netdev", "rdma-device", "pci", "class", "pfc", "ecn"];
 pub const LINK_PROPS: &[&str] = &["speed", "cable", "count"];
 pub const TIER_PROPS: &[&str] = &[
     "model",
@@ -1451,6 +1451,7 @@ impl<'a> Parser<'a> {
     /// `host_prop = "nic" NAME [ "x" INT ]
     ///            | "netdev" name_list
     ///            | "rdma-device" name_list
+    ///            | "pci" pci_list
     ///            | class
     ///            | "pfc" ( "on" | "off" )
     ///            | "ecn" [ NAME ] "off" ;`
@@ -1484,6 +1485,7 @@ impl<'a> Parser<'a> {
             "rdma-device" => self
                 .name_list(r, "an rdma device name")
                 .map(|(r, v)| (r, HostProp::RdmaDevice(v)))?,
+            "pci" => self.pci_list(r).map(|(r, v)| (r, HostProp::Pci(v)))?,
             "class" => self.class(i).map(|(r, v)| (r, HostProp::Class(v)))?,
             "pfc" => {
                 let (r, w) = self.choice(r, "pfc setting", &["on", "off"])?;
@@ -1911,6 +1913,43 @@ impl<'a> Parser<'a> {
             match spaces(r).strip_prefix(',') {
                 Some(after) => rest = after,
                 None => return Ok((r, names)),
+            }
+        }
+    }
+
+    /// `pci_list = PCI { "," PCI } ;` (PCI: see `bounds::pci_address`)
+    fn pci_list(&self, i: &'a str) -> PResult<'a, Vec<Spanned<String>>> {
+        let mut out = Vec::new();
+        let mut rest = i;
+        loop {
+            let at = spaces(rest);
+            let len = at
+                .find(|c: char| !(c.is_ascii_hexdigit() || c == ':' || c == '.'))
+                .unwrap_or(at.len());
+            let tok = &at[..len];
+            let r = &at[len..];
+            if tok.is_empty() {
+                return fail(
+                    SyntaxError::expected_kind(ErrorKind::BadPattern, at, "a PCI address")
+                        .help(PCI_HELP),
+                );
+            }
+            if r.starts_with(is_name_char) || pci_address(tok).is_none() {
+                let end = r.find(|c: char| !is_name_char(c)).unwrap_or(r.len());
+                return fail(
+                    SyntaxError::new(
+                        ErrorKind::BadPattern,
+                        at,
+                        len + end,
+                        format!("`{}` is not a PCI address", shorten(&at[..len + end])),
+                    )
+                    .help(PCI_HELP),
+                );
+            }
+            out.push(Spanned::new(tok.to_string(), self.span(at, r)));
+            match spaces(r).strip_prefix(',') {
+                Some(after) => rest = after,
+                None => return Ok((r, out)),
             }
         }
     }
@@ -2865,6 +2904,15 @@ mod tests {
             "host h { netdev e[0..1], f  rdma-device m }",
             "host h {\n  netdev e[0..1], f\n  rdma-device m\n}\n",
         );
+        // PCI addresses as written (the resolver normalises them), in one line with others.
+        case(
+            "host h { nic cx7 x 2  pci 0000:0c:00.0,0D:00.1  pfc on }",
+            "host h {\n  nic cx7 x 2\n  pci 0000:0c:00.0, 0D:00.1\n  pfc on\n}\n",
+        );
+        case(
+            "host h { pci 10000:e1:00.0 }",
+            "host h {\n  pci 10000:e1:00.0\n}\n",
+        );
         case("link a -- b", "link a -- b\n");
         case("link a\t--\tb { count 2 }", "link a -- b {\n  count 2\n}\n");
         case("tier t { name {n} }", "tier t {\n  name {n}\n}\n");
@@ -2938,6 +2986,48 @@ mod tests {
                 assert!(!d.message.ends_with('.'));
             }
         }
+    }
+
+    #[test]
+    fn pci_addresses() {
+        for (text, canonical) in [
+            ("0000:0c:00.0", Some("0000:0c:00.0")),
+            ("0c:00.0", Some("0000:0c:00.0")),
+            ("0000:0C:1F.7", Some("0000:0c:1f.7")),
+            ("10000:e1:00.0", Some("10000:e1:00.0")),
+            ("1:0c:00.0", Some("0001:0c:00.0")),
+            ("0c:20.0", None),
+            ("0c:00.8", None),
+            ("c:00.0", None),
+            ("0c:00", None),
+            ("0c:00.0.1", None),
+            ("123456789:0c:00.0", None),
+            ("0g:00.0", None),
+            ("", None),
+        ] {
+            assert_eq!(bounds::pci_address(text).as_deref(), canonical, "{text}");
+        }
+        err(
+            "host h { pci 0c:00.0, 0c:zz.0 }",
+            "FAB006",
+            22,
+            7,
+            "`0c:zz.0` is not a PCI address",
+        );
+        err(
+            "host h { pci 0c:20.0 }",
+            "FAB006",
+            13,
+            7,
+            "`0c:20.0` is not a PCI address",
+        );
+        err(
+            "host h { pci eth0 }",
+            "FAB006",
+            13,
+            4,
+            "`eth0` is not a PCI address",
+        );
     }
 
     #[test]

@@ -219,6 +219,14 @@ impl Printer {
             },
             HostProp::Netdev(names) => self.line(format!("netdev {}", name_list(names))),
             HostProp::RdmaDevice(names) => self.line(format!("rdma-device {}", name_list(names))),
+            HostProp::Pci(addrs) => self.line(format!(
+                "pci {}",
+                addrs
+                    .iter()
+                    .map(|a| a.node.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
             HostProp::Class(c) => self.class(c),
             HostProp::Pfc(on) => self.line(if *on { "pfc on" } else { "pfc off" }),
             HostProp::EcnOff { class: Some(c) } => self.line(format!("ecn {} off", c.node)),

@@ -12,6 +12,7 @@ use crate::model::{
 };
 use crate::span::Span;
 use crate::syntax::ast::{self, HostProp, StmtKind, SwitchProp};
+use crate::syntax::bounds::pci_address;
 
 use super::classes::{self, ClassDraft};
 use super::slot::put;
@@ -37,9 +38,26 @@ struct HostDraft {
     nics: Option<NicLines>,
     netdev: Option<Sourced<Vec<String>>>,
     rdma: Option<Sourced<Vec<String>>>,
+    pci: Option<Sourced<Vec<String>>>,
     classes: BTreeMap<String, (ast::Ident, ClassDraft)>,
     pfc: Option<Sourced<bool>>,
     ecn_off: Option<Sourced<bool>>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Identity {
+    Netdev,
+    Rdma,
+    Pci,
+}
+
+/// The first value that occurs twice.
+fn first_repeat(values: &[String]) -> Option<&str> {
+    let mut seen = std::collections::BTreeSet::new();
+    values
+        .iter()
+        .find(|v| !seen.insert(v.as_str()))
+        .map(String::as_str)
 }
 
 fn expand_all(
@@ -157,6 +175,7 @@ pub(super) fn build(
                             link: None,
                             netdev: None,
                             rdma_device: None,
+                            pci: None,
                         });
                     }
                 }
@@ -172,31 +191,53 @@ pub(super) fn build(
                 .help("add `nic MODEL` or `nic MODEL x N` to the host's block"),
             );
         }
-        for (list, what, set) in [(&d.netdev, "netdev", 0), (&d.rdma, "rdma-device", 1)] {
-            if let Some(l) = list {
-                if l.value.len() != nics.len() {
-                    diags.push(
-                        Diagnostic::new(
-                            Code::MissingProperty,
-                            l.span,
-                            format!(
-                                "host `{name}` has {} NICs but {} `{what}` names",
-                                nics.len(),
-                                l.value.len()
-                            ),
-                        )
-                        .label("one name per NIC, in NIC order")
-                        .help(format!("give exactly {} names", nics.len())),
-                    );
-                } else {
-                    for (n, v) in nics.iter_mut().zip(&l.value) {
-                        if set == 0 {
-                            n.netdev = Some(v.clone());
-                        } else {
-                            n.rdma_device = Some(v.clone());
-                        }
-                    }
-                }
+        let lists = [
+            (&d.netdev, "netdev", Identity::Netdev),
+            (&d.rdma, "rdma-device", Identity::Rdma),
+            (&d.pci, "pci", Identity::Pci),
+        ];
+        for (list, what, which) in lists {
+            let Some(l) = list else { continue };
+            if l.value.len() != nics.len() {
+                diags.push(
+                    Diagnostic::new(
+                        Code::MissingProperty,
+                        l.span,
+                        format!(
+                            "host `{name}` has {} NICs but {} `{what}` {}",
+                            nics.len(),
+                            l.value.len(),
+                            if which == Identity::Pci {
+                                "addresses"
+                            } else {
+                                "names"
+                            }
+                        ),
+                    )
+                    .label("one per NIC, in NIC order")
+                    .help(format!("give exactly {}", nics.len())),
+                );
+                continue;
+            }
+            if let Some(dup) = first_repeat(&l.value) {
+                diags.push(
+                    Diagnostic::new(
+                        Code::Duplicate,
+                        l.span,
+                        format!("host `{name}` names `{what}` `{dup}` for two NICs"),
+                    )
+                    .label("one per NIC, each a different port")
+                    .help("a NIC's identity picks one port; two NICs cannot share it"),
+                );
+                continue;
+            }
+            for (n, v) in nics.iter_mut().zip(&l.value) {
+                let slot = match which {
+                    Identity::Netdev => &mut n.netdev,
+                    Identity::Rdma => &mut n.rdma_device,
+                    Identity::Pci => &mut n.pci,
+                };
+                *slot = Some(v.clone());
             }
         }
         let mut overrides =
@@ -559,6 +600,11 @@ fn host_props(
                     .map(|(n, _)| n)
                     .collect();
                 put(&mut d.netdev, v, span, &of("netdev"), diags);
+            }
+            HostProp::Pci(list) => {
+                // The parser and the tree check accept only valid addresses.
+                let v = list.iter().filter_map(|a| pci_address(&a.node)).collect();
+                put(&mut d.pci, v, span, &of("pci"), diags);
             }
             HostProp::RdmaDevice(list) => {
                 let v = expand_all(list, limits, diags)

@@ -1,0 +1,1083 @@
+//! The generated host script, run under bash against fakes (issue 14, "Done means": apply,
+//! re-apply, `--check` clean and with drift, `--dry-run` failure exit, preflight failure
+//! changes nothing).
+//!
+//! In: a fabric built with the `fabricc` binary; a fake `/sys` tree per test (PCI functions,
+//! netdevs, RDMA devices, MLNX_OFED sysfs or inbox debugfs, configfs `rdma_cm`), given to the
+//! script as `FABRICC_SYSROOT`; the stateful fakes of `tests/host_fakes/` first on `PATH`
+//! (`mlnx_qos` keeps the mlx5 DCB state and prints its real `-i` format; every tool logs its
+//! calls as READ or WRITE). Out: exit codes, the script's output, the fakes' state — and the
+//! claim each test names (H1–H13 of the host review).
+//!
+//! Needs `bash` and `python3` (the fake `mlnx_qos` is Python, as the real one). ShellCheck is
+//! used when installed; the test that needs it says so and passes vacuously otherwise.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use fabricc::render::validate::parse_mlnx_qos;
+
+const FABRIC: &str = r#"fabric t {
+  class roce { dscp 26  priority 3  lossless  ecn min 150KB max 1500KB probability 10%  bandwidth 60% }
+  class cnp  { dscp 48  priority 6  strict  cnp }
+  class bulk { dscp other  priority 0  bandwidth 40% }
+  switch-model s64 { os sonic  ports 64 x 400G  buffer 64MB }
+  nic-model cx7 { driver mlx5  speed 400G }
+  switch L1 { model s64  tier 1 }
+  host h1 { nic cx7 x 3  IDENTITY }
+  link h1 -- L1 { cable 2m  count 3 }
+}
+"#;
+
+/// The three NICs of `h1` on the fake host: PCI function, netdev, RDMA device. The RDMA names
+/// interleave as on a DGX, so `mlx5_<i>` would be wrong for nic2 and nic3.
+const NICS: [(&str, &str, &str); 3] = [
+    ("0000:0c:00.0", "ens1f0np0", "mlx5_0"),
+    ("0000:0d:00.0", "ens2f0np0", "mlx5_3"),
+    ("0000:0e:00.0", "ens3f0np0", "mlx5_4"),
+];
+
+const BY_PCI: &str = "pci 0c:00.0, 0d:00.0, 0e:00.0";
+
+static SCRATCH: AtomicUsize = AtomicUsize::new(0);
+
+/// The folder of the real `python3` binary: first on PATH, it spares every fake `mlnx_qos`
+/// call a version-manager shim (pyenv's costs more than the call itself).
+fn python_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let o = Command::new("python3")
+            .args(["-c", "import sys; print(sys.executable)"])
+            .output()
+            .expect("python3 runs (the fake mlnx_qos needs it)");
+        let exe = PathBuf::from(String::from_utf8_lossy(&o.stdout).trim());
+        exe.parent().map(Path::to_path_buf).unwrap_or_default()
+    })
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let n = SCRATCH.fetch_add(1, Ordering::Relaxed);
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("host-script")
+        .join(format!("{name}-{}-{n}", std::process::id()));
+    let _ = fs::remove_dir_all(&d);
+    fs::create_dir_all(&d).expect("scratch dir");
+    d
+}
+
+/// Builds the fabric with `identity` in h1's block (and `edit` applied) and returns the
+/// host's folder.
+fn build(dir: &Path, identity: &str, edit: impl Fn(String) -> String) -> PathBuf {
+    fs::create_dir_all(dir).expect("mkdir");
+    let src = dir.join("t.fab");
+    fs::write(&src, edit(FABRIC.replace("IDENTITY", identity))).expect("write fabric");
+    let out = dir.join("out");
+    let o = Command::new(env!("CARGO_BIN_EXE_fabricc"))
+        .arg("build")
+        .arg(&src)
+        .arg("-o")
+        .arg(&out)
+        .arg("--force")
+        .output()
+        .expect("fabricc runs");
+    assert!(
+        o.status.success(),
+        "build: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    out.join("hosts/h1")
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Branch {
+    /// MLNX_OFED: /sys/class/net/<if>/ecn and tc/<port>/traffic_class.
+    Ofed,
+    /// Upstream driver: debugfs cc_params.
+    Inbox,
+}
+
+/// A fake host: `root` is FABRICC_SYSROOT, `state` the fakes' FAKE_STATE.
+struct Host {
+    root: PathBuf,
+    state: PathBuf,
+}
+
+fn write(path: &Path, text: &str) {
+    if let Some(p) = path.parent() {
+        fs::create_dir_all(p).expect("mkdir");
+    }
+    fs::write(path, text).expect("write");
+}
+
+impl Host {
+    fn new(dir: &Path, branch: Branch) -> Host {
+        let h = Host {
+            root: dir.join("root"),
+            state: dir.join("state"),
+        };
+        fs::create_dir_all(&h.state).expect("state dir");
+        let sys = h.root.join("sys");
+        for d in [
+            "kernel/config/rdma_cm",
+            "bus/pci/devices",
+            "class/net",
+            "class/infiniband",
+        ] {
+            fs::create_dir_all(sys.join(d)).expect("mkdir");
+        }
+        // The lock file stays after the first run on a real host too.
+        write(&h.root.join("run/lock/fabricc-roce.lock"), "");
+        write(
+            &sys.join("kernel/security/lockdown"),
+            "[none] integrity confidentiality\n",
+        );
+        for (pci, netdev, ib) in NICS {
+            h.add_nic(pci, netdev, ib, branch);
+        }
+        h
+    }
+
+    fn sys(&self) -> PathBuf {
+        self.root.join("sys")
+    }
+
+    /// A PCI function with its netdev and RDMA device, linked as sysfs links them.
+    fn add_nic(&self, pci: &str, netdev: &str, ib: &str, branch: Branch) {
+        let sys = self.sys();
+        let dev = sys.join("devices/pci0000:00").join(pci);
+        fs::create_dir_all(dev.join("net").join(netdev)).expect("mkdir");
+        fs::create_dir_all(dev.join("infiniband").join(ib).join("ports/1")).expect("mkdir");
+        let link = |target: String, at: PathBuf| {
+            let _ = fs::remove_file(&at);
+            symlink(target, at).expect("symlink");
+        };
+        link(
+            format!("../../../devices/pci0000:00/{pci}"),
+            sys.join("bus/pci/devices").join(pci),
+        );
+        link(
+            format!("../../devices/pci0000:00/{pci}/net/{netdev}"),
+            sys.join("class/net").join(netdev),
+        );
+        link(
+            format!("../../devices/pci0000:00/{pci}/infiniband/{ib}"),
+            sys.join("class/infiniband").join(ib),
+        );
+        link(
+            format!("../../../{pci}"),
+            dev.join("net").join(netdev).join("device"),
+        );
+        link(
+            format!("../../../{pci}"),
+            dev.join("infiniband").join(ib).join("device"),
+        );
+        write(&dev.join("net").join(netdev).join("mtu"), "1500\n");
+        write(
+            &dev.join("infiniband").join(ib).join("ports/1/link_layer"),
+            "Ethernet\n",
+        );
+        match branch {
+            Branch::Ofed => {
+                let ecn = dev.join("net").join(netdev).join("ecn");
+                for role in ["roce_np", "roce_rp"] {
+                    for p in 0..8 {
+                        // Firmware default ROCE_CC_PRIO_MASK = 255, but one priority off.
+                        let v = if p == 5 { "0\n" } else { "1\n" };
+                        write(&ecn.join(role).join("enable").join(p.to_string()), v);
+                    }
+                }
+                write(&ecn.join("roce_np/cnp_dscp"), "0\n");
+                write(&ecn.join("roce_np/cnp_802p_prio"), "0\n");
+                write(
+                    &dev.join("infiniband").join(ib).join("tc/1/traffic_class"),
+                    "",
+                );
+            }
+            Branch::Inbox => {
+                let cc = sys.join("kernel/debug/mlx5").join(pci).join("cc_params");
+                write(&cc.join("np_cnp_dscp"), "0\n");
+                write(&cc.join("np_cnp_prio"), "7\n");
+            }
+        }
+    }
+
+    /// Runs the host's script with the fakes first on PATH.
+    fn run(&self, script: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
+        let fakes = root().join("tests/host_fakes");
+        let path = format!(
+            "{}:{}:{}",
+            fakes.display(),
+            python_dir().display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let mut c = Command::new("bash");
+        c.arg(script)
+            .args(args)
+            .env("PATH", path)
+            .env("FABRICC_SYSROOT", &self.root)
+            .env("FAKE_STATE", &self.state)
+            .env_remove("FAKE_UID");
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        Run(c.output().expect("bash runs"))
+    }
+
+    /// Runs the fake mlnx_qos directly (as an operator or another tool would).
+    fn mlnx_qos(&self, args: &[&str]) -> String {
+        let o = Command::new("python3")
+            .arg(root().join("tests/host_fakes/mlnx_qos"))
+            .args(args)
+            .env("FABRICC_SYSROOT", &self.root)
+            .env("FAKE_STATE", &self.state)
+            .output()
+            .expect("python3 runs");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    }
+
+    fn calls(&self) -> String {
+        fs::read_to_string(self.state.join("calls.log")).unwrap_or_default()
+    }
+
+    fn clear_calls(&self) {
+        let _ = fs::remove_file(self.state.join("calls.log"));
+    }
+
+    /// The calls that set something.
+    fn writes(&self) -> Vec<String> {
+        self.calls()
+            .lines()
+            .filter(|l| l.split('\t').nth(1) == Some("WRITE"))
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// Every file of the fake host and of the fakes' state, except the call and syslog logs.
+    fn snapshot(&self) -> BTreeMap<PathBuf, Vec<u8>> {
+        let mut out = BTreeMap::new();
+        for top in [&self.root, &self.state] {
+            let mut stack = vec![top.clone()];
+            while let Some(d) = stack.pop() {
+                for e in fs::read_dir(&d).expect("read dir").flatten() {
+                    let p = e.path();
+                    let meta = fs::symlink_metadata(&p).expect("stat");
+                    if meta.is_dir() {
+                        stack.push(p);
+                    } else if meta.is_file() {
+                        let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                        if name != "calls.log" && name != "logger.log" {
+                            out.insert(p.clone(), fs::read(&p).expect("read"));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn qos_state(&self, netdev: &str) -> serde_json::Value {
+        let text = fs::read_to_string(self.state.join(format!("mlnx_qos.{netdev}.json")))
+            .expect("mlnx_qos state");
+        serde_json::from_str(&text).expect("json")
+    }
+
+    fn netdev_file(&self, netdev: &str, rel: &str) -> String {
+        fs::read_to_string(self.sys().join("class/net").join(netdev).join(rel))
+            .expect("sysfs file")
+            .trim()
+            .to_string()
+    }
+}
+
+/// Asserts two snapshots are equal, naming the files that differ.
+#[track_caller]
+fn same_files(a: &BTreeMap<PathBuf, Vec<u8>>, b: &BTreeMap<PathBuf, Vec<u8>>, what: &str) {
+    let differ: Vec<&PathBuf> = a
+        .keys()
+        .chain(b.keys())
+        .filter(|k| a.get(*k) != b.get(*k))
+        .collect();
+    assert!(differ.is_empty(), "{what}: files changed: {differ:#?}");
+}
+
+struct Run(Output);
+
+impl Run {
+    fn code(&self) -> Option<i32> {
+        self.0.status.code()
+    }
+    fn stdout(&self) -> String {
+        String::from_utf8_lossy(&self.0.stdout).into_owned()
+    }
+    fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.0.stderr).into_owned()
+    }
+    #[track_caller]
+    fn expect(&self, code: i32) -> &Run {
+        assert_eq!(
+            self.code(),
+            Some(code),
+            "stdout:\n{}\nstderr:\n{}",
+            self.stdout(),
+            self.stderr()
+        );
+        self
+    }
+}
+
+/// A host folder and a fake host with the NICs of [`NICS`].
+fn setup(name: &str, branch: Branch, identity: &str) -> (PathBuf, Host) {
+    let dir = scratch(name);
+    let hosts = build(&dir, identity, |s| s);
+    (hosts.join("mlnx_qos.sh"), Host::new(&dir, branch))
+}
+
+/// The DSCP → priority map the fake NIC holds, from its `-i` output (the way an operator sees
+/// it), DSCP → the priorities it is listed under.
+fn shown_map(out: &str) -> BTreeMap<u8, Vec<u8>> {
+    let mut m: BTreeMap<u8, Vec<u8>> = BTreeMap::new();
+    for line in out.lines() {
+        let Some(rest) = line.trim().strip_prefix("prio:") else {
+            continue;
+        };
+        let prio: u8 = rest[..1].parse().expect("prio");
+        let dscps = rest.split("dscp:").nth(1).unwrap_or("");
+        for d in dscps.split(',').filter(|d| !d.is_empty()) {
+            m.entry(d.parse().expect("dscp")).or_default().push(prio);
+        }
+    }
+    m
+}
+
+// ---- apply, re-apply, check ---------------------------------------------------------------
+
+#[test]
+fn apply_from_firmware_defaults_reaches_the_intent_and_reads_it_back() {
+    for branch in [Branch::Ofed, Branch::Inbox] {
+        let (script, host) = setup("apply", branch, BY_PCI);
+        let r = host.run(&script, &[], &[]);
+        r.expect(0);
+        assert!(
+            r.stdout()
+                .contains("3 NIC(s) in the intended state (3 changed)")
+        );
+        for (pci, netdev, ib) in NICS {
+            let q = host.qos_state(netdev);
+            assert_eq!(q["pfc_en"], 0b1000, "{netdev}: PFC on priority 3 only");
+            assert_eq!(q["prio_tc"], serde_json::json!([0, 1, 2, 3, 4, 5, 6, 7]));
+            assert_eq!(q["tsa"], serde_json::json!([2, 2, 2, 2, 2, 2, 0, 2]));
+            assert_eq!(q["tc_bw"], serde_json::json!([40, 0, 0, 60, 0, 0, 0, 0]));
+            let map = shown_map(&host.mlnx_qos(&["-i", netdev]));
+            assert_eq!(map.len(), 64, "{netdev}: all 64 DSCPs mapped");
+            for (d, prios) in &map {
+                let want = match d {
+                    26 => 3,
+                    48 => 6,
+                    _ => 0,
+                };
+                assert_eq!(prios, &vec![want], "{netdev}: DSCP {d}");
+            }
+            assert_eq!(host.netdev_file(netdev, "mtu"), "4200");
+            let cm = |k: &str| {
+                fs::read_to_string(host.state.join(format!("rdma_cm.{ib}.1.{k}"))).expect("rdma_cm")
+            };
+            assert_eq!(cm("mode").trim(), "RoCE v2");
+            assert_eq!(cm("tos").trim(), "106");
+            if branch == Branch::Ofed {
+                for role in ["roce_np", "roce_rp"] {
+                    for p in 0..8 {
+                        // H11: every priority on, the one the firmware had off too.
+                        assert_eq!(
+                            host.netdev_file(netdev, &format!("ecn/{role}/enable/{p}")),
+                            "1"
+                        );
+                    }
+                }
+                assert_eq!(host.netdev_file(netdev, "ecn/roce_np/cnp_dscp"), "48");
+                assert_eq!(host.netdev_file(netdev, "ecn/roce_np/cnp_802p_prio"), "6");
+                // H1: the global verbs traffic class (MLNX_OFED).
+                let tc = fs::read_to_string(
+                    host.sys()
+                        .join("class/infiniband")
+                        .join(ib)
+                        .join("tc/1/traffic_class"),
+                )
+                .expect("traffic_class");
+                assert_eq!(tc.trim(), "106");
+            } else {
+                let cc = host
+                    .sys()
+                    .join("kernel/debug/mlx5")
+                    .join(pci)
+                    .join("cc_params");
+                assert_eq!(
+                    fs::read_to_string(cc.join("np_cnp_dscp"))
+                        .expect("cc")
+                        .trim(),
+                    "48"
+                );
+                assert_eq!(
+                    fs::read_to_string(cc.join("np_cnp_prio"))
+                        .expect("cc")
+                        .trim(),
+                    "6"
+                );
+            }
+        }
+        // One syslog line per NIC saying what was set.
+        let log = fs::read_to_string(host.state.join("logger.log")).expect("logger");
+        assert_eq!(log.lines().count(), 3, "{log}");
+        assert!(log.contains("nic2 ens2f0np0/mlx5_3"), "{log}");
+        host.run(&script, &["--check"], &[]).expect(0);
+    }
+}
+
+#[test]
+fn reapply_with_nothing_changed_sets_nothing_and_flaps_nothing() {
+    let (script, host) = setup("reapply", Branch::Ofed, BY_PCI);
+    host.run(&script, &[], &[]).expect(0);
+    let flaps: Vec<serde_json::Value> = NICS
+        .iter()
+        .map(|n| host.qos_state(n.1)["flaps"].clone())
+        .collect();
+    assert!(
+        flaps.iter().all(|f| f == 1),
+        "one PFC change each: {flaps:?}"
+    );
+    let before = host.snapshot();
+    host.clear_calls();
+    let r = host.run(&script, &[], &[]);
+    r.expect(0);
+    assert!(r.stdout().contains("(0 changed)"), "{}", r.stdout());
+    assert_eq!(
+        host.writes(),
+        Vec::<String>::new(),
+        "no command that sets anything"
+    );
+    assert!(host.calls().contains("mlnx_qos\tREAD\t-i ens1f0np0 -a"));
+    same_files(&host.snapshot(), &before, "state");
+}
+
+#[test]
+fn check_is_clean_after_apply_and_names_every_drifted_setting() {
+    let (script, host) = setup("check", Branch::Ofed, BY_PCI);
+    host.run(&script, &["--check"], &[]).expect(1);
+    host.run(&script, &[], &[]).expect(0);
+    let r = host.run(&script, &["--check"], &[]);
+    r.expect(0);
+    assert!(
+        !r.stdout().lines().any(|l| !l.starts_with('#')),
+        "{}",
+        r.stdout()
+    );
+
+    // Drift: NetworkManager put MTU 1500 back on nic2; someone moved DSCP 26 to priority 4
+    // and turned PFC off on nic3; the firmware CNP priority reset on nic1.
+    write(&host.sys().join("class/net/ens2f0np0/mtu"), "1500\n");
+    host.mlnx_qos(&["-i", "ens3f0np0", "--dscp2prio", "set,26,4"]);
+    host.mlnx_qos(&["-i", "ens3f0np0", "--pfc", "0,0,0,0,0,0,0,0"]);
+    write(
+        &host
+            .sys()
+            .join("class/net/ens1f0np0/ecn/roce_np/cnp_802p_prio"),
+        "0\n",
+    );
+    let before = host.snapshot();
+    host.clear_calls();
+    let r = host.run(&script, &["--check"], &[]);
+    r.expect(1);
+    let rows: Vec<&str> = r
+        .stdout()
+        .leak()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "nic1 ens1f0np0 mlx5_0 cnp_prio 6 0",
+            "nic2 ens2f0np0 mlx5_3 mtu 4200 1500",
+            "nic3 ens3f0np0 mlx5_4 pfc 0,0,0,1,0,0,0,0 0,0,0,0,0,0,0,0",
+            "nic3 ens3f0np0 mlx5_4 dscp2prio 26:3 26:4",
+        ]
+    );
+    assert!(
+        r.stdout()
+            .contains("# h1: NIC NETDEV RDMA SETTING EXPECTED ACTUAL")
+    );
+    assert_eq!(
+        host.writes(),
+        Vec::<String>::new(),
+        "--check changes nothing"
+    );
+    same_files(&host.snapshot(), &before, "state");
+
+    // Apply fixes exactly those, and only those.
+    host.clear_calls();
+    host.run(&script, &[], &[]).expect(0);
+    let writes = host.writes();
+    // The file writes (nic1's CNP priority) are the script's own `echo`, not a tool call.
+    assert_eq!(writes.len(), 3, "{writes:#?}");
+    assert_eq!(
+        host.netdev_file("ens1f0np0", "ecn/roce_np/cnp_802p_prio"),
+        "6"
+    );
+    assert!(
+        writes
+            .iter()
+            .any(|w| w.starts_with("ip\tWRITE\tlink set dev ens2f0np0 mtu 4200"))
+    );
+    assert!(
+        writes
+            .iter()
+            .any(|w| w.contains("-i ens3f0np0 --pfc 0,0,0,1,0,0,0,0"))
+    );
+    host.run(&script, &["--check"], &[]).expect(0);
+}
+
+// ---- H2: the DSCP map is absolute -----------------------------------------------------------
+
+/// DSCP 26 → priority 4, then back to 3: no entry of the first map survives, on the netlink
+/// backend (mlx5's DCB app table) and on the MLNX_OFED sysfs backend (`qos/dscp2prio`).
+#[test]
+fn a_changed_fabric_leaves_no_stale_dscp_entry() {
+    for sysfs in [false, true] {
+        let dir = scratch("h2");
+        let host = Host::new(&dir, Branch::Ofed);
+        if sysfs {
+            for (_, netdev, _) in NICS {
+                write(
+                    &host.sys().join("class/net").join(netdev).join("qos/trust"),
+                    "pcp\n",
+                );
+            }
+        }
+        let to4 = |s: String| {
+            s.replace(
+                "class roce { dscp 26  priority 3  lossless  ecn min 150KB max 1500KB probability 10%  bandwidth 60% }",
+                "class roce { dscp 26  priority 4  lossless  ecn min 150KB max 1500KB probability 10%  bandwidth 60% }",
+            )
+        };
+        let script4 = build(&dir.join("a"), BY_PCI, to4).join("mlnx_qos.sh");
+        let script3 = build(&dir.join("b"), BY_PCI, |s| s).join("mlnx_qos.sh");
+        host.run(&script4, &[], &[]).expect(0);
+        let map = shown_map(&host.mlnx_qos(&["-i", "ens1f0np0"]));
+        assert_eq!(map[&26], vec![4], "sysfs={sysfs}");
+        let r = host.run(&script3, &["--check"], &[]);
+        r.expect(1);
+        assert!(
+            r.stdout()
+                .contains("nic1 ens1f0np0 mlx5_0 dscp2prio 26:3 26:4"),
+            "{}",
+            r.stdout()
+        );
+        host.run(&script3, &[], &[]).expect(0);
+        for (_, netdev, _) in NICS {
+            let map = shown_map(&host.mlnx_qos(&["-i", netdev]));
+            assert_eq!(map.len(), 64);
+            assert_eq!(map[&26], vec![3], "sysfs={sysfs}: no stale 26 -> 4");
+            assert!(
+                map.iter()
+                    .all(|(d, p)| *d == 26 || *d == 48 || p == &vec![0])
+            );
+            if !sysfs {
+                let apps = host.qos_state(netdev)["apps"].clone();
+                assert_eq!(apps.as_array().map(Vec::len), Some(64), "{apps}");
+            }
+        }
+        host.run(&script3, &["--check"], &[]).expect(0);
+    }
+}
+
+// ---- dry run and preflight ------------------------------------------------------------------
+
+#[test]
+fn dry_run_prints_the_branch_and_commands_and_changes_nothing() {
+    for (branch, name) in [(Branch::Ofed, "MLNX_OFED"), (Branch::Inbox, "inbox")] {
+        let (script, host) = setup("dry", branch, BY_PCI);
+        let before = host.snapshot();
+        let r = host.run(&script, &["--dry-run"], &[]);
+        r.expect(0);
+        let out = r.stdout();
+        assert!(
+            out.contains(&format!(
+                "# nic2 ens2f0np0 mlx5_3 0000:0d:00.0 driver {name}"
+            )),
+            "{out}"
+        );
+        assert!(
+            out.contains("mlnx_qos -i ens2f0np0 --pfc 0,0,0,1,0,0,0,0"),
+            "{out}"
+        );
+        if branch == Branch::Inbox {
+            assert!(
+                out.contains("echo 6 > /sys/kernel/debug/mlx5/0000:0d:00.0/cc_params/np_cnp_prio"),
+                "{out}"
+            );
+        } else {
+            assert!(
+                out.contains("echo 106 > /sys/class/infiniband/mlx5_3/tc/1/traffic_class"),
+                "{out}"
+            );
+        }
+        assert!(out.contains("nothing was changed"));
+        assert_eq!(host.writes(), Vec::<String>::new());
+        same_files(&host.snapshot(), &before, "state");
+    }
+}
+
+/// H7, H8: a NIC missing or mispaired fails the preflight — exit 3, in every mode that would
+/// change something — and no state of any NIC changed, not even of the ones that passed.
+#[test]
+fn preflight_failure_changes_nothing() {
+    type Break = fn(&Host);
+    let cases: [(&str, Break, &str); 5] = [
+        (
+            "third NIC missing",
+            |h| {
+                fs::remove_file(h.sys().join("bus/pci/devices/0000:0e:00.0")).expect("rm");
+            },
+            "nic3: PCI device 0000:0e:00.0 not found",
+        ),
+        (
+            "netdev and RDMA device on two PCI functions",
+            |h| {
+                let ib = h
+                    .sys()
+                    .join("devices/pci0000:00/0000:0e:00.0/infiniband/mlx5_4/device");
+                fs::remove_file(&ib).expect("rm");
+                symlink("../../../0000:0c:00.0", ib).expect("symlink");
+            },
+            "nic3: ens3f0np0 and mlx5_4 are not the same PCI function",
+        ),
+        (
+            "configfs rdma_cm missing",
+            |h| fs::remove_dir(h.sys().join("kernel/config/rdma_cm")).expect("rm"),
+            "rdma_cm not found",
+        ),
+        (
+            "a tool missing",
+            |h| write(&h.state.join("no-tools"), ""),
+            "cma_roce_tos not found",
+        ),
+        (
+            "MTU above the netdev's maximum",
+            |h| write(&h.state.join("maxmtu.ens3f0np0"), "1500\n"),
+            "nic3: ens3f0np0 allows MTU up to 1500",
+        ),
+    ];
+    for (what, brk, message) in cases {
+        let (script, host) = setup("preflight", Branch::Ofed, BY_PCI);
+        brk(&host);
+        let mut env: Vec<(&str, &str)> = Vec::new();
+        let fakes_only;
+        if host.state.join("no-tools").exists() {
+            // A PATH with every fake but cma_roce_tos (and the system tools).
+            let dir = host.state.join("bin");
+            fs::create_dir_all(&dir).expect("mkdir");
+            for e in fs::read_dir(root().join("tests/host_fakes"))
+                .expect("fakes")
+                .flatten()
+            {
+                let name = e.file_name();
+                if name != "cma_roce_tos" {
+                    symlink(e.path(), dir.join(&name)).expect("symlink");
+                }
+            }
+            fakes_only = format!("{}:/usr/bin:/bin", dir.display());
+            env.push(("PATH", &fakes_only));
+        }
+        let before = host.snapshot();
+        // Every mode for the first case; apply and dry run for the others.
+        let modes: &[&[&str]] = if what == "third NIC missing" {
+            &[&[], &["--dry-run"], &["--check"], &["--force"]]
+        } else {
+            &[&[], &["--dry-run"]]
+        };
+        for &mode in modes {
+            host.clear_calls();
+            let r = if env.is_empty() {
+                host.run(&script, mode, &[])
+            } else {
+                run_with_path(&host, &script, mode, env[0].1)
+            };
+            r.expect(3);
+            assert!(r.stderr().contains(message), "{what}: {}", r.stderr());
+            assert_eq!(host.writes(), Vec::<String>::new(), "{what} {mode:?}");
+            same_files(
+                &host.snapshot(),
+                &before,
+                &format!("{what} {mode:?}: nothing changed"),
+            );
+        }
+    }
+}
+
+fn run_with_path(host: &Host, script: &Path, args: &[&str], path: &str) -> Run {
+    let o = Command::new("bash")
+        .arg(script)
+        .args(args)
+        .env("PATH", path)
+        .env("FABRICC_SYSROOT", &host.root)
+        .env("FAKE_STATE", &host.state)
+        .output()
+        .expect("bash runs");
+    Run(o)
+}
+
+#[test]
+fn not_root_is_a_preflight_failure() {
+    let (script, host) = setup("root", Branch::Ofed, BY_PCI);
+    let before = host.snapshot();
+    for mode in [&[][..], &["--dry-run"], &["--check"], &["--collect"]] {
+        let r = host.run(&script, mode, &[("FAKE_UID", "1000")]);
+        r.expect(3);
+        assert!(r.stderr().contains("run as root"), "{}", r.stderr());
+    }
+    same_files(&host.snapshot(), &before, "state");
+    // --collect still prints the NICs, with nothing read.
+    let r = host.run(&script, &["--collect"], &[("FAKE_UID", "1000")]);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout()).expect("JSON");
+    assert_eq!(doc["problems"], 1);
+    assert_eq!(doc["nics"][0]["declared"]["pci"], "0000:0c:00.0");
+    assert_eq!(doc["nics"][0]["state"], serde_json::Value::Null);
+    assert_eq!(host.run(&script, &["--bogus"], &[]).code(), Some(2));
+    assert_eq!(
+        host.run(&script, &["--check", "--collect"], &[]).code(),
+        Some(2)
+    );
+}
+
+/// H5: a NIC that needs a change (which may flap its link) is refused while user RDMA queue
+/// pairs are active, unless --force; a NIC with nothing to change is not.
+#[test]
+fn active_rdma_traffic_refuses_changes_unless_forced() {
+    let (script, host) = setup("qps", Branch::Ofed, BY_PCI);
+    write(&host.state.join("qps.mlx5_3"), "4\n");
+    let before = host.snapshot();
+    let r = host.run(&script, &[], &[]);
+    r.expect(3);
+    assert!(
+        r.stderr().contains(
+            "nic2: ens2f0np0 needs changes (may flap the link) and has 4 active RDMA queue pair(s)"
+        ),
+        "{}",
+        r.stderr()
+    );
+    same_files(&host.snapshot(), &before, "state");
+    host.run(&script, &["--dry-run"], &[]).expect(3);
+    host.run(&script, &["--check"], &[]).expect(1);
+    host.run(&script, &["--force"], &[]).expect(0);
+    // In the intended state, traffic does not stop a re-run.
+    host.run(&script, &[], &[]).expect(0);
+}
+
+#[test]
+fn a_second_run_waits_for_the_lock() {
+    let (script, host) = setup("lock", Branch::Ofed, BY_PCI);
+    write(&host.state.join("lock.busy"), "");
+    let r = host.run(&script, &[], &[]);
+    r.expect(3);
+    assert!(
+        r.stderr()
+            .contains("another run holds /run/lock/fabricc-roce.lock")
+    );
+    assert!(host.calls().contains("flock\tREAD\t-w 60 9"));
+}
+
+// ---- H4: identity ----------------------------------------------------------------------------
+
+#[test]
+fn identity_by_netdev_and_rdma_device_is_cross_checked() {
+    let dir = scratch("ident");
+    let host = Host::new(&dir, Branch::Ofed);
+    // Declared as the fabric knows them: nic2's pair is right, then swapped.
+    let good = build(
+        &dir.join("good"),
+        "netdev ens1f0np0, ens2f0np0, ens3f0np0  rdma-device mlx5_0, mlx5_3, mlx5_4",
+        |s| s,
+    );
+    host.run(&good.join("mlnx_qos.sh"), &[], &[]).expect(0);
+    let env = fs::read_to_string(good.join("nccl.env")).expect("nccl.env");
+    assert!(
+        env.contains("\nNCCL_IB_HCA==mlx5_0:1,mlx5_3:1,mlx5_4:1\n"),
+        "{env}"
+    );
+    let swapped = build(
+        &dir.join("swapped"),
+        "netdev ens1f0np0, ens2f0np0, ens3f0np0  rdma-device mlx5_0, mlx5_4, mlx5_3",
+        |s| s,
+    );
+    let r = host.run(&swapped.join("mlnx_qos.sh"), &["--check"], &[]);
+    r.expect(3);
+    assert!(
+        r.stderr()
+            .contains("nic2: the fabric says netdev ens2f0np0, but mlx5_4 is ens3f0np0"),
+        "{}",
+        r.stderr()
+    );
+}
+
+/// With no identity the script assumes mlx5_<i>: on this host nic2's guess, mlx5_1, does not
+/// exist, and the failure says what to declare.
+#[test]
+fn guessed_identity_fails_closed_with_advice() {
+    let (script, host) = setup("guess", Branch::Ofed, "");
+    let r = host.run(&script, &["--dry-run"], &[]);
+    r.expect(3);
+    assert!(
+        r.stderr().contains("nic2: RDMA device mlx5_1 not found"),
+        "{}",
+        r.stderr()
+    );
+    assert!(
+        r.stderr().contains("declare pci, netdev or rdma-device"),
+        "{}",
+        r.stderr()
+    );
+    let text = fs::read_to_string(&script).expect("script");
+    assert!(text.contains("WARNING: no identity is declared"));
+}
+
+#[test]
+fn vfs_and_representors_are_refused() {
+    let (script, host) = setup("vf", Branch::Ofed, BY_PCI);
+    // A switchdev VF representor shares the PF's PCI function: it is skipped, the uplink kept.
+    let dev = host.sys().join("devices/pci0000:00/0000:0c:00.0");
+    fs::create_dir_all(dev.join("net/pf0vf0rep")).expect("mkdir");
+    write(&dev.join("net/pf0vf0rep/phys_port_name"), "pf0vf0\n");
+    symlink(
+        "../../devices/pci0000:00/0000:0c:00.0/net/pf0vf0rep",
+        host.sys().join("class/net/pf0vf0rep"),
+    )
+    .expect("symlink");
+    host.run(&script, &["--dry-run"], &[]).expect(0);
+    // Declared by netdev, the representor is refused.
+    let dir = scratch("vf-netdev");
+    let by_netdev = build(&dir, "netdev pf0vf0rep, ens2f0np0, ens3f0np0", |s| s);
+    let r = host.run(&by_netdev.join("mlnx_qos.sh"), &["--dry-run"], &[]);
+    r.expect(3);
+    assert!(
+        r.stderr()
+            .contains("network interface pf0vf0rep has no single RDMA device")
+            || r.stderr().contains("switchdev representor"),
+        "{}",
+        r.stderr()
+    );
+    // A VF (its PCI function has a physfn) is refused.
+    symlink("../0000:0d:00.0", dev.join("physfn")).expect("symlink");
+    let r = host.run(&script, &["--dry-run"], &[]);
+    r.expect(3);
+    assert!(
+        r.stderr().contains("nic1: ens1f0np0 is a virtual function"),
+        "{}",
+        r.stderr()
+    );
+}
+
+// ---- inbox driver: debugfs, lockdown, firmware (H9) --------------------------------------------
+
+#[test]
+fn inbox_under_lockdown_needs_the_firmware_cnp_settings() {
+    let (script, host) = setup("lockdown", Branch::Inbox, BY_PCI);
+    write(
+        &host.sys().join("kernel/security/lockdown"),
+        "none [integrity] confidentiality\n",
+    );
+    let r = host.run(&script, &[], &[]);
+    r.expect(3);
+    assert!(
+        r.stderr()
+            .contains("kernel lockdown (integrity) blocks debugfs"),
+        "{}",
+        r.stderr()
+    );
+    assert!(
+        r.stderr()
+            .contains("mlxconfig -d 0000:0c:00.0 set CNP_DSCP_P1=48 CNP_802P_PRIO_P1=6"),
+        "{}",
+        r.stderr()
+    );
+    // The NV values in place (and DCQCN on priority 3 in the mask): the CNP comes from the
+    // firmware, the rest is applied.
+    for (pci, _, _) in NICS {
+        write(
+            &host.state.join(format!("mlxconfig.{pci}")),
+            "ROCE_CC_PRIO_MASK_P1=255\nCNP_DSCP_P1=48\nCNP_802P_PRIO_P1=6\n",
+        );
+    }
+    host.run(&script, &[], &[]).expect(0);
+    host.run(&script, &["--check"], &[]).expect(0);
+    // A mask without priority 3 is drift the script cannot fix: it says how, and exits 1.
+    write(
+        &host.state.join("mlxconfig.0000:0d:00.0"),
+        "ROCE_CC_PRIO_MASK_P1=16\nCNP_DSCP_P1=48\nCNP_802P_PRIO_P1=6\n",
+    );
+    let r = host.run(&script, &["--check"], &[]);
+    r.expect(1);
+    assert!(
+        r.stdout().contains("nic2 ens2f0np0 mlx5_3 nv_cc_mask 8 16"),
+        "{}",
+        r.stdout()
+    );
+    let r = host.run(&script, &[], &[]);
+    r.expect(1);
+    assert!(
+        r.stderr()
+            .contains("mlxconfig -d 0000:0d:00.0 set ROCE_CC_PRIO_MASK_P1=255"),
+        "{}",
+        r.stderr()
+    );
+    assert!(
+        !host.calls().contains("mlxconfig\tWRITE"),
+        "firmware is never written"
+    );
+}
+
+// ---- --collect ---------------------------------------------------------------------------------
+
+#[test]
+fn collect_prints_the_state_as_json() {
+    let (script, host) = setup("collect", Branch::Ofed, BY_PCI);
+    host.run(&script, &[], &[]).expect(0);
+    let r = host.run(&script, &["--collect"], &[]);
+    r.expect(0);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout()).expect("JSON");
+    assert_eq!(doc["schema"], "fabricc-host-state/1");
+    assert_eq!(doc["host"], "h1");
+    let nic2 = &doc["nics"][1];
+    assert_eq!(nic2["nic"], "nic2");
+    assert_eq!(nic2["peer"], "L1.port2");
+    assert_eq!(nic2["declared"]["pci"], "0000:0d:00.0");
+    assert_eq!(nic2["declared"]["netdev"], serde_json::Value::Null);
+    assert_eq!(nic2["netdev"], "ens2f0np0");
+    assert_eq!(nic2["rdma_device"], "mlx5_3");
+    assert_eq!(nic2["branch"], "ofed");
+    let st = &nic2["state"];
+    assert_eq!(st["mtu"], 4200);
+    assert_eq!(st["trust"], "dscp");
+    assert_eq!(st["pfc"], serde_json::json!([0, 0, 0, 1, 0, 0, 0, 0]));
+    assert_eq!(
+        st["tsa"],
+        serde_json::json!(["ets", "ets", "ets", "ets", "ets", "ets", "strict", "ets"])
+    );
+    assert_eq!(st["dscp2prio"][26], 3);
+    assert_eq!(st["dscp2prio"].as_array().map(Vec::len), Some(64));
+    assert_eq!(st["roce_mode"], 2);
+    assert_eq!(st["roce_tos"], 106);
+    assert_eq!(st["traffic_class"], 106);
+    assert_eq!(st["ecn_np"], serde_json::json!([1, 1, 1, 1, 1, 1, 1, 1]));
+    assert_eq!(st["cnp_dscp"], 48);
+    assert_eq!(st["cnp_prio"], 6);
+    assert_eq!(
+        st["buffer_size"],
+        serde_json::json!([130944, 130944, 0, 0, 0, 0, 0, 0])
+    );
+    assert_eq!(st["qps"], 0);
+    assert_eq!(doc["problems"], 0);
+    // A NIC gone: JSON still, with that NIC's state null, and exit 3.
+    fs::remove_file(host.sys().join("bus/pci/devices/0000:0e:00.0")).expect("rm");
+    let r = host.run(&script, &["--collect"], &[]);
+    r.expect(3);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout()).expect("JSON");
+    assert_eq!(doc["nics"][2]["state"], serde_json::Value::Null);
+    assert_eq!(doc["nics"][1]["state"]["mtu"], 4200);
+    assert_eq!(doc["problems"], 1);
+}
+
+// ---- the commands themselves -------------------------------------------------------------------
+
+/// Every `mlnx_qos` call a full apply made (from firmware defaults, on both branches) is one
+/// the real tool's option grammar accepts (Mellanox/mlnx-tools@8fbfd9cfff34:python/mlnx_qos,
+/// modelled by `parse_mlnx_qos`), and the fake — built on the same `optparse` table —
+/// accepted it too (the apply exited 0).
+#[test]
+fn every_mlnx_qos_call_is_accepted_by_the_real_grammar() {
+    let (script, host) = setup("grammar", Branch::Ofed, BY_PCI);
+    host.run(&script, &[], &[]).expect(0);
+    let calls = host.calls();
+    let mut options = std::collections::BTreeSet::new();
+    for line in calls.lines().filter(|l| l.starts_with("mlnx_qos\t")) {
+        let args: Vec<String> = line
+            .split('\t')
+            .nth(2)
+            .unwrap_or("")
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        let parsed = parse_mlnx_qos(&args).unwrap_or_else(|e| panic!("{line}: {e:?}"));
+        options.extend(parsed.keys().copied());
+    }
+    assert_eq!(
+        options.into_iter().collect::<Vec<_>>(),
+        [
+            "--dscp2prio",
+            "--interface",
+            "--pfc",
+            "--prio_tc",
+            "--tcbw",
+            "--trust",
+            "--tsa",
+            "-a"
+        ]
+    );
+}
+
+/// The table of the option forms the script emits, each run through the fake (the real
+/// tool's `optparse` option table): accepted, exit 0.
+#[test]
+fn each_emitted_option_form_is_accepted_by_the_tool() {
+    let dir = scratch("forms");
+    let host = Host::new(&dir, Branch::Ofed);
+    let sets: Vec<String> = (0..64).map(|d| format!("--dscp2prio set,{d},0")).collect();
+    let table: Vec<Vec<String>> = vec![
+        vec!["-i".into(), "ens1f0np0".into(), "-a".into()],
+        vec!["-i".into(), "ens1f0np0".into(), "--trust".into(), "dscp".into()],
+        std::iter::once("-i ens1f0np0".to_string())
+            .chain(sets)
+            .collect::<Vec<_>>()
+            .join(" ")
+            .split_whitespace()
+            .map(str::to_string)
+            .collect(),
+        vec!["-i".into(), "ens1f0np0".into(), "--pfc".into(), "0,0,0,1,0,0,0,0".into()],
+        "-i ens1f0np0 --prio_tc 0,1,2,3,4,5,6,7 --tsa ets,ets,ets,ets,ets,ets,strict,ets --tcbw 40,0,0,60,0,0,0,0"
+            .split_whitespace()
+            .map(str::to_string)
+            .collect(),
+    ];
+    for args in table {
+        assert!(parse_mlnx_qos(&args).is_ok(), "{args:?}");
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        host.mlnx_qos(&refs);
+    }
+}
+
+#[test]
+fn generated_files_pass_bash_n_and_shellcheck() {
+    let (script, _) = setup("lint", Branch::Ofed, BY_PCI);
+    let o = Command::new("bash")
+        .arg("-n")
+        .arg(&script)
+        .output()
+        .expect("bash runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    match Command::new("shellcheck").arg(&script).output() {
+        Ok(o) => assert!(
+            o.status.success(),
+            "shellcheck:\n{}",
+            String::from_utf8_lossy(&o.stdout)
+        ),
+        Err(_) => eprintln!("shellcheck not installed: lint skipped (apt-get install shellcheck)"),
+    }
+}
