@@ -133,6 +133,17 @@ codes! {
     EcnNotMarked         "FAB910" Output Warning "a class sets ECN thresholds but runs no DCQCN, so no switch marks ECN for it",
     NicIdentityGuessed   "FAB920" Output Advice "hosts declare no NIC identity, so their host scripts assume RDMA devices mlx5_0, mlx5_1, … in NIC order",
     RoceClassNoDefault   "FAB921" Output Advice "a second lossless or DCQCN class gets no default ToS on hosts; only applications that set their own reach it",
+    // drift (`fabricc verify`: a device's collected state against what the build generates)
+    StateDiffers         "FAB970" Drift Error "a setting fabricc generates has another value on the device",
+    StateMissing         "FAB971" Drift Error "a setting fabricc generates is not on the device",
+    StateExtra           "FAB972" Drift Error "the device has a setting in fabricc's scope that fabricc did not generate",
+    StateNoDevice        "FAB973" Drift Error "no state was collected for a device of the fabric",
+    StateUnreadable      "FAB974" Drift Error "a state file cannot be read or parsed",
+    StateUnknownDevice   "FAB975" Drift Warning "a folder of the state directory names no device of the fabric",
+    // wiring (`fabricc verify`: LLDP neighbours against the cabling plan)
+    WiringPeer           "FAB980" Wiring Error "an LLDP neighbour differs from the cabling plan",
+    WiringNoPeer         "FAB981" Wiring Warning "LLDP reports no neighbour on a port the cabling plan uses",
+    WiringUnplanned      "FAB982" Wiring Error "LLDP reports a fabric device on a port the cabling plan leaves empty",
 }
 
 impl Code {
