@@ -25,6 +25,7 @@ pub mod nvue;
 pub mod report;
 pub mod sonic;
 pub mod state;
+pub mod synth;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -877,6 +878,13 @@ fn wiring(fabric: &Fabric, reads: &mut [Read]) {
         let exact = devices.keys().find(|d| lldp::is_device(system, d));
         exact.map(|d| d.to_string())
     };
+    // SONiC devices whose state was not read: their neighbours name their ports by aliases
+    // this run does not know, so only the system name can be checked.
+    let unnamed: HashMap<String, ()> = reads
+        .iter()
+        .filter(|r| r.summary.target == Target::Switch(SwitchOs::Sonic) && r.aliases.is_empty())
+        .map(|r| (r.summary.device.clone(), ()))
+        .collect();
     // The names a device's port may carry in LLDP (its own name, alias, netdev).
     let names = |device: &str, port: &str| -> Vec<String> {
         let mut v = vec![port.to_string()];
@@ -918,9 +926,10 @@ fn wiring(fabric: &Fabric, reads: &mut [Read]) {
                 n.system
                     .as_deref()
                     .is_some_and(|s| lldp::is_device(s, peer))
-                    && n.ports
-                        .iter()
-                        .any(|p| accepted.iter().any(|a| *a == lldp::expand_port(p)))
+                    && (unnamed.contains_key(*peer)
+                        || n.ports
+                            .iter()
+                            .any(|p| accepted.iter().any(|a| *a == lldp::expand_port(p))))
             });
             if ok {
                 continue;
