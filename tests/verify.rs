@@ -1076,3 +1076,146 @@ fn a_missing_device_and_an_unreadable_file_are_one_finding_each() {
         (true, Some(2))
     );
 }
+
+// ------------------------------------------------------------------ check-style fixtures
+
+/// `\n` in a directive's text is a line break.
+fn unescape(s: &str) -> String {
+    s.replace("\\n", "\n")
+}
+
+/// Applies one `# state:` directive to the state (relative path → text).
+fn apply(state: &mut BTreeMap<String, String>, directive: &str) {
+    let (op, rest) = directive.split_once(' ').unwrap_or((directive, ""));
+    let lldp_items = |state: &mut BTreeMap<String, String>, device: &str| -> Vec<Value> {
+        let v: Value = serde_json::from_str(&state[&format!("{device}/lldp.json")]).unwrap();
+        v["lldp"]["interface"].as_array().unwrap().clone()
+    };
+    let put_lldp = |state: &mut BTreeMap<String, String>, device: &str, items: Vec<Value>| {
+        let v = serde_json::json!({"lldp": {"interface": items}});
+        state.insert(format!("{device}/lldp.json"), pretty(&v));
+    };
+    match op {
+        "replace" => {
+            let (file, change) = rest.split_once(' ').unwrap();
+            let (old, new) = change.split_once(" => ").unwrap();
+            let text = state.get_mut(file).unwrap_or_else(|| panic!("no {file}"));
+            let old = unescape(old);
+            assert!(text.contains(&old), "`{old}` not in {file}");
+            *text = text.replacen(&old, &unescape(new), 1);
+        }
+        "remove" => state.retain(|k, _| k != rest && !k.starts_with(&format!("{rest}/"))),
+        "write" => {
+            let (file, text) = rest.split_once(' ').unwrap();
+            state.insert(file.to_string(), unescape(text));
+        }
+        "json-remove" => {
+            let (file, pointer) = rest.split_once(' ').unwrap();
+            let mut v: Value = serde_json::from_str(&state[file]).unwrap();
+            let (parent, last) = pointer.rsplit_once('/').unwrap();
+            v.pointer_mut(parent)
+                .unwrap()
+                .as_object_mut()
+                .unwrap()
+                .remove(last)
+                .unwrap();
+            state.insert(file.to_string(), pretty(&v));
+        }
+        "host" => {
+            // host DEVICE nicN KEY INDEX = VALUE
+            let w: Vec<&str> = rest.split(' ').collect();
+            let [device, nic, key, index, "=", value] = w.as_slice() else {
+                panic!("host DEVICE NIC KEY INDEX = VALUE: {rest}")
+            };
+            let file = format!("{device}/state.json");
+            let mut v: Value = serde_json::from_str(&state[&file]).unwrap();
+            let n = v["nics"]
+                .as_array_mut()
+                .unwrap()
+                .iter_mut()
+                .find(|n| n["nic"] == *nic)
+                .unwrap();
+            n["state"][key][index.parse::<usize>().unwrap()] = serde_json::from_str(value).unwrap();
+            state.insert(file, pretty(&v));
+        }
+        "lldp-swap" | "lldp-drop" | "lldp-move" => {
+            let w: Vec<&str> = rest.split(' ').collect();
+            let device = w[0];
+            let mut items = lldp_items(state, device);
+            let at = |items: &[Value], port: &str| {
+                items.iter().position(|x| x.get(port).is_some()).unwrap()
+            };
+            match (op, &w[1..]) {
+                ("lldp-swap", [a, b]) => {
+                    let (ia, ib) = (at(&items, a), at(&items, b));
+                    let (va, vb) = (items[ia][*a].clone(), items[ib][*b].clone());
+                    items[ia][*a] = vb;
+                    items[ib][*b] = va;
+                }
+                ("lldp-drop", [a]) => {
+                    let i = at(&items, a);
+                    items.remove(i);
+                }
+                ("lldp-move", [a, to]) => {
+                    let i = at(&items, a);
+                    let v = items.remove(i)[*a].clone();
+                    items.push(serde_json::json!({ *to: v }));
+                }
+                _ => panic!("{directive}"),
+            }
+            put_lldp(state, device, items);
+        }
+        other => panic!("unknown state directive `{other}`"),
+    }
+}
+
+#[test]
+fn verify_fixtures() {
+    let root = root();
+    std::env::set_current_dir(&root).unwrap();
+    insta::glob!("../fixtures/verify", "*.fab", |path| {
+        let rel = path.strip_prefix(&root).unwrap_or(path).to_path_buf();
+        let text = fs::read_to_string(path).unwrap();
+        let (checked, files) = build(&rel);
+        let mut state = realistic(&checked, &files);
+        let mut want: Found = Vec::new();
+        for line in text.lines() {
+            if let Some(d) = line.strip_prefix("# state: ") {
+                apply(&mut state, d);
+            } else if let Some(e) = line.strip_prefix("# expect: ") {
+                let w: Vec<&str> = e.split(' ').collect();
+                let opt = |s: &str| {
+                    if s == "-" {
+                        String::new()
+                    } else {
+                        s.to_string()
+                    }
+                };
+                want.push((w[0].to_string(), opt(w[1]), opt(&w[2..].join(" "))));
+            }
+        }
+        want.sort();
+        let name = rel.file_stem().unwrap().to_string_lossy().into_owned();
+        let dir = scratch(&name).join("state");
+        write_state(&dir, &state);
+        let (code, found, json) = run(&rel, &dir, &[]);
+        assert_eq!(found, want, "{}\n{json}", rel.display());
+        let errors = want.iter().any(|(c, _, _)| {
+            fabricc::diagnostic::Code::parse(c)
+                .unwrap()
+                .default_severity()
+                == fabricc::diagnostic::Severity::Error
+        });
+        assert_eq!(code, i32::from(errors), "{}", rel.display());
+        // From the state's parent, so the snapshot shows `state/…`, not a temporary path.
+        let o = Command::new(env!("CARGO_BIN_EXE_fabricc"))
+            .arg("verify")
+            .arg(root.join(&rel))
+            .args(["--state", "state", "--color", "never"])
+            .current_dir(dir.parent().unwrap())
+            .output()
+            .unwrap();
+        let human = String::from_utf8_lossy(&o.stdout).replace(&format!("{}/", root.display()), "");
+        insta::assert_snapshot!(human);
+    });
+}

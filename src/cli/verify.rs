@@ -212,7 +212,9 @@ fn human(
                     ""
                 }
             ),
-            _ => "fix: recable as each finding says (cabling.csv is the plan)".to_string(),
+            _ => {
+                "fix: check the cabling as each finding says (cabling.csv is the plan)".to_string()
+            }
         };
         s.push_str(&fix);
         s.push_str("\n\n");

@@ -74,8 +74,9 @@ pub fn parse(root: &Node) -> Result<Vec<Neighbour>, String> {
             .items()
             .iter()
             .filter_map(|n| {
+                let port = n.get("port")?;
                 Some(Neighbour {
-                    local: n.get("port")?.as_str()?.to_string(),
+                    local: port.as_str()?.to_string(),
                     system: n
                         .get("neighborDevice")
                         .and_then(Node::as_str)
@@ -86,7 +87,7 @@ pub fn parse(root: &Node) -> Result<Vec<Neighbour>, String> {
                         .map(str::to_string)
                         .into_iter()
                         .collect(),
-                    at: Loc::new(n.start, n.end),
+                    at: Loc::new(port.start, port.end),
                 })
             })
             .collect());
@@ -106,8 +107,9 @@ pub fn parse(root: &Node) -> Result<Vec<Neighbour>, String> {
                     .filter(|s| !s.is_empty())
                     .or_else(|| n.get("chassis_id").and_then(Node::as_str))
                     .map(|s| s.split('(').next().unwrap_or(s).trim().to_string());
+                let local = n.get("l_port_id")?;
                 Some(Neighbour {
-                    local: expand_port(n.get("l_port_id")?.as_str()?),
+                    local: expand_port(local.as_str()?),
                     system,
                     ports: n
                         .get("port_id")
@@ -115,7 +117,7 @@ pub fn parse(root: &Node) -> Result<Vec<Neighbour>, String> {
                         .map(expand_port)
                         .into_iter()
                         .collect(),
-                    at: Loc::new(n.start, n.end),
+                    at: Loc::new(local.start, local.end),
                 })
             })
             .collect());
@@ -129,15 +131,17 @@ fn lldpd(lldp: &Node) -> Vec<Neighbour> {
     let Some(interfaces) = lldp.get("interface") else {
         return Vec::new();
     };
-    // (local port, its object) in either form.
-    let mut entries: Vec<(String, &Node)> = Vec::new();
-    fn push_object<'a>(o: &'a Node, entries: &mut Vec<(String, &'a Node)>) {
-        if let Some(name) = o.get("name").and_then(text) {
-            entries.push((name, o));
+    // (local port, its object, where the local port is named) in either form.
+    let mut entries: Vec<(String, &Node, Loc)> = Vec::new();
+    fn push_object<'a>(o: &'a Node, entries: &mut Vec<(String, &'a Node, Loc)>) {
+        if let Some(n) = o.get("name")
+            && let Some(name) = text(n)
+        {
+            entries.push((name, o, Loc::new(n.start, n.end)));
         } else {
             for (k, v) in o.members() {
                 if matches!(v.value, Value::Object(_)) {
-                    entries.push((k.name.clone(), v));
+                    entries.push((k.name.clone(), v, Loc::new(k.start, k.end)));
                 }
             }
         }
@@ -155,7 +159,7 @@ fn lldpd(lldp: &Node) -> Vec<Neighbour> {
     }
     entries
         .into_iter()
-        .map(|(local, o)| {
+        .map(|(local, o, at)| {
             let chassis = o.get("chassis").and_then(object);
             let system = chassis.and_then(|c| {
                 c.get("name").and_then(text).or_else(|| {
@@ -183,7 +187,7 @@ fn lldpd(lldp: &Node) -> Vec<Neighbour> {
                 local,
                 system,
                 ports,
-                at: Loc::new(o.start, o.end),
+                at,
             }
         })
         .collect()

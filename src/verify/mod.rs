@@ -909,6 +909,26 @@ fn wiring(fabric: &Fabric, reads: &mut [Read]) {
                 .cloned()
                 .unwrap_or_else(|| port.to_string())
         };
+        // A neighbour as the plan names it: the fabric device and the port of its that LLDP's
+        // names match, else what LLDP says.
+        let resolve = |n: &lldp::Neighbour| -> (Option<String>, Option<String>) {
+            let peer = n
+                .system
+                .as_deref()
+                .map(|s| fabric_device(s).unwrap_or_else(|| s.to_string()));
+            let port = peer.as_deref().and_then(|p| {
+                planned.get(p).and_then(|ls| {
+                    ls.iter().find_map(|(pp, _, _)| {
+                        let acc = names(p, pp);
+                        n.ports
+                            .iter()
+                            .any(|x| acc.iter().any(|a| *a == lldp::expand_port(x)))
+                            .then(|| pp.to_string())
+                    })
+                })
+            });
+            (peer, port.or_else(|| n.ports.first().cloned()))
+        };
         let mut by_local: BTreeMap<String, Vec<&lldp::Neighbour>> = BTreeMap::new();
         for n in &neighbours {
             by_local.entry(n.local.clone()).or_default().push(n);
@@ -956,20 +976,7 @@ fn wiring(fabric: &Fabric, reads: &mut [Read]) {
                     }),
                 }),
                 Some(n) => {
-                    let actual_peer = n.system.as_deref().map(|s| fabric_device(s).unwrap_or_else(|| s.to_string()));
-                    // Show the neighbour's port by the name the plan uses when one matches.
-                    let actual_port = actual_peer.as_deref().and_then(|p| {
-                        planned.get(p).and_then(|ls| {
-                            ls.iter().find_map(|(pp, _, _)| {
-                                let acc = names(p, pp);
-                                n.ports
-                                    .iter()
-                                    .any(|x| acc.iter().any(|a| *a == lldp::expand_port(x)))
-                                    .then(|| pp.to_string())
-                            })
-                        })
-                    });
-                    let actual_port = actual_port.or_else(|| n.ports.first().cloned());
+                    let (actual_peer, actual_port) = resolve(n);
                     wrong.push((
                         port.to_string(),
                         peer.to_string(),
@@ -1034,10 +1041,12 @@ fn wiring(fabric: &Fabric, reads: &mut [Read]) {
                 continue;
             }
             for n in ns {
-                let Some(peer) = n.system.as_deref().and_then(fabric_device) else {
+                if n.system.as_deref().and_then(fabric_device).is_none() {
+                    continue;
+                }
+                let (Some(peer), port) = resolve(n) else {
                     continue;
                 };
-                let port = n.ports.first().cloned();
                 r.pending.push(Pending {
                     place: Place::State(file, n.at),
                     diag: Diagnostic::new(
@@ -1049,9 +1058,16 @@ fn wiring(fabric: &Fabric, reads: &mut [Read]) {
                         ),
                     )
                     .label("this neighbour")
-                    .help(format!(
-                        "move the cable from `{device}` {local} to the port cabling.csv names for `{peer}`"
-                    ))
+                    .help(match links.iter().find(|(_, pe, pp)| {
+                        *pe == peer.as_str() && port.as_deref() == Some(*pp)
+                    }) {
+                        Some((planned_port, _, _)) => format!(
+                            "move the cable from `{device}` {local} to {planned_port}, where cabling.csv has it"
+                        ),
+                        None => format!(
+                            "move the cable from `{device}` {local} to the port cabling.csv names for `{peer}`"
+                        ),
+                    })
                     .observed(Observed::Wiring {
                         device: device.clone(),
                         port: local.clone(),
