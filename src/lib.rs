@@ -18,4 +18,5 @@ pub mod source;
 pub mod span;
 pub mod syntax;
 pub mod timings;
+pub mod import;
 pub mod verify;

@@ -9,6 +9,9 @@ use crate::source::Sources;
 use super::{CheckArgs, CheckFormat, ColorChoice, ExitStatus, err, out};
 
 pub fn run(args: &CheckArgs) -> ExitStatus {
+    if let Some(dir) = &args.state {
+        return super::import::check_state(args, dir);
+    }
     let limits = args.limits.limits();
     let mut sources = Sources::new();
     let mut results: Vec<Checked> = Vec::new();
