@@ -650,6 +650,30 @@ pub fn fab(
                     }
                 }
             }
+            // Else: every headroom buffermgrd sized is a whole number of cells, so their
+            // greatest common divisor is the cell when the values are varied enough.
+            if cells.is_empty() {
+                let mut vals = BTreeSet::new();
+                for &i in members.iter() {
+                    for p in d.switches[i].sw.ports.values() {
+                        for g in p.pg.values() {
+                            vals.extend(g.xoff.filter(|&x| x > 0));
+                            vals.extend(g.size.filter(|&x| x > 0));
+                        }
+                    }
+                }
+                let g = vals.iter().fold(0u64, |a, &b| gcd(a, b));
+                if vals.len() >= 2 && (64..=1024).contains(&g) {
+                    words.push(format!("cell {g}B"));
+                    if let Some(at) = at {
+                        notes.push(Note::new(
+                            NoteKind::Inferred,
+                            *at,
+                            format!("the buffer cell is not in CONFIG_DB; {g} B divides every lossless headroom ({} values) of these switches, so it is taken as the cell", vals.len()),
+                        ));
+                    }
+                }
+            }
             if cells.len() == 1
                 && let Some(c) = cells.first()
             {
@@ -1162,4 +1186,8 @@ fn routes(d: &Deployed, o: &mut Out, notes: &mut Vec<Note>) {
             }
         }
     }
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
 }
