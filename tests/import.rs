@@ -49,7 +49,6 @@ fn build(fab: &Path) -> (Checked, Vec<Artifact>) {
 /// The state a build's devices would report (verify's synthesized state), written to `dir`.
 fn write_state(checked: &Checked, files: &[Artifact], dir: &Path) {
     let fabric = checked.fabric.as_ref().unwrap();
-    let _ = ArtifactKind::Switch;
     for (rel, text) in synth::state(fabric, files) {
         let p = dir.join(rel);
         fs::create_dir_all(p.parent().unwrap()).unwrap();
@@ -77,24 +76,11 @@ fn import_dir(dir: &Path) -> (import::Imported, Sources) {
     (i, sources)
 }
 
-fn codes(d: &[Diagnostic]) -> Vec<String> {
-    d.iter().map(|d| d.code.as_str().to_string()).collect()
-}
-
 fn check_text(dir: &Path, text: &str) -> Checked {
     let p = dir.join("imported.fab");
     fs::write(&p, text).unwrap();
     let mut sources = Sources::new();
     pipeline::check(&mut sources, &p, &Limits::default()).expect("readable")
-}
-
-fn tables(files: &[Artifact], device: &str) -> BTreeMap<String, serde_json::Value> {
-    let a = files
-        .iter()
-        .find(|a| a.device == device && a.path.ends_with("config_db.json"))
-        .unwrap_or_else(|| panic!("{device} has a config_db.json"));
-    let v: serde_json::Value = serde_json::from_str(&a.contents).unwrap();
-    v.as_object().unwrap().clone().into_iter().collect()
 }
 
 /// What the `.fab` cannot carry from a SONiC fabric built by fabricc, by device kind: the
@@ -136,7 +122,11 @@ fn round_trip(fixture: &Path) {
     }
     let dbg = |v: &dyn std::fmt::Debug| format!("{v:?}");
     assert_eq!(dbg(&a.ecn), dbg(&b.ecn), "{name}: ECN rows");
-    assert_eq!(dbg(&a.oversubscription), dbg(&b.oversubscription), "{name}: oversubscription");
+    assert_eq!(
+        dbg(&a.oversubscription),
+        dbg(&b.oversubscription),
+        "{name}: oversubscription"
+    );
     // Lossless priorities of every class, as every switch treats them.
     let lossless = |c: &Checked| -> Vec<(String, Vec<u8>)> {
         let f = c.fabric.as_ref().unwrap();
@@ -147,7 +137,11 @@ fn round_trip(fixture: &Path) {
             .switches
             .iter()
             .map(|s| {
-                let mut p: Vec<u8> = s.ports.iter().flat_map(|p| p.lossless_priorities.clone()).collect();
+                let mut p: Vec<u8> = s
+                    .ports
+                    .iter()
+                    .flat_map(|p| p.lossless_priorities.clone())
+                    .collect();
                 p.sort_unstable();
                 p.dedup();
                 (s.device.clone(), p)
@@ -195,4 +189,323 @@ fn round_trip(fixture: &Path) {
 fn round_trip_sonic_fixtures() {
     round_trip(&root().join("fixtures/build/inputs/sonic-sn5600-2x2.fab"));
     round_trip(&root().join("fixtures/fabrics/pod-256.fab"));
+}
+
+/// Edits a JSON state file in place (pretty-printed, so that every value has its own line).
+fn edit(dir: &Path, file: &str, f: impl FnOnce(&mut serde_json::Value)) {
+    let p = dir.join(file);
+    let mut v: serde_json::Value = serde_json::from_str(&fs::read_to_string(&p).unwrap()).unwrap();
+    f(&mut v);
+    fs::write(&p, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+}
+
+fn pretty_all(dir: &Path) {
+    for e in fs::read_dir(dir).unwrap() {
+        let d = e.unwrap().path();
+        for f in ["config_db.json", "state.json", "lldp.json"] {
+            if d.join(f).exists() {
+                edit(&d, f, |_| {});
+            }
+        }
+    }
+}
+
+fn check_state(dir: &Path) -> (Vec<Diagnostic>, Sources, import::check::StateChecked) {
+    let mut sources = Sources::new();
+    let input = Input {
+        state_dir: dir,
+        state_display: "state".into(),
+        max_input_bytes: Limits::default().max_input_bytes,
+        name: Some("lab".into()),
+    };
+    let c = import::check::check_state(&input, &mut sources, &Limits::default()).expect("runs");
+    (c.diagnostics.clone(), sources, c)
+}
+
+/// (code, file, line) of every finding that is not advice.
+fn found(d: &[Diagnostic], s: &Sources) -> Vec<(String, String, usize)> {
+    let mut v: Vec<(String, String, usize)> = d
+        .iter()
+        .filter(|x| x.severity != fabricc::diagnostic::Severity::Advice)
+        .map(|x| {
+            let (a, _) = s.span_lines(x.primary.span);
+            (
+                x.code.as_str().to_string(),
+                s.get(x.primary.span.file).display.clone(),
+                a.line,
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// The line of the first occurrence of `needle` after `after` in a state file.
+fn line_of(dir: &Path, file: &str, after: &str, needle: &str) -> usize {
+    let text = fs::read_to_string(dir.join(file)).unwrap();
+    let from = text
+        .find(after)
+        .unwrap_or_else(|| panic!("{after} in {file}"));
+    let at = from
+        + text[from..]
+            .find(needle)
+            .unwrap_or_else(|| panic!("{needle} in {file}"));
+    text[..at].matches('\n').count() + 1
+}
+
+fn seeded(name: &str, f: impl FnOnce(&Path)) -> (Vec<(String, String, usize)>, PathBuf) {
+    let dir = state_of("sonic-sn5600-2x2.fab", name);
+    pretty_all(&dir);
+    f(&dir);
+    let (d, s, _) = check_state(&dir);
+    (found(&d, &s), dir)
+}
+
+#[test]
+fn the_deployed_fabric_in_sync_has_no_findings() {
+    let (f, _) = seeded("clean", |_| {});
+    assert_eq!(f, vec![]);
+}
+
+#[test]
+fn seeded_ecn_min_above_the_pause_threshold_on_one_switch() {
+    let (f, dir) = seeded("ecn", |d| {
+        edit(d, "leaf2/config_db.json", |v| {
+            for p in [
+                "pg_lossless_400000_30m_profile",
+                "pg_lossless_400000_3m_profile",
+            ] {
+                let p = v["BUFFER_PROFILE"][p].as_object_mut().unwrap();
+                p.remove("dynamic_th");
+                p.insert("static_th".into(), "100000".into());
+            }
+        })
+    });
+    let at = line_of(
+        &dir,
+        "leaf2/config_db.json",
+        "\"Ethernet0|3\"",
+        "\"profile\"",
+    );
+    let codes: Vec<&str> = f.iter().map(|x| x.0.as_str()).collect();
+    // The pause at 100 KB is below `ecn min` (FAB304) and so below `ecn max` (FAB305).
+    assert_eq!(codes, vec!["FAB304", "FAB305"], "{f:?}");
+    for x in &f[..2] {
+        assert_eq!(
+            (x.1.as_str(), x.2),
+            ("state/leaf2/config_db.json", at),
+            "{f:?}"
+        );
+    }
+}
+
+#[test]
+fn seeded_cable_longer_than_its_headroom() {
+    let (f, dir) = seeded("cable", |d| {
+        edit(d, "leaf1/config_db.json", |v| {
+            v["BUFFER_PG"]["Ethernet16|3"]["profile"] = "pg_lossless_400000_3m_profile".into();
+        })
+    });
+    let at = line_of(
+        &dir,
+        "leaf1/config_db.json",
+        "\"Ethernet16|3\"",
+        "\"profile\"",
+    );
+    assert_eq!(
+        f,
+        vec![("FAB401".into(), "state/leaf1/config_db.json".into(), at)]
+    );
+}
+
+#[test]
+fn seeded_lossless_priority_missing_on_one_leaf() {
+    let (f, dir) = seeded("lossless", |d| {
+        edit(d, "leaf2/config_db.json", |v| {
+            for (_, p) in v["PORT_QOS_MAP"].as_object_mut().unwrap() {
+                p["pfc_enable"] = "".into();
+            }
+        })
+    });
+    let at = line_of(
+        &dir,
+        "leaf2/config_db.json",
+        "\"PORT_QOS_MAP\"",
+        "\"pfc_enable\"",
+    );
+    assert_eq!(
+        f,
+        vec![("FAB505".into(), "state/leaf2/config_db.json".into(), at)]
+    );
+}
+
+#[test]
+fn seeded_dscp_26_to_a_lossy_class_on_one_switch() {
+    let (f, dir) = seeded("dscp", |d| {
+        edit(d, "leaf1/config_db.json", |v| {
+            v["DSCP_TO_TC_MAP"]["FABRICC"]["26"] = "0".into();
+        })
+    });
+    let at = line_of(
+        &dir,
+        "leaf1/config_db.json",
+        "\"DSCP_TO_TC_MAP\"",
+        "\"FABRICC\"",
+    );
+    assert_eq!(
+        f,
+        vec![("FAB505".into(), "state/leaf1/config_db.json".into(), at)]
+    );
+}
+
+#[test]
+fn seeded_static_route_bounce_is_in_the_model() {
+    let (checked, files) = build(&root().join("fixtures/import/single-homed.fab"));
+    let dir = scratch("route").join("state");
+    fs::create_dir_all(&dir).unwrap();
+    write_state(&checked, &files, &dir);
+    pretty_all(&dir);
+    edit(&dir, "L2/config_db.json", |v| {
+        v["INTERFACE"] =
+            serde_json::json!({"Ethernet0|10.2.0.0/31": {}, "Ethernet8|10.2.0.2/31": {}});
+    });
+    edit(&dir, "S1/config_db.json", |v| {
+        v["STATIC_ROUTE"] =
+            serde_json::json!({"10.2.0.0/30": {"nexthop": "10.0.0.1", "ifname": "Ethernet0"}});
+    });
+    let (d, s, c) = check_state(&dir);
+    // The route becomes a `route` statement whose origin is the STATIC_ROUTE entry; one bounce
+    // closes no cycle, so the proof (which follows it) finds no deadlock and nothing else.
+    assert!(
+        c.imported.text.contains("route at S1 to L2 via L1"),
+        "{}",
+        c.imported.text
+    );
+    let at = c.imported.text.find("route at S1").unwrap();
+    let o = c
+        .imported
+        .origins
+        .iter()
+        .find(|o| o.start <= at && at < o.end)
+        .expect("origin");
+    let (l, _) = s.span_lines(o.from);
+    assert_eq!(
+        (s.get(o.from.file).display.as_str(), l.line),
+        (
+            "state/S1/config_db.json",
+            line_of(&dir, "S1/config_db.json", "\"STATIC_ROUTE\"", "10.2.0.0/30")
+        )
+    );
+    assert_eq!(found(&d, &s), vec![]);
+    assert_eq!(
+        c.checked
+            .facts
+            .as_ref()
+            .unwrap()
+            .deadlock
+            .as_ref()
+            .map(|x| x.possible),
+        Some(false)
+    );
+}
+
+#[test]
+fn bad_inputs_are_import_findings() {
+    let dir = state_of("sonic-sn5600-2x2.fab", "bad");
+    fs::write(dir.join("leaf2/config_db.json"), "{\"PORT\": {").unwrap();
+    fs::write(dir.join("gpu1/state.json"), "{\"schema\": \"other/1\"}").unwrap();
+    fs::create_dir_all(dir.join("leaf9")).unwrap();
+    fs::write(dir.join("leaf9/startup.yaml"), "- set: {}\n").unwrap();
+    // Neither end of leaf1 Ethernet16 -- spine1 Ethernet0 states its cable.
+    edit(&dir, "leaf1/config_db.json", |v| {
+        v["CABLE_LENGTH"]["AZURE"]
+            .as_object_mut()
+            .unwrap()
+            .remove("Ethernet16");
+    });
+    edit(&dir, "spine1/config_db.json", |v| {
+        v["CABLE_LENGTH"]["AZURE"]
+            .as_object_mut()
+            .unwrap()
+            .remove("Ethernet0");
+    });
+    let (i, s) = import_dir(&dir);
+    let f = found(&i.diagnostics, &s);
+    let codes: Vec<&str> = f.iter().map(|x| x.0.as_str()).collect();
+    assert_eq!(
+        codes,
+        vec![
+            "FAB960", "FAB960", "FAB960", "FAB960", "FAB960", "FAB961", "FAB961", "FAB963",
+            "FAB968"
+        ],
+        "{f:?}"
+    );
+    // leaf9 holds only a Cumulus file; leaf2's file is cut short, so the spines' links to it
+    // lead nowhere (two each); gpu1's state.json has another schema, so gpu1 is known only
+    // from its neighbours.
+    assert!(f[0].1.ends_with("leaf9/startup.yaml"), "{f:?}");
+    assert!(
+        f.iter()
+            .any(|x| x.0 == "FAB961" && x.1.ends_with("leaf2/config_db.json"))
+    );
+    assert!(
+        f.iter()
+            .any(|x| x.0 == "FAB961" && x.1.ends_with("gpu1/state.json"))
+    );
+    let c = check_text(dir.parent().unwrap(), &i.text);
+    assert_eq!(c.errors(), 0, "{:?}", c.diagnostics);
+}
+
+#[test]
+fn the_cli_writes_the_fab_and_check_state_points_into_the_state() {
+    let dir = state_of("sonic-sn5600-2x2.fab", "cli");
+    let out = dir.parent().unwrap().join("pod.fab");
+    let bin = env!("CARGO_BIN_EXE_fabricc");
+    let r = Command::new(bin)
+        .args(["import", "--state"])
+        .arg(&dir)
+        .arg("-o")
+        .arg(&out)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        r.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    let findings = v["findings"].as_array().unwrap();
+    assert!(!findings.is_empty());
+    assert!(findings.iter().all(|f| f["category"] == "import"), "{v}");
+    let r = Command::new(bin).arg("check").arg(&out).output().unwrap();
+    assert_eq!(r.status.code(), Some(0));
+    edit(&dir, "leaf1/config_db.json", |v| {
+        v["DSCP_TO_TC_MAP"]["FABRICC"]["26"] = "0".into();
+    });
+    let r = Command::new(bin)
+        .args(["check", "--format", "short", "--state"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&r.stdout);
+    assert!(
+        text.contains("leaf1/config_db.json:") && text.contains("FAB505"),
+        "{text}"
+    );
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for e in fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let p = e.path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(e.file_name()));
+        } else {
+            fs::copy(&p, to.join(e.file_name())).unwrap();
+        }
+    }
 }

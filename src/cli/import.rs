@@ -118,7 +118,11 @@ pub fn check_state(args: &CheckArgs, dir: &std::path::Path) -> ExitStatus {
             return ExitStatus::Error;
         }
     };
-    let facts = if args.facts { checked.facts.as_ref() } else { None };
+    let facts = if args.facts {
+        checked.facts.as_ref()
+    } else {
+        None
+    };
     let mut text = render(
         args.format,
         checked.fabric_name(),

@@ -7,9 +7,9 @@ mod diff;
 mod explain;
 mod export;
 mod fmt;
+mod import;
 mod platforms;
 mod shell;
-mod import;
 mod verify;
 
 use std::path::PathBuf;
@@ -160,7 +160,11 @@ pub enum ColorChoice {
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// Fabric files (`.fab`, or the `.yaml` form of `fabricc export`).
-    #[arg(required_unless_present = "state", conflicts_with = "state", value_name = "FILE")]
+    #[arg(
+        required_unless_present = "state",
+        conflicts_with = "state",
+        value_name = "FILE"
+    )]
     pub files: Vec<PathBuf>,
     /// Check a deployed fabric: import the state directory DIR (as `fabricc import` does) and
     /// check the result; findings point into the state files.

@@ -64,12 +64,18 @@ pub fn check_state(
     let path = input.state_dir.join("(imported).fab");
     let reader = Memory {
         path: path.clone(),
-        display: format!("{}/(imported).fab", input.state_display.trim_end_matches('/')),
+        display: format!(
+            "{}/(imported).fab",
+            input.state_display.trim_end_matches('/')
+        ),
         text: imported.text.clone(),
     };
-    let checked = pipeline::check_from(sources, &reader, &path, limits)
-        .map_err(|e| Fatal(e.to_string()))?;
-    let fab: Option<FileId> = sources.files().find(|(_, f)| f.display == reader.display).map(|(id, _)| id);
+    let checked =
+        pipeline::check_from(sources, &reader, &path, limits).map_err(|e| Fatal(e.to_string()))?;
+    let fab: Option<FileId> = sources
+        .files()
+        .find(|(_, f)| f.display == reader.display)
+        .map(|(id, _)| id);
     let mut diagnostics = imported.diagnostics.clone();
     for d in &checked.diagnostics {
         let mut d = d.clone();

@@ -61,7 +61,10 @@ pub fn read(root: &Node, file: usize) -> Result<Host, String> {
         }
     }
     let mut host = Host {
-        driver: root.get("driver").and_then(Node::as_str).map(str::to_string),
+        driver: root
+            .get("driver")
+            .and_then(Node::as_str)
+            .map(str::to_string),
         nics: Vec::new(),
     };
     for n in root.get("nics").map(Node::items).unwrap_or_default() {

@@ -99,6 +99,8 @@ pub struct Origin {
     pub start: usize,
     pub end: usize,
     pub from: Span,
+    /// A line of one device's override (or a route), not a fabric-wide value.
+    pub device: bool,
 }
 
 /// What to import.
@@ -215,7 +217,9 @@ pub fn import(input: &Input<'_>, sources: &mut Sources) -> Result<Imported, Fata
         .iter()
         .map(|(display, text)| {
             sources.add(SourceFile::new(
-                input.state_dir.join(display.split_once('/').map_or("", |x| x.1)),
+                input
+                    .state_dir
+                    .join(display.split_once('/').map_or("", |x| x.1)),
                 format!("{}/{display}", input.state_display.trim_end_matches('/')),
                 text.clone(),
             ))
@@ -238,7 +242,14 @@ pub fn import(input: &Input<'_>, sources: &mut Sources) -> Result<Imported, Fata
     diagnostics.dedup();
     let origins = origins_ev
         .into_iter()
-        .filter_map(|(start, end, e)| span(e).map(|from| Origin { start, end, from }))
+        .filter_map(|(start, end, e, device)| {
+            span(e).map(|from| Origin {
+                start,
+                end,
+                from,
+                device,
+            })
+        })
         .collect();
     let mut xoffs = Vec::new();
     for c in &d.cables {
@@ -256,7 +267,7 @@ pub fn import(input: &Input<'_>, sources: &mut Sources) -> Result<Imported, Fata
                 continue;
             };
             for (&pg, prof) in &p.pg {
-                if let (Some(xoff), Some(sp)) = (prof.xoff, span(prof.xoff_at)) {
+                if let (Some(xoff), Some(sp)) = (prof.xoff, span(prof.at)) {
                     xoffs.push(Xoff {
                         switch: sw.clone(),
                         port: port.clone(),
@@ -363,7 +374,8 @@ fn read_all(input: &Input<'_>, folders: &[String]) -> Deployed {
                 .find(|f| has(f));
             let idx = d.files.len();
             let shown = format!("{folder}/{}", other.unwrap_or(""));
-            d.files.push((shown.trim_end_matches('/').to_string(), String::new()));
+            d.files
+                .push((shown.trim_end_matches('/').to_string(), String::new()));
             let message = match other {
                 Some(f) => format!(
                     "`{folder}` holds `{f}`; import reads SONiC (`config_db.json`) and hosts (`state.json`) only, so this device and its links are left out"
@@ -407,8 +419,7 @@ fn read_all(input: &Input<'_>, folders: &[String]) -> Deployed {
             if let Some(s) = d.switches.iter_mut().find(|s| s.name == dev) {
                 let port = n.ports.first().cloned().unwrap_or_default();
                 // DEVICE_NEIGHBOR wins; LLDP fills in.
-                s.sw
-                    .neighbours
+                s.sw.neighbours
                     .entry(n.local.clone())
                     .or_insert((system, port, at));
                 let _ = &n.ports;
@@ -432,8 +443,7 @@ fn read_all(input: &Input<'_>, folders: &[String]) -> Deployed {
         else {
             continue;
         };
-        s.sw
-            .neighbours
+        s.sw.neighbours
             .entry(port)
             .or_insert((hostname, netdev, at));
     }
@@ -490,7 +500,9 @@ fn connect(d: &mut Deployed) {
                 Peer::Host(host, 0)
             };
             let key = match &peer {
-                Peer::Switch(o, op) if (o.as_str(), op.as_str()) < (s.name.as_str(), port.as_str()) => {
+                Peer::Switch(o, op)
+                    if (o.as_str(), op.as_str()) < (s.name.as_str(), port.as_str()) =>
+                {
                     (o.clone(), op.clone())
                 }
                 _ => (s.name.clone(), port.clone()),
@@ -522,9 +534,7 @@ fn connect(d: &mut Deployed) {
     d.hosts.sort_by(|a, b| natural(&a.name, &b.name));
     let mut next: BTreeMap<String, u32> = BTreeMap::new();
     let mut list: Vec<Cable> = cables.into_values().collect();
-    list.sort_by(|a, b| {
-        natural(&a.switch, &b.switch).then_with(|| natural(&a.port, &b.port))
-    });
+    list.sort_by(|a, b| natural(&a.switch, &b.switch).then_with(|| natural(&a.port, &b.port)));
     for c in &mut list {
         if let Peer::Host(h, n) = &mut c.peer
             && *n == 0
@@ -536,7 +546,10 @@ fn connect(d: &mut Deployed) {
     }
     // A switch with no cable at all.
     for s in &d.switches {
-        if !list.iter().any(|c| c.switch == s.name || matches!(&c.peer, Peer::Switch(o, _) if *o == s.name)) {
+        if !list
+            .iter()
+            .any(|c| c.switch == s.name || matches!(&c.peer, Peer::Switch(o, _) if *o == s.name))
+        {
             notes.push(Note::new(
                 NoteKind::NoTopology,
                 Ev { file: s.file, at: Loc::default() },
@@ -549,7 +562,10 @@ fn connect(d: &mut Deployed) {
 }
 
 fn looks_like_switch_port(p: &str) -> bool {
-    p.starts_with("Ethernet") || p.starts_with("swp") || p.starts_with("et-") || p.starts_with("Eth")
+    p.starts_with("Ethernet")
+        || p.starts_with("swp")
+        || p.starts_with("et-")
+        || p.starts_with("Eth")
 }
 
 /// The NIC of host `h` that a neighbour names by `port`: `nicN`, or the NIC's netdev.
@@ -580,6 +596,29 @@ pub fn point_into_state(diag: &mut Diagnostic, fab: FileId, origins: &[Origin]) 
             *span = o.from;
         }
     };
+    let find = |span: Span| -> Option<&Origin> {
+        if span.file != fab {
+            return None;
+        }
+        let s = span.start as usize;
+        origins
+            .iter()
+            .filter(|o| o.start <= s && s < o.end.max(o.start + 1))
+            .min_by_key(|o| o.end - o.start)
+    };
+    // A finding about one device's override points at that device's state, not at the
+    // fabric-wide value it is judged against (which came from another switch).
+    let primary_fabric = find(diag.primary.span).is_some_and(|o| !o.device);
+    if primary_fabric
+        && let Some(i) = diag
+            .secondary
+            .iter()
+            .position(|l| find(l.span).is_some_and(|o| o.device))
+    {
+        let (p, s) = (diag.primary.span, diag.secondary[i].span);
+        diag.primary.span = s;
+        diag.secondary[i].span = p;
+    }
     map(&mut diag.primary.span);
     for l in &mut diag.secondary {
         map(&mut l.span);

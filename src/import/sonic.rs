@@ -63,7 +63,9 @@ pub struct PgProfile {
     pub xoff: Option<u64>,
     pub size: Option<u64>,
     pub threshold: Option<Threshold>,
+    /// The `BUFFER_PG` entry's `profile` field.
     pub at: Ev,
+    /// The profile's `xoff` field.
     pub xoff_at: Ev,
 }
 
@@ -124,7 +126,9 @@ fn field<'a>(rec: &'a Node, name: &str) -> Option<&'a Node> {
 }
 
 fn num(rec: &Node, name: &str) -> Option<u64> {
-    field(rec, name).and_then(text).and_then(|t| t.trim().parse().ok())
+    field(rec, name)
+        .and_then(text)
+        .and_then(|t| t.trim().parse().ok())
 }
 
 /// `Ethernet0,Ethernet4|3-4` → ([Ethernet0, Ethernet4], Some("3-4")).
@@ -206,8 +210,7 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
         let port = sw.ports.entry(k.name.clone()).or_default();
         port.at = key_ev(file, k, rec);
         port.speed_mbps = num(rec, "speed");
-        port.mtu = field(rec, "mtu")
-            .and_then(|n| text(n)?.parse().ok().map(|m| (m, ev(file, n))));
+        port.mtu = field(rec, "mtu").and_then(|n| text(n)?.parse().ok().map(|m| (m, ev(file, n))));
         port.lanes = field(rec, "lanes").and_then(text).map(|l| {
             u32::try_from(l.split(',').filter(|x| !x.trim().is_empty()).count()).unwrap_or(1)
         });
@@ -274,7 +277,9 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
             let Some(port) = sw.ports.get_mut(&p) else {
                 continue;
             };
-            let name = field(rec, "dscp_to_tc_map").and_then(text).or(global.clone());
+            let name = field(rec, "dscp_to_tc_map")
+                .and_then(text)
+                .or(global.clone());
             if let Some(name) = name {
                 port.dscp = dscp_map(&name);
                 if port.dscp.is_none() {
@@ -398,12 +403,17 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
     };
     for (k, rec) in table("BUFFER_PG") {
         let (ports, pgs) = split_key(&k.name);
-        let Some(name) = field(rec, "profile").and_then(text) else {
+        let Some(pnode) = field(rec, "profile") else {
             continue;
         };
-        let Some(prof) = profile(&name) else {
+        let Some(name) = text(pnode) else {
             continue;
         };
+        let Some(mut prof) = profile(&name) else {
+            continue;
+        };
+        // Where this port's PG takes the profile: a finding about the port points here.
+        prof.at = ev(file, pnode);
         if prof.xoff.is_none() {
             continue; // a lossy PG
         }
@@ -500,7 +510,10 @@ mod tests {
 
     #[test]
     fn small_helpers() {
-        assert_eq!(items("3-4,6").into_iter().collect::<Vec<_>>(), vec![3, 4, 6]);
+        assert_eq!(
+            items("3-4,6").into_iter().collect::<Vec<_>>(),
+            vec![3, 4, 6]
+        );
         assert_eq!(items("x,9"), BTreeSet::new());
         assert_eq!(cable_mm("30m"), Some(30_000));
         assert_eq!(cable_mm("2.5m"), Some(2_500));

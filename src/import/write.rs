@@ -58,6 +58,8 @@ fn list(v: &[u8]) -> String {
 struct Out {
     text: String,
     origins: Vec<(usize, usize, Ev)>,
+    /// Byte ranges of per-device override blocks and routes.
+    pub device_lines: Vec<(usize, usize)>,
 }
 
 impl Out {
@@ -286,11 +288,12 @@ pub fn fab(
     name: &str,
     state_display: &str,
     d: &mut Deployed,
-) -> (String, Vec<(usize, usize, Ev)>) {
+) -> (String, Vec<(usize, usize, Ev, bool)>) {
     let mut notes: Vec<Note> = Vec::new();
     let mut o = Out {
         text: String::new(),
         origins: Vec::new(),
+        device_lines: Vec::new(),
     };
     // Fabric ports of each switch.
     let mut fabric_ports: BTreeMap<&str, Vec<String>> = BTreeMap::new();
@@ -307,7 +310,10 @@ pub fn fab(
         .switches
         .iter()
         .map(|s| {
-            let mut ports = fabric_ports.get(s.name.as_str()).cloned().unwrap_or_default();
+            let mut ports = fabric_ports
+                .get(s.name.as_str())
+                .cloned()
+                .unwrap_or_default();
             ports.sort_by(|a, b| natural(a, b));
             ports.dedup();
             view(s, &ports, &mut notes)
@@ -319,17 +325,16 @@ pub fn fab(
     let fabric_map = majority(&dscp_maps);
     let lossless_sets: Vec<(BTreeSet<u8>, Ev)> =
         views.iter().filter_map(|v| v.lossless.clone()).collect();
-    let fabric_lossless = majority(&lossless_sets)
-        .map(|x| x.0)
-        .unwrap_or_default();
+    let fabric_lossless = majority(&lossless_sets).map(|x| x.0).unwrap_or_default();
     let mut tcs: BTreeSet<u8> = fabric_lossless.clone();
     if let Some((m, _)) = &fabric_map {
         tcs.extend(m.iter().copied());
     }
-    let per_tc = |f: &dyn Fn(&View) -> Option<(Option<String>, Ev)>| -> Option<(Option<String>, Ev)> {
-        let vals: Vec<(Option<String>, Ev)> = views.iter().filter_map(f).collect();
-        majority(&vals)
-    };
+    let per_tc =
+        |f: &dyn Fn(&View) -> Option<(Option<String>, Ev)>| -> Option<(Option<String>, Ev)> {
+            let vals: Vec<(Option<String>, Ev)> = views.iter().filter_map(f).collect();
+            majority(&vals)
+        };
     let _ = per_tc;
     // Host facts: CNP DSCP, RoCE MTU.
     let mut cnp_dscps: Vec<(u64, Ev)> = Vec::new();
@@ -367,9 +372,7 @@ pub fn fab(
             .collect();
         let scheds: Vec<(Option<Sched>, Ev)> = views
             .iter()
-            .filter_map(|v| {
-                Some((v.sched.get(&t).map(|s| s.0), v.sched.get(&t).map(|s| s.1)?))
-            })
+            .filter_map(|v| Some((v.sched.get(&t).map(|s| s.0), v.sched.get(&t).map(|s| s.1)?)))
             .collect();
         let lossless = fabric_lossless.contains(&t);
         let ths: Vec<(Option<Threshold>, Ev)> = views
@@ -460,24 +463,22 @@ pub fn fab(
     }
     let mut models: Vec<(String, ModelKey, Vec<usize>, Option<Ev>)> = Vec::new();
     for (i, s) in d.switches.iter().enumerate() {
-        let lanes_list: Vec<(String, u32, Ev)> = s
-            .sw
-            .ports
-            .iter()
-            .filter_map(|(p, x)| x.lanes.map(|l| (p.clone(), l, x.at)))
-            .collect();
+        let lanes_list: Vec<(String, u32, Ev)> =
+            s.sw.ports
+                .iter()
+                .filter_map(|(p, x)| x.lanes.map(|l| (p.clone(), l, x.at)))
+                .collect();
         let lanes = pick(&lanes_list).map_or(4, |x| x.0);
         let lanes = [1u32, 2, 4, 8]
             .into_iter()
             .find(|&l| l >= lanes)
             .unwrap_or(8);
-        let speed = s
-            .sw
-            .ports
-            .values()
-            .filter_map(|p| p.speed_mbps)
-            .max()
-            .unwrap_or(400_000);
+        let speed =
+            s.sw.ports
+                .values()
+                .filter_map(|p| p.speed_mbps)
+                .max()
+                .unwrap_or(400_000);
         let dyns: Vec<(Option<i64>, Ev)> = views[i]
             .threshold
             .values()
@@ -496,7 +497,13 @@ pub fn fab(
             speed,
             buffer: s.sw.buffer.map(|b| b.0),
             buffer_model: s.sw.buffer_model.clone(),
-            dynamic: majority(&dyns).and_then(|x| x.0),
+            dynamic: majority(
+                &dyns
+                    .into_iter()
+                    .filter(|d| d.0.is_some())
+                    .collect::<Vec<_>>(),
+            )
+            .and_then(|x| x.0),
         };
         let same = |k: &ModelKey| {
             k.lanes == key.lanes
@@ -551,7 +558,10 @@ pub fn fab(
     // ---- header and fabric-wide values ----
     o.comment(0, &format!("Imported by `fabricc import` from the state in `{state_display}`: the fabric as deployed."));
     o.comment(0, "Fabric-wide values are what most switches run; a switch that differs has an override below.");
-    o.comment(0, "`fabricc check` on this file judges the deployed values, including wrong ones.");
+    o.comment(
+        0,
+        "`fabricc check` on this file judges the deployed values, including wrong ones.",
+    );
     o.line(0, &format!("fabric {name} {{"), None);
     let switch_mtus: Vec<(u64, Ev)> = views.iter().filter_map(|v| v.mtu).collect();
     let fabric_mtu = majority(&switch_mtus);
@@ -574,7 +584,10 @@ pub fn fab(
                 at,
                 format!("the hosts' netdev MTU gives a RoCE MTU of {m}, which is not 256, 512, 1024, 2048 or 4096; the `.fab` keeps the default 4096"),
             ));
-            o.comment(1, &format!("the hosts' netdev MTU implies RoCE MTU {m}, not a valid RoCE MTU"));
+            o.comment(
+                1,
+                &format!("the hosts' netdev MTU implies RoCE MTU {m}, not a valid RoCE MTU"),
+            );
         }
         None => o.comment(1, "no host state: roce-mtu is the default 4096"),
     }
@@ -630,8 +643,14 @@ pub fn fab(
                 if let Some(&i) = members.first() {
                     notes.push(Note::new(
                         NoteKind::CannotCarry,
-                        Ev { file: d.switches[i].file, at: Default::default() },
-                        format!("`{}` has no egress BUFFER_POOL, so its buffer size is unknown", d.switches[i].name),
+                        Ev {
+                            file: d.switches[i].file,
+                            at: Default::default(),
+                        },
+                        format!(
+                            "`{}` has no egress BUFFER_POOL, so its buffer size is unknown",
+                            d.switches[i].name
+                        ),
                     ));
                 }
             }
@@ -779,7 +798,10 @@ pub fn fab(
         o.line(
             1,
             &format!("switch {} {{ {} }}", s.name, words.join("  ")),
-            Some(Ev { file: s.file, at: Default::default() }),
+            Some(Ev {
+                file: s.file,
+                at: Default::default(),
+            }),
         );
     }
     for h in &d.hosts {
@@ -794,11 +816,19 @@ pub fn fab(
         let mut words = vec![format!(
             "nic {}{}",
             nic_model_name(&host_model(h)),
-            if count > 1 { format!(" x {count}") } else { String::new() }
+            if count > 1 {
+                format!(" x {count}")
+            } else {
+                String::new()
+            }
         )];
         if let Some(hs) = &h.host
             && hs.nics.len() as u32 == count
-            && hs.nics.iter().enumerate().all(|(k, n)| n.number as usize == k + 1)
+            && hs
+                .nics
+                .iter()
+                .enumerate()
+                .all(|(k, n)| n.number as usize == k + 1)
         {
             let nd: Option<Vec<String>> = hs
                 .nics
@@ -820,7 +850,10 @@ pub fn fab(
         o.line(
             1,
             &format!("host {} {{ {} }}", h.name, words.join("  ")),
-            h.file.map(|f| Ev { file: f, at: Default::default() }),
+            h.file.map(|f| Ev {
+                file: f,
+                at: Default::default(),
+            }),
         );
     }
     o.line(0, "", None);
@@ -999,12 +1032,17 @@ pub fn fab(
             lines.push((watchdog_words(w), at));
         }
         if !lines.is_empty() {
-            o.comment(1, &format!("{} differs from the fabric-wide values:", s.name));
+            o.comment(
+                1,
+                &format!("{} differs from the fabric-wide values:", s.name),
+            );
+            let start = o.text.len();
             o.line(1, &format!("switch {} {{", s.name), None);
             for (l, at) in lines {
                 o.line(2, &l, Some(at));
             }
             o.line(1, "}", None);
+            o.device_lines.push((start, o.text.len()));
         }
     }
     // Hosts that mark or pause differently.
@@ -1016,9 +1054,7 @@ pub fn fab(
         }
         let mut lines: Vec<(String, Ev)> = Vec::new();
         let pfcs: Vec<(Vec<u8>, Ev)> = hs.nics.iter().filter_map(|n| n.pfc.clone()).collect();
-        if !fabric_lossless.is_empty()
-            && !pfcs.is_empty()
-            && pfcs.iter().all(|(p, _)| p.is_empty())
+        if !fabric_lossless.is_empty() && !pfcs.is_empty() && pfcs.iter().all(|(p, _)| p.is_empty())
         {
             lines.push(("pfc off".into(), pfcs[0].1));
         } else if let Some((p, at)) = pfcs.iter().find(|(p, _)| {
@@ -1040,12 +1076,17 @@ pub fn fab(
             }
         }
         if !lines.is_empty() {
-            o.comment(1, &format!("{} differs from the fabric-wide values:", h.name));
+            o.comment(
+                1,
+                &format!("{} differs from the fabric-wide values:", h.name),
+            );
+            let start = o.text.len();
             o.line(1, &format!("host {} {{", h.name), None);
             for (l, at) in lines {
                 o.line(2, &l, Some(at));
             }
             o.line(1, "}", None);
+            o.device_lines.push((start, o.text.len()));
         }
     }
 
@@ -1053,23 +1094,41 @@ pub fn fab(
     o.line(0, "", None);
     let all_tiered = d.switches.iter().all(|s| tier.contains_key(&s.name));
     if all_tiered && !d.switches.is_empty() {
-        o.comment(1, "tiers from the hosts up (leaves have hosts); routing as the tiers give it");
+        o.comment(
+            1,
+            "tiers from the hosts up (leaves have hosts); routing as the tiers give it",
+        );
         o.line(1, "routing updown", None);
     } else {
-        o.comment(1, "not every switch reaches a host, so there are no tiers: every shortest path");
+        o.comment(
+            1,
+            "not every switch reaches a host, so there are no tiers: every shortest path",
+        );
         o.line(1, "routing shortest", None);
         if let Some(s) = d.switches.iter().find(|s| !tier.contains_key(&s.name)) {
             notes.push(Note::new(
                 NoteKind::Inferred,
-                Ev { file: s.file, at: Default::default() },
-                format!("`{}` has no path to a host, so it has no tier; routing is taken as `shortest`", s.name),
+                Ev {
+                    file: s.file,
+                    at: Default::default(),
+                },
+                format!(
+                    "`{}` has no path to a host, so it has no tier; routing is taken as `shortest`",
+                    s.name
+                ),
             ));
         }
     }
     routes(d, &mut o, &mut notes);
     o.line(0, "}", None);
     d.notes.extend(notes);
-    (o.text, o.origins)
+    let device = |x: usize| o.device_lines.iter().any(|&(a, b)| a <= x && x < b);
+    let origins = o
+        .origins
+        .iter()
+        .map(|&(a, b, e)| (a, b, e, device(a)))
+        .collect();
+    (o.text, origins)
 }
 
 fn is_name(s: &str) -> bool {
@@ -1079,7 +1138,9 @@ fn is_name(s: &str) -> bool {
 }
 
 fn is_pci(s: &str) -> bool {
-    s.len() <= 16 && s.chars().all(|c| c.is_ascii_hexdigit() || c == ':' || c == '.')
+    s.len() <= 16
+        && s.chars()
+            .all(|c| c.is_ascii_hexdigit() || c == ':' || c == '.')
 }
 
 /// IPv4 `a.b.c.d/len` → (network, len).
@@ -1103,7 +1164,10 @@ fn routes(d: &Deployed, o: &mut Out, notes: &mut Vec<Note>) {
     let mut host_nets: Vec<((u32, u8), String, String)> = Vec::new(); // (net, host, switch)
     for s in &d.switches {
         for (port, addr) in &s.sw.interfaces {
-            if let Some(c) = d.cables.iter().find(|c| c.switch == s.name && &c.port == port)
+            if let Some(c) = d
+                .cables
+                .iter()
+                .find(|c| c.switch == s.name && &c.port == port)
                 && let Peer::Host(h, _) = &c.peer
                 && let Some(net) = v4(addr)
             {
@@ -1127,7 +1191,10 @@ fn routes(d: &Deployed, o: &mut Out, notes: &mut Vec<Note>) {
                 notes.push(Note::new(
                     NoteKind::Route,
                     r.at,
-                    format!("static route `{}` on `{}` is not an IPv4 prefix; it is left out", r.prefix, s.name),
+                    format!(
+                        "static route `{}` on `{}` is not an IPv4 prefix; it is left out",
+                        r.prefix, s.name
+                    ),
                 ));
                 continue;
             };
@@ -1142,9 +1209,10 @@ fn routes(d: &Deployed, o: &mut Out, notes: &mut Vec<Note>) {
             } else {
                 let leaves: BTreeSet<&String> = host_nets
                     .iter()
-                    .filter(|(_, h, _)| hosts.contains(h))
+                    .filter(|(n, _, _)| overlaps(*n, dest))
                     .map(|(_, _, l)| l)
                     .collect();
+                // Every host with a subnet on that switch is in the prefix.
                 let behind: BTreeSet<&String> = host_nets
                     .iter()
                     .filter(|(_, _, l)| leaves.contains(l))
@@ -1154,28 +1222,40 @@ fn routes(d: &Deployed, o: &mut Out, notes: &mut Vec<Note>) {
                     .then(|| leaves.iter().next().map(|l| (*l).clone()))
                     .flatten()
             };
-            let via: Option<String> = r
-                .ifnames
-                .iter()
-                .find_map(|p| peer_of(&s.name, p))
-                .or_else(|| {
-                    r.nexthops.iter().find_map(|nh| {
-                        let ip = v4(nh)?;
-                        s.sw.interfaces.iter().find_map(|(port, addr)| {
-                            let net = v4(addr)?;
-                            overlaps((ip.0, 32), net).then(|| peer_of(&s.name, port)).flatten()
+            let via: Option<String> =
+                r.ifnames
+                    .iter()
+                    .find_map(|p| peer_of(&s.name, p))
+                    .or_else(|| {
+                        r.nexthops.iter().find_map(|nh| {
+                            let ip = v4(nh)?;
+                            s.sw.interfaces.iter().find_map(|(port, addr)| {
+                                let net = v4(addr)?;
+                                overlaps((ip.0, 32), net)
+                                    .then(|| peer_of(&s.name, port))
+                                    .flatten()
+                            })
                         })
-                    })
-                });
+                    });
             match (target, via) {
                 (Some(t), Some(v)) => {
                     o.comment(1, &format!("STATIC_ROUTE {} on {}", r.prefix, s.name));
-                    o.line(1, &format!("route at {} to {t} via {v}", s.name), Some(r.at));
+                    let start = o.text.len();
+                    o.line(
+                        1,
+                        &format!("route at {} to {t} via {v}", s.name),
+                        Some(r.at),
+                    );
+                    o.device_lines.push((start, o.text.len()));
                 }
                 (t, v) => {
                     let why = match (t, v) {
-                        (None, _) => "its prefix is not the subnet of one host or of every host behind one switch (the hosts' subnets come from INTERFACE on the ports that face them)",
-                        _ => "its next hop is not on a port with a neighbour (by `ifname`, or by the INTERFACE subnet that holds `nexthop`)",
+                        (None, _) => {
+                            "its prefix is not the subnet of one host or of every host behind one switch (the hosts' subnets come from INTERFACE on the ports that face them)"
+                        }
+                        _ => {
+                            "its next hop is not on a port with a neighbour (by `ifname`, or by the INTERFACE subnet that holds `nexthop`)"
+                        }
                     };
                     notes.push(Note::new(
                         NoteKind::Route,

@@ -1025,8 +1025,9 @@ impl<'a> Parser<'a> {
         let start = spaces(i);
         if !start.starts_with(|c: char| c.is_ascii_digit()) {
             return fail(
-                SyntaxError::expected(start, "a dscp value (0..63)")
-                    .help("write `dscp 26`, `dscp 24,26`, `dscp 24-31`, `dscp other` or `dscp none`"),
+                SyntaxError::expected(start, "a dscp value (0..63)").help(
+                    "write `dscp 26`, `dscp 24,26`, `dscp 24-31`, `dscp other` or `dscp none`",
+                ),
             );
         }
         let (r, lo) = self.int_in(start, "dscp", DSCP.lo, DSCP.hi)?;
