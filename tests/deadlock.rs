@@ -1203,7 +1203,7 @@ fn many_cutting_scenarios_are_summarised_but_counted_in_full() {
         .iter()
         .find(|d| {
             d.message
-                .contains("more failure scenarios cut host pairs off")
+                .contains("more failure scenarios cut NIC pairs off")
         })
         .expect("a summary finding");
     let cutting: std::collections::BTreeSet<&Vec<String>> =

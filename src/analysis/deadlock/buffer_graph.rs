@@ -3,7 +3,7 @@
 //! `(switch, neighbour it receives from, priority)` and whose edges say "traffic held in this
 //! queue must next enter that one".
 //!
-//! Construction is per destination group, never per host pair: traffic for a destination is
+//! Construction is per destination group, never per NIC pair: traffic for a destination is
 //! propagated from its sources along the next-hop sets, over states (ingress link, priority
 //! state), each visited once; an edge is recorded whenever both the current and the next queue
 //! are lossless. An edge into a queue that is lossy at the next switch is no dependency (that

@@ -65,7 +65,7 @@ pub struct Outcome {
     pub stopped: Option<u64>,
 }
 
-/// A scenario's failed links, the first (source, destination) host pairs it cuts off (as
+/// A scenario's failed links, the first (source, destination) endpoint pairs it cuts off (as
 /// many as the listing budget had left), and how many it cuts off in all.
 pub type CutPairs = (Vec<LinkId>, Vec<(u32, u32)>, u64);
 

@@ -37,7 +37,7 @@ use super::routing::{self, Endpoints, Net, Routes};
 use buffer_graph::{BufferDependencyGraph, Cause, Queue};
 use tagger::Qos;
 
-/// Failure scenarios that cut host pairs off, reported one finding each; the rest are one.
+/// Failure scenarios that cut NIC pairs off, reported one finding each; the rest are one.
 pub const SCENARIO_FINDINGS: usize = 50;
 
 /// How to run the proof.
@@ -317,7 +317,7 @@ pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
                 Code::Unreachable,
                 fabric.routing.check_failures.span,
                 format!(
-                    "{} more failure scenarios cut host pairs off ({pairs} pair(s) in all); \
+                    "{} more failure scenarios cut NIC pairs off ({pairs} pair(s) in all); \
                      the first {SCENARIO_FINDINGS} scenarios are reported one by one",
                     rest.len()
                 ),
@@ -554,7 +554,7 @@ fn report_unreachable(
         Code::Unreachable,
         span,
         format!(
-            "`{}` cannot reach `{}` under `{model}`{when} ({} host pair(s) without a route)",
+            "`{}` cannot reach `{}` under `{model}`{when} ({} NIC pair(s) without a route)",
             name(a),
             name(b),
             total
