@@ -1443,3 +1443,105 @@ fn a_demotion_to_a_lossy_class_is_not_a_lossless_priority() {
         d.notes
     );
 }
+
+/// The pair counts of `check failures 2` with two-NIC hosts, single-NIC hosts and a bond are
+/// those of the flow-by-flow reference, whether the pairs are listed (every scenario routed)
+/// or, once the listing budget is spent, counted from the declared fabric's reachability.
+#[test]
+fn failure_pair_counts_agree_with_brute_force_whatever_the_listing_budget() {
+    use std::collections::HashSet;
+    let text = "fabric counts {
+  class roce { dscp 26  priority 3  lossless  bandwidth 50% }
+  class cnp  { dscp 48  priority 6  strict  cnp }
+  class bulk { dscp other  priority 0  bandwidth 50% }
+  switch-model sw { os sonic  ports 32 x 100G }
+  nic-model nic { driver mlx5  speed 100G }
+  switch leaf[1..3] { model sw  tier 1 }
+  switch spine[1..2] { model sw  tier 2 }
+  host a[1..4] { nic nic x 2 }
+  host b[1..4] { nic nic }
+  link a[1..4] -- leaf1
+  link a[1..4] -- leaf2
+  link b[1..2] -- leaf2
+  link b[3..4] -- leaf3
+  link leaf[1..3] -- spine[1..2]
+  routing updown
+  check failures 2
+}
+";
+    let mut fabric = resolve_text(text).expect("resolves");
+    fabric.hosts[0].bonds = vec![vec![0, 1]];
+    let counted = |max_unreachable: u64| {
+        deadlock::prove(
+            &fabric,
+            Options {
+                max_unreachable,
+                ..Options::default()
+            },
+        )
+    };
+    let full = counted(1_000_000);
+    assert_eq!(full.facts.unreachable_pairs, full.unreachable.len() as u64);
+    let base = HashSet::new();
+    let (_, intact) = brute::scenario(&fabric, &base);
+    let mut expected = intact.len() as u64;
+    let n = fabric.links.len();
+    for k in 1..=2 {
+        for set in subsets(n, k) {
+            let down: HashSet<fabricc::model::LinkId> = set
+                .iter()
+                .map(|&i| fabricc::model::LinkId(i as u32))
+                .collect();
+            let (_, u) = brute::scenario(&fabric, &down);
+            expected += u.difference(&intact).count() as u64;
+        }
+    }
+    assert!(expected > 1000, "{expected}");
+    assert_eq!(full.facts.unreachable_pairs, expected);
+    for budget in [0, 1, 10, 500] {
+        let p = counted(budget);
+        assert_eq!(p.facts.unreachable_pairs, expected, "budget {budget}");
+        assert!(
+            p.unreachable.len() as u64 <= budget.max(1),
+            "budget {budget}"
+        );
+        assert_eq!(
+            p.diagnostics.len(),
+            full.diagnostics.len(),
+            "budget {budget}"
+        );
+    }
+}
+
+/// `check failures 2` fixtures, their verdicts and witnesses checked against the reference.
+#[test]
+fn failures_2_with_a_static_bounce_route_finds_the_loop_a_single_failure_makes() {
+    use std::collections::HashSet;
+    let (fabric, _) = load("deadlock/clos-static-bounce-failures2.fab");
+    let p = deadlock::prove(&fabric, Options::default());
+    assert!(p.facts.complete);
+    assert!(p.facts.possible, "{}", explain(&p));
+    // 9 links: 9 single and 36 double failures, plus the fabric as declared.
+    assert_eq!(p.facts.scenarios, 1 + 9 + 36);
+    assert_eq!(p.cycles.len(), 1);
+    assert_eq!(p.cycles[0].scenario, vec!["L3--S2".to_string()]);
+    assert_eq!(p.cycles[0].hops, cycle(3, &["L2<-S2", "S2<-L2"]));
+    // The reference agrees: acyclic as declared, cyclic without L3--S2.
+    let (declared, _) = brute::scenario(&fabric, &HashSet::new());
+    assert!(!brute::cyclic(&declared));
+    let l = fabric
+        .links
+        .iter()
+        .position(|l| {
+            let n = |d| fabric.device_name(d).to_string();
+            (n(l.a.device), n(l.b.device)) == ("L3".into(), "S2".into())
+        })
+        .expect("L3--S2");
+    let down: HashSet<_> = [fabricc::model::LinkId(l as u32)].into_iter().collect();
+    assert!(brute::cyclic(&brute::scenario(&fabric, &down).0));
+    // The same fabric proven to one failure finds the same witness.
+    let mut one = fabric.clone();
+    one.routing.check_failures.value = 1;
+    let p1 = deadlock::prove(&one, Options::default());
+    assert_eq!(p1.cycles[0].hops, p.cycles[0].hops);
+}

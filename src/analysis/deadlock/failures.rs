@@ -118,20 +118,24 @@ pub fn check(
         return out;
     }
 
-    // Distinct effective scenarios, in the order of their links (bundles are in link order,
-    // and a scenario comes before those that extend it): findings and facts list scenarios
-    // in this order, and the first ones are reported one by one.
-    let singles: Vec<usize> = (0..bundles.len())
-        .filter(|&i| bundles[i].len() == 1)
-        .collect();
+    // Distinct effective scenarios: every single bundle, then every pair, each in link order.
+    // Fewer failures first, so the first scenario with a cycle is one of the fewest failed
+    // links; findings and facts list the scenarios in this order, and the first ones (which
+    // the listing always gives a pair) are reported one by one.
     let mut keys: Vec<Key> = Vec::new();
     for (i, b) in bundles.iter().enumerate() {
         if b.len() <= n {
             keys.push(vec![i]);
         }
-        if n >= 2 && b.len() == 1 {
-            let from = singles.partition_point(|&j| j <= i);
-            keys.extend(singles[from..].iter().map(|&j| vec![i, j]));
+    }
+    if n >= 2 {
+        let singles: Vec<usize> = (0..bundles.len())
+            .filter(|&i| bundles[i].len() == 1)
+            .collect();
+        for (x, &i) in singles.iter().enumerate() {
+            for &j in &singles[x + 1..] {
+                keys.push(vec![i, j]);
+            }
         }
     }
 
@@ -243,6 +247,29 @@ pub fn check(
             v
         };
         let is_detached = |u: u32| detached_units.binary_search(&u).is_ok();
+        // One pair at least for the first scenarios, which are reported one by one (the
+        // finding's example); after them, only what the listing budget has left.
+        let listing = if out.unreachable.len() < super::SCENARIO_FINDINGS {
+            keep.max(1)
+        } else {
+            keep
+        };
+        // Only endpoints cut off entirely, nothing re-routed and nothing to list: count, from
+        // the declared fabric's reachability alone.
+        if listing == 0
+            && affected.is_empty()
+            && detached_units
+                .iter()
+                .all(|&u| net.unit_attach[u as usize].is_empty())
+        {
+            let c = counts.get_or_insert_with(|| Counts::new(intact, &classes, &group_live));
+            let total = c.cut_off(intact, &detached_units, &live);
+            if total > 0 {
+                out.unreachable.push((links.clone(), Vec::new(), total));
+            }
+            apply(&mut net, &adj_removed, &detached, false);
+            continue;
+        }
         // Re-routed destinations: the affected groups (without detached endpoints), and each
         // detached endpoint on its own.
         let mut rerouted: Vec<(Option<usize>, Dest)> = Vec::new();
@@ -335,28 +362,6 @@ pub fn check(
                     ok_unit.insert(d.units[0], ok);
                 }
             }
-        }
-        // One pair at least for the first scenarios, which are reported one by one (the
-        // finding's example); after them, only what the listing budget has left.
-        let listing = if out.unreachable.len() < super::SCENARIO_FINDINGS {
-            keep.max(1)
-        } else {
-            keep
-        };
-        // Only endpoints cut off entirely, nothing re-routed and nothing to list: count.
-        if listing == 0
-            && affected.is_empty()
-            && detached_units
-                .iter()
-                .all(|&u| net.unit_attach[u as usize].is_empty())
-        {
-            let c = counts.get_or_insert_with(|| Counts::new(intact, &classes, &group_live));
-            let total = c.cut_off(intact, &detached_units, &live);
-            if total > 0 {
-                out.unreachable.push((links.clone(), Vec::new(), total));
-            }
-            apply(&mut net, &adj_removed, &detached, false);
-            continue;
         }
         let mut cut = PairSample::new(listing);
         let reaches = |attach: &[u32], ok: &[bool]| attach.iter().any(|&s| ok[s as usize * 2 + UP]);
@@ -455,7 +460,6 @@ pub fn check(
             out.first_cycle = Some((links, r, g));
         }
     }
-    out.unreachable.sort();
     out
 }
 
