@@ -161,6 +161,8 @@ pub fn check(
     let mut twin_cache: HashMap<TwinKey, Vec<bool>> = HashMap::new();
     let twin_cache_max = (256usize << 20) / (intact.net.switches() * 2).max(1);
     let mut counts: Option<Counts> = None;
+    // `Counts` holds a flag per (source class, destination group): at most 64 M of them.
+    let counts_fit = classes.len().saturating_mul(intact.dests.len()) <= 64 << 20;
     // One scenario at a time is applied to this copy and undone afterwards: building a fresh
     // switch graph per scenario would cost O(links) each.
     let mut net = intact.net.clone();
@@ -217,6 +219,11 @@ pub fn check(
                 affected.extend(ds.iter().map(|&d| d as usize));
             }
         }
+        if !adj_removed.is_empty()
+            && let Some(ds) = intact.static_uses.get(&routing::ANY_ADJACENCY)
+        {
+            affected.extend(ds.iter().map(|&d| d as usize));
+        }
         for (ri, r) in f.routing.routes.iter().enumerate() {
             let hit = match r.via {
                 DeviceId::Switch(v) => adj_removed.contains(&(r.at.0.min(v.0), r.at.0.max(v.0))),
@@ -257,6 +264,7 @@ pub fn check(
         // Only endpoints cut off entirely, nothing re-routed and nothing to list: count, from
         // the declared fabric's reachability alone.
         if listing == 0
+            && counts_fit
             && affected.is_empty()
             && detached_units
                 .iter()

@@ -566,6 +566,12 @@ pub struct Fragile {
     pub nh: Vec<u32>,
 }
 
+/// Most adjacencies `Routes::static_uses` indexes for one destination.
+const STATIC_USES_MAX: usize = 1024;
+
+/// The key in `Routes::static_uses` of destinations re-routed on every switch-link failure.
+pub const ANY_ADJACENCY: (u32, u32) = (u32::MAX, u32::MAX);
+
 /// One destination routed: its table, the loops and deliverability, its fragile next hops.
 struct Routed {
     table: Table,
@@ -616,6 +622,11 @@ fn route_model(
         }
         static_uses.sort_unstable();
         static_uses.dedup();
+        // A large table is not indexed: the destination is then re-routed on every
+        // switch-link failure (more work, the same answer), which bounds the index's memory.
+        if static_uses.len() > STATIC_USES_MAX {
+            static_uses = vec![ANY_ADJACENCY];
+        }
     }
     Routed {
         loops: loops(net, &table, &sources(net, d), i),
@@ -692,7 +703,8 @@ pub struct Routes {
     /// Model next-hop sets of at most `fragile_limit` neighbours, by switch pair (low, high).
     pub fragile: HashMap<(u32, u32), Vec<Fragile>>,
     /// Destinations with static routes, by every switch pair (low, high) their table uses
-    /// (only when `fragile_limit` > 0).
+    /// (only when `fragile_limit` > 0); under `ANY_ADJACENCY` those whose table is too large
+    /// to index.
     pub static_uses: HashMap<(u32, u32), Vec<u32>>,
 }
 
@@ -732,11 +744,17 @@ impl Routes {
                 *uses.entry(r).or_default() += 1;
             }
         }
-        let mut shared: Vec<u32> = uses
+        // The shared tables are kept for the whole scenario: at most about 64 MB of them (a
+        // state's hop is about 32 bytes), the most used first; other destinations are routed
+        // on their own.
+        let mut shared: Vec<(usize, u32)> = uses
             .into_iter()
             .filter(|&(_, n)| n > 1)
-            .map(|(r, _)| r)
+            .map(|(r, n)| (n, r))
             .collect();
+        shared.sort_unstable_by(|a, b| b.cmp(a));
+        shared.truncate(((64usize << 20) / (net.switches().max(1) * 2 * 32)).max(1));
+        let mut shared: Vec<u32> = shared.into_iter().map(|(_, r)| r).collect();
         shared.sort_unstable();
         let base: HashMap<u32, Vec<Hop>> = shared
             .par_iter()
