@@ -115,7 +115,7 @@ codes! {
     CannotWire           "FAB606" Topology Error "a generated tier cannot be wired with the ports its model has",
     BadLink              "FAB607" Topology Error "a link joins a device to itself or two hosts",
     // routing
-    Unreachable          "FAB701" Routing Warning "a pair of hosts has no route under the routing model",
+    Unreachable          "FAB701" Routing Warning "a pair of NICs has no route under the routing model",
     RoutingLoop          "FAB702" Routing Error "static routes forward traffic in a loop",
     NotAdjacent          "FAB703" Routing Error "a route, path or rewrite names a hop that is not a link",
     // watchdog
