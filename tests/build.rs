@@ -137,6 +137,9 @@ const GOLDEN: &[(&str, &str)] = &[
         "sonic-sn5600-2x2",
         "fixtures/build/inputs/sonic-sn5600-2x2.fab",
     ),
+    ("eos-7060x6", "fixtures/build/inputs/eos-7060x6.fab"),
+    ("eos-7280r4", "fixtures/build/inputs/eos-7280r4.fab"),
+    ("junos-qfx5230", "fixtures/build/inputs/junos-qfx5230.fab"),
 ];
 
 fn compare_golden(case: &str, got: &BTreeMap<String, Vec<u8>>) -> Vec<String> {

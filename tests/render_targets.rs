@@ -174,6 +174,7 @@ fn leaf(os: SwitchOs) -> SwitchContext {
         device: "leaf1".into(),
         os,
         release: None,
+        platform: None,
         description: Some("rail 1 leaf, pod-a".into()),
         fabric: "pod-a".into(),
         mtu: 9216,
@@ -183,6 +184,7 @@ fn leaf(os: SwitchOs) -> SwitchContext {
             restore_ms: 400,
             poll_ms: 100,
             action: WatchdogAction::Drop,
+            defaults: WatchdogDefaults::default(),
         }),
         buffer: BufferPlan {
             total_bytes: 64_000_000,
@@ -472,6 +474,7 @@ fn sonic_refuses_what_buffermgrd_would_rewrite() {
         restore_ms: 400,
         poll_ms: 100,
         action: WatchdogAction::Drop,
+        defaults: WatchdogDefaults::default(),
     });
     assert!(render_switch(&t, &ctx).is_err());
 }

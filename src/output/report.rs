@@ -412,6 +412,28 @@ fn report_md(input: &ReportInput<'_>) -> String {
         }
         o.push('\n');
     }
+    let mut oses: Vec<_> = input.switches.iter().map(|s| s.os).collect();
+    oses.sort_unstable();
+    oses.dedup();
+    let always: Vec<(crate::render::SwitchOs, &str)> = oses
+        .iter()
+        .flat_map(|&os| {
+            crate::render::fidelity::always_left(os)
+                .iter()
+                .map(move |t| (os, *t))
+        })
+        .collect();
+    if !always.is_empty() {
+        let _ = writeln!(
+            o,
+            "Left to the switch on every fabric of a target (not findings; docs/targets.md):
+"
+        );
+        for (os, t) in always {
+            let _ = writeln!(o, "- {}: {}", os.as_str(), cell(t));
+        }
+        o.push('\n');
+    }
     host_scripts(&mut o, input);
 
     // ---- verdicts
