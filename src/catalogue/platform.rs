@@ -1123,8 +1123,14 @@ mod tests {
         );
         // EOS numbers a broken-out port by its first lane (the entry's `naming.eos`, from
         // AMD's 7388 example `Ethernet2/5/1`, `Ethernet2/5/5`): 8 lanes, 2 ports.
-        assert_eq!(a.port_name(Os::Eos, 0, 2, 1).as_deref(), Some("Ethernet1/5"));
-        assert_eq!(a.port_name(Os::Eos, 2, 4, 3).as_deref(), Some("Ethernet3/7"));
+        assert_eq!(
+            a.port_name(Os::Eos, 0, 2, 1).as_deref(),
+            Some("Ethernet1/5")
+        );
+        assert_eq!(
+            a.port_name(Os::Eos, 2, 4, 3).as_deref(),
+            Some("Ethernet3/7")
+        );
         assert_eq!(a.port_name(Os::Eos, 2, 3, 0), None, "no 3-way mode");
         let j = switch_platform("juniper-qfx5240-64od").expect("in the catalogue");
         assert_eq!(j.port_name(Os::Junos, 0, 1, 0).as_deref(), Some("et-0/0/0"));
@@ -1158,10 +1164,7 @@ mod tests {
         // 800G cages first, then the 400G ports two to a cage.
         assert_eq!(p.place(&[g(2, 800), g(3, 400)], 1), Some((1, 1, 0)));
         assert_eq!(p.place(&[g(2, 800), g(3, 400)], 4), Some((3, 2, 0)));
-        assert_eq!(
-            p.port_name(Os::Cumulus, 3, 2, 0).as_deref(),
-            Some("swp4s0")
-        );
+        assert_eq!(p.port_name(Os::Cumulus, 3, 2, 0).as_deref(), Some("swp4s0"));
         // No cages recorded: every port is its own cage.
         let c = switch_platform("cisco-n9364d-gx2a").expect("in the catalogue");
         assert_eq!(c.place(&[g(64, 400)], 9), Some((9, 1, 0)));

@@ -22,6 +22,18 @@
 //! * Lossless priority 0 or 1: EOS's default CoS map swaps 0 and 1, so CoS 0/1 → TC 0/1 is
 //!   stated (`qos map cos`) whenever either is lossless.
 //! * Interface MTU at most 9214 (Arista's and AVD's examples); a larger fabric MTU is noted.
+//! * Per ASIC family (the model's `platform`): Broadcom XGS (Trident, Tomahawk) separates
+//!   unicast and multicast queues, `uc-tx-queue N` (AMD's "DCQCN configuration on an Arista
+//!   7388 switch", ROCm/gpu-cluster-networking@1156b4e913f8:docs/how-to/roce-network-config.rst;
+//!   AVD `qos_profiles[].uc_tx_queues`), and takes the PFC headroom and dynamic threshold in a
+//!   switch-wide MMU queue profile, written as AVD renders `platform.trident.mmu`
+//!   (`ingress headroom bytes N`, `ingress priority-group P threshold α`, `… apply`): the
+//!   largest port's xoff sum, since one profile serves every port. Sand (Jericho) takes
+//!   `tx-queue N` and sizes headroom itself; queue 7 is reserved there before EOS 4.33
+//!   (`SAND_QUEUE7`), a refusal with the release known. Without a platform `tx-queue` is
+//!   written and reported (FAB909).
+//! * `hardware counter feature ecn out` is not written: Arista's AI deployment guide says only
+//!   "for platforms requiring ECN counter feature support", and no document names them.
 
 use serde::Serialize;
 

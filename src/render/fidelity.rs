@@ -210,9 +210,9 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
                 "XGS: the dynamic threshold as `ingress priority-group P threshold`; a static `pfc-threshold` is FAB904",
             ),
             P::BufferPools => DeviceManaged("platform MMU pools and headroom-pool limit (FAB905)"),
-            P::QueueAlpha => Approximated(
-                "XGS: MMU priority-group threshold 1/128..8; Sand: platform (FAB905)",
-            ),
+            P::QueueAlpha => {
+                Approximated("XGS: MMU priority-group threshold 1/128..8; Sand: platform (FAB905)")
+            }
             P::WatchdogEnable => Rendered("`priority-flow-control pause watchdog` per profile"),
             P::WatchdogDetect => Approximated("`timeout`, 10 ms steps: rounded up (FAB906)"),
             P::WatchdogRestore => Approximated("`recovery-time`, 10 ms steps: rounded up (FAB906)"),
@@ -252,9 +252,9 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             P::BufferPools => DeviceManaged("platform buffer carving (FAB905)"),
             P::QueueAlpha => DeviceManaged("platform buffer carving (FAB905)"),
             P::WatchdogEnable => Rendered("`priority-flow-control watch-dog-interval on`"),
-            P::WatchdogDetect => NotExpressible(
-                "platform watchdog interval; FAB904 when the fabric states `detect`",
-            ),
+            P::WatchdogDetect => {
+                NotExpressible("platform watchdog interval; FAB904 when the fabric states `detect`")
+            }
             P::WatchdogRestore => NotExpressible(
                 "platform restore multipliers; FAB904 when the fabric states `restore`",
             ),
