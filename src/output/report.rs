@@ -60,8 +60,13 @@ pub fn reports(input: &ReportInput<'_>) -> Vec<Artifact> {
 type HeadroomKey = (String, u32, u32, u64, u64, u64, String, &'static str);
 
 /// Whether a target's file states a port's headroom, or the switch sizes its own.
-fn headroom_written(os: SwitchOs, p: &PortContext) -> &'static str {
-    match os {
+fn headroom_written(s: &SwitchContext, p: &PortContext) -> &'static str {
+    match s.os {
+        SwitchOs::Eos
+            if crate::render::eos::QueueMode::of(s) == crate::render::eos::QueueMode::Xgs =>
+        {
+            "MMU profile: the largest port's"
+        }
         SwitchOs::Sonic => "yes",
         SwitchOs::Nxos
             if p.cable_m > crate::render::nxos::PAUSE_BUFFER_CABLE_M
@@ -261,7 +266,7 @@ fn report_md(input: &ReportInput<'_>) -> String {
                     h.xon_bytes,
                     h.size_bytes,
                     th,
-                    headroom_written(s.os, p),
+                    headroom_written(s, p),
                 ))
                 .or_default() += 1;
             }
