@@ -102,6 +102,17 @@ pub struct Watchdog {
     pub restore_ms: u32,
     pub poll_ms: u32,
     pub action: WatchdogAction,
+    /// Which timers are the language's defaults (`pfc-watchdog` without that argument):
+    /// a target whose own timers differ reports only the timers the fabric asks for.
+    pub defaults: WatchdogDefaults,
+}
+
+/// Per timer: true when the fabric did not ask for a value (it has the language default).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct WatchdogDefaults {
+    pub detect: bool,
+    pub restore: bool,
+    pub poll: bool,
 }
 
 /// Shared buffer pools of the switch, in bytes.
@@ -211,6 +222,19 @@ impl std::fmt::Display for Release {
     }
 }
 
+/// The catalogue platform of a switch, as far as a target's output depends on it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PlatformContext {
+    /// The catalogue name (`arista-7060x6-64pe`).
+    pub name: String,
+    /// `None` where the catalogue records no ASIC.
+    pub asic: Option<crate::catalogue::AsicFamily>,
+    /// `(cage, ports)`: the cages (1-based) the fabric's ports break out, and into how many
+    /// ports, sorted. No target writes breakouts; the names of broken-out ports exist only once
+    /// the switch is configured so.
+    pub breakouts: Vec<(u32, u32)>,
+}
+
 /// Everything a switch template needs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SwitchContext {
@@ -218,6 +242,9 @@ pub struct SwitchContext {
     pub os: SwitchOs,
     /// The OS release the output is written for; `None` = the newest the target supports.
     pub release: Option<Release>,
+    /// `None` = the model names no `platform`: a target that renders per ASIC family says
+    /// what it assumed.
+    pub platform: Option<PlatformContext>,
     pub description: Option<String>,
     pub fabric: String,
     /// Default port MTU.

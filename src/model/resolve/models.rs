@@ -11,7 +11,7 @@ use crate::analysis::group::thousands;
 use crate::catalogue::{self, NicPlatform, Platform, PortsMisfit};
 use crate::diagnostic::{Code, Diagnostic, did_you_mean};
 use crate::model::{BufferModel, NicModel, PortGroup, Sourced, SwitchModel};
-use crate::render::{Release, cumulus};
+use crate::render::{Release, cumulus, eos};
 use crate::span::Span;
 use crate::syntax::ast::{self, NicModelProp, Os, SwitchModelProp};
 
@@ -267,7 +267,8 @@ pub fn switch_model(
     }
 }
 
-/// A release after an OS name: only Cumulus has a release table (`render::cumulus::RELEASES`).
+/// A release after an OS name: Cumulus (`render::cumulus::RELEASES`) and EOS
+/// (`render::eos::SAND_QUEUE7`) have release-dependent output; the others take none.
 fn release_of(
     os: Os,
     r: ast::OsRelease,
@@ -275,34 +276,35 @@ fn release_of(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Sourced<Release>> {
     let release = Release::new(r.major, r.minor);
-    if os != Os::Cumulus {
-        diags.push(
-            Diagnostic::new(
-                Code::NotAllowedHere,
-                span,
-                format!(
-                    "a release is only understood for `os cumulus`, not `os {}`",
-                    os.as_str()
-                ),
-            )
-            .label("release")
-            .help(format!("write `os {}` without a release", os.as_str())),
-        );
-        return None;
-    }
-    if !cumulus::supported(release) {
+    let (name, oldest, newest) = match os {
+        Os::Cumulus => ("Cumulus Linux", cumulus::OLDEST, cumulus::NEWEST),
+        Os::Eos => ("EOS", eos::OLDEST, eos::NEWEST),
+        Os::Sonic | Os::Nxos | Os::Junos => {
+            diags.push(
+                Diagnostic::new(
+                    Code::NotAllowedHere,
+                    span,
+                    format!(
+                        "a release is only understood for `os cumulus` and `os eos`, not `os {}`",
+                        os.as_str()
+                    ),
+                )
+                .label("release")
+                .help(format!("write `os {}` without a release", os.as_str())),
+            );
+            return None;
+        }
+    };
+    if !(oldest..=newest).contains(&release) {
         diags.push(
             Diagnostic::new(
                 Code::OutOfRange,
                 span,
-                format!("Cumulus Linux {release} is not a release fabricc writes NVUE for"),
+                format!("{name} {release} is not a release fabricc writes configuration for"),
             )
             .label("release")
             .help(format!(
-                "supported: Cumulus Linux {} to {}; leave the release out for {}",
-                cumulus::OLDEST,
-                cumulus::NEWEST,
-                cumulus::NEWEST
+                "supported: {name} {oldest} to {newest}; leave the release out for {newest}"
             )),
         );
         return None;
