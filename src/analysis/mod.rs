@@ -9,6 +9,7 @@ pub mod facts;
 pub mod group;
 pub mod headroom;
 pub mod hosts;
+pub mod nic_drivers;
 pub mod models;
 pub mod physics;
 pub mod qos_plan;
@@ -51,6 +52,7 @@ pub fn analyze_with(fabric: &Fabric, limits: &Limits) -> Findings {
                 qos_plan::check(fabric, &mut diagnostics);
                 watchdog::check(fabric, &plan, &mut diagnostics);
                 hosts::check(fabric, &mut diagnostics);
+                nic_drivers::check(fabric, &mut diagnostics);
                 (diagnostics, oversubscription, plan)
             },
             || {
