@@ -110,7 +110,7 @@ run() {
 # put VALUE FILE: write a value to a sysfs/configfs file (dry-run: print it).
 put() {
   if [ "$MODE" = dry-run ]; then
-    echo "echo $1 > $(shown "$2")"
+    echo "echo $(quoted "$1") > $(shown "$2")"
     return 0
   fi
   if ! { echo "$1" > "$2"; } 2>/dev/null; then
