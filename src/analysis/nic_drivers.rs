@@ -166,7 +166,7 @@ pub fn check(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
         ))
         .note(format!("default: {source}"))
         .help(format!(
-            "put the `cnp` class on DSCP {d}, priority {p} (the mlx5 script sets whatever the fabric says), or install the driver that lets the script set it"
+            "put the `cnp` class on DSCP {d}, priority {p} (the mlx5 script sets whatever the fabric says); or, where every such host runs the driver that lets the script set it, build with --allow-warnings"
         ))
     });
     unknown.finish(diags, |span, (driver, what), places| {
