@@ -137,6 +137,10 @@ const GOLDEN: &[(&str, &str)] = &[
         "sonic-sn5600-2x2",
         "fixtures/build/inputs/sonic-sn5600-2x2.fab",
     ),
+    (
+        "drivers-bnxt-ice-dcb",
+        "fixtures/build/inputs/drivers-bnxt-ice-dcb.fab",
+    ),
 ];
 
 fn compare_golden(case: &str, got: &BTreeMap<String, Vec<u8>>) -> Vec<String> {
@@ -247,6 +251,16 @@ fn validate_tree(label: &str, files: &BTreeMap<String, Vec<u8>>, bash: bool) -> 
             assert!(s.contains("set -uo pipefail"), "{label}/{path}");
             scripts.push(path.clone());
             hosts += 1;
+        } else if ["bnxt_qos.sh", "ice_qos.sh", "dcb_qos.sh"]
+            .iter()
+            .any(|n| path.ends_with(n))
+        {
+            // The DCBNL scripts: their commands are held to iproute2's grammar by
+            // tests/host_dcb_script.rs; here they must parse.
+            assert!(s.contains("set -uo pipefail"), "{label}/{path}");
+            assert!(!s.contains("mlnx_qos"), "{label}/{path}: no NVIDIA tool");
+            scripts.push(path.clone());
+            hosts += 1;
         } else if path.ends_with("nvue-qos.yaml") {
             let _: serde_yaml::Value =
                 serde_yaml::from_str(s).unwrap_or_else(|e| panic!("{label}/{path}: {e}"));
@@ -292,7 +306,7 @@ fn every_generated_file_passes_the_validators() {
     }
     assert_eq!(
         totals,
-        (12 + 2 + 4, 32 + 4 + 4 * 4 + 4 + 2 + 8),
+        (12 + 2 + 4 + 1, 32 + 4 + 4 * 4 + 4 + 2 + 8 + 3),
         "SONiC files, host scripts"
     );
 }
