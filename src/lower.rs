@@ -626,10 +626,9 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Result<Option<HostContext>, Diagnos
         return Ok(None);
     };
     if driver != NicDriver::Mlx5
-        && host
-            .nics
-            .iter()
-            .any(|n| n.link.is_some() && n.netdev.is_none() && n.rdma_device.is_none() && n.pci.is_none())
+        && host.nics.iter().any(|n| {
+            n.link.is_some() && n.netdev.is_none() && n.rdma_device.is_none() && n.pci.is_none()
+        })
     {
         return Err(Diagnostic::new(
             Code::TargetCannotExpress,

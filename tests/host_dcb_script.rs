@@ -245,7 +245,9 @@ impl Host {
             }
             (Driver::Ice, Branch::Vendor) => {
                 write(
-                    &sys.join("kernel/config/irdma").join(ib).join("roce_dcqcn_enable"),
+                    &sys.join("kernel/config/irdma")
+                        .join(ib)
+                        .join("roce_dcqcn_enable"),
                     "0\n",
                 );
             }
@@ -308,10 +310,19 @@ fn apply_sets_everything_then_a_rerun_changes_nothing() {
         let (h, script) = setup("apply", driver, Branch::Vendor);
         let r = h.run(&script, &[], &[]);
         assert_eq!(r.code(), 0, "{driver:?} apply\n{}", r.all());
-        assert!(r.out().contains("2 NIC(s) in the intended state (2 changed)"), "{}", r.all());
+        assert!(
+            r.out()
+                .contains("2 NIC(s) in the intended state (2 changed)"),
+            "{}",
+            r.all()
+        );
         for (_, netdev, ib) in NICS {
             let st = h.dcb_state(netdev);
-            assert_eq!(st["pfc"], serde_json::json!([0, 0, 0, 1, 0, 0, 0, 0]), "{driver:?}");
+            assert_eq!(
+                st["pfc"],
+                serde_json::json!([0, 0, 0, 1, 0, 0, 0, 0]),
+                "{driver:?}"
+            );
             let apps = st["apps"].as_array().expect("apps").clone();
             assert_eq!(apps.len(), 64, "{driver:?}: the whole DSCP map");
             assert!(apps.contains(&serde_json::json!([26, 3])));
@@ -325,7 +336,11 @@ fn apply_sets_everything_then_a_rerun_changes_nothing() {
                 }
                 Driver::Dcb => assert_eq!(tc, &serde_json::json!([0, 1, 2, 3, 4, 5, 6, 7])),
             }
-            let cm = h.sys().join("kernel/config/rdma_cm").join(ib).join("ports/1");
+            let cm = h
+                .sys()
+                .join("kernel/config/rdma_cm")
+                .join(ib)
+                .join("ports/1");
             assert_eq!(read(&cm.join("default_roce_mode")).trim(), "RoCE v2");
             assert_eq!(read(&cm.join("default_roce_tos")).trim(), "106");
             let mtu = h.sys().join("class/net").join(netdev).join("mtu");
@@ -338,7 +353,10 @@ fn apply_sets_everything_then_a_rerun_changes_nothing() {
             }
         }
         if driver == Driver::Ice {
-            assert_eq!(read(&h.state.join("ethtool.ens1f0np0.fw-lldp-agent")).trim(), "off");
+            assert_eq!(
+                read(&h.state.join("ethtool.ens1f0np0.fw-lldp-agent")).trim(),
+                "off"
+            );
             let f = h.sys().join("kernel/config/irdma/rdma0/roce_dcqcn_enable");
             assert_eq!(read(&f).trim(), "1", "DCQCN on with Intel's irdma");
         }
@@ -351,7 +369,9 @@ fn apply_sets_everything_then_a_rerun_changes_nothing() {
                 .collect();
             let off = dcb.iter().position(|l| l.contains("prio-pfc all:off"));
             let ets = dcb.iter().position(|l| l.contains("ets set"));
-            let on = dcb.iter().position(|l| l.contains("prio-pfc 0:off 1:off 2:off 3:on"));
+            let on = dcb
+                .iter()
+                .position(|l| l.contains("prio-pfc 0:off 1:off 2:off 3:on"));
             assert!(off < ets && ets < on && off.is_some(), "{dcb:?}");
         }
         h.clear_calls();
@@ -392,7 +412,10 @@ fn check_lists_drift_per_setting_and_changes_nothing() {
             out.contains("nic2 ens2f0np0 rdma1 pfc 0:off,1:off,2:off,3:on,4:off,5:off,6:off,7:off 0:off,1:off,2:off,3:off,4:off,5:off,6:off,7:off"),
             "{out}"
         );
-        assert!(out.contains("nic2 ens2f0np0 rdma1 dscp2prio 26:3 26:0"), "{out}");
+        assert!(
+            out.contains("nic2 ens2f0np0 rdma1 dscp2prio 26:3 26:0"),
+            "{out}"
+        );
         assert!(!out.contains("nic1 ens1f0np0 rdma0 pfc"), "{out}");
         assert!(h.writes().is_empty(), "{:?}", h.writes());
         // Apply repairs exactly that NIC.
@@ -415,7 +438,11 @@ fn a_preflight_failure_changes_nothing() {
         fs::remove_file(h.sys().join("bus/pci/devices/0000:0d:00.0")).expect("rm");
         let r = h.run(&script, &[], &[]);
         assert_eq!(r.code(), 3, "{}", r.all());
-        assert!(r.err().contains("nic2: PCI device 0000:0d:00.0 not found"), "{}", r.all());
+        assert!(
+            r.err().contains("nic2: PCI device 0000:0d:00.0 not found"),
+            "{}",
+            r.all()
+        );
         assert!(r.err().contains("nothing was changed"), "{}", r.all());
         assert!(h.writes().is_empty(), "{driver:?}: {:?}", h.writes());
         // The driver has no DCBNL: dcb cannot read the port.
@@ -423,7 +450,11 @@ fn a_preflight_failure_changes_nothing() {
         write(&h.state.join("dcb.nodcbnl.ens2f0np0"), "");
         let r = h.run(&script, &[], &[]);
         assert_eq!(r.code(), 3, "{}", r.all());
-        assert!(r.err().contains("does its driver implement DCBNL?"), "{}", r.all());
+        assert!(
+            r.err().contains("does its driver implement DCBNL?"),
+            "{}",
+            r.all()
+        );
         assert!(h.writes().is_empty(), "{driver:?}: {:?}", h.writes());
     }
 }
@@ -435,7 +466,11 @@ fn driver_specific_preflight_failures_change_nothing() {
     write(&h.state.join("ethtool.ens2f0np0.noflag"), "");
     let r = h.run(&script, &[], &[]);
     assert_eq!(r.code(), 3, "{}", r.all());
-    assert!(r.err().contains("no fw-lldp-agent private flag"), "{}", r.all());
+    assert!(
+        r.err().contains("no fw-lldp-agent private flag"),
+        "{}",
+        r.all()
+    );
     assert!(h.writes().is_empty(), "{:?}", h.writes());
     // bnxt, upstream driver: CNPs on priority 7 while the fabric says 6, and no setting.
     let dir = scratch("bnxt-upstream");
@@ -446,7 +481,8 @@ fn driver_specific_preflight_failures_change_nothing() {
     let r = h.run(&script, &[], &[]);
     assert_eq!(r.code(), 3, "{}", r.all());
     assert!(
-        r.err().contains("upstream bnxt_re sends CNPs with DSCP 48, priority 7"),
+        r.err()
+            .contains("upstream bnxt_re sends CNPs with DSCP 48, priority 7"),
         "{}",
         r.all()
     );
@@ -463,7 +499,11 @@ fn driver_specific_preflight_failures_change_nothing() {
     );
     let r = h.run(&script, &[], &[]);
     assert_eq!(r.code(), 3, "{}", r.all());
-    assert!(r.err().contains("the firmware owns the CNP priority"), "{}", r.all());
+    assert!(
+        r.err().contains("the firmware owns the CNP priority"),
+        "{}",
+        r.all()
+    );
     assert!(h.writes().is_empty(), "{:?}", h.writes());
 }
 
@@ -474,14 +514,26 @@ fn dry_run_prints_the_commands_and_fails_where_apply_would() {
         let r = h.run(&script, &["--dry-run"], &[]);
         assert_eq!(r.code(), 0, "{}", r.all());
         let out = r.out();
-        assert!(out.contains("dcb app replace dev ens1f0np0 dscp-prio 0:0 1:0"), "{out}");
+        assert!(
+            out.contains("dcb app replace dev ens1f0np0 dscp-prio 0:0 1:0"),
+            "{out}"
+        );
         assert!(out.contains("dcb ets set dev ens2f0np0 prio-tc"), "{out}");
-        assert!(out.contains("echo 106 > /sys/kernel/config/rdma_cm/rdma0/ports/1/default_roce_tos"), "{out}");
+        assert!(
+            out.contains("echo 106 > /sys/kernel/config/rdma_cm/rdma0/ports/1/default_roce_tos"),
+            "{out}"
+        );
         if driver == Driver::Bnxt {
-            assert!(out.contains("echo 0x1 > /sys/kernel/config/bnxt_re/rdma0/ports/1/cc/apply"), "{out}");
+            assert!(
+                out.contains("echo 0x1 > /sys/kernel/config/bnxt_re/rdma0/ports/1/cc/apply"),
+                "{out}"
+            );
         }
         if driver == Driver::Ice {
-            assert!(out.contains("ethtool --set-priv-flags ens1f0np0 fw-lldp-agent off"), "{out}");
+            assert!(
+                out.contains("ethtool --set-priv-flags ens1f0np0 fw-lldp-agent off"),
+                "{out}"
+            );
         }
         assert!(h.writes().is_empty(), "{driver:?}: {:?}", h.writes());
         // Where apply would stop, so does the dry run.
@@ -552,12 +604,22 @@ fn grammar_ok(cmd: &[&str]) -> Result<(), String> {
     };
     let prio = |v: &str| v.parse::<u8>().is_ok_and(|p| p <= 7);
     match cmd {
-        ["ethtool", "--set-priv-flags", dev, "fw-lldp-agent", "on" | "off"] if !dev.is_empty() => {
-            Ok(())
-        }
-        ["dcb", "app", "replace" | "add" | "del", "dev", _, "dscp-prio", rest @ ..] => {
-            map(rest, 0..=63, &prio)
-        }
+        [
+            "ethtool",
+            "--set-priv-flags",
+            dev,
+            "fw-lldp-agent",
+            "on" | "off",
+        ] if !dev.is_empty() => Ok(()),
+        [
+            "dcb",
+            "app",
+            "replace" | "add" | "del",
+            "dev",
+            _,
+            "dscp-prio",
+            rest @ ..,
+        ] => map(rest, 0..=63, &prio),
         ["dcb", "pfc", "set", "dev", _, "prio-pfc", rest @ ..] => {
             map(rest, 0..=7, &|v| v == "on" || v == "off")
         }
@@ -611,14 +673,22 @@ fn every_command_the_scripts_issue_fits_the_tools_grammar() {
         ("dcb app replace dev eth0 dscp-prio 26:8", false),
         ("dcb pfc set dev eth0 prio-pfc all:off 3:on", true),
         ("dcb pfc set dev eth0 prio-pfc 3:yes", false),
-        ("dcb ets set dev eth0 prio-tc 3:1 tc-tsa 2:strict tc-bw 0:40 1:60", true),
+        (
+            "dcb ets set dev eth0 prio-tc 3:1 tc-tsa 2:strict tc-bw 0:40 1:60",
+            true,
+        ),
         ("dcb ets set dev eth0 tc-bw 0:40 1:50", false),
         ("dcb ets set dev eth0 tc-tsa 2:wrr tc-bw 0:100", false),
         ("ethtool --set-priv-flags eth0 fw-lldp-agent off", true),
         ("ethtool --set-priv-flags eth0 fw-lldp-agent", false),
     ] {
         let words: Vec<&str> = cmd.split_whitespace().collect();
-        assert_eq!(grammar_ok(&words).is_ok(), ok, "{cmd}: {:?}", grammar_ok(&words));
+        assert_eq!(
+            grammar_ok(&words).is_ok(),
+            ok,
+            "{cmd}: {:?}",
+            grammar_ok(&words)
+        );
     }
     // Every command of every script's dry run from a fresh port, and the re-order of a
     // second fabric (PFC and ETS change again).
@@ -645,7 +715,11 @@ fn scripts_pass_bash_n_and_shellcheck() {
     for driver in ALL {
         let dir = scratch("lint");
         let script = build(&dir, driver, |s| s);
-        let n = Command::new("bash").arg("-n").arg(&script).output().expect("bash");
+        let n = Command::new("bash")
+            .arg("-n")
+            .arg(&script)
+            .output()
+            .expect("bash");
         assert!(n.status.success(), "{}", String::from_utf8_lossy(&n.stderr));
         match Command::new("shellcheck").arg(&script).output() {
             Ok(o) => assert!(

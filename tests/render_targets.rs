@@ -382,10 +382,10 @@ fn golden_dcbnl_host_scripts() {
         let mut names: Vec<String> = artifacts.iter().map(|a| a.path.clone()).collect();
         names.sort();
         let mut want = vec![
-                "hosts/gpu001/99-fabricc-roce.rules".to_string(),
-                format!("hosts/gpu001/{script}"),
-                "hosts/gpu001/fabricc-roce.service".to_string(),
-                "hosts/gpu001/nccl.env".to_string(),
+            "hosts/gpu001/99-fabricc-roce.rules".to_string(),
+            format!("hosts/gpu001/{script}"),
+            "hosts/gpu001/fabricc-roce.service".to_string(),
+            "hosts/gpu001/nccl.env".to_string(),
         ];
         want.sort();
         assert_eq!(

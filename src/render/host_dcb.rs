@@ -95,7 +95,9 @@ fn tc_plan(driver: NicDriver, q: &HostQos, used: &[u8]) -> [u8; 8] {
                 plan[usize::from(q.cnp_priority)] = 2;
                 taken.push(2);
             }
-            let mut free = [0u8, 3, 4, 5, 6, 7].into_iter().filter(|t| !taken.contains(t));
+            let mut free = [0u8, 3, 4, 5, 6, 7]
+                .into_iter()
+                .filter(|t| !taken.contains(t));
             for &p in used {
                 if Some(p) == roce || p == q.cnp_priority {
                     continue;
@@ -115,7 +117,9 @@ pub fn view(dev: &str, driver: NicDriver, q: &HostQos) -> Result<DcbView, Render
         ));
     }
     if q.cnp_dscp > 63 || q.cnp_priority > 7 || q.pfc.iter().any(|&v| v > 1) {
-        return Err(bad("CNP DSCP ≤ 63, priority ≤ 7 and PFC 0/1 required".into()));
+        return Err(bad(
+            "CNP DSCP ≤ 63, priority ≤ 7 and PFC 0/1 required".into()
+        ));
     }
     if !(68..=9978).contains(&q.mtu) {
         return Err(bad(format!("MTU {} outside 68..9978", q.mtu)));
@@ -161,7 +165,9 @@ pub fn view(dev: &str, driver: NicDriver, q: &HostQos) -> Result<DcbView, Render
     let any_ets = (0..8).any(|tc| tsa[tc] == Tsa::Ets && bw[tc] > 0);
     let sum: u32 = bw.iter().sum();
     if any_ets && sum != 100 {
-        return Err(bad(format!("ETS bandwidths sum to {sum}, `dcb ets` needs 100")));
+        return Err(bad(format!(
+            "ETS bandwidths sum to {sum}, `dcb ets` needs 100"
+        )));
     }
     let dscp_prio_lines = q
         .dscp2prio
@@ -246,7 +252,10 @@ mod tests {
     fn bnxt_puts_roce_on_tc1_and_cnp_on_tc2() {
         let v = view("h", NicDriver::Bnxt, &qos()).unwrap();
         assert_eq!(v.prio_tc, "0:0 1:0 2:0 3:1 4:0 5:0 6:2 7:0");
-        assert_eq!(v.tc_tsa, "0:ets 1:ets 2:strict 3:ets 4:ets 5:ets 6:ets 7:ets");
+        assert_eq!(
+            v.tc_tsa,
+            "0:ets 1:ets 2:strict 3:ets 4:ets 5:ets 6:ets 7:ets"
+        );
         assert_eq!(v.tc_bw, "0:50 1:50 2:0 3:0 4:0 5:0 6:0 7:0");
         assert_eq!(v.cnp_dscp_hex, "0x30");
         assert_eq!(v.roce_dscp_hex, "0x1a");
@@ -263,7 +272,10 @@ mod tests {
     fn dcb_keeps_priority_as_tc() {
         let v = view("h", NicDriver::Dcb, &qos()).unwrap();
         assert_eq!(v.prio_tc, "0:0 1:1 2:2 3:3 4:4 5:5 6:6 7:7");
-        assert_eq!(v.tc_tsa, "0:ets 1:ets 2:ets 3:ets 4:ets 5:ets 6:strict 7:ets");
+        assert_eq!(
+            v.tc_tsa,
+            "0:ets 1:ets 2:ets 3:ets 4:ets 5:ets 6:strict 7:ets"
+        );
         assert_eq!(v.pfc, "0:off 1:off 2:off 3:on 4:off 5:off 6:off 7:off");
         assert_eq!(v.dscp_prio_lines.len(), 8);
         assert!(v.dscp_prio_lines[3].starts_with("24:0 25:0 26:3 "));

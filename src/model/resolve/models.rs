@@ -511,7 +511,8 @@ fn unknown_platform<'a>(
 /// otherwise get another driver's script, with that NIC's tools and defaults (LANGUAGE v2).
 fn unknown_driver(name: &str, span: Span) -> Diagnostic {
     let names: Vec<&str> = NicDriver::ALL.iter().map(|d| d.as_str()).collect();
-    let hint = did_you_mean(name, names.iter().copied()).map_or_else(String::new, |h| format!("{h} "));
+    let hint =
+        did_you_mean(name, names.iter().copied()).map_or_else(String::new, |h| format!("{h} "));
     Diagnostic::new(
         Code::UnknownNicDriver,
         span,
@@ -520,7 +521,11 @@ fn unknown_driver(name: &str, span: Span) -> Diagnostic {
     .label("unknown driver")
     .help(format!(
         "{hint}the drivers are {}; `dcb` configures any NIC whose driver implements DCBNL",
-        names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+        names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
     ))
 }
 
