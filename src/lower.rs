@@ -662,23 +662,42 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Result<Option<HostContext>, Diagnos
                 .label("this host")
                 .help("give every NIC of a host the same NIC model driver"));
             }
+            // FAB922 already stops check on an unknown driver; this keeps build honest
+            // when it is called on a fabric check did not pass.
             None => {
                 return Err(Diagnostic::new(
-                    Code::TargetCannotExpress,
+                    Code::UnknownNicDriver,
                     model.driver.span,
                     format!(
-                        "host `{}`: no host script for NIC driver `{}` yet (fabricc writes ConnectX `mlx5` scripts)",
+                        "host `{}`: no host script for NIC driver `{}`",
                         host.name, model.driver.value
                     ),
                 )
                 .label("driver set here")
-                .help("use `driver mlx5`, or build with `--targets` without `host`"));
+                .help("use `driver mlx5`, `bnxt`, `ice` or `dcb`"));
             }
         }
     }
     let Some(driver) = driver else {
         return Ok(None);
     };
+    if driver != NicDriver::Mlx5
+        && host.nics.iter().any(|n| {
+            n.link.is_some() && n.netdev.is_none() && n.rdma_device.is_none() && n.pci.is_none()
+        })
+    {
+        return Err(Diagnostic::new(
+            Code::TargetCannotExpress,
+            host.span,
+            format!(
+                "host `{}` declares no NIC identity, and the `{}` host script cannot guess one",
+                host.name,
+                driver.as_str()
+            ),
+        )
+        .label("no `pci`, `netdev` or `rdma-device` here")
+        .help("declare the NICs in NIC (rail) order: `pci 0000:18:00.0, …` as `lspci -D` shows them, or `netdev …`"));
+    }
     let nics: Vec<NicContext> = host
         .nics
         .iter()
@@ -695,7 +714,7 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Result<Option<HostContext>, Diagnos
                 index: i as u32 + 1,
                 netdev: nic.netdev.clone(),
                 rdma_device: if guessed {
-                    Some(default_rdma_device(driver, i))
+                    default_rdma_device(driver, i)
                 } else {
                     nic.rdma_device.clone()
                 },
@@ -722,9 +741,13 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Result<Option<HostContext>, Diagnos
 
 /// The name a driver gives its `i`-th RDMA device (0-based) when nothing else is known:
 /// `mlx5_<i>`, which is wrong on servers whose storage and compute NICs interleave (FAB920).
-fn default_rdma_device(driver: NicDriver, i: usize) -> String {
+fn default_rdma_device(driver: NicDriver, i: usize) -> Option<String> {
     match driver {
-        NicDriver::Mlx5 => format!("mlx5_{i}"),
+        NicDriver::Mlx5 => Some(format!("mlx5_{i}")),
+        // Only mlx5's naming is modelled (FAB920); irdma names devices after the netdev
+        // (rdmap…), bnxt_re numbers them in probe order too, and a generic DCB NIC has no
+        // known name: those hosts must declare an identity.
+        NicDriver::Bnxt | NicDriver::Ice | NicDriver::Dcb => None,
     }
 }
 

@@ -361,6 +361,50 @@ fn golden_host_script() {
     check_golden("host", &artifacts);
 }
 
+/// The host of `host()` for a DCBNL driver: both NICs by PCI address (only mlx5 guesses a
+/// name), `store` lossy, because bnxt and ice take PFC on one priority only.
+fn dcbnl_host(driver: NicDriver) -> HostContext {
+    let mut h = host();
+    h.driver = driver;
+    h.qos.pfc = [0, 0, 0, 1, 0, 0, 0, 0];
+    h.nics[1].rdma_device = None;
+    h.nics[1].guessed = false;
+    h.nics[1].pci = Some("0000:5e:00.0".into());
+    h
+}
+
+#[test]
+fn golden_dcbnl_host_scripts() {
+    for (driver, script) in [
+        (NicDriver::Bnxt, "bnxt_qos.sh"),
+        (NicDriver::Ice, "ice_qos.sh"),
+        (NicDriver::Dcb, "dcb_qos.sh"),
+    ] {
+        let artifacts = render_host(&templates(), &dcbnl_host(driver)).expect("host renders");
+        let mut names: Vec<String> = artifacts.iter().map(|a| a.path.clone()).collect();
+        names.sort();
+        let mut want = vec![
+            "hosts/gpu001/99-fabricc-roce.rules".to_string(),
+            format!("hosts/gpu001/{script}"),
+            "hosts/gpu001/fabricc-roce.service".to_string(),
+            "hosts/gpu001/nccl.env".to_string(),
+        ];
+        want.sort();
+        assert_eq!(
+            names, want,
+            "{driver:?}: its own script and the shared files, never mlnx_qos.sh"
+        );
+        check_golden(&format!("host-{}", driver.as_str()), &artifacts);
+    }
+    // Two lossless priorities: the mlx5 and generic scripts take them, bnxt and ice refuse.
+    for driver in [NicDriver::Bnxt, NicDriver::Ice] {
+        let mut h = dcbnl_host(driver);
+        h.qos.pfc = [0, 0, 0, 1, 1, 0, 0, 0];
+        let e = render_host(&templates(), &h).expect_err("one lossless priority");
+        assert!(e.to_string().contains("takes PFC on 1 priority"), "{e}");
+    }
+}
+
 #[test]
 fn rendering_is_deterministic() {
     let t = templates();

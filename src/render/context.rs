@@ -275,24 +275,41 @@ impl Tsa {
 }
 
 /// The NIC driver a host script is written for: one script template and view per driver.
+/// The facts behind each (defaults, what the script can set) are `analysis::nic_drivers`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum NicDriver {
+    /// NVIDIA ConnectX (`mlx5_core`/`mlx5_ib`): `mlnx_qos`, sysfs/debugfs.
     Mlx5,
+    /// Broadcom NetXtreme-E/Thor (`bnxt_en`/`bnxt_re`): DCBNL through iproute2 `dcb`, CNP and
+    /// congestion control through Broadcom's `bnxt_re` configfs.
+    Bnxt,
+    /// Intel E810 (`ice`/`irdma`): DCBNL through `dcb` with the firmware LLDP agent off.
+    Ice,
+    /// Any DCBNL-capable NIC: iproute2 `dcb` only.
+    Dcb,
 }
 
 impl NicDriver {
+    /// Every driver, in the order the language lists them.
+    pub const ALL: [NicDriver; 4] = [
+        NicDriver::Mlx5,
+        NicDriver::Bnxt,
+        NicDriver::Ice,
+        NicDriver::Dcb,
+    ];
+
     /// The `driver` name of a NIC model.
     pub fn from_model(name: &str) -> Option<NicDriver> {
-        match name {
-            "mlx5" => Some(NicDriver::Mlx5),
-            _ => None,
-        }
+        NicDriver::ALL.into_iter().find(|d| d.as_str() == name)
     }
 
     pub fn as_str(self) -> &'static str {
         match self {
             NicDriver::Mlx5 => "mlx5",
+            NicDriver::Bnxt => "bnxt",
+            NicDriver::Ice => "ice",
+            NicDriver::Dcb => "dcb",
         }
     }
 }
