@@ -509,3 +509,90 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// `fixtures/import/FABnnn_*.fab`: a fabric, built, its state synthesized, then edited by the
+/// `# write: PATH TEXT`, `# set: FILE /json/pointer JSON`, `# delete: FILE /pointer` and
+/// `# remove: PATH` lines; importing it gives exactly the codes of `# expect:` (advice
+/// FAB966 counted only where expected).
+#[test]
+fn import_fixtures_give_exactly_their_codes() {
+    let dir = root().join("fixtures/import");
+    let mut n = 0;
+    for e in fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.starts_with("FAB") {
+            continue;
+        }
+        n += 1;
+        let text = fs::read_to_string(&p).unwrap();
+        let (checked, files) = build(&p);
+        let state = scratch(&name).join("state");
+        fs::create_dir_all(&state).unwrap();
+        write_state(&checked, &files, &state);
+        pretty_all(&state);
+        let mut expect: Vec<String> = Vec::new();
+        for line in text.lines() {
+            let Some(rest) = line.strip_prefix("# ") else {
+                continue;
+            };
+            let (kw, arg) = rest.split_once(": ").unwrap_or((rest, ""));
+            match kw {
+                "write" => {
+                    let (path, body) = arg.split_once(' ').unwrap();
+                    let f = state.join(path);
+                    fs::create_dir_all(f.parent().unwrap()).unwrap();
+                    fs::write(f, body).unwrap();
+                }
+                "remove" if state.join(arg).is_dir() => {
+                    fs::remove_dir_all(state.join(arg)).unwrap()
+                }
+                "remove" => fs::remove_file(state.join(arg)).unwrap(),
+                "set" | "delete" => {
+                    let mut parts = arg.splitn(3, ' ');
+                    let (file, ptr) = (parts.next().unwrap(), parts.next().unwrap());
+                    let value = parts.next();
+                    edit(&state, file, |v| {
+                        let (parent, key) = ptr.rsplit_once('/').unwrap();
+                        let obj = if parent.is_empty() {
+                            v.as_object_mut()
+                        } else {
+                            v.pointer_mut(parent).and_then(|x| x.as_object_mut())
+                        }
+                        .unwrap_or_else(|| panic!("{name}: {parent}"));
+                        match value {
+                            Some(j) => {
+                                obj.insert(key.into(), serde_json::from_str(j).unwrap());
+                            }
+                            None => {
+                                assert!(obj.remove(key).is_some(), "{name}: {ptr}");
+                            }
+                        }
+                    });
+                }
+                "expect" => expect.extend(arg.split_whitespace().map(str::to_string)),
+                _ => {}
+            }
+        }
+        let (i, _) = import_dir(&state);
+        let want_advice = expect.iter().any(|c| c == "FAB966");
+        let mut got: Vec<String> = i
+            .diagnostics
+            .iter()
+            .map(|d| d.code.as_str().to_string())
+            .filter(|c| want_advice || c != "FAB966")
+            .collect();
+        got.sort();
+        expect.sort();
+        assert_eq!(
+            got,
+            expect,
+            "{name}: {:?}",
+            i.diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>()
+        );
+        // The imported `.fab` still checks without errors.
+        let c = check_text(state.parent().unwrap(), &i.text);
+        assert_eq!(c.errors(), 0, "{name}: {:?}", c.diagnostics);
+    }
+    assert_eq!(n, 9);
+}
