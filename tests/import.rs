@@ -596,3 +596,99 @@ fn import_fixtures_give_exactly_their_codes() {
     }
     assert_eq!(n, 9);
 }
+
+mod never_panics {
+    use super::*;
+    use proptest::prelude::*;
+    use std::sync::OnceLock;
+
+    /// The synthesized state of the 2x2 fixture, built once.
+    fn base() -> &'static Vec<(String, String)> {
+        static BASE: OnceLock<Vec<(String, String)>> = OnceLock::new();
+        BASE.get_or_init(|| {
+            let (checked, files) =
+                build(&root().join("fixtures/build/inputs/sonic-sn5600-2x2.fab"));
+            synth::state(checked.fabric.as_ref().unwrap(), &files)
+        })
+    }
+
+    /// JSON-ish fragments a mutation splices in.
+    const TOKENS: &[&str] = &[
+        "",
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ":",
+        "\"",
+        "null",
+        "true",
+        "-1",
+        "1e999",
+        "\"\"",
+        "\"Ethernet0|3-4\"",
+        "\"0-7\"",
+        "\"x\"",
+        "\"Ethernet7\"",
+        "\"999999999999999999999\"",
+        "{\"a\":{}}",
+        "[[[[",
+        "\"\\u0000\"",
+        "\"nic0\"",
+        "\"10.0.0.0/0\"",
+        "\"static_th\"",
+        "\"ecn_none\"",
+        "\"-3m\"",
+        "\"4294967297\"",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+        /// Any state file cut or spliced anywhere is a finding or a value, never a panic, and
+        /// the `.fab` written still parses.
+        #[test]
+        fn import_and_check_state_never_panic(
+            edits in proptest::collection::vec((0usize..64, 0.0f64..1.0, 0usize..TOKENS.len(), 0usize..8), 1..6)
+        ) {
+            let base = base();
+            let mut files: BTreeMap<String, String> = base.iter().cloned().collect();
+            let names: Vec<String> = files.keys().cloned().collect();
+            for (file, at, token, cut) in edits {
+                let name = &names[file % names.len()];
+                let text = files.get_mut(name).unwrap();
+                let mut pos = ((text.len() as f64) * at) as usize;
+                while !text.is_char_boundary(pos) {
+                    pos -= 1;
+                }
+                let end = (pos + cut).min(text.len());
+                let end = if text.is_char_boundary(end) { end } else { pos };
+                text.replace_range(pos..end, TOKENS[token]);
+            }
+            let dir = scratch("props").join("state");
+            for (rel, text) in &files {
+                let p = dir.join(rel);
+                fs::create_dir_all(p.parent().unwrap()).unwrap();
+                fs::write(p, text).unwrap();
+            }
+            let (d, s, c) = check_state(&dir);
+            // Every span resolves against its file.
+            let _ = fabricc::diagnostic::human::render_human(
+                &d,
+                &s,
+                fabricc::diagnostic::human::HumanStyle { color: false, width: 100 },
+            );
+            let _ = fabricc::diagnostic::sarif::render_sarif(&d, &s);
+            prop_assert!(
+                c.checked
+                    .diagnostics
+                    .iter()
+                    .all(|x| x.category() != fabricc::diagnostic::Category::Syntax),
+                "the imported .fab has a syntax error:\n{}",
+                c.imported.text
+            );
+            let _ = fs::remove_dir_all(dir.parent().unwrap());
+        }
+    }
+}

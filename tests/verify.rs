@@ -895,7 +895,7 @@ fn eos() {
         &[(
             "FAB970",
             "S1",
-            "qos profile FABRICC_ROCE / tx-queue 3 / random-detect ecn minimum-threshold",
+            "qos profile FABRICC_ROCE / uc-tx-queue 3 / random-detect ecn minimum-threshold",
         )],
     );
     b.expect(rc, &replace_once("   priority-flow-control priority 3 no-drop\n", "   priority-flow-control priority 3 no-drop\n   priority-flow-control priority 4 no-drop\n"),
@@ -977,11 +977,11 @@ fn junos() {
     );
     b.expect(
         c,
-        &replace_once("fill-level [ 1 3 ];", "fill-level [ 2 3 ];"),
+        &replace_once("fill-level [ 1 2 ];", "fill-level [ 2 3 ];"),
         &[(
             "FAB970",
             "leaf1",
-            "class-of-service drop-profiles dp-1-3-100 interpolate fill-level",
+            "class-of-service drop-profiles dp-1-2-100 interpolate fill-level",
         )],
     );
     b.expect(

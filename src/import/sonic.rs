@@ -449,11 +449,16 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
             }
         }
     }
+    // Keyed by the local port (as minigraph writes it), or by a peer name with `local_port`
+    // (sonic-net/sonic-buildimage@086b03bd70f9:src/sonic-yang-models/yang-models/sonic-device_neighbor.yang).
     for (k, rec) in table("DEVICE_NEIGHBOR") {
         if let Some(name) = field(rec, "name").and_then(text) {
             let port = field(rec, "port").and_then(text).unwrap_or_default();
+            let local = field(rec, "local_port")
+                .and_then(text)
+                .unwrap_or_else(|| k.name.clone());
             sw.neighbours
-                .insert(k.name.clone(), (name, port, key_ev(file, k, rec)));
+                .insert(local, (name, port, key_ev(file, k, rec)));
         }
     }
     for (k, rec) in table("STATIC_ROUTE") {
