@@ -491,8 +491,8 @@ fn connect(d: &mut Deployed) {
                 notes.push(Note::new(
                     NoteKind::NoState,
                     *at,
-                    format!("`{}` `{port}` leads to `{system}` `{peer_port}`, which looks like a switch with no state folder; the link is left out", s.name),
-                ).help(format!("collect `{system}`'s configuration into the state directory")));
+                    format!("`{}` `{port}` leads to `{system}` `{peer_port}`, a switch with no state import could read; the link is left out", s.name),
+                ).help(format!("collect `{system}`'s configuration (`config_db.json`) into `{system}/` of the state directory")));
                 continue;
             } else {
                 let host = write::sanitize_name(system.split('.').next().unwrap_or(system));

@@ -27,6 +27,9 @@ use super::{Ev, Note, NoteKind};
 use crate::verify::canon::Loc;
 use crate::verify::json::{Node, Value};
 
+/// A DSCP → TC map, where it is, and where each DSCP's entry is.
+type DscpMap = (BTreeMap<u8, u8>, Ev, BTreeMap<u8, Ev>);
+
 /// A port's WRED/ECN profile as the `.fab` states it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Wred {
@@ -78,6 +81,8 @@ pub struct Port {
     pub cable_mm: Option<(u64, Ev)>,
     /// DSCP → TC, and where the map is.
     pub dscp: Option<(BTreeMap<u8, u8>, Ev)>,
+    /// Where each DSCP's entry of that map is.
+    pub dscp_at: BTreeMap<u8, Ev>,
     pub pfc: Option<(BTreeSet<u8>, Ev)>,
     pub sched: BTreeMap<u8, (Sched, Ev)>,
     pub wred: BTreeMap<u8, (Wred, Ev)>,
@@ -251,10 +256,14 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
         .iter()
         .map(|(k, v)| (k.name.as_str(), (v, key_ev(file, k, v))))
         .collect();
-    let dscp_map = |name: &str| -> Option<(BTreeMap<u8, u8>, Ev)> {
+    let dscp_map = |name: &str| -> Option<DscpMap> {
         let (node, at) = maps.get(name)?;
         let mut m = BTreeMap::new();
+        let mut where_ = BTreeMap::new();
         for (d, tc) in node.members() {
+            if let Ok(n) = d.name.trim().parse::<u8>() {
+                where_.insert(n, key_ev(file, d, tc));
+            }
             if let (Ok(d), Some(Ok(tc))) = (
                 d.name.trim().parse::<u8>(),
                 text(tc).map(|t| t.trim().parse::<u8>()),
@@ -264,7 +273,7 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
                 m.insert(d, tc);
             }
         }
-        Some((m, *at))
+        Some((m, *at, where_))
     };
     let global = root
         .get("PORT_QOS_MAP")
@@ -281,7 +290,9 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
                 .and_then(text)
                 .or(global.clone());
             if let Some(name) = name {
-                port.dscp = dscp_map(&name);
+                let found = dscp_map(&name);
+                port.dscp = found.as_ref().map(|(m, at, _)| (m.clone(), *at));
+                port.dscp_at = found.map(|x| x.2).unwrap_or_default();
                 if port.dscp.is_none() {
                     notes.push(Note::new(
                         NoteKind::CannotCarry,

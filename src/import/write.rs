@@ -64,6 +64,9 @@ struct Out {
 
 impl Out {
     fn line(&mut self, indent: usize, s: &str, from: Option<Ev>) {
+        if s.is_empty() && (self.text.ends_with("\n\n") || self.text.ends_with("{\n")) {
+            return;
+        }
         let start = self.text.len();
         for _ in 0..indent {
             self.text.push_str("  ");
@@ -330,12 +333,6 @@ pub fn fab(
     if let Some((m, _)) = &fabric_map {
         tcs.extend(m.iter().copied());
     }
-    let per_tc =
-        |f: &dyn Fn(&View) -> Option<(Option<String>, Ev)>| -> Option<(Option<String>, Ev)> {
-            let vals: Vec<(Option<String>, Ev)> = views.iter().filter_map(f).collect();
-            majority(&vals)
-        };
-    let _ = per_tc;
     // Host facts: CNP DSCP, RoCE MTU.
     let mut cnp_dscps: Vec<(u64, Ev)> = Vec::new();
     let mut mtus: Vec<(u64, Ev)> = Vec::new();
@@ -984,6 +981,16 @@ pub fn fab(
                     } else {
                         list(&here)
                     };
+                    // Point at the first DSCP whose entry differs, where a port's map has it.
+                    let differs = c
+                        .dscp
+                        .iter()
+                        .chain(&here)
+                        .copied()
+                        .find(|x| c.dscp.contains(x) != here.contains(x));
+                    let at = differs
+                        .and_then(|x| s.sw.ports.values().find_map(|p| p.dscp_at.get(&x).copied()))
+                        .unwrap_or(at);
                     lines.push((format!("class {} {{ dscp {spec} }}", c.name), at));
                 }
             }

@@ -935,6 +935,7 @@ fn wiring(fabric: &Fabric, reads: &mut [Read]) {
         }
         let mut planned_locals = HashMap::new();
         // (port, expected peer, expected port, actual peer, actual port, where)
+        #[allow(clippy::type_complexity)]
         let mut wrong: Vec<(String, String, String, Option<String>, Option<String>, Loc)> =
             Vec::new();
         for (port, peer, peer_port) in &links {
