@@ -412,6 +412,7 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
             xoff_at: field(rec, "xoff").map_or(at, |n| ev(file, n)),
         })
     };
+    let mut missing_profile: Option<(String, Ev)> = None;
     for (k, rec) in table("BUFFER_PG") {
         let (ports, pgs) = split_key(&k.name);
         let Some(pnode) = field(rec, "profile") else {
@@ -421,6 +422,9 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
             continue;
         };
         let Some(mut prof) = profile(&name) else {
+            if name != "NULL" && missing_profile.is_none() {
+                missing_profile = Some((name.clone(), ev(file, pnode)));
+            }
             continue;
         };
         // Where this port's PG takes the profile: a finding about the port points here.
@@ -435,6 +439,17 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
                 }
             }
         }
+    }
+    if let Some((name, at)) = missing_profile {
+        // SONiC's dynamic buffer model computes lossless profiles at run time (APPL_DB).
+        notes.push(
+            Note::new(
+                NoteKind::CannotCarry,
+                at,
+                format!("BUFFER_PG refers to profile `{name}`, which CONFIG_DB does not hold (the dynamic buffer model computes lossless profiles at run time); those PGs' headroom and pause threshold are not imported"),
+            )
+            .help("check the headroom on the switch itself (`mmuconfig -l` lists the profiles in use)"),
+        );
     }
     for (k, rec) in table("PFC_WD") {
         let (ports, _) = split_key(&k.name);
@@ -523,6 +538,22 @@ fn identity(root: &Node, field_name: &str, name: &str) -> bool {
 mod tests {
     use super::*;
     use crate::verify::json;
+
+    #[test]
+    fn a_profile_only_the_dynamic_model_knows_is_one_note() {
+        let doc = json::parse(
+            r#"{"PORT": {"Ethernet0": {"speed": "400000"}, "Ethernet4": {"speed": "400000"}},
+                "BUFFER_PG": {"Ethernet0|3": {"profile": "pg_lossless_400000_5m_profile"},
+                              "Ethernet4|3": {"profile": "pg_lossless_400000_5m_profile"},
+                              "Ethernet4|0": {"profile": "NULL"}}}"#,
+        )
+        .unwrap();
+        let mut notes = Vec::new();
+        let sw = read(&doc, 0, &mut notes);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].message.contains("pg_lossless_400000_5m_profile"));
+        assert!(sw.ports["Ethernet0"].pg.is_empty());
+    }
 
     #[test]
     fn small_helpers() {
