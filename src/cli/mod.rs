@@ -70,8 +70,9 @@ pub enum Command {
     /// Compare what the devices run with what fabricc generates for them (drift, wiring).
     ///
     /// Builds FILE in memory as `build` does and compares every setting fabricc generates
-    /// with the state collected from the devices in DIR: one folder per device, named as in
-    /// the build output, holding the device's whole configuration as the device prints it —
+    /// with the state collected from the devices in DIR: one folder DIR/<device>/ per device
+    /// (the device's name, as its folder under switches/ or hosts/ in the build output),
+    /// holding the device's whole configuration as the device prints it:
     ///
     ///   sonic    config_db.json   `sonic-cfggen -d --print-data` (or /etc/sonic/config_db.json)
     ///   cumulus  startup.yaml     `nv config show -o yaml` (the applied revision)
@@ -90,11 +91,14 @@ pub enum Command {
     /// Exit status: 0 every device in sync, 1 drift or wiring findings (or the fabric has
     /// errors `check` reports), 2 the tool could not run (bad flags, unreadable FILE, DIR not
     /// a folder).
-    #[command(after_help = "Examples:
+    #[command(
+        verbatim_doc_comment,
+        after_help = "Examples:
   fabricc verify pod.fab --state state/                       every device, findings for people
   fabricc verify pod.fab --state state/ --report drift.md     and a summary for the change ticket
   fabricc verify pod.fab --state state/ --target sonic,host   only these targets
-  fabricc verify pod.fab --state state/ --format github       annotations in CI")]
+  fabricc verify pod.fab --state state/ --format github       annotations in CI"
+    )]
     Verify(VerifyArgs),
     /// Write a `.fab` from the state of a deployed fabric, so that `check` can prove it.
     ///

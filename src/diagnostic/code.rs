@@ -136,7 +136,6 @@ codes! {
     NicIdentityGuessed   "FAB920" Output Advice "hosts declare no NIC identity, so their host scripts assume RDMA devices mlx5_0, mlx5_1, … in NIC order",
     RoceClassNoDefault   "FAB921" Output Advice "a second lossless or DCQCN class gets no default ToS on hosts; only applications that set their own reach it",
     UnknownNicDriver     "FAB922" Output Error "a NIC model names a driver fabricc writes no host script for",
-
     // import (`fabricc import`, `check --state`: a deployed fabric read back as a model)
     ImportNoState        "FAB960" Import Warning "a device of the state directory has no state import can read; it is left out",
     ImportUnreadable     "FAB961" Import Error "a state file cannot be read or parsed",

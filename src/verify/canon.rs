@@ -16,9 +16,13 @@
 //! * `Missing`: generated paths the device lacks, grouped under the shortest prefix the device
 //!   has nothing under (a whole missing table, section or port is one difference);
 //! * `Extra`: owned device paths fabricc did not generate, grouped the same way.
+//!
+//! A path is kept as one string, its segments joined by the ASCII unit separator (a segment
+//! holding one has it replaced), in a sorted vector: a device has thousands of settings and a
+//! fabric tens of thousands of devices, so building, looking up and comparing stay one
+//! allocation and one `memcmp` per setting, and the comparison is a merge of two sorted lists.
 
 use std::collections::{BTreeMap, HashMap};
-use std::ops::Bound;
 
 /// A byte range in a state file (`0..0` when not known).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Hash)]
@@ -37,7 +41,8 @@ impl Loc {
     }
 }
 
-pub type Path = Vec<String>;
+/// The separator of a path's segments in its key.
+pub const SEP: char = '\u{1f}';
 
 /// How a target's paths are cut, which decides how a path is shown to the user.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,18 +60,29 @@ pub enum Form {
 
 impl Form {
     /// A prefix of a path (a setting without its value, a table, a section) as shown.
-    pub fn key(self, segments: &[String]) -> String {
+    pub fn key<S: AsRef<str>>(self, segments: &[S]) -> String {
+        let joined = |sep: &str| {
+            segments
+                .iter()
+                .map(AsRef::as_ref)
+                .collect::<Vec<_>>()
+                .join(sep)
+        };
         match self {
-            Form::Table => segments.join("|"),
-            Form::Lines => segments.join(" / "),
+            Form::Table => joined("|"),
+            Form::Lines => joined(" / "),
             Form::Words | Form::Host => words(segments),
         }
     }
 
     /// The tail of a path (a value, or the words after a shared prefix) as shown.
-    pub fn value(self, segments: &[String]) -> String {
+    pub fn value<S: AsRef<str>>(self, segments: &[S]) -> String {
         match self {
-            Form::Lines | Form::Table => segments.join(" "),
+            Form::Lines | Form::Table => segments
+                .iter()
+                .map(AsRef::as_ref)
+                .collect::<Vec<_>>()
+                .join(" "),
             Form::Words | Form::Host => words(segments),
         }
     }
@@ -83,10 +99,10 @@ impl Form {
     }
 }
 
-fn words(segments: &[String]) -> String {
+fn words<S: AsRef<str>>(segments: &[S]) -> String {
     segments
         .iter()
-        .map(|w| quote_word(w))
+        .map(|w| quote_word(w.as_ref()))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -100,15 +116,123 @@ fn quote_word(w: &str) -> String {
     }
 }
 
-/// A configuration as paths, each with where it is in its text.
+/// A path's key: its segments joined by [`SEP`].
+pub fn key_of<S: AsRef<str>>(segments: &[S]) -> String {
+    let mut key = String::with_capacity(segments.iter().map(|s| s.as_ref().len() + 1).sum());
+    for (i, s) in segments.iter().enumerate() {
+        if i > 0 {
+            key.push(SEP);
+        }
+        let s = s.as_ref();
+        if s.contains(SEP) {
+            key.push_str(&s.replace(SEP, "\u{fffd}"));
+        } else {
+            key.push_str(s);
+        }
+    }
+    key
+}
+
+/// The segments of a key.
+pub fn segments(key: &str) -> std::str::Split<'_, char> {
+    key.split(SEP)
+}
+
+/// The key without its last segment, when it has more than one.
+fn parent(key: &str) -> Option<&str> {
+    key.rfind(SEP).map(|i| &key[..i])
+}
+
+/// Whether `key` is `prefix` or lies under it (segment-wise).
+fn under(key: &str, prefix: &str) -> bool {
+    key.len() >= prefix.len()
+        && key.starts_with(prefix)
+        && (key.len() == prefix.len() || key[prefix.len()..].starts_with(SEP))
+}
+
+/// What one setting costs besides its key's bytes (the string, its location, the allocation).
+const ENTRY_COST: usize = 64;
+
+/// The paths a state file of `len` bytes may expand to, in bytes ([`Builder::bounded`]).
+///
+/// Every path repeats its parents' words, so a text expands: a realistic configuration by a
+/// small factor, a hostile one (a megabyte-long section header over a million one-word lines,
+/// a CONFIG_DB key naming every port over many fields) quadratically. The budget keeps what a
+/// state file may cost in memory proportional to its size, as `--max-input-bytes` bounds that.
+pub fn budget(len: usize) -> usize {
+    len.saturating_mul(8).saturating_add(16 << 20)
+}
+
+/// The settings of a text as they are read: [`Builder::build`] sorts them once.
+#[derive(Debug, Clone, Default)]
+pub struct Builder {
+    items: Vec<(String, Loc)>,
+    /// Bytes used and the most allowed (`None`: fabricc's own output, not bounded).
+    used: usize,
+    limit: Option<usize>,
+    exceeded: Option<Loc>,
+}
+
+impl Builder {
+    /// A builder for a state file of `len` bytes: past [`budget`] it stops and says where.
+    pub fn bounded(len: usize) -> Self {
+        Builder {
+            limit: Some(budget(len)),
+            ..Builder::default()
+        }
+    }
+
+    pub fn insert<S: AsRef<str>>(&mut self, segments: &[S], at: Loc) {
+        if self.exceeded.is_some() {
+            return;
+        }
+        let key = key_of(segments);
+        self.used = self.used.saturating_add(key.len() + ENTRY_COST);
+        if self.limit.is_some_and(|l| self.used > l) {
+            self.exceeded = Some(at);
+            return;
+        }
+        self.items.push((key, at));
+    }
+
+    /// Drops the settings `keep` refuses (by their segments).
+    pub fn retain(&mut self, mut keep: impl FnMut(&str) -> bool) {
+        self.items.retain(|(k, _)| keep(k));
+    }
+
+    pub fn build(mut self) -> Canon {
+        // Stable, so the first of equal keys (the first place it was said) is kept.
+        self.items.sort_by(|a, b| a.0.cmp(&b.0));
+        self.items.dedup_by(|b, a| a.0 == b.0);
+        Canon {
+            entries: self.items,
+            exceeded: self.exceeded,
+        }
+    }
+}
+
+/// A configuration as paths (sorted, unique keys), each with where it is in its text.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Canon {
-    pub entries: BTreeMap<Path, Loc>,
+    entries: Vec<(String, Loc)>,
+    /// Where the text went past its [`budget`] (what follows was not read).
+    exceeded: Option<Loc>,
 }
 
 impl Canon {
-    pub fn insert(&mut self, path: Path, at: Loc) {
-        self.entries.entry(path).or_insert(at);
+    /// Several canons as one (the first place of a key wins).
+    pub fn merge(parts: Vec<Canon>) -> Canon {
+        let mut b = Builder::default();
+        for c in parts {
+            b.exceeded = b.exceeded.or(c.exceeded);
+            b.items.extend(c.entries);
+        }
+        b.build()
+    }
+
+    /// Where the text went past its [`budget`], when it did.
+    pub fn exceeded(&self) -> Option<Loc> {
+        self.exceeded
     }
 
     pub fn len(&self) -> usize {
@@ -119,22 +243,52 @@ impl Canon {
         self.entries.is_empty()
     }
 
-    /// Whether some path starts with `prefix` (or is it).
-    pub fn has_prefix(&self, prefix: &[String]) -> bool {
+    pub fn get(&self, key: &str) -> Option<Loc> {
+        self.entries
+            .binary_search_by(|(k, _)| k.as_str().cmp(key))
+            .ok()
+            .map(|i| self.entries[i].1)
+    }
+
+    pub fn contains(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// Whether some path is `prefix` or lies under it.
+    pub fn has_prefix(&self, prefix: &str) -> bool {
         self.first_under(prefix).is_some()
     }
 
-    /// The first path (in order) that starts with `prefix`, and where it is.
-    pub fn first_under(&self, prefix: &[String]) -> Option<(&Path, Loc)> {
+    /// The first path (in order) that is `prefix` or lies under it, and where it is.
+    pub fn first_under(&self, prefix: &str) -> Option<(&str, Loc)> {
+        if let Ok(i) = self
+            .entries
+            .binary_search_by(|(k, _)| k.as_str().cmp(prefix))
+        {
+            return Some((self.entries[i].0.as_str(), self.entries[i].1));
+        }
+        let mut below = String::with_capacity(prefix.len() + 1);
+        below.push_str(prefix);
+        below.push(SEP);
+        let i = self
+            .entries
+            .partition_point(|(k, _)| k.as_str() < below.as_str());
         self.entries
-            .range::<[String], _>((Bound::Included(prefix), Bound::Unbounded))
-            .next()
-            .filter(|(p, _)| p.starts_with(prefix))
-            .map(|(p, l)| (p, *l))
+            .get(i)
+            .filter(|(k, _)| k.starts_with(below.as_str()))
+            .map(|(k, l)| (k.as_str(), *l))
     }
 
-    pub fn paths(&self) -> impl Iterator<Item = &Path> {
-        self.entries.keys()
+    /// Every key, in order.
+    pub fn paths(&self) -> impl Iterator<Item = &str> {
+        self.entries.iter().map(|(k, _)| k.as_str())
+    }
+
+    /// Every path as its segments (for tests and messages).
+    pub fn path_vecs(&self) -> Vec<Vec<String>> {
+        self.paths()
+            .map(|k| segments(k).map(str::to_string).collect())
+            .collect()
     }
 }
 
@@ -182,57 +336,80 @@ pub fn compare(
     form: Form,
     expected: &Canon,
     actual: &Canon,
-    owns: &dyn Fn(&[String]) -> bool,
+    owns: &dyn Fn(&[&str]) -> bool,
 ) -> Vec<Diff> {
-    let missing: Vec<&Path> = expected
-        .paths()
-        .filter(|p| !actual.entries.contains_key(*p))
-        .collect();
-    // Every device path fabricc did not generate may pair with a generated one (the same
-    // setting with another value is fabricc's, owned or not); only owned ones are extra.
-    let extra: Vec<(&Path, Loc)> = actual
-        .entries
-        .iter()
-        .filter(|(p, _)| !expected.entries.contains_key(*p))
-        .map(|(p, l)| (p, *l))
-        .collect();
+    // One merge of the two sorted lists: what only one side has.
+    let mut missing: Vec<&str> = Vec::new();
+    let mut extra: Vec<(&str, Loc)> = Vec::new();
+    let (e, a) = (&expected.entries, &actual.entries);
+    let (mut i, mut j) = (0, 0);
+    while i < e.len() || j < a.len() {
+        match (e.get(i), a.get(j)) {
+            (Some((x, _)), Some((y, at))) => match x.cmp(y) {
+                std::cmp::Ordering::Equal => {
+                    i += 1;
+                    j += 1;
+                }
+                std::cmp::Ordering::Less => {
+                    missing.push(x);
+                    i += 1;
+                }
+                std::cmp::Ordering::Greater => {
+                    extra.push((y, *at));
+                    j += 1;
+                }
+            },
+            (Some((x, _)), None) => {
+                missing.push(x);
+                i += 1;
+            }
+            (None, Some((y, at))) => {
+                extra.push((y, *at));
+                j += 1;
+            }
+            (None, None) => break,
+        }
+    }
+    if missing.is_empty() && extra.is_empty() {
+        return Vec::new();
+    }
     let mut used = vec![false; extra.len()];
     let mut out = Vec::new();
     let mut unpaired = Vec::new();
 
     // Same parent, another last segment: a value that differs.
-    let mut by_parent: HashMap<&[String], Vec<usize>> = HashMap::new();
+    let mut by_parent: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, (p, _)) in extra.iter().enumerate() {
-        if let Some((_, parent)) = p.split_last() {
+        if let Some(parent) = parent(p) {
             by_parent.entry(parent).or_default().push(i);
         }
     }
-    let by_path: HashMap<&[String], usize> = extra
+    let by_path: HashMap<&str, usize> = extra
         .iter()
         .enumerate()
-        .map(|(i, (p, _))| (p.as_slice(), i))
+        .map(|(i, (p, _))| (*p, i))
         .collect();
     for m in &missing {
-        let Some((_, parent)) = m.split_last() else {
-            continue;
-        };
-        let candidate = by_parent
-            .get(parent)
+        let candidate = parent(m)
+            .and_then(|p| by_parent.get(p))
             .and_then(|c| c.iter().copied().find(|&i| !used[i]));
         // A device statement that is a proper prefix of the generated one (fewer words).
         let candidate = candidate.or_else(|| {
-            (1..m.len())
-                .rev()
-                .filter_map(|k| by_path.get(&m[..k]).copied())
+            m.rmatch_indices(SEP)
+                .filter_map(|(k, _)| by_path.get(&m[..k]).copied())
                 .find(|&i| !used[i])
         });
         // A device statement that extends the generated one (more words).
+        // Those are the keys that start with `m` and the separator, one run of the sorted list
+        // (a segment may hold characters that sort before the separator, so the run starts at
+        // `m` and the separator, not at `m`).
         let candidate = candidate.or_else(|| {
-            let from = extra.partition_point(|(p, _)| p.as_slice() < m.as_slice());
+            let below = format!("{m}{SEP}");
+            let from = extra.partition_point(|(p, _)| *p < below.as_str());
             extra[from..]
                 .iter()
                 .enumerate()
-                .take_while(|(_, (p, _))| p.starts_with(m))
+                .take_while(|(_, (p, _))| under(p, m))
                 .map(|(j, _)| from + j)
                 .find(|&i| !used[i])
         });
@@ -240,6 +417,7 @@ pub fn compare(
             Some(i) => {
                 used[i] = true;
                 let (e, at) = extra[i];
+                let (m, e): (Vec<&str>, Vec<&str>) = (segments(m).collect(), segments(e).collect());
                 let common = m.iter().zip(e.iter()).take_while(|(a, b)| a == b).count();
                 out.push(Diff::Differs {
                     key: form.key(&m[..common]),
@@ -252,23 +430,31 @@ pub fn compare(
         }
     }
 
+    // The end of each segment prefix of a key (the key itself last).
+    fn cuts(key: &str) -> impl Iterator<Item = usize> + '_ {
+        key.match_indices(SEP)
+            .map(|(k, _)| k)
+            .chain(std::iter::once(key.len()))
+    }
+
     // What is left missing, grouped under the shortest prefix the device has nothing under.
-    let mut groups: BTreeMap<&[String], Vec<&Path>> = BTreeMap::new();
+    let mut groups: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for m in unpaired {
-        let k = (1..=m.len())
+        let k = cuts(m)
             .find(|&k| !actual.has_prefix(&m[..k]))
             .unwrap_or(m.len());
         groups.entry(&m[..k]).or_default().push(m);
     }
     for (prefix, paths) in groups {
         // Point at the nearest place the device does have: the parent's first setting.
-        let at = (1..prefix.len())
-            .rev()
-            .find_map(|k| actual.first_under(&prefix[..k]).map(|(_, l)| l))
+        let at = prefix
+            .rmatch_indices(SEP)
+            .find_map(|(k, _)| actual.first_under(&prefix[..k]).map(|(_, l)| l))
             .unwrap_or_default();
+        let depth = segments(prefix).count();
         let (key, expected) = match paths.as_slice() {
-            [one] => leaf(form, one, prefix.len()),
-            _ => (form.key(prefix), None),
+            [one] => leaf(form, one, depth),
+            _ => (form.key(&segments(prefix).collect::<Vec<_>>()), None),
         };
         out.push(Diff::Missing {
             key,
@@ -279,21 +465,22 @@ pub fn compare(
     }
 
     // What is left extra, grouped under the shortest prefix fabricc generated nothing under.
-    let mut groups: BTreeMap<&[String], Vec<(&Path, Loc)>> = BTreeMap::new();
+    let mut groups: BTreeMap<&str, Vec<(&str, Loc)>> = BTreeMap::new();
     for (i, (e, at)) in extra.iter().enumerate() {
-        if used[i] || !owns(e) {
+        if used[i] || !owns(&segments(e).collect::<Vec<_>>()) {
             continue;
         }
-        let k = (1..=e.len())
+        let k = cuts(e)
             .find(|&k| !expected.has_prefix(&e[..k]))
             .unwrap_or(e.len());
         groups.entry(&e[..k]).or_default().push((e, *at));
     }
     for (prefix, paths) in groups {
         let at = paths.iter().map(|(_, l)| *l).min().unwrap_or_default();
+        let depth = segments(prefix).count();
         let (key, actual) = match paths.as_slice() {
-            [(one, _)] => leaf(form, one, prefix.len()),
-            _ => (form.key(prefix), None),
+            [(one, _)] => leaf(form, one, depth),
+            _ => (form.key(&segments(prefix).collect::<Vec<_>>()), None),
         };
         out.push(Diff::Extra {
             key,
@@ -307,8 +494,9 @@ pub fn compare(
 
 /// A whole path as a setting and its value. A CONFIG_DB record that is missing or extra as a
 /// whole (`prefix` ends at its key) is named by its key, its one field shown with the value.
-fn leaf(form: Form, path: &[String], prefix: usize) -> (String, Option<String>) {
-    if let (Form::Table, [table, key, field, value]) = (form, path)
+fn leaf(form: Form, key: &str, prefix: usize) -> (String, Option<String>) {
+    let path: Vec<&str> = segments(key).collect();
+    if let (Form::Table, [table, key, field, value]) = (form, path.as_slice())
         && prefix <= 2
     {
         return (
@@ -327,14 +515,11 @@ mod tests {
     use super::*;
 
     fn canon(paths: &[&[&str]]) -> Canon {
-        let mut c = Canon::default();
+        let mut c = Builder::default();
         for (i, p) in paths.iter().enumerate() {
-            c.insert(
-                p.iter().map(|s| s.to_string()).collect(),
-                Loc::new(i * 10, i * 10 + 5),
-            );
+            c.insert(p, Loc::new(i * 10, i * 10 + 5));
         }
-        c
+        c.build()
     }
 
     #[test]
@@ -380,7 +565,7 @@ mod tests {
             &["BUFFER_PG", "Ethernet0|3-4", "profile", "q"],
             &["BUFFER_PG", "Ethernet99|3-4", "profile", "q"],
         ]);
-        let owns = |p: &[String]| p[1].starts_with("Ethernet0|");
+        let owns = |p: &[&str]| p[1].starts_with("Ethernet0|");
         let d = compare(Form::Table, &e, &a, &owns);
         assert_eq!(d.len(), 1);
         assert!(
@@ -402,6 +587,54 @@ mod tests {
                 actual: "".into(),
                 at: Loc::new(0, 5),
             }]
+        );
+    }
+
+    #[test]
+    fn a_bounded_builder_stops_at_its_budget() {
+        let mut b = Builder::bounded(10);
+        let long = "x".repeat(1 << 20);
+        for i in 0..64 {
+            b.insert(&[long.as_str(), &i.to_string()], Loc::new(i, i + 1));
+        }
+        let c = b.build();
+        // 16 MiB and 80 bytes hold 15 settings of a mebibyte and change.
+        assert_eq!(c.exceeded(), Some(Loc::new(15, 16)));
+        assert_eq!(c.len(), 15);
+        let mut b = Builder::default();
+        for i in 0..64 {
+            b.insert(&[long.as_str(), &i.to_string()], Loc::default());
+        }
+        assert_eq!(b.build().exceeded(), None);
+    }
+
+    #[test]
+    fn prefixes_are_whole_segments() {
+        let c = canon(&[&["a", "b"], &["ab", "c"], &["a\tb", "x"]]);
+        assert!(c.has_prefix("a"));
+        assert!(c.has_prefix(&key_of(&["a", "b"])));
+        assert!(!c.has_prefix(&key_of(&["a", "c"])));
+        assert_eq!(
+            c.first_under("a").map(|(k, _)| k.to_string()),
+            Some(key_of(&["a", "b"]))
+        );
+        assert!(!c.has_prefix("b"));
+        assert_eq!(key_of(&["x\u{1f}y"]), "x\u{fffd}y");
+    }
+
+    #[test]
+    fn a_statement_with_more_words_pairs_past_keys_that_sort_before_the_separator() {
+        // `k\t` sorts between `k` and `k` + separator: the run of keys under `t k` starts after it.
+        let e = canon(&[&["t", "k"]]);
+        let a = canon(&[&["t", "k\t", "q"], &["t", "k", "v"]]);
+        let d = compare(Form::Words, &e, &a, &|_| true);
+        assert!(
+            d.iter().any(|x| matches!(x, Diff::Differs { key, expected, actual, .. } if key == "t k" && expected.is_empty() && actual == "v")),
+            "{d:?}"
+        );
+        assert!(
+            !d.iter().any(|x| matches!(x, Diff::Missing { .. })),
+            "{d:?}"
         );
     }
 }

@@ -38,7 +38,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use super::canon::{Canon, Loc};
+use super::canon::{Builder, Canon, Loc, segments};
 
 /// Which OS printed the text: decides the normalisations of its own commands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,7 +76,7 @@ pub fn canon(text: &str, dialect: Dialect) -> Canon {
             _raw: raw,
         });
     }
-    let mut c = Canon::default();
+    let mut c = Builder::bounded(text.len());
     let mut parents: Vec<(usize, &str)> = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         while parents.last().is_some_and(|(ind, _)| *ind >= line.indent) {
@@ -87,18 +87,18 @@ pub fn canon(text: &str, dialect: Dialect) -> Canon {
             .is_none_or(|next| next.indent <= line.indent);
         if leaf {
             let at = Loc::new(line.start, line.end);
-            let path: Vec<String> = parents.iter().map(|(_, t)| t.to_string()).collect();
+            let parents: Vec<&str> = parents.iter().map(|(_, t)| *t).collect();
             for (key, value) in settings(&line.text, dialect) {
-                let mut p = path.clone();
-                p.push(key);
-                p.push(value);
-                c.insert(p, at);
+                let mut path = parents.clone();
+                path.push(&key);
+                path.push(&value);
+                c.insert(&path, at);
             }
         } else {
             parents.push((line.indent, &line.text));
         }
     }
-    c
+    c.build()
 }
 
 /// One line as (keywords, value) settings; several for an EOS DSCP map line.
@@ -205,11 +205,12 @@ impl Scope {
         let mut top = HashSet::new();
         let mut sections = HashSet::new();
         let mut families = HashSet::new();
-        for p in expected.paths() {
+        for key in expected.paths() {
+            let p: Vec<&str> = segments(key).collect();
             if p.len() == 2 {
-                top.insert(family(&p[0]).to_string());
+                top.insert(family(p[0]).to_string());
             } else if let Some(h) = p.first() {
-                sections.insert(h.clone());
+                sections.insert((*h).to_string());
             }
             for seg in &p[..p.len().saturating_sub(1)] {
                 families.insert(family(seg).to_string());
@@ -222,14 +223,14 @@ impl Scope {
         }
     }
 
-    pub fn owns(&self, p: &[String]) -> bool {
+    pub fn owns(&self, p: &[&str]) -> bool {
         if p.len() == 2 {
-            return self.top.contains(family(&p[0]));
+            return self.top.contains(family(p[0]));
         }
         let Some(header) = p.first() else {
             return false;
         };
-        if !self.sections.contains(header) {
+        if !self.sections.contains(*header) {
             return false;
         }
         if family(header) == "interface" {
@@ -246,7 +247,11 @@ mod tests {
     use super::*;
 
     fn paths(text: &str, d: Dialect) -> Vec<String> {
-        canon(text, d).paths().map(|p| p.join(" | ")).collect()
+        canon(text, d)
+            .path_vecs()
+            .iter()
+            .map(|p| p.join(" | "))
+            .collect()
     }
 
     #[test]
@@ -312,7 +317,7 @@ mod tests {
             Dialect::Eos,
         );
         let s = Scope::new(&e);
-        let p = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let p = |v: &[&'static str]| v.to_vec();
         assert!(s.owns(&p(&[
             "qos profile P",
             "priority-flow-control priority",

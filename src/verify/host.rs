@@ -20,7 +20,7 @@
 
 use std::collections::BTreeMap;
 
-use super::canon::{Canon, Loc};
+use super::canon::{Builder, Canon, Loc};
 use super::json::{Node, Value};
 
 /// The schema `state.json` must declare.
@@ -85,8 +85,8 @@ fn word(n: &Node) -> Option<String> {
 /// The expected and collected settings of one host, from its script's intent and its
 /// `state.json`. The collected side holds only the settings the intent names.
 pub fn canons(intent: &Intent, state: &Node) -> (Canon, Canon) {
-    let mut expected = Canon::default();
-    let mut actual = Canon::default();
+    let mut expected = Builder::default();
+    let mut actual = Builder::default();
     let nics = state.get("nics").map(Node::items).unwrap_or_default();
     for &n in &intent.nics {
         let name = format!("nic{n}");
@@ -119,6 +119,18 @@ pub fn canons(intent: &Intent, state: &Node) -> (Canon, Canon) {
                 pairs.push((e.to_lowercase(), e.clone()));
             }
         }
+        let list_of =
+            |key: &str, want: &str| LISTS.iter().any(|(_, k)| *k == key) || want.contains(',');
+        // A NIC that has every setting as intended adds nothing to either side (the fast path
+        // of a fleet in sync). Otherwise all its settings are compared, so that what is missing
+        // is named setting by setting and not as the whole NIC.
+        let in_sync = pairs.iter().all(|(key, e)| {
+            let want = &intent.values[e];
+            same(want, st.and_then(|s| s.get(key)), list_of(key, want))
+        });
+        if in_sync {
+            pairs.clear();
+        }
         for (key, e) in pairs {
             let want = &intent.values[&e];
             let have = st.and_then(|s| s.get(&key));
@@ -126,26 +138,21 @@ pub fn canons(intent: &Intent, state: &Node) -> (Canon, Canon) {
                 || found.map_or(Loc::default(), |x| Loc::new(x.start, x.start)),
                 |h| Loc::new(h.start, h.end),
             );
-            let list = LISTS.iter().any(|(_, k)| *k == key) || want.contains(',');
+            let list = list_of(&key, want);
             if list {
                 let items = have.map(Node::items).unwrap_or_default();
                 for (i, w) in want.split(',').enumerate() {
-                    expected.insert(
-                        vec![name.clone(), key.clone(), i.to_string(), w.to_string()],
-                        Loc::default(),
-                    );
+                    let index = i.to_string();
+                    expected.insert(&[name.as_str(), &key, &index, w], Loc::default());
                     if let Some(v) = items.get(i).and_then(word) {
                         let loc = items.get(i).map_or(at, |x| Loc::new(x.start, x.end));
-                        actual.insert(vec![name.clone(), key.clone(), i.to_string(), v], loc);
+                        actual.insert(&[name.as_str(), &key, &index, &v], loc);
                     }
                 }
             } else {
-                expected.insert(
-                    vec![name.clone(), key.clone(), want.clone()],
-                    Loc::default(),
-                );
+                expected.insert(&[name.as_str(), &key, want], Loc::default());
                 if let Some(v) = have.and_then(word) {
-                    actual.insert(vec![name.clone(), key.clone(), v], at);
+                    actual.insert(&[name.as_str(), &key, &v], at);
                 }
             }
         }
@@ -161,20 +168,42 @@ pub fn canons(intent: &Intent, state: &Node) -> (Canon, Canon) {
             && let Some(bits) = have.as_i64()
         {
             for p in (0..8).filter(|p| mask & (1 << p) != 0) {
-                let key = "ROCE_CC_PRIO_MASK".to_string();
+                let prio = p.to_string();
                 expected.insert(
-                    vec![name.clone(), key.clone(), p.to_string(), "1".into()],
+                    &[name.as_str(), "ROCE_CC_PRIO_MASK", &prio, "1"],
                     Loc::default(),
                 );
                 let on = if bits & (1 << p) != 0 { "1" } else { "0" };
                 actual.insert(
-                    vec![name.clone(), key, p.to_string(), on.into()],
+                    &[name.as_str(), "ROCE_CC_PRIO_MASK", &prio, on],
                     Loc::new(have.start, have.end),
                 );
             }
         }
     }
-    (expected, actual)
+    (expected.build(), actual.build())
+}
+
+/// Whether a collected value is the intended one (a list entry by entry).
+fn same(want: &str, have: Option<&Node>, list: bool) -> bool {
+    let Some(have) = have else {
+        return false;
+    };
+    let scalar = |n: &Node, w: &str| match &n.value {
+        Value::String(s) | Value::Number(s) => s == w,
+        Value::Bool(b) => w == if *b { "true" } else { "false" },
+        _ => false,
+    };
+    if !list {
+        return scalar(have, want);
+    }
+    let items = have.items();
+    let mut wants = want.split(',');
+    items
+        .iter()
+        .all(|n| wants.next().is_some_and(|w| scalar(n, w)))
+        && wants.next().is_none()
+        && matches!(have.value, Value::Array(_))
 }
 
 /// Each NIC's netdev as the host reported it (for LLDP, which names local ports by netdev).

@@ -33,7 +33,7 @@
 
 use std::collections::HashSet;
 
-use super::canon::{Canon, Loc};
+use super::canon::{Builder, Canon, Loc, key_of, segments};
 
 /// The deepest nesting of `{ }` accepted.
 pub const MAX_DEPTH: usize = 128;
@@ -222,9 +222,9 @@ pub fn canon(text: &str) -> Result<Canon, Error> {
         .first()
         .is_some_and(|t| matches!(&t.tok, Tok::Word(w) if w == "set" || w == "deactivate"));
     if set_form {
-        set_lines(&toks)
+        set_lines(&toks, text.len())
     } else {
-        curly(&toks)
+        curly(&toks, text.len())
     }
 }
 
@@ -256,8 +256,8 @@ fn is_marker(w: &str) -> bool {
     w.ends_with(':') && w.len() > 1 && w[..w.len() - 1].bytes().all(|b| b.is_ascii_lowercase())
 }
 
-fn curly(toks: &[Token]) -> Result<Canon, Error> {
-    let mut c = Canon::default();
+fn curly(toks: &[Token], len: usize) -> Result<Canon, Error> {
+    let mut c = Builder::bounded(len);
     // Open statements: their words, and whether they are inactive.
     let mut stack: Vec<(Vec<String>, bool)> = Vec::new();
     let mut words: Vec<Tok> = Vec::new();
@@ -286,7 +286,7 @@ fn curly(toks: &[Token]) -> Result<Canon, Error> {
                         for tail in expand(&words) {
                             let mut p = parent.clone();
                             p.extend(tail);
-                            c.insert(p, Loc::new(toks[first].start, t.end));
+                            c.insert(&p, Loc::new(toks[first].start, t.end));
                         }
                     }
                 }
@@ -335,11 +335,11 @@ fn curly(toks: &[Token]) -> Result<Canon, Error> {
             message: format!("{} `{{` not closed by `}}`", stack.len()),
         });
     }
-    Ok(c)
+    Ok(c.build())
 }
 
-fn set_lines(toks: &[Token]) -> Result<Canon, Error> {
-    let mut c = Canon::default();
+fn set_lines(toks: &[Token], len: usize) -> Result<Canon, Error> {
+    let mut c = Builder::bounded(len);
     let mut off: Vec<Vec<String>> = Vec::new();
     let mut i = 0;
     while i < toks.len() {
@@ -370,7 +370,7 @@ fn set_lines(toks: &[Token]) -> Result<Canon, Error> {
             "set" => {
                 for p in expand(&body) {
                     if !p.is_empty() {
-                        c.insert(p, at);
+                        c.insert(&p, at);
                     }
                 }
             }
@@ -380,15 +380,25 @@ fn set_lines(toks: &[Token]) -> Result<Canon, Error> {
         }
     }
     if !off.is_empty() {
-        c.entries
-            .retain(|p, _| !off.iter().any(|o| !o.is_empty() && p.starts_with(o)));
+        let off: Vec<String> = off
+            .iter()
+            .filter(|o| !o.is_empty())
+            .map(|o| key_of(o))
+            .collect();
+        c.retain(|k| {
+            !off.iter().any(|o| {
+                k.starts_with(o.as_str())
+                    && (k.len() == o.len() || k[o.len()..].starts_with(super::canon::SEP))
+            })
+        });
     }
-    Ok(c)
+    Ok(c.build())
 }
 
 /// What of a device's Junos configuration fabricc owns, from what it generated.
 pub struct Scope {
-    expected_prefixes: HashSet<Vec<String>>,
+    /// Every prefix (up to four words) of a generated path, as a key.
+    expected_prefixes: HashSet<String>,
     interface_families: HashSet<String>,
 }
 
@@ -396,14 +406,15 @@ impl Scope {
     pub fn new(expected: &Canon) -> Self {
         let mut expected_prefixes = HashSet::new();
         let mut interface_families = HashSet::new();
-        for p in expected.paths() {
+        for key in expected.paths() {
+            let p: Vec<&str> = segments(key).collect();
             for k in 1..=p.len().min(4) {
-                expected_prefixes.insert(p[..k].to_vec());
+                expected_prefixes.insert(key_of(&p[..k]));
             }
-            if p.first().is_some_and(|w| w == "interfaces")
+            if p.first() == Some(&"interfaces")
                 && let Some(f) = p.get(2)
             {
-                interface_families.insert(f.clone());
+                interface_families.insert((*f).to_string());
             }
         }
         Scope {
@@ -412,13 +423,12 @@ impl Scope {
         }
     }
 
-    fn has(&self, prefix: &[String]) -> bool {
-        self.expected_prefixes.contains(prefix)
+    fn has(&self, prefix: &[&str]) -> bool {
+        self.expected_prefixes.contains(&key_of(prefix))
     }
 
-    pub fn owns(&self, p: &[String]) -> bool {
-        let s: Vec<&str> = p.iter().map(String::as_str).collect();
-        match s.as_slice() {
+    pub fn owns(&self, p: &[&str]) -> bool {
+        match p {
             ["interfaces", _, family, _, ..] => {
                 self.has(&p[..2]) && self.interface_families.contains(*family)
             }
@@ -440,7 +450,7 @@ mod tests {
     use super::*;
 
     fn set(c: &Canon) -> Vec<String> {
-        c.paths().map(|p| p.join(" ")).collect()
+        c.path_vecs().iter().map(|p| p.join(" ")).collect()
     }
 
     const CURLY: &str = "## Last commit: 2026-01-01 by admin\nversion 23.4R1;\n/* fabricc */\nclass-of-service {\n    drop-profiles {\n        dp {\n            interpolate {\n                fill-level [ 1 3 ];\n                drop-probability [ 0 100 ];\n            }\n        }\n    }\n    forwarding-classes {\n        class roce queue-num 3 no-loss pfc-priority 3;\n    }\n    inactive: schedulers {\n        s { priority high; }\n    }\n}\ninterfaces {\n    et-0/0/0 {\n        description \"gpu1 nic1\";\n    }\n}\n";
@@ -470,7 +480,7 @@ mod tests {
     fn scope() {
         let e = canon("interfaces { et-0/0/0 { mtu 9216; } }\nclass-of-service { forwarding-classes { class roce queue-num 3; } schedulers { s-roce { priority low; } } interfaces { et-0/0/0 { scheduler-map sm; } } }").unwrap();
         let s = Scope::new(&e);
-        let p = |t: &str| t.split(' ').map(str::to_string).collect::<Vec<_>>();
+        let p = |t: &'static str| t.split(' ').collect::<Vec<_>>();
         assert!(s.owns(&p(
             "class-of-service forwarding-classes class old queue-num 4 no-loss"
         )));

@@ -158,15 +158,14 @@ pub fn verify(input: &Input<'_>, sources: &mut Sources) -> Result<Outcome, Fatal
     } else {
         &[]
     };
-    let span_of = |name: &str| -> Span {
-        fabric
-            .switches
-            .iter()
-            .find(|s| s.name == name)
-            .map(|s| s.span)
-            .or_else(|| fabric.hosts.iter().find(|h| h.name == name).map(|h| h.span))
-            .unwrap_or(fabric.span)
-    };
+    // Each device's declaration, by name (a fabric has tens of thousands).
+    let spans: HashMap<&str, Span> = fabric
+        .hosts
+        .iter()
+        .map(|h| (h.name.as_str(), h.span))
+        .chain(fabric.switches.iter().map(|s| (s.name.as_str(), s.span)))
+        .collect();
+    let span_of = |name: &str| -> Span { spans.get(name).copied().unwrap_or(fabric.span) };
     let ctx = Ctx {
         input,
         state_dir: input.state_dir,
@@ -456,8 +455,11 @@ impl Ctx<'_> {
         if s.os == SwitchOs::Sonic {
             r.aliases = actual
                 .paths()
-                .filter(|p| p.len() == 4 && p[0] == "PORT" && p[2] == "alias")
-                .map(|p| (p[1].clone(), p[3].clone()))
+                .filter(|k| k.starts_with("PORT\u{1f}"))
+                .filter_map(|k| match canon::segments(k).collect::<Vec<_>>()[..] {
+                    ["PORT", port, "alias", alias] => Some((port.to_string(), alias.to_string())),
+                    _ => None,
+                })
                 .collect();
         }
         let form = form(s.os);
@@ -666,6 +668,15 @@ pub fn parse(os: SwitchOs, text: &str) -> Result<(Canon, Form), (usize, String)>
         SwitchOs::Junos => junos::canon(text).map_err(|e| (e.offset, e.message))?,
         SwitchOs::Cumulus => nvue::canon(text).map_err(|e| (e.offset, e.message))?,
     };
+    if let Some(at) = canon.exceeded() {
+        return Err((
+            at.start as usize,
+            format!(
+                "from here it expands to more than {} bytes of settings (8 times its size and 16 MiB), which no device configuration does",
+                canon::budget(text.len())
+            ),
+        ));
+    }
     Ok((canon, form(os)))
 }
 
@@ -683,17 +694,17 @@ pub fn generated(os: SwitchOs, artifacts: &[Artifact]) -> (Canon, Vec<String>) {
         .filter(|a| !a.contents.starts_with("#!"))
         .collect();
     let chosen = if plain.is_empty() { configs } else { plain };
-    let mut canon = Canon::default();
+    let mut parts = Vec::new();
     let mut used = Vec::new();
     for a in chosen {
         if let Ok((c, _)) = parse(os, &a.contents)
             && !c.is_empty()
         {
-            canon.entries.extend(c.entries);
+            parts.push(c);
             used.push(a.path.clone());
         }
     }
-    (canon, used)
+    (Canon::merge(parts), used)
 }
 
 /// A difference as a finding.
@@ -868,15 +879,22 @@ fn wiring(fabric: &Fabric, reads: &mut [Read]) {
                 .map(|(n, d)| ((r.summary.device.clone(), n.clone()), d.clone()))
         })
         .collect();
-    let devices: HashMap<&str, ()> = fabric
+    // Device names by their lower case: an LLDP system name is a device's name or its fully
+    // qualified form (`lldp::is_device`), so it is looked up whole, then without each
+    // trailing `.label` in turn.
+    let devices: HashMap<String, &str> = fabric
         .switches
         .iter()
-        .map(|s| (s.name.as_str(), ()))
-        .chain(fabric.hosts.iter().map(|h| (h.name.as_str(), ())))
+        .map(|s| s.name.as_str())
+        .chain(fabric.hosts.iter().map(|h| h.name.as_str()))
+        .map(|n| (n.to_ascii_lowercase(), n))
         .collect();
     let fabric_device = |system: &str| -> Option<String> {
-        let exact = devices.keys().find(|d| lldp::is_device(system, d));
-        exact.map(|d| d.to_string())
+        let lower = system.to_ascii_lowercase();
+        std::iter::once(lower.len())
+            .chain(lower.rmatch_indices('.').map(|(i, _)| i))
+            .find_map(|end| devices.get(&lower[..end]))
+            .map(|d| (*d).to_string())
     };
     // SONiC devices whose state was not read: their neighbours name their ports by aliases
     // this run does not know, so only the system name can be checked.

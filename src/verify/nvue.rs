@@ -27,7 +27,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_yaml::Value;
 
-use super::canon::{Canon, Loc};
+use super::canon::{Builder, Canon, Loc, key_of, segments};
 
 /// Why a text is not an NVUE document: where (when known) and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,7 +60,7 @@ pub fn canon(text: &str) -> Result<Canon, Error> {
         message: e.to_string(),
     })?;
     let index = LineIndex::new(text);
-    let mut c = Canon::default();
+    let mut c = Builder::bounded(text.len());
     let mut trees = Vec::new();
     match &doc {
         Value::Sequence(items) => {
@@ -86,7 +86,7 @@ pub fn canon(text: &str) -> Result<Canon, Error> {
     for tree in trees {
         flatten(tree, &mut Vec::new(), &mut c, &index, 0)?;
     }
-    Ok(c)
+    Ok(c.build())
 }
 
 fn word(v: &Value) -> Option<String> {
@@ -103,7 +103,7 @@ fn word(v: &Value) -> Option<String> {
 fn flatten(
     v: &Value,
     path: &mut Vec<String>,
-    c: &mut Canon,
+    c: &mut Builder,
     index: &LineIndex,
     depth: usize,
 ) -> Result<(), Error> {
@@ -116,7 +116,7 @@ fn flatten(
     match v {
         Value::Mapping(m) if m.is_empty() => {
             if !path.is_empty() {
-                c.insert(path.clone(), index.at(path));
+                c.insert(path, index.at(path));
             }
         }
         Value::Mapping(m) => {
@@ -143,14 +143,14 @@ fn flatten(
         Value::Tagged(t) => flatten(&t.value, path, c, index, depth + 1)?,
         Value::Null => {
             if !path.is_empty() {
-                c.insert(path.clone(), index.at(path));
+                c.insert(path, index.at(path));
             }
         }
         scalar => {
             if let Some(w) = word(scalar) {
                 let at = index.at(path);
                 path.push(w);
-                c.insert(path.clone(), at);
+                c.insert(path, at);
                 path.pop();
             }
         }
@@ -182,7 +182,7 @@ fn interfaces(key: &str) -> Vec<String> {
 
 /// `nv set a b c` lines (`nv config show -o commands`, `nvue.sh`) as paths.
 fn commands(text: &str) -> Canon {
-    let mut c = Canon::default();
+    let mut c = Builder::bounded(text.len());
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         let start = offset;
@@ -197,13 +197,13 @@ fn commands(text: &str) -> Canon {
             let names = interfaces(&words[1]);
             for n in names {
                 words[1] = n;
-                c.insert(words.clone(), at);
+                c.insert(&words, at);
             }
         } else if !words.is_empty() {
-            c.insert(words, at);
+            c.insert(&words, at);
         }
     }
-    c
+    c.build()
 }
 
 /// Words of a shell command line: spaces split, `'…'` and `"…"` quote.
@@ -323,7 +323,8 @@ fn split_key(rest: &str) -> Option<(String, &str)> {
 
 /// What of a device's NVUE configuration fabricc owns, from what it generated.
 pub struct Scope {
-    prefixes: HashSet<Vec<String>>,
+    /// Every proper prefix of a generated path, as a key.
+    prefixes: HashSet<String>,
     ports: HashSet<String>,
 }
 
@@ -331,33 +332,32 @@ impl Scope {
     pub fn new(expected: &Canon) -> Self {
         let mut prefixes = HashSet::new();
         let mut ports = HashSet::new();
-        for p in expected.paths() {
+        for key in expected.paths() {
+            let p: Vec<&str> = segments(key).collect();
             for k in 1..p.len() {
-                prefixes.insert(p[..k].to_vec());
+                prefixes.insert(key_of(&p[..k]));
             }
-            if p.first().is_some_and(|w| w == "interface")
+            if p.first() == Some(&"interface")
                 && let Some(port) = p.get(1)
             {
-                ports.insert(port.clone());
+                ports.insert((*port).to_string());
             }
         }
         Scope { prefixes, ports }
     }
 
-    pub fn owns(&self, p: &[String]) -> bool {
-        let s: Vec<&str> = p.iter().map(String::as_str).collect();
-        match s.as_slice() {
-            ["qos", collection, name, ..] if PROFILE_COLLECTIONS.contains(collection) => {
-                self.prefixes.contains(&p[..3])
-            }
-            ["qos", ..] => self.prefixes.contains(&p[..1]),
+    pub fn owns(&self, p: &[&str]) -> bool {
+        let has = |k: usize| self.prefixes.contains(&key_of(&p[..k]));
+        match p {
+            ["qos", collection, _, ..] if PROFILE_COLLECTIONS.contains(collection) => has(3),
+            ["qos", ..] => has(1),
             ["interface", port, rest @ ..] if self.ports.contains(*port) => match rest {
                 ["qos", ..] => true,
                 [] | [_] => false,
                 _ => {
                     // The setting's own words, without its value (at most two).
                     let k = (rest.len() - 1).min(2);
-                    self.prefixes.contains(&p[..2 + k])
+                    has(2 + k)
                 }
             },
             _ => false,
@@ -384,11 +384,10 @@ mod tests {
     #[test]
     fn lines_are_found() {
         let a = canon(YAML).unwrap();
-        let p: Vec<String> = "qos pfc default-global cable-length 30"
+        let p: Vec<&str> = "qos pfc default-global cable-length 30"
             .split(' ')
-            .map(str::to_string)
             .collect();
-        let at = a.entries[&p];
+        let at = a.get(&key_of(&p)).unwrap();
         assert_eq!(
             &YAML[at.start as usize..at.end as usize],
             "cable-length: 30"
@@ -398,7 +397,7 @@ mod tests {
     #[test]
     fn scope() {
         let s = Scope::new(&canon(YAML).unwrap());
-        let p = |t: &str| t.split(' ').map(str::to_string).collect::<Vec<_>>();
+        let p = |t: &'static str| t.split(' ').collect::<Vec<_>>();
         assert!(s.owns(&p("qos pfc default-global switch-priority 4")));
         assert!(!s.owns(&p("qos pfc other-profile switch-priority 4")));
         assert!(s.owns(&p("qos traffic-pool roce-lossless memory-percent 50")));

@@ -28,7 +28,7 @@
 
 use std::collections::HashSet;
 
-use super::canon::{Canon, Loc};
+use super::canon::{Builder, Canon, Loc, segments};
 use super::json::{Node, Value};
 
 /// Tables whose records hold fields that the platform owns next to fabricc's.
@@ -36,7 +36,7 @@ const SHARED_RECORDS: &[&str] = &["PORT", "DEVICE_METADATA", "CABLE_LENGTH"];
 
 /// Every field of every `TABLE → key → fields` object of a CONFIG_DB document.
 pub fn canon(root: &Node) -> Canon {
-    let mut c = Canon::default();
+    let mut c = Builder::bounded(root.end.max(root.start));
     for (table, records) in root.members() {
         for (key, fields) in records.members() {
             let keys = split_ports(&key.name);
@@ -45,20 +45,12 @@ pub fn canon(root: &Node) -> Canon {
                 let name = field.name.strip_suffix('@').unwrap_or(&field.name);
                 let at = Loc::new(field.start, value.end);
                 for k in &keys {
-                    c.insert(
-                        vec![
-                            table.name.clone(),
-                            k.clone(),
-                            name.to_string(),
-                            text.clone(),
-                        ],
-                        at,
-                    );
+                    c.insert(&[table.name.as_str(), k, name, &text], at);
                 }
             }
         }
     }
-    c
+    c.build()
 }
 
 /// A field's value as CONFIG_DB text; `None` for an object (not a CONFIG_DB field).
@@ -97,7 +89,8 @@ fn split_ports(key: &str) -> Vec<String> {
 /// What of a device's CONFIG_DB fabricc owns, from what it generated.
 pub struct Scope {
     tables: HashSet<String>,
-    keys: HashSet<(String, String)>,
+    /// `TABLE`, `key` joined by the separator.
+    keys: HashSet<String>,
     ports: HashSet<String>,
 }
 
@@ -108,13 +101,14 @@ impl Scope {
         let mut ports = HashSet::new();
         let mut first_parts = HashSet::new();
         for p in expected.paths() {
-            let [table, key, ..] = p.as_slice() else {
+            let mut it = segments(p);
+            let (Some(table), Some(key)) = (it.next(), it.next()) else {
                 continue;
             };
-            tables.insert(table.clone());
-            keys.insert((table.clone(), key.clone()));
+            tables.insert(table.to_string());
+            keys.insert(super::canon::key_of(&[table, key]));
             if table == "PORT" {
-                ports.insert(key.clone());
+                ports.insert(key.to_string());
             }
             if let Some((first, _)) = key.split_once('|') {
                 first_parts.insert(first.to_string());
@@ -130,17 +124,17 @@ impl Scope {
         }
     }
 
-    pub fn owns(&self, p: &[String]) -> bool {
+    pub fn owns(&self, p: &[&str]) -> bool {
         let [table, key, ..] = p else {
             return false;
         };
-        if !self.tables.contains(table) {
+        if !self.tables.contains(*table) {
             return false;
         }
-        if self.keys.contains(&(table.clone(), key.clone())) {
-            return !SHARED_RECORDS.contains(&table.as_str());
+        if self.keys.contains(&super::canon::key_of(&[table, key])) {
+            return !SHARED_RECORDS.contains(table);
         }
-        let port = key.split_once('|').map_or(key.as_str(), |(p, _)| p);
+        let port = key.split_once('|').map_or(*key, |(p, _)| p);
         self.ports.contains(port)
     }
 }
@@ -151,10 +145,7 @@ mod tests {
     use crate::verify::json;
 
     fn paths(text: &str) -> Vec<Vec<String>> {
-        canon(&json::parse(text).unwrap())
-            .paths()
-            .cloned()
-            .collect()
+        canon(&json::parse(text).unwrap()).path_vecs()
     }
 
     #[test]
@@ -181,7 +172,7 @@ mod tests {
             .unwrap(),
         );
         let scope = Scope::new(&e);
-        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let s = |v: &[&'static str]| v.to_vec();
         assert!(scope.owns(&s(&["BUFFER_PG", "Ethernet0|3-4", "profile", "q"])));
         assert!(!scope.owns(&s(&["BUFFER_PG", "Ethernet8|3-4", "profile", "q"])));
         assert!(!scope.owns(&s(&["PORT", "Ethernet0", "alias", "etp1"])));
