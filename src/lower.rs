@@ -51,9 +51,9 @@ use crate::model::{
     Watchdog as MWatchdog,
 };
 use crate::render::{
-    BufferPlan, ClassContext, Ecn, Fec, Headroom, HostContext, HostQos, NicContext, NicDriver,
-    HeadroomFormula, PauseThreshold, PortContext, QosPlan, QueueEcn, Scheduling, SwitchContext,
-    SwitchOs, TosClass, Tsa, Watchdog, WatchdogAction, cumulus, eos, junos, nxos,
+    BufferPlan, ClassContext, Ecn, Fec, Headroom, HeadroomFormula, HostContext, HostQos,
+    NicContext, NicDriver, PauseThreshold, PortContext, QosPlan, QueueEcn, Scheduling,
+    SwitchContext, SwitchOs, TosClass, Tsa, Watchdog, WatchdogAction, cumulus, eos, junos, nxos,
 };
 
 /// Every switch model's SONiC SKU (index = model), resolved once: `None` for other OSes.
@@ -217,14 +217,10 @@ fn vendor_port_name(fabric: &Fabric, skus: &Skus, s: SwitchId, index: u32) -> St
     let model = fabric.switch_model(s);
     match model.os.value {
         Os::Sonic => match skus.get(fabric.switch(s).model.index()) {
-            Some(Some(Ok(sku))) => sku.port_name(index).map_or_else(
-                || crate::render::sonic::port_name(index, 8),
-                str::to_string,
-            ),
-            _ => crate::render::sonic::port_name(
-                index,
-                sonic_lanes_per_port(model.port_count()),
-            ),
+            Some(Some(Ok(sku))) => sku
+                .port_name(index)
+                .map_or_else(|| crate::render::sonic::port_name(index, 8), str::to_string),
+            _ => crate::render::sonic::port_name(index, sonic_lanes_per_port(model.port_count())),
         },
         Os::Cumulus => cumulus::port_name(index),
         Os::Eos => eos::port_name(index),

@@ -488,7 +488,11 @@ fn sonic_output_has_the_lossless_pieces() {
         get("BUFFER_QUEUE", "Ethernet0|6", "profile").as_deref(),
         Some("q_cnp_profile")
     );
-    assert!(doc["DEVICE_METADATA"]["localhost"].get("hostname").is_none());
+    assert!(
+        doc["DEVICE_METADATA"]["localhost"]
+            .get("hostname")
+            .is_none()
+    );
     assert_eq!(
         get("BUFFER_PG", "Ethernet0|0", "profile").as_deref(),
         Some("ingress_lossy_profile")

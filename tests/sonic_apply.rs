@@ -83,8 +83,14 @@ fn fabric_text() -> String {
 /// The fabric with RoCE on priority 4 instead of 3 and the host cables at 7 m instead of 3 m.
 fn changed_text(traditional: bool) -> String {
     let mut t = fabric_text()
-        .replace("dscp 26  priority 3  lossless", "dscp 26  priority 4  lossless")
-        .replace("link gpu[1..4] -- leaf1        { cable 3m }", "link gpu[1..4] -- leaf1        { cable 7m }");
+        .replace(
+            "dscp 26  priority 3  lossless",
+            "dscp 26  priority 4  lossless",
+        )
+        .replace(
+            "link gpu[1..4] -- leaf1        { cable 3m }",
+            "link gpu[1..4] -- leaf1        { cable 7m }",
+        );
     if traditional {
         t = t.replace("  mtu 9216\n", "  mtu 9216\n  buffer-model traditional\n");
     }
@@ -255,7 +261,9 @@ fn assert_intended(switch: &Switch, folder: &Path, before: &Value) {
                 "{t}: stale keys {:?}, missing keys {:?}, {} keys differ",
                 &stale[..stale.len().min(8)],
                 missing,
-                want.iter().filter(|(k, v)| have.get(*k).is_some_and(|h| h != *v)).count()
+                want.iter()
+                    .filter(|(k, v)| have.get(*k).is_some_and(|h| h != *v))
+                    .count()
             );
         }
     }
@@ -276,7 +284,10 @@ fn assert_intended(switch: &Switch, folder: &Path, before: &Value) {
     assert_eq!(md["hostname"], "leaf1");
     assert_eq!(md["hwsku"], "Mellanox-SN5600-O128");
     assert_eq!(md["mac"], "1c:34:da:00:00:01");
-    assert_eq!(config["PORT"]["Ethernet100"], before["CONFIG_DB"]["PORT"]["Ethernet100"]);
+    assert_eq!(
+        config["PORT"]["Ethernet100"],
+        before["CONFIG_DB"]["PORT"]["Ethernet100"]
+    );
     assert_eq!(config["FEATURE"], before["CONFIG_DB"]["FEATURE"]);
     assert_eq!(
         config["LOOPBACK_INTERFACE"],
@@ -322,7 +333,10 @@ fn apply_over_sonic_defaults_then_reapply_a_changed_fabric_leaves_no_stale_key()
     let t = text(&dry);
     assert!(t.contains("remove BUFFER_PG|Ethernet0|3-4"), "{t}");
     assert!(t.contains("remove DSCP_TO_TC_MAP|AZURE"), "{t}");
-    assert!(t.contains("keys of QUEUE on ports outside the fabric"), "{t}");
+    assert!(
+        t.contains("keys of QUEUE on ports outside the fabric"),
+        "{t}"
+    );
     assert_eq!(switch.db(), before, "--dry-run changed the switch");
     assert!(switch.calls().is_empty(), "--dry-run ran config");
 
@@ -342,7 +356,10 @@ fn apply_over_sonic_defaults_then_reapply_a_changed_fabric_leaves_no_stale_key()
     );
     assert_intended(&switch, &first, &before);
     let db = switch.db();
-    assert_eq!(db["CONFIG_DB"]["BUFFER_PG"]["Ethernet0|3"]["profile"], "NULL");
+    assert_eq!(
+        db["CONFIG_DB"]["BUFFER_PG"]["Ethernet0|3"]["profile"],
+        "NULL"
+    );
     assert!(db["CONFIG_DB"]["BUFFER_PG"].get("Ethernet0|3-4").is_none());
     assert!(db["CONFIG_DB"]["BUFFER_PG"].get("Ethernet100|0").is_none());
     let c = switch.apply(&first, &["--check"]);
@@ -356,7 +373,10 @@ fn apply_over_sonic_defaults_then_reapply_a_changed_fabric_leaves_no_stale_key()
     assert_intended(&switch, &second, &before);
     let config = &switch.db()["CONFIG_DB"];
     for port in ["Ethernet0", "Ethernet4", "Ethernet16"] {
-        assert!(config["BUFFER_PG"].get(format!("{port}|3")).is_none(), "{port}|3 stale");
+        assert!(
+            config["BUFFER_PG"].get(format!("{port}|3")).is_none(),
+            "{port}|3 stale"
+        );
         assert_eq!(config["BUFFER_PG"][format!("{port}|4")]["profile"], "NULL");
         assert_eq!(config["PORT_QOS_MAP"][port]["pfc_enable"], "4");
     }
@@ -402,7 +422,11 @@ fn traditional_model_over_traditional_defaults_then_reapply() {
     assert_intended(&switch, &second, &before);
     let config = &switch.db()["CONFIG_DB"];
     assert_eq!(config["CABLE_LENGTH"]["AZURE"]["Ethernet0"], "40m");
-    assert!(config["BUFFER_PROFILE"].get("pg_lossless_400000_5m_profile").is_none());
+    assert!(
+        config["BUFFER_PROFILE"]
+            .get("pg_lossless_400000_5m_profile")
+            .is_none()
+    );
     assert!(config["BUFFER_PG"].get("Ethernet0|3").is_none());
 }
 
@@ -470,7 +494,11 @@ fn preflight_failures_change_nothing() {
     assert!(t.contains("this file is for Mellanox-SN5600-O128"), "{t}");
     assert!(t.contains("port Ethernet4 does not exist"), "{t}");
     assert!(t.contains("nothing was changed"), "{t}");
-    assert_eq!(switch.db(), changed, "a failed preflight changed the switch");
+    assert_eq!(
+        switch.db(),
+        changed,
+        "a failed preflight changed the switch"
+    );
     assert!(switch.calls().is_empty(), "a failed preflight ran config");
     assert_ne!(before, changed);
 }
@@ -490,11 +518,18 @@ fn usage_and_a_failed_reload() {
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let t = text(&o);
     assert!(t.contains("FAILED: config reload"), "{t}");
-    assert!(t.contains("config reload -y ") && t.contains("fabricc-backup-"), "{t}");
+    assert!(
+        t.contains("config reload -y ") && t.contains("fabricc-backup-"),
+        "{t}"
+    );
     let backups: Vec<_> = fs::read_dir(switch.state.join("etc/sonic"))
         .expect("dir")
         .filter_map(Result::ok)
-        .filter(|e| e.file_name().to_string_lossy().starts_with("fabricc-backup-"))
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("fabricc-backup-")
+        })
         .collect();
     assert_eq!(backups.len(), 1, "one backup of the running configuration");
 }
@@ -505,7 +540,11 @@ fn apply_sh_passes_bash_n_and_shellcheck() {
     let dir = scratch("lint");
     let first = build(&dir.join("first"), &fabric_text());
     let script = first.join("apply.sh");
-    let o = Command::new("bash").arg("-n").arg(&script).output().expect("bash");
+    let o = Command::new("bash")
+        .arg("-n")
+        .arg(&script)
+        .output()
+        .expect("bash");
     assert!(o.status.success(), "{}", text(&o));
     match Command::new("shellcheck").arg(&script).output() {
         Ok(o) => assert!(o.status.success(), "shellcheck:\n{}", text(&o)),

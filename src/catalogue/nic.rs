@@ -93,7 +93,9 @@ impl NicPlatform {
         if let Some(l) = &self.port_lanes {
             keys.push(("port_lanes", &l.source));
             if l.value == 0 || self.max_port_speed_gbps.is_none() {
-                errors.push(at("port_lanes needs max_port_speed_gbps and at least one lane"));
+                errors.push(at(
+                    "port_lanes needs max_port_speed_gbps and at least one lane",
+                ));
             }
         }
         if let Some(s) = &self.ethernet_speeds_gbps {

@@ -572,7 +572,10 @@ impl Hwsku {
         let split = u64::from(self.split()?);
         let mut cages: Vec<u64> = Vec::new();
         for g in platform.fabric_cages() {
-            cages.extend(std::iter::repeat_n(u64::from(g.speed_gbps), g.count as usize));
+            cages.extend(std::iter::repeat_n(
+                u64::from(g.speed_gbps),
+                g.count as usize,
+            ));
         }
         let rows = self.port_config.parsed()?;
         Some(

@@ -201,8 +201,12 @@ pub fn plan(
     } = *input;
     let sw = fabric.switch(switch);
     let cannot = |m: String| {
-        Diagnostic::new(Code::TargetCannotExpress, sw.span, format!("`{}` on sonic: {m}", sw.name))
-            .label("this device")
+        Diagnostic::new(
+            Code::TargetCannotExpress,
+            sw.span,
+            format!("`{}` on sonic: {m}", sw.name),
+        )
+        .label("this device")
     };
     let buffer_model = match model.buffer_model {
         Some(b) if b.value == BufferModel::Dynamic && sku.asic != SonicAsic::Mellanox => {
@@ -247,7 +251,9 @@ pub fn plan(
         .buffer
         .map(|b| b.value)
         .or_else(|| sku.platform.buffer.usable.as_ref().map(|b| b.bytes))
-        .ok_or_else(|| cannot("the model has no `buffer` and the platform no usable buffer".into()))?;
+        .ok_or_else(|| {
+            cannot("the model has no `buffer` and the platform no usable buffer".into())
+        })?;
     let cell = model.cell.map(|c| c.value);
 
     // Ports: SONiC's names and lanes, the peer NIC's lanes (S9).
@@ -402,7 +408,8 @@ fn ceil_1k(x: u64) -> u64 {
 
 /// The traditional model's cable: the SKU's lookup row at least as long (S3).
 fn lookup(sku: &Sku, speed: u64, cable_m: u32) -> Option<&'static LookupRow> {
-    sku.hwsku.lookup_row(speed, u64::from(cable_m).saturating_mul(1000))
+    sku.hwsku
+        .lookup_row(speed, u64::from(cable_m).saturating_mul(1000))
 }
 
 fn mellanox_headroom(
@@ -479,7 +486,10 @@ fn mellanox_headroom(
                 format!("pg_lossless_{}_{}_profile", p.speed_mbps, sp.cable)
             }
             SonicBufferModel::Dynamic if pinned => {
-                format!("{OVERRIDE_PREFIX}pg_lossless_{}_{}_profile", p.speed_mbps, sp.cable)
+                format!(
+                    "{OVERRIDE_PREFIX}pg_lossless_{}_{}_profile",
+                    p.speed_mbps, sp.cable
+                )
             }
             SonicBufferModel::Dynamic => continue,
         };
@@ -648,7 +658,12 @@ fn equalize(ports: &mut [PortContext], sonic: &mut [SonicPort]) {
     }
 }
 
-type Pools = (Vec<SonicPool>, Vec<SonicProfile>, BufferPlan, Option<String>);
+type Pools = (
+    Vec<SonicPool>,
+    Vec<SonicProfile>,
+    BufferPlan,
+    Option<String>,
+);
 
 fn profiles_of(layout: &BufferDefaults) -> Vec<SonicProfile> {
     layout
@@ -684,7 +699,12 @@ fn mellanox_pools(
     let sku = input.sku;
     let sw = input.fabric.switch(input.switch);
     let mut profiles = profiles_of(layout);
-    let size_of = |name: &str| profiles.iter().find(|p| p.name == name).map_or(0, |p| p.size);
+    let size_of = |name: &str| {
+        profiles
+            .iter()
+            .find(|p| p.name == name)
+            .map_or(0, |p| p.size)
+    };
     let lossy_profile_size = size_of("ingress_lossy_profile");
     let egress_lossy_size = size_of("egress_lossy_profile");
     let cnp_reserve = input.mtu;
@@ -745,7 +765,11 @@ fn mellanox_pools(
     let mut pools = Vec::new();
     for p in &layout.pools {
         let egress_lossless = p.name == "egress_lossless_pool";
-        let expected = if egress_lossless { mmu / cell * cell } else { written };
+        let expected = if egress_lossless {
+            mmu / cell * cell
+        } else {
+            written
+        };
         let size = match model {
             _ if egress_lossless => Some(expected),
             SonicBufferModel::Traditional => Some(expected),

@@ -177,7 +177,11 @@ fn sonic_section(o: &mut String, switches: &[&SwitchContext]) {
             o,
             "| {} | `{platform}` | `{sku}` | {asic} | {model} | {} |",
             names.join(", "),
-            if cables.is_empty() { "-" } else { cables.as_str() }
+            if cables.is_empty() {
+                "-"
+            } else {
+                cables.as_str()
+            }
         );
     }
     o.push('\n');

@@ -406,7 +406,10 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
             &mut db,
             "DEFAULT_LOSSLESS_BUFFER_PARAMETER",
             "AZURE".into(),
-            row([("default_dynamic_th", plan.default_dynamic_th.to_string().into())]),
+            row([(
+                "default_dynamic_th",
+                plan.default_dynamic_th.to_string().into(),
+            )]),
         );
         let Some((mtu, spp)) = plan.traffic_pattern else {
             return Err(err(
