@@ -551,3 +551,39 @@ fn apply_sh_passes_bash_n_and_shellcheck() {
         Err(_) => eprintln!("shellcheck not installed: lint skipped"),
     }
 }
+
+/// SONiC's own YANG models and loader accept every committed SONiC fragment
+/// (`scripts/sonic-yang-check`). Needs a sonic-buildimage checkout or git directory in
+/// `SONIC_BUILDIMAGE`, the libyang C library and network access for pip (a venv under /tmp):
+/// `SONIC_BUILDIMAGE=… cargo test --test sonic_apply -- --ignored`.
+#[test]
+#[ignore = "needs SONIC_BUILDIMAGE, libyang and pip"]
+fn sonic_yang_models_accept_every_golden_fragment() {
+    let buildimage = std::env::var("SONIC_BUILDIMAGE").expect("SONIC_BUILDIMAGE is set");
+    let mut fragments = Vec::new();
+    let mut stack = vec![root().join("fixtures/build"), root().join("tests/golden")];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).expect("dir").filter_map(Result::ok) {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.ends_with("config_db.fragment.json") {
+                fragments.push(p);
+            }
+        }
+    }
+    fragments.sort();
+    assert!(fragments.len() >= 20, "{fragments:?}");
+    let o = Command::new(root().join("scripts/sonic-yang-check"))
+        .arg(buildimage)
+        .args(&fragments)
+        .output()
+        .expect("run sonic-yang-check");
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(
+        text(&o).matches(": valid (").count(),
+        fragments.len(),
+        "{}",
+        text(&o)
+    );
+}
