@@ -1128,3 +1128,39 @@ fn timings_name_every_stage_on_stderr() {
         "timings belong on stderr"
     );
 }
+
+/// README's SONiC excerpts are copies of the committed goldens they name (S14b: an excerpt
+/// that drifted from the output misleads a reader): every `"field": "value"` of an excerpt is
+/// in the golden file, and every key it opens is one of the golden's.
+#[test]
+fn readme_sonic_excerpts_match_their_goldens() {
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let mut checked = 0;
+    let mut lines = readme.lines().peekable();
+    while let Some(line) = lines.next() {
+        let Some(rest) = line.strip_prefix("SONiC, `") else {
+            continue;
+        };
+        let path = rest.split('`').next().unwrap();
+        let golden = fs::read_to_string(root().join("fixtures/build").join(path))
+            .unwrap_or_else(|e| panic!("README names {path}: {e}"));
+        let block: Vec<&str> = lines
+            .by_ref()
+            .skip_while(|l| !l.starts_with("```json"))
+            .skip(1)
+            .take_while(|l| !l.starts_with("```"))
+            .collect();
+        assert!(!block.is_empty(), "{path}: no excerpt");
+        let text = block.join("\n");
+        let quoted: Vec<&str> = text.split('"').collect();
+        // "a": "b" → quoted[i] = a, quoted[i+1] = ": ", quoted[i+2] = b
+        for i in (1..quoted.len().saturating_sub(2)).step_by(2) {
+            if quoted[i + 1] == ": " {
+                let pair = format!("\"{}\": \"{}\"", quoted[i], quoted[i + 2]);
+                assert!(golden.contains(&pair), "{path}: README's {pair} is not in the output");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 20, "{checked} pairs checked");
+}

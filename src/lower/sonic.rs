@@ -16,9 +16,10 @@
 //!   row: name and lanes as SONiC has them (S9).
 //! * Buffer model: the model's, the fabric's, else the platform's (dynamic on Spectrum,
 //!   sonic-net/sonic-buildimage@086b03bd70f9:platform/mellanox/rules.mk:70). Broadcom has no
-//!   dynamic buffer manager: `buffermgrd` loads a `buffer_headroom_<platform>.lua` for
-//!   `mellanox` and `barefoot` only (sonic-net/sonic-swss@e6b0c5b5d2ab:cfgmgr/buffermgrd.cpp),
-//!   and `config qos reload` offers dynamic buffers to those two only
+//!   dynamic buffer manager: it loads `buffer_headroom_<platform>.lua` and refuses to start
+//!   without it (sonic-net/sonic-swss@e6b0c5b5d2ab:cfgmgr/buffermgrdyn.cpp:80-125), and
+//!   `cfgmgr/` ships the plug-ins for `mellanox`, `barefoot` and `vs` only; `config qos
+//!   reload` offers dynamic buffers to `mellanox` and `barefoot` alone
 //!   (sonic-net/sonic-utilities@691b1bbc4fd2:config/main.py, `vendors_supporting_dynamic_buffer`)
 //!   → FAB951.
 //! * Cable lengths, traditional model: rounded up to a row of the SKU's `pg_profile_lookup.ini`
