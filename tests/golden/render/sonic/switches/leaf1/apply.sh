@@ -28,7 +28,7 @@
 #   1. Preflight, read-only: root; the tools; CONFIG_DB answers; the switch runs platform
 #      x86_64-nvidia_sn5400-r0 and SKU ACS-SN5400 (the fragment's port names and lanes are that SKU's);
 #      its hostname is leaf1; single ASIC; swss is up and not starting (else
-#      `config reload` refuses, main.py:2170-2177); every fragment port exists with the same
+#      `config reload` refuses, main.py:2162-2170); every fragment port exists with the same
 #      lanes; the configuration step 6 reloads passes SONiC's own YANG check
 #      (`config_file_yang_validation`, main.py:1696), built here from the running one.
 #   2. Backup: `sonic-cfggen -d --print-data` to /etc/sonic/fabricc-backup-<UTC time>.json.
@@ -42,10 +42,11 @@
 #   5. `config save -y`: /etc/sonic/config_db.json holds the new configuration.
 #   6. `config reload -y`: checks that file with YANG, restarts SONiC's services and loads it.
 #      Needed because buffermgrd reads buffer_model only when it starts
-#      (sonic-net/sonic-buildimage@086b03bd70f9:dockers/docker-orchagent/buffermgrd.sh) and
+#      (sonic-net/sonic-buildimage@086b03bd70f9:dockers/docker-orchagent/buffermgrd.sh:3;
+#      `config qos reload` says so too: "restarting swss is required", main.py:3861) and
 #      bufferorch sets a pool's mode and a profile's threshold type only when it creates them
-#      (sonic-net/sonic-swss@e6b0c5b5d2ab:orchagent/bufferorch.cpp, "Skip setting buffer pool
-#      mode"); every port goes down for about a minute.
+#      (sonic-net/sonic-swss@e6b0c5b5d2ab:orchagent/bufferorch.cpp:470,694); every port goes
+#      down for about a minute.
 #   7. Post-check: CONFIG_DB's owned tables equal the fragment's, key for key and field for
 #      field (no stale key); PORT and DEVICE_METADATA hold the fragment's fields; APPL_DB has
 #      every BUFFER_PG of the fragment (bufferorch and portsorch took the ports), with
