@@ -540,13 +540,11 @@ fn lower_switch(
             "shorten the cables, lower the lossless priorities or use a model with more buffer",
         ));
     }
-    // Ingress: SONiC shares one ingress pool between lossy and lossless PGs, so it gets all
-    // but the reserved headroom. The others partition the buffer: 10 % lossy (the Juniper
-    // reference keeps 10 %), the PG headroom (Junos: its own `lossless-headroom` partition,
-    // rounded up to a whole percent), the rest lossless.
+    // Ingress (SONiC returned above, with SONiC's own layout): the buffer is partitioned, 10 %
+    // lossy (the Juniper reference keeps 10 %), the PG headroom (Junos: its own
+    // `lossless-headroom` partition, rounded up to a whole percent), the rest lossless.
     let lossy_reserve = round_down(total / 10, cell);
     let (shared, headroom_pool) = match os {
-        SwitchOs::Sonic => (round_down(total - headroom_total, cell), None),
         SwitchOs::Junos => {
             let pct = (u128::from(headroom_total) * 100).div_ceil(u128::from(total.max(1)));
             let alloc = u64::try_from(u128::from(total) * pct / 100).unwrap_or(total);

@@ -430,6 +430,40 @@ fn traditional_model_over_traditional_defaults_then_reapply() {
     assert!(config["BUFFER_PG"].get("Ethernet0|3").is_none());
 }
 
+/// S2: moving a Spectrum switch from SONiC's dynamic buffer model to the traditional one takes
+/// effect because the apply reloads: after it, buffermgrd runs in the traditional model (the
+/// fake starts it in the model the saved file names) and takes fabricc's profiles as they are.
+#[test]
+fn a_buffer_model_change_takes_effect_with_the_reload() {
+    let dir = scratch("model-change");
+    let switch = Switch::new(&dir, "dynamic");
+    let before = switch.db();
+    assert_eq!(
+        before["CONFIG_DB"]["DEVICE_METADATA"]["localhost"]["buffer_model"],
+        "dynamic"
+    );
+    let folder = build(&dir.join("traditional"), &traditional_text());
+    let dry = switch.apply(&folder, &["--dry-run"]);
+    assert!(
+        text(&dry).contains("buffer model dynamic now, traditional after the apply"),
+        "{}",
+        text(&dry)
+    );
+    let o = switch.apply(&folder, &["--yes"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_intended(&switch, &folder, &before);
+    let db = switch.db();
+    assert_eq!(
+        db["CONFIG_DB"]["DEVICE_METADATA"]["localhost"]["buffer_model"],
+        "traditional"
+    );
+    // Traditional: APPL_DB carries the profile CONFIG_DB names, not one the switch computed.
+    assert_eq!(
+        db["APPL_DB"]["BUFFER_PG_TABLE:Ethernet0:3"]["profile"],
+        "pg_lossless_400000_5m_profile"
+    );
+}
+
 /// What `config load` alone does (S1): SONiC's defaults stay next to the fragment's keys, and
 /// `--check` names them. The apply's removal step is what the tests above rely on.
 #[test]
