@@ -1157,7 +1157,10 @@ fn readme_sonic_excerpts_match_their_goldens() {
         for i in (1..quoted.len().saturating_sub(2)).step_by(2) {
             if quoted[i + 1] == ": " {
                 let pair = format!("\"{}\": \"{}\"", quoted[i], quoted[i + 2]);
-                assert!(golden.contains(&pair), "{path}: README's {pair} is not in the output");
+                assert!(
+                    golden.contains(&pair),
+                    "{path}: README's {pair} is not in the output"
+                );
                 checked += 1;
             }
         }
