@@ -1162,8 +1162,15 @@ fn readme_sonic_excerpts_match_their_goldens() {
                     "{path}: README's {pair} is not in the output"
                 );
                 checked += 1;
+            } else if quoted[i + 1].starts_with(": {") {
+                let key = format!("\"{}\": {{", quoted[i]);
+                assert!(
+                    golden.contains(&key),
+                    "{path}: README's key {key} is not in the output"
+                );
+                checked += 1;
             }
         }
     }
-    assert!(checked >= 20, "{checked} pairs checked");
+    assert!(checked >= 30, "{checked} pairs and keys checked");
 }
