@@ -950,6 +950,62 @@ fn cluster_100k_builds_every_device() {
     assert!(same, "host scripts differ between builds");
 }
 
+/// A SONiC fragment is merged into a running switch, so its `DEVICE_METADATA` carries
+/// `buffer_model` alone (a `hostname` there renames the switch, S14c), and on Spectrum every
+/// pool size and WRED threshold fabricc writes is a whole number of the SN5600's 192-byte
+/// cells (S14a, S14d); in both buffer models.
+#[test]
+fn sonic_fragments_rename_nothing_and_count_whole_cells() {
+    let text = fs::read_to_string(root().join("fixtures/build/inputs/sonic-sn5600-2x2.fab"))
+        .expect("fixture");
+    for model in ["dynamic", "traditional"] {
+        let dir = scratch("sonic-cells");
+        fs::create_dir_all(&dir).unwrap();
+        let fab = dir.join("lab.fab");
+        let variant = text.replace(
+            "  mtu 9216\n",
+            &format!("  mtu 9216\n  buffer-model {model}\n"),
+        );
+        assert_ne!(variant, text);
+        fs::write(&fab, variant).unwrap();
+        let out = dir.join("out");
+        build_ok(fab.to_str().unwrap(), &out, &[]);
+        let mut fragments = 0;
+        for (path, bytes) in tree(&out) {
+            if !path.ends_with("config_db.fragment.json") {
+                continue;
+            }
+            fragments += 1;
+            let doc: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+            assert_eq!(
+                doc["DEVICE_METADATA"],
+                serde_json::json!({ "localhost": { "buffer_model": model } }),
+                "{model} {path}"
+            );
+            let mut counts = Vec::new();
+            for pool in doc["BUFFER_POOL"].as_object().unwrap().values() {
+                counts.extend(pool.get("size").map(|s| ("pool size", s)));
+            }
+            for wred in doc["WRED_PROFILE"].as_object().unwrap().values() {
+                for (field, value) in wred.as_object().unwrap() {
+                    if field.ends_with("_threshold") {
+                        counts.push(("WRED threshold", value));
+                    }
+                }
+            }
+            // Dynamic: the egress lossless pool (the others are the switch's) and 6 WRED
+            // thresholds; traditional: every pool.
+            let at_least = if model == "dynamic" { 7 } else { 10 };
+            assert!(counts.len() >= at_least, "{model} {path}: {counts:?}");
+            for (what, value) in counts {
+                let bytes: u64 = value.as_str().unwrap().parse().unwrap();
+                assert_eq!(bytes % 192, 0, "{model} {path}: {what} {bytes}");
+            }
+        }
+        assert_eq!(fragments, 4, "{model}");
+    }
+}
+
 /// A SONiC leaf whose host and spine cables are equally long, in the traditional buffer model:
 /// buffermgrd's profile name is the same for both, so both get one profile, and on Spectrum
 /// its numbers are SONiC's own formula's where that gives more than the canonical headroom.
