@@ -1,5 +1,5 @@
-//! The deadlock proof on the published examples (theory.md §1.2) and on intact Clos fabrics:
-//! each test asserts the verdict and the exact witness cycle, in the JSON `cycle` form.
+//! The deadlock proof on the published examples (Hu et al., HotNets 2016 and Tagger, CoNEXT
+//! 2017; docs/deadlock.md) and on intact Clos fabrics: each test asserts the verdict and the exact witness cycle, in the JSON `cycle` form.
 
 use std::path::Path;
 
@@ -265,11 +265,13 @@ fn fabric_switch(f: &Fabric, name: &str) -> u32 {
 
 // ---------------------------------------------------------------- property test
 //
-// Random small fabrics (≤ 6 switches), routings (updown, shortest, static routes, paths,
-// rewrites, bounce-tagging) and failure sets. The reference below routes flow by flow — every
-// ordered host pair, every source NIC, every ECMP branch, next hops found by enumerating
-// paths — and builds the graph and the failure verdict by brute force over every link set.
-// The proof's per-destination construction and its failure shortcuts must agree with it.
+// Random small fabrics (≤ 6 switches), routings (updown, shortest, static routes to hosts and
+// to switches, via switches and via hosts, paths, rewrites, bounce-tagging, a bond) and
+// failure sets. The reference below routes flow by flow — from every source NIC to every
+// destination endpoint (a NIC, or a bond's NICs together) of another host, every ECMP branch,
+// next hops found by enumerating paths — and builds the graph, the unreachable endpoint pairs
+// and the failure verdict by brute force over every link set. The proof's per-destination
+// construction and its failure shortcuts must agree with it.
 
 mod brute {
     use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
@@ -282,12 +284,59 @@ mod brute {
 
     pub struct Net {
         adj: Vec<BTreeSet<u32>>,
+        /// Per host: switches any of its NICs is cabled to.
         attach: Vec<BTreeSet<u32>>,
+        /// Per (host, NIC): the switch its link goes to, when the link is up.
+        nic: HashMap<(u32, u32), u32>,
+    }
+
+    /// The endpoints of host `h`: each NIC alone, except that the NICs a bond lists (the first
+    /// bond listing a NIC wins) are one endpoint. In NIC order of their first NIC.
+    pub fn endpoints(f: &Fabric, h: u32) -> Vec<Vec<u32>> {
+        let host = &f.hosts[h as usize];
+        let n = host.nics.len() as u32;
+        let bond_of = |nic: u32| host.bonds.iter().position(|b| b.contains(&nic));
+        let mut out: Vec<Vec<u32>> = Vec::new();
+        for nic in 0..n {
+            if out.iter().any(|u| u.contains(&nic)) {
+                continue;
+            }
+            match bond_of(nic) {
+                Some(b) => out.push((0..n).filter(|&m| bond_of(m) == Some(b)).collect()),
+                None => out.push(vec![nic]),
+            }
+        }
+        out
+    }
+
+    /// Every endpoint as (host, its NICs), hosts in order.
+    pub fn all_endpoints(f: &Fabric) -> Vec<(u32, Vec<u32>)> {
+        (0..f.hosts.len() as u32)
+            .flat_map(|h| endpoints(f, h).into_iter().map(move |u| (h, u)))
+            .collect()
+    }
+
+    /// `h1.nic2`, a bond's NICs joined by `+`.
+    pub fn endpoint_name(f: &Fabric, (h, nics): &(u32, Vec<u32>)) -> String {
+        nics.iter()
+            .map(|n| format!("{}.nic{}", f.hosts[*h as usize].name, n + 1))
+            .collect::<Vec<_>>()
+            .join("+")
+    }
+
+    impl Net {
+        /// Switches the endpoint's NICs are cabled to, over links that are up.
+        pub fn goal(&self, (h, nics): &(u32, Vec<u32>)) -> BTreeSet<u32> {
+            nics.iter()
+                .filter_map(|&n| self.nic.get(&(*h, n)).copied())
+                .collect()
+        }
     }
 
     pub fn net(f: &Fabric, down: &HashSet<LinkId>) -> Net {
         let mut adj = vec![BTreeSet::new(); f.switches.len()];
         let mut attach = vec![BTreeSet::new(); f.hosts.len()];
+        let mut nic = HashMap::new();
         for (i, l) in f.links.iter().enumerate() {
             if down.contains(&LinkId(i as u32)) {
                 continue;
@@ -297,14 +346,18 @@ mod brute {
                     adj[a.index()].insert(b.0);
                     adj[b.index()].insert(a.0);
                 }
-                (DeviceId::Switch(s), DeviceId::Host(h))
-                | (DeviceId::Host(h), DeviceId::Switch(s)) => {
+                (DeviceId::Switch(s), DeviceId::Host(h)) => {
                     attach[h.index()].insert(s.0);
+                    nic.insert((h.0, l.b.port), s.0);
+                }
+                (DeviceId::Host(h), DeviceId::Switch(s)) => {
+                    attach[h.index()].insert(s.0);
+                    nic.insert((h.0, l.a.port), s.0);
                 }
                 _ => {}
             }
         }
-        Net { adj, attach }
+        Net { adj, attach, nic }
     }
 
     fn tier(f: &Fabric, s: u32) -> Option<u8> {
@@ -435,8 +488,11 @@ mod brute {
         }
     }
 
-    fn next(f: &Fabric, n: &Net, intact: &Net, s: u32, up: bool, dst: u32) -> Next {
-        // Static routes: host-specific first, then by declaration order.
+    /// Next hops at `s` toward endpoint `dst` = (host, NICs).
+    fn next(f: &Fabric, n: &Net, intact: &Net, s: u32, up: bool, dst: &(u32, Vec<u32>)) -> Next {
+        let goal = n.goal(dst);
+        // Static routes: host-specific first, then by declaration order. `to SWITCH` is the
+        // switch's subnet: the endpoints cabled to it as declared.
         let mut routes: Vec<(bool, usize)> = f
             .routing
             .routes
@@ -444,8 +500,8 @@ mod brute {
             .enumerate()
             .filter(|(_, r)| r.at.0 == s)
             .filter(|(_, r)| match r.to {
-                RouteTarget::Host(h) => h.0 == dst,
-                RouteTarget::Switch(x) => intact.attach[dst as usize].contains(&x.0),
+                RouteTarget::Host(h) => h.0 == dst.0,
+                RouteTarget::Switch(x) => intact.goal(dst).contains(&x.0),
             })
             .map(|(i, r)| (!matches!(r.to, RouteTarget::Host(_)), i))
             .collect();
@@ -456,8 +512,10 @@ mod brute {
                 DeviceId::Switch(v) if n.adj[s as usize].contains(&v.0) => {
                     return Next::Via(vec![v.0]);
                 }
+                // Out of the port to host h: only a NIC of the destination endpoint there
+                // accepts it.
                 DeviceId::Host(h) if n.attach[h.index()].contains(&s) => {
-                    return if h.0 == dst {
+                    return if h.0 == dst.0 && goal.contains(&s) {
                         Next::Deliver
                     } else {
                         Next::Drop
@@ -466,10 +524,9 @@ mod brute {
                 _ => {}
             }
         }
-        let goal = &n.attach[dst as usize];
         match f.routing.model.value {
-            RoutingModel::Updown => updown_next(f, n, s, up, goal),
-            RoutingModel::Shortest => shortest_next(n, s, goal),
+            RoutingModel::Updown => updown_next(f, n, s, up, &goal),
+            RoutingModel::Shortest => shortest_next(n, s, &goal),
             RoutingModel::None => {
                 if goal.contains(&s) {
                     Next::Deliver
@@ -518,29 +575,32 @@ mod brute {
         r
     }
 
-    /// Every edge and every unreachable (src, dst) pair of one scenario.
+    /// Every edge and every unreachable (source endpoint, destination endpoint) pair of one
+    /// scenario, endpoints as indices into `all_endpoints`.
     pub fn scenario(f: &Fabric, down: &HashSet<LinkId>) -> (BTreeSet<Edge>, BTreeSet<(u32, u32)>) {
         let intact = net(f, &HashSet::new());
         let n = net(f, down);
+        let units = all_endpoints(f);
         let mut edges = BTreeSet::new();
         let mut unreachable = BTreeSet::new();
         let sent: Vec<usize> = (0..f.classes.len())
             .filter(|&c| f.classes[c].dscp.is_some())
             .collect();
         // Next hops depend only on (switch, phase, destination) within one scenario.
-        let mut memo: HashMap<(u32, bool, u32), Next> = HashMap::new();
-        for src in 0..f.hosts.len() as u32 {
-            for dst in 0..f.hosts.len() as u32 {
-                if src == dst {
+        let mut memo: HashMap<(u32, bool, usize), Next> = HashMap::new();
+        for (si, src) in units.iter().enumerate() {
+            for (di, dst) in units.iter().enumerate() {
+                // Endpoints with no link at all take no part (FAB605 reports such hosts).
+                if src.0 == dst.0 || intact.goal(src).is_empty() || intact.goal(dst).is_empty() {
                     continue;
                 }
                 let mut delivered = false;
-                for &a in &n.attach[src as usize] {
+                for a in n.goal(src) {
                     for &c in &sent {
                         // State: (from device, at switch, rewritten priority).
                         let mut seen = HashSet::new();
                         let mut stack =
-                            vec![(DeviceId::Host(fabricc::model::HostId(src)), a, None::<u8>)];
+                            vec![(DeviceId::Host(fabricc::model::HostId(src.0)), a, None::<u8>)];
                         while let Some((from, at, r)) = stack.pop() {
                             if !seen.insert((from, at, r)) {
                                 continue;
@@ -554,7 +614,7 @@ mod brute {
                             };
                             let up = up || f.routing.model.value != RoutingModel::Updown;
                             let hop = memo
-                                .entry((at, up, dst))
+                                .entry((at, up, di))
                                 .or_insert_with(|| next(f, &n, &intact, at, up, dst))
                                 .clone();
                             match hop {
@@ -584,7 +644,7 @@ mod brute {
                     }
                 }
                 if !delivered {
-                    unreachable.insert((src, dst));
+                    unreachable.insert((si as u32, di as u32));
                 }
             }
         }
@@ -633,6 +693,47 @@ mod brute {
         (edges, unreachable)
     }
 
+    /// The queues reachable from `v` that reach `v`: its strongly connected component.
+    pub fn component(edges: &BTreeSet<Edge>, v: (u32, u32, u8)) -> Vec<(u32, u32, u8)> {
+        let reach = |rev: bool| {
+            let mut seen: HashSet<(u32, u32, u8)> = HashSet::from([v]);
+            let mut stack = vec![v];
+            while let Some(x) = stack.pop() {
+                for &(a, b) in edges {
+                    let (from, to) = if rev { (b, a) } else { (a, b) };
+                    if from == x && seen.insert(to) {
+                        stack.push(to);
+                    }
+                }
+            }
+            seen
+        };
+        let fwd = reach(false);
+        let back = reach(true);
+        let mut out: Vec<_> = fwd.intersection(&back).copied().collect();
+        out.sort();
+        out
+    }
+
+    /// The length of a shortest cycle through `v`, by BFS.
+    pub fn shortest_cycle_through(edges: &BTreeSet<Edge>, v: (u32, u32, u8)) -> Option<usize> {
+        let mut dist: HashMap<(u32, u32, u8), usize> = HashMap::from([(v, 0)]);
+        let mut q = VecDeque::from([v]);
+        while let Some(x) = q.pop_front() {
+            for &(a, b) in edges.range((x, (0, 0, 0))..=(x, (u32::MAX, u32::MAX, u8::MAX))) {
+                debug_assert_eq!(a, x);
+                if b == v {
+                    return Some(dist[&x] + 1);
+                }
+                if !dist.contains_key(&b) {
+                    dist.insert(b, dist[&x] + 1);
+                    q.push_back(b);
+                }
+            }
+        }
+        None
+    }
+
     pub fn cyclic(edges: &BTreeSet<Edge>) -> bool {
         let mut out: Adjacency = HashMap::new();
         for (a, b) in edges {
@@ -678,12 +779,16 @@ mod random {
         pub links: Vec<(usize, usize, u8)>,
         /// host -> switches
         pub hosts: Vec<Vec<usize>>,
-        pub routes: Vec<(usize, usize, usize)>, // (at, host, via-neighbour index)
-        pub path: Option<(usize, Vec<usize>)>,  // (start host, neighbour choices)
+        /// (at, target, via): target < 100 a host, else the switch `target - 100`; via < 100 a
+        /// neighbouring switch, else a host cabled to `at`.
+        pub routes: Vec<(usize, usize, usize)>,
+        pub path: Option<(usize, Vec<usize>)>, // (start host, neighbour choices)
         pub rewrite: Option<(usize, usize, usize)>,
         pub bounce: bool,
         pub fail: Option<usize>,
         pub check: u8,
+        /// A host whose first two NICs form a bond.
+        pub bond: Option<usize>,
     }
 
     pub fn spec() -> impl Strategy<Value = Spec> {
@@ -697,12 +802,19 @@ mod random {
                 any::<bool>(),
                 proptest::collection::vec((0u8..3, 1u8..=2), np),
                 proptest::collection::vec(proptest::collection::btree_set(0..n, 1..=2), 1..=4),
-                proptest::collection::vec((0..n, 0usize..4, 0usize..6), 0..=2),
+                proptest::collection::vec(
+                    (
+                        0..n,
+                        prop_oneof![3 => 0usize..4, 1 => 100usize..106],
+                        prop_oneof![3 => 0usize..6, 1 => 100usize..104],
+                    ),
+                    0..=2,
+                ),
                 proptest::option::of((0usize..4, proptest::collection::vec(0usize..6, 1..=4))),
                 proptest::option::of((0..n, 0usize..6, 0usize..6)),
                 any::<bool>(),
                 proptest::option::of(0usize..30),
-                0u8..=2,
+                (0u8..=2, proptest::option::of(0usize..4)),
             )
                 .prop_map(
                     move |(
@@ -715,7 +827,7 @@ mod random {
                         rewrite,
                         bounce,
                         fail,
-                        check,
+                        (check, bond),
                     )| {
                         let links = pairs
                             .iter()
@@ -734,6 +846,7 @@ mod random {
                             bounce,
                             fail,
                             check,
+                            bond,
                         }
                     },
                 )
@@ -788,13 +901,28 @@ mod random {
             } else {
                 "  routing shortest\n"
             };
-            for &(at, host, via) in &self.routes {
-                let nb = self.neighbours(at);
-                if nb.is_empty() {
-                    continue;
-                }
-                let h = host % self.hosts.len();
-                t += &format!("  route at s{at} to h{h} via s{}\n", nb[via % nb.len()]);
+            for &(at, target, via) in &self.routes {
+                let to = if target >= 100 {
+                    format!("s{}", (target - 100) % self.tiers.len())
+                } else {
+                    format!("h{}", target % self.hosts.len())
+                };
+                let via = if via >= 100 {
+                    let cabled: Vec<usize> = (0..self.hosts.len())
+                        .filter(|&h| self.hosts[h].contains(&at))
+                        .collect();
+                    if cabled.is_empty() {
+                        continue;
+                    }
+                    format!("h{}", cabled[(via - 100) % cabled.len()])
+                } else {
+                    let nb = self.neighbours(at);
+                    if nb.is_empty() {
+                        continue;
+                    }
+                    format!("s{}", nb[via % nb.len()])
+                };
+                t += &format!("  route at s{at} to {to} via {via}\n");
             }
             if let Some((start, choices)) = &self.path {
                 let h = start % self.hosts.len();
@@ -865,21 +993,33 @@ fn subsets(n: usize, k: usize) -> Vec<Vec<usize>> {
 }
 
 proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig { cases: 64, ..Default::default() })]
+    // PROPTEST_CASES=2000 for a deeper run (the default keeps `cargo test` quick).
+    #![proptest_config(proptest::prelude::ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(64),
+        ..Default::default()
+    })]
 
     #[test]
     fn fast_construction_and_failure_analysis_agree_with_brute_force(spec in random::spec()) {
         use std::collections::{BTreeSet, HashSet};
         use fabricc::model::LinkId;
         let text = spec.text();
-        if std::env::var("PROP_TRACE").is_ok() { eprintln!("CASE\n{text}"); }
-        let Some(fabric) = resolve_text(&text) else { panic!("generated fabric did not resolve:\n{text}") };
+        if std::env::var("PROP_TRACE").is_ok() { eprintln!("CASE\n{text} bond {:?}", spec.bond); }
+        let Some(mut fabric) = resolve_text(&text) else { panic!("generated fabric did not resolve:\n{text}") };
+        if let Some(b) = spec.bond {
+            let h = b % fabric.hosts.len();
+            if fabric.hosts[h].nics.len() >= 2 {
+                fabric.hosts[h].bonds = vec![vec![0, 1]];
+            }
+        }
         let proof = deadlock::prove(&fabric, Options {
             force_graph: true,
             ..Options::default()
         });
         let quick = deadlock::prove(&fabric, Options::default());
         proptest::prop_assert_eq!(proof.facts.possible, quick.facts.possible, "certificate disagrees\n{}", text);
+        let units = brute::all_endpoints(&fabric);
+        proptest::prop_assert_eq!(proof.facts.endpoints, units.len() as u64);
 
         let base: HashSet<LinkId> = fabric.routing.fails.iter().flat_map(|f| f.links.iter().copied()).collect();
         let (edges, unreachable) = brute::scenario(&fabric, &base);
@@ -889,27 +1029,45 @@ proptest::proptest! {
             .map(|g| g.edge_list().into_iter().map(|(a, b)| ((a.switch, a.from, a.priority), (b.switch, b.from, b.priority))).collect())
             .unwrap_or_default();
         proptest::prop_assert_eq!(&fast, &edges, "graph differs\n{}", text);
-        let name = |h: u32| fabric.hosts[h as usize].name.clone();
+        let name = |u: u32| brute::endpoint_name(&fabric, &units[u as usize]);
+        let host = |u: u32| fabric.hosts[units[u as usize].0 as usize].name.clone();
+        for u in &proof.unreachable {
+            // The v1 fields name the hosts of the endpoints.
+            proptest::prop_assert!(u.from_nic.starts_with(&format!("{}.", u.from)), "{:?}", u);
+            proptest::prop_assert!(u.to_nic.starts_with(&format!("{}.", u.to)), "{:?}", u);
+        }
         let fast_unreach: BTreeSet<(String, String)> =
-            proof.unreachable.iter().filter(|u| u.scenario.is_empty()).map(|u| (u.from.clone(), u.to.clone())).collect();
+            proof.unreachable.iter().filter(|u| u.scenario.is_empty()).map(|u| (u.from_nic.clone(), u.to_nic.clone())).collect();
         let brute_unreach: BTreeSet<(String, String)> = unreachable.iter().map(|&(a, b)| (name(a), name(b))).collect();
         proptest::prop_assert_eq!(&fast_unreach, &brute_unreach, "unreachable differs\n{}", text);
+        let _ = host;
 
         // Every scenario of up to N more failed links.
         let alive: Vec<LinkId> = (0..fabric.links.len() as u32).map(LinkId).filter(|l| !base.contains(l)).collect();
         let n = usize::from(fabric.routing.check_failures.value);
         let mut possible = brute::cyclic(&edges);
-        let mut cut: BTreeSet<(String, String)> = BTreeSet::new();
+        let mut cut: BTreeSet<(String, String, Vec<String>)> = BTreeSet::new();
+        let mut cut_count = unreachable.len() as u64;
+        let mut cyclic_scenarios: Vec<(Vec<String>, BTreeSet<brute::Edge>)> = Vec::new();
         let mut scenarios = 1u64;
+        let link_name = |l: LinkId| {
+            let link = fabric.link(l);
+            format!("{}--{}", fabric.device_name(link.a.device), fabric.device_name(link.b.device))
+        };
         for k in 1..=n {
             for set in subsets(alive.len(), k) {
                 scenarios += 1;
                 let mut down = base.clone();
                 down.extend(set.iter().map(|&i| alive[i]));
                 let (e, u) = brute::scenario(&fabric, &down);
-                possible |= brute::cyclic(&e);
+                let names: Vec<String> = set.iter().map(|&i| link_name(alive[i])).collect();
+                if brute::cyclic(&e) {
+                    possible = true;
+                    cyclic_scenarios.push((names.clone(), e));
+                }
                 for &(a, b) in u.difference(&unreachable) {
-                    cut.insert((name(a), name(b)));
+                    cut.insert((name(a), name(b), names.clone()));
+                    cut_count += 1;
                 }
             }
         }
@@ -918,9 +1076,54 @@ proptest::proptest! {
         }
         proptest::prop_assert_eq!(proof.facts.scenarios, scenarios);
         proptest::prop_assert_eq!(proof.facts.possible, possible, "verdict differs\n{}", text);
+        // Pairs cut by failures, and the scenario that cuts them. Scenarios that empty the same
+        // bundles (parallel links) are one for the proof, listed under the bundles' links.
         let fast_cut: BTreeSet<(String, String)> =
-            proof.unreachable.iter().filter(|u| !u.scenario.is_empty()).map(|u| (u.from.clone(), u.to.clone())).collect();
-        proptest::prop_assert_eq!(&fast_cut, &cut, "pairs cut by failures differ\n{}", text);
+            proof.unreachable.iter().filter(|u| !u.scenario.is_empty()).map(|u| (u.from_nic.clone(), u.to_nic.clone())).collect();
+        let brute_cut: BTreeSet<(String, String)> = cut.iter().map(|(a, b, _)| (a.clone(), b.clone())).collect();
+        proptest::prop_assert_eq!(&fast_cut, &brute_cut, "pairs cut by failures differ\n{}", text);
+        for u in proof.unreachable.iter().filter(|u| !u.scenario.is_empty()) {
+            let mut sc = u.scenario.clone();
+            sc.sort();
+            proptest::prop_assert!(
+                cut.iter().any(|(a, b, s)| *a == u.from_nic && *b == u.to_nic && {
+                    let mut s = s.clone();
+                    s.sort();
+                    s == sc
+                }),
+                "{:?} is not cut by that scenario\n{}", u, text
+            );
+        }
+        // Without parallel links every scenario is one of the proof's: the counts agree.
+        if spec.links.iter().all(|l| l.2 == 1) {
+            proptest::prop_assert_eq!(proof.facts.unreachable_pairs, cut_count, "count differs\n{}", text);
+        }
+
+        // Witnesses: each is a cycle of the graph of its scenario, and a shortest one.
+        for c in &proof.cycles {
+            let hops: Vec<(u32, u32, u8)> = c.hops.iter().map(|h| {
+                let sw = |n: &str| fabric.switches.iter().position(|s| s.name == n).expect("switch") as u32;
+                (sw(&h.switch), sw(&h.from), h.priority)
+            }).collect();
+            let g = if c.scenario.is_empty() {
+                &edges
+            } else {
+                let mut want = c.scenario.clone();
+                want.sort();
+                let found = cyclic_scenarios.iter().find(|(s, _)| { let mut s = s.clone(); s.sort(); s == want });
+                proptest::prop_assert!(found.is_some(), "witness scenario {:?} has no cycle\n{}", c.scenario, text);
+                &found.expect("checked").1
+            };
+            for i in 0..hops.len() {
+                let e = (hops[i], hops[(i + 1) % hops.len()]);
+                proptest::prop_assert!(g.contains(&e), "witness edge {:?} missing\n{}", e, text);
+            }
+            if c.minimal {
+                // No shorter cycle anywhere in its strongly connected component.
+                let shortest = brute::component(g, hops[0]).into_iter().filter_map(|v| brute::shortest_cycle_through(g, v)).min();
+                proptest::prop_assert_eq!(Some(hops.len()), shortest, "witness not shortest\n{}", text);
+            }
+        }
 
         // The listing budget changes what is listed, never what is counted or found.
         proptest::prop_assert_eq!(proof.facts.unreachable_pairs, proof.unreachable.len() as u64);
@@ -1000,7 +1203,7 @@ fn many_cutting_scenarios_are_summarised_but_counted_in_full() {
         .iter()
         .find(|d| {
             d.message
-                .contains("more failure scenarios cut host pairs off")
+                .contains("more failure scenarios cut NIC pairs off")
         })
         .expect("a summary finding");
     let cutting: std::collections::BTreeSet<&Vec<String>> =
@@ -1022,4 +1225,323 @@ fn many_cutting_scenarios_are_summarised_but_counted_in_full() {
     assert_eq!(tight.facts.unreachable_pairs, p.facts.unreachable_pairs);
     assert_eq!(tight.unreachable.len(), 10);
     assert_eq!(tight.diagnostics.len(), p.diagnostics.len());
+}
+
+// ---------------------------------------------------------------- issue 22 regressions
+
+/// Traffic goes to a NIC, not to a host: h1's NIC on D is reached through A from B's side,
+/// and its NIC on A through D from C's side, which closes the ring both ways.
+#[test]
+fn a_multi_homed_host_is_two_destinations_and_closes_the_ring() {
+    let (p, diags) = prove("deadlock/multihomed-ring.fab");
+    assert!(p.facts.possible, "{}", explain(&p));
+    assert_eq!(p.facts.destinations, "nic");
+    assert_eq!(p.facts.endpoints, 4);
+    assert_eq!(
+        witnesses(&p),
+        vec![
+            cycle(3, &["A<-B", "D<-A", "C<-D", "B<-C"]),
+            cycle(3, &["A<-D", "B<-A", "C<-B", "D<-C"]),
+        ]
+    );
+    assert_eq!(codes(&diags), vec!["FAB201", "FAB201"]);
+    // The witness names the NIC the traffic is for.
+    assert!(
+        p.cycles[0]
+            .routes
+            .iter()
+            .any(|r| r.contains("route h2 -> B -> A -> D -> h1.nic2")),
+        "{:#?}",
+        p.cycles[0].routes
+    );
+}
+
+/// The same fabric with h1's two NICs bonded (one address): traffic for h1 may arrive at A or
+/// D, each source delivers at the nearer one, and there is no cycle.
+#[test]
+fn a_bond_is_one_destination_at_any_of_its_switches() {
+    let (mut fabric, _) = load("deadlock/multihomed-ring.fab");
+    fabric.hosts[0].bonds = vec![vec![0, 1]];
+    let p = deadlock::prove(
+        &fabric,
+        Options {
+            force_graph: true,
+            ..Options::default()
+        },
+    );
+    assert!(!p.facts.possible, "{}", explain(&p));
+    assert_eq!(p.facts.destinations, "nic-or-bond");
+    assert_eq!(p.facts.endpoints, 3);
+    assert!(p.unreachable.is_empty(), "{:?}", p.unreachable);
+}
+
+fn cut_pairs(p: &Proof) -> Vec<(String, String, Vec<String>)> {
+    let mut v: Vec<_> = p
+        .unreachable
+        .iter()
+        .map(|u| (u.from_nic.clone(), u.to_nic.clone(), u.scenario.clone()))
+        .collect();
+    v.sort();
+    v
+}
+
+fn owned(v: &[(&str, &str, &[&str])]) -> Vec<(String, String, Vec<String>)> {
+    let mut out: Vec<_> = v
+        .iter()
+        .map(|(a, b, s)| {
+            (
+                a.to_string(),
+                b.to_string(),
+                s.iter().map(|x| x.to_string()).collect(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+const FOUR_CLASSES: &str = "  class roce { dscp 26 priority 3 lossless bandwidth 50% }
+  class cnp { dscp 48 priority 6 strict cnp }
+  class bulk { dscp other priority 0 bandwidth 50% }
+  switch-model m { os sonic ports 32 x 400G buffer 64MB lossless-limit 2 }
+  nic-model n { driver mlx5 speed 400G }
+";
+
+/// A keeps a next hop toward h2 when `D -- A` fails, but the one left (B) sends the traffic
+/// back to A: h1 -> h2 is cut by that failure as well as by `C -- D`.
+#[test]
+fn a_switch_left_with_only_a_looping_branch_does_not_reach() {
+    let text = format!(
+        "fabric unreachable-after-failure-ecmp-branch-loops {{
+{FOUR_CLASSES}  switch A {{ model m }}
+  switch B {{ model m }}
+  switch C {{ model m }}
+  switch D {{ model m }}
+  host h1 {{ nic n }}
+  host h2 {{ nic n }}
+  link h1 -- A
+  link h2 -- C
+  link A -- B
+  link B -- C
+  link C -- D
+  link D -- A
+  routing shortest
+  check failures 1
+  route at B to h2 via A
+}}
+"
+    );
+    let fabric = resolve_text(&text).expect("resolves");
+    let p = deadlock::prove(&fabric, Options::default());
+    assert_eq!(
+        cut_pairs(&p),
+        owned(&[
+            ("h1.nic1", "h2.nic1", &["C--D"]),
+            ("h1.nic1", "h2.nic1", &["D--A"]),
+            ("h1.nic1", "h2.nic1", &["h1--A"]),
+            ("h1.nic1", "h2.nic1", &["h2--C"]),
+            ("h2.nic1", "h1.nic1", &["h1--A"]),
+            ("h2.nic1", "h1.nic1", &["h2--C"]),
+        ])
+    );
+    assert_eq!(p.facts.unreachable_pairs, 6);
+    assert_eq!(p.facts.scenarios, 7);
+}
+
+/// Up-down: S2's static route sends h1's traffic down to L3, which may not climb again, so
+/// that branch drops; when `L4 -- S3` fails, L4 is left with S2 only and h4 -> h1 is cut.
+#[test]
+fn a_switch_left_with_only_a_dropping_branch_does_not_reach() {
+    let text = format!(
+        "fabric unreachable-after-failure-updown-drop {{
+{FOUR_CLASSES}  switch L1 {{ model m  tier 1 }}
+  switch L3 {{ model m  tier 1 }}
+  switch L4 {{ model m  tier 1 }}
+  switch S2 {{ model m  tier 2 }}
+  switch S3 {{ model m  tier 2 }}
+  host h1 {{ nic n }}
+  host h4 {{ nic n }}
+  link h1 -- L1
+  link h4 -- L4
+  link L4 -- S2
+  link L4 -- S3
+  link L1 -- S2
+  link L1 -- S3
+  link L3 -- S2
+  routing updown
+  check failures 1
+  route at S2 to h1 via L3
+}}
+"
+    );
+    let fabric = resolve_text(&text).expect("resolves");
+    let p = deadlock::prove(&fabric, Options::default());
+    assert_eq!(
+        cut_pairs(&p),
+        owned(&[
+            ("h1.nic1", "h4.nic1", &["h1--L1"]),
+            ("h1.nic1", "h4.nic1", &["h4--L4"]),
+            ("h4.nic1", "h1.nic1", &["L1--S3"]),
+            ("h4.nic1", "h1.nic1", &["L4--S3"]),
+            ("h4.nic1", "h1.nic1", &["h1--L1"]),
+            ("h4.nic1", "h1.nic1", &["h4--L4"]),
+        ])
+    );
+    assert_eq!(p.facts.unreachable_pairs, 6);
+    assert!(!p.facts.possible);
+}
+
+/// FAB203: a rewrite into a priority that a class runs lossy on that switch is a demotion
+/// and needs no PFC; a rewrite into a priority no class uses keeps the traffic lossless
+/// (Tagger) and counts.
+#[test]
+fn a_demotion_to_a_lossy_class_is_not_a_lossless_priority() {
+    let fabric_with = |new: u8| {
+        format!(
+            "fabric demote {{
+  class roce {{ dscp 26 priority 3 lossless bandwidth 50% }}
+  class cnp {{ dscp 48 priority 6 strict cnp }}
+  class bulk {{ dscp other priority 0 bandwidth 50% }}
+  switch-model m {{ os sonic ports 32 x 400G buffer 64MB lossless-limit 1 }}
+  nic-model n {{ driver mlx5 speed 400G }}
+  switch L1 {{ model m  tier 1 }}
+  switch L2 {{ model m  tier 1 }}
+  switch S1 {{ model m  tier 2 }}
+  host h1 {{ nic n }}
+  host h2 {{ nic n }}
+  link h1 -- L1
+  link h2 -- L2
+  link L1 -- S1
+  link L2 -- S1
+  rewrite at S1 from L1 to L2 priority 3 -> {new}
+}}
+"
+        )
+    };
+    let demoted = resolve_text(&fabric_with(0)).expect("resolves");
+    let p = deadlock::prove(&demoted, Options::default());
+    assert_eq!(codes(&p.diagnostics), Vec::<&str>::new(), "{}", explain(&p));
+
+    let tagged = resolve_text(&fabric_with(4)).expect("resolves");
+    let p = deadlock::prove(&tagged, Options::default());
+    let d = p
+        .diagnostics
+        .iter()
+        .find(|d| d.code == Code::LosslessLimit)
+        .expect("FAB203");
+    assert!(
+        d.message
+            .contains("switch `L2` needs 2 lossless priorities"),
+        "{}",
+        d.message
+    );
+    assert!(
+        d.notes
+            .iter()
+            .any(|n| n == "priorities that need PFC on `L2`: 3, 4"),
+        "{:?}",
+        d.notes
+    );
+}
+
+/// The pair counts of `check failures 2` with two-NIC hosts, single-NIC hosts and a bond are
+/// those of the flow-by-flow reference, whether the pairs are listed (every scenario routed)
+/// or, once the listing budget is spent, counted from the declared fabric's reachability.
+#[test]
+fn failure_pair_counts_agree_with_brute_force_whatever_the_listing_budget() {
+    use std::collections::HashSet;
+    let text = "fabric counts {
+  class roce { dscp 26  priority 3  lossless  bandwidth 50% }
+  class cnp  { dscp 48  priority 6  strict  cnp }
+  class bulk { dscp other  priority 0  bandwidth 50% }
+  switch-model sw { os sonic  ports 32 x 100G }
+  nic-model nic { driver mlx5  speed 100G }
+  switch leaf[1..3] { model sw  tier 1 }
+  switch spine[1..2] { model sw  tier 2 }
+  host a[1..4] { nic nic x 2 }
+  host b[1..4] { nic nic }
+  link a[1..4] -- leaf1
+  link a[1..4] -- leaf2
+  link b[1..2] -- leaf2
+  link b[3..4] -- leaf3
+  link leaf[1..3] -- spine[1..2]
+  routing updown
+  check failures 2
+}
+";
+    let mut fabric = resolve_text(text).expect("resolves");
+    fabric.hosts[0].bonds = vec![vec![0, 1]];
+    let counted = |max_unreachable: u64| {
+        deadlock::prove(
+            &fabric,
+            Options {
+                max_unreachable,
+                ..Options::default()
+            },
+        )
+    };
+    let full = counted(1_000_000);
+    assert_eq!(full.facts.unreachable_pairs, full.unreachable.len() as u64);
+    let base = HashSet::new();
+    let (_, intact) = brute::scenario(&fabric, &base);
+    let mut expected = intact.len() as u64;
+    let n = fabric.links.len();
+    for k in 1..=2 {
+        for set in subsets(n, k) {
+            let down: HashSet<fabricc::model::LinkId> = set
+                .iter()
+                .map(|&i| fabricc::model::LinkId(i as u32))
+                .collect();
+            let (_, u) = brute::scenario(&fabric, &down);
+            expected += u.difference(&intact).count() as u64;
+        }
+    }
+    assert!(expected > 1000, "{expected}");
+    assert_eq!(full.facts.unreachable_pairs, expected);
+    for budget in [0, 1, 10, 500] {
+        let p = counted(budget);
+        assert_eq!(p.facts.unreachable_pairs, expected, "budget {budget}");
+        assert!(
+            p.unreachable.len() as u64 <= budget.max(1),
+            "budget {budget}"
+        );
+        assert_eq!(
+            p.diagnostics.len(),
+            full.diagnostics.len(),
+            "budget {budget}"
+        );
+    }
+}
+
+/// `check failures 2` fixtures, their verdicts and witnesses checked against the reference.
+#[test]
+fn failures_2_with_a_static_bounce_route_finds_the_loop_a_single_failure_makes() {
+    use std::collections::HashSet;
+    let (fabric, _) = load("deadlock/clos-static-bounce-failures2.fab");
+    let p = deadlock::prove(&fabric, Options::default());
+    assert!(p.facts.complete);
+    assert!(p.facts.possible, "{}", explain(&p));
+    // 9 links: 9 single and 36 double failures, plus the fabric as declared.
+    assert_eq!(p.facts.scenarios, 1 + 9 + 36);
+    assert_eq!(p.cycles.len(), 1);
+    assert_eq!(p.cycles[0].scenario, vec!["L3--S2".to_string()]);
+    assert_eq!(p.cycles[0].hops, cycle(3, &["L2<-S2", "S2<-L2"]));
+    // The reference agrees: acyclic as declared, cyclic without L3--S2.
+    let (declared, _) = brute::scenario(&fabric, &HashSet::new());
+    assert!(!brute::cyclic(&declared));
+    let l = fabric
+        .links
+        .iter()
+        .position(|l| {
+            let n = |d| fabric.device_name(d).to_string();
+            (n(l.a.device), n(l.b.device)) == ("L3".into(), "S2".into())
+        })
+        .expect("L3--S2");
+    let down: HashSet<_> = [fabricc::model::LinkId(l as u32)].into_iter().collect();
+    assert!(brute::cyclic(&brute::scenario(&fabric, &down).0));
+    // The same fabric proven to one failure finds the same witness.
+    let mut one = fabric.clone();
+    one.routing.check_failures.value = 1;
+    let p1 = deadlock::prove(&one, Options::default());
+    assert_eq!(p1.cycles[0].hops, p.cycles[0].hops);
 }

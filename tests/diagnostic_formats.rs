@@ -136,11 +136,15 @@ fn facts() -> Facts {
             possible: true,
             complete: true,
             unreachable_pairs: 1,
+            destinations: "nic".into(),
+            endpoints: 2,
         }),
         unreachable: vec![Unreachable {
             from: "h1".into(),
             to: "h2".into(),
             scenario: vec!["L2--S1".into()],
+            from_nic: "h1.nic1".into(),
+            to_nic: "h2.nic1".into(),
         }],
         oversubscription: vec![OversubscriptionRow {
             switch: "S1".into(),

@@ -28,17 +28,27 @@ pub struct DeadlockFacts {
     /// (FAB204); `possible: false` then covers the fabric as declared only. (An addition to
     /// the v1 contract.)
     pub complete: bool,
-    /// Every (host pair, scenario) without a route, counted; `facts.unreachable` lists at
-    /// most `--max-unreachable` of them. (An addition to the v1 contract.)
+    /// Every (endpoint pair, scenario) without a route, counted; `facts.unreachable` lists
+    /// at most `--max-unreachable` of them. (An addition to the v1 contract.)
     pub unreachable_pairs: u64,
+    /// What routed traffic is addressed to: `nic` (every NIC its own destination) or
+    /// `nic-or-bond` (some hosts' NICs form one bond destination). (An addition to the v1
+    /// contract; docs/deadlock.md.)
+    pub destinations: String,
+    /// Destination endpoints: NICs, a bond counting once. (An addition to the v1 contract.)
+    pub endpoints: u64,
 }
 
+/// A pair of endpoints without a route. `from` and `to` are the hosts (v1); `from_nic` and
+/// `to_nic` the NICs (a bond's NICs joined by `+`), an addition to the v1 contract.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct Unreachable {
     pub from: String,
     pub to: String,
     /// The failed links of the scenario (`L2--T1`), empty for the intact fabric.
     pub scenario: Vec<String>,
+    pub from_nic: String,
+    pub to_nic: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -287,7 +287,7 @@ pub struct LimitArgs {
     /// Most failure scenarios `check failures N` proves; past it the proof stops with FAB204.
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_scenarios)]
     pub max_scenarios: u64,
-    /// Most unreachable host pairs listed in the JSON facts (all are counted).
+    /// Most unreachable NIC pairs listed in the JSON facts (all are counted).
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_unreachable)]
     pub max_unreachable: u64,
 }

@@ -17,7 +17,7 @@ pub struct Limits {
     /// Distinct failure scenarios `check failures N` may prove (the deadlock proof's work
     /// bound; past it the proof stops and says so, FAB204).
     pub max_scenarios: u64,
-    /// Unreachable host pairs listed in `facts.unreachable` (all are counted, in
+    /// Unreachable NIC pairs listed in `facts.unreachable` (all are counted, in
     /// `facts.deadlock.unreachable_pairs`): a partitioned fabric of 10,000 hosts has 50
     /// million, which would not fit in memory as a list.
     pub max_unreachable: u64,

@@ -273,6 +273,11 @@ pub struct Host {
     pub ecn_off: Option<Span>,
     /// Wired by a generator tier.
     pub generated: bool,
+    /// NICs (indices into `nics`) that form one logical destination, a bond or LAG with one
+    /// address: routed traffic for it may arrive at any of their switches. Every NIC not
+    /// listed is a destination of its own (RoCE gives each NIC its own address). No syntax
+    /// declares bonds yet; the deadlock proof honours them (docs/deadlock.md).
+    pub bonds: Vec<Vec<u32>>,
 }
 
 /// One end of a link: a switch port or a host NIC (0-based index).

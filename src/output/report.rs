@@ -85,6 +85,11 @@ fn headroom_written(s: &SwitchContext, i: usize, p: &PortContext) -> &'static st
                 _ => "yes",
             }
         }
+        SwitchOs::Eos
+            if crate::render::eos::QueueMode::of(s) == crate::render::eos::QueueMode::Xgs =>
+        {
+            "MMU profile: the largest port's"
+        }
         SwitchOs::Nxos
             if p.cable_m > crate::render::nxos::PAUSE_BUFFER_CABLE_M
                 || matches!(p.pause_threshold, PauseThreshold::Static { .. }) =>
@@ -511,6 +516,28 @@ fn report_md(input: &ReportInput<'_>) -> String {
                 d.severity.as_str(),
                 cell(&d.message)
             );
+        }
+        o.push('\n');
+    }
+    let mut oses: Vec<_> = input.switches.iter().map(|s| s.os).collect();
+    oses.sort_unstable();
+    oses.dedup();
+    let always: Vec<(crate::render::SwitchOs, &str)> = oses
+        .iter()
+        .flat_map(|&os| {
+            crate::render::fidelity::always_left(os)
+                .iter()
+                .map(move |t| (os, *t))
+        })
+        .collect();
+    if !always.is_empty() {
+        let _ = writeln!(
+            o,
+            "Left to the switch on every fabric of a target (not findings; docs/targets.md):
+"
+        );
+        for (os, t) in always {
+            let _ = writeln!(o, "- {}: {}", os.as_str(), cell(t));
         }
         o.push('\n');
     }

@@ -1,9 +1,9 @@
-//! The buffer-dependency graph (theory.md §1.1, §1.4 step 3): routes and `path`s of one
+//! The buffer-dependency graph (docs/deadlock.md, "The model"): routes and `path`s of one
 //! scenario in; a petgraph graph out whose nodes are lossless ingress queues
 //! `(switch, neighbour it receives from, priority)` and whose edges say "traffic held in this
 //! queue must next enter that one".
 //!
-//! Construction is per destination group, never per host pair: traffic for a destination is
+//! Construction is per destination group, never per NIC pair: traffic for a destination is
 //! propagated from its sources along the next-hop sets, over states (ingress link, priority
 //! state), each visited once; an edge is recorded whenever both the current and the next queue
 //! are lossless. An edge into a queue that is lossy at the next switch is no dependency (that
@@ -310,6 +310,7 @@ pub fn build(
 
 /// One concrete route that makes traffic toward `dest` go through `a` then `b`: the devices
 /// from a source host to a destination host (or to where it is dropped or starts looping).
+/// The NICs are those at the first and the last switch (`Endpoints`).
 pub fn route_through(
     qos: &Qos,
     net: &Net,
@@ -377,9 +378,12 @@ pub fn route_through(
     while seen.insert((at, phase)) {
         match t.hop(at, phase) {
             Hop::Deliver => {
-                let dst = dest.hosts.iter().copied().find(|&h| {
-                    Some(h) != src_host && net.attach[h as usize].binary_search(&at).is_ok()
-                });
+                let dst = dest
+                    .units
+                    .iter()
+                    .map(|&u| (net.ends.host[u as usize], &net.unit_attach[u as usize]))
+                    .find(|&(h, a)| Some(h) != src_host && a.binary_search(&at).is_ok())
+                    .map(|(h, _)| h);
                 if let Some(h) = dst {
                     out.push(DeviceId::Host(HostId(h)));
                 }

@@ -1,4 +1,4 @@
-//! The PFC deadlock proof (theory.md §1): the resolved `Fabric` in; findings out — cyclic
+//! The PFC deadlock proof (docs/deadlock.md): the resolved `Fabric` in; findings out — cyclic
 //! buffer dependencies with a minimal witness and remedies (FAB201), Tagger's conditions
 //! (FAB202), lossless priorities against the model's limit (FAB203), and the routing findings
 //! the proof depends on (FAB701 unreachable pairs, FAB702 static-route loops, FAB703 hops that
@@ -11,13 +11,13 @@
 //!
 //! One shortcut skips building the graph: plain `routing updown` (no static routes, paths,
 //! rewrites or bounce-tagging) is acyclic on every topology and every failure scenario.
-//! Proof (Autonet up*/down*, theory.md §1.1 fact 3): rank a queue entered from below (or from
-//! a host) by the switch's tier `t`, and one entered from above by `2·T − t` (`T` the highest
-//! tier). Valley-free routes only climb, turn once, then descend: climbing raises `t`;
-//! descending lowers `t`, raising `2·T − t`; the turn goes from rank `t ≤ T` to
-//! `2·T − t' > T` (`t' < t ≤ T`). The priority does not enter the rank, so per-switch priority
-//! overrides do not matter. Every edge raises the rank, so there is no cycle. Routing is still
-//! computed in full, for unreachable pairs.
+//! Proof (Autonet up*/down*, Schroeder et al., IEEE JSAC 1991; docs/deadlock.md): rank a
+//! queue entered from below (or from a host) by the switch's tier `t`, and one entered from
+//! above by `2·T − t` (`T` the highest tier). Valley-free routes only climb, turn once, then
+//! descend: climbing raises `t`; descending lowers `t`, raising `2·T − t`; the turn goes from
+//! rank `t ≤ T` to `2·T − t' > T` (`t' < t ≤ T`). The priority does not enter the rank, so
+//! per-switch priority overrides do not matter. Every edge raises the rank, so there is no
+//! cycle. Routing is still computed in full, for unreachable pairs.
 
 pub mod buffer_graph;
 pub mod failures;
@@ -26,17 +26,18 @@ pub mod tagger;
 pub mod witness;
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use crate::diagnostic::{Code, CycleHop, Diagnostic};
 use crate::model::{DeviceId, Fabric, LinkId, RoutingModel, SwitchId};
 use crate::span::Span;
 
 use super::facts::{DeadlockFacts, Unreachable};
-use super::routing::{self, Net, Routes};
+use super::routing::{self, Endpoints, Net, Routes};
 use buffer_graph::{BufferDependencyGraph, Cause, Queue};
 use tagger::Qos;
 
-/// Failure scenarios that cut host pairs off, reported one finding each; the rest are one.
+/// Failure scenarios that cut NIC pairs off, reported one finding each; the rest are one.
 pub const SCENARIO_FINDINGS: usize = 50;
 
 /// How to run the proof.
@@ -114,18 +115,26 @@ pub struct Ctx<'f> {
     pub qos: Qos,
     /// Paths that passed validation.
     pub paths: Vec<usize>,
+    /// The endpoints routed traffic is addressed to (NICs, bonds).
+    pub ends: Arc<Endpoints>,
+    /// Per endpoint, its switches with every link up (before `fail`).
     pub intact_attach: Vec<Vec<u32>>,
     /// Links down in the fabric as declared (`fail`).
     pub base_failed: Vec<bool>,
-    /// Hosts with no link at all (FAB605 reports them; they are left out of FAB701).
+    /// Endpoints with no link at all (a host without links is FAB605): left out of FAB701.
     pub isolated: Vec<bool>,
 }
 
 impl Ctx<'_> {
     pub fn net(&self, extra: &[LinkId]) -> Net {
-        Net::build(self.fabric, &|l| {
+        Net::build_with(self.fabric, self.ends.clone(), &|l| {
             self.base_failed[l.index()] || extra.contains(&l)
         })
+    }
+
+    /// How findings name an endpoint: its host, or its NICs when the host has several.
+    pub fn unit_label(&self, u: u32) -> String {
+        self.ends.label(self.fabric, u)
     }
 
     pub fn routes(
@@ -200,12 +209,16 @@ pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
             base_failed[l.index()] = true;
         }
     }
-    let intact_attach = routing::intact_attach(fabric);
+    let ends = Arc::new(Endpoints::new(fabric));
+    let intact_attach = routing::intact_attach(&Net::build_with(fabric, ends.clone(), &|_| false));
     let isolated = intact_attach.iter().map(Vec::is_empty).collect();
+    proof.facts.destinations = if ends.bonds > 0 { "nic-or-bond" } else { "nic" }.into();
+    proof.facts.endpoints = ends.len() as u64;
     let cx = Ctx {
         fabric,
         qos,
         paths,
+        ends,
         intact_attach,
         base_failed,
         isolated,
@@ -223,7 +236,7 @@ pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
     // Unreachable pairs of the fabric as declared: all counted, the first few listed.
     let budget = usize::try_from(opts.max_unreachable).unwrap_or(usize::MAX);
     let mut sample = pairs::PairSample::new(budget.max(1));
-    routes.unreachable(&cx.isolated, |p| sample.push(p));
+    routes.unreachable(&cx.isolated, &mut sample);
     if fabric.routing.model.value != RoutingModel::None {
         let (pairs, total) = sample.finish();
         report_unreachable(&cx, &pairs, total, &[], budget, &mut proof);
@@ -304,7 +317,7 @@ pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
                 Code::Unreachable,
                 fabric.routing.check_failures.span,
                 format!(
-                    "{} more failure scenarios cut host pairs off ({pairs} pair(s) in all); \
+                    "{} more failure scenarios cut NIC pairs off ({pairs} pair(s) in all); \
                      the first {SCENARIO_FINDINGS} scenarios are reported one by one",
                     rest.len()
                 ),
@@ -442,7 +455,7 @@ fn report_loops(cx: &Ctx, routes: &Routes, proof: &mut Proof) {
             .map(|&s| f.switch(SwitchId(s)).name.clone())
             .collect();
         let dest = &routes.dests[l.dest];
-        let target = f.host(crate::model::HostId(dest.hosts[0])).name.clone();
+        let target = cx.unit_label(dest.units[0]);
         // The static routes at the loop's switches for this destination.
         let involved: Vec<&crate::model::StaticRoute> = dest
             .routes
@@ -477,13 +490,18 @@ fn list_pairs(
     budget: usize,
     proof: &mut Proof,
 ) -> usize {
-    let name = |h: u32| cx.fabric.host(crate::model::HostId(h)).name.clone();
+    let host = |u: u32| {
+        let h = cx.ends.host[u as usize];
+        cx.fabric.host(crate::model::HostId(h)).name.clone()
+    };
     let room = budget.saturating_sub(proof.unreachable.len());
     for &(x, y) in pairs.iter().take(room) {
         proof.unreachable.push(Unreachable {
-            from: name(x),
-            to: name(y),
+            from: host(x),
+            to: host(y),
             scenario: scenario.to_vec(),
+            from_nic: cx.ends.nic_name(cx.fabric, x),
+            to_nic: cx.ends.nic_name(cx.fabric, y),
         });
     }
     pairs.len().min(room)
@@ -503,7 +521,7 @@ fn report_unreachable(
     let Some(&(a, b)) = pairs.first() else {
         return;
     };
-    let name = |h: u32| f.host(crate::model::HostId(h)).name.clone();
+    let name = |u: u32| cx.unit_label(u);
     let listed = list_pairs(cx, pairs, scenario, budget, proof);
     proof.facts.unreachable_pairs = proof.facts.unreachable_pairs.saturating_add(total);
     let model = match f.routing.model.value {
@@ -536,7 +554,7 @@ fn report_unreachable(
         Code::Unreachable,
         span,
         format!(
-            "`{}` cannot reach `{}` under `{model}`{when} ({} host pair(s) without a route)",
+            "`{}` cannot reach `{}` under `{model}`{when} ({} NIC pair(s) without a route)",
             name(a),
             name(b),
             total
@@ -625,7 +643,7 @@ fn edge_route(cx: &Ctx, routes: &Routes, a: Queue, b: Queue, cause: Option<Cause
             let Some(route) = route else {
                 return format!("{head}: routed traffic");
             };
-            let text: Vec<&str> = route.iter().map(|&d| f.device_name(d)).collect();
+            let text = route_text(cx, &routes.net, dest, &route);
             let mut kinds = Vec::new();
             let sws: Vec<u32> = route
                 .iter()
@@ -662,10 +680,42 @@ fn edge_route(cx: &Ctx, routes: &Routes, a: Queue, b: Queue, cause: Option<Cause
             } else {
                 kinds.join(", ")
             };
-            format!("{head}: route {} ({kind})", text.join(" -> "))
+            format!("{head}: route {text} ({kind})")
         }
         None => head,
     }
+}
+
+/// A route as device names; a host with several NICs is named by the NIC at the route's
+/// first (source) or last (destination) switch.
+fn route_text(cx: &Ctx, net: &Net, dest: &routing::Dest, route: &[DeviceId]) -> String {
+    let f = cx.fabric;
+    let nic = |h: crate::model::HostId, next: Option<&DeviceId>, within: Option<&[u32]>| {
+        let Some(DeviceId::Switch(s)) = next else {
+            return f.device_name(DeviceId::Host(h)).to_string();
+        };
+        cx.ends
+            .of_host(h.0)
+            .filter(|u| within.is_none_or(|w| w.binary_search(u).is_ok()))
+            .find(|&u| net.unit_attach[u as usize].binary_search(&s.0).is_ok())
+            .map_or_else(
+                || f.device_name(DeviceId::Host(h)).to_string(),
+                |u| cx.unit_label(u),
+            )
+    };
+    let last = route.len().saturating_sub(1);
+    route
+        .iter()
+        .enumerate()
+        .map(|(i, &d)| match d {
+            DeviceId::Host(h) if i == 0 => nic(h, route.get(1), None),
+            DeviceId::Host(h) if i == last && i > 0 => {
+                nic(h, route.get(i - 1), Some(dest.units.as_slice()))
+            }
+            _ => f.device_name(d).to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" -> ")
 }
 
 /// Where a cycle finding points: a `path` it uses, else a static route at one of its

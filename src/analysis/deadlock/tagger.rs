@@ -158,7 +158,10 @@ impl Qos {
 /// FAB203: rewrites push a switch past the lossless priorities its model supports. One finding per
 /// switch model, pointing at its `lossless-limit`, naming the first switch over the limit.
 pub fn check_limits(fabric: &Fabric, qos: &Qos, diags: &mut Vec<Diagnostic>) {
-    let mut worst: HashMap<SwitchModelId, (usize, u32, usize)> = HashMap::new();
+    // Per model: the most priorities one switch needs, that switch, how many switches are
+    // over the limit, and the priorities of that switch.
+    type Worst = (usize, u32, usize, Vec<u8>);
+    let mut worst: HashMap<SwitchModelId, Worst> = HashMap::new();
     for s in fabric.switch_ids() {
         let model = fabric.switch(s).model;
         let Some(limit) = fabric.switch_model(s).lossless_limit else {
@@ -170,34 +173,43 @@ pub fn check_limits(fabric: &Fabric, qos: &Qos, diags: &mut Vec<Diagnostic>) {
         if used.len() > usize::from(limit.value) {
             continue;
         }
-        // Priorities traffic is rewritten into on arrival also need PFC there.
+        // Priorities traffic is rewritten into on arrival also need PFC there (a Tagger tag
+        // stays lossless), except a demotion: a priority some class runs lossy on that
+        // switch is the documented escape from a cycle and needs no PFC.
+        let lossy: Vec<u8> = fabric
+            .switch_classes(s)
+            .iter()
+            .filter(|v| !v.lossless.value)
+            .map(|v| v.priority.value)
+            .collect();
         for r in &fabric.routing.rewrites {
-            if r.to == DeviceId::Switch(s) && !used.contains(&r.new) {
+            if r.to == DeviceId::Switch(s) && !used.contains(&r.new) && !lossy.contains(&r.new) {
                 used.push(r.new);
             }
         }
+        used.sort_unstable();
         if used.len() > usize::from(limit.value) {
-            let e = worst.entry(model).or_insert((used.len(), s.0, 0));
+            let e = worst
+                .entry(model)
+                .or_insert((used.len(), s.0, 0, Vec::new()));
             e.2 += 1;
-            if used.len() > e.0 {
+            if used.len() > e.0 || e.3.is_empty() {
                 e.0 = used.len();
                 e.1 = s.0;
+                e.3 = used;
             }
         }
     }
     let mut rows: Vec<_> = worst.into_iter().collect();
     rows.sort();
-    for (model, (count, first, switches)) in rows {
+    for (model, (count, first, switches, used)) in rows {
         let m = &fabric.switch_models[model.index()];
         let Some(limit) = m.lossless_limit else {
             continue;
         };
         let s = crate::model::SwitchId(first);
-        let prios: Vec<String> = qos
-            .lossless_priorities(first)
-            .iter()
-            .map(u8::to_string)
-            .collect();
+        // Every priority counted, the rewrite targets with the classes' own.
+        let prios: Vec<String> = used.iter().map(u8::to_string).collect();
         diags.push(
             Diagnostic::new(
                 Code::LosslessLimit,
@@ -210,7 +222,7 @@ pub fn check_limits(fabric: &Fabric, qos: &Qos, diags: &mut Vec<Diagnostic>) {
                 ),
             )
             .label("lossless limit declared here")
-            .note(format!("lossless priorities on `{}`: {}", fabric.switch(s).name, prios.join(", ")))
+            .note(format!("priorities that need PFC on `{}`: {}", fabric.switch(s).name, prios.join(", ")))
             .note(format!("{switches} switch(es) of model `{}` exceed the limit", m.name))
             .help("use fewer lossless classes or bounce-tagging steps, or a switch model with more lossless queues"),
         );

@@ -1,27 +1,144 @@
 //! Routing as the deadlock proof sees it: a `Fabric` and a failure scenario in; per destination
 //! group, the next-hop sets every switch uses toward it out (`Table`), plus reachability,
-//! static-route loops (FAB702) and unreachable host pairs (FAB701).
+//! static-route loops (FAB702) and unreachable endpoint pairs (FAB701).
 //!
-//! Everything is computed per *destination group* — hosts attached to the same set of switches
-//! and matched by the same static routes get identical next hops — never per host pair. The
-//! switch graph merges parallel links: routing picks neighbours (ECMP over every link to a
-//! neighbour), so a neighbour stays a next hop while one of its links survives.
+//! Routed traffic goes to an *endpoint*: a NIC (a RoCE NIC has its own address, and NCCL
+//! connects NIC to NIC), or a bond whose NICs share one address (`Host::bonds`). It is sent
+//! from every endpoint to every endpoint of another host, and delivered only at a switch the
+//! destination endpoint is cabled to (docs/deadlock.md).
+//!
+//! Everything is computed per *destination group* — endpoints attached to the same set of
+//! switches and matched by the same static routes get identical next hops — never per pair.
+//! The switch graph merges parallel links: routing picks neighbours (ECMP over every link to
+//! a neighbour), so a neighbour stays a next hop while one of its links survives.
 
 pub mod shortest;
 pub mod static_routes;
 pub mod updown;
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::model::{DeviceId, Fabric, LinkId, RouteTarget, RoutingModel};
+use crate::model::{DeviceId, Fabric, HostId, LinkId, RouteTarget, RoutingModel};
 
 /// Arrival phase at a switch. Under `updown` the next hops depend on whether traffic came
 /// from below (it may still climb) or from above (it may only descend); the other models use
 /// `Up` only.
 pub const UP: usize = 0;
 pub const DOWN: usize = 1;
+
+/// The endpoints routed traffic is addressed to: every NIC on its own, except the NICs of a
+/// bond, which are one endpoint. Units of a host are numbered consecutively, hosts in order,
+/// so sorting endpoints sorts them by host first.
+#[derive(Debug, Clone, Default)]
+pub struct Endpoints {
+    /// Per endpoint: its host.
+    pub host: Vec<u32>,
+    /// Per endpoint: its NICs (indices into the host's `nics`), ascending.
+    pub nics: Vec<Vec<u32>>,
+    /// Per host: its first endpoint; `first[h]..first[h + 1]` are its endpoints.
+    pub first: Vec<u32>,
+    /// Per host: the offset of its NICs in `unit_of_nic`.
+    nic_base: Vec<u32>,
+    /// Per NIC (flattened by host): its endpoint.
+    unit_of_nic: Vec<u32>,
+    /// Endpoints of more than one NIC.
+    pub bonds: usize,
+}
+
+impl Endpoints {
+    pub fn new(fabric: &Fabric) -> Endpoints {
+        let mut e = Endpoints::default();
+        for (h, host) in fabric.hosts.iter().enumerate() {
+            let n = host.nics.len();
+            e.first.push(e.host.len() as u32);
+            e.nic_base.push(e.unit_of_nic.len() as u32);
+            // A NIC belongs to the first bond that lists it; indices past the NICs are ignored.
+            let mut bond_of: Vec<Option<usize>> = vec![None; n];
+            for (b, members) in host.bonds.iter().enumerate() {
+                for &m in members {
+                    if let Some(slot) = bond_of.get_mut(m as usize)
+                        && slot.is_none()
+                    {
+                        *slot = Some(b);
+                    }
+                }
+            }
+            let mut unit_of = vec![u32::MAX; n];
+            for nic in 0..n {
+                if unit_of[nic] != u32::MAX {
+                    continue;
+                }
+                let unit = e.host.len() as u32;
+                let members: Vec<u32> = match bond_of[nic] {
+                    Some(b) => (0..n as u32)
+                        .filter(|&m| bond_of[m as usize] == Some(b))
+                        .collect(),
+                    None => vec![nic as u32],
+                };
+                for &m in &members {
+                    unit_of[m as usize] = unit;
+                }
+                if members.len() > 1 {
+                    e.bonds += 1;
+                }
+                e.host.push(h as u32);
+                e.nics.push(members);
+            }
+            e.unit_of_nic.extend(unit_of);
+        }
+        e.first.push(e.host.len() as u32);
+        e.nic_base.push(e.unit_of_nic.len() as u32);
+        e
+    }
+
+    pub fn len(&self) -> usize {
+        self.host.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.host.is_empty()
+    }
+
+    /// The endpoint of NIC `nic` of host `h`.
+    pub fn unit(&self, h: u32, nic: u32) -> Option<u32> {
+        let base = *self.nic_base.get(h as usize)?;
+        let end = *self.nic_base.get(h as usize + 1)?;
+        (base + nic < end).then(|| self.unit_of_nic[(base + nic) as usize])
+    }
+
+    /// Endpoints of host `h`.
+    pub fn of_host(&self, h: u32) -> std::ops::Range<u32> {
+        self.first[h as usize]..self.first[h as usize + 1]
+    }
+
+    /// The endpoint's NICs as the fabric names them (`h1.nic2`; a bond joins them with `+`).
+    pub fn nic_name(&self, fabric: &Fabric, u: u32) -> String {
+        let h = self.host[u as usize];
+        self.nics[u as usize]
+            .iter()
+            .map(|&n| {
+                fabric.endpoint_name(crate::model::Endpoint {
+                    device: DeviceId::Host(HostId(h)),
+                    port: n,
+                })
+            })
+            .collect::<Vec<_>>()
+            .join("+")
+    }
+
+    /// How findings name the endpoint: the host when it has one NIC, else its NICs.
+    pub fn label(&self, fabric: &Fabric, u: u32) -> String {
+        let h = self.host[u as usize];
+        if fabric.host(HostId(h)).nics.len() <= 1 {
+            fabric.host(HostId(h)).name.clone()
+        } else {
+            self.nic_name(fabric, u)
+        }
+    }
+}
 
 /// The switch-level fabric of one failure scenario.
 #[derive(Debug, Clone)]
@@ -35,28 +152,77 @@ pub struct Net {
     pub attach: Vec<Vec<u32>>,
     /// Per switch: hosts with a surviving link to it, sorted.
     pub hosts_at: Vec<Vec<u32>>,
+    /// The fabric's endpoints (shared by every scenario).
+    pub ends: Arc<Endpoints>,
+    /// Per endpoint: switches one of its NICs has a surviving link to, sorted.
+    pub unit_attach: Vec<Vec<u32>>,
+    /// Per switch: endpoints with a surviving link to it, sorted.
+    pub units_at: Vec<Vec<u32>>,
 }
 
 impl Net {
     /// The fabric without the links for which `removed` says true.
     pub fn build(fabric: &Fabric, removed: &dyn Fn(LinkId) -> bool) -> Net {
+        Self::build_with(fabric, Arc::new(Endpoints::new(fabric)), removed)
+    }
+
+    /// As `build`, with the fabric's endpoints already computed.
+    pub fn build_with(
+        fabric: &Fabric,
+        ends: Arc<Endpoints>,
+        removed: &dyn Fn(LinkId) -> bool,
+    ) -> Net {
         let n = fabric.switches.len();
         let mut adj = vec![Vec::new(); n];
         let mut attach = vec![Vec::new(); fabric.hosts.len()];
         let mut hosts_at = vec![Vec::new(); n];
+        let mut unit_attach = vec![Vec::new(); ends.len()];
+        let mut units_at = vec![Vec::new(); n];
         for (i, l) in fabric.links.iter().enumerate() {
             if removed(LinkId(i as u32)) {
                 continue;
             }
-            match (l.a.device, l.b.device) {
-                (DeviceId::Switch(a), DeviceId::Switch(b)) if a != b => {
+            match (l.a, l.b) {
+                (a, b) if a.device == b.device => {}
+                (
+                    crate::model::Endpoint {
+                        device: DeviceId::Switch(a),
+                        ..
+                    },
+                    crate::model::Endpoint {
+                        device: DeviceId::Switch(b),
+                        ..
+                    },
+                ) => {
                     adj[a.index()].push(b.0);
                     adj[b.index()].push(a.0);
                 }
-                (DeviceId::Switch(s), DeviceId::Host(h))
-                | (DeviceId::Host(h), DeviceId::Switch(s)) => {
+                (
+                    crate::model::Endpoint {
+                        device: DeviceId::Switch(s),
+                        ..
+                    },
+                    crate::model::Endpoint {
+                        device: DeviceId::Host(h),
+                        port,
+                    },
+                )
+                | (
+                    crate::model::Endpoint {
+                        device: DeviceId::Host(h),
+                        port,
+                    },
+                    crate::model::Endpoint {
+                        device: DeviceId::Switch(s),
+                        ..
+                    },
+                ) => {
                     attach[h.index()].push(s.0);
                     hosts_at[s.index()].push(h.0);
+                    if let Some(u) = ends.unit(h.0, port) {
+                        unit_attach[u as usize].push(s.0);
+                        units_at[s.index()].push(u);
+                    }
                 }
                 _ => {}
             }
@@ -65,6 +231,8 @@ impl Net {
             .iter_mut()
             .chain(attach.iter_mut())
             .chain(hosts_at.iter_mut())
+            .chain(unit_attach.iter_mut())
+            .chain(units_at.iter_mut())
         {
             v.sort_unstable();
             v.dedup();
@@ -79,6 +247,9 @@ impl Net {
             adj,
             attach,
             hosts_at,
+            ends,
+            unit_attach,
+            units_at,
         }
     }
 
@@ -117,36 +288,57 @@ impl Net {
     }
 }
 
-/// Hosts that routing treats alike: the same attachment switches and the same static routes.
+/// Endpoints that routing treats alike: the same attachment switches and the same static
+/// routes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Dest {
-    /// Sorted host indices.
+    /// Sorted endpoint indices.
+    pub units: Vec<u32>,
+    /// Sorted hosts of those endpoints.
     pub hosts: Vec<u32>,
-    /// Sorted switches the hosts are attached to in this scenario.
+    /// Sorted switches the endpoints are attached to in this scenario.
     pub attach: Vec<u32>,
-    /// Static routes (indices into `Routing::routes`) that target these hosts.
+    /// Static routes (indices into `Routing::routes`) that target these endpoints.
     pub routes: Vec<usize>,
 }
 
-/// Groups the hosts of `net` into destinations, in a deterministic order (by first host).
-pub fn destinations(fabric: &Fabric, net: &Net, intact_attach: &[Vec<u32>]) -> Vec<Dest> {
-    let mut by_key: BTreeMap<(Vec<u32>, Vec<usize>), Vec<u32>> = BTreeMap::new();
-    for (h, (attach, intact)) in net.attach.iter().zip(intact_attach).enumerate() {
-        let routes = static_routes::matching(fabric, h as u32, intact);
-        by_key
-            .entry((attach.clone(), routes))
-            .or_default()
-            .push(h as u32);
-    }
-    let mut out: Vec<Dest> = by_key
-        .into_iter()
-        .map(|((attach, routes), hosts)| Dest {
+impl Dest {
+    /// A group of `units` (sorted) with the given attachments and routes.
+    pub fn new(ends: &Endpoints, units: Vec<u32>, attach: Vec<u32>, routes: Vec<usize>) -> Dest {
+        let mut hosts: Vec<u32> = units.iter().map(|&u| ends.host[u as usize]).collect();
+        hosts.dedup(); // endpoints are numbered host by host
+        Dest {
+            units,
             hosts,
             attach,
             routes,
-        })
+        }
+    }
+}
+
+/// Groups the endpoints of `net` into destinations, in a deterministic order (by first
+/// endpoint). `intact_attach` is per endpoint.
+pub fn destinations(fabric: &Fabric, net: &Net, intact_attach: &[Vec<u32>]) -> Vec<Dest> {
+    // A route via a host delivers for that host's endpoints only: they are a group of their
+    // own (the last key element).
+    type Key = (Vec<u32>, Vec<usize>, Option<u32>);
+    let mut by_key: BTreeMap<Key, Vec<u32>> = BTreeMap::new();
+    for (u, (attach, intact)) in net.unit_attach.iter().zip(intact_attach).enumerate() {
+        let h = net.ends.host[u];
+        let routes = static_routes::matching(fabric, h, intact);
+        let via_self = routes
+            .iter()
+            .any(|&r| fabric.routing.routes[r].via == DeviceId::Host(HostId(h)));
+        by_key
+            .entry((attach.clone(), routes, via_self.then_some(h)))
+            .or_default()
+            .push(u as u32);
+    }
+    let mut out: Vec<Dest> = by_key
+        .into_iter()
+        .map(|((attach, routes, _), units)| Dest::new(&net.ends, units, attach, routes))
         .collect();
-    out.sort_by_key(|d| d.hosts[0]);
+    out.sort_by_key(|d| d.units[0]);
     out
 }
 
@@ -199,6 +391,28 @@ pub fn model_table(net: &Net, dest: &Dest) -> Vec<Hop> {
     }
 }
 
+/// `can_deliver` of `table(dest)` for a destination without static routes, from the model's
+/// distances alone (its next hops all deliver, see `can_deliver`).
+pub fn model_reach(net: &Net, dest: &Dest) -> Vec<bool> {
+    debug_assert!(dest.routes.is_empty());
+    match net.model {
+        RoutingModel::Updown => updown::reach(net, &dest.attach),
+        RoutingModel::Shortest => shortest::reach(net, &dest.attach),
+        RoutingModel::None => (0..net.switches() * 2)
+            .map(|i| dest.attach.binary_search(&((i / 2) as u32)).is_ok())
+            .collect(),
+    }
+}
+
+/// Deliverability toward `dest`: `can_deliver` of its table.
+pub fn deliverable(fabric: &Fabric, net: &Net, dest: &Dest) -> Vec<bool> {
+    if dest.routes.is_empty() {
+        model_reach(net, dest)
+    } else {
+        can_deliver(net, &table(fabric, net, dest))
+    }
+}
+
 /// `hops` with the static routes of `dest` applied.
 pub fn with_static(fabric: &Fabric, net: &Net, dest: &Dest, mut hops: Vec<Hop>) -> Table {
     let mut is_static = vec![false; hops.len()];
@@ -230,6 +444,11 @@ pub fn sources(net: &Net, dest: &Dest) -> Vec<u32> {
 /// Found backwards from the delivering states, so a blackhole or a loop on one ECMP branch
 /// does not hide another branch that delivers.
 pub fn can_deliver(net: &Net, t: &Table) -> Vec<bool> {
+    // The models' next hops all lead strictly closer to a delivering switch (see `loops`), so
+    // without a static hop every state that has next hops delivers.
+    if !t.any_static {
+        return t.hops.iter().map(|h| !matches!(h, Hop::Drop)).collect();
+    }
     let n = t.hops.len();
     let mut rev: Vec<Vec<u32>> = vec![Vec::new(); n];
     let mut ok = vec![false; n];
@@ -347,16 +566,29 @@ pub struct Fragile {
     pub nh: Vec<u32>,
 }
 
+/// Most adjacencies `Routes::static_uses` indexes for one destination.
+const STATIC_USES_MAX: usize = 1024;
+
+/// The key in `Routes::static_uses` of destinations re-routed on every switch-link failure.
+pub const ANY_ADJACENCY: (u32, u32) = (u32::MAX, u32::MAX);
+
 /// One destination routed: its table, the loops and deliverability, its fragile next hops.
 struct Routed {
     table: Table,
     loops: Vec<Loop>,
     ok: Vec<bool>,
     fragile: Vec<((u32, u32), Fragile)>,
+    static_uses: Vec<(u32, u32)>,
 }
 
-fn route_one(fabric: &Fabric, net: &Net, d: &Dest, i: usize, fragile_limit: usize) -> Routed {
-    let model = model_table(net, d);
+fn route_model(
+    fabric: &Fabric,
+    net: &Net,
+    d: &Dest,
+    i: usize,
+    fragile_limit: usize,
+    model: Vec<Hop>,
+) -> Routed {
     let mut fragile = Vec::new();
     if fragile_limit > 0 {
         for (state, h) in model.iter().enumerate() {
@@ -378,12 +610,83 @@ fn route_one(fabric: &Fabric, net: &Net, d: &Dest, i: usize, fragile_limit: usiz
         }
     }
     let table = with_static(fabric, net, d, model);
+    // With static routes a branch may loop or drop: losing any neighbour the table uses can
+    // then change what is delivered (failures.rs re-routes the destination).
+    let mut static_uses = Vec::new();
+    if fragile_limit > 0 && table.any_static {
+        for (state, h) in table.hops.iter().enumerate() {
+            if let Hop::Via(v) = h {
+                let x = (state / 2) as u32;
+                static_uses.extend(v.iter().map(|&y| (x.min(y), x.max(y))));
+            }
+        }
+        static_uses.sort_unstable();
+        static_uses.dedup();
+        // A large table is not indexed: the destination is then re-routed on every
+        // switch-link failure (more work, the same answer), which bounds the index's memory.
+        if static_uses.len() > STATIC_USES_MAX {
+            static_uses = vec![ANY_ADJACENCY];
+        }
+    }
     Routed {
         loops: loops(net, &table, &sources(net, d), i),
         ok: can_deliver(net, &table),
         table,
         fragile,
+        static_uses,
     }
+}
+
+/// Per switch, the smallest switch that is its *twin*: the same tier and the same set of
+/// neighbouring switches (hence not adjacent to it). Swapping two twins maps the switch graph
+/// onto itself, tiers included, so the routing models' next hops toward a destination at one
+/// twin are those toward the other with the two swapped: one table serves a whole class (the
+/// leaves of a Clos pod). Static routes are not symmetric; destinations with any are routed
+/// on their own.
+pub fn twins(net: &Net) -> Vec<u32> {
+    let mut first: HashMap<(Option<u8>, &[u32]), u32> = HashMap::new();
+    (0..net.switches() as u32)
+        .map(|s| {
+            *first
+                .entry((net.tier[s as usize], net.adj[s as usize].as_slice()))
+                .or_insert(s)
+        })
+        .collect()
+}
+
+/// The transposition of switches `a` and `b`.
+pub fn swap(x: u32, a: u32, b: u32) -> u32 {
+    if x == a {
+        b
+    } else if x == b {
+        a
+    } else {
+        x
+    }
+}
+
+/// Per-state values (`switch * 2 + phase`) with switches `a` and `b` swapped.
+pub fn swap_states<T: Clone>(v: &[T], a: u32, b: u32) -> Vec<T> {
+    let mut out = v.to_vec();
+    for p in 0..2 {
+        out.swap(a as usize * 2 + p, b as usize * 2 + p);
+    }
+    out
+}
+
+/// A model table with switches `a` and `b` swapped (states and next hops).
+fn swap_hops(hops: &[Hop], a: u32, b: u32) -> Vec<Hop> {
+    swap_states(hops, a, b)
+        .into_iter()
+        .map(|h| match h {
+            Hop::Via(v) if v.contains(&a) || v.contains(&b) => {
+                let mut v: Vec<u32> = v.into_iter().map(|x| swap(x, a, b)).collect();
+                v.sort_unstable();
+                Hop::Via(v)
+            }
+            h => h,
+        })
+        .collect()
 }
 
 /// Everything routing computes for one scenario. Tables are not kept (at 100,000 GPUs they
@@ -392,13 +695,17 @@ fn route_one(fabric: &Fabric, net: &Net, d: &Dest, i: usize, fragile_limit: usiz
 pub struct Routes {
     pub net: Net,
     pub dests: Vec<Dest>,
-    /// Which destination each host belongs to.
+    /// Which destination each endpoint belongs to.
     pub dest_of: Vec<usize>,
     pub loops: Vec<Loop>,
     /// Per destination, `can_deliver` of its table.
     pub ok: Vec<Vec<bool>>,
     /// Model next-hop sets of at most `fragile_limit` neighbours, by switch pair (low, high).
     pub fragile: HashMap<(u32, u32), Vec<Fragile>>,
+    /// Destinations with static routes, by every switch pair (low, high) their table uses
+    /// (only when `fragile_limit` > 0); under `ANY_ADJACENCY` those whose table is too large
+    /// to index.
+    pub static_uses: HashMap<(u32, u32), Vec<u32>>,
 }
 
 impl Routes {
@@ -410,18 +717,52 @@ impl Routes {
         mut each: impl FnMut(&Net, usize, &Dest, &Table),
     ) -> Routes {
         let dests = destinations(fabric, &net, intact_attach);
-        let mut dest_of = vec![0; net.attach.len()];
+        let mut dest_of = vec![0; net.ends.len()];
         for (i, d) in dests.iter().enumerate() {
-            for &h in &d.hosts {
-                dest_of[h as usize] = i;
+            for &u in &d.units {
+                dest_of[u as usize] = i;
             }
         }
         let mut all_loops = Vec::new();
         let mut ok = Vec::with_capacity(dests.len());
         let mut fragile: HashMap<(u32, u32), Vec<Fragile>> = HashMap::new();
+        let mut static_uses: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
         // Destinations are routed independently, so a batch is computed in parallel; `each`
         // then sees them one by one in destination order (it may build the graph), and a
         // batch's tables are dropped before the next: all of them at once would not fit.
+        // Destinations attached at one switch, without static routes, whose switch has a twin:
+        // one model table per twin class, computed first; the others are it with the twins
+        // swapped.
+        let rep = twins(&net);
+        let symmetric = |d: &Dest| match d.attach.as_slice() {
+            [s] if d.routes.is_empty() && net.model != RoutingModel::None => Some(rep[*s as usize]),
+            _ => None,
+        };
+        let mut uses: HashMap<u32, usize> = HashMap::new();
+        for d in &dests {
+            if let Some(r) = symmetric(d) {
+                *uses.entry(r).or_default() += 1;
+            }
+        }
+        // The shared tables are kept for the whole scenario: at most about 64 MB of them (a
+        // state's hop is about 32 bytes), the most used first; other destinations are routed
+        // on their own.
+        let mut shared: Vec<(usize, u32)> = uses
+            .into_iter()
+            .filter(|&(_, n)| n > 1)
+            .map(|(r, n)| (n, r))
+            .collect();
+        shared.sort_unstable_by(|a, b| b.cmp(a));
+        shared.truncate(((64usize << 20) / (net.switches().max(1) * 2 * 32)).max(1));
+        let mut shared: Vec<u32> = shared.into_iter().map(|(_, r)| r).collect();
+        shared.sort_unstable();
+        let base: HashMap<u32, Vec<Hop>> = shared
+            .par_iter()
+            .map(|&r| {
+                let d = Dest::new(&net.ends, Vec::new(), vec![r], Vec::new());
+                (r, model_table(&net, &d))
+            })
+            .collect();
         let batch = rayon::current_num_threads().max(1) * 8;
         for (start, chunk) in (0..dests.len())
             .step_by(batch)
@@ -430,12 +771,22 @@ impl Routes {
             let routed: Vec<Routed> = chunk
                 .par_iter()
                 .enumerate()
-                .map(|(k, d)| route_one(fabric, &net, d, start + k, fragile_limit))
+                .map(|(k, d)| {
+                    let model = match symmetric(d).and_then(|r| Some((r, base.get(&r)?))) {
+                        Some((r, hops)) if r == d.attach[0] => hops.clone(),
+                        Some((r, hops)) => swap_hops(hops, r, d.attach[0]),
+                        None => model_table(&net, d),
+                    };
+                    route_model(fabric, &net, d, start + k, fragile_limit, model)
+                })
                 .collect();
             for (k, r) in routed.into_iter().enumerate() {
                 let i = start + k;
                 for (pair, f) in r.fragile {
                     fragile.entry(pair).or_default().push(f);
+                }
+                for pair in r.static_uses {
+                    static_uses.entry(pair).or_default().push(i as u32);
                 }
                 all_loops.extend(r.loops);
                 ok.push(r.ok);
@@ -449,38 +800,45 @@ impl Routes {
             loops: all_loops,
             ok,
             fragile,
+            static_uses,
         }
     }
 
-    /// Hands every ordered host pair with no route, as (source host, destination host), to
-    /// `each`, once; pairs with an `isolated` host are left out. Computed per (source
-    /// attachment set, destination group): hosts with the same attachments reach the same
-    /// destinations, so pairs are only expanded where a group pair is unreachable.
-    pub fn unreachable(&self, isolated: &[bool], mut each: impl FnMut((u32, u32))) {
-        let classes = attach_classes(&self.net);
-        let live = |h: u32| !isolated.get(h as usize).copied().unwrap_or(false);
+    /// Counts (and keeps, within `sample`'s budget) every ordered endpoint pair with no
+    /// route: (source endpoint, destination endpoint) of different hosts, neither `isolated`.
+    /// Computed per (source attachment set, destination group): endpoints with the same
+    /// attachments reach the same destinations, so pairs are never expanded one by one.
+    pub fn unreachable(
+        &self,
+        isolated: &[bool],
+        sample: &mut crate::analysis::deadlock::pairs::PairSample,
+    ) {
+        let classes = attach_classes(&self.net, isolated);
+        let ends = &self.net.ends;
         for (d, ok) in self.dests.iter().zip(&self.ok) {
-            for (attach, hosts) in &classes {
+            let dst: Vec<u32> = d
+                .units
+                .iter()
+                .copied()
+                .filter(|&u| !isolated.get(u as usize).copied().unwrap_or(false))
+                .collect();
+            for (attach, units) in &classes {
                 if attach.iter().any(|&s| ok[s as usize * 2 + UP]) {
                     continue;
                 }
-                for &src in hosts.iter().filter(|&&h| live(h)) {
-                    for &dst in d.hosts.iter().filter(|&&h| live(h)) {
-                        if src != dst {
-                            each((src, dst));
-                        }
-                    }
-                }
+                sample.push_product(units, &dst, |u| ends.of_host(ends.host[u as usize]));
             }
         }
     }
 }
 
-/// Hosts grouped by their attachment set (sorted by the set).
-pub fn attach_classes(net: &Net) -> Vec<(Vec<u32>, Vec<u32>)> {
+/// Endpoints that are not `isolated`, grouped by their attachment set (sorted by the set).
+pub fn attach_classes(net: &Net, isolated: &[bool]) -> Vec<(Vec<u32>, Vec<u32>)> {
     let mut by_attach: BTreeMap<&[u32], Vec<u32>> = BTreeMap::new();
-    for (h, a) in net.attach.iter().enumerate() {
-        by_attach.entry(a.as_slice()).or_default().push(h as u32);
+    for (u, a) in net.unit_attach.iter().enumerate() {
+        if !isolated.get(u).copied().unwrap_or(false) {
+            by_attach.entry(a.as_slice()).or_default().push(u as u32);
+        }
     }
     by_attach
         .into_iter()
@@ -488,20 +846,42 @@ pub fn attach_classes(net: &Net) -> Vec<(Vec<u32>, Vec<u32>)> {
         .collect()
 }
 
-/// Intact attachments of every host (static routes `to SWITCH` match by these).
-pub fn intact_attach(fabric: &Fabric) -> Vec<Vec<u32>> {
-    Net::build(fabric, &|_| false).attach
+/// Intact attachments of every endpoint (static routes `to SWITCH` match by these).
+pub fn intact_attach(net: &Net) -> Vec<Vec<u32>> {
+    net.unit_attach.clone()
 }
 
-/// Links grouped by the pair of devices they join (parallel links together), in link order.
-pub fn bundles(fabric: &Fabric) -> Vec<Vec<LinkId>> {
-    let mut map: HashMap<(DeviceId, DeviceId), usize> = HashMap::new();
+/// Links grouped by what they join: two switches (parallel links together), or an endpoint
+/// and a switch (a bond's links to one switch together; every other host link alone, since
+/// each NIC is an endpoint of its own). In link order.
+pub fn bundles(fabric: &Fabric, ends: &Endpoints) -> Vec<Vec<LinkId>> {
+    #[derive(PartialEq, Eq, Hash)]
+    enum Key {
+        Switches(DeviceId, DeviceId),
+        Endpoint(u32, DeviceId),
+        Link(u32),
+    }
+    let mut map: HashMap<Key, usize> = HashMap::new();
     let mut out: Vec<Vec<LinkId>> = Vec::new();
     for (i, l) in fabric.links.iter().enumerate() {
-        let key = if l.a.device <= l.b.device {
-            (l.a.device, l.b.device)
+        let (a, b) = if l.a.device <= l.b.device {
+            (l.a, l.b)
         } else {
-            (l.b.device, l.a.device)
+            (l.b, l.a)
+        };
+        let key = match (a.device, b.device) {
+            (DeviceId::Switch(_), DeviceId::Host(h)) | (DeviceId::Host(h), DeviceId::Switch(_)) => {
+                let (nic, sw) = if a.device == DeviceId::Host(h) {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
+                match ends.unit(h.0, nic.port) {
+                    Some(u) => Key::Endpoint(u, sw.device),
+                    None => Key::Link(i as u32),
+                }
+            }
+            _ => Key::Switches(a.device, b.device),
         };
         let slot = *map.entry(key).or_insert_with(|| {
             out.push(Vec::new());
@@ -512,7 +892,8 @@ pub fn bundles(fabric: &Fabric) -> Vec<Vec<LinkId>> {
     out
 }
 
-/// Whether `target` of a static route covers host `h` (with its intact attachments).
+/// Whether `target` of a static route covers an endpoint of host `h` with the intact
+/// attachments `intact_attach`.
 pub fn route_covers(target: RouteTarget, h: u32, intact_attach: &[u32]) -> bool {
     match target {
         RouteTarget::Host(x) => x.0 == h,

@@ -8,8 +8,16 @@ use super::{Hop, Net};
 
 const INF: u32 = u32::MAX;
 
-/// Next hops toward a destination attached at `attach` (phase `UP` only; `DOWN` mirrors it).
-pub fn table(net: &Net, attach: &[u32]) -> Vec<Hop> {
+/// Per state (`switch * 2 + phase`): whether `attach` can be reached, which is where `table`
+/// has next hops (or delivers).
+pub fn reach(net: &Net, attach: &[u32]) -> Vec<bool> {
+    distances(net, attach)
+        .into_iter()
+        .flat_map(|d| [d != INF, d != INF])
+        .collect()
+}
+
+fn distances(net: &Net, attach: &[u32]) -> Vec<u32> {
     let n = net.switches();
     let mut dist = vec![INF; n];
     let mut queue = VecDeque::new();
@@ -25,6 +33,13 @@ pub fn table(net: &Net, attach: &[u32]) -> Vec<Hop> {
             }
         }
     }
+    dist
+}
+
+/// Next hops toward a destination attached at `attach` (phase `UP` only; `DOWN` mirrors it).
+pub fn table(net: &Net, attach: &[u32]) -> Vec<Hop> {
+    let n = net.switches();
+    let dist = distances(net, attach);
     let mut hops = Vec::with_capacity(2 * n);
     for s in 0..n {
         let h = match dist[s] {

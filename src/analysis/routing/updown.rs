@@ -12,7 +12,17 @@ use super::{Hop, Net};
 
 const INF: u32 = u32::MAX;
 
-pub fn table(net: &Net, attach: &[u32]) -> Vec<Hop> {
+/// Per state (`switch * 2 + phase`): whether a valley-free route to `attach` exists, which is
+/// where `table` has next hops (or delivers). The distances alone, without the tables.
+pub fn reach(net: &Net, attach: &[u32]) -> Vec<bool> {
+    let (down, up) = distances(net, attach);
+    (0..net.switches())
+        .flat_map(|s| [up[s] != INF, down[s] != INF])
+        .collect()
+}
+
+/// `down` and `up` (see the module header) toward `attach`.
+fn distances(net: &Net, attach: &[u32]) -> (Vec<u32>, Vec<u32>) {
     let n = net.switches();
     let tier = |s: u32| net.tier[s as usize];
     let mut order: Vec<u32> = (0..n as u32).filter(|&s| tier(s).is_some()).collect();
@@ -41,6 +51,13 @@ pub fn table(net: &Net, attach: &[u32]) -> Vec<Hop> {
             .unwrap_or(INF);
         up[s as usize] = up[s as usize].min(best.saturating_add(1));
     }
+    (down, up)
+}
+
+pub fn table(net: &Net, attach: &[u32]) -> Vec<Hop> {
+    let n = net.switches();
+    let tier = |s: u32| net.tier[s as usize];
+    let (down, up) = distances(net, attach);
     let mut hops = Vec::with_capacity(2 * n);
     for s in 0..n as u32 {
         let lower = |want: u32| -> Vec<u32> {
@@ -93,6 +110,9 @@ mod tests {
             adj: vec![vec![2, 3], vec![2, 3], vec![0, 1], vec![0, 1]],
             attach: vec![vec![1]],
             hosts_at: vec![vec![], vec![0], vec![], vec![]],
+            ends: Default::default(),
+            unit_attach: vec![vec![1]],
+            units_at: vec![vec![], vec![0], vec![], vec![]],
         }
     }
 

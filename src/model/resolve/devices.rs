@@ -266,6 +266,7 @@ pub(super) fn build(
             pfc: d.pfc,
             ecn_off: d.ecn_off.filter(|e| !e.value).map(|e| e.span),
             generated: false,
+            bonds: Vec::new(),
         });
     }
 
