@@ -386,11 +386,45 @@ fn check_golden(case: &str, artifacts: &[Artifact]) {
             Ok(_) => {}
         }
     }
+    // A golden file the renderer no longer writes would sit in review as if it were output.
+    let produced: Vec<PathBuf> = artifacts
+        .iter()
+        .map(|a| golden_dir(case).join(&a.path))
+        .collect();
+    for stale in files_under(&golden_dir(case)) {
+        if produced.contains(&stale) {
+            continue;
+        }
+        if bless {
+            std::fs::remove_file(&stale).expect("remove stale golden file");
+        } else {
+            failures.push(format!(
+                "{}: no longer produced (FABRICC_BLESS=1 removes it)",
+                stale.display()
+            ));
+        }
+    }
     assert!(
         failures.is_empty(),
         "golden mismatches:\n{}",
         failures.join("\n")
     );
+}
+
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(files_under(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
 }
 
 fn templates() -> Templates {
