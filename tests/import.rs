@@ -57,7 +57,12 @@ fn write_state(checked: &Checked, files: &[Artifact], dir: &Path) {
 }
 
 fn state_of(fixture: &str, name: &str) -> PathBuf {
-    let (checked, files) = build(&root().join("fixtures/build/inputs").join(fixture));
+    let path = if fixture.contains('/') {
+        root().join(fixture)
+    } else {
+        root().join("fixtures/build/inputs").join(fixture)
+    };
+    let (checked, files) = build(&path);
     let dir = scratch(name).join("state");
     fs::create_dir_all(&dir).unwrap();
     write_state(&checked, &files, &dir);
@@ -65,12 +70,16 @@ fn state_of(fixture: &str, name: &str) -> PathBuf {
 }
 
 fn import_dir(dir: &Path) -> (import::Imported, Sources) {
+    import_named(dir, "lab")
+}
+
+fn import_named(dir: &Path, name: &str) -> (import::Imported, Sources) {
     let mut sources = Sources::new();
     let input = Input {
         state_dir: dir,
         state_display: "state".into(),
         max_input_bytes: Limits::default().max_input_bytes,
-        name: Some("lab".into()),
+        name: Some(name.into()),
     };
     let i = import::import(&input, &mut sources).expect("imports");
     (i, sources)
@@ -85,16 +94,19 @@ fn check_text(dir: &Path, text: &str) -> Checked {
 
 /// What the `.fab` cannot carry from a SONiC fabric built by fabricc, by device kind: the
 /// host files name the NIC by model (`platform nvidia-cx7` and its firmware notes), which a
-/// host's `state.json` does not hold; every switch file is reproduced byte for byte.
+/// host's `state.json` does not hold; every switch file (CONFIG_DB fragment, apply script,
+/// README) is reproduced byte for byte. In the facts, ECN thresholds come back in whole cells
+/// and, on the traditional buffer model, cables as the SKU's lookup rows (see `round_trip`).
 const NOT_CARRIED: &[&str] = &["hosts/"];
 
-fn round_trip(fixture: &Path) {
+fn round_trip(fixture: &Path, cable_rows: bool) {
     let name = fixture.file_stem().unwrap().to_string_lossy().into_owned();
     let (orig, ofiles) = build(fixture);
     let dir = scratch(&name).join("state");
     fs::create_dir_all(&dir).unwrap();
     write_state(&orig, &ofiles, &dir);
-    let (i, _) = import_dir(&dir);
+    // The fabric's name is in the generated files; the state does not hold it.
+    let (i, _) = import_named(&dir, orig.fabric_name().unwrap());
     assert!(
         i.diagnostics.iter().all(|d| d.code.as_str() == "FAB966"),
         "{name}: only inferences expected: {:?}",
@@ -115,13 +127,65 @@ fn round_trip(fixture: &Path) {
         v.sort();
         v
     };
-    let (ha, hb) = (sorted(&a.headroom), sorted(&b.headroom));
-    assert_eq!(ha.len(), hb.len(), "{name}: headroom rows");
-    if let Some((x, y)) = ha.iter().zip(&hb).find(|(x, y)| x != y) {
-        panic!("{name}: headroom row\n{x}\n{y}");
+    if cable_rows {
+        // The traditional buffer model writes each port's CABLE_LENGTH as the SKU's lookup
+        // row it uses (3m → 5m, 30m → 40m), so the device holds the row, not the cable: the
+        // imported cables are those rows, never shorter, and the rows are otherwise the same.
+        let key = |r: &fabricc::analysis::facts::HeadroomRow| {
+            (
+                r.switch.clone(),
+                r.peer.clone(),
+                r.priority,
+                r.speed_gbps,
+                r.mtu,
+            )
+        };
+        let mut ka: Vec<_> = a.headroom.iter().map(key).collect();
+        let mut kb: Vec<_> = b.headroom.iter().map(key).collect();
+        ka.sort();
+        kb.sort();
+        assert_eq!(ka, kb, "{name}: headroom rows");
+        let cable = |r: &fabricc::analysis::facts::HeadroomRow| format!("{:?}", r.cable_m);
+        let longest = |v: &[fabricc::analysis::facts::HeadroomRow]| {
+            v.iter()
+                .map(|r| {
+                    cable(r)
+                        .trim_matches(|c: char| !c.is_ascii_digit())
+                        .parse::<u64>()
+                        .unwrap_or(0)
+                })
+                .max()
+        };
+        assert!(
+            longest(&b.headroom) >= longest(&a.headroom),
+            "{name}: cables"
+        );
+    } else {
+        let (ha, hb) = (sorted(&a.headroom), sorted(&b.headroom));
+        assert_eq!(ha.len(), hb.len(), "{name}: headroom rows");
+        if let Some((x, y)) = ha.iter().zip(&hb).find(|(x, y)| x != y) {
+            panic!("{name}: headroom row\n{x}\n{y}");
+        }
     }
     let dbg = |v: &dyn std::fmt::Debug| format!("{v:?}");
-    assert_eq!(dbg(&a.ecn), dbg(&b.ecn), "{name}: ECN rows");
+    // SONiC holds WRED thresholds in whole buffer cells (192 B on these platforms), so the
+    // device cannot carry `ecn min 150KB` exactly: the imported thresholds are the original
+    // ones rounded down to the cell; everything else in the ECN rows is the same.
+    assert_eq!(a.ecn.len(), b.ecn.len(), "{name}: ECN rows");
+    for (x, y) in a.ecn.iter().zip(&b.ecn) {
+        let mut x = x.clone();
+        x.min_bytes -= x.min_bytes % 192;
+        x.max_bytes -= x.max_bytes % 192;
+        if cable_rows {
+            // The pause point and the smallest useful `ecn min` follow the (longer) cable.
+            let mut y = y.clone();
+            y.pause_point_bytes = x.pause_point_bytes;
+            y.min_kmin_bytes = x.min_kmin_bytes;
+            assert_eq!(dbg(&x), dbg(&y), "{name}: ECN row");
+        } else {
+            assert_eq!(dbg(&x), dbg(y), "{name}: ECN row");
+        }
+    }
     assert_eq!(
         dbg(&a.oversubscription),
         dbg(&b.oversubscription),
@@ -180,15 +244,19 @@ fn round_trip(fixture: &Path) {
         );
     }
     // Every switch's CONFIG_DB, table by table.
-    for (p, t) in x.iter().filter(|(p, _)| p.ends_with("config_db.json")) {
+    for (p, t) in x.iter().filter(|(p, _)| p.ends_with(".json")) {
         assert_eq!(Some(t), y.get(p), "{name}: {p}");
     }
 }
 
 #[test]
 fn round_trip_sonic_fixtures() {
-    round_trip(&root().join("fixtures/build/inputs/sonic-sn5600-2x2.fab"));
-    round_trip(&root().join("fixtures/fabrics/pod-256.fab"));
+    round_trip(
+        &root().join("fixtures/build/inputs/sonic-sn5600-2x2.fab"),
+        false,
+    );
+    round_trip(&root().join("fixtures/fabrics/pod-256.fab"), false);
+    round_trip(&root().join(TRADITIONAL), true);
 }
 
 /// Edits a JSON state file in place (pretty-printed, so that every value has its own line).
@@ -253,8 +321,19 @@ fn line_of(dir: &Path, file: &str, after: &str, needle: &str) -> usize {
     text[..at].matches('\n').count() + 1
 }
 
+/// The traditional buffer model keeps the lossless PG profiles in CONFIG_DB.
+const TRADITIONAL: &str = "fixtures/import/sn5600-traditional.fab";
+
 fn seeded(name: &str, f: impl FnOnce(&Path)) -> (Vec<(String, String, usize)>, PathBuf) {
-    let dir = state_of("sonic-sn5600-2x2.fab", name);
+    seeded_on("sonic-sn5600-2x2.fab", name, f)
+}
+
+fn seeded_on(
+    fixture: &str,
+    name: &str,
+    f: impl FnOnce(&Path),
+) -> (Vec<(String, String, usize)>, PathBuf) {
+    let dir = state_of(fixture, name);
     pretty_all(&dir);
     f(&dir);
     let (d, s, _) = check_state(&dir);
@@ -269,15 +348,14 @@ fn the_deployed_fabric_in_sync_has_no_findings() {
 
 #[test]
 fn seeded_ecn_min_above_the_pause_threshold_on_one_switch() {
-    let (f, dir) = seeded("ecn", |d| {
+    let (f, dir) = seeded_on(TRADITIONAL, "ecn", |d| {
         edit(d, "leaf2/config_db.json", |v| {
-            for p in [
-                "pg_lossless_400000_30m_profile",
-                "pg_lossless_400000_3m_profile",
-            ] {
-                let p = v["BUFFER_PROFILE"][p].as_object_mut().unwrap();
-                p.remove("dynamic_th");
-                p.insert("static_th".into(), "100000".into());
+            for (name, p) in v["BUFFER_PROFILE"].as_object_mut().unwrap() {
+                if name.starts_with("pg_lossless_") {
+                    let p = p.as_object_mut().unwrap();
+                    p.remove("dynamic_th");
+                    p.insert("static_th".into(), "100000".into());
+                }
             }
         })
     });
@@ -301,9 +379,11 @@ fn seeded_ecn_min_above_the_pause_threshold_on_one_switch() {
 
 #[test]
 fn seeded_cable_longer_than_its_headroom() {
-    let (f, dir) = seeded("cable", |d| {
+    let (f, dir) = seeded_on(TRADITIONAL, "cable", |d| {
         edit(d, "leaf1/config_db.json", |v| {
-            v["BUFFER_PG"]["Ethernet16|3"]["profile"] = "pg_lossless_400000_3m_profile".into();
+            // The host ports' (short-cable) profile on an uplink.
+            let host = v["BUFFER_PG"]["Ethernet0|3"]["profile"].clone();
+            v["BUFFER_PG"]["Ethernet16|3"]["profile"] = host;
         })
     });
     let at = line_of(

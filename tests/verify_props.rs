@@ -162,6 +162,7 @@ fn exercise(os: SwitchOs, generated: &str, text: &str) {
     let (expected, form) = verify::parse(os, generated).expect("the seed parses");
     match verify::parse(os, text) {
         Ok((actual, _)) => {
+            #[allow(clippy::type_complexity)]
             let owns: Box<dyn Fn(&[&str]) -> bool> = match os {
                 SwitchOs::Sonic => {
                     let s = sonic::Scope::new(&expected);

@@ -57,6 +57,8 @@ pub struct Watchdog {
     pub detect_ms: u64,
     pub restore_ms: u64,
     pub action: &'static str,
+    /// `PFC_WD|GLOBAL` `POLL_INTERVAL`.
+    pub poll_ms: Option<u64>,
 }
 
 /// A lossless PG profile.
@@ -104,7 +106,10 @@ pub struct Switch {
     pub platform: Option<String>,
     pub hwsku: Option<String>,
     pub buffer_model: Option<String>,
+    /// The egress pools' sizes added up (where the lossless and lossy pools split the buffer).
     pub buffer: Option<(u64, Ev)>,
+    /// The egress lossless pool's size (where it is the whole buffer and the others share it).
+    pub lossless_pool: Option<u64>,
     pub ports: BTreeMap<String, Port>,
     /// Port → (neighbour, its port, where).
     pub neighbours: BTreeMap<String, (String, String, Ev)>,
@@ -252,6 +257,10 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
     if let Some(at) = first {
         sw.buffer = Some((total, at));
     }
+    sw.lossless_pool = root
+        .get("BUFFER_POOL")
+        .and_then(|t| t.get("egress_lossless_pool"))
+        .and_then(|r| num(r, "size"));
     let maps: BTreeMap<&str, (&Node, Ev)> = table("DSCP_TO_TC_MAP")
         .iter()
         .map(|(k, v)| (k.name.as_str(), (v, key_ev(file, k, v))))
@@ -451,6 +460,10 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
             .help("check the headroom on the switch itself (`mmuconfig -l` lists the profiles in use)"),
         );
     }
+    let poll_ms = root
+        .get("PFC_WD")
+        .and_then(|t| t.get("GLOBAL"))
+        .and_then(|g| num(g, "POLL_INTERVAL"));
     for (k, rec) in table("PFC_WD") {
         let (ports, _) = split_key(&k.name);
         for p in &ports {
@@ -468,6 +481,7 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
                             detect_ms: d,
                             restore_ms: r,
                             action,
+                            poll_ms,
                         },
                         key_ev(file, k, rec),
                     ));

@@ -272,8 +272,11 @@ fn sched_words(s: Sched) -> String {
 fn watchdog_words(w: Option<Watchdog>) -> String {
     match w {
         Some(w) => format!(
-            "pfc-watchdog detect {}ms  restore {}ms  action {}",
-            w.detect_ms, w.restore_ms, w.action
+            "pfc-watchdog detect {}ms  restore {}ms  action {}{}",
+            w.detect_ms,
+            w.restore_ms,
+            w.action,
+            w.poll_ms.map_or(String::new(), |p| format!("  poll {p}ms"))
         ),
         None => "pfc-watchdog off".into(),
     }
@@ -630,12 +633,46 @@ pub fn fab(
 
     // ---- models ----
     for (mname, k, members, at) in &models {
-        let mut words = vec![
-            "os sonic".to_string(),
-            format!("ports {} x {}G", 512 / k.lanes, k.speed / 1000),
-        ];
+        let ports = 512 / k.lanes;
+        let platform = platform_of(d, members, k.lanes, k.speed, k.buffer);
+        let mut words = vec!["os sonic".to_string()];
+        if let Some((p, how)) = &platform {
+            words.insert(0, format!("platform {}", p.name));
+            if let Some(at) = at.or(members.first().map(|&i| Ev {
+                file: d.switches[i].file,
+                at: Default::default(),
+            })) {
+                notes.push(Note::new(
+                    NoteKind::Inferred,
+                    at,
+                    format!(
+                        "switch model `{mname}` is taken to run on catalogue platform `{}`: {how}",
+                        p.name
+                    ),
+                ));
+            }
+        }
+        let native = platform.as_ref().is_some_and(|(p, _)| {
+            p.cages
+                .iter()
+                .find(|c| !c.aux)
+                .is_some_and(|c| c.count == ports && u64::from(c.speed_gbps) * 1000 == k.speed)
+        });
+        if !native {
+            words.push(format!("ports {ports} x {}G", k.speed / 1000));
+        }
+        let platform_buffer = platform
+            .as_ref()
+            .and_then(|(p, _)| p.buffer.usable.as_ref().map(|u| u.bytes));
+        let lossless_pool = members
+            .first()
+            .and_then(|&i| d.switches[i].sw.lossless_pool);
         match k.buffer {
+            Some(b)
+                if platform.is_some()
+                    && (platform_buffer == Some(b) || platform_buffer == lossless_pool) => {}
             Some(b) => words.push(format!("buffer {}", size(b))),
+            None if platform.is_some() => {}
             None => {
                 if let Some(&i) = members.first() {
                     notes.push(Note::new(
@@ -654,7 +691,7 @@ pub fn fab(
         }
         // The cell size is not in CONFIG_DB: take it from catalogue platforms with this buffer.
         let mut platforms = Vec::new();
-        if let Some(b) = k.buffer {
+        if let Some(b) = k.buffer.filter(|_| platform.is_none()) {
             let mut cells = BTreeSet::new();
             for p in &crate::catalogue::catalogue().switches {
                 if p.buffer.usable.as_ref().is_some_and(|u| u.bytes == b)
@@ -1277,4 +1314,85 @@ fn routes(d: &Deployed, o: &mut Out, notes: &mut Vec<Note>) {
 
 fn gcd(a: u64, b: u64) -> u64 {
     if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// The catalogue platform of a SONiC switch model: the one its `DEVICE_METADATA` platform or
+/// HWSKU names, or else the only SONiC platform whose usable buffer is the pools' total and
+/// whose cages run ports of `lanes` lanes at `speed` (natively, or as a breakout), with how
+/// it was found.
+fn platform_of(
+    d: &Deployed,
+    members: &[usize],
+    lanes: u32,
+    speed: u64,
+    buffer: Option<u64>,
+) -> Option<(&'static crate::catalogue::platform::Platform, String)> {
+    let cat = &crate::catalogue::catalogue().switches;
+    let sonic = |p: &&crate::catalogue::platform::Platform| p.os.iter().any(|o| o.os == "sonic");
+    for &i in members {
+        let sw = &d.switches[i].sw;
+        for named in [&sw.platform, &sw.hwsku].into_iter().flatten() {
+            let n = named.to_ascii_lowercase();
+            if let Some(p) = cat.iter().filter(sonic).find(|p| {
+                p.sonic
+                    .as_ref()
+                    .is_some_and(|s| s.platform.eq_ignore_ascii_case(named))
+                    || n.contains(&p.model.to_ascii_lowercase())
+            }) {
+                return Some((p, format!("DEVICE_METADATA names `{named}`")));
+            }
+        }
+    }
+    let fits = |p: &crate::catalogue::platform::Platform, native: bool| {
+        p.cages.iter().filter(|c| !c.aux).any(|c| {
+            if native {
+                c.lanes == lanes && u64::from(c.speed_gbps) * 1000 == speed
+            } else {
+                c.breakouts.iter().any(|b| {
+                    let Some((k, rest)) = b.split_once('x') else {
+                        return false;
+                    };
+                    let k: u32 = k.parse().unwrap_or(0);
+                    let g: u64 = rest
+                        .split(['G', '['])
+                        .next()
+                        .and_then(|x| x.parse().ok())
+                        .unwrap_or(0);
+                    k > 0 && c.lanes / k == lanes && g * 1000 == speed
+                })
+            }
+        })
+    };
+    // The buffer is the egress pools' sum, or (where the lossy pools share it) the lossless
+    // pool's size.
+    let lossless: Vec<u64> = members
+        .iter()
+        .filter_map(|&i| d.switches[i].sw.lossless_pool)
+        .collect();
+    let by_buffer: Vec<_> = cat
+        .iter()
+        .filter(sonic)
+        .filter(|p| {
+            let u = p.buffer.usable.as_ref().map(|u| u.bytes);
+            u.is_some() && (u == buffer || lossless.first().copied() == u)
+        })
+        .collect();
+    for native in [true, false] {
+        let c: Vec<_> = by_buffer.iter().filter(|p| fits(p, native)).collect();
+        if let [one] = c.as_slice() {
+            return Some((
+                one,
+                format!(
+                    "its egress pools add up to that platform's buffer and its ports take {lanes} lanes at {}G, {}",
+                    speed / 1000,
+                    if native {
+                        "as the platform's cages do"
+                    } else {
+                        "a breakout of its cages"
+                    }
+                ),
+            ));
+        }
+    }
+    None
 }
