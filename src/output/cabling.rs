@@ -98,7 +98,7 @@ pub fn plan(fabric: &Fabric) -> Vec<Cable> {
             ((near.device, near.port), cable)
         })
         .collect();
-    rows.sort_by(|a, b| a.0.cmp(&b.0));
+    rows.sort_by_key(|a| a.0);
     rows.into_iter().map(|(_, c)| c).collect()
 }
 
