@@ -150,6 +150,9 @@ fn apply(text: &str, edits: &[Edit]) -> String {
     lines.join("\n")
 }
 
+/// What of a target's configuration fabricc owns.
+type Owns = Box<dyn Fn(&[&str]) -> bool>;
+
 fn inside(l: canon::Loc, len: usize) {
     assert!(
         l.start <= l.end && l.end as usize <= len,
@@ -162,8 +165,7 @@ fn exercise(os: SwitchOs, generated: &str, text: &str) {
     let (expected, form) = verify::parse(os, generated).expect("the seed parses");
     match verify::parse(os, text) {
         Ok((actual, _)) => {
-            #[allow(clippy::type_complexity)]
-            let owns: Box<dyn Fn(&[&str]) -> bool> = match os {
+            let owns: Owns = match os {
                 SwitchOs::Sonic => {
                     let s = sonic::Scope::new(&expected);
                     Box::new(move |p| s.owns(p))

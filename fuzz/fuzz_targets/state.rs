@@ -36,6 +36,9 @@ const GENERATED: &[(SwitchOs, &str)] = &[
 
 const SCRIPT: &str = "E_MTU=9000\nE_TRUST=dscp\nE_PFC=0,0,0,1,0,0,0,0\nE_DSCP2PRIO=26:3\nE_ECN=3\nE_TOS=106\nE_CC_MASK=8\nNICS+=(1)\nNICS+=(2)\n";
 
+/// What of a target's configuration fabricc owns.
+type Owns = Box<dyn Fn(&[&str]) -> bool>;
+
 fn inside(l: canon::Loc, len: usize) {
     assert!(l.start <= l.end && l.end as usize <= len, "{l:?} outside 0..{len}");
 }
@@ -53,7 +56,7 @@ fuzz_target!(|data: &[u8]| {
         };
         match verify::parse(os, text) {
             Ok((actual, _)) => {
-                let owns: Box<dyn Fn(&[&str]) -> bool> = match os {
+                let owns: Owns = match os {
                     SwitchOs::Sonic => {
                         let s = sonic::Scope::new(&expected);
                         Box::new(move |p| s.owns(p))

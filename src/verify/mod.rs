@@ -514,6 +514,31 @@ impl Ctx<'_> {
             r.summary.status = Status::Unreadable;
             return r;
         };
+        // The DCBNL scripts (bnxt, ice, dcb) state their intent in `dcb`'s own form
+        // (`0:off 1:off … 3:on`) and report another `state` (docs/host-state.md); comparing
+        // them is not built yet, so such a host is one finding instead of false differences.
+        let script = path.rsplit('/').next().unwrap_or(&path).to_string();
+        if script != "mlnx_qos.sh" {
+            r.pending.push(Pending {
+                place: Place::Fabric(span),
+                diag: Diagnostic::new(
+                    Code::StateUnreadable,
+                    span,
+                    format!(
+                        "cannot verify `{}`: comparing the state of `{script}` (a DCBNL host script) is not supported yet, only `mlnx_qos.sh`",
+                        h.host
+                    ),
+                )
+                .label("this host")
+                .help(format!(
+                    "run `{script} --check` on the host, which compares the same settings; verify the other devices with --target"
+                ))
+                .observed(file_observed(&h.host, state::config_file(target))),
+            });
+            r.summary.compared_with = vec![path];
+            r.summary.status = Status::Unreadable;
+            return r;
+        }
         r.summary.compared_with = vec![path];
         let text = match self.read_config(&h.host, target, span) {
             Ok(t) => t,
@@ -846,6 +871,10 @@ fn removal(target: Target, form: Form, key: &str, value: Option<&str>) -> String
     }
 }
 
+/// A planned port with another neighbour: (port, expected peer, expected port, actual peer,
+/// actual port, where in `lldp.json`).
+type Wrong = (String, String, String, Option<String>, Option<String>, Loc);
+
 /// Phase 2: every planned link of a device with `lldp.json` against what LLDP reports.
 fn wiring(fabric: &Fabric, reads: &mut [Read]) {
     let plan = cabling::plan(fabric);
@@ -896,12 +925,25 @@ fn wiring(fabric: &Fabric, reads: &mut [Read]) {
             .find_map(|end| devices.get(&lower[..end]))
             .map(|d| (*d).to_string())
     };
-    // SONiC devices whose state was not read: their neighbours name their ports by aliases
-    // this run does not know, so only the system name can be checked.
+    // SONiC devices and hosts whose state was not read: their neighbours name their ports by
+    // aliases or netdevs this run does not know, so only the system name can be checked.
+    // (Hosts not verified in this run, `--target` leaving them out, count as unread.)
+    let read_hosts: HashMap<&str, ()> = reads
+        .iter()
+        .filter(|r| r.summary.target == Target::Host && !r.netdevs.is_empty())
+        .map(|r| (r.summary.device.as_str(), ()))
+        .collect();
     let unnamed: HashMap<String, ()> = reads
         .iter()
         .filter(|r| r.summary.target == Target::Switch(SwitchOs::Sonic) && r.aliases.is_empty())
         .map(|r| (r.summary.device.clone(), ()))
+        .chain(
+            fabric
+                .hosts
+                .iter()
+                .filter(|h| !read_hosts.contains_key(h.name.as_str()))
+                .map(|h| (h.name.clone(), ())),
+        )
         .collect();
     // The names a device's port may carry in LLDP (its own name, alias, netdev).
     let names = |device: &str, port: &str| -> Vec<String> {
@@ -918,6 +960,11 @@ fn wiring(fabric: &Fabric, reads: &mut [Read]) {
         let Some((file, neighbours)) = r.lldp.take() else {
             continue;
         };
+        // A host names its ports by netdev, known only from its state: without it, its links
+        // are checked from the switch end.
+        if r.summary.target == Target::Host && r.netdevs.is_empty() {
+            continue;
+        }
         let device = r.summary.device.clone();
         let links = planned.get(device.as_str()).cloned().unwrap_or_default();
         // The local name of each planned port as LLDP shows it (a host's netdev).
@@ -952,10 +999,7 @@ fn wiring(fabric: &Fabric, reads: &mut [Read]) {
             by_local.entry(n.local.clone()).or_default().push(n);
         }
         let mut planned_locals = HashMap::new();
-        // (port, expected peer, expected port, actual peer, actual port, where)
-        #[allow(clippy::type_complexity)]
-        let mut wrong: Vec<(String, String, String, Option<String>, Option<String>, Loc)> =
-            Vec::new();
+        let mut wrong: Vec<Wrong> = Vec::new();
         for (port, peer, peer_port) in &links {
             let local = local_of(port);
             planned_locals.insert(local.clone(), ());
