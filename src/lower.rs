@@ -4,8 +4,10 @@
 //! and `HostContext`s (see `render::context`), sorted by device name, plus FAB9xx findings for
 //! devices that cannot be lowered. Every decision the configs share is made here, once:
 //!
-//! * TC = queue = PG = PFC priority of the class (SONiC's PG == priority rule, sonic.md §0.6);
-//!   DSCP → TC from `model::qos::dscp_table`, 64 entries, unclaimed DSCPs → TC 0.
+//! * PG = PFC priority of the class (SONiC's PG == priority rule); TC = the class's
+//!   `traffic-class`, else its priority; egress queue = its `queue`, else its TC; DSCP → TC
+//!   from `model::qos::dscp_table`, 64 entries, unclaimed DSCPs → TC 0. Scheduling, ECN and
+//!   rate caps are per queue; PFC, headroom and the pause trigger per priority.
 //! * Classes as the switch (`switch_class`) or host (`host_class`) sees them, overrides applied;
 //!   ECN on a queue when the class runs DCQCN and marking is on for that device.
 //! * Headroom per (port, lossless priority): `configured` of `analysis::headroom::headroom_plan`
@@ -346,8 +348,9 @@ fn qos_plan(fabric: &Fabric, views: &[ClassView]) -> QosPlan {
                     })
                 ),
                 priority,
-                tc: priority,
-                queue: priority,
+                tc: v.tc.value,
+                queue: v.queue.value,
+                rate_percent: v.rate.map(|r| u8::try_from(r.value / 1000).unwrap_or(100)),
                 lossless: v.lossless.value,
                 ecn: ecn_of(v),
                 scheduling: scheduling_of(v, weight),
@@ -365,10 +368,7 @@ fn qos_plan(fabric: &Fabric, views: &[ClassView]) -> QosPlan {
         .iter()
         .map(|c| {
             c.map_or(0, |id| {
-                views
-                    .iter()
-                    .find(|v| v.id == id)
-                    .map_or(0, |v| v.priority.value)
+                views.iter().find(|v| v.id == id).map_or(0, |v| v.tc.value)
             })
         })
         .collect();
@@ -405,7 +405,7 @@ fn lower_switch(
         .iter()
         .filter(|v| v.congestion.value == model::Congestion::Dcqcn)
         .map(|v| QueueEcn {
-            queue: v.priority.value,
+            queue: v.queue.value,
             ecn: ecn_of(v),
         })
         .collect();

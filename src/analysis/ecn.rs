@@ -108,12 +108,13 @@ struct Found {
 }
 
 /// Has the switch's CNP class its own TC, served before `data`?
+/// Scheduling is per egress queue: the CNP class needs its own queue, served first.
 fn cnp_ok(cnp: &ClassView, data: &ClassView) -> bool {
-    if cnp.priority.value == data.priority.value {
+    if cnp.queue.value == data.queue.value {
         return false;
     }
     match (cnp.scheduling.value, data.scheduling.value) {
-        (Scheduling::Strict, Scheduling::Strict) => cnp.priority.value > data.priority.value,
+        (Scheduling::Strict, Scheduling::Strict) => cnp.queue.value > data.queue.value,
         (Scheduling::Strict, Scheduling::Ets(_)) => true,
         (Scheduling::Ets(_), Scheduling::Strict) => false,
         (Scheduling::Ets(c), Scheduling::Ets(d)) => c.unwrap_or(0) > d.unwrap_or(0),
@@ -229,8 +230,8 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
             if has_cnp && v.lossless.value {
                 for cnp in views.iter().filter(|x| fabric.class(x.id).cnp.is_some()) {
                     if !cnp_ok(cnp, v) {
-                        let span = if cnp.priority.value == v.priority.value {
-                            cnp.priority.span
+                        let span = if cnp.queue.value == v.queue.value {
+                            cnp.queue.span
                         } else {
                             cnp.scheduling.span
                         };

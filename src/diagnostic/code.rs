@@ -72,6 +72,8 @@ codes! {
     ModelIncomplete      "FAB111" Name Error "a switch model lacks what a build needs, and no platform supplies it",
     BufferModelNotSonic  "FAB112" Name Warning "`buffer-model` is set on a model whose OS is not SONiC",
     CaseClash            "FAB120" Name Error "two devices' names differ only in case, so their output folders collide on case-insensitive file systems",
+    QueueShared          "FAB121" Name Error "classes share a switch queue but differ in loss behaviour or lossless PFC priority",
+    TrafficClassTwoQueues "FAB122" Name Error "classes share a switch traffic class but name different queues",
     // deadlock
     CyclicBufferDependency "FAB201" Deadlock Error "deadlock possible (cyclic buffer dependency)",
     PriorityDecrease     "FAB202" Deadlock Error "priority rewrites form a cycle, so no order of priorities satisfies Tagger",

@@ -68,6 +68,15 @@ pub struct ClassDoc {
     pub pfc_threshold_bytes: Option<u64>,
     #[serde(default)]
     pub cnp: bool,
+    /// The switch traffic class; absent: the priority.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub traffic_class: Option<u8>,
+    /// The switch egress queue; absent: the traffic class.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue: Option<u8>,
+    /// Egress rate cap, whole percent of the port speed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_percent: Option<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -389,6 +398,9 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
                 scheduling: scheduling_doc(c.scheduling.value),
                 pfc_threshold_bytes: c.pfc_threshold.map(|p| p.value),
                 cnp: c.cnp.is_some(),
+                traffic_class: c.traffic_class.map(|t| t.value),
+                queue: c.queue.map(|q| q.value),
+                rate_percent: c.rate.map(|r| r.value / 1000),
             })
             .collect(),
         switch_models: fabric
@@ -760,6 +772,21 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
         }
         if c.cnp {
             props.push(Spanned::new(ClassProp::Cnp, span));
+        }
+        if let Some(t) = c.traffic_class {
+            props.push(Spanned::new(
+                ClassProp::TrafficClass(Spanned::new(t, span)),
+                span,
+            ));
+        }
+        if let Some(q) = c.queue {
+            props.push(Spanned::new(ClassProp::Queue(Spanned::new(q, span)), span));
+        }
+        if let Some(r) = c.rate_percent {
+            props.push(Spanned::new(
+                ClassProp::Rate(Spanned::new(Percent(r.saturating_mul(1000)), span)),
+                span,
+            ));
         }
         body.push(stmt(
             StmtKind::Class(ClassDecl {

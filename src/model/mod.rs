@@ -148,6 +148,12 @@ pub struct Class {
     /// Static PFC pause (XOFF) trigger in bytes; `None` = the model's dynamic threshold.
     pub pfc_threshold: Option<Sourced<u64>>,
     pub cnp: Option<Span>,
+    /// `traffic-class`: the switch-internal traffic class; `None` = the priority.
+    pub traffic_class: Option<Sourced<u8>>,
+    /// `queue`: the switch egress queue; `None` = the traffic class.
+    pub queue: Option<Sourced<u8>>,
+    /// `rate`: cap of the queue's egress rate, thousandths of a percent of the port speed.
+    pub rate: Option<Sourced<u64>>,
 }
 
 /// How one device deviates from a class (every field optional).

@@ -19,6 +19,13 @@ pub struct ClassView {
     pub scheduling: Sourced<Scheduling>,
     pub pfc_threshold: Option<Sourced<u64>>,
     pub headroom: Option<Sourced<u64>>,
+    /// The switch traffic class: `traffic-class`, else the priority (as this device has it).
+    pub tc: Sourced<u8>,
+    /// The switch egress queue: `queue`, else the traffic class. Scheduling, ECN marking and
+    /// rate caps act on the queue; PFC, headroom and the deadlock proof on the priority.
+    pub queue: Sourced<u8>,
+    /// Egress rate cap, thousandths of a percent of the port speed.
+    pub rate: Option<Sourced<u64>>,
 }
 
 impl ClassView {
@@ -33,6 +40,9 @@ impl ClassView {
             scheduling: class.scheduling,
             pfc_threshold: class.pfc_threshold,
             headroom: None,
+            tc: Sourced::default_at(class.priority.value, class.priority.span),
+            queue: Sourced::default_at(class.priority.value, class.priority.span),
+            rate: class.rate,
         };
         if let Some(o) = o {
             if let Some(d) = &o.dscp {
@@ -51,6 +61,12 @@ impl ClassView {
             }
             v.headroom = o.headroom;
         }
+        v.tc = class
+            .traffic_class
+            .unwrap_or(Sourced::default_at(v.priority.value, v.priority.span));
+        v.queue = class
+            .queue
+            .unwrap_or(Sourced::default_at(v.tc.value, v.tc.span));
         v
     }
 

@@ -325,6 +325,9 @@ fn report_md(input: &ReportInput<'_>) -> String {
         o.push('\n');
     }
 
+    // ---- queue plan (only when a class leaves the queue = traffic class = priority default)
+    queue_plan(&mut o, input.switches);
+
     // ---- ECN
     let _ = writeln!(o, "## ECN marking\n");
     let mut ecn: BTreeMap<(String, u8, String), usize> = BTreeMap::new();
@@ -486,6 +489,65 @@ fn report_md(input: &ReportInput<'_>) -> String {
 
 /// How the host scripts find their NICs and mark RDMA traffic, grouped: what an operator
 /// checks before deploying them (README "Deploy a host").
+/// The switch queue plan, when any class has its own traffic class, queue or rate cap:
+/// distinct (class, priority, TC, queue, scheduling, cap) rows with their switch counts.
+fn queue_plan(o: &mut String, switches: &[&SwitchContext]) {
+    let special = switches.iter().any(|s| {
+        s.qos
+            .classes
+            .iter()
+            .any(|c| c.tc != c.priority || c.queue != c.priority || c.rate_percent.is_some())
+    });
+    if !special {
+        return;
+    }
+    let _ = writeln!(o, "## Queue plan\n");
+    let _ = writeln!(
+        o,
+        "PFC, headroom and the deadlock proof use the priority; the switch schedules, marks ECN and caps the rate per egress queue.\n"
+    );
+    let _ = writeln!(
+        o,
+        "| class | priority | lossless | traffic class | queue | scheduling | rate cap | switches |"
+    );
+    let _ = writeln!(o, "|---|---:|---|---:|---:|---|---|---:|");
+    type Row = (u8, String, bool, u8, u8, String, String);
+    let mut rows: BTreeMap<Row, usize> = BTreeMap::new();
+    for s in switches {
+        for c in &s.qos.classes {
+            let sched = match c.scheduling {
+                crate::render::Scheduling::Strict => "strict".to_string(),
+                crate::render::Scheduling::Ets { weight_percent } => {
+                    format!("ETS {weight_percent} %")
+                }
+            };
+            let cap = c
+                .rate_percent
+                .map_or_else(|| "none".to_string(), |r| format!("{r} % of the port"));
+            *rows
+                .entry((
+                    c.priority,
+                    c.name.clone(),
+                    c.lossless,
+                    c.tc,
+                    c.queue,
+                    sched,
+                    cap,
+                ))
+                .or_default() += 1;
+        }
+    }
+    for ((p, name, lossless, tc, q, sched, cap), n) in &rows {
+        let _ = writeln!(
+            o,
+            "| {} | {p} | {} | {tc} | {q} | {sched} | {cap} | {n} |",
+            cell(name),
+            if *lossless { "yes" } else { "no" }
+        );
+    }
+    o.push('\n');
+}
+
 fn host_scripts(o: &mut String, input: &ReportInput<'_>) {
     if input.hosts.is_empty() {
         return;

@@ -24,7 +24,11 @@
 //!   cable length.
 //! * The CNP scheduler is `priority strict-high` with `transmit-rate percent 5`, as Juniper's
 //!   DCQCN configlet for QFX5220/5230/5240 (Apstra 6.1 "Create and Import a DCQCN Configlet");
-//!   the ETS transmit rates share the other 95 %.
+//!   the ETS transmit rates share the other 95 %. A class's `rate N%` replaces that 5 % on a
+//!   strict class and adds `shaping-rate percent N`, the queue's maximum ("Configure the
+//!   shaping rate … a maximum bandwidth … for a queue", Junos `shaping-rate` reference for the
+//!   QFX Series, juniper.net/documentation/en_US/junos13.2/topics/reference/
+//!   configuration-statement/shaping-rate-edit-class-of-service.html).
 //! * `watchdog-action` is `drop` or `forward` (YANG `pfc-watchdog/watchdog-action`).
 
 use serde::Serialize;
@@ -141,6 +145,8 @@ pub struct JScheduler {
     pub name: String,
     pub strict: bool,
     pub transmit_percent: Option<u8>,
+    /// `shaping-rate percent N`: the class's `rate` cap.
+    pub shaping_percent: Option<u8>,
     pub drop_profile: Option<String>,
 }
 
@@ -279,19 +285,41 @@ pub fn view(ctx: &SwitchContext) -> Result<(JunosView, Vec<Note>), RenderError> 
             Scheduling::Strict => 0,
         })
         .collect();
-    let rates = if cnp_strict {
-        scale_weights(&ets, 100 - CNP_TRANSMIT_PERCENT)
+    // Strict schedulers with a transmit rate: a class's `rate`, else the CNP class's 5 %.
+    let strict_rate = |c: &super::context::ClassContext| match (c.scheduling, c.rate_percent) {
+        (Scheduling::Strict, Some(r)) => Some(r),
+        (Scheduling::Strict, None) if c.cnp => Some(CNP_TRANSMIT_PERCENT),
+        _ => None,
+    };
+    let strict_total: u32 = qos
+        .classes
+        .iter()
+        .filter_map(&strict_rate)
+        .map(u32::from)
+        .sum();
+    if strict_total >= 100 && ets.iter().any(|&w| w > 0) {
+        return Err(err(format!(
+            "the strict classes' transmit rates sum to {strict_total}%, leaving nothing for the ETS classes"
+        )));
+    }
+    let left = u8::try_from(100u32.saturating_sub(strict_total)).unwrap_or(0);
+    let rates = if strict_total > 0 {
+        scale_weights(&ets, left)
     } else {
         ets.clone()
     };
     if rates != ets {
+        let why = if cnp_strict && qos.classes.iter().all(|c| c.rate_percent.is_none()) {
+            format!(
+                "the strict CNP scheduler gets `transmit-rate percent {CNP_TRANSMIT_PERCENT}` (Juniper's DCQCN configlet)"
+            )
+        } else {
+            format!("the strict schedulers get `transmit-rate percent` {strict_total}% in all")
+        };
         notes.push(Note::new(
             NoteKind::Adjusted,
             Property::Scheduling,
-            format!(
-                "the strict CNP scheduler gets `transmit-rate percent {CNP_TRANSMIT_PERCENT}` (Juniper's DCQCN configlet), so the ETS transmit rates are scaled to the other {}%",
-                100 - CNP_TRANSMIT_PERCENT
-            ),
+            format!("{why}, so the ETS transmit rates are scaled to the other {left}%"),
         ));
     }
 
@@ -326,16 +354,19 @@ pub fn view(ctx: &SwitchContext) -> Result<(JunosView, Vec<Note>), RenderError> 
                 name
             });
             let (strict, transmit_percent) = match c.scheduling {
-                Scheduling::Strict if c.cnp => (true, Some(CNP_TRANSMIT_PERCENT)),
-                Scheduling::Strict => (true, None),
+                Scheduling::Strict => (true, strict_rate(c)),
                 Scheduling::Ets { .. } => (false, Some(rates[ci])),
             };
+            // `shaping-rate` is the cap ("a maximum bandwidth … for a queue", Junos
+            // `shaping-rate` reference for the QFX Series).
+            let shaping_percent = c.rate_percent;
             // A variant reuses the base scheduler of a class when nothing differs, so an
             // override only adds the schedulers it changes.
             let base = format!("s-{}", c.name);
             let same = |s: &JScheduler| {
                 s.strict == strict
                     && s.transmit_percent == transmit_percent
+                    && s.shaping_percent == shaping_percent
                     && s.drop_profile == drop_profile
             };
             let name = match schedulers.iter().find(|s: &&JScheduler| s.name == base) {
@@ -346,6 +377,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(JunosView, Vec<Note>), RenderError> 
                         name: name.clone(),
                         strict,
                         transmit_percent,
+                        shaping_percent,
                         drop_profile,
                     });
                     name

@@ -192,6 +192,12 @@ pub enum ClassProp {
     Strict,
     PfcThreshold(Spanned<Size>),
     Cnp,
+    /// `queue N`: the switch egress queue (0..7); default: the traffic class.
+    Queue(Spanned<u8>),
+    /// `traffic-class N`: the switch-internal traffic class (0..7); default: the priority.
+    TrafficClass(Spanned<u8>),
+    /// `rate PERCENT`: a cap on the queue's egress rate, percent of the port speed.
+    Rate(Spanned<Percent>),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -60,6 +60,14 @@ pub const PRIORITY: Bound = Bound {
     help: "a priority is between 0 and 7",
     unit: "",
 };
+/// A switch egress queue or traffic class (`queue`, `traffic-class`).
+pub const QUEUE: Bound = Bound {
+    what: "queue",
+    lo: 0,
+    hi: 7,
+    help: "a queue or traffic class is between 0 and 7",
+    unit: "",
+};
 pub const DSCP: Bound = Bound {
     what: "dscp",
     lo: 0,
@@ -353,6 +361,10 @@ impl Checker {
                 ClassProp::Ecn(e) => self.ecn(e),
                 ClassProp::Bandwidth(b) => self.number(b.node.0, PERCENT, b.span),
                 ClassProp::PfcThreshold(s) => self.size(s.node, s.span),
+                ClassProp::Queue(v) | ClassProp::TrafficClass(v) => {
+                    self.number(u64::from(v.node), QUEUE, v.span)
+                }
+                ClassProp::Rate(b) => self.number(b.node.0, PERCENT, b.span),
                 ClassProp::Dscp(DscpSpec::Other)
                 | ClassProp::Lossless(_)
                 | ClassProp::Congestion(_)

@@ -20,7 +20,7 @@ use nom::{IResult, Parser as _};
 use super::ast::*;
 use super::bounds::{
     self, Bound, CHECK_FAILURES, COUNT, DSCP, DYNAMIC_THRESHOLD, LOSSLESS_LIMIT, MTU, PCI_HELP,
-    PRIORITY, ROCE_MTUS, TIER, pci_address,
+    PRIORITY, QUEUE, ROCE_MTUS, TIER, pci_address,
 };
 use super::error::{ErrorKind, SyntaxError, shorten};
 use crate::diagnostic::did_you_mean;
@@ -72,6 +72,9 @@ pub const CLASS_PROPS: &[&str] = &[
     "strict",
     "pfc-threshold",
     "cnp",
+    "queue",
+    "traffic-class",
+    "rate",
 ];
 pub const ECN_ARGS: &[&str] = &["min", "max", "probability"];
 pub const WATCHDOG_ARGS: &[&str] = &["detect", "restore", "poll", "action"];
@@ -961,7 +964,10 @@ impl<'a> Parser<'a> {
     ///             | "bandwidth" PERCENT
     ///             | "strict"
     ///             | "pfc-threshold" SIZE
-    ///             | "cnp" ;`
+    ///             | "cnp"
+    ///             | "queue" INT
+    ///             | "traffic-class" INT
+    ///             | "rate" PERCENT ;`
     fn class_prop(&self, i: &'a str) -> PResult<'a, Spanned<ClassProp>> {
         let (r, kw) = self.block_keyword(i, &CLASS_BLOCK)?;
         let (r, prop) = match kw {
@@ -987,6 +993,15 @@ impl<'a> Parser<'a> {
             "strict" => (r, ClassProp::Strict),
             "pfc-threshold" => self.size(r).map(|(r, v)| (r, ClassProp::PfcThreshold(v)))?,
             "cnp" => (r, ClassProp::Cnp),
+            "queue" => {
+                let (r, v) = self.int_in(r, "queue", QUEUE.lo, QUEUE.hi)?;
+                (r, ClassProp::Queue(v.map(|v| v as u8)))
+            }
+            "traffic-class" => {
+                let (r, v) = self.int_in(r, "traffic-class", QUEUE.lo, QUEUE.hi)?;
+                (r, ClassProp::TrafficClass(v.map(|v| v as u8)))
+            }
+            "rate" => self.percent(r).map(|(r, v)| (r, ClassProp::Rate(v)))?,
             _ => return fail(self.unknown(i, kw, &CLASS_BLOCK)),
         };
         Ok((r, Spanned::new(prop, self.span(i, r))))

@@ -262,6 +262,9 @@ fn class_prop(prop: &ClassProp) -> String {
         ClassProp::Strict => "strict".into(),
         ClassProp::PfcThreshold(s) => format!("pfc-threshold {}", size(s.node)),
         ClassProp::Cnp => "cnp".into(),
+        ClassProp::Queue(q) => format!("queue {}", q.node),
+        ClassProp::TrafficClass(t) => format!("traffic-class {}", t.node),
+        ClassProp::Rate(r) => format!("rate {}", percent(r.node)),
     }
 }
 

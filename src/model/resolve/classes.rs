@@ -27,6 +27,9 @@ pub struct ClassDraft {
     pub pfc_threshold: Option<Sourced<Size>>,
     pub headroom: Option<Sourced<Size>>,
     pub cnp: Option<Span>,
+    pub queue: Option<Sourced<u8>>,
+    pub traffic_class: Option<Sourced<u8>>,
+    pub rate: Option<Sourced<u64>>,
 }
 
 pub fn dscp(spec: &DscpSpec) -> Dscp {
@@ -74,6 +77,15 @@ pub fn collect(draft: &mut ClassDraft, decl: &ast::ClassDecl, diags: &mut Vec<Di
                 "`pfc-threshold`",
                 diags,
             ),
+            ClassProp::Queue(q) => put(&mut draft.queue, q.node, span, "`queue`", diags),
+            ClassProp::TrafficClass(t) => put(
+                &mut draft.traffic_class,
+                t.node,
+                span,
+                "`traffic-class`",
+                diags,
+            ),
+            ClassProp::Rate(r) => put(&mut draft.rate, r.node.0, span, "`rate`", diags),
             ClassProp::Cnp => {
                 if let Some(first) = draft.cnp {
                     diags.push(super::slot::set_twice("`cnp`", span, first));
@@ -130,6 +142,25 @@ fn size(
 ) -> Option<Sourced<u64>> {
     let s = s?;
     bytes(s.value, cell, s.span, diags).map(|b| Sourced::set(b, s.span))
+}
+
+/// `rate`: a whole percent from 1 to 100 (every target takes whole percent or a rate derived
+/// from one); anything else is FAB005.
+fn rate(r: Option<Sourced<u64>>, diags: &mut Vec<Diagnostic>) -> Option<Sourced<u64>> {
+    let r = r?;
+    if r.value == 0 || r.value % 1000 != 0 {
+        diags.push(
+            Diagnostic::new(
+                Code::OutOfRange,
+                r.span,
+                "`rate` must be a whole percent from 1% to 100%",
+            )
+            .label("rate cap here")
+            .help("write a whole percent of the port speed, such as `rate 5%`"),
+        );
+        return None;
+    }
+    Some(r)
 }
 
 /// A fabric-level class from its draft; `name` is the declaration's name.
@@ -195,6 +226,9 @@ pub fn finish_class(
             .unwrap_or(Sourced::default_at(Scheduling::Ets(None), decl_span)),
         pfc_threshold: size(d.pfc_threshold, None, diags),
         cnp: d.cnp,
+        traffic_class: d.traffic_class,
+        queue: d.queue,
+        rate: rate(d.rate, diags),
     }
 }
 
@@ -214,6 +248,23 @@ pub fn finish_override(
             .label("in a device's class block")
             .help("declare the CNP class at fabric level"),
         );
+    }
+    for (what, span) in [
+        ("queue", d.queue.map(|q| q.span)),
+        ("traffic-class", d.traffic_class.map(|t| t.span)),
+        ("rate", d.rate.map(|r| r.span)),
+    ] {
+        if let Some(span) = span {
+            diags.push(
+                Diagnostic::new(
+                    Code::NotAllowedHere,
+                    span,
+                    format!("`{what}` cannot be overridden per device"),
+                )
+                .label("in a device's class block")
+                .help("the queue plan (`queue`, `traffic-class`, `rate`) is fabric-wide: set it in the fabric-level `class` block"),
+            );
+        }
     }
     ClassOverride {
         dscp: d.dscp,
