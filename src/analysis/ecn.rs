@@ -223,7 +223,7 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
             }
             if v.ecn.enabled.value {
                 for &sp in speeds.keys() {
-                    kmins.insert((sp, v.ecn.min.value));
+                    kmins.insert((sp, v.ecn_at(sp).min.value));
                 }
             }
             // ECN-8, once per (switch, data class).
@@ -275,6 +275,8 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
             continue; // a lossy DCQCN class without marking: nothing to judge
         }
         for (&speed_mbps, &(count, first)) in &q.speeds {
+            // The thresholds of this speed (`ecn SPEED …`, else the class's).
+            let e = v.ecn_at(speed_mbps);
             let queue = EcnQueue {
                 cnp_separate: true,
                 egress_limit: match shared {
@@ -282,13 +284,13 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
                     None => EgressLimit::Static(u64::MAX),
                 },
                 fabric_kmins: &kmins,
-                kmax: v.ecn.max.value,
-                kmin: v.ecn.min.value,
+                kmax: e.max.value,
+                kmin: e.min.value,
                 lossless_pgs: entries.len() as u64,
                 marking,
                 nic_rp_np_enabled: true,
                 pause,
-                pmax: v.ecn.probability.value,
+                pmax: e.probability.value,
                 ports: ports as u64,
                 rtt: rtt.rtt,
                 shared_buffer: shared.unwrap_or(0),
@@ -304,11 +306,11 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
                 // NVIDIA's default thresholds are absolute, meant for any speed: ECN-10 only
                 // judges thresholds the user chose.
                 let default_kmin =
-                    v.ecn.min.default && matches!(violation, EcnViolation::KminNotScaled { .. });
+                    e.min.default && matches!(violation, EcnViolation::KminNotScaled { .. });
                 if dynamic_without_buffer || default_kmin {
                     continue;
                 }
-                let (span, secondary) = cause(fabric, s, v, violation, &rtt);
+                let (span, secondary) = cause(fabric, s, v, &e, violation, &rtt);
                 let first_port = fabric.endpoint_name(crate::model::Endpoint {
                     device: DeviceId::Switch(s),
                     port: first,
@@ -362,10 +364,10 @@ fn cause(
     fabric: &Fabric,
     s: SwitchId,
     v: &ClassView,
+    e: &crate::model::Ecn,
     violation: EcnViolation,
     rtt: &FabricRtt,
 ) -> (Span, Option<(Span, String)>) {
-    let e = &v.ecn;
     let pause = v
         .pfc_threshold
         .map(|t| (t.span, "pause threshold set here".to_string()));

@@ -77,6 +77,8 @@ pub struct ClassDoc {
     /// Egress rate cap, whole percent of the port speed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate_percent: Option<u64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ecn_at_speed: Vec<EcnAtSpeedDoc>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -100,6 +102,57 @@ pub struct EcnDoc {
     pub min_bytes: u64,
     pub max_bytes: u64,
     pub probability_percent: f64,
+}
+
+/// `ecn SPEED …`: thresholds for the ports of one speed; absent fields are the class's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EcnAtSpeedDoc {
+    pub speed_mbps: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_bytes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_bytes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probability_percent: Option<f64>,
+}
+
+fn ecn_speeds_doc(list: &[crate::model::EcnAtSpeed]) -> Vec<EcnAtSpeedDoc> {
+    list.iter()
+        .map(|e| EcnAtSpeedDoc {
+            speed_mbps: e.speed_mbps,
+            min_bytes: e.min.map(|v| v.value),
+            max_bytes: e.max.map(|v| v.value),
+            probability_percent: e.probability.map(|v| percent(v.value)),
+        })
+        .collect()
+}
+
+fn ecn_speeds_ast(list: &[EcnAtSpeedDoc], span: Span) -> Vec<Spanned<ClassProp>> {
+    list.iter()
+        .map(|e| {
+            let mut args = Vec::new();
+            if let Some(m) = e.min_bytes {
+                args.push(Spanned::new(EcnArg::Min(Size::Bytes(m)), span));
+            }
+            if let Some(m) = e.max_bytes {
+                args.push(Spanned::new(EcnArg::Max(Size::Bytes(m)), span));
+            }
+            if let Some(p) = e.probability_percent {
+                args.push(Spanned::new(
+                    EcnArg::Probability(Percent(thousandths(p))),
+                    span,
+                ));
+            }
+            Spanned::new(
+                ClassProp::EcnAt {
+                    speed: Spanned::new(Speed(e.speed_mbps), span),
+                    args,
+                },
+                span,
+            )
+        })
+        .collect()
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -189,6 +242,8 @@ pub struct OverrideDoc {
     pub pfc_threshold_bytes: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub headroom_bytes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ecn_at_speed: Vec<EcnAtSpeedDoc>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -361,6 +416,7 @@ fn overrides_doc(fabric: &Fabric, list: &[crate::model::ClassOverride]) -> Vec<O
             scheduling: o.scheduling.map(|v| scheduling_doc(v.value)),
             pfc_threshold_bytes: o.pfc_threshold.map(|v| v.value),
             headroom_bytes: o.headroom.map(|v| v.value),
+            ecn_at_speed: ecn_speeds_doc(&o.ecn_speeds),
         })
         .collect()
 }
@@ -401,6 +457,7 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
                 traffic_class: c.traffic_class.map(|t| t.value),
                 queue: c.queue.map(|q| q.value),
                 rate_percent: c.rate.map(|r| r.value / 1000),
+                ecn_at_speed: ecn_speeds_doc(&c.ecn_speeds),
             })
             .collect(),
         switch_models: fabric
@@ -782,6 +839,7 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
         if let Some(q) = c.queue {
             props.push(Spanned::new(ClassProp::Queue(Spanned::new(q, span)), span));
         }
+        props.extend(ecn_speeds_ast(&c.ecn_at_speed, span));
         if let Some(r) = c.rate_percent {
             props.push(Spanned::new(
                 ClassProp::Rate(Spanned::new(Percent(r.saturating_mul(1000)), span)),
@@ -1253,6 +1311,7 @@ fn override_ast(
             span,
         ));
     }
+    props.extend(ecn_speeds_ast(&o.ecn_at_speed, span));
     let class = ident(&o.class, span);
     let extra = o.headroom_bytes.map(|h| SwitchProp::Headroom {
         class: class.clone(),

@@ -365,6 +365,7 @@ fn report_md(input: &ReportInput<'_>) -> String {
         }
         o.push('\n');
     }
+    ecn_conversions(&mut o, input.switches);
     let mut host_ecn: BTreeMap<(Vec<u8>, String, u8), usize> = BTreeMap::new();
     for h in input.hosts {
         let pfc: String = h
@@ -489,6 +490,64 @@ fn report_md(input: &ReportInput<'_>) -> String {
 
 /// How the host scripts find their NICs and mark RDMA traffic, grouped: what an operator
 /// checks before deploying them (README "Deploy a host").
+/// Targets that do not take ECN thresholds in bytes (Junos fill levels, NX-OS kbytes): the
+/// value the switch holds next to the model's bytes, with the exact conversion.
+fn ecn_conversions(o: &mut String, switches: &[&SwitchContext]) {
+    type Row = (String, String, u8, u64, u64, u64, u64, String);
+    let mut rows: BTreeMap<Row, usize> = BTreeMap::new();
+    for s in switches {
+        if !matches!(s.os, SwitchOs::Junos | SwitchOs::Nxos) {
+            continue;
+        }
+        for p in &s.ports {
+            for q in &p.ecn {
+                let Some(e) = q.ecn else { continue };
+                let Some(c) = s.qos.classes.iter().find(|c| c.queue == q.queue) else {
+                    continue;
+                };
+                let w = crate::render::ecn_as_written(s, c.lossless, e);
+                *rows
+                    .entry((
+                        s.os.as_str().to_string(),
+                        c.name.clone(),
+                        q.queue,
+                        e.min_bytes,
+                        e.max_bytes,
+                        w.min_bytes,
+                        w.max_bytes,
+                        w.how,
+                    ))
+                    .or_default() += 1;
+            }
+        }
+    }
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        o,
+        "ECN as the switch holds it, where the target does not take bytes (the checks judge these values too, FAB315):\n"
+    );
+    let _ = writeln!(
+        o,
+        "| OS | class | queue | model min / max B | switch min / max B | written as | switch ports |"
+    );
+    let _ = writeln!(o, "|---|---|---:|---|---|---|---:|");
+    for ((os, class, q, min, max, wmin, wmax, how), n) in &rows {
+        let _ = writeln!(
+            o,
+            "| {os} | {} | {q} | {} / {} | {} / {} | {} | {n} |",
+            cell(class),
+            bytes(*min),
+            bytes(*max),
+            bytes(*wmin),
+            bytes(*wmax),
+            cell(how)
+        );
+    }
+    o.push('\n');
+}
+
 /// The switch queue plan, when any class has its own traffic class, queue or rate cap:
 /// distinct (class, priority, TC, queue, scheduling, cap) rows with their switch counts.
 fn queue_plan(o: &mut String, switches: &[&SwitchContext]) {

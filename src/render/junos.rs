@@ -211,16 +211,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(JunosView, Vec<Note>), RenderError> 
     let mut notes = Vec::new();
     let qos = &ctx.qos;
     let b = &ctx.buffer;
-    // A lossy queue holds the same α share of the (smaller) lossy partition.
-    let lossy_queue = if b.egress_lossless_pool_bytes == 0 {
-        0
-    } else {
-        u64::try_from(
-            u128::from(b.lossless_queue_buffer_bytes) * u128::from(b.egress_lossy_pool_bytes)
-                / u128::from(b.egress_lossless_pool_bytes),
-        )
-        .unwrap_or(u64::MAX)
-    };
+    let lossy_queue = lossy_queue_bytes(b);
     if b.lossless_queue_buffer_bytes == 0 {
         return Err(err(
             "the lossless queue buffer size is needed for fill-level percentages".into(),
@@ -539,12 +530,38 @@ pub fn view(ctx: &SwitchContext) -> Result<(JunosView, Vec<Note>), RenderError> 
 }
 
 /// The drop profile of `class`: whole-percent fill levels of `queue_buffer`, min < max.
+/// What one lossy queue may hold: the same α share of the (smaller) lossy partition.
+pub fn lossy_queue_bytes(b: &super::context::BufferPlan) -> u64 {
+    if b.egress_lossless_pool_bytes == 0 {
+        0
+    } else {
+        u64::try_from(
+            u128::from(b.lossless_queue_buffer_bytes) * u128::from(b.egress_lossy_pool_bytes)
+                / u128::from(b.egress_lossless_pool_bytes),
+        )
+        .unwrap_or(u64::MAX)
+    }
+}
+
+/// The whole-percent fill levels Junos is given for byte thresholds over a queue of
+/// `queue_buffer` bytes: nearest percent, the low one at least 1 % and at most 99 %, the high
+/// one above it (Junos refuses equal fill levels).
+pub fn fill_levels(min_bytes: u64, max_bytes: u64, queue_buffer: u64) -> (u64, u64) {
+    let min = fill_percent(min_bytes, queue_buffer).clamp(1, 99);
+    let max = fill_percent(max_bytes, queue_buffer).clamp(min + 1, 100);
+    (min, max)
+}
+
+/// `pct` percent of `queue_buffer`, in bytes (what a fill level means on the switch).
+pub fn fill_bytes(pct: u64, queue_buffer: u64) -> u64 {
+    u64::try_from(u128::from(queue_buffer) * u128::from(pct) / 100).unwrap_or(u64::MAX)
+}
+
 fn drop_profile(class: &str, e: Ecn, queue_buffer: u64, notes: &mut Vec<Note>) -> JDropProfile {
     let asked_min = fill_percent(e.min_bytes, queue_buffer);
     let asked_max = fill_percent(e.max_bytes, queue_buffer);
-    let min = asked_min.clamp(1, 99);
-    let max = asked_max.clamp(min + 1, 100);
-    let bytes = |pct: u64| u128::from(queue_buffer) * u128::from(pct) / 100;
+    let (min, max) = fill_levels(e.min_bytes, e.max_bytes, queue_buffer);
+    let bytes = |pct: u64| fill_bytes(pct, queue_buffer);
     if min != asked_min {
         notes.push(Note::new(
             NoteKind::Approximated,

@@ -198,6 +198,12 @@ pub enum ClassProp {
     TrafficClass(Spanned<u8>),
     /// `rate PERCENT`: a cap on the queue's egress rate, percent of the port speed.
     Rate(Spanned<Percent>),
+    /// `ecn SPEED min … max … probability …`: thresholds for the ports of that speed; what
+    /// it leaves out comes from the class's `ecn`.
+    EcnAt {
+        speed: Spanned<Speed>,
+        args: Vec<Spanned<EcnArg>>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

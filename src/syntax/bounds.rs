@@ -365,6 +365,10 @@ impl Checker {
                     self.number(u64::from(v.node), QUEUE, v.span)
                 }
                 ClassProp::Rate(b) => self.number(b.node.0, PERCENT, b.span),
+                ClassProp::EcnAt { speed, args } => {
+                    self.number(speed.node.0, SPEED, speed.span);
+                    self.ecn(&EcnSpec::Params(args.clone()));
+                }
                 ClassProp::Dscp(DscpSpec::Other)
                 | ClassProp::Lossless(_)
                 | ClassProp::Congestion(_)

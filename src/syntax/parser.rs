@@ -961,6 +961,7 @@ impl<'a> Parser<'a> {
     ///             | "lossy"
     ///             | "congestion" ( "dcqcn" | "none" )
     ///             | "ecn" ecn_spec
+    ///             | "ecn" SPEED ecn_arg { ecn_arg }
     ///             | "bandwidth" PERCENT
     ///             | "strict"
     ///             | "pfc-threshold" SIZE
@@ -987,6 +988,24 @@ impl<'a> Parser<'a> {
                     Congestion::None
                 };
                 (r, ClassProp::Congestion(c))
+            }
+            "ecn" if spaces(r).starts_with(|c: char| c.is_ascii_digit()) => {
+                let (r, speed) = self.speed(r)?;
+                let (r, spec) = self.ecn_spec(r)?;
+                match spec {
+                    EcnSpec::Params(args) => (r, ClassProp::EcnAt { speed, args }),
+                    EcnSpec::Off => {
+                        return fail(
+                            SyntaxError::new(
+                                ErrorKind::Syntax,
+                                spaces(r),
+                                0,
+                                "`ecn SPEED` takes thresholds, not `off`".to_string(),
+                            )
+                            .help("write `ecn 400G min 750KB max 3MB`; turn marking off for the whole class with `ecn off`"),
+                        );
+                    }
+                }
             }
             "ecn" => self.ecn_spec(r).map(|(r, v)| (r, ClassProp::Ecn(v)))?,
             "bandwidth" => self.percent(r).map(|(r, v)| (r, ClassProp::Bandwidth(v)))?,

@@ -265,6 +265,11 @@ fn class_prop(prop: &ClassProp) -> String {
         ClassProp::Queue(q) => format!("queue {}", q.node),
         ClassProp::TrafficClass(t) => format!("traffic-class {}", t.node),
         ClassProp::Rate(r) => format!("rate {}", percent(r.node)),
+        ClassProp::EcnAt { speed: sp, args } => format!(
+            "ecn {} {}",
+            speed(sp.node),
+            ecn(&EcnSpec::Params(args.clone()))
+        ),
     }
 }
 

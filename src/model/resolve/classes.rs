@@ -30,6 +30,8 @@ pub struct ClassDraft {
     pub queue: Option<Sourced<u8>>,
     pub traffic_class: Option<Sourced<u8>>,
     pub rate: Option<Sourced<u64>>,
+    /// `ecn SPEED …`: (speed Mb/s, statement span, args).
+    pub ecn_speeds: Vec<(u64, Span, Vec<crate::span::Spanned<EcnArg>>)>,
 }
 
 pub fn dscp(spec: &DscpSpec) -> Dscp {
@@ -86,6 +88,15 @@ pub fn collect(draft: &mut ClassDraft, decl: &ast::ClassDecl, diags: &mut Vec<Di
                 diags,
             ),
             ClassProp::Rate(r) => put(&mut draft.rate, r.node.0, span, "`rate`", diags),
+            ClassProp::EcnAt { speed, args } => {
+                if let Some((_, first, _)) =
+                    draft.ecn_speeds.iter().find(|(s, _, _)| *s == speed.node.0)
+                {
+                    diags.push(super::slot::set_twice("`ecn` for this speed", span, *first));
+                } else {
+                    draft.ecn_speeds.push((speed.node.0, span, args.clone()));
+                }
+            }
             ClassProp::Cnp => {
                 if let Some(first) = draft.cnp {
                     diags.push(super::slot::set_twice("`cnp`", span, first));
@@ -142,6 +153,42 @@ fn size(
 ) -> Option<Sourced<u64>> {
     let s = s?;
     bytes(s.value, cell, s.span, diags).map(|b| Sourced::set(b, s.span))
+}
+
+/// `ecn SPEED …` entries, sorted by speed; each parameter at most once.
+fn ecn_speeds(
+    entries: &[(u64, Span, Vec<crate::span::Spanned<EcnArg>>)],
+    cell: Option<u64>,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<crate::model::EcnAtSpeed> {
+    let mut out: Vec<crate::model::EcnAtSpeed> = entries
+        .iter()
+        .map(|(speed, span, args)| {
+            let mut d = ClassDraft::default();
+            for a in args {
+                match a.node {
+                    EcnArg::Min(s) => put(&mut d.ecn_min, s, a.span, "`ecn min`", diags),
+                    EcnArg::Max(s) => put(&mut d.ecn_max, s, a.span, "`ecn max`", diags),
+                    EcnArg::Probability(p) => put(
+                        &mut d.ecn_probability,
+                        p.0,
+                        a.span,
+                        "`ecn probability`",
+                        diags,
+                    ),
+                }
+            }
+            crate::model::EcnAtSpeed {
+                speed_mbps: *speed,
+                span: *span,
+                min: size(d.ecn_min, cell, diags),
+                max: size(d.ecn_max, cell, diags),
+                probability: d.ecn_probability,
+            }
+        })
+        .collect();
+    out.sort_by_key(|e| e.speed_mbps);
+    out
 }
 
 /// `rate`: a whole percent from 1 to 100 (every target takes whole percent or a rate derived
@@ -229,6 +276,7 @@ pub fn finish_class(
         traffic_class: d.traffic_class,
         queue: d.queue,
         rate: rate(d.rate, diags),
+        ecn_speeds: ecn_speeds(&d.ecn_speeds, None, diags),
     }
 }
 
@@ -278,5 +326,6 @@ pub fn finish_override(
         scheduling: d.scheduling,
         pfc_threshold: size(d.pfc_threshold, cell, diags),
         headroom: size(d.headroom, cell, diags),
+        ecn_speeds: ecn_speeds(&d.ecn_speeds, cell, diags),
     }
 }
