@@ -221,7 +221,16 @@ fn written_ecn(
                     continue;
                 };
                 let w = crate::render::ecn_as_written(ctx, v.lossless.value, e);
-                let at = v.ecn_at(u64::from(p.speed_mbps));
+                let Some(link) = fabric
+                    .switch(s)
+                    .ports
+                    .get(p.index as usize)
+                    .copied()
+                    .flatten()
+                else {
+                    continue;
+                };
+                let at = v.ecn_on(fabric.link(link));
                 for (which, model_b, written, span) in [
                     ("min", e.min_bytes, w.min_bytes, at.min.span),
                     ("max", e.max_bytes, w.max_bytes, at.max.span),
@@ -364,8 +373,8 @@ fn percent(thousandths: u64) -> u8 {
     u8::try_from(thousandths.div_ceil(1000).clamp(1, 100)).unwrap_or(100)
 }
 
-fn ecn_at(v: &ClassView, speed_mbps: u64) -> Option<Ecn> {
-    let e = v.ecn_at(speed_mbps);
+fn ecn_on(v: &ClassView, link: &model::Link) -> Option<Ecn> {
+    let e = v.ecn_on(link);
     v.marks_ecn().then(|| Ecn {
         min_bytes: e.min.value,
         max_bytes: e.max.value,
@@ -496,14 +505,15 @@ fn lower_switch(
             log2_alpha: model.dynamic_threshold.value,
         },
     };
-    // ECN per egress queue at a port speed (`ecn SPEED …` where the class has one).
-    let ecn_queues = |speed_mbps: u64| -> Vec<QueueEcn> {
+    // ECN per egress queue on a port: the link's `ecn CLASS …`, else `ecn SPEED …` for its
+    // speed, else the class's.
+    let ecn_queues = |link: &model::Link| -> Vec<QueueEcn> {
         let mut q: Vec<QueueEcn> = views
             .iter()
             .filter(|v| v.congestion.value == model::Congestion::Dcqcn)
             .map(|v| QueueEcn {
                 queue: v.queue.value,
-                ecn: ecn_at(v, speed_mbps),
+                ecn: ecn_on(v, link),
             })
             .collect();
         q.sort_by_key(|q| q.queue);
@@ -600,7 +610,7 @@ fn lower_switch(
                 Fec::None
             },
             pause_threshold: threshold,
-            ecn: ecn_queues(l.speed),
+            ecn: ecn_queues(l),
             pfc_watchdog: watchdog.is_some() && !lossless_priorities.is_empty(),
             lossless_priorities,
             headroom,

@@ -194,10 +194,14 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
     let rtt = fabric_rtt(fabric);
     let has_cnp = fabric.classes.iter().any(|c| c.cnp.is_some());
     // Pass 1: the (speed, Kmin) of every marking DCQCN queue, for ECN-10.
+    /// (speed, kmin, kmax, probability) → (ports, first port, thresholds with their spans).
+    type PortGroups = BTreeMap<(u64, u64, u64, u64), (usize, u32, crate::model::Ecn)>;
     struct Queue {
         switch: SwitchId,
         view: ClassView,
-        speeds: BTreeMap<u64, (usize, u32)>,
+        /// (speed, thresholds) → (ports, first port, the thresholds with their spans): ports
+        /// differ by speed (`ecn SPEED …`) and by link (`ecn CLASS …` on a link).
+        speeds: PortGroups,
     }
     let mut queues: Vec<Queue> = Vec::new();
     let mut kmins: BTreeSet<(u64, u64)> = BTreeSet::new();
@@ -221,9 +225,18 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
             if v.congestion.value != Congestion::Dcqcn || fabric.class(c).cnp.is_some() {
                 continue;
             }
+            let mut groups: PortGroups = BTreeMap::new();
+            for (i, l) in sw.ports.iter().enumerate() {
+                if let Some(l) = l {
+                    let link = fabric.link(*l);
+                    let e = v.ecn_on(link);
+                    let key = (link.speed, e.min.value, e.max.value, e.probability.value);
+                    groups.entry(key).or_insert((0, i as u32, e)).0 += 1;
+                }
+            }
             if v.ecn.enabled.value {
-                for &sp in speeds.keys() {
-                    kmins.insert((sp, v.ecn_at(sp).min.value));
+                for &(sp, kmin, _, _) in groups.keys() {
+                    kmins.insert((sp, kmin));
                 }
             }
             // ECN-8, once per (switch, data class).
@@ -243,7 +256,7 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
             queues.push(Queue {
                 switch: s,
                 view: v.clone(),
-                speeds: speeds.clone(),
+                speeds: groups,
             });
         }
     }
@@ -274,9 +287,7 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
         if marking == Marking::Off && !v.lossless.value {
             continue; // a lossy DCQCN class without marking: nothing to judge
         }
-        for (&speed_mbps, &(count, first)) in &q.speeds {
-            // The thresholds of this speed (`ecn SPEED …`, else the class's).
-            let e = v.ecn_at(speed_mbps);
+        for (&(speed_mbps, _, _, _), &(count, first, e)) in &q.speeds {
             let queue = EcnQueue {
                 cnp_separate: true,
                 egress_limit: match shared {

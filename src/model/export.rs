@@ -279,6 +279,22 @@ pub struct LinkDoc {
     pub b: String,
     pub speed_mbps: u64,
     pub cable_mm: u64,
+    /// `ecn CLASS …` on the link.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ecn: Vec<LinkEcnDoc>,
+}
+
+/// A link's thresholds for one class; absent fields are the class's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkEcnDoc {
+    pub class: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_bytes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_bytes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probability_percent: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -539,6 +555,16 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
                 b: fabric.endpoint_name(l.b),
                 speed_mbps: l.speed,
                 cable_mm: l.cable_mm.value,
+                ecn: l
+                    .ecn
+                    .iter()
+                    .map(|(c, e)| LinkEcnDoc {
+                        class: fabric.class(*c).name.clone(),
+                        min_bytes: e.min.map(|v| v.value),
+                        max_bytes: e.max.map(|v| v.value),
+                        probability_percent: e.probability.map(|v| percent(v.value)),
+                    })
+                    .collect(),
             })
             .collect(),
         routing: RoutingDoc {
@@ -1065,10 +1091,32 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
         let sa = loc.find("a", &l.a);
         let sb = loc.find("b", &l.b);
         let span = sa.to(sb);
-        let props = vec![
+        let mut props = vec![
             Spanned::new(ast::LinkProp::Speed(Speed(l.speed_mbps)), span),
             Spanned::new(ast::LinkProp::Cable(ast::Length(l.cable_mm)), span),
         ];
+        for e in &l.ecn {
+            let mut args = Vec::new();
+            if let Some(m) = e.min_bytes {
+                args.push(Spanned::new(EcnArg::Min(Size::Bytes(m)), span));
+            }
+            if let Some(m) = e.max_bytes {
+                args.push(Spanned::new(EcnArg::Max(Size::Bytes(m)), span));
+            }
+            if let Some(p) = e.probability_percent {
+                args.push(Spanned::new(
+                    EcnArg::Probability(Percent(thousandths(p))),
+                    span,
+                ));
+            }
+            props.push(Spanned::new(
+                ast::LinkProp::Ecn {
+                    class: ident(&e.class, span),
+                    args,
+                },
+                span,
+            ));
+        }
         body.push(stmt(
             StmtKind::Link(ast::LinkDecl {
                 a: pattern(&l.a, sa),

@@ -316,6 +316,9 @@ pub struct Link {
     pub cable_mm: Sourced<u64>,
     pub span: Span,
     pub generated: Option<TierId>,
+    /// `ecn CLASS …` on this link: thresholds of that class's queue on its switch ports
+    /// (`speed_mbps` = the link's speed), sorted by class, one per class.
+    pub ecn: Vec<(ClassId, EcnAtSpeed)>,
 }
 
 /// Default cable length when a link or tier gives none: long enough that headroom is never

@@ -101,6 +101,24 @@ impl ClassView {
         e
     }
 
+    /// The ECN thresholds of this class's queue on a switch port of `link`: the link's own
+    /// `ecn CLASS …`, over [`ClassView::ecn_at`] its speed.
+    pub fn ecn_on(&self, link: &super::Link) -> Ecn {
+        let mut e = self.ecn_at(link.speed);
+        if let Some((_, at)) = link.ecn.iter().find(|(c, _)| *c == self.id) {
+            if let Some(m) = at.min {
+                e.min = m;
+            }
+            if let Some(m) = at.max {
+                e.max = m;
+            }
+            if let Some(p) = at.probability {
+                e.probability = p;
+            }
+        }
+        e
+    }
+
     /// ECN marking applies: the class runs DCQCN and marking is not turned off.
     pub fn marks_ecn(&self) -> bool {
         self.congestion.value == Congestion::Dcqcn && self.ecn.enabled.value

@@ -390,11 +390,17 @@ pub struct LinkDecl {
     pub span: Span,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LinkProp {
     Speed(Speed),
     Cable(Length),
     Count(u64),
+    /// `ecn CLASS min … max … probability …`: the class's thresholds on the switch ports of
+    /// this link (both ends), over the class's own and its per-speed ones.
+    Ecn {
+        class: Ident,
+        args: Vec<Spanned<EcnArg>>,
+    },
 }
 
 /// `tier leaf { model s9300  oversubscription 1:1  cable 3m  name leaf-{rail}-{group} }`

@@ -506,10 +506,14 @@ impl Checker {
                 self.pattern(&l.a, "link end");
                 self.pattern(&l.b, "link end");
                 for p in &l.props {
-                    match p.node {
+                    match &p.node {
                         LinkProp::Speed(v) => self.number(v.0, SPEED, p.span),
                         LinkProp::Cable(c) => self.number(c.0, LENGTH, p.span),
-                        LinkProp::Count(n) => self.number(n, COUNT, p.span),
+                        LinkProp::Count(n) => self.number(*n, COUNT, p.span),
+                        LinkProp::Ecn { class, args } => {
+                            self.ident(class, "class name");
+                            self.ecn(&EcnSpec::Params(args.clone()));
+                        }
                     }
                 }
             }

@@ -102,7 +102,7 @@ pub const SWITCH_PROPS: &[&str] = &[
     "pfc-watchdog",
 ];
 pub const HOST_PROPS: &[&str] = &["nic", "netdev", "rdma-device", "pci", "class", "pfc", "ecn"];
-pub const LINK_PROPS: &[&str] = &["speed", "cable", "count"];
+pub const LINK_PROPS: &[&str] = &["speed", "cable", "count", "ecn"];
 pub const TIER_PROPS: &[&str] = &[
     "model",
     "oversubscription",
@@ -1607,7 +1607,8 @@ impl<'a> Parser<'a> {
         fail(SyntaxError::expected(at, "`--` and the other end").help("write `A -- B`"))
     }
 
-    /// `link_prop = "speed" SPEED | "cable" LENGTH | "count" INT ;`
+    /// `link_prop = "speed" SPEED | "cable" LENGTH | "count" INT
+    ///           | "ecn" NAME ecn_arg { ecn_arg } ;`
     fn link_prop(&self, i: &'a str) -> PResult<'a, Spanned<LinkProp>> {
         let (r, kw) = self.block_keyword(i, &LINK_BLOCK)?;
         let (r, prop) = match kw {
@@ -1616,6 +1617,25 @@ impl<'a> Parser<'a> {
             "count" => self
                 .int_in(r, "count", COUNT.lo, COUNT.hi)
                 .map(|(r, n)| (r, LinkProp::Count(n.node)))?,
+            "ecn" => {
+                let (r, class) =
+                    self.name(r, "a class name, as in `ecn roce min 1.5MB max 6MB`")?;
+                let (r, spec) = self.ecn_spec(r)?;
+                match spec {
+                    EcnSpec::Params(args) => (r, LinkProp::Ecn { class, args }),
+                    EcnSpec::Off => {
+                        return fail(
+                            SyntaxError::new(
+                                ErrorKind::Syntax,
+                                spaces(r),
+                                0,
+                                "a link's `ecn` takes thresholds, not `off`".to_string(),
+                            )
+                            .help("write `ecn roce min 1.5MB max 6MB`; turn marking off for a switch with `ecn roce off` in its block"),
+                        );
+                    }
+                }
+            }
             _ => return fail(self.unknown(i, kw, &LINK_BLOCK)),
         };
         Ok((r, Spanned::new(prop, self.span(i, r))))

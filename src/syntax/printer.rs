@@ -132,10 +132,13 @@ impl Printer {
             StmtKind::Link(l) => {
                 let head = format!("link {} -- {}", pattern(&l.a), pattern(&l.b));
                 self.opt_block(head, &l.props, |p, prop| {
-                    p.line(match prop.node {
-                        LinkProp::Speed(s) => format!("speed {}", speed(s)),
-                        LinkProp::Cable(c) => format!("cable {}", length(c)),
+                    p.line(match &prop.node {
+                        LinkProp::Speed(s) => format!("speed {}", speed(*s)),
+                        LinkProp::Cable(c) => format!("cable {}", length(*c)),
                         LinkProp::Count(n) => format!("count {n}"),
+                        LinkProp::Ecn { class, args } => {
+                            format!("ecn {} {}", class.node, ecn(&EcnSpec::Params(args.clone())))
+                        }
                     });
                 });
             }

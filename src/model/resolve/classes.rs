@@ -155,6 +155,24 @@ fn size(
     bytes(s.value, cell, s.span, diags).map(|b| Sourced::set(b, s.span))
 }
 
+/// One `ecn SPEED …` or link `ecn CLASS …` statement's parameters, each at most once.
+pub fn ecn_params(
+    speed_mbps: u64,
+    span: Span,
+    args: &[crate::span::Spanned<EcnArg>],
+    diags: &mut Vec<Diagnostic>,
+) -> crate::model::EcnAtSpeed {
+    ecn_speeds(&[(speed_mbps, span, args.to_vec())], None, diags)
+        .pop()
+        .unwrap_or(crate::model::EcnAtSpeed {
+            speed_mbps,
+            span,
+            min: None,
+            max: None,
+            probability: None,
+        })
+}
+
 /// `ecn SPEED …` entries, sorted by speed; each parameter at most once.
 fn ecn_speeds(
     entries: &[(u64, Span, Vec<crate::span::Spanned<EcnArg>>)],
