@@ -3,7 +3,8 @@
 //! In: a `SwitchContext` with `os: nxos`. Out: `NxosView` for `nxos/qos.cfg` (a merge
 //! fragment: no hostname; `copy … running-config` merges it), and the notes of what NX-OS is
 //! left to decide.
-//! Reference facts (vendors.md §2c): `class-map type qos match-any` + `policy-map type qos`
+//! NX-OS conventions (docs/targets.md; Cisco Nexus 9000 NX-OS QoS Configuration Guide
+//! 10.5(x), cited below): `class-map type qos match-any` + `policy-map type qos`
 //! setting a qos-group per class; `policy-map type queuing` over the fixed 8-queue classes
 //! `c-out-8q-q<N>` / `c-out-8q-q-default` with `priority level 1` (strict) or `bandwidth
 //! remaining percent`, and `random-detect … kbytes … drop-probability … weight 0 ecn` on
