@@ -213,7 +213,7 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             P::PortEcn => Rendered("a `WRED_PROFILE` per threshold set on each port's queue"),
             P::Scheduling => Rendered("`SCHEDULER` DWRR weight / STRICT per queue"),
             P::RateCap => Rendered(
-                "a `SCHEDULER` per port speed with `meter_type` bytes, `cir` 0, `pir` = N % of the speed in bytes/s",
+                "a `SCHEDULER` per port speed with `meter_type` bytes, `cir` = `pir` = N % of the speed in bytes/s",
             ),
             P::Mtu => Rendered("`PORT.mtu`"),
             P::PortDescription => Rendered("`PORT.description`"),

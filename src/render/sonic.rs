@@ -784,7 +784,11 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
             let name = match c.rate_percent {
                 None => scheduler_name(c.scheduling),
                 // A rate cap: SCHEDULER `pir` is bytes/s (SAI_SCHEDULER_ATTR_MAX_BANDWIDTH_RATE
-                // with meter_type bytes), so each port speed gets its own scheduler.
+                // with meter_type bytes), so each port speed gets its own scheduler. SONiC's
+                // YANG refuses `pir` without a `cir` above 0 and a `pir` below `cir`
+                // (sonic-net/sonic-buildimage@086b03bd70f9:
+                // src/sonic-yang-models/yang-models/sonic-scheduler.yang), so `cir` = `pir`:
+                // the queue is guaranteed what it may use, as Junos's `transmit-rate`.
                 Some(pct) => {
                     let name = format!(
                         "{}_MAX{pct}_{}",
@@ -798,13 +802,9 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
                             .cloned()
                             .unwrap_or_default();
                         f.insert("meter_type".into(), "bytes".into());
-                        f.insert("cir".into(), "0".into());
-                        f.insert(
-                            "pir".into(),
-                            rate_bytes_per_second(port.speed_mbps, pct)
-                                .to_string()
-                                .into(),
-                        );
+                        let rate = rate_bytes_per_second(port.speed_mbps, pct).to_string();
+                        f.insert("cir".into(), rate.clone().into());
+                        f.insert("pir".into(), rate.into());
                         sched.insert(name.clone().into(), f);
                     }
                     name.into()
