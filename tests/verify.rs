@@ -702,11 +702,13 @@ fn sonic() {
     // A leftover field on a generated record (`config load` merges fields).
     b.expect(
         db,
-        &json_edit(|v| v["BUFFER_PROFILE"]["egress_lossless_profile"]["dynamic_th"] = "7".into()),
+        &json_edit(|v| {
+            v["BUFFER_PROFILE"]["egress_lossless_profile"]["static_th"] = "12345".into()
+        }),
         &[(
             "FAB972",
             "leaf1",
-            "BUFFER_PROFILE|egress_lossless_profile|dynamic_th",
+            "BUFFER_PROFILE|egress_lossless_profile|static_th",
         )],
     );
     // A missing queue entry.
