@@ -29,3 +29,11 @@ find "$root/fixtures" -name '*.yaml' -type f | sort | while read -r f; do
     cp "$f" "$dir/$(printf '%s' "$rel" | tr '/' '_')"
 done
 echo "$dir: $(ls "$dir" | wc -l) files"
+# `state`: the realistic device configurations of the verify tests, as the devices print them.
+dir="$here/corpus/state"
+mkdir -p "$dir"
+find "$root/tests/data/verify" -type f ! -name README.md | sort | while read -r f; do
+    rel=${f#"$root/tests/data/verify/"}
+    cp "$f" "$dir/$(printf '%s' "$rel" | tr '/' '_')"
+done
+echo "$dir: $(ls "$dir" | wc -l) files"

@@ -2,7 +2,8 @@
 //!
 //! Pipeline (one direction, a type at every seam):
 //! source text ─syntax→ `ast::File` ─model→ `Fabric` ─analysis→ `Findings`
-//! ─render→ files ─output→ the output folder.
+//! ─render→ files ─output→ the output folder; `verify` compares those files with what the
+//! devices report.
 
 pub mod analysis;
 pub mod catalogue;
@@ -17,3 +18,4 @@ pub mod source;
 pub mod span;
 pub mod syntax;
 pub mod timings;
+pub mod verify;

@@ -385,7 +385,10 @@ fn manifest_lists_every_file_with_its_hash() {
             }
             "host" => assert!(path.starts_with("hosts/") && target == "host"),
             "report" => {
-                assert!(["report.md", "topology.dot"].contains(&path) && target == "report")
+                assert!(
+                    ["cabling.csv", "report.md", "topology.dot"].contains(&path)
+                        && target == "report"
+                )
             }
             other => panic!("kind {other}"),
         }
@@ -937,7 +940,8 @@ fn cluster_2048_builds_every_device_valid_and_deterministic() {
     for f in ["nccl.env", "fabricc-roce.service", "99-fabricc-roce.rules"] {
         assert_eq!(count_by(&files, f), 256, "{f} per host");
     }
-    assert_eq!(files.len(), 3 * 64 + 32 + 4 * 256 + 3);
+    // The reports: report.md, topology.dot, cabling.csv (manifest.json is not in the tree).
+    assert_eq!(files.len(), 3 * 64 + 32 + 4 * 256 + 3 + 1);
     assert!(files == tree(&b), "two builds differ");
     // Validity of a sample: the first and last of each kind.
     let sample: BTreeMap<String, Vec<u8>> = files

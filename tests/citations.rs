@@ -24,7 +24,7 @@ const TREES: &[&str] = &[
 const FILES: &[&str] = &["README.md", "Cargo.toml", ".ci/run"];
 
 /// Files named as *outputs* (what fabricc or a tool writes), not cited as documents.
-const OUTPUT_NAMES: &[&str] = &["report.md", "FILE.md", "CODE.md", "NAME.md"];
+const OUTPUT_NAMES: &[&str] = &["report.md", "FILE.md", "CODE.md", "NAME.md", "drift.md"]; // drift.md: `verify --report`
 
 /// Notes that are not in the repository; citing them strands the reader.
 const UNPUBLISHED: &[&str] = &[

@@ -9,6 +9,7 @@ mod export;
 mod fmt;
 mod platforms;
 mod shell;
+mod verify;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -28,7 +29,7 @@ use crate::model::Limits;
     version,
     propagate_version = true,
     max_term_width = 100,
-    after_help = "Examples:\n  fabricc check pod.fab                                 findings for people\n  fabricc check --format sarif pod.fab > fabricc.sarif  for code scanning\n  fabricc check --format json --facts pod.fab           counts, oversubscription, headroom\n  fabricc export pod.fab > pod.yaml                     the resolved model, readable back\n  fabricc explain FAB501                                what a finding means, how to fix it"
+    after_help = "Examples:\n  fabricc check pod.fab                                 findings for people\n  fabricc check --format sarif pod.fab > fabricc.sarif  for code scanning\n  fabricc check --format json --facts pod.fab           counts, oversubscription, headroom\n  fabricc export pod.fab > pod.yaml                     the resolved model, readable back\n  fabricc verify pod.fab --state state/                 the devices against the build\n  fabricc explain FAB501                                what a finding means, how to fix it"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -65,6 +66,39 @@ pub enum Command {
         after_help = "Examples:\n  fabricc diff before.fab after.fab                      two files\n  fabricc diff --git main pod.fab --stat                 the working tree against branch main\n  fabricc diff --git origin/main pod.fab --format json   for a review bot in CI"
     )]
     Diff(DiffArgs),
+    /// Compare what the devices run with what fabricc generates for them (drift, wiring).
+    ///
+    /// Builds FILE in memory as `build` does and compares every setting fabricc generates
+    /// with the state collected from the devices in DIR: one folder DIR/<device>/ per device
+    /// (the device's name, as its folder under switches/ or hosts/ in the build output),
+    /// holding the device's whole configuration as the device prints it:
+    ///
+    ///   sonic    config_db.json   `sonic-cfggen -d --print-data` (or /etc/sonic/config_db.json)
+    ///   cumulus  startup.yaml     `nv config show -o yaml` (the applied revision)
+    ///   eos      running-config   `show running-config`
+    ///   nxos     running-config   `show running-config`
+    ///   junos    config           `show configuration` (curly; `| display set` also read)
+    ///   host     state.json       `mlnx_qos.sh --collect` (the generated host script)
+    ///   any      lldp.json        optional: `lldpctl -f json`, or `show lldp neighbors | json`
+    ///
+    /// What fabricc does not generate (BGP, addresses, management, other tables) is ignored;
+    /// inside fabricc's tables and sections, a setting it did not generate (a leftover
+    /// `BUFFER_PG|Ethernet0|3-4`, a second `no-drop` priority) is drift too. LLDP neighbours
+    /// are checked against the cabling plan (`cabling.csv` of the build). docs/verify.md has
+    /// the collection commands and a fleet script.
+    ///
+    /// Exit status: 0 every device in sync, 1 drift or wiring findings (or the fabric has
+    /// errors `check` reports), 2 the tool could not run (bad flags, unreadable FILE, DIR not
+    /// a folder).
+    #[command(
+        verbatim_doc_comment,
+        after_help = "Examples:
+  fabricc verify pod.fab --state state/                       every device, findings for people
+  fabricc verify pod.fab --state state/ --report drift.md     and a summary for the change ticket
+  fabricc verify pod.fab --state state/ --target sonic,host   only these targets
+  fabricc verify pod.fab --state state/ --format github       annotations in CI"
+    )]
+    Verify(VerifyArgs),
     /// Explain a diagnostic code (`fabricc explain FAB201`), or list every code with --all.
     Explain(ExplainArgs),
     /// List the platform catalogue, or print one platform with every number and its source.
@@ -183,6 +217,37 @@ pub struct BuildArgs {
     /// written, or compared with --check, as soon as it is rendered; reports; swap).
     #[arg(long)]
     pub timings: bool,
+    /// Colour in human output.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub color: ColorChoice,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The fabric file (`.fab`, or the `.yaml` form of `fabricc export`).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The collected state: DIR/<device>/<file>, one folder per device (see above).
+    #[arg(long, value_name = "DIR")]
+    pub state: PathBuf,
+    /// Verify only these targets (comma-separated): sonic, cumulus, eos, nxos, junos, host.
+    #[arg(long = "target", value_name = "LIST", value_delimiter = ',')]
+    pub targets: Vec<String>,
+    /// Output format (the findings contract of `check`; drift findings carry `device`, `key`,
+    /// `expected`, `actual`, wiring findings `device`, `port`, `expected_peer`, …).
+    #[arg(long, value_enum, default_value = "human", env = "FABRICC_FORMAT")]
+    pub format: CheckFormat,
+    /// Also write a Markdown summary (per device: in sync, or the differences by kind).
+    #[arg(long, value_name = "FILE.md")]
+    pub report: Option<PathBuf>,
+    /// Replace embedded templates file by file with DIR/<target>/<file> (as `build` does).
+    #[arg(long, value_name = "DIR")]
+    pub templates: Option<PathBuf>,
+    /// Exit 1 when there are warnings (a port without an LLDP neighbour, a stray folder).
+    #[arg(long)]
+    pub deny_warnings: bool,
     /// Colour in human output.
     #[arg(long, value_enum, default_value = "auto")]
     pub color: ColorChoice,
@@ -345,6 +410,7 @@ pub fn run() -> ExitStatus {
         Command::Export(args) => export::run(&args),
         Command::Build(args) => build::run(&args),
         Command::Diff(args) => diff::run(&args),
+        Command::Verify(args) => verify::run(&args),
         Command::Explain(args) => explain::run(&args),
         Command::Platforms(args) => platforms::run(&args),
         Command::Fmt(args) => fmt::run(&args),

@@ -147,6 +147,17 @@ codes! {
     SonicLanesMismatch   "FAB954" Output Warning "a SONiC port runs its NIC's speed on other lanes than the NIC (400G on 8 lanes facing a ConnectX-7 on 4): the link does not come up",
     SonicHeadroomPinned  "FAB955" Output Advice "dynamic buffer model: fabricc pins some ports' headroom because SONiC's own formula gives less than the fabric needs",
     SonicSkuUnfit        "FAB956" Output Error "no SONiC SKU of the platform runs the model's ports, or the SKU lacks the buffer tables fabricc needs",
+    // drift (`fabricc verify`: a device's collected state against what the build generates)
+    StateDiffers         "FAB970" Drift Error "a setting fabricc generates has another value on the device",
+    StateMissing         "FAB971" Drift Error "a setting fabricc generates is not on the device",
+    StateExtra           "FAB972" Drift Error "the device has a setting in fabricc's scope that fabricc did not generate",
+    StateNoDevice        "FAB973" Drift Error "no state was collected for a device of the fabric",
+    StateUnreadable      "FAB974" Drift Error "a state file cannot be read or parsed",
+    StateUnknownDevice   "FAB975" Drift Warning "a folder of the state directory names no device of the fabric",
+    // wiring (`fabricc verify`: LLDP neighbours against the cabling plan)
+    WiringPeer           "FAB980" Wiring Error "an LLDP neighbour differs from the cabling plan",
+    WiringNoPeer         "FAB981" Wiring Warning "LLDP reports no neighbour on a port the cabling plan uses",
+    WiringUnplanned      "FAB982" Wiring Error "LLDP reports a fabric device on a port the cabling plan leaves empty",
 }
 
 impl Code {

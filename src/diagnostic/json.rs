@@ -6,11 +6,13 @@
 //! count characters; `end_column` is the column just after the last character.
 //!
 //! The contract's fields come first, in its order. `notes` and `labels` are additive extras
-//! that appear only when non-empty, so a consumer of the contract never sees a change.
+//! that appear only when non-empty, so a consumer of the contract never sees a change; so
+//! are `verify`'s fields (`device`, `key`, `expected`, `actual` for drift; `device`, `port`,
+//! `expected_peer`, `expected_peer_port`, `actual_peer`, `actual_peer_port` for wiring).
 
 use serde::Serialize;
 
-use super::{Category, Code, CycleHop, Diagnostic, Label, Severity};
+use super::{Category, Code, CycleHop, Diagnostic, Label, Observed, Severity};
 use crate::analysis::Facts;
 use crate::source::Sources;
 
@@ -36,6 +38,10 @@ struct Finding<'a> {
     end_column: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     cycle: Option<&'a [CycleHop]>,
+    /// `verify`'s drift and wiring fields (`device`, `key`, `expected`, `actual`; `device`,
+    /// `port`, `expected_peer`, …), flattened into the finding.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    observed: Option<&'a Observed>,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     notes: &'a [String],
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -88,6 +94,7 @@ fn finding<'a>(diag: &'a Diagnostic, sources: &'a Sources) -> Finding<'a> {
         end_line: end.line,
         end_column: end.column,
         cycle: diag.cycle.as_deref(),
+        observed: diag.observed.as_deref(),
         notes: &diag.notes,
         labels: diag.secondary.iter().map(|l| label(l, sources)).collect(),
     }

@@ -47,6 +47,10 @@ pub enum Category {
     Qos,
     Watchdog,
     Output,
+    /// `fabricc verify`: a device's collected state differs from what fabricc generated.
+    Drift,
+    /// `fabricc verify`: an LLDP neighbour differs from the cabling plan.
+    Wiring,
 }
 
 impl Category {
@@ -63,6 +67,8 @@ impl Category {
             Category::Qos => "qos",
             Category::Watchdog => "watchdog",
             Category::Output => "output",
+            Category::Drift => "drift",
+            Category::Wiring => "wiring",
         }
     }
 }
@@ -82,6 +88,39 @@ pub struct CycleHop {
     pub priority: u8,
 }
 
+/// What `fabricc verify` observed on a device, for the machine formats: a setting with the
+/// value fabricc generated and the one the device has (`drift`), or a port with the neighbour
+/// the cabling plan names and the one LLDP reports (`wiring`). `None` is a value that is not
+/// there (a missing setting, no neighbour).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Observed {
+    Drift {
+        device: String,
+        /// The setting: `PORT_QOS_MAP|Ethernet0|pfc_enable`, `qos profile X / tx-queue 3 /
+        /// random-detect ecn minimum-threshold`, `class-of-service schedulers s-roce …`.
+        key: String,
+        expected: Option<String>,
+        actual: Option<String>,
+    },
+    Wiring {
+        device: String,
+        port: String,
+        expected_peer: Option<String>,
+        expected_peer_port: Option<String>,
+        actual_peer: Option<String>,
+        actual_peer_port: Option<String>,
+    },
+}
+
+impl Observed {
+    pub fn device(&self) -> &str {
+        match self {
+            Observed::Drift { device, .. } | Observed::Wiring { device, .. } => device,
+        }
+    }
+}
+
 /// A finding: stable code, severity, one-line message, where, and how to fix it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
@@ -97,6 +136,8 @@ pub struct Diagnostic {
     pub notes: Vec<String>,
     /// The witness cycle of a deadlock finding.
     pub cycle: Option<Vec<CycleHop>>,
+    /// What `verify` compared (drift and wiring findings).
+    pub observed: Option<Box<Observed>>,
 }
 
 impl Diagnostic {
@@ -113,6 +154,7 @@ impl Diagnostic {
             help: None,
             notes: Vec::new(),
             cycle: None,
+            observed: None,
         }
     }
 
@@ -140,6 +182,12 @@ impl Diagnostic {
     #[must_use]
     pub fn note(mut self, text: impl Into<String>) -> Self {
         self.notes.push(one_line(text.into()));
+        self
+    }
+
+    #[must_use]
+    pub fn observed(mut self, observed: Observed) -> Self {
+        self.observed = Some(Box::new(observed));
         self
     }
 

@@ -23,6 +23,7 @@
 //! `FABRICC_FAULT_AFTER_FILES=N` aborts the process after N files are staged (tests use it to
 //! prove that an interrupted build leaves the previous output intact).
 
+pub mod cabling;
 pub mod generate;
 pub mod guard;
 pub mod manifest;

@@ -1,7 +1,8 @@
-//! `report.md` and `topology.dot`: what was built and why it is safe, for people.
+//! `report.md` and `topology.dot`: what was built and why it is safe, for people; with the
+//! cabling plan (`cabling.rs`).
 //!
 //! In: the fabric, the check's findings and facts, the lowered contexts and the generated
-//! files. Out: two `Artifact`s (kind `report`). Big fabrics stay readable: tables list
+//! files. Out: three `Artifact`s (kind `report`). Big fabrics stay readable: tables list
 //! distinct rows with counts instead of one row per port, and the graph draws switches only,
 //! with the hosts of each leaf collapsed into one node.
 
@@ -45,13 +46,19 @@ fn artifact(path: &str, fabric: &Fabric, contents: String) -> Artifact {
     }
 }
 
-/// `report.md` and `topology.dot`.
+/// `report.md`, `topology.dot` and the cabling plan `cabling.csv`.
 pub fn reports(input: &ReportInput<'_>) -> Vec<Artifact> {
-    let (report, topology) = rayon::join(
-        || report_md(input),
-        || topology_dot(input.fabric, input.diagnostics),
+    let ((report, topology), cabling) = rayon::join(
+        || {
+            rayon::join(
+                || report_md(input),
+                || topology_dot(input.fabric, input.diagnostics),
+            )
+        },
+        || super::cabling::csv(input.fabric),
     );
     vec![
+        artifact("cabling.csv", input.fabric, cabling),
         artifact("report.md", input.fabric, report),
         artifact("topology.dot", input.fabric, topology),
     ]

@@ -1,0 +1,179 @@
+//! The cabling plan: one row per link, the document a technician cables from and the
+//! reference `fabricc verify` checks LLDP neighbours against.
+//!
+//! In: the resolved fabric. Out: `cabling.csv` (RFC 4180, a header row, LF line ends) and the
+//! same rows as data ([`plan`]). Each row names both ends by the names the devices use: the
+//! vendor port name on a switch (`Ethernet8`, `swp3`, `Ethernet1/4`, `et-0/0/2`) and `nicN`
+//! on a host. A row is written from the end nearer the hosts (a switch before the host it
+//! serves, a leaf before its spine; equal tiers by name), so a leaf's cables are one block.
+//! Rows are in the fabric's device order (natural name order), then port order.
+//!
+//! Columns: `device, port, peer, peer_port, speed, cable, tier, peer_tier, rail`. `tier` is
+//! the switch's tier (1 leaf, 2 spine, 3 super-spine; empty for a host or a switch without
+//! one), `rail` the rail of a host link in a rail-wired (generated) fabric, which is the NIC's
+//! index. The model keeps no plane per switch, so the plan has no plane column.
+
+use std::fmt::Write as _;
+
+use crate::lower::vendor_port_name;
+use crate::model::{DeviceId, Endpoint, Fabric, LinkId};
+
+/// One cable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cable {
+    pub device: String,
+    pub port: String,
+    pub peer: String,
+    pub peer_port: String,
+    /// Mb/s.
+    pub speed_mbps: u64,
+    pub cable_mm: u64,
+    pub tier: Option<u8>,
+    pub peer_tier: Option<u8>,
+    pub rail: Option<u32>,
+    /// Whether each end is a host.
+    pub device_is_host: bool,
+    pub peer_is_host: bool,
+}
+
+pub const HEADER: &str = "device,port,peer,peer_port,speed,cable,tier,peer_tier,rail";
+
+/// The name a device's end of a link has on that device.
+pub fn port_name(fabric: &Fabric, e: Endpoint) -> String {
+    match e.device {
+        DeviceId::Switch(s) => vendor_port_name(fabric, s, e.port),
+        DeviceId::Host(_) => format!("nic{}", e.port + 1),
+    }
+}
+
+fn tier(fabric: &Fabric, d: DeviceId) -> Option<u8> {
+    match d {
+        DeviceId::Switch(s) => fabric.switch(s).tier.map(|t| t.value),
+        DeviceId::Host(_) => None,
+    }
+}
+
+/// Which end a row is written from: hosts come last, then higher tiers; equal ends by the
+/// fabric's device order (switches sorted by name, then hosts).
+fn rank(fabric: &Fabric, e: Endpoint) -> (u8, u8, DeviceId, u32) {
+    match e.device {
+        DeviceId::Switch(_) => (
+            0,
+            tier(fabric, e.device).unwrap_or(u8::MAX),
+            e.device,
+            e.port,
+        ),
+        DeviceId::Host(_) => (1, 0, e.device, e.port),
+    }
+}
+
+/// Every link of the fabric as a row, in plan order.
+pub fn plan(fabric: &Fabric) -> Vec<Cable> {
+    let mut rows: Vec<((DeviceId, u32), Cable)> = (0..fabric.links.len() as u32)
+        .map(LinkId)
+        .map(|id| {
+            let l = fabric.link(id);
+            let (near, far) = if rank(fabric, l.a) <= rank(fabric, l.b) {
+                (l.a, l.b)
+            } else {
+                (l.b, l.a)
+            };
+            let host_nic = |e: Endpoint| match e.device {
+                DeviceId::Host(h) if fabric.host(h).generated => Some(e.port + 1),
+                _ => None,
+            };
+            let cable = Cable {
+                device: fabric.device_name(near.device).to_string(),
+                port: port_name(fabric, near),
+                peer: fabric.device_name(far.device).to_string(),
+                peer_port: port_name(fabric, far),
+                speed_mbps: l.speed,
+                cable_mm: l.cable_mm.value,
+                tier: tier(fabric, near.device),
+                peer_tier: tier(fabric, far.device),
+                rail: host_nic(far).or_else(|| host_nic(near)),
+                device_is_host: matches!(near.device, DeviceId::Host(_)),
+                peer_is_host: matches!(far.device, DeviceId::Host(_)),
+            };
+            ((near.device, near.port), cable)
+        })
+        .collect();
+    rows.sort_by_key(|a| a.0);
+    rows.into_iter().map(|(_, c)| c).collect()
+}
+
+/// `400G`, or `25000M` for a speed that is not whole gigabits.
+pub fn speed(mbps: u64) -> String {
+    if mbps.is_multiple_of(1000) {
+        format!("{}G", mbps / 1000)
+    } else {
+        format!("{mbps}M")
+    }
+}
+
+/// `3m`, `2.5m`, `0.75m`: metres, without trailing zeros.
+pub fn length(mm: u64) -> String {
+    let (m, rest) = (mm / 1000, mm % 1000);
+    if rest == 0 {
+        return format!("{m}m");
+    }
+    let frac = format!("{rest:03}");
+    format!("{m}.{}m", frac.trim_end_matches('0'))
+}
+
+/// A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. Device and
+/// port names are identifiers, so this only guards the format.
+fn field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// `cabling.csv`.
+pub fn csv(fabric: &Fabric) -> String {
+    let rows = plan(fabric);
+    let mut out = String::with_capacity(64 * (rows.len() + 1));
+    out.push_str(HEADER);
+    out.push('\n');
+    let opt = |v: Option<u8>| v.map(|t| t.to_string()).unwrap_or_default();
+    for c in &rows {
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{}",
+            field(&c.device),
+            field(&c.port),
+            field(&c.peer),
+            field(&c.peer_port),
+            speed(c.speed_mbps),
+            length(c.cable_mm),
+            opt(c.tier),
+            opt(c.peer_tier),
+            c.rail.map(|r| r.to_string()).unwrap_or_default()
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lengths_and_speeds() {
+        assert_eq!(length(3000), "3m");
+        assert_eq!(length(2500), "2.5m");
+        assert_eq!(length(750), "0.75m");
+        assert_eq!(length(100_001), "100.001m");
+        assert_eq!(speed(400_000), "400G");
+        assert_eq!(speed(2_500), "2500M");
+    }
+
+    #[test]
+    fn fields_are_quoted_only_when_needed() {
+        assert_eq!(field("swp1"), "swp1");
+        assert_eq!(field("a,b"), "\"a,b\"");
+        assert_eq!(field("a\"b"), "\"a\"\"b\"");
+    }
+}

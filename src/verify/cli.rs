@@ -1,0 +1,341 @@
+//! Arista EOS and Cisco NX-OS: `show running-config` text and fabricc's fragment as
+//! indented lines, each setting a path of its parent lines, its keywords and its value.
+//!
+//! A line's parents are the lines above it with less indentation (both OSes print a
+//! sub-mode's lines indented under the line that entered it). A line with no lines under it
+//! is a setting; it is cut into keywords (the leading words without digits, capitals or
+//! quotes: `random-detect ecn minimum-threshold`, `mtu`, `service-profile`) and a value
+//! (`150000 bytes maximum-threshold …`, `9214`, `FABRICC_ROCE`), so two lines that set the
+//! same thing to different values are one difference. A line of keywords only (`qos trust
+//! dscp`) keeps its last word as the value when it has three or more words.
+//!
+//! Normalisations (the same on both sides):
+//! * Comments: lines starting with `!` are not configuration. EOS drops single-`!` comments
+//!   and keeps `!!` comments as remarks; both OSes print `!` separators between blocks, and
+//!   NX-OS starts its running-config with `!Command:` and `!Time:` lines.
+//! * Whitespace: indentation depth only decides parents; runs of spaces inside a line count
+//!   as one, and trailing spaces and `\r` are dropped.
+//! * Order: a setting is a path, so the order of sections and of lines in a section (EOS
+//!   prints `qos profile` and interfaces before the global `qos map` lines; fabricc's order
+//!   is its own) never counts. Classes in a fabricc policy match disjoint DSCP sets, so their
+//!   order cannot change what the policy does.
+//! * EOS `qos map dscp D1 D2 … to traffic-class T`: one setting per DSCP. The command takes a
+//!   list of DSCPs, and EOS prints the map grouped per traffic class
+//!   (`qos map dscp 0 1 2 … 63 to traffic-class 0`, in `show running-config`, as DISA's Arista
+//!   router STIG ARST-RT-000320 shows it), while fabricc may write it otherwise.
+//! * NX-OS `match dscp 0-25,27-47` (and `match cos`): the list as a set, so `24,25,26` and
+//!   `24-26` are the same match.
+//!
+//! Owned scope: a top-level section fabricc writes (`qos profile FABRICC_ROCE`,
+//! `policy-map type qos QOS_CLASSIFICATION`, `system qos`) is fabricc's whole: any other line
+//! in it is drift (a second `priority-flow-control priority 4 no-drop`). An `interface`
+//! section is shared with addressing and routing: its other lines count only when their first
+//! keyword is one fabricc writes somewhere in the fragment (`priority-flow-control`, `qos`,
+//! `service-policy`, `mtu`, …), never `ip address` or `shutdown`. A top-level line counts when
+//! its first keyword is that of a top-level line of the fragment (`qos …`,
+//! `priority-flow-control …`). Other top-level sections (other interfaces, `router bgp`,
+//! another `qos profile`) are other objects and not compared.
+
+use std::collections::{BTreeSet, HashSet};
+
+use super::canon::{Builder, Canon, Loc, segments};
+
+/// Which OS printed the text: decides the normalisations of its own commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    Eos,
+    Nxos,
+}
+
+struct Line<'a> {
+    indent: usize,
+    text: String,
+    start: usize,
+    end: usize,
+    _raw: &'a str,
+}
+
+/// The settings of a configuration text.
+pub fn canon(text: &str, dialect: Dialect) -> Canon {
+    let mut lines = Vec::new();
+    let mut offset = 0;
+    for raw in text.split_inclusive('\n') {
+        let start = offset;
+        offset += raw.len();
+        let body = raw.trim_end_matches(['\n', '\r']).trim_end();
+        let trimmed = body.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('!') {
+            continue;
+        }
+        let indent = body.len() - trimmed.len();
+        lines.push(Line {
+            indent,
+            text: trimmed.split_whitespace().collect::<Vec<_>>().join(" "),
+            start: start + indent,
+            end: start + body.len(),
+            _raw: raw,
+        });
+    }
+    let mut c = Builder::bounded(text.len());
+    let mut parents: Vec<(usize, &str)> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        while parents.last().is_some_and(|(ind, _)| *ind >= line.indent) {
+            parents.pop();
+        }
+        let leaf = lines
+            .get(i + 1)
+            .is_none_or(|next| next.indent <= line.indent);
+        if leaf {
+            let at = Loc::new(line.start, line.end);
+            let parents: Vec<&str> = parents.iter().map(|(_, t)| *t).collect();
+            for (key, value) in settings(&line.text, dialect) {
+                let mut path = parents.clone();
+                path.push(&key);
+                path.push(&value);
+                c.insert(&path, at);
+            }
+        } else {
+            parents.push((line.indent, &line.text));
+        }
+    }
+    c.build()
+}
+
+/// One line as (keywords, value) settings; several for an EOS DSCP map line.
+fn settings(line: &str, dialect: Dialect) -> Vec<(String, String)> {
+    let words: Vec<&str> = line.split(' ').collect();
+    if dialect == Dialect::Eos
+        && let ["qos", "map", "dscp", rest @ ..] = words.as_slice()
+        && let Some(to) = rest.iter().position(|w| *w == "to")
+        && let Some(dscps) = numbers(&rest[..to])
+    {
+        let target = rest[to..].join(" ");
+        return dscps
+            .into_iter()
+            .map(|d| (format!("qos map dscp {d}"), target.clone()))
+            .collect();
+    }
+    if dialect == Dialect::Nxos
+        && let ["match", kind @ ("dscp" | "cos" | "precedence"), list] = words.as_slice()
+        && let Some(values) = numbers(&list.split(',').collect::<Vec<_>>())
+    {
+        return vec![(format!("match {kind}"), ranges(&values))];
+    }
+    vec![split(&words)]
+}
+
+/// `a b c 1 X` → (`a b c`, `1 X`): the keywords and the value of a line.
+fn split(words: &[&str]) -> (String, String) {
+    let value_like = |w: &str| {
+        w.chars()
+            .any(|c| c.is_ascii_digit() || c.is_uppercase() || matches!(c, '"' | '\'' | '/'))
+    };
+    let mut k = words
+        .iter()
+        .position(|w| value_like(w))
+        .unwrap_or(words.len());
+    if k == words.len() && words.len() >= 3 {
+        k = words.len() - 1;
+    }
+    let k = k.max(1).min(words.len());
+    (words[..k].join(" "), words[k..].join(" "))
+}
+
+/// Numbers and `a-b` ranges as a sorted set; `None` when a word is neither.
+fn numbers(words: &[&str]) -> Option<BTreeSet<u32>> {
+    let mut out = BTreeSet::new();
+    for w in words {
+        match w.split_once('-') {
+            Some((a, b)) => {
+                let (a, b): (u32, u32) = (a.parse().ok()?, b.parse().ok()?);
+                if b < a || b - a > 4096 {
+                    return None;
+                }
+                out.extend(a..=b);
+            }
+            None => {
+                out.insert(w.parse().ok()?);
+            }
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// A set of numbers as `0-25,27-47`.
+fn ranges(values: &BTreeSet<u32>) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut iter = values.iter().copied().peekable();
+    while let Some(start) = iter.next() {
+        let mut end = start;
+        while iter.peek() == Some(&(end + 1)) {
+            end += 1;
+            iter.next();
+        }
+        out.push(if start == end {
+            start.to_string()
+        } else {
+            format!("{start}-{end}")
+        });
+    }
+    out.join(",")
+}
+
+/// A line's first keyword, past a leading `no` or `default`.
+fn family(text: &str) -> &str {
+    let mut words = text.split(' ');
+    match words.next() {
+        Some("no" | "default") => words.next().unwrap_or(""),
+        Some(w) => w,
+        None => "",
+    }
+}
+
+/// What of a device's running-config fabricc owns, from what it generated.
+pub struct Scope {
+    /// First keywords of the fragment's top-level lines.
+    top: HashSet<String>,
+    /// The fragment's top-level section headers.
+    sections: HashSet<String>,
+    /// First keywords of every line the fragment writes.
+    families: HashSet<String>,
+}
+
+impl Scope {
+    pub fn new(expected: &Canon) -> Self {
+        let mut top = HashSet::new();
+        let mut sections = HashSet::new();
+        let mut families = HashSet::new();
+        for key in expected.paths() {
+            let p: Vec<&str> = segments(key).collect();
+            if p.len() == 2 {
+                top.insert(family(p[0]).to_string());
+            } else if let Some(h) = p.first() {
+                sections.insert((*h).to_string());
+            }
+            for seg in &p[..p.len().saturating_sub(1)] {
+                families.insert(family(seg).to_string());
+            }
+        }
+        Scope {
+            top,
+            sections,
+            families,
+        }
+    }
+
+    pub fn owns(&self, p: &[&str]) -> bool {
+        if p.len() == 2 {
+            return self.top.contains(family(p[0]));
+        }
+        let Some(header) = p.first() else {
+            return false;
+        };
+        if !self.sections.contains(*header) {
+            return false;
+        }
+        if family(header) == "interface" {
+            return p
+                .get(1)
+                .is_some_and(|first| self.families.contains(family(first)));
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn paths(text: &str, d: Dialect) -> Vec<String> {
+        canon(text, d)
+            .path_vecs()
+            .iter()
+            .map(|p| p.join(" | "))
+            .collect()
+    }
+
+    #[test]
+    fn lines_under_their_parents() {
+        let text = "! c\nqos profile P\n   qos trust dscp\n   !\n   tx-queue 3\n      !! class roce\n      bandwidth percent 60\n!\ninterface Ethernet1/1\n   mtu  9214\n";
+        assert_eq!(
+            paths(text, Dialect::Eos),
+            vec![
+                "interface Ethernet1/1 | mtu | 9214",
+                "qos profile P | qos trust | dscp",
+                "qos profile P | tx-queue 3 | bandwidth percent | 60",
+            ]
+        );
+    }
+
+    #[test]
+    fn eos_dscp_map_is_per_dscp() {
+        let grouped = canon("qos map dscp 0 1 2-3 to traffic-class 0\n", Dialect::Eos);
+        let single = canon(
+            "qos map dscp 3 to traffic-class 0\nqos map dscp 2 to traffic-class 0\nqos map dscp 1 to traffic-class 0\nqos map dscp 0 to traffic-class 0\n",
+            Dialect::Eos,
+        );
+        assert_eq!(
+            grouped.paths().collect::<Vec<_>>(),
+            single.paths().collect::<Vec<_>>()
+        );
+        assert_eq!(grouped.len(), 4);
+    }
+
+    #[test]
+    fn nxos_match_lists_are_sets() {
+        let a = canon(
+            "class-map type qos match-any x\n  match dscp 24,25,26\n",
+            Dialect::Nxos,
+        );
+        let b = canon(
+            "class-map type qos match-any x\n  match dscp 24-26\n",
+            Dialect::Nxos,
+        );
+        assert_eq!(a.paths().collect::<Vec<_>>(), b.paths().collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn keywords_and_values() {
+        let s = |l: &str| split(&l.split(' ').collect::<Vec<_>>());
+        assert_eq!(s("mtu 9214"), ("mtu".into(), "9214".into()));
+        assert_eq!(s("no switchport"), ("no switchport".into(), "".into()));
+        assert_eq!(s("qos trust dscp"), ("qos trust".into(), "dscp".into()));
+        assert_eq!(
+            s("service-profile FABRICC_ROCE"),
+            ("service-profile".into(), "FABRICC_ROCE".into())
+        );
+        assert_eq!(
+            s("description L1 Ethernet32"),
+            ("description".into(), "L1 Ethernet32".into())
+        );
+    }
+
+    #[test]
+    fn scope() {
+        let e = canon(
+            "qos profile P\n   priority-flow-control priority 3 no-drop\ninterface Ethernet1/1\n   mtu 9214\nqos map dscp 26 to traffic-class 3\n",
+            Dialect::Eos,
+        );
+        let s = Scope::new(&e);
+        let p = |v: &[&'static str]| v.to_vec();
+        assert!(s.owns(&p(&[
+            "qos profile P",
+            "priority-flow-control priority",
+            "4 no-drop"
+        ])));
+        assert!(s.owns(&p(&[
+            "interface Ethernet1/1",
+            "priority-flow-control priority",
+            "4 no-drop"
+        ])));
+        assert!(!s.owns(&p(&["interface Ethernet1/1", "ip address", "10.0.0.1/31"])));
+        assert!(!s.owns(&p(&["interface Ethernet9/1", "mtu", "1500"])));
+        assert!(!s.owns(&p(&[
+            "router bgp 65000",
+            "neighbor",
+            "10.0.0.1 remote-as 65001"
+        ])));
+        assert!(s.owns(&p(&["qos rewrite dscp", ""])));
+        assert!(!s.owns(&p(&["hostname", "S1"])));
+    }
+}

@@ -1,0 +1,177 @@
+//! The state a fabric's devices would report if they ran exactly what fabricc generates and
+//! nothing else, for tests and benchmarks (a real state holds much more; the tests merge
+//! these into full device configurations).
+//!
+//! In: the generated files of a build and the fabric. Out: `(relative path, text)` pairs of a
+//! state directory: each switch's configuration under its state file name, each host's
+//! `state.json` with every NIC at its intent (MLNX_OFED branch), and an `lldp.json` per device
+//! in `lldpctl -f json` form that reports the cabling plan.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use super::{host, state};
+use crate::model::Fabric;
+use crate::output::cabling;
+use crate::render::{Artifact, ArtifactKind, SwitchOs};
+
+/// The netdev a synthesized host gives NIC `n`.
+pub fn netdev(n: u32) -> String {
+    format!("ens{n}f0np0")
+}
+
+fn os_of(target: &str) -> Option<SwitchOs> {
+    [
+        SwitchOs::Sonic,
+        SwitchOs::Cumulus,
+        SwitchOs::Eos,
+        SwitchOs::Nxos,
+        SwitchOs::Junos,
+    ]
+    .into_iter()
+    .find(|o| o.as_str() == target)
+}
+
+fn json_str(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+/// A `state.json` in which every NIC has the script's intent.
+pub fn host_state(name: &str, intent: &host::Intent) -> String {
+    let v = |k: &str| intent.values.get(k).cloned().unwrap_or_default();
+    let list = |k: &str, quote: bool| {
+        let items: Vec<String> = v(k)
+            .split(',')
+            .filter(|s| !s.is_empty())
+            .map(|x| if quote { json_str(x) } else { x.to_string() })
+            .collect();
+        format!("[{}]", items.join(","))
+    };
+    let mut nics = Vec::new();
+    for &n in &intent.nics {
+        nics.push(format!(
+            concat!(
+                "{{\"nic\":\"nic{n}\",\"peer\":null,",
+                "\"declared\":{{\"netdev\":null,\"rdma_device\":null,\"pci\":null,\"guessed\":true}},",
+                "\"netdev\":\"{netdev}\",\"rdma_device\":\"mlx5_{rdma}\",\"pci\":\"0000:{bus:02x}:00.0\",\"port\":1,\"branch\":\"ofed\",",
+                "\"state\":{{\"mtu\":{mtu},\"trust\":{trust},\"dscp2prio\":{dscp2prio},\"pfc\":{pfc},",
+                "\"prio_tc\":{prio_tc},\"tsa\":{tsa},\"tcbw\":{tcbw},",
+                "\"buffer_size\":[130944,130944,0,0,0,0,0,0],\"max_buffer_size\":262016,",
+                "\"prio2buffer\":[0,0,0,0,0,0,0,0],\"cable_len\":7,",
+                "\"roce_mode\":{roce_mode},\"roce_tos\":{tos},\"traffic_class\":{tos},",
+                "\"ecn_np\":{ecn},\"ecn_rp\":{ecn},\"cnp_dscp\":{cnp_dscp},\"cnp_prio\":{cnp_prio},",
+                "\"cnp_source\":\"sysfs\",\"qps\":0,",
+                "\"nv\":{{\"ROCE_CC_PRIO_MASK\":null,\"CNP_DSCP\":null,\"CNP_802P_PRIO\":null}}}}}}"
+            ),
+            n = n,
+            netdev = netdev(n),
+            rdma = n.saturating_sub(1),
+            bus = n.wrapping_mul(16) % 256,
+            mtu = v("MTU"),
+            trust = json_str(&v("TRUST")),
+            dscp2prio = list("DSCP2PRIO", false),
+            pfc = list("PFC", false),
+            prio_tc = list("PRIO_TC", false),
+            tsa = list("TSA", true),
+            tcbw = list("TCBW", false),
+            roce_mode = v("ROCE_MODE"),
+            tos = v("TOS"),
+            ecn = list("ECN", false),
+            cnp_dscp = v("CNP_DSCP"),
+            cnp_prio = v("CNP_PRIO"),
+        ));
+    }
+    format!(
+        "{{\"schema\":\"{}\",\"host\":{},\"driver\":\"mlx5\",\"nics\":[{}],\"problems\":0}}\n",
+        host::SCHEMA,
+        json_str(name),
+        nics.join(",")
+    )
+}
+
+/// `lldpctl -f json` of a device whose every planned link is cabled as planned. `names`
+/// gives the name a device's port has in LLDP (its own, a SONiC alias, a host netdev).
+pub fn lldp_json(
+    device: &str,
+    links: &[(String, String, String)],
+    local_name: &dyn Fn(&str, &str) -> String,
+    port_name: &dyn Fn(&str, &str) -> String,
+) -> String {
+    let mut items = Vec::new();
+    for (port, peer, peer_port) in links {
+        let mut s = String::new();
+        let _ = write!(
+            s,
+            "{{{}:{{\"via\":\"LLDP\",\"rid\":\"1\",\"chassis\":{{{}:{{\"id\":{{\"type\":\"mac\",\"value\":\"00:00:00:00:00:01\"}}}}}},\"port\":{{\"id\":{{\"type\":\"ifname\",\"value\":{}}},\"descr\":{}}}}}}}",
+            json_str(&local_name(device, port)),
+            json_str(peer),
+            json_str(&port_name(peer, peer_port)),
+            json_str(&port_name(peer, peer_port)),
+        );
+        items.push(s);
+    }
+    format!("{{\"lldp\":{{\"interface\":[{}]}}}}\n", items.join(","))
+}
+
+/// Every file of the in-sync state directory of a build.
+pub fn state(fabric: &Fabric, artifacts: &[Artifact]) -> Vec<(String, String)> {
+    let mut by_device: BTreeMap<&str, Vec<&Artifact>> = BTreeMap::new();
+    for a in artifacts {
+        if matches!(a.kind, ArtifactKind::Switch | ArtifactKind::Host) {
+            by_device.entry(a.device.as_str()).or_default().push(a);
+        }
+    }
+    let mut out = Vec::new();
+    let mut hosts = BTreeMap::new();
+    for (device, files) in &by_device {
+        let first = files[0];
+        if first.kind == ArtifactKind::Host {
+            if let Some(i) = files.iter().find_map(|a| host::intent(&a.contents)) {
+                out.push((format!("{device}/state.json"), host_state(device, &i)));
+                hosts.insert(device.to_string(), ());
+            }
+            continue;
+        }
+        let Some(os) = os_of(&first.target) else {
+            continue;
+        };
+        let owned: Vec<Artifact> = files.iter().map(|a| (*a).clone()).collect();
+        let (_, used) = super::generated(os, &owned);
+        let text: String = files
+            .iter()
+            .filter(|a| used.contains(&a.path))
+            .map(|a| a.contents.as_str())
+            .collect::<Vec<_>>()
+            .join("\n");
+        let name = state::config_file(state::Target::Switch(os));
+        out.push((format!("{device}/{name}"), text));
+    }
+    let mut links: BTreeMap<String, Vec<(String, String, String)>> = BTreeMap::new();
+    for c in cabling::plan(fabric) {
+        links.entry(c.device.clone()).or_default().push((
+            c.port.clone(),
+            c.peer.clone(),
+            c.peer_port.clone(),
+        ));
+        links
+            .entry(c.peer.clone())
+            .or_default()
+            .push((c.peer_port, c.device, c.port));
+    }
+    let name = |d: &str, p: &str| -> String {
+        match (hosts.contains_key(d), p.strip_prefix("nic")) {
+            (true, Some(n)) => n.parse().map_or(p.to_string(), netdev),
+            _ => p.to_string(),
+        }
+    };
+    for (device, l) in &links {
+        if by_device.contains_key(device.as_str()) {
+            out.push((
+                format!("{device}/{}", state::LLDP_FILE),
+                lldp_json(device, l, &name, &name),
+            ));
+        }
+    }
+    out.sort();
+    out
+}
