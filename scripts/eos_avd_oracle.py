@@ -112,6 +112,8 @@ def parse(text):
                     q.setdefault("random_detect", {}).setdefault("ecn", {})["threshold"] = {
                         "units": m[2], "min": int(m[1]), "max": int(m[3]),
                         "max_probability": int(m[5]), "weight": int(m[6])}
+                elif m := re.fullmatch(r"shape rate (\d+ percent)", s):
+                    q["shape"] = {"rate": m[1]}
                 elif s == "random-detect ecn count":
                     q.setdefault("random_detect", {}).setdefault("ecn", {})["count"] = True
                 else:

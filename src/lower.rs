@@ -4,10 +4,12 @@
 //! and `HostContext`s (see `render::context`), sorted by device name, plus FAB9xx findings for
 //! devices that cannot be lowered. Every decision the configs share is made here, once:
 //!
-//! * TC = queue = PG = PFC priority of the class (SONiC's traditional buffermgrd takes the
-//!   `pfc_enable` priorities as PG indices, sonic-net/sonic-swss@e6b0c5b5d2ab:
-//!   cfgmgr/buffermgr.cpp `doSpeedUpdateTask`); DSCP → TC from `model::qos::dscp_table`, 64
-//!   entries, unclaimed DSCPs → TC 0.
+//! * PG = PFC priority of the class (SONiC's traditional buffermgrd takes the `pfc_enable`
+//!   priorities as PG indices, sonic-net/sonic-swss@e6b0c5b5d2ab: cfgmgr/buffermgr.cpp
+//!   `doSpeedUpdateTask`); TC = the class's `traffic-class`, else its priority; egress queue =
+//!   its `queue`, else its TC; DSCP → TC from `model::qos::dscp_table`, 64 entries, unclaimed
+//!   DSCPs → TC 0. Scheduling, ECN and rate caps are per queue; PFC, headroom and the pause
+//!   trigger per priority.
 //! * Classes as the switch (`switch_class`) or host (`host_class`) sees them, overrides applied;
 //!   ECN on a queue when the class runs DCQCN and marking is on for that device.
 //! * Headroom per (port, lossless priority): `configured` of `analysis::headroom::headroom_plan`
@@ -176,6 +178,8 @@ pub fn lower(fabric: &Fabric, targets: Targets) -> Lowered {
         Vec::new()
     };
     let mut out = Lowered::default();
+    out.diagnostics
+        .extend(written_ecn(fabric, &switch_ids, &switch_results, &plan));
     for r in host_results {
         match r {
             Ok(Some(c)) => out.hosts.push(c),
@@ -190,6 +194,99 @@ pub fn lower(fabric: &Fabric, targets: Targets) -> Lowered {
         }
     }
     out
+}
+
+/// FAB315: ECN thresholds as the target writes them (Junos fill levels, NX-OS kbytes) judged
+/// against the PFC pause point the checks used (the static `pfc-threshold`, else the
+/// worst-case dynamic pause point), where the model's own bytes passed.
+fn written_ecn(
+    fabric: &Fabric,
+    ids: &[SwitchId],
+    results: &[Result<SwitchContext, Diagnostic>],
+    plan: &crate::analysis::headroom::HeadroomPlan,
+) -> Vec<Diagnostic> {
+    use std::collections::BTreeMap;
+    let queues = crate::analysis::ecn::ecn_plan(fabric, plan);
+    // (span, which, os, model bytes, written bytes, pause, how) → switches
+    type Key = (
+        crate::span::Span,
+        &'static str,
+        SwitchOs,
+        u64,
+        u64,
+        u64,
+        String,
+    );
+    let mut found: BTreeMap<Key, Vec<String>> = BTreeMap::new();
+    for (&s, r) in ids.iter().zip(results) {
+        let Ok(ctx) = r else { continue };
+        if !matches!(ctx.os, SwitchOs::Junos | SwitchOs::Nxos) {
+            continue;
+        }
+        let views = fabric.switch_classes(s);
+        for q in queues.iter().filter(|q| q.switch == s) {
+            let Some(pause) = q.pause_point else { continue };
+            let v = &views[q.class.index()];
+            for p in &ctx.ports {
+                let Some(e) = p
+                    .ecn
+                    .iter()
+                    .find(|x| x.queue == v.queue.value)
+                    .and_then(|x| x.ecn)
+                else {
+                    continue;
+                };
+                let w = crate::render::ecn_as_written(ctx, v.lossless.value, e);
+                let Some(link) = fabric
+                    .switch(s)
+                    .ports
+                    .get(p.index as usize)
+                    .copied()
+                    .flatten()
+                else {
+                    continue;
+                };
+                let at = v.ecn_on(fabric.link(link));
+                for (which, model_b, written, span) in [
+                    ("min", e.min_bytes, w.min_bytes, at.min.span),
+                    ("max", e.max_bytes, w.max_bytes, at.max.span),
+                ] {
+                    if model_b < pause && written >= pause {
+                        let list = found
+                            .entry((span, which, ctx.os, model_b, written, pause, w.how.clone()))
+                            .or_default();
+                        if !list.contains(&ctx.device) {
+                            list.push(ctx.device.clone());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    found
+        .into_iter()
+        .map(|((span, which, os, model_b, written, pause, how), switches)| {
+            let who = match switches.as_slice() {
+                [one] => format!("`{one}`"),
+                [first, rest @ ..] => format!("`{first}` and {} more switches", rest.len()),
+                [] => String::new(),
+            };
+            Diagnostic::new(
+                Code::EcnWrittenAtPause,
+                span,
+                format!(
+                    "`ecn {which}` {model_b} B becomes {written} B as {} writes it on {who}: at or above the PFC pause point {pause} B, so PFC pauses before ECN marks {}",
+                    os.as_str(),
+                    if which == "min" { "at all" } else { "at full probability" }
+                ),
+            )
+            .label(format!("`ecn {which}` set here"))
+            .note(format!("written as {how}"))
+            .help(format!(
+                "choose `ecn {which}` so that the value the switch holds stays below {pause} B (for Junos, a whole percent of the queue's share)"
+            ))
+        })
+        .collect()
 }
 
 /// The switch OS of a model OS.
@@ -317,6 +414,15 @@ fn percent(thousandths: u64) -> u8 {
     u8::try_from(thousandths.div_ceil(1000).clamp(1, 100)).unwrap_or(100)
 }
 
+fn ecn_on(v: &ClassView, link: &model::Link) -> Option<Ecn> {
+    let e = v.ecn_on(link);
+    v.marks_ecn().then(|| Ecn {
+        min_bytes: e.min.value,
+        max_bytes: e.max.value,
+        probability_percent: percent(e.probability.value),
+    })
+}
+
 fn ecn_of(v: &ClassView) -> Option<Ecn> {
     v.marks_ecn().then(|| Ecn {
         min_bytes: v.ecn.min.value,
@@ -387,8 +493,9 @@ fn qos_plan(fabric: &Fabric, views: &[ClassView]) -> QosPlan {
                     })
                 ),
                 priority,
-                tc: priority,
-                queue: priority,
+                tc: v.tc.value,
+                queue: v.queue.value,
+                rate_percent: v.rate.map(|r| u8::try_from(r.value / 1000).unwrap_or(100)),
                 lossless: v.lossless.value,
                 ecn: ecn_of(v),
                 scheduling: scheduling_of(v, weight),
@@ -406,10 +513,7 @@ fn qos_plan(fabric: &Fabric, views: &[ClassView]) -> QosPlan {
         .iter()
         .map(|c| {
             c.map_or(0, |id| {
-                views
-                    .iter()
-                    .find(|v| v.id == id)
-                    .map_or(0, |v| v.priority.value)
+                views.iter().find(|v| v.id == id).map_or(0, |v| v.tc.value)
             })
         })
         .collect();
@@ -448,16 +552,21 @@ fn lower_switch(
             log2_alpha: model.dynamic_threshold.value,
         },
     };
-    let mut ecn_queues: Vec<QueueEcn> = views
-        .iter()
-        .filter(|v| v.congestion.value == model::Congestion::Dcqcn)
-        .map(|v| QueueEcn {
-            queue: v.priority.value,
-            ecn: ecn_of(v),
-        })
-        .collect();
-    ecn_queues.sort_by_key(|q| q.queue);
-    ecn_queues.dedup_by_key(|q| q.queue);
+    // ECN per egress queue on a port: the link's `ecn CLASS …`, else `ecn SPEED …` for its
+    // speed, else the class's.
+    let ecn_queues = |link: &model::Link| -> Vec<QueueEcn> {
+        let mut q: Vec<QueueEcn> = views
+            .iter()
+            .filter(|v| v.congestion.value == model::Congestion::Dcqcn)
+            .map(|v| QueueEcn {
+                queue: v.queue.value,
+                ecn: ecn_on(v, link),
+            })
+            .collect();
+        q.sort_by_key(|q| q.queue);
+        q.dedup_by_key(|q| q.queue);
+        q
+    };
 
     let watchdog_source = sw.watchdog.unwrap_or(fabric.watchdog);
     let watchdog = match watchdog_source.value {
@@ -551,7 +660,7 @@ fn lower_switch(
                 Fec::None
             },
             pause_threshold: threshold,
-            ecn: ecn_queues.clone(),
+            ecn: ecn_queues(l),
             pfc_watchdog: watchdog.is_some() && !lossless_priorities.is_empty(),
             lossless_priorities,
             headroom,

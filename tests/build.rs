@@ -145,6 +145,14 @@ const GOLDEN: &[(&str, &str)] = &[
         "drivers-bnxt-ice-dcb",
         "fixtures/build/inputs/drivers-bnxt-ice-dcb.fab",
     ),
+    (
+        "amd-mi300x-jvd-junos",
+        "fixtures/build/inputs/amd-mi300x-jvd-junos.fab",
+    ),
+    (
+        "amd-mi300x-jvd-sonic",
+        "fixtures/build/inputs/amd-mi300x-jvd-sonic.fab",
+    ),
 ];
 
 /// Golden cases built for their switch target only: the per-platform switch files are what
@@ -153,6 +161,8 @@ const SWITCHES_ONLY: &[(&str, &str)] = &[
     ("eos-7060x6", "eos"),
     ("eos-7280r4", "eos"),
     ("junos-qfx5230", "junos"),
+    // The JVD's hosts are in `amd-mi300x-jvd-sonic`; the same classes and hosts.
+    ("amd-mi300x-jvd-junos", "junos"),
 ];
 
 /// The extra build arguments of a golden case.
@@ -242,8 +252,9 @@ fn goldens_stay_small() {
     // and reads back), so pod-256's 32 hosts hold about 1.1 MB of the total, the small
     // fixtures' other hosts about 0.8 MB and the bnxt/ice/dcb fixture's three about 0.1 MB;
     // each SONiC switch's apply.sh (~22 KB, the same kind of engine) adds about 0.5 MB over
-    // 23 switches.
-    assert!(total < 4_600_000, "committed goldens are {total} bytes");
+    // 23 switches; the AMD MI300X JVD fixtures (issue 20) add about 0.1 MB (their Thor2 hosts
+    // once, four SONiC switches with apply.sh, four Junos files).
+    assert!(total < 4_700_000, "committed goldens are {total} bytes");
 }
 
 /// Validates every generated file of a tree; returns the number of files checked per kind.
@@ -329,7 +340,10 @@ fn every_generated_file_passes_the_validators() {
     }
     assert_eq!(
         totals,
-        (12 + 2 + 4 + 4 + 1, 32 + 4 + 4 * 4 + 4 + 2 + 8 + 2 + 3),
+        (
+            12 + 2 + 4 + 4 + 1 + 4,
+            32 + 4 + 4 * 4 + 4 + 2 + 8 + 2 + 3 + 2
+        ),
         "SONiC files, host scripts"
     );
 }
@@ -1221,6 +1235,82 @@ fn timings_name_every_stage_on_stderr() {
         !String::from_utf8_lossy(&o.stdout).contains("timings:"),
         "timings belong on stderr"
     );
+}
+
+/// Issue 20, item 2: the JVD queue plan (RoCE priority 3 in queue 4, CNP priority 7 in the
+/// strict queue 3 capped at 5 %) as each remaining target writes it; Junos and SONiC are
+/// goldens (`amd-mi300x-jvd-*`).
+#[test]
+fn queue_plan_on_eos_nxos_cumulus() {
+    let common = root().join("fixtures/build/inputs/jvd/amd-mi300x-common.fab");
+    for os in ["eos", "nxos", "cumulus"] {
+        let dir = scratch(&format!("queue-plan-{os}"));
+        fs::create_dir_all(&dir).unwrap();
+        let fab = dir.join("qp.fab");
+        fs::write(
+            &fab,
+            format!(
+                "import \"{}\"\nfabric qp {{\n  switch-model m {{ os {os}  ports 64 x 400G  buffer 64MB  lossless-limit 2 }}\n  switch leaf1 {{ model m  tier 1 }}\n  link mi300x[1..2] -- leaf1 {{ cable 3m  count 2 }}\n}}\n",
+                common.display()
+            ),
+        )
+        .unwrap();
+        let out = dir.join("out");
+        let log = build_ok(fab.to_str().unwrap(), &out, &[]);
+        let file = |name: &str| fs::read_to_string(out.join("switches/leaf1").join(name)).unwrap();
+        match os {
+            "eos" => {
+                let cfg = file("qos.cfg");
+                for line in [
+                    "qos map dscp 26 to traffic-class 3",
+                    "qos map dscp 48 to traffic-class 7",
+                    "qos map traffic-class 3 to tx-queue 4",
+                    "qos map traffic-class 7 to tx-queue 3",
+                    "   priority-flow-control priority 3 no-drop",
+                    "      shape rate 5 percent",
+                ] {
+                    assert!(cfg.lines().any(|l| l == line), "eos: no `{line}`:\n{cfg}");
+                }
+                // The cap sits under the CNP's queue 3, not under RoCE's queue 4.
+                let q3 = cfg.find("   tx-queue 3").unwrap();
+                let q4 = cfg.find("   tx-queue 4").unwrap();
+                let shape = cfg.find("shape rate 5 percent").unwrap();
+                assert!(q3 < shape && shape < q4, "{cfg}");
+                assert!(!log.contains("FAB904"), "{log}");
+            }
+            "nxos" => {
+                let cfg = file("qos.cfg");
+                assert!(cfg.contains("match dscp 26\n"), "{cfg}");
+                assert!(cfg.contains("    set qos-group 4\n"), "{cfg}");
+                assert!(
+                    cfg.contains("  class type queuing c-out-8q-q3\n    priority level 1\n"),
+                    "{cfg}"
+                );
+                let nq4 = cfg.find("class type network-qos c-8q-nq4").unwrap();
+                assert!(cfg[nq4..].contains("pause pfc-cos 3"), "{cfg}");
+                assert!(
+                    log.contains("FAB904") && log.contains("`rate 5%` is not configured"),
+                    "{log}"
+                );
+            }
+            _ => {
+                let sh = file("nvue.sh");
+                for line in [
+                    "nv set qos egress-queue-mapping default-global switch-priority 3 traffic-class 4",
+                    "nv set qos egress-queue-mapping default-global switch-priority 7 traffic-class 3",
+                    "nv set qos pfc default-global switch-priority 3",
+                    "nv set qos congestion-control default-global traffic-class 4 ecn enable",
+                    "nv set qos egress-scheduler default-global traffic-class 3 mode strict",
+                ] {
+                    assert!(sh.lines().any(|l| l == line), "cumulus: no `{line}`");
+                }
+                assert!(
+                    log.contains("FAB904") && log.contains("`rate 5%` is not configured"),
+                    "{log}"
+                );
+            }
+        }
+    }
 }
 
 /// README's SONiC excerpts are copies of the committed goldens they name (S14b: an excerpt

@@ -30,6 +30,10 @@ fn every_fixture_round_trips_through_yaml() {
         "../build/inputs/sonic-sn5600-2x2.fab",
         // NIC identity: `pci` and `netdev` lists.
         "../check/FAB920_no_nic_identity.fab",
+        // Queue plan (`queue`, `rate`) and per-speed ECN.
+        "../build/inputs/amd-mi300x-jvd-junos.fab",
+        // ECN on a link.
+        "../check/FAB304_link_ecn_above_pause.fab",
     ] {
         let (json, yaml) = export_json(&root.join(name));
         let mut sources = Sources::new();

@@ -702,7 +702,9 @@ fn sonic() {
     // A leftover field on a generated record (`config load` merges fields).
     b.expect(
         db,
-        &json_edit(|v| v["BUFFER_PROFILE"]["egress_lossless_profile"]["static_th"] = "7".into()),
+        &json_edit(|v| {
+            v["BUFFER_PROFILE"]["egress_lossless_profile"]["static_th"] = "12345".into()
+        }),
         &[(
             "FAB972",
             "leaf1",

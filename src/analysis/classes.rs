@@ -1,5 +1,7 @@
 //! The class table itself: DSCPs claimed once, one loss behaviour per priority, ETS shares
-//! that add up, and a CNP class wherever DCQCN runs (FAB501–FAB504).
+//! that add up, and a CNP class wherever DCQCN runs (FAB501–FAB504); a queue plan in which
+//! each traffic class has one queue and a lossless priority has its queue alone (FAB121,
+//! FAB122).
 
 use std::collections::BTreeMap;
 
@@ -11,6 +13,90 @@ pub fn check(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
     priority_conflict(fabric, diags);
     bandwidth_sum(fabric, diags);
     cnp_present(fabric, diags);
+    queue_plan(fabric, diags);
+}
+
+/// The queue plan (FAB121, FAB122): a switch maps each traffic class to one egress queue,
+/// and a PAUSE for a priority stops a whole queue, so classes that share a queue must share
+/// loss behaviour and, when lossless, the PFC priority; classes that share a traffic class
+/// must share its queue.
+fn queue_plan(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
+    let plan: Vec<(u8, u8)> = fabric
+        .classes
+        .iter()
+        .map(|c| {
+            let tc = c.traffic_class.map_or(c.priority.value, |t| t.value);
+            (tc, c.queue.map_or(tc, |q| q.value))
+        })
+        .collect();
+    // The place to point at: the later class's explicit `queue`/`traffic-class`, else the
+    // earlier one's, else the later class.
+    let at = |a: usize, b: usize, queue: bool| {
+        let pick = |c: &crate::model::Class| {
+            if queue {
+                c.queue.or(c.traffic_class).map(|x| x.span)
+            } else {
+                c.traffic_class.or(c.queue).map(|x| x.span)
+            }
+        };
+        let (ca, cb) = (&fabric.classes[a], &fabric.classes[b]);
+        pick(cb).or_else(|| pick(ca)).unwrap_or(cb.span)
+    };
+    for b in 0..fabric.classes.len() {
+        for a in 0..b {
+            let (ca, cb) = (&fabric.classes[a], &fabric.classes[b]);
+            let ((ta, qa), (tb, qb)) = (plan[a], plan[b]);
+            if ta == tb && qa != qb {
+                diags.push(
+                    Diagnostic::new(
+                        Code::TrafficClassTwoQueues,
+                        at(a, b, false),
+                        format!(
+                            "classes `{}` and `{}` share traffic class {ta} but use queues {qa} and {qb}",
+                            ca.name, cb.name
+                        ),
+                    )
+                    .label("traffic class and queue set here")
+                    .help("a switch maps each traffic class to one egress queue: give the classes the same `queue`, or separate `traffic-class` values"),
+                );
+                continue;
+            }
+            if qa != qb || ca.priority.value == cb.priority.value {
+                continue; // same priority: FAB502 judges the loss behaviour
+            }
+            if !ca.lossless.value && !cb.lossless.value {
+                continue;
+            }
+            let why = if ca.lossless.value && cb.lossless.value {
+                format!(
+                    "both are lossless, on PFC priorities {} and {}: a PAUSE for either stops the other's traffic too, a dependency the deadlock proof does not see",
+                    ca.priority.value, cb.priority.value
+                )
+            } else {
+                let (lossless, lossy) = if ca.lossless.value {
+                    (ca, cb)
+                } else {
+                    (cb, ca)
+                };
+                format!(
+                    "`{}` is lossless and `{}` is not: PAUSE frames for priority {} also hold back the lossy traffic, and its drops and buffer use land in a lossless queue",
+                    lossless.name, lossy.name, lossless.priority.value
+                )
+            };
+            diags.push(
+                Diagnostic::new(
+                    Code::QueueShared,
+                    at(a, b, true),
+                    format!(
+                        "classes `{}` and `{}` share switch queue {qa}: {why}",
+                        ca.name, cb.name
+                    ),
+                )
+                .label("queue set here")
+                .help("give each lossless PFC priority its own `queue`"),
+            );
+        }
+    }
 }
 
 fn dscp_overlap(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {

@@ -108,12 +108,13 @@ struct Found {
 }
 
 /// Has the switch's CNP class its own TC, served before `data`?
+/// Scheduling is per egress queue: the CNP class needs its own queue, served first.
 fn cnp_ok(cnp: &ClassView, data: &ClassView) -> bool {
-    if cnp.priority.value == data.priority.value {
+    if cnp.queue.value == data.queue.value {
         return false;
     }
     match (cnp.scheduling.value, data.scheduling.value) {
-        (Scheduling::Strict, Scheduling::Strict) => cnp.priority.value > data.priority.value,
+        (Scheduling::Strict, Scheduling::Strict) => cnp.queue.value > data.queue.value,
         (Scheduling::Strict, Scheduling::Ets(_)) => true,
         (Scheduling::Ets(_), Scheduling::Strict) => false,
         (Scheduling::Ets(c), Scheduling::Ets(d)) => c.unwrap_or(0) > d.unwrap_or(0),
@@ -193,10 +194,14 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
     let rtt = fabric_rtt(fabric);
     let has_cnp = fabric.classes.iter().any(|c| c.cnp.is_some());
     // Pass 1: the (speed, Kmin) of every marking DCQCN queue, for ECN-10.
+    /// (speed, kmin, kmax, probability) → (ports, first port, thresholds with their spans).
+    type PortGroups = BTreeMap<(u64, u64, u64, u64), (usize, u32, crate::model::Ecn)>;
     struct Queue {
         switch: SwitchId,
         view: ClassView,
-        speeds: BTreeMap<u64, (usize, u32)>,
+        /// (speed, thresholds) → (ports, first port, the thresholds with their spans): ports
+        /// differ by speed (`ecn SPEED …`) and by link (`ecn CLASS …` on a link).
+        speeds: PortGroups,
     }
     let mut queues: Vec<Queue> = Vec::new();
     let mut kmins: BTreeSet<(u64, u64)> = BTreeSet::new();
@@ -220,17 +225,26 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
             if v.congestion.value != Congestion::Dcqcn || fabric.class(c).cnp.is_some() {
                 continue;
             }
+            let mut groups: PortGroups = BTreeMap::new();
+            for (i, l) in sw.ports.iter().enumerate() {
+                if let Some(l) = l {
+                    let link = fabric.link(*l);
+                    let e = v.ecn_on(link);
+                    let key = (link.speed, e.min.value, e.max.value, e.probability.value);
+                    groups.entry(key).or_insert((0, i as u32, e)).0 += 1;
+                }
+            }
             if v.ecn.enabled.value {
-                for &sp in speeds.keys() {
-                    kmins.insert((sp, v.ecn.min.value));
+                for &(sp, kmin, _, _) in groups.keys() {
+                    kmins.insert((sp, kmin));
                 }
             }
             // ECN-8, once per (switch, data class).
             if has_cnp && v.lossless.value {
                 for cnp in views.iter().filter(|x| fabric.class(x.id).cnp.is_some()) {
                     if !cnp_ok(cnp, v) {
-                        let span = if cnp.priority.value == v.priority.value {
-                            cnp.priority.span
+                        let span = if cnp.queue.value == v.queue.value {
+                            cnp.queue.span
                         } else {
                             cnp.scheduling.span
                         };
@@ -242,7 +256,7 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
             queues.push(Queue {
                 switch: s,
                 view: v.clone(),
-                speeds: speeds.clone(),
+                speeds: groups,
             });
         }
     }
@@ -273,7 +287,7 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
         if marking == Marking::Off && !v.lossless.value {
             continue; // a lossy DCQCN class without marking: nothing to judge
         }
-        for (&speed_mbps, &(count, first)) in &q.speeds {
+        for (&(speed_mbps, _, _, _), &(count, first, e)) in &q.speeds {
             let queue = EcnQueue {
                 cnp_separate: true,
                 egress_limit: match shared {
@@ -281,13 +295,13 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
                     None => EgressLimit::Static(u64::MAX),
                 },
                 fabric_kmins: &kmins,
-                kmax: v.ecn.max.value,
-                kmin: v.ecn.min.value,
+                kmax: e.max.value,
+                kmin: e.min.value,
                 lossless_pgs: entries.len() as u64,
                 marking,
                 nic_rp_np_enabled: true,
                 pause,
-                pmax: v.ecn.probability.value,
+                pmax: e.probability.value,
                 ports: ports as u64,
                 rtt: rtt.rtt,
                 shared_buffer: shared.unwrap_or(0),
@@ -303,11 +317,11 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
                 // NVIDIA's default thresholds are absolute, meant for any speed: ECN-10 only
                 // judges thresholds the user chose.
                 let default_kmin =
-                    v.ecn.min.default && matches!(violation, EcnViolation::KminNotScaled { .. });
+                    e.min.default && matches!(violation, EcnViolation::KminNotScaled { .. });
                 if dynamic_without_buffer || default_kmin {
                     continue;
                 }
-                let (span, secondary) = cause(fabric, s, v, violation, &rtt);
+                let (span, secondary) = cause(fabric, s, v, &e, violation, &rtt);
                 let first_port = fabric.endpoint_name(crate::model::Endpoint {
                     device: DeviceId::Switch(s),
                     port: first,
@@ -361,10 +375,10 @@ fn cause(
     fabric: &Fabric,
     s: SwitchId,
     v: &ClassView,
+    e: &crate::model::Ecn,
     violation: EcnViolation,
     rtt: &FabricRtt,
 ) -> (Span, Option<(Span, String)>) {
-    let e = &v.ecn;
     let pause = v
         .pfc_threshold
         .map(|t| (t.span, "pause threshold set here".to_string()));

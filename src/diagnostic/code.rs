@@ -72,6 +72,8 @@ codes! {
     ModelIncomplete      "FAB111" Name Error "a switch model lacks what a build needs, and no platform supplies it",
     BufferModelNotSonic  "FAB112" Name Warning "`buffer-model` is set on a model whose OS is not SONiC",
     CaseClash            "FAB120" Name Error "two devices' names differ only in case, so their output folders collide on case-insensitive file systems",
+    QueueShared          "FAB121" Name Error "classes share a switch queue but differ in loss behaviour or lossless PFC priority",
+    TrafficClassTwoQueues "FAB122" Name Error "classes share a switch traffic class but name different queues",
     // deadlock
     CyclicBufferDependency "FAB201" Deadlock Error "deadlock possible (cyclic buffer dependency)",
     PriorityDecrease     "FAB202" Deadlock Error "priority rewrites form a cycle, so no order of priorities satisfies Tagger",
@@ -92,6 +94,7 @@ codes! {
     EcnWorstCase         "FAB312" Ecn Advice "`ecn min` is above the worst-case PFC pause point (ECN-11)",
     NicCnpMismatch       "FAB313" Ecn Warning "host NICs send CNPs on another DSCP or priority than the switches' CNP class, and the host script cannot always change it",
     NicCcUnknown         "FAB314" Ecn Advice "the host script leaves the NIC's CNP marking or DCQCN to the NIC, whose default fabricc does not know",
+    EcnWrittenAtPause    "FAB315" Ecn Warning "an ECN threshold as the target writes it (Junos fill level, NX-OS kbytes) reaches the PFC pause point, though the model's bytes do not",
     // headroom and buffer (docs/physics.md §1–2)
     HeadroomTooSmall     "FAB401" Headroom Error "a `headroom` override is below what the port needs (HR-1)",
     NicCableIgnored      "FAB402" Headroom Warning "a host cable is too long for mlx5's `--cable_len`, so the NIC headroom is sized for 7 m",

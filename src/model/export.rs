@@ -68,6 +68,17 @@ pub struct ClassDoc {
     pub pfc_threshold_bytes: Option<u64>,
     #[serde(default)]
     pub cnp: bool,
+    /// The switch traffic class; absent: the priority.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub traffic_class: Option<u8>,
+    /// The switch egress queue; absent: the traffic class.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue: Option<u8>,
+    /// Egress rate cap, whole percent of the port speed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_percent: Option<u64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ecn_at_speed: Vec<EcnAtSpeedDoc>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -91,6 +102,57 @@ pub struct EcnDoc {
     pub min_bytes: u64,
     pub max_bytes: u64,
     pub probability_percent: f64,
+}
+
+/// `ecn SPEED …`: thresholds for the ports of one speed; absent fields are the class's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EcnAtSpeedDoc {
+    pub speed_mbps: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_bytes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_bytes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probability_percent: Option<f64>,
+}
+
+fn ecn_speeds_doc(list: &[crate::model::EcnAtSpeed]) -> Vec<EcnAtSpeedDoc> {
+    list.iter()
+        .map(|e| EcnAtSpeedDoc {
+            speed_mbps: e.speed_mbps,
+            min_bytes: e.min.map(|v| v.value),
+            max_bytes: e.max.map(|v| v.value),
+            probability_percent: e.probability.map(|v| percent(v.value)),
+        })
+        .collect()
+}
+
+fn ecn_speeds_ast(list: &[EcnAtSpeedDoc], span: Span) -> Vec<Spanned<ClassProp>> {
+    list.iter()
+        .map(|e| {
+            let mut args = Vec::new();
+            if let Some(m) = e.min_bytes {
+                args.push(Spanned::new(EcnArg::Min(Size::Bytes(m)), span));
+            }
+            if let Some(m) = e.max_bytes {
+                args.push(Spanned::new(EcnArg::Max(Size::Bytes(m)), span));
+            }
+            if let Some(p) = e.probability_percent {
+                args.push(Spanned::new(
+                    EcnArg::Probability(Percent(thousandths(p))),
+                    span,
+                ));
+            }
+            Spanned::new(
+                ClassProp::EcnAt {
+                    speed: Spanned::new(Speed(e.speed_mbps), span),
+                    args,
+                },
+                span,
+            )
+        })
+        .collect()
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -180,6 +242,8 @@ pub struct OverrideDoc {
     pub pfc_threshold_bytes: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub headroom_bytes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ecn_at_speed: Vec<EcnAtSpeedDoc>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -215,6 +279,22 @@ pub struct LinkDoc {
     pub b: String,
     pub speed_mbps: u64,
     pub cable_mm: u64,
+    /// `ecn CLASS …` on the link.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ecn: Vec<LinkEcnDoc>,
+}
+
+/// A link's thresholds for one class; absent fields are the class's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkEcnDoc {
+    pub class: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_bytes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_bytes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probability_percent: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -352,6 +432,7 @@ fn overrides_doc(fabric: &Fabric, list: &[crate::model::ClassOverride]) -> Vec<O
             scheduling: o.scheduling.map(|v| scheduling_doc(v.value)),
             pfc_threshold_bytes: o.pfc_threshold.map(|v| v.value),
             headroom_bytes: o.headroom.map(|v| v.value),
+            ecn_at_speed: ecn_speeds_doc(&o.ecn_speeds),
         })
         .collect()
 }
@@ -389,6 +470,10 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
                 scheduling: scheduling_doc(c.scheduling.value),
                 pfc_threshold_bytes: c.pfc_threshold.map(|p| p.value),
                 cnp: c.cnp.is_some(),
+                traffic_class: c.traffic_class.map(|t| t.value),
+                queue: c.queue.map(|q| q.value),
+                rate_percent: c.rate.map(|r| r.value / 1000),
+                ecn_at_speed: ecn_speeds_doc(&c.ecn_speeds),
             })
             .collect(),
         switch_models: fabric
@@ -470,6 +555,16 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
                 b: fabric.endpoint_name(l.b),
                 speed_mbps: l.speed,
                 cable_mm: l.cable_mm.value,
+                ecn: l
+                    .ecn
+                    .iter()
+                    .map(|(c, e)| LinkEcnDoc {
+                        class: fabric.class(*c).name.clone(),
+                        min_bytes: e.min.map(|v| v.value),
+                        max_bytes: e.max.map(|v| v.value),
+                        probability_percent: e.probability.map(|v| percent(v.value)),
+                    })
+                    .collect(),
             })
             .collect(),
         routing: RoutingDoc {
@@ -761,6 +856,22 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
         if c.cnp {
             props.push(Spanned::new(ClassProp::Cnp, span));
         }
+        if let Some(t) = c.traffic_class {
+            props.push(Spanned::new(
+                ClassProp::TrafficClass(Spanned::new(t, span)),
+                span,
+            ));
+        }
+        if let Some(q) = c.queue {
+            props.push(Spanned::new(ClassProp::Queue(Spanned::new(q, span)), span));
+        }
+        props.extend(ecn_speeds_ast(&c.ecn_at_speed, span));
+        if let Some(r) = c.rate_percent {
+            props.push(Spanned::new(
+                ClassProp::Rate(Spanned::new(Percent(r.saturating_mul(1000)), span)),
+                span,
+            ));
+        }
         body.push(stmt(
             StmtKind::Class(ClassDecl {
                 name: ident(&c.name, span),
@@ -980,10 +1091,32 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
         let sa = loc.find("a", &l.a);
         let sb = loc.find("b", &l.b);
         let span = sa.to(sb);
-        let props = vec![
+        let mut props = vec![
             Spanned::new(ast::LinkProp::Speed(Speed(l.speed_mbps)), span),
             Spanned::new(ast::LinkProp::Cable(ast::Length(l.cable_mm)), span),
         ];
+        for e in &l.ecn {
+            let mut args = Vec::new();
+            if let Some(m) = e.min_bytes {
+                args.push(Spanned::new(EcnArg::Min(Size::Bytes(m)), span));
+            }
+            if let Some(m) = e.max_bytes {
+                args.push(Spanned::new(EcnArg::Max(Size::Bytes(m)), span));
+            }
+            if let Some(p) = e.probability_percent {
+                args.push(Spanned::new(
+                    EcnArg::Probability(Percent(thousandths(p))),
+                    span,
+                ));
+            }
+            props.push(Spanned::new(
+                ast::LinkProp::Ecn {
+                    class: ident(&e.class, span),
+                    args,
+                },
+                span,
+            ));
+        }
         body.push(stmt(
             StmtKind::Link(ast::LinkDecl {
                 a: pattern(&l.a, sa),
@@ -1226,6 +1359,7 @@ fn override_ast(
             span,
         ));
     }
+    props.extend(ecn_speeds_ast(&o.ecn_at_speed, span));
     let class = ident(&o.class, span);
     let extra = o.headroom_bytes.map(|h| SwitchProp::Headroom {
         class: class.clone(),

@@ -129,6 +129,16 @@ pub struct Ecn {
     pub probability: Sourced<u64>,
 }
 
+/// `ecn SPEED …`: thresholds for the ports of one speed (Mb/s); `None` = the class's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EcnAtSpeed {
+    pub speed_mbps: u64,
+    pub span: Span,
+    pub min: Option<Sourced<u64>>,
+    pub max: Option<Sourced<u64>>,
+    pub probability: Option<Sourced<u64>>,
+}
+
 /// NVIDIA's published RoCE defaults (NVIDIA Cumulus Linux user guide, "RDMA over Converged Ethernet – RoCE"): min 150 KB, max 1500 KB, probability 100%.
 pub const DEFAULT_ECN_MIN: u64 = 150_000;
 pub const DEFAULT_ECN_MAX: u64 = 1_500_000;
@@ -148,6 +158,14 @@ pub struct Class {
     /// Static PFC pause (XOFF) trigger in bytes; `None` = the model's dynamic threshold.
     pub pfc_threshold: Option<Sourced<u64>>,
     pub cnp: Option<Span>,
+    /// `traffic-class`: the switch-internal traffic class; `None` = the priority.
+    pub traffic_class: Option<Sourced<u8>>,
+    /// `queue`: the switch egress queue; `None` = the traffic class.
+    pub queue: Option<Sourced<u8>>,
+    /// `rate`: cap of the queue's egress rate, thousandths of a percent of the port speed.
+    pub rate: Option<Sourced<u64>>,
+    /// `ecn SPEED …`, sorted by speed, one per speed.
+    pub ecn_speeds: Vec<EcnAtSpeed>,
 }
 
 /// How one device deviates from a class (every field optional).
@@ -165,6 +183,8 @@ pub struct ClassOverride {
     pub pfc_threshold: Option<Sourced<u64>>,
     /// A fixed headroom (bytes) instead of the computed one (switches only).
     pub headroom: Option<Sourced<u64>>,
+    /// `ecn SPEED …` in the device's class block, sorted by speed.
+    pub ecn_speeds: Vec<EcnAtSpeed>,
 }
 
 // ---------------------------------------------------------------- models
@@ -296,6 +316,9 @@ pub struct Link {
     pub cable_mm: Sourced<u64>,
     pub span: Span,
     pub generated: Option<TierId>,
+    /// `ecn CLASS …` on this link: thresholds of that class's queue on its switch ports
+    /// (`speed_mbps` = the link's speed), sorted by class, one per class.
+    pub ecn: Vec<(ClassId, EcnAtSpeed)>,
 }
 
 /// Default cable length when a link or tier gives none: long enough that headroom is never

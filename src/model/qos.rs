@@ -19,6 +19,16 @@ pub struct ClassView {
     pub scheduling: Sourced<Scheduling>,
     pub pfc_threshold: Option<Sourced<u64>>,
     pub headroom: Option<Sourced<u64>>,
+    /// The switch traffic class: `traffic-class`, else the priority (as this device has it).
+    pub tc: Sourced<u8>,
+    /// The switch egress queue: `queue`, else the traffic class. Scheduling, ECN marking and
+    /// rate caps act on the queue; PFC, headroom and the deadlock proof on the priority.
+    pub queue: Sourced<u8>,
+    /// Egress rate cap, thousandths of a percent of the port speed.
+    pub rate: Option<Sourced<u64>>,
+    /// Per-speed ECN thresholds in force on this device, sorted by speed: the device's own
+    /// `ecn SPEED …`; the class's, unless the device sets class-wide ECN thresholds itself.
+    pub ecn_speeds: Vec<crate::model::EcnAtSpeed>,
 }
 
 impl ClassView {
@@ -33,6 +43,10 @@ impl ClassView {
             scheduling: class.scheduling,
             pfc_threshold: class.pfc_threshold,
             headroom: None,
+            tc: Sourced::default_at(class.priority.value, class.priority.span),
+            queue: Sourced::default_at(class.priority.value, class.priority.span),
+            rate: class.rate,
+            ecn_speeds: class.ecn_speeds.clone(),
         };
         if let Some(o) = o {
             if let Some(d) = &o.dscp {
@@ -50,8 +64,59 @@ impl ClassView {
                 v.pfc_threshold = o.pfc_threshold;
             }
             v.headroom = o.headroom;
+            // A device's own thresholds beat the fabric's per-speed ones.
+            if o.ecn_min.is_some() || o.ecn_max.is_some() || o.ecn_probability.is_some() {
+                v.ecn_speeds.clear();
+            }
+            for e in &o.ecn_speeds {
+                v.ecn_speeds.retain(|x| x.speed_mbps != e.speed_mbps);
+                v.ecn_speeds.push(*e);
+            }
+            v.ecn_speeds.sort_by_key(|e| e.speed_mbps);
         }
+        v.tc = class
+            .traffic_class
+            .unwrap_or(Sourced::default_at(v.priority.value, v.priority.span));
+        v.queue = class
+            .queue
+            .unwrap_or(Sourced::default_at(v.tc.value, v.tc.span));
         v
+    }
+
+    /// The ECN thresholds of this class's queue on a port of `speed_mbps`: the `ecn SPEED`
+    /// entry for that speed where there is one, its unset parameters from the class.
+    pub fn ecn_at(&self, speed_mbps: u64) -> Ecn {
+        let mut e = self.ecn;
+        if let Some(at) = self.ecn_speeds.iter().find(|x| x.speed_mbps == speed_mbps) {
+            if let Some(m) = at.min {
+                e.min = m;
+            }
+            if let Some(m) = at.max {
+                e.max = m;
+            }
+            if let Some(p) = at.probability {
+                e.probability = p;
+            }
+        }
+        e
+    }
+
+    /// The ECN thresholds of this class's queue on a switch port of `link`: the link's own
+    /// `ecn CLASS …`, over [`ClassView::ecn_at`] its speed.
+    pub fn ecn_on(&self, link: &super::Link) -> Ecn {
+        let mut e = self.ecn_at(link.speed);
+        if let Some((_, at)) = link.ecn.iter().find(|(c, _)| *c == self.id) {
+            if let Some(m) = at.min {
+                e.min = m;
+            }
+            if let Some(m) = at.max {
+                e.max = m;
+            }
+            if let Some(p) = at.probability {
+                e.probability = p;
+            }
+        }
+        e
     }
 
     /// ECN marking applies: the class runs DCQCN and marking is not turned off.

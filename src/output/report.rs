@@ -434,6 +434,9 @@ fn report_md(input: &ReportInput<'_>) -> String {
 
     sonic_section(&mut o, input.switches);
 
+    // ---- queue plan (only when a class leaves the queue = traffic class = priority default)
+    queue_plan(&mut o, input.switches);
+
     // ---- ECN
     let _ = writeln!(o, "## ECN marking\n");
     let mut ecn: BTreeMap<(String, u8, String), usize> = BTreeMap::new();
@@ -471,6 +474,7 @@ fn report_md(input: &ReportInput<'_>) -> String {
         }
         o.push('\n');
     }
+    ecn_conversions(&mut o, input.switches);
     let mut host_ecn: BTreeMap<(Vec<u8>, String, u8), usize> = BTreeMap::new();
     for h in input.hosts {
         let pfc: String = h
@@ -595,6 +599,123 @@ fn report_md(input: &ReportInput<'_>) -> String {
 
 /// How the host scripts find their NICs and mark RDMA traffic, grouped: what an operator
 /// checks before deploying them (README "Deploy a host").
+/// Targets that do not take ECN thresholds in bytes (Junos fill levels, NX-OS kbytes): the
+/// value the switch holds next to the model's bytes, with the exact conversion.
+fn ecn_conversions(o: &mut String, switches: &[&SwitchContext]) {
+    type Row = (String, String, u8, u64, u64, u64, u64, String);
+    let mut rows: BTreeMap<Row, usize> = BTreeMap::new();
+    for s in switches {
+        if !matches!(s.os, SwitchOs::Junos | SwitchOs::Nxos) {
+            continue;
+        }
+        for p in &s.ports {
+            for q in &p.ecn {
+                let Some(e) = q.ecn else { continue };
+                let Some(c) = s.qos.classes.iter().find(|c| c.queue == q.queue) else {
+                    continue;
+                };
+                let w = crate::render::ecn_as_written(s, c.lossless, e);
+                *rows
+                    .entry((
+                        s.os.as_str().to_string(),
+                        c.name.clone(),
+                        q.queue,
+                        e.min_bytes,
+                        e.max_bytes,
+                        w.min_bytes,
+                        w.max_bytes,
+                        w.how,
+                    ))
+                    .or_default() += 1;
+            }
+        }
+    }
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        o,
+        "ECN as the switch holds it, where the target does not take bytes (the checks judge these values too, FAB315):\n"
+    );
+    let _ = writeln!(
+        o,
+        "| OS | class | queue | model min / max B | switch min / max B | written as | switch ports |"
+    );
+    let _ = writeln!(o, "|---|---|---:|---|---|---|---:|");
+    for ((os, class, q, min, max, wmin, wmax, how), n) in &rows {
+        let _ = writeln!(
+            o,
+            "| {os} | {} | {q} | {} / {} | {} / {} | {} | {n} |",
+            cell(class),
+            bytes(*min),
+            bytes(*max),
+            bytes(*wmin),
+            bytes(*wmax),
+            cell(how)
+        );
+    }
+    o.push('\n');
+}
+
+/// The switch queue plan, when any class has its own traffic class, queue or rate cap:
+/// distinct (class, priority, TC, queue, scheduling, cap) rows with their switch counts.
+fn queue_plan(o: &mut String, switches: &[&SwitchContext]) {
+    let special = switches.iter().any(|s| {
+        s.qos
+            .classes
+            .iter()
+            .any(|c| c.tc != c.priority || c.queue != c.priority || c.rate_percent.is_some())
+    });
+    if !special {
+        return;
+    }
+    let _ = writeln!(o, "## Queue plan\n");
+    let _ = writeln!(
+        o,
+        "PFC, headroom and the deadlock proof use the priority; the switch schedules, marks ECN and caps the rate per egress queue.\n"
+    );
+    let _ = writeln!(
+        o,
+        "| class | priority | lossless | traffic class | queue | scheduling | rate cap | switches |"
+    );
+    let _ = writeln!(o, "|---|---:|---|---:|---:|---|---|---:|");
+    type Row = (u8, String, bool, u8, u8, String, String);
+    let mut rows: BTreeMap<Row, usize> = BTreeMap::new();
+    for s in switches {
+        for c in &s.qos.classes {
+            let sched = match c.scheduling {
+                crate::render::Scheduling::Strict => "strict".to_string(),
+                crate::render::Scheduling::Ets { weight_percent } => {
+                    format!("ETS {weight_percent} %")
+                }
+            };
+            let cap = c
+                .rate_percent
+                .map_or_else(|| "none".to_string(), |r| format!("{r} % of the port"));
+            *rows
+                .entry((
+                    c.priority,
+                    c.name.clone(),
+                    c.lossless,
+                    c.tc,
+                    c.queue,
+                    sched,
+                    cap,
+                ))
+                .or_default() += 1;
+        }
+    }
+    for ((p, name, lossless, tc, q, sched, cap), n) in &rows {
+        let _ = writeln!(
+            o,
+            "| {} | {p} | {} | {tc} | {q} | {sched} | {cap} | {n} |",
+            cell(name),
+            if *lossless { "yes" } else { "no" }
+        );
+    }
+    o.push('\n');
+}
+
 fn host_scripts(o: &mut String, input: &ReportInput<'_>) {
     if input.hosts.is_empty() {
         return;

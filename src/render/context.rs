@@ -68,6 +68,8 @@ pub struct ClassContext {
     pub tc: u8,
     /// Egress queue, 0..=7.
     pub queue: u8,
+    /// Cap of the queue's egress rate, whole percent of the port speed (1..=100).
+    pub rate_percent: Option<u8>,
     pub lossless: bool,
     /// The class-wide ECN thresholds; ports may differ (`PortContext::ecn`).
     pub ecn: Option<Ecn>,

@@ -168,6 +168,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(CumulusView, Vec<Note>), RenderError
     let err = |m: String| unsupported(dev, SwitchOs::Cumulus, m);
     let release = ctx.release.unwrap_or(NEWEST);
     let mut notes = Vec::new();
+    super::fidelity::rate_caps_not_rendered(&ctx.qos, "traffic class", &mut notes);
     let qos = &ctx.qos;
 
     // DSCP → switch-priority: the class that lists the DSCP, else the class of its TC.

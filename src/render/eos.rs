@@ -174,6 +174,8 @@ pub struct EosQueue {
     pub bandwidth: u8,
     /// Pre-formatted `random-detect ecn …` arguments.
     pub ecn: Option<String>,
+    /// `shape rate N percent`: the class's rate cap.
+    pub shape_percent: Option<u8>,
 }
 
 #[derive(Debug, Serialize)]
@@ -336,11 +338,24 @@ pub fn view(ctx: &SwitchContext) -> Result<(EosView, Vec<Note>), RenderError> {
         .collect();
     tc_queue.sort_unstable();
     tc_queue.dedup();
-    let cos_map = if qos.lossless_priorities.iter().any(|&p| p <= 1) {
+    let mut cos_map: Vec<(u8, u8)> = if qos.lossless_priorities.iter().any(|&p| p <= 1) {
         vec![(0, 0), (1, 1)]
     } else {
         Vec::new()
     };
+    // A lossless class on its own traffic class: its PFC priority (CoS) must land in that
+    // traffic class, which EOS's default CoS map (0↔1 swapped, else identity) does not do.
+    for c in qos.classes.iter().filter(|c| c.lossless) {
+        let default_tc = match c.priority {
+            0 => 1,
+            1 => 0,
+            p => p,
+        };
+        if c.tc != default_tc && !cos_map.iter().any(|&(cos, _)| cos == c.priority) {
+            cos_map.push((c.priority, c.tc));
+        }
+    }
+    cos_map.sort_unstable();
     let mut dscp_map = Vec::new();
     for tc in 0u8..8 {
         let dscps: Vec<String> = (0u8..)
@@ -352,20 +367,20 @@ pub fn view(ctx: &SwitchContext) -> Result<(EosView, Vec<Note>), RenderError> {
             dscp_map.push((dscps.join(" "), tc));
         }
     }
-    for c in qos.classes.iter().filter(|c| c.queue == 7 || c.tc == 7) {
+    for c in qos.classes.iter().filter(|c| c.queue == 7) {
         if mode == QueueMode::Sand && release < SAND_QUEUE7 {
             return Err(err(format!(
-                "class `{}` uses traffic class and tx-queue 7, which Sand (Jericho) platforms reserve for control-plane traffic before EOS {SAND_QUEUE7} (this model: EOS {release}); move the class to priority 6 or below, or set `os eos {SAND_QUEUE7}` if the switches run it",
+                "class `{}` uses tx-queue 7, which Sand (Jericho) platforms reserve for control-plane traffic before EOS {SAND_QUEUE7} (this model: EOS {release}); give the class `queue 6` or below (its priority may stay 7), or set `os eos {SAND_QUEUE7}` if the switches run it",
                 c.name
             )));
         }
         let text = match mode {
             QueueMode::Sand => format!(
-                "class `{}` uses traffic class and tx-queue 7: Sand (Jericho) platforms map it to control-plane traffic and allow only a limited set of features on it from EOS {SAND_QUEUE7}; move the class to priority 6 or below",
+                "class `{}` uses tx-queue 7: Sand (Jericho) platforms map it to control-plane traffic and allow only a limited set of features on it from EOS {SAND_QUEUE7}; give the class `queue 6` or below (its priority may stay 7)",
                 c.name
             ),
             QueueMode::Xgs | QueueMode::Unknown => format!(
-                "class `{}` uses traffic class and tx-queue 7: on Sand (Jericho) platforms before EOS {SAND_QUEUE7} queue 7 is reserved for control-plane traffic and not configurable, elsewhere it is shared with control-plane traffic; move the class to priority 6 or below",
+                "class `{}` uses tx-queue 7: on Sand (Jericho) platforms before EOS {SAND_QUEUE7} queue 7 is reserved for control-plane traffic and not configurable, elsewhere it is shared with control-plane traffic; give the class `queue 6` or below (its priority may stay 7)",
                 c.name
             ),
         };
@@ -533,10 +548,13 @@ fn profile(ctx: &SwitchContext, v: &Variant) -> EosProfile {
                 strict,
                 bandwidth,
                 ecn: variants::ecn_of(v, c.queue).map(ecn_args),
+                shape_percent: c.rate_percent,
             }
         })
         .collect();
+    // Classes that share a queue (the checks make them agree) configure it once.
     queues.sort_by_key(|q| q.queue);
+    queues.dedup_by_key(|q| q.queue);
     EosProfile {
         name: variants::variant_name(PROFILE, v.index),
         lossless_priorities: v.lossless_priorities.clone(),

@@ -43,6 +43,8 @@ pub enum Property {
     PortEcn,
     /// Strict priority and ETS weights.
     Scheduling,
+    /// A class's egress rate cap (`rate`).
+    RateCap,
     /// Port MTU.
     Mtu,
     /// Port descriptions (peer and peer port).
@@ -68,7 +70,7 @@ pub enum Property {
 }
 
 impl Property {
-    pub const ALL: [Property; 24] = [
+    pub const ALL: [Property; 25] = [
         Property::Identity,
         Property::Release,
         Property::Platform,
@@ -80,6 +82,7 @@ impl Property {
         Property::EcnMarking,
         Property::PortEcn,
         Property::Scheduling,
+        Property::RateCap,
         Property::Mtu,
         Property::PortDescription,
         Property::PortHardware,
@@ -109,6 +112,7 @@ impl Property {
             Property::EcnMarking => "ECN marking",
             Property::PortEcn => "per-port ECN",
             Property::Scheduling => "scheduling",
+            Property::RateCap => "rate cap",
             Property::Mtu => "MTU",
             Property::PortDescription => "port description",
             Property::PortHardware => "port speed/FEC",
@@ -208,6 +212,9 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             ),
             P::PortEcn => Rendered("a `WRED_PROFILE` per threshold set on each port's queue"),
             P::Scheduling => Rendered("`SCHEDULER` DWRR weight / STRICT per queue"),
+            P::RateCap => Rendered(
+                "a `SCHEDULER` per port speed with `meter_type` bytes, `cir` = `pir` = N % of the speed in bytes/s",
+            ),
             P::Mtu => Rendered("`PORT.mtu`"),
             P::PortDescription => Rendered("`PORT.description`"),
             P::PortHardware => Rendered(
@@ -254,6 +261,7 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             P::EcnMarking => Rendered("`random-detect ecn … bytes … max-mark-probability`"),
             P::PortEcn => Rendered("one `qos profile` per port variant"),
             P::Scheduling => Rendered("`priority strict` / `no priority` + `bandwidth percent`"),
+            P::RateCap => Rendered("`shape rate N percent` on the class's tx-queue"),
             P::Mtu => Approximated("capped at 9214 (FAB907)"),
             P::PortDescription => Rendered("`description`"),
             P::PortHardware => DeviceManaged(PORTS),
@@ -294,6 +302,9 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             P::EcnMarking => Approximated("`random-detect … kbytes … ecn`, rounded up (FAB907)"),
             P::PortEcn => Rendered("one output queuing policy per port variant"),
             P::Scheduling => Rendered("`priority level 1` / `bandwidth remaining percent`"),
+            P::RateCap => NotExpressible(
+                "not written: the queue is not shaped, FAB904 (no NX-OS shaping syntax verified for fabricc yet)",
+            ),
             P::Mtu => Rendered("`mtu` per interface and network-qos class"),
             P::PortDescription => Rendered("`description`"),
             P::PortHardware => DeviceManaged(PORTS),
@@ -338,6 +349,9 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             }
             P::PortEcn => Rendered("congestion-control profile per port variant (5.4+)"),
             P::Scheduling => Rendered("`egress-scheduler` on all 8 traffic classes"),
+            P::RateCap => NotExpressible(
+                "not written: the traffic class is not shaped, FAB904 (no NVUE shaper syntax verified for fabricc yet)",
+            ),
             P::Mtu => Rendered("`link mtu`"),
             P::PortDescription => Rendered("`description`"),
             P::PortHardware => DeviceManaged(PORTS),
@@ -376,6 +390,9 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             ),
             P::PortEcn => Rendered("one scheduler map per port variant"),
             P::Scheduling => Rendered("`transmit-rate percent` / `priority strict-high`"),
+            P::RateCap => Rendered(
+                "`shaping-rate percent N` (and `transmit-rate percent N`) in the class's scheduler",
+            ),
             P::Mtu => Rendered("`mtu`"),
             P::PortDescription => Rendered("`description`"),
             P::PortHardware => DeviceManaged(PORTS),
@@ -477,6 +494,7 @@ pub fn properties_of(ctx: &SwitchContext) -> Vec<Property> {
             priority: _,
             tc: _,
             queue: _,
+            rate_percent,
             lossless: _,
             ecn: _,
             scheduling: _,
@@ -491,6 +509,9 @@ pub fn properties_of(ctx: &SwitchContext) -> Vec<Property> {
             P::Scheduling,
             P::CnpClass,
         ]);
+        if rate_percent.is_some() {
+            out.push(P::RateCap);
+        }
     }
     if let Some(w) = watchdog {
         let Watchdog {
@@ -655,6 +676,28 @@ fn ranges(numbers: &[u32]) -> String {
     out.join(", ")
 }
 
+/// FAB904 for every class with a `rate` cap on a target that writes none: the queue is not
+/// shaped, so a strict class may take the whole port.
+pub fn rate_caps_not_rendered(qos: &QosPlan, what: &str, notes: &mut Vec<Note>) {
+    for c in qos.classes.iter().filter(|c| c.rate_percent.is_some()) {
+        notes.push(Note::new(
+            NoteKind::NotRendered,
+            Property::RateCap,
+            format!(
+                "class `{}`: the cap `rate {}%` is not configured, so {what} {} is not shaped and, {}, can use the whole port",
+                c.name,
+                c.rate_percent.unwrap_or(100),
+                c.queue,
+                if c.scheduling == super::context::Scheduling::Strict {
+                    "being strict"
+                } else {
+                    "when the others are idle"
+                }
+            ),
+        ));
+    }
+}
+
 /// What a target leaves to the switch on every fabric, whatever the fabric says: printed in
 /// report.md (per target built), not as findings.
 pub fn always_left(os: SwitchOs) -> &'static [&'static str] {
@@ -712,18 +755,19 @@ pub fn index(p: Property) -> usize {
         Property::EcnMarking => 8,
         Property::PortEcn => 9,
         Property::Scheduling => 10,
-        Property::Mtu => 11,
-        Property::PortDescription => 12,
-        Property::PortHardware => 13,
-        Property::CableLength => 14,
-        Property::Headroom => 15,
-        Property::PauseThreshold => 16,
-        Property::BufferPools => 17,
-        Property::QueueAlpha => 18,
-        Property::WatchdogEnable => 19,
-        Property::WatchdogDetect => 20,
-        Property::WatchdogRestore => 21,
-        Property::WatchdogPoll => 22,
-        Property::WatchdogAction => 23,
+        Property::RateCap => 11,
+        Property::Mtu => 12,
+        Property::PortDescription => 13,
+        Property::PortHardware => 14,
+        Property::CableLength => 15,
+        Property::Headroom => 16,
+        Property::PauseThreshold => 17,
+        Property::BufferPools => 18,
+        Property::QueueAlpha => 19,
+        Property::WatchdogEnable => 20,
+        Property::WatchdogDetect => 21,
+        Property::WatchdogRestore => 22,
+        Property::WatchdogPoll => 23,
+        Property::WatchdogAction => 24,
     }
 }

@@ -26,7 +26,11 @@
 //!   cable length.
 //! * The CNP scheduler is `priority strict-high` with `transmit-rate percent 5`, as Juniper's
 //!   DCQCN configlet for QFX5220/5230/5240 (Apstra 6.1 "Create and Import a DCQCN Configlet");
-//!   the ETS transmit rates share the other 95 %.
+//!   the ETS transmit rates share the other 95 %. A class's `rate N%` replaces that 5 % on a
+//!   strict class and adds `shaping-rate percent N`, the queue's maximum ("Configure the
+//!   shaping rate … a maximum bandwidth … for a queue", Junos `shaping-rate` reference for the
+//!   QFX Series, juniper.net/documentation/en_US/junos13.2/topics/reference/
+//!   configuration-statement/shaping-rate-edit-class-of-service.html).
 //! * `watchdog-action` is `drop` or `forward` (YANG `pfc-watchdog/watchdog-action`).
 
 use serde::Serialize;
@@ -143,6 +147,8 @@ pub struct JScheduler {
     pub name: String,
     pub strict: bool,
     pub transmit_percent: Option<u8>,
+    /// `shaping-rate percent N`: the class's `rate` cap.
+    pub shaping_percent: Option<u8>,
     pub drop_profile: Option<String>,
 }
 
@@ -207,16 +213,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(JunosView, Vec<Note>), RenderError> 
     let mut notes = Vec::new();
     let qos = &ctx.qos;
     let b = &ctx.buffer;
-    // A lossy queue holds the same α share of the (smaller) lossy partition.
-    let lossy_queue = if b.egress_lossless_pool_bytes == 0 {
-        0
-    } else {
-        u64::try_from(
-            u128::from(b.lossless_queue_buffer_bytes) * u128::from(b.egress_lossy_pool_bytes)
-                / u128::from(b.egress_lossless_pool_bytes),
-        )
-        .unwrap_or(u64::MAX)
-    };
+    let lossy_queue = lossy_queue_bytes(b);
     if b.lossless_queue_buffer_bytes == 0 {
         return Err(err(
             "the lossless queue buffer size is needed for fill-level percentages".into(),
@@ -281,19 +278,41 @@ pub fn view(ctx: &SwitchContext) -> Result<(JunosView, Vec<Note>), RenderError> 
             Scheduling::Strict => 0,
         })
         .collect();
-    let rates = if cnp_strict {
-        scale_weights(&ets, 100 - CNP_TRANSMIT_PERCENT)
+    // Strict schedulers with a transmit rate: a class's `rate`, else the CNP class's 5 %.
+    let strict_rate = |c: &super::context::ClassContext| match (c.scheduling, c.rate_percent) {
+        (Scheduling::Strict, Some(r)) => Some(r),
+        (Scheduling::Strict, None) if c.cnp => Some(CNP_TRANSMIT_PERCENT),
+        _ => None,
+    };
+    let strict_total: u32 = qos
+        .classes
+        .iter()
+        .filter_map(&strict_rate)
+        .map(u32::from)
+        .sum();
+    if strict_total >= 100 && ets.iter().any(|&w| w > 0) {
+        return Err(err(format!(
+            "the strict classes' transmit rates sum to {strict_total}%, leaving nothing for the ETS classes"
+        )));
+    }
+    let left = u8::try_from(100u32.saturating_sub(strict_total)).unwrap_or(0);
+    let rates = if strict_total > 0 {
+        scale_weights(&ets, left)
     } else {
         ets.clone()
     };
     if rates != ets {
+        let why = if cnp_strict && qos.classes.iter().all(|c| c.rate_percent.is_none()) {
+            format!(
+                "the strict CNP scheduler gets `transmit-rate percent {CNP_TRANSMIT_PERCENT}` (Juniper's DCQCN configlet)"
+            )
+        } else {
+            format!("the strict schedulers get `transmit-rate percent` {strict_total}% in all")
+        };
         notes.push(Note::new(
             NoteKind::Adjusted,
             Property::Scheduling,
-            format!(
-                "the strict CNP scheduler gets `transmit-rate percent {CNP_TRANSMIT_PERCENT}` (Juniper's DCQCN configlet), so the ETS transmit rates are scaled to the other {}%",
-                100 - CNP_TRANSMIT_PERCENT
-            ),
+            format!("{why}, so the ETS transmit rates are scaled to the other {left}%"),
         ));
     }
 
@@ -328,16 +347,19 @@ pub fn view(ctx: &SwitchContext) -> Result<(JunosView, Vec<Note>), RenderError> 
                 name
             });
             let (strict, transmit_percent) = match c.scheduling {
-                Scheduling::Strict if c.cnp => (true, Some(CNP_TRANSMIT_PERCENT)),
-                Scheduling::Strict => (true, None),
+                Scheduling::Strict => (true, strict_rate(c)),
                 Scheduling::Ets { .. } => (false, Some(rates[ci])),
             };
+            // `shaping-rate` is the cap ("a maximum bandwidth … for a queue", Junos
+            // `shaping-rate` reference for the QFX Series).
+            let shaping_percent = c.rate_percent;
             // A variant reuses the base scheduler of a class when nothing differs, so an
             // override only adds the schedulers it changes.
             let base = format!("s-{}", c.name);
             let same = |s: &JScheduler| {
                 s.strict == strict
                     && s.transmit_percent == transmit_percent
+                    && s.shaping_percent == shaping_percent
                     && s.drop_profile == drop_profile
             };
             let name = match schedulers.iter().find(|s: &&JScheduler| s.name == base) {
@@ -348,6 +370,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(JunosView, Vec<Note>), RenderError> 
                         name: name.clone(),
                         strict,
                         transmit_percent,
+                        shaping_percent,
                         drop_profile,
                     });
                     name
@@ -509,12 +532,38 @@ pub fn view(ctx: &SwitchContext) -> Result<(JunosView, Vec<Note>), RenderError> 
 }
 
 /// The drop profile of `class`: whole-percent fill levels of `queue_buffer`, min < max.
+/// What one lossy queue may hold: the same α share of the (smaller) lossy partition.
+pub fn lossy_queue_bytes(b: &super::context::BufferPlan) -> u64 {
+    if b.egress_lossless_pool_bytes == 0 {
+        0
+    } else {
+        u64::try_from(
+            u128::from(b.lossless_queue_buffer_bytes) * u128::from(b.egress_lossy_pool_bytes)
+                / u128::from(b.egress_lossless_pool_bytes),
+        )
+        .unwrap_or(u64::MAX)
+    }
+}
+
+/// The whole-percent fill levels Junos is given for byte thresholds over a queue of
+/// `queue_buffer` bytes: nearest percent, the low one at least 1 % and at most 99 %, the high
+/// one above it (Junos refuses equal fill levels).
+pub fn fill_levels(min_bytes: u64, max_bytes: u64, queue_buffer: u64) -> (u64, u64) {
+    let min = fill_percent(min_bytes, queue_buffer).clamp(1, 99);
+    let max = fill_percent(max_bytes, queue_buffer).clamp(min + 1, 100);
+    (min, max)
+}
+
+/// `pct` percent of `queue_buffer`, in bytes (what a fill level means on the switch).
+pub fn fill_bytes(pct: u64, queue_buffer: u64) -> u64 {
+    u64::try_from(u128::from(queue_buffer) * u128::from(pct) / 100).unwrap_or(u64::MAX)
+}
+
 fn drop_profile(class: &str, e: Ecn, queue_buffer: u64, notes: &mut Vec<Note>) -> JDropProfile {
     let asked_min = fill_percent(e.min_bytes, queue_buffer);
     let asked_max = fill_percent(e.max_bytes, queue_buffer);
-    let min = asked_min.clamp(1, 99);
-    let max = asked_max.clamp(min + 1, 100);
-    let bytes = |pct: u64| u128::from(queue_buffer) * u128::from(pct) / 100;
+    let (min, max) = fill_levels(e.min_bytes, e.max_bytes, queue_buffer);
+    let bytes = |pct: u64| fill_bytes(pct, queue_buffer);
     if min != asked_min {
         notes.push(Note::new(
             NoteKind::Approximated,

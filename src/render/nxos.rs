@@ -211,6 +211,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(NxosView, Vec<Note>), RenderError> {
     let dev = ctx.device.as_str();
     let err = |m: String| unsupported(dev, SwitchOs::Nxos, m);
     let mut notes = Vec::new();
+    super::fidelity::rate_caps_not_rendered(&ctx.qos, "queue", &mut notes);
     if let Some(w) = ctx.watchdog {
         if w.action != WatchdogAction::Drop {
             return Err(err(format!(

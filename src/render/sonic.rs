@@ -530,6 +530,7 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
             Scheduling::Ets { weight_percent } => format!("DWRR_{weight_percent}").into(),
         }
     };
+    let mut scheduler_fields: BTreeMap<Text, Row> = BTreeMap::new();
     for c in &qos.classes {
         let fields = match c.scheduling {
             Scheduling::Strict => row([("type", "STRICT".into())]),
@@ -546,7 +547,16 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
                 ])
             }
         };
-        put(&mut db, "SCHEDULER", scheduler_name(c.scheduling), fields);
+        // A rate-capped class gets a scheduler per port speed instead (below).
+        if c.rate_percent.is_none() {
+            put(
+                &mut db,
+                "SCHEDULER",
+                scheduler_name(c.scheduling),
+                fields.clone(),
+            );
+        }
+        scheduler_fields.insert(scheduler_name(c.scheduling), fields);
     }
 
     // Watchdog ranges (sonic-pfcwd.yang).
@@ -784,10 +794,39 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
         // Queues: scheduler per class queue; WRED (ECN mark) where this port marks.
         let mut queues: BTreeMap<u8, Row> = BTreeMap::new();
         for c in &qos.classes {
+            let name = match c.rate_percent {
+                None => scheduler_name(c.scheduling),
+                // A rate cap: SCHEDULER `pir` is bytes/s (SAI_SCHEDULER_ATTR_MAX_BANDWIDTH_RATE
+                // with meter_type bytes), so each port speed gets its own scheduler. SONiC's
+                // YANG refuses `pir` without a `cir` above 0 and a `pir` below `cir`
+                // (sonic-net/sonic-buildimage@086b03bd70f9:
+                // src/sonic-yang-models/yang-models/sonic-scheduler.yang), so `cir` = `pir`:
+                // the queue is guaranteed what it may use, as Junos's `transmit-rate`.
+                Some(pct) => {
+                    let name = format!(
+                        "{}_MAX{pct}_{}",
+                        scheduler_name(c.scheduling),
+                        port.speed_mbps
+                    );
+                    let sched = db.entry("SCHEDULER").or_default();
+                    if !sched.contains_key(name.as_str()) {
+                        let mut f = scheduler_fields
+                            .get(&scheduler_name(c.scheduling))
+                            .cloned()
+                            .unwrap_or_default();
+                        f.insert("meter_type".into(), "bytes".into());
+                        let rate = rate_bytes_per_second(port.speed_mbps, pct).to_string();
+                        f.insert("cir".into(), rate.clone().into());
+                        f.insert("pir".into(), rate.into());
+                        sched.insert(name.clone().into(), f);
+                    }
+                    name.into()
+                }
+            };
             queues
                 .entry(c.queue)
                 .or_default()
-                .insert("scheduler".into(), scheduler_name(c.scheduling));
+                .insert("scheduler".into(), name);
         }
         for q in &port.ecn {
             if let Some(e) = q.ecn {
@@ -835,6 +874,11 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
         return Err(err("a priority→PG map on Broadcom".into()));
     }
     Ok(db)
+}
+
+/// `pct` percent of a port of `speed_mbps` in bytes per second (SCHEDULER `pir`).
+pub fn rate_bytes_per_second(speed_mbps: u32, pct: u8) -> u64 {
+    u64::from(speed_mbps) * 1_000_000 / 8 * u64::from(pct) / 100
 }
 
 /// A small number as CONFIG_DB text; the map tables hold only 0..63.

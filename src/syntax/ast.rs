@@ -192,6 +192,18 @@ pub enum ClassProp {
     Strict,
     PfcThreshold(Spanned<Size>),
     Cnp,
+    /// `queue N`: the switch egress queue (0..7); default: the traffic class.
+    Queue(Spanned<u8>),
+    /// `traffic-class N`: the switch-internal traffic class (0..7); default: the priority.
+    TrafficClass(Spanned<u8>),
+    /// `rate PERCENT`: a cap on the queue's egress rate, percent of the port speed.
+    Rate(Spanned<Percent>),
+    /// `ecn SPEED min … max … probability …`: thresholds for the ports of that speed; what
+    /// it leaves out comes from the class's `ecn`.
+    EcnAt {
+        speed: Spanned<Speed>,
+        args: Vec<Spanned<EcnArg>>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -378,11 +390,17 @@ pub struct LinkDecl {
     pub span: Span,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LinkProp {
     Speed(Speed),
     Cable(Length),
     Count(u64),
+    /// `ecn CLASS min … max … probability …`: the class's thresholds on the switch ports of
+    /// this link (both ends), over the class's own and its per-speed ones.
+    Ecn {
+        class: Ident,
+        args: Vec<Spanned<EcnArg>>,
+    },
 }
 
 /// `tier leaf { model s9300  oversubscription 1:1  cable 3m  name leaf-{rail}-{group} }`

@@ -60,6 +60,14 @@ pub const PRIORITY: Bound = Bound {
     help: "a priority is between 0 and 7",
     unit: "",
 };
+/// A switch egress queue or traffic class (`queue`, `traffic-class`).
+pub const QUEUE: Bound = Bound {
+    what: "queue",
+    lo: 0,
+    hi: 7,
+    help: "a queue or traffic class is between 0 and 7",
+    unit: "",
+};
 pub const DSCP: Bound = Bound {
     what: "dscp",
     lo: 0,
@@ -353,6 +361,14 @@ impl Checker {
                 ClassProp::Ecn(e) => self.ecn(e),
                 ClassProp::Bandwidth(b) => self.number(b.node.0, PERCENT, b.span),
                 ClassProp::PfcThreshold(s) => self.size(s.node, s.span),
+                ClassProp::Queue(v) | ClassProp::TrafficClass(v) => {
+                    self.number(u64::from(v.node), QUEUE, v.span)
+                }
+                ClassProp::Rate(b) => self.number(b.node.0, PERCENT, b.span),
+                ClassProp::EcnAt { speed, args } => {
+                    self.number(speed.node.0, SPEED, speed.span);
+                    self.ecn(&EcnSpec::Params(args.clone()));
+                }
                 ClassProp::Dscp(DscpSpec::Other)
                 | ClassProp::Lossless(_)
                 | ClassProp::Congestion(_)
@@ -490,10 +506,14 @@ impl Checker {
                 self.pattern(&l.a, "link end");
                 self.pattern(&l.b, "link end");
                 for p in &l.props {
-                    match p.node {
+                    match &p.node {
                         LinkProp::Speed(v) => self.number(v.0, SPEED, p.span),
                         LinkProp::Cable(c) => self.number(c.0, LENGTH, p.span),
-                        LinkProp::Count(n) => self.number(n, COUNT, p.span),
+                        LinkProp::Count(n) => self.number(*n, COUNT, p.span),
+                        LinkProp::Ecn { class, args } => {
+                            self.ident(class, "class name");
+                            self.ecn(&EcnSpec::Params(args.clone()));
+                        }
                     }
                 }
             }

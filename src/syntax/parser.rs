@@ -20,7 +20,7 @@ use nom::{IResult, Parser as _};
 use super::ast::*;
 use super::bounds::{
     self, Bound, CHECK_FAILURES, COUNT, DSCP, DYNAMIC_THRESHOLD, LOSSLESS_LIMIT, MTU, PCI_HELP,
-    PRIORITY, ROCE_MTUS, TIER, pci_address,
+    PRIORITY, QUEUE, ROCE_MTUS, TIER, pci_address,
 };
 use super::error::{ErrorKind, SyntaxError, shorten};
 use crate::diagnostic::did_you_mean;
@@ -72,6 +72,9 @@ pub const CLASS_PROPS: &[&str] = &[
     "strict",
     "pfc-threshold",
     "cnp",
+    "queue",
+    "traffic-class",
+    "rate",
 ];
 pub const ECN_ARGS: &[&str] = &["min", "max", "probability"];
 pub const WATCHDOG_ARGS: &[&str] = &["detect", "restore", "poll", "action"];
@@ -99,7 +102,7 @@ pub const SWITCH_PROPS: &[&str] = &[
     "pfc-watchdog",
 ];
 pub const HOST_PROPS: &[&str] = &["nic", "netdev", "rdma-device", "pci", "class", "pfc", "ecn"];
-pub const LINK_PROPS: &[&str] = &["speed", "cable", "count"];
+pub const LINK_PROPS: &[&str] = &["speed", "cable", "count", "ecn"];
 pub const TIER_PROPS: &[&str] = &[
     "model",
     "oversubscription",
@@ -958,10 +961,14 @@ impl<'a> Parser<'a> {
     ///             | "lossy"
     ///             | "congestion" ( "dcqcn" | "none" )
     ///             | "ecn" ecn_spec
+    ///             | "ecn" SPEED ecn_arg { ecn_arg }
     ///             | "bandwidth" PERCENT
     ///             | "strict"
     ///             | "pfc-threshold" SIZE
-    ///             | "cnp" ;`
+    ///             | "cnp"
+    ///             | "queue" INT
+    ///             | "traffic-class" INT
+    ///             | "rate" PERCENT ;`
     fn class_prop(&self, i: &'a str) -> PResult<'a, Spanned<ClassProp>> {
         let (r, kw) = self.block_keyword(i, &CLASS_BLOCK)?;
         let (r, prop) = match kw {
@@ -982,11 +989,38 @@ impl<'a> Parser<'a> {
                 };
                 (r, ClassProp::Congestion(c))
             }
+            "ecn" if spaces(r).starts_with(|c: char| c.is_ascii_digit()) => {
+                let (r, speed) = self.speed(r)?;
+                let (r, spec) = self.ecn_spec(r)?;
+                match spec {
+                    EcnSpec::Params(args) => (r, ClassProp::EcnAt { speed, args }),
+                    EcnSpec::Off => {
+                        return fail(
+                            SyntaxError::new(
+                                ErrorKind::Syntax,
+                                spaces(r),
+                                0,
+                                "`ecn SPEED` takes thresholds, not `off`".to_string(),
+                            )
+                            .help("write `ecn 400G min 750KB max 3MB`; turn marking off for the whole class with `ecn off`"),
+                        );
+                    }
+                }
+            }
             "ecn" => self.ecn_spec(r).map(|(r, v)| (r, ClassProp::Ecn(v)))?,
             "bandwidth" => self.percent(r).map(|(r, v)| (r, ClassProp::Bandwidth(v)))?,
             "strict" => (r, ClassProp::Strict),
             "pfc-threshold" => self.size(r).map(|(r, v)| (r, ClassProp::PfcThreshold(v)))?,
             "cnp" => (r, ClassProp::Cnp),
+            "queue" => {
+                let (r, v) = self.int_in(r, "queue", QUEUE.lo, QUEUE.hi)?;
+                (r, ClassProp::Queue(v.map(|v| v as u8)))
+            }
+            "traffic-class" => {
+                let (r, v) = self.int_in(r, "traffic-class", QUEUE.lo, QUEUE.hi)?;
+                (r, ClassProp::TrafficClass(v.map(|v| v as u8)))
+            }
+            "rate" => self.percent(r).map(|(r, v)| (r, ClassProp::Rate(v)))?,
             _ => return fail(self.unknown(i, kw, &CLASS_BLOCK)),
         };
         Ok((r, Spanned::new(prop, self.span(i, r))))
@@ -1578,7 +1612,8 @@ impl<'a> Parser<'a> {
         fail(SyntaxError::expected(at, "`--` and the other end").help("write `A -- B`"))
     }
 
-    /// `link_prop = "speed" SPEED | "cable" LENGTH | "count" INT ;`
+    /// `link_prop = "speed" SPEED | "cable" LENGTH | "count" INT
+    ///           | "ecn" NAME ecn_arg { ecn_arg } ;`
     fn link_prop(&self, i: &'a str) -> PResult<'a, Spanned<LinkProp>> {
         let (r, kw) = self.block_keyword(i, &LINK_BLOCK)?;
         let (r, prop) = match kw {
@@ -1587,6 +1622,25 @@ impl<'a> Parser<'a> {
             "count" => self
                 .int_in(r, "count", COUNT.lo, COUNT.hi)
                 .map(|(r, n)| (r, LinkProp::Count(n.node)))?,
+            "ecn" => {
+                let (r, class) =
+                    self.name(r, "a class name, as in `ecn roce min 1.5MB max 6MB`")?;
+                let (r, spec) = self.ecn_spec(r)?;
+                match spec {
+                    EcnSpec::Params(args) => (r, LinkProp::Ecn { class, args }),
+                    EcnSpec::Off => {
+                        return fail(
+                            SyntaxError::new(
+                                ErrorKind::Syntax,
+                                spaces(r),
+                                0,
+                                "a link's `ecn` takes thresholds, not `off`".to_string(),
+                            )
+                            .help("write `ecn roce min 1.5MB max 6MB`; turn marking off for a switch with `ecn roce off` in its block"),
+                        );
+                    }
+                }
+            }
             _ => return fail(self.unknown(i, kw, &LINK_BLOCK)),
         };
         Ok((r, Spanned::new(prop, self.span(i, r))))

@@ -132,10 +132,13 @@ impl Printer {
             StmtKind::Link(l) => {
                 let head = format!("link {} -- {}", pattern(&l.a), pattern(&l.b));
                 self.opt_block(head, &l.props, |p, prop| {
-                    p.line(match prop.node {
-                        LinkProp::Speed(s) => format!("speed {}", speed(s)),
-                        LinkProp::Cable(c) => format!("cable {}", length(c)),
+                    p.line(match &prop.node {
+                        LinkProp::Speed(s) => format!("speed {}", speed(*s)),
+                        LinkProp::Cable(c) => format!("cable {}", length(*c)),
                         LinkProp::Count(n) => format!("count {n}"),
+                        LinkProp::Ecn { class, args } => {
+                            format!("ecn {} {}", class.node, ecn(&EcnSpec::Params(args.clone())))
+                        }
                     });
                 });
             }
@@ -263,6 +266,14 @@ fn class_prop(prop: &ClassProp) -> String {
         ClassProp::Strict => "strict".into(),
         ClassProp::PfcThreshold(s) => format!("pfc-threshold {}", size(s.node)),
         ClassProp::Cnp => "cnp".into(),
+        ClassProp::Queue(q) => format!("queue {}", q.node),
+        ClassProp::TrafficClass(t) => format!("traffic-class {}", t.node),
+        ClassProp::Rate(r) => format!("rate {}", percent(r.node)),
+        ClassProp::EcnAt { speed: sp, args } => format!(
+            "ecn {} {}",
+            speed(sp.node),
+            ecn(&EcnSpec::Params(args.clone()))
+        ),
     }
 }
 

@@ -735,7 +735,16 @@ pub fn generated(os: SwitchOs, artifacts: &[Artifact]) -> (Canon, Vec<String>) {
 /// A difference as a finding.
 fn drift(device: &str, target: Target, form: Form, files: &str, file: usize, d: Diff) -> Pending {
     let at = d.at();
-    let reapply = format!("apply `{files}` again (docs/verify.md)");
+    // SONiC's fragment only takes effect through its apply script (clear, load, save, reload).
+    let reapply = if target == Target::Switch(SwitchOs::Sonic) {
+        let script = files.rsplit_once('/').map_or_else(
+            || "apply.sh".to_string(),
+            |(dir, _)| format!("{dir}/apply.sh"),
+        );
+        format!("run `{script}` again, which applies `{files}` (docs/verify.md)")
+    } else {
+        format!("apply `{files}` again (docs/verify.md)")
+    };
     let diag = match d {
         Diff::Differs {
             key,

@@ -27,6 +27,11 @@ pub struct ClassDraft {
     pub pfc_threshold: Option<Sourced<Size>>,
     pub headroom: Option<Sourced<Size>>,
     pub cnp: Option<Span>,
+    pub queue: Option<Sourced<u8>>,
+    pub traffic_class: Option<Sourced<u8>>,
+    pub rate: Option<Sourced<u64>>,
+    /// `ecn SPEED …`: (speed Mb/s, statement span, args).
+    pub ecn_speeds: Vec<(u64, Span, Vec<crate::span::Spanned<EcnArg>>)>,
 }
 
 pub fn dscp(spec: &DscpSpec) -> Dscp {
@@ -74,6 +79,24 @@ pub fn collect(draft: &mut ClassDraft, decl: &ast::ClassDecl, diags: &mut Vec<Di
                 "`pfc-threshold`",
                 diags,
             ),
+            ClassProp::Queue(q) => put(&mut draft.queue, q.node, span, "`queue`", diags),
+            ClassProp::TrafficClass(t) => put(
+                &mut draft.traffic_class,
+                t.node,
+                span,
+                "`traffic-class`",
+                diags,
+            ),
+            ClassProp::Rate(r) => put(&mut draft.rate, r.node.0, span, "`rate`", diags),
+            ClassProp::EcnAt { speed, args } => {
+                if let Some((_, first, _)) =
+                    draft.ecn_speeds.iter().find(|(s, _, _)| *s == speed.node.0)
+                {
+                    diags.push(super::slot::set_twice("`ecn` for this speed", span, *first));
+                } else {
+                    draft.ecn_speeds.push((speed.node.0, span, args.clone()));
+                }
+            }
             ClassProp::Cnp => {
                 if let Some(first) = draft.cnp {
                     diags.push(super::slot::set_twice("`cnp`", span, first));
@@ -130,6 +153,79 @@ fn size(
 ) -> Option<Sourced<u64>> {
     let s = s?;
     bytes(s.value, cell, s.span, diags).map(|b| Sourced::set(b, s.span))
+}
+
+/// One `ecn SPEED …` or link `ecn CLASS …` statement's parameters, each at most once.
+pub fn ecn_params(
+    speed_mbps: u64,
+    span: Span,
+    args: &[crate::span::Spanned<EcnArg>],
+    diags: &mut Vec<Diagnostic>,
+) -> crate::model::EcnAtSpeed {
+    ecn_speeds(&[(speed_mbps, span, args.to_vec())], None, diags)
+        .pop()
+        .unwrap_or(crate::model::EcnAtSpeed {
+            speed_mbps,
+            span,
+            min: None,
+            max: None,
+            probability: None,
+        })
+}
+
+/// `ecn SPEED …` entries, sorted by speed; each parameter at most once.
+fn ecn_speeds(
+    entries: &[(u64, Span, Vec<crate::span::Spanned<EcnArg>>)],
+    cell: Option<u64>,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<crate::model::EcnAtSpeed> {
+    let mut out: Vec<crate::model::EcnAtSpeed> = entries
+        .iter()
+        .map(|(speed, span, args)| {
+            let mut d = ClassDraft::default();
+            for a in args {
+                match a.node {
+                    EcnArg::Min(s) => put(&mut d.ecn_min, s, a.span, "`ecn min`", diags),
+                    EcnArg::Max(s) => put(&mut d.ecn_max, s, a.span, "`ecn max`", diags),
+                    EcnArg::Probability(p) => put(
+                        &mut d.ecn_probability,
+                        p.0,
+                        a.span,
+                        "`ecn probability`",
+                        diags,
+                    ),
+                }
+            }
+            crate::model::EcnAtSpeed {
+                speed_mbps: *speed,
+                span: *span,
+                min: size(d.ecn_min, cell, diags),
+                max: size(d.ecn_max, cell, diags),
+                probability: d.ecn_probability,
+            }
+        })
+        .collect();
+    out.sort_by_key(|e| e.speed_mbps);
+    out
+}
+
+/// `rate`: a whole percent from 1 to 100 (every target takes whole percent or a rate derived
+/// from one); anything else is FAB005.
+fn rate(r: Option<Sourced<u64>>, diags: &mut Vec<Diagnostic>) -> Option<Sourced<u64>> {
+    let r = r?;
+    if r.value == 0 || r.value % 1000 != 0 {
+        diags.push(
+            Diagnostic::new(
+                Code::OutOfRange,
+                r.span,
+                "`rate` must be a whole percent from 1% to 100%",
+            )
+            .label("rate cap here")
+            .help("write a whole percent of the port speed, such as `rate 5%`"),
+        );
+        return None;
+    }
+    Some(r)
 }
 
 /// A fabric-level class from its draft; `name` is the declaration's name.
@@ -195,6 +291,10 @@ pub fn finish_class(
             .unwrap_or(Sourced::default_at(Scheduling::Ets(None), decl_span)),
         pfc_threshold: size(d.pfc_threshold, None, diags),
         cnp: d.cnp,
+        traffic_class: d.traffic_class,
+        queue: d.queue,
+        rate: rate(d.rate, diags),
+        ecn_speeds: ecn_speeds(&d.ecn_speeds, None, diags),
     }
 }
 
@@ -215,6 +315,23 @@ pub fn finish_override(
             .help("declare the CNP class at fabric level"),
         );
     }
+    for (what, span) in [
+        ("queue", d.queue.map(|q| q.span)),
+        ("traffic-class", d.traffic_class.map(|t| t.span)),
+        ("rate", d.rate.map(|r| r.span)),
+    ] {
+        if let Some(span) = span {
+            diags.push(
+                Diagnostic::new(
+                    Code::NotAllowedHere,
+                    span,
+                    format!("`{what}` cannot be overridden per device"),
+                )
+                .label("in a device's class block")
+                .help("the queue plan (`queue`, `traffic-class`, `rate`) is fabric-wide: set it in the fabric-level `class` block"),
+            );
+        }
+    }
     ClassOverride {
         dscp: d.dscp,
         priority: d.priority,
@@ -227,5 +344,6 @@ pub fn finish_override(
         scheduling: d.scheduling,
         pfc_threshold: size(d.pfc_threshold, cell, diags),
         headroom: size(d.headroom, cell, diags),
+        ecn_speeds: ecn_speeds(&d.ecn_speeds, cell, diags),
     }
 }

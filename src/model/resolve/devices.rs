@@ -492,6 +492,7 @@ pub(super) fn build(
             cable_mm: g.cable_mm,
             span: g.span,
             generated: Some(g.tier),
+            ecn: Vec::new(),
         });
     }
     links::bind(fabric, &raw_links, &switch_ids, &host_ids, diags);

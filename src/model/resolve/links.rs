@@ -27,6 +27,8 @@ pub(super) struct RawLink {
     pub speed: Option<Sourced<u64>>,
     pub cable: Option<Sourced<u64>>,
     pub span: Span,
+    /// `ecn CLASS …`: (class, statement span, parameters).
+    pub ecn: Vec<(ast::Ident, Span, Vec<crate::span::Spanned<ast::EcnArg>>)>,
 }
 
 pub(super) fn collect(
@@ -38,11 +40,23 @@ pub(super) fn collect(
     for s in stmts {
         let StmtKind::Link(l) = &s.kind else { continue };
         let (mut speed, mut cable, mut count) = (None, None, None);
+        let mut ecn: Vec<(ast::Ident, Span, Vec<crate::span::Spanned<ast::EcnArg>>)> = Vec::new();
         for p in &l.props {
-            match p.node {
+            match &p.node {
                 LinkProp::Speed(v) => put(&mut speed, v.0, p.span, "`speed`", diags),
                 LinkProp::Cable(v) => put(&mut cable, v.0, p.span, "`cable`", diags),
-                LinkProp::Count(v) => put(&mut count, v, p.span, "`count`", diags),
+                LinkProp::Count(v) => put(&mut count, *v, p.span, "`count`", diags),
+                LinkProp::Ecn { class, args } => {
+                    if let Some((_, first, _)) = ecn.iter().find(|(c, _, _)| c.node == class.node) {
+                        diags.push(super::slot::set_twice(
+                            "`ecn` for this class",
+                            p.span,
+                            *first,
+                        ));
+                    } else {
+                        ecn.push((class.clone(), p.span, args.clone()));
+                    }
+                }
             }
         }
         let count = count.map_or(1, |c| c.value);
@@ -90,6 +104,7 @@ pub(super) fn collect(
                         speed,
                         cable,
                         span: s.span,
+                        ecn: ecn.clone(),
                     });
                 }
             }
@@ -254,6 +269,25 @@ pub(super) fn bind(
         let cable = l
             .cable
             .unwrap_or(Sourced::default_at(DEFAULT_CABLE_MM, l.span));
+        let mut ecn = Vec::new();
+        for (class, span, args) in &l.ecn {
+            match fabric.classes.iter().position(|c| c.name == class.node) {
+                Some(i) => ecn.push((
+                    crate::model::ClassId(i as u32),
+                    super::classes::ecn_params(speed, *span, args, diags),
+                )),
+                None => diags.push(
+                    Diagnostic::new(
+                        Code::Undefined,
+                        class.span,
+                        format!("class `{}` is not declared", class.node),
+                    )
+                    .label("no such class")
+                    .help("name a class declared with `class NAME { … }`"),
+                ),
+            }
+        }
+        ecn.sort_by_key(|(c, _)| *c);
         fabric.links.push(Link {
             a: ea,
             b: eb,
@@ -261,6 +295,7 @@ pub(super) fn bind(
             cable_mm: cable,
             span: l.span,
             generated: None,
+            ecn,
         });
     }
 }
