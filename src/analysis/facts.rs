@@ -37,6 +37,11 @@ pub struct DeadlockFacts {
     pub destinations: String,
     /// Destination endpoints: NICs, a bond counting once. (An addition to the v1 contract.)
     pub endpoints: u64,
+    /// Scenarios proven one by one, the fabric as declared included: one per class of
+    /// symmetric scenarios, the first cutting ones (for their pairs) and the witness; every
+    /// other scenario counted in `scenarios` is the image of one of these under a symmetry of
+    /// the fabric (docs/deadlock.md). (An addition to the v1 contract.)
+    pub proven: u64,
 }
 
 /// A pair of endpoints without a route. `from` and `to` are the hosts (v1); `from_nic` and
