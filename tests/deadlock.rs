@@ -1979,7 +1979,11 @@ fn symmetric_scenarios_are_proven_once_per_class() {
             .map(|u| &u.scenario)
             .collect();
         let representatives = classes.facts.proven - 1 - listed.len() as u64;
-        (representatives, keys.facts.proven, keys.facts.unreachable_pairs)
+        (
+            representatives,
+            keys.facts.proven,
+            keys.facts.unreachable_pairs,
+        )
     };
     // 8 host links and 8 leaf–spine links: 16 keys alone, 120 pairs.
     let (classes, keys, cut) = run(&spec);

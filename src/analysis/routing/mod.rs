@@ -699,6 +699,22 @@ fn fragile_states(net: &Net, v: View, limit: usize) -> Vec<(u32, Vec<u32>)> {
     out
 }
 
+/// The switch pairs (low, high) of `states` (from `fragile_states`), seen with switches `a`
+/// and `b` swapped, sorted and without duplicates.
+fn fragile_pairs(states: &[(u32, Vec<u32>)], a: u32, b: u32) -> Vec<(u32, u32)> {
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
+    for (state, nh) in states {
+        let x = swap(state / 2, a, b);
+        for &y in nh {
+            let y = swap(y, a, b);
+            pairs.push((x.min(y), x.max(y)));
+        }
+    }
+    pairs.sort_unstable();
+    pairs.dedup();
+    pairs
+}
+
 /// One destination routed: deliverability, and (with a table) loops and static-route uses.
 struct Routed {
     loops: Vec<Loop>,
@@ -825,13 +841,22 @@ impl Routes {
                 None => wanted.push((None, i)),
             }
         }
-        let computed: Vec<Distances> = wanted
-            .par_iter()
-            .map(|&(r, i)| match r {
-                Some(r) => Distances::new(&net, &[r]),
-                None => Distances::new(&net, &dests[i].attach),
-            })
-            .collect();
+        // Kept for the whole scenario (and, for the fabric as declared, for every failure
+        // scenario): at most about 256 MB of them (a switch's entry is at most 8 bytes). Past
+        // that each destination's distances are computed in its batch and dropped with it,
+        // and `model_affected` re-routes every destination the fragile index lists.
+        let keep = wanted.len() <= ((256usize << 20) / (net.switches().max(1) * 8)).max(1);
+        let computed: Vec<Distances> = if keep {
+            wanted
+                .par_iter()
+                .map(|&(r, i)| match r {
+                    Some(r) => Distances::new(&net, &[r]),
+                    None => Distances::new(&net, &dests[i].attach),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let mut dist_of = vec![
             DistRef {
                 index: 0,
@@ -871,12 +896,13 @@ impl Routes {
         }
         let view = |i: usize| {
             let r = dist_of[i];
-            computed[r.index as usize].swapped(r.a, r.b)
+            computed.get(r.index as usize).map(|d| d.swapped(r.a, r.b))
         };
 
         let mut all_loops = Vec::new();
         let mut ok = Vec::with_capacity(dests.len());
         let mut static_uses: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
+        let mut fragile: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
         // Destinations are routed independently, so a batch is computed in parallel; `each`
         // then sees them one by one in destination order (it may build the graph), and a
         // batch's tables are dropped before the next: all of them at once would not fit.
@@ -885,23 +911,37 @@ impl Routes {
             .step_by(batch)
             .map(|start| (start, &dests[start..(start + batch).min(dests.len())]))
         {
-            let routed: Vec<Routed> = chunk
+            let routed: Vec<(Routed, Vec<(u32, u32)>)> = chunk
                 .par_iter()
                 .enumerate()
                 .map(|(k, d)| {
-                    route_dest(
-                        fabric,
-                        &net,
-                        d,
-                        start + k,
-                        view(start + k),
-                        tables,
-                        fragile_limit > 0,
-                    )
+                    let own;
+                    let (v, fragile_pairs) = match view(start + k) {
+                        Some(v) => (v, Vec::new()),
+                        None => {
+                            own = Distances::new(&net, &d.attach);
+                            let v = own.view();
+                            let pairs = if fragile_limit > 0 {
+                                fragile_pairs(
+                                    &fragile_states(&net, v, fragile_limit),
+                                    u32::MAX,
+                                    u32::MAX,
+                                )
+                            } else {
+                                Vec::new()
+                            };
+                            (v, pairs)
+                        }
+                    };
+                    let r = route_dest(fabric, &net, d, start + k, v, tables, fragile_limit > 0);
+                    (r, fragile_pairs)
                 })
                 .collect();
-            for (k, r) in routed.into_iter().enumerate() {
+            for (k, (r, pairs)) in routed.into_iter().enumerate() {
                 let i = start + k;
+                for p in pairs {
+                    fragile.entry(p).or_default().push(i as u32);
+                }
                 for pair in r.static_uses {
                     static_uses.entry(pair).or_default().push(i as u32);
                 }
@@ -915,26 +955,14 @@ impl Routes {
 
         // The fragile index: per distance computation its small next-hop sets, seen from
         // every destination that uses it.
-        let mut fragile: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
         let mut distances = Vec::new();
-        if fragile_limit > 0 {
+        if fragile_limit > 0 && keep {
             let states: Vec<Vec<(u32, Vec<u32>)>> = computed
                 .par_iter()
                 .map(|d| fragile_states(&net, d.view(), fragile_limit))
                 .collect();
-            let mut pairs: Vec<(u32, u32)> = Vec::new();
             for (i, r) in dist_of.iter().enumerate() {
-                pairs.clear();
-                for (state, nh) in &states[r.index as usize] {
-                    let x = swap(state / 2, r.a, r.b);
-                    for &y in nh {
-                        let y = swap(y, r.a, r.b);
-                        pairs.push((x.min(y), x.max(y)));
-                    }
-                }
-                pairs.sort_unstable();
-                pairs.dedup();
-                for &p in &pairs {
+                for p in fragile_pairs(&states[r.index as usize], r.a, r.b) {
                     fragile.entry(p).or_default().push(i as u32);
                 }
             }
@@ -953,10 +981,13 @@ impl Routes {
         }
     }
 
-    /// The model distances toward destination `i` (`fragile_limit` > 0 only).
-    pub fn view(&self, i: usize) -> View<'_> {
+    /// The model distances toward destination `i`, when they were kept (`fragile_limit` > 0
+    /// and within the memory bound of `compute`).
+    pub fn view(&self, i: usize) -> Option<View<'_>> {
         let r = self.dist_of[i];
-        self.distances[r.index as usize].swapped(r.a, r.b)
+        self.distances
+            .get(r.index as usize)
+            .map(|d| d.swapped(r.a, r.b))
     }
 
     /// Destinations whose model next hops change when the switch pairs `removed` (low, high)
@@ -968,7 +999,11 @@ impl Routes {
         let mut out: Vec<usize> = Vec::new();
         for &(x, y) in removed {
             for &d in self.fragile.get(&(x, y)).map(Vec::as_slice).unwrap_or(&[]) {
-                let v = self.view(d as usize);
+                // Without its distances kept, the destination is re-routed (exact, slower).
+                let Some(v) = self.view(d as usize) else {
+                    out.push(d as usize);
+                    continue;
+                };
                 let emptied = [x, y].into_iter().any(|s| {
                     [UP, DOWN]
                         .into_iter()
