@@ -48,8 +48,9 @@ use crate::model::{
 };
 use crate::render::{
     BufferPlan, ClassContext, Ecn, Fec, Headroom, HostContext, HostQos, NicContext, NicDriver,
-    PauseThreshold, PortContext, QosPlan, QueueEcn, Scheduling, SwitchContext, SwitchOs, TosClass,
-    Tsa, Watchdog, WatchdogAction, cumulus, eos, junos, nxos, sonic,
+    PauseThreshold, PlatformContext, PortContext, QosPlan, QueueEcn, Scheduling, SwitchContext,
+    SwitchOs, TosClass, Tsa, Watchdog, WatchdogAction, WatchdogDefaults, cumulus, eos, junos, nxos,
+    sonic,
 };
 
 /// Which outputs a build produces.
@@ -195,9 +196,58 @@ fn sonic_lanes_per_port(port_count: u32) -> u32 {
     lanes
 }
 
-/// The vendor name of port `index` (0-based) of switch `s`.
+/// The cages the linked ports of a non-SONiC switch break out, `(cage 1-based, ports)`.
+fn breakouts(
+    p: &crate::catalogue::Platform,
+    model: &model::SwitchModel,
+    os: SwitchOs,
+    ports: &[PortContext],
+) -> Vec<(u32, u32)> {
+    if os == SwitchOs::Sonic {
+        return Vec::new();
+    }
+    let mut out: Vec<(u32, u32)> = ports
+        .iter()
+        .filter_map(|port| p.place(&model.ports.value, port.index))
+        .filter(|&(_, split, _)| split > 1)
+        .map(|(cage, split, _)| (cage + 1, split))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Which watchdog timers are the language's defaults (what `pfc-watchdog` takes when an
+/// argument is not written): a target reports only the timers the fabric asks for.
+fn watchdog_defaults(detect_ns: u64, restore_ns: u64, poll_ns: u64) -> WatchdogDefaults {
+    match model::DEFAULT_WATCHDOG {
+        MWatchdog::On {
+            detect_ns: d,
+            restore_ns: r,
+            poll_ns: p,
+            ..
+        } => WatchdogDefaults {
+            detect: detect_ns == d,
+            restore: restore_ns == r,
+            poll: poll_ns == p,
+        },
+        MWatchdog::Off => WatchdogDefaults::default(),
+    }
+}
+
+/// The vendor name of port `index` (0-based) of switch `s`: from the model's platform where
+/// the catalogue names that OS's ports (breakouts included: a model's ports slower than its
+/// cages are broken out as far as the cages allow, `Platform::place`), else the OS's
+/// unbroken front-panel name.
 pub fn vendor_port_name(fabric: &Fabric, s: SwitchId, index: u32) -> String {
     let model = fabric.switch_model(s);
+    if model.os.value != Os::Sonic
+        && let Some(p) = model.platform
+        && let Some((cage, split, sub)) = p.place(&model.ports.value, index)
+        && let Some(name) = p.port_name(model.os.value, cage, split, sub)
+    {
+        return name;
+    }
     match model.os.value {
         Os::Sonic => sonic::port_name(index, sonic_lanes_per_port(model.port_count())),
         Os::Cumulus => cumulus::port_name(index),
@@ -373,6 +423,7 @@ fn lower_switch(
             detect_ms: ms(detect_ns),
             restore_ms: ms(restore_ns),
             poll_ms: ms(poll_ns),
+            defaults: watchdog_defaults(detect_ns, restore_ns, poll_ns),
             action: match action {
                 model::WatchdogAction::Drop => WatchdogAction::Drop,
                 model::WatchdogAction::Forward => WatchdogAction::Forward,
@@ -532,6 +583,11 @@ fn lower_switch(
         device: sw.name.clone(),
         os,
         release: model.release.map(|r| r.value),
+        platform: model.platform.map(|p| PlatformContext {
+            name: p.name.clone(),
+            asic: p.asic_family(),
+            breakouts: breakouts(p, model, os, &ports),
+        }),
         description: sw.description.as_ref().map(|d| d.value.clone()),
         fabric: fabric.name.clone(),
         mtu: u32::try_from(mtu).unwrap_or(u32::MAX),
@@ -606,23 +662,42 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Result<Option<HostContext>, Diagnos
                 .label("this host")
                 .help("give every NIC of a host the same NIC model driver"));
             }
+            // FAB922 already stops check on an unknown driver; this keeps build honest
+            // when it is called on a fabric check did not pass.
             None => {
                 return Err(Diagnostic::new(
-                    Code::TargetCannotExpress,
+                    Code::UnknownNicDriver,
                     model.driver.span,
                     format!(
-                        "host `{}`: no host script for NIC driver `{}` yet (fabricc writes ConnectX `mlx5` scripts)",
+                        "host `{}`: no host script for NIC driver `{}`",
                         host.name, model.driver.value
                     ),
                 )
                 .label("driver set here")
-                .help("use `driver mlx5`, or build with `--targets` without `host`"));
+                .help("use `driver mlx5`, `bnxt`, `ice` or `dcb`"));
             }
         }
     }
     let Some(driver) = driver else {
         return Ok(None);
     };
+    if driver != NicDriver::Mlx5
+        && host.nics.iter().any(|n| {
+            n.link.is_some() && n.netdev.is_none() && n.rdma_device.is_none() && n.pci.is_none()
+        })
+    {
+        return Err(Diagnostic::new(
+            Code::TargetCannotExpress,
+            host.span,
+            format!(
+                "host `{}` declares no NIC identity, and the `{}` host script cannot guess one",
+                host.name,
+                driver.as_str()
+            ),
+        )
+        .label("no `pci`, `netdev` or `rdma-device` here")
+        .help("declare the NICs in NIC (rail) order: `pci 0000:18:00.0, …` as `lspci -D` shows them, or `netdev …`"));
+    }
     let nics: Vec<NicContext> = host
         .nics
         .iter()
@@ -639,7 +714,7 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Result<Option<HostContext>, Diagnos
                 index: i as u32 + 1,
                 netdev: nic.netdev.clone(),
                 rdma_device: if guessed {
-                    Some(default_rdma_device(driver, i))
+                    default_rdma_device(driver, i)
                 } else {
                     nic.rdma_device.clone()
                 },
@@ -666,9 +741,13 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Result<Option<HostContext>, Diagnos
 
 /// The name a driver gives its `i`-th RDMA device (0-based) when nothing else is known:
 /// `mlx5_<i>`, which is wrong on servers whose storage and compute NICs interleave (FAB920).
-fn default_rdma_device(driver: NicDriver, i: usize) -> String {
+fn default_rdma_device(driver: NicDriver, i: usize) -> Option<String> {
     match driver {
-        NicDriver::Mlx5 => format!("mlx5_{i}"),
+        NicDriver::Mlx5 => Some(format!("mlx5_{i}")),
+        // Only mlx5's naming is modelled (FAB920); irdma names devices after the netdev
+        // (rdmap…), bnxt_re numbers them in probe order too, and a generic DCB NIC has no
+        // known name: those hosts must declare an identity.
+        NicDriver::Bnxt | NicDriver::Ice | NicDriver::Dcb => None,
     }
 }
 

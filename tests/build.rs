@@ -137,7 +137,30 @@ const GOLDEN: &[(&str, &str)] = &[
         "sonic-sn5600-2x2",
         "fixtures/build/inputs/sonic-sn5600-2x2.fab",
     ),
+    ("eos-7060x6", "fixtures/build/inputs/eos-7060x6.fab"),
+    ("eos-7280r4", "fixtures/build/inputs/eos-7280r4.fab"),
+    ("junos-qfx5230", "fixtures/build/inputs/junos-qfx5230.fab"),
+    (
+        "drivers-bnxt-ice-dcb",
+        "fixtures/build/inputs/drivers-bnxt-ice-dcb.fab",
+    ),
 ];
+
+/// Golden cases built for their switch target only: the per-platform switch files are what
+/// they show (their host scripts equal the other fixtures' and would only add size).
+const SWITCHES_ONLY: &[(&str, &str)] = &[
+    ("eos-7060x6", "eos"),
+    ("eos-7280r4", "eos"),
+    ("junos-qfx5230", "junos"),
+];
+
+/// The extra build arguments of a golden case.
+fn golden_args(case: &str) -> Vec<&'static str> {
+    SWITCHES_ONLY
+        .iter()
+        .find(|(c, _)| *c == case)
+        .map_or_else(Vec::new, |(_, target)| vec!["--target", target])
+}
 
 fn compare_golden(case: &str, got: &BTreeMap<String, Vec<u8>>) -> Vec<String> {
     let dir = root().join("fixtures/build").join(case);
@@ -193,7 +216,7 @@ fn golden_outputs_of_every_small_fixture() {
     let mut failures = Vec::new();
     for (case, fab) in GOLDEN {
         let out = scratch(case);
-        build_ok(fab, &out, &[]);
+        build_ok(fab, &out, &golden_args(case));
         failures.extend(compare_golden(case, &tree(&out)));
     }
     assert!(
@@ -215,9 +238,9 @@ fn goldens_stay_small() {
         })
         .sum();
     // Host scripts are self-contained (each carries the ~22 KB engine that checks, applies
-    // and reads back), so pod-256's 32 hosts hold about 1.1 MB of the total and the eight
-    // small fixtures' 26 other hosts about 0.8 MB.
-    assert!(total < 3_700_000, "committed goldens are {total} bytes");
+    // and reads back), so pod-256's 32 hosts hold about 1.1 MB of the total, the small
+    // fixtures' other hosts about 0.8 MB, and the bnxt/ice/dcb fixture's three about 0.1 MB.
+    assert!(total < 4_000_000, "committed goldens are {total} bytes");
 }
 
 /// Validates every generated file of a tree; returns the number of files checked per kind.
@@ -245,6 +268,16 @@ fn validate_tree(label: &str, files: &BTreeMap<String, Vec<u8>>, bash: bool) -> 
                 errs.join("\n")
             );
             assert!(s.contains("set -uo pipefail"), "{label}/{path}");
+            scripts.push(path.clone());
+            hosts += 1;
+        } else if ["bnxt_qos.sh", "ice_qos.sh", "dcb_qos.sh"]
+            .iter()
+            .any(|n| path.ends_with(n))
+        {
+            // The DCBNL scripts: their commands are held to iproute2's grammar by
+            // tests/host_dcb_script.rs; here they must parse.
+            assert!(s.contains("set -uo pipefail"), "{label}/{path}");
+            assert!(!s.contains("mlnx_qos"), "{label}/{path}: no NVIDIA tool");
             scripts.push(path.clone());
             hosts += 1;
         } else if path.ends_with("nvue-qos.yaml") {
@@ -285,14 +318,14 @@ fn every_generated_file_passes_the_validators() {
     let mut totals = (0, 0);
     for (case, fab) in cases {
         let out = scratch(case);
-        build_ok(fab, &out, &[]);
+        build_ok(fab, &out, &golden_args(case));
         let (s, h) = validate_tree(case, &tree(&out), true);
         totals.0 += s;
         totals.1 += h;
     }
     assert_eq!(
         totals,
-        (12 + 2 + 4, 32 + 4 + 4 * 4 + 4 + 2 + 8),
+        (12 + 2 + 4 + 1, 32 + 4 + 4 * 4 + 4 + 2 + 8 + 3),
         "SONiC files, host scripts"
     );
 }

@@ -732,3 +732,26 @@ fn helpers_answer_from_the_catalogue() {
     // The default 1x800G SKU ships an empty table.
     assert!(a.lookup_row(800_000, 3_000).is_none());
 }
+
+/// The DCBNL NICs: the driver each platform sets, and the Thor2 CNP default of the JVD that
+/// `analysis::nic_drivers` models.
+#[test]
+fn dcbnl_nic_platforms() {
+    let thor2 = catalogue::nic_platform("broadcom-bcm57608").expect("thor2");
+    assert_eq!(thor2.driver(), "bnxt");
+    assert_eq!(thor2.speed_mbps(), Some(400_000));
+    let jvd = thor2.sources["jvd_amd"].as_str();
+    assert!(jvd.contains("CNP DSCP 48/priority 7"), "{jvd}");
+    let e810 = catalogue::nic_platform("intel-e810").expect("e810");
+    assert_eq!(e810.driver(), "ice");
+    assert!(e810.speed_mbps().is_none());
+    assert!(e810.not_sourced.iter().any(|n| n.contains("speed")));
+    for n in &catalogue::catalogue().nics {
+        assert!(
+            fabricc::render::NicDriver::from_model(n.driver()).is_some(),
+            "{}: driver {} has a host script",
+            n.name,
+            n.driver()
+        );
+    }
+}

@@ -1,5 +1,5 @@
-//! The deadlock proof on the published examples (theory.md §1.2) and on intact Clos fabrics:
-//! each test asserts the verdict and the exact witness cycle, in the JSON `cycle` form.
+//! The deadlock proof on the published examples (Hu et al., HotNets 2016 and Tagger, CoNEXT
+//! 2017; docs/deadlock.md) and on intact Clos fabrics: each test asserts the verdict and the exact witness cycle, in the JSON `cycle` form.
 
 use std::path::Path;
 

@@ -247,7 +247,8 @@ fn lossless_priorities_0_1_and_7() {
         "{f}"
     );
     assert!(f.contains("priority-flow-control priority 1 no-drop"));
-    // E16 (platform part deferred): priority 7 is a FAB909 warning on EOS.
+    // E16: without a platform, priority 7 is a FAB909 warning on EOS (queue 7 on Sand by
+    // release is render_targets.rs::eos_queue_7_on_sand_depends_on_the_release).
     let c = CLASSES.replace("priority 6  strict  cnp", "priority 7  strict  cnp");
     let b = build("eos-prio7", &fabric("eos", &c, "", "30m"), "eos");
     assert!(b.codes.contains(&"FAB909".into()), "{}", b.messages);

@@ -157,6 +157,9 @@ fn nic_platforms_fill_driver_and_speed() {
     let (_, codes) = check(
         "  switch-model leaf { platform nvidia-sn5600  os sonic }\n  nic-model nic { platform nvidia-cx7  driver bnxt }",
     );
+    // FAB313 too: a bnxt NIC sends CNPs on priority 7, the fabric's CNP class is elsewhere.
+    let mut codes = codes;
+    codes.retain(|c| c != "FAB313");
     assert_eq!(codes, vec!["FAB110"]);
 }
 
@@ -229,4 +232,38 @@ fn exported_yaml_keeps_the_platform() {
     let m = &again.switch_models[0];
     assert_eq!(m.platform.map(|p| p.name.as_str()), Some("nvidia-sn5600"));
     assert_eq!(m.buffer_model.map(|b| b.value), Some(BufferModel::Dynamic));
+}
+
+#[test]
+fn eos_takes_a_release_and_the_other_cli_targets_none() {
+    let (f, codes) = check(&format!(
+        "  switch-model leaf {{ platform arista-7280r4-32qf-32df  os eos 4.32 }}\n{NIC}"
+    ));
+    assert!(codes.is_empty(), "{codes:?}");
+    let m = &f.expect("resolves").switch_models[0];
+    assert_eq!(
+        m.release.map(|r| r.value.to_string()).as_deref(),
+        Some("4.32")
+    );
+    let (_, codes) = check(&format!(
+        "  switch-model leaf {{ os eos 4.36  ports 8 x 400G  buffer 64MB }}\n{NIC}"
+    ));
+    assert!(codes.contains(&"FAB005".to_string()), "{codes:?}");
+    let (_, codes) = check(&format!(
+        "  switch-model leaf {{ os nxos 10.4  ports 8 x 400G  buffer 64MB }}\n{NIC}"
+    ));
+    assert!(codes.contains(&"FAB106".to_string()), "{codes:?}");
+}
+
+#[test]
+fn ports_of_a_platform_take_its_names_with_breakouts() {
+    // 128 x 400G on the SN5600's 64 cages of 800G: two ports a cage (C12).
+    let (f, _) = check(&format!(
+        "  switch-model leaf {{ platform nvidia-sn5600  os cumulus  ports 128 x 400G }}\n{NIC}"
+    ));
+    let f = f.expect("resolves");
+    let names: Vec<String> = (0..4)
+        .map(|i| fabricc::lower::vendor_port_name(&f, fabricc::model::SwitchId(0), i))
+        .collect();
+    assert_eq!(names, ["swp1s0", "swp1s1", "swp2s0", "swp2s1"]);
 }

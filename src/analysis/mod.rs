@@ -10,6 +10,7 @@ pub mod group;
 pub mod headroom;
 pub mod hosts;
 pub mod models;
+pub mod nic_drivers;
 pub mod physics;
 pub mod qos_plan;
 pub mod routing;
@@ -61,6 +62,7 @@ pub fn analyze_timed(
                 qos_plan::check(fabric, &mut diagnostics);
                 watchdog::check(fabric, &plan, &mut diagnostics);
                 hosts::check(fabric, &mut diagnostics);
+                nic_drivers::check(fabric, &mut diagnostics);
                 (diagnostics, oversubscription, plan)
             },
             || {

@@ -65,6 +65,14 @@ const SWITCH_FILES: &[(&str, &str)] = &[
 
 const NIC_FILES: &[(&str, &str)] = &[
     (
+        "broadcom-bcm57608",
+        include_str!("../../catalogue/nics/broadcom-bcm57608.yaml"),
+    ),
+    (
+        "intel-e810",
+        include_str!("../../catalogue/nics/intel-e810.yaml"),
+    ),
+    (
         "nvidia-cx6dx",
         include_str!("../../catalogue/nics/nvidia-cx6dx.yaml"),
     ),

@@ -781,23 +781,70 @@ impl Platform {
         if sub >= split || split == 0 || (split > 1 && !rule.breakout) {
             return None;
         }
+        let mut lanes_each = None;
         if !self.cages.is_empty() {
             let (g, _) = self.locate(cage)?;
             if split > 1 && !g.has_split(split) {
                 return None;
             }
+            lanes_each = (g.lanes % split == 0).then_some(g.lanes / split);
         }
         let n = cage + 1;
         Some(match (os, split) {
             (Os::Cumulus, 1) => format!("swp{n}"),
             (Os::Cumulus, _) => format!("swp{n}s{sub}"),
             (Os::Eos, 1) => format!("Ethernet{n}/1"),
+            // EOS numbers a broken-out port by its first lane; that needs the cage's lanes.
+            (Os::Eos, _) => format!("Ethernet{n}/{}", sub * lanes_each? + 1),
             (Os::Nxos, 1) => format!("Ethernet1/{n}"),
             (Os::Nxos, _) => format!("Ethernet1/{n}/{}", sub + 1),
             (Os::Junos, 1) => format!("et-0/0/{cage}"),
             (Os::Junos, _) => format!("et-0/0/{cage}:{sub}"),
-            (Os::Eos, _) | (Os::Sonic, _) => return None,
+            (Os::Sonic, _) => return None,
         })
+    }
+
+    /// Where port `index` (0-based) of a model with `groups` sits: `(cage, split, sub)` for
+    /// `port_name`. Groups take the front-panel cages in order; a group slower than its cages
+    /// breaks each cage out as far as the cage allows at that speed (the rule `fit` counts
+    /// with, so `128 x 400G` on 64 cages of 800G with a 2x400G mode is two ports a cage).
+    /// Without cages in the catalogue every port is its own unbroken cage. `None` when the
+    /// ports do not fit the cages.
+    pub fn place(&self, groups: &[PortGroup], index: u32) -> Option<(u32, u32, u32)> {
+        if self.cages.is_empty() {
+            let total: u32 = groups.iter().map(|g| g.count).sum();
+            return (index < total).then_some((index, 1, 0));
+        }
+        let mut slots = Vec::new();
+        let mut global = 0u32;
+        for g in &self.cages {
+            for _ in 0..g.count {
+                if !g.aux {
+                    slots.push((global, g));
+                }
+                global += 1;
+            }
+        }
+        let mut left = index;
+        let mut next = slots.iter();
+        for group in groups {
+            let speed_gbps = u32::try_from(group.speed.div_ceil(1000)).unwrap_or(u32::MAX);
+            let mut remaining = group.count;
+            while remaining > 0 {
+                let (cage, g) = next.next()?;
+                let per = g.ports_per_cage(speed_gbps);
+                if per == 0 {
+                    return None;
+                }
+                let take = per.min(remaining);
+                if left < take {
+                    return Some((*cage, per, left));
+                }
+                left -= take;
+                remaining -= take;
+            }
+        }
+        None
     }
 
     /// Everything inconsistent in this entry, appended to `errors`.
@@ -1074,11 +1121,17 @@ mod tests {
             a.port_name(Os::Eos, 63, 1, 0).as_deref(),
             Some("Ethernet64/1")
         );
+        // EOS numbers a broken-out port by its first lane (the entry's `naming.eos`, from
+        // AMD's 7388 example `Ethernet2/5/1`, `Ethernet2/5/5`): 8 lanes, 2 ports.
         assert_eq!(
-            a.port_name(Os::Eos, 0, 2, 1),
-            None,
-            "EOS breakout names are not sourced"
+            a.port_name(Os::Eos, 0, 2, 1).as_deref(),
+            Some("Ethernet1/5")
         );
+        assert_eq!(
+            a.port_name(Os::Eos, 2, 4, 3).as_deref(),
+            Some("Ethernet3/7")
+        );
+        assert_eq!(a.port_name(Os::Eos, 2, 3, 0), None, "no 3-way mode");
         let j = switch_platform("juniper-qfx5240-64od").expect("in the catalogue");
         assert_eq!(j.port_name(Os::Junos, 0, 1, 0).as_deref(), Some("et-0/0/0"));
         assert_eq!(
@@ -1093,6 +1146,34 @@ mod tests {
         assert_eq!(
             c.port_name(Os::Nxos, 9, 4, 3).as_deref(),
             Some("Ethernet1/10/4")
+        );
+    }
+
+    #[test]
+    fn place_breaks_out_slower_ports_as_far_as_the_cages_allow() {
+        let g = |count, gbps: u64| PortGroup {
+            count,
+            speed: gbps * 1000,
+        };
+        let p = sn5600();
+        assert_eq!(p.place(&[g(64, 800)], 63), Some((63, 1, 0)));
+        assert_eq!(p.place(&[g(64, 800)], 64), None);
+        assert_eq!(p.place(&[g(128, 400)], 0), Some((0, 2, 0)));
+        assert_eq!(p.place(&[g(128, 400)], 3), Some((1, 2, 1)));
+        assert_eq!(p.place(&[g(128, 400)], 127), Some((63, 2, 1)));
+        // 800G cages first, then the 400G ports two to a cage.
+        assert_eq!(p.place(&[g(2, 800), g(3, 400)], 1), Some((1, 1, 0)));
+        assert_eq!(p.place(&[g(2, 800), g(3, 400)], 4), Some((3, 2, 0)));
+        assert_eq!(p.port_name(Os::Cumulus, 3, 2, 0).as_deref(), Some("swp4s0"));
+        // No cages recorded: every port is its own cage.
+        let c = switch_platform("cisco-n9364d-gx2a").expect("in the catalogue");
+        assert_eq!(c.place(&[g(64, 400)], 9), Some((9, 1, 0)));
+        assert_eq!(c.place(&[g(64, 400)], 64), None);
+        let a = switch_platform("arista-7060x6-64pe").expect("in the catalogue");
+        let (cage, split, sub) = a.place(&[g(128, 400)], 5).expect("fits");
+        assert_eq!(
+            a.port_name(Os::Eos, cage, split, sub).as_deref(),
+            Some("Ethernet3/5")
         );
     }
 

@@ -83,8 +83,9 @@ mod tests {
             true,
         );
         case("sonic-net/sonic-buildimage:device/x", false, false);
-        case("sonic-net/sonic-buildimage@main:device/x", false, false);
-        case("https://example.com/no-title", false, false);
+        // not a citation: a branch, which the catalogue must refuse
+        case("sonic-net/sonic-buildimage@main:device/x", false, false); // not a citation:
+        case("https://example.com/no-title", false, false); // not a citation:
         case("a guess", false, false);
     }
 }

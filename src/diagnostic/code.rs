@@ -90,6 +90,8 @@ codes! {
     NicEcnOff            "FAB310" Ecn Error "a host NIC has ECN off for a DCQCN class (ECN-9)",
     EcnNotScaled         "FAB311" Ecn Advice "the same ECN thresholds are used at different link speeds (ECN-10)",
     EcnWorstCase         "FAB312" Ecn Advice "`ecn min` is above the worst-case PFC pause point (ECN-11)",
+    NicCnpMismatch       "FAB313" Ecn Warning "host NICs send CNPs on another DSCP or priority than the switches' CNP class, and the host script cannot always change it",
+    NicCcUnknown         "FAB314" Ecn Advice "the host script leaves the NIC's CNP marking or DCQCN to the NIC, whose default fabricc does not know",
     // headroom and buffer (docs/physics.md §1–2)
     HeadroomTooSmall     "FAB401" Headroom Error "a `headroom` override is below what the port needs (HR-1)",
     NicCableIgnored      "FAB402" Headroom Warning "a host cable is too long for mlx5's `--cable_len`, so the NIC headroom is sized for 7 m",
@@ -133,6 +135,7 @@ codes! {
     EcnNotMarked         "FAB910" Output Warning "a class sets ECN thresholds but runs no DCQCN, so no switch marks ECN for it",
     NicIdentityGuessed   "FAB920" Output Advice "hosts declare no NIC identity, so their host scripts assume RDMA devices mlx5_0, mlx5_1, … in NIC order",
     RoceClassNoDefault   "FAB921" Output Advice "a second lossless or DCQCN class gets no default ToS on hosts; only applications that set their own reach it",
+    UnknownNicDriver     "FAB922" Output Error "a NIC model names a driver fabricc writes no host script for",
 }
 
 impl Code {

@@ -60,8 +60,13 @@ pub fn reports(input: &ReportInput<'_>) -> Vec<Artifact> {
 type HeadroomKey = (String, u32, u32, u64, u64, u64, String, &'static str);
 
 /// Whether a target's file states a port's headroom, or the switch sizes its own.
-fn headroom_written(os: SwitchOs, p: &PortContext) -> &'static str {
-    match os {
+fn headroom_written(s: &SwitchContext, p: &PortContext) -> &'static str {
+    match s.os {
+        SwitchOs::Eos
+            if crate::render::eos::QueueMode::of(s) == crate::render::eos::QueueMode::Xgs =>
+        {
+            "MMU profile: the largest port's"
+        }
         SwitchOs::Sonic => "yes",
         SwitchOs::Nxos
             if p.cable_m > crate::render::nxos::PAUSE_BUFFER_CABLE_M
@@ -261,7 +266,7 @@ fn report_md(input: &ReportInput<'_>) -> String {
                     h.xon_bytes,
                     h.size_bytes,
                     th,
-                    headroom_written(s.os, p),
+                    headroom_written(s, p),
                 ))
                 .or_default() += 1;
             }
@@ -409,6 +414,28 @@ fn report_md(input: &ReportInput<'_>) -> String {
                 d.severity.as_str(),
                 cell(&d.message)
             );
+        }
+        o.push('\n');
+    }
+    let mut oses: Vec<_> = input.switches.iter().map(|s| s.os).collect();
+    oses.sort_unstable();
+    oses.dedup();
+    let always: Vec<(crate::render::SwitchOs, &str)> = oses
+        .iter()
+        .flat_map(|&os| {
+            crate::render::fidelity::always_left(os)
+                .iter()
+                .map(move |t| (os, *t))
+        })
+        .collect();
+    if !always.is_empty() {
+        let _ = writeln!(
+            o,
+            "Left to the switch on every fabric of a target (not findings; docs/targets.md):
+"
+        );
+        for (os, t) in always {
+            let _ = writeln!(o, "- {}: {}", os.as_str(), cell(t));
         }
         o.push('\n');
     }

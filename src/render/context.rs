@@ -102,6 +102,17 @@ pub struct Watchdog {
     pub restore_ms: u32,
     pub poll_ms: u32,
     pub action: WatchdogAction,
+    /// Which timers are the language's defaults (`pfc-watchdog` without that argument):
+    /// a target whose own timers differ reports only the timers the fabric asks for.
+    pub defaults: WatchdogDefaults,
+}
+
+/// Per timer: true when the fabric did not ask for a value (it has the language default).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct WatchdogDefaults {
+    pub detect: bool,
+    pub restore: bool,
+    pub poll: bool,
 }
 
 /// Shared buffer pools of the switch, in bytes.
@@ -211,6 +222,19 @@ impl std::fmt::Display for Release {
     }
 }
 
+/// The catalogue platform of a switch, as far as a target's output depends on it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PlatformContext {
+    /// The catalogue name (`arista-7060x6-64pe`).
+    pub name: String,
+    /// `None` where the catalogue records no ASIC.
+    pub asic: Option<crate::catalogue::AsicFamily>,
+    /// `(cage, ports)`: the cages (1-based) the fabric's ports break out, and into how many
+    /// ports, sorted. No target writes breakouts; the names of broken-out ports exist only once
+    /// the switch is configured so.
+    pub breakouts: Vec<(u32, u32)>,
+}
+
 /// Everything a switch template needs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SwitchContext {
@@ -218,6 +242,9 @@ pub struct SwitchContext {
     pub os: SwitchOs,
     /// The OS release the output is written for; `None` = the newest the target supports.
     pub release: Option<Release>,
+    /// `None` = the model names no `platform`: a target that renders per ASIC family says
+    /// what it assumed.
+    pub platform: Option<PlatformContext>,
     pub description: Option<String>,
     pub fabric: String,
     /// Default port MTU.
@@ -248,24 +275,41 @@ impl Tsa {
 }
 
 /// The NIC driver a host script is written for: one script template and view per driver.
+/// The facts behind each (defaults, what the script can set) are `analysis::nic_drivers`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum NicDriver {
+    /// NVIDIA ConnectX (`mlx5_core`/`mlx5_ib`): `mlnx_qos`, sysfs/debugfs.
     Mlx5,
+    /// Broadcom NetXtreme-E/Thor (`bnxt_en`/`bnxt_re`): DCBNL through iproute2 `dcb`, CNP and
+    /// congestion control through Broadcom's `bnxt_re` configfs.
+    Bnxt,
+    /// Intel E810 (`ice`/`irdma`): DCBNL through `dcb` with the firmware LLDP agent off.
+    Ice,
+    /// Any DCBNL-capable NIC: iproute2 `dcb` only.
+    Dcb,
 }
 
 impl NicDriver {
+    /// Every driver, in the order the language lists them.
+    pub const ALL: [NicDriver; 4] = [
+        NicDriver::Mlx5,
+        NicDriver::Bnxt,
+        NicDriver::Ice,
+        NicDriver::Dcb,
+    ];
+
     /// The `driver` name of a NIC model.
     pub fn from_model(name: &str) -> Option<NicDriver> {
-        match name {
-            "mlx5" => Some(NicDriver::Mlx5),
-            _ => None,
-        }
+        NicDriver::ALL.into_iter().find(|d| d.as_str() == name)
     }
 
     pub fn as_str(self) -> &'static str {
         match self {
             NicDriver::Mlx5 => "mlx5",
+            NicDriver::Bnxt => "bnxt",
+            NicDriver::Ice => "ice",
+            NicDriver::Dcb => "dcb",
         }
     }
 }

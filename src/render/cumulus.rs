@@ -223,7 +223,8 @@ pub fn view(ctx: &SwitchContext) -> Result<(CumulusView, Vec<Note>), RenderError
                     ),
                 ));
             }
-            if w.restore_ms != poll {
+            // A restore the fabric does not state is not a request (the language default).
+            if w.restore_ms != poll && !w.defaults.restore {
                 notes.push(Note::new(
                     NoteKind::NotRendered,
                     Property::WatchdogRestore,

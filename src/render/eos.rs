@@ -22,11 +22,23 @@
 //! * Lossless priority 0 or 1: EOS's default CoS map swaps 0 and 1, so CoS 0/1 → TC 0/1 is
 //!   stated (`qos map cos`) whenever either is lossless.
 //! * Interface MTU at most 9214 (Arista's and AVD's examples); a larger fabric MTU is noted.
+//! * Per ASIC family (the model's `platform`): Broadcom XGS (Trident, Tomahawk) separates
+//!   unicast and multicast queues, `uc-tx-queue N` (AMD's "DCQCN configuration on an Arista
+//!   7388 switch", ROCm/gpu-cluster-networking@1156b4e913f8:docs/how-to/roce-network-config.rst;
+//!   AVD `qos_profiles[].uc_tx_queues`), and takes the PFC headroom and dynamic threshold in a
+//!   switch-wide MMU queue profile, written as AVD renders `platform.trident.mmu`
+//!   (`ingress headroom bytes N`, `ingress priority-group P threshold α`, `… apply`): the
+//!   largest port's xoff sum, since one profile serves every port. Sand (Jericho) takes
+//!   `tx-queue N` and sizes headroom itself; queue 7 is reserved there before EOS 4.33
+//!   (`SAND_QUEUE7`), a refusal with the release known. Without a platform `tx-queue` is
+//!   written and reported (FAB909).
+//! * `hardware counter feature ecn out` is not written: Arista's AI deployment guide says only
+//!   "for platforms requiring ECN counter feature support", and no document names them.
 
 use serde::Serialize;
 
 use super::context::{
-    Ecn, PauseThreshold, Scheduling, SwitchContext, SwitchOs, Watchdog, WatchdogAction,
+    Ecn, PauseThreshold, Release, Scheduling, SwitchContext, SwitchOs, Watchdog, WatchdogAction,
 };
 use super::fidelity::{self, Note, NoteKind, Property};
 use super::variants::{self, Variant};
@@ -39,8 +51,57 @@ pub const MAX_ECN_BYTES: u64 = 256_000_000;
 /// Longest `polling-interval` (AVD schema), ms.
 pub const MAX_POLL_MS: u32 = 30_000;
 const PROFILE: &str = "FABRICC_ROCE";
+/// The MMU queue profile of a Broadcom XGS switch.
+pub const MMU_PROFILE: &str = "FABRICC_LOSSLESS";
 
-/// EOS front-panel name of a multi-lane port: `Ethernet<index+1>/1`.
+/// The newest EOS release whose configuration model was read (AVD 6.4 follows EOS 4.35,
+/// aristanetworks/avd#6318); the default of `os eos`.
+pub const NEWEST: Release = Release::new(4, 35);
+/// The oldest release `os eos RELEASE` takes: fabricc's EOS lines need nothing older that a
+/// public source pins, so this is only a sanity bound on the number.
+pub const OLDEST: Release = Release::new(4, 0);
+/// Sand (Jericho) platforms reserve traffic class and tx-queue 7 for control-plane traffic
+/// before this release (Arista TOI, "Sand platform switches have eight queues … queue 7 is not
+/// user-configurable … As of 4.33.0F, a limited set of features are configurable on tx-queue
+/// 7", https://arista.com/zh/support/toi/tag/latency).
+pub const SAND_QUEUE7: Release = Release::new(4, 33);
+
+/// Whether fabricc writes EOS for `r`.
+pub fn supported(r: Release) -> bool {
+    (OLDEST..=NEWEST).contains(&r)
+}
+
+/// How EOS names a switch's egress queues, by ASIC family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QueueMode {
+    /// Broadcom XGS (Trident, Tomahawk: 7050X, 7060X, 7388X5): separate unicast and multicast
+    /// queues, `uc-tx-queue N`.
+    Xgs,
+    /// Sand (Jericho: 7280R, 7800R): one queue set, `tx-queue N`.
+    Sand,
+    /// No platform named: `tx-queue`, reported.
+    Unknown,
+}
+
+impl QueueMode {
+    pub fn of(ctx: &SwitchContext) -> QueueMode {
+        match ctx.platform.as_ref().and_then(|p| p.asic) {
+            Some(a) if a.is_broadcom_xgs() => QueueMode::Xgs,
+            Some(a) if a.is_broadcom_dnx() => QueueMode::Sand,
+            _ => QueueMode::Unknown,
+        }
+    }
+
+    pub fn keyword(self) -> &'static str {
+        match self {
+            QueueMode::Xgs => "uc-tx-queue",
+            QueueMode::Sand | QueueMode::Unknown => "tx-queue",
+        }
+    }
+}
+
+/// EOS front-panel name of a multi-lane port: `Ethernet<index+1>/1` (without a platform; the
+/// catalogue names broken-out ports, `catalogue::Platform::port_name`).
 pub fn port_name(index: u32) -> String {
     format!("Ethernet{}/1", index.saturating_add(1))
 }
@@ -57,8 +118,36 @@ pub struct EosView {
     /// `(tc, tx-queue)` where they differ.
     pub tc_queue: Vec<(u8, u8)>,
     pub watchdog: Option<EosWatchdog>,
+    /// `uc-tx-queue` (Broadcom XGS) or `tx-queue` (Sand, or no platform named).
+    pub queue_keyword: &'static str,
+    /// The platform the file is written for, `None` when the model names none.
+    pub platform: Option<String>,
+    pub release: String,
+    /// The XGS MMU queue profile with the PFC headroom and dynamic threshold.
+    pub mmu: Option<EosMmu>,
     pub profiles: Vec<EosProfile>,
     pub ports: Vec<EosPort>,
+}
+
+/// `platform trident mmu queue profile …` as AVD's `eos_cli_config_gen` renders
+/// `platform.trident.mmu.queue_profiles` (pyavd 6.4: `ingress headroom <unit> <n>`,
+/// `ingress priority-group <id> threshold <alpha>`, `… apply`).
+#[derive(Debug, Serialize)]
+pub struct EosMmu {
+    pub profile: &'static str,
+    /// The largest per-port PFC headroom (sum of the port's lossless xoff), bytes.
+    pub headroom_bytes: u64,
+    /// `(priority group, threshold)`: the dynamic threshold alpha as EOS writes it (`1/2`).
+    pub priority_groups: Vec<(u8, String)>,
+}
+
+/// alpha = 2^log2 as EOS's MMU threshold (`1/128` … `8`, AVD's valid values); `None` outside.
+pub fn mmu_threshold(log2_alpha: i8) -> Option<String> {
+    match log2_alpha {
+        0..=3 => Some((1u32 << log2_alpha.unsigned_abs()).to_string()),
+        -7..=-1 => Some(format!("1/{}", 1u32 << log2_alpha.unsigned_abs())),
+        _ => None,
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -183,6 +272,15 @@ pub fn view(ctx: &SwitchContext) -> Result<(EosView, Vec<Note>), RenderError> {
         None => None,
         Some(w) => Some(watchdog(dev, w, &mut notes)?),
     };
+    let release = ctx.release.unwrap_or(NEWEST);
+    let mode = QueueMode::of(ctx);
+    if mode == QueueMode::Unknown {
+        notes.push(Note::new(
+            NoteKind::PlatformDependent,
+            Property::Platform,
+            "queues are written as `tx-queue`, the Sand (Jericho) form; Broadcom XGS platforms (Trident, Tomahawk: 7050X, 7060X, 7388X5) refuse it and take `uc-tx-queue`: name the model's `platform` so fabricc writes the right one",
+        ));
+    }
     let all = variants::variants(ctx);
     for v in &all {
         for q in &v.ecn {
@@ -255,16 +353,34 @@ pub fn view(ctx: &SwitchContext) -> Result<(EosView, Vec<Note>), RenderError> {
         }
     }
     for c in qos.classes.iter().filter(|c| c.queue == 7 || c.tc == 7) {
+        if mode == QueueMode::Sand && release < SAND_QUEUE7 {
+            return Err(err(format!(
+                "class `{}` uses traffic class and tx-queue 7, which Sand (Jericho) platforms reserve for control-plane traffic before EOS {SAND_QUEUE7} (this model: EOS {release}); move the class to priority 6 or below, or set `os eos {SAND_QUEUE7}` if the switches run it",
+                c.name
+            )));
+        }
+        let text = match mode {
+            QueueMode::Sand => format!(
+                "class `{}` uses traffic class and tx-queue 7: Sand (Jericho) platforms map it to control-plane traffic and allow only a limited set of features on it from EOS {SAND_QUEUE7}; move the class to priority 6 or below",
+                c.name
+            ),
+            QueueMode::Xgs | QueueMode::Unknown => format!(
+                "class `{}` uses traffic class and tx-queue 7: on Sand (Jericho) platforms before EOS {SAND_QUEUE7} queue 7 is reserved for control-plane traffic and not configurable, elsewhere it is shared with control-plane traffic; move the class to priority 6 or below",
+                c.name
+            ),
+        };
         notes.push(Note::new(
             NoteKind::PlatformDependent,
             Property::ClassQueues,
-            format!(
-                "class `{}` uses traffic class and tx-queue 7: on Sand (Jericho) platforms before EOS 4.33.0F queue 7 is reserved for control-plane traffic and not configurable, elsewhere it is shared with control-plane traffic; move the class to priority 6 or below",
-                c.name
-            ),
+            text,
         ));
     }
-    leaves_to_device(ctx, "EOS", &mut notes);
+    let mmu = if mode == QueueMode::Xgs {
+        mmu(ctx, &mut notes)?
+    } else {
+        leaves_to_device(ctx, "EOS", &mut notes);
+        None
+    };
     fidelity::device_managed(ctx, &mut notes);
     Ok((
         EosView {
@@ -275,11 +391,74 @@ pub fn view(ctx: &SwitchContext) -> Result<(EosView, Vec<Note>), RenderError> {
             cos_map,
             tc_queue,
             watchdog,
+            queue_keyword: mode.keyword(),
+            platform: ctx.platform.as_ref().map(|p| p.name.clone()),
+            release: release.to_string(),
+            mmu,
             profiles,
             ports,
         },
         notes,
     ))
+}
+
+/// The XGS MMU queue profile: one per switch (`… apply` makes it the platform's), so every
+/// port gets the largest port's headroom; each lossless priority group gets the model's
+/// dynamic threshold. Pools and the headroom-pool limit stay the platform's.
+fn mmu(ctx: &SwitchContext, notes: &mut Vec<Note>) -> Result<Option<EosMmu>, RenderError> {
+    let per_port: Vec<(u64, &str)> = ctx
+        .ports
+        .iter()
+        .filter(|p| !p.lossless_priorities.is_empty())
+        .map(|p| {
+            (
+                physics_sum(p.headroom.iter().map(|h| h.xoff_bytes)),
+                p.name.as_str(),
+            )
+        })
+        .collect();
+    let Some(&(largest, port)) = per_port.iter().max_by_key(|(b, _)| *b) else {
+        return Ok(None);
+    };
+    let log2 = ctx.buffer.queue_log2_alpha;
+    let Some(threshold) = mmu_threshold(log2) else {
+        return Err(unsupported(
+            &ctx.device,
+            SwitchOs::Eos,
+            format!(
+                "dynamic threshold 2^{log2}: the EOS MMU priority-group threshold takes 1/128 to 8 (`dynamic-threshold` -7 to 3)"
+            ),
+        ));
+    };
+    if per_port.iter().any(|(b, _)| *b != largest) {
+        notes.push(Note::new(
+            NoteKind::Adjusted,
+            Property::Headroom,
+            format!(
+                "one MMU queue profile serves every port: each gets the largest port headroom, {largest} B ({port}), more than shorter cables need"
+            ),
+        ));
+    }
+    notes.push(Note::new(
+        NoteKind::DeviceManaged,
+        Property::BufferPools,
+        "buffer pools and the headroom-pool limit are not configured: EOS keeps the platform's MMU pools (fabricc's numbers are in report.md for reference)",
+    ));
+    static_threshold(ctx, "EOS", notes);
+    Ok(Some(EosMmu {
+        profile: MMU_PROFILE,
+        headroom_bytes: largest,
+        priority_groups: ctx
+            .qos
+            .lossless_priorities
+            .iter()
+            .map(|&p| (p, threshold.clone()))
+            .collect(),
+    }))
+}
+
+fn physics_sum(items: impl Iterator<Item = u64>) -> u64 {
+    items.fold(0u64, u64::saturating_add)
 }
 
 /// Notes for the buffer values a CLI target leaves to the switch: computed headroom and pools
@@ -304,6 +483,12 @@ pub(crate) fn fixed_headroom_and_static_threshold(
     os: &str,
     notes: &mut Vec<Note>,
 ) {
+    fixed_headroom(ctx, os, notes);
+    static_threshold(ctx, os, notes);
+}
+
+/// A warning for a `headroom` override a target does not configure.
+pub(crate) fn fixed_headroom(ctx: &SwitchContext, os: &str, notes: &mut Vec<Note>) {
     if let Some(h) = ctx.ports.iter().flat_map(|p| &p.headroom).find(|h| h.fixed) {
         notes.push(Note::new(
             NoteKind::NotRendered,
@@ -314,6 +499,10 @@ pub(crate) fn fixed_headroom_and_static_threshold(
             ),
         ));
     }
+}
+
+/// A warning for a static `pfc-threshold` a target does not configure.
+pub(crate) fn static_threshold(ctx: &SwitchContext, os: &str, notes: &mut Vec<Note>) {
     if let Some(b) = ctx.ports.iter().find_map(|p| match p.pause_threshold {
         PauseThreshold::Static { bytes } if !p.lossless_priorities.is_empty() => Some(bytes),
         _ => None,
@@ -370,5 +559,11 @@ mod tests {
         assert_eq!(threshold(150_001), "150001 bytes");
         assert_eq!(round_10ms(205), 210);
         assert_eq!(round_10ms(200), 200);
+        assert_eq!(mmu_threshold(0).as_deref(), Some("1"));
+        assert_eq!(mmu_threshold(3).as_deref(), Some("8"));
+        assert_eq!(mmu_threshold(-1).as_deref(), Some("1/2"));
+        assert_eq!(mmu_threshold(-7).as_deref(), Some("1/128"));
+        assert_eq!(mmu_threshold(4), None);
+        assert_eq!(mmu_threshold(-8), None);
     }
 }

@@ -4,7 +4,7 @@
 //! or a one-line, dialect-safe rendering of free text. Nothing from the source can add a
 //! line, a statement separator (`;`), a comment (`#`, `!`) or a block (`{}`) to a config.
 
-/// A fabric identifier: `[A-Za-z_][A-Za-z0-9_.-]*` (LANGUAGE.md NAME).
+/// A fabric identifier: `[A-Za-z_][A-Za-z0-9_.-]*` (NAME in docs/language.md).
 pub use crate::syntax::bounds::is_name as is_identifier;
 
 /// A vendor port name: `Ethernet0`, `swp1`, `Ethernet1/1`, `et-0/0/0`.

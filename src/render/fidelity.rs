@@ -24,6 +24,8 @@ pub enum Property {
     Identity,
     /// The OS release the output is written for.
     Release,
+    /// The catalogue platform: ASIC family and port names.
+    Platform,
     /// DSCP → traffic class, all 64 code points.
     DscpClassification,
     /// Priority, traffic class and egress queue of each class.
@@ -65,9 +67,10 @@ pub enum Property {
 }
 
 impl Property {
-    pub const ALL: [Property; 23] = [
+    pub const ALL: [Property; 24] = [
         Property::Identity,
         Property::Release,
+        Property::Platform,
         Property::DscpClassification,
         Property::ClassQueues,
         Property::CnpClass,
@@ -96,6 +99,7 @@ impl Property {
         match self {
             Property::Identity => "identity",
             Property::Release => "OS release",
+            Property::Platform => "platform",
             Property::DscpClassification => "DSCP classification",
             Property::ClassQueues => "class priority/queue",
             Property::CnpClass => "CNP class",
@@ -158,6 +162,9 @@ impl Support {
     }
 }
 
+/// Port speed, FEC and breakout: the same on every target.
+const PORTS: &str = "speed, FEC and breakout are the platform's; broken-out names need the breakout configured first (FAB905)";
+
 /// The targets of this matrix, in column order.
 pub const TARGETS: [SwitchOs; 4] = [
     SwitchOs::Eos,
@@ -174,7 +181,12 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
         SwitchOs::Sonic => return None,
         SwitchOs::Eos => match p {
             P::Identity => Rendered("header comment; the fragment sets no hostname"),
-            P::Release => NotExpressible("`os eos` takes no release yet"),
+            P::Release => Rendered(
+                "`os eos 4.N` (default 4.35): a class on queue 7 of a Sand platform before 4.33 is FAB901",
+            ),
+            P::Platform => Rendered(
+                "Broadcom XGS: `uc-tx-queue` and the MMU queue profile; Sand: `tx-queue`; no `platform`: `tx-queue` (FAB909); port names (breakouts `EthernetN/L`)",
+            ),
             P::DscpClassification => Rendered("`qos map dscp … to traffic-class`, one line per TC"),
             P::ClassQueues => Rendered(
                 "`qos map traffic-class N to tx-queue M` where they differ; `qos map cos P to traffic-class P` for lossless 0/1",
@@ -187,16 +199,20 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             P::Scheduling => Rendered("`priority strict` / `no priority` + `bandwidth percent`"),
             P::Mtu => Approximated("capped at 9214 (FAB907)"),
             P::PortDescription => Rendered("`description`"),
-            P::PortHardware => DeviceManaged("platform port defaults (FAB905)"),
-            P::CableLength => DeviceManaged("EOS sizes headroom itself (FAB905)"),
-            P::Headroom => {
-                DeviceManaged("platform headroom (FAB905); a `headroom` override is FAB904")
+            P::PortHardware => DeviceManaged(PORTS),
+            P::CableLength => Approximated(
+                "XGS: through the headroom (the largest port's, FAB907); Sand: EOS sizes headroom itself (FAB905)",
+            ),
+            P::Headroom => Approximated(
+                "XGS: MMU `ingress headroom` = the largest port's xoff sum, one profile for all ports (FAB907); Sand: platform headroom (FAB905), a `headroom` override is FAB904",
+            ),
+            P::PauseThreshold => Approximated(
+                "XGS: the dynamic threshold as `ingress priority-group P threshold`; a static `pfc-threshold` is FAB904",
+            ),
+            P::BufferPools => DeviceManaged("platform MMU pools and headroom-pool limit (FAB905)"),
+            P::QueueAlpha => {
+                Approximated("XGS: MMU priority-group threshold 1/128..8; Sand: platform (FAB905)")
             }
-            P::PauseThreshold => {
-                NotExpressible("platform threshold; a static `pfc-threshold` is FAB904")
-            }
-            P::BufferPools => DeviceManaged("platform MMU defaults (FAB905)"),
-            P::QueueAlpha => DeviceManaged("platform MMU defaults (FAB905)"),
             P::WatchdogEnable => Rendered("`priority-flow-control pause watchdog` per profile"),
             P::WatchdogDetect => Approximated("`timeout`, 10 ms steps: rounded up (FAB906)"),
             P::WatchdogRestore => Approximated("`recovery-time`, 10 ms steps: rounded up (FAB906)"),
@@ -208,6 +224,9 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
         SwitchOs::Nxos => match p {
             P::Identity => Rendered("header comment; the fragment sets no hostname"),
             P::Release => NotExpressible("`os nxos` takes no release yet"),
+            P::Platform => Rendered(
+                "port names from the catalogue (`Ethernet1/N`; broken out `Ethernet1/N/M`)",
+            ),
             P::DscpClassification => Rendered("`class-map type qos` + `set qos-group`"),
             P::ClassQueues => Rendered("qos-group = egress queue; `pause pfc-cos` = priority"),
             P::CnpClass => Refused("`priority level 1`; a second strict class is FAB901"),
@@ -220,7 +239,7 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             P::Scheduling => Rendered("`priority level 1` / `bandwidth remaining percent`"),
             P::Mtu => Rendered("`mtu` per interface and network-qos class"),
             P::PortDescription => Rendered("`description`"),
-            P::PortHardware => DeviceManaged("platform port defaults (FAB905)"),
+            P::PortHardware => DeviceManaged(PORTS),
             P::CableLength => Rendered(
                 "lossless ports over 100 m: input queuing `pause buffer-size` policy per cable group; up to 100 m the switch sizes (FAB905)",
             ),
@@ -233,14 +252,21 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             P::BufferPools => DeviceManaged("platform buffer carving (FAB905)"),
             P::QueueAlpha => DeviceManaged("platform buffer carving (FAB905)"),
             P::WatchdogEnable => Rendered("`priority-flow-control watch-dog-interval on`"),
-            P::WatchdogDetect => NotExpressible("platform watchdog interval (FAB904)"),
-            P::WatchdogRestore => NotExpressible("platform restore multiplier (FAB904)"),
-            P::WatchdogPoll => NotExpressible("platform poll timer, 100 ms (FAB904)"),
+            P::WatchdogDetect => {
+                NotExpressible("platform watchdog interval; FAB904 when the fabric states `detect`")
+            }
+            P::WatchdogRestore => NotExpressible(
+                "platform restore multipliers; FAB904 when the fabric states `restore`",
+            ),
+            P::WatchdogPoll => NotExpressible(
+                "platform poll timer, 100 ms; FAB904 when the fabric states another `poll`",
+            ),
             P::WatchdogAction => Refused("drop only; `forward` and `alert` are FAB901"),
         },
         SwitchOs::Cumulus => match p {
             P::Identity => Rendered("header comment; the fragment sets no hostname"),
             P::Release => Rendered("`os cumulus 5.N` picks the commands; default the newest"),
+            P::Platform => Rendered("port names from the catalogue (broken out `swpNsM`)"),
             P::DscpClassification => {
                 Rendered("`qos mapping default-global dscp N switch-priority P`")
             }
@@ -257,7 +283,7 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             P::Scheduling => Rendered("`egress-scheduler` on all 8 traffic classes"),
             P::Mtu => Rendered("`link mtu`"),
             P::PortDescription => Rendered("`description`"),
-            P::PortHardware => DeviceManaged("platform port defaults (FAB905)"),
+            P::PortHardware => DeviceManaged(PORTS),
             P::CableLength => Rendered("one PFC profile per cable length, bound per port"),
             P::Headroom => DeviceManaged(
                 "switchd sizes it from cable length (FAB905); a `headroom` override is FAB904",
@@ -272,7 +298,7 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             }
             P::WatchdogDetect => Approximated("`robustness` = detect / poll, rounded up (FAB906)"),
             P::WatchdogRestore => NotExpressible(
-                "restores after one poll interval without pause frames (FAB904 when restore ≠ poll)",
+                "restores after one poll interval without pause frames (FAB904 when the fabric states a `restore` ≠ poll)",
             ),
             P::WatchdogPoll => Rendered("`polling-interval` (ms)"),
             P::WatchdogAction => Refused("drop only; `forward` and `alert` are FAB901"),
@@ -280,6 +306,9 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
         SwitchOs::Junos => match p {
             P::Identity => Rendered("header comment; the fragment sets no host-name"),
             P::Release => NotExpressible("`os junos` takes no release yet"),
+            P::Platform => Rendered(
+                "the catalogue's buffer sizes the partitions; port names (channelized `et-0/0/N:M`)",
+            ),
             P::DscpClassification => Rendered("DSCP classifier, binary code points"),
             P::ClassQueues => Rendered("`forwarding-classes class … queue-num`"),
             P::CnpClass => Rendered("`priority strict-high` + `transmit-rate percent 5`"),
@@ -292,7 +321,7 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             P::Scheduling => Rendered("`transmit-rate percent` / `priority strict-high`"),
             P::Mtu => Rendered("`mtu`"),
             P::PortDescription => Rendered("`description`"),
-            P::PortHardware => DeviceManaged("platform port defaults (FAB905)"),
+            P::PortHardware => DeviceManaged(PORTS),
             P::CableLength => Rendered("`input cable-length` per CN profile"),
             P::Headroom => Approximated(
                 "`lossless-headroom` partition percent; Junos sizes each port from cable length (FAB905)",
@@ -322,6 +351,7 @@ pub fn properties_of(ctx: &SwitchContext) -> Vec<Property> {
         device: _,
         os: _,
         release: _,
+        platform: _,
         description: _,
         fabric: _,
         mtu: _,
@@ -330,7 +360,7 @@ pub fn properties_of(ctx: &SwitchContext) -> Vec<Property> {
         buffer,
         ports,
     } = ctx;
-    let mut out = vec![P::Identity, P::Release, P::Mtu];
+    let mut out = vec![P::Identity, P::Release, P::Platform, P::Mtu];
     let QosPlan {
         classes,
         lossless_priorities: _,
@@ -366,6 +396,7 @@ pub fn properties_of(ctx: &SwitchContext) -> Vec<Property> {
             restore_ms: _,
             poll_ms: _,
             action: _,
+            defaults: _,
         } = w;
         out.extend([
             P::WatchdogEnable,
@@ -465,14 +496,68 @@ impl Note {
     }
 }
 
-/// Notes every switch of a matrix target gets for what it leaves to the device.
+/// The port note of a switch whose fabric ports are broken out: its names exist only once
+/// the breakout is configured, which no target writes. Port speed and FEC, which every target
+/// leaves to the platform on every fabric, are not a finding: a `check` finding says something
+/// about this fabric, and what holds for every fabric of a target is in `docs/targets.md` and
+/// report.md.
 pub(crate) fn device_managed(ctx: &SwitchContext, notes: &mut Vec<Note>) {
-    if !ctx.ports.is_empty() {
-        notes.push(Note::new(
-            NoteKind::DeviceManaged,
-            Property::PortHardware,
-            "port speed and FEC are not configured; the ports run the platform's defaults (fabric ports assumed unbroken)",
-        ));
+    let Some(p) = &ctx.platform else { return };
+    let Some(&(first, split)) = p.breakouts.first() else {
+        return;
+    };
+    let uniform = p.breakouts.iter().all(|b| b.1 == split);
+    let ways = if uniform {
+        format!("into {split} ports")
+    } else {
+        "into several ports".to_string()
+    };
+    let which = if p.breakouts.len() == 1 {
+        format!("cage {first} of {} is", p.name)
+    } else {
+        let numbers: Vec<u32> = p.breakouts.iter().map(|b| b.0).collect();
+        format!("cages {} of {} are", ranges(&numbers), p.name)
+    };
+    notes.push(Note::new(
+        NoteKind::DeviceManaged,
+        Property::PortHardware,
+        format!(
+            "{which} broken out {ways}: the port names are the broken-out ones, and the file configures no breakout, speed or FEC; configure the breakout on the switch first"
+        ),
+    ));
+}
+
+/// Sorted numbers as `1-3, 5`.
+fn ranges(numbers: &[u32]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < numbers.len() {
+        let mut j = i;
+        while j + 1 < numbers.len() && numbers[j + 1] == numbers[j] + 1 {
+            j += 1;
+        }
+        out.push(if i == j {
+            numbers[i].to_string()
+        } else {
+            format!("{}-{}", numbers[i], numbers[j])
+        });
+        i = j + 1;
+    }
+    out.join(", ")
+}
+
+/// What a target leaves to the switch on every fabric, whatever the fabric says: printed in
+/// report.md (per target built), not as findings.
+pub fn always_left(os: SwitchOs) -> &'static [&'static str] {
+    match os {
+        SwitchOs::Sonic => &[],
+        SwitchOs::Eos | SwitchOs::Cumulus | SwitchOs::Junos => {
+            &["port speed, FEC and breakout: the platform's port defaults"]
+        }
+        SwitchOs::Nxos => &[
+            "port speed, FEC and breakout: the platform's port defaults",
+            "PFC watchdog timers: NX-OS's own unless the fabric states `detect`, `restore` or `poll` (then FAB904)",
+        ],
     }
 }
 
@@ -509,26 +594,27 @@ pub fn index(p: Property) -> usize {
     match p {
         Property::Identity => 0,
         Property::Release => 1,
-        Property::DscpClassification => 2,
-        Property::ClassQueues => 3,
-        Property::CnpClass => 4,
-        Property::PfcPriorities => 5,
-        Property::PortPfc => 6,
-        Property::EcnMarking => 7,
-        Property::PortEcn => 8,
-        Property::Scheduling => 9,
-        Property::Mtu => 10,
-        Property::PortDescription => 11,
-        Property::PortHardware => 12,
-        Property::CableLength => 13,
-        Property::Headroom => 14,
-        Property::PauseThreshold => 15,
-        Property::BufferPools => 16,
-        Property::QueueAlpha => 17,
-        Property::WatchdogEnable => 18,
-        Property::WatchdogDetect => 19,
-        Property::WatchdogRestore => 20,
-        Property::WatchdogPoll => 21,
-        Property::WatchdogAction => 22,
+        Property::Platform => 2,
+        Property::DscpClassification => 3,
+        Property::ClassQueues => 4,
+        Property::CnpClass => 5,
+        Property::PfcPriorities => 6,
+        Property::PortPfc => 7,
+        Property::EcnMarking => 8,
+        Property::PortEcn => 9,
+        Property::Scheduling => 10,
+        Property::Mtu => 11,
+        Property::PortDescription => 12,
+        Property::PortHardware => 13,
+        Property::CableLength => 14,
+        Property::Headroom => 15,
+        Property::PauseThreshold => 16,
+        Property::BufferPools => 17,
+        Property::QueueAlpha => 18,
+        Property::WatchdogEnable => 19,
+        Property::WatchdogDetect => 20,
+        Property::WatchdogRestore => 21,
+        Property::WatchdogPoll => 22,
+        Property::WatchdogAction => 23,
     }
 }

@@ -27,17 +27,41 @@
 use serde::Serialize;
 
 use super::context::{HostContext, NicContext, NicDriver, TosClass, Tsa};
+use super::host_dcb::DcbView;
 use super::{RenderError, escape, invalid};
 
 /// The NIC script of a driver; every other host template is shared by all drivers.
 pub fn driver_script(driver: NicDriver) -> &'static str {
     match driver {
         NicDriver::Mlx5 => "mlnx_qos.sh",
+        NicDriver::Bnxt => "bnxt_qos.sh",
+        NicDriver::Ice => "ice_qos.sh",
+        NicDriver::Dcb => "dcb_qos.sh",
     }
 }
 
-/// Every driver's script, so the shared templates can be told apart.
-pub const DRIVER_SCRIPTS: &[&str] = &["mlnx_qos.sh"];
+/// Every driver's script, and the template parts they include: host templates that are not
+/// files of every host.
+pub const DRIVER_SCRIPTS: &[&str] = &[
+    "mlnx_qos.sh",
+    "bnxt_qos.sh",
+    "ice_qos.sh",
+    "dcb_qos.sh",
+    "dcbnl-body.sh",
+];
+
+/// The kernel module bound to the PCI function (udev `DRIVERS==`); `None` for the generic
+/// DCB script, whose NIC's driver is not known.
+fn kernel_module(driver: NicDriver) -> Option<&'static str> {
+    match driver {
+        NicDriver::Mlx5 => Some("mlx5_core"),
+        // bnxt_re and irdma hang their RDMA device below the PCI function that bnxt_en and
+        // ice bind (auxiliary bus), so that is the driver udev sees among the parents.
+        NicDriver::Bnxt => Some("bnxt_en"),
+        NicDriver::Ice => Some("ice"),
+        NicDriver::Dcb => None,
+    }
+}
 
 #[derive(Debug, Serialize)]
 pub struct HostView {
@@ -49,14 +73,16 @@ pub struct HostView {
     pub driver: &'static str,
     /// The driver's script file name.
     pub script: &'static str,
-    /// The kernel module that owns the PCI functions (udev `DRIVERS==`).
-    pub kernel_module: &'static str,
+    /// The kernel module that owns the PCI functions (udev `DRIVERS==`); `None`: any.
+    pub kernel_module: Option<&'static str>,
     pub nics: Vec<NicView>,
     /// Some NIC has no declared identity (FAB920).
     pub guessed: bool,
     pub nccl: NcclView,
-    /// The mlx5 part (`mlnx_qos.sh`).
-    pub mlx5: Mlx5View,
+    /// The mlx5 part (`mlnx_qos.sh`); `None` for the other drivers.
+    pub mlx5: Option<Mlx5View>,
+    /// The DCBNL part (`bnxt_qos.sh`, `ice_qos.sh`, `dcb_qos.sh`); `None` for mlx5.
+    pub dcb: Option<DcbView>,
 }
 
 #[derive(Debug, Serialize)]
@@ -180,8 +206,9 @@ pub fn view(ctx: &HostContext) -> Result<HostView, RenderError> {
         })
         .collect::<Option<Vec<_>>>()
         .map(|v| format!("={}", v.join(",")));
-    let mlx5 = match ctx.driver {
-        NicDriver::Mlx5 => mlx5(dev, ctx)?,
+    let (mlx5, dcb) = match ctx.driver {
+        NicDriver::Mlx5 => (Some(mlx5(dev, ctx)?), None),
+        d => (None, Some(super::host_dcb::view(dev, d, &ctx.qos)?)),
     };
     Ok(HostView {
         host: ctx.host.clone(),
@@ -189,9 +216,7 @@ pub fn view(ctx: &HostContext) -> Result<HostView, RenderError> {
         description: ctx.description.as_deref().map(escape::comment_text),
         driver: ctx.driver.as_str(),
         script: driver_script(ctx.driver),
-        kernel_module: match ctx.driver {
-            NicDriver::Mlx5 => "mlx5_core",
-        },
+        kernel_module: kernel_module(ctx.driver),
         guessed: ctx.nics.iter().any(|n| n.guessed),
         nccl: NcclView {
             tc: ctx.qos.roce.as_ref().map(tos_view),
@@ -201,6 +226,7 @@ pub fn view(ctx: &HostContext) -> Result<HostView, RenderError> {
         },
         nics,
         mlx5,
+        dcb,
     })
 }
 

@@ -2,7 +2,9 @@
 //!
 //! In: a `SwitchContext` with `os: junos`. Out: `JunosView` for `junos/qos.conf` (a `load
 //! merge` fragment: no host-name, no units), and the notes of what Junos is left to decide.
-//! Reference facts (vendors.md §2d): a DSCP classifier with **binary** code points; one
+//! Junos conventions (docs/targets.md; Juniper's QFX class-of-service documentation and its
+//! YANG models, github.com/Juniper/yang 24.2R1.17): a DSCP classifier with **binary** code
+//! points; one
 //! forwarding class per class (`queue-num`, `no-loss pfc-priority <p>` for lossless ones);
 //! drop profiles in **percent fill level of the queue buffer** (converted here from bytes
 //! through `BufferPlan::lossless_queue_buffer_bytes`) with `drop-probability [ 0 P ]`;

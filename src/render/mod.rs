@@ -14,6 +14,7 @@ pub mod eos;
 pub mod escape;
 pub mod fidelity;
 pub mod host;
+pub mod host_dcb;
 pub mod junos;
 pub mod nxos;
 pub mod sonic;

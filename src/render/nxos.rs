@@ -3,7 +3,8 @@
 //! In: a `SwitchContext` with `os: nxos`. Out: `NxosView` for `nxos/qos.cfg` (a merge
 //! fragment: no hostname; `copy … running-config` merges it), and the notes of what NX-OS is
 //! left to decide.
-//! Reference facts (vendors.md §2c): `class-map type qos match-any` + `policy-map type qos`
+//! NX-OS conventions (docs/targets.md; Cisco Nexus 9000 NX-OS QoS Configuration Guide
+//! 10.5(x), cited below): `class-map type qos match-any` + `policy-map type qos`
 //! setting a qos-group per class; `policy-map type queuing` over the fixed 8-queue classes
 //! `c-out-8q-q<N>` / `c-out-8q-q-default` with `priority level 1` (strict) or `bandwidth
 //! remaining percent`, and `random-detect … kbytes … drop-probability … weight 0 ecn` on
@@ -21,8 +22,17 @@
 //! P is the static threshold, or two MTUs (the plan's xon) where the model's threshold is
 //! dynamic (NX-OS takes bytes only); B = P + the port's xoff; R = P − one MTU. The guide
 //! forbids pause buffer and priority/bandwidth in one input policy, so the policy holds only
-//! the pause lines. The PFC watchdog timers are not rendered: their keywords are not in a
-//! public Cisco text we could read, so the platform defaults apply and a finding says so.
+//! the pause lines.
+//!
+//! The pause-buffer numbers are fabricc's own mapping, not Cisco's: Cisco's guide says the
+//! configuration is mandatory beyond 100 m but gives no formula, and no Cisco document we
+//! could read gives one (docs/targets.md, open questions).
+//!
+//! The PFC watchdog timers are not rendered: Cisco's guide describes an interval, shutdown and
+//! restore multipliers and a fixed 100 ms poll, but the global timer keywords are not in a
+//! public Cisco text we could read (the NX-API reference shows only `priority-flow-control
+//! fixed-restore …` truncated). Timers the fabric states are reported (FAB904); the language's
+//! defaults are not a request, so NX-OS's own timers run without a finding.
 
 use serde::Serialize;
 
@@ -211,14 +221,27 @@ pub fn view(ctx: &SwitchContext) -> Result<(NxosView, Vec<Note>), RenderError> {
                 }
             )));
         }
-        notes.push(Note::new(
-            NoteKind::NotRendered,
-            Property::WatchdogDetect,
-            format!(
-                "only `priority-flow-control watch-dog-interval on` is configured: the platform's watchdog interval, shutdown and restore multipliers apply (Cisco: a stuck queue is polled every 100 ms), not detect {} ms / restore {} ms / poll {} ms",
-                w.detect_ms, w.restore_ms, w.poll_ms
-            ),
-        ));
+        // Timers the fabric does not state are not a request: NX-OS's own run, as on every
+        // NX-OS fabric (docs/targets.md, report.md). Stated timers are dropped: a warning.
+        let stated: Vec<String> = [
+            (!w.defaults.detect, "detect", w.detect_ms),
+            (!w.defaults.restore, "restore", w.restore_ms),
+            (!w.defaults.poll, "poll", w.poll_ms),
+        ]
+        .into_iter()
+        .filter(|(s, _, _)| *s)
+        .map(|(_, what, ms)| format!("{what} {ms} ms"))
+        .collect();
+        if !stated.is_empty() {
+            notes.push(Note::new(
+                NoteKind::NotRendered,
+                Property::WatchdogDetect,
+                format!(
+                    "only `priority-flow-control watch-dog-interval on` is configured: the platform's watchdog interval, shutdown and restore multipliers apply (Cisco: a stuck queue is polled every 100 ms), not {}",
+                    stated.join(" / ")
+                ),
+            ));
+        }
     }
     if ctx
         .qos

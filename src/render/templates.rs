@@ -49,6 +49,10 @@ pub const EMBEDDED: &[TemplateFile] = embedded! {
     "nxos", "qos.cfg";
     "junos", "qos.conf";
     "host", "mlnx_qos.sh";
+    "host", "dcbnl-body.sh";
+    "host", "bnxt_qos.sh";
+    "host", "ice_qos.sh";
+    "host", "dcb_qos.sh";
     "host", "nccl.env";
     "host", "fabricc-roce.service";
     "host", "99-fabricc-roce.rules";

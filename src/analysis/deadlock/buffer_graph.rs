@@ -1,4 +1,4 @@
-//! The buffer-dependency graph (theory.md §1.1, §1.4 step 3): routes and `path`s of one
+//! The buffer-dependency graph (docs/deadlock.md, "The model"): routes and `path`s of one
 //! scenario in; a petgraph graph out whose nodes are lossless ingress queues
 //! `(switch, neighbour it receives from, priority)` and whose edges say "traffic held in this
 //! queue must next enter that one".

@@ -1,4 +1,4 @@
-//! The PFC deadlock proof (theory.md §1): the resolved `Fabric` in; findings out — cyclic
+//! The PFC deadlock proof (docs/deadlock.md): the resolved `Fabric` in; findings out — cyclic
 //! buffer dependencies with a minimal witness and remedies (FAB201), Tagger's conditions
 //! (FAB202), lossless priorities against the model's limit (FAB203), and the routing findings
 //! the proof depends on (FAB701 unreachable pairs, FAB702 static-route loops, FAB703 hops that
@@ -11,13 +11,13 @@
 //!
 //! One shortcut skips building the graph: plain `routing updown` (no static routes, paths,
 //! rewrites or bounce-tagging) is acyclic on every topology and every failure scenario.
-//! Proof (Autonet up*/down*, theory.md §1.1 fact 3): rank a queue entered from below (or from
-//! a host) by the switch's tier `t`, and one entered from above by `2·T − t` (`T` the highest
-//! tier). Valley-free routes only climb, turn once, then descend: climbing raises `t`;
-//! descending lowers `t`, raising `2·T − t`; the turn goes from rank `t ≤ T` to
-//! `2·T − t' > T` (`t' < t ≤ T`). The priority does not enter the rank, so per-switch priority
-//! overrides do not matter. Every edge raises the rank, so there is no cycle. Routing is still
-//! computed in full, for unreachable pairs.
+//! Proof (Autonet up*/down*, Schroeder et al., IEEE JSAC 1991; docs/deadlock.md): rank a
+//! queue entered from below (or from a host) by the switch's tier `t`, and one entered from
+//! above by `2·T − t` (`T` the highest tier). Valley-free routes only climb, turn once, then
+//! descend: climbing raises `t`; descending lowers `t`, raising `2·T − t`; the turn goes from
+//! rank `t ≤ T` to `2·T − t' > T` (`t' < t ≤ T`). The priority does not enter the rank, so
+//! per-switch priority overrides do not matter. Every edge raises the rank, so there is no
+//! cycle. Routing is still computed in full, for unreachable pairs.
 
 pub mod buffer_graph;
 pub mod failures;

@@ -1,4 +1,4 @@
-//! The minimal witness of a cyclic component (theory.md §1.4 step 5): a strongly connected
+//! The minimal witness of a cyclic component (docs/deadlock.md, "The model"): a strongly connected
 //! component in; its shortest cycle out, ties broken by the lexicographically smallest
 //! sequence of queues once rotated to start at its smallest queue.
 //!

@@ -28,7 +28,7 @@ pub const ECN_PRESETS: &[EcnPreset] = &[
         kmin: 100_000,
         name: "HPCC dcqcn 25G",
         pmax: Some(20_000),
-        source: "alibaba-edu/High-Precision-Congestion-Control:simulation/run.py, scaled by C/25G",
+        source: "alibaba-edu/High-Precision-Congestion-Control@9f4be2a9ead8:simulation/run.py, scaled by C/25G",
         speed_mbps: Some(25_000),
     },
     EcnPreset {
@@ -36,7 +36,7 @@ pub const ECN_PRESETS: &[EcnPreset] = &[
         kmin: 400_000,
         name: "HPCC dcqcn 100G",
         pmax: Some(20_000),
-        source: "alibaba-edu/High-Precision-Congestion-Control:simulation/run.py, scaled by C/25G",
+        source: "alibaba-edu/High-Precision-Congestion-Control@9f4be2a9ead8:simulation/run.py, scaled by C/25G",
         speed_mbps: Some(100_000),
     },
     EcnPreset {
@@ -44,7 +44,7 @@ pub const ECN_PRESETS: &[EcnPreset] = &[
         kmin: 800_000,
         name: "HPCC dcqcn 200G",
         pmax: Some(20_000),
-        source: "alibaba-edu/High-Precision-Congestion-Control:simulation/run.py, scaled by C/25G",
+        source: "alibaba-edu/High-Precision-Congestion-Control@9f4be2a9ead8:simulation/run.py, scaled by C/25G",
         speed_mbps: Some(200_000),
     },
     EcnPreset {
@@ -52,7 +52,7 @@ pub const ECN_PRESETS: &[EcnPreset] = &[
         kmin: 1_600_000,
         name: "HPCC dcqcn 400G",
         pmax: Some(20_000),
-        source: "alibaba-edu/High-Precision-Congestion-Control:simulation/run.py, scaled by C/25G",
+        source: "alibaba-edu/High-Precision-Congestion-Control@9f4be2a9ead8:simulation/run.py, scaled by C/25G",
         speed_mbps: Some(400_000),
     },
     EcnPreset {
@@ -68,7 +68,7 @@ pub const ECN_PRESETS: &[EcnPreset] = &[
         kmin: 1_048_576,
         name: "SONiC AZURE_LOSSLESS",
         pmax: Some(5_000),
-        source: "sonic-net/sonic-buildimage:files/build_templates/qos_config.j2 (WRED_PROFILE)",
+        source: "sonic-net/sonic-buildimage@086b03bd70f9:files/build_templates/qos_config.j2 (WRED_PROFILE)",
         speed_mbps: None,
     },
 ];

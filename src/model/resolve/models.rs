@@ -11,7 +11,7 @@ use crate::analysis::group::thousands;
 use crate::catalogue::{self, NicPlatform, Platform, PortsMisfit};
 use crate::diagnostic::{Code, Diagnostic, did_you_mean};
 use crate::model::{BufferModel, NicModel, PortGroup, Sourced, SwitchModel};
-use crate::render::{Release, cumulus};
+use crate::render::{NicDriver, Release, cumulus, eos};
 use crate::span::Span;
 use crate::syntax::ast::{self, NicModelProp, Os, SwitchModelProp};
 
@@ -267,7 +267,8 @@ pub fn switch_model(
     }
 }
 
-/// A release after an OS name: only Cumulus has a release table (`render::cumulus::RELEASES`).
+/// A release after an OS name: Cumulus (`render::cumulus::RELEASES`) and EOS
+/// (`render::eos::SAND_QUEUE7`) have release-dependent output; the others take none.
 fn release_of(
     os: Os,
     r: ast::OsRelease,
@@ -275,34 +276,35 @@ fn release_of(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Sourced<Release>> {
     let release = Release::new(r.major, r.minor);
-    if os != Os::Cumulus {
-        diags.push(
-            Diagnostic::new(
-                Code::NotAllowedHere,
-                span,
-                format!(
-                    "a release is only understood for `os cumulus`, not `os {}`",
-                    os.as_str()
-                ),
-            )
-            .label("release")
-            .help(format!("write `os {}` without a release", os.as_str())),
-        );
-        return None;
-    }
-    if !cumulus::supported(release) {
+    let (name, oldest, newest) = match os {
+        Os::Cumulus => ("Cumulus Linux", cumulus::OLDEST, cumulus::NEWEST),
+        Os::Eos => ("EOS", eos::OLDEST, eos::NEWEST),
+        Os::Sonic | Os::Nxos | Os::Junos => {
+            diags.push(
+                Diagnostic::new(
+                    Code::NotAllowedHere,
+                    span,
+                    format!(
+                        "a release is only understood for `os cumulus` and `os eos`, not `os {}`",
+                        os.as_str()
+                    ),
+                )
+                .label("release")
+                .help(format!("write `os {}` without a release", os.as_str())),
+            );
+            return None;
+        }
+    };
+    if !(oldest..=newest).contains(&release) {
         diags.push(
             Diagnostic::new(
                 Code::OutOfRange,
                 span,
-                format!("Cumulus Linux {release} is not a release fabricc writes NVUE for"),
+                format!("{name} {release} is not a release fabricc writes configuration for"),
             )
             .label("release")
             .help(format!(
-                "supported: Cumulus Linux {} to {}; leave the release out for {}",
-                cumulus::OLDEST,
-                cumulus::NEWEST,
-                cumulus::NEWEST
+                "supported: {name} {oldest} to {newest}; leave the release out for {newest}"
             )),
         );
         return None;
@@ -507,6 +509,28 @@ fn unknown_platform<'a>(
     ))
 }
 
+/// FAB922: a `driver` no host script is written for. A NIC model without a known driver would
+/// otherwise get another driver's script, with that NIC's tools and defaults (LANGUAGE v2).
+fn unknown_driver(name: &str, span: Span) -> Diagnostic {
+    let names: Vec<&str> = NicDriver::ALL.iter().map(|d| d.as_str()).collect();
+    let hint =
+        did_you_mean(name, names.iter().copied()).map_or_else(String::new, |h| format!("{h} "));
+    Diagnostic::new(
+        Code::UnknownNicDriver,
+        span,
+        format!("`{name}` is not a NIC driver fabricc writes host scripts for"),
+    )
+    .label("unknown driver")
+    .help(format!(
+        "{hint}the drivers are {}; `dcb` configures any NIC whose driver implements DCBNL",
+        names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
+}
+
 pub fn nic_model(decl: &ast::NicModelDecl, diags: &mut Vec<Diagnostic>) -> NicModel {
     let mut platform_name: Option<Sourced<String>> = None;
     let mut driver = None;
@@ -557,6 +581,11 @@ pub fn nic_model(decl: &ast::NicModelDecl, diags: &mut Vec<Diagnostic>) -> NicMo
         .label("contradicts the platform")
         .with_secondary(pspan, "the platform")
     };
+    if let Some(d) = &driver
+        && NicDriver::from_model(&d.value).is_none()
+    {
+        diags.push(unknown_driver(&d.value, d.span));
+    }
     if let (Some(d), Some((pl, pspan))) = (&driver, platform)
         && d.value != pl.driver()
     {

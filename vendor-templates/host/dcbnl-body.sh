@@ -1,0 +1,585 @@
+# ---- The fabric's intent, the same for every NIC of this host ----------------------------
+# Netdev MTU: RoCE MTU 4096 + headers gives active_mtu 4096.
+E_MTU={{ device.dcb.mtu }}
+# DSCP -> priority, all 64 entries (index = DSCP), the map the switches use.
+E_DSCP2PRIO={{ device.dcb.dscp2prio }}
+# PFC per priority (on: {{ device.dcb.pfc_priorities }}); priority -> TC ({{ device.dcb.tc_plan }}); TSA
+# and ETS share per TC. In `dcb … show` form.
+E_PFC="{{ device.dcb.pfc }}"
+E_PRIO_TC="{{ device.dcb.prio_tc }}"
+E_TC_TSA="{{ device.dcb.tc_tsa }}"
+E_TC_BW="{{ device.dcb.tc_bw }}"
+# RDMA-CM (kernel configfs rdma_cm): RoCE v2 and the ToS of the RoCE class{% if device.nccl.tc %} ({{ device.nccl.tc.class }}: DSCP {{ device.nccl.tc.dscp }} << 2 | ECT(0), priority {{ device.nccl.tc.priority }}){% endif %}.
+E_ROCE_MODE="RoCE v2"
+E_TOS={{ device.dcb.tos }}
+# CNPs: DSCP and 802.1p priority, the switches' CNP class; DCQCN classes on priorities {{ device.dcb.dcqcn_priorities }}.
+E_CNP_DSCP={{ device.dcb.cnp_dscp }}
+E_CNP_PRIO={{ device.dcb.cnp_priority }}
+
+# ---- NICs, in NIC (= rail) order: declared netdev, RDMA device, PCI address ("": found on
+# the host), RDMA port, the switch port at the other end -----------------------------------
+NICS=()
+declare -A D_NETDEV D_RDMA D_PCI D_PORT D_PEER
+{%- for nic in device.nics %}
+# nic{{ nic.index }} -> {{ nic.peer }}; declared: {{ nic.declared }}
+NICS+=({{ nic.index }}); D_NETDEV[{{ nic.index }}]="{{ nic.netdev }}"; D_RDMA[{{ nic.index }}]="{{ nic.rdma_device }}"; D_PCI[{{ nic.index }}]="{{ nic.pci }}"; D_PORT[{{ nic.index }}]={{ nic.port }}; D_PEER[{{ nic.index }}]={{ nic.peer }}
+{%- endfor %}
+
+# ---- The commands that set each group of settings (absolute values) ----------------------
+set_mtu() {
+  run ip link set dev "$1" mtu {{ device.dcb.mtu }}
+}
+# The whole map in one call: `replace` adds the missing entries and removes every other
+# priority of the DSCPs it names, and it names all 64, so no entry of an earlier map survives.
+set_dscp2prio() {
+  run dcb app replace dev "$1" dscp-prio \
+{%- for line in device.dcb.dscp_prio_lines %}
+    {{ line }}{% if not loop.last %} \{% endif %}
+{%- endfor %}
+}
+set_pfc() {
+  run dcb pfc set dev "$1" prio-pfc {{ device.dcb.pfc }}
+}
+# prio-tc, tc-tsa and tc-bw in one call: `dcb ets set` checks that the bandwidths sum to 100.
+set_ets() {
+  run dcb ets set dev "$1" prio-tc {{ device.dcb.prio_tc }} tc-tsa {{ device.dcb.tc_tsa }} tc-bw {{ device.dcb.tc_bw }}
+}
+{% raw %}
+# ---- Everything below is the same for every host and every DCBNL driver -------------------
+R="${FABRICC_SYSROOT:-}"
+SYS="$R/sys"
+LOCK="$R/run/lock/fabricc-roce.lock"
+CM="$SYS/kernel/config/rdma_cm"
+
+usage() {
+  echo "usage: $0 [--check | --dry-run | --collect] [--force]" >&2
+}
+
+MODE=apply
+FORCE=0
+modes=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --check) MODE=check; modes=$((modes + 1)) ;;
+    -n|--dry-run) MODE=dry-run; modes=$((modes + 1)) ;;
+    --collect) MODE=collect; modes=$((modes + 1)) ;;
+    --force) FORCE=1 ;;
+    -h|--help) usage; exit 0 ;;
+    *) usage; exit 2 ;;
+  esac
+  shift
+done
+if [ "$modes" -gt 1 ]; then usage; exit 2; fi
+
+declare -A NET RDEV PCI BRANCH ST
+PROBLEMS=0
+
+note() { echo "$HOST: $*" >&2; }
+problem() {
+  PROBLEMS=$((PROBLEMS + 1))
+  echo "$HOST: preflight: $*" >&2
+}
+log() { logger -t fabricc-roce -- "$HOST: $*" >/dev/null 2>&1 || true; }
+
+# A path as it is on the host (without the test prefix).
+shown() { echo "${1#"$R"}"; }
+
+# A command line, quoted only where the shell needs it.
+quoted() {
+  local out="" a
+  for a in "$@"; do
+    if [[ "$a" =~ ^[A-Za-z0-9_./:,=@%+-]+$ ]]; then out+="$a "; else out+="$(printf '%q' "$a") "; fi
+  done
+  echo "${out% }"
+}
+
+# run CMD...: run a command quietly, or print it in dry-run mode; on failure show its output.
+run() {
+  if [ "$MODE" = dry-run ]; then
+    quoted "$@"
+    return 0
+  fi
+  local out
+  if ! out=$("$@" 2>&1); then
+    note "failed: $(quoted "$@")"
+    if [ -n "$out" ]; then printf '%s\n' "$out" | sed 's/^/    /' >&2; fi
+    return 1
+  fi
+}
+
+# put VALUE FILE: write a value to a sysfs/configfs file (dry-run: print it).
+put() {
+  if [ "$MODE" = dry-run ]; then
+    echo "echo $(quoted "$1") > $(shown "$2")"
+    return 0
+  fi
+  if ! { echo "$1" > "$2"; } 2>/dev/null; then
+    note "failed: echo $1 > $(shown "$2")"
+    return 1
+  fi
+}
+
+# The first line of a file, or "-".
+value_of() {
+  local v=""
+  if [ -r "$1" ]; then v=$(head -n 1 "$1" 2>/dev/null) || v=""; fi
+  echo "${v:--}"
+}
+
+# A configfs number as decimal ("0x30" -> 48), or "-".
+number_of() {
+  local v
+  v=$(value_of "$1")
+  if [[ "$v" =~ ^(0x[0-9a-fA-F]+|[0-9]+)$ ]]; then echo $((v)); else echo -; fi
+}
+
+# The only netdev in DIR that is not a switchdev representor, or fail.
+uplink_netdev() {
+  local d n found=()
+  for d in "$1"/*; do
+    [ -e "$d" ] || continue
+    n=${d##*/}
+    case "$(value_of "$SYS/class/net/$n/phys_port_name")" in
+      *pf*vf*|*pf*sf*) continue ;;
+    esac
+    found+=("$n")
+  done
+  if [ "${#found[@]}" -ne 1 ]; then
+    echo "${found[*]:-}"
+    return 1
+  fi
+  echo "${found[0]}"
+}
+
+# resolve NIC: find the netdev, RDMA device and PCI function of a NIC from what the fabric
+# declares, and check that they are one PCI function and not a VF or a representor. The
+# RDMA device of bnxt_re and irdma hangs below the PCI function its Ethernet driver binds
+# (auxiliary bus), so the `device` links of both meet there.
+resolve() {
+  local i=$1 dn=${D_NETDEV[$1]} dr=${D_RDMA[$1]} dp=${D_PCI[$1]} p=${D_PORT[$1]}
+  local net="" rdev="" a b ppn
+  if [ -n "$dp" ]; then
+    if [ ! -d "$SYS/bus/pci/devices/$dp" ]; then
+      problem "nic$i: PCI device $dp not found"
+      return 1
+    fi
+    if ! net=$(uplink_netdev "$SYS/bus/pci/devices/$dp/net"); then
+      problem "nic$i: PCI device $dp has no single network interface (found: ${net:-none})"
+      return 1
+    fi
+  fi
+  if [ -n "$dn" ]; then
+    if [ ! -e "$SYS/class/net/$dn" ]; then
+      problem "nic$i: network interface $dn not found"
+      return 1
+    fi
+    if [ -n "$net" ] && [ "$net" != "$dn" ]; then
+      problem "nic$i: the fabric says netdev $dn, but $dp is $net"
+      return 1
+    fi
+    net=$dn
+  fi
+  if [ -n "$dr" ]; then
+    if [ ! -e "$SYS/class/infiniband/$dr" ]; then
+      problem "nic$i: RDMA device $dr not found (is $RDMA_MODULE loaded?)"
+      return 1
+    fi
+    rdev=$dr
+    if [ -z "$net" ] && ! net=$(uplink_netdev "$SYS/class/infiniband/$dr/device/net"); then
+      problem "nic$i: RDMA device $dr has no single network interface (found: ${net:-none})"
+      return 1
+    fi
+  fi
+  if [ -z "$rdev" ] && ! rdev=$(rdma_of "$net"); then
+    problem "nic$i: network interface $net has no single RDMA device (is $RDMA_MODULE loaded?)"
+    return 1
+  fi
+  a=$(readlink -f "$SYS/class/net/$net/device" 2>/dev/null || true)
+  b=$(readlink -f "$SYS/class/infiniband/$rdev/device" 2>/dev/null || true)
+  if [ -z "$a" ] || [ "$a" != "$b" ]; then
+    problem "nic$i: $net and $rdev are not the same PCI function (${a##*/} and ${b##*/})"
+    return 1
+  fi
+  if [ -e "$SYS/class/net/$net/device/physfn" ]; then
+    problem "nic$i: $net is a virtual function (${a##*/}); configure the physical function"
+    return 1
+  fi
+  ppn=$(value_of "$SYS/class/net/$net/phys_port_name")
+  case "$ppn" in
+    *pf*vf*|*pf*sf*)
+      problem "nic$i: $net is a switchdev representor ($ppn)"
+      return 1 ;;
+  esac
+  if [ "$(value_of "$SYS/class/infiniband/$rdev/ports/$p/link_layer")" != Ethernet ]; then
+    problem "nic$i: $rdev port $p is not an Ethernet (RoCE) port"
+    return 1
+  fi
+  NET[$i]=$net
+  RDEV[$i]=$rdev
+  PCI[$i]=${a##*/}
+}
+
+# The only RDMA device of a netdev's PCI function.
+rdma_of() {
+  local d found=() t
+  t=$(readlink -f "$SYS/class/net/$1/device" 2>/dev/null) || return 1
+  for d in "$SYS/class/infiniband"/*; do
+    [ -e "$d" ] || continue
+    [ "$(readlink -f "$d/device" 2>/dev/null)" = "$t" ] && found+=("${d##*/}")
+  done
+  [ "${#found[@]}" -eq 1 ] || return 1
+  echo "${found[0]}"
+}
+
+# The map of `dcb -N app show dev IF dscp-prio` as 64 comma-separated priorities (index =
+# DSCP, "-" where unset, "x" where a DSCP has two priorities).
+parse_app() {
+  awk '
+    $1 == "dscp-prio" {
+      for (k = 2; k <= NF; k++) {
+        split($k, m, ":")
+        if (m[1] !~ /^[0-9]+$/ || m[1] > 63) continue
+        if (m[1] in map && map[m[1]] != m[2]) map[m[1]] = "x"; else map[m[1]] = m[2]
+      }
+    }
+    END {
+      out = ""
+      for (d = 0; d < 64; d++) out = out (d ? "," : "") ((d in map) ? map[d] : "-")
+      print out
+    }'
+}
+
+# The mappings after KEY on a `dcb … show` line, or "-".
+line_of() {
+  local v
+  v=$(printf '%s\n' "$2" | awk -v k="$1" '$1 == k { $1 = ""; sub(/^ +/, ""); sub(/ +$/, ""); print; exit }')
+  echo "${v:--}"
+}
+
+# rdma_cm's configfs group of an RDMA device; made on first use as cma_configfs.c expects
+# (`mkdir` creates it and its ports/<n> entries).
+cm_dir() {
+  local d="$CM/$1"
+  if [ ! -d "$d" ] && ! mkdir "$d" 2>/dev/null; then
+    return 1
+  fi
+  echo "$d"
+}
+
+# read_state NIC: every setting of the NIC into ST[NIC.setting] ("-" where unreadable).
+read_state() {
+  local i=$1 net=${NET[$1]} rdev=${RDEV[$1]} p=${D_PORT[$1]} out v d
+  out=$(ip -d -o link show dev "$net" 2>/dev/null)
+  v=$(printf '%s\n' "$out" | sed -n 's/.* mtu \([0-9][0-9]*\).*/\1/p')
+  ST[$i.mtu]=${v:--}
+  v=$(printf '%s\n' "$out" | sed -n 's/.* maxmtu \([0-9][0-9]*\).*/\1/p')
+  ST[$i.maxmtu]=${v:--}
+  if out=$(dcb -N app show dev "$net" dscp-prio 2>&1); then
+    ST[$i.dscp2prio]=$(printf '%s\n' "$out" | parse_app)
+  else
+    ST[$i.dscp2prio]=-
+    ST[$i.dcb_error]=$(printf '%s\n' "$out" | head -n 1)
+  fi
+  out=$(dcb pfc show dev "$net" prio-pfc 2>/dev/null)
+  ST[$i.pfc]=$(line_of prio-pfc "$out")
+  out=$(dcb ets show dev "$net" prio-tc tc-tsa tc-bw 2>/dev/null)
+  ST[$i.prio_tc]=$(line_of prio-tc "$out")
+  ST[$i.tc_tsa]=$(line_of tc-tsa "$out")
+  ST[$i.tc_bw]=$(line_of tc-bw "$out")
+  ST[$i.roce_mode]=-
+  ST[$i.roce_tos]=-
+  if d=$(cm_dir "$rdev"); then
+    ST[$i.roce_mode]=$(value_of "$d/ports/$p/default_roce_mode")
+    ST[$i.roce_tos]=$(value_of "$d/ports/$p/default_roce_tos")
+  fi
+  driver_read "$i"
+  # User queue pairs: every QP but the kernel's GSI/SMI ones.
+  ST[$i.qps]=$(rdma res show qp link "$rdev/$p" 2>/dev/null |
+    awk '/ lqpn / && !/ type (GSI|SMI) / { n++ } END { print n + 0 }')
+}
+
+# The settings of a NIC that differ from the intent: "setting expected actual" lines, the
+# maps with their spaces as commas. The DSCP map is one line with its differing entries as
+# DSCP:priority, the first eight and a count.
+drift() {
+  local i=$1 k d exp act
+  same() { [ "${ST[$i.$1]:--}" = "$2" ] || echo "$1 ${2// /,} $(echo "${ST[$i.$1]:--}" | tr ' ' ',')"; }
+  same mtu "$E_MTU"
+  same pfc "$E_PFC"
+  same prio_tc "$E_PRIO_TC"
+  same tc_tsa "$E_TC_TSA"
+  same tc_bw "$E_TC_BW"
+  same roce_mode "$E_ROCE_MODE"
+  same roce_tos "$E_TOS"
+  driver_drift "$i"
+  local -a want have
+  IFS=, read -r -a want <<< "$E_DSCP2PRIO"
+  IFS=, read -r -a have <<< "${ST[$i.dscp2prio]}"
+  exp=""
+  act=""
+  k=0
+  for ((d = 0; d < 64; d++)); do
+    if [ "${have[$d]:--}" != "${want[$d]}" ]; then
+      k=$((k + 1))
+      if [ "$k" -le 8 ]; then
+        exp+="${exp:+,}$d:${want[$d]}"
+        act+="${act:+,}$d:${have[$d]:--}"
+      fi
+    fi
+  done
+  if [ "$k" -gt 8 ]; then
+    exp+=",+$((k - 8))"
+    act+=",+$((k - 8))"
+  fi
+  [ -z "$exp" ] || echo "dscp2prio $exp $act"
+}
+
+# apply_nic NIC DRIFT: issue the commands that fix the drifted groups of one NIC, in order;
+# stop at the first failure. The groups it set are left in DONE.
+DONE=""
+# (grep -q reads a here-string: behind a pipe it may exit before printf has written, and
+# pipefail would then turn a match into a failure.)
+has() { grep -q -E "^($1) " <<< "$DRIFT_LINES"; }
+apply_nic() {
+  local i=$1 net=${NET[$1]} rdev=${RDEV[$1]} p=${D_PORT[$1]} d
+  DRIFT_LINES=$2
+  DONE=""
+  driver_apply_first "$i" || return 1
+  if has mtu; then set_mtu "$net" || return 1; DONE+=" mtu"; fi
+  if has dscp2prio; then set_dscp2prio "$net" || return 1; DONE+=" dscp2prio"; fi
+  local pfc_done=0
+  if has 'prio_tc|tc_tsa|tc_bw'; then
+    if [ "$PFC_OFF_FOR_ETS" = 1 ]; then
+      # The driver needs PFC off while priorities move between TCs; set again below.
+      run dcb pfc set dev "$net" prio-pfc all:off || return 1
+    fi
+    set_ets "$net" || return 1
+    DONE+=" ets"
+    if [ "$PFC_OFF_FOR_ETS" = 1 ]; then
+      set_pfc "$net" || return 1
+      DONE+=" pfc"
+      pfc_done=1
+    fi
+  fi
+  if [ "$pfc_done" = 0 ] && has pfc; then set_pfc "$net" || return 1; DONE+=" pfc"; fi
+  if has 'roce_mode|roce_tos'; then
+    if [ "$MODE" = dry-run ] && [ ! -d "$CM/$rdev" ]; then
+      echo "mkdir $(shown "$CM/$rdev")"
+      d="$CM/$rdev"
+    elif ! d=$(cm_dir "$rdev"); then
+      note "failed: mkdir $(shown "$CM/$rdev")"
+      return 1
+    fi
+    if has roce_mode; then put "$E_ROCE_MODE" "$d/ports/$p/default_roce_mode" || return 1; DONE+=" roce_mode"; fi
+    if has roce_tos; then put "$E_TOS" "$d/ports/$p/default_roce_tos" || return 1; DONE+=" roce_tos"; fi
+  fi
+  driver_apply "$i" || return 1
+}
+
+json_str() {
+  local s=$1
+  s=${s//\\/\\\\}
+  s=${s//\"/\\\"}
+  s=$(printf '%s' "$s" | tr -d '\000-\037')
+  printf '"%s"' "$s"
+}
+json_num() {
+  if [[ "$1" =~ ^-?[0-9]+$ ]]; then printf '%s' "$1"; else printf 'null'; fi
+}
+opt_str() { if [ -n "$1" ] && [ "$1" != - ]; then json_str "$1"; else printf 'null'; fi; }
+# A comma list as a JSON array: numbers stay numbers, "-" becomes null, words become strings.
+json_list() {
+  local out="" x
+  local -a xs
+  if [ "$1" = - ] || [ -z "$1" ]; then printf 'null'; return; fi
+  IFS=, read -r -a xs <<< "$1"
+  for x in "${xs[@]}"; do
+    if [[ "$x" =~ ^-?[0-9]+$ ]]; then out+="${out:+,}$x"
+    elif [ "$x" = - ] || [ "$x" = x ]; then out+="${out:+,}null"
+    else out+="${out:+,}$(json_str "$x")"; fi
+  done
+  printf '[%s]' "$out"
+}
+# A `dcb` map ("0:0 1:3 …") as a JSON array of its values in key order.
+json_map() {
+  local v
+  if [ "$1" = - ] || [ -z "$1" ]; then printf 'null'; return; fi
+  v=$(printf '%s\n' "$1" | tr ' ' '\n' | awk -F: 'NF == 2 { v[$1] = $2 } END { for (k = 0; k < 8; k++) printf "%s%s", (k ? "," : ""), ((k in v) ? v[k] : "-") }')
+  json_list "$v"
+}
+# PFC as 0/1 per priority, the form of docs/host-state.md.
+json_pfc() {
+  local v="$1"
+  v=${v//:on/:1}
+  v=${v//:off/:0}
+  json_map "$v"
+}
+
+collect() {
+  local i first=1 k
+  printf '{"schema":"fabricc-host-state/1","host":%s,"driver":%s,"nics":[' "$(json_str "$HOST")" "$(json_str "$DRIVER")"
+  for i in "${NICS[@]}"; do
+    [ "$first" = 1 ] || printf ','
+    first=0
+    printf '{"nic":"nic%s","peer":%s,' "$i" "$(json_str "${D_PEER[$i]}")"
+    printf '"declared":{"netdev":%s,"rdma_device":%s,"pci":%s,"guessed":false},' \
+      "$(opt_str "${D_NETDEV[$i]}")" "$(opt_str "${D_RDMA[$i]}")" "$(opt_str "${D_PCI[$i]}")"
+    printf '"netdev":%s,"rdma_device":%s,"pci":%s,"port":%s,' \
+      "$(opt_str "${NET[$i]:-}")" "$(opt_str "${RDEV[$i]:-}")" "$(opt_str "${PCI[$i]:-}")" "${D_PORT[$i]}"
+    if [ -z "${NET[$i]:-}" ]; then
+      printf '"branch":null,"state":null}'
+      continue
+    fi
+    printf '"branch":%s,"state":{' "$(json_str "${BRANCH[$i]:-unknown}")"
+    printf '"mtu":%s,"dscp2prio":%s,"pfc":%s,"prio_tc":%s,"tsa":%s,"tcbw":%s,' \
+      "$(json_num "${ST[$i.mtu]}")" "$(json_list "${ST[$i.dscp2prio]}")" "$(json_pfc "${ST[$i.pfc]}")" \
+      "$(json_map "${ST[$i.prio_tc]}")" "$(json_map "${ST[$i.tc_tsa]}")" "$(json_map "${ST[$i.tc_bw]}")"
+    printf '"roce_mode":%s,"roce_tos":%s,' \
+      "$(case "${ST[$i.roce_mode]}" in "RoCE v2") echo 2 ;; "IB/RoCE v1") echo 1 ;; *) echo null ;; esac)" \
+      "$(json_num "${ST[$i.roce_tos]}")"
+    for k in cnp_dscp cnp_prio qps; do
+      printf '"%s":%s,' "$k" "$(json_num "${ST[$i.$k]:--}")"
+    done
+    printf '"cnp_source":%s,' "$(opt_str "${ST[$i.cnp_source]:-}")"
+    driver_json "$i"
+    printf '}}'
+  done
+  printf '],"problems":%s}\n' "$PROBLEMS"
+}
+
+# ---- Preflight: nothing below changes anything until every NIC has passed -----------------
+if [ "$(id -u 2>/dev/null)" != 0 ]; then
+  problem "run as root (dcb, the NIC's configfs and sysfs files need it)"
+  [ "$MODE" = collect ] && collect
+  exit 3
+fi
+for t in dcb:iproute2 ip:iproute2 rdma:iproute2 flock:util-linux logger:util-linux \
+  readlink:coreutils awk:awk $DRIVER_TOOLS; do
+  command -v "${t%%:*}" >/dev/null 2>&1 || problem "${t%%:*} not found in PATH (package ${t#*:})"
+done
+if [ "$PROBLEMS" -gt 0 ]; then
+  [ "$MODE" = collect ] && collect
+  exit 3
+fi
+if ! exec 9>>"$LOCK"; then
+  note "preflight: cannot open the lock file $(shown "$LOCK")"
+  exit 3
+fi
+if ! flock -w 60 9; then
+  note "preflight: another run holds $(shown "$LOCK")"
+  exit 3
+fi
+if command -v pgrep >/dev/null 2>&1 && pgrep -x lldpad >/dev/null 2>&1; then
+  note "warning: lldpad is running and may overwrite these settings"
+fi
+if [ ! -d "$CM" ]; then
+  problem "/sys/kernel/config/rdma_cm not found: mount configfs (systemd: sys-kernel-config.mount) and load rdma_cm (modprobe rdma_cm)"
+fi
+
+declare -A SEEN
+for i in "${NICS[@]}"; do
+  resolve "$i" || continue
+  if [ -n "${SEEN[${NET[$i]}]:-}" ]; then
+    problem "nic$i and nic${SEEN[${NET[$i]}]} are the same port (${NET[$i]})"
+    continue
+  fi
+  SEEN[${NET[$i]}]=$i
+  driver_interfaces "$i"
+  read_state "$i"
+  if [ -n "${ST[$i.dcb_error]:-}" ]; then
+    problem "nic$i: dcb cannot read ${NET[$i]} (does its driver implement DCBNL?): ${ST[$i.dcb_error]}"
+  fi
+  if [[ "${ST[$i.maxmtu]}" =~ ^[0-9]+$ ]] && [ "${ST[$i.maxmtu]}" -lt "$E_MTU" ]; then
+    problem "nic$i: ${NET[$i]} allows MTU up to ${ST[$i.maxmtu]}, the fabric needs $E_MTU"
+  fi
+  driver_preflight "$i"
+done
+
+if [ "$MODE" = collect ]; then
+  collect
+  [ "$PROBLEMS" -eq 0 ] || exit 3
+  exit 0
+fi
+if [ "$PROBLEMS" -gt 0 ]; then
+  note "$PROBLEMS preflight problem(s); nothing was changed"
+  exit 3
+fi
+
+declare -A DRIFT
+changes=0
+for i in "${NICS[@]}"; do
+  DRIFT[$i]=$(drift "$i")
+  if [ -n "${DRIFT[$i]}" ]; then
+    changes=$((changes + 1))
+    if [ "$MODE" != check ] && [ "${ST[$i.qps]}" -gt 0 ] && [ "$FORCE" != 1 ]; then
+      problem "nic$i: ${NET[$i]} needs changes (may flap the link) and has ${ST[$i.qps]} active RDMA queue pair(s); stop the jobs first, or use --force"
+    fi
+  fi
+done
+if [ "$PROBLEMS" -gt 0 ]; then
+  note "$PROBLEMS preflight problem(s); nothing was changed"
+  exit 3
+fi
+
+# The drift rows: NIC NETDEV RDMA SETTING EXPECTED ACTUAL.
+print_drift() {
+  local i=$1 s e a
+  while read -r s e a; do
+    [ -n "$s" ] && echo "nic$i ${NET[$i]} ${RDEV[$i]} $s $e $a"
+  done <<< "${DRIFT[$i]}"
+}
+
+if [ "$MODE" = check ]; then
+  echo "# $HOST: NIC NETDEV RDMA SETTING EXPECTED ACTUAL"
+  for i in "${NICS[@]}"; do
+    echo "# nic$i ${NET[$i]} ${RDEV[$i]} ${PCI[$i]} driver $DRIVER (${BRANCH[$i]})"
+    print_drift "$i"
+    if [ -n "${DRIFT[$i]}" ]; then log "nic$i ${NET[$i]}/${RDEV[$i]}: drift in$(printf '%s\n' "${DRIFT[$i]}" | awk '{printf " %s", $1}')"; fi
+    driver_check_notes "$i"
+  done
+  if [ "$changes" -gt 0 ]; then
+    note "drift on $changes NIC(s)"
+    exit 1
+  fi
+  exit 0
+fi
+
+if [ "$MODE" = dry-run ]; then
+  for i in "${NICS[@]}"; do
+    echo "# nic$i ${NET[$i]} ${RDEV[$i]} ${PCI[$i]} driver $DRIVER (${BRANCH[$i]})"
+    apply_nic "$i" "${DRIFT[$i]}"
+  done
+  echo "# dry run for $HOST: $changes NIC(s) would change; nothing was changed"
+  exit 0
+fi
+
+# ---- Apply: only the groups that differ, NIC by NIC; then read everything back -----------
+failed=0
+for i in "${NICS[@]}"; do
+  if [ -z "${DRIFT[$i]}" ]; then
+    log "nic$i ${NET[$i]}/${RDEV[$i]}: in the intended state, nothing changed"
+    continue
+  fi
+  if apply_nic "$i" "${DRIFT[$i]}"; then
+    log "nic$i ${NET[$i]}/${RDEV[$i]} ($DRIVER, ${BRANCH[$i]}): set${DONE}"
+  else
+    failed=$((failed + 1))
+    log "nic$i ${NET[$i]}/${RDEV[$i]} ($DRIVER, ${BRANCH[$i]}): FAILED after:${DONE:- nothing}"
+  fi
+done
+left=0
+for i in "${NICS[@]}"; do
+  read_state "$i"
+  DRIFT[$i]=$(drift "$i")
+  if [ -n "${DRIFT[$i]}" ]; then
+    left=$((left + 1))
+    print_drift "$i"
+  fi
+done
+if [ "$failed" -gt 0 ] || [ "$left" -gt 0 ]; then
+  note "$failed NIC(s) failed, $left NIC(s) still differ from the fabric"
+  exit 1
+fi
+echo "$HOST: ${#NICS[@]} NIC(s) in the intended state ($changes changed)"
+exit 0
+{% endraw %}
