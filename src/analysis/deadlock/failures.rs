@@ -101,6 +101,12 @@ pub type CutPairs = (Vec<LinkId>, Vec<(u32, u32)>, u64);
 /// What a key removes, as bundles (indices into `bundles`, ascending).
 type Key = Vec<usize>;
 
+/// Two switches (low, high) whose adjacency a key removes.
+type SwitchPair = (u32, u32);
+
+/// An endpoint and a switch it loses (endpoint, switch).
+type Detached = (u32, u32);
+
 /// Per attachment class: its switches and its live endpoints.
 type AttachClasses = Vec<(Vec<u32>, Vec<u32>)>;
 
@@ -518,7 +524,7 @@ impl<'a> Prover<'a> {
     }
 
     /// What `key` removes: switch pairs (low, high) and (endpoint, switch) attachments.
-    fn removes(&self, key: &[usize]) -> (Vec<(u32, u32)>, Vec<(u32, u32)>) {
+    fn removes(&self, key: &[usize]) -> (Vec<SwitchPair>, Vec<Detached>) {
         let f = self.cx.fabric;
         let ends = &self.intact.net.ends;
         let mut adj_removed: Vec<(u32, u32)> = Vec::new();

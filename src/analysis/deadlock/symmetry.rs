@@ -285,8 +285,7 @@ impl Search<'_> {
             let mut best: Option<(usize, usize)> = None; // (score, index into free)
             let full = g.adj[z as usize].len();
             let mut tried = 0;
-            for k in 0..free.len() {
-                let (t, ct) = free[k];
+            for (k, &(t, ct)) in free.iter().enumerate() {
                 if ct != c || self.class[t as usize] != self.class[z as usize] {
                     continue;
                 }
