@@ -374,7 +374,8 @@ impl Classes {
         keys: u64,
     ) -> Option<Classes> {
         let gens = orbits::generators(&fg.graph);
-        let single_orbits = KeyOrbits::new(&fg, gens, single);
+        let pairs_wanted = (0..fg.bundles()).any(singleton);
+        let single_orbits = KeyOrbits::new(&fg, gens, single, pairs_wanted);
         // A stabilizer search per orbit that has pairs: only worth it with few of them.
         let with_pairs = single_orbits
             .orbits
@@ -400,7 +401,7 @@ impl Classes {
             .map(|&(rep, _)| {
                 singleton(rep).then(|| {
                     let gens = orbits::generators(&fg.pinned(rep));
-                    let o = KeyOrbits::new(&fg, gens, &|k| k != rep && singleton(k));
+                    let o = KeyOrbits::new(&fg, gens, &|k| k != rep && singleton(k), false);
                     Stab {
                         members: o.members(),
                     }
