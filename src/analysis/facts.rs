@@ -38,9 +38,10 @@ pub struct DeadlockFacts {
     /// Destination endpoints: NICs, a bond counting once. (An addition to the v1 contract.)
     pub endpoints: u64,
     /// Scenarios proven one by one, the fabric as declared included: one per class of
-    /// symmetric scenarios, the first cutting ones (for their pairs) and the witness; every
-    /// other scenario counted in `scenarios` is the image of one of these under a symmetry of
-    /// the fabric (docs/deadlock.md). (An addition to the v1 contract.)
+    /// symmetric scenarios (or every distinct scenario where classes do not pay), the first
+    /// cutting ones again (for their pairs) and the witness. Every other scenario counted in
+    /// `scenarios` empties the same bundles of parallel links as one of these, or is its image
+    /// under a symmetry of the fabric (docs/deadlock.md). (An addition to the v1 contract.)
     pub proven: u64,
 }
 
