@@ -92,6 +92,8 @@ pub struct Outcome {
     pub stopped: Option<u64>,
     /// Keys proven one by one (orbit representatives, listed keys, the witness).
     pub proven: u64,
+    /// Whether the keys were taken by classes of symmetric ones.
+    pub by_classes: bool,
 }
 
 /// A scenario's failed links, the first (source, destination) endpoint pairs it cuts off (as
@@ -260,6 +262,7 @@ impl Run<'_> {
     /// One key per orbit proven, the outcome counted for the whole orbit; then the first
     /// cutting keys and the first cyclic key found in order and proven again.
     fn by_classes(&self, prover: &mut Prover, c: &Classes, out: &mut Outcome) {
+        out.by_classes = true;
         let work = c.work();
         if work > self.settings.max_work {
             out.stopped = Some(work);

@@ -292,14 +292,19 @@ pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
     };
     proof.facts.proven = 1 + outcome.proven;
     if let Some(work) = outcome.stopped {
+        let how = if outcome.by_classes {
+            "one per class of symmetric scenarios"
+        } else {
+            "every distinct one: the fabric's symmetry does not divide them enough"
+        };
         proof.diagnostics.push(
             Diagnostic::new(
                 Code::ScenarioLimit,
                 fabric.routing.check_failures.span,
                 format!(
                     "`check failures {n}` means {} failure scenarios, of which {work} would \
-                     have to be proven one by one (one per class of symmetric scenarios), \
-                     more than the limit of {}; they were not proven",
+                     have to be proven one by one ({how}), more than the limit of {}; they \
+                     were not proven",
                     outcome.scenarios, opts.max_scenarios
                 ),
             )
