@@ -1215,22 +1215,21 @@ fn agree_with_brute_force(
 ) -> Result<(), proptest::test_runner::TestCaseError> {
     use fabricc::model::LinkId;
     use std::collections::{BTreeSet, HashSet};
-    let fabric = fabric;
     let proof = deadlock::prove(
-        &fabric,
+        fabric,
         Options {
             force_graph: true,
             ..Options::default()
         },
     );
-    let quick = deadlock::prove(&fabric, Options::default());
+    let quick = deadlock::prove(fabric, Options::default());
     proptest::prop_assert_eq!(
         proof.facts.possible,
         quick.facts.possible,
         "certificate disagrees\n{}",
         text
     );
-    let units = brute::all_endpoints(&fabric);
+    let units = brute::all_endpoints(fabric);
     proptest::prop_assert_eq!(proof.facts.endpoints, units.len() as u64);
 
     let base: HashSet<LinkId> = fabric
@@ -1239,7 +1238,7 @@ fn agree_with_brute_force(
         .iter()
         .flat_map(|f| f.links.iter().copied())
         .collect();
-    let (edges, unreachable) = brute::scenario(&fabric, &base);
+    let (edges, unreachable) = brute::scenario(fabric, &base);
     let fast: BTreeSet<brute::Edge> = proof
         .graph
         .as_ref()
@@ -1256,7 +1255,7 @@ fn agree_with_brute_force(
         })
         .unwrap_or_default();
     proptest::prop_assert_eq!(&fast, &edges, "graph differs\n{}", text);
-    let name = |u: u32| brute::endpoint_name(&fabric, &units[u as usize]);
+    let name = |u: u32| brute::endpoint_name(fabric, &units[u as usize]);
     let host = |u: u32| fabric.hosts[units[u as usize].0 as usize].name.clone();
     for u in &proof.unreachable {
         // The v1 fields name the hosts of the endpoints.
@@ -1305,7 +1304,7 @@ fn agree_with_brute_force(
             scenarios += 1;
             let mut down = base.clone();
             down.extend(set.iter().map(|&i| alive[i]));
-            let (e, u) = brute::scenario(&fabric, &down);
+            let (e, u) = brute::scenario(fabric, &down);
             let names: Vec<String> = set.iter().map(|&i| link_name(alive[i])).collect();
             if brute::cyclic(&e) {
                 possible = true;
