@@ -31,7 +31,8 @@ pub struct FabricGraph {
     pub graph: Graph,
     /// Per bundle: its two vertices (low, high).
     ends: Vec<(u32, u32)>,
-    by_ends: HashMap<(u32, u32), usize>,
+    /// Every bundle's ends with the bundle, sorted (a lookup is a binary search).
+    by_ends: Vec<((u32, u32), usize)>,
     /// Per vertex: the bundles at it.
     incident: Vec<Vec<usize>>,
 }
@@ -128,7 +129,7 @@ impl FabricGraph {
         let mut fg = FabricGraph {
             graph,
             ends: Vec::with_capacity(bundles.len()),
-            by_ends: HashMap::with_capacity(bundles.len()),
+            by_ends: Vec::with_capacity(bundles.len()),
             incident: vec![Vec::new(); total],
         };
         for (k, b) in bundles.iter().enumerate() {
@@ -136,10 +137,11 @@ impl FabricGraph {
             let (a, c) = (vertex(l.a.device, l.a.port)?, vertex(l.b.device, l.b.port)?);
             let e = (a.min(c), a.max(c));
             fg.ends.push(e);
-            fg.by_ends.insert(e, k);
+            fg.by_ends.push((e, k));
             fg.incident[e.0 as usize].push(k);
             fg.incident[e.1 as usize].push(k);
         }
+        fg.by_ends.sort_unstable();
         Some(fg)
     }
 
@@ -153,10 +155,11 @@ impl FabricGraph {
         let (a, b) = self.ends[k];
         let (x, y) = (p.apply(a), p.apply(b));
         // An automorphism maps an edge with links up onto one: the lookup cannot miss.
-        self.by_ends
-            .get(&(x.min(y), x.max(y)))
-            .copied()
-            .unwrap_or(k)
+        let e = (x.min(y), x.max(y));
+        match self.by_ends.binary_search_by_key(&e, |&(e, _)| e) {
+            Ok(i) => self.by_ends[i].1,
+            Err(_) => k,
+        }
     }
 
     /// The same graph with the two vertices of bundle `k` coloured apart from everything:
