@@ -1424,7 +1424,7 @@ fn agree_with_brute_force(
         proof.unreachable.len() as u64
     );
     let tight = deadlock::prove(
-        &fabric,
+        fabric,
         Options {
             force_graph: true,
             max_unreachable: 1,
