@@ -9,6 +9,10 @@
 #    Junos `qos.conf` statement and value must be in the models (scripts/junos_yang_check.py,
 #    pyang 2.7.1 from PyPI into /tmp/yang-venv). The models are not on a package index: put
 #    them in $JUNOS_YANG (default /tmp/junos-yang) first; the check is skipped without them.
+#  * SONiC's YANG models and loader (scripts/sonic-yang-check): every SONiC
+#    `config_db.fragment.json` must load and validate as `config reload` would check it. Needs
+#    a sonic-buildimage checkout or git directory in $SONIC_BUILDIMAGE (at 086b03bd70f9) and
+#    the libyang C library (`apt-get install libyang2-dev`); skipped without the checkout.
 # Each oracle is skipped, and says so, when its tool cannot be installed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -34,5 +38,11 @@ if [ -f "$yang/junos-qfx-conf-root@2024-01-01.yang" ]; then
     fi
 else
     echo "skipped: the Junos YANG check (no Juniper QFX models in $yang)"
+fi
+if [ -n "${SONIC_BUILDIMAGE:-}" ] && [ -e "$SONIC_BUILDIMAGE" ]; then
+    scripts/sonic-yang-check "$SONIC_BUILDIMAGE" fixtures/build/*/switches/*/config_db.fragment.json \
+        || status=1
+else
+    echo "skipped: the SONiC YANG check (no sonic-buildimage in \$SONIC_BUILDIMAGE)"
 fi
 exit $status

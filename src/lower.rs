@@ -4,26 +4,28 @@
 //! and `HostContext`s (see `render::context`), sorted by device name, plus FAB9xx findings for
 //! devices that cannot be lowered. Every decision the configs share is made here, once:
 //!
-//! * TC = queue = PG = PFC priority of the class (SONiC's PG == priority rule, sonic.md §0.6);
-//!   DSCP → TC from `model::qos::dscp_table`, 64 entries, unclaimed DSCPs → TC 0.
+//! * TC = queue = PG = PFC priority of the class (SONiC's traditional buffermgrd takes the
+//!   `pfc_enable` priorities as PG indices, sonic-net/sonic-swss@e6b0c5b5d2ab:
+//!   cfgmgr/buffermgr.cpp `doSpeedUpdateTask`); DSCP → TC from `model::qos::dscp_table`, 64
+//!   entries, unclaimed DSCPs → TC 0.
 //! * Classes as the switch (`switch_class`) or host (`host_class`) sees them, overrides applied;
 //!   ECN on a queue when the class runs DCQCN and marking is on for that device.
 //! * Headroom per (port, lossless priority): `configured` of `analysis::headroom::headroom_plan`
-//!   (the canonical formula, receiver MTU = this port's MTU, sender MTU = the peer's, rounded
-//!   up to the model's cell; a `headroom` override wins), the same numbers the checks verified. `xon` = two port MTUs rounded to the cell (the hysteresis
-//!   keeps one frame in flight each way), `size = xoff + xon` (Mellanox convention,
-//!   sonic.md §2 BUFFER_PROFILE), no shared headroom pool.
-//! * Buffer pools from the model's `buffer`: on SONiC the ingress pool is the buffer minus
-//!   every reserved PG headroom (what dynamic thresholds share, `physics::buffer_budget`);
-//!   elsewhere 10 % is kept for lossy traffic and the headroom is carved out (Junos: as its own
-//!   `lossless-headroom` partition); egress 90 % lossless / 10 % lossy; one lossless queue may
-//!   fill `α/(1+α)` of the egress lossless pool (Junos fill levels are percent of that).
-//! * Ports: every linked port; cable rounded up to whole metres (at least 1, buildermgrd skips
-//!   0 m); FEC `rs` from 100G up; SONiC lanes assume a 512-lane ASIC (8 lanes per port on 64
-//!   ports, 4 on 128) — platform `port_config.ini` files differ, see README.
+//!   (the canonical formula, docs/physics.md §1: receiver MTU = this port's MTU, sender MTU =
+//!   the peer's, rounded up to the model's cell; a `headroom` override wins), the same numbers
+//!   the checks verified. `xon` = two port MTUs rounded to the cell (the hysteresis keeps one
+//!   frame in flight each way), `size = xoff + xon`, no shared headroom pool.
+//! * Buffer pools from the model's `buffer`: 10 % is kept for lossy traffic and the headroom is
+//!   carved out (Junos: as its own `lossless-headroom` partition); egress 90 % lossless / 10 %
+//!   lossy; one lossless queue may fill `α/(1+α)` of the egress lossless pool (Junos fill
+//!   levels are percent of that).
+//! * SONiC switches (`sonic`): the catalogue platform's SKU names the ports and gives their
+//!   lanes, and SONiC's own layout and formulas replace the generic headroom and pools (its
+//!   module documentation has every rule and its source); a SONiC model without a platform is
+//!   FAB950.
+//! * Ports: every linked port; cable rounded up to whole metres (at least 1: buffermgrd skips
+//!   0 m); FEC `rs` from 100G up.
 //! * A switch port facing a host with `pfc off` runs no PFC.
-//! * SONiC: ports with equal (speed, cable) share one buffermgrd profile, so they get the
-//!   group's largest headroom (`equalize_sonic_profiles`).
 //! * Hosts: netdev MTU = RoCE MTU + 104 (4200 gives RoCE `active_mtu` 4096); PFC on the lossless
 //!   priorities unless `pfc off`; prio→TC identity; TSA/TC bandwidth from class scheduling;
 //!   the full 64-entry DSCP → priority map of the fabric (unclaimed DSCPs → 0, as on the
@@ -32,6 +34,8 @@
 //!   the `cnp` class (48/6 when none); ECN enabled on every priority (the firmware default);
 //!   no cable length and no manual receive buffers (the firmware owns the NIC buffers, see
 //!   `render::host`); NIC identity as declared, else the driver's default name (`mlx5_<i>`).
+
+mod sonic;
 
 use std::collections::BTreeSet;
 
@@ -47,11 +51,22 @@ use crate::model::{
     Watchdog as MWatchdog,
 };
 use crate::render::{
-    BufferPlan, ClassContext, Ecn, Fec, Headroom, HostContext, HostQos, NicContext, NicDriver,
-    PauseThreshold, PlatformContext, PortContext, QosPlan, QueueEcn, Scheduling, SwitchContext,
-    SwitchOs, TosClass, Tsa, Watchdog, WatchdogAction, WatchdogDefaults, cumulus, eos, junos, nxos,
-    sonic,
+    BufferPlan, ClassContext, Ecn, Fec, Headroom, HeadroomFormula, HostContext, HostQos,
+    NicContext, NicDriver, PauseThreshold, PlatformContext, PortContext, QosPlan, QueueEcn,
+    Scheduling, SwitchContext, SwitchOs, TosClass, Tsa, Watchdog, WatchdogAction, WatchdogDefaults,
+    cumulus, eos, junos, nxos,
 };
+
+/// Every switch model's SONiC SKU (index = model), resolved once: `None` for other OSes.
+type Skus = Vec<Option<Result<sonic::Sku, Diagnostic>>>;
+
+fn skus(fabric: &Fabric) -> Skus {
+    fabric
+        .switch_models
+        .iter()
+        .map(|m| (m.os.value == Os::Sonic).then(|| sonic::sku(m)))
+        .collect()
+}
 
 /// Which outputs a build produces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -149,9 +164,10 @@ pub fn lower(fabric: &Fabric, targets: Targets) -> Lowered {
         .filter(|&s| targets.os(fabric.switch_model(s).os.value))
         .collect();
     let plan = headroom_plan(fabric);
+    let skus = skus(fabric);
     let switch_results: Vec<Result<SwitchContext, Diagnostic>> = switch_ids
         .par_iter()
-        .map(|&s| lower_switch(fabric, s, plan.switch(s)))
+        .map(|&s| lower_switch(fabric, &skus, s, plan.switch(s)))
         .collect();
     let host_results: Vec<Result<Option<HostContext>, Diagnostic>> = if targets.host {
         let ids: Vec<HostId> = fabric.host_ids().collect();
@@ -187,7 +203,8 @@ pub fn switch_os(os: Os) -> SwitchOs {
     }
 }
 
-/// SONiC lanes per port, assuming a 512-SerDes ASIC (at most 8 lanes a port).
+/// SONiC lanes per port where no SKU says (a model without a platform is FAB950, but its
+/// neighbours still name its ports): a 512-SerDes ASIC, at most 8 lanes a port.
 fn sonic_lanes_per_port(port_count: u32) -> u32 {
     let mut lanes = 8;
     while lanes > 1 && lanes * port_count > 512 {
@@ -235,11 +252,30 @@ fn watchdog_defaults(detect_ns: u64, restore_ns: u64, poll_ns: u64) -> WatchdogD
     }
 }
 
-/// The vendor name of port `index` (0-based) of switch `s`: from the model's platform where
-/// the catalogue names that OS's ports (breakouts included: a model's ports slower than its
-/// cages are broken out as far as the cages allow, `Platform::place`), else the OS's
-/// unbroken front-panel name.
+/// The vendor name of port `index` (0-based) of switch `s`: on SONiC the name its SKU gives
+/// that port; elsewhere from the model's platform where the catalogue names that OS's ports
+/// (breakouts included: a model's ports slower than its cages are broken out as far as the
+/// cages allow, `Platform::place`), else the OS's unbroken front-panel name.
 pub fn vendor_port_name(fabric: &Fabric, s: SwitchId, index: u32) -> String {
+    let model = fabric.switch_model(s);
+    let sku = (model.os.value == Os::Sonic).then(|| sonic::sku(model));
+    port_name_with(fabric, sku.as_ref(), s, index)
+}
+
+/// [`vendor_port_name`] with the SKUs resolved once for the whole fabric.
+fn port_name_in(fabric: &Fabric, skus: &Skus, s: SwitchId, index: u32) -> String {
+    let sku = skus
+        .get(fabric.switch(s).model.index())
+        .and_then(Option::as_ref);
+    port_name_with(fabric, sku, s, index)
+}
+
+fn port_name_with(
+    fabric: &Fabric,
+    sku: Option<&Result<sonic::Sku, Diagnostic>>,
+    s: SwitchId,
+    index: u32,
+) -> String {
     let model = fabric.switch_model(s);
     if model.os.value != Os::Sonic
         && let Some(p) = model.platform
@@ -249,7 +285,12 @@ pub fn vendor_port_name(fabric: &Fabric, s: SwitchId, index: u32) -> String {
         return name;
     }
     match model.os.value {
-        Os::Sonic => sonic::port_name(index, sonic_lanes_per_port(model.port_count())),
+        Os::Sonic => match sku {
+            Some(Ok(sku)) => sku
+                .port_name(index)
+                .map_or_else(|| crate::render::sonic::port_name(index, 8), str::to_string),
+            _ => crate::render::sonic::port_name(index, sonic_lanes_per_port(model.port_count())),
+        },
         Os::Cumulus => cumulus::port_name(index),
         Os::Eos => eos::port_name(index),
         Os::Nxos => nxos::port_name(index),
@@ -381,12 +422,18 @@ fn qos_plan(fabric: &Fabric, views: &[ClassView]) -> QosPlan {
 
 fn lower_switch(
     fabric: &Fabric,
+    skus: &Skus,
     s: SwitchId,
     plan: &[PortHeadroom],
 ) -> Result<SwitchContext, Diagnostic> {
     let sw = fabric.switch(s);
     let model = fabric.switch_model(s);
     let os = switch_os(model.os.value);
+    let sku = match skus.get(sw.model.index()) {
+        Some(Some(Ok(sku))) => Some(sku),
+        Some(Some(Err(d))) => return Err(d.clone()),
+        _ => None,
+    };
     let views = fabric.switch_classes(s);
     let qos = qos_plan(fabric, &views);
     let mtu = switch_mtu(fabric, s);
@@ -412,7 +459,8 @@ fn lower_switch(
     ecn_queues.sort_by_key(|q| q.queue);
     ecn_queues.dedup_by_key(|q| q.queue);
 
-    let watchdog = match sw.watchdog.unwrap_or(fabric.watchdog).value {
+    let watchdog_source = sw.watchdog.unwrap_or(fabric.watchdog);
+    let watchdog = match watchdog_source.value {
         MWatchdog::Off => None,
         MWatchdog::On {
             detect_ns,
@@ -443,7 +491,7 @@ fn lower_switch(
         let (peer_name, peer_port, pfc_on) = match peer.device {
             DeviceId::Switch(p) => (
                 fabric.switch(p).name.clone(),
-                vendor_port_name(fabric, p, peer.port),
+                port_name_in(fabric, skus, p, peer.port),
                 true,
             ),
             DeviceId::Host(h) => (
@@ -467,26 +515,28 @@ fn lower_switch(
                 let entry = entries.iter().find(|e| e.priority == p);
                 let xoff = entry.map_or(0, |e| e.configured);
                 let xon = physics::round_up_to_cell(2 * mtu, cell);
+                let fixed = entry.is_some_and(|e| e.headroom_override.is_some());
                 Headroom {
                     priority: p,
                     xoff_bytes: xoff,
                     xon_bytes: xon,
                     size_bytes: xoff.saturating_add(xon),
-                    fixed: entry.is_some_and(|e| e.headroom_override.is_some()),
+                    fixed,
+                    formula: if fixed {
+                        HeadroomFormula::Override
+                    } else {
+                        HeadroomFormula::Canonical
+                    },
                 }
             })
             .collect();
         headroom_total = headroom_total.saturating_add(physics::saturating_sum(
             headroom.iter().map(|h| h.size_bytes),
         ));
-        let name = vendor_port_name(fabric, s, index);
+        let name = port_name_in(fabric, skus, s, index);
         ports.push(PortContext {
-            lanes: if os == SwitchOs::Sonic {
-                let n = sonic_lanes_per_port(model.port_count());
-                (index * n..index * n + n).collect()
-            } else {
-                Vec::new()
-            },
+            // SONiC's come from its SKU (`sonic::plan`).
+            lanes: Vec::new(),
             name,
             index,
             speed_mbps: u32::try_from(l.speed).unwrap_or(u32::MAX),
@@ -508,10 +558,38 @@ fn lower_switch(
         });
     }
 
-    if os == SwitchOs::Sonic {
-        equalize_sonic_profiles(&mut ports);
-        headroom_total =
-            physics::saturating_sum(ports.iter().flat_map(|p| &p.headroom).map(|h| h.size_bytes));
+    let platform = model.platform.map(|p| PlatformContext {
+        name: p.name.clone(),
+        asic: p.asic_family(),
+        breakouts: breakouts(p, model, os, &ports),
+    });
+    if let Some(sku) = sku {
+        let (plan, buffer, watchdog) = sonic::plan(
+            &sonic::Input {
+                fabric,
+                switch: s,
+                model,
+                sku,
+                mtu,
+                watchdog,
+                watchdog_default: watchdog_source.default,
+            },
+            &mut ports,
+        )?;
+        return Ok(SwitchContext {
+            device: sw.name.clone(),
+            os,
+            release: model.release.map(|r| r.value),
+            platform,
+            description: sw.description.as_ref().map(|d| d.value.clone()),
+            fabric: fabric.name.clone(),
+            mtu: u32::try_from(mtu).unwrap_or(u32::MAX),
+            qos,
+            watchdog,
+            buffer,
+            ports,
+            sonic: Some(plan),
+        });
     }
     let Some(total) = model.buffer.map(|b| b.value) else {
         return Err(Diagnostic::new(
@@ -538,13 +616,11 @@ fn lower_switch(
             "shorten the cables, lower the lossless priorities or use a model with more buffer",
         ));
     }
-    // Ingress: SONiC shares one ingress pool between lossy and lossless PGs, so it gets all
-    // but the reserved headroom. The others partition the buffer: 10 % lossy (the Juniper
-    // reference keeps 10 %), the PG headroom (Junos: its own `lossless-headroom` partition,
-    // rounded up to a whole percent), the rest lossless.
+    // Ingress (SONiC returned above, with SONiC's own layout): the buffer is partitioned, 10 %
+    // lossy (the Juniper reference keeps 10 %), the PG headroom (Junos: its own
+    // `lossless-headroom` partition, rounded up to a whole percent), the rest lossless.
     let lossy_reserve = round_down(total / 10, cell);
     let (shared, headroom_pool) = match os {
-        SwitchOs::Sonic => (round_down(total - headroom_total, cell), None),
         SwitchOs::Junos => {
             let pct = (u128::from(headroom_total) * 100).div_ceil(u128::from(total.max(1)));
             let alloc = u64::try_from(u128::from(total) * pct / 100).unwrap_or(total);
@@ -583,11 +659,7 @@ fn lower_switch(
         device: sw.name.clone(),
         os,
         release: model.release.map(|r| r.value),
-        platform: model.platform.map(|p| PlatformContext {
-            name: p.name.clone(),
-            asic: p.asic_family(),
-            breakouts: breakouts(p, model, os, &ports),
-        }),
+        platform,
         description: sw.description.as_ref().map(|d| d.value.clone()),
         fabric: fabric.name.clone(),
         mtu: u32::try_from(mtu).unwrap_or(u32::MAX),
@@ -603,34 +675,8 @@ fn lower_switch(
             queue_log2_alpha: alpha.dynamic_th(),
         },
         ports,
+        sonic: None,
     })
-}
-
-/// SONiC's buffermgrd names a lossless profile by (speed, cable) only, and gives every
-/// lossless PG of a port the same profile: ports sharing a (speed, cable) — e.g. a host port
-/// (4200-byte sender) and a switch port (9216) on equal cables — get the largest headroom of
-/// the group, on every lossless priority (more headroom, never less).
-fn equalize_sonic_profiles(ports: &mut [PortContext]) {
-    let mut largest: std::collections::BTreeMap<(u32, u32), Headroom> =
-        std::collections::BTreeMap::new();
-    for p in ports.iter() {
-        for h in &p.headroom {
-            let e = largest.entry((p.speed_mbps, p.cable_m)).or_insert(*h);
-            if (h.size_bytes, h.xoff_bytes) > (e.size_bytes, e.xoff_bytes) {
-                *e = *h;
-            }
-        }
-    }
-    for p in ports.iter_mut() {
-        if let Some(&l) = largest.get(&(p.speed_mbps, p.cable_m)) {
-            for h in &mut p.headroom {
-                *h = Headroom {
-                    priority: h.priority,
-                    ..l
-                };
-            }
-        }
-    }
 }
 
 fn round_down(bytes: u64, cell: u64) -> u64 {

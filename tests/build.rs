@@ -137,6 +137,7 @@ const GOLDEN: &[(&str, &str)] = &[
         "sonic-sn5600-2x2",
         "fixtures/build/inputs/sonic-sn5600-2x2.fab",
     ),
+    ("sonic-th5-2x2", "fixtures/build/inputs/sonic-th5-2x2.fab"),
     ("eos-7060x6", "fixtures/build/inputs/eos-7060x6.fab"),
     ("eos-7280r4", "fixtures/build/inputs/eos-7280r4.fab"),
     ("junos-qfx5230", "fixtures/build/inputs/junos-qfx5230.fab"),
@@ -239,8 +240,10 @@ fn goldens_stay_small() {
         .sum();
     // Host scripts are self-contained (each carries the ~22 KB engine that checks, applies
     // and reads back), so pod-256's 32 hosts hold about 1.1 MB of the total, the small
-    // fixtures' other hosts about 0.8 MB, and the bnxt/ice/dcb fixture's three about 0.1 MB.
-    assert!(total < 4_000_000, "committed goldens are {total} bytes");
+    // fixtures' other hosts about 0.8 MB and the bnxt/ice/dcb fixture's three about 0.1 MB;
+    // each SONiC switch's apply.sh (~22 KB, the same kind of engine) adds about 0.5 MB over
+    // 23 switches.
+    assert!(total < 4_600_000, "committed goldens are {total} bytes");
 }
 
 /// Validates every generated file of a tree; returns the number of files checked per kind.
@@ -250,7 +253,7 @@ fn validate_tree(label: &str, files: &BTreeMap<String, Vec<u8>>, bash: bool) -> 
     for (path, bytes) in files {
         let s =
             std::str::from_utf8(bytes).unwrap_or_else(|_| panic!("{label}/{path} is not UTF-8"));
-        if path.ends_with("config_db.json") {
+        if path.ends_with("config_db.fragment.json") {
             let doc: serde_json::Value =
                 serde_json::from_str(s).unwrap_or_else(|e| panic!("{label}/{path}: {e}"));
             let errs = validate_sonic(&doc);
@@ -288,10 +291,11 @@ fn validate_tree(label: &str, files: &BTreeMap<String, Vec<u8>>, bash: bool) -> 
         }
     }
     if bash {
-        for path in scripts
-            .iter()
-            .chain(files.keys().filter(|p| p.ends_with("nvue.sh")))
-        {
+        for path in scripts.iter().chain(
+            files
+                .keys()
+                .filter(|p| p.ends_with("nvue.sh") || p.ends_with("/apply.sh")),
+        ) {
             let tmp = scratch("bash-n");
             fs::create_dir_all(&tmp).unwrap();
             let f = tmp.join("script.sh");
@@ -325,7 +329,7 @@ fn every_generated_file_passes_the_validators() {
     }
     assert_eq!(
         totals,
-        (12 + 2 + 4 + 1, 32 + 4 + 4 * 4 + 4 + 2 + 8 + 3),
+        (12 + 2 + 4 + 4 + 1, 32 + 4 + 4 * 4 + 4 + 2 + 8 + 2 + 3),
         "SONiC files, host scripts"
     );
 }
@@ -454,7 +458,11 @@ fn a_one_line_change_rewrites_only_what_changed() {
         .collect();
     assert_eq!(
         changed,
-        ["manifest.json", "report.md", "switches/L2/config_db.json"],
+        [
+            "manifest.json",
+            "report.md",
+            "switches/L2/config_db.fragment.json"
+        ],
         "{msg}"
     );
     assert!(msg.contains("2 files written"), "{msg}");
@@ -507,13 +515,16 @@ fn build_check_reports_stale_missing_and_extra() {
     let o = build(fab, &out, &["--check"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 
-    fs::write(out.join("switches/L1/config_db.json"), "{}\n").unwrap();
+    fs::write(out.join("switches/L1/config_db.fragment.json"), "{}\n").unwrap();
     fs::remove_file(out.join("hosts/h2/mlnx_qos.sh")).unwrap();
     let before = tree(&out);
     let o = build(fab, &out, &["--check"]);
     assert_eq!(o.status.code(), Some(1));
     let t = text(&o);
-    assert!(t.contains("stale: switches/L1/config_db.json"), "{t}");
+    assert!(
+        t.contains("stale: switches/L1/config_db.fragment.json"),
+        "{t}"
+    );
     assert!(t.contains("missing: hosts/h2/mlnx_qos.sh"), "{t}");
     assert!(tree(&out) == before, "--check wrote something");
 
@@ -542,9 +553,10 @@ fn targets_limit_the_output_and_removed_files_go_but_foreign_files_stay() {
     );
 
     let msg = build_ok(fab, &out, &["--target", "eos,host"]);
-    assert!(msg.contains("2 removed"), "{msg}");
+    assert!(msg.contains("6 removed"), "{msg}");
     let files = tree(&out);
-    assert!(!files.contains_key("switches/L1/config_db.json"));
+    assert!(!files.contains_key("switches/L1/config_db.fragment.json"));
+    assert!(!files.contains_key("switches/L1/apply.sh"));
     assert!(files.contains_key("switches/S1/qos.cfg"));
     assert!(files.contains_key("hosts/h1/mlnx_qos.sh"));
     assert_eq!(files["switches/L1/local/extra.conf"], b"mine too\n");
@@ -900,13 +912,18 @@ fn cluster_2048_builds_every_device_valid_and_deterministic() {
         &["--target", "sonic,junos,host"],
     );
     let files = tree(&a);
-    assert_eq!(count_by(&files, "config_db.json"), 64, "SONiC leaves");
+    assert_eq!(
+        count_by(&files, "config_db.fragment.json"),
+        64,
+        "SONiC leaves"
+    );
+    assert_eq!(count_by(&files, "/apply.sh"), 64, "SONiC apply scripts");
     assert_eq!(count_by(&files, "/qos.conf"), 32, "Junos spines");
     assert_eq!(count_by(&files, "mlnx_qos.sh"), 256, "hosts");
     for f in ["nccl.env", "fabricc-roce.service", "99-fabricc-roce.rules"] {
         assert_eq!(count_by(&files, f), 256, "{f} per host");
     }
-    assert_eq!(files.len(), 64 + 32 + 4 * 256 + 3);
+    assert_eq!(files.len(), 3 * 64 + 32 + 4 * 256 + 3);
     assert!(files == tree(&b), "two builds differ");
     // Validity of a sample: the first and last of each kind.
     let sample: BTreeMap<String, Vec<u8>> = files
@@ -967,8 +984,65 @@ fn cluster_100k_builds_every_device() {
     assert!(same, "host scripts differ between builds");
 }
 
-/// A SONiC leaf whose host and spine cables are equally long: buildermgrd's profile name is
-/// the same for both, so both get the larger (switch-sender) headroom and the build succeeds.
+/// A SONiC fragment is merged into a running switch, so its `DEVICE_METADATA` carries
+/// `buffer_model` alone (a `hostname` there renames the switch, S14c), and on Spectrum every
+/// pool size and WRED threshold fabricc writes is a whole number of the SN5600's 192-byte
+/// cells (S14a, S14d); in both buffer models.
+#[test]
+fn sonic_fragments_rename_nothing_and_count_whole_cells() {
+    let text = fs::read_to_string(root().join("fixtures/build/inputs/sonic-sn5600-2x2.fab"))
+        .expect("fixture");
+    for model in ["dynamic", "traditional"] {
+        let dir = scratch("sonic-cells");
+        fs::create_dir_all(&dir).unwrap();
+        let fab = dir.join("lab.fab");
+        let variant = text.replace(
+            "  mtu 9216\n",
+            &format!("  mtu 9216\n  buffer-model {model}\n"),
+        );
+        assert_ne!(variant, text);
+        fs::write(&fab, variant).unwrap();
+        let out = dir.join("out");
+        build_ok(fab.to_str().unwrap(), &out, &[]);
+        let mut fragments = 0;
+        for (path, bytes) in tree(&out) {
+            if !path.ends_with("config_db.fragment.json") {
+                continue;
+            }
+            fragments += 1;
+            let doc: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+            assert_eq!(
+                doc["DEVICE_METADATA"],
+                serde_json::json!({ "localhost": { "buffer_model": model } }),
+                "{model} {path}"
+            );
+            let mut counts = Vec::new();
+            for pool in doc["BUFFER_POOL"].as_object().unwrap().values() {
+                counts.extend(pool.get("size").map(|s| ("pool size", s)));
+            }
+            for wred in doc["WRED_PROFILE"].as_object().unwrap().values() {
+                for (field, value) in wred.as_object().unwrap() {
+                    if field.ends_with("_threshold") {
+                        counts.push(("WRED threshold", value));
+                    }
+                }
+            }
+            // Dynamic: the egress lossless pool (the others are the switch's) and 6 WRED
+            // thresholds; traditional: every pool.
+            let at_least = if model == "dynamic" { 7 } else { 10 };
+            assert!(counts.len() >= at_least, "{model} {path}: {counts:?}");
+            for (what, value) in counts {
+                let bytes: u64 = value.as_str().unwrap().parse().unwrap();
+                assert_eq!(bytes % 192, 0, "{model} {path}: {what} {bytes}");
+            }
+        }
+        assert_eq!(fragments, 4, "{model}");
+    }
+}
+
+/// A SONiC leaf whose host and spine cables are equally long, in the traditional buffer model:
+/// buffermgrd's profile name is the same for both, so both get one profile, and on Spectrum
+/// its numbers are SONiC's own formula's where that gives more than the canonical headroom.
 #[test]
 fn sonic_ports_with_equal_speed_and_cable_share_one_profile() {
     let dir = scratch("equal-cables");
@@ -980,10 +1054,11 @@ fn sonic_ports_with_equal_speed_and_cable_share_one_profile() {
   class roce { dscp 26  priority 3  lossless  bandwidth 50% }
   class cnp  { dscp 48  priority 6  strict  cnp }
   class bulk { dscp other  priority 0  bandwidth 50% }
-  switch-model s9300 { os sonic  ports 64 x 400G  buffer 64MB }
+  buffer-model traditional
+  switch-model sn5400 { platform nvidia-sn5400  os sonic }
   nic-model cx7 { driver mlx5  speed 400G }
-  switch L1 { model s9300  tier 1 }
-  switch S1 { model s9300  tier 2 }
+  switch L1 { model sn5400  tier 1 }
+  switch S1 { model sn5400  tier 2 }
   host h[1..2] { nic cx7 }
   link h[1..2] -- L1 { cable 3m }
   link L1 -- S1 { cable 3m }
@@ -994,23 +1069,32 @@ fn sonic_ports_with_equal_speed_and_cable_share_one_profile() {
     let out = scratch("equal-cables-out");
     build_ok(fab.to_str().unwrap(), &out, &[]);
     let doc: serde_json::Value =
-        serde_json::from_slice(&fs::read(out.join("switches/L1/config_db.json")).unwrap()).unwrap();
+        serde_json::from_slice(&fs::read(out.join("switches/L1/config_db.fragment.json")).unwrap())
+            .unwrap();
     assert!(validate_sonic(&doc).is_empty());
     let profiles = doc["BUFFER_PROFILE"].as_object().unwrap();
     let lossless: Vec<&String> = profiles
         .keys()
         .filter(|k| k.starts_with("pg_lossless_"))
         .collect();
-    assert_eq!(lossless, ["pg_lossless_400000_3m_profile"]);
-    // The spine's 9216-byte frames need more than a host's 4200-byte ones: the larger wins.
-    let xoff: u64 = profiles["pg_lossless_400000_3m_profile"]["xoff"]
-        .as_str()
-        .unwrap()
-        .parse()
-        .unwrap();
-    // 9236 (receiver frame) + 84 (PAUSE) + 1500 (3 m at 400G) + 905·64 (response quanta)
-    // + 9236 (a spine frame); a host-only port would have 4220 as its last term.
-    assert_eq!(xoff, 9236 + 84 + 1500 + 905 * 64 + 9236);
+    // 3 m is written as the SKU's 5 m row, so that buffermgrd keeps the PG.
+    assert_eq!(lossless, ["pg_lossless_400000_5m_profile"]);
+    assert_eq!(doc["CABLE_LENGTH"]["AZURE"]["Ethernet0"], "5m");
+    let field = |f: &str| -> u64 {
+        profiles["pg_lossless_400000_5m_profile"][f]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    // The canonical headroom of the spine port (9236 + 84 + 1500 + 905·64 + 9236 = 77,976 B,
+    // in 192-byte cells 78,144) is below SONiC's formula for a 400G 8-lane Spectrum-4 port at
+    // 5 m with its default traffic pattern, so the formula's numbers are written: xoff 98,304,
+    // xon 2 × 19 KiB, size xoff + xon + the 9216-byte MTU.
+    assert_eq!(
+        (field("xoff"), field("xon"), field("size")),
+        (98_304, 38_912, 146_432)
+    );
 }
 
 /// The deadlock witness of a finding is drawn in red; tiers are ranks; the report says
@@ -1133,4 +1217,50 @@ fn timings_name_every_stage_on_stderr() {
         !String::from_utf8_lossy(&o.stdout).contains("timings:"),
         "timings belong on stderr"
     );
+}
+
+/// README's SONiC excerpts are copies of the committed goldens they name (S14b: an excerpt
+/// that drifted from the output misleads a reader): every `"field": "value"` of an excerpt is
+/// in the golden file, and every key it opens is one of the golden's.
+#[test]
+fn readme_sonic_excerpts_match_their_goldens() {
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let mut checked = 0;
+    let mut lines = readme.lines().peekable();
+    while let Some(line) = lines.next() {
+        let Some(rest) = line.strip_prefix("SONiC, `") else {
+            continue;
+        };
+        let path = rest.split('`').next().unwrap();
+        let golden = fs::read_to_string(root().join("fixtures/build").join(path))
+            .unwrap_or_else(|e| panic!("README names {path}: {e}"));
+        let block: Vec<&str> = lines
+            .by_ref()
+            .skip_while(|l| !l.starts_with("```json"))
+            .skip(1)
+            .take_while(|l| !l.starts_with("```"))
+            .collect();
+        assert!(!block.is_empty(), "{path}: no excerpt");
+        let text = block.join("\n");
+        let quoted: Vec<&str> = text.split('"').collect();
+        // "a": "b" → quoted[i] = a, quoted[i+1] = ": ", quoted[i+2] = b
+        for i in (1..quoted.len().saturating_sub(2)).step_by(2) {
+            if quoted[i + 1] == ": " {
+                let pair = format!("\"{}\": \"{}\"", quoted[i], quoted[i + 2]);
+                assert!(
+                    golden.contains(&pair),
+                    "{path}: README's {pair} is not in the output"
+                );
+                checked += 1;
+            } else if quoted[i + 1].starts_with(": {") {
+                let key = format!("\"{}\": {{", quoted[i]);
+                assert!(
+                    golden.contains(&key),
+                    "{path}: README's key {key} is not in the output"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 30, "{checked} pairs and keys checked");
 }

@@ -37,12 +37,13 @@ fn ecn_threshold_change_touches_exactly_its_lines() {
             )
         })
         .collect();
-    // L2 overrides the thresholds, hosts do not carry switch ECN: neither changes.
+    // L2 overrides the thresholds, hosts do not carry switch ECN: neither changes. The
+    // report's ECN table and its note of SONiC's cell rounding change.
     assert_eq!(
         files,
         [
-            ("report.md".to_string(), 1, 1),
-            ("switches/L1/config_db.json".to_string(), 12, 12),
+            ("report.md".to_string(), 2, 2),
+            ("switches/L1/config_db.fragment.json".to_string(), 12, 12),
             ("switches/S1/qos.cfg".to_string(), 1, 1),
             ("switches/S2/qos.cfg".to_string(), 1, 1),
         ]
@@ -59,12 +60,20 @@ fn ecn_threshold_change_touches_exactly_its_lines() {
         .lines()
         .filter(|l| l.starts_with('+') && !l.starts_with("+++"))
         .collect();
-    assert!(changed.iter().all(|l| l.contains("200000")), "{changed:?}");
+    // SONiC writes whole 192-byte cells: 200,000 B is 199,872.
+    assert!(changed.iter().all(|l| l.contains("199872")), "{changed:?}");
     assert_eq!(
         (v["switches_changed"].as_u64(), v["hosts_changed"].as_u64()),
         (Some(3), Some(0))
     );
-    assert_eq!(v["new_findings"], serde_json::json!([]));
+    // The only new finding: the advice that names the new threshold's cell rounding.
+    let new: Vec<&str> = v["new_findings"]
+        .as_array()
+        .expect("new findings")
+        .iter()
+        .filter_map(|f| f["code"].as_str())
+        .collect();
+    assert_eq!(new, ["FAB907"]);
 }
 
 #[test]

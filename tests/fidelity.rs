@@ -26,8 +26,8 @@ fn every_property_has_an_answer_for_every_target() {
             let s = support(os, *p).expect("matrix target");
             assert!(!s.how().is_empty(), "{os:?} {p:?}");
         }
-        assert!(support(SwitchOs::Sonic, *p).is_none());
     }
+    assert!(TARGETS.contains(&SwitchOs::Sonic), "SONiC is in the matrix");
 }
 
 #[test]

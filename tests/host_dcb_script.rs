@@ -22,7 +22,7 @@ const FABRIC: &str = r#"fabric t {
   class roce { dscp 26  priority 3  lossless  ecn min 150KB max 1500KB probability 10%  bandwidth 60% }
   class cnp  { dscp 48  priority 7  strict  cnp }
   class bulk { dscp other  priority 0  bandwidth 40% }
-  switch-model s64 { os sonic  ports 64 x 400G  buffer 64MB }
+  switch-model s64 { platform nvidia-sn5400  os sonic }
   nic-model n { driver DRIVER  speed 400G }
   switch L1 { model s64  tier 1 }
   host h1 { nic n x 2  pci 0c:00.0, 0d:00.0 }

@@ -31,7 +31,7 @@ const BASE: &str = r#"fabric lab {
   class roce { dscp 26  priority 3  lossless  ecn min 150KB max 1500KB  bandwidth 60% }
   class cnp  { dscp 48  priority 6  strict  cnp }
   class bulk { dscp other  priority 0  bandwidth 40% }
-  switch-model m-sonic { os sonic  ports 8 x 400G  buffer 64MB  cell 256B  description "model notes" }
+  switch-model m-sonic { platform nvidia-sn5400  os sonic  ports 8 x 400G  description "model notes" }
   switch-model m-cumulus { os cumulus  ports 8 x 400G  buffer 64MB  cell 256B }
   switch-model m-eos { os eos  ports 8 x 400G  buffer 64MB  cell 256B }
   switch-model m-nxos { os nxos  ports 8 x 400G  buffer 64MB  cell 256B }

@@ -110,7 +110,7 @@ fn plan_reproduces_the_worked_numbers_of_theory_3_2() {
 }
 
 const HOSTED: &str = "
-  switch-model s { os sonic  ports 64 x 400G  buffer 64MB  cell 254B }
+  switch-model s { os cumulus  ports 64 x 400G  buffer 64MB  cell 254B }
   switch-model e { os eos  ports 64 x 400G  buffer 64MB }
   nic-model cx7 { driver mlx5  speed 400G }
   switch L1 { model s  tier 1 }

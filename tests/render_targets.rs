@@ -151,8 +151,9 @@ fn leaf(os: SwitchOs) -> SwitchContext {
                         priority,
                         xoff_bytes: xoff,
                         xon_bytes: 38_912,
-                        size_bytes: xoff + 38_912,
+                        size_bytes: xoff + 38_912 + 9216,
                         fixed: false,
+                        formula: HeadroomFormula::SonicMellanox,
                     })
                     .collect(),
                 pause_threshold: PauseThreshold::Dynamic { log2_alpha: 0 },
@@ -169,7 +170,8 @@ fn leaf(os: SwitchOs) -> SwitchContext {
                 pfc_watchdog: true,
             }
         })
-        .collect();
+        .collect::<Vec<PortContext>>();
+    let sonic = (os == SwitchOs::Sonic).then(|| sonic_plan(&ports));
     SwitchContext {
         device: "leaf1".into(),
         os,
@@ -196,6 +198,79 @@ fn leaf(os: SwitchOs) -> SwitchContext {
             queue_log2_alpha: 0,
         },
         ports,
+        sonic,
+    }
+}
+
+/// The SONiC plan `lower` makes for the leaf on an SN5400 (ACS-SN5400, 8 lanes a port) in the
+/// traditional buffer model: cables rounded up to the SKU's lookup rows (3 m → 5 m, 30 m → 40 m),
+/// SONiC's Mellanox pool layout.
+fn sonic_plan(ports: &[PortContext]) -> SonicPlan {
+    let profile = |name: &str, pool: &str, size: u64, th: i8| SonicProfile {
+        name: name.into(),
+        pool: pool.into(),
+        size,
+        dynamic_th: Some(th),
+        static_th: None,
+    };
+    let pool = |name: &str, kind: &'static str, size: u64| SonicPool {
+        name: name.into(),
+        kind,
+        mode: "dynamic",
+        size: Some(size),
+        xoff: None,
+        expected: size,
+    };
+    SonicPlan {
+        platform: "x86_64-nvidia_sn5400-r0".into(),
+        hwsku: "ACS-SN5400".into(),
+        asic: SonicAsic::Mellanox,
+        buffer_model: SonicBufferModel::Traditional,
+        sku_ports: 66,
+        cell_bytes: Some(192),
+        traffic_pattern: Some((1024, 50)),
+        default_dynamic_th: 0,
+        pools: vec![
+            pool("egress_lossless_pool", "egress", 158_229_504),
+            pool("egress_lossy_pool", "egress", 76_000_128),
+            pool("ingress_lossless_pool", "ingress", 76_000_128),
+            pool("ingress_lossy_pool", "ingress", 76_000_128),
+        ],
+        profiles: vec![
+            profile("ingress_lossless_profile", "ingress_lossless_pool", 0, 7),
+            profile("ingress_lossy_profile", "ingress_lossy_pool", 0, 3),
+            profile("egress_lossless_profile", "egress_lossless_pool", 0, 7),
+            profile("egress_lossy_profile", "egress_lossy_pool", 9216, 7),
+            profile("q_lossy_profile", "egress_lossy_pool", 0, 3),
+            profile("q_cnp_profile", "egress_lossy_pool", 9216, 3),
+        ],
+        ingress_profile_list: "ingress_lossless_profile,ingress_lossy_profile".into(),
+        egress_profile_list: "egress_lossless_profile,egress_lossy_profile".into(),
+        lossy_pg_profile: "ingress_lossy_profile".into(),
+        lossless_queue_profile: "egress_lossless_profile".into(),
+        lossy_queue_profile: "q_lossy_profile".into(),
+        cnp_queue_profile: Some("q_cnp_profile".into()),
+        pfc_to_pg_map: true,
+        watchdog_scale: None,
+        ports: ports
+            .iter()
+            .map(|p| {
+                let cable = if p.cable_m > 5 { "40m" } else { "5m" };
+                SonicPort {
+                    cable: cable.into(),
+                    lossless_profile: p.headroom.first().map(|h| SonicPgProfile {
+                        name: format!("pg_lossless_{}_{cable}_profile", p.speed_mbps),
+                        size: h.size_bytes,
+                        xon: h.xon_bytes,
+                        xoff: h.xoff_bytes,
+                        xon_offset: None,
+                    }),
+                    eight_lanes: true,
+                    lookup_row_missing: false,
+                    lanes_mismatch: None,
+                }
+            })
+            .collect(),
     }
 }
 
@@ -451,7 +526,11 @@ fn rendering_is_deterministic() {
 
 fn sonic_json(ctx: &SwitchContext) -> serde_json::Value {
     let a = render_switch(&templates(), ctx).expect("sonic renders");
-    serde_json::from_str(&a[0].contents).expect("config_db.json parses")
+    let fragment = a
+        .iter()
+        .find(|a| a.path.ends_with("config_db.fragment.json"))
+        .expect("a fragment");
+    serde_json::from_str(&fragment.contents).expect("config_db.fragment.json parses")
 }
 
 #[test]
@@ -470,11 +549,29 @@ fn sonic_output_has_the_lossless_pieces() {
     );
     assert_eq!(
         get("BUFFER_PG", "Ethernet0|3-4", "profile").as_deref(),
-        Some("pg_lossless_400000_3m_profile")
+        Some("pg_lossless_400000_5m_profile")
     );
     assert_eq!(
         get("BUFFER_PG", "Ethernet16|3-4", "profile").as_deref(),
-        Some("pg_lossless_400000_30m_profile")
+        Some("pg_lossless_400000_40m_profile")
+    );
+    // Spectrum: the priority→PG map, and the 8-lane layout's numbers as lower made them.
+    assert_eq!(
+        get("PORT_QOS_MAP", "Ethernet8", "pfc_to_pg_map").as_deref(),
+        Some("FABRICC")
+    );
+    assert_eq!(
+        get("BUFFER_PROFILE", "pg_lossless_400000_5m_profile", "size").as_deref(),
+        Some("145408")
+    );
+    assert_eq!(
+        get("BUFFER_QUEUE", "Ethernet0|6", "profile").as_deref(),
+        Some("q_cnp_profile")
+    );
+    assert!(
+        doc["DEVICE_METADATA"]["localhost"]
+            .get("hostname")
+            .is_none()
     );
     assert_eq!(
         get("BUFFER_PG", "Ethernet0|0", "profile").as_deref(),
@@ -497,14 +594,14 @@ fn sonic_output_has_the_lossless_pieces() {
     );
     assert_eq!(
         get("QUEUE", "Ethernet24|3", "wred_profile").as_deref(),
-        Some("ECN_300000_3000000_20")
+        Some("ECN_299904_3000000_20")
     );
     assert_eq!(
         get("QUEUE", "Ethernet0|3", "wred_profile").as_deref(),
-        Some("ECN_150000_1500000_100")
+        Some("ECN_149952_1499904_100")
     );
     assert_eq!(
-        get("WRED_PROFILE", "ECN_150000_1500000_100", "ecn").as_deref(),
+        get("WRED_PROFILE", "ECN_149952_1499904_100", "ecn").as_deref(),
         Some("ecn_all")
     );
     assert_eq!(
@@ -517,7 +614,7 @@ fn sonic_output_has_the_lossless_pieces() {
     );
     assert_eq!(
         get("CABLE_LENGTH", "AZURE", "Ethernet16").as_deref(),
-        Some("30m")
+        Some("40m")
     );
     assert_eq!(get("PORT", "Ethernet8", "speed").as_deref(), Some("400000"));
 }
@@ -537,12 +634,14 @@ fn sonic_validator_flags_a_broken_render() {
 fn sonic_refuses_what_buffermgrd_would_rewrite() {
     let t = templates();
     let mut ctx = leaf(SwitchOs::Sonic);
-    for h in &mut ctx.ports[1].headroom {
-        h.xoff_bytes += 1024; // same speed/cable as port 0, other headroom
+    if let Some(plan) = &mut ctx.sonic
+        && let Some(pr) = &mut plan.ports[1].lossless_profile
+    {
+        pr.xoff += 1024; // same speed/cable as port 0, other headroom
     }
     let e = render_switch(&t, &ctx).expect_err("conflict");
     assert!(
-        e.to_string().contains("pg_lossless_400000_3m_profile"),
+        e.to_string().contains("pg_lossless_400000_5m_profile"),
         "{e}"
     );
 
@@ -859,11 +958,11 @@ fn host_script_dry_run_fails_where_a_real_run_would() {
 #[test]
 fn sonic_port_without_pfc_and_static_thresholds() {
     let mut ctx = leaf(SwitchOs::Sonic);
-    // Port 0 runs no PFC (an override); every other port uses a static pause threshold.
+    // Port 0 runs no PFC (an override).
     ctx.ports[0].lossless_priorities.clear();
     ctx.ports[0].headroom.clear();
-    for p in &mut ctx.ports {
-        p.pause_threshold = PauseThreshold::Static { bytes: 40_000 };
+    if let Some(plan) = &mut ctx.sonic {
+        plan.ports[0].lossless_profile = None;
     }
     let doc = sonic_json(&ctx);
     let errs = validate_sonic(&doc);
@@ -872,20 +971,14 @@ fn sonic_port_without_pfc_and_static_thresholds() {
     assert!(doc["PORT_QOS_MAP"]["Ethernet0"].get("pfc_enable").is_none());
     assert!(doc["PFC_WD"].get("Ethernet0").is_none());
     assert_eq!(
-        doc["BUFFER_POOL"]["ingress_lossless_pool"]["mode"],
-        "static"
-    );
-    assert_eq!(
-        doc["BUFFER_PROFILE"]["pg_lossless_400000_3m_profile"]["static_th"],
-        "40000"
-    );
-    assert_eq!(
-        doc["BUFFER_QUEUE"]["Ethernet0|0-7"]["profile"],
-        "egress_lossy_profile"
+        doc["BUFFER_QUEUE"]["Ethernet0|0-5"]["profile"],
+        "q_lossy_profile"
     );
 
-    // Mixed static/dynamic thresholds cannot share one ingress pool mode.
-    ctx.ports[1].pause_threshold = PauseThreshold::Dynamic { log2_alpha: 0 };
+    // A static pause threshold: SONiC's lossless pools are dynamic in both vendors' layouts.
+    for p in &mut ctx.ports {
+        p.pause_threshold = PauseThreshold::Static { bytes: 40_000 };
+    }
     assert!(matches!(
         render_switch(&templates(), &ctx),
         Err(RenderError::Unsupported { .. })
@@ -913,15 +1006,15 @@ fn sonic_non_contiguous_lossless_priorities_become_ranges() {
     );
     assert_eq!(
         doc["BUFFER_PG"]["Ethernet0|3"]["profile"],
-        "pg_lossless_400000_3m_profile"
+        "pg_lossless_400000_5m_profile"
     );
     assert_eq!(
         doc["BUFFER_PG"]["Ethernet0|5"]["profile"],
-        "pg_lossless_400000_3m_profile"
+        "pg_lossless_400000_5m_profile"
     );
     assert_eq!(
         doc["BUFFER_QUEUE"]["Ethernet0|4"]["profile"],
-        "egress_lossy_profile"
+        "q_lossy_profile"
     );
     assert_eq!(doc["PORT_QOS_MAP"]["Ethernet0"]["pfc_enable"], "3,5");
     assert_eq!(doc["TC_TO_PRIORITY_GROUP_MAP"]["FABRICC"]["5"], "5");
@@ -938,6 +1031,13 @@ fn watchdog_off_removes_every_watchdog_line() {
             .iter()
             .map(|a| a.contents.clone())
             .collect();
+        // SONiC's apply.sh and README name the PFC_WD table they own; the fragment is what
+        // configures it.
+        let out = if os == SwitchOs::Sonic {
+            serde_json::to_string(&sonic_json(&ctx)).expect("serializes")
+        } else {
+            out
+        };
         for needle in ["watchdog", "watch-dog", "PFC_WD", "pfcwd"] {
             assert!(!out.contains(needle), "{os:?} still has {needle}");
         }
@@ -981,7 +1081,7 @@ fn render_all_is_sorted_by_path() {
     let mut sorted = paths.clone();
     sorted.sort_unstable();
     assert_eq!(paths, sorted);
-    assert_eq!(all.len(), 10);
+    assert_eq!(all.len(), 12);
     assert_eq!(paths[0], "hosts/gpu001/99-fabricc-roce.rules");
 }
 

@@ -26,6 +26,10 @@ pub struct NicPlatform {
     /// Fastest Ethernet speed of one port, Gb/s.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_port_speed_gbps: Option<Num<u32>>,
+    /// SerDes lanes of one port at `max_port_speed_gbps` (a switch port at that speed on other
+    /// lanes does not link up with it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub port_lanes: Option<Num<u32>>,
     /// Ethernet speeds the family lists, Gb/s.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ethernet_speeds_gbps: Option<Num<Vec<u32>>>,
@@ -45,6 +49,12 @@ impl NicPlatform {
         self.max_port_speed_gbps
             .as_ref()
             .map(|s| u64::from(s.value) * 1000)
+    }
+
+    /// Lanes of a port running at `speed_mbps`, where the catalogue knows them (at the
+    /// fastest speed only).
+    pub fn lanes_at(&self, speed_mbps: u64) -> Option<u32> {
+        (self.speed_mbps()? == speed_mbps).then(|| self.port_lanes.as_ref().map(|l| l.value))?
     }
 
     pub fn buffer_bytes(&self) -> Option<u64> {
@@ -79,6 +89,14 @@ impl NicPlatform {
         }
         if let Some(s) = &self.max_port_speed_gbps {
             keys.push(("max_port_speed_gbps", &s.source));
+        }
+        if let Some(l) = &self.port_lanes {
+            keys.push(("port_lanes", &l.source));
+            if l.value == 0 || self.max_port_speed_gbps.is_none() {
+                errors.push(at(
+                    "port_lanes needs max_port_speed_gbps and at least one lane",
+                ));
+            }
         }
         if let Some(s) = &self.ethernet_speeds_gbps {
             keys.push(("ethernet_speeds_gbps", &s.source));

@@ -563,7 +563,60 @@ impl Hwsku {
     }
 }
 
+impl Hwsku {
+    /// The SKU's front-panel ports in `port_config.ini` order (the auxiliary cages, e.g. the
+    /// SN5600's 25G `Ethernet512`, left out), with their speed in Mb/s: the `speed` column,
+    /// else the cage's fastest speed divided among the SKU's split. `None` when the rows do
+    /// not parse.
+    pub fn front_ports(&self, platform: &Platform) -> Option<Vec<(PortConfigRow, u64)>> {
+        let split = u64::from(self.split()?);
+        let mut cages: Vec<u64> = Vec::new();
+        for g in platform.fabric_cages() {
+            cages.extend(std::iter::repeat_n(
+                u64::from(g.speed_gbps),
+                g.count as usize,
+            ));
+        }
+        let rows = self.port_config.parsed()?;
+        Some(
+            rows.into_iter()
+                .filter_map(|r| {
+                    let cage = cages.get(usize::try_from(r.index).ok()?.checked_sub(1)?)?;
+                    let speed = r.speed.unwrap_or(cage * 1000 / split);
+                    Some((r, speed))
+                })
+                .collect(),
+        )
+    }
+
+    /// Rows of the SKU's PORT table, auxiliary ports included: what SONiC's own PFC watchdog
+    /// defaults count (`pfcwd start_default`).
+    pub fn port_rows(&self) -> usize {
+        self.port_config.rows.len()
+    }
+}
+
 impl Sonic {
+    /// The SKU that carries a model's `ports`: the fewest ports per cage that gives enough
+    /// front-panel ports, each at least as fast as every group, the default SKU first among
+    /// equals. `None` when no SKU does.
+    pub fn sku_for_ports(&self, platform: &Platform, groups: &[PortGroup]) -> Option<&Hwsku> {
+        let count: usize = groups.iter().map(|g| g.count as usize).sum();
+        let fastest = groups.iter().map(|g| g.speed).max().unwrap_or(0);
+        let default = self.default_sku_name();
+        let mut fits: Vec<&Hwsku> = self
+            .hwskus
+            .iter()
+            .filter(|sku| {
+                sku.front_ports(platform).is_some_and(|rows| {
+                    rows.len() >= count && rows.iter().take(count).all(|(_, s)| *s >= fastest)
+                })
+            })
+            .collect();
+        fits.sort_by_key(|sku| (sku.split().unwrap_or(u32::MAX), sku.name != default));
+        fits.first().copied()
+    }
+
     pub fn sku(&self, name: &str) -> Option<&Hwsku> {
         self.hwskus.iter().find(|s| s.name == name)
     }

@@ -136,6 +136,14 @@ codes! {
     NicIdentityGuessed   "FAB920" Output Advice "hosts declare no NIC identity, so their host scripts assume RDMA devices mlx5_0, mlx5_1, … in NIC order",
     RoceClassNoDefault   "FAB921" Output Advice "a second lossless or DCQCN class gets no default ToS on hosts; only applications that set their own reach it",
     UnknownNicDriver     "FAB922" Output Error "a NIC model names a driver fabricc writes no host script for",
+    // SONiC (issue 14)
+    SonicAsicUnknown     "FAB950" Output Error "a SONiC switch model names no catalogue platform, so its ASIC vendor (Spectrum or Broadcom tables) is unknown",
+    SonicBufferModelUnsupported "FAB951" Output Error "`buffer-model dynamic` on a SONiC platform that has no dynamic buffer manager",
+    SonicNoLookupRow     "FAB952" Output Error "traditional buffer model on Spectrum: a lossless port's speed and cable have no row in the SKU's `pg_profile_lookup.ini`, so buffermgrd loses its PG at the first shutdown",
+    SonicLookupRowMissing "FAB953" Output Advice "Broadcom SONiC: a lossless port's speed and cable have no `pg_profile_lookup.ini` row; buffermgrd logs an error at every port event but keeps fabricc's PG",
+    SonicLanesMismatch   "FAB954" Output Warning "a SONiC port runs its NIC's speed on other lanes than the NIC (400G on 8 lanes facing a ConnectX-7 on 4): the link does not come up",
+    SonicHeadroomPinned  "FAB955" Output Advice "dynamic buffer model: fabricc pins some ports' headroom because SONiC's own formula gives less than the fabric needs",
+    SonicSkuUnfit        "FAB956" Output Error "no SONiC SKU of the platform runs the model's ports, or the SKU lacks the buffer tables fabricc needs",
 }
 
 impl Code {

@@ -125,6 +125,9 @@ pub fn is_build_finding(d: &Diagnostic) -> bool {
             | Code::ReleaseLacks
             | Code::PlatformDependent
             | Code::EcnNotMarked
+            | Code::SonicLookupRowMissing
+            | Code::SonicLanesMismatch
+            | Code::SonicHeadroomPinned
     )
 }
 
@@ -266,6 +269,9 @@ pub fn note_code(kind: NoteKind) -> Code {
         NoteKind::Adjusted => Code::TargetAdjusts,
         NoteKind::ReleaseLacks => Code::ReleaseLacks,
         NoteKind::PlatformDependent => Code::PlatformDependent,
+        NoteKind::LookupRowMissing => Code::SonicLookupRowMissing,
+        NoteKind::LanesMismatch => Code::SonicLanesMismatch,
+        NoteKind::HeadroomPinned => Code::SonicHeadroomPinned,
     }
 }
 
@@ -311,6 +317,15 @@ fn note_diagnostic(
         }
         NoteKind::PlatformDependent => {
             "check the line on the platform (docs/targets.md, open questions), or avoid the value"
+        }
+        NoteKind::LookupRowMissing => {
+            "nothing is lost; use a cable no longer than the SKU's longest row to silence buffermgrd"
+        }
+        NoteKind::LanesMismatch => {
+            "give the host ports a SKU that runs the NIC's lanes (e.g. the 2x400G SKU: `ports 128 x 400G` on an SN5600)"
+        }
+        NoteKind::HeadroomPinned => {
+            "nothing to do: those PGs keep fabricc's headroom instead of the switch's own (report.md)"
         }
     };
     Diagnostic::new(

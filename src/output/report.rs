@@ -12,7 +12,8 @@ use crate::analysis::Facts;
 use crate::diagnostic::{Category, Diagnostic, Severity};
 use crate::model::{DeviceId, Fabric, SwitchId};
 use crate::render::{
-    Artifact, ArtifactKind, HostContext, PauseThreshold, PortContext, SwitchContext, SwitchOs,
+    Artifact, ArtifactKind, HostContext, PauseThreshold, PortContext, SonicBufferModel,
+    SwitchContext, SwitchOs,
 };
 
 use super::generate::TargetTotals;
@@ -56,18 +57,39 @@ pub fn reports(input: &ReportInput<'_>) -> Vec<Artifact> {
     ]
 }
 
-/// (OS, speed, cable, xoff, xon, size, pause threshold, written): one distinct headroom row.
-type HeadroomKey = (String, u32, u32, u64, u64, u64, String, &'static str);
+/// (OS, speed, cable, xoff, xon, size, formula, pause threshold, written): one distinct
+/// headroom row.
+type HeadroomKey = (
+    String,
+    u32,
+    u32,
+    u64,
+    u64,
+    u64,
+    &'static str,
+    String,
+    &'static str,
+);
 
 /// Whether a target's file states a port's headroom, or the switch sizes its own.
-fn headroom_written(s: &SwitchContext, p: &PortContext) -> &'static str {
+fn headroom_written(s: &SwitchContext, i: usize, p: &PortContext) -> &'static str {
     match s.os {
+        SwitchOs::Sonic => {
+            let plan = s.sonic.as_ref();
+            let sp = plan.and_then(|plan| plan.ports.get(i));
+            match (plan.map(|p| p.buffer_model), sp) {
+                (Some(SonicBufferModel::Dynamic), Some(sp)) if sp.lossless_profile.is_some() => {
+                    "yes: headroom override (FAB955)"
+                }
+                (Some(SonicBufferModel::Dynamic), _) => "no: SONiC computes it (dynamic model)",
+                _ => "yes",
+            }
+        }
         SwitchOs::Eos
             if crate::render::eos::QueueMode::of(s) == crate::render::eos::QueueMode::Xgs =>
         {
             "MMU profile: the largest port's"
         }
-        SwitchOs::Sonic => "yes",
         SwitchOs::Nxos
             if p.cable_m > crate::render::nxos::PAUSE_BUFFER_CABLE_M
                 || matches!(p.pause_threshold, PauseThreshold::Static { .. }) =>
@@ -104,6 +126,70 @@ fn bytes(b: u64) -> String {
 /// Markdown table cell text: no pipes, no newlines.
 fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace(['\n', '\r'], " ")
+}
+
+/// SONiC switches: platform, SKU and buffer model, the cable lengths written, how to apply.
+fn sonic_section(o: &mut String, switches: &[&SwitchContext]) {
+    type Key = (String, String, &'static str, &'static str, String);
+    let mut groups: BTreeMap<Key, Vec<&str>> = BTreeMap::new();
+    for s in switches {
+        let Some(plan) = &s.sonic else { continue };
+        let mut cables: BTreeSet<String> = BTreeSet::new();
+        for (p, sp) in s.ports.iter().zip(&plan.ports) {
+            if !p.lossless_priorities.is_empty() {
+                let asked = format!("{}m", p.cable_m);
+                cables.insert(if sp.cable == asked {
+                    asked
+                } else {
+                    format!("{asked} → {}", sp.cable)
+                });
+            }
+        }
+        groups
+            .entry((
+                plan.platform.clone(),
+                plan.hwsku.clone(),
+                plan.asic.as_str(),
+                plan.buffer_model.as_str(),
+                cables.into_iter().collect::<Vec<_>>().join(", "),
+            ))
+            .or_default()
+            .push(&s.device);
+    }
+    if groups.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "### SONiC switches\n");
+    let _ = writeln!(
+        o,
+        "Each folder holds `config_db.fragment.json` (the tables fabricc owns), `apply.sh` (the \
+         apply procedure: `--dry-run`, `--yes`, `--check`) and `README.md`; README \"Deploy a \
+         SONiC switch\" gives the order. In the dynamic buffer model the pool sizes above are what \
+         the switch's `buffer_pool_mellanox.lua` will compute (every port of the SKU taken as \
+         admin-up); in the traditional model they are written, sized the same way.\n"
+    );
+    let _ = writeln!(
+        o,
+        "| switches | platform | SKU | ASIC | buffer model | CABLE_LENGTH written |"
+    );
+    let _ = writeln!(o, "|---|---|---|---|---|---|");
+    for ((platform, sku, asic, model, cables), devices) in &groups {
+        let mut names: Vec<String> = devices.iter().take(4).map(|d| format!("`{d}`")).collect();
+        if devices.len() > 4 {
+            names.push(format!("{} more", devices.len() - 4));
+        }
+        let _ = writeln!(
+            o,
+            "| {} | `{platform}` | `{sku}` | {asic} | {model} | {} |",
+            names.join(", "),
+            if cables.is_empty() {
+                "-"
+            } else {
+                cables.as_str()
+            }
+        );
+    }
+    o.push('\n');
 }
 
 fn report_md(input: &ReportInput<'_>) -> String {
@@ -246,13 +332,26 @@ fn report_md(input: &ReportInput<'_>) -> String {
     let _ = writeln!(o, "## PFC headroom (per port and lossless priority)\n");
     let _ = writeln!(
         o,
-        "xoff is the canonical headroom (cable and link delay, PFC response time, receiver MTU = \
-         port MTU, sender MTU = the peer's) rounded up to the model's cell; size = xoff + xon. \
-         Distinct rows, with the number of (port, priority) pairs that use them.\n"
+        "The column `formula` says which formula set xoff: **canonical** (cable and link delay, \
+         PFC response time, receiver MTU = port MTU, sender MTU = the peer's, rounded up to the \
+         model's cell; size = xoff + xon), a `headroom` **override**, the **SONiC Mellanox \
+         formula** where it gives more (sonic-net/sonic-swss@e6b0c5b5d2ab:\
+         cfgmgr/buffer_headroom_mellanox.lua with the platform's LOSSLESS_TRAFFIC_PATTERN; xon \
+         = the ASIC's pipeline latency, doubled on 8-lane ports; size = xoff + xon, plus the \
+         port MTU on 8-lane ports, rounded up to 1 KiB), or the **SONiC SKU lookup row** \
+         (Broadcom: size is the row's guaranteed minimum, xon and xon_offset the row's). On \
+         SONiC the cable is the length written to CABLE_LENGTH. Distinct rows, with the number \
+         of (port, priority) pairs that use them.\n"
     );
     let mut hr: BTreeMap<HeadroomKey, usize> = BTreeMap::new();
     for s in input.switches {
-        for p in &s.ports {
+        for (i, p) in s.ports.iter().enumerate() {
+            let cable = s
+                .sonic
+                .as_ref()
+                .and_then(|plan| plan.ports.get(i))
+                .and_then(|sp| sp.cable.strip_suffix('m')?.parse::<u32>().ok())
+                .unwrap_or(p.cable_m);
             for h in &p.headroom {
                 let th = match p.pause_threshold {
                     PauseThreshold::Static { bytes: b } => format!("static {}", bytes(b)),
@@ -261,12 +360,13 @@ fn report_md(input: &ReportInput<'_>) -> String {
                 *hr.entry((
                     s.os.as_str().to_string(),
                     p.speed_mbps,
-                    p.cable_m,
+                    cable,
                     h.xoff_bytes,
                     h.xon_bytes,
                     h.size_bytes,
+                    h.formula.as_str(),
                     th,
-                    headroom_written(s, p),
+                    headroom_written(s, i, p),
                 ))
                 .or_default() += 1;
             }
@@ -277,13 +377,13 @@ fn report_md(input: &ReportInput<'_>) -> String {
     } else {
         let _ = writeln!(
             o,
-            "| OS | speed | cable | xoff B | xon B | size B | pause threshold | written | pairs |"
+            "| OS | speed | cable | xoff B | xon B | size B | formula | pause threshold | written | pairs |"
         );
-        let _ = writeln!(o, "|---|---:|---:|---:|---:|---:|---|---|---:|");
-        for ((os, speed, cable, xoff, xon, size, th, written), n) in &hr {
+        let _ = writeln!(o, "|---|---:|---:|---:|---:|---:|---|---|---|---:|");
+        for ((os, speed, cable, xoff, xon, size, formula, th, written), n) in &hr {
             let _ = writeln!(
                 o,
-                "| {os} | {} | {cable} m | {} | {} | {} | {th} | {written} | {n} |",
+                "| {os} | {} | {cable} m | {} | {} | {} | {formula} | {th} | {written} | {n} |",
                 gbps(u64::from(*speed)),
                 bytes(*xoff),
                 bytes(*xon),
@@ -324,6 +424,8 @@ fn report_md(input: &ReportInput<'_>) -> String {
         }
         o.push('\n');
     }
+
+    sonic_section(&mut o, input.switches);
 
     // ---- ECN
     let _ = writeln!(o, "## ECN marking\n");

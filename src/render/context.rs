@@ -132,6 +132,32 @@ pub struct BufferPlan {
     pub queue_log2_alpha: i8,
 }
 
+/// Which formula set a headroom's `xoff` (report.md names it per row).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HeadroomFormula {
+    /// fabricc's canonical headroom (docs/physics.md §1), rounded up to the cell.
+    Canonical,
+    /// A `headroom CLASS SIZE` override.
+    Override,
+    /// SONiC's Mellanox formula (`buffer_headroom_mellanox.lua`), where it gives more than the
+    /// canonical headroom or the override.
+    SonicMellanox,
+    /// The row of the SKU's `pg_profile_lookup.ini` (Broadcom), where it gives more.
+    SonicLookup,
+}
+
+impl HeadroomFormula {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HeadroomFormula::Canonical => "canonical",
+            HeadroomFormula::Override => "`headroom` override",
+            HeadroomFormula::SonicMellanox => "SONiC Mellanox formula",
+            HeadroomFormula::SonicLookup => "SONiC SKU lookup row",
+        }
+    }
+}
+
 /// Per-port, per-lossless-priority headroom.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Headroom {
@@ -142,6 +168,8 @@ pub struct Headroom {
     pub size_bytes: u64,
     /// Set by a `headroom CLASS SIZE` override instead of computed.
     pub fixed: bool,
+    /// What set `xoff_bytes`.
+    pub formula: HeadroomFormula,
 }
 
 /// The PFC pause (XOFF) trigger of a lossless ingress queue.
@@ -255,6 +283,140 @@ pub struct SwitchContext {
     pub buffer: BufferPlan,
     /// Sorted by index.
     pub ports: Vec<PortContext>,
+    /// What SONiC's platform and buffer model decide; `Some` exactly for `os: sonic`.
+    pub sonic: Option<SonicPlan>,
+}
+
+/// SONiC's `asic_type`: whose tables and buffer semantics the switch runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SonicAsic {
+    /// NVIDIA Spectrum: priority→PG map, `size` = all the headroom, dynamic buffer model.
+    Mellanox,
+    /// Broadcom StrataXGS: no priority→PG map, `size` = guaranteed minimum, `xon_offset`,
+    /// shared headroom pool; traditional buffer model only.
+    Broadcom,
+}
+
+impl SonicAsic {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SonicAsic::Mellanox => "mellanox",
+            SonicAsic::Broadcom => "broadcom",
+        }
+    }
+}
+
+/// `DEVICE_METADATA|localhost.buffer_model`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SonicBufferModel {
+    /// buffermgrd computes headroom and pool sizes (Mellanox and Barefoot only).
+    Dynamic,
+    /// buffermgrd takes lossless profiles from `pg_profile_lookup.ini`, reusing ours.
+    Traditional,
+}
+
+impl SonicBufferModel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SonicBufferModel::Dynamic => "dynamic",
+            SonicBufferModel::Traditional => "traditional",
+        }
+    }
+}
+
+/// One `BUFFER_POOL` entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SonicPool {
+    pub name: String,
+    /// `ingress` or `egress`.
+    pub kind: &'static str,
+    /// `dynamic` or `static`.
+    pub mode: &'static str,
+    /// `None`: not written, the dynamic buffer manager sizes it.
+    pub size: Option<u64>,
+    /// Shared headroom pool (`xoff`), where the layout has one.
+    pub xoff: Option<u64>,
+    /// The size the pool gets on the switch: `size`, or what `buffer_pool_mellanox.lua` will
+    /// compute (for the report).
+    pub expected: u64,
+}
+
+/// One `BUFFER_PROFILE` entry that is not a lossless PG profile.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SonicProfile {
+    pub name: String,
+    pub pool: String,
+    pub size: u64,
+    pub dynamic_th: Option<i8>,
+    pub static_th: Option<u64>,
+}
+
+/// The lossless PG profile of one port.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SonicPgProfile {
+    pub name: String,
+    pub size: u64,
+    pub xon: u64,
+    pub xoff: u64,
+    /// Broadcom only.
+    pub xon_offset: Option<u64>,
+}
+
+/// What SONiC needs per port, in the order of `SwitchContext::ports`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SonicPort {
+    /// `CABLE_LENGTH|AZURE.<port>` as written (`5m`): in the traditional model a length the
+    /// SKU's `pg_profile_lookup.ini` has, at least the cable's.
+    pub cable: String,
+    /// The profile of the lossless PGs; `None` with lossless priorities = `"NULL"` (the
+    /// dynamic buffer manager computes it) — or no lossless priority on the port.
+    pub lossless_profile: Option<SonicPgProfile>,
+    /// The SKU gives the port 8 lanes (SONiC doubles its pipeline latency).
+    pub eight_lanes: bool,
+    /// Traditional model: the written cable is not a row of the lookup table (Broadcom; on
+    /// Spectrum that stops the build, FAB952).
+    pub lookup_row_missing: bool,
+    /// The peer NIC runs this speed on other lanes (FAB954): `(NIC platform, its lanes)`.
+    pub lanes_mismatch: Option<(String, u32)>,
+}
+
+/// What SONiC's platform (catalogue) and buffer model decide for one switch.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SonicPlan {
+    /// `DEVICE_METADATA|localhost.platform` the apply script expects.
+    pub platform: String,
+    /// The SKU whose `port_config.ini` names the ports and gives their lanes.
+    pub hwsku: String,
+    pub asic: SonicAsic,
+    pub buffer_model: SonicBufferModel,
+    /// PORT rows of the SKU (SONiC's own PFC watchdog defaults scale with it).
+    pub sku_ports: u32,
+    /// Buffer cell, where sourced (WRED thresholds are written in whole cells).
+    pub cell_bytes: Option<u64>,
+    /// `LOSSLESS_TRAFFIC_PATTERN|AZURE` `(mtu, small_packet_percentage)`: what SONiC's
+    /// formula assumes; written in the dynamic model.
+    pub traffic_pattern: Option<(u32, u32)>,
+    /// `DEFAULT_LOSSLESS_BUFFER_PARAMETER|AZURE.default_dynamic_th` (dynamic model).
+    pub default_dynamic_th: i8,
+    pub pools: Vec<SonicPool>,
+    pub profiles: Vec<SonicProfile>,
+    pub ingress_profile_list: String,
+    pub egress_profile_list: String,
+    /// Profile of PG 0 (lossy).
+    pub lossy_pg_profile: String,
+    pub lossless_queue_profile: String,
+    pub lossy_queue_profile: String,
+    /// A reserve for the CNP queue, where the layout's lossy queues have none.
+    pub cnp_queue_profile: Option<String>,
+    /// `PFC_PRIORITY_TO_PRIORITY_GROUP_MAP` and `pfc_to_pg_map` (Mellanox only).
+    pub pfc_to_pg_map: bool,
+    /// The watchdog timers were scaled like `pfcwd start_default` by this factor (the fabric
+    /// set none).
+    pub watchdog_scale: Option<u32>,
+    /// One per port of `SwitchContext::ports`, same order.
+    pub ports: Vec<SonicPort>,
 }
 
 /// Transmission selection of one NIC traffic class (`mlnx_qos --tsa`).

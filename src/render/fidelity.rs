@@ -7,13 +7,14 @@
 //! Two exhaustive matches keep the table complete: `properties_of` destructures every
 //! context struct without `..`, so a new field does not compile until it is mapped to a
 //! `Property`; `support` matches every (target, property) pair, so a new property does not
-//! compile until each target says what it does with it. SONiC and the host script are not in
-//! this matrix (`support` answers `None` for them).
+//! compile until each target says what it does with it. The host script is not in this
+//! matrix.
 
 use serde::Serialize;
 
 use super::context::{
-    BufferPlan, ClassContext, Headroom, PortContext, QosPlan, SwitchContext, SwitchOs, Watchdog,
+    BufferPlan, ClassContext, Headroom, PortContext, QosPlan, SonicPlan, SonicPort, SwitchContext,
+    SwitchOs, Watchdog,
 };
 
 /// A property of the resolved model that a switch target is responsible for.
@@ -166,19 +167,75 @@ impl Support {
 const PORTS: &str = "speed, FEC and breakout are the platform's; broken-out names need the breakout configured first (FAB905)";
 
 /// The targets of this matrix, in column order.
-pub const TARGETS: [SwitchOs; 4] = [
+pub const TARGETS: [SwitchOs; 5] = [
+    SwitchOs::Sonic,
     SwitchOs::Eos,
     SwitchOs::Nxos,
     SwitchOs::Cumulus,
     SwitchOs::Junos,
 ];
 
-/// What target `os` does with `p`; `None` for targets outside this matrix (SONiC).
+/// What target `os` does with `p`; `None` for targets outside this matrix (none today).
 pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
     use Property as P;
     use Support::*;
     let s = match os {
-        SwitchOs::Sonic => return None,
+        SwitchOs::Sonic => match p {
+            P::Identity => Rendered(
+                "`README.md` and `apply.sh` headers; the fragment sets no hostname, `apply.sh` checks it",
+            ),
+            P::Release => NotExpressible(
+                "`os sonic` takes no release; the tables follow sonic-buildimage@086b03bd70f9",
+            ),
+            P::Platform => Rendered(
+                "the SKU (port names, lanes), the ASIC family's tables (Spectrum or Broadcom) and the buffer model; no platform is FAB950",
+            ),
+            P::DscpClassification => {
+                Rendered("`DSCP_TO_TC_MAP` FABRICC, all 64 code points, global and per port")
+            }
+            P::ClassQueues => Rendered(
+                "`TC_TO_QUEUE_MAP`, `TC_TO_PRIORITY_GROUP_MAP`, `MAP_PFC_PRIORITY_TO_QUEUE`; PG = priority",
+            ),
+            P::CnpClass => Rendered(
+                "`SCHEDULER` STRICT on its queue; Spectrum: a one-MTU `q_cnp_profile` reserve",
+            ),
+            P::PfcPriorities => Rendered(
+                "`pfc_enable`; Spectrum also `PFC_PRIORITY_TO_PRIORITY_GROUP_MAP`, Broadcom none",
+            ),
+            P::PortPfc => Rendered("per-port `PORT_QOS_MAP.pfc_enable`"),
+            P::EcnMarking => Approximated(
+                "`WRED_PROFILE` `ecn_all`, thresholds rounded down to whole cells of the model (FAB907)",
+            ),
+            P::PortEcn => Rendered("a `WRED_PROFILE` per threshold set on each port's queue"),
+            P::Scheduling => Rendered("`SCHEDULER` DWRR weight / STRICT per queue"),
+            P::Mtu => Rendered("`PORT.mtu`"),
+            P::PortDescription => Rendered("`PORT.description`"),
+            P::PortHardware => Rendered(
+                "`PORT` speed, FEC and the SKU's lanes, fabric ports only; lanes unlike the NIC's are FAB954",
+            ),
+            P::CableLength => Approximated(
+                "`CABLE_LENGTH`; traditional model: rounded up to a row of the SKU's `pg_profile_lookup.ini` (FAB907, none: FAB952/FAB953)",
+            ),
+            P::Headroom => Rendered(
+                "traditional: `pg_lossless_<speed>_<cable>_profile`, xoff ≥ canonical and ≥ SONiC's Mellanox formula; dynamic: `NULL`, SONiC computes it (FAB905), an override profile where that is less (FAB955); Broadcom: the SKU row, xoff ≥ canonical",
+            ),
+            P::PauseThreshold => Refused(
+                "`dynamic_th` of the lossless profiles / `default_dynamic_th`; a static `pfc-threshold` is FAB901",
+            ),
+            P::BufferPools => Rendered(
+                "SONiC's layout per family; Spectrum: sized like `buffer_pool_mellanox.lua` (traditional) or by the switch (dynamic, FAB905); Broadcom: the SKU's pools",
+            ),
+            P::QueueAlpha => {
+                Rendered("`egress_lossless_profile` of SONiC's layout (Spectrum `dynamic_th 7`)")
+            }
+            P::WatchdogEnable => Rendered("`PFC_WD` per port and `pfcwd_sw_enable`"),
+            P::WatchdogDetect => Rendered(
+                "`detection_time`; a fabric without timers gets `pfcwd start_default`'s scaling (FAB907)",
+            ),
+            P::WatchdogRestore => Rendered("`restoration_time`, scaled the same way"),
+            P::WatchdogPoll => Rendered("`PFC_WD|GLOBAL.POLL_INTERVAL`, scaled the same way"),
+            P::WatchdogAction => Rendered("`action` drop, forward or alert"),
+        },
         SwitchOs::Eos => match p {
             P::Identity => Rendered("header comment; the fragment sets no hostname"),
             P::Release => Rendered(
@@ -359,8 +416,53 @@ pub fn properties_of(ctx: &SwitchContext) -> Vec<Property> {
         watchdog,
         buffer,
         ports,
+        sonic,
     } = ctx;
     let mut out = vec![P::Identity, P::Release, P::Platform, P::Mtu];
+    if let Some(plan) = sonic {
+        let SonicPlan {
+            platform: _,
+            hwsku: _,
+            asic: _,
+            buffer_model: _,
+            sku_ports: _,
+            cell_bytes: _,
+            traffic_pattern: _,
+            default_dynamic_th: _,
+            pools: _,
+            profiles: _,
+            ingress_profile_list: _,
+            egress_profile_list: _,
+            lossy_pg_profile: _,
+            lossless_queue_profile: _,
+            lossy_queue_profile: _,
+            cnp_queue_profile: _,
+            pfc_to_pg_map: _,
+            watchdog_scale: _,
+            ports,
+        } = plan;
+        out.extend([
+            P::PortHardware,
+            P::BufferPools,
+            P::QueueAlpha,
+            P::Headroom,
+            P::PauseThreshold,
+            P::EcnMarking,
+            P::CnpClass,
+            P::PfcPriorities,
+            P::WatchdogDetect,
+        ]);
+        for sp in ports {
+            let SonicPort {
+                cable: _,
+                lossless_profile: _,
+                eight_lanes: _,
+                lookup_row_missing: _,
+                lanes_mismatch: _,
+            } = sp;
+            out.extend([P::CableLength, P::Headroom, P::PortHardware]);
+        }
+    }
     let QosPlan {
         classes,
         lossless_priorities: _,
@@ -451,6 +553,7 @@ pub fn properties_of(ctx: &SwitchContext) -> Vec<Property> {
                 xon_bytes: _,
                 size_bytes: _,
                 fixed: _,
+                formula: _,
             } = h;
             out.push(P::Headroom);
         }
@@ -475,6 +578,12 @@ pub enum NoteKind {
     ReleaseLacks,
     /// FAB909: whether the line takes effect depends on the platform.
     PlatformDependent,
+    /// FAB953: SONiC Broadcom: a cable longer than every lookup row of its speed.
+    LookupRowMissing,
+    /// FAB954: a SONiC port's lanes differ from its NIC's at the link speed.
+    LanesMismatch,
+    /// FAB955: dynamic buffer model: fabricc pins some ports' headroom.
+    HeadroomPinned,
 }
 
 /// A difference between a device's output and the model, for one property.

@@ -44,7 +44,7 @@ pub enum ArtifactKind {
 /// One generated file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Artifact {
-    /// Relative to the output folder, `/`-separated, e.g. `switches/leaf1/config_db.json`.
+    /// Relative to the output folder, `/`-separated, e.g. `switches/leaf1/qos.cfg`.
     pub path: String,
     pub contents: String,
     pub device: String,
@@ -159,7 +159,10 @@ pub fn render_switch(
 fn switch_view(ctx: &SwitchContext) -> Result<(Value, Vec<Note>), RenderError> {
     check_switch(ctx)?;
     let (view, mut notes) = match ctx.os {
-        SwitchOs::Sonic => (Value::from(Serde(sonic::view(ctx)?)), Vec::new()),
+        SwitchOs::Sonic => {
+            let (v, n) = sonic::view(ctx)?;
+            (Value::from(Serde(v)), n)
+        }
         SwitchOs::Cumulus => {
             let (v, n) = cumulus::view(ctx)?;
             (Value::from(Serde(v)), n)

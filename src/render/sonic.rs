@@ -1,43 +1,125 @@
-//! SONiC view: a switch context as `config_db.json` tables.
+//! SONiC view: a switch context as the CONFIG_DB tables fabricc owns, and what `apply.sh`
+//! needs to put them on the switch.
 //!
-//! In: a `SwitchContext` with `os: sonic`. Out: `SonicView { config_db }`, a sorted
-//! `table → key → field → string` tree that the template prints with `tojson`. SONiC is
-//! generated from data rather than text because every value must be a JSON string and
-//! every key/reference must resolve (sonic.md §6); pasting JSON in a template invites
-//! quoting bugs. The template stays the place that decides the file's shape.
+//! In: a `SwitchContext` with `os: sonic` and its `SonicPlan` (platform, SKU, buffer model,
+//! pools, profiles, per-port cable and PG profile: all decided in `lower::sonic`). Out:
+//! `SonicView` (the sorted `table → key → field → string` tree that
+//! `config_db.fragment.json` prints with `tojson`, the table lists and checks of `apply.sh`)
+//! and the notes of what SONiC is left to decide. The tree is built from data rather than text
+//! because every value must be a JSON string and every key/reference must resolve.
 //!
-//! Reference facts followed (sonic.md): traditional buffer model (§5.1, §5.4) with lossless
-//! profiles named `pg_lossless_<speed>_<cable>_profile` and PG keys as contiguous ranges so
-//! buffermgrd leaves them alone (§3); PG index == PFC priority (§0.6); plain-name references,
-//! one port per key (§6.2 Y-2, Y-3); WRED `ecn_all` with `wred_*_enable true` on lossless
-//! queues (§2 WRED_PROFILE, §8.11); PFC_WD ranges (Y-17).
+//! Tables, with their evidence (sonic-net/sonic-buildimage@086b03bd70f9, YANG models under
+//! `src/sonic-yang-models/yang-models/`, templates under `files/build_templates/`):
+//! * Lossless PG profiles named `pg_lossless_<speed>_<cable>_profile` and PG keys as
+//!   buffermgrd's contiguous ranges, so buffermgrd reuses them instead of writing its own
+//!   (sonic-net/sonic-swss@e6b0c5b5d2ab:cfgmgr/buffermgr.cpp:278); PG index = PFC priority.
+//!   Dynamic model: `"NULL"` (the switch computes the profile), or a `fabricc_` override.
+//! * `PFC_PRIORITY_TO_PRIORITY_GROUP_MAP` and `pfc_to_pg_map` on Spectrum only (`qos_config.j2`
+//!   writes them for `mellanox`/`barefoot` only, :167; S7).
+//! * WRED `ecn_all` with `wred_*_enable true` on lossless queues (as SONiC's `AZURE_LOSSLESS`),
+//!   thresholds in whole cells of the model (S14d).
+//! * `DEVICE_METADATA` carries `buffer_model` only: `hostname` in a merge fragment renames
+//!   the switch (S14c), so `apply.sh` checks the hostname instead of setting it.
+//! * Plain-name references, one port per key, every value a string (the YANG models'
+//!   leafrefs and patterns); `PFC_WD` within `sonic-pfcwd.yang`'s ranges.
+//!
+//! `apply.sh` replaces every table `config qos clear` removes, and `PFC_WD`, which it does not
+//! (sonic-net/sonic-utilities@691b1bbc4fd2:config/main.py:921-942, `_clear_qos`), and merges
+//! fields into `PORT` and `DEVICE_METADATA`; `OWNED_TABLES` and `MERGED_TABLES` hold the two
+//! lists, and a test holds every table of the fragment to one of them.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use minijinja::Value;
 use minijinja::value::{Enumerator, Object, ObjectExt, ObjectRepr, Serde};
 use serde::Serialize;
 
-use super::context::{Fec, PauseThreshold, Scheduling, SwitchContext, SwitchOs, WatchdogAction};
+use super::context::{
+    Ecn, Fec, HeadroomFormula, PauseThreshold, Scheduling, SonicAsic, SonicBufferModel,
+    SwitchContext, SwitchOs, WatchdogAction,
+};
 use super::escape;
+use super::fidelity::{Note, NoteKind, Property};
 use super::{RenderError, unsupported};
 
 /// A key, field or value of CONFIG_DB: mostly fixed words, borrowed rather than allocated
 /// (a leaf's tree has thousands of them).
 pub type Text = Cow<'static, str>;
 
-/// `field → value` of one entry; every value a string (Y-1).
+/// `field → value` of one entry; every value a string.
 pub type Row = BTreeMap<Text, Text>;
 
 /// `TABLE → key → field → value`.
 pub type ConfigDb = BTreeMap<&'static str, BTreeMap<Text, Row>>;
 
+/// The tables `config qos clear` deletes (sonic-net/sonic-utilities@691b1bbc4fd2:
+/// config/main.py:923-942, `QOS_TABLE_NAMES`), in its order.
+pub const QOS_CLEAR_TABLES: [&str; 19] = [
+    "PORT_QOS_MAP",
+    "QUEUE",
+    "TC_TO_PRIORITY_GROUP_MAP",
+    "MAP_PFC_PRIORITY_TO_QUEUE",
+    "TC_TO_QUEUE_MAP",
+    "DSCP_TO_TC_MAP",
+    "MPLS_TC_TO_TC_MAP",
+    "SCHEDULER",
+    "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP",
+    "WRED_PROFILE",
+    "CABLE_LENGTH",
+    "BUFFER_PG",
+    "BUFFER_QUEUE",
+    "BUFFER_PORT_INGRESS_PROFILE_LIST",
+    "BUFFER_PORT_EGRESS_PROFILE_LIST",
+    "BUFFER_PROFILE",
+    "BUFFER_POOL",
+    "DEFAULT_LOSSLESS_BUFFER_PARAMETER",
+    "LOSSLESS_TRAFFIC_PATTERN",
+];
+
+/// Tables fabricc owns wholly on a SONiC switch: after `apply.sh` they hold exactly the
+/// fragment's keys (absent from the fragment: empty). `config qos clear`'s, plus `PFC_WD`.
+pub fn owned_tables() -> Vec<&'static str> {
+    let mut t: Vec<&'static str> = QOS_CLEAR_TABLES.to_vec();
+    t.push("PFC_WD");
+    t.sort_unstable();
+    t
+}
+
+/// Tables whose fields the fragment sets on entries it does not own (`config load` merges).
+pub const MERGED_TABLES: [&str; 2] = ["DEVICE_METADATA", "PORT"];
+
+/// The view of `config_db.fragment.json`, `apply.sh` and the switch's `README.md`.
 #[derive(Debug, Serialize)]
 pub struct SonicView {
     /// A `Tables` object: the template sees a map, `tojson` prints the tree directly.
     pub config_db: Value,
+    pub device: String,
+    pub fabric: String,
+    /// One line, sanitized for a shell comment.
+    pub description: Option<String>,
+    /// `DEVICE_METADATA.platform` and `.hwsku` the switch must run.
+    pub platform: String,
+    pub hwsku: String,
+    pub asic: &'static str,
+    pub buffer_model: &'static str,
+    pub owned_tables: Vec<&'static str>,
+    pub merged_tables: Vec<&'static str>,
+    /// `config qos clear`'s tables, for the header.
+    pub qos_clear_tables: Vec<&'static str>,
+    /// Every `BUFFER_PG` key of the fragment with the profile APPL_DB must show for it:
+    /// `None` = the dynamic buffer manager names it.
+    pub pgs: Vec<PgCheck>,
+    /// The fabric ports, for the post-check of their state.
+    pub ports: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct PgCheck {
+    /// `Ethernet0:3-4`, APPL_DB's key form.
+    pub key: String,
+    pub profile: Option<String>,
 }
 
 /// The CONFIG_DB tree as a template value that is not copied into the template's own maps: a
@@ -68,15 +150,14 @@ impl Object for Tables {
 /// Name of every QoS map this generator writes.
 pub const MAP_NAME: &str = "FABRICC";
 const INGRESS_POOL: &str = "ingress_lossless_pool";
-const EGRESS_LOSSLESS_POOL: &str = "egress_lossless_pool";
-const EGRESS_LOSSY_POOL: &str = "egress_lossy_pool";
 
-/// SONiC front-panel name: `Ethernet<first lane index>` style, `index · lanes_per_port`.
+/// SONiC front-panel name `Ethernet<index · lanes_per_port>`: what neighbours call a port of
+/// a SONiC model no SKU names (FAB950); SKU names come from the catalogue.
 pub fn port_name(index: u32, lanes_per_port: u32) -> String {
     format!("Ethernet{}", index.saturating_mul(lanes_per_port))
 }
 
-/// The name buffermgrd gives a traditional lossless PG profile (sonic.md §5.1).
+/// The name buffermgrd gives a traditional lossless PG profile.
 pub fn lossless_profile_name(speed_mbps: u32, cable_m: u32) -> String {
     format!("pg_lossless_{speed_mbps}_{cable_m}m_profile")
 }
@@ -120,16 +201,195 @@ fn row<const N: usize>(fields: [(&'static str, Text); N]) -> Row {
         .collect()
 }
 
-pub fn view(ctx: &SwitchContext) -> Result<SonicView, RenderError> {
-    Ok(SonicView {
-        config_db: Value::from_object(Tables(config_db(ctx)?)),
-    })
+/// `n` rounded down to whole cells of `cell`, at least one cell.
+fn cells(n: u64, cell: Option<u64>) -> u64 {
+    match cell {
+        Some(c) if c > 1 => (n / c * c).max(c),
+        _ => n,
+    }
 }
 
-/// Build the whole CONFIG_DB tree of one switch.
+pub fn view(ctx: &SwitchContext) -> Result<(SonicView, Vec<Note>), RenderError> {
+    let dev = ctx.device.as_str();
+    let Some(plan) = &ctx.sonic else {
+        return Err(unsupported(
+            dev,
+            SwitchOs::Sonic,
+            "no SONiC platform was resolved for this switch",
+        ));
+    };
+    let db = config_db(ctx)?;
+    let mut pgs = Vec::new();
+    for (key, fields) in db.get("BUFFER_PG").into_iter().flatten() {
+        let profile = fields.get("profile").map(|p| p.to_string());
+        pgs.push(PgCheck {
+            key: key.replacen('|', ":", 1),
+            profile: profile.filter(|p| p != "NULL"),
+        });
+    }
+    let notes = notes(ctx);
+    let view = SonicView {
+        config_db: Value::from_object(Tables(db)),
+        device: ctx.device.clone(),
+        fabric: ctx.fabric.clone(),
+        description: ctx
+            .description
+            .as_deref()
+            .map(escape::sanitize_text)
+            .filter(|d| !d.is_empty()),
+        platform: plan.platform.clone(),
+        hwsku: plan.hwsku.clone(),
+        asic: plan.asic.as_str(),
+        buffer_model: plan.buffer_model.as_str(),
+        owned_tables: owned_tables(),
+        merged_tables: MERGED_TABLES.to_vec(),
+        qos_clear_tables: QOS_CLEAR_TABLES.to_vec(),
+        pgs,
+        ports: ctx.ports.iter().map(|p| p.name.clone()).collect(),
+    };
+    Ok((view, notes))
+}
+
+/// What SONiC is left to decide, or gets in its own form.
+fn notes(ctx: &SwitchContext) -> Vec<Note> {
+    let mut notes = Vec::new();
+    let Some(plan) = &ctx.sonic else {
+        return notes;
+    };
+    let lossless = ctx.ports.iter().any(|p| !p.lossless_priorities.is_empty());
+    if plan.buffer_model == SonicBufferModel::Dynamic && lossless {
+        notes.push(Note::new(
+            NoteKind::DeviceManaged,
+            Property::Headroom,
+            "dynamic buffer model: SONiC computes the lossless headroom (buffer_headroom_mellanox.lua) and the pool sizes (buffer_pool_mellanox.lua); report.md lists what it will compute, at least what the fabric needs",
+        ));
+    }
+    let mut rounded: BTreeSet<String> = BTreeSet::new();
+    let mut pinned: BTreeSet<String> = BTreeSet::new();
+    let mut missing: BTreeSet<String> = BTreeSet::new();
+    let mut raised = false;
+    for (p, sp) in ctx.ports.iter().zip(&plan.ports) {
+        if p.lossless_priorities.is_empty() {
+            continue;
+        }
+        let asked = format!("{}m", p.cable_m);
+        if sp.cable != asked {
+            rounded.insert(format!("{asked} → {}", sp.cable));
+        }
+        if sp.lookup_row_missing {
+            missing.insert(format!("{} Mb/s at {}", p.speed_mbps, sp.cable));
+        }
+        if plan.buffer_model == SonicBufferModel::Dynamic
+            && let Some(pr) = &sp.lossless_profile
+        {
+            pinned.insert(format!("{} ({} B xoff)", pr.name, pr.xoff));
+        }
+        raised |= p
+            .headroom
+            .iter()
+            .any(|h| h.fixed && h.formula != HeadroomFormula::Override);
+        if let Some((nic, lanes)) = &sp.lanes_mismatch {
+            notes.push(Note::new(
+                NoteKind::LanesMismatch,
+                Property::PortHardware,
+                format!(
+                    "{} Mb/s on {} lanes (SKU {}) facing {nic}, which runs it on {lanes}: those links do not come up",
+                    p.speed_mbps,
+                    p.lanes.len(),
+                    plan.hwsku
+                ),
+            ));
+        }
+    }
+    if !rounded.is_empty() {
+        notes.push(Note::new(
+            NoteKind::Adjusted,
+            Property::CableLength,
+            format!(
+                "CABLE_LENGTH rounded up to rows of the SKU's pg_profile_lookup.ini ({}), so buffermgrd keeps the lossless PGs; the headroom is sized for the written length",
+                rounded.into_iter().collect::<Vec<_>>().join(", ")
+            ),
+        ));
+    }
+    if !missing.is_empty() {
+        notes.push(Note::new(
+            NoteKind::LookupRowMissing,
+            Property::CableLength,
+            format!(
+                "no pg_profile_lookup.ini row of SKU {} for {}: buffermgrd logs an error at every port event; the PGs are kept",
+                plan.hwsku,
+                missing.into_iter().collect::<Vec<_>>().join(", ")
+            ),
+        ));
+    }
+    if !pinned.is_empty() {
+        notes.push(Note::new(
+            NoteKind::HeadroomPinned,
+            Property::Headroom,
+            format!(
+                "SONiC's formula gives less than the fabric needs; fabricc writes headroom-override profiles: {}",
+                pinned.into_iter().collect::<Vec<_>>().join(", ")
+            ),
+        ));
+    }
+    if raised {
+        notes.push(Note::new(
+            NoteKind::Approximated,
+            Property::Headroom,
+            "a `headroom` override below SONiC's own formula for this ASIC is raised to the formula's value",
+        ));
+    }
+    if let Some(cell) = plan.cell_bytes.filter(|c| *c > 1) {
+        let mut changed: BTreeSet<String> = BTreeSet::new();
+        for p in &ctx.ports {
+            for q in &p.ecn {
+                if let Some(e) = q.ecn {
+                    for v in [e.min_bytes, e.max_bytes] {
+                        let r = cells(v, Some(cell));
+                        if r != v {
+                            changed.insert(format!("{v} → {r}"));
+                        }
+                    }
+                }
+            }
+        }
+        if !changed.is_empty() {
+            notes.push(Note::new(
+                NoteKind::Adjusted,
+                Property::EcnMarking,
+                format!(
+                    "WRED thresholds rounded down to whole {cell} B cells ({})",
+                    changed.into_iter().collect::<Vec<_>>().join(", ")
+                ),
+            ));
+        }
+    }
+    if let (Some(m), Some(w)) = (plan.watchdog_scale, ctx.watchdog)
+        && lossless
+    {
+        notes.push(Note::new(
+            NoteKind::Adjusted,
+            Property::WatchdogDetect,
+            format!(
+                "the fabric sets no PFC watchdog timers: detection and restoration {} ms, poll {} ms, scaled ×{m} for the SKU's {} ports as SONiC's `pfcwd start_default` does",
+                w.detect_ms, w.poll_ms, plan.sku_ports
+            ),
+        ));
+    }
+    notes
+}
+
+/// Build the whole CONFIG_DB fragment of one switch.
+#[allow(clippy::too_many_lines)] // one table after the other, in CONFIG_DB order
 pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
     let dev = ctx.device.as_str();
     let err = |m: String| unsupported(dev, SwitchOs::Sonic, m);
+    let Some(plan) = &ctx.sonic else {
+        return Err(err("no SONiC platform was resolved for this switch".into()));
+    };
+    if plan.ports.len() != ctx.ports.len() {
+        return Err(err("the SONiC plan does not cover every port".into()));
+    }
     let mut db = ConfigDb::new();
     let put = |db: &mut ConfigDb, t: &'static str, key: Text, fields: Row| {
         db.entry(t).or_default().insert(key, fields);
@@ -139,114 +399,57 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
         &mut db,
         "DEVICE_METADATA",
         "localhost".into(),
-        row([
-            ("hostname", dev.to_string().into()),
-            ("buffer_model", "traditional".into()),
-        ]),
+        row([("buffer_model", plan.buffer_model.as_str().into())]),
     );
-
-    // Pool threshold mode decides `dynamic_th` vs `static_th` for every ingress profile
-    // (buffermgrd picks the field from the pool mode), so all ports must agree.
-    let lossless_ports: Vec<_> = ctx
-        .ports
-        .iter()
-        .filter(|p| !p.lossless_priorities.is_empty())
-        .collect();
-    let static_count = lossless_ports
-        .iter()
-        .filter(|p| matches!(p.pause_threshold, PauseThreshold::Static { .. }))
-        .count();
-    let static_mode = static_count > 0;
-    if static_mode && static_count != lossless_ports.len() {
-        return Err(err(
-            "static and dynamic PFC pause thresholds mixed on one switch; the ingress pool has one mode"
-                .into(),
-        ));
+    if plan.buffer_model == SonicBufferModel::Dynamic {
+        put(
+            &mut db,
+            "DEFAULT_LOSSLESS_BUFFER_PARAMETER",
+            "AZURE".into(),
+            row([(
+                "default_dynamic_th",
+                plan.default_dynamic_th.to_string().into(),
+            )]),
+        );
+        let Some((mtu, spp)) = plan.traffic_pattern else {
+            return Err(err(
+                "the dynamic buffer model needs the platform's LOSSLESS_TRAFFIC_PATTERN".into(),
+            ));
+        };
+        put(
+            &mut db,
+            "LOSSLESS_TRAFFIC_PATTERN",
+            "AZURE".into(),
+            row([
+                ("mtu", mtu.to_string().into()),
+                ("small_packet_percentage", spp.to_string().into()),
+            ]),
+        );
     }
-    let b = &ctx.buffer;
-    let mut ingress_pool = row([
-        ("type", "ingress".into()),
-        (
-            "mode",
-            if static_mode { "static" } else { "dynamic" }.into(),
-        ),
-        ("size", b.ingress_lossless_pool_bytes.to_string().into()),
-    ]);
-    if let Some(xoff) = b.shared_headroom_pool_bytes {
-        ingress_pool.insert("xoff".into(), xoff.to_string().into());
-    }
-    put(&mut db, "BUFFER_POOL", INGRESS_POOL.into(), ingress_pool);
-    put(
-        &mut db,
-        "BUFFER_POOL",
-        EGRESS_LOSSLESS_POOL.into(),
-        row([
-            ("type", "egress".into()),
-            ("mode", "static".into()),
-            ("size", b.egress_lossless_pool_bytes.to_string().into()),
-        ]),
-    );
-    put(
-        &mut db,
-        "BUFFER_POOL",
-        EGRESS_LOSSY_POOL.into(),
-        row([
-            ("type", "egress".into()),
-            ("mode", "dynamic".into()),
-            ("size", b.egress_lossy_pool_bytes.to_string().into()),
-        ]),
-    );
 
-    let ingress_th = |alpha: &'static str| -> (&'static str, Text) {
-        if static_mode {
-            (
-                "static_th",
-                b.ingress_lossless_pool_bytes.to_string().into(),
-            )
-        } else {
-            ("dynamic_th", alpha.into())
+    for pool in &plan.pools {
+        let mut f = row([("type", pool.kind.into()), ("mode", pool.mode.into())]);
+        if let Some(size) = pool.size {
+            f.insert("size".into(), size.to_string().into());
         }
-    };
-    put(
-        &mut db,
-        "BUFFER_PROFILE",
-        "ingress_lossless_profile".into(),
-        row([
-            ("pool", INGRESS_POOL.into()),
-            ("size", "0".into()),
-            ingress_th("7"),
-        ]),
-    );
-    put(
-        &mut db,
-        "BUFFER_PROFILE",
-        "ingress_lossy_profile".into(),
-        row([
-            ("pool", INGRESS_POOL.into()),
-            ("size", "0".into()),
-            ingress_th("3"),
-        ]),
-    );
-    put(
-        &mut db,
-        "BUFFER_PROFILE",
-        "egress_lossless_profile".into(),
-        row([
-            ("pool", EGRESS_LOSSLESS_POOL.into()),
-            ("size", "0".into()),
-            ("static_th", b.egress_lossless_pool_bytes.to_string().into()),
-        ]),
-    );
-    put(
-        &mut db,
-        "BUFFER_PROFILE",
-        "egress_lossy_profile".into(),
-        row([
-            ("pool", EGRESS_LOSSY_POOL.into()),
-            ("size", "0".into()),
-            ("dynamic_th", "3".into()),
-        ]),
-    );
+        if let Some(xoff) = pool.xoff {
+            f.insert("xoff".into(), xoff.to_string().into());
+        }
+        put(&mut db, "BUFFER_POOL", pool.name.clone().into(), f);
+    }
+    for pr in &plan.profiles {
+        let mut f = row([
+            ("pool", pr.pool.clone().into()),
+            ("size", pr.size.to_string().into()),
+        ]);
+        if let Some(d) = pr.dynamic_th {
+            f.insert("dynamic_th".into(), d.to_string().into());
+        }
+        if let Some(st) = pr.static_th {
+            f.insert("static_th".into(), st.to_string().into());
+        }
+        put(&mut db, "BUFFER_PROFILE", pr.name.clone().into(), f);
+    }
 
     // QoS maps: complete over DSCP 0..63 and TC/priority 0..7.
     let qos = &ctx.qos;
@@ -305,7 +508,7 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
         map(&pfc_to_queue),
     );
     let pfc_to_pg: BTreeMap<u8, u8> = qos.lossless_priorities.iter().map(|&p| (p, p)).collect();
-    if !pfc_to_pg.is_empty() {
+    if plan.pfc_to_pg_map && !pfc_to_pg.is_empty() {
         put(
             &mut db,
             "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP",
@@ -346,7 +549,7 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
         put(&mut db, "SCHEDULER", scheduler_name(c.scheduling), fields);
     }
 
-    // Watchdog ranges (Y-17).
+    // Watchdog ranges (sonic-pfcwd.yang).
     let wd = match ctx.watchdog {
         Some(w) => {
             if !(100..=1000).contains(&w.poll_ms)
@@ -372,8 +575,14 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
         None => None,
     };
 
-    let mut profiles: BTreeMap<String, Row> = BTreeMap::new();
-    for port in &ctx.ports {
+    let cnp_queues: BTreeSet<u8> = qos
+        .classes
+        .iter()
+        .filter(|c| c.cnp)
+        .map(|c| c.queue)
+        .collect();
+    let mut pg_profiles: BTreeMap<String, Row> = BTreeMap::new();
+    for (port, sp) in ctx.ports.iter().zip(&plan.ports) {
         let p = port.name.as_str();
         if !(68..=9216).contains(&port.mtu) || port.speed_mbps > 1_600_000 {
             return Err(err(format!(
@@ -406,28 +615,29 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
             .or_default()
             .entry("AZURE".into())
             .or_default()
-            .insert(p.to_string().into(), format!("{}m", port.cable_m).into());
+            .insert(p.to_string().into(), sp.cable.clone().into());
 
-        put(
-            &mut db,
-            "BUFFER_PORT_INGRESS_PROFILE_LIST",
-            p.to_string().into(),
-            row([("profile_list", "ingress_lossless_profile".into())]),
-        );
-        put(
-            &mut db,
-            "BUFFER_PORT_EGRESS_PROFILE_LIST",
-            p.to_string().into(),
-            row([(
-                "profile_list",
-                "egress_lossless_profile,egress_lossy_profile".into(),
-            )]),
-        );
+        if !plan.ingress_profile_list.is_empty() {
+            put(
+                &mut db,
+                "BUFFER_PORT_INGRESS_PROFILE_LIST",
+                p.to_string().into(),
+                row([("profile_list", plan.ingress_profile_list.clone().into())]),
+            );
+        }
+        if !plan.egress_profile_list.is_empty() {
+            put(
+                &mut db,
+                "BUFFER_PORT_EGRESS_PROFILE_LIST",
+                p.to_string().into(),
+                row([("profile_list", plan.egress_profile_list.clone().into())]),
+            );
+        }
         put(
             &mut db,
             "BUFFER_PG",
             format!("{p}|0").into(),
-            row([("profile", "ingress_lossy_profile".into())]),
+            row([("profile", plan.lossy_pg_profile.clone().into())]),
         );
 
         let mut qos_map = row([
@@ -438,60 +648,73 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
         ]);
         let mut lossless_queues: Vec<u8> = Vec::new();
         if !port.lossless_priorities.is_empty() {
-            if port.cable_m == 0 {
+            if sp.cable == "0m" {
                 return Err(err(format!(
                     "port `{p}`: buffermgrd skips a 0m cable; no lossless PG"
                 )));
             }
-            let first = port.headroom.first().copied();
-            let Some(h) = first else {
+            if port.headroom.is_empty() {
                 return Err(err(format!("port `{p}`: lossless without headroom")));
-            };
-            // buffermgrd gives every lossless PG of a port the same profile.
-            if port.headroom.iter().any(|x| {
-                (x.xoff_bytes, x.xon_bytes, x.size_bytes)
-                    != (h.xoff_bytes, h.xon_bytes, h.size_bytes)
-            }) {
-                return Err(err(format!(
-                    "port `{p}`: lossless priorities need equal headroom (one profile per port)"
-                )));
             }
-            let name = lossless_profile_name(port.speed_mbps, port.cable_m);
-            let (th_field, th_value) = match port.pause_threshold {
-                PauseThreshold::Static { bytes } => ("static_th", bytes.to_string().into()),
-                PauseThreshold::Dynamic { log2_alpha } => {
-                    if !(-8..=7).contains(&log2_alpha) {
-                        return Err(err(format!(
-                            "port `{p}`: dynamic_th {log2_alpha} outside -8..7"
-                        )));
-                    }
+            let (th_field, th): (&'static str, Text) = match port.pause_threshold {
+                PauseThreshold::Dynamic { log2_alpha } if (-8..=7).contains(&log2_alpha) => {
                     ("dynamic_th", log2_alpha.to_string().into())
                 }
+                PauseThreshold::Dynamic { log2_alpha } => {
+                    return Err(err(format!(
+                        "port `{p}`: dynamic_th {log2_alpha} outside -8..7"
+                    )));
+                }
+                PauseThreshold::Static { bytes } if plan.asic == SonicAsic::Broadcom => {
+                    ("static_th", bytes.to_string().into())
+                }
+                PauseThreshold::Static { .. } => {
+                    return Err(err(format!(
+                        "port `{p}`: a static pause threshold; SONiC's Mellanox lossless pool is dynamic"
+                    )));
+                }
             };
-            let profile = row([
-                ("pool", INGRESS_POOL.into()),
-                ("size", h.size_bytes.to_string().into()),
-                ("xon", h.xon_bytes.to_string().into()),
-                ("xoff", h.xoff_bytes.to_string().into()),
-                (th_field, th_value),
-            ]);
-            if let Some(existing) = profiles.get(&name)
-                && existing != &profile
-            {
-                return Err(err(format!(
-                    "two ports share buffermgrd's profile name `{name}` with different headroom"
-                )));
-            }
-            profiles.insert(name.clone(), profile);
+            let pg_profile: Text = match &sp.lossless_profile {
+                Some(pr) => {
+                    let mut f = row([
+                        ("pool", INGRESS_POOL.into()),
+                        ("size", pr.size.to_string().into()),
+                        ("xon", pr.xon.to_string().into()),
+                        ("xoff", pr.xoff.to_string().into()),
+                        (th_field, th),
+                    ]);
+                    if let Some(o) = pr.xon_offset {
+                        f.insert("xon_offset".into(), o.to_string().into());
+                    }
+                    if let Some(existing) = pg_profiles.get(&pr.name)
+                        && existing != &f
+                    {
+                        return Err(err(format!(
+                            "two ports share buffermgrd's profile name `{}` with different headroom",
+                            pr.name
+                        )));
+                    }
+                    pg_profiles.insert(pr.name.clone(), f);
+                    pr.name.clone().into()
+                }
+                None if plan.buffer_model == SonicBufferModel::Dynamic => "NULL".into(),
+                None => {
+                    return Err(err(format!(
+                        "port `{p}`: no lossless profile in the traditional buffer model"
+                    )));
+                }
+            };
             for r in ranges(&port.lossless_priorities) {
                 put(
                     &mut db,
                     "BUFFER_PG",
                     format!("{p}|{r}").into(),
-                    row([("profile", name.clone().into())]),
+                    row([("profile", pg_profile.clone())]),
                 );
             }
-            qos_map.insert("pfc_to_pg_map".into(), MAP_NAME.into());
+            if plan.pfc_to_pg_map {
+                qos_map.insert("pfc_to_pg_map".into(), MAP_NAME.into());
+            }
             qos_map.insert("pfc_enable".into(), join(&port.lossless_priorities).into());
             if wd.is_some() && port.pfc_watchdog {
                 qos_map.insert(
@@ -519,23 +742,30 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
         }
         put(&mut db, "PORT_QOS_MAP", p.to_string().into(), qos_map);
 
-        // Egress buffers: lossless queues on the lossless pool, the rest lossy.
-        let lossy: Vec<u8> = (0..8).filter(|q| !lossless_queues.contains(q)).collect();
-        for r in ranges(&lossless_queues) {
-            put(
-                &mut db,
-                "BUFFER_QUEUE",
-                format!("{p}|{r}").into(),
-                row([("profile", "egress_lossless_profile".into())]),
-            );
-        }
-        for r in ranges(&lossy) {
-            put(
-                &mut db,
-                "BUFFER_QUEUE",
-                format!("{p}|{r}").into(),
-                row([("profile", "egress_lossy_profile".into())]),
-            );
+        // Egress buffers: lossless queues, the CNP queue's reserve, the rest lossy.
+        let cnp_profile = plan.cnp_queue_profile.as_ref();
+        let cnp: Vec<u8> = cnp_queues
+            .iter()
+            .copied()
+            .filter(|q| cnp_profile.is_some() && !lossless_queues.contains(q))
+            .collect();
+        let lossy: Vec<u8> = (0..8)
+            .filter(|q| !lossless_queues.contains(q) && !cnp.contains(q))
+            .collect();
+        for (queues, profile) in [
+            (&lossless_queues, Some(&plan.lossless_queue_profile)),
+            (&cnp, cnp_profile),
+            (&lossy, Some(&plan.lossy_queue_profile)),
+        ] {
+            let Some(profile) = profile else { continue };
+            for r in ranges(queues) {
+                put(
+                    &mut db,
+                    "BUFFER_QUEUE",
+                    format!("{p}|{r}").into(),
+                    row([("profile", profile.clone().into())]),
+                );
+            }
         }
 
         // Queues: scheduler per class queue; WRED (ECN mark) where this port marks.
@@ -548,6 +778,11 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
         }
         for q in &port.ecn {
             if let Some(e) = q.ecn {
+                let e = Ecn {
+                    min_bytes: cells(e.min_bytes, plan.cell_bytes),
+                    max_bytes: cells(e.max_bytes, plan.cell_bytes),
+                    ..e
+                };
                 let name = format!(
                     "ECN_{}_{}_{}",
                     e.min_bytes, e.max_bytes, e.probability_percent
@@ -580,8 +815,11 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
             put(&mut db, "QUEUE", format!("{p}|{q}").into(), fields);
         }
     }
-    for (name, profile) in profiles {
+    for (name, profile) in pg_profiles {
         put(&mut db, "BUFFER_PROFILE", name.into(), profile);
+    }
+    if plan.asic == SonicAsic::Broadcom && db.contains_key("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP") {
+        return Err(err("a priority→PG map on Broadcom".into()));
     }
     Ok(db)
 }
@@ -671,6 +909,25 @@ mod tests {
             )
             .expect("renders");
         assert_eq!(text, "DEVICE_METADATA,PORT_QOS_MAP,2 FABRICC");
+    }
+
+    #[test]
+    fn owned_tables_are_qos_clear_and_pfc_wd() {
+        let t = owned_tables();
+        assert_eq!(t.len(), 20);
+        assert!(t.contains(&"PFC_WD") && t.contains(&"BUFFER_PG"));
+        assert!(t.windows(2).all(|w| w[0] < w[1]));
+        for m in MERGED_TABLES {
+            assert!(!t.contains(&m), "{m}");
+        }
+    }
+
+    #[test]
+    fn thresholds_round_down_to_whole_cells() {
+        assert_eq!(cells(150_000, Some(192)), 149_952);
+        assert_eq!(cells(1_500_000, Some(192)), 1_499_904);
+        assert_eq!(cells(100, Some(192)), 192);
+        assert_eq!(cells(150_000, None), 150_000);
     }
 
     #[test]

@@ -42,7 +42,9 @@ macro_rules! embedded {
 
 /// Every template, in output order per target.
 pub const EMBEDDED: &[TemplateFile] = embedded! {
-    "sonic", "config_db.json";
+    "sonic", "config_db.fragment.json";
+    "sonic", "apply.sh";
+    "sonic", "README.md";
     "cumulus", "nvue-qos.yaml";
     "cumulus", "nvue.sh";
     "eos", "qos.cfg";

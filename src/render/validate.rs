@@ -1,10 +1,12 @@
 //! Validators for generated files, reusable by golden and integration tests.
 //!
-//! In: a generated SONiC `config_db.json` (parsed) or a host script (text). Out: a list of
-//! human-readable violations, empty when the file passes. `validate_sonic` checks the YANG
-//! rules Y-1…Y-19 of sonic.md §6.2 that apply to the tables fabricc writes, plus the §7
-//! consistency rules SONiC leaves unchecked (no overlapping PG/queue ranges, pfcwd ⊆ pfc,
-//! a lossless PG for every PFC priority). `validate_mlnx_qos` checks every `mlnx_qos`
+//! In: a generated SONiC `config_db.fragment.json` (parsed) or a host script (text). Out: a
+//! list of human-readable violations, empty when the file passes. `validate_sonic` checks the
+//! rules of SONiC's YANG models (sonic-net/sonic-buildimage@086b03bd70f9:
+//! src/sonic-yang-models/yang-models/; tagged Y-1…Y-19 below) that apply to the tables fabricc
+//! writes, plus consistency rules those models leave unchecked (tagged §7: no overlapping
+//! PG/queue ranges, pfcwd ⊆ pfc, a lossless PG for every PFC priority).
+//! `scripts/sonic-yang-check` runs the YANG models themselves. `validate_mlnx_qos` checks every `mlnx_qos`
 //! command line of a host script; `parse_mlnx_qos` is the option grammar it rests on, the
 //! real tool's (`optparse` prefixes and `=` values, its own checks and exit codes:
 //! Mellanox/mlnx-tools@8fbfd9cfff34:python/mlnx_qos), which the host-script tests also

@@ -1,11 +1,22 @@
-//! SONiC's Mellanox dynamic headroom (sonic.md §5.3: `sonic-net/sonic-swss:
-//! cfgmgr/buffer_headroom_mellanox.lua` at `e6b0c5b5`, 2026-08), for emitting SONiC profiles
-//! that match what a Mellanox switch computes itself. Separate from, and not a replacement
-//! for, the canonical formula in [`super::headroom`].
+//! SONiC's Mellanox dynamic headroom, ported from
+//! `sonic-net/sonic-swss@e6b0c5b5d2ab:cfgmgr/buffer_headroom_mellanox.lua` (2026-08), so that
+//! SONiC profiles fabricc writes are never smaller than what a Spectrum switch computes itself
+//! (`lower::sonic`), and so the report can say what the switch will compute in the dynamic
+//! buffer model. Separate from, and not a replacement for, the canonical formula in
+//! [`super::headroom`]; docs/physics.md §1 describes both in words.
 //!
-//! In: the ASIC constants ([`AsicConstants`], from `asic_table.j2`) and the port
-//! ([`SonicHeadroomInput`]). Out: [`SonicHeadroom`], the `xon`/`xoff`/`size` of
-//! `BUFFER_PROFILE`, multiples of 1 KiB.
+//! In: the ASIC constants ([`AsicConstants`], the `ASIC_TABLE` rows of
+//! `sonic-net/sonic-buildimage@086b03bd70f9:platform/mellanox/asic_table.j2`) and the port
+//! ([`SonicHeadroomInput`]: the Lua's `ARGV` and the `LOSSLESS_TRAFFIC_PATTERN` it reads). Out:
+//! [`SonicHeadroom`], the `xon`/`xoff`/`size` of `BUFFER_PROFILE`, multiples of 1 KiB.
+//!
+//! Checked line by line against the Lua at that commit: pause quanta per speed (lines 42-52,
+//! `peer_response_time` of the ASIC table only at other speeds, 78-81), the tile term on
+//! Spectrum-4/-5 (84-89), 8-lane ports doubling the pipeline latency and adding the port MTU
+//! to `size` (134-140), the worst-case factor rounded up (142-147), the small-packet share by
+//! bytes (149-150), cable at 0.66 c over `8·1000` (163), the Spectrum-6 term added to `xoff`
+//! before the 2 KiB small-packet compensation compares it (170-183), and `size = xon` with a
+//! shared headroom pool (188-193).
 //!
 //! Rounding: the Lua computes in doubles and rounds up to 1 KiB at three points; here every
 //! intermediate is an exact [`Ratio`] and the same three ceilings are taken. The results
@@ -36,8 +47,9 @@ pub struct AsicConstants {
     pub tile_term: bool,
 }
 
-/// The Spectrum generations of sonic.md §5.2. Where §5.2 gives only the cell (and, for
-/// Spectrum-6, the pipeline latency), the Spectrum-1 latencies are assumed unchanged.
+/// The Spectrum generations of `asic_table.j2`. Where this table gives only the cell (and, for
+/// Spectrum-6, the pipeline latency and the extra xoff), the Spectrum-1 latencies are kept;
+/// platforms of the catalogue read their own row (`Platform::sonic_headroom_constants`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Spectrum {
     Spectrum1,
@@ -125,10 +137,11 @@ pub enum SonicHeadroomError {
     ZeroLosslessMtu,
 }
 
-/// Which revision of `buffer_headroom_mellanox.lua` to reproduce (sonic.md §5.3 version note).
+/// Which revision of `buffer_headroom_mellanox.lua` to reproduce (its git history: #3235,
+/// #2860, #4757, #4797).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum LuaRevision {
-    /// `e6b0c5b5` (2026-08), the formula of sonic.md §5.3.
+    /// `e6b0c5b5d2ab` (2026-08).
     Current,
     /// Before sonic-swss#3235 (2024-09).
     Pre3235,
@@ -261,9 +274,8 @@ pub fn sonic_mellanox_headroom_at(
     }
 
     let mut xoff = ceil_1k(add(Ratio::int(lossless_mtu), mul(propagation, occupancy)?)?);
-    // sonic.md lists the Spectrum-6 term before the compensation; it is assumed to be added
-    // first, so the compensation compares the xoff that includes it (not checked against
-    // the Lua source, which was not available).
+    // The Spectrum-6 term comes first (Lua lines 170-173), so the compensation compares the
+    // xoff that includes it (lines 177-183).
     if current {
         xoff = xoff
             .checked_add(u128::from(asic.extra_xoff_bytes))
@@ -300,8 +312,8 @@ pub fn sonic_mellanox_headroom_at(
 mod tests {
     use super::*;
 
-    /// One row of sonic.md §5.3 "Computed examples": lossless MTU 1024, spp 50, port MTU
-    /// 9100, no gearbox.
+    /// One computed example: lossless MTU 1024, spp 50 (the `LOSSLESS_TRAFFIC_PATTERN` of
+    /// `buffers_config.j2`), port MTU 9100 (SONiC's default), no gearbox.
     #[track_caller]
     fn case(
         asic: Spectrum,
@@ -326,7 +338,7 @@ mod tests {
     }
 
     #[test]
-    fn sonic_5_3_computed_examples() {
+    fn computed_examples() {
         case(
             Spectrum::Spectrum2,
             100,
@@ -403,7 +415,7 @@ mod tests {
 
     #[test]
     fn hand_check_of_row_one() {
-        // sonic.md §5.3: 46,080 before the 2 KiB compensation; the all-small xoff is 108,544.
+        // By hand: 46,080 before the 2 KiB compensation; the all-small xoff is 108,544.
         let input = SonicHeadroomInput {
             speed_mbps: 100_000,
             cable_mm: 5_000,
