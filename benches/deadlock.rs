@@ -1,7 +1,7 @@
-//! Benchmark of the PFC deadlock proof (`analysis::deadlock::prove`) on the 2,048-GPU and
-//! 100,000-GPU fixtures, intact and with `check failures 1`. Loading and resolving the fabric
-//! is setup, outside the timing. Run: `cargo bench --bench deadlock` (it runs each 100k case
-//! only twice); for peak memory run the CLI under `/usr/bin/time -v`.
+//! Benchmark of the PFC deadlock proof (`analysis::deadlock::prove`) on the 2,048-GPU,
+//! 16,384-GPU and 100,000-GPU fixtures, intact and with `check failures 1` and `2`. Loading
+//! and resolving the fabric is setup, outside the timing. Run: `cargo bench --bench deadlock`
+//! (it runs each 100k case only twice); for peak memory run the CLI under `/usr/bin/time -v`.
 
 use std::path::Path;
 
@@ -26,7 +26,7 @@ fn load(name: &str) -> Fabric {
     fabric.expect("fixture resolves")
 }
 
-#[divan::bench(args = ["cluster-2048.fab", "cluster-2048-f1.fab"], sample_count = 5, sample_size = 1)]
+#[divan::bench(args = ["cluster-2048.fab", "cluster-2048-f1.fab", "cluster-2048-f2.fab"], sample_count = 5, sample_size = 1)]
 fn cluster_2048(bencher: divan::Bencher, name: &str) {
     let fabric = load(name);
     bencher.bench_local(|| deadlock::prove(divan::black_box(&fabric), Options::default()));
@@ -34,6 +34,13 @@ fn cluster_2048(bencher: divan::Bencher, name: &str) {
 
 #[divan::bench(args = ["cluster-100k.fab", "cluster-100k-f1.fab"], sample_count = 2, sample_size = 1)]
 fn cluster_100k(bencher: divan::Bencher, name: &str) {
+    let fabric = load(name);
+    bencher.bench_local(|| deadlock::prove(divan::black_box(&fabric), Options::default()));
+}
+
+/// `check failures 2` on the 16,384-GPU fabric: 1,207,984,128 scenarios, by classes.
+#[divan::bench(args = ["cluster-16k-f2.fab"], sample_count = 3, sample_size = 1)]
+fn cluster_16k(bencher: divan::Bencher, name: &str) {
     let fabric = load(name);
     bencher.bench_local(|| deadlock::prove(divan::black_box(&fabric), Options::default()));
 }

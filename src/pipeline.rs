@@ -13,6 +13,7 @@ use crate::model::load::{self, LoadError, Loaded, Reader};
 use crate::model::{Fabric, Limits, resolve};
 use crate::output::generate::preflight;
 use crate::source::Sources;
+use crate::timings::Timings;
 
 /// What checking one fabric produced.
 #[derive(Debug)]
@@ -50,6 +51,20 @@ pub fn check(sources: &mut Sources, path: &Path, limits: &Limits) -> Result<Chec
     check_from(sources, &load::Disk, path, limits)
 }
 
+/// [`check`], recording the wall time of every stage in `timings` (`check --timings`).
+pub fn check_timed(
+    sources: &mut Sources,
+    path: &Path,
+    limits: &Limits,
+    timings: Option<&Timings>,
+) -> Result<Checked, LoadError> {
+    let loaded = load::load_from(sources, &load::Disk, path, limits)?;
+    if let Some(t) = timings {
+        t.lap("load + parse");
+    }
+    Ok(check_loaded_timed(sources, loaded, limits, timings))
+}
+
 /// [`check`], reading `path` and its imports through `reader` (a git revision, for `diff`).
 pub fn check_from(
     sources: &mut Sources,
@@ -63,6 +78,20 @@ pub fn check_from(
 
 /// Resolves and analyses what `load` produced.
 pub fn check_loaded(sources: &Sources, loaded: Loaded, limits: &Limits) -> Checked {
+    check_loaded_timed(sources, loaded, limits, None)
+}
+
+fn check_loaded_timed(
+    sources: &Sources,
+    loaded: Loaded,
+    limits: &Limits,
+    timings: Option<&Timings>,
+) -> Checked {
+    let lap = |name| {
+        if let Some(t) = timings {
+            t.lap(name);
+        }
+    };
     let mut diagnostics = loaded.diagnostics;
     if diagnostics.iter().any(Diagnostic::is_error) || loaded.files.is_empty() {
         diagnostic::sort(&mut diagnostics);
@@ -75,16 +104,20 @@ pub fn check_loaded(sources: &Sources, loaded: Loaded, limits: &Limits) -> Check
     }
     let (fabric, resolve_diags) = resolve::resolve(&loaded.files, sources, limits);
     diagnostics.extend(resolve_diags);
+    lap("resolve");
     let mut facts = None;
     let mut lowered = None;
     if let Some(f) = &fabric {
-        let findings = analysis::analyze_with(f, limits);
+        let findings = analysis::analyze_timed(f, limits, timings);
         diagnostics.extend(findings.diagnostics);
         facts = Some(findings.facts);
+        lap("analyse");
         if !diagnostics.iter().any(Diagnostic::is_error) {
             let mut l = lower::lower(f, Targets::ALL);
             diagnostics.append(&mut l.diagnostics);
+            lap("lower");
             diagnostics.extend(preflight(f, &l));
+            lap("target views");
             lowered = Some(l);
         }
     }

@@ -9,6 +9,8 @@ use std::time::{Duration, Instant};
 pub struct Timings {
     start: Instant,
     laps: Mutex<(Instant, Vec<(&'static str, Duration)>)>,
+    /// Work that ran beside other work inside a stage: (the stage it ends in, name, time).
+    parts: Mutex<Vec<(usize, &'static str, Duration)>>,
 }
 
 impl Default for Timings {
@@ -23,6 +25,7 @@ impl Timings {
         Timings {
             start: now,
             laps: Mutex::new((now, Vec::new())),
+            parts: Mutex::new(Vec::new()),
         }
     }
 
@@ -35,19 +38,36 @@ impl Timings {
         laps.1.push((name, since));
     }
 
-    /// One line per stage and the total, aligned: `  render + output   3.214 s`.
+    /// Records `took` for `name`, work that ran in parallel with other work of the stage now
+    /// under way: printed under that stage, indented, and not added to the total.
+    pub fn part(&self, name: &'static str, took: Duration) {
+        let stage = self.laps.lock().unwrap_or_else(|p| p.into_inner()).1.len();
+        self.parts
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push((stage, name, took));
+    }
+
+    /// One line per stage and the total, aligned: `  render + output   3.214 s`; the parts of
+    /// a stage follow it, indented.
     pub fn table(&self) -> String {
         let laps = self.laps.lock().unwrap_or_else(|p| p.into_inner());
+        let parts = self.parts.lock().unwrap_or_else(|p| p.into_inner());
         let width = laps
             .1
             .iter()
             .map(|(n, _)| n.len())
+            .chain(parts.iter().map(|(_, n, _)| n.len() + 2))
             .max()
             .unwrap_or(0)
             .max(5);
         let mut out = String::from("timings:\n");
-        for (name, d) in &laps.1 {
+        for (i, (name, d)) in laps.1.iter().enumerate() {
             let _ = writeln!(out, "  {name:<width$}  {:>8.3} s", d.as_secs_f64());
+            for (_, part, took) in parts.iter().filter(|(s, _, _)| *s == i) {
+                let part = format!("  {part}");
+                let _ = writeln!(out, "  {part:<width$}  {:>8.3} s", took.as_secs_f64());
+            }
         }
         let total = laps.0 - self.start;
         let _ = writeln!(out, "  {:<width$}  {:>8.3} s", "total", total.as_secs_f64());
@@ -82,5 +102,21 @@ mod tests {
             (secs(lines[1]) + secs(lines[2]) - secs(lines[3])).abs() < 0.002,
             "{table}"
         );
+    }
+
+    /// A part is printed under the stage it ran in and is not added to the total.
+    #[test]
+    fn parts_are_shown_under_their_stage() {
+        let t = Timings::new();
+        t.part("proof", Duration::from_millis(7));
+        t.lap("analyse");
+        t.lap("lower");
+        let table = t.table();
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(lines.len(), 5, "{table}");
+        assert!(lines[1].trim_start().starts_with("analyse"), "{table}");
+        assert!(lines[2].starts_with("    proof"), "{table}");
+        assert!(lines[2].trim_end().ends_with("0.007 s"), "{table}");
+        assert!(lines[3].trim_start().starts_with("lower"), "{table}");
     }
 }

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use fabricc::analysis::deadlock::failures::Reduce;
 use fabricc::analysis::deadlock::{self, Options, Proof};
 use fabricc::diagnostic::{Code, CycleHop, Diagnostic};
 use fabricc::model::{Fabric, Limits};
@@ -966,6 +967,218 @@ mod random {
     }
 }
 
+mod symmetric {
+    use proptest::prelude::*;
+
+    /// Leaves `(group, rail)`, every leaf linked to every spine (`count` links, one pair one
+    /// more when `uneven`), every spine to every super-spine; host `(group, k)` has a NIC per
+    /// rail, NIC `r` cabled to leaf `(group, r)`. Optional statements break some symmetry.
+    #[derive(Debug, Clone)]
+    pub struct Spec {
+        pub groups: usize,
+        pub rails: usize,
+        pub hosts: usize,
+        pub spines: usize,
+        pub supers: usize,
+        pub count: u8,
+        pub uneven: bool,
+        pub updown: bool,
+        /// (at, target, via) as in `random::Spec`: target < 100 a host, else a switch.
+        pub route: Option<(usize, usize, usize)>,
+        pub rewrite: Option<(usize, usize, usize)>,
+        pub bounce: bool,
+        pub fail: Option<usize>,
+        pub path: Option<(usize, Vec<usize>)>,
+        pub bond: Option<usize>,
+        pub check: u8,
+    }
+
+    pub fn spec() -> impl Strategy<Value = Spec> {
+        (
+            (1usize..=2, 1usize..=2, 1usize..=2, 1usize..=3, 0usize..=2),
+            (1u8..=2, prop::bool::weighted(0.2), any::<bool>()),
+            proptest::option::weighted(
+                0.3,
+                (0usize..9, prop_oneof![0usize..4, 100usize..109], 0usize..8),
+            ),
+            proptest::option::weighted(0.2, (0usize..9, 0usize..8, 0usize..8)),
+            prop::bool::weighted(0.2),
+            proptest::option::weighted(0.2, 0usize..64),
+            proptest::option::weighted(
+                0.2,
+                (0usize..4, proptest::collection::vec(0usize..8, 1..=4)),
+            ),
+            proptest::option::weighted(0.2, 0usize..4),
+            1u8..=2,
+        )
+            .prop_map(
+                |(
+                    (groups, rails, hosts, spines, supers),
+                    (count, uneven, updown),
+                    route,
+                    rewrite,
+                    bounce,
+                    fail,
+                    path,
+                    bond,
+                    check,
+                )| Spec {
+                    groups,
+                    rails,
+                    hosts,
+                    spines,
+                    supers,
+                    count,
+                    uneven,
+                    updown,
+                    route,
+                    rewrite,
+                    bounce,
+                    fail,
+                    path,
+                    bond,
+                    check,
+                },
+            )
+    }
+
+    impl Spec {
+        fn switches(&self) -> usize {
+            self.groups * self.rails + self.spines + self.supers
+        }
+
+        /// Switch–switch links as (a, b, count).
+        fn links(&self) -> Vec<(usize, usize, u8)> {
+            let leaves = self.groups * self.rails;
+            let mut out = Vec::new();
+            for l in 0..leaves {
+                for k in 0..self.spines {
+                    let extra = u8::from(self.uneven && l == 0 && k == 0);
+                    out.push((l, leaves + k, self.count + extra));
+                }
+            }
+            for k in 0..self.spines {
+                for t in 0..self.supers {
+                    out.push((leaves + k, leaves + self.spines + t, 1));
+                }
+            }
+            out
+        }
+
+        fn neighbours(&self, s: usize) -> Vec<usize> {
+            let mut v: Vec<usize> = self
+                .links()
+                .into_iter()
+                .filter_map(|(a, b, _)| (a == s).then_some(b).or((b == s).then_some(a)))
+                .collect();
+            v.sort_unstable();
+            v
+        }
+
+        /// Per host: the leaves of its NICs, in NIC order.
+        fn host_leaves(&self) -> Vec<Vec<usize>> {
+            (0..self.groups)
+                .flat_map(|g| (0..self.hosts).map(move |_| g))
+                .map(|g| (0..self.rails).map(|r| g * self.rails + r).collect())
+                .collect()
+        }
+
+        pub fn text(&self) -> String {
+            let mut t = String::from(
+                "fabric p {\n  class roce { dscp 26  priority 3  lossless  bandwidth 50% }\n  class roce2 { priority 4  lossless  bandwidth 10% }\n  class cnp  { dscp 48  priority 6  strict  cnp }\n  class bulk { dscp other  priority 0  bandwidth 40% }\n  switch-model sw { os sonic  ports 32 x 100G }\n  nic-model nic { driver mlx5  speed 100G }\n",
+            );
+            let leaves = self.groups * self.rails;
+            for i in 0..self.switches() {
+                let tier = if i < leaves {
+                    1
+                } else if i < leaves + self.spines {
+                    2
+                } else {
+                    3
+                };
+                t += &format!("  switch s{i} {{ model sw  tier {tier} }}\n");
+            }
+            let hosts = self.host_leaves();
+            let mut all_links = Vec::new();
+            for (h, sw) in hosts.iter().enumerate() {
+                t += &format!("  host h{h} {{ nic nic x {} }}\n", sw.len());
+                for s in sw {
+                    t += &format!("  link h{h} -- s{s}\n");
+                    all_links.push(format!("h{h} -- s{s}"));
+                }
+            }
+            for (a, b, c) in self.links() {
+                t += &format!("  link s{a} -- s{b} {{ count {c} }}\n");
+                all_links.push(format!("s{a} -- s{b}"));
+            }
+            t += if self.updown {
+                "  routing updown\n"
+            } else {
+                "  routing shortest\n"
+            };
+            let n = self.switches();
+            if let Some((at, target, via)) = self.route {
+                let at = at % n;
+                let to = if target >= 100 {
+                    Some(format!("s{}", (target - 100) % n))
+                } else {
+                    Some(format!("h{}", target % hosts.len()))
+                };
+                let nb = self.neighbours(at);
+                let cabled: Vec<usize> = (0..hosts.len())
+                    .filter(|&h| hosts[h].contains(&at))
+                    .collect();
+                // Via a neighbouring switch, or (odd `via`, when some is cabled) a host.
+                let via = if via % 2 == 1 && !cabled.is_empty() {
+                    Some(format!("h{}", cabled[via / 2 % cabled.len()]))
+                } else if !nb.is_empty() {
+                    Some(format!("s{}", nb[via % nb.len()]))
+                } else {
+                    None
+                };
+                if let (Some(to), Some(via)) = (to, via) {
+                    t += &format!("  route at s{at} to {to} via {via}\n");
+                }
+            }
+            if let Some((start, choices)) = &self.path {
+                let h = start % hosts.len();
+                let mut hops = vec![format!("h{h}")];
+                let mut cur = hosts[h][0];
+                hops.push(format!("s{cur}"));
+                for &c in choices {
+                    let nb = self.neighbours(cur);
+                    if nb.is_empty() {
+                        break;
+                    }
+                    cur = nb[c % nb.len()];
+                    hops.push(format!("s{cur}"));
+                }
+                t += &format!("  path {}\n", hops.join(" -> "));
+            }
+            if let Some((at, from, to)) = self.rewrite {
+                let at = at % n;
+                let nb = self.neighbours(at);
+                if !nb.is_empty() {
+                    t += &format!(
+                        "  rewrite at s{at} from s{} to s{} priority 3 -> 4\n",
+                        nb[from % nb.len()],
+                        nb[to % nb.len()]
+                    );
+                }
+            }
+            if self.bounce {
+                t += "  bounce-tagging 3 -> 4\n";
+            }
+            if let Some(i) = self.fail {
+                t += &format!("  fail {}\n", all_links[i % all_links.len()]);
+            }
+            t += &format!("  check failures {}\n", self.check);
+            t += "}\n";
+            t
+        }
+    }
+}
+
 fn resolve_text(text: &str) -> Option<Fabric> {
     let mut sources = Sources::new();
     let loaded = fabricc::model::load::load_text(
@@ -992,6 +1205,276 @@ fn subsets(n: usize, k: usize) -> Vec<Vec<usize>> {
     out
 }
 
+/// The proof of `fabric` (generated as `text`) against the reference, scenario by scenario;
+/// then the proof by classes of symmetric scenarios and the proof key by key must agree with
+/// it exactly: the same counts, the same listed pairs and scenarios, the same witness.
+fn agree_with_brute_force(
+    fabric: &Fabric,
+    text: &str,
+    single_links: bool,
+) -> Result<(), proptest::test_runner::TestCaseError> {
+    use fabricc::model::LinkId;
+    use std::collections::{BTreeSet, HashSet};
+    let proof = deadlock::prove(
+        fabric,
+        Options {
+            force_graph: true,
+            ..Options::default()
+        },
+    );
+    let quick = deadlock::prove(fabric, Options::default());
+    proptest::prop_assert_eq!(
+        proof.facts.possible,
+        quick.facts.possible,
+        "certificate disagrees\n{}",
+        text
+    );
+    let units = brute::all_endpoints(fabric);
+    proptest::prop_assert_eq!(proof.facts.endpoints, units.len() as u64);
+
+    let base: HashSet<LinkId> = fabric
+        .routing
+        .fails
+        .iter()
+        .flat_map(|f| f.links.iter().copied())
+        .collect();
+    let (edges, unreachable) = brute::scenario(fabric, &base);
+    let fast: BTreeSet<brute::Edge> = proof
+        .graph
+        .as_ref()
+        .map(|g| {
+            g.edge_list()
+                .into_iter()
+                .map(|(a, b)| {
+                    (
+                        (a.switch, a.from, a.priority),
+                        (b.switch, b.from, b.priority),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    proptest::prop_assert_eq!(&fast, &edges, "graph differs\n{}", text);
+    let name = |u: u32| brute::endpoint_name(fabric, &units[u as usize]);
+    let host = |u: u32| fabric.hosts[units[u as usize].0 as usize].name.clone();
+    for u in &proof.unreachable {
+        // The v1 fields name the hosts of the endpoints.
+        proptest::prop_assert!(u.from_nic.starts_with(&format!("{}.", u.from)), "{:?}", u);
+        proptest::prop_assert!(u.to_nic.starts_with(&format!("{}.", u.to)), "{:?}", u);
+    }
+    let fast_unreach: BTreeSet<(String, String)> = proof
+        .unreachable
+        .iter()
+        .filter(|u| u.scenario.is_empty())
+        .map(|u| (u.from_nic.clone(), u.to_nic.clone()))
+        .collect();
+    let brute_unreach: BTreeSet<(String, String)> = unreachable
+        .iter()
+        .map(|&(a, b)| (name(a), name(b)))
+        .collect();
+    proptest::prop_assert_eq!(
+        &fast_unreach,
+        &brute_unreach,
+        "unreachable differs\n{}",
+        text
+    );
+    let _ = host;
+
+    // Every scenario of up to N more failed links.
+    let alive: Vec<LinkId> = (0..fabric.links.len() as u32)
+        .map(LinkId)
+        .filter(|l| !base.contains(l))
+        .collect();
+    let n = usize::from(fabric.routing.check_failures.value);
+    let mut possible = brute::cyclic(&edges);
+    let mut cut: BTreeSet<(String, String, Vec<String>)> = BTreeSet::new();
+    let mut cut_count = unreachable.len() as u64;
+    let mut cyclic_scenarios: Vec<(Vec<String>, BTreeSet<brute::Edge>)> = Vec::new();
+    let mut scenarios = 1u64;
+    let link_name = |l: LinkId| {
+        let link = fabric.link(l);
+        format!(
+            "{}--{}",
+            fabric.device_name(link.a.device),
+            fabric.device_name(link.b.device)
+        )
+    };
+    for k in 1..=n {
+        for set in subsets(alive.len(), k) {
+            scenarios += 1;
+            let mut down = base.clone();
+            down.extend(set.iter().map(|&i| alive[i]));
+            let (e, u) = brute::scenario(fabric, &down);
+            let names: Vec<String> = set.iter().map(|&i| link_name(alive[i])).collect();
+            if brute::cyclic(&e) {
+                possible = true;
+                cyclic_scenarios.push((names.clone(), e));
+            }
+            for &(a, b) in u.difference(&unreachable) {
+                cut.insert((name(a), name(b), names.clone()));
+                cut_count += 1;
+            }
+        }
+    }
+    if std::env::var("PROP_TRACE").is_ok() {
+        eprintln!(
+            "STATS edges={} intact_cyclic={} possible={} scenarios={} cut={} unreach={}",
+            edges.len(),
+            brute::cyclic(&edges),
+            possible,
+            scenarios,
+            cut.len(),
+            unreachable.len()
+        );
+    }
+    proptest::prop_assert_eq!(proof.facts.scenarios, scenarios);
+    proptest::prop_assert_eq!(proof.facts.possible, possible, "verdict differs\n{}", text);
+    // Pairs cut by failures, and the scenario that cuts them. Scenarios that empty the same
+    // bundles (parallel links) are one for the proof, listed under the bundles' links.
+    let fast_cut: BTreeSet<(String, String)> = proof
+        .unreachable
+        .iter()
+        .filter(|u| !u.scenario.is_empty())
+        .map(|u| (u.from_nic.clone(), u.to_nic.clone()))
+        .collect();
+    let brute_cut: BTreeSet<(String, String)> =
+        cut.iter().map(|(a, b, _)| (a.clone(), b.clone())).collect();
+    proptest::prop_assert_eq!(
+        &fast_cut,
+        &brute_cut,
+        "pairs cut by failures differ\n{}",
+        text
+    );
+    for u in proof.unreachable.iter().filter(|u| !u.scenario.is_empty()) {
+        let mut sc = u.scenario.clone();
+        sc.sort();
+        proptest::prop_assert!(
+            cut.iter()
+                .any(|(a, b, s)| *a == u.from_nic && *b == u.to_nic && {
+                    let mut s = s.clone();
+                    s.sort();
+                    s == sc
+                }),
+            "{:?} is not cut by that scenario\n{}",
+            u,
+            text
+        );
+    }
+    // Without parallel links every scenario is one of the proof's: the counts agree.
+    if single_links {
+        proptest::prop_assert_eq!(
+            proof.facts.unreachable_pairs,
+            cut_count,
+            "count differs\n{}",
+            text
+        );
+    }
+
+    // Witnesses: each is a cycle of the graph of its scenario, and a shortest one.
+    for c in &proof.cycles {
+        let hops: Vec<(u32, u32, u8)> = c
+            .hops
+            .iter()
+            .map(|h| {
+                let sw = |n: &str| {
+                    fabric
+                        .switches
+                        .iter()
+                        .position(|s| s.name == n)
+                        .expect("switch") as u32
+                };
+                (sw(&h.switch), sw(&h.from), h.priority)
+            })
+            .collect();
+        let g = if c.scenario.is_empty() {
+            &edges
+        } else {
+            let mut want = c.scenario.clone();
+            want.sort();
+            let found = cyclic_scenarios.iter().find(|(s, _)| {
+                let mut s = s.clone();
+                s.sort();
+                s == want
+            });
+            proptest::prop_assert!(
+                found.is_some(),
+                "witness scenario {:?} has no cycle\n{}",
+                c.scenario,
+                text
+            );
+            &found.expect("checked").1
+        };
+        for i in 0..hops.len() {
+            let e = (hops[i], hops[(i + 1) % hops.len()]);
+            proptest::prop_assert!(g.contains(&e), "witness edge {:?} missing\n{}", e, text);
+        }
+        if c.minimal {
+            // No shorter cycle anywhere in its strongly connected component.
+            let shortest = brute::component(g, hops[0])
+                .into_iter()
+                .filter_map(|v| brute::shortest_cycle_through(g, v))
+                .min();
+            proptest::prop_assert_eq!(Some(hops.len()), shortest, "witness not shortest\n{}", text);
+        }
+    }
+
+    // The listing budget changes what is listed, never what is counted or found.
+    proptest::prop_assert_eq!(
+        proof.facts.unreachable_pairs,
+        proof.unreachable.len() as u64
+    );
+    let tight = deadlock::prove(
+        fabric,
+        Options {
+            force_graph: true,
+            max_unreachable: 1,
+            ..Options::default()
+        },
+    );
+    proptest::prop_assert_eq!(tight.facts.unreachable_pairs, proof.facts.unreachable_pairs);
+    proptest::prop_assert!(tight.unreachable.len() <= 1);
+    proptest::prop_assert_eq!(tight.diagnostics.len(), proof.diagnostics.len());
+    proptest::prop_assert_eq!(tight.facts.possible, proof.facts.possible);
+
+    // Classes of symmetric scenarios, and every key alone: exactly the same outcome.
+    let by = |reduce: Reduce| {
+        deadlock::prove(
+            fabric,
+            Options {
+                force_graph: true,
+                reduce,
+                ..Options::default()
+            },
+        )
+    };
+    let summary = |p: &Proof| {
+        (
+            (
+                p.facts.scenarios,
+                p.facts.possible,
+                p.facts.complete,
+                p.facts.unreachable_pairs,
+            ),
+            p.unreachable.clone(),
+            p.cycles.clone(),
+            p.diagnostics
+                .iter()
+                .map(|d| (d.code.as_str(), d.message.clone()))
+                .collect::<Vec<_>>(),
+        )
+    };
+    let classes = by(Reduce::Classes);
+    let keys = by(Reduce::Keys);
+    proptest::prop_assert_eq!(
+        summary(&classes),
+        summary(&proof),
+        "classes differ\n{}",
+        text
+    );
+    proptest::prop_assert_eq!(summary(&keys), summary(&proof), "keys differ\n{}", text);
+    Ok(())
+}
+
 proptest::proptest! {
     // PROPTEST_CASES=2000 for a deeper run (the default keeps `cargo test` quick).
     #![proptest_config(proptest::prelude::ProptestConfig {
@@ -1001,8 +1484,6 @@ proptest::proptest! {
 
     #[test]
     fn fast_construction_and_failure_analysis_agree_with_brute_force(spec in random::spec()) {
-        use std::collections::{BTreeSet, HashSet};
-        use fabricc::model::LinkId;
         let text = spec.text();
         if std::env::var("PROP_TRACE").is_ok() { eprintln!("CASE\n{text} bond {:?}", spec.bond); }
         let Some(mut fabric) = resolve_text(&text) else { panic!("generated fabric did not resolve:\n{text}") };
@@ -1012,126 +1493,24 @@ proptest::proptest! {
                 fabric.hosts[h].bonds = vec![vec![0, 1]];
             }
         }
-        let proof = deadlock::prove(&fabric, Options {
-            force_graph: true,
-            ..Options::default()
-        });
-        let quick = deadlock::prove(&fabric, Options::default());
-        proptest::prop_assert_eq!(proof.facts.possible, quick.facts.possible, "certificate disagrees\n{}", text);
-        let units = brute::all_endpoints(&fabric);
-        proptest::prop_assert_eq!(proof.facts.endpoints, units.len() as u64);
+        agree_with_brute_force(&fabric, &text, spec.links.iter().all(|l| l.2 == 1))?;
+    }
 
-        let base: HashSet<LinkId> = fabric.routing.fails.iter().flat_map(|f| f.links.iter().copied()).collect();
-        let (edges, unreachable) = brute::scenario(&fabric, &base);
-        let fast: BTreeSet<brute::Edge> = proof
-            .graph
-            .as_ref()
-            .map(|g| g.edge_list().into_iter().map(|(a, b)| ((a.switch, a.from, a.priority), (b.switch, b.from, b.priority))).collect())
-            .unwrap_or_default();
-        proptest::prop_assert_eq!(&fast, &edges, "graph differs\n{}", text);
-        let name = |u: u32| brute::endpoint_name(&fabric, &units[u as usize]);
-        let host = |u: u32| fabric.hosts[units[u as usize].0 as usize].name.clone();
-        for u in &proof.unreachable {
-            // The v1 fields name the hosts of the endpoints.
-            proptest::prop_assert!(u.from_nic.starts_with(&format!("{}.", u.from)), "{:?}", u);
-            proptest::prop_assert!(u.to_nic.starts_with(&format!("{}.", u.to)), "{:?}", u);
-        }
-        let fast_unreach: BTreeSet<(String, String)> =
-            proof.unreachable.iter().filter(|u| u.scenario.is_empty()).map(|u| (u.from_nic.clone(), u.to_nic.clone())).collect();
-        let brute_unreach: BTreeSet<(String, String)> = unreachable.iter().map(|&(a, b)| (name(a), name(b))).collect();
-        proptest::prop_assert_eq!(&fast_unreach, &brute_unreach, "unreachable differs\n{}", text);
-        let _ = host;
-
-        // Every scenario of up to N more failed links.
-        let alive: Vec<LinkId> = (0..fabric.links.len() as u32).map(LinkId).filter(|l| !base.contains(l)).collect();
-        let n = usize::from(fabric.routing.check_failures.value);
-        let mut possible = brute::cyclic(&edges);
-        let mut cut: BTreeSet<(String, String, Vec<String>)> = BTreeSet::new();
-        let mut cut_count = unreachable.len() as u64;
-        let mut cyclic_scenarios: Vec<(Vec<String>, BTreeSet<brute::Edge>)> = Vec::new();
-        let mut scenarios = 1u64;
-        let link_name = |l: LinkId| {
-            let link = fabric.link(l);
-            format!("{}--{}", fabric.device_name(link.a.device), fabric.device_name(link.b.device))
-        };
-        for k in 1..=n {
-            for set in subsets(alive.len(), k) {
-                scenarios += 1;
-                let mut down = base.clone();
-                down.extend(set.iter().map(|&i| alive[i]));
-                let (e, u) = brute::scenario(&fabric, &down);
-                let names: Vec<String> = set.iter().map(|&i| link_name(alive[i])).collect();
-                if brute::cyclic(&e) {
-                    possible = true;
-                    cyclic_scenarios.push((names.clone(), e));
-                }
-                for &(a, b) in u.difference(&unreachable) {
-                    cut.insert((name(a), name(b), names.clone()));
-                    cut_count += 1;
-                }
+    /// Symmetric fabrics (groups of leaves per rail, spines, super-spines, hosts with a NIC
+    /// per rail), some with a statement that breaks part of the symmetry: the reduction by
+    /// symmetry must prove exactly what the reference proves.
+    #[test]
+    fn symmetry_reduction_agrees_with_brute_force(spec in symmetric::spec()) {
+        let text = spec.text();
+        if std::env::var("PROP_TRACE").is_ok() { eprintln!("CASE\n{text}"); }
+        let Some(mut fabric) = resolve_text(&text) else { panic!("generated fabric did not resolve:\n{text}") };
+        if let Some(b) = spec.bond {
+            let h = b % fabric.hosts.len();
+            if fabric.hosts[h].nics.len() >= 2 {
+                fabric.hosts[h].bonds = vec![vec![0, 1]];
             }
         }
-        if std::env::var("PROP_TRACE").is_ok() {
-            eprintln!("STATS edges={} intact_cyclic={} possible={} scenarios={} cut={} unreach={}", edges.len(), brute::cyclic(&edges), possible, scenarios, cut.len(), unreachable.len());
-        }
-        proptest::prop_assert_eq!(proof.facts.scenarios, scenarios);
-        proptest::prop_assert_eq!(proof.facts.possible, possible, "verdict differs\n{}", text);
-        // Pairs cut by failures, and the scenario that cuts them. Scenarios that empty the same
-        // bundles (parallel links) are one for the proof, listed under the bundles' links.
-        let fast_cut: BTreeSet<(String, String)> =
-            proof.unreachable.iter().filter(|u| !u.scenario.is_empty()).map(|u| (u.from_nic.clone(), u.to_nic.clone())).collect();
-        let brute_cut: BTreeSet<(String, String)> = cut.iter().map(|(a, b, _)| (a.clone(), b.clone())).collect();
-        proptest::prop_assert_eq!(&fast_cut, &brute_cut, "pairs cut by failures differ\n{}", text);
-        for u in proof.unreachable.iter().filter(|u| !u.scenario.is_empty()) {
-            let mut sc = u.scenario.clone();
-            sc.sort();
-            proptest::prop_assert!(
-                cut.iter().any(|(a, b, s)| *a == u.from_nic && *b == u.to_nic && {
-                    let mut s = s.clone();
-                    s.sort();
-                    s == sc
-                }),
-                "{:?} is not cut by that scenario\n{}", u, text
-            );
-        }
-        // Without parallel links every scenario is one of the proof's: the counts agree.
-        if spec.links.iter().all(|l| l.2 == 1) {
-            proptest::prop_assert_eq!(proof.facts.unreachable_pairs, cut_count, "count differs\n{}", text);
-        }
-
-        // Witnesses: each is a cycle of the graph of its scenario, and a shortest one.
-        for c in &proof.cycles {
-            let hops: Vec<(u32, u32, u8)> = c.hops.iter().map(|h| {
-                let sw = |n: &str| fabric.switches.iter().position(|s| s.name == n).expect("switch") as u32;
-                (sw(&h.switch), sw(&h.from), h.priority)
-            }).collect();
-            let g = if c.scenario.is_empty() {
-                &edges
-            } else {
-                let mut want = c.scenario.clone();
-                want.sort();
-                let found = cyclic_scenarios.iter().find(|(s, _)| { let mut s = s.clone(); s.sort(); s == want });
-                proptest::prop_assert!(found.is_some(), "witness scenario {:?} has no cycle\n{}", c.scenario, text);
-                &found.expect("checked").1
-            };
-            for i in 0..hops.len() {
-                let e = (hops[i], hops[(i + 1) % hops.len()]);
-                proptest::prop_assert!(g.contains(&e), "witness edge {:?} missing\n{}", e, text);
-            }
-            if c.minimal {
-                // No shorter cycle anywhere in its strongly connected component.
-                let shortest = brute::component(g, hops[0]).into_iter().filter_map(|v| brute::shortest_cycle_through(g, v)).min();
-                proptest::prop_assert_eq!(Some(hops.len()), shortest, "witness not shortest\n{}", text);
-            }
-        }
-
-        // The listing budget changes what is listed, never what is counted or found.
-        proptest::prop_assert_eq!(proof.facts.unreachable_pairs, proof.unreachable.len() as u64);
-        let tight = deadlock::prove(&fabric, Options { force_graph: true, max_unreachable: 1, ..Options::default() });
-        proptest::prop_assert_eq!(tight.facts.unreachable_pairs, proof.facts.unreachable_pairs);
-        proptest::prop_assert!(tight.unreachable.len() <= 1);
-        proptest::prop_assert_eq!(tight.diagnostics.len(), proof.diagnostics.len());
-        proptest::prop_assert_eq!(tight.facts.possible, proof.facts.possible);
+        agree_with_brute_force(&fabric, &text, spec.count == 1 && !spec.uneven)?;
     }
 }
 
@@ -1544,4 +1923,75 @@ fn failures_2_with_a_static_bounce_route_finds_the_loop_a_single_failure_makes()
     one.routing.check_failures.value = 1;
     let p1 = deadlock::prove(&one, Options::default());
     assert_eq!(p1.cycles[0].hops, p.cycles[0].hops);
+}
+
+/// A symmetric fabric (two groups of two rail leaves, two spines, two hosts per group, one
+/// NIC per rail) under `check failures 2`: the proof by classes proves fewer than 30
+/// representatives instead of every one of its 136 keys, and finds exactly what the proof key
+/// by key finds; a static route pins what it names and the classes grow, still exact.
+#[test]
+fn symmetric_scenarios_are_proven_once_per_class() {
+    let mut spec = symmetric::Spec {
+        groups: 2,
+        rails: 2,
+        hosts: 2,
+        spines: 2,
+        supers: 0,
+        count: 1,
+        uneven: false,
+        updown: true,
+        route: None,
+        rewrite: None,
+        bounce: false,
+        fail: None,
+        path: None,
+        bond: None,
+        check: 2,
+    };
+    let run = |spec: &symmetric::Spec| {
+        let fabric = resolve_text(&spec.text()).expect("resolves");
+        let by = |reduce| {
+            deadlock::prove(
+                &fabric,
+                Options {
+                    force_graph: true,
+                    reduce,
+                    ..Options::default()
+                },
+            )
+        };
+        let (classes, keys) = (by(Reduce::Classes), by(Reduce::Keys));
+        assert_eq!(classes.facts.scenarios, keys.facts.scenarios);
+        assert_eq!(
+            classes.facts.unreachable_pairs,
+            keys.facts.unreachable_pairs
+        );
+        assert_eq!(classes.unreachable, keys.unreachable);
+        assert_eq!(classes.facts.possible, keys.facts.possible);
+        assert_eq!(classes.cycles, keys.cycles);
+        // Proven one by one: the fabric as declared, a representative per class, and the
+        // cutting scenarios listed (each proven again for its pairs).
+        let listed: std::collections::BTreeSet<&Vec<String>> = classes
+            .unreachable
+            .iter()
+            .filter(|u| !u.scenario.is_empty())
+            .map(|u| &u.scenario)
+            .collect();
+        let representatives = classes.facts.proven - 1 - listed.len() as u64;
+        (
+            representatives,
+            keys.facts.proven,
+            keys.facts.unreachable_pairs,
+        )
+    };
+    // 8 host links and 8 leaf–spine links: 16 keys alone, 120 pairs.
+    let (classes, keys, cut) = run(&spec);
+    assert_eq!(keys, 1 + 16 + 120, "the fabric as declared, then every key");
+    assert!(cut > 0);
+    // Orbits: host links, leaf–spine links; pairs of them by their relative position.
+    assert!(classes < 30, "{classes} representatives");
+    spec.route = Some((0, 0, 0)); // route at s0 to h0 via s4
+    let (pinned, keys2, _) = run(&spec);
+    assert_eq!(keys2, keys);
+    assert!(pinned > classes, "{pinned} against {classes}");
 }

@@ -138,6 +138,7 @@ fn facts() -> Facts {
             unreachable_pairs: 1,
             destinations: "nic".into(),
             endpoints: 2,
+            proven: 1,
         }),
         unreachable: vec![Unreachable {
             from: "h1".into(),

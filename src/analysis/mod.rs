@@ -36,6 +36,16 @@ pub fn analyze(fabric: &Fabric) -> Findings {
 
 /// [`analyze`] within `limits` (the failure-scenario work bound).
 pub fn analyze_with(fabric: &Fabric, limits: &Limits) -> Findings {
+    analyze_timed(fabric, limits, None)
+}
+
+/// [`analyze_with`], recording the deadlock proof's own wall time in `timings` (it runs
+/// beside the other passes, so it is a part of the `analyse` stage, not a stage of its own).
+pub fn analyze_timed(
+    fabric: &Fabric,
+    limits: &Limits,
+    timings: Option<&crate::timings::Timings>,
+) -> Findings {
     // The deadlock proof is the longest pass and shares nothing with the others: it runs
     // beside them. The order of findings does not matter here (the pipeline sorts them).
     let ((mut diagnostics, oversubscription, plan), (deadlock_diags, (deadlock, unreachable))) =
@@ -56,8 +66,12 @@ pub fn analyze_with(fabric: &Fabric, limits: &Limits) -> Findings {
                 (diagnostics, oversubscription, plan)
             },
             || {
+                let start = std::time::Instant::now();
                 let mut diagnostics = Vec::new();
                 let proof = deadlock::check(fabric, limits, &mut diagnostics);
+                if let Some(t) = timings {
+                    t.part("deadlock proof", start.elapsed());
+                }
                 (diagnostics, proof)
             },
         );

@@ -5,6 +5,7 @@ use std::io::IsTerminal;
 use crate::diagnostic::{self, Diagnostic, Severity};
 use crate::pipeline::{self, Checked};
 use crate::source::Sources;
+use crate::timings::Timings;
 
 use super::{CheckArgs, CheckFormat, ColorChoice, ExitStatus, err, out};
 
@@ -12,11 +13,20 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
     if let Some(dir) = &args.state {
         return super::import::check_state(args, dir);
     }
+    let timings = args.timings.then(Timings::new);
+    let status = check(args, timings.as_ref());
+    if let Some(t) = timings {
+        err(&t.table());
+    }
+    status
+}
+
+fn check(args: &CheckArgs, timings: Option<&Timings>) -> ExitStatus {
     let limits = args.limits.limits();
     let mut sources = Sources::new();
     let mut results: Vec<Checked> = Vec::new();
     for path in &args.files {
-        match pipeline::check(&mut sources, path, &limits) {
+        match pipeline::check_timed(&mut sources, path, &limits, timings) {
             Ok(c) => results.push(c),
             Err(e) => {
                 err(&format!("error: {e}\n"));
@@ -73,6 +83,9 @@ pub fn run(args: &CheckArgs) -> ExitStatus {
         CheckFormat::Github => diagnostic::github::render_github(&all, &sources),
     };
     out(&text);
+    if let Some(t) = timings {
+        t.lap("findings");
+    }
     let errors = all.iter().any(Diagnostic::is_error);
     let warnings = all.iter().any(|d| d.severity == Severity::Warning);
     if errors || (args.deny_warnings && warnings) {

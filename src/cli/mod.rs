@@ -186,6 +186,10 @@ pub struct CheckArgs {
     /// Colour in human output.
     #[arg(long, value_enum, default_value = "auto")]
     pub color: ColorChoice,
+    /// Print the wall time of every stage on stderr (load + parse, resolve, analyse with the
+    /// deadlock proof inside it, lower, target views, findings).
+    #[arg(long)]
+    pub timings: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
 }

@@ -1,15 +1,25 @@
 //! `check failures N`: the proof for every scenario of up to N more failed links (N ≤ 2), exact,
 //! without redoing the whole proof per scenario. In: the routes and graph of the fabric as
-//! declared. Out: the number of scenarios, the endpoint pairs each one cuts off, and the first
-//! scenario (in link order) with a cyclic buffer dependency together with its graph.
+//! declared. Out: the number of scenarios, the endpoint pairs the first cutting scenarios cut
+//! off (and how many more scenarios cut how many pairs), and the first scenario (fewest
+//! failures, then link order) with a cyclic buffer dependency together with its graph.
 //!
 //! Shortcuts, each exact:
 //! 1. **Parallel links.** Routing uses neighbours; a neighbour stays a next hop while one link
 //!    to it survives, and the merged graph (buffer_graph.rs) does not see which link carries
 //!    the traffic. So a link set only matters through the *bundles* it empties (all links
 //!    between two switches; the links of one endpoint to a switch — one per NIC, several for
-//!    a bond): scenarios that empty the same bundles are proven once.
-//! 2. **Locality.** Removing a switch–switch adjacency `x–y` changes nothing for a destination
+//!    a bond): scenarios that empty the same bundles are proven once. Such a set of bundles
+//!    is a *key*; a key is one bundle of at most N links, or two single-link bundles.
+//! 2. **Symmetry.** A permutation of the switches, hosts and endpoints that maps the fabric
+//!    as the proof sees it onto itself (orbits.rs, symmetry.rs) maps a key onto a key with
+//!    the same outcome: as many pairs cut off, a cycle or none. So one key per orbit is
+//!    proven, and its outcome counted for every member. For two failures the orbit of a pair
+//!    `{e, f}` is found from the orbit of `e` and, with `e` mapped onto its orbit's first key
+//!    `e0`, the orbit of `f` under the symmetries that fix `e0`. The first cutting keys are
+//!    still proven one by one, in order, for their pairs; the witness is the first key in
+//!    order whose orbit has a cycle, proven again for its graph.
+//! 3. **Locality.** Removing a switch–switch adjacency `x–y` changes nothing for a destination
 //!    unless some model next-hop set toward it consists only of removed adjacencies (it is
 //!    "fragile"), or a static route for it goes over the removed link. Proof: if every state
 //!    whose next hops lose a neighbour keeps another one, all distances stay the same (by
@@ -23,69 +33,115 @@
 //!    (issue 22). So a destination with static routes is also re-routed whenever its table
 //!    uses a removed adjacency (`Routes::static_uses`).
 //!    Emptying an endpoint's bundle to a switch changes that endpoint's attachments: it is
-//!    routed as a destination of its own (same table for every endpoint of its group with the
-//!    same remaining attachments — the symmetry the cache below uses; none at all when its
-//!    last link is gone); the other endpoints of its group keep their table, with fewer
-//!    sources, hence a subset of their edges.
-//! 3. **Monotonicity.** So a scenario's graph is contained in the declared graph plus the
+//!    routed as a destination of its own (none at all when its last link is gone); the other
+//!    endpoints of its group keep their table, with fewer sources, hence a subset of their
+//!    edges.
+//! 4. **Monotonicity.** So a scenario's graph is contained in the declared graph plus the
 //!    edges of the re-routed destinations. If the declared graph is acyclic and every new
 //!    edge goes forward in one of its topological orders, the union is acyclic and so is the
 //!    scenario. Otherwise the scenario's graph is built in full and checked exactly.
-//! 4. **Twins.** Swapping two twin switches (`routing::twins`: same tier, same neighbours)
-//!    maps the declared fabric onto itself; a destination at one twin in a scenario is routed
-//!    as the destination at the other in the swapped scenario. Deliverability of re-routed
-//!    destinations is cached under the scenario mapped onto the twin class's first switch.
-//! 5. **Counting.** Pairs come in products (a source class times a destination group) and
-//!    are counted without being expanded (pairs.rs); a scenario that only cuts endpoints off
-//!    entirely, once nothing more is listed, is counted from per-class totals (`Counts`).
+//! 5. **Cuts.** A NIC's link is a cut of one edge between that NIC and the fabric: a key that
+//!    only cuts endpoints off entirely, with nothing re-routed, cuts exactly the pairs those
+//!    endpoints had as declared; they are counted from per-class totals of the declared
+//!    fabric's reachability (`Counts`), without routing anything. Its graph is a subgraph of
+//!    the declared one (fewer sources, nothing re-routed), so it adds no cycle either.
+//! 6. **Counting.** Pairs come in products (a source class times a destination group) and
+//!    are counted without being expanded (pairs.rs).
 //!
 //! Under the valley-free certificate (mod.rs) no graph is built at all; only reachability is
 //! re-derived, with the same locality, from the models' distances alone.
+//!
+//! `--max-scenarios` bounds the keys proven one by one: the orbits (or, without symmetry, the
+//! keys), counted before any is proven.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use crate::model::{DeviceId, LinkId};
 
 use super::super::routing::{self, Dest, Net, Routes, UP};
 use super::Ctx;
-use super::buffer_graph::{self, BufferDependencyGraph, Queue};
+use super::buffer_graph::{BufferDependencyGraph, Queue};
+use super::orbits::{self, FabricGraph, KeyOrbits};
 use super::pairs::PairSample;
-use crate::model::RoutingModel;
+
+/// How the scenarios are taken: by classes of symmetric scenarios where the fabric's
+/// symmetry pays, or one by one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reduce {
+    /// Classes when the fabric's symmetry divides the work by more than 4.
+    Auto,
+    /// Always classes (tests: the reduction is then exercised on small fabrics too).
+    Classes,
+    /// Every key proven one by one.
+    Keys,
+}
 
 #[derive(Debug, Default)]
 pub struct Outcome {
     /// Scenarios proven beyond the declared fabric: every set of 1..=N more failed links.
     pub scenarios: u64,
-    /// Per scenario (its links), the pairs it cuts off that the declared fabric connects.
+    /// The first cutting keys in order (their links), with the pairs they cut off that the
+    /// declared fabric connects (as many as the listing budget had left) and how many in all.
     pub unreachable: Vec<CutPairs>,
+    /// Cutting keys after those, and the pairs they cut off in all.
+    pub more: (u64, u64),
     /// The first scenario with a cycle: its links, routes and graph.
     pub first_cycle: Option<(Vec<LinkId>, Routes, BufferDependencyGraph)>,
-    /// Set (to the number of distinct scenarios) when there were more than the limit and
-    /// none was proven.
+    /// Set (to the number of keys the proof would prove one by one) when there were more
+    /// than the limit and none was proven.
     pub stopped: Option<u64>,
+    /// Keys proven one by one (orbit representatives, listed keys, the witness).
+    pub proven: u64,
+    /// Whether the keys were taken by classes of symmetric ones.
+    pub by_classes: bool,
 }
 
 /// A scenario's failed links, the first (source, destination) endpoint pairs it cuts off (as
 /// many as the listing budget had left), and how many it cuts off in all.
 pub type CutPairs = (Vec<LinkId>, Vec<(u32, u32)>, u64);
 
-/// What a scenario removes, as bundles (indices into `bundles`).
+/// What a key removes, as bundles (indices into `bundles`, ascending).
 type Key = Vec<usize>;
 
-/// A twin class's first switch and a scenario's removed adjacencies mapped onto it.
-type TwinKey = (u32, Vec<(u32, u32)>);
+/// Two switches (low, high) whose adjacency a key removes.
+type SwitchPair = (u32, u32);
+
+/// An endpoint and a switch it loses (endpoint, switch).
+type Detached = (u32, u32);
+
+/// Per attachment class: its switches and its live endpoints.
+type AttachClasses = Vec<(Vec<u32>, Vec<u32>)>;
+
+/// One key proven: the pairs listed, how many it cuts off, whether its graph has a cycle.
+struct Proved {
+    pairs: Vec<(u32, u32)>,
+    total: u64,
+    cyclic: bool,
+}
+
+/// The outcome of one key, as its orbit shares it.
+#[derive(Debug, Clone, Copy, Default)]
+struct Value {
+    total: u64,
+    cyclic: bool,
+}
+
+pub struct Settings {
+    pub n: usize,
+    pub max_work: u64,
+    /// Pairs the listing may still take.
+    pub keep: usize,
+    pub reduce: Reduce,
+}
 
 pub fn check(
     cx: &Ctx,
     intact: &Routes,
     graph: Option<&BufferDependencyGraph>,
     already_cyclic: bool,
-    n: usize,
-    max_scenarios: u64,
-    keep: usize,
+    settings: Settings,
 ) -> Outcome {
-    // Pairs listed over all scenarios; every pair is counted.
-    let mut keep = keep;
+    let n = settings.n;
     let mut out = Outcome::default();
     if n == 0 {
         return out;
@@ -103,82 +159,385 @@ pub fn check(
         .collect();
     let alive: u64 = bundles.iter().map(|b| b.len() as u64).sum();
     out.scenarios = count(alive, n);
+    let single = |b: usize| bundles[b].len() <= n;
+    let singleton = |b: usize| n >= 2 && bundles[b].len() == 1;
+    let singles = bundles.iter().filter(|b| b.len() <= n).count() as u64;
+    let singletons = bundles.iter().filter(|b| n >= 2 && b.len() == 1).count() as u64;
+    let keys = singles.saturating_add(singletons.saturating_mul(singletons.saturating_sub(1)) / 2);
 
-    // The work bound, counted before anything is allocated: one bundle at a time, and every
-    // pair of single-link bundles.
-    let small = bundles.iter().filter(|b| b.len() <= n).count() as u64;
-    let singles = bundles.iter().filter(|b| b.len() == 1).count() as u64;
-    let distinct = if n >= 2 {
-        small.saturating_add(singles.saturating_mul(singles.saturating_sub(1)) / 2)
-    } else {
-        small
+    let mut prover = Prover::new(cx, intact, &bundles, graph, already_cyclic);
+    let run = Run {
+        settings: &settings,
+        bundles: &bundles,
     };
-    if distinct > max_scenarios {
-        out.stopped = Some(distinct);
-        return out;
-    }
-
-    // Distinct effective scenarios: every single bundle, then every pair, each in link order.
-    // Fewer failures first, so the first scenario with a cycle is one of the fewest failed
-    // links; findings and facts list the scenarios in this order, and the first ones (which
-    // the listing always gives a pair) are reported one by one.
-    let mut keys: Vec<Key> = Vec::new();
-    for (i, b) in bundles.iter().enumerate() {
-        if b.len() <= n {
-            keys.push(vec![i]);
+    // Classes only pay with enough symmetry; a fabric too small to matter takes them only
+    // when asked (tests).
+    let classes = match settings.reduce {
+        Reduce::Keys => None,
+        Reduce::Classes | Reduce::Auto => FabricGraph::new(cx, &bundles, n).and_then(|fg| {
+            Classes::new(
+                fg,
+                &single,
+                &singleton,
+                settings.reduce == Reduce::Auto,
+                keys,
+            )
+        }),
+    };
+    match classes {
+        Some(c) => run.by_classes(&mut prover, &c, &mut out),
+        None => {
+            if keys > settings.max_work {
+                out.stopped = Some(keys);
+                return out;
+            }
+            run.one_by_one(&mut prover, &single, &singleton, &mut out);
         }
     }
-    if n >= 2 {
-        let singles: Vec<usize> = (0..bundles.len())
-            .filter(|&i| bundles[i].len() == 1)
-            .collect();
-        for (x, &i) in singles.iter().enumerate() {
-            for &j in &singles[x + 1..] {
-                keys.push(vec![i, j]);
+    out
+}
+
+struct Run<'r> {
+    settings: &'r Settings,
+    bundles: &'r [Vec<LinkId>],
+}
+
+impl Run<'_> {
+    fn links(&self, key: &[usize]) -> Vec<LinkId> {
+        key.iter()
+            .flat_map(|&b| self.bundles[b].iter().copied())
+            .collect()
+    }
+
+    /// Whether the listing still wants a cutting key: the first ones are reported one by one
+    /// (and always list a pair, the finding's example), then only while pairs may be listed.
+    fn listing(out: &Outcome, keep: usize) -> Option<usize> {
+        if out.unreachable.len() < super::SCENARIO_FINDINGS {
+            Some(keep.max(1))
+        } else if keep > 0 {
+            Some(keep)
+        } else {
+            None
+        }
+    }
+
+    /// Every key in order, each proven: the fallback without symmetry.
+    fn one_by_one(
+        &self,
+        prover: &mut Prover,
+        single: &dyn Fn(usize) -> bool,
+        singleton: &dyn Fn(usize) -> bool,
+        out: &mut Outcome,
+    ) {
+        let mut keep = self.settings.keep;
+        let m = self.bundles.len();
+        let pairs = (0..m).filter(|&i| singleton(i)).collect::<Vec<_>>();
+        let keys = (0..m).filter(|&b| single(b)).map(|b| vec![b]).chain(
+            pairs
+                .iter()
+                .enumerate()
+                .flat_map(|(x, &i)| pairs[x + 1..].iter().map(move |&j| vec![i, j])),
+        );
+        for key in keys {
+            let listing = Self::listing(out, keep);
+            let want_cycle = prover.check_cbd && out.first_cycle.is_none();
+            let p = prover.prove(&key, listing.unwrap_or(0), want_cycle);
+            out.proven += 1;
+            if p.total > 0 {
+                if listing.is_some() {
+                    keep = keep.saturating_sub(p.pairs.len());
+                    out.unreachable.push((self.links(&key), p.pairs, p.total));
+                } else {
+                    out.more.0 += 1;
+                    out.more.1 = out.more.1.saturating_add(p.total);
+                }
+            }
+            if want_cycle && p.cyclic {
+                let (r, g) = prover.graph_of(&key);
+                out.first_cycle = Some((self.links(&key), r, g));
             }
         }
     }
 
-    let positions = match (graph, already_cyclic) {
-        (Some(g), false) => g.topo_positions(),
-        _ => None,
-    };
-    let check_cbd = graph.is_some() && !already_cyclic;
-    let ends = &intact.net.ends;
-    let classes = routing::attach_classes(&intact.net, &cx.isolated);
-    let live = |u: u32| !cx.isolated.get(u as usize).copied().unwrap_or(false);
-    let same_host = |u: u32| ends.of_host(ends.host[u as usize]);
-    // Per intact destination group, its live endpoints.
-    let group_live: Vec<Vec<u32>> = intact
-        .dests
-        .iter()
-        .map(|d| d.units.iter().copied().filter(|&u| live(u)).collect())
-        .collect();
-    let mut cache: HashMap<(usize, Vec<u32>), Vec<bool>> = HashMap::new();
-    // Twin switches (routing::twins) of the fabric as declared, and the deliverability of
-    // re-routed destinations by (twin class, scenario mapped onto that class's first switch).
-    let rep = routing::twins(&intact.net);
-    let mut twin_cache: HashMap<TwinKey, Vec<bool>> = HashMap::new();
-    let twin_cache_max = (256usize << 20) / (intact.net.switches() * 2).max(1);
-    let mut counts: Option<Counts> = None;
-    // `Counts` holds a flag per (source class, destination group): at most 64 M of them.
-    let counts_fit = classes.len().saturating_mul(intact.dests.len()) <= 64 << 20;
-    // One scenario at a time is applied to this copy and undone afterwards: building a fresh
-    // switch graph per scenario would cost O(links) each.
-    let mut net = intact.net.clone();
-
-    for key in keys {
-        let links: Vec<LinkId> = key
+    /// One key per orbit proven, the outcome counted for the whole orbit; then the first
+    /// cutting keys and the first cyclic key found in order and proven again.
+    fn by_classes(&self, prover: &mut Prover, c: &Classes, out: &mut Outcome) {
+        out.by_classes = true;
+        let work = c.work();
+        if work > self.settings.max_work {
+            out.stopped = Some(work);
+            return;
+        }
+        let want_cycle = prover.check_cbd;
+        // Representatives.
+        let single_values: Vec<Value> = c
+            .single
+            .orbits
             .iter()
-            .flat_map(|&b| bundles[b].iter().copied())
+            .map(|&(rep, _)| prover.value(&[rep], want_cycle))
             .collect();
-        let mut adj_removed: HashSet<(u32, u32)> = HashSet::new();
+        let pair_values: Vec<Vec<Value>> = c
+            .pairs
+            .iter()
+            .enumerate()
+            .map(|(o, stab)| match stab {
+                None => Vec::new(),
+                Some(s) => {
+                    let e = c.single.orbits[o].0;
+                    s.members
+                        .iter()
+                        .map(|m| {
+                            let mut key = vec![e, m[0]];
+                            key.sort_unstable();
+                            prover.value(&key, want_cycle)
+                        })
+                        .collect()
+                }
+            })
+            .collect();
+        out.proven = work;
+        // Totals: a single orbit counts its size; an ordered pair class (e's orbit, f's orbit
+        // under e's stabilizer) counts |orbit of e| × |class|, every unordered pair twice.
+        let mut cutting = 0u128;
+        let mut pairs_cut = 0u128;
+        for ((_, size), v) in c.single.orbits.iter().zip(&single_values) {
+            if v.total > 0 {
+                cutting += u128::from(*size);
+                pairs_cut += u128::from(*size) * u128::from(v.total);
+            }
+        }
+        let mut ordered = (0u128, 0u128);
+        for (o, stab) in c.pairs.iter().enumerate() {
+            let Some(s) = stab else { continue };
+            let size = u128::from(c.single.orbits[o].1);
+            for (m, v) in s.members.iter().zip(&pair_values[o]) {
+                if v.total > 0 {
+                    ordered.0 += size * m.len() as u128;
+                    ordered.1 += size * m.len() as u128 * u128::from(v.total);
+                }
+            }
+        }
+        cutting += ordered.0 / 2;
+        pairs_cut += ordered.1 / 2;
+
+        // The first cutting keys, in order, proven for their pairs.
+        let mut keep = self.settings.keep;
+        let mut listed = (0u128, 0u128);
+        let cuts = |v: &Value| v.total > 0;
+        for key in c.keys_where(&cuts, &single_values, &pair_values) {
+            let Some(listing) = Self::listing(out, keep) else {
+                break;
+            };
+            let p = prover.prove(&key, listing, false);
+            out.proven += 1;
+            keep = keep.saturating_sub(p.pairs.len());
+            listed.0 += 1;
+            listed.1 += u128::from(p.total);
+            out.unreachable.push((self.links(&key), p.pairs, p.total));
+        }
+        let clamp = |x: u128| u64::try_from(x).unwrap_or(u64::MAX);
+        out.more = (
+            clamp(cutting.saturating_sub(listed.0)),
+            clamp(pairs_cut.saturating_sub(listed.1)),
+        );
+
+        // The witness: the first key in order whose orbit has a cycle.
+        if want_cycle {
+            let cyclic = |v: &Value| v.cyclic;
+            if let Some(key) = c.keys_where(&cyclic, &single_values, &pair_values).next() {
+                let (r, g) = prover.graph_of(&key);
+                out.proven += 1;
+                out.first_cycle = Some((self.links(&key), r, g));
+            }
+        }
+    }
+}
+
+/// The orbits of keys: of single bundles under the symmetries found, and per orbit whose
+/// first key is a single link, of the other single links under the symmetries that fix it.
+struct Classes {
+    fg: FabricGraph,
+    single: KeyOrbits,
+    /// Per single orbit: the classes of its first key's partners.
+    pairs: Vec<Option<Stab>>,
+}
+
+struct Stab {
+    /// The classes of partners, each in bundle order.
+    members: Vec<Vec<usize>>,
+}
+
+impl Classes {
+    /// `None` when `auto` and the symmetry would not divide the `keys` to prove by 4.
+    fn new(
+        fg: FabricGraph,
+        single: &dyn Fn(usize) -> bool,
+        singleton: &dyn Fn(usize) -> bool,
+        auto: bool,
+        keys: u64,
+    ) -> Option<Classes> {
+        let gens = orbits::generators(&fg.graph);
+        let pairs_wanted = (0..fg.bundles()).any(singleton);
+        let single_orbits = KeyOrbits::new(&fg, gens, single, pairs_wanted);
+        // A stabilizer search per orbit that has pairs: only worth it with few of them.
+        let with_pairs = single_orbits
+            .orbits
+            .iter()
+            .filter(|&&(rep, _)| singleton(rep))
+            .count() as u64;
+        let partners = single_orbits
+            .of
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| singleton(k))
+            .count() as u64;
+        if auto {
+            let reduced = (single_orbits.orbits.len() as u64)
+                .saturating_add(with_pairs.saturating_mul(partners));
+            if reduced.saturating_mul(4) > keys || with_pairs.saturating_mul(partners) > 1 << 24 {
+                return None;
+            }
+        }
+        let pairs = single_orbits
+            .orbits
+            .iter()
+            .map(|&(rep, _)| {
+                singleton(rep).then(|| {
+                    let gens = orbits::generators(&fg.pinned(rep));
+                    let o = KeyOrbits::new(&fg, gens, &|k| k != rep && singleton(k), false);
+                    Stab {
+                        members: o.members(),
+                    }
+                })
+            })
+            .collect();
+        Some(Classes {
+            fg,
+            single: single_orbits,
+            pairs,
+        })
+    }
+
+    /// Keys proven one by one: a representative per class.
+    fn work(&self) -> u64 {
+        self.single.orbits.len() as u64
+            + self
+                .pairs
+                .iter()
+                .flatten()
+                .map(|s| s.members.len() as u64)
+                .sum::<u64>()
+    }
+
+    /// The keys whose class's value satisfies `want`, in scenario order: single bundles in
+    /// bundle order, then pairs `(i, j)`, `i < j`, in order of `i` then `j`.
+    fn keys_where<'c>(
+        &'c self,
+        want: &'c dyn Fn(&Value) -> bool,
+        single_values: &'c [Value],
+        pair_values: &'c [Vec<Value>],
+    ) -> impl Iterator<Item = Key> + 'c {
+        let singles = (0..self.single.of.len()).filter_map(move |k| {
+            let o = self.single.of[k];
+            (o != u32::MAX && want(&single_values[o as usize])).then(|| vec![k])
+        });
+        let pairs = (0..self.single.of.len()).flat_map(move |i| {
+            let o = self.single.of[i];
+            let mut js: Vec<usize> = Vec::new();
+            if o != u32::MAX
+                && let Some(stab) = &self.pairs[o as usize]
+            {
+                let word = self.single.word(i);
+                for (class, members) in stab.members.iter().enumerate() {
+                    if !want(&pair_values[o as usize][class]) {
+                        continue;
+                    }
+                    js.extend(
+                        members
+                            .iter()
+                            .map(|&f| orbits::apply(&self.fg, &word, f))
+                            .filter(|&j| j > i),
+                    );
+                }
+            }
+            js.sort_unstable();
+            js.into_iter().map(move |j| vec![i, j])
+        });
+        singles.chain(pairs)
+    }
+}
+
+/// Proves one key at a time against the fabric as declared.
+struct Prover<'a> {
+    cx: &'a Ctx<'a>,
+    intact: &'a Routes,
+    bundles: &'a [Vec<LinkId>],
+    positions: Option<HashMap<Queue, usize>>,
+    /// Whether scenarios can add a cycle (a graph exists and the declared one is acyclic).
+    check_cbd: bool,
+    classes: AttachClasses,
+    group_live: Vec<Vec<u32>>,
+    counts: Option<Counts>,
+    counts_fit: bool,
+    /// One scenario at a time is applied to this copy and undone afterwards: building a fresh
+    /// switch graph per scenario would cost O(links) each.
+    net: Net,
+}
+
+impl<'a> Prover<'a> {
+    fn new(
+        cx: &'a Ctx<'a>,
+        intact: &'a Routes,
+        bundles: &'a [Vec<LinkId>],
+        graph: Option<&BufferDependencyGraph>,
+        already_cyclic: bool,
+    ) -> Prover<'a> {
+        let positions = match (graph, already_cyclic) {
+            (Some(g), false) => g.topo_positions(),
+            _ => None,
+        };
+        let classes = routing::attach_classes(&intact.net, &cx.isolated);
+        let live = |u: u32| !cx.isolated.get(u as usize).copied().unwrap_or(false);
+        let group_live: Vec<Vec<u32>> = intact
+            .dests
+            .iter()
+            .map(|d| d.units.iter().copied().filter(|&u| live(u)).collect())
+            .collect();
+        // `Counts` holds a flag per (source class, destination group): at most 64 M of them.
+        let counts_fit = classes.len().saturating_mul(intact.dests.len()) <= 64 << 20;
+        Prover {
+            cx,
+            intact,
+            bundles,
+            positions,
+            check_cbd: graph.is_some() && !already_cyclic,
+            classes,
+            group_live,
+            counts: None,
+            counts_fit,
+            net: intact.net.clone(),
+        }
+    }
+
+    fn value(&mut self, key: &[usize], want_cycle: bool) -> Value {
+        let p = self.prove(key, 0, want_cycle);
+        Value {
+            total: p.total,
+            cyclic: p.cyclic,
+        }
+    }
+
+    /// What `key` removes: switch pairs (low, high) and (endpoint, switch) attachments.
+    fn removes(&self, key: &[usize]) -> (Vec<SwitchPair>, Vec<Detached>) {
+        let f = self.cx.fabric;
+        let ends = &self.intact.net.ends;
+        let mut adj_removed: Vec<(u32, u32)> = Vec::new();
         let mut detached: Vec<(u32, u32)> = Vec::new(); // (endpoint, switch)
-        for &b in &key {
-            let l = f.link(bundles[b][0]);
+        for &b in key {
+            let l = f.link(self.bundles[b][0]);
             match (l.a.device, l.b.device) {
                 (DeviceId::Switch(x), DeviceId::Switch(y)) => {
-                    adj_removed.insert((x.0.min(y.0), x.0.max(y.0)));
+                    adj_removed.push((x.0.min(y.0), x.0.max(y.0)));
                 }
                 (DeviceId::Switch(s), DeviceId::Host(h)) => {
                     if let Some(u) = ends.unit(h.0, l.b.port) {
@@ -193,29 +552,43 @@ pub fn check(
                 _ => {}
             }
         }
+        adj_removed.sort_unstable();
+        adj_removed.dedup();
+        (adj_removed, detached)
+    }
+
+    /// The key's routing, routes and whole graph (for its witness).
+    fn graph_of(&mut self, key: &[usize]) -> (Routes, BufferDependencyGraph) {
+        let (adj_removed, detached) = self.removes(key);
+        apply(&mut self.net, &adj_removed, &detached, true);
+        let mut g = BufferDependencyGraph::default();
+        let r = self.cx.routes(self.net.clone(), 0, Some(&mut g));
+        apply(&mut self.net, &adj_removed, &detached, false);
+        (r, g)
+    }
+
+    /// Proves `key`: the pairs it cuts off (the first `listing` of them kept), and, when
+    /// `want_cycle`, whether its graph has a cycle.
+    fn prove(&mut self, key: &[usize], listing: usize, want_cycle: bool) -> Proved {
+        let cx = self.cx;
+        let f = cx.fabric;
+        let intact = self.intact;
+        let ends = &intact.net.ends;
+        let (adj_removed, detached) = self.removes(key);
+        let none = Proved {
+            pairs: Vec::new(),
+            total: 0,
+            cyclic: false,
+        };
         if detached.is_empty() && adj_removed.is_empty() {
-            continue; // only some parallel links: the declared fabric's proof covers it
+            return none; // only some parallel links: the declared fabric's proof covers it
         }
-        apply(&mut net, &adj_removed, &detached, true);
+        apply(&mut self.net, &adj_removed, &detached, true);
+        let net = &self.net;
         // Destinations whose routing changes.
-        let mut affected: Vec<usize> = Vec::new();
-        for &(x, y) in &adj_removed {
-            for fr in intact
-                .fragile
-                .get(&(x, y))
-                .map(Vec::as_slice)
-                .unwrap_or(&[])
-            {
-                let s = fr.state / 2;
-                if fr
-                    .nh
-                    .iter()
-                    .all(|&t| adj_removed.contains(&(s.min(t), s.max(t))))
-                {
-                    affected.push(fr.dest as usize);
-                }
-            }
-            if let Some(ds) = intact.static_uses.get(&(x, y)) {
+        let mut affected: Vec<usize> = intact.model_affected(&adj_removed);
+        for p in &adj_removed {
+            if let Some(ds) = intact.static_uses.get(p) {
                 affected.extend(ds.iter().map(|&d| d as usize));
             }
         }
@@ -226,7 +599,9 @@ pub fn check(
         }
         for (ri, r) in f.routing.routes.iter().enumerate() {
             let hit = match r.via {
-                DeviceId::Switch(v) => adj_removed.contains(&(r.at.0.min(v.0), r.at.0.max(v.0))),
+                DeviceId::Switch(v) => adj_removed
+                    .binary_search(&(r.at.0.min(v.0), r.at.0.max(v.0)))
+                    .is_ok(),
                 // Withdrawn once no NIC of the host is cabled to the route's switch.
                 DeviceId::Host(h) => {
                     let at = r.at.0;
@@ -254,29 +629,28 @@ pub fn check(
             v
         };
         let is_detached = |u: u32| detached_units.binary_search(&u).is_ok();
-        // One pair at least for the first scenarios, which are reported one by one (the
-        // finding's example); after them, only what the listing budget has left.
-        let listing = if out.unreachable.len() < super::SCENARIO_FINDINGS {
-            keep.max(1)
-        } else {
-            keep
-        };
+        let live = |u: u32| !cx.isolated.get(u as usize).copied().unwrap_or(false);
+        let same_host = |u: u32| ends.of_host(ends.host[u as usize]);
         // Only endpoints cut off entirely, nothing re-routed and nothing to list: count, from
-        // the declared fabric's reachability alone.
+        // the declared fabric's reachability alone. The graph is a subgraph of the declared
+        // one (fewer sources, the same tables), so no cycle either.
         if listing == 0
-            && counts_fit
+            && self.counts_fit
             && affected.is_empty()
             && detached_units
                 .iter()
                 .all(|&u| net.unit_attach[u as usize].is_empty())
         {
-            let c = counts.get_or_insert_with(|| Counts::new(intact, &classes, &group_live));
+            let c = self
+                .counts
+                .get_or_insert_with(|| Counts::new(intact, &self.classes, &self.group_live));
             let total = c.cut_off(intact, &detached_units, &live);
-            if total > 0 {
-                out.unreachable.push((links.clone(), Vec::new(), total));
-            }
-            apply(&mut net, &adj_removed, &detached, false);
-            continue;
+            apply(&mut self.net, &adj_removed, &detached, false);
+            return Proved {
+                pairs: Vec::new(),
+                total,
+                cyclic: false,
+            };
         }
         // Re-routed destinations: the affected groups (without detached endpoints), and each
         // detached endpoint on its own.
@@ -313,54 +687,12 @@ pub fn check(
         let mut ok_new: HashMap<usize, Vec<bool>> = HashMap::new(); // by intact dest index
         let mut ok_unit: HashMap<u32, Vec<bool>> = HashMap::new();
         for (old, d) in &rerouted {
-            let ok = match old {
-                Some(_) => match d.attach.as_slice() {
-                    // Symmetry: the switch `a` and its twin `r` are swapped by an automorphism
-                    // of the declared fabric; the scenario seen from `r` is the key.
-                    [a] if d.routes.is_empty() && net.model != RoutingModel::None => {
-                        let (a, r) = (*a, rep[*a as usize]);
-                        let mut mapped: Vec<(u32, u32)> = adj_removed
-                            .iter()
-                            .map(|&(x, y)| {
-                                let (x, y) = (routing::swap(x, a, r), routing::swap(y, a, r));
-                                (x.min(y), x.max(y))
-                            })
-                            .collect();
-                        mapped.sort_unstable();
-                        let ck = (r, mapped);
-                        match twin_cache.get(&ck) {
-                            Some(v) => routing::swap_states(v, a, r),
-                            None => {
-                                let v = routing::deliverable(f, &net, d);
-                                if twin_cache.len() < twin_cache_max {
-                                    twin_cache.insert(ck, routing::swap_states(&v, a, r));
-                                }
-                                v
-                            }
-                        }
-                    }
-                    _ => routing::deliverable(f, &net, d),
-                },
-                // Delivery needs an attachment (the models deliver only there, and a static
-                // route via a host only where the endpoint is cabled): nothing reaches it.
-                None if d.attach.is_empty() => vec![false; net.switches() * 2],
-                None => {
-                    // Symmetry: same group, same remaining attachments, no other change → same table.
-                    let u = d.units[0];
-                    let simple = adj_removed.is_empty() && key.len() == 1;
-                    let ck = (intact.dest_of[u as usize], d.attach.clone());
-                    if simple {
-                        if let Some(v) = cache.get(&ck) {
-                            v.clone()
-                        } else {
-                            let v = routing::deliverable(f, &net, d);
-                            cache.insert(ck, v.clone());
-                            v
-                        }
-                    } else {
-                        routing::deliverable(f, &net, d)
-                    }
-                }
+            // Delivery needs an attachment (the models deliver only there, and a static
+            // route via a host only where the endpoint is cabled): nothing reaches it.
+            let ok = if d.attach.is_empty() {
+                vec![false; net.switches() * 2]
+            } else {
+                routing::deliverable(f, net, d)
             };
             match old {
                 Some(i) => {
@@ -384,7 +716,7 @@ pub fn check(
             if dst.is_empty() {
                 continue;
             }
-            for (attach, units) in &classes {
+            for (attach, units) in &self.classes {
                 if reaches(attach, ok_now) || !reaches(attach, ok_before) {
                     continue;
                 }
@@ -405,7 +737,7 @@ pub fn check(
         for &u in detached_units.iter().filter(|&&u| live(u)) {
             let before = intact.net.unit_attach[u as usize].as_slice();
             let now = net.unit_attach[u as usize].as_slice();
-            for (i, units) in group_live.iter().enumerate() {
+            for (i, units) in self.group_live.iter().enumerate() {
                 let ok_before = &intact.ok[i];
                 let ok_now = ok_new.get(&i).unwrap_or(ok_before);
                 if !reaches(now, ok_now) && reaches(before, ok_before) {
@@ -429,46 +761,45 @@ pub fn check(
             }
         }
         let (pairs, total) = cut.finish();
-        if total > 0 {
-            keep = keep.saturating_sub(pairs.len());
-            out.unreachable.push((links.clone(), pairs, total));
-        }
 
         // Cycles.
-        if !check_cbd || out.first_cycle.is_some() {
-            apply(&mut net, &adj_removed, &detached, false);
-            continue;
-        }
-        let mut forward = positions.is_some();
-        if let Some(pos) = &positions {
-            'dests: for (_, d) in &rerouted {
-                let t = routing::table(f, &net, d);
-                let mut bad = false;
-                buffer_graph::dest_edges(&cx.qos, &net, d, &t, |a: Queue, b: Queue| {
-                    match (pos.get(&a), pos.get(&b)) {
-                        (Some(x), Some(y)) if x < y => {}
-                        _ => bad = true,
+        let mut cyclic = false;
+        if want_cycle && self.check_cbd {
+            let mut forward = self.positions.is_some();
+            if let Some(pos) = &self.positions {
+                'dests: for (_, d) in &rerouted {
+                    let t = routing::table(f, net, d);
+                    let mut bad = false;
+                    super::buffer_graph::dest_edges(
+                        &cx.qos,
+                        net,
+                        d,
+                        &t,
+                        |a: Queue, b: Queue| match (pos.get(&a), pos.get(&b)) {
+                            (Some(x), Some(y)) if x < y => {}
+                            _ => bad = true,
+                        },
+                    );
+                    if bad {
+                        forward = false;
+                        break 'dests;
                     }
-                });
-                if bad {
-                    forward = false;
-                    break 'dests;
                 }
             }
+            if !forward {
+                // Exact: the scenario's whole graph.
+                let mut g = BufferDependencyGraph::default();
+                let _ = cx.routes(net.clone(), 0, Some(&mut g));
+                cyclic = !g.cyclic_components().is_empty();
+            }
         }
-        if forward {
-            apply(&mut net, &adj_removed, &detached, false);
-            continue;
-        }
-        // Exact: the scenario's whole graph.
-        let mut g = BufferDependencyGraph::default();
-        let r = cx.routes(net.clone(), 0, Some(&mut g));
-        apply(&mut net, &adj_removed, &detached, false);
-        if !g.cyclic_components().is_empty() {
-            out.first_cycle = Some((links, r, g));
+        apply(&mut self.net, &adj_removed, &detached, false);
+        Proved {
+            pairs,
+            total,
+            cyclic,
         }
     }
-    out
 }
 
 /// Reachability of the fabric as declared, by (source class, destination group), with the
@@ -554,7 +885,7 @@ impl Counts {
 
 /// Removes (`remove`) or puts back the scenario's adjacencies and endpoint attachments (a
 /// host stays attached to a switch while one of its endpoints is).
-fn apply(net: &mut Net, adj: &HashSet<(u32, u32)>, detached: &[(u32, u32)], remove: bool) {
+fn apply(net: &mut Net, adj: &[(u32, u32)], detached: &[(u32, u32)], remove: bool) {
     fn edit(v: &mut Vec<u32>, x: u32, remove: bool) {
         match (v.binary_search(&x), remove) {
             (Ok(i), true) => {

@@ -21,7 +21,9 @@
 
 pub mod buffer_graph;
 pub mod failures;
+pub mod orbits;
 pub mod pairs;
+pub mod symmetry;
 pub mod tagger;
 pub mod witness;
 
@@ -51,6 +53,8 @@ pub struct Options {
     pub max_scenarios: u64,
     /// Most unreachable pairs listed in the facts (all are counted).
     pub max_unreachable: u64,
+    /// Whether failure scenarios are proven by classes of symmetric ones (failures.rs).
+    pub reduce: failures::Reduce,
 }
 
 impl Default for Options {
@@ -60,6 +64,7 @@ impl Default for Options {
             force_graph: false,
             max_scenarios: limits.max_scenarios,
             max_unreachable: limits.max_unreachable,
+            reduce: failures::Reduce::Auto,
         }
     }
 }
@@ -150,6 +155,7 @@ impl Ctx<'_> {
                     net,
                     &self.intact_attach,
                     fragile,
+                    true,
                     |net, i, d, t| {
                         buffer_graph::dest_edges(&self.qos, net, d, t, |a, b| {
                             g.edge(a, b, Cause::Route(i as u32))
@@ -173,6 +179,7 @@ impl Ctx<'_> {
                 net,
                 &self.intact_attach,
                 fragile,
+                false,
                 |_, _, _, _| {},
             ),
         }
@@ -269,9 +276,12 @@ pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
         &routes,
         build.then_some(&graph),
         possible,
-        n,
-        opts.max_scenarios,
-        budget.saturating_sub(proof.unreachable.len()),
+        failures::Settings {
+            n,
+            max_work: opts.max_scenarios,
+            keep: budget.saturating_sub(proof.unreachable.len()),
+            reduce: opts.reduce,
+        },
     );
     // Scenarios analysed: past the bound only the fabric as declared was.
     proof.facts.complete = outcome.stopped.is_none();
@@ -280,15 +290,22 @@ pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
     } else {
         1
     };
-    if let Some(distinct) = outcome.stopped {
+    proof.facts.proven = 1 + outcome.proven;
+    if let Some(work) = outcome.stopped {
+        let how = if outcome.by_classes {
+            "one per class of symmetric scenarios"
+        } else {
+            "every distinct one: the fabric's symmetry does not divide them enough"
+        };
         proof.diagnostics.push(
             Diagnostic::new(
                 Code::ScenarioLimit,
                 fabric.routing.check_failures.span,
                 format!(
-                    "`check failures {n}` means {distinct} distinct failure scenarios to \
-                     prove, more than the limit of {}; they were not proven",
-                    opts.max_scenarios
+                    "`check failures {n}` means {} failure scenarios, of which {work} would \
+                     have to be proven one by one ({how}), more than the limit of {}; they \
+                     were not proven",
+                    outcome.scenarios, opts.max_scenarios
                 ),
             )
             .label("the failure scenarios asked for here")
@@ -305,8 +322,11 @@ pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
         report_unreachable(&cx, pairs, *total, &names, budget, &mut proof);
     }
     let rest = outcome.unreachable.get(SCENARIO_FINDINGS..).unwrap_or(&[]);
-    if !rest.is_empty() {
-        let pairs: u64 = rest.iter().fold(0, |n, (_, _, t)| n.saturating_add(*t));
+    if !rest.is_empty() || outcome.more.0 > 0 {
+        let pairs: u64 = rest
+            .iter()
+            .fold(outcome.more.1, |n, (_, _, t)| n.saturating_add(*t));
+        let scenarios = (rest.len() as u64).saturating_add(outcome.more.0);
         proof.facts.unreachable_pairs = proof.facts.unreachable_pairs.saturating_add(pairs);
         for (scenario, kept, _) in rest {
             let names: Vec<String> = scenario.iter().map(|&l| cx.link_name(l)).collect();
@@ -317,9 +337,8 @@ pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
                 Code::Unreachable,
                 fabric.routing.check_failures.span,
                 format!(
-                    "{} more failure scenarios cut NIC pairs off ({pairs} pair(s) in all); \
-                     the first {SCENARIO_FINDINGS} scenarios are reported one by one",
-                    rest.len()
+                    "{scenarios} more failure scenarios cut NIC pairs off ({pairs} pair(s) in \
+                     all); the first {SCENARIO_FINDINGS} scenarios are reported one by one"
                 ),
             )
             .label("failure scenarios checked here")

@@ -133,6 +133,12 @@ impl Qos {
         ps
     }
 
+    /// How switch `s` treats priorities: each class's priority, and which priorities run
+    /// PFC. Switches that differ here are never swapped by a symmetry (orbits.rs).
+    pub fn switch_treatment(&self, s: u32) -> (&[u8], u64) {
+        (&self.prio[s as usize], self.lossless[s as usize])
+    }
+
     /// The lossless priorities of switch `s`, ascending.
     pub fn lossless_priorities(&self, s: u32) -> Vec<u8> {
         (0..64u8)

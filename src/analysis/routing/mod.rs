@@ -369,6 +369,102 @@ impl Table {
     }
 }
 
+/// An unreachable distance.
+pub const INF: u32 = u32::MAX;
+
+/// The routing model's distances toward one destination's switches: its next hops and what
+/// reaches it follow from them alone (`View`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Distances {
+    /// `down`, `up` per switch (updown.rs).
+    Updown(Vec<u32>, Vec<u32>),
+    /// Hops per switch (shortest.rs).
+    Shortest(Vec<u32>),
+    /// `routing none`: delivery at the attachments only (sorted).
+    None(Vec<u32>),
+}
+
+impl Distances {
+    /// The distances toward a destination attached at `attach` (sorted) in `net`.
+    pub fn new(net: &Net, attach: &[u32]) -> Distances {
+        match net.model {
+            RoutingModel::Updown => {
+                let (down, up) = updown::distances(net, attach);
+                Distances::Updown(down, up)
+            }
+            RoutingModel::Shortest => Distances::Shortest(shortest::distances(net, attach)),
+            RoutingModel::None => Distances::None(attach.to_vec()),
+        }
+    }
+
+    /// As computed.
+    pub fn view(&self) -> View<'_> {
+        View {
+            d: self,
+            a: u32::MAX,
+            b: u32::MAX,
+        }
+    }
+
+    /// Seen from the twin: switches `a` and `b` swapped (`twins`).
+    pub fn swapped(&self, a: u32, b: u32) -> View<'_> {
+        View { d: self, a, b }
+    }
+}
+
+/// Distances toward a destination, possibly those of its twin with the twins swapped.
+#[derive(Debug, Clone, Copy)]
+pub struct View<'d> {
+    d: &'d Distances,
+    a: u32,
+    b: u32,
+}
+
+impl View<'_> {
+    /// The model's next hops at switch `s` in `phase`.
+    pub fn hop(&self, net: &Net, s: u32, phase: usize) -> Hop {
+        let (a, b) = (self.a, self.b);
+        let at = |v: &[u32], t: u32| v[swap(t, a, b) as usize];
+        match self.d {
+            Distances::Updown(down, up) => {
+                updown::hop(net, s, phase, |t| at(down, t), |t| at(up, t))
+            }
+            Distances::Shortest(dist) => shortest::hop(net, s, |t| at(dist, t)),
+            Distances::None(attach) => {
+                if attach.binary_search(&swap(s, a, b)).is_ok() {
+                    Hop::Deliver
+                } else {
+                    Hop::Drop
+                }
+            }
+        }
+    }
+
+    /// Whether state (`s`, `phase`) has a route: `hop` is not `Drop`.
+    pub fn reaches(&self, s: u32, phase: usize) -> bool {
+        let i = swap(s, self.a, self.b) as usize;
+        match self.d {
+            Distances::Updown(down, up) => [up, down][phase][i] != INF,
+            Distances::Shortest(dist) => dist[i] != INF,
+            Distances::None(attach) => attach.binary_search(&(i as u32)).is_ok(),
+        }
+    }
+
+    /// Every state's next hops: `[switch * 2 + phase]`.
+    pub fn table(&self, net: &Net) -> Vec<Hop> {
+        (0..net.switches() as u32)
+            .flat_map(|s| [self.hop(net, s, UP), self.hop(net, s, DOWN)])
+            .collect()
+    }
+
+    /// Every state's reachability: `[switch * 2 + phase]`.
+    pub fn reach(&self, net: &Net) -> Vec<bool> {
+        (0..net.switches() as u32)
+            .flat_map(|s| [self.reaches(s, UP), self.reaches(s, DOWN)])
+            .collect()
+    }
+}
+
 /// The next-hop table toward `dest` under the fabric's routing model and static routes.
 pub fn table(fabric: &Fabric, net: &Net, dest: &Dest) -> Table {
     with_static(fabric, net, dest, model_table(net, dest))
@@ -376,32 +472,14 @@ pub fn table(fabric: &Fabric, net: &Net, dest: &Dest) -> Table {
 
 /// The routing model's next hops toward `dest`, before static routes.
 pub fn model_table(net: &Net, dest: &Dest) -> Vec<Hop> {
-    match net.model {
-        RoutingModel::Updown => updown::table(net, &dest.attach),
-        RoutingModel::Shortest => shortest::table(net, &dest.attach),
-        RoutingModel::None => (0..net.switches() * 2)
-            .map(|i| {
-                if dest.attach.binary_search(&((i / 2) as u32)).is_ok() {
-                    Hop::Deliver
-                } else {
-                    Hop::Drop
-                }
-            })
-            .collect(),
-    }
+    Distances::new(net, &dest.attach).view().table(net)
 }
 
 /// `can_deliver` of `table(dest)` for a destination without static routes, from the model's
 /// distances alone (its next hops all deliver, see `can_deliver`).
 pub fn model_reach(net: &Net, dest: &Dest) -> Vec<bool> {
     debug_assert!(dest.routes.is_empty());
-    match net.model {
-        RoutingModel::Updown => updown::reach(net, &dest.attach),
-        RoutingModel::Shortest => shortest::reach(net, &dest.attach),
-        RoutingModel::None => (0..net.switches() * 2)
-            .map(|i| dest.attach.binary_search(&((i / 2) as u32)).is_ok())
-            .collect(),
-    }
+    Distances::new(net, &dest.attach).view().reach(net)
 }
 
 /// Deliverability toward `dest`: `can_deliver` of its table.
@@ -557,92 +635,18 @@ pub fn rotate_min<T: Ord + Clone>(mut v: Vec<T>) -> Vec<T> {
     v
 }
 
-/// A model next-hop set small enough that `check failures N` could empty it: state
-/// `switch * 2 + phase` of destination `dest` has only the neighbours `nh`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Fragile {
-    pub dest: u32,
-    pub state: u32,
-    pub nh: Vec<u32>,
-}
-
 /// Most adjacencies `Routes::static_uses` indexes for one destination.
 const STATIC_USES_MAX: usize = 1024;
 
 /// The key in `Routes::static_uses` of destinations re-routed on every switch-link failure.
 pub const ANY_ADJACENCY: (u32, u32) = (u32::MAX, u32::MAX);
 
-/// One destination routed: its table, the loops and deliverability, its fragile next hops.
-struct Routed {
-    table: Table,
-    loops: Vec<Loop>,
-    ok: Vec<bool>,
-    fragile: Vec<((u32, u32), Fragile)>,
-    static_uses: Vec<(u32, u32)>,
-}
-
-fn route_model(
-    fabric: &Fabric,
-    net: &Net,
-    d: &Dest,
-    i: usize,
-    fragile_limit: usize,
-    model: Vec<Hop>,
-) -> Routed {
-    let mut fragile = Vec::new();
-    if fragile_limit > 0 {
-        for (state, h) in model.iter().enumerate() {
-            if let Hop::Via(v) = h
-                && v.len() <= fragile_limit
-            {
-                let x = (state / 2) as u32;
-                for &y in v {
-                    fragile.push((
-                        (x.min(y), x.max(y)),
-                        Fragile {
-                            dest: i as u32,
-                            state: state as u32,
-                            nh: v.clone(),
-                        },
-                    ));
-                }
-            }
-        }
-    }
-    let table = with_static(fabric, net, d, model);
-    // With static routes a branch may loop or drop: losing any neighbour the table uses can
-    // then change what is delivered (failures.rs re-routes the destination).
-    let mut static_uses = Vec::new();
-    if fragile_limit > 0 && table.any_static {
-        for (state, h) in table.hops.iter().enumerate() {
-            if let Hop::Via(v) = h {
-                let x = (state / 2) as u32;
-                static_uses.extend(v.iter().map(|&y| (x.min(y), x.max(y))));
-            }
-        }
-        static_uses.sort_unstable();
-        static_uses.dedup();
-        // A large table is not indexed: the destination is then re-routed on every
-        // switch-link failure (more work, the same answer), which bounds the index's memory.
-        if static_uses.len() > STATIC_USES_MAX {
-            static_uses = vec![ANY_ADJACENCY];
-        }
-    }
-    Routed {
-        loops: loops(net, &table, &sources(net, d), i),
-        ok: can_deliver(net, &table),
-        table,
-        fragile,
-        static_uses,
-    }
-}
-
 /// Per switch, the smallest switch that is its *twin*: the same tier and the same set of
 /// neighbouring switches (hence not adjacent to it). Swapping two twins maps the switch graph
-/// onto itself, tiers included, so the routing models' next hops toward a destination at one
-/// twin are those toward the other with the two swapped: one table serves a whole class (the
-/// leaves of a Clos pod). Static routes are not symmetric; destinations with any are routed
-/// on their own.
+/// onto itself, tiers included, so the routing models' distances toward a destination at one
+/// twin are those toward the other with the two swapped: one computation serves a whole class
+/// (the leaves of a Clos pod). Static routes are not symmetric; destinations with any are
+/// routed on their own.
 pub fn twins(net: &Net) -> Vec<u32> {
     let mut first: HashMap<(Option<u8>, &[u32]), u32> = HashMap::new();
     (0..net.switches() as u32)
@@ -665,28 +669,102 @@ pub fn swap(x: u32, a: u32, b: u32) -> u32 {
     }
 }
 
-/// Per-state values (`switch * 2 + phase`) with switches `a` and `b` swapped.
-pub fn swap_states<T: Clone>(v: &[T], a: u32, b: u32) -> Vec<T> {
-    let mut out = v.to_vec();
-    for p in 0..2 {
-        out.swap(a as usize * 2 + p, b as usize * 2 + p);
+/// Where a destination's distances are: an index into `Routes::distances`, and the twins to
+/// swap (`u32::MAX` twice when none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DistRef {
+    pub index: u32,
+    pub a: u32,
+    pub b: u32,
+}
+
+/// Model states (`switch * 2 + phase`) whose next-hop set is small enough for `check
+/// failures N` to empty it, with that set.
+fn fragile_states(net: &Net, v: View, limit: usize) -> Vec<(u32, Vec<u32>)> {
+    let mut out = Vec::new();
+    for s in 0..net.switches() as u32 {
+        // Only a switch with few neighbours can have a small set in both phases; most states
+        // of a big fabric have many next hops, and a set larger than `limit` is skipped early.
+        for phase in [UP, DOWN] {
+            if net.model != RoutingModel::Updown && phase == DOWN {
+                continue; // one phase only: `DOWN` mirrors `UP`
+            }
+            if let Hop::Via(nh) = v.hop(net, s, phase)
+                && nh.len() <= limit
+            {
+                out.push((s * 2 + phase as u32, nh));
+            }
+        }
     }
     out
 }
 
-/// A model table with switches `a` and `b` swapped (states and next hops).
-fn swap_hops(hops: &[Hop], a: u32, b: u32) -> Vec<Hop> {
-    swap_states(hops, a, b)
-        .into_iter()
-        .map(|h| match h {
-            Hop::Via(v) if v.contains(&a) || v.contains(&b) => {
-                let mut v: Vec<u32> = v.into_iter().map(|x| swap(x, a, b)).collect();
-                v.sort_unstable();
-                Hop::Via(v)
+/// The switch pairs (low, high) of `states` (from `fragile_states`), seen with switches `a`
+/// and `b` swapped, sorted and without duplicates.
+fn fragile_pairs(states: &[(u32, Vec<u32>)], a: u32, b: u32) -> Vec<(u32, u32)> {
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
+    for (state, nh) in states {
+        let x = swap(state / 2, a, b);
+        for &y in nh {
+            let y = swap(y, a, b);
+            pairs.push((x.min(y), x.max(y)));
+        }
+    }
+    pairs.sort_unstable();
+    pairs.dedup();
+    pairs
+}
+
+/// One destination routed: deliverability, and (with a table) loops and static-route uses.
+struct Routed {
+    loops: Vec<Loop>,
+    ok: Vec<bool>,
+    static_uses: Vec<(u32, u32)>,
+    table: Option<Table>,
+}
+
+fn route_dest(
+    fabric: &Fabric,
+    net: &Net,
+    d: &Dest,
+    i: usize,
+    v: View,
+    want_table: bool,
+    index_static: bool,
+) -> Routed {
+    if !want_table && d.routes.is_empty() {
+        return Routed {
+            loops: Vec::new(),
+            ok: v.reach(net),
+            static_uses: Vec::new(),
+            table: None,
+        };
+    }
+    let table = with_static(fabric, net, d, v.table(net));
+    // With static routes a branch may loop or drop: losing any neighbour the table uses can
+    // then change what is delivered (failures.rs re-routes the destination).
+    let mut static_uses = Vec::new();
+    if index_static && table.any_static {
+        for (state, h) in table.hops.iter().enumerate() {
+            if let Hop::Via(nh) = h {
+                let x = (state / 2) as u32;
+                static_uses.extend(nh.iter().map(|&y| (x.min(y), x.max(y))));
             }
-            h => h,
-        })
-        .collect()
+        }
+        static_uses.sort_unstable();
+        static_uses.dedup();
+        // A large table is not indexed: the destination is then re-routed on every
+        // switch-link failure (more work, the same answer), which bounds the index's memory.
+        if static_uses.len() > STATIC_USES_MAX {
+            static_uses = vec![ANY_ADJACENCY];
+        }
+    }
+    Routed {
+        loops: loops(net, &table, &sources(net, d), i),
+        ok: can_deliver(net, &table),
+        static_uses,
+        table: want_table.then_some(table),
+    }
 }
 
 /// Everything routing computes for one scenario. Tables are not kept (at 100,000 GPUs they
@@ -700,8 +778,14 @@ pub struct Routes {
     pub loops: Vec<Loop>,
     /// Per destination, `can_deliver` of its table.
     pub ok: Vec<Vec<bool>>,
-    /// Model next-hop sets of at most `fragile_limit` neighbours, by switch pair (low, high).
-    pub fragile: HashMap<(u32, u32), Vec<Fragile>>,
+    /// The model's distances, one per twin class of destinations (only when
+    /// `fragile_limit` > 0), and per destination where its are.
+    pub distances: Vec<Distances>,
+    pub dist_of: Vec<DistRef>,
+    /// Destinations with a model next-hop set of at most `fragile_limit` neighbours at one
+    /// switch of a pair (low, high) that contains the other (only when `fragile_limit` > 0):
+    /// removing that adjacency may change their routing, removing any other cannot.
+    pub fragile: HashMap<(u32, u32), Vec<u32>>,
     /// Destinations with static routes, by every switch pair (low, high) their table uses
     /// (only when `fragile_limit` > 0); under `ANY_ADJACENCY` those whose table is too large
     /// to index.
@@ -709,11 +793,16 @@ pub struct Routes {
 }
 
 impl Routes {
+    /// Routes every destination of `net`. `each` sees every destination's table, in order,
+    /// when `tables` is set (the buffer-dependency graph is built from them); otherwise only
+    /// destinations with static routes get a table, and the others' reachability comes from
+    /// the model's distances alone.
     pub fn compute(
         fabric: &Fabric,
         net: Net,
         intact_attach: &[Vec<u32>],
         fragile_limit: usize,
+        tables: bool,
         mut each: impl FnMut(&Net, usize, &Dest, &Table),
     ) -> Routes {
         let dests = destinations(fabric, &net, intact_attach);
@@ -723,75 +812,161 @@ impl Routes {
                 dest_of[u as usize] = i;
             }
         }
-        let mut all_loops = Vec::new();
-        let mut ok = Vec::with_capacity(dests.len());
-        let mut fragile: HashMap<(u32, u32), Vec<Fragile>> = HashMap::new();
-        let mut static_uses: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
-        // Destinations are routed independently, so a batch is computed in parallel; `each`
-        // then sees them one by one in destination order (it may build the graph), and a
-        // batch's tables are dropped before the next: all of them at once would not fit.
-        // Destinations attached at one switch, without static routes, whose switch has a twin:
-        // one model table per twin class, computed first; the others are it with the twins
-        // swapped.
+        // Destinations attached at one switch, without static routes, share the distances of
+        // their twin class (computed toward its first switch, then seen with the two swapped).
         let rep = twins(&net);
-        let symmetric = |d: &Dest| match d.attach.as_slice() {
+        let shared = |d: &Dest| match d.attach.as_slice() {
             [s] if d.routes.is_empty() && net.model != RoutingModel::None => Some(rep[*s as usize]),
             _ => None,
         };
-        let mut uses: HashMap<u32, usize> = HashMap::new();
-        for d in &dests {
-            if let Some(r) = symmetric(d) {
-                *uses.entry(r).or_default() += 1;
+        let mut slot: BTreeMap<Option<u32>, Vec<usize>> = BTreeMap::new();
+        let mut keys: Vec<(Option<u32>, usize)> = Vec::with_capacity(dests.len());
+        for (i, d) in dests.iter().enumerate() {
+            match shared(d) {
+                Some(r) => keys.push((Some(r), i)),
+                None => keys.push((None, i)),
             }
         }
-        // The shared tables are kept for the whole scenario: at most about 64 MB of them (a
-        // state's hop is about 32 bytes), the most used first; other destinations are routed
-        // on their own.
-        let mut shared: Vec<(usize, u32)> = uses
-            .into_iter()
-            .filter(|&(_, n)| n > 1)
-            .map(|(r, n)| (n, r))
-            .collect();
-        shared.sort_unstable_by(|a, b| b.cmp(a));
-        shared.truncate(((64usize << 20) / (net.switches().max(1) * 2 * 32)).max(1));
-        let mut shared: Vec<u32> = shared.into_iter().map(|(_, r)| r).collect();
-        shared.sort_unstable();
-        let base: HashMap<u32, Vec<Hop>> = shared
-            .par_iter()
-            .map(|&r| {
-                let d = Dest::new(&net.ends, Vec::new(), vec![r], Vec::new());
-                (r, model_table(&net, &d))
-            })
-            .collect();
+        // One distance computation per twin class and per other destination.
+        let mut wanted: Vec<(Option<u32>, usize)> = Vec::new();
+        for &(r, i) in &keys {
+            match r {
+                Some(r) => {
+                    let e = slot.entry(Some(r)).or_default();
+                    if e.is_empty() {
+                        wanted.push((Some(r), i));
+                    }
+                    e.push(i);
+                }
+                None => wanted.push((None, i)),
+            }
+        }
+        // Kept for the whole scenario (and, for the fabric as declared, for every failure
+        // scenario): at most about 256 MB of them (a switch's entry is at most 8 bytes). Past
+        // that each destination's distances are computed in its batch and dropped with it,
+        // and `model_affected` re-routes every destination the fragile index lists.
+        let keep = wanted.len() <= ((256usize << 20) / (net.switches().max(1) * 8)).max(1);
+        let computed: Vec<Distances> = if keep {
+            wanted
+                .par_iter()
+                .map(|&(r, i)| match r {
+                    Some(r) => Distances::new(&net, &[r]),
+                    None => Distances::new(&net, &dests[i].attach),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut dist_of = vec![
+            DistRef {
+                index: 0,
+                a: u32::MAX,
+                b: u32::MAX,
+            };
+            dests.len()
+        ];
+        let mut shared_index: HashMap<u32, u32> = HashMap::new();
+        for (k, &(r, i)) in wanted.iter().enumerate() {
+            match r {
+                Some(r) => {
+                    shared_index.insert(r, k as u32);
+                }
+                None => {
+                    dist_of[i].index = k as u32;
+                }
+            }
+        }
+        for (i, d) in dests.iter().enumerate() {
+            if let Some(r) = shared(d) {
+                let a = d.attach[0];
+                dist_of[i] = if a == r {
+                    DistRef {
+                        index: shared_index[&r],
+                        a: u32::MAX,
+                        b: u32::MAX,
+                    }
+                } else {
+                    DistRef {
+                        index: shared_index[&r],
+                        a,
+                        b: r,
+                    }
+                };
+            }
+        }
+        let view = |i: usize| {
+            let r = dist_of[i];
+            computed.get(r.index as usize).map(|d| d.swapped(r.a, r.b))
+        };
+
+        let mut all_loops = Vec::new();
+        let mut ok = Vec::with_capacity(dests.len());
+        let mut static_uses: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
+        let mut fragile: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
+        // Destinations are routed independently, so a batch is computed in parallel; `each`
+        // then sees them one by one in destination order (it may build the graph), and a
+        // batch's tables are dropped before the next: all of them at once would not fit.
         let batch = rayon::current_num_threads().max(1) * 8;
         for (start, chunk) in (0..dests.len())
             .step_by(batch)
             .map(|start| (start, &dests[start..(start + batch).min(dests.len())]))
         {
-            let routed: Vec<Routed> = chunk
+            let routed: Vec<(Routed, Vec<(u32, u32)>)> = chunk
                 .par_iter()
                 .enumerate()
                 .map(|(k, d)| {
-                    let model = match symmetric(d).and_then(|r| Some((r, base.get(&r)?))) {
-                        Some((r, hops)) if r == d.attach[0] => hops.clone(),
-                        Some((r, hops)) => swap_hops(hops, r, d.attach[0]),
-                        None => model_table(&net, d),
+                    let own;
+                    let (v, fragile_pairs) = match view(start + k) {
+                        Some(v) => (v, Vec::new()),
+                        None => {
+                            own = Distances::new(&net, &d.attach);
+                            let v = own.view();
+                            let pairs = if fragile_limit > 0 {
+                                fragile_pairs(
+                                    &fragile_states(&net, v, fragile_limit),
+                                    u32::MAX,
+                                    u32::MAX,
+                                )
+                            } else {
+                                Vec::new()
+                            };
+                            (v, pairs)
+                        }
                     };
-                    route_model(fabric, &net, d, start + k, fragile_limit, model)
+                    let r = route_dest(fabric, &net, d, start + k, v, tables, fragile_limit > 0);
+                    (r, fragile_pairs)
                 })
                 .collect();
-            for (k, r) in routed.into_iter().enumerate() {
+            for (k, (r, pairs)) in routed.into_iter().enumerate() {
                 let i = start + k;
-                for (pair, f) in r.fragile {
-                    fragile.entry(pair).or_default().push(f);
+                for p in pairs {
+                    fragile.entry(p).or_default().push(i as u32);
                 }
                 for pair in r.static_uses {
                     static_uses.entry(pair).or_default().push(i as u32);
                 }
                 all_loops.extend(r.loops);
                 ok.push(r.ok);
-                each(&net, i, &dests[i], &r.table);
+                if let Some(t) = &r.table {
+                    each(&net, i, &dests[i], t);
+                }
             }
+        }
+
+        // The fragile index: per distance computation its small next-hop sets, seen from
+        // every destination that uses it.
+        let mut distances = Vec::new();
+        if fragile_limit > 0 && keep {
+            let states: Vec<Vec<(u32, Vec<u32>)>> = computed
+                .par_iter()
+                .map(|d| fragile_states(&net, d.view(), fragile_limit))
+                .collect();
+            for (i, r) in dist_of.iter().enumerate() {
+                for p in fragile_pairs(&states[r.index as usize], r.a, r.b) {
+                    fragile.entry(p).or_default().push(i as u32);
+                }
+            }
+            distances = computed;
         }
         Routes {
             net,
@@ -799,9 +974,52 @@ impl Routes {
             dest_of,
             loops: all_loops,
             ok,
+            distances,
+            dist_of,
             fragile,
             static_uses,
         }
+    }
+
+    /// The model distances toward destination `i`, when they were kept (`fragile_limit` > 0
+    /// and within the memory bound of `compute`).
+    pub fn view(&self, i: usize) -> Option<View<'_>> {
+        let r = self.dist_of[i];
+        self.distances
+            .get(r.index as usize)
+            .map(|d| d.swapped(r.a, r.b))
+    }
+
+    /// Destinations whose model next hops change when the switch pairs `removed` (low, high)
+    /// lose their last link: some next-hop set at one of their switches has only removed
+    /// neighbours left out. (Locality: every other destination keeps its distances, and its
+    /// next hops lose only the removed neighbours; failures.rs.)
+    pub fn model_affected(&self, removed: &[(u32, u32)]) -> Vec<usize> {
+        let gone = |x: u32, y: u32| removed.contains(&(x.min(y), x.max(y)));
+        let mut out: Vec<usize> = Vec::new();
+        for &(x, y) in removed {
+            for &d in self.fragile.get(&(x, y)).map(Vec::as_slice).unwrap_or(&[]) {
+                // Without its distances kept, the destination is re-routed (exact, slower).
+                let Some(v) = self.view(d as usize) else {
+                    out.push(d as usize);
+                    continue;
+                };
+                let emptied = [x, y].into_iter().any(|s| {
+                    [UP, DOWN]
+                        .into_iter()
+                        .any(|phase| match v.hop(&self.net, s, phase) {
+                            Hop::Via(nh) => nh.iter().all(|&t| gone(s, t)),
+                            _ => false,
+                        })
+                });
+                if emptied {
+                    out.push(d as usize);
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     /// Counts (and keeps, within `sample`'s budget) every ordered endpoint pair with no

@@ -7,22 +7,12 @@
 //! `up[s]` the fewest hops of a valley-free route from `s` that may still climb. Every
 //! minimum-hop valley-free route from a source follows these next hops, and every route that
 //! follows them is such a route (a suffix of a shortest route is shortest from its phase).
+//! The proof keeps the distances and derives next hops where it needs them (`hop`).
 
-use super::{Hop, Net};
-
-const INF: u32 = u32::MAX;
-
-/// Per state (`switch * 2 + phase`): whether a valley-free route to `attach` exists, which is
-/// where `table` has next hops (or delivers). The distances alone, without the tables.
-pub fn reach(net: &Net, attach: &[u32]) -> Vec<bool> {
-    let (down, up) = distances(net, attach);
-    (0..net.switches())
-        .flat_map(|s| [up[s] != INF, down[s] != INF])
-        .collect()
-}
+use super::{DOWN, Hop, INF, Net, UP};
 
 /// `down` and `up` (see the module header) toward `attach`.
-fn distances(net: &Net, attach: &[u32]) -> (Vec<u32>, Vec<u32>) {
+pub fn distances(net: &Net, attach: &[u32]) -> (Vec<u32>, Vec<u32>) {
     let n = net.switches();
     let tier = |s: u32| net.tier[s as usize];
     let mut order: Vec<u32> = (0..n as u32).filter(|&s| tier(s).is_some()).collect();
@@ -54,24 +44,26 @@ fn distances(net: &Net, attach: &[u32]) -> (Vec<u32>, Vec<u32>) {
     (down, up)
 }
 
-pub fn table(net: &Net, attach: &[u32]) -> Vec<Hop> {
-    let n = net.switches();
+/// The next hops at switch `s` in `phase`, `down(t)` and `up(t)` being switch `t`'s distances.
+pub fn hop(
+    net: &Net,
+    s: u32,
+    phase: usize,
+    down: impl Fn(u32) -> u32,
+    up: impl Fn(u32) -> u32,
+) -> Hop {
     let tier = |s: u32| net.tier[s as usize];
-    let (down, up) = distances(net, attach);
-    let mut hops = Vec::with_capacity(2 * n);
-    for s in 0..n as u32 {
-        let lower = |want: u32| -> Vec<u32> {
-            net.adj[s as usize]
-                .iter()
-                .copied()
-                .filter(|&t| {
-                    tier(t).is_some()
-                        && tier(t) < tier(s)
-                        && down[t as usize].saturating_add(1) == want
-                })
-                .collect()
-        };
-        let hop_up = match up[s as usize] {
+    let lower = |want: u32| -> Vec<u32> {
+        net.adj[s as usize]
+            .iter()
+            .copied()
+            .filter(|&t| {
+                tier(t).is_some() && tier(t) < tier(s) && down(t).saturating_add(1) == want
+            })
+            .collect()
+    };
+    match phase {
+        UP => match up(s) {
             INF => Hop::Drop,
             0 => Hop::Deliver,
             u => {
@@ -80,26 +72,26 @@ pub fn table(net: &Net, attach: &[u32]) -> Vec<Hop> {
                     net.adj[s as usize]
                         .iter()
                         .copied()
-                        .filter(|&t| tier(t) > tier(s) && up[t as usize].saturating_add(1) == u),
+                        .filter(|&t| tier(t) > tier(s) && up(t).saturating_add(1) == u),
                 );
                 v.sort_unstable();
                 Hop::Via(v)
             }
-        };
-        let hop_down = match down[s as usize] {
-            INF => Hop::Drop,
-            0 => Hop::Deliver,
-            d => Hop::Via(lower(d)),
-        };
-        hops.push(hop_up);
-        hops.push(hop_down);
+        },
+        _ => {
+            debug_assert_eq!(phase, DOWN);
+            match down(s) {
+                INF => Hop::Drop,
+                0 => Hop::Deliver,
+                d => Hop::Via(lower(d)),
+            }
+        }
     }
-    hops
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{DOWN, Hop, Net, UP};
+    use super::super::{DOWN, Distances, Hop, Net, UP};
     use crate::model::RoutingModel;
 
     /// Leaves 0, 1 (tier 1), spines 2, 3 (tier 2); destination behind leaf 1.
@@ -116,10 +108,15 @@ mod tests {
         }
     }
 
+    fn table(net: &Net) -> Vec<Hop> {
+        let d = Distances::new(net, &[1]);
+        d.view().table(net)
+    }
+
     #[test]
     fn climbs_then_descends_over_every_spine() {
         let net = clos();
-        let t = super::table(&net, &[1]);
+        let t = table(&net);
         assert_eq!(t[UP], Hop::Via(vec![2, 3]));
         // A leaf reached from above may not climb again: no valley.
         assert_eq!(t[DOWN], Hop::Drop);
@@ -131,9 +128,20 @@ mod tests {
     fn a_lost_downlink_means_unreachable_not_a_bounce() {
         let mut net = clos();
         net.adj = vec![vec![2, 3], vec![3], vec![0], vec![0, 1]];
-        let t = super::table(&net, &[1]);
+        let t = table(&net);
         // Spine 2 lost leaf 1: descending via leaf 0 and climbing to spine 3 would be a valley.
         assert_eq!(t[4 + DOWN], Hop::Drop);
         assert_eq!(t[UP], Hop::Via(vec![3]));
+    }
+
+    /// Leaves 0 and 1 are twins: the distances toward leaf 0, seen with the two swapped, are
+    /// those toward leaf 1.
+    #[test]
+    fn a_twin_view_is_the_twin_destination() {
+        let net = clos();
+        let at0 = Distances::new(&net, &[0]);
+        let at1 = Distances::new(&net, &[1]);
+        assert_eq!(at0.swapped(0, 1).table(&net), at1.view().table(&net));
+        assert_eq!(at0.swapped(0, 1).reach(&net), at1.view().reach(&net));
     }
 }
