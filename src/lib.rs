@@ -9,6 +9,7 @@ pub mod analysis;
 pub mod catalogue;
 pub mod cli;
 pub mod diagnostic;
+pub mod import;
 pub mod lower;
 pub mod model;
 pub mod output;

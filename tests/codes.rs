@@ -126,12 +126,13 @@ fn every_page_belongs_to_a_code() {
 
 /// Every code can be seen failing: a fixture in `fixtures/check`, `fixtures/parse/err`, (for
 /// the output codes `fabricc build` reports) `fixtures/build/inputs` or (for the drift and
-/// wiring codes of `fabricc verify`) `fixtures/verify` whose name starts with the code.
+/// wiring codes of `fabricc verify`) `fixtures/verify` or (for the import codes)
+/// `fixtures/import` whose name starts with the code.
 #[test]
 fn every_code_has_a_fixture() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let mut names = Vec::new();
-    for dir in ["check", "parse/err", "build/inputs", "verify"] {
+    for dir in ["check", "parse/err", "build/inputs", "verify", "import"] {
         for entry in std::fs::read_dir(root.join(dir)).expect("fixture folder") {
             let entry = entry.expect("entry");
             names.push(entry.file_name().to_string_lossy().into_owned());

@@ -10,6 +10,9 @@ use crate::timings::Timings;
 use super::{CheckArgs, CheckFormat, ColorChoice, ExitStatus, err, out};
 
 pub fn run(args: &CheckArgs) -> ExitStatus {
+    if let Some(dir) = &args.state {
+        return super::import::check_state(args, dir);
+    }
     let timings = args.timings.then(Timings::new);
     let status = check(args, timings.as_ref());
     if let Some(t) = timings {

@@ -7,6 +7,7 @@ mod diff;
 mod explain;
 mod export;
 mod fmt;
+mod import;
 mod platforms;
 mod shell;
 mod verify;
@@ -99,6 +100,23 @@ pub enum Command {
   fabricc verify pod.fab --state state/ --format github       annotations in CI"
     )]
     Verify(VerifyArgs),
+    /// Write a `.fab` from the state of a deployed fabric, so that `check` can prove it.
+    ///
+    /// Reads the state directory of `fabricc verify` (one folder per device): SONiC switches
+    /// (`config_db.json`), hosts (`state.json` from the host script's `--collect`), and the
+    /// links from SONiC's DEVICE_NEIGHBOR table and each device's `lldp.json`. Fabric-wide
+    /// values are what most switches run; a switch that differs gets an override, so that
+    /// `fabricc check` judges the fabric as deployed, wrong values included. What cannot be
+    /// inferred is a finding (FAB960–FAB968, category `import`) and a comment in the `.fab`.
+    /// docs/import.md lists what each source provides.
+    ///
+    /// Exit status: 0 written (warnings allowed), 1 a state file could not be read (the `.fab`
+    /// is still written, without that device), 2 the tool could not run.
+    #[command(after_help = "Examples:
+  fabricc import --state state/ -o pod.fab          the deployed fabric as a .fab
+  fabricc check pod.fab                             then prove it
+  fabricc check --state state/                      both in one step, findings in the state files")]
+    Import(ImportArgs),
     /// Explain a diagnostic code (`fabricc explain FAB201`), or list every code with --all.
     Explain(ExplainArgs),
     /// List the platform catalogue, or print one platform with every number and its source.
@@ -146,8 +164,16 @@ pub enum ColorChoice {
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// Fabric files (`.fab`, or the `.yaml` form of `fabricc export`).
-    #[arg(required = true, value_name = "FILE")]
+    #[arg(
+        required_unless_present = "state",
+        conflicts_with = "state",
+        value_name = "FILE"
+    )]
     pub files: Vec<PathBuf>,
+    /// Check a deployed fabric: import the state directory DIR (as `fabricc import` does) and
+    /// check the result; findings point into the state files.
+    #[arg(long, value_name = "DIR")]
+    pub state: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value = "human", env = "FABRICC_FORMAT")]
     pub format: CheckFormat,
@@ -221,6 +247,28 @@ pub struct BuildArgs {
     /// written, or compared with --check, as soon as it is rendered; reports; swap).
     #[arg(long)]
     pub timings: bool,
+    /// Colour in human output.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub color: ColorChoice,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// The collected state: DIR/<device>/<file>, one folder per device.
+    #[arg(long, value_name = "DIR")]
+    pub state: PathBuf,
+    /// Where to write the `.fab` (`-` or none: standard output, findings then go to standard
+    /// error).
+    #[arg(short, long, value_name = "FILE.fab")]
+    pub output: Option<PathBuf>,
+    /// The fabric's name (default: the state directory's name).
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// Output format of the findings.
+    #[arg(long, value_enum, default_value = "human", env = "FABRICC_FORMAT")]
+    pub format: CheckFormat,
     /// Colour in human output.
     #[arg(long, value_enum, default_value = "auto")]
     pub color: ColorChoice,
@@ -415,6 +463,7 @@ pub fn run() -> ExitStatus {
         Command::Build(args) => build::run(&args),
         Command::Diff(args) => diff::run(&args),
         Command::Verify(args) => verify::run(&args),
+        Command::Import(args) => import::run(&args),
         Command::Explain(args) => explain::run(&args),
         Command::Platforms(args) => platforms::run(&args),
         Command::Fmt(args) => fmt::run(&args),

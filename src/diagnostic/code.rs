@@ -147,6 +147,16 @@ codes! {
     SonicLanesMismatch   "FAB954" Output Warning "a SONiC port runs its NIC's speed on other lanes than the NIC (400G on 8 lanes facing a ConnectX-7 on 4): the link does not come up",
     SonicHeadroomPinned  "FAB955" Output Advice "dynamic buffer model: fabricc pins some ports' headroom because SONiC's own formula gives less than the fabric needs",
     SonicSkuUnfit        "FAB956" Output Error "no SONiC SKU of the platform runs the model's ports, or the SKU lacks the buffer tables fabricc needs",
+    // import (`fabricc import`, `check --state`: a deployed fabric read back as a model)
+    ImportNoState        "FAB960" Import Warning "a device of the state directory has no state import can read; it is left out",
+    ImportUnreadable     "FAB961" Import Error "a state file cannot be read or parsed",
+    ImportNoTopology     "FAB962" Import Warning "a device's links cannot be known from its state (no neighbour table, or a neighbour that names no port)",
+    ImportNoCable        "FAB963" Import Warning "a port states no cable length, so the link gets the default 100m",
+    ImportPortsDiffer    "FAB964" Import Warning "ports of one switch (or two ends of a link) differ in a value the `.fab` holds once",
+    ImportCannotCarry    "FAB965" Import Warning "a deployed value the `.fab` cannot express is left out",
+    ImportInferred       "FAB966" Import Advice "a value the state does not hold was inferred; the finding says from what",
+    ImportRoute          "FAB967" Import Warning "a static route cannot be placed on the fabric's hosts and links, so it is left out",
+    ImportHostNoState    "FAB968" Import Warning "a host is known only from its neighbours; it is taken to run the fabric's classes",
     // drift (`fabricc verify`: a device's collected state against what the build generates)
     StateDiffers         "FAB970" Drift Error "a setting fabricc generates has another value on the device",
     StateMissing         "FAB971" Drift Error "a setting fabricc generates is not on the device",

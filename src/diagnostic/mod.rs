@@ -51,6 +51,8 @@ pub enum Category {
     Drift,
     /// `fabricc verify`: an LLDP neighbour differs from the cabling plan.
     Wiring,
+    /// `fabricc import`: what reading a deployed fabric's state could not carry or infer.
+    Import,
 }
 
 impl Category {
@@ -69,6 +71,7 @@ impl Category {
             Category::Output => "output",
             Category::Drift => "drift",
             Category::Wiring => "wiring",
+            Category::Import => "import",
         }
     }
 }

@@ -621,6 +621,19 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
             fields.insert("description".into(), escape::sanitize_text(d).into());
         }
         put(&mut db, "PORT", p.to_string().into(), fields);
+        // The neighbour on the port, as SONiC's minigraph writes it (keyed by the local port;
+        // sonic-net/sonic-buildimage@086b03bd70f9:src/sonic-yang-models/tests/files/sample_config_db.json).
+        if !port.peer.is_empty() {
+            put(
+                &mut db,
+                "DEVICE_NEIGHBOR",
+                p.to_string().into(),
+                row([
+                    ("name", escape::sanitize_text(&port.peer).into()),
+                    ("port", escape::sanitize_text(&port.peer_port).into()),
+                ]),
+            );
+        }
         db.entry("CABLE_LENGTH")
             .or_default()
             .entry("AZURE".into())

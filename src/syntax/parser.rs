@@ -1032,11 +1032,15 @@ impl<'a> Parser<'a> {
         Ok((r, v.map(|v| v as u8)))
     }
 
-    /// `dscp_spec = "other" | dscp_item { "," dscp_item } ;`
+    /// `dscp_spec = "other" | "none" | dscp_item { "," dscp_item } ;`
     fn dscp_spec(&self, i: &'a str) -> PResult<'a, DscpSpec> {
         if peek_word(i) == Some("other") {
             let (r, ()) = self.keyword(i, "other")?;
             return Ok((r, DscpSpec::Other));
+        }
+        if peek_word(i) == Some("none") {
+            let (r, ()) = self.keyword(i, "none")?;
+            return Ok((r, DscpSpec::Values(Vec::new())));
         }
         let mut values = Vec::new();
         let mut rest = i;
@@ -1055,8 +1059,9 @@ impl<'a> Parser<'a> {
         let start = spaces(i);
         if !start.starts_with(|c: char| c.is_ascii_digit()) {
             return fail(
-                SyntaxError::expected(start, "a dscp value (0..63)")
-                    .help("write `dscp 26`, `dscp 24,26`, `dscp 24-31` or `dscp other`"),
+                SyntaxError::expected(start, "a dscp value (0..63)").help(
+                    "write `dscp 26`, `dscp 24,26`, `dscp 24-31`, `dscp other` or `dscp none`",
+                ),
             );
         }
         let (r, lo) = self.int_in(start, "dscp", DSCP.lo, DSCP.hi)?;

@@ -241,6 +241,7 @@ impl Printer {
 fn class_prop(prop: &ClassProp) -> String {
     match prop {
         ClassProp::Dscp(DscpSpec::Other) => "dscp other".into(),
+        ClassProp::Dscp(DscpSpec::Values(vs)) if vs.is_empty() => "dscp none".into(),
         ClassProp::Dscp(DscpSpec::Values(vs)) => {
             let items: Vec<String> = vs
                 .iter()

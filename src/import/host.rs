@@ -1,0 +1,108 @@
+//! A host as deployed, from the `state.json` its NIC script's `--collect` printed
+//! (`fabricc-host-state/1`, docs/host-state.md), read with the JSON reader of `verify`.
+
+use super::Ev;
+use crate::verify::canon::Loc;
+use crate::verify::json::{Node, Value};
+
+#[derive(Debug, Clone, Default)]
+pub struct Nic {
+    /// `nic1`, … (1-based number).
+    pub number: u32,
+    pub netdev: Option<String>,
+    pub pci: Option<String>,
+    /// The netdev MTU.
+    pub mtu: Option<(u64, Ev)>,
+    /// Priorities with PFC on.
+    pub pfc: Option<(Vec<u8>, Ev)>,
+    /// The RoCE ToS (DSCP << 2 | ECN bits).
+    pub tos: Option<(u64, Ev)>,
+    pub cnp_dscp: Option<(u64, Ev)>,
+    pub at: Ev,
+    /// The NIC was not found (`"state": null`).
+    pub missing: bool,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Host {
+    pub driver: Option<String>,
+    pub nics: Vec<Nic>,
+}
+
+fn ev(file: usize, n: &Node) -> Ev {
+    Ev {
+        file,
+        at: Loc::new(n.start, n.end),
+    }
+}
+
+fn int(n: &Node) -> Option<u64> {
+    match &n.value {
+        Value::Number(s) => s.parse().ok(),
+        _ => None,
+    }
+}
+
+/// Reads a `state.json`; `Err` says why it is not one.
+pub fn read(root: &Node, file: usize) -> Result<Host, String> {
+    match root.get("schema").and_then(Node::as_str) {
+        Some(crate::verify::host::SCHEMA) => {}
+        Some(other) => {
+            return Err(format!(
+                "schema `{other}` is not `{}`",
+                crate::verify::host::SCHEMA
+            ));
+        }
+        None => {
+            return Err(format!(
+                "it has no `schema` (`{}` expected)",
+                crate::verify::host::SCHEMA
+            ));
+        }
+    }
+    let mut host = Host {
+        driver: root
+            .get("driver")
+            .and_then(Node::as_str)
+            .map(str::to_string),
+        nics: Vec::new(),
+    };
+    for n in root.get("nics").map(Node::items).unwrap_or_default() {
+        let Some(number) = n
+            .get("nic")
+            .and_then(Node::as_str)
+            .and_then(|s| s.strip_prefix("nic"))
+            .and_then(|s| s.parse::<u32>().ok())
+            .filter(|&k| (1..=1024).contains(&k))
+        else {
+            continue;
+        };
+        let st = n.get("state").filter(|s| !s.is_null());
+        let get = |k: &str| st.and_then(|s| s.get(k));
+        let pfc = get("pfc").and_then(|p| {
+            let items = p.items();
+            (items.len() == 8).then(|| {
+                (
+                    (0u8..8)
+                        .filter(|&i| items.get(usize::from(i)).and_then(int) == Some(1))
+                        .collect(),
+                    ev(file, p),
+                )
+            })
+        });
+        host.nics.push(Nic {
+            number,
+            netdev: n.get("netdev").and_then(Node::as_str).map(str::to_string),
+            pci: n.get("pci").and_then(Node::as_str).map(str::to_string),
+            mtu: get("mtu").and_then(|m| int(m).map(|v| (v, ev(file, m)))),
+            pfc,
+            tos: get("roce_tos").and_then(|m| int(m).map(|v| (v, ev(file, m)))),
+            cnp_dscp: get("cnp_dscp").and_then(|m| int(m).map(|v| (v, ev(file, m)))),
+            at: ev(file, n),
+            missing: st.is_none(),
+        });
+    }
+    host.nics.sort_by_key(|n| n.number);
+    host.nics.dedup_by_key(|n| n.number);
+    Ok(host)
+}

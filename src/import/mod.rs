@@ -1,0 +1,626 @@
+//! `fabricc import`: a `.fab` from the state of a deployed fabric, so that `check` can prove
+//! what the devices run (deadlock freedom, ECN against PFC, headroom against cables).
+//!
+//! In: a state directory in the layout of `fabricc verify` (`DIR/<device>/config_db.json`,
+//! `state.json`, optional `lldp.json`; `verify::state`). Out: the `.fab` text, import
+//! findings (FAB960–FAB968) with spans into the state files (added to `Sources`), and for
+//! every line of the `.fab` that states a deployed value, the state file and range it came
+//! from ([`Origin`]), so that `check --state` can point a finding at the device's
+//! configuration.
+//!
+//! Steps: read each folder with the parsers of `verify` (`json`, `lldp`) and this module's
+//! readers of what the tables mean (`sonic.rs`, `host.rs`); join the links from SONiC's
+//! `DEVICE_NEIGHBOR` and every device's LLDP neighbours; infer tiers from the hosts up;
+//! take each class's fabric-wide values from the majority of switches and write every switch
+//! that differs as an override (`write.rs`). What cannot be inferred is a finding and a
+//! comment in the `.fab`, never a silent guess.
+
+pub mod check;
+pub mod host;
+pub mod sonic;
+mod write;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::source::{SourceFile, Sources};
+use crate::span::{FileId, Span};
+use crate::verify::canon::Loc;
+use crate::verify::{json, lldp, state};
+
+/// A place in a state file: the index of the file among those the import read, and a range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Hash)]
+pub struct Ev {
+    pub file: usize,
+    pub at: Loc,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum NoteKind {
+    NoState,
+    Unreadable,
+    NoTopology,
+    NoCable,
+    PortsDiffer,
+    CannotCarry,
+    Inferred,
+    Route,
+    HostNoState,
+    /// A lossless port's headroom (PG profile `xoff`) is below what its cable needs.
+    HeadroomShort,
+}
+
+impl NoteKind {
+    fn code(self) -> Code {
+        match self {
+            NoteKind::NoState => Code::ImportNoState,
+            NoteKind::Unreadable => Code::ImportUnreadable,
+            NoteKind::NoTopology => Code::ImportNoTopology,
+            NoteKind::NoCable => Code::ImportNoCable,
+            NoteKind::PortsDiffer => Code::ImportPortsDiffer,
+            NoteKind::CannotCarry => Code::ImportCannotCarry,
+            NoteKind::Inferred => Code::ImportInferred,
+            NoteKind::Route => Code::ImportRoute,
+            NoteKind::HostNoState => Code::ImportHostNoState,
+            NoteKind::HeadroomShort => Code::HeadroomTooSmall,
+        }
+    }
+}
+
+/// An import finding before its file has an id in `Sources`.
+#[derive(Debug, Clone)]
+pub struct Note {
+    pub kind: NoteKind,
+    pub at: Ev,
+    pub message: String,
+    pub help: Option<String>,
+}
+
+impl Note {
+    pub fn new(kind: NoteKind, at: Ev, message: impl Into<String>) -> Self {
+        Note {
+            kind,
+            at,
+            message: message.into(),
+            help: None,
+        }
+    }
+
+    pub fn help(mut self, h: impl Into<String>) -> Self {
+        self.help = Some(h.into());
+        self
+    }
+}
+
+/// Where a range of the `.fab` text came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Origin {
+    pub start: usize,
+    pub end: usize,
+    pub from: Span,
+    /// A line of one device's override (or a route), not a fabric-wide value.
+    pub device: bool,
+}
+
+/// What to import.
+pub struct Input<'a> {
+    pub state_dir: &'a Path,
+    /// How the state directory is shown in messages and comments.
+    pub state_display: String,
+    pub max_input_bytes: u64,
+    /// The fabric's name (default: the state directory's name).
+    pub name: Option<String>,
+}
+
+/// The imported fabric.
+#[derive(Debug)]
+pub struct Imported {
+    pub text: String,
+    pub diagnostics: Vec<Diagnostic>,
+    pub origins: Vec<Origin>,
+    /// The deployed headroom of every cabled lossless port (what the `.fab` cannot carry).
+    pub xoffs: Vec<Xoff>,
+}
+
+/// A lossless PG's deployed `xoff`.
+#[derive(Debug, Clone)]
+pub struct Xoff {
+    pub switch: String,
+    pub port: String,
+    pub priority: u8,
+    pub xoff: u64,
+    pub profile: String,
+    pub span: Span,
+}
+
+/// Why import could not run at all (exit 2).
+#[derive(Debug)]
+pub struct Fatal(pub String);
+
+/// A switch read from its state.
+pub(crate) struct SwitchDev {
+    pub name: String,
+    pub sw: sonic::Switch,
+    pub file: usize,
+}
+
+/// A host read from its state (or only seen by its neighbours).
+pub(crate) struct HostDev {
+    pub name: String,
+    pub host: Option<host::Host>,
+    pub file: Option<usize>,
+}
+
+/// One cable: a switch port and its peer.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Cable {
+    pub switch: String,
+    pub port: String,
+    pub peer: Peer,
+    pub at: Ev,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Peer {
+    Switch(String, String),
+    /// Host and NIC number.
+    Host(String, u32),
+}
+
+/// Everything read, before the `.fab` is written.
+pub(crate) struct Deployed {
+    pub switches: Vec<SwitchDev>,
+    pub hosts: Vec<HostDev>,
+    pub cables: Vec<Cable>,
+    pub files: Vec<(String, String)>,
+    pub notes: Vec<Note>,
+}
+
+/// Natural order: `leaf2` before `leaf10`.
+pub(crate) fn natural(a: &str, b: &str) -> std::cmp::Ordering {
+    crate::model::names::natural_cmp(a, b)
+}
+
+/// Reads the state directory and writes the `.fab`; state files are added to `sources`.
+pub fn import(input: &Input<'_>, sources: &mut Sources) -> Result<Imported, Fatal> {
+    if !input.state_dir.is_dir() {
+        return Err(Fatal(format!(
+            "the state directory `{}` is not a folder",
+            input.state_display
+        )));
+    }
+    let folders = state::folders(input.state_dir).map_err(|e| {
+        Fatal(format!(
+            "cannot read the state directory `{}`: {e}",
+            input.state_display
+        ))
+    })?;
+    let mut d = read_all(input, &folders);
+    connect(&mut d);
+    let name = input
+        .name
+        .clone()
+        .or_else(|| {
+            input
+                .state_dir
+                .canonicalize()
+                .ok()
+                .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        })
+        .map(|n| write::sanitize_name(&n))
+        .unwrap_or_else(|| "imported".into());
+    let (text, origins_ev) = write::fab(&name, &input.state_display, &mut d);
+    // Files to sources.
+    let ids: Vec<FileId> = d
+        .files
+        .iter()
+        .map(|(display, text)| {
+            sources.add(SourceFile::new(
+                input
+                    .state_dir
+                    .join(display.split_once('/').map_or("", |x| x.1)),
+                format!("{}/{display}", input.state_display.trim_end_matches('/')),
+                text.clone(),
+            ))
+        })
+        .collect();
+    let span = |e: Ev| -> Option<Span> {
+        ids.get(e.file)
+            .map(|&id| Span::new(id, e.at.start as usize, e.at.end as usize))
+    };
+    let mut diagnostics = Vec::new();
+    for n in &d.notes {
+        let Some(sp) = span(n.at) else { continue };
+        let mut diag = Diagnostic::new(n.kind.code(), sp, n.message.clone()).label("here");
+        if let Some(h) = &n.help {
+            diag = diag.help(h.clone());
+        }
+        diagnostics.push(diag);
+    }
+    crate::diagnostic::sort(&mut diagnostics);
+    diagnostics.dedup();
+    let origins = origins_ev
+        .into_iter()
+        .filter_map(|(start, end, e, device)| {
+            span(e).map(|from| Origin {
+                start,
+                end,
+                from,
+                device,
+            })
+        })
+        .collect();
+    let mut xoffs = Vec::new();
+    for c in &d.cables {
+        let mut ends = vec![(c.switch.clone(), c.port.clone())];
+        if let Peer::Switch(s, p) = &c.peer {
+            ends.push((s.clone(), p.clone()));
+        }
+        for (sw, port) in ends {
+            let Some(p) = d
+                .switches
+                .iter()
+                .find(|s| s.name == sw)
+                .and_then(|s| s.sw.ports.get(&port))
+            else {
+                continue;
+            };
+            for (&pg, prof) in &p.pg {
+                if let (Some(xoff), Some(sp)) = (prof.xoff, span(prof.at)) {
+                    xoffs.push(Xoff {
+                        switch: sw.clone(),
+                        port: port.clone(),
+                        priority: pg,
+                        xoff,
+                        profile: prof.name.clone(),
+                        span: sp,
+                    });
+                }
+            }
+        }
+    }
+    Ok(Imported {
+        text,
+        diagnostics,
+        origins,
+        xoffs,
+    })
+}
+
+fn read_all(input: &Input<'_>, folders: &[String]) -> Deployed {
+    let mut d = Deployed {
+        switches: Vec::new(),
+        hosts: Vec::new(),
+        cables: Vec::new(),
+        files: Vec::new(),
+        notes: Vec::new(),
+    };
+    // LLDP tables, read after every device: (device, neighbours, file).
+    let mut lldps: Vec<(String, Vec<lldp::Neighbour>, usize)> = Vec::new();
+    for folder in folders {
+        let dir = input.state_dir.join(folder);
+        let read = |file: &str, d: &mut Deployed| -> Option<(usize, json::Node)> {
+            let path = dir.join(file);
+            let shown = format!("{folder}/{file}");
+            match state::read(&path, input.max_input_bytes) {
+                Ok(text) => {
+                    let idx = d.files.len();
+                    let parsed = json::parse(&text);
+                    d.files.push((shown.clone(), text));
+                    match parsed {
+                        Ok(node) => Some((idx, node)),
+                        Err(e) => {
+                            d.notes.push(Note::new(
+                                NoteKind::Unreadable,
+                                Ev {
+                                    file: idx,
+                                    at: Loc::new(e.offset, e.offset),
+                                },
+                                format!("`{shown}` is not JSON: expected {}", e.message),
+                            ));
+                            None
+                        }
+                    }
+                }
+                Err(state::ReadError::Missing) => None,
+                Err(e) => {
+                    let idx = d.files.len();
+                    d.files.push((shown.clone(), String::new()));
+                    d.notes.push(Note::new(
+                        NoteKind::Unreadable,
+                        Ev {
+                            file: idx,
+                            at: Loc::default(),
+                        },
+                        format!("cannot read `{shown}`: {e}"),
+                    ));
+                    None
+                }
+            }
+        };
+        let has = |f: &str| dir.join(f).exists();
+        if has("config_db.json") {
+            if let Some((idx, root)) = read("config_db.json", &mut d) {
+                let sw = sonic::read(&root, idx, &mut d.notes);
+                d.switches.push(SwitchDev {
+                    name: folder.clone(),
+                    sw,
+                    file: idx,
+                });
+            }
+        } else if has("state.json") {
+            if let Some((idx, root)) = read("state.json", &mut d) {
+                match host::read(&root, idx) {
+                    Ok(h) => d.hosts.push(HostDev {
+                        name: folder.clone(),
+                        host: Some(h),
+                        file: Some(idx),
+                    }),
+                    Err(e) => d.notes.push(Note::new(
+                        NoteKind::Unreadable,
+                        Ev {
+                            file: idx,
+                            at: Loc::new(root.start, root.start),
+                        },
+                        format!("`{folder}/state.json` is not a host state: {e}"),
+                    )),
+                }
+            }
+        } else {
+            // A folder with no state import can read: note it at its first file, if any.
+            let other = ["startup.yaml", "running-config", "config"]
+                .into_iter()
+                .find(|f| has(f));
+            let idx = d.files.len();
+            let shown = format!("{folder}/{}", other.unwrap_or(""));
+            d.files
+                .push((shown.trim_end_matches('/').to_string(), String::new()));
+            let message = match other {
+                Some(f) => format!(
+                    "`{folder}` holds `{f}`; import reads SONiC (`config_db.json`) and hosts (`state.json`) only, so this device and its links are left out"
+                ),
+                None => format!(
+                    "`{folder}` holds no `config_db.json` or `state.json`; the device is left out"
+                ),
+            };
+            d.notes.push(
+                Note::new(NoteKind::NoState, Ev { file: idx, at: Loc::default() }, message)
+                    .help("collect the state as docs/verify.md shows, or describe the device in the `.fab` by hand"),
+            );
+            continue;
+        }
+        if has(state::LLDP_FILE)
+            && let Some((idx, root)) = read(state::LLDP_FILE, &mut d)
+        {
+            match lldp::parse(&root) {
+                Ok(n) => lldps.push((folder.clone(), n, idx)),
+                Err(e) => d.notes.push(Note::new(
+                    NoteKind::Unreadable,
+                    Ev {
+                        file: idx,
+                        at: Loc::new(root.start, root.start),
+                    },
+                    format!("`{folder}/lldp.json`: {e}"),
+                )),
+            }
+        }
+    }
+    // LLDP as neighbour entries of switches, and host-side links.
+    d.switches.sort_by(|a, b| natural(&a.name, &b.name));
+    d.hosts.sort_by(|a, b| natural(&a.name, &b.name));
+    let mut host_links: Vec<(String, String, String, String, Ev)> = Vec::new();
+    for (dev, ns, file) in lldps {
+        for n in ns {
+            let Some(system) = n.system.clone() else {
+                continue;
+            };
+            let at = Ev { file, at: n.at };
+            if let Some(s) = d.switches.iter_mut().find(|s| s.name == dev) {
+                let port = n.ports.first().cloned().unwrap_or_default();
+                // DEVICE_NEIGHBOR wins; LLDP fills in.
+                s.sw.neighbours
+                    .entry(n.local.clone())
+                    .or_insert((system, port, at));
+                let _ = &n.ports;
+            } else {
+                host_links.push((
+                    dev.clone(),
+                    n.local.clone(),
+                    system,
+                    n.ports.first().cloned().unwrap_or_default(),
+                    at,
+                ));
+            }
+        }
+    }
+    // A host's LLDP names the switch port; record it on the switch when it has none.
+    for (hostname, netdev, system, port, at) in host_links {
+        let Some(s) = d
+            .switches
+            .iter_mut()
+            .find(|s| lldp::is_device(&system, &s.name))
+        else {
+            continue;
+        };
+        s.sw.neighbours
+            .entry(port)
+            .or_insert((hostname, netdev, at));
+    }
+    d
+}
+
+/// Turns the switches' neighbour tables into cables, and adds hosts seen only by their
+/// neighbours.
+fn connect(d: &mut Deployed) {
+    let switch_names: BTreeSet<String> = d.switches.iter().map(|s| s.name.clone()).collect();
+    let find_switch = |system: &str| {
+        switch_names
+            .iter()
+            .find(|n| lldp::is_device(system, n))
+            .cloned()
+    };
+    let mut cables: BTreeMap<(String, String), Cable> = BTreeMap::new();
+    let mut seen_hosts: BTreeMap<String, Ev> = BTreeMap::new();
+    let mut notes = Vec::new();
+    for s in &d.switches {
+        for (port, (system, peer_port, at)) in &s.sw.neighbours {
+            if !s.sw.ports.contains_key(port) {
+                notes.push(Note::new(
+                    NoteKind::NoTopology,
+                    *at,
+                    format!("`{}` has a neighbour on `{port}`, which is not in its PORT table; the link is left out", s.name),
+                ));
+                continue;
+            }
+            let peer = if let Some(other) = find_switch(system) {
+                Peer::Switch(other, peer_port.clone())
+            } else if let Some(h) = d.hosts.iter().find(|h| lldp::is_device(system, &h.name)) {
+                match nic_of(h, peer_port) {
+                    Some(n) => Peer::Host(h.name.clone(), n),
+                    None => {
+                        notes.push(Note::new(
+                            NoteKind::NoTopology,
+                            *at,
+                            format!("`{}` `{port}` sees host `{}` port `{peer_port}`, which is none of its NICs' netdevs; the link is left out", s.name, h.name),
+                        ).help("the host's state.json names each NIC's netdev; collect it again, or check the cabling"));
+                        continue;
+                    }
+                }
+            } else if looks_like_switch_port(peer_port) {
+                notes.push(Note::new(
+                    NoteKind::NoState,
+                    *at,
+                    format!("`{}` `{port}` leads to `{system}` `{peer_port}`, a switch with no state import could read; the link is left out", s.name),
+                ).help(format!("collect `{system}`'s configuration (`config_db.json`) into `{system}/` of the state directory")));
+                continue;
+            } else {
+                let host = write::sanitize_name(system.split('.').next().unwrap_or(system));
+                seen_hosts.entry(host.clone()).or_insert(*at);
+                Peer::Host(host, 0)
+            };
+            let key = match &peer {
+                Peer::Switch(o, op)
+                    if (o.as_str(), op.as_str()) < (s.name.as_str(), port.as_str()) =>
+                {
+                    (o.clone(), op.clone())
+                }
+                _ => (s.name.clone(), port.clone()),
+            };
+            cables.entry(key).or_insert(Cable {
+                switch: s.name.clone(),
+                port: port.clone(),
+                peer,
+                at: *at,
+            });
+        }
+    }
+    // Hosts without state: NICs numbered in the order of the switch ports they reach.
+    for (name, at) in &seen_hosts {
+        notes.push(
+            Note::new(
+                NoteKind::HostNoState,
+                *at,
+                format!("host `{name}` is only known from its neighbours; its NICs are taken to run the fabric's classes"),
+            )
+            .help(format!("collect `{name}`'s state with its host script's `--collect` into `{name}/state.json`")),
+        );
+        d.hosts.push(HostDev {
+            name: name.clone(),
+            host: None,
+            file: None,
+        });
+    }
+    d.hosts.sort_by(|a, b| natural(&a.name, &b.name));
+    let mut next: BTreeMap<String, u32> = BTreeMap::new();
+    let mut list: Vec<Cable> = cables.into_values().collect();
+    list.sort_by(|a, b| natural(&a.switch, &b.switch).then_with(|| natural(&a.port, &b.port)));
+    for c in &mut list {
+        if let Peer::Host(h, n) = &mut c.peer
+            && *n == 0
+        {
+            let k = next.entry(h.clone()).or_insert(0);
+            *k += 1;
+            *n = *k;
+        }
+    }
+    // A switch with no cable at all.
+    for s in &d.switches {
+        if !list
+            .iter()
+            .any(|c| c.switch == s.name || matches!(&c.peer, Peer::Switch(o, _) if *o == s.name))
+        {
+            notes.push(Note::new(
+                NoteKind::NoTopology,
+                Ev { file: s.file, at: Loc::default() },
+                format!("`{}` has no neighbours (no DEVICE_NEIGHBOR table and no lldp.json), so it has no links", s.name),
+            ).help("add `lldpctl -f json` output as lldp.json in its folder"));
+        }
+    }
+    d.cables = list;
+    d.notes.extend(notes);
+}
+
+fn looks_like_switch_port(p: &str) -> bool {
+    p.starts_with("Ethernet")
+        || p.starts_with("swp")
+        || p.starts_with("et-")
+        || p.starts_with("Eth")
+}
+
+/// The NIC of host `h` that a neighbour names by `port`: `nicN`, or the NIC's netdev.
+fn nic_of(h: &HostDev, port: &str) -> Option<u32> {
+    if let Some(n) = port.strip_prefix("nic").and_then(|n| n.parse().ok()) {
+        return Some(n);
+    }
+    h.host
+        .as_ref()?
+        .nics
+        .iter()
+        .find(|n| n.netdev.as_deref() == Some(port))
+        .map(|n| n.number)
+}
+
+/// Maps a finding's spans in the imported `.fab` (file `fab`) to the state files.
+pub fn point_into_state(diag: &mut Diagnostic, fab: FileId, origins: &[Origin]) {
+    let map = |span: &mut Span| {
+        if span.file != fab {
+            return;
+        }
+        let s = span.start as usize;
+        if let Some(o) = origins
+            .iter()
+            .filter(|o| o.start <= s && s < o.end.max(o.start + 1))
+            .min_by_key(|o| o.end - o.start)
+        {
+            *span = o.from;
+        }
+    };
+    let find = |span: Span| -> Option<&Origin> {
+        if span.file != fab {
+            return None;
+        }
+        let s = span.start as usize;
+        origins
+            .iter()
+            .filter(|o| o.start <= s && s < o.end.max(o.start + 1))
+            .min_by_key(|o| o.end - o.start)
+    };
+    // A finding about one device's override points at that device's state, not at the
+    // fabric-wide value it is judged against (which came from another switch).
+    let primary_fabric = find(diag.primary.span).is_some_and(|o| !o.device);
+    if primary_fabric
+        && let Some(i) = diag
+            .secondary
+            .iter()
+            .position(|l| find(l.span).is_some_and(|o| o.device))
+    {
+        let (p, s) = (diag.primary.span, diag.secondary[i].span);
+        diag.primary.span = s;
+        diag.secondary[i].span = p;
+    }
+    map(&mut diag.primary.span);
+    for l in &mut diag.secondary {
+        map(&mut l.span);
+    }
+}

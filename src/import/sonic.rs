@@ -1,0 +1,615 @@
+//! A SONiC switch as deployed, from its CONFIG_DB dump (`config_db.json`, read with the
+//! JSON reader of `fabricc verify`, which keeps every value's place).
+//!
+//! What each table gives (the tables and fields are SONiC's; docs/import.md lists them):
+//! * `DEVICE_METADATA|localhost`: `platform`, `hwsku`, `buffer_model`;
+//! * `PORT`: speed (Mb/s), MTU, lanes (how many lanes a port takes, hence the port count);
+//! * `CABLE_LENGTH|<name>`: each port's cable (`30m`);
+//! * `PORT_QOS_MAP`: the port's `dscp_to_tc_map` (or the `global` record's), `pfc_enable`;
+//!   `DSCP_TO_TC_MAP`: DSCP → traffic class;
+//! * `QUEUE|<port>|<q>`: `scheduler` (`SCHEDULER`: `STRICT`, or `DWRR`/`WRR` with a weight)
+//!   and `wred_profile` (`WRED_PROFILE`: green min, max, drop probability, `ecn`);
+//! * `BUFFER_PG|<port>|<pgs>` → `BUFFER_PROFILE`: the lossless headroom (`xoff`, `size`) and
+//!   the pause threshold (`static_th` bytes, or `dynamic_th` α = 2^n); `BUFFER_POOL`: the
+//!   egress pools, whose sizes add up to the buffer fabricc divides;
+//! * `PFC_WD|<port>`: the watchdog's detection and restoration times and action;
+//! * `DEVICE_NEIGHBOR|<port>`: the neighbour's `name` and `port`;
+//! * `STATIC_ROUTE|<prefix>`: `nexthop` and/or `ifname`; `INTERFACE|<port>|<address>`: the
+//!   port addresses that place a next hop and a prefix on a link.
+//!
+//! Traffic classes are taken as 802.1p priorities one to one (`TC_TO_QUEUE_MAP`,
+//! `MAP_PFC_PRIORITY_TO_QUEUE` and `TC_TO_PRIORITY_GROUP_MAP` as fabricc writes them); a map
+//! that is not the identity cannot be carried by the `.fab` and is reported (FAB965).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{Ev, Note, NoteKind};
+use crate::verify::canon::Loc;
+use crate::verify::json::{Node, Value};
+
+/// A DSCP → TC map, where it is, and where each DSCP's entry is.
+type DscpMap = (BTreeMap<u8, u8>, Ev, BTreeMap<u8, Ev>);
+
+/// A port's WRED/ECN profile as the `.fab` states it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Wred {
+    pub min: u64,
+    pub max: u64,
+    pub probability: u64,
+    /// `ecn` is not `ecn_none`.
+    pub ecn: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Sched {
+    Strict,
+    Weight(u64),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Threshold {
+    Static(u64),
+    Dynamic(i64),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Watchdog {
+    pub detect_ms: u64,
+    pub restore_ms: u64,
+    pub action: &'static str,
+    /// `PFC_WD|GLOBAL` `POLL_INTERVAL`.
+    pub poll_ms: Option<u64>,
+}
+
+/// A lossless PG profile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PgProfile {
+    pub name: String,
+    pub xoff: Option<u64>,
+    pub size: Option<u64>,
+    pub threshold: Option<Threshold>,
+    /// The `BUFFER_PG` entry's `profile` field.
+    pub at: Ev,
+    /// The profile's `xoff` field.
+    pub xoff_at: Ev,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Port {
+    pub speed_mbps: Option<u64>,
+    pub mtu: Option<(u64, Ev)>,
+    pub lanes: Option<u32>,
+    pub at: Ev,
+    pub cable_mm: Option<(u64, Ev)>,
+    /// DSCP → TC, and where the map is.
+    pub dscp: Option<(BTreeMap<u8, u8>, Ev)>,
+    /// Where each DSCP's entry of that map is.
+    pub dscp_at: BTreeMap<u8, Ev>,
+    pub pfc: Option<(BTreeSet<u8>, Ev)>,
+    pub sched: BTreeMap<u8, (Sched, Ev)>,
+    pub wred: BTreeMap<u8, (Wred, Ev)>,
+    /// Lossless PG → profile.
+    pub pg: BTreeMap<u8, PgProfile>,
+    pub watchdog: Option<(Watchdog, Ev)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct StaticRoute {
+    pub prefix: String,
+    pub nexthops: Vec<String>,
+    pub ifnames: Vec<String>,
+    pub at: Ev,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Switch {
+    pub platform: Option<String>,
+    pub hwsku: Option<String>,
+    pub buffer_model: Option<String>,
+    /// The egress pools' sizes added up (where the lossless and lossy pools split the buffer).
+    pub buffer: Option<(u64, Ev)>,
+    /// The egress lossless pool's size (where it is the whole buffer and the others share it).
+    pub lossless_pool: Option<u64>,
+    pub ports: BTreeMap<String, Port>,
+    /// Port → (neighbour, its port, where).
+    pub neighbours: BTreeMap<String, (String, String, Ev)>,
+    pub routes: Vec<StaticRoute>,
+    /// (port, address/len).
+    pub interfaces: Vec<(String, String)>,
+}
+
+fn text(n: &Node) -> Option<String> {
+    match &n.value {
+        Value::Array(items) => Some(
+            items
+                .iter()
+                .filter_map(Node::scalar)
+                .collect::<Vec<_>>()
+                .join(","),
+        ),
+        _ => n.scalar(),
+    }
+}
+
+fn field<'a>(rec: &'a Node, name: &str) -> Option<&'a Node> {
+    rec.get(name).or_else(|| rec.get(&format!("{name}@")))
+}
+
+fn num(rec: &Node, name: &str) -> Option<u64> {
+    field(rec, name)
+        .and_then(text)
+        .and_then(|t| t.trim().parse().ok())
+}
+
+/// `Ethernet0,Ethernet4|3-4` → ([Ethernet0, Ethernet4], Some("3-4")).
+fn split_key(key: &str) -> (Vec<String>, Option<&str>) {
+    let (ports, rest) = match key.split_once('|') {
+        Some((p, r)) => (p, Some(r)),
+        None => (key, None),
+    };
+    (
+        ports
+            .split(',')
+            .filter(|p| !p.is_empty())
+            .map(str::to_string)
+            .collect(),
+        rest,
+    )
+}
+
+/// `3`, `3-4`, `0,3-4` → the numbers (0..7 only).
+pub fn items(spec: &str) -> BTreeSet<u8> {
+    let mut out = BTreeSet::new();
+    for part in spec.split(',') {
+        let part = part.trim();
+        let (lo, hi) = match part.split_once('-') {
+            Some((a, b)) => (a.trim().parse::<u8>(), b.trim().parse::<u8>()),
+            None => (part.parse::<u8>(), part.parse::<u8>()),
+        };
+        if let (Ok(lo), Ok(hi)) = (lo, hi) {
+            for v in lo..=hi.min(7) {
+                out.insert(v);
+            }
+        }
+    }
+    out
+}
+
+/// `30m`, `2.5m`, `300` (metres) → millimetres.
+pub fn cable_mm(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let s = s.strip_suffix('m').unwrap_or(s);
+    let (whole, frac) = s.split_once('.').unwrap_or((s, ""));
+    if whole.is_empty() || frac.len() > 3 || !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let w: u64 = whole.parse().ok()?;
+    let f: u64 = if frac.is_empty() {
+        0
+    } else {
+        format!("{frac:0<3}").parse().ok()?
+    };
+    w.checked_mul(1000)?.checked_add(f)
+}
+
+fn ev(file: usize, n: &Node) -> Ev {
+    Ev {
+        file,
+        at: Loc::new(n.start, n.end),
+    }
+}
+
+/// A record's key (a finding about the record points at its name).
+fn key_ev(file: usize, k: &crate::verify::json::Key, _record: &Node) -> Ev {
+    Ev {
+        file,
+        at: Loc::new(k.start, k.end),
+    }
+}
+
+/// Reads a CONFIG_DB document; what cannot be carried becomes a note.
+pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
+    let mut sw = Switch::default();
+    let table = |name: &str| root.get(name).map(Node::members).unwrap_or_default();
+    if let Some(meta) = root.get("DEVICE_METADATA").and_then(|m| m.get("localhost")) {
+        sw.platform = meta.get("platform").and_then(text);
+        sw.hwsku = meta.get("hwsku").and_then(text);
+        sw.buffer_model = meta.get("buffer_model").and_then(text);
+    }
+    for (k, rec) in table("PORT") {
+        let port = sw.ports.entry(k.name.clone()).or_default();
+        port.at = key_ev(file, k, rec);
+        port.speed_mbps = num(rec, "speed");
+        port.mtu = field(rec, "mtu").and_then(|n| text(n)?.parse().ok().map(|m| (m, ev(file, n))));
+        port.lanes = field(rec, "lanes").and_then(text).map(|l| {
+            u32::try_from(l.split(',').filter(|x| !x.trim().is_empty()).count()).unwrap_or(1)
+        });
+    }
+    for (_, rec) in table("CABLE_LENGTH") {
+        for (p, v) in rec.members() {
+            if let Some(port) = sw.ports.get_mut(&p.name) {
+                match text(v).as_deref().and_then(cable_mm) {
+                    Some(mm) => port.cable_mm = Some((mm, ev(file, v))),
+                    None => notes.push(Note::new(
+                        NoteKind::CannotCarry,
+                        ev(file, v),
+                        format!(
+                            "cable length `{}` of `{}` is not a length in metres",
+                            text(v).unwrap_or_default(),
+                            p.name
+                        ),
+                    )),
+                }
+            }
+        }
+    }
+    // Egress pools: their sizes add up to the buffer fabricc divides.
+    let mut total = 0u64;
+    let mut first = None;
+    for (k, rec) in table("BUFFER_POOL") {
+        if field(rec, "type").and_then(text).as_deref() == Some("egress")
+            && let Some(size) = num(rec, "size")
+        {
+            total = total.saturating_add(size);
+            first.get_or_insert(key_ev(file, k, rec));
+        }
+    }
+    if let Some(at) = first {
+        sw.buffer = Some((total, at));
+    }
+    sw.lossless_pool = root
+        .get("BUFFER_POOL")
+        .and_then(|t| t.get("egress_lossless_pool"))
+        .and_then(|r| num(r, "size"));
+    let maps: BTreeMap<&str, (&Node, Ev)> = table("DSCP_TO_TC_MAP")
+        .iter()
+        .map(|(k, v)| (k.name.as_str(), (v, key_ev(file, k, v))))
+        .collect();
+    let dscp_map = |name: &str| -> Option<DscpMap> {
+        let (node, at) = maps.get(name)?;
+        let mut m = BTreeMap::new();
+        let mut where_ = BTreeMap::new();
+        for (d, tc) in node.members() {
+            if let Ok(n) = d.name.trim().parse::<u8>() {
+                where_.insert(n, key_ev(file, d, tc));
+            }
+            if let (Ok(d), Some(Ok(tc))) = (
+                d.name.trim().parse::<u8>(),
+                text(tc).map(|t| t.trim().parse::<u8>()),
+            ) && d < 64
+                && tc < 8
+            {
+                m.insert(d, tc);
+            }
+        }
+        Some((m, *at, where_))
+    };
+    let global = root
+        .get("PORT_QOS_MAP")
+        .and_then(|t| t.get("global"))
+        .and_then(|g| field(g, "dscp_to_tc_map"))
+        .and_then(text);
+    for (k, rec) in table("PORT_QOS_MAP") {
+        let (ports, _) = split_key(&k.name);
+        for p in ports {
+            let Some(port) = sw.ports.get_mut(&p) else {
+                continue;
+            };
+            let name = field(rec, "dscp_to_tc_map")
+                .and_then(text)
+                .or(global.clone());
+            if let Some(name) = name {
+                let found = dscp_map(&name);
+                port.dscp = found.as_ref().map(|(m, at, _)| (m.clone(), *at));
+                port.dscp_at = found.map(|x| x.2).unwrap_or_default();
+                if port.dscp.is_none() {
+                    notes.push(Note::new(
+                        NoteKind::CannotCarry,
+                        key_ev(file, k, rec),
+                        format!("`{p}` refers to DSCP_TO_TC_MAP `{name}`, which does not exist"),
+                    ));
+                }
+            }
+            if let Some(v) = field(rec, "pfc_enable") {
+                port.pfc = Some((items(&text(v).unwrap_or_default()), ev(file, v)));
+            }
+            for (f, v) in rec.members() {
+                let f = f.name.trim_end_matches('@');
+                if matches!(
+                    f,
+                    "tc_to_queue_map" | "tc_to_pg_map" | "pfc_to_queue_map" | "pfc_to_pg_map"
+                ) && let Some(name) = text(v)
+                    && !identity(root, f, &name)
+                {
+                    notes.push(Note::new(
+                        NoteKind::CannotCarry,
+                        ev(file, v),
+                        format!(
+                            "`{p}` uses {f} `{name}`, which is not one to one; the `.fab` maps each priority to its own queue and PG, so the import takes them as one to one"
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    let schedulers: BTreeMap<&str, Option<Sched>> = table("SCHEDULER")
+        .iter()
+        .map(|(k, rec)| {
+            let t = field(rec, "type").and_then(text).unwrap_or_default();
+            let s = match t.to_ascii_uppercase().as_str() {
+                "STRICT" => Some(Sched::Strict),
+                "DWRR" | "WRR" => num(rec, "weight").map(Sched::Weight),
+                _ => None,
+            };
+            (k.name.as_str(), s)
+        })
+        .collect();
+    let wreds: BTreeMap<&str, Option<Wred>> = table("WRED_PROFILE")
+        .iter()
+        .map(|(k, rec)| {
+            let w = (|| {
+                Some(Wred {
+                    min: num(rec, "green_min_threshold")?,
+                    max: num(rec, "green_max_threshold")?,
+                    probability: num(rec, "green_drop_probability").unwrap_or(100),
+                    ecn: field(rec, "ecn")
+                        .and_then(text)
+                        .is_some_and(|e| e != "ecn_none"),
+                })
+            })();
+            (k.name.as_str(), w)
+        })
+        .collect();
+    for (k, rec) in table("QUEUE") {
+        let (ports, qs) = split_key(&k.name);
+        let qs = items(qs.unwrap_or(""));
+        for p in &ports {
+            let Some(port) = sw.ports.get_mut(p) else {
+                continue;
+            };
+            for &q in &qs {
+                if let Some(v) = field(rec, "scheduler")
+                    && let Some(name) = text(v)
+                {
+                    match schedulers.get(name.as_str()) {
+                        Some(Some(s)) => {
+                            port.sched.insert(q, (*s, ev(file, v)));
+                        }
+                        _ => notes.push(Note::new(
+                            NoteKind::CannotCarry,
+                            ev(file, v),
+                            format!("queue {q} of `{p}` uses scheduler `{name}`, which is missing or neither STRICT nor DWRR/WRR with a weight"),
+                        )),
+                    }
+                }
+                if let Some(v) = field(rec, "wred_profile")
+                    && let Some(name) = text(v)
+                {
+                    match wreds.get(name.as_str()) {
+                        Some(Some(w)) => {
+                            port.wred.insert(q, (*w, ev(file, v)));
+                        }
+                        _ => notes.push(Note::new(
+                            NoteKind::CannotCarry,
+                            ev(file, v),
+                            format!("queue {q} of `{p}` uses WRED profile `{name}`, which is missing or has no green thresholds"),
+                        )),
+                    }
+                }
+            }
+        }
+    }
+    let profiles = root.get("BUFFER_PROFILE");
+    let profile = |name: &str| -> Option<PgProfile> {
+        let name = name.trim_start_matches('[').trim_end_matches(']');
+        let name = name.strip_prefix("BUFFER_PROFILE|").unwrap_or(name);
+        let p = profiles?.members().iter().find(|(k, _)| k.name == name)?;
+        let (k, rec) = (&p.0, &p.1);
+        let threshold = num(rec, "static_th").map(Threshold::Static).or_else(|| {
+            field(rec, "dynamic_th")
+                .and_then(text)
+                .and_then(|t| t.trim().parse().ok())
+                .map(Threshold::Dynamic)
+        });
+        let at = key_ev(file, k, rec);
+        Some(PgProfile {
+            name: name.to_string(),
+            xoff: num(rec, "xoff"),
+            size: num(rec, "size"),
+            threshold,
+            at,
+            xoff_at: field(rec, "xoff").map_or(at, |n| ev(file, n)),
+        })
+    };
+    let mut missing_profile: Option<(String, Ev)> = None;
+    for (k, rec) in table("BUFFER_PG") {
+        let (ports, pgs) = split_key(&k.name);
+        let Some(pnode) = field(rec, "profile") else {
+            continue;
+        };
+        let Some(name) = text(pnode) else {
+            continue;
+        };
+        let Some(mut prof) = profile(&name) else {
+            if name != "NULL" && missing_profile.is_none() {
+                missing_profile = Some((name.clone(), ev(file, pnode)));
+            }
+            continue;
+        };
+        // Where this port's PG takes the profile: a finding about the port points here.
+        prof.at = ev(file, pnode);
+        if prof.xoff.is_none() {
+            continue; // a lossy PG
+        }
+        for p in &ports {
+            if let Some(port) = sw.ports.get_mut(p) {
+                for pg in items(pgs.unwrap_or("")) {
+                    port.pg.insert(pg, prof.clone());
+                }
+            }
+        }
+    }
+    if let Some((name, at)) = missing_profile {
+        // SONiC's dynamic buffer model computes lossless profiles at run time (APPL_DB).
+        notes.push(
+            Note::new(
+                NoteKind::CannotCarry,
+                at,
+                format!("BUFFER_PG refers to profile `{name}`, which CONFIG_DB does not hold (the dynamic buffer model computes lossless profiles at run time); those PGs' headroom and pause threshold are not imported"),
+            )
+            .help("check the headroom on the switch itself (`mmuconfig -l` lists the profiles in use)"),
+        );
+    }
+    let poll_ms = root
+        .get("PFC_WD")
+        .and_then(|t| t.get("GLOBAL"))
+        .and_then(|g| num(g, "POLL_INTERVAL"));
+    for (k, rec) in table("PFC_WD") {
+        let (ports, _) = split_key(&k.name);
+        for p in &ports {
+            if let Some(port) = sw.ports.get_mut(p) {
+                let action = match field(rec, "action").and_then(text).as_deref() {
+                    Some("forward") => "forward",
+                    Some("alert") => "alert",
+                    _ => "drop",
+                };
+                if let (Some(d), Some(r)) =
+                    (num(rec, "detection_time"), num(rec, "restoration_time"))
+                {
+                    port.watchdog = Some((
+                        Watchdog {
+                            detect_ms: d,
+                            restore_ms: r,
+                            action,
+                            poll_ms,
+                        },
+                        key_ev(file, k, rec),
+                    ));
+                }
+            }
+        }
+    }
+    // Keyed by the local port (as minigraph writes it), or by a peer name with `local_port`
+    // (sonic-net/sonic-buildimage@086b03bd70f9:src/sonic-yang-models/yang-models/sonic-device_neighbor.yang).
+    for (k, rec) in table("DEVICE_NEIGHBOR") {
+        if let Some(name) = field(rec, "name").and_then(text) {
+            let port = field(rec, "port").and_then(text).unwrap_or_default();
+            let local = field(rec, "local_port")
+                .and_then(text)
+                .unwrap_or_else(|| k.name.clone());
+            sw.neighbours
+                .insert(local, (name, port, key_ev(file, k, rec)));
+        }
+    }
+    for (k, rec) in table("STATIC_ROUTE") {
+        let prefix = k.name.rsplit('|').next().unwrap_or(&k.name).to_string();
+        let list = |f: &str| -> Vec<String> {
+            field(rec, f)
+                .and_then(text)
+                .map(|t| {
+                    t.split(',')
+                        .map(|x| x.trim().to_string())
+                        .filter(|x| !x.is_empty())
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        sw.routes.push(StaticRoute {
+            prefix,
+            nexthops: list("nexthop"),
+            ifnames: list("ifname"),
+            at: key_ev(file, k, rec),
+        });
+    }
+    for (k, _) in table("INTERFACE") {
+        if let Some((port, addr)) = k.name.split_once('|') {
+            sw.interfaces.push((port.to_string(), addr.to_string()));
+        }
+    }
+    sw
+}
+
+/// Whether the map `name` of table `field`'s table is one to one (or absent: SONiC's
+/// default is one to one).
+fn identity(root: &Node, field_name: &str, name: &str) -> bool {
+    let table = match field_name {
+        "tc_to_queue_map" => "TC_TO_QUEUE_MAP",
+        "tc_to_pg_map" => "TC_TO_PRIORITY_GROUP_MAP",
+        "pfc_to_queue_map" => "MAP_PFC_PRIORITY_TO_QUEUE",
+        _ => "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP",
+    };
+    let Some(map) = root.get(table).and_then(|t| t.get(name)) else {
+        return true;
+    };
+    map.members().iter().all(|(k, v)| {
+        let to = text(v).unwrap_or_default();
+        // fabricc writes TC_TO_PRIORITY_GROUP_MAP with every lossy TC on PG 0.
+        k.name.trim() == to.trim() || (table == "TC_TO_PRIORITY_GROUP_MAP" && to.trim() == "0")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verify::json;
+
+    #[test]
+    fn a_profile_only_the_dynamic_model_knows_is_one_note() {
+        let doc = json::parse(
+            r#"{"PORT": {"Ethernet0": {"speed": "400000"}, "Ethernet4": {"speed": "400000"}},
+                "BUFFER_PG": {"Ethernet0|3": {"profile": "pg_lossless_400000_5m_profile"},
+                              "Ethernet4|3": {"profile": "pg_lossless_400000_5m_profile"},
+                              "Ethernet4|0": {"profile": "NULL"}}}"#,
+        )
+        .unwrap();
+        let mut notes = Vec::new();
+        let sw = read(&doc, 0, &mut notes);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].message.contains("pg_lossless_400000_5m_profile"));
+        assert!(sw.ports["Ethernet0"].pg.is_empty());
+    }
+
+    #[test]
+    fn small_helpers() {
+        assert_eq!(
+            items("3-4,6").into_iter().collect::<Vec<_>>(),
+            vec![3, 4, 6]
+        );
+        assert_eq!(items("x,9"), BTreeSet::new());
+        assert_eq!(cable_mm("30m"), Some(30_000));
+        assert_eq!(cable_mm("2.5m"), Some(2_500));
+        assert_eq!(cable_mm("m"), None);
+        assert_eq!(cable_mm("1.2345m"), None);
+    }
+
+    #[test]
+    fn reads_the_tables() {
+        let doc = json::parse(r#"{
+          "PORT": {"Ethernet0": {"speed": "400000", "mtu": "9216", "lanes": "0,1,2,3"}},
+          "CABLE_LENGTH": {"AZURE": {"Ethernet0": "30m"}},
+          "DSCP_TO_TC_MAP": {"M": {"26": "3", "48": "6"}},
+          "PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "M", "pfc_enable": "3,4"}},
+          "SCHEDULER": {"S": {"type": "DWRR", "weight": "50"}},
+          "WRED_PROFILE": {"W": {"green_min_threshold": "1", "green_max_threshold": "2", "ecn": "ecn_all"}},
+          "QUEUE": {"Ethernet0|3-4": {"scheduler": "S", "wred_profile": "W"}},
+          "BUFFER_PROFILE": {"P": {"xoff": "100", "size": "200", "dynamic_th": "0"}},
+          "BUFFER_PG": {"Ethernet0|3-4": {"profile": "P"}},
+          "DEVICE_NEIGHBOR": {"Ethernet0": {"name": "spine1", "port": "Ethernet8"}},
+          "STATIC_ROUTE": {"default|10.0.0.0/24": {"nexthop": "10.1.0.1", "ifname": "Ethernet0"}}
+        }"#).unwrap();
+        let mut notes = Vec::new();
+        let sw = read(&doc, 0, &mut notes);
+        assert!(notes.is_empty(), "{notes:?}");
+        let p = &sw.ports["Ethernet0"];
+        assert_eq!(p.lanes, Some(4));
+        assert_eq!(p.cable_mm.map(|c| c.0), Some(30_000));
+        assert_eq!(p.dscp.as_ref().unwrap().0[&26], 3);
+        assert_eq!(p.pfc.as_ref().unwrap().0.len(), 2);
+        assert_eq!(p.sched[&4].0, Sched::Weight(50));
+        assert_eq!(p.wred[&3].0.max, 2);
+        assert_eq!(p.pg[&4].threshold, Some(Threshold::Dynamic(0)));
+        assert_eq!(sw.neighbours["Ethernet0"].0, "spine1");
+        assert_eq!(sw.routes[0].prefix, "10.0.0.0/24");
+        assert_eq!(sw.routes[0].ifnames, vec!["Ethernet0"]);
+    }
+}

@@ -1,0 +1,1398 @@
+//! The `.fab` of a deployed fabric: fabric-wide values from the majority of switches, every
+//! switch that differs as an override, hosts with their NIC identities, links on their
+//! ports, tiers from the hosts up. Every line that states a deployed value records the
+//! state file and range it came from.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::sonic::{Sched, Threshold, Watchdog, Wred};
+use super::{Cable, Deployed, Ev, HostDev, Note, NoteKind, Peer, SwitchDev, natural};
+use crate::analysis::qos_plan::ROCE_HEADER_ALLOWANCE;
+
+/// A NAME of the language from any text: other characters become `-`, and a name must start
+/// with a letter or `_`.
+pub fn sanitize_name(s: &str) -> String {
+    let mut out: String = s
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    if !out.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        out.insert(0, '_');
+    }
+    out.truncate(200);
+    out
+}
+
+/// A comment's text on one line, without control characters.
+fn comment_text(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+/// Bytes as the shortest exact size.
+pub fn size(b: u64) -> String {
+    if b > 0 && b.is_multiple_of(1_000_000) {
+        format!("{}MB", b / 1_000_000)
+    } else if b > 0 && b.is_multiple_of(1000) {
+        format!("{}KB", b / 1000)
+    } else {
+        format!("{b}B")
+    }
+}
+
+fn length(mm: u64) -> String {
+    crate::output::cabling::length(mm)
+}
+
+fn list(v: &[u8]) -> String {
+    v.iter().map(u8::to_string).collect::<Vec<_>>().join(",")
+}
+
+struct Out {
+    text: String,
+    origins: Vec<(usize, usize, Ev)>,
+    /// Byte ranges of per-device override blocks and routes.
+    pub device_lines: Vec<(usize, usize)>,
+}
+
+impl Out {
+    fn line(&mut self, indent: usize, s: &str, from: Option<Ev>) {
+        if s.is_empty() && (self.text.ends_with("\n\n") || self.text.ends_with("{\n")) {
+            return;
+        }
+        let start = self.text.len();
+        for _ in 0..indent {
+            self.text.push_str("  ");
+        }
+        self.text.push_str(s);
+        let end = self.text.len();
+        self.text.push('\n');
+        if let Some(e) = from {
+            self.origins.push((start, end, e));
+        }
+    }
+
+    fn comment(&mut self, indent: usize, s: &str) {
+        self.line(indent, &format!("# {}", comment_text(s)), None);
+    }
+}
+
+/// One switch's deployed QoS, from its fabric ports (majority when they differ).
+#[derive(Debug, Clone, Default)]
+struct View {
+    dscp: Option<([u8; 64], Ev)>,
+    lossless: Option<(BTreeSet<u8>, Ev)>,
+    sched: BTreeMap<u8, (Sched, Ev)>,
+    wred: BTreeMap<u8, (Wred, Ev)>,
+    threshold: BTreeMap<u8, (Threshold, Ev)>,
+    watchdog: Option<(Option<Watchdog>, Ev)>,
+    mtu: Option<(u64, Ev)>,
+}
+
+/// The most common value (ties: the first seen), where it was, and the ports that differ.
+fn pick<T: Clone + PartialEq>(vals: &[(String, T, Ev)]) -> Option<(T, Ev, Vec<String>)> {
+    let mut best: Option<(usize, usize)> = None; // (count, index)
+    for (i, (_, v, _)) in vals.iter().enumerate() {
+        let c = vals.iter().filter(|(_, w, _)| w == v).count();
+        if best.is_none_or(|(bc, _)| c > bc) {
+            best = Some((c, i));
+        }
+    }
+    let (_, i) = best?;
+    let (_, v, e) = &vals[i];
+    let differ = vals
+        .iter()
+        .filter(|(_, w, _)| w != v)
+        .map(|(p, _, _)| p.clone())
+        .collect();
+    Some((v.clone(), *e, differ))
+}
+
+fn view(s: &SwitchDev, ports: &[String], notes: &mut Vec<Note>) -> View {
+    let mut v = View::default();
+    let ps: Vec<(&String, &super::sonic::Port)> = ports
+        .iter()
+        .filter_map(|p| s.sw.ports.get(p).map(|x| (p, x)))
+        .collect();
+    let mut differ = |what: &str, d: Vec<String>, at: Ev| {
+        if !d.is_empty() {
+            notes.push(
+                Note::new(
+                    NoteKind::PortsDiffer,
+                    at,
+                    format!(
+                        "ports of `{}` differ in {what} ({} of them: {}); the `.fab` keeps one value per switch, the one most ports have, shown here",
+                        s.name,
+                        d.len(),
+                        d.join(", ")
+                    ),
+                )
+                .help("make the ports agree on the switch, or split the switch's ports in the `.fab` by hand"),
+            );
+        }
+    };
+    let dscp: Vec<(String, [u8; 64], Ev)> = ps
+        .iter()
+        .filter_map(|(p, x)| {
+            let (m, at) = x.dscp.as_ref()?;
+            let mut t = [0u8; 64];
+            for (&d, &tc) in m {
+                t[usize::from(d)] = tc;
+            }
+            Some(((*p).clone(), t, *at))
+        })
+        .collect();
+    if let Some((t, at, d)) = pick(&dscp) {
+        differ("their DSCP_TO_TC_MAP", d, at);
+        v.dscp = Some((t, at));
+    }
+    let pfc: Vec<(String, BTreeSet<u8>, Ev)> = ps
+        .iter()
+        .map(|(p, x)| {
+            let (set, at) = x.pfc.clone().unwrap_or((BTreeSet::new(), x.at));
+            ((*p).clone(), set, at)
+        })
+        .collect();
+    if let Some((set, at, d)) = pick(&pfc) {
+        differ("pfc_enable", d, at);
+        v.lossless = Some((set, at));
+    }
+    for q in 0u8..8 {
+        let sched: Vec<(String, Option<Sched>, Ev)> = ps
+            .iter()
+            .map(|(p, x)| {
+                let s = x.sched.get(&q);
+                ((*p).clone(), s.map(|s| s.0), s.map_or(x.at, |s| s.1))
+            })
+            .collect();
+        if let Some((Some(s), at, d)) = pick(&sched) {
+            differ(&format!("the scheduler of queue {q}"), d, at);
+            v.sched.insert(q, (s, at));
+        }
+        let wred: Vec<(String, Option<Wred>, Ev)> = ps
+            .iter()
+            .map(|(p, x)| {
+                let w = x.wred.get(&q);
+                ((*p).clone(), w.map(|w| w.0), w.map_or(x.at, |w| w.1))
+            })
+            .collect();
+        if let Some((w, at, d)) = pick(&wred) {
+            differ(&format!("the WRED profile of queue {q}"), d, at);
+            if let Some(w) = w {
+                v.wred.insert(q, (w, at));
+            }
+        }
+        let th: Vec<(String, Option<Threshold>, Ev)> = ps
+            .iter()
+            .filter(|(_, x)| x.pg.contains_key(&q))
+            .map(|(p, x)| {
+                let g = &x.pg[&q];
+                ((*p).clone(), g.threshold, g.at)
+            })
+            .collect();
+        if let Some((Some(t), at, d)) = pick(&th) {
+            differ(&format!("the pause threshold of PG {q}"), d, at);
+            v.threshold.insert(q, (t, at));
+        }
+    }
+    let wd: Vec<(String, Option<Watchdog>, Ev)> = ps
+        .iter()
+        .filter(|(_, x)| x.pfc.as_ref().is_some_and(|p| !p.0.is_empty()))
+        .map(|(p, x)| {
+            (
+                (*p).clone(),
+                x.watchdog.map(|w| w.0),
+                x.watchdog.map_or(x.at, |w| w.1),
+            )
+        })
+        .collect();
+    if let Some((w, at, d)) = pick(&wd) {
+        differ("the PFC watchdog", d, at);
+        v.watchdog = Some((w, at));
+    }
+    let mtu: Vec<(String, u64, Ev)> = ps
+        .iter()
+        .filter_map(|(p, x)| x.mtu.map(|(m, at)| ((*p).clone(), m, at)))
+        .collect();
+    if let Some((m, at, d)) = pick(&mtu) {
+        differ("MTU", d, at);
+        v.mtu = Some((m, at));
+    }
+    v
+}
+
+/// The fabric-wide value: the one most switches have (ties: the first switch's).
+fn majority<T: Clone + PartialEq>(vals: &[(T, Ev)]) -> Option<(T, Ev)> {
+    let named: Vec<(String, T, Ev)> = vals
+        .iter()
+        .map(|(v, e)| (String::new(), v.clone(), *e))
+        .collect();
+    pick(&named).map(|(v, e, _)| (v, e))
+}
+
+struct Class {
+    name: String,
+    tc: u8,
+    dscp: Vec<u8>,
+    other: bool,
+    lossless: bool,
+    wred: Option<Wred>,
+    sched: Option<Sched>,
+    threshold: Option<Threshold>,
+    cnp: bool,
+    at: Option<Ev>,
+}
+
+fn ecn_words(w: Option<Wred>) -> String {
+    match w {
+        Some(w) if w.ecn => format!(
+            "ecn min {}  max {}  probability {}%",
+            size(w.min),
+            size(w.max),
+            w.probability
+        ),
+        _ => "ecn off".into(),
+    }
+}
+
+fn sched_words(s: Sched) -> String {
+    match s {
+        Sched::Strict => "strict".into(),
+        Sched::Weight(w) => format!("bandwidth {w}%"),
+    }
+}
+
+fn watchdog_words(w: Option<Watchdog>) -> String {
+    match w {
+        Some(w) => format!(
+            "pfc-watchdog detect {}ms  restore {}ms  action {}{}",
+            w.detect_ms,
+            w.restore_ms,
+            w.action,
+            w.poll_ms.map_or(String::new(), |p| format!("  poll {p}ms"))
+        ),
+        None => "pfc-watchdog off".into(),
+    }
+}
+
+/// SONiC's port names are `Ethernet<first lane>`: the port index is the number over the
+/// lanes a port takes.
+fn port_index(port: &str, lanes: u32) -> Option<u32> {
+    let n: u32 = port.strip_prefix("Ethernet")?.parse().ok()?;
+    (lanes > 0 && n.is_multiple_of(lanes)).then(|| n / lanes)
+}
+
+/// The `.fab` text, and the origins of its lines (byte ranges of the text).
+pub fn fab(
+    name: &str,
+    state_display: &str,
+    d: &mut Deployed,
+) -> (String, Vec<(usize, usize, Ev, bool)>) {
+    let mut notes: Vec<Note> = Vec::new();
+    let mut o = Out {
+        text: String::new(),
+        origins: Vec::new(),
+        device_lines: Vec::new(),
+    };
+    // Fabric ports of each switch.
+    let mut fabric_ports: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for c in &d.cables {
+        fabric_ports
+            .entry(c.switch.as_str())
+            .or_default()
+            .push(c.port.clone());
+        if let Peer::Switch(s, p) = &c.peer {
+            fabric_ports.entry(s.as_str()).or_default().push(p.clone());
+        }
+    }
+    let views: Vec<View> = d
+        .switches
+        .iter()
+        .map(|s| {
+            let mut ports = fabric_ports
+                .get(s.name.as_str())
+                .cloned()
+                .unwrap_or_default();
+            ports.sort_by(|a, b| natural(a, b));
+            ports.dedup();
+            view(s, &ports, &mut notes)
+        })
+        .collect();
+
+    // ---- fabric-wide classes ----
+    let dscp_maps: Vec<([u8; 64], Ev)> = views.iter().filter_map(|v| v.dscp).collect();
+    let fabric_map = majority(&dscp_maps);
+    let lossless_sets: Vec<(BTreeSet<u8>, Ev)> =
+        views.iter().filter_map(|v| v.lossless.clone()).collect();
+    let fabric_lossless = majority(&lossless_sets).map(|x| x.0).unwrap_or_default();
+    let mut tcs: BTreeSet<u8> = fabric_lossless.clone();
+    if let Some((m, _)) = &fabric_map {
+        tcs.extend(m.iter().copied());
+    }
+    // Host facts: CNP DSCP, RoCE MTU.
+    let mut cnp_dscps: Vec<(u64, Ev)> = Vec::new();
+    let mut mtus: Vec<(u64, Ev)> = Vec::new();
+    for h in &d.hosts {
+        for n in h.host.iter().flat_map(|h| &h.nics) {
+            if let Some(c) = n.cnp_dscp {
+                cnp_dscps.push(c);
+            }
+            if let Some(m) = n.mtu {
+                mtus.push(m);
+            }
+        }
+    }
+    let cnp_dscp = majority(&cnp_dscps);
+    let mut classes: Vec<Class> = Vec::new();
+    for &t in &tcs {
+        let dscp: Vec<u8> = fabric_map
+            .as_ref()
+            .map(|(m, _)| {
+                (0u8..64)
+                    .filter(|&d| m[usize::from(d)] == t)
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default();
+        let wreds: Vec<(Option<Wred>, Ev)> = views
+            .iter()
+            .filter_map(|v| {
+                v.lossless.as_ref()?;
+                Some((
+                    v.wred.get(&t).map(|w| w.0),
+                    v.wred.get(&t).map_or(v.lossless.as_ref()?.1, |w| w.1),
+                ))
+            })
+            .collect();
+        let scheds: Vec<(Option<Sched>, Ev)> = views
+            .iter()
+            .filter_map(|v| Some((v.sched.get(&t).map(|s| s.0), v.sched.get(&t).map(|s| s.1)?)))
+            .collect();
+        let lossless = fabric_lossless.contains(&t);
+        let ths: Vec<(Option<Threshold>, Ev)> = views
+            .iter()
+            .filter_map(|v| v.threshold.get(&t).map(|x| (Some(x.0), x.1)))
+            .collect();
+        classes.push(Class {
+            name: String::new(),
+            tc: t,
+            dscp,
+            other: false,
+            lossless,
+            wred: majority(&wreds).and_then(|x| x.0),
+            sched: majority(&scheds).and_then(|x| x.0),
+            threshold: majority(&ths).and_then(|x| x.0),
+            cnp: false,
+            at: majority(&wreds)
+                .map(|x| x.1)
+                .or(fabric_map.as_ref().map(|m| m.1)),
+        });
+    }
+    // `dscp other`: the lossy class with the most DSCPs.
+    if let Some(i) = (0..classes.len())
+        .filter(|&i| !classes[i].lossless && !classes[i].dscp.is_empty())
+        .max_by_key(|&i| (classes[i].dscp.len(), std::cmp::Reverse(i)))
+    {
+        classes[i].other = true;
+    }
+    // CNP: the class of the hosts' CNP DSCP, else the strict lossy class with a DSCP.
+    let cnp_class = match &cnp_dscp {
+        Some((dscp, _)) => classes
+            .iter()
+            .position(|c| !c.other && c.dscp.iter().any(|&x| u64::from(x) == *dscp)),
+        None => None,
+    }
+    .or_else(|| {
+        let i = classes.iter().position(|c| {
+            !c.lossless && !c.other && !c.dscp.is_empty() && c.sched == Some(Sched::Strict)
+        })?;
+        if !classes.iter().any(|c| c.lossless) {
+            return None;
+        }
+        if let Some(at) = classes[i].at {
+            notes.push(Note::new(
+                NoteKind::Inferred,
+                at,
+                format!(
+                    "no host state names the CNP DSCP; the strict class on priority {} (DSCP {}) is taken as the CNP class",
+                    classes[i].tc,
+                    list(&classes[i].dscp)
+                ),
+            ).help("collect a host's state.json (its `cnp_dscp`) to know it"));
+        }
+        Some(i)
+    });
+    if let Some(i) = cnp_class {
+        classes[i].cnp = true;
+    }
+    let mut used = BTreeSet::new();
+    for c in &mut classes {
+        let base = if c.cnp {
+            "cnp".to_string()
+        } else if c.lossless {
+            "roce".to_string()
+        } else if c.other {
+            "bulk".to_string()
+        } else {
+            format!("tc{}", c.tc)
+        };
+        let mut n = base.clone();
+        let mut k = 2;
+        while !used.insert(n.clone()) {
+            n = format!("{base}{k}");
+            k += 1;
+        }
+        c.name = n;
+    }
+    // Lossless first, then CNP, then the rest by priority, `dscp other` last.
+    classes.sort_by_key(|c| (!c.lossless, !c.cnp, c.other, c.tc));
+
+    // ---- switch models ----
+    struct ModelKey {
+        lanes: u32,
+        speed: u64,
+        buffer: Option<u64>,
+        buffer_model: Option<String>,
+        dynamic: Option<i64>,
+    }
+    let mut models: Vec<(String, ModelKey, Vec<usize>, Option<Ev>)> = Vec::new();
+    for (i, s) in d.switches.iter().enumerate() {
+        let lanes_list: Vec<(String, u32, Ev)> =
+            s.sw.ports
+                .iter()
+                .filter_map(|(p, x)| x.lanes.map(|l| (p.clone(), l, x.at)))
+                .collect();
+        let lanes = pick(&lanes_list).map_or(4, |x| x.0);
+        let lanes = [1u32, 2, 4, 8]
+            .into_iter()
+            .find(|&l| l >= lanes)
+            .unwrap_or(8);
+        let speed =
+            s.sw.ports
+                .values()
+                .filter_map(|p| p.speed_mbps)
+                .max()
+                .unwrap_or(400_000);
+        let dyns: Vec<(Option<i64>, Ev)> = views[i]
+            .threshold
+            .values()
+            .map(|(t, e)| {
+                (
+                    match t {
+                        Threshold::Dynamic(n) => Some(*n),
+                        Threshold::Static(_) => None,
+                    },
+                    *e,
+                )
+            })
+            .collect();
+        let key = ModelKey {
+            lanes,
+            speed,
+            buffer: s.sw.buffer.map(|b| b.0),
+            buffer_model: s.sw.buffer_model.clone(),
+            dynamic: majority(
+                &dyns
+                    .into_iter()
+                    .filter(|d| d.0.is_some())
+                    .collect::<Vec<_>>(),
+            )
+            .and_then(|x| x.0),
+        };
+        let same = |k: &ModelKey| {
+            k.lanes == key.lanes
+                && k.speed == key.speed
+                && k.buffer == key.buffer
+                && k.buffer_model == key.buffer_model
+                && k.dynamic == key.dynamic
+        };
+        match models.iter_mut().find(|m| same(&m.1)) {
+            Some(m) => m.2.push(i),
+            None => {
+                let ports = 512 / lanes;
+                let base = format!("sonic-{ports}x{}g", speed / 1000);
+                let mut n = base.clone();
+                let mut k = 2;
+                while models.iter().any(|m| m.0 == n) {
+                    n = format!("{base}-{k}");
+                    k += 1;
+                }
+                models.push((n, key, vec![i], s.sw.buffer.map(|b| b.1)));
+            }
+        }
+    }
+    let model_of = |i: usize| -> Option<&(String, ModelKey, Vec<usize>, Option<Ev>)> {
+        models.iter().find(|m| m.2.contains(&i))
+    };
+
+    // ---- tiers ----
+    let mut tier: BTreeMap<String, u8> = BTreeMap::new();
+    for c in &d.cables {
+        if matches!(c.peer, Peer::Host(..)) {
+            tier.insert(c.switch.clone(), 1);
+        }
+    }
+    for level in 1u8..8 {
+        let at_level: Vec<String> = tier
+            .iter()
+            .filter(|(_, t)| **t == level)
+            .map(|(n, _)| n.clone())
+            .collect();
+        for c in &d.cables {
+            if let Peer::Switch(other, _) = &c.peer {
+                for (a, b) in [(&c.switch, other), (other, &c.switch)] {
+                    if at_level.contains(a) && !tier.contains_key(b) {
+                        tier.insert(b.clone(), level + 1);
+                    }
+                }
+            }
+        }
+    }
+
+    // ---- header and fabric-wide values ----
+    o.comment(0, &format!("Imported by `fabricc import` from the state in `{state_display}`: the fabric as deployed."));
+    o.comment(0, "Fabric-wide values are what most switches run; a switch that differs has an override below.");
+    o.comment(
+        0,
+        "`fabricc check` on this file judges the deployed values, including wrong ones.",
+    );
+    o.line(0, &format!("fabric {name} {{"), None);
+    let switch_mtus: Vec<(u64, Ev)> = views.iter().filter_map(|v| v.mtu).collect();
+    let fabric_mtu = majority(&switch_mtus);
+    if let Some((m, at)) = fabric_mtu {
+        o.line(1, &format!("mtu {m}"), Some(at));
+    }
+    let roce_mtu = majority(
+        &mtus
+            .iter()
+            .map(|(m, e)| (m.saturating_sub(ROCE_HEADER_ALLOWANCE), *e))
+            .collect::<Vec<_>>(),
+    );
+    match roce_mtu {
+        Some((m, at)) if [256, 512, 1024, 2048, 4096].contains(&m) => {
+            o.line(1, &format!("roce-mtu {m}"), Some(at));
+        }
+        Some((m, at)) => {
+            notes.push(Note::new(
+                NoteKind::CannotCarry,
+                at,
+                format!("the hosts' netdev MTU gives a RoCE MTU of {m}, which is not 256, 512, 1024, 2048 or 4096; the `.fab` keeps the default 4096"),
+            ));
+            o.comment(
+                1,
+                &format!("the hosts' netdev MTU implies RoCE MTU {m}, not a valid RoCE MTU"),
+            );
+        }
+        None => o.comment(1, "no host state: roce-mtu is the default 4096"),
+    }
+    o.line(0, "", None);
+    for c in &classes {
+        let mut words = Vec::new();
+        if c.other {
+            words.push("dscp other".to_string());
+        } else if !c.dscp.is_empty() {
+            words.push(format!("dscp {}", list(&c.dscp)));
+        }
+        words.push(format!("priority {}", c.tc));
+        if c.lossless {
+            words.push("lossless".into());
+        }
+        if !c.lossless && c.wred.is_some_and(|w| w.ecn) {
+            words.push("congestion dcqcn".into());
+        }
+        if c.lossless || c.wred.is_some_and(|w| w.ecn) {
+            words.push(ecn_words(c.wred));
+        }
+        if let Some(s) = c.sched {
+            words.push(sched_words(s));
+        }
+        if let Some(Threshold::Static(b)) = c.threshold {
+            words.push(format!("pfc-threshold {}", size(b)));
+        }
+        if c.cnp {
+            words.push("cnp".into());
+        }
+        o.line(
+            1,
+            &format!("class {} {{ {} }}", c.name, words.join("  ")),
+            c.at,
+        );
+    }
+    let wds: Vec<(Option<Watchdog>, Ev)> = views.iter().filter_map(|v| v.watchdog).collect();
+    let fabric_wd = majority(&wds);
+    if let Some((w, at)) = fabric_wd {
+        o.line(1, &watchdog_words(w), Some(at));
+    }
+    o.line(0, "", None);
+
+    // ---- models ----
+    for (mname, k, members, at) in &models {
+        let ports = 512 / k.lanes;
+        let platform = platform_of(d, members, k.lanes, k.speed, k.buffer);
+        let mut words = vec!["os sonic".to_string()];
+        if let Some((p, how)) = &platform {
+            words.insert(0, format!("platform {}", p.name));
+            if let Some(at) = at.or(members.first().map(|&i| Ev {
+                file: d.switches[i].file,
+                at: Default::default(),
+            })) {
+                notes.push(Note::new(
+                    NoteKind::Inferred,
+                    at,
+                    format!(
+                        "switch model `{mname}` is taken to run on catalogue platform `{}`: {how}",
+                        p.name
+                    ),
+                ));
+            }
+        }
+        let native = platform.as_ref().is_some_and(|(p, _)| {
+            p.cages
+                .iter()
+                .find(|c| !c.aux)
+                .is_some_and(|c| c.count == ports && u64::from(c.speed_gbps) * 1000 == k.speed)
+        });
+        if !native {
+            words.push(format!("ports {ports} x {}G", k.speed / 1000));
+        }
+        let platform_buffer = platform
+            .as_ref()
+            .and_then(|(p, _)| p.buffer.usable.as_ref().map(|u| u.bytes));
+        let lossless_pool = members
+            .first()
+            .and_then(|&i| d.switches[i].sw.lossless_pool);
+        match k.buffer {
+            Some(b)
+                if platform.is_some()
+                    && (platform_buffer == Some(b) || platform_buffer == lossless_pool) => {}
+            Some(b) => words.push(format!("buffer {}", size(b))),
+            None if platform.is_some() => {}
+            None => {
+                if let Some(&i) = members.first() {
+                    notes.push(Note::new(
+                        NoteKind::CannotCarry,
+                        Ev {
+                            file: d.switches[i].file,
+                            at: Default::default(),
+                        },
+                        format!(
+                            "`{}` has no egress BUFFER_POOL, so its buffer size is unknown",
+                            d.switches[i].name
+                        ),
+                    ));
+                }
+            }
+        }
+        // The cell size is not in CONFIG_DB: take it from catalogue platforms with this buffer.
+        let mut platforms = Vec::new();
+        if let Some(b) = k.buffer.filter(|_| platform.is_none()) {
+            let mut cells = BTreeSet::new();
+            for p in &crate::catalogue::catalogue().switches {
+                if p.buffer.usable.as_ref().is_some_and(|u| u.bytes == b)
+                    && p.os.iter().any(|o| o.os == "sonic")
+                {
+                    platforms.push(p.name.clone());
+                    if let Some(c) = &p.buffer.cell {
+                        cells.insert(c.value);
+                    }
+                }
+            }
+            // Else: every headroom buffermgrd sized is a whole number of cells, so their
+            // greatest common divisor is the cell when the values are varied enough.
+            if cells.is_empty() {
+                let mut vals = BTreeSet::new();
+                for &i in members.iter() {
+                    for p in d.switches[i].sw.ports.values() {
+                        for g in p.pg.values() {
+                            vals.extend(g.xoff.filter(|&x| x > 0));
+                            vals.extend(g.size.filter(|&x| x > 0));
+                        }
+                    }
+                }
+                let g = vals.iter().fold(0u64, |a, &b| gcd(a, b));
+                if vals.len() >= 2 && (64..=1024).contains(&g) {
+                    words.push(format!("cell {g}B"));
+                    if let Some(at) = at {
+                        notes.push(Note::new(
+                            NoteKind::Inferred,
+                            *at,
+                            format!("the buffer cell is not in CONFIG_DB; {g} B divides every lossless headroom ({} values) of these switches, so it is taken as the cell", vals.len()),
+                        ));
+                    }
+                }
+            }
+            if cells.len() == 1
+                && let Some(c) = cells.first()
+            {
+                words.push(format!("cell {c}B"));
+                if let Some(at) = at {
+                    notes.push(Note::new(
+                        NoteKind::Inferred,
+                        *at,
+                        format!("the buffer cell is not in CONFIG_DB; {c} B is the cell of every catalogue platform with this buffer size ({})", platforms.join(", ")),
+                    ));
+                }
+            }
+        }
+        if let Some(n) = k.dynamic {
+            words.push(format!("dynamic-threshold {n}"));
+        }
+        if let Some(bm) = &k.buffer_model
+            && matches!(bm.as_str(), "dynamic" | "traditional")
+        {
+            words.push(format!("buffer-model {bm}"));
+        }
+        if !platforms.is_empty() {
+            o.comment(1, &format!("buffer size as on: {}", platforms.join(", ")));
+        }
+        let plats: BTreeSet<String> = members
+            .iter()
+            .filter_map(|&i| {
+                let s = &d.switches[i].sw;
+                s.platform.clone().or(s.hwsku.clone())
+            })
+            .collect();
+        if !plats.is_empty() {
+            o.comment(
+                1,
+                &format!(
+                    "DEVICE_METADATA platform/hwsku: {}",
+                    plats.into_iter().collect::<Vec<_>>().join(", ")
+                ),
+            );
+        }
+        o.line(
+            1,
+            &format!("switch-model {mname} {{ {} }}", words.join("  ")),
+            *at,
+        );
+    }
+    // NIC models: (driver, speed).
+    let mut nic_speed: BTreeMap<String, u64> = BTreeMap::new();
+    let mut nic_count: BTreeMap<String, u32> = BTreeMap::new();
+    for c in &d.cables {
+        if let Peer::Host(h, n) = &c.peer {
+            let sp = d
+                .switches
+                .iter()
+                .find(|s| s.name == c.switch)
+                .and_then(|s| s.sw.ports.get(&c.port))
+                .and_then(|p| p.speed_mbps)
+                .unwrap_or(0);
+            let e = nic_speed.entry(h.clone()).or_insert(0);
+            *e = (*e).max(sp);
+            let k = nic_count.entry(h.clone()).or_insert(0);
+            *k = (*k).max(*n);
+        }
+    }
+    let host_model = |h: &HostDev| -> (String, u64) {
+        let driver = h
+            .host
+            .as_ref()
+            .and_then(|x| x.driver.clone())
+            .filter(|x| matches!(x.as_str(), "mlx5" | "bnxt" | "ice" | "dcb"))
+            .unwrap_or_else(|| "mlx5".into());
+        let speed = nic_speed.get(&h.name).copied().unwrap_or(0);
+        (driver, speed)
+    };
+    let mut nic_models: BTreeSet<(String, u64)> = BTreeSet::new();
+    for h in &d.hosts {
+        if nic_speed.contains_key(&h.name) {
+            nic_models.insert(host_model(h));
+        }
+    }
+    let nic_model_name = |(drv, sp): &(String, u64)| format!("{drv}-{}g", sp / 1000);
+    for m in &nic_models {
+        o.line(
+            1,
+            &format!(
+                "nic-model {} {{ driver {}  speed {}G }}",
+                nic_model_name(m),
+                m.0,
+                m.1 / 1000
+            ),
+            None,
+        );
+    }
+    o.line(0, "", None);
+
+    // ---- switches ----
+    for (i, s) in d.switches.iter().enumerate() {
+        let Some(m) = model_of(i) else { continue };
+        let mut words = vec![format!("model {}", m.0)];
+        if let Some(t) = tier.get(&s.name) {
+            words.push(format!("tier {t}"));
+        }
+        o.line(
+            1,
+            &format!("switch {} {{ {} }}", s.name, words.join("  ")),
+            Some(Ev {
+                file: s.file,
+                at: Default::default(),
+            }),
+        );
+    }
+    for h in &d.hosts {
+        if !nic_speed.contains_key(&h.name) {
+            continue;
+        }
+        let count = nic_count
+            .get(&h.name)
+            .copied()
+            .unwrap_or(1)
+            .max(h.host.as_ref().map_or(0, |x| x.nics.len() as u32));
+        let mut words = vec![format!(
+            "nic {}{}",
+            nic_model_name(&host_model(h)),
+            if count > 1 {
+                format!(" x {count}")
+            } else {
+                String::new()
+            }
+        )];
+        if let Some(hs) = &h.host
+            && hs.nics.len() as u32 == count
+            && hs
+                .nics
+                .iter()
+                .enumerate()
+                .all(|(k, n)| n.number as usize == k + 1)
+        {
+            let nd: Option<Vec<String>> = hs
+                .nics
+                .iter()
+                .map(|n| n.netdev.clone().filter(|x| is_name(x)))
+                .collect();
+            if let Some(nd) = nd {
+                words.push(format!("netdev {}", nd.join(", ")));
+            }
+            let pci: Option<Vec<String>> = hs
+                .nics
+                .iter()
+                .map(|n| n.pci.clone().filter(|x| is_pci(x)))
+                .collect();
+            if let Some(p) = pci {
+                words.push(format!("pci {}", p.join(", ")));
+            }
+        }
+        o.line(
+            1,
+            &format!("host {} {{ {} }}", h.name, words.join("  ")),
+            h.file.map(|f| Ev {
+                file: f,
+                at: Default::default(),
+            }),
+        );
+    }
+    o.line(0, "", None);
+
+    // ---- links ----
+    let lanes_of = |sw: &str| -> Option<u32> {
+        let i = d.switches.iter().position(|s| s.name == sw)?;
+        model_of(i).map(|m| m.1.lanes)
+    };
+    let port_of = |sw: &str, port: &str| -> Option<&super::sonic::Port> {
+        d.switches
+            .iter()
+            .find(|s| s.name == sw)
+            .and_then(|s| s.sw.ports.get(port))
+    };
+    let model_speed = |sw: &str| -> u64 {
+        d.switches
+            .iter()
+            .position(|s| s.name == sw)
+            .and_then(&model_of)
+            .map_or(0, |m| m.1.speed)
+    };
+    for c in &d.cables {
+        let Cable {
+            switch,
+            port,
+            peer,
+            at,
+        } = c;
+        let Some(a) = lanes_of(switch).and_then(|l| port_index(port, l)) else {
+            notes.push(Note::new(
+                NoteKind::CannotCarry,
+                *at,
+                format!("`{switch}` port `{port}` is not named `Ethernet<lane>` on a lane boundary, so it has no port number in the `.fab`; the link is left out"),
+            ));
+            continue;
+        };
+        let (b, peer_port) = match peer {
+            Peer::Host(h, n) => (format!("{h}.nic{n}"), None),
+            Peer::Switch(s2, p2) => {
+                let Some(j) = lanes_of(s2).and_then(|l| port_index(p2, l)) else {
+                    notes.push(Note::new(
+                        NoteKind::CannotCarry,
+                        *at,
+                        format!("`{s2}` port `{p2}` is not named `Ethernet<lane>` on a lane boundary; the link is left out"),
+                    ));
+                    continue;
+                };
+                (format!("{s2}.port{}", j + 1), Some((s2, p2)))
+            }
+        };
+        let pa = port_of(switch, port);
+        let pb = peer_port.and_then(|(s2, p2)| port_of(s2, p2));
+        let mut words = Vec::new();
+        let speeds: Vec<u64> = [pa, pb]
+            .iter()
+            .flatten()
+            .filter_map(|p| p.speed_mbps)
+            .collect();
+        if let Some(&sp) = speeds.iter().min() {
+            let ms = model_speed(switch).min(peer_port.map_or(u64::MAX, |(s2, _)| model_speed(s2)));
+            if sp < ms && sp.is_multiple_of(1000) {
+                words.push(format!("speed {}G", sp / 1000));
+            }
+        }
+        let ca = pa.and_then(|p| p.cable_mm);
+        let cb = pb.and_then(|p| p.cable_mm);
+        let cable = match (ca, cb) {
+            (Some(x), Some(y)) if x.0 != y.0 => {
+                notes.push(Note::new(
+                    NoteKind::PortsDiffer,
+                    y.1,
+                    format!(
+                        "the two ends of `{switch}` `{port}` -- `{b}` state different cable lengths ({} and {}); the `.fab` takes the longer",
+                        length(x.0),
+                        length(y.0)
+                    ),
+                ));
+                Some(if x.0 >= y.0 { x } else { y })
+            }
+            (Some(x), _) | (None, Some(x)) => Some(x),
+            (None, None) => None,
+        };
+        let from = cable.map(|c| c.1).or(Some(*at));
+        match cable {
+            Some((mm, _)) => words.push(format!("cable {}", length(mm))),
+            None => {
+                notes.push(Note::new(
+                    NoteKind::NoCable,
+                    *at,
+                    format!("`{switch}` `{port}` has no CABLE_LENGTH; the link gets the default cable of 100m, which sizes its headroom for a long cable"),
+                ).help("set the port's CABLE_LENGTH on the switch, or write the link's `cable` in the `.fab`"));
+                o.comment(1, &format!("{switch} {port}: no CABLE_LENGTH in the state"));
+            }
+        }
+        let block = if words.is_empty() {
+            String::new()
+        } else {
+            format!(" {{ {} }}", words.join("  "))
+        };
+        o.line(
+            1,
+            &format!("link {switch}.port{} -- {b}{block}", a + 1),
+            from,
+        );
+    }
+    o.line(0, "", None);
+
+    // ---- overrides ----
+    for (i, s) in d.switches.iter().enumerate() {
+        let v = &views[i];
+        let mut lines: Vec<(String, Ev)> = Vec::new();
+        if let (Some((m, at)), Some((fm, _))) = (v.mtu, fabric_mtu)
+            && m != fm
+        {
+            lines.push((format!("mtu {m}"), at));
+        }
+        let sw_map = v.dscp.map(|x| x.0);
+        for c in &classes {
+            let t = c.tc;
+            if let (Some(m), Some((_, at))) = (sw_map, v.dscp)
+                && !c.other
+            {
+                let here: Vec<u8> = (0u8..64).filter(|&x| m[usize::from(x)] == t).collect();
+                if here != c.dscp {
+                    let spec = if here.is_empty() {
+                        "none".to_string()
+                    } else {
+                        list(&here)
+                    };
+                    // Point at the first DSCP whose entry differs, where a port's map has it.
+                    let differs = c
+                        .dscp
+                        .iter()
+                        .chain(&here)
+                        .copied()
+                        .find(|x| c.dscp.contains(x) != here.contains(x));
+                    let at = differs
+                        .and_then(|x| s.sw.ports.values().find_map(|p| p.dscp_at.get(&x).copied()))
+                        .unwrap_or(at);
+                    lines.push((format!("class {} {{ dscp {spec} }}", c.name), at));
+                }
+            }
+            if let Some((set, at)) = &v.lossless {
+                let on = set.contains(&t);
+                if on != c.lossless {
+                    let w = if on { "lossless" } else { "lossless off" };
+                    lines.push((format!("class {} {{ {w} }}", c.name), *at));
+                }
+            }
+            let w = v.wred.get(&t);
+            if (c.lossless || c.wred.is_some_and(|x| x.ecn)) && w.map(|x| x.0) != c.wred {
+                let at = w.map(|x| x.1).or(v.lossless.as_ref().map(|x| x.1));
+                if let Some(at) = at {
+                    let words = ecn_words(w.map(|x| x.0));
+                    lines.push((
+                        format!("ecn {} {}", c.name, words.trim_start_matches("ecn ")),
+                        at,
+                    ));
+                }
+            }
+            if let Some((sch, at)) = v.sched.get(&t)
+                && Some(*sch) != c.sched
+            {
+                lines.push((format!("class {} {{ {} }}", c.name, sched_words(*sch)), *at));
+            }
+            if let Some((th, at)) = v.threshold.get(&t)
+                && Some(*th) != c.threshold
+            {
+                match th {
+                    Threshold::Static(b) => {
+                        lines.push((format!("pfc-threshold {} {}", c.name, size(*b)), *at))
+                    }
+                    Threshold::Dynamic(_) if c.threshold.is_some() => notes.push(Note::new(
+                        NoteKind::CannotCarry,
+                        *at,
+                        format!("`{}` pauses {} on a dynamic threshold while the fabric's is static; a switch cannot override back to the model's dynamic threshold", s.name, c.name),
+                    )),
+                    Threshold::Dynamic(_) => {}
+                }
+            }
+        }
+        if let (Some((w, at)), Some((fw, _))) = (v.watchdog, fabric_wd)
+            && w != fw
+        {
+            lines.push((watchdog_words(w), at));
+        }
+        if !lines.is_empty() {
+            o.comment(
+                1,
+                &format!("{} differs from the fabric-wide values:", s.name),
+            );
+            let start = o.text.len();
+            o.line(1, &format!("switch {} {{", s.name), None);
+            for (l, at) in lines {
+                o.line(2, &l, Some(at));
+            }
+            o.line(1, "}", None);
+            o.device_lines.push((start, o.text.len()));
+        }
+    }
+    // Hosts that mark or pause differently.
+    let roce = classes.iter().find(|c| c.lossless && !c.dscp.is_empty());
+    for h in &d.hosts {
+        let Some(hs) = &h.host else { continue };
+        if !nic_speed.contains_key(&h.name) {
+            continue;
+        }
+        let mut lines: Vec<(String, Ev)> = Vec::new();
+        let pfcs: Vec<(Vec<u8>, Ev)> = hs.nics.iter().filter_map(|n| n.pfc.clone()).collect();
+        if !fabric_lossless.is_empty() && !pfcs.is_empty() && pfcs.iter().all(|(p, _)| p.is_empty())
+        {
+            lines.push(("pfc off".into(), pfcs[0].1));
+        } else if let Some((p, at)) = pfcs.iter().find(|(p, _)| {
+            !p.is_empty() && p.iter().copied().collect::<BTreeSet<u8>>() != fabric_lossless
+        }) {
+            notes.push(Note::new(
+                NoteKind::CannotCarry,
+                *at,
+                format!("host `{}` runs PFC on priorities {} while the fabric's lossless priorities are {}; the `.fab` says only whether a host runs PFC", h.name, list(p), list(&fabric_lossless.iter().copied().collect::<Vec<_>>())),
+            ));
+        }
+        if let Some(r) = roce {
+            let toss: Vec<(u64, Ev)> = hs.nics.iter().filter_map(|n| n.tos).collect();
+            if let Some((tos, at)) = majority(&toss) {
+                let dscp = tos >> 2;
+                if r.dscp.first().map(|&x| u64::from(x)) != Some(dscp) && dscp < 64 {
+                    lines.push((format!("class {} {{ dscp {dscp} }}", r.name), at));
+                }
+            }
+        }
+        if !lines.is_empty() {
+            o.comment(
+                1,
+                &format!("{} differs from the fabric-wide values:", h.name),
+            );
+            let start = o.text.len();
+            o.line(1, &format!("host {} {{", h.name), None);
+            for (l, at) in lines {
+                o.line(2, &l, Some(at));
+            }
+            o.line(1, "}", None);
+            o.device_lines.push((start, o.text.len()));
+        }
+    }
+
+    // ---- routing ----
+    o.line(0, "", None);
+    let all_tiered = d.switches.iter().all(|s| tier.contains_key(&s.name));
+    if all_tiered && !d.switches.is_empty() {
+        o.comment(
+            1,
+            "tiers from the hosts up (leaves have hosts); routing as the tiers give it",
+        );
+        o.line(1, "routing updown", None);
+    } else {
+        o.comment(
+            1,
+            "not every switch reaches a host, so there are no tiers: every shortest path",
+        );
+        o.line(1, "routing shortest", None);
+        if let Some(s) = d.switches.iter().find(|s| !tier.contains_key(&s.name)) {
+            notes.push(Note::new(
+                NoteKind::Inferred,
+                Ev {
+                    file: s.file,
+                    at: Default::default(),
+                },
+                format!(
+                    "`{}` has no path to a host, so it has no tier; routing is taken as `shortest`",
+                    s.name
+                ),
+            ));
+        }
+    }
+    routes(d, &mut o, &mut notes);
+    o.line(0, "}", None);
+    d.notes.extend(notes);
+    let device = |x: usize| o.device_lines.iter().any(|&(a, b)| a <= x && x < b);
+    let origins = o
+        .origins
+        .iter()
+        .map(|&(a, b, e)| (a, b, e, device(a)))
+        .collect();
+    (o.text, origins)
+}
+
+fn is_name(s: &str) -> bool {
+    s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+}
+
+fn is_pci(s: &str) -> bool {
+    s.len() <= 16
+        && s.chars()
+            .all(|c| c.is_ascii_hexdigit() || c == ':' || c == '.')
+}
+
+/// IPv4 `a.b.c.d/len` → (network, len).
+fn v4(s: &str) -> Option<(u32, u8)> {
+    let (addr, len) = s.split_once('/').unwrap_or((s, "32"));
+    let len: u8 = len.parse().ok().filter(|&l| l <= 32)?;
+    let ip: std::net::Ipv4Addr = addr.parse().ok()?;
+    let mask = if len == 0 { 0 } else { u32::MAX << (32 - len) };
+    Some((u32::from(ip) & mask, len))
+}
+
+fn overlaps(a: (u32, u8), b: (u32, u8)) -> bool {
+    let len = a.1.min(b.1);
+    let mask = if len == 0 { 0 } else { u32::MAX << (32 - len) };
+    a.0 & mask == b.0 & mask
+}
+
+/// SONiC `STATIC_ROUTE`s as `route at A to X via B`.
+fn routes(d: &Deployed, o: &mut Out, notes: &mut Vec<Note>) {
+    // The subnet on each host-facing port: (switch, port) → host.
+    let mut host_nets: Vec<((u32, u8), String, String)> = Vec::new(); // (net, host, switch)
+    for s in &d.switches {
+        for (port, addr) in &s.sw.interfaces {
+            if let Some(c) = d
+                .cables
+                .iter()
+                .find(|c| c.switch == s.name && &c.port == port)
+                && let Peer::Host(h, _) = &c.peer
+                && let Some(net) = v4(addr)
+            {
+                host_nets.push((net, h.clone(), s.name.clone()));
+            }
+        }
+    }
+    let peer_of = |sw: &str, port: &str| -> Option<String> {
+        d.cables.iter().find_map(|c| match &c.peer {
+            _ if c.switch == sw && c.port == port => Some(match &c.peer {
+                Peer::Switch(s, _) => s.clone(),
+                Peer::Host(h, _) => h.clone(),
+            }),
+            Peer::Switch(s2, p2) if s2 == sw && p2 == port => Some(c.switch.clone()),
+            _ => None,
+        })
+    };
+    for s in &d.switches {
+        for r in &s.sw.routes {
+            let Some(dest) = v4(&r.prefix) else {
+                notes.push(Note::new(
+                    NoteKind::Route,
+                    r.at,
+                    format!(
+                        "static route `{}` on `{}` is not an IPv4 prefix; it is left out",
+                        r.prefix, s.name
+                    ),
+                ));
+                continue;
+            };
+            let hosts: BTreeSet<&String> = host_nets
+                .iter()
+                .filter(|(n, _, _)| overlaps(*n, dest))
+                .map(|(_, h, _)| h)
+                .collect();
+            // Every host behind one switch → `to SWITCH`; one host → `to HOST`.
+            let target = if hosts.len() == 1 {
+                hosts.iter().next().map(|h| (*h).clone())
+            } else {
+                let leaves: BTreeSet<&String> = host_nets
+                    .iter()
+                    .filter(|(n, _, _)| overlaps(*n, dest))
+                    .map(|(_, _, l)| l)
+                    .collect();
+                // Every host with a subnet on that switch is in the prefix.
+                let behind: BTreeSet<&String> = host_nets
+                    .iter()
+                    .filter(|(_, _, l)| leaves.contains(l))
+                    .map(|(_, h, _)| h)
+                    .collect();
+                (leaves.len() == 1 && behind == hosts && !hosts.is_empty())
+                    .then(|| leaves.iter().next().map(|l| (*l).clone()))
+                    .flatten()
+            };
+            let via: Option<String> =
+                r.ifnames
+                    .iter()
+                    .find_map(|p| peer_of(&s.name, p))
+                    .or_else(|| {
+                        r.nexthops.iter().find_map(|nh| {
+                            let ip = v4(nh)?;
+                            s.sw.interfaces.iter().find_map(|(port, addr)| {
+                                let net = v4(addr)?;
+                                overlaps((ip.0, 32), net)
+                                    .then(|| peer_of(&s.name, port))
+                                    .flatten()
+                            })
+                        })
+                    });
+            match (target, via) {
+                (Some(t), Some(v)) => {
+                    o.comment(1, &format!("STATIC_ROUTE {} on {}", r.prefix, s.name));
+                    let start = o.text.len();
+                    o.line(
+                        1,
+                        &format!("route at {} to {t} via {v}", s.name),
+                        Some(r.at),
+                    );
+                    o.device_lines.push((start, o.text.len()));
+                }
+                (t, v) => {
+                    let why = match (t, v) {
+                        (None, _) => {
+                            "its prefix is not the subnet of one host or of every host behind one switch (the hosts' subnets come from INTERFACE on the ports that face them)"
+                        }
+                        _ => {
+                            "its next hop is not on a port with a neighbour (by `ifname`, or by the INTERFACE subnet that holds `nexthop`)"
+                        }
+                    };
+                    notes.push(Note::new(
+                        NoteKind::Route,
+                        r.at,
+                        format!("static route `{}` on `{}` is left out: {why}", r.prefix, s.name),
+                    ).help("write the route as `route at SWITCH to HOST via NEIGHBOUR` by hand if it carries lossless traffic"));
+                }
+            }
+        }
+    }
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// The catalogue platform of a SONiC switch model: the one its `DEVICE_METADATA` platform or
+/// HWSKU names, or else the only SONiC platform whose usable buffer is the pools' total and
+/// whose cages run ports of `lanes` lanes at `speed` (natively, or as a breakout), with how
+/// it was found.
+fn platform_of(
+    d: &Deployed,
+    members: &[usize],
+    lanes: u32,
+    speed: u64,
+    buffer: Option<u64>,
+) -> Option<(&'static crate::catalogue::platform::Platform, String)> {
+    let cat = &crate::catalogue::catalogue().switches;
+    let sonic = |p: &&crate::catalogue::platform::Platform| p.os.iter().any(|o| o.os == "sonic");
+    for &i in members {
+        let sw = &d.switches[i].sw;
+        for named in [&sw.platform, &sw.hwsku].into_iter().flatten() {
+            let n = named.to_ascii_lowercase();
+            if let Some(p) = cat.iter().filter(sonic).find(|p| {
+                p.sonic
+                    .as_ref()
+                    .is_some_and(|s| s.platform.eq_ignore_ascii_case(named))
+                    || n.contains(&p.model.to_ascii_lowercase())
+            }) {
+                return Some((p, format!("DEVICE_METADATA names `{named}`")));
+            }
+        }
+    }
+    let fits = |p: &crate::catalogue::platform::Platform, native: bool| {
+        p.cages.iter().filter(|c| !c.aux).any(|c| {
+            if native {
+                c.lanes == lanes && u64::from(c.speed_gbps) * 1000 == speed
+            } else {
+                c.breakouts.iter().any(|b| {
+                    let Some((k, rest)) = b.split_once('x') else {
+                        return false;
+                    };
+                    let k: u32 = k.parse().unwrap_or(0);
+                    let g: u64 = rest
+                        .split(['G', '['])
+                        .next()
+                        .and_then(|x| x.parse().ok())
+                        .unwrap_or(0);
+                    k > 0 && c.lanes / k == lanes && g * 1000 == speed
+                })
+            }
+        })
+    };
+    // The buffer is the egress pools' sum, or (where the lossy pools share it) the lossless
+    // pool's size.
+    let lossless: Vec<u64> = members
+        .iter()
+        .filter_map(|&i| d.switches[i].sw.lossless_pool)
+        .collect();
+    let by_buffer: Vec<_> = cat
+        .iter()
+        .filter(sonic)
+        .filter(|p| {
+            let u = p.buffer.usable.as_ref().map(|u| u.bytes);
+            u.is_some() && (u == buffer || lossless.first().copied() == u)
+        })
+        .collect();
+    for native in [true, false] {
+        let c: Vec<_> = by_buffer.iter().filter(|p| fits(p, native)).collect();
+        if let [one] = c.as_slice() {
+            return Some((
+                one,
+                format!(
+                    "its egress pools add up to that platform's buffer and its ports take {lanes} lanes at {}G, {}",
+                    speed / 1000,
+                    if native {
+                        "as the platform's cages do"
+                    } else {
+                        "a breakout of its cages"
+                    }
+                ),
+            ));
+        }
+    }
+    None
+}
