@@ -5,17 +5,17 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use crate::diagnostic::{self, Diagnostic, Severity};
-use crate::lower::Targets;
 use crate::output::{
     self,
     generate::{BuildInput, Stop, generate_each},
 };
 use crate::pipeline;
-use crate::render::Templates;
 use crate::source::Sources;
 use crate::timings::Timings;
 
-use super::{BuildArgs, CheckFormat, ColorChoice, ExitStatus, err, out};
+use super::{
+    BuildArgs, CheckFormat, ColorChoice, ExitStatus, chosen_targets, chosen_templates, err, out,
+};
 
 pub fn run(args: &BuildArgs) -> ExitStatus {
     let timings = args.timings.then(Timings::new);
@@ -32,27 +32,13 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
             t.lap(name);
         }
     };
-    let targets = if args.targets.is_empty() {
-        Targets::ALL
-    } else {
-        match Targets::parse(&args.targets.join(",")) {
-            Ok(t) => t,
-            Err(e) => {
-                err(&format!("error: {e}\n"));
-                return ExitStatus::Error;
-            }
-        }
-    };
-    let templates = match &args.templates {
-        Some(dir) => Templates::with_overrides(dir),
-        None => Templates::embedded(),
-    };
-    let templates = match templates {
+    let targets = match chosen_targets(&args.targets) {
         Ok(t) => t,
-        Err(e) => {
-            err(&format!("error: {e}\n"));
-            return ExitStatus::Error;
-        }
+        Err(status) => return status,
+    };
+    let templates = match chosen_templates(args.templates.as_deref()) {
+        Ok(t) => t,
+        Err(status) => return status,
     };
 
     let limits = args.limits.limits();

@@ -17,7 +17,7 @@ use crate::pipeline::{self, Checked};
 use crate::render::{Artifact, ArtifactKind, Templates};
 use crate::source::Sources;
 
-use super::{DiffArgs, DiffFormat, ExitStatus, err, out};
+use super::{DiffArgs, DiffFormat, ExitStatus, chosen_targets, chosen_templates, err, out};
 
 #[derive(Serialize)]
 struct FileChange {
@@ -173,23 +173,13 @@ fn sides(args: &DiffArgs, sources: &mut Sources, limits: &Limits) -> Result<(Sid
 }
 
 pub fn run(args: &DiffArgs) -> ExitStatus {
-    let targets = if args.targets.is_empty() {
-        Targets::ALL
-    } else {
-        match Targets::parse(&args.targets.join(",")) {
-            Ok(t) => t,
-            Err(e) => {
-                err(&format!("error: {e}\n"));
-                return ExitStatus::Error;
-            }
-        }
-    };
-    let templates = match Templates::embedded() {
+    let targets = match chosen_targets(&args.targets) {
         Ok(t) => t,
-        Err(e) => {
-            err(&format!("error: {e}\n"));
-            return ExitStatus::Error;
-        }
+        Err(status) => return status,
+    };
+    let templates = match chosen_templates(None) {
+        Ok(t) => t,
+        Err(status) => return status,
     };
     let limits = args.limits.limits();
     let mut sources = Sources::new();

@@ -454,6 +454,32 @@ pub(crate) fn err(text: &str) {
     let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 
+/// The `--target` list (every target when none is given), or the usage error already printed.
+pub(crate) fn chosen_targets(targets: &[String]) -> Result<crate::lower::Targets, ExitStatus> {
+    if targets.is_empty() {
+        return Ok(crate::lower::Targets::ALL);
+    }
+    crate::lower::Targets::parse(&targets.join(",")).map_err(|e| {
+        err(&format!("error: {e}\n"));
+        ExitStatus::Error
+    })
+}
+
+/// The embedded templates, overridden file by file from `--templates DIR` when given; a
+/// template that does not compile is an error already printed.
+pub(crate) fn chosen_templates(
+    dir: Option<&std::path::Path>,
+) -> Result<crate::render::Templates, ExitStatus> {
+    let templates = match dir {
+        Some(dir) => crate::render::Templates::with_overrides(dir),
+        None => crate::render::Templates::embedded(),
+    };
+    templates.map_err(|e| {
+        err(&format!("error: {e}\n"));
+        ExitStatus::Error
+    })
+}
+
 /// Parses the command line and runs the command.
 pub fn run() -> ExitStatus {
     let cli = Cli::parse();

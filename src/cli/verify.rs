@@ -3,36 +3,22 @@
 use std::io::IsTerminal;
 
 use crate::diagnostic::{self, Category, Diagnostic, Severity};
-use crate::lower::Targets;
 use crate::pipeline;
-use crate::render::Templates;
 use crate::source::Sources;
 use crate::verify::{self, DeviceSummary, Input, Status};
 
-use super::{CheckFormat, ColorChoice, ExitStatus, VerifyArgs, err, out};
+use super::{
+    CheckFormat, ColorChoice, ExitStatus, VerifyArgs, chosen_targets, chosen_templates, err, out,
+};
 
 pub fn run(args: &VerifyArgs) -> ExitStatus {
-    let targets = if args.targets.is_empty() {
-        Targets::ALL
-    } else {
-        match Targets::parse(&args.targets.join(",")) {
-            Ok(t) => t,
-            Err(e) => {
-                err(&format!("error: {e}\n"));
-                return ExitStatus::Error;
-            }
-        }
-    };
-    let templates = match &args.templates {
-        Some(dir) => Templates::with_overrides(dir),
-        None => Templates::embedded(),
-    };
-    let templates = match templates {
+    let targets = match chosen_targets(&args.targets) {
         Ok(t) => t,
-        Err(e) => {
-            err(&format!("error: {e}\n"));
-            return ExitStatus::Error;
-        }
+        Err(status) => return status,
+    };
+    let templates = match chosen_templates(args.templates.as_deref()) {
+        Ok(t) => t,
+        Err(status) => return status,
     };
     let limits = args.limits.limits();
     let mut sources = Sources::new();
