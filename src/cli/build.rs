@@ -1,7 +1,6 @@
 //! `fabricc build FILE -o DIR`
 
 use std::convert::Infallible;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use crate::diagnostic::{self, Diagnostic, Severity};
@@ -14,7 +13,7 @@ use crate::source::Sources;
 use crate::timings::Timings;
 
 use super::{
-    BuildArgs, CheckFormat, ColorChoice, ExitStatus, chosen_targets, chosen_templates, err, out,
+    BuildArgs, CheckFormat, ExitStatus, Stream, chosen_targets, chosen_templates, err, out,
 };
 
 pub fn run(args: &BuildArgs) -> ExitStatus {
@@ -51,13 +50,7 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
         }
     };
     lap("check");
-    let color = match args.color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
-        }
-    };
+    let color = args.color.enabled(Stream::Stderr);
     let human = args.format == CheckFormat::Human;
     let print = |diags: &[Diagnostic]| {
         let text = match args.format {

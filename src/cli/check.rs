@@ -1,13 +1,11 @@
 //! `fabricc check FILE…`
 
-use std::io::IsTerminal;
-
 use crate::diagnostic::{self, Diagnostic, Severity};
 use crate::pipeline::{self, Checked};
 use crate::source::Sources;
 use crate::timings::Timings;
 
-use super::{CheckArgs, CheckFormat, ColorChoice, ExitStatus, err, out};
+use super::{CheckArgs, CheckFormat, ExitStatus, Stream, err, out};
 
 pub fn run(args: &CheckArgs) -> ExitStatus {
     if let Some(dir) = &args.state {
@@ -40,13 +38,7 @@ fn check(args: &CheckArgs, timings: Option<&Timings>) -> ExitStatus {
         .collect();
     let text = match args.format {
         CheckFormat::Human => {
-            let color = match args.color {
-                ColorChoice::Always => true,
-                ColorChoice::Never => false,
-                ColorChoice::Auto => {
-                    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
-                }
-            };
+            let color = args.color.enabled(Stream::Stderr);
             let style = diagnostic::human::HumanStyle { color, width: 100 };
             let mut s = diagnostic::human::render_human(&all, &sources, style);
             for r in &results {

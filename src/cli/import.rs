@@ -1,12 +1,10 @@
 //! `fabricc import --state DIR -o FILE.fab`, and `check --state DIR`.
 
-use std::io::IsTerminal;
-
 use crate::diagnostic::{self, Diagnostic};
 use crate::import::{self, Input, check::StateChecked};
 use crate::source::Sources;
 
-use super::{CheckArgs, CheckFormat, ColorChoice, ExitStatus, ImportArgs, err, out};
+use super::{CheckArgs, CheckFormat, ColorChoice, ExitStatus, ImportArgs, Stream, err, out};
 
 fn display(dir: &std::path::Path) -> String {
     let s = dir.display().to_string();
@@ -15,18 +13,11 @@ fn display(dir: &std::path::Path) -> String {
 }
 
 fn color(choice: ColorChoice, to_stdout: bool) -> bool {
-    match choice {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            let tty = if to_stdout {
-                std::io::stdout().is_terminal()
-            } else {
-                std::io::stderr().is_terminal()
-            };
-            tty && std::env::var_os("NO_COLOR").is_none()
-        }
-    }
+    choice.enabled(if to_stdout {
+        Stream::Stdout
+    } else {
+        Stream::Stderr
+    })
 }
 
 fn render(

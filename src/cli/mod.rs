@@ -161,6 +161,31 @@ pub enum ColorChoice {
     Never,
 }
 
+/// Where a command writes its human-readable findings; `auto` colours only a terminal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stream {
+    Stdout,
+    Stderr,
+}
+
+impl ColorChoice {
+    /// Whether to colour text written to `stream` (`NO_COLOR` turns `auto` off).
+    pub(crate) fn enabled(self, stream: Stream) -> bool {
+        use std::io::IsTerminal;
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                let tty = match stream {
+                    Stream::Stdout => std::io::stdout().is_terminal(),
+                    Stream::Stderr => std::io::stderr().is_terminal(),
+                };
+                tty && std::env::var_os("NO_COLOR").is_none()
+            }
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// Fabric files (`.fab`, or the `.yaml` form of `fabricc export`).

@@ -1,14 +1,12 @@
 //! `fabricc verify FILE --state DIR`
 
-use std::io::IsTerminal;
-
 use crate::diagnostic::{self, Category, Diagnostic, Severity};
 use crate::pipeline;
 use crate::source::Sources;
 use crate::verify::{self, DeviceSummary, Input, Status};
 
 use super::{
-    CheckFormat, ColorChoice, ExitStatus, VerifyArgs, chosen_targets, chosen_templates, err, out,
+    CheckFormat, ExitStatus, Stream, VerifyArgs, chosen_targets, chosen_templates, err, out,
 };
 
 pub fn run(args: &VerifyArgs) -> ExitStatus {
@@ -29,13 +27,7 @@ pub fn run(args: &VerifyArgs) -> ExitStatus {
             return ExitStatus::Error;
         }
     };
-    let color = match args.color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
-        }
-    };
+    let color = args.color.enabled(Stream::Stdout);
     // A fabric `check` fails on has nothing to verify against: its findings are the answer.
     if checked.errors() > 0 {
         let diags: Vec<Diagnostic> = checked.diagnostics.clone();

@@ -184,18 +184,7 @@ pub(crate) fn natural(a: &str, b: &str) -> std::cmp::Ordering {
 
 /// Reads the state directory and writes the `.fab`; state files are added to `sources`.
 pub fn import(input: &Input<'_>, sources: &mut Sources) -> Result<Imported, Fatal> {
-    if !input.state_dir.is_dir() {
-        return Err(Fatal(format!(
-            "the state directory `{}` is not a folder",
-            input.state_display
-        )));
-    }
-    let folders = state::folders(input.state_dir).map_err(|e| {
-        Fatal(format!(
-            "cannot read the state directory `{}`: {e}",
-            input.state_display
-        ))
-    })?;
+    let folders = state::device_folders(input.state_dir, &input.state_display).map_err(Fatal)?;
     let mut d = read_all(input, &folders);
     connect(&mut d);
     let name = input

@@ -136,18 +136,7 @@ pub fn verify(input: &Input<'_>, sources: &mut Sources) -> Result<Outcome, Fatal
             "the fabric does not build, so there is nothing to verify".into(),
         ));
     };
-    if !input.state_dir.is_dir() {
-        return Err(Fatal(format!(
-            "the state directory `{}` is not a folder",
-            input.state_display
-        )));
-    }
-    let folders = state::folders(input.state_dir).map_err(|e| {
-        Fatal(format!(
-            "cannot read the state directory `{}`: {e}",
-            input.state_display
-        ))
-    })?;
+    let folders = state::device_folders(input.state_dir, &input.state_display).map_err(Fatal)?;
     let switches: Vec<&SwitchContext> = lowered
         .switches
         .iter()

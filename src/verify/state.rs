@@ -101,6 +101,15 @@ pub fn read(path: &Path, max_bytes: u64) -> Result<String, ReadError> {
     })
 }
 
+/// The device folders of the state directory `dir` (shown to users as `display`), or the
+/// message that says why it cannot be read.
+pub fn device_folders(dir: &Path, display: &str) -> Result<Vec<String>, String> {
+    if !dir.is_dir() {
+        return Err(format!("the state directory `{display}` is not a folder"));
+    }
+    folders(dir).map_err(|e| format!("cannot read the state directory `{display}`: {e}"))
+}
+
 /// The folders of the state directory (names only, sorted), ignoring hidden ones and files.
 pub fn folders(dir: &Path) -> std::io::Result<Vec<String>> {
     let mut out = Vec::new();
