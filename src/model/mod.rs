@@ -139,6 +139,18 @@ pub struct EcnAtSpeed {
     pub probability: Option<Sourced<u64>>,
 }
 
+impl EcnAtSpeed {
+    /// `base` with the parameters this entry sets; the ones it leaves out stay `base`'s.
+    pub fn over(&self, base: Ecn) -> Ecn {
+        Ecn {
+            min: self.min.unwrap_or(base.min),
+            max: self.max.unwrap_or(base.max),
+            probability: self.probability.unwrap_or(base.probability),
+            ..base
+        }
+    }
+}
+
 /// NVIDIA's published RoCE defaults (NVIDIA Cumulus Linux user guide, "RDMA over Converged Ethernet – RoCE"): min 150 KB, max 1500 KB, probability 100%.
 pub const DEFAULT_ECN_MIN: u64 = 150_000;
 pub const DEFAULT_ECN_MAX: u64 = 1_500_000;

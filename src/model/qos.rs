@@ -86,37 +86,20 @@ impl ClassView {
     /// The ECN thresholds of this class's queue on a port of `speed_mbps`: the `ecn SPEED`
     /// entry for that speed where there is one, its unset parameters from the class.
     pub fn ecn_at(&self, speed_mbps: u64) -> Ecn {
-        let mut e = self.ecn;
-        if let Some(at) = self.ecn_speeds.iter().find(|x| x.speed_mbps == speed_mbps) {
-            if let Some(m) = at.min {
-                e.min = m;
-            }
-            if let Some(m) = at.max {
-                e.max = m;
-            }
-            if let Some(p) = at.probability {
-                e.probability = p;
-            }
+        match self.ecn_speeds.iter().find(|x| x.speed_mbps == speed_mbps) {
+            Some(at) => at.over(self.ecn),
+            None => self.ecn,
         }
-        e
     }
 
     /// The ECN thresholds of this class's queue on a switch port of `link`: the link's own
     /// `ecn CLASS …`, over [`ClassView::ecn_at`] its speed.
     pub fn ecn_on(&self, link: &super::Link) -> Ecn {
-        let mut e = self.ecn_at(link.speed);
-        if let Some((_, at)) = link.ecn.iter().find(|(c, _)| *c == self.id) {
-            if let Some(m) = at.min {
-                e.min = m;
-            }
-            if let Some(m) = at.max {
-                e.max = m;
-            }
-            if let Some(p) = at.probability {
-                e.probability = p;
-            }
+        let e = self.ecn_at(link.speed);
+        match link.ecn.iter().find(|(c, _)| *c == self.id) {
+            Some((_, at)) => at.over(e),
+            None => e,
         }
-        e
     }
 
     /// ECN marking applies: the class runs DCQCN and marking is not turned off.
