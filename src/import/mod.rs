@@ -16,6 +16,7 @@
 //! comment in the `.fab`, never a silent guess.
 
 pub mod check;
+pub mod cumulus;
 pub mod host;
 pub mod sonic;
 mod write;
@@ -27,7 +28,7 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::source::{SourceFile, Sources};
 use crate::span::{FileId, Span};
 use crate::verify::canon::Loc;
-use crate::verify::{json, lldp, state};
+use crate::verify::{json, lldp, nvue, state};
 
 /// A place in a state file: the index of the file among those the import read, and a range.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Hash)]
@@ -338,6 +339,46 @@ fn read_all(input: &Input<'_>, folders: &[String]) -> Deployed {
                     file: idx,
                 });
             }
+        } else if has("startup.yaml") {
+            let path = dir.join("startup.yaml");
+            let shown = format!("{folder}/startup.yaml");
+            let idx = d.files.len();
+            match state::read(&path, input.max_input_bytes) {
+                Ok(text) => {
+                    let parsed = nvue::canon(&text);
+                    d.files.push((shown.clone(), text.clone()));
+                    match parsed {
+                        Ok(c) => {
+                            let (mut sw, cu) = cumulus::read(&text, &c, idx, &mut d.notes);
+                            sw.cumulus = Some(cu);
+                            d.switches.push(SwitchDev {
+                                name: folder.clone(),
+                                sw,
+                                file: idx,
+                            });
+                        }
+                        Err(e) => d.notes.push(Note::new(
+                            NoteKind::Unreadable,
+                            Ev {
+                                file: idx,
+                                at: Loc::new(e.offset, e.offset),
+                            },
+                            format!("`{shown}` is not an NVUE document: {}", e.message),
+                        )),
+                    }
+                }
+                Err(e) => {
+                    d.files.push((shown.clone(), String::new()));
+                    d.notes.push(Note::new(
+                        NoteKind::Unreadable,
+                        Ev {
+                            file: idx,
+                            at: Loc::default(),
+                        },
+                        format!("cannot read `{shown}`: {e}"),
+                    ));
+                }
+            }
         } else if has("state.json") {
             if let Some((idx, root)) = read("state.json", &mut d) {
                 match host::read(&root, idx) {
@@ -358,7 +399,7 @@ fn read_all(input: &Input<'_>, folders: &[String]) -> Deployed {
             }
         } else {
             // A folder with no state import can read: note it at its first file, if any.
-            let other = ["startup.yaml", "running-config", "config"]
+            let other = ["running-config", "config"]
                 .into_iter()
                 .find(|f| has(f));
             let idx = d.files.len();
@@ -367,7 +408,7 @@ fn read_all(input: &Input<'_>, folders: &[String]) -> Deployed {
                 .push((shown.trim_end_matches('/').to_string(), String::new()));
             let message = match other {
                 Some(f) => format!(
-                    "`{folder}` holds `{f}`; import reads SONiC (`config_db.json`) and hosts (`state.json`) only, so this device and its links are left out"
+                    "`{folder}` holds `{f}`; import reads SONiC (`config_db.json`), Cumulus (`startup.yaml`) and hosts (`state.json`) only, so this device and its links are left out"
                 ),
                 None => format!(
                     "`{folder}` holds no `config_db.json` or `state.json`; the device is left out"

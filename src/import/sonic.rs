@@ -116,6 +116,8 @@ pub struct Switch {
     pub routes: Vec<StaticRoute>,
     /// (port, address/len).
     pub interfaces: Vec<(String, String)>,
+    /// A Cumulus switch (read from `startup.yaml`, `cumulus.rs`), not a SONiC one.
+    pub cumulus: Option<super::cumulus::Cumulus>,
 }
 
 fn text(n: &Node) -> Option<String> {

@@ -460,6 +460,8 @@ pub fn fab(
         buffer: Option<u64>,
         buffer_model: Option<String>,
         dynamic: Option<i64>,
+        /// Cumulus: (release, header model, split of each cage, ports).
+        cumulus: Option<(Option<String>, Option<String>, u32, u32)>,
     }
     let mut models: Vec<(String, ModelKey, Vec<usize>, Option<Ev>)> = Vec::new();
     for (i, s) in d.switches.iter().enumerate() {
@@ -504,6 +506,17 @@ pub fn fab(
                     .collect::<Vec<_>>(),
             )
             .and_then(|x| x.0),
+            cumulus: s.sw.cumulus.as_ref().map(|cu| {
+                let p = cu.model.as_deref().and_then(super::cumulus::platform);
+                let split = super::cumulus::split(cu, p);
+                let ports = match p {
+                    Some(p) => {
+                        p.cages.iter().filter(|c| !c.aux).map(|c| c.count).sum::<u32>() * split
+                    }
+                    None => cu.cages.values().map(|c| c.0 + 1).max().unwrap_or(1) * split,
+                };
+                (cu.release.clone(), cu.model.clone(), split, ports)
+            }),
         };
         let same = |k: &ModelKey| {
             k.lanes == key.lanes
@@ -511,12 +524,15 @@ pub fn fab(
                 && k.buffer == key.buffer
                 && k.buffer_model == key.buffer_model
                 && k.dynamic == key.dynamic
+                && k.cumulus == key.cumulus
         };
         match models.iter_mut().find(|m| same(&m.1)) {
             Some(m) => m.2.push(i),
             None => {
-                let ports = 512 / lanes;
-                let base = format!("sonic-{ports}x{}g", speed / 1000);
+                let base = match &key.cumulus {
+                    Some((_, _, _, ports)) => format!("cumulus-{ports}x{}g", speed / 1000),
+                    None => format!("sonic-{}x{}g", 512 / lanes, speed / 1000),
+                };
                 let mut n = base.clone();
                 let mut k = 2;
                 while models.iter().any(|m| m.0 == n) {
@@ -633,6 +649,10 @@ pub fn fab(
 
     // ---- models ----
     for (mname, k, members, at) in &models {
+        if let Some(cu) = &k.cumulus {
+            cumulus_model(d, &mut o, &mut notes, mname, k.speed, cu, members, *at);
+            continue;
+        }
         let ports = 512 / k.lanes;
         let platform = platform_of(d, members, k.lanes, k.speed, k.buffer);
         let mut words = vec!["os sonic".to_string()];
@@ -784,6 +804,11 @@ pub fn fab(
                 .find(|s| s.name == c.switch)
                 .and_then(|s| s.sw.ports.get(&c.port))
                 .and_then(|p| p.speed_mbps)
+                .or_else(|| {
+                    // A Cumulus port without `link speed` and platform: the model's speed.
+                    let i = d.switches.iter().position(|s| s.name == c.switch)?;
+                    model_of(i).map(|m| m.1.speed)
+                })
                 .unwrap_or(0);
             let e = nic_speed.entry(h.clone()).or_insert(0);
             *e = (*e).max(sp);
@@ -893,9 +918,23 @@ pub fn fab(
     o.line(0, "", None);
 
     // ---- links ----
-    let lanes_of = |sw: &str| -> Option<u32> {
+    // A port's number in the `.fab` (0-based): SONiC's first lane over the lanes a port
+    // takes; Cumulus's `swp<cage>` or `swp<cage>s<sub>` as the platform breaks cages out.
+    let index_of = |sw: &str, port: &str| -> Option<u32> {
         let i = d.switches.iter().position(|s| s.name == sw)?;
-        model_of(i).map(|m| m.1.lanes)
+        let m = model_of(i)?;
+        match &m.1.cumulus {
+            Some((_, model, split, _)) => {
+                let (cage, sub) = super::cumulus::cage_of(port)?;
+                let _ = model;
+                match sub {
+                    Some(sub) if sub < *split => Some(cage * split + sub),
+                    None if *split == 1 => Some(cage),
+                    _ => None,
+                }
+            }
+            None => port_index(port, m.1.lanes),
+        }
     };
     let port_of = |sw: &str, port: &str| -> Option<&super::sonic::Port> {
         d.switches
@@ -917,22 +956,22 @@ pub fn fab(
             peer,
             at,
         } = c;
-        let Some(a) = lanes_of(switch).and_then(|l| port_index(port, l)) else {
+        let Some(a) = index_of(switch, port) else {
             notes.push(Note::new(
                 NoteKind::CannotCarry,
                 *at,
-                format!("`{switch}` port `{port}` is not named `Ethernet<lane>` on a lane boundary, so it has no port number in the `.fab`; the link is left out"),
+                format!("`{switch}` port `{port}` is not named `Ethernet<lane>` on a lane boundary (SONiC) or `swp<N>`/`swp<N>s<M>` as its platform breaks out (Cumulus), so it has no port number in the `.fab`; the link is left out"),
             ));
             continue;
         };
         let (b, peer_port) = match peer {
             Peer::Host(h, n) => (format!("{h}.nic{n}"), None),
             Peer::Switch(s2, p2) => {
-                let Some(j) = lanes_of(s2).and_then(|l| port_index(p2, l)) else {
+                let Some(j) = index_of(s2, p2) else {
                     notes.push(Note::new(
                         NoteKind::CannotCarry,
                         *at,
-                        format!("`{s2}` port `{p2}` is not named `Ethernet<lane>` on a lane boundary; the link is left out"),
+                        format!("`{s2}` port `{p2}` is not named `Ethernet<lane>` on a lane boundary or `swp<N>`/`swp<N>s<M>` as its platform breaks out; the link is left out"),
                     ));
                     continue;
                 };
@@ -978,9 +1017,9 @@ pub fn fab(
                 notes.push(Note::new(
                     NoteKind::NoCable,
                     *at,
-                    format!("`{switch}` `{port}` has no CABLE_LENGTH; the link gets the default cable of 100m, which sizes its headroom for a long cable"),
+                    format!("`{switch}` `{port}` has no cable length (SONiC CABLE_LENGTH, Cumulus PFC `cable-length`); the link gets the default cable of 100m, which sizes its headroom for a long cable"),
                 ).help("set the port's CABLE_LENGTH on the switch, or write the link's `cable` in the `.fab`"));
-                o.comment(1, &format!("{switch} {port}: no CABLE_LENGTH in the state"));
+                o.comment(1, &format!("{switch} {port}: no cable length in the state"));
             }
         }
         let block = if words.is_empty() {
@@ -1395,4 +1434,94 @@ fn platform_of(
         }
     }
     None
+}
+
+/// A Cumulus switch model: `platform` where the header's model is a catalogue platform and the
+/// port names are its breakout, `os cumulus <release>`, the ports where they differ from the
+/// platform's cages. NVUE holds no buffer size or cell (switchd sizes the buffer itself), so
+/// without a platform the model has none and says so.
+#[allow(clippy::too_many_arguments)]
+fn cumulus_model(
+    d: &Deployed,
+    o: &mut Out,
+    notes: &mut Vec<Note>,
+    mname: &str,
+    speed: u64,
+    cu: &(Option<String>, Option<String>, u32, u32),
+    members: &[usize],
+    at: Option<Ev>,
+) {
+    let (release, model, split, ports) = cu;
+    let file_at = members.first().map(|&i| Ev {
+        file: d.switches[i].file,
+        at: Default::default(),
+    });
+    let at = at.or(file_at);
+    let platform = model.as_deref().and_then(super::cumulus::platform);
+    let mut words = Vec::new();
+    if let Some(p) = platform {
+        words.push(format!("platform {}", p.name));
+        if let Some(at) = at {
+            notes.push(Note::new(
+                NoteKind::Inferred,
+                at,
+                format!(
+                    "switch model `{mname}` is taken to run on catalogue platform `{}`: `nv config show` names the system `{}`",
+                    p.name,
+                    model.as_deref().unwrap_or_default()
+                ),
+            ));
+        }
+    }
+    words.push(match release {
+        Some(r) => format!("os cumulus {r}"),
+        None => "os cumulus".into(),
+    });
+    let native = platform.is_some_and(|p| {
+        *split == 1
+            && p.cages
+                .iter()
+                .find(|c| !c.aux)
+                .is_some_and(|c| u64::from(c.speed_gbps) * 1000 == speed)
+    });
+    if !native {
+        words.push(format!("ports {ports} x {}G", speed / 1000));
+    }
+    if platform.is_none()
+        && let Some(at) = at
+    {
+        notes.push(
+            Note::new(
+                NoteKind::CannotCarry,
+                at,
+                format!("`nv config show` names no catalogue platform for switch model `{mname}`, and NVUE holds no buffer size or cell; the model has none, so headroom and ECN cannot be judged against the buffer"),
+            )
+            .help("add `platform …`, or `buffer …` and `cell …`, to the switch model by hand"),
+        );
+        o.comment(1, "NVUE holds no buffer size or cell: add them (or a platform) by hand");
+    }
+    if platform.is_none()
+        && members.iter().any(|&i| {
+            d.switches[i]
+                .sw
+                .ports
+                .values()
+                .all(|p| p.speed_mbps.is_none())
+        })
+        && let Some(at) = at
+    {
+        notes.push(Note::new(
+            NoteKind::Inferred,
+            at,
+            format!("no port of switch model `{mname}` states its speed (`link speed`) and no platform gives it; the ports are taken to run at {}G", speed / 1000),
+        ).help("set `link speed` on the switch, or give the model's `ports` by hand"));
+    }
+    if let Some(m) = model {
+        o.comment(1, &format!("nv config show header model: {}", comment_text(m)));
+    }
+    o.line(
+        1,
+        &format!("switch-model {mname} {{ {} }}", words.join("  ")),
+        at,
+    );
 }

@@ -1,0 +1,485 @@
+//! A Cumulus Linux switch as deployed, from its applied NVUE revision (`startup.yaml`, `nv
+//! config show -o yaml`), read with the NVUE parser of `fabricc verify` (`verify::nvue`), which
+//! flattens the document into `nv set` word paths and keeps each one's line.
+//!
+//! NVUE's object model (NVIDIA, "NVUE Object Model" and the NVUE command reference,
+//! https://docs.nvidia.com/networking-ethernet-software/cumulus-linux/System-Configuration/NVIDIA-User-Experience-NVUE/)
+//! gives, per profile (`default-global`, or a named one an interface binds with `interface
+//! <port> qos <collection> profile <name>`):
+//! * `qos mapping <p> dscp <d> switch-priority <sp>`: DSCP → switch priority (the class's
+//!   `priority`);
+//! * `qos egress-queue-mapping <p> switch-priority <sp> traffic-class <tc>`: priority → queue,
+//!   taken one to one for the priorities a DSCP maps to or PFC protects (FAB965 otherwise);
+//! * `qos pfc <p> switch-priority <sp>` (lossless priorities) and `cable-length <m>` (the
+//!   port's cable: switchd sizes the headroom from it);
+//! * `qos congestion-control <p> traffic-class <tc> ecn enable|disable`, `min-threshold`,
+//!   `max-threshold` (bytes), `probability` (%);
+//! * `qos egress-scheduler <p> traffic-class <tc> mode strict|dwrr`, `bw-percent`;
+//! * `qos pfc-watchdog polling-interval <ms> robustness <n>` and `interface <port> qos
+//!   pfc-watchdog state enable`: detection after `robustness` polls; Cumulus restores after
+//!   one polling interval (it has no restore timer);
+//! * `interface <port> link mtu`, `link speed`.
+//!
+//! What NVUE does not hold: the buffer size and cell (switchd sizes headroom and pools itself),
+//! the platform (only the `- header:` item's `model`, which `nv config show` prints), and a
+//! port's speed unless it was set. The switch is returned in the shape of a SONiC switch
+//! (`sonic::Switch`), so that the `.fab` is formed by the same rules.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::sonic::{Port, Sched, Switch, Watchdog, Wred};
+use super::{Ev, Note, NoteKind};
+use crate::verify::canon::{Canon, Loc, key_of};
+
+/// What a Cumulus switch adds to the SONiC shape.
+#[derive(Debug, Clone, Default)]
+pub struct Cumulus {
+    /// `version` of the `- header:` item: `Cumulus Linux 5.14.0` → `5.14`.
+    pub release: Option<String>,
+    /// `model` of the `- header:` item (`SN5600`).
+    pub model: Option<String>,
+    /// Port → (front-panel cage, sub-port) from its name (`swp3` → (2, None), `swp3s1` →
+    /// (2, Some(1))).
+    pub cages: BTreeMap<String, (u32, Option<u32>)>,
+}
+
+/// `swp3` → (2, None); `swp3s1` → (2, Some(1)).
+pub fn cage_of(port: &str) -> Option<(u32, Option<u32>)> {
+    let rest = port.strip_prefix("swp")?;
+    let (n, sub) = match rest.split_once('s') {
+        Some((n, s)) => (n, Some(s.parse::<u32>().ok()?)),
+        None => (rest, None),
+    };
+    let n: u32 = n.parse().ok()?;
+    n.checked_sub(1).map(|c| (c, sub))
+}
+
+/// `400G`, `100G`, `400000` → Mb/s.
+fn speed_mbps(s: &str) -> Option<u64> {
+    let s = s.trim();
+    match s.strip_suffix(['G', 'g']) {
+        Some(g) => g.parse::<u64>().ok()?.checked_mul(1000),
+        None => s.parse().ok(),
+    }
+}
+
+/// The header's `model` and `version`, found line by line (the header is not configuration,
+/// so the NVUE parser leaves it out).
+fn header(text: &str) -> (Option<String>, Option<String>) {
+    let mut model = None;
+    let mut release = None;
+    let mut inside = false;
+    for line in text.lines() {
+        let t = line.trim();
+        if t.starts_with("- ") {
+            inside = t == "- header:";
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        let value = |k: &str| {
+            t.strip_prefix(k)
+                .map(|v| v.trim().trim_matches(['\'', '"']).to_string())
+        };
+        if let Some(v) = value("model:") {
+            model = Some(v);
+        } else if let Some(v) = value("version:") {
+            // `Cumulus Linux 5.14.0` → `5.14`.
+            let num = v.rsplit(' ').next().unwrap_or("");
+            let mut parts = num.split('.');
+            if let (Some(a), Some(b)) = (parts.next(), parts.next())
+                && a.parse::<u32>().is_ok()
+                && b.parse::<u32>().is_ok()
+            {
+                release = Some(format!("{a}.{b}"));
+            }
+        }
+    }
+    (model, release)
+}
+
+#[derive(Default)]
+struct Profiles {
+    /// profile → dscp → (priority, at)
+    mapping: BTreeMap<String, BTreeMap<u8, (u8, Ev)>>,
+    /// profile → priority → (traffic class, at)
+    egress: BTreeMap<String, BTreeMap<u8, (u8, Ev)>>,
+    /// profile → (priorities, at of the first, cable mm)
+    pfc: BTreeMap<String, (BTreeSet<u8>, Option<Ev>, Option<(u64, Ev)>)>,
+    /// profile → tc → (enable, min, max, probability, at)
+    ecn: BTreeMap<String, BTreeMap<u8, EcnEntry>>,
+    /// profile → tc → (mode, weight, at)
+    sched: BTreeMap<String, BTreeMap<u8, SchedEntry>>,
+}
+
+#[derive(Default, Clone)]
+struct EcnEntry {
+    enable: Option<bool>,
+    min: Option<u64>,
+    max: Option<u64>,
+    probability: Option<u64>,
+    at: Option<Ev>,
+}
+
+#[derive(Default, Clone)]
+struct SchedEntry {
+    strict: bool,
+    weight: Option<u64>,
+    at: Option<Ev>,
+}
+
+#[derive(Default)]
+struct Iface {
+    at: Option<Ev>,
+    mtu: Option<(u64, Ev)>,
+    speed: Option<u64>,
+    /// collection → profile name
+    profile: BTreeMap<String, String>,
+    watchdog: Option<bool>,
+    watchdog_at: Option<Ev>,
+}
+
+/// Reads an applied NVUE revision; what cannot be carried becomes a note.
+pub fn read(text: &str, canon: &Canon, file: usize, notes: &mut Vec<Note>) -> (Switch, Cumulus) {
+    let ev = |at: Loc| Ev { file, at };
+    let mut p = Profiles::default();
+    let mut ifaces: BTreeMap<String, Iface> = BTreeMap::new();
+    let mut poll: Option<u64> = None;
+    let mut robustness: Option<u64> = None;
+    let mut watchdog_at: Option<Ev> = None;
+    let n8 = |s: &str| s.parse::<u8>().ok();
+    let n64 = |s: &str| s.parse::<u64>().ok();
+    for path in canon.path_vecs() {
+        let at = ev(canon.get(&key_of(&path)).unwrap_or_default());
+        let w: Vec<&str> = path.iter().map(String::as_str).collect();
+        match w.as_slice() {
+            ["qos", "mapping", prof, "dscp", d, "switch-priority", sp] => {
+                if let (Some(d), Some(sp)) = (n8(d), n8(sp))
+                    && d < 64
+                    && sp < 8
+                {
+                    p.mapping
+                        .entry((*prof).to_string())
+                        .or_default()
+                        .insert(d, (sp, at));
+                }
+            }
+            ["qos", "egress-queue-mapping", prof, "switch-priority", sp, "traffic-class", tc] => {
+                if let (Some(sp), Some(tc)) = (n8(sp), n8(tc))
+                    && sp < 8
+                    && tc < 8
+                {
+                    p.egress
+                        .entry((*prof).to_string())
+                        .or_default()
+                        .insert(sp, (tc, at));
+                }
+            }
+            ["qos", "pfc", prof, "switch-priority", sp] => {
+                if let Some(sp) = n8(sp).filter(|&x| x < 8) {
+                    let e = p.pfc.entry((*prof).to_string()).or_default();
+                    e.0.insert(sp);
+                    e.1.get_or_insert(at);
+                }
+            }
+            ["qos", "pfc", prof, "cable-length", m] => {
+                let e = p.pfc.entry((*prof).to_string()).or_default();
+                match n64(m).and_then(|m| m.checked_mul(1000)) {
+                    Some(mm) => e.2 = Some((mm, at)),
+                    None => notes.push(Note::new(
+                        NoteKind::CannotCarry,
+                        at,
+                        format!("PFC profile `{prof}` has cable-length `{m}`, which is not a whole number of metres"),
+                    )),
+                }
+            }
+            ["qos", "congestion-control", prof, "traffic-class", tc, field, v] => {
+                let Some(tc) = n8(tc).filter(|&x| x < 8) else {
+                    continue;
+                };
+                let e = p
+                    .ecn
+                    .entry((*prof).to_string())
+                    .or_default()
+                    .entry(tc)
+                    .or_default();
+                match *field {
+                    "ecn" => {
+                        e.enable = Some(*v == "enable");
+                        e.at = Some(at);
+                    }
+                    "min-threshold" => e.min = n64(v),
+                    "max-threshold" => e.max = n64(v),
+                    "probability" => e.probability = n64(v),
+                    _ => {}
+                }
+            }
+            ["qos", "egress-scheduler", prof, "traffic-class", tc, field, v] => {
+                let Some(tc) = n8(tc).filter(|&x| x < 8) else {
+                    continue;
+                };
+                let e = p
+                    .sched
+                    .entry((*prof).to_string())
+                    .or_default()
+                    .entry(tc)
+                    .or_default();
+                match *field {
+                    "mode" => {
+                        e.strict = *v == "strict";
+                        e.at = Some(at);
+                    }
+                    "bw-percent" => e.weight = n64(v),
+                    _ => {}
+                }
+            }
+            ["qos", "pfc-watchdog", "polling-interval", v] => {
+                poll = n64(v);
+                watchdog_at = Some(at);
+            }
+            ["qos", "pfc-watchdog", "robustness", v] => robustness = n64(v),
+            ["interface", port, rest @ ..] if cage_of(port).is_some() => {
+                let i = ifaces.entry((*port).to_string()).or_default();
+                if i.at.is_none() {
+                    i.at = Some(ev(canon.get(&key_of(&path[..2])).unwrap_or(at.at)));
+                }
+                match rest {
+                    ["link", "mtu", m] => i.mtu = n64(m).map(|m| (m, at)),
+                    ["link", "speed", s] => i.speed = speed_mbps(s),
+                    ["qos", coll, "profile", name] => {
+                        i.profile.insert((*coll).to_string(), (*name).to_string());
+                    }
+                    ["qos", "pfc-watchdog", "state", s] => {
+                        i.watchdog = Some(*s == "enable");
+                        i.watchdog_at = Some(at);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    let (model, release) = header(text);
+    let mut sw = Switch::default();
+    let mut cu = Cumulus {
+        release,
+        model,
+        cages: BTreeMap::new(),
+    };
+    let global = "default-global".to_string();
+    let mut missing: BTreeSet<(String, String)> = BTreeSet::new();
+    for (name, i) in &ifaces {
+        let Some(cage) = cage_of(name) else { continue };
+        cu.cages.insert(name.clone(), cage);
+        let at = i.at.unwrap_or(Ev {
+            file,
+            at: Loc::default(),
+        });
+        let prof = |coll: &str, missing: &mut BTreeSet<(String, String)>| -> String {
+            let n = i.profile.get(coll).cloned().unwrap_or_else(|| global.clone());
+            let known = match coll {
+                "mapping" => p.mapping.contains_key(&n),
+                "egress-queue-mapping" => p.egress.contains_key(&n),
+                "pfc" => p.pfc.contains_key(&n),
+                "congestion-control" => p.ecn.contains_key(&n),
+                _ => p.sched.contains_key(&n),
+            };
+            if !known && n != global {
+                missing.insert((coll.to_string(), n.clone()));
+            }
+            n
+        };
+        let mut port = Port {
+            speed_mbps: i.speed,
+            mtu: i.mtu,
+            at,
+            ..Port::default()
+        };
+        if let Some(m) = p.mapping.get(&prof("mapping", &mut missing)) {
+            let map: BTreeMap<u8, u8> = m.iter().map(|(&d, &(sp, _))| (d, sp)).collect();
+            let first = m.values().next().map_or(at, |x| x.1);
+            port.dscp_at = m.iter().map(|(&d, &(_, e))| (d, e)).collect();
+            port.dscp = Some((map, first));
+        }
+        let pfc = p.pfc.get(&prof("pfc", &mut missing));
+        port.pfc = Some(match pfc {
+            Some((set, e, _)) => (set.clone(), e.unwrap_or(at)),
+            None => (BTreeSet::new(), at),
+        });
+        // The port's cable: its PFC profile's, else `default-global`'s.
+        port.cable_mm = pfc
+            .and_then(|x| x.2)
+            .or_else(|| p.pfc.get(&global).and_then(|x| x.2));
+        let egress = p.egress.get(&prof("egress-queue-mapping", &mut missing));
+        // Priority → traffic class (NVUE's default is one to one).
+        let tc_of = |sp: u8| egress.and_then(|e| e.get(&sp)).map_or(sp, |x| x.0);
+        let ecn = p.ecn.get(&prof("congestion-control", &mut missing));
+        let sched = p.sched.get(&prof("egress-scheduler", &mut missing));
+        let used: BTreeSet<u8> = port
+            .dscp
+            .iter()
+            .flat_map(|(m, _)| m.values().copied())
+            .chain(port.pfc.iter().flat_map(|(s, _)| s.iter().copied()))
+            .collect();
+        for sp in 0u8..8 {
+            let tc = tc_of(sp);
+            if used.contains(&sp) && tc != sp {
+                if let Some((_, e)) = egress.and_then(|e| e.get(&sp)) {
+                    notes.push(Note::new(
+                        NoteKind::CannotCarry,
+                        *e,
+                        format!("`{name}` sends switch priority {sp} to traffic class {tc}; the import takes each priority's traffic class as the priority itself"),
+                    ));
+                }
+            }
+            if let Some(x) = ecn.and_then(|m| m.get(&tc))
+                && x.enable == Some(true)
+                && let (Some(min), Some(max)) = (x.min, x.max)
+            {
+                port.wred.insert(
+                    sp,
+                    (
+                        Wred {
+                            min,
+                            max,
+                            probability: x.probability.unwrap_or(100),
+                            ecn: true,
+                        },
+                        x.at.unwrap_or(at),
+                    ),
+                );
+            }
+            if let Some(x) = sched.and_then(|m| m.get(&tc))
+                && let Some(e) = x.at
+            {
+                let s = if x.strict {
+                    Some(Sched::Strict)
+                } else {
+                    x.weight.map(Sched::Weight)
+                };
+                if let Some(s) = s {
+                    port.sched.insert(sp, (s, e));
+                }
+            }
+        }
+        if i.watchdog == Some(true)
+            && let (Some(poll), Some(r)) = (poll, robustness)
+        {
+            port.watchdog = Some((
+                Watchdog {
+                    detect_ms: poll.saturating_mul(r),
+                    restore_ms: poll,
+                    action: "drop",
+                    poll_ms: Some(poll),
+                },
+                i.watchdog_at.or(watchdog_at).unwrap_or(at),
+            ));
+        }
+        sw.ports.insert(name.clone(), port);
+    }
+    for (coll, n) in missing {
+        notes.push(Note::new(
+            NoteKind::CannotCarry,
+            Ev { file, at: Loc::default() },
+            format!("an interface binds `qos {coll}` profile `{n}`, which the configuration does not define; its ports take `default-global`"),
+        ));
+    }
+    sw.platform = cu.model.clone();
+    fill_speeds(&mut sw, &cu);
+    (sw, cu)
+}
+
+/// The catalogue platform that runs Cumulus and whose model is the header's (`SN5600`, or
+/// `MSN5600` as older Spectrum systems report it).
+pub fn platform(model: &str) -> Option<&'static crate::catalogue::platform::Platform> {
+    let m = model.trim();
+    crate::catalogue::catalogue().switches.iter().find(|p| {
+        p.os.iter().any(|o| o.os == "cumulus")
+            && (p.model.eq_ignore_ascii_case(m)
+                || m.get(1..).is_some_and(|r| {
+                    m.starts_with(['M', 'm']) && p.model.eq_ignore_ascii_case(r)
+                }))
+    })
+}
+
+/// How many ports each front-panel cage is broken into: the highest sub-port seen, rounded up
+/// to a split the cage group offers (`2x400G`), 1 when no port name has a sub-port.
+pub fn split(cu: &Cumulus, p: Option<&crate::catalogue::platform::Platform>) -> u32 {
+    let seen = cu
+        .cages
+        .values()
+        .filter_map(|(_, s)| *s)
+        .max()
+        .map_or(1, |s| s + 1);
+    if seen == 1 {
+        return 1;
+    }
+    let Some(p) = p else {
+        return seen.next_power_of_two();
+    };
+    let offered: BTreeSet<u32> = p
+        .cages
+        .iter()
+        .filter(|c| !c.aux)
+        .flat_map(|c| &c.breakouts)
+        .filter_map(|b| b.split_once('x').and_then(|(n, _)| n.parse().ok()))
+        .collect();
+    offered.into_iter().find(|&n| n >= seen).unwrap_or(seen)
+}
+
+/// A port with no `link speed` runs at its cage's speed over the split (the platform's
+/// breakout); without a platform its speed stays unknown.
+fn fill_speeds(sw: &mut Switch, cu: &Cumulus) {
+    let Some(p) = cu.model.as_deref().and_then(platform) else {
+        return;
+    };
+    let Some(cage) = p.cages.iter().find(|c| !c.aux) else {
+        return;
+    };
+    let split = split(cu, Some(p));
+    for port in sw.ports.values_mut() {
+        if port.speed_mbps.is_none() {
+            port.speed_mbps = Some(u64::from(cage.speed_gbps) * 1000 / u64::from(split));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verify::nvue;
+
+    const DOC: &str = "- header:\n    model: SN5600\n    version: Cumulus Linux 5.14.0\n- set:\n    qos:\n      mapping:\n        default-global:\n          dscp:\n            '26':\n              switch-priority: 3\n      pfc:\n        default-global:\n          switch-priority:\n            '3': {}\n          cable-length: 30\n        short:\n          switch-priority:\n            '3': {}\n          cable-length: 3\n      congestion-control:\n        default-global:\n          traffic-class:\n            '3':\n              ecn: enable\n              min-threshold: 150000\n              max-threshold: 1500000\n              probability: 100\n      egress-scheduler:\n        default-global:\n          traffic-class:\n            '3':\n              mode: dwrr\n              bw-percent: 50\n      pfc-watchdog:\n        polling-interval: 100\n        robustness: 2\n    interface:\n      swp1s0:\n        link:\n          mtu: 9216\n          speed: 400G\n        qos:\n          pfc:\n            profile: short\n          pfc-watchdog:\n            state: enable\n      swp2:\n        link:\n          mtu: 9216\n";
+
+    #[test]
+    fn reads_the_profiles() {
+        let c = nvue::canon(DOC).unwrap();
+        let mut notes = Vec::new();
+        let (sw, cu) = read(DOC, &c, 0, &mut notes);
+        assert!(notes.is_empty(), "{}", notes.len());
+        assert_eq!(cu.model.as_deref(), Some("SN5600"));
+        assert_eq!(cu.release.as_deref(), Some("5.14"));
+        assert_eq!(cu.cages["swp1s0"], (0, Some(0)));
+        let a = &sw.ports["swp1s0"];
+        assert_eq!(a.speed_mbps, Some(400_000));
+        assert_eq!(a.cable_mm.map(|c| c.0), Some(3_000));
+        assert_eq!(a.dscp.as_ref().unwrap().0[&26], 3);
+        assert_eq!(a.wred[&3].0.max, 1_500_000);
+        assert_eq!(a.sched[&3].0, Sched::Weight(50));
+        assert_eq!(a.watchdog.unwrap().0.detect_ms, 200);
+        let b = &sw.ports["swp2"];
+        assert_eq!(b.cable_mm.map(|c| c.0), Some(30_000));
+        assert!(b.watchdog.is_none());
+        let at = a.wred[&3].1.at;
+        assert_eq!(&DOC[at.start as usize..at.end as usize], "ecn: enable");
+    }
+
+    #[test]
+    fn port_names() {
+        assert_eq!(cage_of("swp1"), Some((0, None)));
+        assert_eq!(cage_of("swp32s3"), Some((31, Some(3))));
+        assert_eq!(cage_of("swp0"), None);
+        assert_eq!(cage_of("eth0"), None);
+    }
+}
