@@ -117,6 +117,8 @@ struct Profiles {
 struct EcnEntry {
     enable: Option<bool>,
     min: Option<u64>,
+    /// The `min-threshold` line: a finding about the thresholds points there.
+    min_at: Option<Ev>,
     max: Option<u64>,
     probability: Option<u64>,
     at: Option<Ev>,
@@ -165,7 +167,15 @@ pub fn read(text: &str, canon: &Canon, file: usize, notes: &mut Vec<Note>) -> (S
                         .insert(d, (sp, at));
                 }
             }
-            ["qos", "egress-queue-mapping", prof, "switch-priority", sp, "traffic-class", tc] => {
+            [
+                "qos",
+                "egress-queue-mapping",
+                prof,
+                "switch-priority",
+                sp,
+                "traffic-class",
+                tc,
+            ] => {
                 if let (Some(sp), Some(tc)) = (n8(sp), n8(tc))
                     && sp < 8
                     && tc < 8
@@ -194,7 +204,15 @@ pub fn read(text: &str, canon: &Canon, file: usize, notes: &mut Vec<Note>) -> (S
                     )),
                 }
             }
-            ["qos", "congestion-control", prof, "traffic-class", tc, field, v] => {
+            [
+                "qos",
+                "congestion-control",
+                prof,
+                "traffic-class",
+                tc,
+                field,
+                v,
+            ] => {
                 let Some(tc) = n8(tc).filter(|&x| x < 8) else {
                     continue;
                 };
@@ -209,13 +227,24 @@ pub fn read(text: &str, canon: &Canon, file: usize, notes: &mut Vec<Note>) -> (S
                         e.enable = Some(*v == "enable");
                         e.at = Some(at);
                     }
-                    "min-threshold" => e.min = n64(v),
+                    "min-threshold" => {
+                        e.min = n64(v);
+                        e.min_at = Some(at);
+                    }
                     "max-threshold" => e.max = n64(v),
                     "probability" => e.probability = n64(v),
                     _ => {}
                 }
             }
-            ["qos", "egress-scheduler", prof, "traffic-class", tc, field, v] => {
+            [
+                "qos",
+                "egress-scheduler",
+                prof,
+                "traffic-class",
+                tc,
+                field,
+                v,
+            ] => {
                 let Some(tc) = n8(tc).filter(|&x| x < 8) else {
                     continue;
                 };
@@ -277,7 +306,11 @@ pub fn read(text: &str, canon: &Canon, file: usize, notes: &mut Vec<Note>) -> (S
             at: Loc::default(),
         });
         let prof = |coll: &str, missing: &mut BTreeSet<(String, String)>| -> String {
-            let n = i.profile.get(coll).cloned().unwrap_or_else(|| global.clone());
+            let n = i
+                .profile
+                .get(coll)
+                .cloned()
+                .unwrap_or_else(|| global.clone());
             let known = match coll {
                 "mapping" => p.mapping.contains_key(&n),
                 "egress-queue-mapping" => p.egress.contains_key(&n),
@@ -346,7 +379,7 @@ pub fn read(text: &str, canon: &Canon, file: usize, notes: &mut Vec<Note>) -> (S
                             probability: x.probability.unwrap_or(100),
                             ecn: true,
                         },
-                        x.at.unwrap_or(at),
+                        x.min_at.or(x.at).unwrap_or(at),
                     ),
                 );
             }
@@ -397,9 +430,8 @@ pub fn platform(model: &str) -> Option<&'static crate::catalogue::platform::Plat
     crate::catalogue::catalogue().switches.iter().find(|p| {
         p.os.iter().any(|o| o.os == "cumulus")
             && (p.model.eq_ignore_ascii_case(m)
-                || m.get(1..).is_some_and(|r| {
-                    m.starts_with(['M', 'm']) && p.model.eq_ignore_ascii_case(r)
-                }))
+                || m.get(1..)
+                    .is_some_and(|r| m.starts_with(['M', 'm']) && p.model.eq_ignore_ascii_case(r)))
     })
 }
 
@@ -472,7 +504,10 @@ mod tests {
         assert_eq!(b.cable_mm.map(|c| c.0), Some(30_000));
         assert!(b.watchdog.is_none());
         let at = a.wred[&3].1.at;
-        assert_eq!(&DOC[at.start as usize..at.end as usize], "ecn: enable");
+        assert_eq!(
+            &DOC[at.start as usize..at.end as usize],
+            "min-threshold: 150000"
+        );
     }
 
     #[test]

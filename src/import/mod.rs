@@ -399,9 +399,7 @@ fn read_all(input: &Input<'_>, folders: &[String]) -> Deployed {
             }
         } else {
             // A folder with no state import can read: note it at its first file, if any.
-            let other = ["running-config", "config"]
-                .into_iter()
-                .find(|f| has(f));
+            let other = ["running-config", "config"].into_iter().find(|f| has(f));
             let idx = d.files.len();
             let shown = format!("{folder}/{}", other.unwrap_or(""));
             d.files

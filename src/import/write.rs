@@ -507,15 +507,35 @@ pub fn fab(
             )
             .and_then(|x| x.0),
             cumulus: s.sw.cumulus.as_ref().map(|cu| {
-                let p = cu.model.as_deref().and_then(super::cumulus::platform);
-                let split = super::cumulus::split(cu, p);
+                let mut p = cu.model.as_deref().and_then(super::cumulus::platform);
+                let mut split = super::cumulus::split(cu, p);
+                // The platform only where the ports are its cages as named (`swp3` a whole
+                // cage, `swp3s1` a broken-out one): an unbroken cage run slower is a model
+                // the `.fab` cannot put on that platform's port names.
+                let cage_speed = p
+                    .and_then(|p| p.cages.iter().find(|c| !c.aux))
+                    .map(|c| u64::from(c.speed_gbps) * 1000 / u64::from(split));
+                if cage_speed.is_some_and(|c| c != speed) {
+                    p = None;
+                    split = super::cumulus::split(cu, None);
+                }
                 let ports = match p {
                     Some(p) => {
-                        p.cages.iter().filter(|c| !c.aux).map(|c| c.count).sum::<u32>() * split
+                        p.cages
+                            .iter()
+                            .filter(|c| !c.aux)
+                            .map(|c| c.count)
+                            .sum::<u32>()
+                            * split
                     }
                     None => cu.cages.values().map(|c| c.0 + 1).max().unwrap_or(1) * split,
                 };
-                (cu.release.clone(), cu.model.clone(), split, ports)
+                (
+                    cu.release.clone(),
+                    p.map(|_| cu.model.clone()).unwrap_or_default(),
+                    split,
+                    ports,
+                )
             }),
         };
         let same = |k: &ModelKey| {
@@ -1498,7 +1518,10 @@ fn cumulus_model(
             )
             .help("add `platform …`, or `buffer …` and `cell …`, to the switch model by hand"),
         );
-        o.comment(1, "NVUE holds no buffer size or cell: add them (or a platform) by hand");
+        o.comment(
+            1,
+            "NVUE holds no buffer size or cell: add them (or a platform) by hand",
+        );
     }
     if platform.is_none()
         && members.iter().any(|&i| {
@@ -1517,7 +1540,10 @@ fn cumulus_model(
         ).help("set `link speed` on the switch, or give the model's `ports` by hand"));
     }
     if let Some(m) = model {
-        o.comment(1, &format!("nv config show header model: {}", comment_text(m)));
+        o.comment(
+            1,
+            &format!("nv config show header model: {}", comment_text(m)),
+        );
     }
     o.line(
         1,
