@@ -686,14 +686,25 @@ mod never_panics {
     use proptest::prelude::*;
     use std::sync::OnceLock;
 
-    /// The synthesized state of the 2x2 fixture, built once.
-    fn base() -> &'static Vec<(String, String)> {
-        static BASE: OnceLock<Vec<(String, String)>> = OnceLock::new();
-        BASE.get_or_init(|| {
-            let (checked, files) =
-                build(&root().join("fixtures/build/inputs/sonic-sn5600-2x2.fab"));
-            synth::state(checked.fabric.as_ref().unwrap(), &files)
-        })
+    /// The synthesized state of the SONiC 2x2 fixture and of the Cumulus one (each
+    /// `startup.yaml` with `nv config show`'s header), built once.
+    fn base(which: usize) -> &'static Vec<(String, String)> {
+        static BASE: OnceLock<[Vec<(String, String)>; 2]> = OnceLock::new();
+        &BASE.get_or_init(|| {
+            let state = |f: &str| {
+                let (checked, files) = build(&root().join("fixtures/build/inputs").join(f));
+                synth::state(checked.fabric.as_ref().unwrap(), &files)
+            };
+            let mut cumulus = state("cumulus-lossless2.fab");
+            for (rel, text) in &mut cumulus {
+                if rel.ends_with("startup.yaml") {
+                    *text = format!(
+                        "- header:\n    model: SN5600\n    version: Cumulus Linux 5.14.0\n{text}"
+                    );
+                }
+            }
+            [state("sonic-sn5600-2x2.fab"), cumulus]
+        })[which % 2]
     }
 
     /// JSON-ish fragments a mutation splices in.
@@ -725,6 +736,19 @@ mod never_panics {
         "\"ecn_none\"",
         "\"-3m\"",
         "\"4294967297\"",
+        // NVUE YAML.
+        "\n- set:\n",
+        "\n    qos:\n      pfc:\n        default-global:\n          switch-priority:\n            '9': {}\n",
+        "\n  interface:\n    swp999s9:\n      qos:\n        pfc:\n          profile: nowhere\n",
+        "min-threshold: 99999999999999999999",
+        "cable-length: -3",
+        "robustness: 0",
+        "- header:\n    model: MSN5600\n",
+        "&a [*a]",
+        "!!binary x",
+        "'26':\n",
+        "    ",
+        "\t",
     ];
 
     proptest! {
@@ -734,9 +758,10 @@ mod never_panics {
         /// the `.fab` written still parses.
         #[test]
         fn import_and_check_state_never_panic(
+            which in 0usize..2,
             edits in proptest::collection::vec((0usize..64, 0.0f64..1.0, 0usize..TOKENS.len(), 0usize..8), 1..6)
         ) {
-            let base = base();
+            let base = base(which);
             let mut files: BTreeMap<String, String> = base.iter().cloned().collect();
             let names: Vec<String> = files.keys().cloned().collect();
             for (file, at, token, cut) in edits {

@@ -1,5 +1,6 @@
 //! bytes → `fabricc check --state`: the input is split on NUL bytes into a leaf's
-//! `config_db.json`, its `lldp.json` and a host's `state.json`, written to a scratch state
+//! `config_db.json`, its `lldp.json`, a host's `state.json` and a Cumulus leaf's
+//! `startup.yaml`, written to a scratch state
 //! directory, imported and checked. Import must never panic, and every span it gives must
 //! render.
 #![no_main]
@@ -17,11 +18,12 @@ fn dir() -> PathBuf {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let mut parts = data.splitn(3, |&b| b == 0);
+    let mut parts = data.splitn(4, |&b| b == 0);
     let files = [
         ("leaf1", "config_db.json"),
         ("leaf1", "lldp.json"),
         ("gpu1", "state.json"),
+        ("leaf2", "startup.yaml"),
     ];
     let root = dir();
     let _ = std::fs::remove_dir_all(&root);
