@@ -962,3 +962,67 @@ fn cumulus_seeded_dscp_26_to_a_lossy_priority_on_one_switch() {
         vec![("FAB505".into(), "state/leaf1/startup.yaml".into(), at)]
     );
 }
+
+/// leaf1 on the dynamic buffer model with its platform named, its lossless PGs on profiles
+/// buffermgrd computes at run time (`pg_lossless_<speed>_<cable>_profile`, not in CONFIG_DB).
+fn runtime_profiles(d: &Path, profile: &dyn Fn(&str) -> Option<String>) {
+    edit(d, "leaf1/config_db.json", |v| {
+        v["DEVICE_METADATA"]["localhost"]["platform"] = "x86_64-nvidia_sn5600-r0".into();
+        let pgs = v["BUFFER_PG"].as_object_mut().unwrap();
+        for (k, e) in pgs.iter_mut() {
+            if let Some(port) = k.strip_suffix("|3")
+                && let Some(p) = profile(port)
+            {
+                e["profile"] = p.into();
+            }
+        }
+    });
+}
+
+#[test]
+fn dynamic_runtime_profiles_are_judged_as_sonic_computes_them() {
+    // Every lossless PG on the profile its own cable gives: as SONiC computes it, enough.
+    let (f, _) = seeded("runtime-clean", |d| {
+        runtime_profiles(d, &|port| {
+            let cable = if ["Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12"].contains(&port) {
+                "3m"
+            } else {
+                "30m"
+            };
+            Some(format!("pg_lossless_400000_{cable}_profile"))
+        })
+    });
+    assert_eq!(f, vec![]);
+    // An uplink (30 m) on the profile buffermgrd made for 5 m: short (FAB401) at that PG.
+    let (f, dir) = seeded("runtime-short", |d| {
+        runtime_profiles(d, &|port| {
+            (port == "Ethernet16").then(|| "pg_lossless_400000_5m_profile".to_string())
+        })
+    });
+    let at = line_of(
+        &dir,
+        "leaf1/config_db.json",
+        "\"Ethernet16|3\"",
+        "\"profile\"",
+    );
+    assert_eq!(
+        f,
+        vec![("FAB401".into(), "state/leaf1/config_db.json".into(), at)]
+    );
+    // A 0 m profile: an import finding, the port not judged.
+    let (f, dir) = seeded("runtime-0m", |d| {
+        runtime_profiles(d, &|port| {
+            (port == "Ethernet0").then(|| "pg_lossless_400000_0m_profile".to_string())
+        })
+    });
+    let at = line_of(
+        &dir,
+        "leaf1/config_db.json",
+        "\"Ethernet0|3\"",
+        "\"profile\"",
+    );
+    assert_eq!(
+        f,
+        vec![("FAB963".into(), "state/leaf1/config_db.json".into(), at)]
+    );
+}

@@ -424,6 +424,7 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
         })
     };
     let mut missing_profile: Option<(String, Ev)> = None;
+    let dynamic = Dynamic::of(root, &sw);
     for (k, rec) in table("BUFFER_PG") {
         let (ports, pgs) = split_key(&k.name);
         let Some(pnode) = field(rec, "profile") else {
@@ -433,7 +434,50 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
             continue;
         };
         let Some(mut prof) = profile(&name) else {
-            if name != "NULL" && missing_profile.is_none() {
+            if name == "NULL" {
+                continue;
+            }
+            // A profile buffermgrd computes at run time: computed here as SONiC would.
+            if let (Some(dynamic), Some(parsed)) = (&dynamic, runtime_profile(&name)) {
+                for p in &ports {
+                    let Some(port) = sw.ports.get_mut(p) else {
+                        continue;
+                    };
+                    let at = ev(file, pnode);
+                    let cable = port.cable_mm.map(|c| c.0);
+                    if parsed.cable_mm == 0 || cable.is_none_or(|c| c == 0) {
+                        notes.push(
+                            Note::new(
+                                NoteKind::NoCable,
+                                at,
+                                format!("`{p}` takes runtime profile `{name}`, sized for a {} cable{}; its headroom is not judged", length_m(parsed.cable_mm), if cable.is_none() { " while the port has no CABLE_LENGTH" } else { "" }),
+                            )
+                            .help("set the port's CABLE_LENGTH to the real cable; buffermgrd recomputes the profile from it"),
+                        );
+                        continue;
+                    }
+                    match dynamic.xoff(&parsed, port) {
+                        Some(xoff) => {
+                            let prof = PgProfile {
+                                name: name.clone(),
+                                xoff: Some(xoff),
+                                size: None,
+                                threshold: None,
+                                at,
+                                xoff_at: at,
+                            };
+                            for pg in items(pgs.unwrap_or("")) {
+                                port.pg.insert(pg, prof.clone());
+                            }
+                        }
+                        None => {
+                            missing_profile.get_or_insert((name.clone(), at));
+                        }
+                    }
+                }
+                continue;
+            }
+            if missing_profile.is_none() {
                 missing_profile = Some((name.clone(), ev(file, pnode)));
             }
             continue;
@@ -452,12 +496,13 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
         }
     }
     if let Some((name, at)) = missing_profile {
-        // SONiC's dynamic buffer model computes lossless profiles at run time (APPL_DB).
+        // SONiC's dynamic buffer model computes lossless profiles at run time (APPL_DB); without
+        // a known Mellanox platform (or with a gearbox) import cannot compute them.
         notes.push(
             Note::new(
                 NoteKind::CannotCarry,
                 at,
-                format!("BUFFER_PG refers to profile `{name}`, which CONFIG_DB does not hold (the dynamic buffer model computes lossless profiles at run time); those PGs' headroom and pause threshold are not imported"),
+                format!("BUFFER_PG refers to profile `{name}`, which CONFIG_DB does not hold (the dynamic buffer model computes lossless profiles at run time) and import cannot compute (no catalogue Mellanox platform named in DEVICE_METADATA, or a gearbox); those PGs' headroom and pause threshold are not imported"),
             )
             .help("check the headroom on the switch itself (`mmuconfig -l` lists the profiles in use)"),
         );
@@ -531,6 +576,133 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
     sw
 }
 
+/// `5000` mm → `5m`.
+fn length_m(mm: u64) -> String {
+    if mm.is_multiple_of(1000) {
+        format!("{}m", mm / 1000)
+    } else {
+        format!("{}.{:03}m", mm / 1000, mm % 1000)
+    }
+}
+
+/// What the name of a profile buffermgrd creates says: `pg_lossless_<speed>_<cable>`, then
+/// `_mtu<mtu>`, `_th<threshold>`, a gearbox model, `_8lane`, then `_profile`
+/// (`BufferMgrDynamic::getDynamicProfileName`,
+/// sonic-net/sonic-swss@e6b0c5b5d2ab:cfgmgr/buffermgrdyn.cpp:485).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuntimeProfile {
+    pub speed_mbps: u64,
+    pub cable_mm: u64,
+    pub mtu: Option<u64>,
+    pub eight_lanes: bool,
+}
+
+pub fn runtime_profile(name: &str) -> Option<RuntimeProfile> {
+    let rest = name
+        .strip_prefix("pg_lossless_")?
+        .strip_suffix("_profile")?;
+    let mut parts = rest.split('_');
+    let speed_mbps = parts.next()?.parse().ok()?;
+    let cable_mm = cable_mm(parts.next()?)?;
+    let mut out = RuntimeProfile {
+        speed_mbps,
+        cable_mm,
+        mtu: None,
+        eight_lanes: false,
+    };
+    for part in parts {
+        if let Some(m) = part.strip_prefix("mtu") {
+            out.mtu = Some(m.parse().ok()?);
+        } else if part == "8lane" {
+            out.eight_lanes = true;
+        } else if part.starts_with("th") {
+            // The pause threshold (α) does not change the headroom.
+        } else {
+            // A gearbox model: its delay is not in CONFIG_DB's dump.
+            return None;
+        }
+    }
+    Some(out)
+}
+
+/// What SONiC's dynamic buffer model needs to compute a lossless profile: the platform's
+/// `ASIC_TABLE` constants and the switch's `LOSSLESS_TRAFFIC_PATTERN`.
+struct Dynamic {
+    asic: crate::analysis::physics::sonic_headroom::AsicConstants,
+    lossless_mtu: u64,
+    small_packet_percentage: u64,
+    shared_headroom_pool: bool,
+}
+
+impl Dynamic {
+    /// Only on a Mellanox platform the catalogue knows by its `DEVICE_METADATA` platform or
+    /// HWSKU: the formula is `buffer_headroom_mellanox.lua`'s.
+    fn of(root: &Node, sw: &Switch) -> Option<Self> {
+        let cat = crate::catalogue::catalogue();
+        let platform = [&sw.platform, &sw.hwsku]
+            .into_iter()
+            .flatten()
+            .find_map(|named| {
+                cat.switches.iter().find(|p| {
+                    p.sonic
+                        .as_ref()
+                        .is_some_and(|s| s.platform.eq_ignore_ascii_case(named))
+                })
+            })?;
+        let asic = platform.sonic_headroom_constants()?;
+        // `LOSSLESS_TRAFFIC_PATTERN|AZURE`, else the buffer template's defaults (1024, 50).
+        let pattern = root
+            .get("LOSSLESS_TRAFFIC_PATTERN")
+            .and_then(|t| t.members().first().map(|(_, r)| r));
+        let (lossless_mtu, small_packet_percentage) = (
+            pattern.and_then(|r| num(r, "mtu")).unwrap_or(1024),
+            pattern
+                .and_then(|r| num(r, "small_packet_percentage"))
+                .unwrap_or(50),
+        );
+        // A shared headroom pool: `ingress_lossless_pool.xoff` above 0, or an over-subscribe
+        // ratio (`DEFAULT_LOSSLESS_BUFFER_PARAMETER|AZURE`).
+        let pool_xoff = root
+            .get("BUFFER_POOL")
+            .and_then(|t| t.get("ingress_lossless_pool"))
+            .and_then(|r| num(r, "xoff"))
+            .unwrap_or(0);
+        let ratio = root
+            .get("DEFAULT_LOSSLESS_BUFFER_PARAMETER")
+            .and_then(|t| t.members().first().map(|(_, r)| r))
+            .and_then(|r| num(r, "over_subscribe_ratio"))
+            .unwrap_or(0);
+        Some(Dynamic {
+            asic,
+            lossless_mtu,
+            small_packet_percentage,
+            shared_headroom_pool: pool_xoff > 0 || ratio > 0,
+        })
+    }
+
+    /// The `xoff` buffermgrd gives the profile, from its name and the port (its lanes).
+    fn xoff(&self, p: &RuntimeProfile, port: &Port) -> Option<u64> {
+        use crate::analysis::physics::sonic_headroom::{
+            SonicHeadroomInput, sonic_mellanox_headroom,
+        };
+        let h = sonic_mellanox_headroom(
+            &self.asic,
+            &SonicHeadroomInput {
+                speed_mbps: p.speed_mbps,
+                cable_mm: p.cable_mm,
+                port_mtu: p.mtu.or(port.mtu.map(|m| m.0)).unwrap_or(9100),
+                lossless_mtu: self.lossless_mtu,
+                small_packet_percentage: self.small_packet_percentage,
+                gearbox_delay_ns: 0,
+                eight_lanes: p.eight_lanes || port.lanes == Some(8),
+                shared_headroom_pool: self.shared_headroom_pool,
+            },
+        )
+        .ok()?;
+        Some(h.xoff)
+    }
+}
+
 /// Whether the map `name` of table `field`'s table is one to one (or absent: SONiC's
 /// default is one to one).
 fn identity(root: &Node, field_name: &str, name: &str) -> bool {
@@ -569,6 +741,22 @@ mod tests {
         assert_eq!(notes.len(), 1, "{notes:?}");
         assert!(notes[0].message.contains("pg_lossless_400000_5m_profile"));
         assert!(sw.ports["Ethernet0"].pg.is_empty());
+    }
+
+    #[test]
+    fn runtime_profile_names() {
+        let p = runtime_profile("pg_lossless_400000_5m_profile").unwrap();
+        assert_eq!(
+            (p.speed_mbps, p.cable_mm, p.mtu, p.eight_lanes),
+            (400_000, 5_000, None, false)
+        );
+        let p = runtime_profile("pg_lossless_100000_40m_mtu4096_th2_8lane_profile").unwrap();
+        assert_eq!(
+            (p.speed_mbps, p.cable_mm, p.mtu, p.eight_lanes),
+            (100_000, 40_000, Some(4096), true)
+        );
+        assert_eq!(runtime_profile("pg_lossless_400000_5m_gb1_profile"), None);
+        assert_eq!(runtime_profile("ingress_lossy_profile"), None);
     }
 
     #[test]
