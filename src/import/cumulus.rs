@@ -99,6 +99,9 @@ fn header(text: &str) -> (Option<String>, Option<String>) {
     (model, release)
 }
 
+/// A PFC profile: its priorities, where the first is, and its cable (mm) and where.
+type PfcProfile = (BTreeSet<u8>, Option<Ev>, Option<(u64, Ev)>);
+
 #[derive(Default)]
 struct Profiles {
     /// profile → dscp → (priority, at)
@@ -106,7 +109,7 @@ struct Profiles {
     /// profile → priority → (traffic class, at)
     egress: BTreeMap<String, BTreeMap<u8, (u8, Ev)>>,
     /// profile → (priorities, at of the first, cable mm)
-    pfc: BTreeMap<String, (BTreeSet<u8>, Option<Ev>, Option<(u64, Ev)>)>,
+    pfc: BTreeMap<String, PfcProfile>,
     /// profile → tc → (enable, min, max, probability, at)
     ecn: BTreeMap<String, BTreeMap<u8, EcnEntry>>,
     /// profile → tc → (mode, weight, at)
@@ -357,14 +360,15 @@ pub fn read(text: &str, canon: &Canon, file: usize, notes: &mut Vec<Note>) -> (S
             .collect();
         for sp in 0u8..8 {
             let tc = tc_of(sp);
-            if used.contains(&sp) && tc != sp {
-                if let Some((_, e)) = egress.and_then(|e| e.get(&sp)) {
-                    notes.push(Note::new(
-                        NoteKind::CannotCarry,
-                        *e,
-                        format!("`{name}` sends switch priority {sp} to traffic class {tc}; the import takes each priority's traffic class as the priority itself"),
-                    ));
-                }
+            if used.contains(&sp)
+                && tc != sp
+                && let Some((_, e)) = egress.and_then(|e| e.get(&sp))
+            {
+                notes.push(Note::new(
+                    NoteKind::CannotCarry,
+                    *e,
+                    format!("`{name}` sends switch priority {sp} to traffic class {tc}; the import takes each priority's traffic class as the priority itself"),
+                ));
             }
             if let Some(x) = ecn.and_then(|m| m.get(&tc))
                 && x.enable == Some(true)
