@@ -52,10 +52,15 @@ fn views_per_device(bencher: divan::Bencher, name: &str) {
     });
 }
 
-/// The same views, once per view class.
+/// The same views, once per view class (first checked equal to the per-device ones at this
+/// scale, which the debug-build tests in `tests/view_classes.rs` do not reach).
 #[divan::bench(args = ["cluster-16k.fab"], sample_count = 3, sample_size = 1)]
 fn views_per_class(bencher: divan::Bencher, name: &str) {
     let l = lowered(name);
+    let each: Vec<_> = l.switches.iter().map(render::preflight_switch).collect();
+    assert_eq!(view_class::preflight_switches(&l.switches), each);
+    let each: Vec<_> = l.hosts.iter().map(render::preflight_host).collect();
+    assert_eq!(view_class::preflight_hosts(&l.hosts), each);
     bencher.bench_local(|| {
         (
             view_class::preflight_switches(&l.switches),

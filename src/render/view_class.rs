@@ -78,7 +78,7 @@ fn fill_alone<T: Send>(
         out[i] = Some(r);
     }
     out.iter_mut()
-        .map(|r| r.take().unwrap_or_else(|| unreachable_result()))
+        .map(|r| r.take().unwrap_or_else(unreachable_result))
         .collect()
 }
 
