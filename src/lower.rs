@@ -161,11 +161,21 @@ pub struct Lowered {
 
 /// Lowers every device of the selected targets, in parallel; output sorted by device name.
 pub fn lower(fabric: &Fabric, targets: Targets) -> Lowered {
+    lower_with_plan(fabric, targets, &headroom_plan(fabric))
+}
+
+/// [`lower`] with the headroom plan the analysis already computed and checked for this
+/// fabric (`analysis::Findings::plan`): the configs carry the numbers that were verified,
+/// and a 100,000-GPU `check` does not compute the plan twice.
+pub fn lower_with_plan(
+    fabric: &Fabric,
+    targets: Targets,
+    plan: &crate::analysis::headroom::HeadroomPlan,
+) -> Lowered {
     let switch_ids: Vec<SwitchId> = fabric
         .switch_ids()
         .filter(|&s| targets.os(fabric.switch_model(s).os.value))
         .collect();
-    let plan = headroom_plan(fabric);
     let skus = skus(fabric);
     let switch_results: Vec<Result<SwitchContext, Diagnostic>> = switch_ids
         .par_iter()
@@ -179,7 +189,7 @@ pub fn lower(fabric: &Fabric, targets: Targets) -> Lowered {
     };
     let mut out = Lowered::default();
     out.diagnostics
-        .extend(written_ecn(fabric, &switch_ids, &switch_results, &plan));
+        .extend(written_ecn(fabric, &switch_ids, &switch_results, plan));
     for r in host_results {
         match r {
             Ok(Some(c)) => out.hosts.push(c),

@@ -111,9 +111,10 @@ fn check_loaded_timed(
         let findings = analysis::analyze_timed(f, limits, timings);
         diagnostics.extend(findings.diagnostics);
         facts = Some(findings.facts);
+        let plan = findings.plan;
         lap("analyse");
         if !diagnostics.iter().any(Diagnostic::is_error) {
-            let mut l = lower::lower(f, Targets::ALL);
+            let mut l = lower::lower_with_plan(f, Targets::ALL, &plan);
             diagnostics.append(&mut l.diagnostics);
             lap("lower");
             diagnostics.extend(preflight(f, &l));

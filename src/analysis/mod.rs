@@ -27,6 +27,9 @@ use crate::model::{Fabric, Limits};
 pub struct Findings {
     pub diagnostics: Vec<Diagnostic>,
     pub facts: Facts,
+    /// The headroom plan the checks verified: lowering configures these very numbers
+    /// (`lower::lower_with_plan`) instead of computing them a second time.
+    pub plan: headroom::HeadroomPlan,
 }
 
 /// Runs every analysis in a fixed order.
@@ -99,5 +102,9 @@ pub fn analyze_timed(
             })
             .collect(),
     };
-    Findings { diagnostics, facts }
+    Findings {
+        diagnostics,
+        facts,
+        plan,
+    }
 }

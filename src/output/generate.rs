@@ -71,19 +71,18 @@ impl<'a> BuildInput<'a> {
 /// Every target's view of every lowered device, without templates: the FAB901 findings of
 /// devices a target cannot express and the build findings (FAB904–FAB910), for `check`.
 pub fn preflight(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnostic> {
-    let switches: Vec<Result<Vec<Note>, Diagnostic>> = lowered
-        .switches
-        .par_iter()
-        .map(|s| render::preflight_switch(s).map_err(|e| render_diagnostic(fabric, &s.device, &e)))
-        .collect();
-    let mut out: Vec<Diagnostic> = lowered
-        .hosts
-        .par_iter()
-        .filter_map(|h| {
-            render::preflight_host(h)
-                .err()
-                .map(|e| render_diagnostic(fabric, &h.host, &e))
-        })
+    // One view per view class of devices, its findings applied to every member
+    // (`render::view_class`): the same findings as one view per device.
+    let switches: Vec<Result<Vec<Note>, Diagnostic>> =
+        render::view_class::preflight_switches(&lowered.switches)
+            .into_iter()
+            .zip(&lowered.switches)
+            .map(|(r, s)| r.map_err(|e| render_diagnostic(fabric, &s.device, &e)))
+            .collect();
+    let mut out: Vec<Diagnostic> = render::view_class::preflight_hosts(&lowered.hosts)
+        .into_iter()
+        .zip(&lowered.hosts)
+        .filter_map(|(r, h)| r.err().map(|e| render_diagnostic(fabric, &h.host, &e)))
         .collect();
     // (kind, target, property, text) → devices, in device order.
     let mut grouped: BTreeMap<(NoteKind, SwitchOs, render::Property, String), Vec<String>> =

@@ -21,6 +21,7 @@ pub mod sonic;
 pub mod templates;
 pub mod validate;
 mod variants;
+pub mod view_class;
 
 use std::fmt;
 
@@ -130,7 +131,7 @@ pub(crate) fn unsupported(device: &str, os: SwitchOs, message: impl Into<String>
 /// cannot say as the model says it: what `check` runs so that a device the target cannot
 /// express, or expresses differently, is found before a build.
 pub fn preflight_switch(ctx: &SwitchContext) -> Result<Vec<Note>, RenderError> {
-    switch_view(ctx).map(|(_, notes)| notes)
+    switch_view_as(ctx, false).map(|(_, notes)| notes)
 }
 
 /// The host script's view of a host, without rendering it.
@@ -144,7 +145,7 @@ pub fn render_switch(
     templates: &Templates,
     ctx: &SwitchContext,
 ) -> Result<Vec<Artifact>, RenderError> {
-    let (view, _) = switch_view(ctx)?;
+    let (view, _) = switch_view_as(ctx, true)?;
     render_files(
         templates,
         ctx.os.as_str(),
@@ -156,28 +157,64 @@ pub fn render_switch(
 }
 
 /// The validated view of a switch for its target's templates, with its notes (sorted, unique).
-fn switch_view(ctx: &SwitchContext) -> Result<(Value, Vec<Note>), RenderError> {
+/// `keep` false skips turning the view into a template value (`check` wants only the notes).
+fn switch_view_as(ctx: &SwitchContext, keep: bool) -> Result<(Value, Vec<Note>), RenderError> {
     check_switch(ctx)?;
     let (view, mut notes) = match ctx.os {
         SwitchOs::Sonic => {
             let (v, n) = sonic::view(ctx)?;
-            (Value::from(Serde(v)), n)
+            (
+                if keep {
+                    Value::from(Serde(v))
+                } else {
+                    Value::UNDEFINED
+                },
+                n,
+            )
         }
         SwitchOs::Cumulus => {
             let (v, n) = cumulus::view(ctx)?;
-            (Value::from(Serde(v)), n)
+            (
+                if keep {
+                    Value::from(Serde(v))
+                } else {
+                    Value::UNDEFINED
+                },
+                n,
+            )
         }
         SwitchOs::Eos => {
             let (v, n) = eos::view(ctx)?;
-            (Value::from(Serde(v)), n)
+            (
+                if keep {
+                    Value::from(Serde(v))
+                } else {
+                    Value::UNDEFINED
+                },
+                n,
+            )
         }
         SwitchOs::Nxos => {
             let (v, n) = nxos::view(ctx)?;
-            (Value::from(Serde(v)), n)
+            (
+                if keep {
+                    Value::from(Serde(v))
+                } else {
+                    Value::UNDEFINED
+                },
+                n,
+            )
         }
         SwitchOs::Junos => {
             let (v, n) = junos::view(ctx)?;
-            (Value::from(Serde(v)), n)
+            (
+                if keep {
+                    Value::from(Serde(v))
+                } else {
+                    Value::UNDEFINED
+                },
+                n,
+            )
         }
     };
     notes.sort();
