@@ -1242,3 +1242,41 @@ fn nic_drivers_not_compared_yet() {
     let (code, found, text) = run(&fab, &dir, &["--target", "sonic"]);
     assert_eq!((code, found), (0, vec![]), "{text}");
 }
+
+/// `verify` exits 1 wherever `check` does on the fabric itself: on its errors (nothing is
+/// compared), and with `--deny-warnings` on its warnings (the devices are still compared, and
+/// the fabric's warnings lead the findings).
+#[test]
+fn verify_fails_where_check_fails() {
+    let check = |fab: &Path, extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_fabricc"))
+            .arg("check")
+            .arg(fab)
+            .args(["--format", "short"])
+            .args(extra)
+            .output()
+            .unwrap()
+            .status
+            .code()
+    };
+    // Errors: check and verify both exit 1, and verify reports the fabric's error.
+    let bad = root().join("fixtures/check/FAB005_nics_too_many.fab");
+    let empty = scratch("check-fails");
+    assert_eq!(check(&bad, &[]), Some(1));
+    let (code, found, text) = run(&bad, &empty, &[]);
+    assert_eq!(code, 1, "{text}");
+    assert!(found.iter().any(|(c, _, _)| c == "FAB005"), "{text}");
+
+    // Warnings: in sync exits 0, and 1 with --deny-warnings, as check does.
+    let fab = root().join("fixtures/build/inputs/FAB907_eos_mtu_9216.fab");
+    let (checked, files) = build(&fab);
+    let dir = scratch("deny-warnings");
+    write_state(&dir, &realistic(&checked, &files));
+    assert_eq!(check(&fab, &[]), Some(0));
+    assert_eq!(check(&fab, &["--deny-warnings"]), Some(1));
+    let (code, found, text) = run(&fab, &dir, &[]);
+    assert_eq!((code, found), (0, vec![]), "{text}");
+    let (code, found, text) = run(&fab, &dir, &["--deny-warnings"]);
+    assert_eq!(code, 1, "{text}");
+    assert_eq!(found, vec![f("FAB909", "", "")], "{text}");
+}
