@@ -1327,6 +1327,12 @@ fn nic_drivers() {
         &json_edit(|v| v["nics"][0]["state"] = Value::Null),
         &[("FAB971", "any1", "nic1")],
     );
+    // Another driver's state is the wrong file: one FAB974.
+    b.expect(
+        ice,
+        &json_edit(|v| v["driver"] = "mlx5".into()),
+        &[("FAB974", "intel1", "state.json")],
+    );
     // The switches still verify on their own.
     let (code, found, text) = run(&b.fab, &b.dir, &["--target", "sonic"]);
     assert_eq!((code, found), (0, vec![]), "{text}");

@@ -576,6 +576,24 @@ impl Ctx<'_> {
             r.summary.status = Status::Unreadable;
             return r;
         }
+        // A state printed by another driver's script has other keys: comparing it would
+        // name every setting; it is the wrong file, one finding.
+        let want_driver = intent.driver.as_deref().unwrap_or("mlx5");
+        if let Some(other) = node.get("driver").and_then(json::Node::as_str)
+            && other != want_driver
+        {
+            let at = node.get("driver").map_or(0, |n| n.start);
+            r.pending.push(unreadable(
+                at,
+                format!(
+                    "`{}` was printed by the `{other}` NIC script, but `{}` runs `{script}` (driver `{want_driver}`)",
+                    self.display(&h.host, name),
+                    h.host
+                ),
+            ));
+            r.summary.status = Status::Unreadable;
+            return r;
+        }
         r.netdevs = host::netdevs(&node);
         let (expected, actual) = host::canons(&intent, &node);
         let files = r.summary.compared_with.join("`, `");
