@@ -109,7 +109,7 @@ struct Item<'a> {
     key: String,
     want: Vec<String>,
     list: bool,
-    have: Option<&'a Node>,
+    have: Option<&'a Node<'a>>,
 }
 
 /// The mlx5 script's settings of one NIC (`mlnx_qos.sh`'s `--check` rule).
@@ -398,7 +398,7 @@ mod tests {
 
     const SCRIPT: &str = "E_MTU=4200\nE_TRUST=dscp\nE_PFC=0,0,0,1,0,0,0,0\nE_TOS=106\nE_ECN=1,1,1,1,1,1,1,1\nE_CC_MASK=8\nNICS+=(1); D_NETDEV[1]=\"\"\nNICS+=(2); D_NETDEV[2]=\"\"\n";
 
-    fn state(pfc: &str, nic2: &str) -> json::Node {
+    fn state(pfc: &str, nic2: &str) -> json::Node<'static> {
         json::parse(&format!(
             r#"{{"schema":"fabricc-host-state/1","host":"h1","nics":[
               {{"nic":"nic1","netdev":"ens1","branch":"ofed","state":{{"mtu":4200,"trust":"dscp","pfc":{pfc},
@@ -406,6 +406,7 @@ mod tests {
               {{"nic":"nic2","netdev":"ens2","branch":"inbox","state":{nic2}}}]}}"#
         ))
         .unwrap()
+        .into_owned()
     }
 
     const NIC2: &str = r#"{"mtu":4200,"trust":"dscp","pfc":[0,0,0,1,0,0,0,0],"roce_tos":106,"traffic_class":null,"ecn_np":null,"ecn_rp":null,"nv":{"ROCE_CC_PRIO_MASK":255}}"#;

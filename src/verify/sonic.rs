@@ -45,7 +45,7 @@ pub fn canon(root: &Node) -> Canon {
                 let name = field.name.strip_suffix('@').unwrap_or(&field.name);
                 let at = Loc::new(field.start, value.end);
                 for k in &keys {
-                    c.insert(&[table.name.as_str(), k, name, &text], at);
+                    c.insert(&[table.name.as_ref(), k, name, &text], at);
                 }
             }
         }
