@@ -33,7 +33,10 @@ fn main() -> ExitCode {
         }
     };
     let (Some(input), Some(fabric)) = (BuildInput::of(&checked), checked.fabric.as_ref()) else {
-        eprintln!("error: `{}` does not build (run fabricc check)", fab.display());
+        eprintln!(
+            "error: `{}` does not build (run fabricc check)",
+            fab.display()
+        );
         return ExitCode::from(1);
     };
     let templates = match Templates::embedded() {

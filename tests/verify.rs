@@ -1269,15 +1269,31 @@ fn nic_drivers() {
     let b = Bench { fab, dir, state };
     let (bnxt, ice, dcb) = ("amd1/state.json", "intel1/state.json", "any1/state.json");
     // bnxt (Broadcom bnxt_re, configfs branch).
-    b.expect(bnxt, &nic_set(0, "pfc.3", 0.into()), &[("FAB970", "amd1", "nic1 pfc 3")]);
+    b.expect(
+        bnxt,
+        &nic_set(0, "pfc.3", 0.into()),
+        &[("FAB970", "amd1", "nic1 pfc 3")],
+    );
     b.expect(
         bnxt,
         &nic_set(1, "dscp2prio.26", 0.into()),
         &[("FAB970", "amd1", "nic2 dscp2prio 26")],
     );
-    b.expect(bnxt, &nic_set(0, "tcbw.1", 50.into()), &[("FAB970", "amd1", "nic1 tcbw 1")]);
-    b.expect(bnxt, &nic_set(0, "prio_tc.3", 0.into()), &[("FAB970", "amd1", "nic1 prio_tc 3")]);
-    b.expect(bnxt, &nic_set(0, "cnp_dscp", 46.into()), &[("FAB970", "amd1", "nic1 cnp_dscp")]);
+    b.expect(
+        bnxt,
+        &nic_set(0, "tcbw.1", 50.into()),
+        &[("FAB970", "amd1", "nic1 tcbw 1")],
+    );
+    b.expect(
+        bnxt,
+        &nic_set(0, "prio_tc.3", 0.into()),
+        &[("FAB970", "amd1", "nic1 prio_tc 3")],
+    );
+    b.expect(
+        bnxt,
+        &nic_set(0, "cnp_dscp", 46.into()),
+        &[("FAB970", "amd1", "nic1 cnp_dscp")],
+    );
     b.expect(
         bnxt,
         &nic_set(0, "driver_state.ecn_enable", 0.into()),
@@ -1293,7 +1309,11 @@ fn nic_drivers() {
         &nic_set(0, "driver_state.disable_prio_vlan_tx", 0.into()),
         &[("FAB970", "amd1", "nic1 disable_prio_vlan_tx")],
     );
-    b.expect(bnxt, &nic_set(0, "roce_tos", Value::Null), &[("FAB971", "amd1", "nic1 roce_tos")]);
+    b.expect(
+        bnxt,
+        &nic_set(0, "roce_tos", Value::Null),
+        &[("FAB971", "amd1", "nic1 roce_tos")],
+    );
     // Upstream bnxt_re has no CNP setting: the script does not call it drift, nor does verify.
     let upstream = json_edit(|v| {
         v["nics"][0]["branch"] = "upstream".into();
@@ -1305,7 +1325,11 @@ fn nic_drivers() {
     fs::write(b.dir.join(bnxt), &b.state[bnxt]).unwrap();
     assert_eq!((code, found), (0, vec![]), "{text}");
     // ice (Intel irdma, configfs branch).
-    b.expect(ice, &nic_set(0, "pfc.3", 0.into()), &[("FAB970", "intel1", "nic1 pfc 3")]);
+    b.expect(
+        ice,
+        &nic_set(0, "pfc.3", 0.into()),
+        &[("FAB970", "intel1", "nic1 pfc 3")],
+    );
     b.expect(
         ice,
         &nic_set(0, "driver_state.fw_lldp_agent", "on".into()),
@@ -1316,12 +1340,32 @@ fn nic_drivers() {
         &nic_set(0, "driver_state.roce_dcqcn_enable", 0.into()),
         &[("FAB970", "intel1", "nic1 roce_dcqcn_enable")],
     );
-    b.expect(ice, &nic_set(0, "tsa.2", "ets".into()), &[("FAB970", "intel1", "nic1 tsa 2")]);
+    b.expect(
+        ice,
+        &nic_set(0, "tsa.2", "ets".into()),
+        &[("FAB970", "intel1", "nic1 tsa 2")],
+    );
     // dcb (any DCBNL NIC).
-    b.expect(dcb, &nic_set(0, "dscp2prio.26", 0.into()), &[("FAB970", "any1", "nic1 dscp2prio 26")]);
-    b.expect(dcb, &nic_set(0, "tcbw.3", 50.into()), &[("FAB970", "any1", "nic1 tcbw 3")]);
-    b.expect(dcb, &nic_set(0, "mtu", 1500.into()), &[("FAB970", "any1", "nic1 mtu")]);
-    b.expect(dcb, &nic_set(0, "roce_mode", 1.into()), &[("FAB970", "any1", "nic1 roce_mode")]);
+    b.expect(
+        dcb,
+        &nic_set(0, "dscp2prio.26", 0.into()),
+        &[("FAB970", "any1", "nic1 dscp2prio 26")],
+    );
+    b.expect(
+        dcb,
+        &nic_set(0, "tcbw.3", 50.into()),
+        &[("FAB970", "any1", "nic1 tcbw 3")],
+    );
+    b.expect(
+        dcb,
+        &nic_set(0, "mtu", 1500.into()),
+        &[("FAB970", "any1", "nic1 mtu")],
+    );
+    b.expect(
+        dcb,
+        &nic_set(0, "roce_mode", 1.into()),
+        &[("FAB970", "any1", "nic1 roce_mode")],
+    );
     b.expect(
         dcb,
         &json_edit(|v| v["nics"][0]["state"] = Value::Null),

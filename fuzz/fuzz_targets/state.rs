@@ -47,7 +47,10 @@ const DCBNL_SCRIPTS: &[&str] = &[
 type Owns = Box<dyn Fn(&[&str]) -> bool>;
 
 fn inside(l: canon::Loc, len: usize) {
-    assert!(l.start <= l.end && l.end as usize <= len, "{l:?} outside 0..{len}");
+    assert!(
+        l.start <= l.end && l.end as usize <= len,
+        "{l:?} outside 0..{len}"
+    );
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -62,7 +62,8 @@ pub fn intent(script: &str) -> Option<Intent> {
                 .bytes()
                 .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
         {
-            i.values.insert(name.to_string(), unquote(value).to_string());
+            i.values
+                .insert(name.to_string(), unquote(value).to_string());
         } else if let Some(d) = line.strip_prefix("DRIVER=") {
             i.driver = Some(unquote(d).to_string());
         } else if let Some(n) = line
@@ -190,7 +191,10 @@ fn dcb_map(map: &str) -> Vec<String> {
 fn dcbnl_items<'a>(intent: &Intent, st: Option<&'a Node>, branch: Option<&str>) -> Vec<Item<'a>> {
     let v = |k: &str| intent.values.get(k).map(String::as_str);
     let top = |k: &str| st.and_then(|s| s.get(k));
-    let own = |k: &str| st.and_then(|s| s.get("driver_state")).and_then(|d| d.get(k));
+    let own = |k: &str| {
+        st.and_then(|s| s.get("driver_state"))
+            .and_then(|d| d.get(k))
+    };
     let scalar = |key: &str, want: &str, have: Option<&'a Node>| Item {
         key: key.to_string(),
         want: vec![want.to_string()],
