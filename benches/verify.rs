@@ -22,6 +22,10 @@
 //! | `build` (writes 1.1 GB) | 32.9 s (29.6 + 3.3) | 58.7 s | 704 MB |
 //! | `verify` (in sync, no findings) | 36.9 s (34.7 + 2.2) | 90.6 s | 1.51 GB |
 //!
+//! A second pair under heavier load (load average 15–17, while the test suite compiled):
+//! `build` 54.5 s CPU (33.2 + 21.3, most of the system time writing 1.1 GB), `verify` 39.4 s
+//! (37.0 + 2.4), peak RSS as above.
+//!
 //! `verify` takes 1.12× the CPU time of `build` (before the JSON reader borrowed from the
 //! text, the last measurement was 2.8×: build 11.5 s, verify 31.9 s CPU, on a quieter machine).
 
