@@ -1222,23 +1222,208 @@ fn verify_fixtures() {
     });
 }
 
-/// The DCBNL host scripts (bnxt, ice, dcb) are not compared yet: each such host is one
-/// FAB974 naming its script, never false differences; the switches still verify.
+/// A committed `--collect` state of a DCBNL host (`fixtures/verify/host-state/`).
+fn host_fixture(driver: &str) -> String {
+    fs::read_to_string(root().join(format!("fixtures/verify/host-state/{driver}.state.json")))
+        .unwrap()
+}
+
+/// A field of a NIC's state (`driver_state.K` for the driver's own), set to a JSON value.
+fn nic_set(nic: usize, path: &'static str, value: Value) -> impl Fn(&str) -> String {
+    json_edit(move |v| {
+        let st = &mut v["nics"][nic]["state"];
+        let mut at = st;
+        let parts: Vec<&str> = path.split('.').collect();
+        for (i, p) in parts.iter().enumerate() {
+            let last = i + 1 == parts.len();
+            at = match p.parse::<usize>() {
+                Ok(n) => &mut at[n],
+                Err(_) if last => {
+                    assert!(at.get(*p).is_some(), "{path}");
+                    &mut at[*p]
+                }
+                Err(_) => &mut at[*p],
+            };
+        }
+        *at = value.clone();
+    })
+}
+
+/// The DCBNL host scripts (bnxt, ice, dcb) compared like mlx5 hosts: the committed states of
+/// `fixtures/verify/host-state/` (what each script's `--collect` prints on a host in sync)
+/// verify clean, and each change is exactly one finding naming the host and the setting.
 #[test]
-fn nic_drivers_not_compared_yet() {
+fn nic_drivers() {
     let fab = root().join("fixtures/build/inputs/drivers-bnxt-ice-dcb.fab");
     let (checked, files) = build(&fab);
-    let state = realistic(&checked, &files);
+    let mut state = realistic(&checked, &files);
+    // The committed states name their NICs' netdevs as the hosts do; LLDP is tested elsewhere.
+    state.retain(|k, _| !k.ends_with("/lldp.json"));
+    for (host, driver) in [("amd1", "bnxt"), ("intel1", "ice"), ("any1", "dcb")] {
+        state.insert(format!("{host}/state.json"), host_fixture(driver));
+    }
     let dir = scratch("drivers");
     write_state(&dir, &state);
     let (code, found, text) = run(&fab, &dir, &[]);
-    assert_eq!(code, 1, "{text}");
-    assert!(!found.is_empty(), "{text}");
-    assert!(found.iter().all(|(c, _, _)| c == "FAB974"), "{text}");
-    assert!(
-        text.contains("bnxt_qos.sh") && text.contains("is not supported yet"),
-        "{text}"
+    assert_eq!((code, &found), (0, &vec![]), "in sync\n{text}");
+    let b = Bench { fab, dir, state };
+    let (bnxt, ice, dcb) = ("amd1/state.json", "intel1/state.json", "any1/state.json");
+    // bnxt (Broadcom bnxt_re, configfs branch).
+    b.expect(
+        bnxt,
+        &nic_set(0, "pfc.3", 0.into()),
+        &[("FAB970", "amd1", "nic1 pfc 3")],
     );
-    let (code, found, text) = run(&fab, &dir, &["--target", "sonic"]);
+    b.expect(
+        bnxt,
+        &nic_set(1, "dscp2prio.26", 0.into()),
+        &[("FAB970", "amd1", "nic2 dscp2prio 26")],
+    );
+    b.expect(
+        bnxt,
+        &nic_set(0, "tcbw.1", 50.into()),
+        &[("FAB970", "amd1", "nic1 tcbw 1")],
+    );
+    b.expect(
+        bnxt,
+        &nic_set(0, "prio_tc.3", 0.into()),
+        &[("FAB970", "amd1", "nic1 prio_tc 3")],
+    );
+    b.expect(
+        bnxt,
+        &nic_set(0, "cnp_dscp", 46.into()),
+        &[("FAB970", "amd1", "nic1 cnp_dscp")],
+    );
+    b.expect(
+        bnxt,
+        &nic_set(0, "driver_state.ecn_enable", 0.into()),
+        &[("FAB970", "amd1", "nic1 ecn_enable")],
+    );
+    b.expect(
+        bnxt,
+        &nic_set(0, "driver_state.roce_prio", 4.into()),
+        &[("FAB970", "amd1", "nic1 roce_prio")],
+    );
+    b.expect(
+        bnxt,
+        &nic_set(0, "driver_state.disable_prio_vlan_tx", 0.into()),
+        &[("FAB970", "amd1", "nic1 disable_prio_vlan_tx")],
+    );
+    b.expect(
+        bnxt,
+        &nic_set(0, "roce_tos", Value::Null),
+        &[("FAB971", "amd1", "nic1 roce_tos")],
+    );
+    // Upstream bnxt_re has no CNP setting: the script does not call it drift, nor does verify.
+    let upstream = json_edit(|v| {
+        v["nics"][0]["branch"] = "upstream".into();
+        v["nics"][0]["state"]["cnp_dscp"] = 46.into();
+        v["nics"][0]["state"]["driver_state"]["roce_dscp"] = Value::Null;
+    });
+    fs::write(b.dir.join(bnxt), upstream(&b.state[bnxt])).unwrap();
+    let (code, found, text) = run(&b.fab, &b.dir, &[]);
+    fs::write(b.dir.join(bnxt), &b.state[bnxt]).unwrap();
     assert_eq!((code, found), (0, vec![]), "{text}");
+    // ice (Intel irdma, configfs branch).
+    b.expect(
+        ice,
+        &nic_set(0, "pfc.3", 0.into()),
+        &[("FAB970", "intel1", "nic1 pfc 3")],
+    );
+    b.expect(
+        ice,
+        &nic_set(0, "driver_state.fw_lldp_agent", "on".into()),
+        &[("FAB970", "intel1", "nic1 fw_lldp_agent")],
+    );
+    b.expect(
+        ice,
+        &nic_set(0, "driver_state.roce_dcqcn_enable", 0.into()),
+        &[("FAB970", "intel1", "nic1 roce_dcqcn_enable")],
+    );
+    b.expect(
+        ice,
+        &nic_set(0, "tsa.2", "ets".into()),
+        &[("FAB970", "intel1", "nic1 tsa 2")],
+    );
+    // dcb (any DCBNL NIC).
+    b.expect(
+        dcb,
+        &nic_set(0, "dscp2prio.26", 0.into()),
+        &[("FAB970", "any1", "nic1 dscp2prio 26")],
+    );
+    b.expect(
+        dcb,
+        &nic_set(0, "tcbw.3", 50.into()),
+        &[("FAB970", "any1", "nic1 tcbw 3")],
+    );
+    b.expect(
+        dcb,
+        &nic_set(0, "mtu", 1500.into()),
+        &[("FAB970", "any1", "nic1 mtu")],
+    );
+    b.expect(
+        dcb,
+        &nic_set(0, "roce_mode", 1.into()),
+        &[("FAB970", "any1", "nic1 roce_mode")],
+    );
+    b.expect(
+        dcb,
+        &json_edit(|v| v["nics"][0]["state"] = Value::Null),
+        &[("FAB971", "any1", "nic1")],
+    );
+    // Another driver's state is the wrong file: one FAB974.
+    b.expect(
+        ice,
+        &json_edit(|v| v["driver"] = "mlx5".into()),
+        &[("FAB974", "intel1", "state.json")],
+    );
+    // The switches still verify on their own.
+    let (code, found, text) = run(&b.fab, &b.dir, &["--target", "sonic"]);
+    assert_eq!((code, found), (0, vec![]), "{text}");
+
+    // The AMD MI300X JVD fabric's hosts run bnxt_qos.sh: in sync, then a changed DSCP map.
+    let b = Bench::new("fixtures/build/inputs/amd-mi300x-jvd-sonic.fab");
+    b.expect(
+        "mi300x1/state.json",
+        &nic_set(1, "dscp2prio.26", 0.into()),
+        &[("FAB970", "mi300x1", "nic2 dscp2prio 26")],
+    );
+}
+
+/// `verify` exits 1 wherever `check` does on the fabric itself: on its errors (nothing is
+/// compared), and with `--deny-warnings` on its warnings (the devices are still compared, and
+/// the fabric's warnings lead the findings).
+#[test]
+fn verify_fails_where_check_fails() {
+    let check = |fab: &Path, extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_fabricc"))
+            .arg("check")
+            .arg(fab)
+            .args(["--format", "short"])
+            .args(extra)
+            .output()
+            .unwrap()
+            .status
+            .code()
+    };
+    // Errors: check and verify both exit 1, and verify reports the fabric's error.
+    let bad = root().join("fixtures/check/FAB005_nics_too_many.fab");
+    let empty = scratch("check-fails");
+    assert_eq!(check(&bad, &[]), Some(1));
+    let (code, found, text) = run(&bad, &empty, &[]);
+    assert_eq!(code, 1, "{text}");
+    assert!(found.iter().any(|(c, _, _)| c == "FAB005"), "{text}");
+
+    // Warnings: in sync exits 0, and 1 with --deny-warnings, as check does.
+    let fab = root().join("fixtures/build/inputs/FAB907_eos_mtu_9216.fab");
+    let (checked, files) = build(&fab);
+    let dir = scratch("deny-warnings");
+    write_state(&dir, &realistic(&checked, &files));
+    assert_eq!(check(&fab, &[]), Some(0));
+    assert_eq!(check(&fab, &["--deny-warnings"]), Some(1));
+    let (code, found, text) = run(&fab, &dir, &[]);
+    assert_eq!((code, found), (0, vec![]), "{text}");
+    let (code, found, text) = run(&fab, &dir, &["--deny-warnings"]);
+    assert_eq!(code, 1, "{text}");
+    assert_eq!(found, vec![f("FAB909", "", "")], "{text}");
 }

@@ -35,6 +35,20 @@ const SEEDS: &[(SwitchOs, &str)] = &[
 
 const SCRIPT: &str = "E_MTU=9000\nE_TRUST=dscp\nE_PFC=0,0,0,1,0,0,0,0\nE_DSCP2PRIO=26:3\nE_ECN=3\nE_TOS=106\nE_CC_MASK=8\nNICS+=(1)\nNICS+=(2)\n";
 
+/// The intent lines of the DCBNL scripts (bnxt_qos.sh, ice_qos.sh, dcb_qos.sh), in `dcb`'s form.
+const DCBNL_SCRIPTS: &[&str] = &[
+    "DRIVER=bnxt\nE_ROCE_DSCP=26\nE_ROCE_PRIO=3\nE_ROCE=1\nE_DCQCN=1\nE_MTU=4200\nE_DSCP2PRIO=0,0,3\nE_PFC=\"0:off 1:off 2:off 3:on\"\nE_PRIO_TC=\"0:0 3:1 7:2\"\nE_TC_TSA=\"0:ets 1:ets 2:strict\"\nE_TC_BW=\"0:40 1:60\"\nE_ROCE_MODE=\"RoCE v2\"\nE_TOS=106\nE_CNP_DSCP=48\nE_CNP_PRIO=7\nNICS+=(1)\nNICS+=(2)\n",
+    "DRIVER=ice\nE_DCQCN=1\nE_MTU=4200\nE_PFC=\"3:on\"\nE_TC_BW=\"0:40 1:60\"\nE_ROCE_MODE=\"RoCE v2\"\nNICS+=(1)\n",
+    "DRIVER=dcb\nE_MTU=4200\nE_PFC=\"0:off 3:on 9:on x:on 3\"\nE_TC_TSA=\"7:strict\"\nE_TOS=106\nNICS+=(1)\n",
+];
+
+/// What the DCBNL scripts' `--collect` prints on hosts in sync (committed fixtures).
+const DCBNL_STATES: &[&str] = &[
+    include_str!("../fixtures/verify/host-state/bnxt.state.json"),
+    include_str!("../fixtures/verify/host-state/ice.state.json"),
+    include_str!("../fixtures/verify/host-state/dcb.state.json"),
+];
+
 const HOST_STATE: &str = r#"{"schema":"fabricc-host-state/1","host":"gpu1","nics":[{"nic":"nic1","netdev":"ens1f0np0","branch":"ofed","state":{"mtu":9000,"trust":"dscp","pfc":[0,0,0,1,0,0,0,0],"dscp2prio":["26:3"],"ecn_np":[0,0,0,1,0,0,0,0],"ecn_rp":[0,0,0,1,0,0,0,0],"traffic_class":106,"roce_tos":106}},{"nic":"nic2","netdev":"ens2f0np0","branch":"inbox","state":{"mtu":1500,"trust":"pcp","pfc":[0,0,0,0,0,0,0,0],"nv":{"ROCE_CC_PRIO_MASK":0}}}]}"#;
 
 const LLDP: &str = r#"{"lldp":{"interface":[{"Ethernet0":{"via":"LLDP","chassis":{"gpu1.example.com":{"id":{"type":"mac","value":"00:00:00:00:00:01"}}},"port":{"id":{"type":"mac","value":"00:00:00:00:00:01"},"descr":"ens1f0np0"}}},{"Ethernet4":{"chassis":{"spine1":{}},"port":{"id":{"type":"ifname","value":"Ethernet8"}}}}]}}"#;
@@ -197,10 +211,12 @@ fn exercise_json(text: &str) {
     if let Ok(node) = json::parse(text) {
         let _ = lldp::parse(&node);
         let _ = host::netdevs(&node);
-        let intent = host::intent(SCRIPT).expect("the script has an intent");
-        let (expected, actual) = host::canons(&intent, &node);
-        for d in canon::compare(canon::Form::Host, &expected, &actual, &|_| false) {
-            inside(d.at(), text.len());
+        for script in std::iter::once(SCRIPT).chain(DCBNL_SCRIPTS.iter().copied()) {
+            let intent = host::intent(script).expect("the script has an intent");
+            let (expected, actual) = host::canons(&intent, &node);
+            for d in canon::compare(canon::Form::Host, &expected, &actual, &|_| false) {
+                inside(d.at(), text.len());
+            }
         }
     }
 }
@@ -224,14 +240,34 @@ proptest! {
 
     #[test]
     fn host_and_lldp_parsers_never_panic(
-        which in 0..2usize,
+        which in 0..5usize,
         edits in prop::collection::vec(edit(), 1..8),
     ) {
-        let seed = [HOST_STATE, LLDP][which];
+        let seed = [HOST_STATE, LLDP, DCBNL_STATES[0], DCBNL_STATES[1], DCBNL_STATES[2]][which];
         // One line per member, so that line edits cut through the structure.
         let text = seed.replace(",\"", ",\n\"").replace('{', "{\n");
         exercise_json(&apply(&text, &edits));
     }
+}
+
+/// Each committed DCBNL state is in sync with its script's intent, and a changed PFC entry is
+/// one difference naming the NIC and the priority.
+#[test]
+fn dcbnl_states_compare_entry_by_entry() {
+    let script = "DRIVER=dcb\nE_MTU=4200\nE_PFC=\"0:off 1:off 2:off 3:on 4:off 5:off 6:off 7:off\"\nE_PRIO_TC=\"0:0 1:1 2:2 3:3 4:4 5:5 6:6 7:7\"\nE_TC_TSA=\"0:ets 1:ets 2:ets 3:ets 4:ets 5:ets 6:ets 7:strict\"\nE_TC_BW=\"0:40 1:0 2:0 3:60 4:0 5:0 6:0 7:0\"\nE_ROCE_MODE=\"RoCE v2\"\nE_TOS=106\nNICS+=(1)\n";
+    let intent = host::intent(script).unwrap();
+    assert!(intent.dcbnl());
+    let node = json::parse(DCBNL_STATES[2]).unwrap();
+    let (e, a) = host::canons(&intent, &node);
+    assert!(canon::compare(canon::Form::Host, &e, &a, &|_| false).is_empty());
+    let changed = DCBNL_STATES[2].replacen("\"pfc\":[0,0,0,1", "\"pfc\":[0,0,0,0", 1);
+    let node = json::parse(&changed).unwrap();
+    let (e, a) = host::canons(&intent, &node);
+    let d = canon::compare(canon::Form::Host, &e, &a, &|_| false);
+    assert!(
+        matches!(&d[..], [canon::Diff::Differs { key, .. }] if key == "nic1 pfc 3"),
+        "{d:?}"
+    );
 }
 
 #[test]
@@ -271,6 +307,18 @@ fn deep_nesting_is_bounded() {
     hostile("json arrays", Some(SwitchOs::Sonic), &"[".repeat(n));
     hostile("json objects", Some(SwitchOs::Sonic), &"{\"a\":".repeat(n));
     hostile("json host", None, &"{\"nics\":[".repeat(n));
+    let deep_driver = format!(
+        "{{\"nics\":[{{\"nic\":\"nic1\",\"branch\":\"configfs\",\"state\":{{\"driver_state\":{}",
+        "{\"roce_dscp\":".repeat(n)
+    );
+    hostile("json driver_state", None, &deep_driver);
+    // A DCBNL state whose lists are a million entries long: compared entry by entry only as
+    // far as the intent goes (64 DSCPs, 8 priorities).
+    let long = vec!["1"; 1_000_000].join(",");
+    let wide = DCBNL_STATES[0]
+        .replacen("\"pfc\":[", &format!("\"pfc\":[{long},"), 1)
+        .replacen("\"dscp2prio\":[", &format!("\"dscp2prio\":[{long},"), 1);
+    hostile("json long lists", None, &wide);
     hostile("junos braces", Some(SwitchOs::Junos), &"a {\n".repeat(n));
     hostile("yaml flow", Some(SwitchOs::Cumulus), &"[".repeat(n));
     let block: String = (0..2_000)

@@ -1,6 +1,6 @@
 //! bytes as a collected state file → every parser of `fabricc verify` (CONFIG_DB JSON, NVUE
 //! YAML, EOS and NX-OS running-config, Junos curly and set forms, `lldp.json`, a host's
-//! `state.json`) → the comparison with a generated configuration of the same target, each
+//! `state.json` of the mlx5 and DCBNL scripts) → the comparison with a generated configuration of the same target, each
 //! target's scope deciding what is owned. Nothing may panic; every location a finding would
 //! point at lies inside the input.
 #![no_main]
@@ -36,11 +36,21 @@ const GENERATED: &[(SwitchOs, &str)] = &[
 
 const SCRIPT: &str = "E_MTU=9000\nE_TRUST=dscp\nE_PFC=0,0,0,1,0,0,0,0\nE_DSCP2PRIO=26:3\nE_ECN=3\nE_TOS=106\nE_CC_MASK=8\nNICS+=(1)\nNICS+=(2)\n";
 
+/// The DCBNL scripts' intent (bnxt_qos.sh, ice_qos.sh, dcb_qos.sh): maps in `dcb … show` form.
+const DCBNL_SCRIPTS: &[&str] = &[
+    "DRIVER=bnxt\nE_ROCE_DSCP=26\nE_ROCE_PRIO=3\nE_ROCE=1\nE_DCQCN=1\nE_MTU=4200\nE_DSCP2PRIO=0,0,3\nE_PFC=\"0:off 3:on\"\nE_PRIO_TC=\"0:0 3:1 7:2\"\nE_TC_TSA=\"2:strict\"\nE_TC_BW=\"0:40 1:60\"\nE_ROCE_MODE=\"RoCE v2\"\nE_TOS=106\nE_CNP_DSCP=48\nE_CNP_PRIO=7\nNICS+=(1)\nNICS+=(2)\n",
+    "DRIVER=ice\nE_DCQCN=1\nE_MTU=4200\nE_PFC=\"3:on\"\nNICS+=(1)\n",
+    "DRIVER=dcb\nE_MTU=4200\nE_TC_TSA=\"7:strict\"\nNICS+=(1)\n",
+];
+
 /// What of a target's configuration fabricc owns.
 type Owns = Box<dyn Fn(&[&str]) -> bool>;
 
 fn inside(l: canon::Loc, len: usize) {
-    assert!(l.start <= l.end && l.end as usize <= len, "{l:?} outside 0..{len}");
+    assert!(
+        l.start <= l.end && l.end as usize <= len,
+        "{l:?} outside 0..{len}"
+    );
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -84,10 +94,12 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(node) = json::parse(text) {
         let _ = lldp::parse(&node);
         let _ = host::netdevs(&node);
-        if let Some(intent) = host::intent(SCRIPT) {
-            let (expected, actual) = host::canons(&intent, &node);
-            for d in canon::compare(canon::Form::Host, &expected, &actual, &|_| false) {
-                inside(d.at(), text.len());
+        for script in std::iter::once(SCRIPT).chain(DCBNL_SCRIPTS.iter().copied()) {
+            if let Some(intent) = host::intent(script) {
+                let (expected, actual) = host::canons(&intent, &node);
+                for d in canon::compare(canon::Form::Host, &expected, &actual, &|_| false) {
+                    inside(d.at(), text.len());
+                }
             }
         }
     }

@@ -57,13 +57,30 @@ pub fn run(args: &VerifyArgs) -> ExitStatus {
             .to_string(),
         max_input_bytes: limits.max_input_bytes,
     };
-    let outcome = match verify::verify(&input, &mut sources) {
+    let mut outcome = match verify::verify(&input, &mut sources) {
         Ok(o) => o,
         Err(verify::Fatal(message)) => {
             err(&format!("error: {message}\n"));
             return ExitStatus::Error;
         }
     };
+    // With --deny-warnings, the fabric's own warnings fail `check`, so they fail `verify` too:
+    // they lead the findings (the devices are still compared, so the drift is not hidden).
+    let fabric_warnings: Vec<Diagnostic> = if args.deny_warnings {
+        checked
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .cloned()
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if !fabric_warnings.is_empty() {
+        let mut all = fabric_warnings;
+        all.append(&mut outcome.diagnostics);
+        outcome.diagnostics = all;
+    }
     out(&render(
         args,
         checked.fabric_name(),

@@ -290,13 +290,13 @@ fn read_all(input: &Input<'_>, folders: &[String]) -> Deployed {
     let mut lldps: Vec<(String, Vec<lldp::Neighbour>, usize)> = Vec::new();
     for folder in folders {
         let dir = input.state_dir.join(folder);
-        let read = |file: &str, d: &mut Deployed| -> Option<(usize, json::Node)> {
+        let read = |file: &str, d: &mut Deployed| -> Option<(usize, json::Node<'static>)> {
             let path = dir.join(file);
             let shown = format!("{folder}/{file}");
             match state::read(&path, input.max_input_bytes) {
                 Ok(text) => {
                     let idx = d.files.len();
-                    let parsed = json::parse(&text);
+                    let parsed = json::parse(&text).map(json::Node::into_owned);
                     d.files.push((shown.clone(), text));
                     match parsed {
                         Ok(node) => Some((idx, node)),

@@ -133,7 +133,7 @@ fn text(n: &Node) -> Option<String> {
     }
 }
 
-fn field<'a>(rec: &'a Node, name: &str) -> Option<&'a Node> {
+fn field<'a, 't>(rec: &'a Node<'t>, name: &str) -> Option<&'a Node<'t>> {
     rec.get(name).or_else(|| rec.get(&format!("{name}@")))
 }
 
@@ -219,7 +219,7 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
         sw.buffer_model = meta.get("buffer_model").and_then(text);
     }
     for (k, rec) in table("PORT") {
-        let port = sw.ports.entry(k.name.clone()).or_default();
+        let port = sw.ports.entry(k.name.to_string()).or_default();
         port.at = key_ev(file, k, rec);
         port.speed_mbps = num(rec, "speed");
         port.mtu = field(rec, "mtu").and_then(|n| text(n)?.parse().ok().map(|m| (m, ev(file, n))));
@@ -229,7 +229,7 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
     }
     for (_, rec) in table("CABLE_LENGTH") {
         for (p, v) in rec.members() {
-            if let Some(port) = sw.ports.get_mut(&p.name) {
+            if let Some(port) = sw.ports.get_mut(p.name.as_ref()) {
                 match text(v).as_deref().and_then(cable_mm) {
                     Some(mm) => port.cable_mm = Some((mm, ev(file, v))),
                     None => notes.push(Note::new(
@@ -265,7 +265,7 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
         .and_then(|r| num(r, "size"));
     let maps: BTreeMap<&str, (&Node, Ev)> = table("DSCP_TO_TC_MAP")
         .iter()
-        .map(|(k, v)| (k.name.as_str(), (v, key_ev(file, k, v))))
+        .map(|(k, v)| (k.name.as_ref(), (v, key_ev(file, k, v))))
         .collect();
     let dscp_map = |name: &str| -> Option<DscpMap> {
         let (node, at) = maps.get(name)?;
@@ -343,7 +343,7 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
                 "DWRR" | "WRR" => num(rec, "weight").map(Sched::Weight),
                 _ => None,
             };
-            (k.name.as_str(), s)
+            (k.name.as_ref(), s)
         })
         .collect();
     let wreds: BTreeMap<&str, Option<Wred>> = table("WRED_PROFILE")
@@ -359,7 +359,7 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
                         .is_some_and(|e| e != "ecn_none"),
                 })
             })();
-            (k.name.as_str(), w)
+            (k.name.as_ref(), w)
         })
         .collect();
     for (k, rec) in table("QUEUE") {
@@ -543,7 +543,7 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
             let port = field(rec, "port").and_then(text).unwrap_or_default();
             let local = field(rec, "local_port")
                 .and_then(text)
-                .unwrap_or_else(|| k.name.clone());
+                .unwrap_or_else(|| k.name.to_string());
             sw.neighbours
                 .insert(local, (name, port, key_ev(file, k, rec)));
         }

@@ -31,6 +31,25 @@ pub const SCHEMA: &str = "fabricc-host-state/1";
 pub struct Intent {
     pub values: BTreeMap<String, String>,
     pub nics: Vec<u32>,
+    /// The script's `DRIVER=` (`bnxt`, `ice`, `dcb`: the DCBNL scripts); `None` for
+    /// `mlnx_qos.sh`, which has no such line.
+    pub driver: Option<String>,
+}
+
+impl Intent {
+    /// Whether the script is one of the DCBNL scripts (`bnxt_qos.sh`, `ice_qos.sh`,
+    /// `dcb_qos.sh`), whose intent is in `dcb … show` form and whose state has their keys.
+    pub fn dcbnl(&self) -> bool {
+        matches!(self.driver.as_deref(), Some("bnxt" | "ice" | "dcb"))
+    }
+}
+
+/// A shell value without the one pair of double quotes the DCBNL scripts put around maps.
+fn unquote(v: &str) -> &str {
+    let v = v.trim();
+    v.strip_prefix('"')
+        .and_then(|x| x.strip_suffix('"'))
+        .unwrap_or(v)
 }
 
 /// The intent of a NIC script; `None` when the text is not one.
@@ -43,7 +62,10 @@ pub fn intent(script: &str) -> Option<Intent> {
                 .bytes()
                 .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
         {
-            i.values.insert(name.to_string(), value.trim().to_string());
+            i.values
+                .insert(name.to_string(), unquote(value).to_string());
+        } else if let Some(d) = line.strip_prefix("DRIVER=") {
+            i.driver = Some(unquote(d).to_string());
         } else if let Some(n) = line
             .strip_prefix("NICS+=(")
             .and_then(|r| r.split(')').next())
@@ -82,6 +104,177 @@ fn word(n: &Node) -> Option<String> {
     }
 }
 
+/// One setting of a NIC to compare: its key in the findings, the intended value (one, or
+/// one per index for a list) and what the state holds.
+struct Item<'a> {
+    key: String,
+    want: Vec<String>,
+    list: bool,
+    have: Option<&'a Node<'a>>,
+}
+
+/// The mlx5 script's settings of one NIC (`mlnx_qos.sh`'s `--check` rule).
+fn mlx5_items<'a>(intent: &Intent, st: Option<&'a Node>, branch: Option<&str>) -> Vec<Item<'a>> {
+    let mut pairs: Vec<(String, String)> = Vec::new(); // (state key, intent name)
+    for (e, k) in SCALARS.iter().chain(LISTS) {
+        if intent.values.contains_key(*e) {
+            pairs.push((k.to_string(), e.to_string()));
+        }
+    }
+    if branch == Some("ofed") {
+        for (e, k) in [
+            ("ECN", "ecn_np"),
+            ("ECN", "ecn_rp"),
+            ("TOS", "traffic_class"),
+        ] {
+            if intent.values.contains_key(e) {
+                pairs.push((k.to_string(), e.to_string()));
+            }
+        }
+    }
+    for e in intent.values.keys() {
+        let known =
+            SCALARS.iter().chain(LISTS).any(|(x, _)| x == e) || SPECIAL.contains(&e.as_str());
+        if !known && st.is_some_and(|s| s.get(&e.to_lowercase()).is_some()) {
+            pairs.push((e.to_lowercase(), e.clone()));
+        }
+    }
+    pairs
+        .into_iter()
+        .map(|(key, e)| {
+            let want = &intent.values[&e];
+            let list = LISTS.iter().any(|(_, k)| *k == key) || want.contains(',');
+            Item {
+                have: st.and_then(|s| s.get(&key)),
+                want: if list {
+                    want.split(',').map(str::to_string).collect()
+                } else {
+                    vec![want.clone()]
+                },
+                list,
+                key,
+            }
+        })
+        .collect()
+}
+
+/// A `dcb … show` map (`0:off 1:off … 3:on`, `0:ets …`) as its values for keys 0..7; a key
+/// the map does not name is an empty value (which no state value equals). PFC's `on`/`off`
+/// are the state's 1/0.
+fn dcb_map(map: &str) -> Vec<String> {
+    let mut out = vec![String::new(); 8];
+    for kv in map.split_whitespace() {
+        if let Some((k, v)) = kv.split_once(':')
+            && let Ok(k) = k.parse::<usize>()
+            && let Some(slot) = out.get_mut(k)
+        {
+            *slot = match v {
+                "on" => "1".to_string(),
+                "off" => "0".to_string(),
+                v => v.to_string(),
+            };
+        }
+    }
+    out
+}
+
+/// The DCBNL scripts' settings of one NIC (`bnxt_qos.sh`, `ice_qos.sh`, `dcb_qos.sh`): their
+/// shared `drift` rule (MTU, the DSCP map, PFC, ETS, RoCE mode and ToS) and each driver's
+/// `driver_drift` rule, on the branch where the script sets the value
+/// (`vendor-templates/host/dcbnl-body.sh`, `bnxt_qos.sh`, `ice_qos.sh`):
+/// * bnxt on Broadcom's `bnxt_re` (`configfs`): CNP DSCP and priority, RoCE DSCP and priority
+///   (when the host has a RoCE class), `disable_prio_vlan_tx` 1, `ecn_enable` 1 with DCQCN;
+///   upstream bnxt_re has no setting for them, so they are not compared there;
+/// * ice: the firmware LLDP agent off, and `roce_dcqcn_enable` 1 with DCQCN on Intel's irdma
+///   (`irdma-configfs`);
+/// * dcb: nothing of its own.
+fn dcbnl_items<'a>(intent: &Intent, st: Option<&'a Node>, branch: Option<&str>) -> Vec<Item<'a>> {
+    let v = |k: &str| intent.values.get(k).map(String::as_str);
+    let top = |k: &str| st.and_then(|s| s.get(k));
+    let own = |k: &str| {
+        st.and_then(|s| s.get("driver_state"))
+            .and_then(|d| d.get(k))
+    };
+    let scalar = |key: &str, want: &str, have: Option<&'a Node>| Item {
+        key: key.to_string(),
+        want: vec![want.to_string()],
+        list: false,
+        have,
+    };
+    let mut items = Vec::new();
+    if let Some(w) = v("MTU") {
+        items.push(scalar("mtu", w, top("mtu")));
+    }
+    if let Some(w) = v("DSCP2PRIO") {
+        items.push(Item {
+            key: "dscp2prio".into(),
+            want: w.split(',').map(str::to_string).collect(),
+            list: true,
+            have: top("dscp2prio"),
+        });
+    }
+    for (e, key) in [
+        ("PFC", "pfc"),
+        ("PRIO_TC", "prio_tc"),
+        ("TC_TSA", "tsa"),
+        ("TC_BW", "tcbw"),
+    ] {
+        if let Some(w) = v(e) {
+            items.push(Item {
+                key: key.into(),
+                want: dcb_map(w),
+                list: true,
+                have: top(key),
+            });
+        }
+    }
+    if let Some(w) = v("ROCE_MODE") {
+        // configfs prints the mode's name, `--collect` its number (docs/host-state.md).
+        let n = match w {
+            "RoCE v2" => "2",
+            "IB/RoCE v1" => "1",
+            other => other,
+        };
+        items.push(scalar("roce_mode", n, top("roce_mode")));
+    }
+    if let Some(w) = v("TOS") {
+        items.push(scalar("roce_tos", w, top("roce_tos")));
+    }
+    let on = |e: &str| v(e) == Some("1");
+    match intent.driver.as_deref() {
+        Some("bnxt") if branch == Some("configfs") => {
+            for (e, key) in [("CNP_DSCP", "cnp_dscp"), ("CNP_PRIO", "cnp_prio")] {
+                if let Some(w) = v(e) {
+                    items.push(scalar(key, w, top(key)));
+                }
+            }
+            if on("ROCE") {
+                for (e, key) in [("ROCE_DSCP", "roce_dscp"), ("ROCE_PRIO", "roce_prio")] {
+                    if let Some(w) = v(e) {
+                        items.push(scalar(key, w, own(key)));
+                    }
+                }
+            }
+            items.push(scalar(
+                "disable_prio_vlan_tx",
+                "1",
+                own("disable_prio_vlan_tx"),
+            ));
+            if on("DCQCN") {
+                items.push(scalar("ecn_enable", "1", own("ecn_enable")));
+            }
+        }
+        Some("ice") => {
+            items.push(scalar("fw_lldp_agent", "off", own("fw_lldp_agent")));
+            if on("DCQCN") && branch == Some("irdma-configfs") {
+                items.push(scalar("roce_dcqcn_enable", "1", own("roce_dcqcn_enable")));
+            }
+        }
+        _ => {}
+    }
+    items
+}
+
 /// The expected and collected settings of one host, from its script's intent and its
 /// `state.json`. The collected side holds only the settings the intent names.
 pub fn canons(intent: &Intent, state: &Node) -> (Canon, Canon) {
@@ -95,62 +288,41 @@ pub fn canons(intent: &Intent, state: &Node) -> (Canon, Canon) {
             .find(|x| x.get("nic").and_then(Node::as_str) == Some(name.as_str()));
         let st = found.and_then(|x| x.get("state")).filter(|s| !s.is_null());
         let branch = found.and_then(|x| x.get("branch")).and_then(Node::as_str);
-        let mut pairs: Vec<(String, String)> = Vec::new(); // (state key, intent name)
-        for (e, k) in SCALARS.iter().chain(LISTS) {
-            if intent.values.contains_key(*e) {
-                pairs.push((k.to_string(), e.to_string()));
-            }
-        }
-        if branch == Some("ofed") {
-            for (e, k) in [
-                ("ECN", "ecn_np"),
-                ("ECN", "ecn_rp"),
-                ("TOS", "traffic_class"),
-            ] {
-                if intent.values.contains_key(e) {
-                    pairs.push((k.to_string(), e.to_string()));
-                }
-            }
-        }
-        for e in intent.values.keys() {
-            let known =
-                SCALARS.iter().chain(LISTS).any(|(x, _)| x == e) || SPECIAL.contains(&e.as_str());
-            if !known && st.is_some_and(|s| s.get(&e.to_lowercase()).is_some()) {
-                pairs.push((e.to_lowercase(), e.clone()));
-            }
-        }
-        let list_of =
-            |key: &str, want: &str| LISTS.iter().any(|(_, k)| *k == key) || want.contains(',');
+        let mut items = if intent.dcbnl() {
+            dcbnl_items(intent, st, branch)
+        } else {
+            mlx5_items(intent, st, branch)
+        };
         // A NIC that has every setting as intended adds nothing to either side (the fast path
         // of a fleet in sync). Otherwise all its settings are compared, so that what is missing
         // is named setting by setting and not as the whole NIC.
-        let in_sync = pairs.iter().all(|(key, e)| {
-            let want = &intent.values[e];
-            same(want, st.and_then(|s| s.get(key)), list_of(key, want))
-        });
-        if in_sync {
-            pairs.clear();
+        if items.iter().all(|i| same(&i.want, i.have, i.list)) {
+            items.clear();
         }
-        for (key, e) in pairs {
-            let want = &intent.values[&e];
-            let have = st.and_then(|s| s.get(&key));
+        for Item {
+            key,
+            want,
+            list,
+            have,
+        } in items
+        {
             let at = have.map_or_else(
                 || found.map_or(Loc::default(), |x| Loc::new(x.start, x.start)),
                 |h| Loc::new(h.start, h.end),
             );
-            let list = list_of(&key, want);
             if list {
-                let items = have.map(Node::items).unwrap_or_default();
-                for (i, w) in want.split(',').enumerate() {
+                let got = have.map(Node::items).unwrap_or_default();
+                for (i, w) in want.iter().enumerate() {
                     let index = i.to_string();
                     expected.insert(&[name.as_str(), &key, &index, w], Loc::default());
-                    if let Some(v) = items.get(i).and_then(word) {
-                        let loc = items.get(i).map_or(at, |x| Loc::new(x.start, x.end));
+                    if let Some(v) = got.get(i).and_then(word) {
+                        let loc = got.get(i).map_or(at, |x| Loc::new(x.start, x.end));
                         actual.insert(&[name.as_str(), &key, &index, &v], loc);
                     }
                 }
             } else {
-                expected.insert(&[name.as_str(), &key, want], Loc::default());
+                let w = want.first().map_or("", String::as_str);
+                expected.insert(&[name.as_str(), &key, w], Loc::default());
                 if let Some(v) = have.and_then(word) {
                     actual.insert(&[name.as_str(), &key, &v], at);
                 }
@@ -185,7 +357,7 @@ pub fn canons(intent: &Intent, state: &Node) -> (Canon, Canon) {
 }
 
 /// Whether a collected value is the intended one (a list entry by entry).
-fn same(want: &str, have: Option<&Node>, list: bool) -> bool {
+fn same(want: &[String], have: Option<&Node>, list: bool) -> bool {
     let Some(have) = have else {
         return false;
     };
@@ -195,10 +367,10 @@ fn same(want: &str, have: Option<&Node>, list: bool) -> bool {
         _ => false,
     };
     if !list {
-        return scalar(have, want);
+        return want.len() == 1 && scalar(have, &want[0]);
     }
     let items = have.items();
-    let mut wants = want.split(',');
+    let mut wants = want.iter();
     items
         .iter()
         .all(|n| wants.next().is_some_and(|w| scalar(n, w)))
@@ -230,7 +402,7 @@ mod tests {
 
     const SCRIPT: &str = "E_MTU=4200\nE_TRUST=dscp\nE_PFC=0,0,0,1,0,0,0,0\nE_TOS=106\nE_ECN=1,1,1,1,1,1,1,1\nE_CC_MASK=8\nNICS+=(1); D_NETDEV[1]=\"\"\nNICS+=(2); D_NETDEV[2]=\"\"\n";
 
-    fn state(pfc: &str, nic2: &str) -> json::Node {
+    fn state(pfc: &str, nic2: &str) -> json::Node<'static> {
         json::parse(&format!(
             r#"{{"schema":"fabricc-host-state/1","host":"h1","nics":[
               {{"nic":"nic1","netdev":"ens1","branch":"ofed","state":{{"mtu":4200,"trust":"dscp","pfc":{pfc},
@@ -238,6 +410,7 @@ mod tests {
               {{"nic":"nic2","netdev":"ens2","branch":"inbox","state":{nic2}}}]}}"#
         ))
         .unwrap()
+        .into_owned()
     }
 
     const NIC2: &str = r#"{"mtu":4200,"trust":"dscp","pfc":[0,0,0,1,0,0,0,0],"roce_tos":106,"traffic_class":null,"ecn_np":null,"ecn_rp":null,"nv":{"ROCE_CC_PRIO_MASK":255}}"#;

@@ -6,33 +6,39 @@
 //! are kept as written (`9216`, `1e3`), strings decoded (escapes, surrogate pairs). Nesting
 //! deeper than [`MAX_DEPTH`] is an error, not a stack overflow; a duplicate object key keeps
 //! every pair in order and [`Node::get`] returns the last, as `serde_json` and Python do.
+//!
+//! The tree borrows from the text: a number, and a string or key without escapes (nearly all
+//! of a CONFIG_DB dump), is a slice of it, so reading a state file allocates only the tree's
+//! lists (`verify` of a 100,000-GPU fabric reads tens of thousands of them).
+
+use std::borrow::Cow;
 
 /// The deepest nesting accepted (`serde_json` stops at 128 too).
 pub const MAX_DEPTH: usize = 128;
 
 #[derive(Debug, Clone, PartialEq)]
-pub enum Value {
+pub enum Value<'a> {
     Null,
     Bool(bool),
     /// As written in the text.
-    Number(String),
-    String(String),
-    Array(Vec<Node>),
-    Object(Vec<(Key, Node)>),
+    Number(Cow<'a, str>),
+    String(Cow<'a, str>),
+    Array(Vec<Node<'a>>),
+    Object(Vec<(Key<'a>, Node<'a>)>),
 }
 
 /// An object key and where it is.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Key {
-    pub name: String,
+pub struct Key<'a> {
+    pub name: Cow<'a, str>,
     pub start: usize,
     pub end: usize,
 }
 
 /// A value and its byte range in the text.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Node {
-    pub value: Value,
+pub struct Node<'a> {
+    pub value: Value<'a>,
     pub start: usize,
     pub end: usize,
 }
@@ -44,9 +50,9 @@ pub struct Error {
     pub message: String,
 }
 
-impl Node {
+impl<'a> Node<'a> {
     /// The member `name` of an object (the last, if repeated).
-    pub fn get(&self, name: &str) -> Option<&Node> {
+    pub fn get(&self, name: &str) -> Option<&Node<'a>> {
         match &self.value {
             Value::Object(members) => members
                 .iter()
@@ -57,14 +63,14 @@ impl Node {
         }
     }
 
-    pub fn members(&self) -> &[(Key, Node)] {
+    pub fn members(&self) -> &[(Key<'a>, Node<'a>)] {
         match &self.value {
             Value::Object(m) => m,
             _ => &[],
         }
     }
 
-    pub fn items(&self) -> &[Node] {
+    pub fn items(&self) -> &[Node<'a>] {
         match &self.value {
             Value::Array(a) => a,
             _ => &[],
@@ -73,7 +79,7 @@ impl Node {
 
     pub fn as_str(&self) -> Option<&str> {
         match &self.value {
-            Value::String(s) => Some(s),
+            Value::String(s) => Some(s.as_ref()),
             _ => None,
         }
     }
@@ -82,7 +88,7 @@ impl Node {
     /// `null`, arrays and objects.
     pub fn scalar(&self) -> Option<String> {
         match &self.value {
-            Value::String(s) | Value::Number(s) => Some(s.clone()),
+            Value::String(s) | Value::Number(s) => Some(s.to_string()),
             Value::Bool(b) => Some(b.to_string()),
             _ => None,
         }
@@ -98,10 +104,43 @@ impl Node {
     pub fn is_null(&self) -> bool {
         matches!(self.value, Value::Null)
     }
+
+    /// The tree with its own copy of every string (for a reader that keeps the tree longer
+    /// than the text).
+    pub fn into_owned(self) -> Node<'static> {
+        let owned = |s: Cow<'_, str>| Cow::Owned(s.into_owned());
+        let value = match self.value {
+            Value::Null => Value::Null,
+            Value::Bool(b) => Value::Bool(b),
+            Value::Number(n) => Value::Number(owned(n)),
+            Value::String(s) => Value::String(owned(s)),
+            Value::Array(items) => Value::Array(items.into_iter().map(Node::into_owned).collect()),
+            Value::Object(members) => Value::Object(
+                members
+                    .into_iter()
+                    .map(|(k, v)| {
+                        (
+                            Key {
+                                name: owned(k.name),
+                                start: k.start,
+                                end: k.end,
+                            },
+                            v.into_owned(),
+                        )
+                    })
+                    .collect(),
+            ),
+        };
+        Node {
+            value,
+            start: self.start,
+            end: self.end,
+        }
+    }
 }
 
 /// Parses one JSON value that fills the whole text (whitespace around it allowed).
-pub fn parse(text: &str) -> Result<Node, Error> {
+pub fn parse(text: &str) -> Result<Node<'_>, Error> {
     let mut p = Parser {
         text,
         bytes: text.as_bytes(),
@@ -122,7 +161,7 @@ struct Parser<'a> {
     at: usize,
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
     fn error(&self, expected: &str) -> Error {
         let found = match self.text.get(self.at..).and_then(|s| s.chars().next()) {
             None => "the end of the text".to_string(),
@@ -150,7 +189,7 @@ impl Parser<'_> {
         }
     }
 
-    fn value(&mut self, depth: usize) -> Result<Node, Error> {
+    fn value(&mut self, depth: usize) -> Result<Node<'a>, Error> {
         let start = self.at;
         let value = match self.bytes.get(self.at) {
             Some(b'{') => self.object(depth)?,
@@ -169,7 +208,7 @@ impl Parser<'_> {
         })
     }
 
-    fn word(&mut self, word: &str, value: Value) -> Result<Value, Error> {
+    fn word(&mut self, word: &str, value: Value<'a>) -> Result<Value<'a>, Error> {
         if self.bytes[self.at..].starts_with(word.as_bytes()) {
             self.at += word.len();
             Ok(value)
@@ -178,7 +217,7 @@ impl Parser<'_> {
         }
     }
 
-    fn number(&mut self) -> Result<Value, Error> {
+    fn number(&mut self) -> Result<Value<'a>, Error> {
         let start = self.at;
         self.eat(b'-');
         let digits = |p: &mut Self| {
@@ -203,7 +242,8 @@ impl Parser<'_> {
                 return Err(self.error("an exponent"));
             }
         }
-        Ok(Value::Number(self.text[start..self.at].to_string()))
+        let text: &'a str = self.text;
+        Ok(Value::Number(Cow::Borrowed(&text[start..self.at])))
     }
 
     fn hex4(&mut self) -> Result<u32, Error> {
@@ -216,9 +256,23 @@ impl Parser<'_> {
         u32::from_str_radix(digits, 16).map_err(|_| self.error("four hex digits"))
     }
 
-    fn string(&mut self) -> Result<String, Error> {
+    fn string(&mut self) -> Result<Cow<'a, str>, Error> {
         self.at += 1; // the opening quote
-        let mut out = String::new();
+        // Without escapes, the string is the text between the quotes.
+        let first = self.at;
+        while let Some(&b) = self.bytes.get(self.at) {
+            if b == b'"' || b == b'\\' || b < 0x20 {
+                break;
+            }
+            self.at += 1;
+        }
+        if self.bytes.get(self.at) == Some(&b'"') {
+            let text: &'a str = self.text;
+            let s = &text[first..self.at];
+            self.at += 1;
+            return Ok(Cow::Borrowed(s));
+        }
+        let mut out = String::from(&self.text[first..self.at]);
         loop {
             let run = self.at;
             while let Some(&b) = self.bytes.get(self.at) {
@@ -231,7 +285,7 @@ impl Parser<'_> {
             match self.bytes.get(self.at) {
                 Some(b'"') => {
                     self.at += 1;
-                    return Ok(out);
+                    return Ok(Cow::Owned(out));
                 }
                 Some(b'\\') => {
                     self.at += 1;
@@ -274,7 +328,7 @@ impl Parser<'_> {
         }
     }
 
-    fn object(&mut self, depth: usize) -> Result<Value, Error> {
+    fn object(&mut self, depth: usize) -> Result<Value<'a>, Error> {
         if depth >= MAX_DEPTH {
             return Err(self.error(&format!("at most {MAX_DEPTH} levels of nesting")));
         }
@@ -314,7 +368,7 @@ impl Parser<'_> {
         }
     }
 
-    fn array(&mut self, depth: usize) -> Result<Value, Error> {
+    fn array(&mut self, depth: usize) -> Result<Value<'a>, Error> {
         if depth >= MAX_DEPTH {
             return Err(self.error(&format!("at most {MAX_DEPTH} levels of nesting")));
         }

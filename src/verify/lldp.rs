@@ -39,8 +39,7 @@ pub struct Neighbour {
 /// The text of a node through lldpd's wrappers: a string, a one-item list, `{"value": …}`.
 fn text(n: &Node) -> Option<String> {
     match &n.value {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(s) => Some(s.clone()),
+        Value::String(s) | Value::Number(s) => Some(s.to_string()),
         Value::Array(items) => items.first().and_then(text),
         Value::Object(_) => n.get("value").and_then(text),
         _ => None,
@@ -48,7 +47,7 @@ fn text(n: &Node) -> Option<String> {
 }
 
 /// The first object of a one-item list, or the object itself.
-fn object(n: &Node) -> Option<&Node> {
+fn object<'a, 't>(n: &'a Node<'t>) -> Option<&'a Node<'t>> {
     match &n.value {
         Value::Object(_) => Some(n),
         Value::Array(items) => items.first().and_then(object),
@@ -133,7 +132,7 @@ fn lldpd(lldp: &Node) -> Vec<Neighbour> {
     };
     // (local port, its object, where the local port is named) in either form.
     let mut entries: Vec<(String, &Node, Loc)> = Vec::new();
-    fn push_object<'a>(o: &'a Node, entries: &mut Vec<(String, &'a Node, Loc)>) {
+    fn push_object<'a, 't>(o: &'a Node<'t>, entries: &mut Vec<(String, &'a Node<'t>, Loc)>) {
         if let Some(n) = o.get("name")
             && let Some(name) = text(n)
         {
@@ -141,7 +140,7 @@ fn lldpd(lldp: &Node) -> Vec<Neighbour> {
         } else {
             for (k, v) in o.members() {
                 if matches!(v.value, Value::Object(_)) {
-                    entries.push((k.name.clone(), v, Loc::new(k.start, k.end)));
+                    entries.push((k.name.to_string(), v, Loc::new(k.start, k.end)));
                 }
             }
         }
@@ -167,7 +166,7 @@ fn lldpd(lldp: &Node) -> Vec<Neighbour> {
                     c.members()
                         .iter()
                         .find(|(k, v)| k.name != "id" && matches!(v.value, Value::Object(_)))
-                        .map(|(k, _)| k.name.clone())
+                        .map(|(k, _)| k.name.to_string())
                 })
             });
             let port = o.get("port").and_then(object);

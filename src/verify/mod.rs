@@ -503,31 +503,7 @@ impl Ctx<'_> {
             r.summary.status = Status::Unreadable;
             return r;
         };
-        // The DCBNL scripts (bnxt, ice, dcb) state their intent in `dcb`'s own form
-        // (`0:off 1:off … 3:on`) and report another `state` (docs/host-state.md); comparing
-        // them is not built yet, so such a host is one finding instead of false differences.
         let script = path.rsplit('/').next().unwrap_or(&path).to_string();
-        if script != "mlnx_qos.sh" {
-            r.pending.push(Pending {
-                place: Place::Fabric(span),
-                diag: Diagnostic::new(
-                    Code::StateUnreadable,
-                    span,
-                    format!(
-                        "cannot verify `{}`: comparing the state of `{script}` (a DCBNL host script) is not supported yet, only `mlnx_qos.sh`",
-                        h.host
-                    ),
-                )
-                .label("this host")
-                .help(format!(
-                    "run `{script} --check` on the host, which compares the same settings; verify the other devices with --target"
-                ))
-                .observed(file_observed(&h.host, state::config_file(target))),
-            });
-            r.summary.compared_with = vec![path];
-            r.summary.status = Status::Unreadable;
-            return r;
-        }
         r.summary.compared_with = vec![path];
         let text = match self.read_config(&h.host, target, span) {
             Ok(t) => t,
@@ -552,7 +528,7 @@ impl Ctx<'_> {
             diag: Diagnostic::new(Code::StateUnreadable, Span::default(), message)
                 .label("here")
                 .observed(file_observed(&device, name))
-                .help("collect it again with `mlnx_qos.sh --collect > state.json` on the host (docs/verify.md)"),
+                .help(format!("collect it again with `{script} --collect > state.json` on the host (docs/verify.md)")),
         }
         };
         let node = match json::parse(text) {
@@ -593,6 +569,24 @@ impl Ctx<'_> {
                 at,
                 format!(
                     "`{}` was collected on host `{other}`, not `{}`",
+                    self.display(&h.host, name),
+                    h.host
+                ),
+            ));
+            r.summary.status = Status::Unreadable;
+            return r;
+        }
+        // A state printed by another driver's script has other keys: comparing it would
+        // name every setting; it is the wrong file, one finding.
+        let want_driver = intent.driver.as_deref().unwrap_or("mlx5");
+        if let Some(other) = node.get("driver").and_then(json::Node::as_str)
+            && other != want_driver
+        {
+            let at = node.get("driver").map_or(0, |n| n.start);
+            r.pending.push(unreadable(
+                at,
+                format!(
+                    "`{}` was printed by the `{other}` NIC script, but `{}` runs `{script}` (driver `{want_driver}`)",
                     self.display(&h.host, name),
                     h.host
                 ),
@@ -789,7 +783,8 @@ fn drift(device: &str, target: Target, form: Form, files: &str, file: usize, d: 
                 Form::Lines | Form::Words => "expected near here",
             })
             .help(if target == Target::Host {
-                "run the host script (`mlnx_qos.sh`) again; `--check` on the host lists the same settings".to_string()
+                let script = files.rsplit('/').next().unwrap_or(files);
+                format!("run the host script (`{script}`) again; `--check` on the host lists the same settings")
             } else {
                 format!("{reapply}; it adds what is missing")
             })

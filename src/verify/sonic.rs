@@ -26,6 +26,7 @@
 //! `WRED_PROFILE`, `SCHEDULER`, `DSCP_TO_TC_MAP`) are not compared: they act only through a
 //! reference, and a reference in a key fabricc owns is compared where it is made.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use super::canon::{Builder, Canon, Loc, segments};
@@ -40,12 +41,13 @@ pub fn canon(root: &Node) -> Canon {
     for (table, records) in root.members() {
         for (key, fields) in records.members() {
             let keys = split_ports(&key.name);
+            let keys: Vec<&str> = keys.iter().map(|k| k.as_ref()).collect();
             for (field, value) in fields.members() {
                 let Some(text) = text(value) else { continue };
                 let name = field.name.strip_suffix('@').unwrap_or(&field.name);
                 let at = Loc::new(field.start, value.end);
                 for k in &keys {
-                    c.insert(&[table.name.as_str(), k, name, &text], at);
+                    c.insert(&[table.name.as_ref(), k, name, &text], at);
                 }
             }
         }
@@ -53,36 +55,38 @@ pub fn canon(root: &Node) -> Canon {
     c.build()
 }
 
-/// A field's value as CONFIG_DB text; `None` for an object (not a CONFIG_DB field).
-fn text(node: &Node) -> Option<String> {
+/// A field's value as CONFIG_DB text; `None` for an object (not a CONFIG_DB field). Borrowed
+/// from the text but for a list (a dump has hundreds of thousands of fields).
+fn text<'a>(node: &'a Node<'_>) -> Option<Cow<'a, str>> {
     match &node.value {
-        Value::Null => Some(String::new()),
-        Value::Array(items) => Some(
+        Value::Null => Some(Cow::Borrowed("")),
+        Value::Bool(b) => Some(Cow::Borrowed(if *b { "true" } else { "false" })),
+        Value::String(s) | Value::Number(s) => Some(Cow::Borrowed(s.as_ref())),
+        Value::Array(items) => Some(Cow::Owned(
             items
                 .iter()
                 .filter_map(Node::scalar)
                 .collect::<Vec<_>>()
                 .join(","),
-        ),
+        )),
         Value::Object(_) => None,
-        _ => node.scalar(),
     }
 }
 
 /// `Ethernet0,Ethernet4|3-4` → `Ethernet0|3-4`, `Ethernet4|3-4`; other keys unchanged.
-fn split_ports(key: &str) -> Vec<String> {
+fn split_ports(key: &str) -> Vec<Cow<'_, str>> {
     match key.split_once('|') {
         Some((ports, rest)) if ports.contains(',') => ports
             .split(',')
             .filter(|p| !p.is_empty())
-            .map(|p| format!("{p}|{rest}"))
+            .map(|p| Cow::Owned(format!("{p}|{rest}")))
             .collect(),
         None if key.contains(',') => key
             .split(',')
             .filter(|p| !p.is_empty())
-            .map(str::to_string)
+            .map(Cow::Borrowed)
             .collect(),
-        _ => vec![key.to_string()],
+        _ => vec![Cow::Borrowed(key)],
     }
 }
 

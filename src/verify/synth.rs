@@ -38,6 +38,9 @@ fn json_str(s: &str) -> String {
 
 /// A `state.json` in which every NIC has the script's intent.
 pub fn host_state(name: &str, intent: &host::Intent) -> String {
+    if intent.dcbnl() {
+        return dcbnl_host_state(name, intent);
+    }
     let v = |k: &str| intent.values.get(k).cloned().unwrap_or_default();
     let list = |k: &str, quote: bool| {
         let items: Vec<String> = v(k)
@@ -174,4 +177,101 @@ pub fn state(fabric: &Fabric, artifacts: &[Artifact]) -> Vec<(String, String)> {
     }
     out.sort();
     out
+}
+
+/// The values of a `dcb … show` map (`0:off 1:on …`) as a JSON array, PFC's on/off as 1/0.
+fn dcb_array(map: &str, quote: bool) -> String {
+    let items: Vec<String> = map
+        .split_whitespace()
+        .filter_map(|kv| kv.split_once(':'))
+        .map(|(_, v)| match v {
+            "on" => "1".to_string(),
+            "off" => "0".to_string(),
+            v if quote => json_str(v),
+            v => v.to_string(),
+        })
+        .collect();
+    format!("[{}]", items.join(","))
+}
+
+/// A DCBNL script's `state.json` (bnxt, ice, dcb: docs/host-state.md) with every NIC at the
+/// intent, on the branch where the script sets the most (Broadcom's and Intel's configfs).
+fn dcbnl_host_state(name: &str, intent: &host::Intent) -> String {
+    let v = |k: &str| intent.values.get(k).cloned().unwrap_or_default();
+    let driver = intent.driver.clone().unwrap_or_default();
+    let flag = |k: &str| if v(k) == "1" { "1" } else { "0" };
+    let (branch, rdma, cnp, driver_state) = match driver.as_str() {
+        "bnxt" => (
+            "configfs",
+            "bnxt_re",
+            format!(
+                "\"cnp_dscp\":{},\"cnp_prio\":{},\"cnp_source\":\"configfs\"",
+                v("CNP_DSCP"),
+                v("CNP_PRIO")
+            ),
+            format!(
+                "{{\"roce_dscp\":{},\"roce_prio\":{},\"ecn_enable\":{},\"disable_prio_vlan_tx\":1,\"fw_service_prof_type_sup\":0}}",
+                v("ROCE_DSCP"),
+                v("ROCE_PRIO"),
+                flag("DCQCN")
+            ),
+        ),
+        "ice" => (
+            "irdma-configfs",
+            "irdma",
+            "\"cnp_dscp\":null,\"cnp_prio\":null,\"cnp_source\":null".to_string(),
+            format!(
+                "{{\"fw_lldp_agent\":\"off\",\"roce_dcqcn_enable\":{}}}",
+                flag("DCQCN")
+            ),
+        ),
+        _ => (
+            "dcbnl",
+            "rocep",
+            "\"cnp_dscp\":null,\"cnp_prio\":null,\"cnp_source\":null".to_string(),
+            "{}".to_string(),
+        ),
+    };
+    let roce_mode = match v("ROCE_MODE").as_str() {
+        "RoCE v2" => "2",
+        "IB/RoCE v1" => "1",
+        _ => "null",
+    };
+    let mut nics = Vec::new();
+    for &n in &intent.nics {
+        nics.push(format!(
+            concat!(
+                "{{\"nic\":\"nic{n}\",\"peer\":null,",
+                "\"declared\":{{\"netdev\":null,\"rdma_device\":null,\"pci\":null,\"guessed\":false}},",
+                "\"netdev\":\"{netdev}\",\"rdma_device\":\"{rdma}{r}\",\"pci\":\"0000:{bus:02x}:00.0\",\"port\":1,\"branch\":\"{branch}\",",
+                "\"state\":{{\"mtu\":{mtu},\"dscp2prio\":[{dscp2prio}],\"pfc\":{pfc},",
+                "\"prio_tc\":{prio_tc},\"tsa\":{tsa},\"tcbw\":{tcbw},",
+                "\"roce_mode\":{roce_mode},\"roce_tos\":{tos},{cnp},\"qps\":0,",
+                "\"driver_state\":{driver_state}}}}}"
+            ),
+            n = n,
+            netdev = netdev(n),
+            rdma = rdma,
+            r = n.saturating_sub(1),
+            bus = n.wrapping_mul(16) % 256,
+            branch = branch,
+            mtu = v("MTU"),
+            dscp2prio = v("DSCP2PRIO"),
+            pfc = dcb_array(&v("PFC"), false),
+            prio_tc = dcb_array(&v("PRIO_TC"), false),
+            tsa = dcb_array(&v("TC_TSA"), true),
+            tcbw = dcb_array(&v("TC_BW"), false),
+            roce_mode = roce_mode,
+            tos = v("TOS"),
+            cnp = cnp,
+            driver_state = driver_state,
+        ));
+    }
+    format!(
+        "{{\"schema\":\"{}\",\"host\":{},\"driver\":{},\"nics\":[{}],\"problems\":0}}\n",
+        host::SCHEMA,
+        json_str(name),
+        json_str(&driver),
+        nics.join(",")
+    )
 }
