@@ -27,6 +27,8 @@ pub struct WiredHost {
     pub id: HostId,
     pub nics: u32,
     pub nic_speed: u64,
+    /// Ports per NIC (`ports 2 x 200G`); `nics` counts ports, card-major.
+    pub ports: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -87,6 +89,7 @@ struct TierSpec<'a> {
     downlinks: Option<Sourced<u64>>,
     uplinks: Option<Sourced<u64>>,
     switches: Option<Sourced<u64>>,
+    planes: Option<Sourced<u64>>,
     down: u32,
     up: u32,
 }
@@ -164,7 +167,130 @@ pub fn generate(
             return Generated::default();
         }
     }
-    wire(&specs, hosts, rails, limits, diags)
+    let Some(planes) = plane_count(&specs, hosts, diags) else {
+        return Generated::default();
+    };
+    if planes == 1 {
+        return wire(&specs, hosts, rails, Plane { index: 0, count: 1 }, limits, diags);
+    }
+    // Independent planes (HPN 7.0 dual-plane, Spectrum-X multi-plane): the same Clos built
+    // once per plane over port k of every NIC, with no link between planes, so each plane
+    // is its own fabric for routing and the deadlock proof.
+    let mut out = Generated::default();
+    for index in 0..planes {
+        let plane = Plane {
+            index,
+            count: planes,
+        };
+        let g = wire(&specs, hosts, rails / planes, plane, limits, diags);
+        if g.switches.is_empty() {
+            return Generated::default();
+        }
+        let offset = out.switches.len() as u32;
+        let shift = |e: GenEnd| match e {
+            GenEnd::Switch(i, p) => GenEnd::Switch(i + offset, p),
+            host => host,
+        };
+        out.links.extend(g.links.into_iter().map(|l| GenLink {
+            down: shift(l.down),
+            up: shift(l.up),
+            ..l
+        }));
+        if out.tiers.is_empty() {
+            out.tiers = g.tiers;
+        } else {
+            for (t, gt) in out.tiers.iter_mut().zip(g.tiers) {
+                t.switches.extend(gt.switches.into_iter().map(|i| i + offset));
+            }
+        }
+        out.switches.extend(g.switches);
+    }
+    out
+}
+
+/// Which plane `wire` builds: port `index` of every NIC, one of `count` planes.
+#[derive(Debug, Clone, Copy)]
+struct Plane {
+    index: u32,
+    count: u32,
+}
+
+/// `planes N` on the leaf tier: every wired NIC must have N ports (port k joins plane k), and
+/// every tier's name must tell the planes apart with `{fabric}`.
+fn plane_count(
+    specs: &[TierSpec<'_>],
+    hosts: &[WiredHost],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<u32> {
+    for spec in &specs[1..] {
+        if let Some(p) = spec.planes {
+            diags.push(
+                Diagnostic::new(
+                    Code::PlanesMismatch,
+                    p.span,
+                    "`planes` belongs on the first (leaf) tier",
+                )
+                .label("on an upper tier")
+                .help("move `planes N` to the leaf tier; every tier above is then built once per plane"),
+            );
+            return None;
+        }
+    }
+    let Some(p) = specs[0].planes else {
+        return Some(1);
+    };
+    let planes = u32::try_from(p.value).unwrap_or(u32::MAX);
+    if let Some(odd) = hosts.iter().find(|h| h.ports != planes) {
+        let ports = odd.ports;
+        diags.push(
+            Diagnostic::new(
+                Code::PlanesMismatch,
+                p.span,
+                format!(
+                    "`planes {planes}` needs NICs with {planes} ports (port k joins plane k), but the wired NICs have {ports} port{}",
+                    if ports == 1 { "" } else { "s" }
+                ),
+            )
+            .label("planes declared here")
+            .help(format!(
+                "give the NIC model `ports {planes} x SPEED`, or write `planes {ports}`"
+            )),
+        );
+        return None;
+    }
+    if planes > 1 {
+        let mut ok = true;
+        for spec in specs {
+            let has = spec.name.is_some_and(|t| {
+                t.parts
+                    .iter()
+                    .any(|p| matches!(p, TemplatePart::Placeholder(ph) if ph.node == "fabric"))
+            });
+            if !has {
+                let at = spec.name.map_or(spec.decl.name.span, |t| t.span);
+                diags.push(
+                    Diagnostic::new(
+                        Code::PlaneName,
+                        at,
+                        format!(
+                            "tier `{}` is built once per plane, but its names do not say which plane",
+                            spec.decl.name.node
+                        ),
+                    )
+                    .label(if spec.name.is_some() { "no `{fabric}` in this template" } else { "this tier has no `name`" })
+                    .help(format!(
+                        "add `{{fabric}}` (the plane, 1..{planes}) to the name, e.g. `name p{{fabric}}-{}{{n}}`",
+                        spec.decl.name.node
+                    )),
+                );
+                ok = false;
+            }
+        }
+        if !ok {
+            return None;
+        }
+    }
+    Some(planes)
 }
 
 fn tier_spec<'a>(
@@ -180,6 +306,7 @@ fn tier_spec<'a>(
     let mut downlinks = None;
     let mut uplinks = None;
     let mut switches = None;
+    let mut planes = None;
     for p in &decl.props {
         let span = p.span;
         match &p.node {
@@ -192,6 +319,7 @@ fn tier_spec<'a>(
             TierProp::Downlinks(n) => put(&mut downlinks, *n, span, "`downlinks`", diags),
             TierProp::Uplinks(n) => put(&mut uplinks, *n, span, "`uplinks`", diags),
             TierProp::Switches(n) => put(&mut switches, *n, span, "`switches`", diags),
+            TierProp::Planes(n) => put(&mut planes, *n, span, "`planes`", diags),
         }
     }
     let Some(model) = model else {
@@ -242,6 +370,7 @@ fn tier_spec<'a>(
         downlinks,
         uplinks,
         switches,
+        planes,
         down: 0,
         up: 0,
     })
@@ -493,6 +622,8 @@ struct Place {
     pod: u64,
     plane: u64,
     index: u64,
+    /// The independent plane (`planes N`), 1-based.
+    fabric: u64,
 }
 
 struct Namer<'a> {
@@ -546,6 +677,7 @@ impl Namer<'_> {
                 "group" => (p.group, width(self.max.group)),
                 "pod" => (p.pod, width(self.max.pod)),
                 "plane" => (p.plane, width(self.max.plane)),
+                "fabric" => (p.fabric, width(self.max.fabric)),
                 _ => (p.index, width(self.max.index)),
             }
         };
@@ -577,6 +709,7 @@ fn wire(
     specs: &[TierSpec<'_>],
     hosts: &[WiredHost],
     rails: u32,
+    net: Plane,
     limits: &Limits,
     diags: &mut Vec<Diagnostic>,
 ) -> Generated {
@@ -660,6 +793,10 @@ fn wire(
     let link_total = h * r
         + leaves * u64::from(leaf.up)
         + spines * u64::from(if k == 3 { specs[1].up } else { 0 });
+    let (switch_total, link_total) = (
+        switch_total * u64::from(net.count),
+        link_total * u64::from(net.count),
+    );
     if switch_total + h > limits.max_devices || link_total > limits.max_links {
         diags.push(
             Diagnostic::new(
@@ -674,8 +811,10 @@ fn wire(
     }
 
     let mut out = Generated::default();
-    out.switches.reserve(switch_total as usize);
-    out.links.reserve(link_total as usize);
+    out.switches
+        .reserve((switch_total / u64::from(net.count)) as usize);
+    out.links
+        .reserve((link_total / u64::from(net.count)) as usize);
     for (i, spec) in specs.iter().enumerate() {
         out.tiers.push(GenTier {
             name: spec.decl.name.node.clone(),
@@ -694,9 +833,9 @@ fn wire(
         tier: &leaf.decl.name.node,
         template: leaf.name,
         allowed: if k == 3 {
-            &["tier", "n", "rail", "group", "pod", "index"]
+            &["tier", "n", "rail", "group", "pod", "index", "fabric"]
         } else {
-            &["tier", "n", "rail", "group", "index"]
+            &["tier", "n", "rail", "group", "index", "fabric"]
         },
         max: Place {
             n: leaves,
@@ -705,6 +844,7 @@ fn wire(
             pod: pods,
             plane: 0,
             index: gpp,
+            fabric: u64::from(net.count),
         },
     };
     if !leaf_namer.check(diags) {
@@ -721,6 +861,7 @@ fn wire(
                 pod: g / gpp + 1,
                 plane: 0,
                 index: g % gpp + 1,
+                fabric: u64::from(net.index) + 1,
             };
             out.switches.push(GenSwitch {
                 name: leaf_namer.name(place),
@@ -737,7 +878,7 @@ fn wire(
                 };
                 let port_speed = leaf.model.port_speed(j as u32);
                 out.links.push(GenLink {
-                    down: GenEnd::Host(host.id, rail as u32),
+                    down: GenEnd::Host(host.id, rail as u32 * net.count + net.index),
                     up: GenEnd::Switch(idx, j as u32),
                     speed: port_speed.min(host.nic_speed),
                     cable_mm: cable1,
@@ -756,12 +897,13 @@ fn wire(
         let namer = Namer {
             tier: &top.decl.name.node,
             template: top.name,
-            allowed: &["tier", "n", "plane", "index"],
+            allowed: &["tier", "n", "plane", "index", "fabric"],
             max: Place {
                 n: top_count,
                 plane: top_count,
                 index: top_count,
-                ..Place::default()
+                fabric: u64::from(net.count),
+            ..Place::default()
             },
         };
         if !namer.check(diags) {
@@ -775,7 +917,8 @@ fn wire(
                     n,
                     plane: n,
                     index: n,
-                    ..Place::default()
+                    fabric: u64::from(net.index) + 1,
+            ..Place::default()
                 }),
                 tier: TierId(1),
                 level: 2,
@@ -801,12 +944,13 @@ fn wire(
     let spine_namer = Namer {
         tier: &spine.decl.name.node,
         template: spine.name,
-        allowed: &["tier", "n", "pod", "plane", "index"],
+        allowed: &["tier", "n", "pod", "plane", "index", "fabric"],
         max: Place {
             n: spines,
             pod: pods,
             plane: u64::from(s),
             index: u64::from(s),
+            fabric: u64::from(net.count),
             ..Place::default()
         },
     };
@@ -814,11 +958,12 @@ fn wire(
     let top_namer = Namer {
         tier: &top.decl.name.node,
         template: top.name,
-        allowed: &["tier", "n", "plane", "index"],
+        allowed: &["tier", "n", "plane", "index", "fabric"],
         max: Place {
             n: top_count,
             plane: u64::from(s),
             index: u64::from(per_plane),
+            fabric: u64::from(net.count),
             ..Place::default()
         },
     };
@@ -835,7 +980,8 @@ fn wire(
                     pod: p + 1,
                     plane: j + 1,
                     index: j + 1,
-                    ..Place::default()
+                    fabric: u64::from(net.index) + 1,
+            ..Place::default()
                 }),
                 tier: TierId(1),
                 level: 2,
@@ -867,7 +1013,8 @@ fn wire(
                     n: u64::from(plane) * u64::from(per_plane) + u64::from(t) + 1,
                     plane: u64::from(plane) + 1,
                     index: u64::from(t) + 1,
-                    ..Place::default()
+                    fabric: u64::from(net.index) + 1,
+            ..Place::default()
                 }),
                 tier: TierId(2),
                 level: 3,

@@ -261,6 +261,8 @@ pub struct NicModel {
     /// Mb/s.
     pub speed: Sourced<u64>,
     pub buffer: Option<Sourced<u64>>,
+    /// `ports 2 x 200G`: ports per NIC (1 when not declared); `speed` is each port's.
+    pub ports: u32,
 }
 
 // ---------------------------------------------------------------- devices
@@ -286,6 +288,11 @@ pub struct Switch {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Nic {
     pub model: NicModelId,
+    /// The physical NIC this port belongs to and the port on it, both 1-based; `port` is 0
+    /// on a single-port NIC (named `h1.nic2`), else the port (`h1.nic2.port1`). Every entry
+    /// of `Host::nics` is one cabled port (issue 18).
+    pub card: u32,
+    pub port: u32,
     pub link: Option<LinkId>,
     pub netdev: Option<String>,
     pub rdma_device: Option<String>,
@@ -483,7 +490,14 @@ impl Fabric {
     pub fn endpoint_name(&self, e: Endpoint) -> String {
         match e.device {
             DeviceId::Switch(s) => format!("{}.port{}", self.switch(s).name, e.port + 1),
-            DeviceId::Host(h) => format!("{}.nic{}", self.host(h).name, e.port + 1),
+            DeviceId::Host(h) => {
+                let host = self.host(h);
+                match host.nics.get(e.port as usize) {
+                    Some(n) if n.port > 0 => format!("{}.nic{}.port{}", host.name, n.card, n.port),
+                    Some(n) => format!("{}.nic{}", host.name, n.card),
+                    None => format!("{}.nic{}", host.name, e.port + 1),
+                }
+            }
         }
     }
 

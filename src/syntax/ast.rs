@@ -330,6 +330,9 @@ pub enum NicModelProp {
     Driver(Ident),
     Speed(Speed),
     Buffer(Size),
+    /// `ports 2 x 200G`: the NIC's ports (issue 18); each port is cabled, configured and
+    /// counted on its own (`h1.nic2.port1`).
+    Ports(PortGroup),
 }
 
 // ---------------------------------------------------------------- devices
@@ -420,6 +423,9 @@ pub enum TierProp {
     Downlinks(u64),
     Uplinks(u64),
     Switches(u64),
+    /// `planes 2` (leaf tier): the tiers are built that many times, independent planes with no
+    /// link between them; port k of every NIC joins plane k (issue 18).
+    Planes(u64),
 }
 
 // ---------------------------------------------------------------- routing

@@ -89,7 +89,7 @@ pub const SWITCH_MODEL_PROPS: &[&str] = &[
     "description",
     "buffer-model",
 ];
-pub const NIC_MODEL_PROPS: &[&str] = &["platform", "driver", "speed", "buffer"];
+pub const NIC_MODEL_PROPS: &[&str] = &["platform", "driver", "speed", "buffer", "ports"];
 pub const SWITCH_PROPS: &[&str] = &[
     "model",
     "tier",
@@ -111,8 +111,11 @@ pub const TIER_PROPS: &[&str] = &[
     "downlinks",
     "uplinks",
     "switches",
+    "planes",
 ];
-pub const PLACEHOLDERS: &[&str] = &["tier", "n", "rail", "group", "pod", "plane", "index"];
+pub const PLACEHOLDERS: &[&str] = &[
+    "tier", "n", "rail", "group", "pod", "plane", "index", "fabric",
+];
 const ROUTING_MODELS: &[&str] = &["updown", "shortest", "none"];
 const BUFFER_MODELS: &[&str] = &["dynamic", "traditional"];
 
@@ -1371,7 +1374,8 @@ impl<'a> Parser<'a> {
         ))
     }
 
-    /// `nic_model_prop = "platform" NAME | "driver" NAME | "speed" SPEED | "buffer" SIZE ;`
+    /// `nic_model_prop = "platform" NAME | "driver" NAME | "speed" SPEED | "buffer" SIZE
+    ///                | "ports" port_group ;`
     fn nic_model_prop(&self, i: &'a str) -> PResult<'a, Spanned<NicModelProp>> {
         let (r, kw) = self.block_keyword(i, &NIC_MODEL_BLOCK)?;
         let (r, prop) = match kw {
@@ -1390,6 +1394,9 @@ impl<'a> Parser<'a> {
             "buffer" => self
                 .size(r)
                 .map(|(r, s)| (r, NicModelProp::Buffer(s.node)))?,
+            "ports" => self
+                .port_group(r)
+                .map(|(r, g)| (r, NicModelProp::Ports(g.node)))?,
             _ => return fail(self.unknown(i, kw, &NIC_MODEL_BLOCK)),
         };
         Ok((r, Spanned::new(prop, self.span(i, r))))
@@ -1681,7 +1688,8 @@ impl<'a> Parser<'a> {
     ///            | "name" NAME_TEMPLATE
     ///            | "downlinks" INT
     ///            | "uplinks" INT
-    ///            | "switches" INT ;`
+    ///            | "switches" INT
+    ///            | "planes" INT ;`
     fn tier_prop(&self, i: &'a str) -> PResult<'a, Spanned<TierProp>> {
         let (r, kw) = self.block_keyword(i, &TIER_BLOCK)?;
         let (r, prop) = match kw {
@@ -1702,6 +1710,9 @@ impl<'a> Parser<'a> {
             "switches" => self
                 .int(r, "a number of switches")
                 .map(|(r, v)| (r, TierProp::Switches(v.node)))?,
+            "planes" => self
+                .int_in(r, "planes", 1, 16)
+                .map(|(r, v)| (r, TierProp::Planes(v.node)))?,
             _ => return fail(self.unknown(i, kw, &TIER_BLOCK)),
         };
         Ok((r, Spanned::new(prop, self.span(i, r))))

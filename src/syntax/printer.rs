@@ -107,6 +107,9 @@ impl Printer {
                             NicModelProp::Driver(d) => format!("driver {}", d.node),
                             NicModelProp::Speed(s) => format!("speed {}", speed(*s)),
                             NicModelProp::Buffer(b) => format!("buffer {}", size(*b)),
+                            NicModelProp::Ports(g) => {
+                                format!("ports {} x {}", g.count, speed(g.speed))
+                            }
                         });
                     }
                 });
@@ -361,6 +364,7 @@ fn tier_prop(prop: &TierProp) -> String {
         TierProp::Downlinks(n) => format!("downlinks {n}"),
         TierProp::Uplinks(n) => format!("uplinks {n}"),
         TierProp::Switches(n) => format!("switches {n}"),
+        TierProp::Planes(n) => format!("planes {n}"),
     }
 }
 

@@ -536,9 +536,16 @@ pub fn nic_model(decl: &ast::NicModelDecl, diags: &mut Vec<Diagnostic>) -> NicMo
     let mut driver = None;
     let mut speed = None;
     let mut buffer = None;
+    let mut ports = None;
     for p in &decl.props {
         let span = p.span;
         match &p.node {
+            NicModelProp::Ports(g) => {
+                // `ports 2 x 200G` is the port count and each port's speed; `speed` beside it
+                // would say the speed twice.
+                put(&mut ports, g.count as u32, span, "`ports`", diags);
+                put(&mut speed, g.speed.0, span, "`speed` (or `ports`)", diags);
+            }
             NicModelProp::Platform(n) => put(
                 &mut platform_name,
                 n.node.clone(),
@@ -653,5 +660,6 @@ pub fn nic_model(decl: &ast::NicModelDecl, diags: &mut Vec<Diagnostic>) -> NicMo
         driver,
         speed,
         buffer,
+        ports: ports.map_or(1, |p| p.value),
     }
 }
