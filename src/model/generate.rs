@@ -77,6 +77,8 @@ pub struct Generated {
     pub switches: Vec<GenSwitch>,
     pub links: Vec<GenLink>,
     pub tiers: Vec<GenTier>,
+    /// `planes N` of the leaf tier (0 or 1: one fabric).
+    pub planes: u32,
 }
 
 struct TierSpec<'a> {
@@ -205,6 +207,7 @@ pub fn generate(
         }
         out.switches.extend(g.switches);
     }
+    out.planes = planes;
     out
 }
 

@@ -293,6 +293,9 @@ pub struct Nic {
     /// of `Host::nics` is one cabled port (issue 18).
     pub card: u32,
     pub port: u32,
+    /// The independent plane (`planes N`, 1-based) this port is wired into; 0 when the
+    /// fabric is one plane. Ports of different planes never reach each other, by design.
+    pub plane: u32,
     pub link: Option<LinkId>,
     pub netdev: Option<String>,
     pub rdma_device: Option<String>,

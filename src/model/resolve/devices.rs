@@ -180,6 +180,7 @@ pub(super) fn build(
                                 model: m,
                                 card,
                                 port: if ports > 1 { p } else { 0 },
+                                plane: 0,
                                 link: None,
                                 netdev: None,
                                 rdma_device: None,
@@ -330,7 +331,14 @@ pub(super) fn build(
             diags,
         );
         for w in &wired {
-            fabric.hosts[w.id.index()].generated = !generated.links.is_empty();
+            let host = &mut fabric.hosts[w.id.index()];
+            host.generated = !generated.links.is_empty();
+            if generated.planes > 1 {
+                // Port k of every NIC is in plane k (the generator checked the port count).
+                for n in &mut host.nics {
+                    n.plane = n.port;
+                }
+            }
         }
     }
 
