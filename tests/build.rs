@@ -153,6 +153,8 @@ const GOLDEN: &[(&str, &str)] = &[
         "amd-mi300x-jvd-sonic",
         "fixtures/build/inputs/amd-mi300x-jvd-sonic.fab",
     ),
+    // Issue 18: two independent planes, Cumulus leaves and SONiC spines, 2-port NICs.
+    ("twin-plane-2x2", "fixtures/build/inputs/twin-plane-2x2.fab"),
 ];
 
 /// Golden cases built for their switch target only: the per-platform switch files are what
