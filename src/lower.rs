@@ -605,7 +605,7 @@ fn lower_switch(
             ),
             DeviceId::Host(h) => (
                 fabric.host(h).name.clone(),
-                format!("nic{}", peer.port + 1),
+                fabric.nic_name(h, peer.port),
                 fabric.host_pfc(h),
             ),
         };

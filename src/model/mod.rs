@@ -489,18 +489,20 @@ impl Fabric {
         if l.a.device == device { l.b } else { l.a }
     }
 
-    /// `L1.port3` / `h1.nic2`: an endpoint as users write it (1-based).
+    /// `nic2` / `nic2.port1`: entry `index` of a host's NIC ports as users write it.
+    pub fn nic_name(&self, h: HostId, index: u32) -> String {
+        match self.host(h).nics.get(index as usize) {
+            Some(n) if n.port > 0 => format!("nic{}.port{}", n.card, n.port),
+            Some(n) => format!("nic{}", n.card),
+            None => format!("nic{}", index + 1),
+        }
+    }
+
+    /// `L1.port3` / `h1.nic2` / `h1.nic2.port1`: an endpoint as users write it (1-based).
     pub fn endpoint_name(&self, e: Endpoint) -> String {
         match e.device {
             DeviceId::Switch(s) => format!("{}.port{}", self.switch(s).name, e.port + 1),
-            DeviceId::Host(h) => {
-                let host = self.host(h);
-                match host.nics.get(e.port as usize) {
-                    Some(n) if n.port > 0 => format!("{}.nic{}.port{}", host.name, n.card, n.port),
-                    Some(n) => format!("{}.nic{}", host.name, n.card),
-                    None => format!("{}.nic{}", host.name, e.port + 1),
-                }
-            }
+            DeviceId::Host(h) => format!("{}.{}", self.host(h).name, self.nic_name(h, e.port)),
         }
     }
 
