@@ -137,3 +137,29 @@ fn alibaba_hpn7_pod() {
     assert!(!d.possible && d.complete);
     assert_eq!(d.scenarios, 45_121);
 }
+
+#[test]
+fn meta_ai_zone_rack_tor() {
+    let c = checked("meta-ai-zone-rack-tor.fab");
+    let f = c.fabric.as_ref().expect("resolves");
+    // 192 racks of two 8-GPU hosts: 3,072 GPUs, 192 RTSWs, 16 CTSWs.
+    assert_eq!(f.hosts.len() * 8, 3072);
+    assert_eq!(tier_counts(f), vec![192, 16]);
+    assert_eq!(f.links.len(), 3072 + 192 * 16);
+    assert_eq!(ports_per_nic(f), BTreeSet::from([1]));
+    // Rack-ToR: every NIC of a host lands on one switch, and that switch holds two hosts.
+    let mut tor_of: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
+    let mut hosts_of: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
+    for l in &f.links {
+        if let (DeviceId::Host(h), DeviceId::Switch(s)) | (DeviceId::Switch(s), DeviceId::Host(h)) =
+            (l.a.device, l.b.device)
+        {
+            tor_of.entry(h.0).or_default().insert(s.0);
+            hosts_of.entry(s.0).or_default().insert(h.0);
+        }
+    }
+    assert!(tor_of.values().all(|t| t.len() == 1));
+    assert!(hosts_of.values().all(|h| h.len() == 2));
+    let d = c.facts.as_ref().and_then(|x| x.deadlock.clone()).expect("deadlock facts");
+    assert!(!d.possible);
+}

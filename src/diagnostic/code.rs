@@ -121,6 +121,7 @@ codes! {
     CannotWire           "FAB606" Topology Error "a generated tier cannot be wired with the ports its model has",
     BadLink              "FAB607" Topology Error "a link joins a device to itself or two hosts",
     PlanesMismatch       "FAB608" Topology Error "`planes N` does not match the NICs' ports or sits on an upper tier",
+    WiringStyle          "FAB609" Topology Error "a tier's `wiring` style cannot be built with its ports, or sits on an upper tier",
     // routing
     Unreachable          "FAB701" Routing Warning "a pair of NICs has no route under the routing model",
     RoutingLoop          "FAB702" Routing Error "static routes forward traffic in a loop",

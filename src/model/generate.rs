@@ -92,6 +92,7 @@ struct TierSpec<'a> {
     uplinks: Option<Sourced<u64>>,
     switches: Option<Sourced<u64>>,
     planes: Option<Sourced<u64>>,
+    wiring: Option<Sourced<ast::WiringStyle>>,
     down: u32,
     up: u32,
 }
@@ -226,6 +227,14 @@ fn plane_count(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<u32> {
     for spec in &specs[1..] {
+        if let Some(w) = spec.wiring {
+            diags.push(
+                Diagnostic::new(Code::WiringStyle, w.span, "`wiring` belongs on the first (leaf) tier")
+                    .label("on an upper tier")
+                    .help("move `wiring` to the leaf tier: it says how hosts meet their leaves"),
+            );
+            return None;
+        }
         if let Some(p) = spec.planes {
             diags.push(
                 Diagnostic::new(
@@ -310,6 +319,7 @@ fn tier_spec<'a>(
     let mut uplinks = None;
     let mut switches = None;
     let mut planes = None;
+    let mut wiring = None;
     for p in &decl.props {
         let span = p.span;
         match &p.node {
@@ -323,6 +333,7 @@ fn tier_spec<'a>(
             TierProp::Uplinks(n) => put(&mut uplinks, *n, span, "`uplinks`", diags),
             TierProp::Switches(n) => put(&mut switches, *n, span, "`switches`", diags),
             TierProp::Planes(n) => put(&mut planes, *n, span, "`planes`", diags),
+            TierProp::Wiring(w) => put(&mut wiring, *w, span, "`wiring`", diags),
         }
     }
     let Some(model) = model else {
@@ -374,6 +385,7 @@ fn tier_spec<'a>(
         uplinks,
         switches,
         planes,
+        wiring,
         down: 0,
         up: 0,
     })
@@ -718,9 +730,30 @@ fn wire(
 ) -> Generated {
     let k = specs.len();
     let h = hosts.len() as u64;
-    let r = u64::from(rails);
     let leaf = &specs[0];
-    let d1 = u64::from(leaf.down);
+    // Rack-ToR wiring: every NIC of a host on one leaf, so a leaf serves down/R hosts and
+    // there is one "rail"; rail-optimised: one NIC per host per leaf, R rails.
+    let rack = leaf
+        .wiring
+        .is_some_and(|w| w.value == ast::WiringStyle::Rack);
+    let per = if rack { u64::from(rails) } else { 1 };
+    let r = if rack { 1 } else { u64::from(rails) };
+    let d1 = u64::from(leaf.down) / per;
+    if d1 == 0 {
+        diags.push(
+            Diagnostic::new(
+                Code::WiringStyle,
+                leaf.wiring.map_or(leaf.decl.name.span, |w| w.span),
+                format!(
+                    "a rack ToR of {} downlinks cannot take all {rails} NIC ports of one host",
+                    leaf.down
+                ),
+            )
+            .label("rack-ToR wiring")
+            .help("use a leaf model with more ports, or `wiring rail`"),
+        );
+        return Generated::default();
+    }
     let groups = h.div_ceil(d1);
     let leaves = groups * r;
     // Three tiers: pods of whole groups, `s` spines per pod.
@@ -793,7 +826,7 @@ fn wire(
         }
     }
     let switch_total = leaves + spines + top_count;
-    let link_total = h * r
+    let link_total = h * u64::from(rails)
         + leaves * u64::from(leaf.up)
         + spines * u64::from(if k == 3 { specs[1].up } else { 0 });
     let (switch_total, link_total) = (
@@ -879,15 +912,19 @@ fn wire(
                 let Some(host) = hosts.get(hi as usize) else {
                     break;
                 };
-                let port_speed = leaf.model.port_speed(j as u32);
-                out.links.push(GenLink {
-                    down: GenEnd::Host(host.id, rail as u32 * net.count + net.index),
-                    up: GenEnd::Switch(idx, j as u32),
-                    speed: port_speed.min(host.nic_speed),
-                    cable_mm: cable1,
-                    tier: TierId(0),
-                    span: leaf.decl.name.span,
-                });
+                for q in 0..per {
+                    let port = (j * per + q) as u32;
+                    let nic = if rack { q } else { rail };
+                    let port_speed = leaf.model.port_speed(port);
+                    out.links.push(GenLink {
+                        down: GenEnd::Host(host.id, nic as u32 * net.count + net.index),
+                        up: GenEnd::Switch(idx, port),
+                        speed: port_speed.min(host.nic_speed),
+                        cable_mm: cable1,
+                        tier: TierId(0),
+                        span: leaf.decl.name.span,
+                    });
+                }
             }
         }
     }

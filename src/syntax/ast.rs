@@ -426,6 +426,24 @@ pub enum TierProp {
     /// `planes 2` (leaf tier): the tiers are built that many times, independent planes with no
     /// link between them; port k of every NIC joins plane k (issue 18).
     Planes(u64),
+    /// `wiring rail|rack` (leaf tier): rail-optimised (NIC r of every host on rail r's leaf,
+    /// the default) or rack-ToR (every NIC of a host on one leaf, Meta's AI Zone).
+    Wiring(WiringStyle),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WiringStyle {
+    Rail,
+    Rack,
+}
+
+impl WiringStyle {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WiringStyle::Rail => "rail",
+            WiringStyle::Rack => "rack",
+        }
+    }
 }
 
 // ---------------------------------------------------------------- routing

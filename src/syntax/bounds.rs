@@ -549,7 +549,8 @@ impl Checker {
                         | TierProp::Downlinks(_)
                         | TierProp::Uplinks(_)
                         | TierProp::Switches(_)
-                        | TierProp::Planes(_) => {}
+                        | TierProp::Planes(_)
+                        | TierProp::Wiring(_) => {}
                     }
                 }
             }

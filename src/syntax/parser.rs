@@ -112,6 +112,7 @@ pub const TIER_PROPS: &[&str] = &[
     "uplinks",
     "switches",
     "planes",
+    "wiring",
 ];
 pub const PLACEHOLDERS: &[&str] = &[
     "tier", "n", "rail", "group", "pod", "plane", "index", "fabric",
@@ -1689,7 +1690,8 @@ impl<'a> Parser<'a> {
     ///            | "downlinks" INT
     ///            | "uplinks" INT
     ///            | "switches" INT
-    ///            | "planes" INT ;`
+    ///            | "planes" INT
+    ///            | "wiring" ( "rail" | "rack" ) ;`
     fn tier_prop(&self, i: &'a str) -> PResult<'a, Spanned<TierProp>> {
         let (r, kw) = self.block_keyword(i, &TIER_BLOCK)?;
         let (r, prop) = match kw {
@@ -1713,6 +1715,15 @@ impl<'a> Parser<'a> {
             "planes" => self
                 .int_in(r, "planes", 1, 16)
                 .map(|(r, v)| (r, TierProp::Planes(v.node)))?,
+            "wiring" => {
+                let (r, w) = self.choice(r, "wiring style", &["rail", "rack"])?;
+                let style = if w.node == "rack" {
+                    WiringStyle::Rack
+                } else {
+                    WiringStyle::Rail
+                };
+                (r, TierProp::Wiring(style))
+            }
             _ => return fail(self.unknown(i, kw, &TIER_BLOCK)),
         };
         Ok((r, Spanned::new(prop, self.span(i, r))))

@@ -365,6 +365,7 @@ fn tier_prop(prop: &TierProp) -> String {
         TierProp::Uplinks(n) => format!("uplinks {n}"),
         TierProp::Switches(n) => format!("switches {n}"),
         TierProp::Planes(n) => format!("planes {n}"),
+        TierProp::Wiring(w) => format!("wiring {}", w.as_str()),
     }
 }
 
