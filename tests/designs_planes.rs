@@ -163,3 +163,35 @@ fn meta_ai_zone_rack_tor() {
     let d = c.facts.as_ref().and_then(|x| x.deadlock.clone()).expect("deadlock facts");
     assert!(!d.possible);
 }
+
+#[test]
+fn zip_pairs_element_by_element() {
+    let text = "fabric z {
+  class roce { dscp 26  priority 3  lossless  bandwidth 50% }
+  class cnp  { dscp 48  priority 6  strict  cnp }
+  class bulk { dscp other  priority 0  bandwidth 50% }
+  switch-model s64 { os sonic  ports 64 x 400G  buffer 64MB }
+  nic-model cx8 { driver mlx5  ports 2 x 400G }
+  switch leaf1, leaf2 { model s64  tier 1 }
+  host h[1..4] { nic cx8 }
+  link h[1..4].nic1.port1 -- leaf1.port[5..8] { zip  cable 3m }
+  link h[1..4].nic1.port2 -- leaf2.port[1..4] { zip  cable 3m }
+}
+";
+    let dir = std::env::temp_dir().join(format!("fabricc-zip-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("zip.fab");
+    std::fs::write(&path, text).expect("write");
+    let mut sources = Sources::new();
+    let c = pipeline::check(&mut sources, &path, &Limits::default()).expect("readable");
+    let f = c.fabric.expect("resolves");
+    let names: Vec<(String, String)> = f
+        .links
+        .iter()
+        .map(|l| (f.endpoint_name(l.a), f.endpoint_name(l.b)))
+        .collect();
+    assert_eq!(names.len(), 8, "{names:?}");
+    assert!(names.contains(&("h3.nic1.port1".into(), "leaf1.port7".into())), "{names:?}");
+    assert!(names.contains(&("h4.nic1.port2".into(), "leaf2.port4".into())), "{names:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

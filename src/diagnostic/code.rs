@@ -122,6 +122,7 @@ codes! {
     BadLink              "FAB607" Topology Error "a link joins a device to itself or two hosts",
     PlanesMismatch       "FAB608" Topology Error "`planes N` does not match the NICs' ports or sits on an upper tier",
     WiringStyle          "FAB609" Topology Error "a tier's `wiring` style cannot be built with its ports, or sits on an upper tier",
+    ZipLengths           "FAB610" Topology Error "a `zip` link pattern pairs two ends of different lengths",
     // routing
     Unreachable          "FAB701" Routing Warning "a pair of NICs has no route under the routing model",
     RoutingLoop          "FAB702" Routing Error "static routes forward traffic in a loop",

@@ -398,6 +398,9 @@ pub enum LinkProp {
     Speed(Speed),
     Cable(Length),
     Count(u64),
+    /// `zip`: the two name patterns pair up element by element (`h[1..8] -- leaf[1..8]` is
+    /// eight links, h1–leaf1 … h8–leaf8) instead of forming every pair (issue 18).
+    Zip,
     /// `ecn CLASS min … max … probability …`: the class's thresholds on the switch ports of
     /// this link (both ends), over the class's own and its per-speed ones.
     Ecn {

@@ -523,6 +523,7 @@ impl Checker {
                         LinkProp::Speed(v) => self.number(v.0, SPEED, p.span),
                         LinkProp::Cable(c) => self.number(c.0, LENGTH, p.span),
                         LinkProp::Count(n) => self.number(*n, COUNT, p.span),
+                        LinkProp::Zip => {}
                         LinkProp::Ecn { class, args } => {
                             self.ident(class, "class name");
                             self.ecn(&EcnSpec::Params(args.clone()));

@@ -102,7 +102,7 @@ pub const SWITCH_PROPS: &[&str] = &[
     "pfc-watchdog",
 ];
 pub const HOST_PROPS: &[&str] = &["nic", "netdev", "rdma-device", "pci", "class", "pfc", "ecn"];
-pub const LINK_PROPS: &[&str] = &["speed", "cable", "count", "ecn"];
+pub const LINK_PROPS: &[&str] = &["speed", "cable", "count", "ecn", "zip"];
 pub const TIER_PROPS: &[&str] = &[
     "model",
     "oversubscription",
@@ -1630,6 +1630,7 @@ impl<'a> Parser<'a> {
             "count" => self
                 .int_in(r, "count", COUNT.lo, COUNT.hi)
                 .map(|(r, n)| (r, LinkProp::Count(n.node)))?,
+            "zip" => (r, LinkProp::Zip),
             "ecn" => {
                 let (r, class) =
                     self.name(r, "a class name, as in `ecn roce min 1.5MB max 6MB`")?;

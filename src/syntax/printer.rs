@@ -139,6 +139,7 @@ impl Printer {
                         LinkProp::Speed(s) => format!("speed {}", speed(*s)),
                         LinkProp::Cable(c) => format!("cable {}", length(*c)),
                         LinkProp::Count(n) => format!("count {n}"),
+                        LinkProp::Zip => "zip".to_string(),
                         LinkProp::Ecn { class, args } => {
                             format!("ecn {} {}", class.node, ecn(&EcnSpec::Params(args.clone())))
                         }

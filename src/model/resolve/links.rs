@@ -39,13 +39,14 @@ pub(super) fn collect(
     let mut out = Vec::new();
     for s in stmts {
         let StmtKind::Link(l) = &s.kind else { continue };
-        let (mut speed, mut cable, mut count) = (None, None, None);
+        let (mut speed, mut cable, mut count, mut zip) = (None, None, None, None);
         let mut ecn: Vec<(ast::Ident, Span, Vec<crate::span::Spanned<ast::EcnArg>>)> = Vec::new();
         for p in &l.props {
             match &p.node {
                 LinkProp::Speed(v) => put(&mut speed, v.0, p.span, "`speed`", diags),
                 LinkProp::Cable(v) => put(&mut cable, v.0, p.span, "`cable`", diags),
                 LinkProp::Count(v) => put(&mut count, *v, p.span, "`count`", diags),
+                LinkProp::Zip => put(&mut zip, (), p.span, "`zip`", diags),
                 LinkProp::Ecn { class, args } => {
                     if let Some((_, first, _)) = ecn.iter().find(|(c, _, _)| c.node == class.node) {
                         diags.push(super::slot::set_twice(
@@ -71,9 +72,31 @@ pub(super) fn collect(
             }
             continue;
         };
-        let total = (a.len() as u64)
-            .saturating_mul(b.len() as u64)
-            .saturating_mul(count);
+        if let Some(z) = zip
+            && a.len() != b.len()
+        {
+            diags.push(
+                Diagnostic::new(
+                    Code::ZipLengths,
+                    z.span,
+                    format!(
+                        "`zip` pairs the two ends element by element, but they name {} and {} devices",
+                        a.len(),
+                        b.len()
+                    ),
+                )
+                .label("pairwise pattern")
+                .with_secondary(if a.len() > b.len() { l.a.span } else { l.b.span }, "the longer side")
+                .help("make both patterns name as many devices (or ports), or drop `zip` to link every pair"),
+            );
+            continue;
+        }
+        let pairs: Vec<(&String, &String)> = if zip.is_some() {
+            a.iter().zip(&b).collect()
+        } else {
+            a.iter().flat_map(|x| b.iter().map(move |y| (x, y))).collect()
+        };
+        let total = (pairs.len() as u64).saturating_mul(count);
         if total.saturating_add(out.len() as u64) > limits.max_links {
             diags.push(
                 Diagnostic::new(
@@ -89,24 +112,22 @@ pub(super) fn collect(
             );
             return out;
         }
-        for x in &a {
-            for y in &b {
-                for _ in 0..count {
-                    out.push(RawLink {
-                        a: RawEnd {
-                            name: x.clone(),
-                            span: l.a.span,
-                        },
-                        b: RawEnd {
-                            name: y.clone(),
-                            span: l.b.span,
-                        },
-                        speed,
-                        cable,
-                        span: s.span,
-                        ecn: ecn.clone(),
-                    });
-                }
+        for (x, y) in pairs {
+            for _ in 0..count {
+                out.push(RawLink {
+                    a: RawEnd {
+                        name: x.clone(),
+                        span: l.a.span,
+                    },
+                    b: RawEnd {
+                        name: y.clone(),
+                        span: l.b.span,
+                    },
+                    speed,
+                    cable,
+                    span: s.span,
+                    ecn: ecn.clone(),
+                });
             }
         }
     }
