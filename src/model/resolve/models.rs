@@ -622,6 +622,22 @@ pub fn nic_model(decl: &ast::NicModelDecl, diags: &mut Vec<Diagnostic>) -> NicMo
             .help("remove `speed` to take the platform's, or use a slower one"),
         );
     }
+    // `ports N` beyond what the catalogue says the NIC has (ConnectX-8: 2 x 400GbE).
+    if let (Some(p), Some((pl, pspan))) = (&ports, platform)
+        && let Some(max) = &pl.max_ports
+        && p.value > max.value
+    {
+        diags.push(
+            nic_override(
+                p.span,
+                pl,
+                pspan,
+                format!("`ports {}`", p.value),
+                format!("it has {} port(s)", max.value),
+            )
+            .help("declare at most the platform's ports, or remove `platform`"),
+        );
+    }
     let speed = speed
         .or_else(|| {
             platform.and_then(|(pl, pspan)| pl.speed_mbps().map(|s| Sourced::default_at(s, pspan)))
