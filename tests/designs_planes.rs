@@ -51,7 +51,10 @@ fn planes_are_independent(f: &Fabric, planes: u32) {
         per_plane[plane_of(&s.name) as usize] += 1;
     }
     assert_eq!(per_plane[0], 0, "every switch is in a plane");
-    assert!(per_plane[1..].iter().all(|&n| n == per_plane[1]), "{per_plane:?}");
+    assert!(
+        per_plane[1..].iter().all(|&n| n == per_plane[1]),
+        "{per_plane:?}"
+    );
     for l in &f.links {
         match (l.a.device, l.b.device) {
             (DeviceId::Switch(a), DeviceId::Switch(b)) => assert_eq!(
@@ -60,7 +63,11 @@ fn planes_are_independent(f: &Fabric, planes: u32) {
                 "a link joins two planes"
             ),
             (DeviceId::Host(h), DeviceId::Switch(s)) | (DeviceId::Switch(s), DeviceId::Host(h)) => {
-                let end = if l.a.device == DeviceId::Host(h) { l.a } else { l.b };
+                let end = if l.a.device == DeviceId::Host(h) {
+                    l.a
+                } else {
+                    l.b
+                };
                 let nic = &f.host(h).nics[end.port as usize];
                 assert_eq!(nic.plane, nic.port);
                 assert_eq!(plane_of(&f.switch(s).name), nic.port);
@@ -92,7 +99,13 @@ fn port_names_exist(c: &Checked) -> usize {
             .filter_map(|cage| platform.port_name(os, cage, 1, 0))
             .collect();
         for port in &s.ports {
-            assert!(names.contains(&port.name), "{}: {} is not a port of {}", s.device, port.name, p.name);
+            assert!(
+                names.contains(&port.name),
+                "{}: {} is not a port of {}",
+                s.device,
+                port.name,
+                p.name
+            );
             checked += 1;
         }
     }
@@ -107,14 +120,25 @@ fn spectrum_x_twin_plane_b300() {
     // spines; 2,048 node-leaf cables (each 800G cable two 400G links, one per plane) and
     // 2,048 leaf-spine cables.
     assert_eq!(f.hosts.len(), 256);
-    assert_eq!(f.hosts.iter().map(|h| h.nics.len()).sum::<usize>(), 256 * 8 * 2);
+    assert_eq!(
+        f.hosts.iter().map(|h| h.nics.len()).sum::<usize>(),
+        256 * 8 * 2
+    );
     assert_eq!(tier_counts(f), vec![64, 32]);
-    let host_links = f.links.iter().filter(|l| l.generated == Some(fabricc::model::TierId(0))).count();
+    let host_links = f
+        .links
+        .iter()
+        .filter(|l| l.generated == Some(fabricc::model::TierId(0)))
+        .count();
     assert_eq!(host_links, 2 * 2048);
     assert_eq!(f.links.len() - host_links, 2048);
     assert_eq!(ports_per_nic(f), BTreeSet::from([2]));
     planes_are_independent(f, 2);
-    let d = c.facts.as_ref().and_then(|x| x.deadlock.clone()).expect("deadlock facts");
+    let d = c
+        .facts
+        .as_ref()
+        .and_then(|x| x.deadlock.clone())
+        .expect("deadlock facts");
     assert!(!d.possible && d.complete);
     // The fabric as declared and one scenario per link (6,144 links).
     assert_eq!(d.scenarios, 6145);
@@ -133,7 +157,11 @@ fn alibaba_hpn7_pod() {
     assert_eq!(tier_counts(f), vec![240, 120]);
     assert_eq!(f.links.len(), 1920 * 16 + 240 * 60);
     planes_are_independent(f, 2);
-    let d = c.facts.as_ref().and_then(|x| x.deadlock.clone()).expect("deadlock facts");
+    let d = c
+        .facts
+        .as_ref()
+        .and_then(|x| x.deadlock.clone())
+        .expect("deadlock facts");
     assert!(!d.possible && d.complete);
     assert_eq!(d.scenarios, 45_121);
 }
@@ -160,7 +188,11 @@ fn meta_ai_zone_rack_tor() {
     }
     assert!(tor_of.values().all(|t| t.len() == 1));
     assert!(hosts_of.values().all(|h| h.len() == 2));
-    let d = c.facts.as_ref().and_then(|x| x.deadlock.clone()).expect("deadlock facts");
+    let d = c
+        .facts
+        .as_ref()
+        .and_then(|x| x.deadlock.clone())
+        .expect("deadlock facts");
     assert!(!d.possible);
 }
 
@@ -191,7 +223,13 @@ fn zip_pairs_element_by_element() {
         .map(|l| (f.endpoint_name(l.a), f.endpoint_name(l.b)))
         .collect();
     assert_eq!(names.len(), 8, "{names:?}");
-    assert!(names.contains(&("h3.nic1.port1".into(), "leaf1.port7".into())), "{names:?}");
-    assert!(names.contains(&("h4.nic1.port2".into(), "leaf2.port4".into())), "{names:?}");
+    assert!(
+        names.contains(&("h3.nic1.port1".into(), "leaf1.port7".into())),
+        "{names:?}"
+    );
+    assert!(
+        names.contains(&("h4.nic1.port2".into(), "leaf2.port4".into())),
+        "{names:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -174,7 +174,14 @@ pub fn generate(
         return Generated::default();
     };
     if planes == 1 {
-        return wire(&specs, hosts, rails, Plane { index: 0, count: 1 }, limits, diags);
+        return wire(
+            &specs,
+            hosts,
+            rails,
+            Plane { index: 0, count: 1 },
+            limits,
+            diags,
+        );
     }
     // Independent planes (HPN 7.0 dual-plane, Spectrum-X multi-plane): the same Clos built
     // once per plane over port k of every NIC, with no link between planes, so each plane
@@ -203,7 +210,8 @@ pub fn generate(
             out.tiers = g.tiers;
         } else {
             for (t, gt) in out.tiers.iter_mut().zip(g.tiers) {
-                t.switches.extend(gt.switches.into_iter().map(|i| i + offset));
+                t.switches
+                    .extend(gt.switches.into_iter().map(|i| i + offset));
             }
         }
         out.switches.extend(g.switches);
@@ -229,9 +237,13 @@ fn plane_count(
     for spec in &specs[1..] {
         if let Some(w) = spec.wiring {
             diags.push(
-                Diagnostic::new(Code::WiringStyle, w.span, "`wiring` belongs on the first (leaf) tier")
-                    .label("on an upper tier")
-                    .help("move `wiring` to the leaf tier: it says how hosts meet their leaves"),
+                Diagnostic::new(
+                    Code::WiringStyle,
+                    w.span,
+                    "`wiring` belongs on the first (leaf) tier",
+                )
+                .label("on an upper tier")
+                .help("move `wiring` to the leaf tier: it says how hosts meet their leaves"),
             );
             return None;
         }
@@ -943,7 +955,7 @@ fn wire(
                 plane: top_count,
                 index: top_count,
                 fabric: u64::from(net.count),
-            ..Place::default()
+                ..Place::default()
             },
         };
         if !namer.check(diags) {
@@ -958,7 +970,7 @@ fn wire(
                     plane: n,
                     index: n,
                     fabric: u64::from(net.index) + 1,
-            ..Place::default()
+                    ..Place::default()
                 }),
                 tier: TierId(1),
                 level: 2,
@@ -1021,7 +1033,7 @@ fn wire(
                     plane: j + 1,
                     index: j + 1,
                     fabric: u64::from(net.index) + 1,
-            ..Place::default()
+                    ..Place::default()
                 }),
                 tier: TierId(1),
                 level: 2,
@@ -1054,7 +1066,7 @@ fn wire(
                     plane: u64::from(plane) + 1,
                     index: u64::from(t) + 1,
                     fabric: u64::from(net.index) + 1,
-            ..Place::default()
+                    ..Place::default()
                 }),
                 tier: TierId(2),
                 level: 3,

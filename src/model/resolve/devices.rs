@@ -313,7 +313,10 @@ pub(super) fn build(
             .filter(|h| !linked_hosts.contains(h))
             .map(|h| {
                 let host = fabric.host(h);
-                let model = host.nics.first().map(|n| &fabric.nic_models[n.model.index()]);
+                let model = host
+                    .nics
+                    .first()
+                    .map(|n| &fabric.nic_models[n.model.index()]);
                 WiredHost {
                     id: h,
                     nics: host.nics.len() as u32,

@@ -94,7 +94,9 @@ pub(super) fn collect(
         let pairs: Vec<(&String, &String)> = if zip.is_some() {
             a.iter().zip(&b).collect()
         } else {
-            a.iter().flat_map(|x| b.iter().map(move |y| (x, y))).collect()
+            a.iter()
+                .flat_map(|x| b.iter().map(move |y| (x, y)))
+                .collect()
         };
         let total = (pairs.len() as u64).saturating_mul(count);
         if total.saturating_add(out.len() as u64) > limits.max_links {
@@ -175,7 +177,9 @@ fn resolve_end(
     }) && let Some(&h) = hosts.get(dev)
     {
         let card = nic.strip_prefix("nic").and_then(|n| n.parse::<u32>().ok());
-        let p = port.strip_prefix("port").and_then(|n| n.parse::<u32>().ok());
+        let p = port
+            .strip_prefix("port")
+            .and_then(|n| n.parse::<u32>().ok());
         let host = fabric.host(h);
         if let (Some(card), Some(p)) = (card, p)
             && p > 0
