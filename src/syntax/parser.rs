@@ -1620,7 +1620,7 @@ impl<'a> Parser<'a> {
         fail(SyntaxError::expected(at, "`--` and the other end").help("write `A -- B`"))
     }
 
-    /// `link_prop = "speed" SPEED | "cable" LENGTH | "count" INT
+    /// `link_prop = "speed" SPEED | "cable" LENGTH | "count" INT | "zip"
     ///           | "ecn" NAME ecn_arg { ecn_arg } ;`
     fn link_prop(&self, i: &'a str) -> PResult<'a, Spanned<LinkProp>> {
         let (r, kw) = self.block_keyword(i, &LINK_BLOCK)?;
@@ -1771,7 +1771,7 @@ impl<'a> Parser<'a> {
         ))
     }
 
-    /// `PLACEHOLDER = "tier" | "n" | "rail" | "group" | "pod" | "plane" | "index" ;`
+    /// `PLACEHOLDER = "tier" | "n" | "rail" | "group" | "pod" | "plane" | "index" | "fabric" ;`
     /// (`open` is at the `{`, `i` just after it)
     fn placeholder(&self, open: &'a str, i: &'a str) -> PResult<'a, Spanned<String>> {
         let Some((w, r)) = word(i) else {
