@@ -24,7 +24,11 @@ fn main() {
 }
 
 const SMALL: &[&str] = &["pod-256.fab", "cluster-2048.fab"];
-const LARGE: &[&str] = &["cluster-16k.fab", "cluster-100k.fab"];
+const LARGE: &[&str] = &[
+    "cluster-16k.fab",
+    "cluster-100k.fab",
+    "designs/alibaba-hpn7-pod.fab",
+];
 
 fn checked(name: &str) -> Checked {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -32,7 +32,7 @@ fn cluster_2048(bencher: divan::Bencher, name: &str) {
     bencher.bench_local(|| deadlock::prove(divan::black_box(&fabric), Options::default()));
 }
 
-#[divan::bench(args = ["cluster-100k.fab", "cluster-100k-f1.fab"], sample_count = 2, sample_size = 1)]
+#[divan::bench(args = ["cluster-100k.fab", "cluster-100k-f1.fab", "designs/alibaba-hpn7-pod.fab"], sample_count = 2, sample_size = 1)]
 fn cluster_100k(bencher: divan::Bencher, name: &str) {
     let fabric = load(name);
     bencher.bench_local(|| deadlock::prove(divan::black_box(&fabric), Options::default()));

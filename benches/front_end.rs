@@ -14,7 +14,12 @@ fn main() {
     divan::main();
 }
 
-const FABRICS: &[&str] = &["cluster-2048.fab", "cluster-100k.fab"];
+// HPN 7.0 (issue 18): two planes of 2-port NICs, 15,360 GPUs, `check failures 1`.
+const FABRICS: &[&str] = &[
+    "cluster-2048.fab",
+    "cluster-100k.fab",
+    "designs/alibaba-hpn7-pod.fab",
+];
 
 fn text(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -615,7 +615,7 @@ fn lower_switch(
             ),
             DeviceId::Host(h) => (
                 fabric.host(h).name.clone(),
-                format!("nic{}", peer.port + 1),
+                fabric.nic_name(h, peer.port),
                 fabric.host_pfc(h),
             ),
         };
@@ -877,6 +877,7 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Result<Option<HostContext>, Diagnos
             let guessed = nic.netdev.is_none() && nic.rdma_device.is_none() && nic.pci.is_none();
             Some(NicContext {
                 index: i as u32 + 1,
+                name: fabric.nic_name(h, i as u32),
                 netdev: nic.netdev.clone(),
                 rdma_device: if guessed {
                     default_rdma_device(driver, i)

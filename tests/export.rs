@@ -34,6 +34,8 @@ fn every_fixture_round_trips_through_yaml() {
         "../build/inputs/amd-mi300x-jvd-junos.fab",
         // ECN on a link.
         "../check/FAB304_link_ecn_above_pause.fab",
+        // Two-port NICs in two planes (issue 18): `ports 2 x 400G`, `h.nic1.port2` ends.
+        "../build/inputs/twin-plane-2x2.fab",
     ] {
         let (json, yaml) = export_json(&root.join(name));
         let mut sources = Sources::new();

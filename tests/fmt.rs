@@ -14,6 +14,7 @@ fn fab_files() -> Vec<PathBuf> {
     for dir in [
         "fixtures/fabrics",
         "fixtures/fabrics/split",
+        "fixtures/fabrics/designs",
         "fixtures/check",
         "fixtures/parse/ok",
         "grammar/examples",

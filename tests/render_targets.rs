@@ -281,6 +281,7 @@ fn sonic_plan(ports: &[PortContext]) -> SonicPlan {
 fn host() -> HostContext {
     let nic = |index: u32, netdev: Option<&str>, pci: Option<&str>| NicContext {
         index,
+        name: format!("nic{index}"),
         netdev: netdev.map(str::to_string),
         rdma_device: if netdev.is_none() && pci.is_none() {
             Some(format!("mlx5_{}", index - 1))

@@ -13,7 +13,7 @@ pub fn check(fabric: &Fabric, diags: &mut Vec<Diagnostic>) -> Vec<Oversubscripti
 }
 
 fn rails(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
-    for h in &fabric.hosts {
+    for (h_id, h) in fabric.hosts.iter().enumerate() {
         if h.nics.len() < 2 || h.nics.iter().all(|n| n.link.is_none()) {
             continue;
         }
@@ -22,7 +22,7 @@ fn rails(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
             .iter()
             .enumerate()
             .filter(|(_, n)| n.link.is_none())
-            .map(|(i, _)| format!("nic{}", i + 1))
+            .map(|(i, _)| fabric.nic_name(crate::model::HostId(h_id as u32), i as u32))
             .collect();
         if !missing.is_empty() {
             diags.push(

@@ -74,6 +74,7 @@ codes! {
     CaseClash            "FAB120" Name Error "two devices' names differ only in case, so their output folders collide on case-insensitive file systems",
     QueueShared          "FAB121" Name Error "classes share a switch queue but differ in loss behaviour or lossless PFC priority",
     TrafficClassTwoQueues "FAB122" Name Error "classes share a switch traffic class but name different queues",
+    PlaneName            "FAB123" Name Error "a tier built once per plane has names that do not say which plane",
     // deadlock
     CyclicBufferDependency "FAB201" Deadlock Error "deadlock possible (cyclic buffer dependency)",
     PriorityDecrease     "FAB202" Deadlock Error "priority rewrites form a cycle, so no order of priorities satisfies Tagger",
@@ -119,6 +120,9 @@ codes! {
     Isolated             "FAB605" Topology Warning "a switch or host has no links",
     CannotWire           "FAB606" Topology Error "a generated tier cannot be wired with the ports its model has",
     BadLink              "FAB607" Topology Error "a link joins a device to itself or two hosts",
+    PlanesMismatch       "FAB608" Topology Error "`planes N` does not match the NICs' ports or sits on an upper tier",
+    WiringStyle          "FAB609" Topology Error "a tier's `wiring` style cannot be built with its ports, or sits on an upper tier",
+    ZipLengths           "FAB610" Topology Error "a `zip` link pattern pairs two ends of different lengths",
     // routing
     Unreachable          "FAB701" Routing Warning "a pair of NICs has no route under the routing model",
     RoutingLoop          "FAB702" Routing Error "static routes forward traffic in a loop",

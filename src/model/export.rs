@@ -194,9 +194,22 @@ pub struct NicModelDoc {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub platform: Option<String>,
     pub driver: String,
+    /// Each port's speed.
     pub speed_mbps: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub buffer_bytes: Option<u64>,
+    /// Ports per NIC (`ports 2 x 200G`); absent for one. A host's `nics` list has one entry
+    /// per port, card-major.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub ports: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn is_one(n: &u32) -> bool {
+    *n == 1
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -512,6 +525,7 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
                 driver: m.driver.value.clone(),
                 speed_mbps: m.speed.value,
                 buffer_bytes: m.buffer.map(|b| b.value),
+                ports: m.ports,
             })
             .collect(),
         switches: fabric
@@ -969,10 +983,20 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
             ast::NicModelProp::Driver(ident(&m.driver, span)),
             span,
         ));
-        props.push(Spanned::new(
-            ast::NicModelProp::Speed(Speed(m.speed_mbps)),
-            span,
-        ));
+        if m.ports > 1 {
+            props.push(Spanned::new(
+                ast::NicModelProp::Ports(ast::PortGroup {
+                    count: u64::from(m.ports),
+                    speed: Speed(m.speed_mbps),
+                }),
+                span,
+            ));
+        } else {
+            props.push(Spanned::new(
+                ast::NicModelProp::Speed(Speed(m.speed_mbps)),
+                span,
+            ));
+        }
         if let Some(b) = m.buffer_bytes {
             props.push(Spanned::new(
                 ast::NicModelProp::Buffer(Size::Bytes(b)),
@@ -1036,6 +1060,13 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
             }
         }
         for (m, c) in lines {
+            // `nics` lists ports; `nic MODEL x N` counts NICs.
+            let ports = doc
+                .nic_models
+                .iter()
+                .find(|x| x.name == m)
+                .map_or(1, |x| u64::from(x.ports.max(1)));
+            let c = c.div_ceil(ports);
             props.push(Spanned::new(
                 ast::HostProp::Nic {
                     model: ident(&m, span),

@@ -27,6 +27,8 @@ pub struct WiredHost {
     pub id: HostId,
     pub nics: u32,
     pub nic_speed: u64,
+    /// Ports per NIC (`ports 2 x 200G`); `nics` counts ports, card-major.
+    pub ports: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -75,6 +77,8 @@ pub struct Generated {
     pub switches: Vec<GenSwitch>,
     pub links: Vec<GenLink>,
     pub tiers: Vec<GenTier>,
+    /// `planes N` of the leaf tier (0 or 1: one fabric).
+    pub planes: u32,
 }
 
 struct TierSpec<'a> {
@@ -87,6 +91,8 @@ struct TierSpec<'a> {
     downlinks: Option<Sourced<u64>>,
     uplinks: Option<Sourced<u64>>,
     switches: Option<Sourced<u64>>,
+    planes: Option<Sourced<u64>>,
+    wiring: Option<Sourced<ast::WiringStyle>>,
     down: u32,
     up: u32,
 }
@@ -164,7 +170,151 @@ pub fn generate(
             return Generated::default();
         }
     }
-    wire(&specs, hosts, rails, limits, diags)
+    let Some(planes) = plane_count(&specs, hosts, diags) else {
+        return Generated::default();
+    };
+    if planes == 1 {
+        return wire(
+            &specs,
+            hosts,
+            rails,
+            Plane { index: 0, count: 1 },
+            limits,
+            diags,
+        );
+    }
+    // Independent planes (HPN 7.0 dual-plane, Spectrum-X multi-plane): the same Clos built
+    // once per plane over port k of every NIC, with no link between planes, so each plane
+    // is its own fabric for routing and the deadlock proof.
+    let mut out = Generated::default();
+    for index in 0..planes {
+        let plane = Plane {
+            index,
+            count: planes,
+        };
+        let g = wire(&specs, hosts, rails / planes, plane, limits, diags);
+        if g.switches.is_empty() {
+            return Generated::default();
+        }
+        let offset = out.switches.len() as u32;
+        let shift = |e: GenEnd| match e {
+            GenEnd::Switch(i, p) => GenEnd::Switch(i + offset, p),
+            host => host,
+        };
+        out.links.extend(g.links.into_iter().map(|l| GenLink {
+            down: shift(l.down),
+            up: shift(l.up),
+            ..l
+        }));
+        if out.tiers.is_empty() {
+            out.tiers = g.tiers;
+        } else {
+            for (t, gt) in out.tiers.iter_mut().zip(g.tiers) {
+                t.switches
+                    .extend(gt.switches.into_iter().map(|i| i + offset));
+            }
+        }
+        out.switches.extend(g.switches);
+    }
+    out.planes = planes;
+    out
+}
+
+/// Which plane `wire` builds: port `index` of every NIC, one of `count` planes.
+#[derive(Debug, Clone, Copy)]
+struct Plane {
+    index: u32,
+    count: u32,
+}
+
+/// `planes N` on the leaf tier: every wired NIC must have N ports (port k joins plane k), and
+/// every tier's name must tell the planes apart with `{fabric}`.
+fn plane_count(
+    specs: &[TierSpec<'_>],
+    hosts: &[WiredHost],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<u32> {
+    for spec in &specs[1..] {
+        if let Some(w) = spec.wiring {
+            diags.push(
+                Diagnostic::new(
+                    Code::WiringStyle,
+                    w.span,
+                    "`wiring` belongs on the first (leaf) tier",
+                )
+                .label("on an upper tier")
+                .help("move `wiring` to the leaf tier: it says how hosts meet their leaves"),
+            );
+            return None;
+        }
+        if let Some(p) = spec.planes {
+            diags.push(
+                Diagnostic::new(
+                    Code::PlanesMismatch,
+                    p.span,
+                    "`planes` belongs on the first (leaf) tier",
+                )
+                .label("on an upper tier")
+                .help("move `planes N` to the leaf tier; every tier above is then built once per plane"),
+            );
+            return None;
+        }
+    }
+    let Some(p) = specs[0].planes else {
+        return Some(1);
+    };
+    let planes = u32::try_from(p.value).unwrap_or(u32::MAX);
+    if let Some(odd) = hosts.iter().find(|h| h.ports != planes) {
+        let ports = odd.ports;
+        diags.push(
+            Diagnostic::new(
+                Code::PlanesMismatch,
+                p.span,
+                format!(
+                    "`planes {planes}` needs NICs with {planes} ports (port k joins plane k), but the wired NICs have {ports} port{}",
+                    if ports == 1 { "" } else { "s" }
+                ),
+            )
+            .label("planes declared here")
+            .help(format!(
+                "give the NIC model `ports {planes} x SPEED`, or write `planes {ports}`"
+            )),
+        );
+        return None;
+    }
+    if planes > 1 {
+        let mut ok = true;
+        for spec in specs {
+            let has = spec.name.is_some_and(|t| {
+                t.parts
+                    .iter()
+                    .any(|p| matches!(p, TemplatePart::Placeholder(ph) if ph.node == "fabric"))
+            });
+            if !has {
+                let at = spec.name.map_or(spec.decl.name.span, |t| t.span);
+                diags.push(
+                    Diagnostic::new(
+                        Code::PlaneName,
+                        at,
+                        format!(
+                            "tier `{}` is built once per plane, but its names do not say which plane",
+                            spec.decl.name.node
+                        ),
+                    )
+                    .label(if spec.name.is_some() { "no `{fabric}` in this template" } else { "this tier has no `name`" })
+                    .help(format!(
+                        "add `{{fabric}}` (the plane, 1..{planes}) to the name, e.g. `name p{{fabric}}-{}{{n}}`",
+                        spec.decl.name.node
+                    )),
+                );
+                ok = false;
+            }
+        }
+        if !ok {
+            return None;
+        }
+    }
+    Some(planes)
 }
 
 fn tier_spec<'a>(
@@ -180,6 +330,8 @@ fn tier_spec<'a>(
     let mut downlinks = None;
     let mut uplinks = None;
     let mut switches = None;
+    let mut planes = None;
+    let mut wiring = None;
     for p in &decl.props {
         let span = p.span;
         match &p.node {
@@ -192,6 +344,8 @@ fn tier_spec<'a>(
             TierProp::Downlinks(n) => put(&mut downlinks, *n, span, "`downlinks`", diags),
             TierProp::Uplinks(n) => put(&mut uplinks, *n, span, "`uplinks`", diags),
             TierProp::Switches(n) => put(&mut switches, *n, span, "`switches`", diags),
+            TierProp::Planes(n) => put(&mut planes, *n, span, "`planes`", diags),
+            TierProp::Wiring(w) => put(&mut wiring, *w, span, "`wiring`", diags),
         }
     }
     let Some(model) = model else {
@@ -242,6 +396,8 @@ fn tier_spec<'a>(
         downlinks,
         uplinks,
         switches,
+        planes,
+        wiring,
         down: 0,
         up: 0,
     })
@@ -493,6 +649,8 @@ struct Place {
     pod: u64,
     plane: u64,
     index: u64,
+    /// The independent plane (`planes N`), 1-based.
+    fabric: u64,
 }
 
 struct Namer<'a> {
@@ -546,6 +704,7 @@ impl Namer<'_> {
                 "group" => (p.group, width(self.max.group)),
                 "pod" => (p.pod, width(self.max.pod)),
                 "plane" => (p.plane, width(self.max.plane)),
+                "fabric" => (p.fabric, width(self.max.fabric)),
                 _ => (p.index, width(self.max.index)),
             }
         };
@@ -577,14 +736,36 @@ fn wire(
     specs: &[TierSpec<'_>],
     hosts: &[WiredHost],
     rails: u32,
+    net: Plane,
     limits: &Limits,
     diags: &mut Vec<Diagnostic>,
 ) -> Generated {
     let k = specs.len();
     let h = hosts.len() as u64;
-    let r = u64::from(rails);
     let leaf = &specs[0];
-    let d1 = u64::from(leaf.down);
+    // Rack-ToR wiring: every NIC of a host on one leaf, so a leaf serves down/R hosts and
+    // there is one "rail"; rail-optimised: one NIC per host per leaf, R rails.
+    let rack = leaf
+        .wiring
+        .is_some_and(|w| w.value == ast::WiringStyle::Rack);
+    let per = if rack { u64::from(rails) } else { 1 };
+    let r = if rack { 1 } else { u64::from(rails) };
+    let d1 = u64::from(leaf.down) / per;
+    if d1 == 0 {
+        diags.push(
+            Diagnostic::new(
+                Code::WiringStyle,
+                leaf.wiring.map_or(leaf.decl.name.span, |w| w.span),
+                format!(
+                    "a rack ToR of {} downlinks cannot take all {rails} NIC ports of one host",
+                    leaf.down
+                ),
+            )
+            .label("rack-ToR wiring")
+            .help("use a leaf model with more ports, or `wiring rail`"),
+        );
+        return Generated::default();
+    }
     let groups = h.div_ceil(d1);
     let leaves = groups * r;
     // Three tiers: pods of whole groups, `s` spines per pod.
@@ -657,9 +838,13 @@ fn wire(
         }
     }
     let switch_total = leaves + spines + top_count;
-    let link_total = h * r
+    let link_total = h * u64::from(rails)
         + leaves * u64::from(leaf.up)
         + spines * u64::from(if k == 3 { specs[1].up } else { 0 });
+    let (switch_total, link_total) = (
+        switch_total * u64::from(net.count),
+        link_total * u64::from(net.count),
+    );
     if switch_total + h > limits.max_devices || link_total > limits.max_links {
         diags.push(
             Diagnostic::new(
@@ -674,8 +859,10 @@ fn wire(
     }
 
     let mut out = Generated::default();
-    out.switches.reserve(switch_total as usize);
-    out.links.reserve(link_total as usize);
+    out.switches
+        .reserve((switch_total / u64::from(net.count)) as usize);
+    out.links
+        .reserve((link_total / u64::from(net.count)) as usize);
     for (i, spec) in specs.iter().enumerate() {
         out.tiers.push(GenTier {
             name: spec.decl.name.node.clone(),
@@ -694,9 +881,9 @@ fn wire(
         tier: &leaf.decl.name.node,
         template: leaf.name,
         allowed: if k == 3 {
-            &["tier", "n", "rail", "group", "pod", "index"]
+            &["tier", "n", "rail", "group", "pod", "index", "fabric"]
         } else {
-            &["tier", "n", "rail", "group", "index"]
+            &["tier", "n", "rail", "group", "index", "fabric"]
         },
         max: Place {
             n: leaves,
@@ -705,6 +892,7 @@ fn wire(
             pod: pods,
             plane: 0,
             index: gpp,
+            fabric: u64::from(net.count),
         },
     };
     if !leaf_namer.check(diags) {
@@ -721,6 +909,7 @@ fn wire(
                 pod: g / gpp + 1,
                 plane: 0,
                 index: g % gpp + 1,
+                fabric: u64::from(net.index) + 1,
             };
             out.switches.push(GenSwitch {
                 name: leaf_namer.name(place),
@@ -735,15 +924,19 @@ fn wire(
                 let Some(host) = hosts.get(hi as usize) else {
                     break;
                 };
-                let port_speed = leaf.model.port_speed(j as u32);
-                out.links.push(GenLink {
-                    down: GenEnd::Host(host.id, rail as u32),
-                    up: GenEnd::Switch(idx, j as u32),
-                    speed: port_speed.min(host.nic_speed),
-                    cable_mm: cable1,
-                    tier: TierId(0),
-                    span: leaf.decl.name.span,
-                });
+                for q in 0..per {
+                    let port = (j * per + q) as u32;
+                    let nic = if rack { q } else { rail };
+                    let port_speed = leaf.model.port_speed(port);
+                    out.links.push(GenLink {
+                        down: GenEnd::Host(host.id, nic as u32 * net.count + net.index),
+                        up: GenEnd::Switch(idx, port),
+                        speed: port_speed.min(host.nic_speed),
+                        cable_mm: cable1,
+                        tier: TierId(0),
+                        span: leaf.decl.name.span,
+                    });
+                }
             }
         }
     }
@@ -756,11 +949,12 @@ fn wire(
         let namer = Namer {
             tier: &top.decl.name.node,
             template: top.name,
-            allowed: &["tier", "n", "plane", "index"],
+            allowed: &["tier", "n", "plane", "index", "fabric"],
             max: Place {
                 n: top_count,
                 plane: top_count,
                 index: top_count,
+                fabric: u64::from(net.count),
                 ..Place::default()
             },
         };
@@ -775,6 +969,7 @@ fn wire(
                     n,
                     plane: n,
                     index: n,
+                    fabric: u64::from(net.index) + 1,
                     ..Place::default()
                 }),
                 tier: TierId(1),
@@ -801,12 +996,13 @@ fn wire(
     let spine_namer = Namer {
         tier: &spine.decl.name.node,
         template: spine.name,
-        allowed: &["tier", "n", "pod", "plane", "index"],
+        allowed: &["tier", "n", "pod", "plane", "index", "fabric"],
         max: Place {
             n: spines,
             pod: pods,
             plane: u64::from(s),
             index: u64::from(s),
+            fabric: u64::from(net.count),
             ..Place::default()
         },
     };
@@ -814,11 +1010,12 @@ fn wire(
     let top_namer = Namer {
         tier: &top.decl.name.node,
         template: top.name,
-        allowed: &["tier", "n", "plane", "index"],
+        allowed: &["tier", "n", "plane", "index", "fabric"],
         max: Place {
             n: top_count,
             plane: u64::from(s),
             index: u64::from(per_plane),
+            fabric: u64::from(net.count),
             ..Place::default()
         },
     };
@@ -835,6 +1032,7 @@ fn wire(
                     pod: p + 1,
                     plane: j + 1,
                     index: j + 1,
+                    fabric: u64::from(net.index) + 1,
                     ..Place::default()
                 }),
                 tier: TierId(1),
@@ -867,6 +1065,7 @@ fn wire(
                     n: u64::from(plane) * u64::from(per_plane) + u64::from(t) + 1,
                     plane: u64::from(plane) + 1,
                     index: u64::from(t) + 1,
+                    fabric: u64::from(net.index) + 1,
                     ..Place::default()
                 }),
                 tier: TierId(2),

@@ -261,6 +261,8 @@ pub struct NicModel {
     /// Mb/s.
     pub speed: Sourced<u64>,
     pub buffer: Option<Sourced<u64>>,
+    /// `ports 2 x 200G`: ports per NIC (1 when not declared); `speed` is each port's.
+    pub ports: u32,
 }
 
 // ---------------------------------------------------------------- devices
@@ -286,6 +288,14 @@ pub struct Switch {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Nic {
     pub model: NicModelId,
+    /// The physical NIC this port belongs to and the port on it, both 1-based; `port` is 0
+    /// on a single-port NIC (named `h1.nic2`), else the port (`h1.nic2.port1`). Every entry
+    /// of `Host::nics` is one cabled port (issue 18).
+    pub card: u32,
+    pub port: u32,
+    /// The independent plane (`planes N`, 1-based) this port is wired into; 0 when the
+    /// fabric is one plane. Ports of different planes never reach each other, by design.
+    pub plane: u32,
     pub link: Option<LinkId>,
     pub netdev: Option<String>,
     pub rdma_device: Option<String>,
@@ -479,11 +489,20 @@ impl Fabric {
         if l.a.device == device { l.b } else { l.a }
     }
 
-    /// `L1.port3` / `h1.nic2`: an endpoint as users write it (1-based).
+    /// `nic2` / `nic2.port1`: entry `index` of a host's NIC ports as users write it.
+    pub fn nic_name(&self, h: HostId, index: u32) -> String {
+        match self.host(h).nics.get(index as usize) {
+            Some(n) if n.port > 0 => format!("nic{}.port{}", n.card, n.port),
+            Some(n) => format!("nic{}", n.card),
+            None => format!("nic{}", index + 1),
+        }
+    }
+
+    /// `L1.port3` / `h1.nic2` / `h1.nic2.port1`: an endpoint as users write it (1-based).
     pub fn endpoint_name(&self, e: Endpoint) -> String {
         match e.device {
             DeviceId::Switch(s) => format!("{}.port{}", self.switch(s).name, e.port + 1),
-            DeviceId::Host(h) => format!("{}.nic{}", self.host(h).name, e.port + 1),
+            DeviceId::Host(h) => format!("{}.{}", self.host(h).name, self.nic_name(h, e.port)),
         }
     }
 

@@ -11,7 +11,8 @@
 //! Columns: `device, port, peer, peer_port, speed, cable, tier, peer_tier, rail`. `tier` is
 //! the switch's tier (1 leaf, 2 spine, 3 super-spine; empty for a host or a switch without
 //! one), `rail` the rail of a host link in a rail-wired (generated) fabric, which is the NIC's
-//! index. The model keeps no plane per switch, so the plan has no plane column.
+//! index (with `planes N`, the NIC's number: port k of NIC r is rail r of plane k, and the
+//! switch names say the plane). The plan has no plane column.
 
 use std::fmt::Write as _;
 
@@ -42,7 +43,7 @@ pub const HEADER: &str = "device,port,peer,peer_port,speed,cable,tier,peer_tier,
 pub fn port_name(fabric: &Fabric, e: Endpoint) -> String {
     match e.device {
         DeviceId::Switch(s) => vendor_port_name(fabric, s, e.port),
-        DeviceId::Host(_) => format!("nic{}", e.port + 1),
+        DeviceId::Host(h) => fabric.nic_name(h, e.port),
     }
 }
 
@@ -79,7 +80,14 @@ pub fn plan(fabric: &Fabric) -> Vec<Cable> {
                 (l.b, l.a)
             };
             let host_nic = |e: Endpoint| match e.device {
-                DeviceId::Host(h) if fabric.host(h).generated => Some(e.port + 1),
+                // With `planes N` the rail is the NIC (its ports are the planes' copies of
+                // that rail); otherwise every cabled port is a rail of its own.
+                DeviceId::Host(h) if fabric.host(h).generated => {
+                    match fabric.host(h).nics.get(e.port as usize) {
+                        Some(n) if n.plane > 0 => Some(n.card),
+                        _ => Some(e.port + 1),
+                    }
+                }
                 _ => None,
             };
             let cable = Cable {

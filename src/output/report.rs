@@ -229,6 +229,32 @@ fn report_md(input: &ReportInput<'_>) -> String {
         f.mtu.value,
         f.roce_mtu.value
     );
+    // Multi-port NICs and planes (issue 18): the column above counts cabled ports.
+    let cards: usize = f
+        .hosts
+        .iter()
+        .map(|h| h.nics.iter().map(|n| n.card).max().unwrap_or(0) as usize)
+        .sum();
+    if cards != nics {
+        let _ = writeln!(
+            o,
+            "Host NICs are counted by port: {nics} ports on {cards} NICs.\n"
+        );
+    }
+    let planes = f
+        .hosts
+        .iter()
+        .flat_map(|h| h.nics.iter().map(|n| n.plane))
+        .max()
+        .unwrap_or(0);
+    if planes > 1 {
+        let _ = writeln!(
+            o,
+            "The tiers are built as {planes} independent planes (`planes {planes}`): port k of every NIC is in plane k, no link joins two planes, and each plane has {} of the {} switches.\n",
+            f.switches.len() / planes as usize,
+            f.switches.len()
+        );
+    }
     let _ = writeln!(o, "### Tiers\n");
     let _ = writeln!(
         o,

@@ -485,6 +485,9 @@ impl NicDriver {
 pub struct NicContext {
     /// One-based NIC index (`nic1` …); in a rail-optimised fabric NIC i is on rail i.
     pub index: u32,
+    /// `nic3`, or `nic2.port1` for a port of a multi-port NIC (issue 18): the name the
+    /// fabric and the cabling plan use.
+    pub name: String,
     pub netdev: Option<String>,
     pub rdma_device: Option<String>,
     /// `dddd:bb:dd.f`, lower-case hex.

@@ -88,6 +88,8 @@ pub struct HostView {
 #[derive(Debug, Serialize)]
 pub struct NicView {
     pub index: u32,
+    /// `nic3` / `nic2.port1`: built from numbers only (`Fabric::nic_name`), safe in a comment.
+    pub name: String,
     /// Empty when not declared (the script finds it).
     pub netdev: String,
     pub rdma_device: String,
@@ -270,6 +272,7 @@ fn nic(dev: &str, n: &NicContext) -> Result<NicView, RenderError> {
     }
     Ok(NicView {
         index: n.index,
+        name: n.name.clone(),
         netdev: n.netdev.clone().unwrap_or_default(),
         rdma_device: n.rdma_device.clone().unwrap_or_default(),
         pci: n.pci.clone().unwrap_or_default(),

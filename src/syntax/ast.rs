@@ -330,6 +330,9 @@ pub enum NicModelProp {
     Driver(Ident),
     Speed(Speed),
     Buffer(Size),
+    /// `ports 2 x 200G`: the NIC's ports (issue 18); each port is cabled, configured and
+    /// counted on its own (`h1.nic2.port1`).
+    Ports(PortGroup),
 }
 
 // ---------------------------------------------------------------- devices
@@ -395,6 +398,9 @@ pub enum LinkProp {
     Speed(Speed),
     Cable(Length),
     Count(u64),
+    /// `zip`: the two name patterns pair up element by element (`h[1..8] -- leaf[1..8]` is
+    /// eight links, h1–leaf1 … h8–leaf8) instead of forming every pair (issue 18).
+    Zip,
     /// `ecn CLASS min … max … probability …`: the class's thresholds on the switch ports of
     /// this link (both ends), over the class's own and its per-speed ones.
     Ecn {
@@ -420,6 +426,27 @@ pub enum TierProp {
     Downlinks(u64),
     Uplinks(u64),
     Switches(u64),
+    /// `planes 2` (leaf tier): the tiers are built that many times, independent planes with no
+    /// link between them; port k of every NIC joins plane k (issue 18).
+    Planes(u64),
+    /// `wiring rail|rack` (leaf tier): rail-optimised (NIC r of every host on rail r's leaf,
+    /// the default) or rack-ToR (every NIC of a host on one leaf, Meta's AI Zone).
+    Wiring(WiringStyle),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WiringStyle {
+    Rail,
+    Rack,
+}
+
+impl WiringStyle {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WiringStyle::Rail => "rail",
+            WiringStyle::Rack => "rack",
+        }
+    }
 }
 
 // ---------------------------------------------------------------- routing

@@ -105,6 +105,15 @@ pub const TIER: Bound = Bound {
     help: "`tier` must be between 1 and 255",
     unit: "",
 };
+/// Ports of one NIC (`nic-model … { ports 2 x 200G }`): the largest NICs have 4.
+pub const NIC_PORTS: Bound = Bound {
+    what: "NIC port count",
+    lo: 1,
+    hi: 8,
+    help: "a NIC has between 1 and 8 ports",
+    unit: "",
+};
+
 /// Port, NIC and link counts: at least one (the resolver bounds them from above, with the
 /// context to say why).
 pub const COUNT: Bound = Bound {
@@ -442,6 +451,10 @@ impl Checker {
                         NicModelProp::Driver(d) => self.ident(d, "driver"),
                         NicModelProp::Speed(v) => self.number(v.0, SPEED, p.span),
                         NicModelProp::Buffer(s) => self.size(*s, p.span),
+                        NicModelProp::Ports(g) => {
+                            self.number(g.count, NIC_PORTS, p.span);
+                            self.number(g.speed.0, SPEED, p.span);
+                        }
                     }
                 }
             }
@@ -510,6 +523,7 @@ impl Checker {
                         LinkProp::Speed(v) => self.number(v.0, SPEED, p.span),
                         LinkProp::Cable(c) => self.number(c.0, LENGTH, p.span),
                         LinkProp::Count(n) => self.number(*n, COUNT, p.span),
+                        LinkProp::Zip => {}
                         LinkProp::Ecn { class, args } => {
                             self.ident(class, "class name");
                             self.ecn(&EcnSpec::Params(args.clone()));
@@ -535,7 +549,9 @@ impl Checker {
                         TierProp::Oversubscription(_)
                         | TierProp::Downlinks(_)
                         | TierProp::Uplinks(_)
-                        | TierProp::Switches(_) => {}
+                        | TierProp::Switches(_)
+                        | TierProp::Planes(_)
+                        | TierProp::Wiring(_) => {}
                     }
                 }
             }

@@ -89,7 +89,7 @@ pub const SWITCH_MODEL_PROPS: &[&str] = &[
     "description",
     "buffer-model",
 ];
-pub const NIC_MODEL_PROPS: &[&str] = &["platform", "driver", "speed", "buffer"];
+pub const NIC_MODEL_PROPS: &[&str] = &["platform", "driver", "speed", "buffer", "ports"];
 pub const SWITCH_PROPS: &[&str] = &[
     "model",
     "tier",
@@ -102,7 +102,7 @@ pub const SWITCH_PROPS: &[&str] = &[
     "pfc-watchdog",
 ];
 pub const HOST_PROPS: &[&str] = &["nic", "netdev", "rdma-device", "pci", "class", "pfc", "ecn"];
-pub const LINK_PROPS: &[&str] = &["speed", "cable", "count", "ecn"];
+pub const LINK_PROPS: &[&str] = &["speed", "cable", "count", "ecn", "zip"];
 pub const TIER_PROPS: &[&str] = &[
     "model",
     "oversubscription",
@@ -111,8 +111,12 @@ pub const TIER_PROPS: &[&str] = &[
     "downlinks",
     "uplinks",
     "switches",
+    "planes",
+    "wiring",
 ];
-pub const PLACEHOLDERS: &[&str] = &["tier", "n", "rail", "group", "pod", "plane", "index"];
+pub const PLACEHOLDERS: &[&str] = &[
+    "tier", "n", "rail", "group", "pod", "plane", "index", "fabric",
+];
 const ROUTING_MODELS: &[&str] = &["updown", "shortest", "none"];
 const BUFFER_MODELS: &[&str] = &["dynamic", "traditional"];
 
@@ -1371,7 +1375,8 @@ impl<'a> Parser<'a> {
         ))
     }
 
-    /// `nic_model_prop = "platform" NAME | "driver" NAME | "speed" SPEED | "buffer" SIZE ;`
+    /// `nic_model_prop = "platform" NAME | "driver" NAME | "speed" SPEED | "buffer" SIZE
+    ///                | "ports" port_group ;`
     fn nic_model_prop(&self, i: &'a str) -> PResult<'a, Spanned<NicModelProp>> {
         let (r, kw) = self.block_keyword(i, &NIC_MODEL_BLOCK)?;
         let (r, prop) = match kw {
@@ -1390,6 +1395,9 @@ impl<'a> Parser<'a> {
             "buffer" => self
                 .size(r)
                 .map(|(r, s)| (r, NicModelProp::Buffer(s.node)))?,
+            "ports" => self
+                .port_group(r)
+                .map(|(r, g)| (r, NicModelProp::Ports(g.node)))?,
             _ => return fail(self.unknown(i, kw, &NIC_MODEL_BLOCK)),
         };
         Ok((r, Spanned::new(prop, self.span(i, r))))
@@ -1612,7 +1620,7 @@ impl<'a> Parser<'a> {
         fail(SyntaxError::expected(at, "`--` and the other end").help("write `A -- B`"))
     }
 
-    /// `link_prop = "speed" SPEED | "cable" LENGTH | "count" INT
+    /// `link_prop = "speed" SPEED | "cable" LENGTH | "count" INT | "zip"
     ///           | "ecn" NAME ecn_arg { ecn_arg } ;`
     fn link_prop(&self, i: &'a str) -> PResult<'a, Spanned<LinkProp>> {
         let (r, kw) = self.block_keyword(i, &LINK_BLOCK)?;
@@ -1622,6 +1630,7 @@ impl<'a> Parser<'a> {
             "count" => self
                 .int_in(r, "count", COUNT.lo, COUNT.hi)
                 .map(|(r, n)| (r, LinkProp::Count(n.node)))?,
+            "zip" => (r, LinkProp::Zip),
             "ecn" => {
                 let (r, class) =
                     self.name(r, "a class name, as in `ecn roce min 1.5MB max 6MB`")?;
@@ -1681,7 +1690,9 @@ impl<'a> Parser<'a> {
     ///            | "name" NAME_TEMPLATE
     ///            | "downlinks" INT
     ///            | "uplinks" INT
-    ///            | "switches" INT ;`
+    ///            | "switches" INT
+    ///            | "planes" INT
+    ///            | "wiring" ( "rail" | "rack" ) ;`
     fn tier_prop(&self, i: &'a str) -> PResult<'a, Spanned<TierProp>> {
         let (r, kw) = self.block_keyword(i, &TIER_BLOCK)?;
         let (r, prop) = match kw {
@@ -1702,6 +1713,18 @@ impl<'a> Parser<'a> {
             "switches" => self
                 .int(r, "a number of switches")
                 .map(|(r, v)| (r, TierProp::Switches(v.node)))?,
+            "planes" => self
+                .int_in(r, "planes", 1, 16)
+                .map(|(r, v)| (r, TierProp::Planes(v.node)))?,
+            "wiring" => {
+                let (r, w) = self.choice(r, "wiring style", &["rail", "rack"])?;
+                let style = if w.node == "rack" {
+                    WiringStyle::Rack
+                } else {
+                    WiringStyle::Rail
+                };
+                (r, TierProp::Wiring(style))
+            }
             _ => return fail(self.unknown(i, kw, &TIER_BLOCK)),
         };
         Ok((r, Spanned::new(prop, self.span(i, r))))
@@ -1748,7 +1771,7 @@ impl<'a> Parser<'a> {
         ))
     }
 
-    /// `PLACEHOLDER = "tier" | "n" | "rail" | "group" | "pod" | "plane" | "index" ;`
+    /// `PLACEHOLDER = "tier" | "n" | "rail" | "group" | "pod" | "plane" | "index" | "fabric" ;`
     /// (`open` is at the `{`, `i` just after it)
     fn placeholder(&self, open: &'a str, i: &'a str) -> PResult<'a, Spanned<String>> {
         let Some((w, r)) = word(i) else {

@@ -107,6 +107,9 @@ impl Printer {
                             NicModelProp::Driver(d) => format!("driver {}", d.node),
                             NicModelProp::Speed(s) => format!("speed {}", speed(*s)),
                             NicModelProp::Buffer(b) => format!("buffer {}", size(*b)),
+                            NicModelProp::Ports(g) => {
+                                format!("ports {} x {}", g.count, speed(g.speed))
+                            }
                         });
                     }
                 });
@@ -136,6 +139,7 @@ impl Printer {
                         LinkProp::Speed(s) => format!("speed {}", speed(*s)),
                         LinkProp::Cable(c) => format!("cable {}", length(*c)),
                         LinkProp::Count(n) => format!("count {n}"),
+                        LinkProp::Zip => "zip".to_string(),
                         LinkProp::Ecn { class, args } => {
                             format!("ecn {} {}", class.node, ecn(&EcnSpec::Params(args.clone())))
                         }
@@ -361,6 +365,8 @@ fn tier_prop(prop: &TierProp) -> String {
         TierProp::Downlinks(n) => format!("downlinks {n}"),
         TierProp::Uplinks(n) => format!("uplinks {n}"),
         TierProp::Switches(n) => format!("switches {n}"),
+        TierProp::Planes(n) => format!("planes {n}"),
+        TierProp::Wiring(w) => format!("wiring {}", w.as_str()),
     }
 }
 

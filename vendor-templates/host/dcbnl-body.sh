@@ -21,7 +21,7 @@ E_CNP_PRIO={{ device.dcb.cnp_priority }}
 NICS=()
 declare -A D_NETDEV D_RDMA D_PCI D_PORT D_PEER
 {%- for nic in device.nics %}
-# nic{{ nic.index }} -> {{ nic.peer }}; declared: {{ nic.declared }}
+# {{ nic.name }} -> {{ nic.peer }}; declared: {{ nic.declared }}
 NICS+=({{ nic.index }}); D_NETDEV[{{ nic.index }}]="{{ nic.netdev }}"; D_RDMA[{{ nic.index }}]="{{ nic.rdma_device }}"; D_PCI[{{ nic.index }}]="{{ nic.pci }}"; D_PORT[{{ nic.index }}]={{ nic.port }}; D_PEER[{{ nic.index }}]={{ nic.peer }}
 {%- endfor %}
 

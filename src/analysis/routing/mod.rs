@@ -46,6 +46,9 @@ pub struct Endpoints {
     unit_of_nic: Vec<u32>,
     /// Endpoints of more than one NIC.
     pub bonds: usize,
+    /// Per endpoint: its independent plane (`planes N`), 0 when the fabric has one. Pairs
+    /// of two different planes are not expected to reach each other.
+    pub plane: Vec<u32>,
 }
 
 impl Endpoints {
@@ -85,6 +88,8 @@ impl Endpoints {
                     e.bonds += 1;
                 }
                 e.host.push(h as u32);
+                e.plane
+                    .push(host.nics.get(members[0] as usize).map_or(0, |x| x.plane));
                 e.nics.push(members);
             }
             e.unit_of_nic.extend(unit_of);
@@ -96,6 +101,11 @@ impl Endpoints {
 
     pub fn len(&self) -> usize {
         self.host.len()
+    }
+
+    /// The plane of endpoint `u` (0: the fabric has one plane).
+    pub fn plane_of(&self, u: u32) -> u32 {
+        self.plane.get(u as usize).copied().unwrap_or(0)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -1042,6 +1052,18 @@ impl Routes {
                 .collect();
             for (attach, units) in &classes {
                 if attach.iter().any(|&s| ok[s as usize * 2 + UP]) {
+                    continue;
+                }
+                // An endpoint of one plane has no route to another plane by design; the
+                // units of one attachment set share their switches, so their plane.
+                let plane = units.first().map_or(0, |&u| ends.plane_of(u));
+                if plane > 0 {
+                    let same: Vec<u32> = dst
+                        .iter()
+                        .copied()
+                        .filter(|&v| matches!(ends.plane_of(v), 0) || ends.plane_of(v) == plane)
+                        .collect();
+                    sample.push_product(units, &same, |u| ends.of_host(ends.host[u as usize]));
                     continue;
                 }
                 sample.push_product(units, &dst, |u| ends.of_host(ends.host[u as usize]));

@@ -166,17 +166,27 @@ pub(super) fn build(
         let id = HostId(fabric.hosts.len() as u32);
         host_ids.insert(name.clone(), id);
         let mut nics = Vec::new();
+        let mut card = 0u32;
         if let Some((_, _, lines)) = &d.nics {
             for (model, count) in lines {
                 if let Some(m) = lookup(&names.nic_models, model, "NIC model", diags) {
+                    // One entry per cabled port: a `ports 2 x 200G` NIC gives two, each with
+                    // its own link, netdev and host script lines (issue 18).
+                    let ports = fabric.nic_models[m.index()].ports;
                     for _ in 0..*count {
-                        nics.push(Nic {
-                            model: m,
-                            link: None,
-                            netdev: None,
-                            rdma_device: None,
-                            pci: None,
-                        });
+                        card += 1;
+                        for p in 1..=ports {
+                            nics.push(Nic {
+                                model: m,
+                                card,
+                                port: if ports > 1 { p } else { 0 },
+                                plane: 0,
+                                link: None,
+                                netdev: None,
+                                rdma_device: None,
+                                pci: None,
+                            });
+                        }
                     }
                 }
             }
@@ -277,7 +287,7 @@ pub(super) fn build(
         for e in [&l.a, &l.b] {
             if let Some(&h) = host_ids.get(&e.name) {
                 linked_hosts.insert(h);
-            } else if let Some((dev, _)) = e.name.rsplit_once('.')
+            } else if let Some((dev, _)) = e.name.split_once('.')
                 && let Some(&h) = host_ids.get(dev)
             {
                 linked_hosts.insert(h);
@@ -303,14 +313,15 @@ pub(super) fn build(
             .filter(|h| !linked_hosts.contains(h))
             .map(|h| {
                 let host = fabric.host(h);
-                let speed = host
+                let model = host
                     .nics
                     .first()
-                    .map_or(0, |n| fabric.nic_models[n.model.index()].speed.value);
+                    .map(|n| &fabric.nic_models[n.model.index()]);
                 WiredHost {
                     id: h,
                     nics: host.nics.len() as u32,
-                    nic_speed: speed,
+                    nic_speed: model.map_or(0, |m| m.speed.value),
+                    ports: model.map_or(1, |m| m.ports),
                 }
             })
             .collect();
@@ -323,7 +334,14 @@ pub(super) fn build(
             diags,
         );
         for w in &wired {
-            fabric.hosts[w.id.index()].generated = !generated.links.is_empty();
+            let host = &mut fabric.hosts[w.id.index()];
+            host.generated = !generated.links.is_empty();
+            if generated.planes > 1 {
+                // Port k of every NIC is in plane k (the generator checked the port count).
+                for n in &mut host.nics {
+                    n.plane = n.port;
+                }
+            }
         }
     }
 

@@ -39,13 +39,14 @@ pub(super) fn collect(
     let mut out = Vec::new();
     for s in stmts {
         let StmtKind::Link(l) = &s.kind else { continue };
-        let (mut speed, mut cable, mut count) = (None, None, None);
+        let (mut speed, mut cable, mut count, mut zip) = (None, None, None, None);
         let mut ecn: Vec<(ast::Ident, Span, Vec<crate::span::Spanned<ast::EcnArg>>)> = Vec::new();
         for p in &l.props {
             match &p.node {
                 LinkProp::Speed(v) => put(&mut speed, v.0, p.span, "`speed`", diags),
                 LinkProp::Cable(v) => put(&mut cable, v.0, p.span, "`cable`", diags),
                 LinkProp::Count(v) => put(&mut count, *v, p.span, "`count`", diags),
+                LinkProp::Zip => put(&mut zip, (), p.span, "`zip`", diags),
                 LinkProp::Ecn { class, args } => {
                     if let Some((_, first, _)) = ecn.iter().find(|(c, _, _)| c.node == class.node) {
                         diags.push(super::slot::set_twice(
@@ -71,9 +72,33 @@ pub(super) fn collect(
             }
             continue;
         };
-        let total = (a.len() as u64)
-            .saturating_mul(b.len() as u64)
-            .saturating_mul(count);
+        if let Some(z) = zip
+            && a.len() != b.len()
+        {
+            diags.push(
+                Diagnostic::new(
+                    Code::ZipLengths,
+                    z.span,
+                    format!(
+                        "`zip` pairs the two ends element by element, but they name {} and {} devices",
+                        a.len(),
+                        b.len()
+                    ),
+                )
+                .label("pairwise pattern")
+                .with_secondary(if a.len() > b.len() { l.a.span } else { l.b.span }, "the longer side")
+                .help("make both patterns name as many devices (or ports), or drop `zip` to link every pair"),
+            );
+            continue;
+        }
+        let pairs: Vec<(&String, &String)> = if zip.is_some() {
+            a.iter().zip(&b).collect()
+        } else {
+            a.iter()
+                .flat_map(|x| b.iter().map(move |y| (x, y)))
+                .collect()
+        };
+        let total = (pairs.len() as u64).saturating_mul(count);
         if total.saturating_add(out.len() as u64) > limits.max_links {
             diags.push(
                 Diagnostic::new(
@@ -89,24 +114,22 @@ pub(super) fn collect(
             );
             return out;
         }
-        for x in &a {
-            for y in &b {
-                for _ in 0..count {
-                    out.push(RawLink {
-                        a: RawEnd {
-                            name: x.clone(),
-                            span: l.a.span,
-                        },
-                        b: RawEnd {
-                            name: y.clone(),
-                            span: l.b.span,
-                        },
-                        speed,
-                        cable,
-                        span: s.span,
-                        ecn: ecn.clone(),
-                    });
-                }
+        for (x, y) in pairs {
+            for _ in 0..count {
+                out.push(RawLink {
+                    a: RawEnd {
+                        name: x.clone(),
+                        span: l.a.span,
+                    },
+                    b: RawEnd {
+                        name: y.clone(),
+                        span: l.b.span,
+                    },
+                    speed,
+                    cable,
+                    span: s.span,
+                    ecn: ecn.clone(),
+                });
             }
         }
     }
@@ -118,8 +141,25 @@ enum Resolved {
     Host(HostId, Option<u32>),
 }
 
+/// The entry of `host.nics` that `nicK` (port 0: the first free port of NIC K) or
+/// `nicK.portP` names; `None` when the host has no such NIC or port.
+fn nic_slot(host: &crate::model::Host, card: u32, port: u32) -> Option<u32> {
+    let mut of_card = host.nics.iter().enumerate().filter(|(_, n)| n.card == card);
+    let found = if port == 0 {
+        let all: Vec<_> = of_card.collect();
+        all.iter()
+            .find(|(_, n)| n.link.is_none())
+            .or(all.first())
+            .map(|(i, _)| *i)
+    } else {
+        of_card.find(|(_, n)| n.port == port).map(|(i, _)| i)
+    };
+    found.map(|i| i as u32)
+}
+
 fn resolve_end(
     e: &RawEnd,
+    fabric: &Fabric,
     switches: &HashMap<String, SwitchId>,
     hosts: &HashMap<String, HostId>,
     diags: &mut Vec<Diagnostic>,
@@ -129,6 +169,39 @@ fn resolve_end(
     }
     if let Some(&h) = hosts.get(&e.name) {
         return Some(Resolved::Host(h, None));
+    }
+    // `h1.nic2.port1`: a port of a multi-port NIC (issue 18).
+    if let Some((dev, nic, port)) = e.name.split_once('.').and_then(|(d, rest)| {
+        let (nic, port) = rest.split_once('.')?;
+        Some((d, nic, port))
+    }) && let Some(&h) = hosts.get(dev)
+    {
+        let card = nic.strip_prefix("nic").and_then(|n| n.parse::<u32>().ok());
+        let p = port
+            .strip_prefix("port")
+            .and_then(|n| n.parse::<u32>().ok());
+        let host = fabric.host(h);
+        if let (Some(card), Some(p)) = (card, p)
+            && p > 0
+            && let Some(i) = nic_slot(host, card, p)
+        {
+            return Some(Resolved::Host(h, Some(i)));
+        }
+        let ports = host.nics.iter().filter(|n| Some(n.card) == card).count();
+        diags.push(
+            Diagnostic::new(
+                Code::Undefined,
+                e.span,
+                format!("`{nic}.{port}` is not a NIC port of host `{dev}`"),
+            )
+            .label("here")
+            .help(if ports > 1 {
+                format!("`{dev}.{nic}` has ports 1..{ports}")
+            } else {
+                format!("name a NIC as `{dev}.nicN`, and a port of a multi-port NIC as `{dev}.nicN.portP` (1-based)")
+            }),
+        );
+        return None;
     }
     if let Some((dev, suffix)) = e.name.rsplit_once('.') {
         let number = |prefix: &str| {
@@ -153,7 +226,12 @@ fn resolve_end(
         }
         if let Some(&h) = hosts.get(dev) {
             if let Some(n) = number("nic").filter(|&n| n > 0) {
-                return Some(Resolved::Host(h, Some(n - 1)));
+                // NIC n is its first free port; past the last NIC, index n - 1 so the
+                // caller reports how many NICs the host has.
+                let host = fabric.host(h);
+                let last = host.nics.last().map_or(0, |x| x.card);
+                let slot = nic_slot(host, n, 0).unwrap_or(host.nics.len() as u32 + n - last - 1);
+                return Some(Resolved::Host(h, Some(slot)));
             }
             diags.push(
                 Diagnostic::new(
@@ -183,8 +261,8 @@ pub(super) fn bind(
 ) {
     for l in raw {
         let (Some(a), Some(b)) = (
-            resolve_end(&l.a, switches, hosts, diags),
-            resolve_end(&l.b, switches, hosts, diags),
+            resolve_end(&l.a, fabric, switches, hosts, diags),
+            resolve_end(&l.b, fabric, switches, hosts, diags),
         ) else {
             continue;
         };

@@ -536,9 +536,16 @@ pub fn nic_model(decl: &ast::NicModelDecl, diags: &mut Vec<Diagnostic>) -> NicMo
     let mut driver = None;
     let mut speed = None;
     let mut buffer = None;
+    let mut ports = None;
     for p in &decl.props {
         let span = p.span;
         match &p.node {
+            NicModelProp::Ports(g) => {
+                // `ports 2 x 200G` is the port count and each port's speed; `speed` beside it
+                // would say the speed twice.
+                put(&mut ports, g.count as u32, span, "`ports`", diags);
+                put(&mut speed, g.speed.0, span, "`speed` (or `ports`)", diags);
+            }
             NicModelProp::Platform(n) => put(
                 &mut platform_name,
                 n.node.clone(),
@@ -615,6 +622,22 @@ pub fn nic_model(decl: &ast::NicModelDecl, diags: &mut Vec<Diagnostic>) -> NicMo
             .help("remove `speed` to take the platform's, or use a slower one"),
         );
     }
+    // `ports N` beyond what the catalogue says the NIC has (ConnectX-8: 2 x 400GbE).
+    if let (Some(p), Some((pl, pspan))) = (&ports, platform)
+        && let Some(max) = &pl.max_ports
+        && p.value > max.value
+    {
+        diags.push(
+            nic_override(
+                p.span,
+                pl,
+                pspan,
+                format!("`ports {}`", p.value),
+                format!("it has {} port(s)", max.value),
+            )
+            .help("declare at most the platform's ports, or remove `platform`"),
+        );
+    }
     let speed = speed
         .or_else(|| {
             platform.and_then(|(pl, pspan)| pl.speed_mbps().map(|s| Sourced::default_at(s, pspan)))
@@ -653,5 +676,6 @@ pub fn nic_model(decl: &ast::NicModelDecl, diags: &mut Vec<Diagnostic>) -> NicMo
         driver,
         speed,
         buffer,
+        ports: ports.map_or(1, |p| p.value),
     }
 }

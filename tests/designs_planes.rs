@@ -1,0 +1,235 @@
+//! Published multi-plane designs (issue 18 items 1, 4, 5): the fixtures in
+//! `fixtures/fabrics/designs/` have the counts their sources publish, their planes are
+//! independent (no link joins two planes; port k of every NIC is in plane k), the deadlock
+//! proof with `check failures 1` is complete, and every port name a target generates for a
+//! switch on a catalogue platform is one of that platform's ports.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use fabricc::catalogue;
+use fabricc::model::{DeviceId, Fabric, Limits, Os};
+use fabricc::pipeline::{self, Checked};
+use fabricc::source::Sources;
+
+fn checked(name: &str) -> Checked {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/fabrics/designs")
+        .join(name);
+    let mut sources = Sources::new();
+    let c = pipeline::check(&mut sources, &path, &Limits::default()).expect("readable");
+    let errors: Vec<_> = c
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == fabricc::diagnostic::Severity::Error)
+        .map(|d| d.message.clone())
+        .collect();
+    assert!(errors.is_empty(), "{name}: {errors:?}");
+    c
+}
+
+fn tier_counts(f: &Fabric) -> Vec<usize> {
+    let mut by_tier: BTreeMap<u8, usize> = BTreeMap::new();
+    for s in &f.switches {
+        *by_tier.entry(s.tier.map_or(0, |t| t.value)).or_default() += 1;
+    }
+    by_tier.into_values().collect()
+}
+
+/// The plane of a switch, from its `p{fabric}-` name prefix.
+fn plane_of(name: &str) -> u32 {
+    name.strip_prefix('p')
+        .and_then(|r| r.split('-').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Every link stays in one plane, and NIC port k is cabled into plane k.
+fn planes_are_independent(f: &Fabric, planes: u32) {
+    let mut per_plane = vec![0usize; planes as usize + 1];
+    for s in &f.switches {
+        per_plane[plane_of(&s.name) as usize] += 1;
+    }
+    assert_eq!(per_plane[0], 0, "every switch is in a plane");
+    assert!(
+        per_plane[1..].iter().all(|&n| n == per_plane[1]),
+        "{per_plane:?}"
+    );
+    for l in &f.links {
+        match (l.a.device, l.b.device) {
+            (DeviceId::Switch(a), DeviceId::Switch(b)) => assert_eq!(
+                plane_of(&f.switch(a).name),
+                plane_of(&f.switch(b).name),
+                "a link joins two planes"
+            ),
+            (DeviceId::Host(h), DeviceId::Switch(s)) | (DeviceId::Switch(s), DeviceId::Host(h)) => {
+                let end = if l.a.device == DeviceId::Host(h) {
+                    l.a
+                } else {
+                    l.b
+                };
+                let nic = &f.host(h).nics[end.port as usize];
+                assert_eq!(nic.plane, nic.port);
+                assert_eq!(plane_of(&f.switch(s).name), nic.port);
+            }
+            _ => panic!("host to host"),
+        }
+    }
+}
+
+fn ports_per_nic(f: &Fabric) -> BTreeSet<u32> {
+    f.nic_models.iter().map(|m| m.ports).collect()
+}
+
+/// Every port a switch on a catalogue platform is given exists on that platform for its OS.
+fn port_names_exist(c: &Checked) -> usize {
+    let lowered = c.lowered.as_ref().expect("lowered");
+    let mut checked = 0;
+    for s in &lowered.switches {
+        let Some(p) = &s.platform else { continue };
+        let platform = catalogue::switch_platform(&p.name).expect("catalogue platform");
+        let os = match s.os.as_str() {
+            "sonic" => Os::Sonic,
+            "cumulus" => Os::Cumulus,
+            "eos" => Os::Eos,
+            "nxos" => Os::Nxos,
+            _ => Os::Junos,
+        };
+        let names: BTreeSet<String> = (0..platform.cage_count())
+            .filter_map(|cage| platform.port_name(os, cage, 1, 0))
+            .collect();
+        for port in &s.ports {
+            assert!(
+                names.contains(&port.name),
+                "{}: {} is not a port of {}",
+                s.device,
+                port.name,
+                p.name
+            );
+            checked += 1;
+        }
+    }
+    checked
+}
+
+#[test]
+fn spectrum_x_twin_plane_b300() {
+    let c = checked("spectrum-x-twin-plane-b300.fab");
+    let f = c.fabric.as_ref().expect("resolves");
+    // NVIDIA DGX SuperPOD B300 RA, Table 3, 4 SUs: 256 nodes, 2,048 GPUs, 64 leaves, 32
+    // spines; 2,048 node-leaf cables (each 800G cable two 400G links, one per plane) and
+    // 2,048 leaf-spine cables.
+    assert_eq!(f.hosts.len(), 256);
+    assert_eq!(
+        f.hosts.iter().map(|h| h.nics.len()).sum::<usize>(),
+        256 * 8 * 2
+    );
+    assert_eq!(tier_counts(f), vec![64, 32]);
+    let host_links = f
+        .links
+        .iter()
+        .filter(|l| l.generated == Some(fabricc::model::TierId(0)))
+        .count();
+    assert_eq!(host_links, 2 * 2048);
+    assert_eq!(f.links.len() - host_links, 2048);
+    assert_eq!(ports_per_nic(f), BTreeSet::from([2]));
+    planes_are_independent(f, 2);
+    let d = c
+        .facts
+        .as_ref()
+        .and_then(|x| x.deadlock.clone())
+        .expect("deadlock facts");
+    assert!(!d.possible && d.complete);
+    // The fabric as declared and one scenario per link (6,144 links).
+    assert_eq!(d.scenarios, 6145);
+    // The spines are SN5600s on SONiC: 32 spines x 64 ports.
+    assert_eq!(port_names_exist(&c), 32 * 64);
+}
+
+#[test]
+fn alibaba_hpn7_pod() {
+    let c = checked("alibaba-hpn7-pod.fab");
+    let f = c.fabric.as_ref().expect("resolves");
+    // 15 segments x 128 hosts x 8 GPUs = 15,360 GPUs; 8 dual-port NICs per host.
+    assert_eq!(f.hosts.len() * 8, 15_360);
+    assert_eq!(ports_per_nic(f), BTreeSet::from([2]));
+    // Per plane 15 segments x 8 rails = 120 ToRs and 60 aggregation switches.
+    assert_eq!(tier_counts(f), vec![240, 120]);
+    assert_eq!(f.links.len(), 1920 * 16 + 240 * 60);
+    planes_are_independent(f, 2);
+    let d = c
+        .facts
+        .as_ref()
+        .and_then(|x| x.deadlock.clone())
+        .expect("deadlock facts");
+    assert!(!d.possible && d.complete);
+    assert_eq!(d.scenarios, 45_121);
+}
+
+#[test]
+fn meta_ai_zone_rack_tor() {
+    let c = checked("meta-ai-zone-rack-tor.fab");
+    let f = c.fabric.as_ref().expect("resolves");
+    // 192 racks of two 8-GPU hosts: 3,072 GPUs, 192 RTSWs, 16 CTSWs.
+    assert_eq!(f.hosts.len() * 8, 3072);
+    assert_eq!(tier_counts(f), vec![192, 16]);
+    assert_eq!(f.links.len(), 3072 + 192 * 16);
+    assert_eq!(ports_per_nic(f), BTreeSet::from([1]));
+    // Rack-ToR: every NIC of a host lands on one switch, and that switch holds two hosts.
+    let mut tor_of: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
+    let mut hosts_of: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
+    for l in &f.links {
+        if let (DeviceId::Host(h), DeviceId::Switch(s)) | (DeviceId::Switch(s), DeviceId::Host(h)) =
+            (l.a.device, l.b.device)
+        {
+            tor_of.entry(h.0).or_default().insert(s.0);
+            hosts_of.entry(s.0).or_default().insert(h.0);
+        }
+    }
+    assert!(tor_of.values().all(|t| t.len() == 1));
+    assert!(hosts_of.values().all(|h| h.len() == 2));
+    let d = c
+        .facts
+        .as_ref()
+        .and_then(|x| x.deadlock.clone())
+        .expect("deadlock facts");
+    assert!(!d.possible);
+}
+
+#[test]
+fn zip_pairs_element_by_element() {
+    let text = "fabric z {
+  class roce { dscp 26  priority 3  lossless  bandwidth 50% }
+  class cnp  { dscp 48  priority 6  strict  cnp }
+  class bulk { dscp other  priority 0  bandwidth 50% }
+  switch-model s64 { os sonic  ports 64 x 400G  buffer 64MB }
+  nic-model cx8 { driver mlx5  ports 2 x 400G }
+  switch leaf1, leaf2 { model s64  tier 1 }
+  host h[1..4] { nic cx8 }
+  link h[1..4].nic1.port1 -- leaf1.port[5..8] { zip  cable 3m }
+  link h[1..4].nic1.port2 -- leaf2.port[1..4] { zip  cable 3m }
+}
+";
+    let dir = std::env::temp_dir().join(format!("fabricc-zip-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("zip.fab");
+    std::fs::write(&path, text).expect("write");
+    let mut sources = Sources::new();
+    let c = pipeline::check(&mut sources, &path, &Limits::default()).expect("readable");
+    let f = c.fabric.expect("resolves");
+    let names: Vec<(String, String)> = f
+        .links
+        .iter()
+        .map(|l| (f.endpoint_name(l.a), f.endpoint_name(l.b)))
+        .collect();
+    assert_eq!(names.len(), 8, "{names:?}");
+    assert!(
+        names.contains(&("h3.nic1.port1".into(), "leaf1.port7".into())),
+        "{names:?}"
+    );
+    assert!(
+        names.contains(&("h4.nic1.port2".into(), "leaf2.port4".into())),
+        "{names:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
