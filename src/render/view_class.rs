@@ -224,6 +224,7 @@ fn same_host(a: &HostContext, b: &HostContext) -> bool {
 fn same_nic(a: &NicContext, b: &NicContext) -> bool {
     let NicContext {
         index,
+        name,
         netdev,
         rdma_device,
         pci,
@@ -233,6 +234,7 @@ fn same_nic(a: &NicContext, b: &NicContext) -> bool {
         speed_mbps,
     } = a;
     *index == b.index
+        && *name == b.name
         && *guessed == b.guessed
         && *rdma_port == b.rdma_port
         && *speed_mbps == b.speed_mbps
