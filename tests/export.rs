@@ -34,6 +34,8 @@ fn every_fixture_round_trips_through_yaml() {
         "../build/inputs/amd-mi300x-jvd-junos.fab",
         // ECN on a link.
         "../check/FAB304_link_ecn_above_pause.fab",
+        // `load-balance` (issue 20 item 4).
+        "../build/inputs/lb-every-target.fab",
     ] {
         let (json, yaml) = export_json(&root.join(name));
         let mut sources = Sources::new();
