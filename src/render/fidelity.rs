@@ -248,7 +248,7 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             P::WatchdogPoll => Rendered("`PFC_WD|GLOBAL.POLL_INTERVAL`, scaled the same way"),
             P::WatchdogAction => Rendered("`action` drop, forward or alert"),
             P::LoadBalancing => NotExpressible(
-                "not written: `SWITCH_HASH|GLOBAL` keeps the ASIC default ECMP/LAG hash fields and seed; each `load-balance` switch property is FAB930",
+                "not written: the switch keeps its default ECMP hash fields and seed; each `load-balance` switch property is FAB930",
             ),
         },
         SwitchOs::Eos => match p {
@@ -294,7 +294,7 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
                 Refused("`drop` → `drop`, `alert` → `notify-only`; `forward` is FAB901")
             }
             P::LoadBalancing => NotExpressible(
-                "not written: `load-balance`/`ip load-sharing` keep the platform default; each `load-balance` switch property is FAB930",
+                "not written: the switch keeps its default ECMP hashing; each `load-balance` switch property is FAB930",
             ),
         },
         SwitchOs::Nxos => match p {
@@ -342,7 +342,7 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             ),
             P::WatchdogAction => Refused("drop only; `forward` and `alert` are FAB901"),
             P::LoadBalancing => NotExpressible(
-                "not written: `ip load-sharing` keeps its default (address source-destination port source-destination); each `load-balance` switch property is FAB930",
+                "not written: the switch keeps its default ECMP hashing; each `load-balance` switch property is FAB930",
             ),
         },
         SwitchOs::Cumulus => match p {
@@ -388,7 +388,7 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             P::WatchdogPoll => Rendered("`polling-interval` (ms)"),
             P::WatchdogAction => Refused("drop only; `forward` and `alert` are FAB901"),
             P::LoadBalancing => NotExpressible(
-                "not written: ECMP hash and `router adaptive-routing` keep their defaults; each `load-balance` switch property is FAB930",
+                "not written: the switch keeps its default ECMP hashing, adaptive routing as configured by hand; each `load-balance` switch property is FAB930",
             ),
         },
         SwitchOs::Junos => match p {
@@ -430,7 +430,7 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             P::WatchdogPoll => Rendered("`poll-interval` (ms)"),
             P::WatchdogAction => Refused("`watchdog-action drop|forward`; `alert` is FAB901"),
             P::LoadBalancing => NotExpressible(
-                "not written: `enhanced-hash-key` and dynamic load balancing keep their defaults; each `load-balance` switch property is FAB930",
+                "not written: the switch keeps its default ECMP hashing; each `load-balance` switch property is FAB930",
             ),
         },
     };
