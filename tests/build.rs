@@ -154,7 +154,10 @@ const GOLDEN: &[(&str, &str)] = &[
         "fixtures/build/inputs/amd-mi300x-jvd-sonic.fab",
     ),
     // issue 20 item 4: load-balance on every switch target and in nccl.env.
-    ("lb-every-target", "fixtures/build/inputs/lb-every-target.fab"),
+    (
+        "lb-every-target",
+        "fixtures/build/inputs/lb-every-target.fab",
+    ),
 ];
 
 /// Golden cases built for their switch target only: the per-platform switch files are what

@@ -763,7 +763,12 @@ mod trees {
     fn load_balance() -> impl Strategy<Value = LoadBalanceDecl> {
         let field = prop::sample::select(&HashField::ALL[..]).prop_map(s);
         let mode = prop::sample::select(
-            &[LbMode::Ecmp, LbMode::Flowlet, LbMode::PerPacket, LbMode::Adaptive][..],
+            &[
+                LbMode::Ecmp,
+                LbMode::Flowlet,
+                LbMode::PerPacket,
+                LbMode::Adaptive,
+            ][..],
         );
         let prop = prop_oneof![
             vec(field, 1..4).prop_map(LbProp::Hash),

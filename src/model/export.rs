@@ -817,7 +817,10 @@ fn load_balance_ast(
             ast::LbSeed::Fixed(s.parse::<u64>().map_err(|_| {
                 bad(
                     at,
-                    format!("`{}` is not a seed (per-tier or a number)", s.escape_debug()),
+                    format!(
+                        "`{}` is not a seed (per-tier or a number)",
+                        s.escape_debug()
+                    ),
                 )
             })?)
         };

@@ -417,7 +417,9 @@ fn load_balance_not_rendered(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnost
         push(
             h.span,
             format!("hash {}", words.join(" ")),
-            &format!("the switches keep their default ECMP hash fields (the platform's 5-tuple or a subset){qp}"),
+            &format!(
+                "the switches keep their default ECMP hash fields (the platform's 5-tuple or a subset){qp}"
+            ),
         );
     }
     if let Some(m) = &lb.mode
@@ -432,7 +434,10 @@ fn load_balance_not_rendered(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnost
     if let Some(g) = &lb.flowlet_gap {
         push(
             g.span,
-            format!("flowlet-gap {}", crate::syntax::printer::time(crate::syntax::ast::Time(g.value))),
+            format!(
+                "flowlet-gap {}",
+                crate::syntax::printer::time(crate::syntax::ast::Time(g.value))
+            ),
             "the switches keep their own flowlet timer, if they do flowlet switching at all",
         );
     }

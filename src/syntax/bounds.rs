@@ -12,9 +12,9 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::span::Span;
 
 use super::ast::{
-    self, ClassDecl, ClassProp, DscpSpec, EcnArg, EcnSpec, HostProp, Item, LinkProp, NamePattern,
-    NicModelProp, Segment, Size, Stmt, StmtKind, SwitchModelProp, SwitchProp, TemplatePart,
-    TierProp, Watchdog, WatchdogArg, WatchdogSetting, LbProp, LbSeed,
+    self, ClassDecl, ClassProp, DscpSpec, EcnArg, EcnSpec, HostProp, Item, LbProp, LbSeed,
+    LinkProp, NamePattern, NicModelProp, Segment, Size, Stmt, StmtKind, SwitchModelProp,
+    SwitchProp, TemplatePart, TierProp, Watchdog, WatchdogArg, WatchdogSetting,
 };
 
 /// The most names one range item may give (`[1..4294967296]`), FAB007 beyond, whatever
@@ -592,9 +592,7 @@ impl Checker {
                     match &p.node {
                         LbProp::FlowletGap(t) => self.number(t.0, TIME, p.span),
                         LbProp::Seed(LbSeed::Fixed(n)) => self.number(*n, HASH_SEED, p.span),
-                        LbProp::QpsPerConnection(n) => {
-                            self.number(*n, QPS_PER_CONNECTION, p.span)
-                        }
+                        LbProp::QpsPerConnection(n) => self.number(*n, QPS_PER_CONNECTION, p.span),
                         _ => {}
                     }
                 }

@@ -1464,9 +1464,7 @@ impl<'a> Parser<'a> {
                 };
                 (r, LbProp::Mode(mode))
             }
-            "flowlet-gap" => self
-                .time(r)
-                .map(|(r, t)| (r, LbProp::FlowletGap(t.node)))?,
+            "flowlet-gap" => self.time(r).map(|(r, t)| (r, LbProp::FlowletGap(t.node)))?,
             "seed" => {
                 if peek_word(r) == Some("per-tier") {
                     let (r, ()) = self.keyword(r, "per-tier")?;
