@@ -902,6 +902,14 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Result<Option<HostContext>, Diagnos
         driver,
         qos: host_qos(fabric, h),
         nics,
+        qps_per_connection: fabric
+            .load_balance
+            .as_ref()
+            .and_then(|lb| lb.qps_per_connection.map(|q| q.value)),
+        split_data_on_qps: fabric
+            .load_balance
+            .as_ref()
+            .and_then(|lb| lb.split_data_on_qps.map(|q| q.value)),
     }))
 }
 

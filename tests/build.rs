@@ -155,6 +155,11 @@ const GOLDEN: &[(&str, &str)] = &[
     ),
     // Issue 18: two independent planes, Cumulus leaves and SONiC spines, 2-port NICs.
     ("twin-plane-2x2", "fixtures/build/inputs/twin-plane-2x2.fab"),
+    // issue 20 item 4: load-balance on every switch target and in nccl.env.
+    (
+        "lb-every-target",
+        "fixtures/build/inputs/lb-every-target.fab",
+    ),
 ];
 
 /// Golden cases built for their switch target only: the per-platform switch files are what
@@ -257,8 +262,9 @@ fn goldens_stay_small() {
     // 23 switches; the AMD MI300X JVD fixtures (issue 20) add about 0.1 MB (their Thor2 hosts
     // once, four SONiC switches with apply.sh, four Junos files); SONiC's DEVICE_NEIGHBOR
     // table (one record per cabled port) about 0.06 MB; the twin-plane fixture (issue 18:
-    // two hosts, two SONiC spines with apply.sh, two Cumulus leaves) about 0.17 MB.
-    assert!(total < 4_950_000, "committed goldens are {total} bytes");
+    // two hosts, two SONiC spines with apply.sh, two Cumulus leaves) about 0.17 MB; the load-balancing fixture (issue 20)
+    // about 0.21 MB.
+    assert!(total < 5_170_000, "committed goldens are {total} bytes");
 }
 
 /// Validates every generated file of a tree; returns the number of files checked per kind.
@@ -345,8 +351,10 @@ fn every_generated_file_passes_the_validators() {
     assert_eq!(
         totals,
         (
-            12 + 2 + 4 + 4 + 1 + 4 + 2,
-            32 + 4 + 4 * 4 + 4 + 2 + 8 + 2 + 3 + 2 + 2
+            // twin-plane-2x2: 2 SONiC spines, 2 hosts; lb-every-target: 2 SONiC switches
+            // (leaf and spine), 2 hosts.
+            12 + 2 + 4 + 4 + 1 + 4 + 2 + 2,
+            32 + 4 + 4 * 4 + 4 + 2 + 8 + 2 + 3 + 2 + 2 + 2
         ),
         "SONiC files, host scripts"
     );

@@ -36,6 +36,8 @@ fn every_fixture_round_trips_through_yaml() {
         "../check/FAB304_link_ecn_above_pause.fab",
         // Two-port NICs in two planes (issue 18): `ports 2 x 400G`, `h.nic1.port2` ends.
         "../build/inputs/twin-plane-2x2.fab",
+        // `load-balance` (issue 20 item 4).
+        "../build/inputs/lb-every-target.fab",
     ] {
         let (json, yaml) = export_json(&root.join(name));
         let mut sources = Sources::new();

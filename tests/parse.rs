@@ -759,6 +759,32 @@ mod trees {
         })
     }
 
+    /// `load-balance { … }` with any properties (issue 20 item 4).
+    fn load_balance() -> impl Strategy<Value = LoadBalanceDecl> {
+        let field = prop::sample::select(&HashField::ALL[..]).prop_map(s);
+        let mode = prop::sample::select(
+            &[
+                LbMode::Ecmp,
+                LbMode::Flowlet,
+                LbMode::PerPacket,
+                LbMode::Adaptive,
+            ][..],
+        );
+        let prop = prop_oneof![
+            vec(field, 1..4).prop_map(LbProp::Hash),
+            mode.prop_map(LbProp::Mode),
+            time().prop_map(LbProp::FlowletGap),
+            Just(LbProp::Seed(LbSeed::PerTier)),
+            (0..=u64::from(u32::MAX)).prop_map(|n| LbProp::Seed(LbSeed::Fixed(n))),
+            (1..=128u64).prop_map(LbProp::QpsPerConnection),
+            any::<bool>().prop_map(LbProp::SplitDataOnQps),
+        ];
+        vec(prop.prop_map(s), 1..5).prop_map(|props| LoadBalanceDecl {
+            props,
+            span: Span::default(),
+        })
+    }
+
     fn stmt_kind() -> impl Strategy<Value = StmtKind> {
         let settings = prop_oneof![
             (68..=9216u64).prop_map(|v| StmtKind::Mtu(s(v))),
@@ -769,6 +795,7 @@ mod trees {
             watchdog().prop_map(StmtKind::Watchdog),
             class().prop_map(StmtKind::Class),
             prop::sample::select(&BufferModel::ALL[..]).prop_map(|m| StmtKind::BufferModel(s(m))),
+            load_balance().prop_map(StmtKind::LoadBalance),
         ];
         let devices = prop_oneof![
             switch_model().prop_map(StmtKind::SwitchModel),

@@ -343,6 +343,8 @@ fn host() -> HostContext {
             nic(1, Some("ens1f0np0"), Some("0000:3b:00.0")),
             nic(2, None, None),
         ],
+        qps_per_connection: None,
+        split_data_on_qps: None,
     }
 }
 

@@ -143,6 +143,8 @@ codes! {
     NicIdentityGuessed   "FAB920" Output Advice "hosts declare no NIC identity, so their host scripts assume RDMA devices mlx5_0, mlx5_1, … in NIC order",
     RoceClassNoDefault   "FAB921" Output Advice "a second lossless or DCQCN class gets no default ToS on hosts; only applications that set their own reach it",
     UnknownNicDriver     "FAB922" Output Error "a NIC model names a driver fabricc writes no host script for",
+    // load balancing (issue 20 item 4)
+    LoadBalanceNotRendered "FAB930" Output Warning "a target does not configure a `load-balance` property; its switches keep their default per-flow ECMP hashing",
     // SONiC (issue 14)
     SonicAsicUnknown     "FAB950" Output Error "a SONiC switch model names no catalogue platform, so its ASIC vendor (Spectrum or Broadcom tables) is unknown",
     SonicBufferModelUnsupported "FAB951" Output Error "`buffer-model dynamic` on a SONiC platform that has no dynamic buffer manager",

@@ -27,6 +27,9 @@ pub struct FabricDoc {
     /// The fabric-level `buffer-model`, when set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub buffer_model: Option<String>,
+    /// The fabric's `load-balance` block, when written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load_balance: Option<LoadBalanceDoc>,
     pub pfc_watchdog: WatchdogDoc,
     pub classes: Vec<ClassDoc>,
     pub switch_models: Vec<SwitchModelDoc>,
@@ -35,6 +38,25 @@ pub struct FabricDoc {
     pub hosts: Vec<HostDoc>,
     pub links: Vec<LinkDoc>,
     pub routing: RoutingDoc,
+}
+
+/// `load-balance { … }`: keywords as in the language (`hash: [src-ip, roce-qp]`,
+/// `mode: flowlet`, `seed: per-tier` or a number as text).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LoadBalanceDoc {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hash: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flowlet_gap_ns: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qps_per_connection: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub split_data_on_qps: Option<bool>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -464,6 +486,19 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
         roce_mtu: fabric.roce_mtu.value,
         rtt_ns: fabric.rtt.map(|r| r.value),
         buffer_model: fabric.buffer_model.map(|m| m.value.as_str().to_string()),
+        load_balance: fabric.load_balance.as_ref().map(|lb| LoadBalanceDoc {
+            hash: lb.hash.as_ref().map_or_else(Vec::new, |h| {
+                h.value.iter().map(|f| f.keyword().to_string()).collect()
+            }),
+            mode: lb.mode.map(|m| m.value.keyword().to_string()),
+            flowlet_gap_ns: lb.flowlet_gap.map(|g| g.value),
+            seed: lb.seed.map(|s| match s.value {
+                ast::LbSeed::PerTier => "per-tier".to_string(),
+                ast::LbSeed::Fixed(n) => n.to_string(),
+            }),
+            qps_per_connection: lb.qps_per_connection.map(|q| q.value),
+            split_data_on_qps: lb.split_data_on_qps.map(|q| q.value),
+        }),
         pfc_watchdog: watchdog_doc(fabric.watchdog.value),
         classes: fabric
             .classes
@@ -739,6 +774,81 @@ fn buffer_model_of(name: &str) -> Option<ast::BufferModel> {
         .find(|m| m.as_str() == name)
 }
 
+/// The `load-balance` block of the YAML form; an unknown keyword is FAB015-style YAML input.
+fn load_balance_ast(
+    lb: &LoadBalanceDoc,
+    at: Span,
+    bad: &dyn Fn(Span, String) -> Diagnostic,
+) -> Result<ast::LoadBalanceDecl, Diagnostic> {
+    let mut props = Vec::new();
+    let mut push = |p: ast::LbProp| props.push(Spanned::new(p, at));
+    if !lb.hash.is_empty() {
+        let mut fields = Vec::new();
+        for h in &lb.hash {
+            let f = ast::HashField::ALL
+                .into_iter()
+                .find(|f| f.keyword() == h)
+                .ok_or_else(|| {
+                    bad(
+                        at,
+                        format!(
+                            "`{}` is not a hash field (src-ip, dst-ip, src-port, dst-port, protocol, roce-qp)",
+                            h.escape_debug()
+                        ),
+                    )
+                })?;
+            fields.push(Spanned::new(f, at));
+        }
+        push(ast::LbProp::Hash(fields));
+    }
+    if let Some(m) = &lb.mode {
+        let mode = [
+            ast::LbMode::Ecmp,
+            ast::LbMode::Flowlet,
+            ast::LbMode::PerPacket,
+            ast::LbMode::Adaptive,
+        ]
+        .into_iter()
+        .find(|x| x.keyword() == m)
+        .ok_or_else(|| {
+            bad(
+                at,
+                format!(
+                    "`{}` is not a load-balance mode (ecmp, flowlet, per-packet, adaptive)",
+                    m.escape_debug()
+                ),
+            )
+        })?;
+        push(ast::LbProp::Mode(mode));
+    }
+    if let Some(g) = lb.flowlet_gap_ns {
+        push(ast::LbProp::FlowletGap(ast::Time(g)));
+    }
+    if let Some(s) = &lb.seed {
+        let seed = if s == "per-tier" {
+            ast::LbSeed::PerTier
+        } else {
+            ast::LbSeed::Fixed(s.parse::<u64>().map_err(|_| {
+                bad(
+                    at,
+                    format!(
+                        "`{}` is not a seed (per-tier or a number)",
+                        s.escape_debug()
+                    ),
+                )
+            })?)
+        };
+        push(ast::LbProp::Seed(seed));
+    }
+    if let Some(q) = lb.qps_per_connection {
+        push(ast::LbProp::QpsPerConnection(q));
+    }
+    if let Some(on) = lb.split_data_on_qps {
+        push(ast::LbProp::SplitDataOnQps(on));
+    }
+    Ok(ast::LoadBalanceDecl { props, span: at })
+}
+
 /// Reads the YAML form into the explicit statements of the language.
 pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
     let doc: FabricDoc = serde_yaml::from_str(text).map_err(|e| yaml_error(file, text, &e))?;
@@ -806,6 +916,13 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
             )
         })?;
         body.push(stmt(StmtKind::BufferModel(Spanned::new(model, m_at)), m_at));
+    }
+    if let Some(lb) = &doc.load_balance {
+        let lb_at = top("load_balance", "");
+        body.push(stmt(
+            StmtKind::LoadBalance(load_balance_ast(lb, lb_at, &bad)?),
+            lb_at,
+        ));
     }
     body.push(stmt(
         StmtKind::Watchdog(watchdog_ast(&doc.pfc_watchdog, at, &bad)?),

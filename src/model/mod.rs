@@ -18,7 +18,9 @@ use serde::Serialize;
 
 use crate::catalogue::{NicPlatform, Platform};
 use crate::span::Span;
-pub use crate::syntax::ast::{BufferModel, Congestion, Os, RoutingModel, WatchdogAction};
+pub use crate::syntax::ast::{
+    BufferModel, Congestion, HashField, LbMode, LbSeed, Os, RoutingModel, WatchdogAction,
+};
 pub use limits::Limits;
 
 /// A value and the place that set it; `default` when no statement did.
@@ -89,6 +91,9 @@ pub struct Fabric {
     pub watchdog: Sourced<Watchdog>,
     /// `buffer-model` at fabric level: the SONiC buffer manager of models that do not say.
     pub buffer_model: Option<Sourced<BufferModel>>,
+    /// `load-balance { … }`: the ECMP hashing / load-balancing policy; `None` when the
+    /// source has no such block (every target then keeps its platform default, unstated).
+    pub load_balance: Option<LoadBalance>,
     pub classes: Vec<Class>,
     pub switch_models: Vec<SwitchModel>,
     pub nic_models: Vec<NicModel>,
@@ -372,6 +377,28 @@ pub enum Watchdog {
         poll_ns: u64,
         action: WatchdogAction,
     },
+}
+
+/// The fabric's `load-balance` block, one slot per property (each points at its line, so a
+/// target that cannot render it says so there).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct LoadBalance {
+    pub span: Span,
+    /// Hash fields, in the order written, without repeats.
+    pub hash: Option<Sourced<Vec<HashField>>>,
+    pub mode: Option<Sourced<LbMode>>,
+    /// Flowlet idle gap in ns.
+    pub flowlet_gap: Option<Sourced<u64>>,
+    pub seed: Option<Sourced<LbSeed>>,
+    pub qps_per_connection: Option<Sourced<u64>>,
+    pub split_data_on_qps: Option<Sourced<bool>>,
+}
+
+impl LoadBalance {
+    /// True when the switches are asked for anything (the host settings aside).
+    pub fn hashes_on(&self, f: HashField) -> bool {
+        self.hash.as_ref().is_some_and(|h| h.value.contains(&f))
+    }
 }
 
 /// SONiC's `pfcwd start_default` values: 200 ms detection and restoration, drop.

@@ -109,6 +109,7 @@ pub fn preflight(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnostic> {
     );
     if !lowered.switches.is_empty() {
         out.extend(unmarked_ecn(fabric));
+        out.extend(load_balance_not_rendered(fabric, lowered));
     }
     out
 }
@@ -127,6 +128,7 @@ pub fn is_build_finding(d: &Diagnostic) -> bool {
             | Code::SonicLookupRowMissing
             | Code::SonicLanesMismatch
             | Code::SonicHeadroomPinned
+            | Code::LoadBalanceNotRendered
     )
 }
 
@@ -372,6 +374,84 @@ fn unmarked_ecn(fabric: &Fabric) -> Vec<Diagnostic> {
             ))
         })
         .collect()
+}
+
+/// FAB930: the switch side of `load-balance` (hash fields, mode, flowlet gap, seed), which no
+/// switch target writes yet, one finding per property at its line, naming the targets
+/// whose switches keep their defaults. The host side (`qps-per-connection`,
+/// `split-data-on-qps`) is written to every host's `nccl.env`, so it gives none.
+fn load_balance_not_rendered(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnostic> {
+    let Some(lb) = &fabric.load_balance else {
+        return Vec::new();
+    };
+    // target → switch count, sorted by target name.
+    let mut per_os: BTreeMap<&'static str, usize> = BTreeMap::new();
+    for s in &lowered.switches {
+        *per_os.entry(s.os.as_str()).or_default() += 1;
+    }
+    let targets: Vec<String> = per_os
+        .iter()
+        .map(|(os, n)| format!("{n} {os} switch{}", if *n == 1 { "" } else { "es" }))
+        .collect();
+    let targets = targets.join(", ");
+    let mut out = Vec::new();
+    let mut push = |span: crate::span::Span, what: String, instead: &str| {
+        out.push(
+            Diagnostic::new(
+                Code::LoadBalanceNotRendered,
+                span,
+                format!("load-balance `{what}` is not written for {targets}: {instead}"),
+            )
+            .label("not configured on any switch")
+            .help("configure it on the switches by hand, or remove it so the source says what the switches do; the NCCL settings of `load-balance` are written to every host's nccl.env"),
+        );
+    };
+    if let Some(h) = &lb.hash {
+        let words: Vec<&str> = h.value.iter().map(|f| f.keyword()).collect();
+        let qp = if h.value.contains(&crate::model::HashField::RoceQp) {
+            "; hashing on the RoCEv2 BTH destination QP needs a UDF hash key, which fabricc writes for no target"
+        } else {
+            ""
+        };
+        push(
+            h.span,
+            format!("hash {}", words.join(" ")),
+            &format!(
+                "the switches keep their default ECMP hash fields (the platform's 5-tuple or a subset){qp}"
+            ),
+        );
+    }
+    if let Some(m) = &lb.mode
+        && m.value != crate::model::LbMode::Ecmp
+    {
+        push(
+            m.span,
+            format!("mode {}", m.value.keyword()),
+            "the switches keep static per-flow ECMP hashing, so a RoCE flow stays on one path however congested it is",
+        );
+    }
+    if let Some(g) = &lb.flowlet_gap {
+        push(
+            g.span,
+            format!(
+                "flowlet-gap {}",
+                crate::syntax::printer::time(crate::syntax::ast::Time(g.value))
+            ),
+            "the switches keep their own flowlet timer, if they do flowlet switching at all",
+        );
+    }
+    if let Some(s) = &lb.seed {
+        let what = match s.value {
+            crate::model::LbSeed::PerTier => "seed per-tier".to_string(),
+            crate::model::LbSeed::Fixed(n) => format!("seed {n}"),
+        };
+        push(
+            s.span,
+            what,
+            "the switches keep their default hash seed, so switches of different tiers may hash alike (polarisation)",
+        );
+    }
+    out
 }
 
 /// A render failure as a finding on the device.

@@ -550,4 +550,8 @@ pub struct HostContext {
     pub qos: HostQos,
     /// Sorted by index.
     pub nics: Vec<NicContext>,
+    /// `load-balance { qps-per-connection N }`: NCCL_IB_QPS_PER_CONNECTION.
+    pub qps_per_connection: Option<u64>,
+    /// `load-balance { split-data-on-qps on|off }`: NCCL_IB_SPLIT_DATA_ON_QPS.
+    pub split_data_on_qps: Option<bool>,
 }

@@ -67,10 +67,13 @@ pub enum Property {
     WatchdogRestore,
     WatchdogPoll,
     WatchdogAction,
+    /// The switch side of `load-balance`: hash fields (incl. the RoCE QP), mode, flowlet gap,
+    /// seed (issue 20 item 4).
+    LoadBalancing,
 }
 
 impl Property {
-    pub const ALL: [Property; 25] = [
+    pub const ALL: [Property; 26] = [
         Property::Identity,
         Property::Release,
         Property::Platform,
@@ -96,6 +99,7 @@ impl Property {
         Property::WatchdogRestore,
         Property::WatchdogPoll,
         Property::WatchdogAction,
+        Property::LoadBalancing,
     ];
 
     /// How findings and `docs/targets.md` name the property.
@@ -126,6 +130,7 @@ impl Property {
             Property::WatchdogRestore => "watchdog restore",
             Property::WatchdogPoll => "watchdog poll",
             Property::WatchdogAction => "watchdog action",
+            Property::LoadBalancing => "load balancing",
         }
     }
 }
@@ -242,6 +247,9 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             P::WatchdogRestore => Rendered("`restoration_time`, scaled the same way"),
             P::WatchdogPoll => Rendered("`PFC_WD|GLOBAL.POLL_INTERVAL`, scaled the same way"),
             P::WatchdogAction => Rendered("`action` drop, forward or alert"),
+            P::LoadBalancing => NotExpressible(
+                "not written: the switch keeps its default ECMP hash fields and seed; each `load-balance` switch property is FAB930",
+            ),
         },
         SwitchOs::Eos => match p {
             P::Identity => Rendered("header comment; the fragment sets no hostname"),
@@ -285,6 +293,9 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             P::WatchdogAction => {
                 Refused("`drop` → `drop`, `alert` → `notify-only`; `forward` is FAB901")
             }
+            P::LoadBalancing => NotExpressible(
+                "not written: the switch keeps its default ECMP hashing; each `load-balance` switch property is FAB930",
+            ),
         },
         SwitchOs::Nxos => match p {
             P::Identity => Rendered("header comment; the fragment sets no hostname"),
@@ -330,6 +341,9 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
                 "platform poll timer, 100 ms; FAB904 when the fabric states another `poll`",
             ),
             P::WatchdogAction => Refused("drop only; `forward` and `alert` are FAB901"),
+            P::LoadBalancing => NotExpressible(
+                "not written: the switch keeps its default ECMP hashing; each `load-balance` switch property is FAB930",
+            ),
         },
         SwitchOs::Cumulus => match p {
             P::Identity => Rendered("header comment; the fragment sets no hostname"),
@@ -373,6 +387,9 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             ),
             P::WatchdogPoll => Rendered("`polling-interval` (ms)"),
             P::WatchdogAction => Refused("drop only; `forward` and `alert` are FAB901"),
+            P::LoadBalancing => NotExpressible(
+                "not written: the switch keeps its default ECMP hashing, adaptive routing as configured by hand; each `load-balance` switch property is FAB930",
+            ),
         },
         SwitchOs::Junos => match p {
             P::Identity => Rendered("header comment; the fragment sets no host-name"),
@@ -412,6 +429,9 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             P::WatchdogRestore => Rendered("`recovery` (ms)"),
             P::WatchdogPoll => Rendered("`poll-interval` (ms)"),
             P::WatchdogAction => Refused("`watchdog-action drop|forward`; `alert` is FAB901"),
+            P::LoadBalancing => NotExpressible(
+                "not written: the switch keeps its default ECMP hashing; each `load-balance` switch property is FAB930",
+            ),
         },
     };
     Some(s)
@@ -769,5 +789,6 @@ pub fn index(p: Property) -> usize {
         Property::WatchdogRestore => 22,
         Property::WatchdogPoll => 23,
         Property::WatchdogAction => 24,
+        Property::LoadBalancing => 25,
     }
 }

@@ -111,6 +111,11 @@ pub struct NcclView {
     /// is known only by netdev or PCI address.
     pub hca: Option<String>,
     pub hca_guessed: bool,
+    /// `NCCL_IB_QPS_PER_CONNECTION` from `load-balance`: more queue pairs per connection give
+    /// ECMP more flows (distinct UDP source ports) to spread.
+    pub qps_per_connection: Option<u64>,
+    /// `NCCL_IB_SPLIT_DATA_ON_QPS` (0 or 1) from `load-balance`.
+    pub split_data_on_qps: Option<u8>,
 }
 
 #[derive(Debug, Serialize)]
@@ -225,6 +230,8 @@ pub fn view(ctx: &HostContext) -> Result<HostView, RenderError> {
             others: ctx.qos.other_roce.iter().map(tos_view).collect(),
             hca,
             hca_guessed: ctx.nics.iter().any(|n| n.guessed),
+            qps_per_connection: ctx.qps_per_connection,
+            split_data_on_qps: ctx.split_data_on_qps.map(u8::from),
         },
         nics,
         mlx5,

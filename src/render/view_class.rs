@@ -213,8 +213,12 @@ fn same_host(a: &HostContext, b: &HostContext) -> bool {
         driver,
         qos,
         nics,
+        qps_per_connection,
+        split_data_on_qps,
     } = a;
     *driver == b.driver
+        && *qps_per_connection == b.qps_per_connection
+        && *split_data_on_qps == b.split_data_on_qps
         && nics.len() == b.nics.len()
         && *fabric == b.fabric
         && *qos == b.qos

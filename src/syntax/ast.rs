@@ -68,6 +68,89 @@ pub enum StmtKind {
     /// `buffer-model dynamic|traditional`: SONiC's buffer manager on every SONiC switch
     /// whose model does not say.
     BufferModel(Spanned<BufferModel>),
+    /// `load-balance { hash … mode … }`: the fabric's ECMP hashing and load-balancing
+    /// policy (issue 20 item 4).
+    LoadBalance(LoadBalanceDecl),
+}
+
+/// `load-balance { … }`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadBalanceDecl {
+    pub props: Vec<Spanned<LbProp>>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LbProp {
+    /// `hash src-ip dst-ip …`: the header fields ECMP hashes on.
+    Hash(Vec<Spanned<HashField>>),
+    Mode(LbMode),
+    /// `flowlet-gap 16us`: the idle gap after which a flow may change path.
+    FlowletGap(Time),
+    Seed(LbSeed),
+    /// `qps-per-connection N`: NCCL_IB_QPS_PER_CONNECTION on every host.
+    QpsPerConnection(u64),
+    /// `split-data-on-qps on|off`: NCCL_IB_SPLIT_DATA_ON_QPS on every host.
+    SplitDataOnQps(bool),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum HashField {
+    SrcIp,
+    DstIp,
+    SrcPort,
+    DstPort,
+    Protocol,
+    /// The RoCEv2 BTH destination QP (a UDF hash on the InfiniBand transport header).
+    RoceQp,
+}
+
+impl HashField {
+    pub const ALL: [HashField; 6] = [
+        HashField::SrcIp,
+        HashField::DstIp,
+        HashField::SrcPort,
+        HashField::DstPort,
+        HashField::Protocol,
+        HashField::RoceQp,
+    ];
+    pub fn keyword(self) -> &'static str {
+        match self {
+            HashField::SrcIp => "src-ip",
+            HashField::DstIp => "dst-ip",
+            HashField::SrcPort => "src-port",
+            HashField::DstPort => "dst-port",
+            HashField::Protocol => "protocol",
+            HashField::RoceQp => "roce-qp",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LbMode {
+    /// Static per-flow ECMP hashing (every switch's default).
+    Ecmp,
+    Flowlet,
+    PerPacket,
+    Adaptive,
+}
+
+impl LbMode {
+    pub fn keyword(self) -> &'static str {
+        match self {
+            LbMode::Ecmp => "ecmp",
+            LbMode::Flowlet => "flowlet",
+            LbMode::PerPacket => "per-packet",
+            LbMode::Adaptive => "adaptive",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LbSeed {
+    /// A different seed per tier (seed = tier number), against hash polarisation.
+    PerTier,
+    Fixed(u64),
 }
 
 // ---------------------------------------------------------------- quantities

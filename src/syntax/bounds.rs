@@ -12,9 +12,9 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::span::Span;
 
 use super::ast::{
-    self, ClassDecl, ClassProp, DscpSpec, EcnArg, EcnSpec, HostProp, Item, LinkProp, NamePattern,
-    NicModelProp, Segment, Size, Stmt, StmtKind, SwitchModelProp, SwitchProp, TemplatePart,
-    TierProp, Watchdog, WatchdogArg, WatchdogSetting,
+    self, ClassDecl, ClassProp, DscpSpec, EcnArg, EcnSpec, HostProp, Item, LbProp, LbSeed,
+    LinkProp, NamePattern, NicModelProp, Segment, Size, Stmt, StmtKind, SwitchModelProp,
+    SwitchProp, TemplatePart, TierProp, Watchdog, WatchdogArg, WatchdogSetting,
 };
 
 /// The most names one range item may give (`[1..4294967296]`), FAB007 beyond, whatever
@@ -58,6 +58,22 @@ pub const PRIORITY: Bound = Bound {
     lo: 0,
     hi: 7,
     help: "a priority is between 0 and 7",
+    unit: "",
+};
+/// `qps-per-connection` in `load-balance` (NCCL_IB_QPS_PER_CONNECTION; NCCL caps it at 128).
+pub const QPS_PER_CONNECTION: Bound = Bound {
+    what: "qps-per-connection",
+    lo: 1,
+    hi: 128,
+    help: "qps-per-connection is between 1 and 128",
+    unit: "",
+};
+/// A fixed `seed` in `load-balance` (the switches hold a 32-bit hash seed).
+pub const HASH_SEED: Bound = Bound {
+    what: "seed",
+    lo: 0,
+    hi: 4_294_967_295,
+    help: "a hash seed is between 0 and 4294967295",
     unit: "",
 };
 /// A switch egress queue or traffic class (`queue`, `traffic-class`).
@@ -587,6 +603,16 @@ impl Checker {
                 }
             }
             StmtKind::BufferModel(_) => {}
+            StmtKind::LoadBalance(lb) => {
+                for p in &lb.props {
+                    match &p.node {
+                        LbProp::FlowletGap(t) => self.number(t.0, TIME, p.span),
+                        LbProp::Seed(LbSeed::Fixed(n)) => self.number(*n, HASH_SEED, p.span),
+                        LbProp::QpsPerConnection(n) => self.number(*n, QPS_PER_CONNECTION, p.span),
+                        _ => {}
+                    }
+                }
+            }
         }
     }
 }

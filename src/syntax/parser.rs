@@ -60,6 +60,7 @@ pub const STATEMENTS: &[&str] = &[
     "rewrite",
     "bounce-tagging",
     "buffer-model",
+    "load-balance",
 ];
 pub const CLASS_PROPS: &[&str] = &[
     "dscp",
@@ -89,6 +90,18 @@ pub const SWITCH_MODEL_PROPS: &[&str] = &[
     "description",
     "buffer-model",
 ];
+pub const LOAD_BALANCE_PROPS: &[&str] = &[
+    "hash",
+    "mode",
+    "flowlet-gap",
+    "seed",
+    "qps-per-connection",
+    "split-data-on-qps",
+];
+pub const HASH_FIELDS: &[&str] = &[
+    "src-ip", "dst-ip", "src-port", "dst-port", "protocol", "roce-qp",
+];
+const LB_MODES: &[&str] = &["ecmp", "flowlet", "per-packet", "adaptive"];
 pub const NIC_MODEL_PROPS: &[&str] = &["platform", "driver", "speed", "buffer", "ports"];
 pub const SWITCH_PROPS: &[&str] = &[
     "model",
@@ -161,6 +174,13 @@ const NIC_MODEL_BLOCK: BlockKind = BlockKind {
     keywords: NIC_MODEL_PROPS,
     also: &[],
 };
+const LOAD_BALANCE_BLOCK: BlockKind = BlockKind {
+    what: "load-balance property",
+    plural: "load-balance properties",
+    owner: "load-balance",
+    keywords: LOAD_BALANCE_PROPS,
+    also: HASH_FIELDS,
+};
 const SWITCH_BLOCK: BlockKind = BlockKind {
     what: "switch property",
     plural: "switch properties",
@@ -207,6 +227,7 @@ const PROPERTY_BLOCKS: &[&BlockKind] = &[
     &TIER_BLOCK,
     &SWITCH_MODEL_BLOCK,
     &NIC_MODEL_BLOCK,
+    &LOAD_BALANCE_BLOCK,
 ];
 
 /// `a`, `b` and `c`
@@ -708,7 +729,7 @@ impl<'a> Parser<'a> {
     /// `statement = mtu | roce_mtu | class | watchdog | rtt | description
     ///            | switch_model | nic_model | switch | host | link | tier
     ///            | routing | route | fail | check | path | rewrite | bounce_tagging
-    ///            | buffer_model ;`
+    ///            | buffer_model | load_balance ;`
     fn statement(&self, i: &'a str, in_fabric: bool) -> PResult<'a, Stmt> {
         let (_, kw) = self.block_keyword(i, &STATEMENT_BLOCK)?;
         let (r, kind) = match kw {
@@ -744,6 +765,9 @@ impl<'a> Parser<'a> {
                 self.buffer_model(r)
                     .map(|(r, v)| (r, StmtKind::BufferModel(v)))?
             }
+            "load-balance" => self
+                .load_balance(i)
+                .map(|(r, v)| (r, StmtKind::LoadBalance(v)))?,
             "fabric" if in_fabric => {
                 return fail(
                     SyntaxError::new(
@@ -1401,6 +1425,83 @@ impl<'a> Parser<'a> {
             _ => return fail(self.unknown(i, kw, &NIC_MODEL_BLOCK)),
         };
         Ok((r, Spanned::new(prop, self.span(i, r))))
+    }
+
+    /// `load_balance = "load-balance" block(lb_prop) ;`
+    fn load_balance(&self, i: &'a str) -> PResult<'a, LoadBalanceDecl> {
+        let (r, ()) = self.keyword(i, "load-balance")?;
+        let help = "load-balance needs a block: `load-balance { hash src-ip dst-ip roce-qp }`";
+        let (r, props) = self.block(r, help, |i| self.lb_prop(i))?;
+        Ok((
+            r,
+            LoadBalanceDecl {
+                props,
+                span: self.span(i, r),
+            },
+        ))
+    }
+
+    /// `lb_prop = "hash" hash_field { hash_field }
+    ///          | "mode" ( "ecmp" | "flowlet" | "per-packet" | "adaptive" )
+    ///          | "flowlet-gap" TIME | "seed" ( "per-tier" | INT )
+    ///          | "qps-per-connection" INT | "split-data-on-qps" ( "on" | "off" ) ;`
+    fn lb_prop(&self, i: &'a str) -> PResult<'a, Spanned<LbProp>> {
+        let (r, kw) = self.block_keyword(i, &LOAD_BALANCE_BLOCK)?;
+        let (r, prop) = match kw {
+            "hash" => {
+                let mut fields = Vec::new();
+                let (mut r, first) = self.hash_field(r)?;
+                fields.push(first);
+                while let Some(w) = peek_word(r) {
+                    if !HASH_FIELDS.contains(&w) {
+                        break;
+                    }
+                    let (next, f) = self.hash_field(r)?;
+                    fields.push(f);
+                    r = next;
+                }
+                (r, LbProp::Hash(fields))
+            }
+            "mode" => {
+                let (r, w) = self.choice(r, "load-balance mode", LB_MODES)?;
+                let mode = match w.node {
+                    "ecmp" => LbMode::Ecmp,
+                    "flowlet" => LbMode::Flowlet,
+                    "per-packet" => LbMode::PerPacket,
+                    _ => LbMode::Adaptive,
+                };
+                (r, LbProp::Mode(mode))
+            }
+            "flowlet-gap" => self.time(r).map(|(r, t)| (r, LbProp::FlowletGap(t.node)))?,
+            "seed" => {
+                if peek_word(r) == Some("per-tier") {
+                    let (r, ()) = self.keyword(r, "per-tier")?;
+                    (r, LbProp::Seed(LbSeed::PerTier))
+                } else {
+                    self.int_in(r, "seed", 0, u64::from(u32::MAX))
+                        .map(|(r, n)| (r, LbProp::Seed(LbSeed::Fixed(n.node))))?
+                }
+            }
+            "qps-per-connection" => self
+                .int_in(r, "qps-per-connection", 1, 128)
+                .map(|(r, n)| (r, LbProp::QpsPerConnection(n.node)))?,
+            "split-data-on-qps" => {
+                let (r, w) = self.choice(r, "split-data-on-qps setting", &["on", "off"])?;
+                (r, LbProp::SplitDataOnQps(w.node == "on"))
+            }
+            _ => return fail(self.unknown(i, kw, &LOAD_BALANCE_BLOCK)),
+        };
+        Ok((r, Spanned::new(prop, self.span(i, r))))
+    }
+
+    /// `hash_field = "src-ip" | "dst-ip" | "src-port" | "dst-port" | "protocol" | "roce-qp" ;`
+    fn hash_field(&self, i: &'a str) -> PResult<'a, Spanned<HashField>> {
+        let (r, w) = self.choice(i, "hash field", HASH_FIELDS)?;
+        let field = HashField::ALL
+            .into_iter()
+            .find(|f| f.keyword() == w.node)
+            .unwrap_or(HashField::SrcIp);
+        Ok((r, Spanned::new(field, w.span)))
     }
 
     // ------------------------------------------------------------ devices

@@ -187,6 +187,13 @@ impl Printer {
                 self.line(format!("bounce-tagging {}", ps.join(" -> ")));
             }
             StmtKind::BufferModel(m) => self.line(format!("buffer-model {}", m.node.as_str())),
+            StmtKind::LoadBalance(lb) => {
+                self.block("load-balance".to_string(), |p| {
+                    for prop in &lb.props {
+                        p.line(lb_prop(&prop.node));
+                    }
+                });
+            }
         }
     }
 
@@ -443,6 +450,24 @@ pub fn length(l: Length) -> String {
 }
 
 /// The largest unit that gives a whole number: `50us`, `200ms`, `1s`, `1500ns`.
+/// One `load-balance` property as written.
+pub fn lb_prop(prop: &LbProp) -> String {
+    match prop {
+        LbProp::Hash(fields) => {
+            let words: Vec<&str> = fields.iter().map(|f| f.node.keyword()).collect();
+            format!("hash {}", words.join(" "))
+        }
+        LbProp::Mode(m) => format!("mode {}", m.keyword()),
+        LbProp::FlowletGap(t) => format!("flowlet-gap {}", time(*t)),
+        LbProp::Seed(LbSeed::PerTier) => "seed per-tier".to_string(),
+        LbProp::Seed(LbSeed::Fixed(n)) => format!("seed {n}"),
+        LbProp::QpsPerConnection(n) => format!("qps-per-connection {n}"),
+        LbProp::SplitDataOnQps(on) => {
+            format!("split-data-on-qps {}", if *on { "on" } else { "off" })
+        }
+    }
+}
+
 pub fn time(t: Time) -> String {
     let ns = t.0;
     if ns == 0 {

@@ -166,6 +166,7 @@ pub fn resolve(
     let mut check_failures = None;
     let mut bounce = None;
     let mut buffer_model = None;
+    let mut load_balance: Option<Sourced<crate::model::LoadBalance>> = None;
     for s in &stmts {
         let span = s.span;
         match &s.kind {
@@ -208,6 +209,10 @@ pub fn resolve(
                     "`buffer-model`",
                     &mut diags,
                 );
+            }
+            StmtKind::LoadBalance(decl) => {
+                let lb = load_balance_block(decl, &mut diags);
+                put(&mut load_balance, lb, span, "`load-balance`", &mut diags);
             }
             StmtKind::BounceTagging(list) => {
                 put(
@@ -290,6 +295,7 @@ pub fn resolve(
         rtt,
         watchdog: watchdog.unwrap_or(Sourced::default_at(DEFAULT_WATCHDOG, block.name.span)),
         buffer_model,
+        load_balance: load_balance.map(|l| l.value),
         classes: class_list,
         switch_models,
         nic_models,
@@ -463,4 +469,50 @@ fn models_used(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
             );
         }
     }
+}
+
+/// A `load-balance` block's properties, each once (FAB103 twice); a hash field written
+/// twice is kept once.
+fn load_balance_block(
+    decl: &ast::LoadBalanceDecl,
+    diags: &mut Vec<Diagnostic>,
+) -> crate::model::LoadBalance {
+    let mut lb = crate::model::LoadBalance {
+        span: decl.span,
+        ..Default::default()
+    };
+    for p in &decl.props {
+        let span = p.span;
+        match &p.node {
+            ast::LbProp::Hash(fields) => {
+                let mut list = Vec::new();
+                for f in fields {
+                    if !list.contains(&f.node) {
+                        list.push(f.node);
+                    }
+                }
+                put(&mut lb.hash, list, span, "`hash`", diags);
+            }
+            ast::LbProp::Mode(m) => put(&mut lb.mode, *m, span, "`mode`", diags),
+            ast::LbProp::FlowletGap(t) => {
+                put(&mut lb.flowlet_gap, t.0, span, "`flowlet-gap`", diags);
+            }
+            ast::LbProp::Seed(s) => put(&mut lb.seed, *s, span, "`seed`", diags),
+            ast::LbProp::QpsPerConnection(n) => put(
+                &mut lb.qps_per_connection,
+                *n,
+                span,
+                "`qps-per-connection`",
+                diags,
+            ),
+            ast::LbProp::SplitDataOnQps(on) => put(
+                &mut lb.split_data_on_qps,
+                *on,
+                span,
+                "`split-data-on-qps`",
+                diags,
+            ),
+        }
+    }
+    lb
 }
