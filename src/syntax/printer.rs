@@ -323,7 +323,16 @@ fn switch_model_prop(prop: &SwitchModelProp) -> String {
         SwitchModelProp::Ports(groups) => {
             let gs: Vec<String> = groups
                 .iter()
-                .map(|g| format!("{} x {}", g.node.count, speed(g.node.speed)))
+                .map(|g| match g.node.breakout {
+                    None => format!("{} x {}", g.node.count, speed(g.node.speed)),
+                    Some(b) => format!(
+                        "{} x {} breakout {} x {}",
+                        g.node.count,
+                        speed(g.node.speed),
+                        b.ways,
+                        speed(b.speed)
+                    ),
+                })
                 .collect();
             format!("ports {}", gs.join(", "))
         }
