@@ -709,6 +709,11 @@ impl Platform {
             .collect()
     }
 
+    /// SerDes lanes of cage `cage` (0-based, counting every cage); `None` without cages.
+    pub fn cage_lanes(&self, cage: u32) -> Option<u32> {
+        self.locate(cage).map(|(g, _)| g.lanes)
+    }
+
     pub fn cage_count(&self) -> u32 {
         self.fabric_cages().map(|c| c.count).sum()
     }

@@ -626,17 +626,22 @@ impl Note {
     }
 }
 
-/// The port note of a switch whose fabric ports are broken out: its names exist only once
-/// the breakout is configured, which no target writes. Port speed and FEC, which every target
+/// The port note of a switch whose fabric ports are broken out and whose target cannot write
+/// the breakout (`written` false: no sourced syntax for that platform): its names exist only
+/// once the breakout is configured. Port speed and FEC, which every target
 /// leaves to the platform on every fabric, are not a finding: a `check` finding says something
 /// about this fabric, and what holds for every fabric of a target is in `docs/targets.md` and
 /// report.md.
-pub(crate) fn device_managed(ctx: &SwitchContext, notes: &mut Vec<Note>) {
+pub(crate) fn device_managed(ctx: &SwitchContext, written: bool, notes: &mut Vec<Note>) {
     let Some(p) = &ctx.platform else { return };
-    let Some(&(first, split)) = p.breakouts.first() else {
+    if written {
+        return;
+    }
+    let Some(first) = p.breakouts.first() else {
         return;
     };
-    let uniform = p.breakouts.iter().all(|b| b.1 == split);
+    let (first, split) = (first.cage, first.ways);
+    let uniform = p.breakouts.iter().all(|b| b.ways == split);
     let ways = if uniform {
         format!("into {split} ports")
     } else {
@@ -645,7 +650,7 @@ pub(crate) fn device_managed(ctx: &SwitchContext, notes: &mut Vec<Note>) {
     let which = if p.breakouts.len() == 1 {
         format!("cage {first} of {} is", p.name)
     } else {
-        let numbers: Vec<u32> = p.breakouts.iter().map(|b| b.0).collect();
+        let numbers: Vec<u32> = p.breakouts.iter().map(|b| b.cage).collect();
         format!("cages {} of {} are", ranges(&numbers), p.name)
     };
     notes.push(Note::new(
