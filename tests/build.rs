@@ -153,6 +153,11 @@ const GOLDEN: &[(&str, &str)] = &[
         "amd-mi300x-jvd-sonic",
         "fixtures/build/inputs/amd-mi300x-jvd-sonic.fab",
     ),
+    // Issue 18 item 2: one leaf per target, 800G cages split 2 x 400G.
+    (
+        "breakout-every-target",
+        "fixtures/build/inputs/breakout-every-target.fab",
+    ),
 ];
 
 /// Golden cases built for their switch target only: the per-platform switch files are what

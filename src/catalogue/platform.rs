@@ -887,8 +887,18 @@ impl Platform {
     /// ports do not fit the cages.
     pub fn place(&self, groups: &[PortGroup], index: u32) -> Option<(u32, u32, u32)> {
         if self.cages.is_empty() {
-            let total: u32 = groups.iter().map(|g| g.count).sum();
-            return (index < total).then_some((index, 1, 0));
+            // No cages in the catalogue: every port is its own cage, unless the model declares
+            // a breakout (`ports 64 x 800G breakout 2 x 400G`), which splits its own cages.
+            let (mut left, mut cage) = (index, 0u32);
+            for g in groups {
+                let ways = g.breakout.map_or(1, |b| b.ways.max(1));
+                if left < g.count {
+                    return Some((cage + left / ways, ways, left % ways));
+                }
+                left -= g.count;
+                cage += g.count.div_ceil(ways);
+            }
+            return None;
         }
         let mut slots = Vec::new();
         let mut global = 0u32;

@@ -188,6 +188,31 @@ pub struct Input<'a> {
 
 /// The SONiC plan of one switch; updates the ports' names, lanes and headroom to what SONiC
 /// gets. Returns the plan, the buffer plan the other stages read, and the watchdog written.
+/// `BREAKOUT_CFG` of the cages `ports` use on a broken-out SKU: the parent port (the cage's
+/// first `port_config.ini` row) and the SKU's mode (`2x400G`).
+fn breakout_rows(sku: &Sku, ports: &[PortContext]) -> Vec<(String, String)> {
+    if sku.hwsku.split().is_none_or(|s| s < 2) {
+        return Vec::new();
+    }
+    let mut out: Vec<(String, String)> = ports
+        .iter()
+        .filter_map(|p| {
+            let (row, _) = sku.front.get(usize::try_from(p.index).ok()?)?;
+            let (parent, _) = sku.front.iter().find(|(r, _)| r.index == row.index)?;
+            Some((parent.name.clone(), sku.hwsku.breakout.clone()))
+        })
+        .collect();
+    out.sort_by(|a, b| natural(&a.0).cmp(&natural(&b.0)));
+    out.dedup();
+    out
+}
+
+/// `Ethernet8` before `Ethernet16`.
+fn natural(name: &str) -> (usize, u64, &str) {
+    let digits = name.trim_start_matches(|c: char| !c.is_ascii_digit());
+    (name.len() - digits.len(), digits.parse().unwrap_or(u64::MAX), name)
+}
+
 pub fn plan(
     input: &Input<'_>,
     ports: &mut [PortContext],
@@ -368,6 +393,7 @@ pub fn plan(
         cnp_queue_profile,
         pfc_to_pg_map,
         watchdog_scale,
+        breakouts: breakout_rows(sku, ports),
         ports: sonic_ports,
     };
     Ok((plan, buffer, watchdog))

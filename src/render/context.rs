@@ -432,6 +432,11 @@ pub struct SonicPlan {
     /// The watchdog timers were scaled like `pfcwd start_default` by this factor (the fabric
     /// set none).
     pub watchdog_scale: Option<u32>,
+    /// `BREAKOUT_CFG` rows `(parent port, brkout_mode)` of the broken-out cages the fabric
+    /// uses: the SKU's `default_brkout_mode`, which is what `sonic-cfggen` itself writes at
+    /// first boot (`parse_breakout_mode`, sonic-net/sonic-buildimage@086b03bd70f9:src/sonic-config-engine/portconfig.py);
+    /// sorted. Empty for an unbroken SKU.
+    pub breakouts: Vec<(String, String)>,
     /// One per port of `SwitchContext::ports`, same order.
     pub ports: Vec<SonicPort>,
 }

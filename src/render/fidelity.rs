@@ -456,6 +456,7 @@ pub fn properties_of(ctx: &SwitchContext) -> Vec<Property> {
             cnp_queue_profile: _,
             pfc_to_pg_map: _,
             watchdog_scale: _,
+            breakouts: _,
             ports,
         } = plan;
         out.extend([
