@@ -168,7 +168,7 @@ impl Support {
 }
 
 /// Port speed, FEC and breakout: the same on every target.
-const PORTS: &str = "speed, FEC and breakout are the platform's; broken-out names need the breakout configured first (FAB905)";
+const PORTS: &str = "speed and FEC are the platform's; a broken-out cage's breakout is written (Junos: QFX5240 only, else FAB905)";
 
 /// The targets of this matrix, in column order.
 pub const TARGETS: [SwitchOs; 5] = [
@@ -218,7 +218,7 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             P::Mtu => Rendered("`PORT.mtu`"),
             P::PortDescription => Rendered("`PORT.description`"),
             P::PortHardware => Rendered(
-                "`PORT` speed, FEC and the SKU's lanes, fabric ports only; lanes unlike the NIC's are FAB954",
+                "`PORT` speed, FEC and the SKU's lanes, fabric ports only, `BREAKOUT_CFG` of broken-out cages; lanes unlike the NIC's are FAB954",
             ),
             P::CableLength => Approximated(
                 "`CABLE_LENGTH`; traditional model: rounded up to a row of the SKU's `pg_profile_lookup.ini` (FAB907, none: FAB952/FAB953)",
@@ -710,10 +710,10 @@ pub fn always_left(os: SwitchOs) -> &'static [&'static str] {
     match os {
         SwitchOs::Sonic => &[],
         SwitchOs::Eos | SwitchOs::Cumulus | SwitchOs::Junos => {
-            &["port speed, FEC and breakout: the platform's port defaults"]
+            &["port speed and FEC: the platform's port defaults (breakouts are written)"]
         }
         SwitchOs::Nxos => &[
-            "port speed, FEC and breakout: the platform's port defaults",
+            "port speed and FEC: the platform's port defaults (breakouts are written)",
             "PFC watchdog timers: NX-OS's own unless the fabric states `detect`, `restore` or `poll` (then FAB904)",
         ],
     }
