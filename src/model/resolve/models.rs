@@ -67,7 +67,7 @@ pub fn switch_model(
                                     Code::BreakoutTooFast,
                                     g.span,
                                     format!(
-                                        "{} sub-ports of {} need more than a {} cage gives",
+                                        "{} sub-ports of {} need more than one {} cage gives",
                                         b.ways,
                                         crate::syntax::printer::speed(b.speed),
                                         crate::syntax::printer::speed(g.node.speed)
@@ -75,7 +75,7 @@ pub fn switch_model(
                                 )
                                 .label("faster than the cage")
                                 .help(format!(
-                                    "a {} cage splits into sub-ports whose speeds add up to at most its own, e.g. `breakout 2 x {}`",
+                                    "one {} cage splits into sub-ports whose speeds add up to at most its own, e.g. `breakout 2 x {}`",
                                     crate::syntax::printer::speed(g.node.speed),
                                     crate::syntax::printer::speed(ast::Speed(g.node.speed.0 / 2))
                                 )),
