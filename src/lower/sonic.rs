@@ -210,7 +210,11 @@ fn breakout_rows(sku: &Sku, ports: &[PortContext]) -> Vec<(String, String)> {
 /// `Ethernet8` before `Ethernet16`.
 fn natural(name: &str) -> (usize, u64, &str) {
     let digits = name.trim_start_matches(|c: char| !c.is_ascii_digit());
-    (name.len() - digits.len(), digits.parse().unwrap_or(u64::MAX), name)
+    (
+        name.len() - digits.len(),
+        digits.parse().unwrap_or(u64::MAX),
+        name,
+    )
 }
 
 pub fn plan(

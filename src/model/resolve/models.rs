@@ -279,10 +279,7 @@ pub fn switch_model(
         platform: platform.map(|(p, _)| p),
         os,
         release,
-        ports: ports.unwrap_or(Sourced::default_at(
-            vec![PortGroup::plain(1, 100_000)],
-            at,
-        )),
+        ports: ports.unwrap_or(Sourced::default_at(vec![PortGroup::plain(1, 100_000)], at)),
         buffer,
         lossless_limit,
         cell: cell_bytes,
