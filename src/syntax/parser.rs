@@ -19,8 +19,8 @@ use nom::{IResult, Parser as _};
 
 use super::ast::*;
 use super::bounds::{
-    self, Bound, CHECK_FAILURES, COUNT, DSCP, DYNAMIC_THRESHOLD, LOSSLESS_LIMIT, MTU, PCI_HELP,
-    PRIORITY, QUEUE, ROCE_MTUS, TIER, pci_address,
+    self, BREAKOUT_WAYS, Bound, CHECK_FAILURES, COUNT, DSCP, DYNAMIC_THRESHOLD, LOSSLESS_LIMIT,
+    MTU, PCI_HELP, PRIORITY, QUEUE, ROCE_MTUS, TIER, pci_address,
 };
 use super::error::{ErrorKind, SyntaxError, shorten};
 use crate::diagnostic::did_you_mean;
@@ -1342,7 +1342,8 @@ impl<'a> Parser<'a> {
         let (r, speed) = self.speed(r)?;
         let (r, breakout) = match self.keyword(r, "breakout") {
             Ok((r, ())) => {
-                let (r, ways) = self.int_in(r, "sub-ports per cage", 2, 8)?;
+                let (r, ways) =
+                    self.int_in(r, "sub-ports per cage", BREAKOUT_WAYS.lo, BREAKOUT_WAYS.hi)?;
                 let (r, ()) = match self.keyword(r, "x") {
                     Ok(ok) => ok,
                     Err(_) => {
