@@ -191,15 +191,26 @@ pub struct Input<'a> {
 /// `BREAKOUT_CFG` of the cages `ports` use on a broken-out SKU: the parent port (the cage's
 /// first `port_config.ini` row) and the SKU's mode (`2x400G`).
 fn breakout_rows(sku: &Sku, ports: &[PortContext]) -> Vec<(String, String)> {
-    if sku.hwsku.split().is_none_or(|s| s < 2) {
+    let Some(split) = sku.hwsku.split().filter(|&s| s > 1) else {
         return Vec::new();
-    }
+    };
+    // The mode as `platform.json` and the SKU's `hwsku.json` spell it
+    // (`2x400G[200G,100G,50G,40G,25G,10G]`: sonic-net/sonic-buildimage@086b03bd70f9:device/mellanox/x86_64-nvidia_sn5600-r0/Mellanox-SN5600-O128/hwsku.json),
+    // which DPB checks `brkout_mode` against; the SKU's short name where the catalogue has
+    // no such mode.
+    let mode = sku
+        .platform
+        .fabric_cages()
+        .flat_map(|c| c.breakouts.iter())
+        .find(|b| crate::catalogue::BreakoutMode::parse(b).is_some_and(|m| m.ports == split))
+        .unwrap_or(&sku.hwsku.breakout)
+        .clone();
     let mut out: Vec<(String, String)> = ports
         .iter()
         .filter_map(|p| {
             let (row, _) = sku.front.get(usize::try_from(p.index).ok()?)?;
             let (parent, _) = sku.front.iter().find(|(r, _)| r.index == row.index)?;
-            Some((parent.name.clone(), sku.hwsku.breakout.clone()))
+            Some((parent.name.clone(), mode.clone()))
         })
         .collect();
     out.sort_by(|a, b| natural(&a.0).cmp(&natural(&b.0)));

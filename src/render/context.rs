@@ -435,7 +435,8 @@ pub struct SonicPlan {
     /// `BREAKOUT_CFG` rows `(parent port, brkout_mode)` of the broken-out cages the fabric
     /// uses: the SKU's `default_brkout_mode`, which is what `sonic-cfggen` itself writes at
     /// first boot (`parse_breakout_mode`, sonic-net/sonic-buildimage@086b03bd70f9:src/sonic-config-engine/portconfig.py);
-    /// sorted. Empty for an unbroken SKU.
+    /// keyed by the cage's parent port only (the YANG model's "Parent port name"), where
+    /// cfggen writes a row for every `hwsku.json` entry. Sorted. Empty for an unbroken SKU.
     pub breakouts: Vec<(String, String)>,
     /// One per port of `SwitchContext::ports`, same order.
     pub ports: Vec<SonicPort>,
