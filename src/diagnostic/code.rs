@@ -119,6 +119,7 @@ codes! {
     IncompleteRail       "FAB603" Topology Warning "a rail is not complete: a host NIC is not on its rail's leaf",
     Oversubscription     "FAB604" Topology Warning "the wired oversubscription differs from the declared one",
     Isolated             "FAB605" Topology Warning "a switch or host has no links",
+    UnderSubscribed      "FAB615" Topology Warning "host NICs sit on switch ports several times their speed that the cage could break out",
     CannotWire           "FAB606" Topology Error "a generated tier cannot be wired with the ports its model has",
     BadLink              "FAB607" Topology Error "a link joins a device to itself or two hosts",
     // routing
