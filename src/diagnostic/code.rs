@@ -73,9 +73,9 @@ codes! {
     BufferModelNotSonic  "FAB112" Name Warning "`buffer-model` is set on a model whose OS is not SONiC",
     CaseClash            "FAB120" Name Error "two devices' names differ only in case, so their output folders collide on case-insensitive file systems",
     QueueShared          "FAB121" Name Error "classes share a switch queue but differ in loss behaviour or lossless PFC priority",
+    TrafficClassTwoQueues "FAB122" Name Error "classes share a switch traffic class but name different queues",
     BreakoutTooFast      "FAB130" Name Error "a port group's breakout sub-ports add up to more than the cage's speed",
     BreakoutNoMode       "FAB131" Name Error "a port group's breakout is not one of the platform's cage breakout modes",
-    TrafficClassTwoQueues "FAB122" Name Error "classes share a switch traffic class but name different queues",
     // deadlock
     CyclicBufferDependency "FAB201" Deadlock Error "deadlock possible (cyclic buffer dependency)",
     PriorityDecrease     "FAB202" Deadlock Error "priority rewrites form a cycle, so no order of priorities satisfies Tagger",
@@ -119,9 +119,9 @@ codes! {
     IncompleteRail       "FAB603" Topology Warning "a rail is not complete: a host NIC is not on its rail's leaf",
     Oversubscription     "FAB604" Topology Warning "the wired oversubscription differs from the declared one",
     Isolated             "FAB605" Topology Warning "a switch or host has no links",
-    UnderSubscribed      "FAB615" Topology Warning "host NICs sit on switch ports several times their speed that the cage could break out",
     CannotWire           "FAB606" Topology Error "a generated tier cannot be wired with the ports its model has",
     BadLink              "FAB607" Topology Error "a link joins a device to itself or two hosts",
+    UnderSubscribed      "FAB615" Topology Warning "host NICs sit on switch ports several times their speed that the cage could break out",
     // routing
     Unreachable          "FAB701" Routing Warning "a pair of NICs has no route under the routing model",
     RoutingLoop          "FAB702" Routing Error "static routes forward traffic in a loop",
