@@ -33,7 +33,7 @@ fn under_subscribed(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
             }
             let port = model.port_speed(end.port);
             let ways = port / link.speed;
-            if ways < 2 || port % link.speed != 0 {
+            if ways < 2 || !port.is_multiple_of(link.speed) {
                 continue;
             }
             // Only where the catalogue knows the platform's cages and one has that mode: a
