@@ -709,9 +709,12 @@ pub fn rate_caps_not_rendered(qos: &QosPlan, what: &str, notes: &mut Vec<Note>) 
 pub fn always_left(os: SwitchOs) -> &'static [&'static str] {
     match os {
         SwitchOs::Sonic => &[],
-        SwitchOs::Eos | SwitchOs::Cumulus | SwitchOs::Junos => {
+        SwitchOs::Eos | SwitchOs::Cumulus => {
             &["port speed and FEC: the platform's port defaults (breakouts are written)"]
         }
+        SwitchOs::Junos => &[
+            "port speed and FEC: the platform's port defaults (breakouts are written on the QFX5240, else FAB905)",
+        ],
         SwitchOs::Nxos => &[
             "port speed and FEC: the platform's port defaults (breakouts are written)",
             "PFC watchdog timers: NX-OS's own unless the fabric states `detect`, `restore` or `poll` (then FAB904)",
