@@ -39,9 +39,13 @@ fn under_subscribed(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
             // Only where the catalogue knows the platform's cages and one has that mode: a
             // model without them may have cages that cannot split.
             let gbps = u32::try_from(link.speed / 1000).unwrap_or(u32::MAX);
+            // A port that is already a sub-port (split `k`) needs `k × ways` per cage.
             let mode = model.platform.is_some_and(|p| {
+                let split = p
+                    .place(&model.ports.value, end.port)
+                    .map_or(1, |(_, k, _)| u64::from(k));
                 p.fabric_cages()
-                    .any(|c| u64::from(c.ports_per_cage(gbps)) >= ways)
+                    .any(|c| u64::from(c.ports_per_cage(gbps)) >= ways * split)
             });
             if mode {
                 n += 1;
