@@ -123,6 +123,9 @@ def parse(text):
                 obj["description"] = m[1]
             elif m := re.fullmatch(r"mtu (\d+)", s):
                 obj["mtu"] = int(m[1])
+            elif m := re.fullmatch(r"speed (\S+)", s):
+                # A broken-out cage's sub-port (issue 18): AVD's `speed` key.
+                obj["speed"] = m[1]
             elif s == "no switchport":
                 obj["switchport"] = {"enabled": False}
             elif m := re.fullmatch(r"service-profile (\S+)", s):

@@ -326,18 +326,33 @@ fn breakouts(
     model: &model::SwitchModel,
     os: SwitchOs,
     ports: &[PortContext],
-) -> Vec<(u32, u32)> {
+) -> Vec<crate::render::context::Breakout> {
     if os == SwitchOs::Sonic {
         return Vec::new();
     }
-    let mut out: Vec<(u32, u32)> = ports
-        .iter()
-        .filter_map(|port| p.place(&model.ports.value, port.index))
-        .filter(|&(_, split, _)| split > 1)
-        .map(|(cage, split, _)| (cage + 1, split))
-        .collect();
+    let mut out: Vec<crate::render::context::Breakout> = Vec::new();
+    for port in ports {
+        let Some((cage, split, _)) = p.place(&model.ports.value, port.index) else {
+            continue;
+        };
+        if split < 2 {
+            continue;
+        }
+        match out.iter_mut().find(|b| b.cage == cage + 1) {
+            Some(b) => b.ports.push(port.index),
+            None => out.push(crate::render::context::Breakout {
+                cage: cage + 1,
+                ways: split,
+                speed_gbps: port.speed_mbps.div_ceil(1000),
+                lanes: p.cage_lanes(cage).map(|l| l / split),
+                ports: vec![port.index],
+            }),
+        }
+    }
+    for b in &mut out {
+        b.ports.sort_unstable();
+    }
     out.sort_unstable();
-    out.dedup();
     out
 }
 

@@ -643,8 +643,16 @@ mod trees {
 
     fn switch_model() -> impl Strategy<Value = SwitchModelDecl> {
         let os = prop::sample::select(&Os::ALL[..]);
-        let group =
-            (1..=u64::MAX, speed()).prop_map(|(count, speed)| s(PortGroup { count, speed }));
+        let breakout = prop::option::of(
+            (2..=8u64, speed()).prop_map(|(ways, speed)| Breakout { ways, speed }),
+        );
+        let group = (1..=u64::MAX, speed(), breakout).prop_map(|(count, speed, breakout)| {
+            s(PortGroup {
+                count,
+                speed,
+                breakout,
+            })
+        });
         let buffer_model = prop::sample::select(&BufferModel::ALL[..]);
         let prop = prop_oneof![
             platform().prop_map(SwitchModelProp::Platform),

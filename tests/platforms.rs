@@ -36,10 +36,7 @@ fn check(models: &str) -> (Option<Fabric>, Vec<String>) {
 const NIC: &str = "  nic-model nic { driver mlx5  speed 400G }";
 
 fn g(count: u32, gbps: u64) -> PortGroup {
-    PortGroup {
-        count,
-        speed: gbps * 1000,
-    }
+    PortGroup::plain(count, gbps * 1000)
 }
 
 #[test]

@@ -9,7 +9,85 @@ use super::facts::OversubscriptionRow;
 pub fn check(fabric: &Fabric, diags: &mut Vec<Diagnostic>) -> Vec<OversubscriptionRow> {
     rails(fabric, diags);
     isolated(fabric, diags);
+    under_subscribed(fabric, diags);
     oversubscription(fabric, diags)
+}
+
+/// FAB615 (issue 18 item 6): host NICs on switch ports two or more times their speed, which
+/// the cage could instead break out (400G NICs on 800G ports: half of every cage idle, and a
+/// generated leaf tier twice as large). One finding per switch model, naming its switches.
+fn under_subscribed(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
+    use std::collections::BTreeMap;
+    // model → (switches, links, port speed, link speed, ways)
+    let mut by_model: BTreeMap<usize, (Vec<String>, u32, u64, u64, u64)> = BTreeMap::new();
+    for s in fabric.switch_ids() {
+        let sw = fabric.switch(s);
+        let model = fabric.switch_model(s);
+        let me = DeviceId::Switch(s);
+        let mut n = 0u32;
+        let mut seen = None;
+        for (end, l) in fabric.device_links(me) {
+            let link = fabric.link(l);
+            if !matches!(fabric.peer(l, me).device, DeviceId::Host(_)) || link.speed == 0 {
+                continue;
+            }
+            let port = model.port_speed(end.port);
+            let ways = port / link.speed;
+            if ways < 2 || !port.is_multiple_of(link.speed) {
+                continue;
+            }
+            // Only where the catalogue knows the platform's cages and one has that mode: a
+            // model without them may have cages that cannot split.
+            let gbps = u32::try_from(link.speed / 1000).unwrap_or(u32::MAX);
+            // A port that is already a sub-port (split `k`) needs `k × ways` per cage.
+            let mode = model.platform.is_some_and(|p| {
+                let split = p
+                    .place(&model.ports.value, end.port)
+                    .map_or(1, |(_, k, _)| u64::from(k));
+                p.fabric_cages()
+                    .any(|c| u64::from(c.ports_per_cage(gbps)) >= ways * split)
+            });
+            if mode {
+                n += 1;
+                seen = Some((port, link.speed, ways));
+            }
+        }
+        if let Some((port, speed, ways)) = seen {
+            let e = by_model
+                .entry(sw.model.index())
+                .or_insert_with(|| (Vec::new(), 0, port, speed, ways));
+            e.0.push(sw.name.clone());
+            e.1 += n;
+        }
+    }
+    for (m, (switches, links, port, speed, ways)) in by_model {
+        let model = &fabric.switch_models[m];
+        let who = match switches.as_slice() {
+            [one] => format!("`{one}`"),
+            [first, rest @ ..] => format!("`{first}` and {} more", rest.len()),
+            [] => continue,
+        };
+        let g = |mbps: u64| crate::syntax::printer::speed(crate::syntax::ast::Speed(mbps));
+        let cages = model.port_count();
+        diags.push(
+            Diagnostic::new(
+                Code::UnderSubscribed,
+                model.span,
+                format!(
+                    "{who}: {links} host link(s) run {} on {} ports of model `{}`, so each port carries 1/{ways} of its bandwidth and the switches take {ways} times fewer NICs than they could",
+                    g(speed),
+                    g(port),
+                    model.name
+                ),
+            )
+            .label("ports faster than the NICs on them")
+            .help(format!(
+                "break the cages out: `ports {cages} x {} breakout {ways} x {}` gives {ways} NIC ports per cage",
+                g(port),
+                g(speed)
+            )),
+        );
+    }
 }
 
 fn rails(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {

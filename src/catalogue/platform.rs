@@ -222,6 +222,26 @@ impl CageGroup {
             .unwrap_or(0)
     }
 
+    /// Sub-ports one cage of this group gives port group `g` at `speed_gbps`: its declared
+    /// breakout where the cage has that mode at that speed (0 where it has not, so the ports
+    /// do not fit), else as far as the cage allows (`ports_per_cage`).
+    pub fn ports_for(&self, g: &PortGroup, speed_gbps: u32) -> u32 {
+        match g.breakout {
+            None => self.ports_per_cage(speed_gbps),
+            Some(b) => {
+                let ok = self
+                    .modes()
+                    .iter()
+                    .any(|m| m.ports == b.ways && m.speed_gbps >= speed_gbps);
+                if ok && u64::from(self.speed_gbps) * 1000 >= b.cage_speed {
+                    b.ways
+                } else {
+                    0
+                }
+            }
+        }
+    }
+
     /// Whether `split` ports per cage is one of the cage's modes.
     pub fn has_split(&self, split: u32) -> bool {
         self.modes().iter().any(|m| m.ports == split)
@@ -685,11 +705,13 @@ impl Platform {
     /// unbroken. Empty when the catalogue has no cages for it.
     pub fn port_groups(&self) -> Vec<PortGroup> {
         self.fabric_cages()
-            .map(|c| PortGroup {
-                count: c.count,
-                speed: u64::from(c.speed_gbps) * 1000,
-            })
+            .map(|c| PortGroup::plain(c.count, u64::from(c.speed_gbps) * 1000))
             .collect()
+    }
+
+    /// SerDes lanes of cage `cage` (0-based, counting every cage); `None` without cages.
+    pub fn cage_lanes(&self, cage: u32) -> Option<u32> {
+        self.locate(cage).map(|(g, _)| g.lanes)
     }
 
     pub fn cage_count(&self) -> u32 {
@@ -717,7 +739,7 @@ impl Platform {
             }
             let mut count = g.count;
             for (c, free) in cages.iter().zip(left.iter_mut()) {
-                let per = c.ports_per_cage(speed_gbps);
+                let per = c.ports_for(&g, speed_gbps);
                 if per == 0 || count == 0 {
                     continue;
                 }
@@ -865,8 +887,18 @@ impl Platform {
     /// ports do not fit the cages.
     pub fn place(&self, groups: &[PortGroup], index: u32) -> Option<(u32, u32, u32)> {
         if self.cages.is_empty() {
-            let total: u32 = groups.iter().map(|g| g.count).sum();
-            return (index < total).then_some((index, 1, 0));
+            // No cages in the catalogue: every port is its own cage, unless the model declares
+            // a breakout (`ports 64 x 800G breakout 2 x 400G`), which splits its own cages.
+            let (mut left, mut cage) = (index, 0u32);
+            for g in groups {
+                let ways = g.breakout.map_or(1, |b| b.ways.max(1));
+                if left < g.count {
+                    return Some((cage + left / ways, ways, left % ways));
+                }
+                left -= g.count;
+                cage += g.count.div_ceil(ways);
+            }
+            return None;
         }
         let mut slots = Vec::new();
         let mut global = 0u32;
@@ -885,7 +917,7 @@ impl Platform {
             let mut remaining = group.count;
             while remaining > 0 {
                 let (cage, g) = next.next()?;
-                let per = g.ports_per_cage(speed_gbps);
+                let per = g.ports_for(group, speed_gbps);
                 if per == 0 {
                     return None;
                 }
@@ -1204,10 +1236,7 @@ mod tests {
 
     #[test]
     fn place_breaks_out_slower_ports_as_far_as_the_cages_allow() {
-        let g = |count, gbps: u64| PortGroup {
-            count,
-            speed: gbps * 1000,
-        };
+        let g = |count, gbps: u64| PortGroup::plain(count, gbps * 1000);
         let p = sn5600();
         assert_eq!(p.place(&[g(64, 800)], 63), Some((63, 1, 0)));
         assert_eq!(p.place(&[g(64, 800)], 64), None);
@@ -1256,10 +1285,7 @@ mod tests {
     #[test]
     fn fit_allows_breakouts_and_names_the_shortfall() {
         let p = sn5600();
-        let g = |count, gbps: u64| PortGroup {
-            count,
-            speed: gbps * 1000,
-        };
+        let g = |count, gbps: u64| PortGroup::plain(count, gbps * 1000);
         assert_eq!(p.fit(&[g(64, 800)]), Ok(()));
         assert_eq!(p.fit(&[g(128, 400)]), Ok(()));
         assert_eq!(p.fit(&[g(32, 800), g(64, 400)]), Ok(()));

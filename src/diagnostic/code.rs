@@ -75,6 +75,8 @@ codes! {
     QueueShared          "FAB121" Name Error "classes share a switch queue but differ in loss behaviour or lossless PFC priority",
     TrafficClassTwoQueues "FAB122" Name Error "classes share a switch traffic class but name different queues",
     PlaneName            "FAB123" Name Error "a tier built once per plane has names that do not say which plane",
+    BreakoutTooFast      "FAB130" Name Error "a port group's breakout sub-ports add up to more than the cage's speed",
+    BreakoutNoMode       "FAB131" Name Error "a port group's breakout is not one of the platform's cage breakout modes",
     // deadlock
     CyclicBufferDependency "FAB201" Deadlock Error "deadlock possible (cyclic buffer dependency)",
     PriorityDecrease     "FAB202" Deadlock Error "priority rewrites form a cycle, so no order of priorities satisfies Tagger",
@@ -123,6 +125,8 @@ codes! {
     PlanesMismatch       "FAB608" Topology Error "`planes N` does not match the NICs' ports or sits on an upper tier",
     WiringStyle          "FAB609" Topology Error "a tier's `wiring` style cannot be built with its ports, or sits on an upper tier",
     ZipLengths           "FAB610" Topology Error "a `zip` link pattern pairs two ends of different lengths",
+    UnderSubscribed      "FAB615" Topology Warning "host NICs sit on switch ports several times their speed that the cage could break out",
+    LeafSwitchesIgnored  "FAB616" Topology Warning "`switches N` on a leaf tier is not used: the hosts and ports decide the leaf count",
     // routing
     Unreachable          "FAB701" Routing Warning "a pair of NICs has no route under the routing model",
     RoutingLoop          "FAB702" Routing Error "static routes forward traffic in a loop",

@@ -188,6 +188,46 @@ pub struct Input<'a> {
 
 /// The SONiC plan of one switch; updates the ports' names, lanes and headroom to what SONiC
 /// gets. Returns the plan, the buffer plan the other stages read, and the watchdog written.
+/// `BREAKOUT_CFG` of the cages `ports` use on a broken-out SKU: the parent port (the cage's
+/// first `port_config.ini` row) and the SKU's mode (`2x400G`).
+fn breakout_rows(sku: &Sku, ports: &[PortContext]) -> Vec<(String, String)> {
+    let Some(split) = sku.hwsku.split().filter(|&s| s > 1) else {
+        return Vec::new();
+    };
+    // The mode as `platform.json` and the SKU's `hwsku.json` spell it
+    // (`2x400G[200G,100G,50G,40G,25G,10G]`: sonic-net/sonic-buildimage@086b03bd70f9:device/mellanox/x86_64-nvidia_sn5600-r0/Mellanox-SN5600-O128/hwsku.json),
+    // which DPB checks `brkout_mode` against; the SKU's short name where the catalogue has
+    // no such mode.
+    let mode = sku
+        .platform
+        .fabric_cages()
+        .flat_map(|c| c.breakouts.iter())
+        .find(|b| crate::catalogue::BreakoutMode::parse(b).is_some_and(|m| m.ports == split))
+        .unwrap_or(&sku.hwsku.breakout)
+        .clone();
+    let mut out: Vec<(String, String)> = ports
+        .iter()
+        .filter_map(|p| {
+            let (row, _) = sku.front.get(usize::try_from(p.index).ok()?)?;
+            let (parent, _) = sku.front.iter().find(|(r, _)| r.index == row.index)?;
+            Some((parent.name.clone(), mode.clone()))
+        })
+        .collect();
+    out.sort_by(|a, b| natural(&a.0).cmp(&natural(&b.0)));
+    out.dedup();
+    out
+}
+
+/// `Ethernet8` before `Ethernet16`.
+fn natural(name: &str) -> (usize, u64, &str) {
+    let digits = name.trim_start_matches(|c: char| !c.is_ascii_digit());
+    (
+        name.len() - digits.len(),
+        digits.parse().unwrap_or(u64::MAX),
+        name,
+    )
+}
+
 pub fn plan(
     input: &Input<'_>,
     ports: &mut [PortContext],
@@ -368,6 +408,7 @@ pub fn plan(
         cnp_queue_profile,
         pfc_to_pg_map,
         watchdog_scale,
+        breakouts: breakout_rows(sku, ports),
         ports: sonic_ports,
     };
     Ok((plan, buffer, watchdog))

@@ -205,7 +205,19 @@ pub struct SwitchModelDoc {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PortGroupDoc {
+    /// Ports, or cages when `breakout` is given.
     pub count: u32,
+    /// Port speed, or the cage's speed when `breakout` is given.
+    pub speed_mbps: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub breakout: Option<BreakoutDoc>,
+}
+
+/// `breakout WAYS x SPEED` of a port group.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BreakoutDoc {
+    pub ways: u32,
     pub speed_mbps: u64,
 }
 
@@ -536,9 +548,20 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
                     .ports
                     .value
                     .iter()
-                    .map(|g| PortGroupDoc {
-                        count: g.count,
-                        speed_mbps: g.speed,
+                    .map(|g| match g.breakout {
+                        None => PortGroupDoc {
+                            count: g.count,
+                            speed_mbps: g.speed,
+                            breakout: None,
+                        },
+                        Some(b) => PortGroupDoc {
+                            count: g.count / b.ways.max(1),
+                            speed_mbps: b.cage_speed,
+                            breakout: Some(BreakoutDoc {
+                                ways: b.ways,
+                                speed_mbps: g.speed,
+                            }),
+                        },
                     })
                     .collect(),
                 buffer_bytes: m.buffer.map(|b| b.value),
@@ -1041,6 +1064,10 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
                                 ast::PortGroup {
                                     count: u64::from(g.count),
                                     speed: Speed(g.speed_mbps),
+                                    breakout: g.breakout.as_ref().map(|b| ast::Breakout {
+                                        ways: u64::from(b.ways),
+                                        speed: Speed(b.speed_mbps),
+                                    }),
                                 },
                                 span,
                             )
@@ -1105,6 +1132,7 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
                 ast::NicModelProp::Ports(ast::PortGroup {
                     count: u64::from(m.ports),
                     speed: Speed(m.speed_mbps),
+                    breakout: None,
                 }),
                 span,
             ));

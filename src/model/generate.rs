@@ -768,6 +768,24 @@ fn wire(
     }
     let groups = h.div_ceil(d1);
     let leaves = groups * r;
+    // FAB616 (issue 18 item 6): the leaf count follows the hosts, rails and down ports; a
+    // `switches` on the leaf tier used to be dropped in silence.
+    if let Some(n) = leaf.switches
+        && n.value != leaves
+    {
+        diags.push(
+            Diagnostic::new(
+                Code::LeafSwitchesIgnored,
+                n.span,
+                format!(
+                    "`switches {}` on the leaf tier is not used: {h} hosts of {r} rails on {d1} down ports per leaf give {leaves} leaves",
+                    n.value
+                ),
+            )
+            .label("ignored")
+            .help("remove `switches`; the leaf count changes with `downlinks`, `oversubscription` or the model's ports"),
+        );
+    }
     // Three tiers: pods of whole groups, `s` spines per pod.
     let (mut pods, mut gpp, mut s) = (1u64, groups, 0u32);
     if k == 3 {

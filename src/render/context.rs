@@ -259,10 +259,25 @@ pub struct PlatformContext {
     pub name: String,
     /// `None` where the catalogue records no ASIC.
     pub asic: Option<crate::catalogue::AsicFamily>,
-    /// `(cage, ports)`: the cages (1-based) the fabric's ports break out, and into how many
-    /// ports, sorted. No target writes breakouts; the names of broken-out ports exist only once
-    /// the switch is configured so.
-    pub breakouts: Vec<(u32, u32)>,
+    /// The cages the fabric's ports break out, sorted by cage. Cumulus, EOS, NX-OS and Junos
+    /// (where the platform's syntax is sourced) write the breakout; elsewhere FAB905 says the
+    /// names exist only once the switch is configured so. Empty on SONiC (the SKU decides).
+    pub breakouts: Vec<Breakout>,
+}
+
+/// One broken-out cage (issue 18 item 2).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Breakout {
+    /// 1-based front-panel cage.
+    pub cage: u32,
+    /// Sub-ports.
+    pub ways: u32,
+    /// Speed of one sub-port, Gb/s.
+    pub speed_gbps: u32,
+    /// SerDes lanes of one sub-port; `None` where the catalogue has no cages for the platform.
+    pub lanes: Option<u32>,
+    /// The fabric's ports (`PortContext::index`) on this cage, sorted.
+    pub ports: Vec<u32>,
 }
 
 /// Everything a switch template needs.
@@ -417,6 +432,12 @@ pub struct SonicPlan {
     /// The watchdog timers were scaled like `pfcwd start_default` by this factor (the fabric
     /// set none).
     pub watchdog_scale: Option<u32>,
+    /// `BREAKOUT_CFG` rows `(parent port, brkout_mode)` of the broken-out cages the fabric
+    /// uses: the SKU's `default_brkout_mode`, which is what `sonic-cfggen` itself writes at
+    /// first boot (`parse_breakout_mode`, sonic-net/sonic-buildimage@086b03bd70f9:src/sonic-config-engine/portconfig.py);
+    /// keyed by the cage's parent port only (the YANG model's "Parent port name"), where
+    /// cfggen writes a row for every `hwsku.json` entry. Sorted. Empty for an unbroken SKU.
+    pub breakouts: Vec<(String, String)>,
     /// One per port of `SwitchContext::ports`, same order.
     pub ports: Vec<SonicPort>,
 }

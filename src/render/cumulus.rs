@@ -107,7 +107,21 @@ pub struct CumulusView {
     /// All eight traffic classes.
     pub schedulers: Vec<CScheduler>,
     pub watchdog: Option<CWatchdog>,
+    /// Broken-out cages: `nv set interface swpN link breakout 2x`, which makes the sub-ports
+    /// `swpNs0`, `swpNs1` that `ports` name (NVIDIA, NVUE Command Reference, Profile-Based
+    /// Configuration, "swp1 through swp32 split into swp1s0 through swp32s3":
+    /// https://docs.nvidia.com/networking-ethernet-software/nvue-reference/Set-and-Unset-Commands/Profile-Based-Configuration/ ;
+    /// the same command in NVIDIA's generated Spectrum-X NVUE configurations, review C12).
+    pub breakouts: Vec<CBreakout>,
     pub ports: Vec<CPort>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct CBreakout {
+    /// The cage's unbroken name, `swp32`.
+    pub port: String,
+    /// NVUE's mode word, `2x`.
+    pub mode: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -383,7 +397,16 @@ pub fn view(ctx: &SwitchContext) -> Result<(CumulusView, Vec<Note>), RenderError
         ));
     }
     fixed_headroom_and_static_threshold(ctx, "Cumulus", &mut notes);
-    fidelity::device_managed(ctx, &mut notes);
+    fidelity::device_managed(ctx, true, &mut notes);
+    let breakouts = ctx
+        .platform
+        .iter()
+        .flat_map(|p| &p.breakouts)
+        .map(|b| CBreakout {
+            port: port_name(b.cage.saturating_sub(1)),
+            mode: format!("{}x", b.ways),
+        })
+        .collect();
 
     Ok((
         CumulusView {
@@ -402,6 +425,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(CumulusView, Vec<Note>), RenderError
             ecn_profiles,
             schedulers,
             watchdog,
+            breakouts,
             ports,
         },
         notes,

@@ -184,6 +184,10 @@ pub struct EosPort {
     pub description: Option<String>,
     pub mtu: u32,
     pub profile: String,
+    /// `400g-4` on a broken-out cage's sub-port: speed and lanes, which is how EOS breaks a
+    /// cage out (AMD's 7388 example `interface Ethernet2/5/1 … speed 200g-4`, sub-ports /1
+    /// and /5 of an 8-lane cage: ROCm/gpu-cluster-networking@1156b4e913f8:docs/how-to/roce-network-config.rst).
+    pub speed: Option<String>,
 }
 
 /// Seconds as EOS prints them: `200` ms → `0.2`, `1000` → `1`.
@@ -302,10 +306,16 @@ pub fn view(ctx: &SwitchContext) -> Result<(EosView, Vec<Note>), RenderError> {
         .map(|v| profile(ctx, v))
         .collect();
     let mut clamped = None;
+    let breakouts: &[crate::render::context::Breakout] =
+        ctx.platform.as_ref().map_or(&[], |p| &p.breakouts);
     let ports = ctx
         .ports
         .iter()
         .map(|p| {
+            let speed = breakouts
+                .iter()
+                .find(|b| b.ports.contains(&p.index))
+                .and_then(|b| Some(format!("{}g-{}", b.speed_gbps, b.lanes?)));
             let v = variants::variant_of(&all, &p.name);
             if p.mtu > MAX_MTU {
                 clamped = Some(p.mtu);
@@ -315,6 +325,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(EosView, Vec<Note>), RenderError> {
                 description: p.description.as_deref().map(escape::cli_description),
                 mtu: p.mtu.min(MAX_MTU),
                 profile: variants::variant_name(PROFILE, v),
+                speed,
             }
         })
         .collect();
@@ -396,7 +407,10 @@ pub fn view(ctx: &SwitchContext) -> Result<(EosView, Vec<Note>), RenderError> {
         leaves_to_device(ctx, "EOS", &mut notes);
         None
     };
-    fidelity::device_managed(ctx, &mut notes);
+    // EOS needs each sub-port's lanes for its speed word; a platform without cages in the
+    // catalogue leaves the breakout to the switch (FAB905).
+    let written = breakouts.iter().all(|b| b.lanes.is_some());
+    fidelity::device_managed(ctx, written, &mut notes);
     Ok((
         EosView {
             hostname: ctx.device.clone(),

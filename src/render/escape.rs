@@ -14,7 +14,10 @@ pub fn is_port_name(s: &str) -> bool {
         Some(c) if c.is_ascii_alphabetic() => {}
         _ => return false,
     }
-    s.len() <= 64 && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '-' | '_' | '.'))
+    // `:` for Junos channels (`et-0/0/0:1`, a broken-out cage); never followed by a space,
+    // so a YAML plain scalar or key stays one.
+    s.len() <= 64
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '-' | '_' | '.' | ':'))
 }
 
 /// A Linux netdev name (at most 15 bytes, no `/`, no whitespace).

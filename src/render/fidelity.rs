@@ -173,7 +173,7 @@ impl Support {
 }
 
 /// Port speed, FEC and breakout: the same on every target.
-const PORTS: &str = "speed, FEC and breakout are the platform's; broken-out names need the breakout configured first (FAB905)";
+const PORTS: &str = "speed and FEC are the platform's; a broken-out cage's breakout is written (Junos: QFX5240 only, else FAB905)";
 
 /// The targets of this matrix, in column order.
 pub const TARGETS: [SwitchOs; 5] = [
@@ -223,7 +223,7 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             P::Mtu => Rendered("`PORT.mtu`"),
             P::PortDescription => Rendered("`PORT.description`"),
             P::PortHardware => Rendered(
-                "`PORT` speed, FEC and the SKU's lanes, fabric ports only; lanes unlike the NIC's are FAB954",
+                "`PORT` speed, FEC and the SKU's lanes, fabric ports only, `BREAKOUT_CFG` of broken-out cages; lanes unlike the NIC's are FAB954",
             ),
             P::CableLength => Approximated(
                 "`CABLE_LENGTH`; traditional model: rounded up to a row of the SKU's `pg_profile_lookup.ini` (FAB907, none: FAB952/FAB953)",
@@ -476,6 +476,7 @@ pub fn properties_of(ctx: &SwitchContext) -> Vec<Property> {
             cnp_queue_profile: _,
             pfc_to_pg_map: _,
             watchdog_scale: _,
+            breakouts: _,
             ports,
         } = plan;
         out.extend([
@@ -646,17 +647,22 @@ impl Note {
     }
 }
 
-/// The port note of a switch whose fabric ports are broken out: its names exist only once
-/// the breakout is configured, which no target writes. Port speed and FEC, which every target
+/// The port note of a switch whose fabric ports are broken out and whose target cannot write
+/// the breakout (`written` false: no sourced syntax for that platform): its names exist only
+/// once the breakout is configured. Port speed and FEC, which every target
 /// leaves to the platform on every fabric, are not a finding: a `check` finding says something
 /// about this fabric, and what holds for every fabric of a target is in `docs/targets.md` and
 /// report.md.
-pub(crate) fn device_managed(ctx: &SwitchContext, notes: &mut Vec<Note>) {
+pub(crate) fn device_managed(ctx: &SwitchContext, written: bool, notes: &mut Vec<Note>) {
     let Some(p) = &ctx.platform else { return };
-    let Some(&(first, split)) = p.breakouts.first() else {
+    if written {
+        return;
+    }
+    let Some(first) = p.breakouts.first() else {
         return;
     };
-    let uniform = p.breakouts.iter().all(|b| b.1 == split);
+    let (first, split) = (first.cage, first.ways);
+    let uniform = p.breakouts.iter().all(|b| b.ways == split);
     let ways = if uniform {
         format!("into {split} ports")
     } else {
@@ -665,7 +671,7 @@ pub(crate) fn device_managed(ctx: &SwitchContext, notes: &mut Vec<Note>) {
     let which = if p.breakouts.len() == 1 {
         format!("cage {first} of {} is", p.name)
     } else {
-        let numbers: Vec<u32> = p.breakouts.iter().map(|b| b.0).collect();
+        let numbers: Vec<u32> = p.breakouts.iter().map(|b| b.cage).collect();
         format!("cages {} of {} are", ranges(&numbers), p.name)
     };
     notes.push(Note::new(
@@ -723,11 +729,14 @@ pub fn rate_caps_not_rendered(qos: &QosPlan, what: &str, notes: &mut Vec<Note>) 
 pub fn always_left(os: SwitchOs) -> &'static [&'static str] {
     match os {
         SwitchOs::Sonic => &[],
-        SwitchOs::Eos | SwitchOs::Cumulus | SwitchOs::Junos => {
-            &["port speed, FEC and breakout: the platform's port defaults"]
+        SwitchOs::Eos | SwitchOs::Cumulus => {
+            &["port speed and FEC: the platform's port defaults (breakouts are written)"]
         }
+        SwitchOs::Junos => &[
+            "port speed and FEC: the platform's port defaults (breakouts are written on the QFX5240, else FAB905)",
+        ],
         SwitchOs::Nxos => &[
-            "port speed, FEC and breakout: the platform's port defaults",
+            "port speed and FEC: the platform's port defaults (breakouts are written)",
             "PFC watchdog timers: NX-OS's own unless the fabric states `detect`, `restore` or `poll` (then FAB904)",
         ],
     }

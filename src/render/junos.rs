@@ -100,6 +100,15 @@ pub fn scale_weights(weights: &[u8], room: u8) -> Vec<u8> {
 }
 
 #[derive(Debug, Serialize)]
+pub struct JBreakout {
+    /// The cage's unbroken name, `et-0/0/0`.
+    pub port: String,
+    pub ways: u32,
+    /// `400g`.
+    pub speed: String,
+}
+
+#[derive(Debug, Serialize)]
 pub struct JunosView {
     pub hostname: String,
     pub fabric: String,
@@ -113,6 +122,8 @@ pub struct JunosView {
     pub scheduler_maps: Vec<JSchedulerMap>,
     pub cn_profiles: Vec<JCnProfile>,
     pub buffer: JBuffer,
+    /// Broken-out cages (QFX5240 only, see `render`).
+    pub breakouts: Vec<JBreakout>,
     pub ports: Vec<JPort>,
 }
 
@@ -495,7 +506,27 @@ pub fn view(ctx: &SwitchContext) -> Result<(JunosView, Vec<Note>), RenderError> 
         ));
     }
     fixed_headroom_and_static_threshold(ctx, "Junos", &mut notes);
-    fidelity::device_managed(ctx, &mut notes);
+    // The interface-level breakout (`number-of-sub-ports`, `speed`) is sourced for Junos OS
+    // Evolved on the QFX5240 only (AMD's RoCE guide, Juniper tab: `et-0/0/0 {
+    // number-of-sub-ports 2; speed 400g; }` then `et-0/0/0:0`, `et-0/0/0:1`:
+    // ROCm/gpu-cluster-networking@1156b4e913f8:docs/how-to/roce-network-config.rst); other
+    // platforms keep the FAB905 advice.
+    let sourced = ctx
+        .platform
+        .as_ref()
+        .is_some_and(|p| p.name == "juniper-qfx5240-64od");
+    fidelity::device_managed(ctx, sourced, &mut notes);
+    let breakouts: Vec<JBreakout> = ctx
+        .platform
+        .iter()
+        .filter(|_| sourced)
+        .flat_map(|p| &p.breakouts)
+        .map(|b| JBreakout {
+            port: port_name(b.cage.saturating_sub(1)),
+            ways: b.ways,
+            speed: format!("{}g", b.speed_gbps),
+        })
+        .collect();
     let log2 = b.queue_log2_alpha;
     let alpha = if log2 >= 0 {
         (1u32 << log2.unsigned_abs()).to_string()
@@ -525,6 +556,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(JunosView, Vec<Note>), RenderError> 
             scheduler_maps,
             cn_profiles,
             buffer,
+            breakouts,
             ports,
         },
         notes,

@@ -72,6 +72,12 @@ pub struct NxosView {
     /// Input queuing policies with pause buffers, one per cable group.
     pub ingress: Vec<NxIngress>,
     pub watchdog: bool,
+    /// `(cage, map)`: `interface breakout module 1 port 1 map 400g-2x`, which splits the cage
+    /// into the `Ethernet1/N/1`, `Ethernet1/N/2` that `ports` name (AMD's RoCE guide, Cisco
+    /// tab: ROCm/gpu-cluster-networking@1156b4e913f8:docs/how-to/roce-network-config.rst;
+    /// the `SPEEDg-WAYSx` map words: Cisco NX-API REST SDK, "Configuring Breakout on
+    /// High-Bandwidth Interfaces", https://developer.cisco.com/docs/cisco-nexus-3000-and-9000-series-nx-api-rest-sdk-user-guide-and-api-reference-release-9-2x/configuring-breakout-on-high-bandwidth-interfaces).
+    pub breakouts: Vec<(u32, String)>,
     pub ports: Vec<NxPort>,
 }
 
@@ -389,7 +395,13 @@ pub fn view(ctx: &SwitchContext) -> Result<(NxosView, Vec<Note>), RenderError> {
             "buffer pools are not configured: NX-OS keeps its platform buffer carving",
         ));
     }
-    fidelity::device_managed(ctx, &mut notes);
+    fidelity::device_managed(ctx, true, &mut notes);
+    let breakouts = ctx
+        .platform
+        .iter()
+        .flat_map(|p| &p.breakouts)
+        .map(|b| (b.cage, format!("{}g-{}x", b.speed_gbps, b.ways)))
+        .collect();
     let ports = ctx
         .ports
         .iter()
@@ -418,6 +430,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(NxosView, Vec<Note>), RenderError> {
             network_qos,
             ingress,
             watchdog: ctx.watchdog.is_some(),
+            breakouts,
             ports,
         },
         notes,

@@ -585,6 +585,18 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
         None => None,
     };
 
+    // The breakout of the cages the fabric's ports use (issue 18 item 2): the SKU's mode, as
+    // `sonic-cfggen` writes it at first boot (`SonicPlan::breakouts`); BREAKOUT_CFG's key is
+    // the parent port, present in PORT or not (sonic-net/sonic-buildimage@086b03bd70f9:src/sonic-yang-models/yang-models/sonic-breakout_cfg.yang).
+    for (parent, mode) in &plan.breakouts {
+        put(
+            &mut db,
+            "BREAKOUT_CFG",
+            parent.clone().into(),
+            row([("brkout_mode", mode.clone().into())]),
+        );
+    }
+
     let cnp_queues: BTreeSet<u8> = qos
         .classes
         .iter()

@@ -394,7 +394,18 @@ pub enum SwitchModelProp {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PortGroup {
+    /// Ports, or physical cages when `breakout` is given.
     pub count: u64,
+    /// Port speed, or the cage's speed when `breakout` is given.
+    pub speed: Speed,
+    /// `breakout 2 x 400G`: each cage runs this many sub-ports of this speed (issue 18).
+    pub breakout: Option<Breakout>,
+}
+
+/// `breakout WAYS x SPEED` after a port group: the cages are split into sub-ports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Breakout {
+    pub ways: u64,
     pub speed: Speed,
 }
 

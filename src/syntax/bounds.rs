@@ -140,6 +140,15 @@ pub const COUNT: Bound = Bound {
     unit: "",
 };
 
+/// Sub-ports of a broken-out cage (`breakout 2 x 400G`): 2 to 8, as cages split.
+pub const BREAKOUT_WAYS: Bound = Bound {
+    what: "sub-ports per cage",
+    lo: 2,
+    hi: 8,
+    help: "`sub-ports per cage` must be between 2 and 8",
+    unit: "",
+};
+
 /// Mb/s: a link or port runs at least 1 Mb/s and at most 10 Tb/s.
 pub const SPEED: Bound = Bound {
     what: "speed",
@@ -431,6 +440,10 @@ impl Checker {
                             for g in groups {
                                 self.number(g.node.count, COUNT, g.span);
                                 self.number(g.node.speed.0, SPEED, g.span);
+                                if let Some(b) = g.node.breakout {
+                                    self.number(b.ways, BREAKOUT_WAYS, g.span);
+                                    self.number(b.speed.0, SPEED, g.span);
+                                }
                             }
                         }
                         SwitchModelProp::Buffer(s) | SwitchModelProp::Cell(s) => {

@@ -19,8 +19,8 @@ use nom::{IResult, Parser as _};
 
 use super::ast::*;
 use super::bounds::{
-    self, Bound, CHECK_FAILURES, COUNT, DSCP, DYNAMIC_THRESHOLD, LOSSLESS_LIMIT, MTU, PCI_HELP,
-    PRIORITY, QUEUE, ROCE_MTUS, TIER, pci_address,
+    self, BREAKOUT_WAYS, Bound, CHECK_FAILURES, COUNT, DSCP, DYNAMIC_THRESHOLD, LOSSLESS_LIMIT,
+    MTU, PCI_HELP, PRIORITY, QUEUE, ROCE_MTUS, TIER, pci_address,
 };
 use super::error::{ErrorKind, SyntaxError, shorten};
 use crate::diagnostic::did_you_mean;
@@ -1333,7 +1333,7 @@ impl<'a> Parser<'a> {
         Ok((r, Spanned::new(prop, self.span(i, r))))
     }
 
-    /// `port_group = INT "x" SPEED ;`
+    /// `port_group = INT "x" SPEED [ "breakout" INT "x" SPEED ] ;`
     fn port_group(&self, i: &'a str) -> PResult<'a, Spanned<PortGroup>> {
         let start = spaces(i);
         let tok = &start[..number_len(start)];
@@ -1368,12 +1368,37 @@ impl<'a> Parser<'a> {
             }
         };
         let (r, speed) = self.speed(r)?;
+        let (r, breakout) = match self.keyword(r, "breakout") {
+            Ok((r, ())) => {
+                let (r, ways) =
+                    self.int_in(r, "sub-ports per cage", BREAKOUT_WAYS.lo, BREAKOUT_WAYS.hi)?;
+                let (r, ()) = match self.keyword(r, "x") {
+                    Ok(ok) => ok,
+                    Err(_) => {
+                        return fail(
+                            SyntaxError::expected(spaces(r), "`x` and a sub-port speed")
+                                .help("write the breakout as `breakout 2 x 400G`"),
+                        );
+                    }
+                };
+                let (r, sub) = self.speed(r)?;
+                (
+                    r,
+                    Some(Breakout {
+                        ways: ways.node,
+                        speed: sub.node,
+                    }),
+                )
+            }
+            Err(_) => (r, None),
+        };
         Ok((
             r,
             Spanned::new(
                 PortGroup {
                     count: count.node,
                     speed: speed.node,
+                    breakout,
                 },
                 self.span(start, r),
             ),

@@ -107,9 +107,7 @@ impl Printer {
                             NicModelProp::Driver(d) => format!("driver {}", d.node),
                             NicModelProp::Speed(s) => format!("speed {}", speed(*s)),
                             NicModelProp::Buffer(b) => format!("buffer {}", size(*b)),
-                            NicModelProp::Ports(g) => {
-                                format!("ports {} x {}", g.count, speed(g.speed))
-                            }
+                            NicModelProp::Ports(g) => format!("ports {}", port_group(g)),
                         });
                     }
                 });
@@ -334,7 +332,7 @@ fn switch_model_prop(prop: &SwitchModelProp) -> String {
         SwitchModelProp::Ports(groups) => {
             let gs: Vec<String> = groups
                 .iter()
-                .map(|g| format!("{} x {}", g.node.count, speed(g.node.speed)))
+                .map(|g| port_group(&g.node))
                 .collect();
             format!("ports {}", gs.join(", "))
         }
@@ -438,6 +436,21 @@ pub fn size(s: Size) -> String {
     match s {
         Size::Bytes(n) => format!("{n}B"),
         Size::Cells(n) => format!("{n}cells"),
+    }
+}
+
+/// `64 x 800G` or `64 x 800G breakout 2 x 400G`; a NIC's ports print the same way so that
+/// `fmt` keeps a breakout the resolver then refuses (FAB106) rather than dropping it.
+fn port_group(g: &PortGroup) -> String {
+    match g.breakout {
+        None => format!("{} x {}", g.count, speed(g.speed)),
+        Some(b) => format!(
+            "{} x {} breakout {} x {}",
+            g.count,
+            speed(g.speed),
+            b.ways,
+            speed(b.speed)
+        ),
     }
 }
 

@@ -57,6 +57,9 @@ nv set qos egress-scheduler default-global traffic-class {{ s.tc }} bw-percent {
 nv set qos pfc-watchdog polling-interval {{ device.watchdog.polling_interval_ms }}
 nv set qos pfc-watchdog robustness {{ device.watchdog.robustness }}
 {%- endif %}
+{%- for b in device.breakouts %}
+nv set interface {{ b.port }} link breakout {{ b.mode }}
+{%- endfor %}
 {%- for port in device.ports %}
 {%- if port.description_shell %}
 nv set interface {{ port.name }} description {{ port.description_shell }}

@@ -10,7 +10,7 @@
 use crate::analysis::group::thousands;
 use crate::catalogue::{self, NicPlatform, Platform, PortsMisfit};
 use crate::diagnostic::{Code, Diagnostic, did_you_mean};
-use crate::model::{BufferModel, NicModel, PortGroup, Sourced, SwitchModel};
+use crate::model::{BufferModel, CageBreakout, NicModel, PortGroup, Sourced, SwitchModel};
 use crate::render::{NicDriver, Release, cumulus, eos};
 use crate::span::Span;
 use crate::syntax::ast::{self, NicModelProp, Os, SwitchModelProp};
@@ -56,10 +56,38 @@ pub fn switch_model(
                 let v: Vec<PortGroup> = groups
                     .iter()
                     .map(|g| {
-                        total = total.saturating_add(g.node.count);
+                        let ways = g.node.breakout.map_or(1, |b| b.ways);
+                        let count = g.node.count.saturating_mul(ways);
+                        total = total.saturating_add(count);
+                        if let Some(b) = g.node.breakout
+                            && b.speed.0.saturating_mul(b.ways) > g.node.speed.0
+                        {
+                            diags.push(
+                                Diagnostic::new(
+                                    Code::BreakoutTooFast,
+                                    g.span,
+                                    format!(
+                                        "{} sub-ports of {} need more than one {} cage gives",
+                                        b.ways,
+                                        crate::syntax::printer::speed(b.speed),
+                                        crate::syntax::printer::speed(g.node.speed)
+                                    ),
+                                )
+                                .label("faster than the cage")
+                                .help(format!(
+                                    "one {} cage splits into sub-ports whose speeds add up to at most its own, e.g. `breakout 2 x {}`",
+                                    crate::syntax::printer::speed(g.node.speed),
+                                    crate::syntax::printer::speed(ast::Speed(g.node.speed.0 / 2))
+                                )),
+                            );
+                        }
                         PortGroup {
-                            count: u32::try_from(g.node.count).unwrap_or(u32::MAX),
-                            speed: g.node.speed.0,
+                            count: u32::try_from(count).unwrap_or(u32::MAX),
+                            speed: g.node.breakout.map_or(g.node.speed.0, |b| b.speed.0),
+                            breakout: g.node.breakout.map(|b| CageBreakout {
+                                ways: u32::try_from(b.ways).unwrap_or(u32::MAX),
+                                cage_speed: g.node.speed.0,
+                            }),
                         }
                     })
                     .collect();
@@ -251,13 +279,7 @@ pub fn switch_model(
         platform: platform.map(|(p, _)| p),
         os,
         release,
-        ports: ports.unwrap_or(Sourced::default_at(
-            vec![PortGroup {
-                count: 1,
-                speed: 100_000,
-            }],
-            at,
-        )),
+        ports: ports.unwrap_or(Sourced::default_at(vec![PortGroup::plain(1, 100_000)], at)),
         buffer,
         lossless_limit,
         cell: cell_bytes,
@@ -391,6 +413,36 @@ fn check_ports_fit(
     pspan: Span,
     diags: &mut Vec<Diagnostic>,
 ) {
+    for g in &ports.value {
+        let Some(b) = g.breakout else { continue };
+        let gbps = u32::try_from(g.speed.div_ceil(1000)).unwrap_or(u32::MAX);
+        if pl.fabric_cages().next().is_some()
+            && !pl.fabric_cages().any(|c| c.ports_for(g, gbps) > 0)
+        {
+            let modes: Vec<String> = pl
+                .fabric_cages()
+                .flat_map(|c| c.modes())
+                .map(|m| format!("{}x{}G", m.ports, m.speed_gbps))
+                .collect();
+            diags.push(
+                Diagnostic::new(
+                    Code::BreakoutNoMode,
+                    ports.span,
+                    format!(
+                        "switch model `{name}`: no cage of {} breaks out {} x {}G",
+                        pl.name, b.ways, gbps
+                    ),
+                )
+                .label("not a breakout mode of the platform")
+                .with_secondary(pspan, "the platform")
+                .help(format!(
+                    "use one of its modes ({}), or another platform",
+                    modes.join(", ")
+                )),
+            );
+            return;
+        }
+    }
     let misfit = match pl.fit(&ports.value) {
         Ok(()) => return,
         Err(m) => m,
@@ -541,6 +593,23 @@ pub fn nic_model(decl: &ast::NicModelDecl, diags: &mut Vec<Diagnostic>) -> NicMo
         let span = p.span;
         match &p.node {
             NicModelProp::Ports(g) => {
+                // A breakout splits a switch cage (issue 18 item 2); a NIC's ports are what
+                // its host sees, so a breakout there would be dropped without a word.
+                if g.breakout.is_some() {
+                    diags.push(
+                        Diagnostic::new(
+                            Code::NotAllowedHere,
+                            span,
+                            "a breakout splits a switch cage; a NIC model's ports are not broken out",
+                        )
+                        .label("breakout on a NIC")
+                        .help(format!(
+                            "write the ports the host sees: `ports {} x {}`",
+                            g.count,
+                            crate::syntax::printer::speed(g.speed)
+                        )),
+                    );
+                }
                 // `ports 2 x 200G` is the port count and each port's speed; `speed` beside it
                 // would say the speed twice.
                 put(&mut ports, g.count as u32, span, "`ports`", diags);
