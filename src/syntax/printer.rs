@@ -330,10 +330,7 @@ fn switch_model_prop(prop: &SwitchModelProp) -> String {
         SwitchModelProp::Os(os, None) => format!("os {}", os.as_str()),
         SwitchModelProp::Os(os, Some(r)) => format!("os {} {}.{}", os.as_str(), r.major, r.minor),
         SwitchModelProp::Ports(groups) => {
-            let gs: Vec<String> = groups
-                .iter()
-                .map(|g| port_group(&g.node))
-                .collect();
+            let gs: Vec<String> = groups.iter().map(|g| port_group(&g.node)).collect();
             format!("ports {}", gs.join(", "))
         }
         SwitchModelProp::Buffer(s) => format!("buffer {}", size(*s)),
