@@ -11,7 +11,7 @@ use crate::diagnostic::{self, Diagnostic};
 use crate::lower::{self, Lowered, Targets};
 use crate::model::load::{self, LoadError, Loaded, Reader};
 use crate::model::{Fabric, Limits, resolve};
-use crate::output::generate::preflight;
+use crate::render::preflight::preflight;
 use crate::source::Sources;
 use crate::timings::Timings;
 

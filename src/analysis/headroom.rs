@@ -6,7 +6,7 @@
 //! Inputs per (port, priority):
 //! * receiver MTU = the switch's port MTU (`mtu` override, else the fabric `mtu`);
 //! * sender MTU = the peer's largest frame: a peer switch's port MTU, or a host's netdev MTU
-//!   (`roce-mtu` + [`ROCE_HEADER_ALLOWANCE`](super::qos_plan::ROCE_HEADER_ALLOWANCE));
+//!   (`roce-mtu` + [`ROCE_HEADER_ALLOWANCE`](super::mtu::ROCE_HEADER_ALLOWANCE));
 //! * the link's speed and cable; no interface delay (docs/physics.md §1: 0 unless the platform
 //!   supplies one);
 //! * rounded up to the switch model's `cell` when it has one.
@@ -30,12 +30,12 @@ use crate::span::Span;
 
 use super::facts::HeadroomRow;
 use super::group::{Grouped, bytes, metres, metres_number, speed, thousands};
+use super::mtu::{host_netdev_mtu, port_mtu};
 use super::physics::nic_headroom::{MLX5_DEFAULT_CABLE_LEN_M, MLX5_MAX_CABLE_LEN_M};
 use super::physics::{
     Alpha, CableFit, Headroom, HeadroomInput, NicHeadroom, PauseThreshold, canonical_headroom,
     max_cable_for_headroom, mlx5_xoff, nic_headroom, round_up_to_cell,
 };
-use super::qos_plan::host_netdev_mtu;
 
 /// The headroom of every (switch port, lossless priority), sorted by switch, port, priority.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -143,11 +143,6 @@ fn cable_number(mm: u64) -> serde_json::Number {
             .and_then(serde_json::Number::from_f64)
             .unwrap_or_else(|| serde_json::Number::from(mm / 1_000))
     }
-}
-
-/// The switch's port MTU: its `mtu` override, else the fabric's.
-pub fn port_mtu(fabric: &Fabric, s: SwitchId) -> Sourced<u64> {
-    fabric.switch(s).mtu.unwrap_or(fabric.mtu)
 }
 
 /// A lossless priority of a switch: the first lossless class on it, its pause trigger and

@@ -10,6 +10,7 @@ pub mod group;
 pub mod headroom;
 pub mod hosts;
 pub mod models;
+pub mod mtu;
 pub mod nic_drivers;
 pub mod physics;
 pub mod qos_plan;

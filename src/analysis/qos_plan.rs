@@ -1,14 +1,8 @@
 //! One QoS plan end to end (docs/physics.md §4, QOS-1…QOS-3): every DSCP of a lossless class
 //! lands in a PFC priority on every switch and NIC (FAB505), both ends of every link use the
 //! same priority for a lossless class (FAB506) and run PFC on the same priorities (FAB507),
-//! and RoCE frames fit the port MTU of every hop (FAB508).
-//!
-//! MTU allowance: a RoCEv2 frame of `roce-mtu` payload carries at most
-//! IPv6 40 + UDP 8 + BTH 12 + RETH 16 + ImmDt 4 + ICRC 4 = 84 B of headers above the payload
-//! (IPv4: 64 B). NVIDIA's KB ("MTU considerations for RoCE based applications") sets the netdev
-//! MTU to 4200 for an active MTU of 4096, 104 B above it; fabricc uses that allowance
-//! ([`ROCE_HEADER_ALLOWANCE`]): the host netdev MTU is `roce-mtu + 104` (what the host script
-//! sets, so the NIC hop fits by construction) and every switch port MTU must be at least that.
+//! and RoCE frames fit the port MTU of every hop (FAB508): every switch port MTU must be at
+//! least the host netdev MTU (see [`super::mtu`] for the allowance above `roce-mtu`).
 
 use std::collections::BTreeSet;
 
@@ -18,15 +12,9 @@ use crate::model::{ClassId, DeviceId, Dscp, Fabric, Sourced};
 use crate::span::Span;
 
 use super::group::{Grouped, bytes, thousands};
-use super::headroom::port_mtu;
-
-/// Bytes of RoCEv2 headers allowed above `roce-mtu` (NVIDIA: netdev MTU 4200 for 4096).
-pub const ROCE_HEADER_ALLOWANCE: u64 = 104;
-
-/// The netdev MTU of every host NIC: `roce-mtu` + [`ROCE_HEADER_ALLOWANCE`].
-pub fn host_netdev_mtu(fabric: &Fabric) -> u64 {
-    fabric.roce_mtu.value + ROCE_HEADER_ALLOWANCE
-}
+use super::mtu::port_mtu;
+// Kept at their old path: lowering and the tests name them here.
+pub use super::mtu::{ROCE_HEADER_ALLOWANCE, host_netdev_mtu};
 
 pub fn check(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
     let reported = classification(fabric, diags);

@@ -2,12 +2,8 @@
 //! reports. In: a checked fabric (its findings, facts and lowered devices) and the build's
 //! settings. Out: every file of the output folder except `manifest.json`, or FAB9xx findings.
 //!
-//! `preflight` is the part of generation that `check` runs, so `check` fails whenever `build`
-//! would: every target's view of every device, without templates. It gives the FAB901 findings
-//! of devices a target cannot express and the build findings (FAB904–FAB910): what a target
-//! could not say as the model says it (`render::Note`s, grouped over devices so a finding per
-//! (target, property, text) names its devices instead of repeating), and classes that set ECN
-//! thresholds no switch will mark with.
+//! `render::preflight` is the part of generation that `check` runs, so
+//! `check` fails whenever `build` would.
 //!
 //! `generate_each` hands each file to a sink as soon as it is rendered, from the thread that
 //! rendered it, and keeps only its size: `fabricc build` stages files while other devices
@@ -21,23 +17,16 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 
 use crate::analysis::Facts;
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::Diagnostic;
 use crate::lower::{Lowered, Targets};
-use crate::model::{Congestion, Fabric};
-use crate::render::{
-    self, Artifact, Note, NoteKind, RenderError, SwitchContext, SwitchOs, Templates,
-};
+use crate::model::Fabric;
+use crate::render::preflight::{is_build_finding, render_diagnostic};
+use crate::render::{self, Artifact, SwitchContext, Templates};
 
 use super::report::{self, ReportInput};
 use crate::timings::Timings;
 
-/// What a build generated per target, for the report: devices, files and bytes.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct TargetTotals {
-    pub devices: usize,
-    pub files: usize,
-    pub bytes: u64,
-}
+pub use super::report::TargetTotals;
 
 /// Why generation stopped: devices that cannot be generated, or the sink failed.
 #[derive(Debug)]
@@ -66,70 +55,6 @@ impl<'a> BuildInput<'a> {
             lowered: checked.lowered.as_ref()?,
         })
     }
-}
-
-/// Every target's view of every lowered device, without templates: the FAB901 findings of
-/// devices a target cannot express and the build findings (FAB904–FAB910), for `check`.
-pub fn preflight(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnostic> {
-    // One view per view class of devices, its findings applied to every member
-    // (`render::view_class`): the same findings as one view per device.
-    let switches: Vec<Result<Vec<Note>, Diagnostic>> =
-        render::view_class::preflight_switches(&lowered.switches)
-            .into_iter()
-            .zip(&lowered.switches)
-            .map(|(r, s)| r.map_err(|e| render_diagnostic(fabric, &s.device, &e)))
-            .collect();
-    let mut out: Vec<Diagnostic> = render::view_class::preflight_hosts(&lowered.hosts)
-        .into_iter()
-        .zip(&lowered.hosts)
-        .filter_map(|(r, h)| r.err().map(|e| render_diagnostic(fabric, &h.host, &e)))
-        .collect();
-    // (kind, target, property, text) → devices, in device order.
-    let mut grouped: BTreeMap<(NoteKind, SwitchOs, render::Property, String), Vec<String>> =
-        BTreeMap::new();
-    for (result, ctx) in switches.into_iter().zip(&lowered.switches) {
-        match result {
-            Ok(notes) => {
-                for n in notes {
-                    grouped
-                        .entry((n.kind, ctx.os, n.property, n.text))
-                        .or_default()
-                        .push(ctx.device.clone());
-                }
-            }
-            Err(d) => out.push(d),
-        }
-    }
-    out.extend(
-        grouped
-            .into_iter()
-            .map(|((kind, os, property, text), devices)| {
-                note_diagnostic(fabric, kind, os, property, &text, &devices)
-            }),
-    );
-    if !lowered.switches.is_empty() {
-        out.extend(unmarked_ecn(fabric));
-        out.extend(load_balance_not_rendered(fabric, lowered));
-    }
-    out
-}
-
-/// Whether a finding is a build finding: what a target could not say as the model says it.
-pub fn is_build_finding(d: &Diagnostic) -> bool {
-    matches!(
-        d.code,
-        Code::TargetIgnores
-            | Code::DeviceManaged
-            | Code::TargetApproximates
-            | Code::TargetAdjusts
-            | Code::ReleaseLacks
-            | Code::PlatformDependent
-            | Code::EcnNotMarked
-            | Code::SonicLookupRowMissing
-            | Code::SonicLanesMismatch
-            | Code::SonicHeadroomPinned
-            | Code::LoadBalanceNotRendered
-    )
 }
 
 /// Generates every file of a build, sorted by path.
@@ -259,238 +184,4 @@ where
     }
     lap("reports");
     Ok(results)
-}
-
-/// The diagnostic code of a note.
-pub fn note_code(kind: NoteKind) -> Code {
-    match kind {
-        NoteKind::NotRendered => Code::TargetIgnores,
-        NoteKind::DeviceManaged => Code::DeviceManaged,
-        NoteKind::Approximated => Code::TargetApproximates,
-        NoteKind::Adjusted => Code::TargetAdjusts,
-        NoteKind::ReleaseLacks => Code::ReleaseLacks,
-        NoteKind::PlatformDependent => Code::PlatformDependent,
-        NoteKind::LookupRowMissing => Code::SonicLookupRowMissing,
-        NoteKind::LanesMismatch => Code::SonicLanesMismatch,
-        NoteKind::HeadroomPinned => Code::SonicHeadroomPinned,
-    }
-}
-
-/// Most device names a grouped finding lists before "and N more".
-const LISTED_DEVICES: usize = 4;
-
-/// One finding for every device whose target wrote the same note.
-fn note_diagnostic(
-    fabric: &Fabric,
-    kind: NoteKind,
-    os: SwitchOs,
-    property: render::Property,
-    text: &str,
-    devices: &[String],
-) -> Diagnostic {
-    let first = devices.first().map_or("", String::as_str);
-    let span = fabric
-        .switches
-        .iter()
-        .find(|s| s.name == first)
-        .map_or(fabric.span, |s| s.span);
-    let mut names: Vec<String> = devices
-        .iter()
-        .take(LISTED_DEVICES)
-        .map(|d| format!("`{d}`"))
-        .collect();
-    if devices.len() > LISTED_DEVICES {
-        names.push(format!("{} more", devices.len() - LISTED_DEVICES));
-    }
-    let help = match kind {
-        NoteKind::NotRendered => {
-            "the switch keeps its own behaviour for this property; change the fabric to what the target can say, or accept it (--allow-warnings)"
-        }
-        NoteKind::DeviceManaged => {
-            "nothing to do unless the platform's own sizing is not wanted; docs/targets.md lists what each target configures"
-        }
-        NoteKind::Approximated => {
-            "choose a value the target can express exactly, or accept the approximation (--allow-warnings)"
-        }
-        NoteKind::Adjusted => "informational: the difference does not affect lossless traffic",
-        NoteKind::ReleaseLacks => {
-            "set a newer release on the switch model (`os cumulus 5.17`) or upgrade the switches"
-        }
-        NoteKind::PlatformDependent => {
-            "check the line on the platform (docs/targets.md, open questions), or avoid the value"
-        }
-        NoteKind::LookupRowMissing => {
-            "nothing is lost; use a cable no longer than the SKU's longest row to silence buffermgrd"
-        }
-        NoteKind::LanesMismatch => {
-            "give the host ports a SKU that runs the NIC's lanes (e.g. the 2x400G SKU: `ports 128 x 400G` on an SN5600)"
-        }
-        NoteKind::HeadroomPinned => {
-            "nothing to do: those PGs keep fabricc's headroom instead of the switch's own (report.md)"
-        }
-    };
-    Diagnostic::new(
-        note_code(kind),
-        span,
-        format!(
-            "{} on {}: {}: {text}",
-            names.join(", "),
-            os.as_str(),
-            property.as_str()
-        ),
-    )
-    .label(if devices.len() == 1 {
-        "this device"
-    } else {
-        "the first of these devices"
-    })
-    .help(help)
-}
-
-/// Classes whose explicit `ecn min/max` no switch marks with: the class runs no DCQCN.
-fn unmarked_ecn(fabric: &Fabric) -> Vec<Diagnostic> {
-    fabric
-        .classes
-        .iter()
-        .filter(|c| {
-            c.congestion.value != Congestion::Dcqcn
-                && c.ecn.enabled.value
-                && (!c.ecn.min.default || !c.ecn.max.default || !c.ecn.probability.default)
-        })
-        .map(|c| {
-            let at = if c.ecn.min.default { c.ecn.max.span } else { c.ecn.min.span };
-            Diagnostic::new(
-                Code::EcnNotMarked,
-                at,
-                format!(
-                    "class `{}` sets ECN thresholds but runs no DCQCN, so no switch target marks ECN on its queue",
-                    c.name
-                ),
-            )
-            .label("these thresholds are not written")
-            .help(format!(
-                "add `congestion dcqcn` to class `{}` to mark ECN on its queue, or remove the `ecn` thresholds",
-                c.name
-            ))
-        })
-        .collect()
-}
-
-/// FAB930: the switch side of `load-balance` (hash fields, mode, flowlet gap, seed), which no
-/// switch target writes yet, one finding per property at its line, naming the targets
-/// whose switches keep their defaults. The host side (`qps-per-connection`,
-/// `split-data-on-qps`) is written to every host's `nccl.env`, so it gives none.
-fn load_balance_not_rendered(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnostic> {
-    let Some(lb) = &fabric.load_balance else {
-        return Vec::new();
-    };
-    // target → switch count, sorted by target name.
-    let mut per_os: BTreeMap<&'static str, usize> = BTreeMap::new();
-    for s in &lowered.switches {
-        *per_os.entry(s.os.as_str()).or_default() += 1;
-    }
-    let targets: Vec<String> = per_os
-        .iter()
-        .map(|(os, n)| format!("{n} {os} switch{}", if *n == 1 { "" } else { "es" }))
-        .collect();
-    let targets = targets.join(", ");
-    let mut out = Vec::new();
-    let mut push = |span: crate::span::Span, what: String, instead: &str| {
-        out.push(
-            Diagnostic::new(
-                Code::LoadBalanceNotRendered,
-                span,
-                format!("load-balance `{what}` is not written for {targets}: {instead}"),
-            )
-            .label("not configured on any switch")
-            .help("configure it on the switches by hand, or remove it so the source says what the switches do; the NCCL settings of `load-balance` are written to every host's nccl.env"),
-        );
-    };
-    if let Some(h) = &lb.hash {
-        let words: Vec<&str> = h.value.iter().map(|f| f.keyword()).collect();
-        let qp = if h.value.contains(&crate::model::HashField::RoceQp) {
-            "; hashing on the RoCEv2 BTH destination QP needs a UDF hash key, which fabricc writes for no target"
-        } else {
-            ""
-        };
-        push(
-            h.span,
-            format!("hash {}", words.join(" ")),
-            &format!(
-                "the switches keep their default ECMP hash fields (the platform's 5-tuple or a subset){qp}"
-            ),
-        );
-    }
-    if let Some(m) = &lb.mode
-        && m.value != crate::model::LbMode::Ecmp
-    {
-        push(
-            m.span,
-            format!("mode {}", m.value.keyword()),
-            "the switches keep static per-flow ECMP hashing, so a RoCE flow stays on one path however congested it is",
-        );
-    }
-    if let Some(g) = &lb.flowlet_gap {
-        push(
-            g.span,
-            format!(
-                "flowlet-gap {}",
-                crate::syntax::printer::time(crate::syntax::ast::Time(g.value))
-            ),
-            "the switches keep their own flowlet timer, if they do flowlet switching at all",
-        );
-    }
-    if let Some(s) = &lb.seed {
-        let what = match s.value {
-            crate::model::LbSeed::PerTier => "seed per-tier".to_string(),
-            crate::model::LbSeed::Fixed(n) => format!("seed {n}"),
-        };
-        push(
-            s.span,
-            what,
-            "the switches keep their default hash seed, so switches of different tiers may hash alike (polarisation)",
-        );
-    }
-    out
-}
-
-/// A render failure as a finding on the device.
-fn render_diagnostic(fabric: &Fabric, device: &str, e: &RenderError) -> Diagnostic {
-    let span = fabric
-        .switches
-        .iter()
-        .find(|s| s.name == device)
-        .map(|s| s.span)
-        .or_else(|| {
-            fabric
-                .hosts
-                .iter()
-                .find(|h| h.name == device)
-                .map(|h| h.span)
-        })
-        .unwrap_or(fabric.span);
-    match e {
-        RenderError::Template { .. } | RenderError::Override { .. } => Diagnostic::new(
-            Code::TemplateFailed,
-            span,
-            format!("cannot render `{device}`: {e}"),
-        )
-        .label("this device")
-        .help("fix the template at the line given, or remove the --templates override"),
-        RenderError::Invalid { message, .. } => Diagnostic::new(
-            Code::TargetCannotExpress,
-            span,
-            format!("cannot generate `{device}`: {message}"),
-        )
-        .label("this device"),
-        RenderError::Unsupported { target, message, .. } => Diagnostic::new(
-            Code::TargetCannotExpress,
-            span,
-            format!("`{device}` on {target}: {message}"),
-        )
-        .label("this device")
-        .help(format!(
-            "change the fabric so that {target} can express it, or use a switch model with another OS"
-        )),
-    }
 }

@@ -12,17 +12,25 @@ use std::fmt::Write as _;
 use crate::analysis::Facts;
 use crate::diagnostic::{Category, Diagnostic, Severity};
 use crate::model::{DeviceId, Fabric, SwitchId};
+use crate::render::preflight::is_build_finding;
 use crate::render::{
     Artifact, ArtifactKind, HostContext, PauseThreshold, PortContext, SonicBufferModel,
     SwitchContext, SwitchOs,
 };
 
-use super::generate::TargetTotals;
-
 /// Above this many hosts the graph draws switches only and collapses each leaf's hosts.
 const BIG_FABRIC_HOSTS: usize = 64;
 /// Above this many rows a per-switch table is summarised into distinct rows.
 const MAX_TABLE_ROWS: usize = 64;
+
+/// What a build generated per target, for the report: devices, files and bytes. Generation
+/// counts them; the report is what reads them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TargetTotals {
+    pub devices: usize,
+    pub files: usize,
+    pub bytes: u64,
+}
 
 pub struct ReportInput<'a> {
     pub fabric: &'a Fabric,
@@ -604,7 +612,7 @@ fn report_md(input: &ReportInput<'_>) -> String {
         .diagnostics
         .iter()
         // Build findings have their own section above.
-        .filter(|d| d.severity != Severity::Advice && !super::generate::is_build_finding(d))
+        .filter(|d| d.severity != Severity::Advice && !is_build_finding(d))
         .collect();
     if !notable.is_empty() {
         let _ = writeln!(o, "### Findings accepted with --allow-warnings\n");

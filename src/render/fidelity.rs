@@ -2,7 +2,7 @@
 //!
 //! In: nothing (a table). Out: `support(os, property)`, the matrix that `docs/targets.md`
 //! prints, and `Note`, the finding a view attaches when a device's output differs from the
-//! model (turned into FAB904–FAB910 by `output::generate`).
+//! model (turned into FAB904–FAB910 by `render::preflight`).
 //!
 //! Two exhaustive matches keep the table complete: `properties_of` destructures every
 //! context struct without `..`, so a new field does not compile until it is mapped to a

@@ -17,6 +17,7 @@ pub mod host;
 pub mod host_dcb;
 pub mod junos;
 pub mod nxos;
+pub mod preflight;
 pub mod sonic;
 pub mod templates;
 pub mod validate;
