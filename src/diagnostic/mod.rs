@@ -6,75 +6,15 @@ pub mod github;
 pub mod human;
 pub mod json;
 pub mod sarif;
+pub mod severity;
 pub mod short;
 
 use serde::Serialize;
 
 pub use code::Code;
+pub use severity::{Category, Severity};
 
 use crate::span::Span;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Error,
-    Warning,
-    Advice,
-}
-
-impl Severity {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Advice => "advice",
-        }
-    }
-}
-
-/// The finding categories of the JSON contract (v1 JSON contract).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Category {
-    Syntax,
-    Name,
-    Topology,
-    Routing,
-    Deadlock,
-    Ecn,
-    Headroom,
-    Buffer,
-    Qos,
-    Watchdog,
-    Output,
-    /// `fabricc verify`: a device's collected state differs from what fabricc generated.
-    Drift,
-    /// `fabricc verify`: an LLDP neighbour differs from the cabling plan.
-    Wiring,
-    /// `fabricc import`: what reading a deployed fabric's state could not carry or infer.
-    Import,
-}
-
-impl Category {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Category::Syntax => "syntax",
-            Category::Name => "name",
-            Category::Topology => "topology",
-            Category::Routing => "routing",
-            Category::Deadlock => "deadlock",
-            Category::Ecn => "ecn",
-            Category::Headroom => "headroom",
-            Category::Buffer => "buffer",
-            Category::Qos => "qos",
-            Category::Watchdog => "watchdog",
-            Category::Output => "output",
-            Category::Drift => "drift",
-            Category::Wiring => "wiring",
-            Category::Import => "import",
-        }
-    }
-}
 
 /// A place in the source and what to say about it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,0 +1,61 @@
+//! What every subcommand shares: its exit status, printing, and the `--target` and
+//! `--templates` choices.
+
+use std::process::ExitCode;
+
+/// The exit status of a command: 0 clean, 1 findings, 2 the tool could not run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitStatus {
+    Success,
+    Failure,
+    Error,
+}
+
+impl From<ExitStatus> for ExitCode {
+    fn from(s: ExitStatus) -> ExitCode {
+        match s {
+            ExitStatus::Success => ExitCode::SUCCESS,
+            ExitStatus::Failure => ExitCode::from(1),
+            ExitStatus::Error => ExitCode::from(2),
+        }
+    }
+}
+
+/// Writes to stdout; a closed pipe (`fabricc check … | head`) is not an error.
+pub(crate) fn out(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.flush();
+}
+
+pub(crate) fn err(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// The `--target` list (every target when none is given), or the usage error already printed.
+pub(crate) fn chosen_targets(targets: &[String]) -> Result<crate::lower::Targets, ExitStatus> {
+    if targets.is_empty() {
+        return Ok(crate::lower::Targets::ALL);
+    }
+    crate::lower::Targets::parse(&targets.join(",")).map_err(|e| {
+        err(&format!("error: {e}\n"));
+        ExitStatus::Error
+    })
+}
+
+/// The embedded templates, overridden file by file from `--templates DIR` when given; a
+/// template that does not compile is an error already printed.
+pub(crate) fn chosen_templates(
+    dir: Option<&std::path::Path>,
+) -> Result<crate::render::Templates, ExitStatus> {
+    let templates = match dir {
+        Some(dir) => crate::render::Templates::with_overrides(dir),
+        None => crate::render::Templates::embedded(),
+    };
+    templates.map_err(|e| {
+        err(&format!("error: {e}\n"));
+        ExitStatus::Error
+    })
+}
