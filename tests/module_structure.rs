@@ -65,12 +65,6 @@ const ALLOWED_CYCLES: &[&[&str]] = &[
         "analysis/deadlock/orbits.rs",
     ],
     &[
-        "analysis/routing/mod.rs",
-        "analysis/routing/shortest.rs",
-        "analysis/routing/static_routes.rs",
-        "analysis/routing/updown.rs",
-    ],
-    &[
         "catalogue/mod.rs",
         "catalogue/nic.rs",
         "catalogue/platform.rs",
