@@ -1,0 +1,299 @@
+//! The proof itself (the steps in the `deadlock` module header): validate the routing
+//! statements, route, build the buffer-dependency graph, find its cycles, prove every failure
+//! scenario. The findings are worded in `report`.
+
+use std::sync::Arc;
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::model::{DeviceId, Fabric, RoutingModel};
+
+use super::buffer_graph::BufferDependencyGraph;
+use super::tagger::Qos;
+use super::{buffer_graph, pairs, tagger};
+use crate::analysis::routing::{self, Endpoints, Net};
+
+use super::report::*;
+use super::{Ctx, Proof, SCENARIO_FINDINGS, failures};
+
+/// How to run the proof.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Build the graph even where the valley-free certificate makes it unnecessary (tests,
+    /// benchmarks).
+    pub force_graph: bool,
+    /// Most distinct failure scenarios to prove; past it the proof stops (FAB204) rather
+    /// than run for hours or exhaust memory.
+    pub max_scenarios: u64,
+    /// Most unreachable pairs listed in the facts (all are counted).
+    pub max_unreachable: u64,
+    /// Whether failure scenarios are proven by classes of symmetric ones (failures.rs).
+    pub reduce: failures::Reduce,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        let limits = crate::model::Limits::default();
+        Self {
+            force_graph: false,
+            max_scenarios: limits.max_scenarios,
+            max_unreachable: limits.max_unreachable,
+            reduce: failures::Reduce::Auto,
+        }
+    }
+}
+
+pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
+    let mut proof = Proof::default();
+    let paths = validate(fabric, &mut proof.diagnostics);
+    let qos = Qos::new(fabric);
+    tagger::check_limits(fabric, &qos, &mut proof.diagnostics);
+    let mut base_failed = vec![false; fabric.links.len()];
+    for f in &fabric.routing.fails {
+        for l in &f.links {
+            base_failed[l.index()] = true;
+        }
+    }
+    let ends = Arc::new(Endpoints::new(fabric));
+    let intact_attach = routing::intact_attach(&Net::build_with(fabric, ends.clone(), &|_| false));
+    let isolated = intact_attach.iter().map(Vec::is_empty).collect();
+    proof.facts.destinations = if ends.bonds > 0 { "nic-or-bond" } else { "nic" }.into();
+    proof.facts.endpoints = ends.len() as u64;
+    let cx = Ctx {
+        fabric,
+        qos,
+        paths,
+        ends,
+        intact_attach,
+        base_failed,
+        isolated,
+    };
+    proof.certified = cx.certified();
+    let build = !proof.certified || opts.force_graph;
+
+    let n = usize::from(fabric.routing.check_failures.value.min(2));
+    let mut graph = BufferDependencyGraph::default();
+    let routes = cx.routes(cx.net(&[]), n, build.then_some(&mut graph));
+
+    // Static-route loops.
+    report_loops(&cx, &routes, &mut proof);
+
+    // Unreachable pairs of the fabric as declared: all counted, the first few listed.
+    let budget = usize::try_from(opts.max_unreachable).unwrap_or(usize::MAX);
+    let mut sample = pairs::PairSample::new(budget.max(1));
+    routes.unreachable(&cx.isolated, &mut sample);
+    if fabric.routing.model.value != RoutingModel::None {
+        let (pairs, total) = sample.finish();
+        report_unreachable(&cx, &pairs, total, &[], budget, &mut proof);
+    }
+
+    // Cycles of the fabric as declared.
+    let mut possible = false;
+    if build {
+        let comps = graph.cyclic_components();
+        possible = !comps.is_empty();
+        for c in &comps {
+            let cycle = describe_cycle(&cx, &routes, &graph, c, &[]);
+            proof.diagnostics.push(cycle_diagnostic(
+                &cx,
+                &routes,
+                &graph,
+                &cycle,
+                primary_span(&cx, &graph, c, &[]),
+            ));
+            proof.cycles.push(cycle.0);
+        }
+        if cx.qos.rewrites_anything() {
+            tagger_order(&cx, &graph, &mut proof.diagnostics);
+        }
+    }
+
+    // Failure scenarios.
+    let outcome = failures::check(
+        &cx,
+        &routes,
+        build.then_some(&graph),
+        possible,
+        failures::Settings {
+            n,
+            max_work: opts.max_scenarios,
+            keep: budget.saturating_sub(proof.unreachable.len()),
+            reduce: opts.reduce,
+        },
+    );
+    // Scenarios analysed: past the bound only the fabric as declared was.
+    proof.facts.complete = outcome.stopped.is_none();
+    proof.facts.scenarios = if proof.facts.complete {
+        1 + outcome.scenarios
+    } else {
+        1
+    };
+    proof.facts.proven = 1 + outcome.proven;
+    if let Some(work) = outcome.stopped {
+        let how = if outcome.by_classes {
+            "one per class of symmetric scenarios"
+        } else {
+            "every distinct one: the fabric's symmetry does not divide them enough"
+        };
+        proof.diagnostics.push(
+            Diagnostic::new(
+                Code::ScenarioLimit,
+                fabric.routing.check_failures.span,
+                format!(
+                    "`check failures {n}` means {} failure scenarios, of which {work} would \
+                     have to be proven one by one ({how}), more than the limit of {}; they \
+                     were not proven",
+                    outcome.scenarios, opts.max_scenarios
+                ),
+            )
+            .label("the failure scenarios asked for here")
+            .help(
+                "deadlock freedom is proven for the fabric as declared only: raise the \
+                 limit with `--max-scenarios`, or ask for fewer failures",
+            ),
+        );
+    }
+    // One finding per scenario for the first few; the rest are one summary, so that a fabric
+    // of single-homed hosts under `check failures 2` does not print 40,000 warnings.
+    for (scenario, pairs, total) in outcome.unreachable.iter().take(SCENARIO_FINDINGS) {
+        let names: Vec<String> = scenario.iter().map(|&l| cx.link_name(l)).collect();
+        report_unreachable(&cx, pairs, *total, &names, budget, &mut proof);
+    }
+    let rest = outcome.unreachable.get(SCENARIO_FINDINGS..).unwrap_or(&[]);
+    if !rest.is_empty() || outcome.more.0 > 0 {
+        let pairs: u64 = rest
+            .iter()
+            .fold(outcome.more.1, |n, (_, _, t)| n.saturating_add(*t));
+        let scenarios = (rest.len() as u64).saturating_add(outcome.more.0);
+        proof.facts.unreachable_pairs = proof.facts.unreachable_pairs.saturating_add(pairs);
+        for (scenario, kept, _) in rest {
+            let names: Vec<String> = scenario.iter().map(|&l| cx.link_name(l)).collect();
+            list_pairs(&cx, kept, &names, budget, &mut proof);
+        }
+        proof.diagnostics.push(
+            Diagnostic::new(
+                Code::Unreachable,
+                fabric.routing.check_failures.span,
+                format!(
+                    "{scenarios} more failure scenarios cut NIC pairs off ({pairs} pair(s) in \
+                     all); the first {SCENARIO_FINDINGS} scenarios are reported one by one"
+                ),
+            )
+            .label("failure scenarios checked here")
+            .help(
+                "the JSON facts (`--facts`) list the pairs (up to `--max-unreachable`) and \
+                 count them all in `facts.deadlock.unreachable_pairs`",
+            ),
+        );
+    }
+    if let Some((links, groutes, g)) = &outcome.first_cycle {
+        possible = true;
+        let names: Vec<String> = links.iter().map(|&l| cx.link_name(l)).collect();
+        if let Some(c) = g.cyclic_components().first() {
+            let cycle = describe_cycle(&cx, groutes, g, c, &names);
+            let span = fabric.routing.check_failures.span;
+            proof
+                .diagnostics
+                .push(cycle_diagnostic(&cx, groutes, g, &cycle, span));
+            proof.cycles.push(cycle.0);
+        }
+    }
+    proof.facts.possible = possible;
+    proof.unreachable.sort();
+    if build {
+        proof.graph = Some(graph);
+    }
+    proof
+}
+
+// ---------------------------------------------------------------- validation (FAB703)
+
+/// Checks that routes, paths and rewrites name adjacent hops; returns the usable paths.
+fn validate(fabric: &Fabric, diags: &mut Vec<Diagnostic>) -> Vec<usize> {
+    let intact = Net::build(fabric, &|_| false);
+    let adjacent = |a: DeviceId, b: DeviceId| buffer_graph::linked(&intact, a, b);
+    let name = |d: DeviceId| fabric.device_name(d).to_string();
+    for r in &fabric.routing.routes {
+        let at = DeviceId::Switch(r.at);
+        if !adjacent(at, r.via) {
+            diags.push(
+                Diagnostic::new(
+                    Code::NotAdjacent,
+                    r.span,
+                    format!(
+                        "static route at `{}` goes via `{}`, which is not its neighbour",
+                        name(at),
+                        name(r.via)
+                    ),
+                )
+                .label("route declared here")
+                .help(format!("`via` names a device linked to `{}`", name(at))),
+            );
+        }
+    }
+    let mut ok = Vec::new();
+    for (i, p) in fabric.routing.paths.iter().enumerate() {
+        let mut good = p.hops.len() >= 2;
+        for (j, w) in p.hops.windows(2).enumerate() {
+            if !adjacent(w[0], w[1]) {
+                diags.push(
+                    Diagnostic::new(
+                        Code::NotAdjacent,
+                        p.span,
+                        format!(
+                            "path hop `{}` -> `{}` is not a link",
+                            name(w[0]),
+                            name(w[1])
+                        ),
+                    )
+                    .label("path declared here")
+                    .help("each hop of a `path` must be linked to the next"),
+                );
+                good = false;
+            }
+            if j > 0 && matches!(w[0], DeviceId::Host(_)) {
+                diags.push(
+                    Diagnostic::new(
+                        Code::NotAdjacent,
+                        p.span,
+                        format!(
+                            "path passes through host `{}`, and hosts never forward",
+                            name(w[0])
+                        ),
+                    )
+                    .label("path declared here")
+                    .help("a host may only start or end a `path`"),
+                );
+                good = false;
+            }
+        }
+        if good {
+            ok.push(i);
+        }
+    }
+    for r in &fabric.routing.rewrites {
+        let at = DeviceId::Switch(r.at);
+        for (what, d) in [("from", r.from), ("to", r.to)] {
+            if !adjacent(at, d) {
+                diags.push(
+                    Diagnostic::new(
+                        Code::NotAdjacent,
+                        r.span,
+                        format!(
+                            "rewrite at `{}` names `{what} {}`, which is not its neighbour",
+                            name(at),
+                            name(d)
+                        ),
+                    )
+                    .label("rewrite declared here")
+                    .help(format!(
+                        "`from` and `to` name devices linked to `{}`",
+                        name(at)
+                    )),
+                );
+            }
+        }
+    }
+    ok
+}
+
+// ---------------------------------------------------------------- findings
