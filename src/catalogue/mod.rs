@@ -10,6 +10,7 @@
 //! A number no public source gives is left out of its file and named in `not_sourced`; the
 //! types make every such field optional, so no caller can mistake a missing number for zero.
 
+mod lookup;
 mod nic;
 pub mod platform;
 mod source;
@@ -18,11 +19,12 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
+pub use lookup::PortsMisfit;
 pub use nic::NicPlatform;
 pub use platform::{
     Asic, AsicFamily, BreakoutMode, Buffer, BufferDefaults, Bytes, CageGroup, Hwsku, Lookup,
     LookupRow, Mellanox, MellanoxPoolReserves, Naming, NamingRule, Num, OsSupport, Platform, Pool,
-    PortConfig, PortConfigRow, PortsMisfit, Profile, Sonic, SonicNames, TrafficPattern,
+    PortConfig, PortConfigRow, Profile, Sonic, SonicNames, TrafficPattern,
 };
 pub use source::Source;
 

@@ -1,0 +1,466 @@
+//! The questions the next stages ask of a [`Platform`]: which OSes run on it, what ports it has
+//! (and whether a model's `ports` fit them), what a port is called on each OS, which SONiC
+//! lookup row a cable gets, which constants SONiC's Mellanox headroom formula reads. The data
+//! they read is in `platform.rs`.
+
+use super::{check_key, valid_name};
+use crate::analysis::physics::sonic_headroom::AsicConstants;
+use crate::model::PortGroup;
+use crate::syntax::ast::{BufferModel, Os};
+
+use super::platform::*;
+
+/// Why a model's `ports` do not fit its platform.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PortsMisfit {
+    /// No cage runs ports this fast.
+    TooFast { speed_gbps: u32, fastest_gbps: u32 },
+    /// More ports than the cages give, even broken out.
+    TooMany {
+        count: u32,
+        speed_gbps: u32,
+        cages_needed: u32,
+        cages: u32,
+    },
+}
+
+impl Platform {
+    pub fn asic_family(&self) -> Option<AsicFamily> {
+        self.asic.as_ref().map(|a| a.family)
+    }
+
+    /// The OSes that run here, in catalogue order.
+    pub fn oses(&self) -> Vec<Os> {
+        self.os.iter().filter_map(OsSupport::os).collect()
+    }
+
+    pub fn runs(&self, os: Os) -> bool {
+        self.oses().contains(&os)
+    }
+
+    /// The front-panel cages (auxiliary ones left out).
+    pub fn fabric_cages(&self) -> impl Iterator<Item = &CageGroup> {
+        self.cages.iter().filter(|c| !c.aux)
+    }
+
+    /// The ports a model on this platform has: every front-panel cage at its fastest speed,
+    /// unbroken. Empty when the catalogue has no cages for it.
+    pub fn port_groups(&self) -> Vec<PortGroup> {
+        self.fabric_cages()
+            .map(|c| PortGroup::plain(c.count, u64::from(c.speed_gbps) * 1000))
+            .collect()
+    }
+
+    /// SerDes lanes of cage `cage` (0-based, counting every cage); `None` without cages.
+    pub fn cage_lanes(&self, cage: u32) -> Option<u32> {
+        self.locate(cage).map(|(g, _)| g.lanes)
+    }
+
+    pub fn cage_count(&self) -> u32 {
+        self.fabric_cages().map(|c| c.count).sum()
+    }
+
+    /// Whether `groups` (a model's `ports`) can be had from the front-panel cages, breaking
+    /// them out where the cages allow. Cages are taken in order, fastest request first.
+    pub fn fit(&self, groups: &[PortGroup]) -> Result<(), PortsMisfit> {
+        let cages: Vec<&CageGroup> = self.fabric_cages().collect();
+        if cages.is_empty() {
+            return Ok(());
+        }
+        let mut left: Vec<u32> = cages.iter().map(|c| c.count).collect();
+        let mut requests: Vec<PortGroup> = groups.to_vec();
+        requests.sort_by_key(|g| std::cmp::Reverse(g.speed));
+        for g in requests {
+            let speed_gbps = u32::try_from(g.speed.div_ceil(1000)).unwrap_or(u32::MAX);
+            let fastest = cages.iter().map(|c| c.speed_gbps).max().unwrap_or(0);
+            if speed_gbps > fastest {
+                return Err(PortsMisfit::TooFast {
+                    speed_gbps,
+                    fastest_gbps: fastest,
+                });
+            }
+            let mut count = g.count;
+            for (c, free) in cages.iter().zip(left.iter_mut()) {
+                let per = c.ports_for(&g, speed_gbps);
+                if per == 0 || count == 0 {
+                    continue;
+                }
+                let take = count.div_ceil(per).min(*free);
+                *free -= take;
+                count = count.saturating_sub(take * per);
+            }
+            if count > 0 {
+                let best = cages
+                    .iter()
+                    .map(|c| c.ports_per_cage(speed_gbps))
+                    .max()
+                    .unwrap_or(1)
+                    .max(1);
+                return Err(PortsMisfit::TooMany {
+                    count: g.count,
+                    speed_gbps,
+                    cages_needed: g.count.div_ceil(best),
+                    cages: self.cage_count(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The buffer fabricc sizes pools from: what the OS gives the pools where known, else
+    /// the vendor's figure.
+    pub fn buffer_bytes(&self) -> Option<u64> {
+        self.buffer
+            .usable
+            .as_ref()
+            .or(self.buffer.total.as_ref())
+            .map(|b| b.bytes)
+    }
+
+    /// The largest buffer figure the catalogue has (an override above it is suspect).
+    pub fn max_buffer_bytes(&self) -> Option<u64> {
+        [&self.buffer.total, &self.buffer.usable]
+            .into_iter()
+            .flatten()
+            .map(|b| b.bytes)
+            .max()
+    }
+
+    pub fn cell_bytes(&self) -> Option<u64> {
+        self.buffer.cell.as_ref().map(|c| c.value)
+    }
+
+    pub fn lossless_limit(&self) -> Option<u8> {
+        self.lossless_limit.as_ref().map(|l| l.value)
+    }
+
+    /// The buffer model a fresh SONiC image runs on this platform.
+    pub fn default_buffer_model(&self) -> Option<BufferModel> {
+        self.sonic.as_ref()?.buffer_model()
+    }
+
+    /// The lookup row of the default SONiC SKU for `speed_mbps` and `cable_mm`.
+    pub fn lookup_row(&self, speed_mbps: u64, cable_mm: u64) -> Option<&LookupRow> {
+        self.sonic
+            .as_ref()?
+            .default_hwsku()?
+            .lookup_row(speed_mbps, cable_mm)
+    }
+
+    /// SONiC's headroom-formula constants, for Spectrum platforms.
+    pub fn sonic_headroom_constants(&self) -> Option<AsicConstants> {
+        self.sonic
+            .as_ref()?
+            .mellanox
+            .as_ref()?
+            .asic_constants(self.asic_family()?)
+    }
+
+    /// The cage group of cage `cage` (0-based over all groups) and the cage's place in it.
+    fn locate(&self, cage: u32) -> Option<(&CageGroup, u32)> {
+        let mut k = cage;
+        for g in &self.cages {
+            if k < g.count {
+                return Some((g, k));
+            }
+            k -= g.count;
+        }
+        None
+    }
+
+    /// SONiC's name of sub-port `sub` (0-based) of cage `cage` (0-based) broken out into
+    /// `split` ports: `Ethernet<n + sub × lanes/split>`, `n` the cage's number in the
+    /// platform's `platform.json` (the first lane on Mellanox; cage × 8 on the Arista TH5).
+    pub fn sonic_port_name(&self, cage: u32, split: u32, sub: u32) -> Option<String> {
+        self.naming.sonic.as_ref()?;
+        let (g, k) = self.locate(cage)?;
+        if sub >= split || (split > 1 && (!g.has_split(split) || g.lanes % split != 0)) {
+            return None;
+        }
+        let base = g.sonic_base(k)?;
+        Some(format!("Ethernet{}", base + sub * (g.lanes / split)))
+    }
+
+    /// The name `os` gives sub-port `sub` of cage `cage` broken out into `split` ports
+    /// (`split` 1: the unbroken port). `None` where the catalogue has no sourced rule for
+    /// that OS on this platform, or the cage cannot be split so.
+    pub fn port_name(&self, os: Os, cage: u32, split: u32, sub: u32) -> Option<String> {
+        if os == Os::Sonic {
+            return self.sonic_port_name(cage, split, sub);
+        }
+        let rule = match os {
+            Os::Sonic => return None,
+            Os::Cumulus => self.naming.cumulus.as_ref(),
+            Os::Eos => self.naming.eos.as_ref(),
+            Os::Nxos => self.naming.nxos.as_ref(),
+            Os::Junos => self.naming.junos.as_ref(),
+        }?;
+        if sub >= split || split == 0 || (split > 1 && !rule.breakout) {
+            return None;
+        }
+        let mut lanes_each = None;
+        if !self.cages.is_empty() {
+            let (g, _) = self.locate(cage)?;
+            if split > 1 && !g.has_split(split) {
+                return None;
+            }
+            lanes_each = (g.lanes % split == 0).then_some(g.lanes / split);
+        }
+        let n = cage + 1;
+        Some(match (os, split) {
+            (Os::Cumulus, 1) => format!("swp{n}"),
+            (Os::Cumulus, _) => format!("swp{n}s{sub}"),
+            (Os::Eos, 1) => format!("Ethernet{n}/1"),
+            // EOS numbers a broken-out port by its first lane; that needs the cage's lanes.
+            (Os::Eos, _) => format!("Ethernet{n}/{}", sub * lanes_each? + 1),
+            (Os::Nxos, 1) => format!("Ethernet1/{n}"),
+            (Os::Nxos, _) => format!("Ethernet1/{n}/{}", sub + 1),
+            (Os::Junos, 1) => format!("et-0/0/{cage}"),
+            (Os::Junos, _) => format!("et-0/0/{cage}:{sub}"),
+            (Os::Sonic, _) => return None,
+        })
+    }
+
+    /// Where port `index` (0-based) of a model with `groups` sits: `(cage, split, sub)` for
+    /// `port_name`. Groups take the front-panel cages in order; a group slower than its cages
+    /// breaks each cage out as far as the cage allows at that speed (the rule `fit` counts
+    /// with, so `128 x 400G` on 64 cages of 800G with a 2x400G mode is two ports a cage).
+    /// Without cages in the catalogue every port is its own unbroken cage. `None` when the
+    /// ports do not fit the cages.
+    pub fn place(&self, groups: &[PortGroup], index: u32) -> Option<(u32, u32, u32)> {
+        if self.cages.is_empty() {
+            // No cages in the catalogue: every port is its own cage, unless the model declares
+            // a breakout (`ports 64 x 800G breakout 2 x 400G`), which splits its own cages.
+            let (mut left, mut cage) = (index, 0u32);
+            for g in groups {
+                let ways = g.breakout.map_or(1, |b| b.ways.max(1));
+                if left < g.count {
+                    return Some((cage + left / ways, ways, left % ways));
+                }
+                left -= g.count;
+                cage += g.count.div_ceil(ways);
+            }
+            return None;
+        }
+        let mut slots = Vec::new();
+        let mut global = 0u32;
+        for g in &self.cages {
+            for _ in 0..g.count {
+                if !g.aux {
+                    slots.push((global, g));
+                }
+                global += 1;
+            }
+        }
+        let mut left = index;
+        let mut next = slots.iter();
+        for group in groups {
+            let speed_gbps = u32::try_from(group.speed.div_ceil(1000)).unwrap_or(u32::MAX);
+            let mut remaining = group.count;
+            while remaining > 0 {
+                let (cage, g) = next.next()?;
+                let per = g.ports_for(group, speed_gbps);
+                if per == 0 {
+                    return None;
+                }
+                let take = per.min(remaining);
+                if left < take {
+                    return Some((*cage, per, left));
+                }
+                left -= take;
+                remaining -= take;
+            }
+        }
+        None
+    }
+
+    /// Everything inconsistent in this entry, appended to `errors`.
+    pub(crate) fn validate(&self, errors: &mut Vec<String>) {
+        let at = |what: &str| format!("{}: {what}", self.name);
+        if !valid_name(&self.name) {
+            errors.push(at("the name is not lower-case vendor-model"));
+        }
+        for (key, s) in &self.sources {
+            if !s.is_valid() {
+                errors.push(at(&format!(
+                    "source `{key}` is neither repo@commit:path nor a titled https document"
+                )));
+            }
+        }
+        let key = |k: &str, place: &str, errors: &mut Vec<String>| {
+            check_key(&self.sources, k, &at(place), errors);
+        };
+        if let Some(a) = &self.asic {
+            key(&a.source, "asic", errors);
+            if let Some(p) = &a.part_source {
+                key(p, "asic part", errors);
+            }
+        }
+        if self.os.is_empty() {
+            errors.push(at("no OS runs on it"));
+        }
+        for o in &self.os {
+            if o.os().is_none() {
+                errors.push(at(&format!("`{}` is not an OS", o.os)));
+            }
+            key(&o.source, &format!("os {}", o.os), errors);
+            if let Some(m) = &o.max_mtu {
+                key(&m.source, &format!("os {} max_mtu", o.os), errors);
+            }
+        }
+        for (i, c) in self.cages.iter().enumerate() {
+            let place = format!("cages[{i}]");
+            key(&c.source, &place, errors);
+            let modes = c.modes();
+            if c.count == 0 || c.lanes == 0 || modes.len() != c.breakouts.len() {
+                errors.push(at(&format!(
+                    "{place}: a count, lanes and breakouts that parse"
+                )));
+            }
+            if modes.iter().map(|m| m.speed_gbps).max() != Some(c.speed_gbps) {
+                errors.push(at(&format!(
+                    "{place}: speed_gbps is not the fastest breakout"
+                )));
+            }
+            if let Some(n) = &c.sonic_names
+                && !n.list.is_empty()
+                && n.list.len() != c.count as usize
+            {
+                errors.push(at(&format!("{place}: one SONiC name per cage")));
+            }
+        }
+        for (what, b) in [
+            ("total", &self.buffer.total),
+            ("usable", &self.buffer.usable),
+        ] {
+            if let Some(b) = b {
+                key(&b.source, &format!("buffer {what}"), errors);
+            }
+        }
+        if let Some(c) = &self.buffer.cell {
+            key(&c.source, "buffer cell", errors);
+        }
+        if let Some(l) = &self.lossless_limit {
+            key(&l.source, "lossless_limit", errors);
+        }
+        for (os, rule) in [
+            (Os::Sonic, &self.naming.sonic),
+            (Os::Cumulus, &self.naming.cumulus),
+            (Os::Eos, &self.naming.eos),
+            (Os::Nxos, &self.naming.nxos),
+            (Os::Junos, &self.naming.junos),
+        ] {
+            if let Some(r) = rule {
+                key(&r.source, &format!("naming {}", os.as_str()), errors);
+                if let Some(e) = &r.example_source {
+                    key(e, &format!("naming {} example", os.as_str()), errors);
+                }
+                if !self.runs(os) {
+                    errors.push(at(&format!(
+                        "naming for {}, an OS it does not run",
+                        os.as_str()
+                    )));
+                }
+            }
+        }
+        if let Some(s) = &self.sonic {
+            self.validate_sonic(s, errors);
+        }
+    }
+
+    fn validate_sonic(&self, s: &Sonic, errors: &mut Vec<String>) {
+        let at = |what: &str| format!("{}: sonic {what}", self.name);
+        let key = |k: &str, place: &str, errors: &mut Vec<String>| {
+            check_key(&self.sources, k, &at(place), errors);
+        };
+        key(&s.source, "", errors);
+        key(&s.default_sku.source, "default_sku", errors);
+        key(&s.buffer_model.source, "buffer_model", errors);
+        if s.buffer_model().is_none() {
+            errors.push(at("buffer_model is not dynamic or traditional"));
+        }
+        if !self.runs(Os::Sonic) {
+            errors.push(at("data for a platform that does not run SONiC"));
+        }
+        if s.default_hwsku().is_none() {
+            errors.push(at("the default SKU is not among `hwskus`"));
+        }
+        if let Some(p) = &s.lossless_traffic_pattern {
+            key(&p.source, "lossless_traffic_pattern", errors);
+        }
+        if let Some(d) = &s.default_dynamic_th {
+            key(&d.source, "default_dynamic_th", errors);
+        }
+        if let Some(m) = &s.max_mtu {
+            key(&m.source, "max_mtu", errors);
+        }
+        if let Some(m) = &s.mellanox {
+            key(&m.source, "mellanox", errors);
+            key(&m.pool_reserves.source, "mellanox pool_reserves", errors);
+            if self.sonic_headroom_constants().is_none() {
+                errors.push(at("mellanox constants do not parse"));
+            }
+        }
+        for sku in &s.hwskus {
+            let place = format!("hwsku {}", sku.name);
+            key(
+                &sku.port_config.source,
+                &format!("{place} port_config"),
+                errors,
+            );
+            if let Some(l) = &sku.pg_profile_lookup {
+                key(&l.source, &format!("{place} pg_profile_lookup"), errors);
+                if l.rows.iter().any(|r| r.cable_m().is_none() || r.speed == 0) {
+                    errors.push(at(&format!("{place}: a lookup row's speed or cable")));
+                }
+            }
+            for b in &sku.buffer_defaults {
+                key(&b.source, &format!("{place} buffer_defaults"), errors);
+                if let Some(p) = &b.profiles_source {
+                    key(p, &format!("{place} profiles"), errors);
+                }
+                for pr in &b.profiles {
+                    if !b.pools.iter().any(|p| p.name == pr.pool) {
+                        errors.push(at(&format!(
+                            "{place}: profile `{}` names pool `{}`, not in the layout",
+                            pr.name, pr.pool
+                        )));
+                    }
+                }
+            }
+            self.validate_port_names(sku, errors);
+        }
+    }
+
+    /// Every `port_config.ini` row carries the name `sonic_port_name` gives its place.
+    fn validate_port_names(&self, sku: &Hwsku, errors: &mut Vec<String>) {
+        let at = |what: &str| format!("{}: sonic hwsku {} {what}", self.name, sku.name);
+        let Some(rows) = sku.port_config.parsed() else {
+            errors.push(at("port_config rows do not follow their columns"));
+            return;
+        };
+        let Some(split) = sku.split() else {
+            errors.push(at("breakout does not parse"));
+            return;
+        };
+        let mut expected = Vec::new();
+        let mut cage = 0;
+        for g in &self.cages {
+            let s = if g.aux { 1 } else { split };
+            for _ in 0..g.count {
+                for sub in 0..s {
+                    expected.push(self.sonic_port_name(cage, s, sub));
+                }
+                cage += 1;
+            }
+        }
+        let names: Vec<Option<String>> = rows.iter().map(|r| Some(r.name.clone())).collect();
+        if names != expected {
+            errors.push(at(&format!(
+                "port_config names differ from the cage layout: {} rows, {} expected",
+                names.len(),
+                expected.len()
+            )));
+        }
+    }
+}
