@@ -219,7 +219,22 @@ fn report_md(input: &ReportInput<'_>) -> String {
          \"What the switch files do not say\" lists every difference (FAB904–FAB910).\n"
     );
 
-    // ---- topology
+    topology(&mut o, input);
+    generated_files(&mut o, input);
+    oversubscription(&mut o, input);
+    headroom(&mut o, input);
+    sonic_section(&mut o, input.switches);
+    // The queue plan only when a class leaves the queue = traffic class = priority default.
+    queue_plan(&mut o, input.switches);
+    ecn_marking(&mut o, input);
+    build_findings(&mut o, input);
+    verdicts(&mut o, input);
+    o
+}
+
+/// `## Topology`: counts of devices and links, NIC cards and planes, and the tiers.
+fn topology(o: &mut String, input: &ReportInput<'_>) {
+    let f = input.fabric;
     let nics: usize = f.hosts.iter().map(|h| h.nics.len()).sum();
     let _ = writeln!(o, "## Topology\n");
     let _ = writeln!(
@@ -309,8 +324,10 @@ fn report_md(input: &ReportInput<'_>) -> String {
     }
     o.push('\n');
     o.push_str(&mermaid(f, input.diagnostics));
+}
 
-    // ---- generated files
+/// `## Generated files`: devices, files and bytes per target.
+fn generated_files(o: &mut String, input: &ReportInput<'_>) {
     let _ = writeln!(o, "## Generated files\n");
     let _ = writeln!(o, "| target | devices | files | bytes |");
     let _ = writeln!(o, "|---|---:|---:|---:|");
@@ -324,8 +341,10 @@ fn report_md(input: &ReportInput<'_>) -> String {
         );
     }
     o.push('\n');
+}
 
-    // ---- oversubscription
+/// `## Oversubscription`: per tier, the ratio as declared and as wired.
+fn oversubscription(o: &mut String, input: &ReportInput<'_>) {
     let _ = writeln!(o, "## Oversubscription\n");
     match input.facts {
         Some(facts) if !facts.oversubscription.is_empty() => {
@@ -368,8 +387,10 @@ fn report_md(input: &ReportInput<'_>) -> String {
         }
     }
     o.push('\n');
+}
 
-    // ---- headroom
+/// `## PFC headroom`: the headroom plan per port and lossless priority, and the buffer pools.
+fn headroom(o: &mut String, input: &ReportInput<'_>) {
     let _ = writeln!(o, "## PFC headroom (per port and lossless priority)\n");
     let _ = writeln!(
         o,
@@ -465,13 +486,10 @@ fn report_md(input: &ReportInput<'_>) -> String {
         }
         o.push('\n');
     }
+}
 
-    sonic_section(&mut o, input.switches);
-
-    // ---- queue plan (only when a class leaves the queue = traffic class = priority default)
-    queue_plan(&mut o, input.switches);
-
-    // ---- ECN
+/// `## ECN marking`: the thresholds per switch class and on the hosts.
+fn ecn_marking(o: &mut String, input: &ReportInput<'_>) {
     let _ = writeln!(o, "## ECN marking\n");
     let mut ecn: BTreeMap<(String, u8, String), usize> = BTreeMap::new();
     for s in input.switches {
@@ -508,7 +526,7 @@ fn report_md(input: &ReportInput<'_>) -> String {
         }
         o.push('\n');
     }
-    ecn_conversions(&mut o, input.switches);
+    ecn_conversions(o, input.switches);
     let mut host_ecn: BTreeMap<(Vec<u8>, String, u8), usize> = BTreeMap::new();
     for h in input.hosts {
         let pfc: String = h
@@ -540,8 +558,10 @@ fn report_md(input: &ReportInput<'_>) -> String {
         }
         o.push('\n');
     }
+}
 
-    // ---- build findings
+/// `## What the switch files do not say`: the build findings (FAB904–FAB910).
+fn build_findings(o: &mut String, input: &ReportInput<'_>) {
     let _ = writeln!(o, "## What the switch files do not say\n");
     if input.build_findings.is_empty() {
         let _ = writeln!(
@@ -586,9 +606,11 @@ fn report_md(input: &ReportInput<'_>) -> String {
         }
         o.push('\n');
     }
-    host_scripts(&mut o, input);
+    host_scripts(o, input);
+}
 
-    // ---- verdicts
+/// `## Verdicts`: one line per analysis, and the findings accepted with `--allow-warnings`.
+fn verdicts(o: &mut String, input: &ReportInput<'_>) {
     let _ = writeln!(o, "## Verdicts\n");
     let _ = writeln!(o, "| analysis | verdict |");
     let _ = writeln!(o, "|---|---|");
@@ -628,7 +650,6 @@ fn report_md(input: &ReportInput<'_>) -> String {
         }
         o.push('\n');
     }
-    o
 }
 
 /// How the host scripts find their NICs and mark RDMA traffic, grouped: what an operator

@@ -146,17 +146,7 @@ pub fn check(
     if n == 0 {
         return out;
     }
-    let f = cx.fabric;
-    // Bundles of the links still up.
-    let bundles: Vec<Vec<LinkId>> = routing::bundles(f, &cx.ends)
-        .into_iter()
-        .map(|b| {
-            b.into_iter()
-                .filter(|l| !cx.base_failed[l.index()])
-                .collect::<Vec<_>>()
-        })
-        .filter(|b: &Vec<LinkId>| !b.is_empty())
-        .collect();
+    let bundles = live_bundles(cx);
     let alive: u64 = bundles.iter().map(|b| b.len() as u64).sum();
     out.scenarios = count(alive, n);
     let single = |b: usize| bundles[b].len() <= n;
@@ -195,6 +185,19 @@ pub fn check(
         }
     }
     out
+}
+
+/// The bundles of the links still up in the fabric as declared.
+fn live_bundles(cx: &Ctx) -> Vec<Vec<LinkId>> {
+    routing::bundles(cx.fabric, &cx.ends)
+        .into_iter()
+        .map(|b| {
+            b.into_iter()
+                .filter(|l| !cx.base_failed[l.index()])
+                .collect::<Vec<_>>()
+        })
+        .filter(|b: &Vec<LinkId>| !b.is_empty())
+        .collect()
 }
 
 struct Run<'r> {
@@ -269,14 +272,74 @@ impl Run<'_> {
             return;
         }
         let want_cycle = prover.check_cbd;
-        // Representatives.
-        let single_values: Vec<Value> = c
+        let values = OrbitValues::prove(prover, c, want_cycle);
+        out.proven = work;
+        let (cutting, pairs_cut) = values.cut_totals(c);
+        let listed = self.list_cutting(prover, c, &values, out);
+        let clamp = |x: u128| u64::try_from(x).unwrap_or(u64::MAX);
+        out.more = (
+            clamp(cutting.saturating_sub(listed.0)),
+            clamp(pairs_cut.saturating_sub(listed.1)),
+        );
+        if want_cycle {
+            self.witness(prover, c, &values, out);
+        }
+    }
+
+    /// The first cutting keys, in order, proven for their pairs; returns how many keys were
+    /// listed and the pairs they cut off.
+    fn list_cutting(
+        &self,
+        prover: &mut Prover,
+        c: &Classes,
+        values: &OrbitValues,
+        out: &mut Outcome,
+    ) -> (u128, u128) {
+        let mut keep = self.settings.keep;
+        let mut listed = (0u128, 0u128);
+        let cuts = |v: &Value| v.total > 0;
+        for key in c.keys_where(&cuts, &values.single, &values.pairs) {
+            let Some(listing) = Self::listing(out, keep) else {
+                break;
+            };
+            let p = prover.prove(&key, listing, false);
+            out.proven += 1;
+            keep = keep.saturating_sub(p.pairs.len());
+            listed.0 += 1;
+            listed.1 += u128::from(p.total);
+            out.unreachable.push((self.links(&key), p.pairs, p.total));
+        }
+        listed
+    }
+
+    /// The witness: the first key in order whose orbit has a cycle, proven again for its graph.
+    fn witness(&self, prover: &mut Prover, c: &Classes, values: &OrbitValues, out: &mut Outcome) {
+        let cyclic = |v: &Value| v.cyclic;
+        if let Some(key) = c.keys_where(&cyclic, &values.single, &values.pairs).next() {
+            let (r, g) = prover.graph_of(&key);
+            out.proven += 1;
+            out.first_cycle = Some((self.links(&key), r, g));
+        }
+    }
+}
+
+/// The outcome of every orbit's representative: per single orbit, and per single orbit and
+/// class of its first key's partners.
+struct OrbitValues {
+    single: Vec<Value>,
+    pairs: Vec<Vec<Value>>,
+}
+
+impl OrbitValues {
+    /// Proves one representative key per orbit.
+    fn prove(prover: &mut Prover, c: &Classes, want_cycle: bool) -> OrbitValues {
+        let single: Vec<Value> = c
             .single
             .orbits
             .iter()
             .map(|&(rep, _)| prover.value(&[rep], want_cycle))
             .collect();
-        let pair_values: Vec<Vec<Value>> = c
+        let pairs: Vec<Vec<Value>> = c
             .pairs
             .iter()
             .enumerate()
@@ -295,12 +358,16 @@ impl Run<'_> {
                 }
             })
             .collect();
-        out.proven = work;
-        // Totals: a single orbit counts its size; an ordered pair class (e's orbit, f's orbit
-        // under e's stabilizer) counts |orbit of e| × |class|, every unordered pair twice.
+        OrbitValues { single, pairs }
+    }
+
+    /// Cutting keys and the pairs they cut off, over every orbit: a single orbit counts its
+    /// size; an ordered pair class (e's orbit, f's orbit under e's stabilizer) counts
+    /// |orbit of e| × |class|, every unordered pair twice.
+    fn cut_totals(&self, c: &Classes) -> (u128, u128) {
         let mut cutting = 0u128;
         let mut pairs_cut = 0u128;
-        for ((_, size), v) in c.single.orbits.iter().zip(&single_values) {
+        for ((_, size), v) in c.single.orbits.iter().zip(&self.single) {
             if v.total > 0 {
                 cutting += u128::from(*size);
                 pairs_cut += u128::from(*size) * u128::from(v.total);
@@ -310,46 +377,14 @@ impl Run<'_> {
         for (o, stab) in c.pairs.iter().enumerate() {
             let Some(s) = stab else { continue };
             let size = u128::from(c.single.orbits[o].1);
-            for (m, v) in s.members.iter().zip(&pair_values[o]) {
+            for (m, v) in s.members.iter().zip(&self.pairs[o]) {
                 if v.total > 0 {
                     ordered.0 += size * m.len() as u128;
                     ordered.1 += size * m.len() as u128 * u128::from(v.total);
                 }
             }
         }
-        cutting += ordered.0 / 2;
-        pairs_cut += ordered.1 / 2;
-
-        // The first cutting keys, in order, proven for their pairs.
-        let mut keep = self.settings.keep;
-        let mut listed = (0u128, 0u128);
-        let cuts = |v: &Value| v.total > 0;
-        for key in c.keys_where(&cuts, &single_values, &pair_values) {
-            let Some(listing) = Self::listing(out, keep) else {
-                break;
-            };
-            let p = prover.prove(&key, listing, false);
-            out.proven += 1;
-            keep = keep.saturating_sub(p.pairs.len());
-            listed.0 += 1;
-            listed.1 += u128::from(p.total);
-            out.unreachable.push((self.links(&key), p.pairs, p.total));
-        }
-        let clamp = |x: u128| u64::try_from(x).unwrap_or(u64::MAX);
-        out.more = (
-            clamp(cutting.saturating_sub(listed.0)),
-            clamp(pairs_cut.saturating_sub(listed.1)),
-        );
-
-        // The witness: the first key in order whose orbit has a cycle.
-        if want_cycle {
-            let cyclic = |v: &Value| v.cyclic;
-            if let Some(key) = c.keys_where(&cyclic, &single_values, &pair_values).next() {
-                let (r, g) = prover.graph_of(&key);
-                out.proven += 1;
-                out.first_cycle = Some((self.links(&key), r, g));
-            }
-        }
+        (cutting + ordered.0 / 2, pairs_cut + ordered.1 / 2)
     }
 }
 
