@@ -11,6 +11,7 @@
 pub mod context;
 pub mod cumulus;
 pub mod eos;
+pub mod error;
 pub mod escape;
 pub mod fidelity;
 pub mod host;
@@ -24,13 +25,13 @@ pub mod validate;
 mod variants;
 pub mod view_class;
 
-use std::fmt;
-
 use minijinja::Value;
 use minijinja::value::Serde;
 use serde::Serialize;
 
 pub use context::*;
+pub use error::RenderError;
+pub(crate) use error::{invalid, unsupported};
 pub use fidelity::{Note, NoteKind, Property};
 pub use templates::Templates;
 
@@ -53,79 +54,6 @@ pub struct Artifact {
     pub kind: ArtifactKind,
     /// Target name: `sonic`, `cumulus`, `eos`, `nxos`, `junos`, `host`.
     pub target: String,
-}
-
-/// Why a device could not be rendered.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RenderError {
-    /// A template failed to parse or render.
-    Template {
-        template: String,
-        line: Option<usize>,
-        message: String,
-    },
-    /// A value that would be printed is not acceptable (bad name, out of range).
-    Invalid { device: String, message: String },
-    /// The target cannot express what the context asks for.
-    Unsupported {
-        device: String,
-        target: String,
-        message: String,
-    },
-    /// An override template could not be read.
-    Override { path: String, message: String },
-}
-
-impl fmt::Display for RenderError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RenderError::Template {
-                template,
-                line: Some(line),
-                message,
-            } => {
-                write!(f, "template `{template}` line {line}: {message}")
-            }
-            RenderError::Template {
-                template,
-                line: None,
-                message,
-            } => {
-                write!(f, "template `{template}`: {message}")
-            }
-            RenderError::Invalid { device, message } => write!(f, "device `{device}`: {message}"),
-            RenderError::Unsupported {
-                device,
-                target,
-                message,
-            } => {
-                write!(
-                    f,
-                    "device `{device}`: target `{target}` cannot express this: {message}"
-                )
-            }
-            RenderError::Override { path, message } => {
-                write!(f, "cannot read template override `{path}`: {message}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for RenderError {}
-
-pub(crate) fn invalid(device: &str, message: impl Into<String>) -> RenderError {
-    RenderError::Invalid {
-        device: device.to_string(),
-        message: message.into(),
-    }
-}
-
-pub(crate) fn unsupported(device: &str, os: SwitchOs, message: impl Into<String>) -> RenderError {
-    RenderError::Unsupported {
-        device: device.to_string(),
-        target: os.as_str().to_string(),
-        message: message.into(),
-    }
 }
 
 /// The target's view of a switch, without rendering it, and the notes of what the target
