@@ -14,8 +14,8 @@
 //! NIC's default), and the mlx5 script sets whatever the fabric says.
 
 use crate::diagnostic::{Code, Diagnostic};
+use crate::model::target::NicDriver;
 use crate::model::{Dscp, Fabric, NicModelId, Sourced};
-use crate::render::NicDriver;
 
 use super::group::Grouped;
 

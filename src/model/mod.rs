@@ -11,6 +11,7 @@ pub mod load;
 pub mod names;
 pub mod qos;
 pub mod resolve;
+pub mod target;
 pub mod topology;
 
 use petgraph::graph::UnGraph;
@@ -246,7 +247,7 @@ pub struct SwitchModel {
     pub platform: Option<&'static Platform>,
     pub os: Sourced<Os>,
     /// `os cumulus 5.14`: the release the configuration is written for (Cumulus only).
-    pub release: Option<Sourced<crate::render::Release>>,
+    pub release: Option<Sourced<target::Release>>,
     pub ports: Sourced<Vec<PortGroup>>,
     /// Shared packet buffer in bytes.
     pub buffer: Option<Sourced<u64>>,

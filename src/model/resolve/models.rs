@@ -10,8 +10,9 @@
 use crate::analysis::group::thousands;
 use crate::catalogue::{self, NicPlatform, Platform, PortsMisfit};
 use crate::diagnostic::{Code, Diagnostic, did_you_mean};
+use crate::model::target::{NicDriver, Release};
 use crate::model::{BufferModel, CageBreakout, NicModel, PortGroup, Sourced, SwitchModel};
-use crate::render::{NicDriver, Release, cumulus, eos};
+use crate::render::{cumulus, eos};
 use crate::span::Span;
 use crate::syntax::ast::{self, NicModelProp, Os, SwitchModelProp};
 
