@@ -3,9 +3,9 @@
 //! lookup row a cable gets, which constants SONiC's Mellanox headroom formula reads. The data
 //! they read is in `platform.rs`.
 
+use super::port_group::PortGroup;
 use super::{check_key, valid_name};
 use crate::analysis::physics::sonic_headroom::AsicConstants;
-use crate::model::PortGroup;
 use crate::syntax::ast::{BufferModel, Os};
 
 use super::platform::*;
@@ -462,5 +462,221 @@ impl Platform {
                 expected.len()
             )));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalogue::platform::milli;
+    use crate::catalogue::switch_platform;
+
+    fn sn5600() -> &'static Platform {
+        switch_platform("nvidia-sn5600").expect("nvidia-sn5600 is in the catalogue")
+    }
+
+    #[test]
+    fn breakout_modes_parse() {
+        let m = BreakoutMode::parse("2x400G[200G,100G,50G,40G,25G,10G]").expect("parses");
+        assert_eq!((m.ports, m.speed_gbps), (2, 400));
+        assert_eq!(m.also_gbps, vec![200, 100, 50, 40, 25, 10]);
+        let m = BreakoutMode::parse("4x25G(4)[10G,1G]").expect("parses");
+        assert_eq!((m.ports, m.speed_gbps, m.also_gbps.len()), (4, 25, 2));
+        assert_eq!(BreakoutMode::parse("1x10G").map(|m| m.ports), Some(1));
+        assert_eq!(BreakoutMode::parse("0x10G"), None);
+        assert_eq!(BreakoutMode::parse("2x400"), None);
+    }
+
+    #[test]
+    fn milli_reads_one_decimal_kib() {
+        for (text, want) in [
+            ("19", Some(19_000)),
+            ("0.8", Some(800)),
+            ("3.8", Some(3_800)),
+        ] {
+            assert_eq!(milli(text), want, "{text}");
+        }
+        assert_eq!(milli("x"), None);
+        assert_eq!(milli("1.2345"), None);
+    }
+
+    #[test]
+    fn sonic_port_names_follow_the_sku_port_config() {
+        let p = sn5600();
+        for (cage, split, sub, want) in [
+            (0, 1, 0, Some("Ethernet0")),
+            (1, 1, 0, Some("Ethernet8")),
+            (63, 1, 0, Some("Ethernet504")),
+            (0, 2, 1, Some("Ethernet4")),
+            (63, 2, 1, Some("Ethernet508")),
+            (2, 4, 3, Some("Ethernet22")),
+            (64, 1, 0, Some("Ethernet512")),
+            (0, 8, 0, None), // SN5600 has no 8x100G mode
+            (0, 2, 2, None),
+            (65, 1, 0, None),
+        ] {
+            assert_eq!(
+                p.sonic_port_name(cage, split, sub).as_deref(),
+                want,
+                "cage {cage} split {split} sub {sub}"
+            );
+        }
+        let a = switch_platform("arista-7060x6-64pe").expect("in the catalogue");
+        // Broadcom: the name counts cages × 8, whatever lanes the cage uses.
+        assert_eq!(a.sonic_port_name(1, 2, 1).as_deref(), Some("Ethernet12"));
+        assert_eq!(a.sonic_port_name(0, 8, 7).as_deref(), Some("Ethernet7"));
+        assert_eq!(a.sonic_port_name(65, 1, 0).as_deref(), Some("Ethernet513"));
+        let s = switch_platform("nvidia-sn5400").expect("in the catalogue");
+        assert_eq!(s.sonic_port_name(65, 1, 0).as_deref(), Some("Ethernet520"));
+    }
+
+    #[test]
+    fn port_names_per_os() {
+        let p = sn5600();
+        assert_eq!(p.port_name(Os::Cumulus, 0, 1, 0).as_deref(), Some("swp1"));
+        assert_eq!(
+            p.port_name(Os::Cumulus, 31, 2, 1).as_deref(),
+            Some("swp32s1")
+        );
+        assert_eq!(p.port_name(Os::Cumulus, 0, 8, 0), None);
+        assert_eq!(
+            p.port_name(Os::Eos, 0, 1, 0),
+            None,
+            "SN5600 does not run EOS"
+        );
+        let a = switch_platform("arista-7060x6-64pe").expect("in the catalogue");
+        assert_eq!(
+            a.port_name(Os::Eos, 63, 1, 0).as_deref(),
+            Some("Ethernet64/1")
+        );
+        // EOS numbers a broken-out port by its first lane (the entry's `naming.eos`, from
+        // AMD's 7388 example `Ethernet2/5/1`, `Ethernet2/5/5`): 8 lanes, 2 ports.
+        assert_eq!(
+            a.port_name(Os::Eos, 0, 2, 1).as_deref(),
+            Some("Ethernet1/5")
+        );
+        assert_eq!(
+            a.port_name(Os::Eos, 2, 4, 3).as_deref(),
+            Some("Ethernet3/7")
+        );
+        assert_eq!(a.port_name(Os::Eos, 2, 3, 0), None, "no 3-way mode");
+        let j = switch_platform("juniper-qfx5240-64od").expect("in the catalogue");
+        assert_eq!(j.port_name(Os::Junos, 0, 1, 0).as_deref(), Some("et-0/0/0"));
+        assert_eq!(
+            j.port_name(Os::Junos, 5, 2, 1).as_deref(),
+            Some("et-0/0/5:1")
+        );
+        let c = switch_platform("cisco-n9364d-gx2a").expect("in the catalogue");
+        assert_eq!(
+            c.port_name(Os::Nxos, 0, 1, 0).as_deref(),
+            Some("Ethernet1/1")
+        );
+        assert_eq!(
+            c.port_name(Os::Nxos, 9, 4, 3).as_deref(),
+            Some("Ethernet1/10/4")
+        );
+    }
+
+    #[test]
+    fn place_breaks_out_slower_ports_as_far_as_the_cages_allow() {
+        let g = |count, gbps: u64| PortGroup::plain(count, gbps * 1000);
+        let p = sn5600();
+        assert_eq!(p.place(&[g(64, 800)], 63), Some((63, 1, 0)));
+        assert_eq!(p.place(&[g(64, 800)], 64), None);
+        assert_eq!(p.place(&[g(128, 400)], 0), Some((0, 2, 0)));
+        assert_eq!(p.place(&[g(128, 400)], 3), Some((1, 2, 1)));
+        assert_eq!(p.place(&[g(128, 400)], 127), Some((63, 2, 1)));
+        // 800G cages first, then the 400G ports two to a cage.
+        assert_eq!(p.place(&[g(2, 800), g(3, 400)], 1), Some((1, 1, 0)));
+        assert_eq!(p.place(&[g(2, 800), g(3, 400)], 4), Some((3, 2, 0)));
+        assert_eq!(p.port_name(Os::Cumulus, 3, 2, 0).as_deref(), Some("swp4s0"));
+        // No cages recorded: every port is its own cage.
+        let c = switch_platform("cisco-n9364d-gx2a").expect("in the catalogue");
+        assert_eq!(c.place(&[g(64, 400)], 9), Some((9, 1, 0)));
+        assert_eq!(c.place(&[g(64, 400)], 64), None);
+        let a = switch_platform("arista-7060x6-64pe").expect("in the catalogue");
+        let (cage, split, sub) = a.place(&[g(128, 400)], 5).expect("fits");
+        assert_eq!(
+            a.port_name(Os::Eos, cage, split, sub).as_deref(),
+            Some("Ethernet3/5")
+        );
+    }
+
+    #[test]
+    fn lookup_row_takes_the_shortest_row_at_least_as_long() {
+        let p = sn5600();
+        for (speed, cable_mm, want) in [
+            (400_000, 3_000, Some(("5m", 250_880, 19_456, 231_424))),
+            (400_000, 5_000, Some(("5m", 250_880, 19_456, 231_424))),
+            (400_000, 5_001, Some(("40m", 303_104, 19_456, 283_648))),
+            (400_000, 30_000, Some(("40m", 303_104, 19_456, 283_648))),
+            (
+                800_000,
+                300_000,
+                Some(("300m", 1_198_080, 38_912, 1_150_976)),
+            ),
+            (400_000, 301_000, None),
+            (123_000, 3_000, None),
+        ] {
+            let got = p
+                .lookup_row(speed, cable_mm)
+                .map(|r| (r.cable.as_str(), r.size, r.xon, r.xoff));
+            assert_eq!(got, want, "{speed} Mb/s, {cable_mm} mm");
+        }
+    }
+
+    #[test]
+    fn fit_allows_breakouts_and_names_the_shortfall() {
+        let p = sn5600();
+        let g = |count, gbps: u64| PortGroup::plain(count, gbps * 1000);
+        assert_eq!(p.fit(&[g(64, 800)]), Ok(()));
+        assert_eq!(p.fit(&[g(128, 400)]), Ok(()));
+        assert_eq!(p.fit(&[g(32, 800), g(64, 400)]), Ok(()));
+        assert_eq!(p.fit(&[g(256, 100)]), Ok(()));
+        assert_eq!(
+            p.fit(&[g(130, 400)]),
+            Err(PortsMisfit::TooMany {
+                count: 130,
+                speed_gbps: 400,
+                cages_needed: 65,
+                cages: 64
+            })
+        );
+        assert_eq!(
+            p.fit(&[g(1, 1600)]),
+            Err(PortsMisfit::TooFast {
+                speed_gbps: 1600,
+                fastest_gbps: 800
+            })
+        );
+    }
+
+    #[test]
+    fn spectrum4_constants_match_the_ported_formula() {
+        use crate::analysis::physics::sonic_headroom::Spectrum;
+        assert_eq!(
+            sn5600().sonic_headroom_constants(),
+            Some(Spectrum::Spectrum4.constants())
+        );
+        let sn4700 = switch_platform("nvidia-sn4700").expect("in the catalogue");
+        assert_eq!(
+            sn4700.sonic_headroom_constants(),
+            Some(Spectrum::Spectrum3.constants())
+        );
+    }
+
+    #[test]
+    fn families_and_buffer_models() {
+        let fam = |n: &str| switch_platform(n).and_then(Platform::asic_family);
+        assert_eq!(fam("nvidia-sn5600"), Some(AsicFamily::Spectrum4));
+        assert_eq!(fam("nvidia-sn4700"), Some(AsicFamily::Spectrum3));
+        assert_eq!(fam("arista-7060x6-64pe"), Some(AsicFamily::Tomahawk5));
+        assert_eq!(fam("arista-7280r4-32qf-32df"), Some(AsicFamily::Jericho3));
+        assert!(AsicFamily::Jericho3.is_broadcom_dnx());
+        assert!(AsicFamily::Tomahawk5.is_broadcom_xgs());
+        assert_eq!(sn5600().default_buffer_model(), Some(BufferModel::Dynamic));
+        let a = switch_platform("arista-7060x6-64pe").expect("in the catalogue");
+        assert_eq!(a.default_buffer_model(), Some(BufferModel::Traditional));
+        assert!(a.runs(Os::Eos) && a.runs(Os::Sonic) && !a.runs(Os::Junos));
     }
 }

@@ -10,9 +10,11 @@
 //! A number no public source gives is left out of its file and named in `not_sourced`; the
 //! types make every such field optional, so no caller can mistake a missing number for zero.
 
+mod check;
 mod lookup;
 mod nic;
 pub mod platform;
+pub mod port_group;
 mod source;
 
 use std::sync::OnceLock;
@@ -27,6 +29,8 @@ pub use platform::{
     PortConfig, PortConfigRow, Profile, Sonic, SonicNames, TrafficPattern,
 };
 pub use source::Source;
+
+pub(crate) use check::{check_key, valid_name};
 
 /// The embedded data files: `(file stem, text)`. A new platform is a new line here and a new
 /// file under `catalogue/` (docs/platforms.md).
@@ -211,28 +215,6 @@ fn unused_sources<T: serde::Serialize>(
     }
 }
 
-/// A platform name is lower-case `vendor-model`: letters, digits and `-`, one `-` at least.
-pub(crate) fn valid_name(name: &str) -> bool {
-    name.contains('-')
-        && !name.starts_with('-')
-        && !name.ends_with('-')
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-}
-
-/// Checks that `key` names an entry of `sources`; records an error for `place` otherwise.
-pub(crate) fn check_key(
-    sources: &std::collections::BTreeMap<String, Source>,
-    key: &str,
-    place: &str,
-    errors: &mut Vec<String>,
-) {
-    if !sources.contains_key(key) {
-        errors.push(format!("{place}: source `{key}` is not in `sources`"));
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,6 +237,26 @@ mod tests {
             (false, "nvidia_sn5600"),
         ] {
             assert_eq!(valid_name(name), ok, "{name}");
+        }
+    }
+}
+
+#[cfg(test)]
+/// The NIC records of the embedded catalogue.
+mod nic_tests {
+    use crate::catalogue::nic_platform;
+
+    #[test]
+    fn connectx_identities() {
+        for (name, pci, gbps) in [
+            ("nvidia-cx6dx", 0x101d, 200_000),
+            ("nvidia-cx7", 0x1021, 400_000),
+            ("nvidia-cx8", 0x1023, 400_000),
+        ] {
+            let n = nic_platform(name).unwrap_or_else(|| panic!("{name} in the catalogue"));
+            assert_eq!(n.driver(), "mlx5", "{name}");
+            assert_eq!(n.pci_device(), Some(pci), "{name}");
+            assert_eq!(n.speed_mbps(), Some(gbps), "{name}");
         }
     }
 }

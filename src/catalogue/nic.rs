@@ -114,22 +114,3 @@ impl NicPlatform {
         }
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use crate::catalogue::nic_platform;
-
-    #[test]
-    fn connectx_identities() {
-        for (name, pci, gbps) in [
-            ("nvidia-cx6dx", 0x101d, 200_000),
-            ("nvidia-cx7", 0x1021, 400_000),
-            ("nvidia-cx8", 0x1023, 400_000),
-        ] {
-            let n = nic_platform(name).unwrap_or_else(|| panic!("{name} in the catalogue"));
-            assert_eq!(n.driver(), "mlx5", "{name}");
-            assert_eq!(n.pci_device(), Some(pci), "{name}");
-            assert_eq!(n.speed_mbps(), Some(gbps), "{name}");
-        }
-    }
-}
