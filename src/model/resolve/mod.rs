@@ -10,87 +10,24 @@ pub mod classes;
 mod devices;
 mod links;
 mod models;
+mod names;
 mod routing;
 pub mod slot;
 mod units;
+mod watchdog;
 
 use std::collections::HashMap;
 
-use crate::diagnostic::{Code, Diagnostic, did_you_mean};
+use crate::diagnostic::{Code, Diagnostic};
 use crate::model::load::ParsedFile;
-use crate::model::{
-    ClassId, DEFAULT_WATCHDOG, Fabric, Limits, NicModelId, Sourced, SwitchModelId, Watchdog,
-};
+use crate::model::{ClassId, DEFAULT_WATCHDOG, Fabric, Limits, NicModelId, Sourced, SwitchModelId};
 use crate::source::Sources;
 use crate::span::Span;
-use crate::syntax::ast::{self, Item, StmtKind, WatchdogArg, WatchdogSetting};
+use crate::syntax::ast::{self, Item, StmtKind};
 
+pub(crate) use names::{Names, lookup, undefined};
 use slot::put;
-
-/// Name → ID tables the later steps look things up in.
-pub(crate) struct Names {
-    pub classes: HashMap<String, ClassId>,
-    pub switch_models: HashMap<String, SwitchModelId>,
-    pub nic_models: HashMap<String, NicModelId>,
-}
-
-impl Names {
-    pub fn class(&self, name: &ast::Ident, diags: &mut Vec<Diagnostic>) -> Option<ClassId> {
-        lookup(&self.classes, name, "class", diags)
-    }
-}
-
-/// Looks `name` up, or reports FAB101 with a suggestion from `table`'s names.
-pub(crate) fn lookup<T: Copy>(
-    table: &HashMap<String, T>,
-    name: &ast::Ident,
-    what: &str,
-    diags: &mut Vec<Diagnostic>,
-) -> Option<T> {
-    if let Some(&id) = table.get(&name.node) {
-        return Some(id);
-    }
-    diags.push(undefined(
-        what,
-        &name.node,
-        name.span,
-        table.keys().map(String::as_str),
-    ));
-    None
-}
-
-pub(crate) fn undefined<'a>(
-    what: &str,
-    name: &str,
-    span: Span,
-    known: impl IntoIterator<Item = &'a str>,
-) -> Diagnostic {
-    let mut d = Diagnostic::new(
-        Code::Undefined,
-        span,
-        format!("{what} `{name}` is not declared"),
-    )
-    .label("used here");
-    let mut known: Vec<&str> = known.into_iter().collect();
-    known.sort_unstable();
-    d = d.help(match did_you_mean(name, known.iter().copied()) {
-        Some(h) => h,
-        None if known.is_empty() => format!("declare it with `{what} {name} {{ … }}`"),
-        None if known.len() <= 8 => format!(
-            "declared: {}",
-            known
-                .iter()
-                .map(|k| format!("`{k}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        None => format!(
-            "declare it, or check the spelling ({} {what}s are declared)",
-            known.len()
-        ),
-    });
-    d
-}
+pub(crate) use watchdog::watchdog_setting;
 
 /// Resolves the parsed files (dependency order, root last) into a fabric.
 pub fn resolve(
@@ -388,48 +325,6 @@ fn duplicate(what: &str, name: &ast::Ident, first: Span) -> Diagnostic {
         "rename one of them, or remove the second declaration of `{}`",
         name.node
     ))
-}
-
-pub(crate) fn watchdog_setting(w: &ast::Watchdog, diags: &mut Vec<Diagnostic>) -> Watchdog {
-    let WatchdogSetting::On(args) = &w.setting else {
-        return Watchdog::Off;
-    };
-    let Watchdog::On {
-        mut detect_ns,
-        mut restore_ns,
-        mut poll_ns,
-        mut action,
-    } = DEFAULT_WATCHDOG
-    else {
-        return Watchdog::Off;
-    };
-    let (mut d, mut r, mut p, mut a) = (None, None, None, None);
-    for arg in args {
-        match arg.node {
-            WatchdogArg::Detect(t) => put(&mut d, t.0, arg.span, "`detect`", diags),
-            WatchdogArg::Restore(t) => put(&mut r, t.0, arg.span, "`restore`", diags),
-            WatchdogArg::Poll(t) => put(&mut p, t.0, arg.span, "`poll`", diags),
-            WatchdogArg::Action(x) => put(&mut a, x, arg.span, "`action`", diags),
-        }
-    }
-    if let Some(v) = d {
-        detect_ns = v.value;
-    }
-    if let Some(v) = r {
-        restore_ns = v.value;
-    }
-    if let Some(v) = p {
-        poll_ns = v.value;
-    }
-    if let Some(v) = a {
-        action = v.value;
-    }
-    Watchdog::On {
-        detect_ns,
-        restore_ns,
-        poll_ns,
-        action,
-    }
 }
 
 fn models_used(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
