@@ -167,6 +167,7 @@ codes! {
     ImportInferred       "FAB966" Import Advice "a value the state does not hold was inferred; the finding says from what",
     ImportRoute          "FAB967" Import Warning "a static route cannot be placed on the fabric's hosts and links, so it is left out",
     ImportHostNoState    "FAB968" Import Warning "a host is known only from its neighbours; it is taken to run the fabric's classes",
+    ImportOtherQueue     "FAB990" Import Warning "a switch puts a class in another queue than the fabric's plan",
     // drift (`fabricc verify`: a device's collected state against what the build generates)
     StateDiffers         "FAB970" Drift Error "a setting fabricc generates has another value on the device",
     StateMissing         "FAB971" Drift Error "a setting fabricc generates is not on the device",
