@@ -167,7 +167,6 @@ codes! {
     ImportInferred       "FAB966" Import Advice "a value the state does not hold was inferred; the finding says from what",
     ImportRoute          "FAB967" Import Warning "a static route cannot be placed on the fabric's hosts and links, so it is left out",
     ImportHostNoState    "FAB968" Import Warning "a host is known only from its neighbours; it is taken to run the fabric's classes",
-    ImportOtherQueue     "FAB990" Import Warning "a switch puts a class in another queue than the fabric's plan",
     // drift (`fabricc verify`: a device's collected state against what the build generates)
     StateDiffers         "FAB970" Drift Error "a setting fabricc generates has another value on the device",
     StateMissing         "FAB971" Drift Error "a setting fabricc generates is not on the device",
@@ -179,6 +178,8 @@ codes! {
     WiringPeer           "FAB980" Wiring Error "an LLDP neighbour differs from the cabling plan",
     WiringNoPeer         "FAB981" Wiring Warning "LLDP reports no neighbour on a port the cabling plan uses",
     WiringUnplanned      "FAB982" Wiring Error "LLDP reports a fabric device on a port the cabling plan leaves empty",
+    // import, continued (the queue plan, issue 17 item f)
+    ImportOtherQueue     "FAB990" Import Warning "a switch puts a class in another queue than the fabric's plan",
 }
 
 impl Code {
