@@ -17,9 +17,12 @@
 //! * `STATIC_ROUTE|<prefix>`: `nexthop` and/or `ifname`; `INTERFACE|<port>|<address>`: the
 //!   port addresses that place a next hop and a prefix on a link.
 //!
-//! Traffic classes are taken as 802.1p priorities one to one (`TC_TO_QUEUE_MAP`,
-//! `MAP_PFC_PRIORITY_TO_QUEUE` and `TC_TO_PRIORITY_GROUP_MAP` as fabricc writes them); a map
-//! that is not the identity cannot be carried by the `.fab` and is reported (FAB965).
+//! * `PORT_QOS_MAP`'s `tc_to_queue_map`, `tc_to_pg_map`, `pfc_to_queue_map` → `TC_TO_QUEUE_MAP`,
+//!   `TC_TO_PRIORITY_GROUP_MAP`, `MAP_PFC_PRIORITY_TO_QUEUE`: the queue plan (`classes.rs`
+//!   turns it into `queue`/`traffic-class`); `SCHEDULER` `cir`/`pir`: a queue's rate cap.
+//!
+//! A `PFC_PRIORITY_TO_PRIORITY_GROUP_MAP` that is not one to one cannot be carried by the
+//! `.fab` and is reported (FAB965).
 
 use std::collections::{BTreeMap, BTreeSet};
 
