@@ -47,10 +47,13 @@ impl View {
     }
 }
 
+/// A rate cap: a whole percent of the port, or the `pir` that is none.
+type RateCap = Result<u64, u64>;
+
 /// A `pir` as a whole percent of a port of `speed_mbps` (the inverse of the SONiC renderer's
 /// `rate_bytes_per_second`), or Err(pir) where it is none (or `cir` is not `pir`, or the
 /// meter counts packets).
-fn rate_percent(sh: Shaper, speed_mbps: u64) -> Result<u64, u64> {
+fn rate_percent(sh: Shaper, speed_mbps: u64) -> RateCap {
     let port = speed_mbps.saturating_mul(1_000_000) / 8;
     if !sh.bytes || sh.cir.is_some_and(|c| c != sh.pir) || port == 0 {
         return Err(sh.pir);
@@ -160,7 +163,7 @@ pub(super) fn view(s: &SwitchDev, ports: &[String], notes: &mut Vec<Note>) -> Vi
                 v.wred.insert((q, sp), (w, at));
             }
         }
-        let rate: Vec<(String, Option<Result<u64, u64>>, Ev)> = ps
+        let rate: Vec<(String, Option<RateCap>, Ev)> = ps
             .iter()
             .map(|(p, x)| {
                 let r = x.shaper.get(&q);
@@ -253,4 +256,29 @@ pub(super) fn majority<T: Clone + PartialEq>(vals: &[(T, Ev)]) -> Option<(T, Ev)
         .map(|(v, e)| (String::new(), v.clone(), *e))
         .collect();
     pick(&named).map(|(v, e, _)| (v, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rate_caps_are_whole_percents_of_the_port() {
+        let sh = |pir, cir, bytes| Shaper { pir, cir, bytes };
+        // The SONiC renderer's `STRICT_MAX5_400000` and `_800000`.
+        assert_eq!(
+            rate_percent(sh(2_500_000_000, Some(2_500_000_000), true), 400_000),
+            Ok(5)
+        );
+        assert_eq!(rate_percent(sh(5_000_000_000, None, true), 800_000), Ok(5));
+        assert_eq!(
+            rate_percent(sh(5_000_000_001, None, true), 800_000),
+            Err(5_000_000_001)
+        );
+        // `cir` below `pir`, packets/s, above the port, or no speed: no `rate N%`.
+        assert!(rate_percent(sh(2_500_000_000, Some(1), true), 400_000).is_err());
+        assert!(rate_percent(sh(2_500_000_000, None, false), 400_000).is_err());
+        assert!(rate_percent(sh(60_000_000_000, None, true), 400_000).is_err());
+        assert!(rate_percent(sh(1, None, true), 0).is_err());
+    }
 }
