@@ -279,6 +279,16 @@ fn round_trip_sonic_fixtures() {
     );
     round_trip(&root().join("fixtures/fabrics/pod-256.fab"), false);
     round_trip(&root().join(TRADITIONAL), true);
+    // Queue plans, a CNP rate cap and ECN per port speed (issue 17 item f).
+    round_trip(
+        &root().join("fixtures/build/inputs/amd-mi300x-jvd-sonic.fab"),
+        false,
+    );
+    // A traffic class other than the priority, lossy classes in other queues (issue 17 f).
+    round_trip(
+        &root().join("fixtures/import/sonic-traffic-class.fab"),
+        false,
+    );
 }
 
 /// Edits a JSON state file in place (pretty-printed, so that every value has its own line).
@@ -678,7 +688,7 @@ fn import_fixtures_give_exactly_their_codes() {
         let c = check_text(state.parent().unwrap(), &i.text);
         assert_eq!(c.errors(), 0, "{name}: {:?}", c.diagnostics);
     }
-    assert_eq!(n, 9);
+    assert_eq!(n, 10);
 }
 
 mod never_panics {
@@ -1025,4 +1035,139 @@ fn dynamic_runtime_profiles_are_judged_as_sonic_computes_them() {
         f,
         vec![("FAB963".into(), "state/leaf1/config_db.json".into(), at)]
     );
+}
+
+/// The JVD SONiC fabric's state with one switch edited: the queue plan, the CNP rate cap and
+/// the per-speed ECN of issue 17 item f.
+fn jvd_seeded(name: &str, f: impl FnOnce(&Path)) -> (import::Imported, Sources, PathBuf) {
+    let dir = state_of("amd-mi300x-jvd-sonic.fab", name);
+    pretty_all(&dir);
+    f(&dir);
+    let (i, s) = import_dir(&dir);
+    (i, s, dir)
+}
+
+/// Codes other than advice, and the messages.
+fn codes(i: &import::Imported) -> Vec<(String, String)> {
+    i.diagnostics
+        .iter()
+        .filter(|d| d.severity != fabricc::diagnostic::Severity::Advice)
+        .map(|d| (d.code.as_str().to_string(), d.message.clone()))
+        .collect()
+}
+
+#[test]
+fn jvd_plan_imports_as_designed() {
+    let (i, _, _) = jvd_seeded("jvd-plan", |_| {});
+    assert_eq!(codes(&i), vec![]);
+    let roce = i.text.lines().find(|l| l.contains("class roce")).unwrap();
+    assert!(roce.contains("priority 3  queue 4  lossless"), "{roce}");
+    assert!(
+        roce.contains("ecn min 749952B  max 3MB  probability 100%  ecn 800G min 1499904B  max 6MB  probability 100%"),
+        "{roce}"
+    );
+    let cnp = i.text.lines().find(|l| l.contains("class cnp")).unwrap();
+    assert!(
+        cnp.contains("priority 7  queue 3  strict  rate 5%"),
+        "{cnp}"
+    );
+}
+
+#[test]
+fn seeded_one_switch_puts_roce_in_another_queue() {
+    let (i, s, dir) = jvd_seeded("jvd-queue", |d| {
+        edit(d, "leaf1/config_db.json", |v| {
+            v["TC_TO_QUEUE_MAP"]["FABRICC"]["3"] = "5".into();
+        })
+    });
+    let d: Vec<&Diagnostic> = i
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.as_str() == "FAB990")
+        .collect();
+    assert_eq!(d.len(), 1, "{:?}", codes(&i));
+    assert_eq!(
+        d[0].message,
+        "`leaf1` puts class `roce` (traffic class 3) in queue 5, while the fabric's plan (most switches) puts it in queue 4; the `.fab` keeps queue 4 for every switch and judges `leaf1`'s class on the scheduler and ECN of its queue 5"
+    );
+    let (a, _) = s.span_lines(d[0].primary.span);
+    assert_eq!(
+        (s.get(d[0].primary.span.file).display.as_str(), a.line),
+        (
+            "state/leaf1/config_db.json",
+            line_of(
+                &dir,
+                "leaf1/config_db.json",
+                "\"PORT_QOS_MAP\"",
+                "\"tc_to_queue_map\""
+            )
+        )
+    );
+    // The PFC priority still pauses queue 4 there: that is a value the `.fab` cannot carry.
+    assert!(
+        codes(&i)
+            .iter()
+            .any(|(c, m)| c == "FAB965" && m.contains("maps PFC priority 3 to queue 4")),
+        "{:?}",
+        codes(&i)
+    );
+    // The fabric keeps the plan; leaf1's RoCE is judged on its queue 5: no scheduler, no ECN.
+    assert!(i.text.contains("queue 4  lossless"));
+    assert!(i.text.contains("ecn roce off"), "{}", i.text);
+}
+
+#[test]
+fn seeded_rate_caps_that_the_fab_cannot_carry() {
+    // Another whole percent on one switch (6 % at both speeds): `rate` is fabric-wide.
+    let (i, _, _) = jvd_seeded("jvd-rate", |d| {
+        edit(d, "leaf1/config_db.json", |v| {
+            for (k, r) in [
+                ("STRICT_MAX5_400000", "3000000000"),
+                ("STRICT_MAX5_800000", "6000000000"),
+            ] {
+                v["SCHEDULER"][k]["cir"] = r.into();
+                v["SCHEDULER"][k]["pir"] = r.into();
+            }
+        })
+    });
+    assert_eq!(
+        codes(&i),
+        vec![(
+            "FAB965".to_string(),
+            "`leaf1` gives class `cnp` a rate cap of 6 % on queue 3, while most switches give it `rate 5%`; `rate` is fabric-wide, so the `.fab` keeps `rate 5%`".to_string()
+        )]
+    );
+    // Not a whole percent of the port.
+    let (i, _, _) = jvd_seeded("jvd-rate-odd", |d| {
+        edit(d, "spine1/config_db.json", |v| {
+            v["SCHEDULER"]["STRICT_MAX5_800000"]["cir"] = "5000000001".into();
+            v["SCHEDULER"]["STRICT_MAX5_800000"]["pir"] = "5000000001".into();
+        })
+    });
+    let c = codes(&i);
+    assert!(
+        c.iter().any(|(k, m)| k == "FAB965"
+            && m.starts_with("queue 3 of `spine1` is capped at 5000000001 bytes/s")),
+        "{c:?}"
+    );
+}
+
+#[test]
+fn seeded_ecn_differs_at_one_speed_on_one_switch() {
+    // leaf1 marks its 800G uplinks from 1.2 MB; its 400G host ports as the fabric.
+    let (i, _, dir) = jvd_seeded("jvd-ecn", |d| {
+        edit(d, "leaf1/config_db.json", |v| {
+            v["WRED_PROFILE"]["ECN_1499904_6000000_100"]["green_min_threshold"] = "1200000".into();
+        })
+    });
+    assert_eq!(codes(&i), vec![]);
+    assert!(
+        i.text
+            .contains("    class roce { ecn 800G min 1200KB  max 6MB  probability 100% }"),
+        "{}",
+        i.text
+    );
+    // The switch's own per-speed value is what `check` judges there.
+    let c = check_text(dir.parent().unwrap(), &i.text);
+    assert_eq!(c.errors(), 0, "{:?}", c.diagnostics);
 }

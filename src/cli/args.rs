@@ -94,7 +94,7 @@ pub enum Command {
     /// links from SONiC's DEVICE_NEIGHBOR table and each device's `lldp.json`. Fabric-wide
     /// values are what most switches run; a switch that differs gets an override, so that
     /// `fabricc check` judges the fabric as deployed, wrong values included. What cannot be
-    /// inferred is a finding (FAB960–FAB968, category `import`) and a comment in the `.fab`.
+    /// inferred is a finding (FAB960–FAB968 and FAB990, category `import`) and a comment in the `.fab`.
     /// docs/import.md lists what each source provides.
     ///
     /// Exit status: 0 written (warnings allowed), 1 a state file could not be read (the `.fab`

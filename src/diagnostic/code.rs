@@ -178,6 +178,8 @@ codes! {
     WiringPeer           "FAB980" Wiring Error "an LLDP neighbour differs from the cabling plan",
     WiringNoPeer         "FAB981" Wiring Warning "LLDP reports no neighbour on a port the cabling plan uses",
     WiringUnplanned      "FAB982" Wiring Error "LLDP reports a fabric device on a port the cabling plan leaves empty",
+    // import, continued (the queue plan, issue 17 item f)
+    ImportOtherQueue     "FAB990" Import Warning "a switch puts a class in another queue than the fabric's plan",
 }
 
 impl Code {

@@ -3,7 +3,7 @@
 //!
 //! In: a state directory in the layout of `fabricc verify` (`DIR/<device>/config_db.json`,
 //! `state.json`, optional `lldp.json`; `verify::state`). Out: the `.fab` text, import
-//! findings (FAB960–FAB968) with spans into the state files (added to `Sources`), and for
+//! findings (FAB960–FAB968, FAB990) with spans into the state files (added to `Sources`), and for
 //! every line of the `.fab` that states a deployed value, the state file and range it came
 //! from ([`Origin`]), so that `check --state` can point a finding at the device's
 //! configuration.
@@ -16,9 +16,11 @@
 //! comment in the `.fab`, never a silent guess.
 
 pub mod check;
+mod classes;
 pub mod cumulus;
 pub mod host;
 pub mod sonic;
+mod view;
 mod write;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -50,6 +52,8 @@ pub enum NoteKind {
     HostNoState,
     /// A lossless port's headroom (PG profile `xoff`) is below what its cable needs.
     HeadroomShort,
+    /// A switch puts a class in another egress queue than the fabric's plan.
+    OtherQueue,
 }
 
 impl NoteKind {
@@ -65,6 +69,7 @@ impl NoteKind {
             NoteKind::Route => Code::ImportRoute,
             NoteKind::HostNoState => Code::ImportHostNoState,
             NoteKind::HeadroomShort => Code::HeadroomTooSmall,
+            NoteKind::OtherQueue => Code::ImportOtherQueue,
         }
     }
 }

@@ -17,9 +17,12 @@
 //! * `STATIC_ROUTE|<prefix>`: `nexthop` and/or `ifname`; `INTERFACE|<port>|<address>`: the
 //!   port addresses that place a next hop and a prefix on a link.
 //!
-//! Traffic classes are taken as 802.1p priorities one to one (`TC_TO_QUEUE_MAP`,
-//! `MAP_PFC_PRIORITY_TO_QUEUE` and `TC_TO_PRIORITY_GROUP_MAP` as fabricc writes them); a map
-//! that is not the identity cannot be carried by the `.fab` and is reported (FAB965).
+//! * `PORT_QOS_MAP`'s `tc_to_queue_map`, `tc_to_pg_map`, `pfc_to_queue_map` → `TC_TO_QUEUE_MAP`,
+//!   `TC_TO_PRIORITY_GROUP_MAP`, `MAP_PFC_PRIORITY_TO_QUEUE`: the queue plan (`classes.rs`
+//!   turns it into `queue`/`traffic-class`); `SCHEDULER` `cir`/`pir`: a queue's rate cap.
+//!
+//! A `PFC_PRIORITY_TO_PRIORITY_GROUP_MAP` that is not one to one cannot be carried by the
+//! `.fab` and is reported (FAB965).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -91,6 +94,25 @@ pub struct Port {
     /// Lossless PG → profile.
     pub pg: BTreeMap<u8, PgProfile>,
     pub watchdog: Option<(Watchdog, Ev)>,
+    /// The queue plan: TC → egress queue (`TC_TO_QUEUE_MAP`; a TC the map leaves out is its
+    /// own queue), and where the port names the map.
+    pub tc_queue: Option<([u8; 8], Ev)>,
+    /// TC → priority group (`TC_TO_PRIORITY_GROUP_MAP`; a TC left out is on PG 0).
+    pub tc_pg: Option<([u8; 8], Ev)>,
+    /// PFC priority → queue (`MAP_PFC_PRIORITY_TO_QUEUE`), the entries the map holds.
+    pub pfc_queue: Option<(BTreeMap<u8, u8>, Ev)>,
+    /// Queue → its scheduler's rate cap (`pir`), where the QUEUE entry names the scheduler.
+    pub shaper: BTreeMap<u8, (Shaper, Ev)>,
+}
+
+/// A scheduler's rate cap: orchagent gives `cir`/`pir` to SAI as
+/// `SAI_SCHEDULER_ATTR_MIN/MAX_BANDWIDTH_RATE`, in bytes/s where `meter_type` is `bytes`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Shaper {
+    pub pir: u64,
+    pub cir: Option<u64>,
+    /// `meter_type` is `bytes` (else packets/s, which no percent of a port speed is).
+    pub bytes: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -315,22 +337,52 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
             if let Some(v) = field(rec, "pfc_enable") {
                 port.pfc = Some((items(&text(v).unwrap_or_default()), ev(file, v)));
             }
-            for (f, v) in rec.members() {
-                let f = f.name.trim_end_matches('@');
-                if matches!(
-                    f,
-                    "tc_to_queue_map" | "tc_to_pg_map" | "pfc_to_queue_map" | "pfc_to_pg_map"
-                ) && let Some(name) = text(v)
-                    && !identity(root, f, &name)
-                {
-                    notes.push(Note::new(
-                        NoteKind::CannotCarry,
-                        ev(file, v),
-                        format!(
-                            "`{p}` uses {f} `{name}`, which is not one to one; the `.fab` maps each priority to its own queue and PG, so the import takes them as one to one"
-                        ),
-                    ));
+            let plan = |f: &str| -> Option<(String, Ev)> {
+                let v = field(rec, f)?;
+                Some((text(v)?, ev(file, v)))
+            };
+            // The queue plan (issue 20 item 2): orchagent binds each map by name
+            // (`qosorch.cpp`, `TcToQueueMapHandler`, `TcToPgHandler`, `PfcToQueueHandler`).
+            if let Some((name, at)) = plan("tc_to_queue_map") {
+                match small_map(root, "TC_TO_QUEUE_MAP", &name) {
+                    Some(m) => {
+                        let mut q: [u8; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
+                        for (t, to) in m {
+                            q[usize::from(t)] = to;
+                        }
+                        port.tc_queue = Some((q, at));
+                    }
+                    None => notes.push(missing_map(&p, "TC_TO_QUEUE_MAP", &name, at)),
                 }
+            }
+            if let Some((name, at)) = plan("tc_to_pg_map") {
+                match small_map(root, "TC_TO_PRIORITY_GROUP_MAP", &name) {
+                    Some(m) => {
+                        let mut g = [0u8; 8];
+                        for (t, to) in m {
+                            g[usize::from(t)] = to;
+                        }
+                        port.tc_pg = Some((g, at));
+                    }
+                    None => notes.push(missing_map(&p, "TC_TO_PRIORITY_GROUP_MAP", &name, at)),
+                }
+            }
+            if let Some((name, at)) = plan("pfc_to_queue_map") {
+                match small_map(root, "MAP_PFC_PRIORITY_TO_QUEUE", &name) {
+                    Some(m) => port.pfc_queue = Some((m, at)),
+                    None => notes.push(missing_map(&p, "MAP_PFC_PRIORITY_TO_QUEUE", &name, at)),
+                }
+            }
+            if let Some((name, at)) = plan("pfc_to_pg_map")
+                && !pfc_to_pg_identity(root, &name)
+            {
+                notes.push(Note::new(
+                    NoteKind::CannotCarry,
+                    at,
+                    format!(
+                        "`{p}` uses pfc_to_pg_map `{name}`, which is not one to one; the `.fab` gives each lossless priority its own PG, so the import takes it as one to one"
+                    ),
+                ));
             }
         }
     }
@@ -362,6 +414,19 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
             (k.name.as_ref(), w)
         })
         .collect();
+    let shapers: BTreeMap<&str, Shaper> = table("SCHEDULER")
+        .iter()
+        .filter_map(|(k, rec)| {
+            let shaper = Shaper {
+                pir: num(rec, "pir")?,
+                cir: num(rec, "cir"),
+                bytes: field(rec, "meter_type")
+                    .and_then(text)
+                    .is_none_or(|m| m == "bytes"),
+            };
+            Some((k.name.as_ref(), shaper))
+        })
+        .collect();
     for (k, rec) in table("QUEUE") {
         let (ports, qs) = split_key(&k.name);
         let qs = items(qs.unwrap_or(""));
@@ -376,6 +441,9 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
                     match schedulers.get(name.as_str()) {
                         Some(Some(s)) => {
                             port.sched.insert(q, (*s, ev(file, v)));
+                            if let Some(sh) = shapers.get(name.as_str()) {
+                                port.shaper.insert(q, (*sh, ev(file, v)));
+                            }
                         }
                         _ => notes.push(Note::new(
                             NoteKind::CannotCarry,
@@ -703,23 +771,44 @@ impl Dynamic {
     }
 }
 
-/// Whether the map `name` of table `field`'s table is one to one (or absent: SONiC's
+/// Whether PFC_PRIORITY_TO_PRIORITY_GROUP_MAP `name` is one to one (or absent: SONiC's
 /// default is one to one).
-fn identity(root: &Node, field_name: &str, name: &str) -> bool {
-    let table = match field_name {
-        "tc_to_queue_map" => "TC_TO_QUEUE_MAP",
-        "tc_to_pg_map" => "TC_TO_PRIORITY_GROUP_MAP",
-        "pfc_to_queue_map" => "MAP_PFC_PRIORITY_TO_QUEUE",
-        _ => "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP",
-    };
-    let Some(map) = root.get(table).and_then(|t| t.get(name)) else {
+fn pfc_to_pg_identity(root: &Node, name: &str) -> bool {
+    let Some(map) = root
+        .get("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP")
+        .and_then(|t| t.get(name))
+    else {
         return true;
     };
-    map.members().iter().all(|(k, v)| {
-        let to = text(v).unwrap_or_default();
-        // fabricc writes TC_TO_PRIORITY_GROUP_MAP with every lossy TC on PG 0.
-        k.name.trim() == to.trim() || (table == "TC_TO_PRIORITY_GROUP_MAP" && to.trim() == "0")
-    })
+    map.members()
+        .iter()
+        .all(|(k, v)| k.name.trim() == text(v).unwrap_or_default().trim())
+}
+
+/// A 0..7 → 0..7 map of `table` named `name` (entries out of range are left out), or None
+/// where the table has no such map.
+fn small_map(root: &Node, table: &str, name: &str) -> Option<BTreeMap<u8, u8>> {
+    let map = root.get(table)?.get(name)?;
+    Some(
+        map.members()
+            .iter()
+            .filter_map(|(k, v)| {
+                let from: u8 = k.name.trim().parse().ok()?;
+                let to: u8 = text(v)?.trim().parse().ok()?;
+                (from < 8 && to < 8).then_some((from, to))
+            })
+            .collect(),
+    )
+}
+
+fn missing_map(port: &str, table: &str, name: &str, at: Ev) -> Note {
+    Note::new(
+        NoteKind::CannotCarry,
+        at,
+        format!(
+            "`{port}` refers to {table} `{name}`, which does not exist; the import takes the map as one to one"
+        ),
+    )
 }
 
 #[cfg(test)]

@@ -5,8 +5,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::sonic::{Sched, Threshold, Watchdog, Wred};
-use super::{Cable, Deployed, Ev, HostDev, Note, NoteKind, Peer, SwitchDev, natural};
+use super::classes::{Class, ecn_overrides, ecn_words, plan_notes};
+use super::sonic::{Sched, Threshold, Watchdog};
+use super::view::{View, majority, pick, view};
+use super::{Cable, Deployed, Ev, HostDev, Note, NoteKind, Peer, natural};
 use crate::analysis::qos_plan::ROCE_HEADER_ALLOWANCE;
 
 /// A NAME of the language from any text: other characters become `-`, and a name must start
@@ -84,184 +86,6 @@ impl Out {
     }
 }
 
-/// One switch's deployed QoS, from its fabric ports (majority when they differ).
-#[derive(Debug, Clone, Default)]
-struct View {
-    dscp: Option<([u8; 64], Ev)>,
-    lossless: Option<(BTreeSet<u8>, Ev)>,
-    sched: BTreeMap<u8, (Sched, Ev)>,
-    wred: BTreeMap<u8, (Wred, Ev)>,
-    threshold: BTreeMap<u8, (Threshold, Ev)>,
-    watchdog: Option<(Option<Watchdog>, Ev)>,
-    mtu: Option<(u64, Ev)>,
-}
-
-/// The most common value (ties: the first seen), where it was, and the ports that differ.
-fn pick<T: Clone + PartialEq>(vals: &[(String, T, Ev)]) -> Option<(T, Ev, Vec<String>)> {
-    let mut best: Option<(usize, usize)> = None; // (count, index)
-    for (i, (_, v, _)) in vals.iter().enumerate() {
-        let c = vals.iter().filter(|(_, w, _)| w == v).count();
-        if best.is_none_or(|(bc, _)| c > bc) {
-            best = Some((c, i));
-        }
-    }
-    let (_, i) = best?;
-    let (_, v, e) = &vals[i];
-    let differ = vals
-        .iter()
-        .filter(|(_, w, _)| w != v)
-        .map(|(p, _, _)| p.clone())
-        .collect();
-    Some((v.clone(), *e, differ))
-}
-
-fn view(s: &SwitchDev, ports: &[String], notes: &mut Vec<Note>) -> View {
-    let mut v = View::default();
-    let ps: Vec<(&String, &super::sonic::Port)> = ports
-        .iter()
-        .filter_map(|p| s.sw.ports.get(p).map(|x| (p, x)))
-        .collect();
-    let mut differ = |what: &str, d: Vec<String>, at: Ev| {
-        if !d.is_empty() {
-            notes.push(
-                Note::new(
-                    NoteKind::PortsDiffer,
-                    at,
-                    format!(
-                        "ports of `{}` differ in {what} ({} of them: {}); the `.fab` keeps one value per switch, the one most ports have, shown here",
-                        s.name,
-                        d.len(),
-                        d.join(", ")
-                    ),
-                )
-                .help("make the ports agree on the switch, or split the switch's ports in the `.fab` by hand"),
-            );
-        }
-    };
-    let dscp: Vec<(String, [u8; 64], Ev)> = ps
-        .iter()
-        .filter_map(|(p, x)| {
-            let (m, at) = x.dscp.as_ref()?;
-            let mut t = [0u8; 64];
-            for (&d, &tc) in m {
-                t[usize::from(d)] = tc;
-            }
-            Some(((*p).clone(), t, *at))
-        })
-        .collect();
-    if let Some((t, at, d)) = pick(&dscp) {
-        differ("their DSCP_TO_TC_MAP", d, at);
-        v.dscp = Some((t, at));
-    }
-    let pfc: Vec<(String, BTreeSet<u8>, Ev)> = ps
-        .iter()
-        .map(|(p, x)| {
-            let (set, at) = x.pfc.clone().unwrap_or((BTreeSet::new(), x.at));
-            ((*p).clone(), set, at)
-        })
-        .collect();
-    if let Some((set, at, d)) = pick(&pfc) {
-        differ("pfc_enable", d, at);
-        v.lossless = Some((set, at));
-    }
-    for q in 0u8..8 {
-        let sched: Vec<(String, Option<Sched>, Ev)> = ps
-            .iter()
-            .map(|(p, x)| {
-                let s = x.sched.get(&q);
-                ((*p).clone(), s.map(|s| s.0), s.map_or(x.at, |s| s.1))
-            })
-            .collect();
-        if let Some((Some(s), at, d)) = pick(&sched) {
-            differ(&format!("the scheduler of queue {q}"), d, at);
-            v.sched.insert(q, (s, at));
-        }
-        let wred: Vec<(String, Option<Wred>, Ev)> = ps
-            .iter()
-            .map(|(p, x)| {
-                let w = x.wred.get(&q);
-                ((*p).clone(), w.map(|w| w.0), w.map_or(x.at, |w| w.1))
-            })
-            .collect();
-        if let Some((w, at, d)) = pick(&wred) {
-            differ(&format!("the WRED profile of queue {q}"), d, at);
-            if let Some(w) = w {
-                v.wred.insert(q, (w, at));
-            }
-        }
-        let th: Vec<(String, Option<Threshold>, Ev)> = ps
-            .iter()
-            .filter(|(_, x)| x.pg.contains_key(&q))
-            .map(|(p, x)| {
-                let g = &x.pg[&q];
-                ((*p).clone(), g.threshold, g.at)
-            })
-            .collect();
-        if let Some((Some(t), at, d)) = pick(&th) {
-            differ(&format!("the pause threshold of PG {q}"), d, at);
-            v.threshold.insert(q, (t, at));
-        }
-    }
-    let wd: Vec<(String, Option<Watchdog>, Ev)> = ps
-        .iter()
-        .filter(|(_, x)| x.pfc.as_ref().is_some_and(|p| !p.0.is_empty()))
-        .map(|(p, x)| {
-            (
-                (*p).clone(),
-                x.watchdog.map(|w| w.0),
-                x.watchdog.map_or(x.at, |w| w.1),
-            )
-        })
-        .collect();
-    if let Some((w, at, d)) = pick(&wd) {
-        differ("the PFC watchdog", d, at);
-        v.watchdog = Some((w, at));
-    }
-    let mtu: Vec<(String, u64, Ev)> = ps
-        .iter()
-        .filter_map(|(p, x)| x.mtu.map(|(m, at)| ((*p).clone(), m, at)))
-        .collect();
-    if let Some((m, at, d)) = pick(&mtu) {
-        differ("MTU", d, at);
-        v.mtu = Some((m, at));
-    }
-    v
-}
-
-/// The fabric-wide value: the one most switches have (ties: the first switch's).
-fn majority<T: Clone + PartialEq>(vals: &[(T, Ev)]) -> Option<(T, Ev)> {
-    let named: Vec<(String, T, Ev)> = vals
-        .iter()
-        .map(|(v, e)| (String::new(), v.clone(), *e))
-        .collect();
-    pick(&named).map(|(v, e, _)| (v, e))
-}
-
-struct Class {
-    name: String,
-    tc: u8,
-    dscp: Vec<u8>,
-    other: bool,
-    lossless: bool,
-    wred: Option<Wred>,
-    sched: Option<Sched>,
-    threshold: Option<Threshold>,
-    cnp: bool,
-    at: Option<Ev>,
-}
-
-fn ecn_words(w: Option<Wred>) -> String {
-    match w {
-        Some(w) if w.ecn => format!(
-            "ecn min {}  max {}  probability {}%",
-            size(w.min),
-            size(w.max),
-            w.probability
-        ),
-        _ => "ecn off".into(),
-    }
-}
-
 fn sched_words(s: Sched) -> String {
     match s {
         Sched::Strict => "strict".into(),
@@ -332,10 +156,6 @@ pub fn fab(
     let lossless_sets: Vec<(BTreeSet<u8>, Ev)> =
         views.iter().filter_map(|v| v.lossless.clone()).collect();
     let fabric_lossless = majority(&lossless_sets).map(|x| x.0).unwrap_or_default();
-    let mut tcs: BTreeSet<u8> = fabric_lossless.clone();
-    if let Some((m, _)) = &fabric_map {
-        tcs.extend(m.iter().copied());
-    }
     // Host facts: CNP DSCP, RoCE MTU.
     let mut cnp_dscps: Vec<(u64, Ev)> = Vec::new();
     let mut mtus: Vec<(u64, Ev)> = Vec::new();
@@ -350,50 +170,8 @@ pub fn fab(
         }
     }
     let cnp_dscp = majority(&cnp_dscps);
-    let mut classes: Vec<Class> = Vec::new();
-    for &t in &tcs {
-        let dscp: Vec<u8> = fabric_map
-            .as_ref()
-            .map(|(m, _)| {
-                (0u8..64)
-                    .filter(|&d| m[usize::from(d)] == t)
-                    .collect::<Vec<_>>()
-            })
-            .unwrap_or_default();
-        let wreds: Vec<(Option<Wred>, Ev)> = views
-            .iter()
-            .filter_map(|v| {
-                v.lossless.as_ref()?;
-                Some((
-                    v.wred.get(&t).map(|w| w.0),
-                    v.wred.get(&t).map_or(v.lossless.as_ref()?.1, |w| w.1),
-                ))
-            })
-            .collect();
-        let scheds: Vec<(Option<Sched>, Ev)> = views
-            .iter()
-            .filter_map(|v| Some((v.sched.get(&t).map(|s| s.0), v.sched.get(&t).map(|s| s.1)?)))
-            .collect();
-        let lossless = fabric_lossless.contains(&t);
-        let ths: Vec<(Option<Threshold>, Ev)> = views
-            .iter()
-            .filter_map(|v| v.threshold.get(&t).map(|x| (Some(x.0), x.1)))
-            .collect();
-        classes.push(Class {
-            name: String::new(),
-            tc: t,
-            dscp,
-            other: false,
-            lossless,
-            wred: majority(&wreds).and_then(|x| x.0),
-            sched: majority(&scheds).and_then(|x| x.0),
-            threshold: majority(&ths).and_then(|x| x.0),
-            cnp: false,
-            at: majority(&wreds)
-                .map(|x| x.1)
-                .or(fabric_map.as_ref().map(|m| m.1)),
-        });
-    }
+    let mut classes: Vec<Class> =
+        super::classes::classes(&views, fabric_map.as_ref(), &fabric_lossless, &mut notes);
     // `dscp other`: the lossy class with the most DSCPs.
     if let Some(i) = (0..classes.len())
         .filter(|&i| !classes[i].lossless && !classes[i].dscp.is_empty())
@@ -421,7 +199,7 @@ pub fn fab(
                 at,
                 format!(
                     "no host state names the CNP DSCP; the strict class on priority {} (DSCP {}) is taken as the CNP class",
-                    classes[i].tc,
+                    classes[i].priority,
                     list(&classes[i].dscp)
                 ),
             ).help("collect a host's state.json (its `cnp_dscp`) to know it"));
@@ -635,7 +413,7 @@ pub fn fab(
         } else if !c.dscp.is_empty() {
             words.push(format!("dscp {}", list(&c.dscp)));
         }
-        words.push(format!("priority {}", c.tc));
+        words.extend(c.plan_words());
         if c.lossless {
             words.push("lossless".into());
         }
@@ -644,9 +422,13 @@ pub fn fab(
         }
         if c.lossless || c.wred.is_some_and(|w| w.ecn) {
             words.push(ecn_words(c.wred));
+            words.extend(c.speed_words());
         }
         if let Some(s) = c.sched {
             words.push(sched_words(s));
+        }
+        if let Some(r) = c.rate {
+            words.push(format!("rate {r}%"));
         }
         if let Some(Threshold::Static(b)) = c.threshold {
             words.push(format!("pfc-threshold {}", size(b)));
@@ -1058,6 +840,7 @@ pub fn fab(
     // ---- overrides ----
     for (i, s) in d.switches.iter().enumerate() {
         let v = &views[i];
+        plan_notes(s, v, &classes, &mut notes);
         let mut lines: Vec<(String, Ev)> = Vec::new();
         if let (Some((m, at)), Some((fm, _))) = (v.mtu, fabric_mtu)
             && m != fm
@@ -1091,29 +874,19 @@ pub fn fab(
                 }
             }
             if let Some((set, at)) = &v.lossless {
-                let on = set.contains(&t);
+                let on = set.contains(&c.priority);
                 if on != c.lossless {
                     let w = if on { "lossless" } else { "lossless off" };
                     lines.push((format!("class {} {{ {w} }}", c.name), *at));
                 }
             }
-            let w = v.wred.get(&t);
-            if (c.lossless || c.wred.is_some_and(|x| x.ecn)) && w.map(|x| x.0) != c.wred {
-                let at = w.map(|x| x.1).or(v.lossless.as_ref().map(|x| x.1));
-                if let Some(at) = at {
-                    let words = ecn_words(w.map(|x| x.0));
-                    lines.push((
-                        format!("ecn {} {}", c.name, words.trim_start_matches("ecn ")),
-                        at,
-                    ));
-                }
-            }
-            if let Some((sch, at)) = v.sched.get(&t)
+            ecn_overrides(s, v, c, &mut lines, &mut notes);
+            if let Some((sch, at)) = v.sched.get(&v.queue(t))
                 && Some(*sch) != c.sched
             {
                 lines.push((format!("class {} {{ {} }}", c.name, sched_words(*sch)), *at));
             }
-            if let Some((th, at)) = v.threshold.get(&t)
+            if let Some((th, at)) = v.threshold.get(&c.priority)
                 && Some(*th) != c.threshold
             {
                 match th {
