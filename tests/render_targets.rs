@@ -227,6 +227,7 @@ fn sonic_plan(ports: &[PortContext]) -> SonicPlan {
     };
     SonicPlan {
         breakouts: Vec::new(),
+        switch_hash: None,
         platform: "x86_64-nvidia_sn5400-r0".into(),
         hwsku: "ACS-SN5400".into(),
         asic: SonicAsic::Mellanox,

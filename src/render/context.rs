@@ -438,6 +438,10 @@ pub struct SonicPlan {
     /// keyed by the cage's parent port only (the YANG model's "Parent port name"), where
     /// cfggen writes a row for every `hwsku.json` entry. Sorted. Empty for an unbroken SKU.
     pub breakouts: Vec<(String, String)>,
+    /// `SWITCH_HASH|GLOBAL` `ecmp_hash` and `lag_hash` (SONiC's names, in the order written)
+    /// from `load-balance { hash … }`; `None` = not written (no `hash`, or a field SONiC has
+    /// no name for: FAB931).
+    pub switch_hash: Option<Vec<&'static str>>,
     /// One per port of `SwitchContext::ports`, same order.
     pub ports: Vec<SonicPort>,
 }

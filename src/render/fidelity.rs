@@ -477,8 +477,12 @@ pub fn properties_of(ctx: &SwitchContext) -> Vec<Property> {
             pfc_to_pg_map: _,
             watchdog_scale: _,
             breakouts: _,
+            switch_hash,
             ports,
         } = plan;
+        if switch_hash.is_some() {
+            out.push(P::LoadBalancing);
+        }
         out.extend([
             P::PortHardware,
             P::BufferPools,

@@ -18,6 +18,7 @@ pub mod host_dcb;
 pub mod junos;
 pub mod nxos;
 pub mod sonic;
+pub mod sonic_hash;
 pub mod templates;
 pub mod validate;
 mod variants;
