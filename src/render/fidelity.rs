@@ -247,8 +247,8 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             P::WatchdogRestore => Rendered("`restoration_time`, scaled the same way"),
             P::WatchdogPoll => Rendered("`PFC_WD|GLOBAL.POLL_INTERVAL`, scaled the same way"),
             P::WatchdogAction => Rendered("`action` drop, forward or alert"),
-            P::LoadBalancing => NotExpressible(
-                "not written: the switch keeps its default ECMP hash fields and seed; each `load-balance` switch property is FAB930",
+            P::LoadBalancing => Approximated(
+                "`hash` as `SWITCH_HASH|GLOBAL` `ecmp_hash` and `lag_hash` (none when a field has no SONiC name, `roce-qp`: FAB931); `mode`, `flowlet-gap` and `seed` are not written (FAB930): the switch keeps its own",
             ),
         },
         SwitchOs::Eos => match p {

@@ -146,6 +146,23 @@ impl Tables {
     }
 }
 
+/// Both trees as one JSON object, tables sorted by name (what `tojson` prints).
+impl Serialize for Tables {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let names = self.names();
+        let mut map = serializer.serialize_map(Some(names.len()))?;
+        for name in names {
+            if let Some(table) = self.0.get(name) {
+                map.serialize_entry(name, table)?;
+            } else if let Some(table) = self.1.get(name) {
+                map.serialize_entry(name, table)?;
+            }
+        }
+        map.end()
+    }
+}
+
 impl Object for Tables {
     fn repr(self: &Arc<Self>) -> ObjectRepr {
         ObjectRepr::Map
@@ -177,7 +194,9 @@ pub fn list_tables(plan: &super::context::SonicPlan) -> ListTables {
             .into_iter()
             .map(|f| (f, fields.clone()))
             .collect();
-        out.entry("SWITCH_HASH").or_default().insert("GLOBAL", global);
+        out.entry("SWITCH_HASH")
+            .or_default()
+            .insert("GLOBAL", global);
     }
     out
 }
@@ -1007,20 +1026,24 @@ mod tests {
             .or_default()
             .insert("localhost".into(), row([("hostname", "leaf1".into())]));
         let mut lists = ListTables::new();
-        lists
-            .entry("SWITCH_HASH")
-            .or_default()
-            .insert("GLOBAL", BTreeMap::from([("ecmp_hash", vec!["SRC_IP", "DST_IP"])]));
+        lists.entry("SWITCH_HASH").or_default().insert(
+            "GLOBAL",
+            BTreeMap::from([("ecmp_hash", vec!["SRC_IP", "DST_IP"])]),
+        );
         let env = minijinja::Environment::new();
         let text = env
             .render_str(
-                "{% for t in db %}{{ t }},{% endfor %}{{ db|length }} {{ db.PORT_QOS_MAP.global.dscp_to_tc_map }} {{ db | tojson }}",
-                minijinja::context! { db => Value::from_object(Tables(db, lists)) },
+                "{% for t in db %}{{ t }},{% endfor %}{{ db|length }} {{ db.PORT_QOS_MAP.global.dscp_to_tc_map }} {{ db.SWITCH_HASH.GLOBAL.ecmp_hash }}",
+                minijinja::context! { db => Value::from_object(Tables(db.clone(), lists.clone())) },
             )
             .expect("renders");
         assert_eq!(
             text,
-            r#"DEVICE_METADATA,PORT_QOS_MAP,SWITCH_HASH,3 FABRICC {"DEVICE_METADATA":{"localhost":{"hostname":"leaf1"}},"PORT_QOS_MAP":{"global":{"dscp_to_tc_map":"FABRICC"}},"SWITCH_HASH":{"GLOBAL":{"ecmp_hash":["SRC_IP","DST_IP"]}}}"#
+            "DEVICE_METADATA,PORT_QOS_MAP,SWITCH_HASH,3 FABRICC ['SRC_IP', 'DST_IP']"
+        );
+        assert_eq!(
+            serde_json::to_string(&Tables(db, lists)).expect("serializes"),
+            r#"{"DEVICE_METADATA":{"localhost":{"hostname":"leaf1"}},"PORT_QOS_MAP":{"global":{"dscp_to_tc_map":"FABRICC"}},"SWITCH_HASH":{"GLOBAL":{"ecmp_hash":["SRC_IP","DST_IP"]}}}"#
         );
     }
 

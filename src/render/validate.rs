@@ -180,8 +180,8 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
             };
             for (f, v) in fields {
                 // SWITCH_HASH's leaf-lists are lists (Y-20 checks them).
-                let leaf_list = table == "SWITCH_HASH"
-                    && super::sonic_hash::LIST_FIELDS.contains(&f.as_str());
+                let leaf_list =
+                    table == "SWITCH_HASH" && super::sonic_hash::LIST_FIELDS.contains(&f.as_str());
                 if !v.is_string() && !leaf_list {
                     errs.push(format!("Y-1 {table}|{key}.{f}: value is not a string"));
                 }

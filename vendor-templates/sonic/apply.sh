@@ -339,7 +339,7 @@ preflight() {
       fi
     fi
   fi
-  [ "${#HASH_FIELDS[@]}" = 0 ] || hash_capable
+  [ -z "${HASH_FIELDS[*]:-}" ] || hash_capable
   running_config "$WORK/running.json" || { problem "sonic-cfggen -d --print-data failed"; return; }
   local out
   out="$(helper ports "$WORK/running.json" "$FRAGMENT")" || problem "$out"
