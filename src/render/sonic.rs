@@ -22,10 +22,13 @@
 //!   the switch (S14c), so `apply.sh` checks the hostname instead of setting it.
 //! * Plain-name references, one port per key, every value a string (the YANG models'
 //!   leafrefs and patterns); `PFC_WD` within `sonic-pfcwd.yang`'s ranges.
+//! * `SWITCH_HASH|GLOBAL` `ecmp_hash`/`lag_hash` from `load-balance { hash … }`: YANG
+//!   leaf-lists, so JSON lists (`ListTables`, beside the all-string tree); `sonic_hash` has
+//!   the evidence.
 //!
 //! `apply.sh` replaces every table `config qos clear` removes, and `PFC_WD`, which it does not
 //! (sonic-net/sonic-utilities@691b1bbc4fd2:config/main.py:921-942, `_clear_qos`), and merges
-//! fields into `PORT` and `DEVICE_METADATA`; `OWNED_TABLES` and `MERGED_TABLES` hold the two
+//! fields into `PORT`, `DEVICE_METADATA` and `SWITCH_HASH`; `OWNED_TABLES` and `MERGED_TABLES` hold the two
 //! lists, and a test holds every table of the fragment to one of them.
 
 use std::borrow::Cow;
