@@ -54,7 +54,7 @@
 #      (sonic-net/sonic-swss@e6b0c5b5d2ab:orchagent/bufferorch.cpp:470,694); every port goes
 #      down for about a minute.
 #   7. Post-check: CONFIG_DB's owned tables equal the fragment's, key for key and field for
-#      field (no stale key); PORT and DEVICE_METADATA hold the fragment's fields; APPL_DB has
+#      field (no stale key); PORT and DEVICE_METADATA{% if device.switch_hash %} and SWITCH_HASH (its lists as sets){% endif %} hold the fragment's fields; APPL_DB has
 #      every BUFFER_PG of the fragment (bufferorch and portsorch took the ports), with
 #      fabricc's profile where the fragment names one; each fabric port's oper_status is shown.
 #
