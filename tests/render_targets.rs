@@ -203,6 +203,7 @@ fn leaf(os: SwitchOs) -> SwitchContext {
         },
         ports,
         sonic,
+        hash_fields: None,
     }
 }
 

@@ -389,7 +389,7 @@ fn switch_counts(per_os: &BTreeMap<&'static str, usize>) -> String {
 /// FAB930: the switch side of `load-balance` (hash fields, mode, flowlet gap, seed) where no
 /// target writes it, one finding per property at its line, naming the targets whose switches
 /// keep their defaults. SONiC writes `hash` (SWITCH_HASH) unless a field has no SONiC name,
-/// which is FAB931 instead. The host side (`qps-per-connection`, `split-data-on-qps`) is
+/// which is FAB931 instead; Cumulus writes it (`ecmp-hash`) unless a field has no NVUE name. The host side (`qps-per-connection`, `split-data-on-qps`) is
 /// written to every host's `nccl.env`, so it gives none.
 fn load_balance_not_rendered(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnostic> {
     let Some(lb) = &fabric.load_balance else {
@@ -476,9 +476,12 @@ fn hash_not_rendered(
             .help("drop the field from `hash` to have SONiC hash on the others (SWITCH_HASH ecmp_hash and lag_hash), or configure a UDF hash on the switches by hand"),
         );
     }
+    // Cumulus writes `ecmp-hash` when it has a name for every field.
+    let cumulus = crate::render::cumulus::writes_hash(&words);
     let others: BTreeMap<&'static str, usize> = per_os
         .iter()
         .filter(|(os, _)| **os != SwitchOs::Sonic.as_str())
+        .filter(|(os, _)| !(cumulus && **os == SwitchOs::Cumulus.as_str()))
         .map(|(os, n)| (*os, *n))
         .collect();
     if !others.is_empty() {

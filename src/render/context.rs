@@ -302,6 +302,9 @@ pub struct SwitchContext {
     pub ports: Vec<PortContext>,
     /// What SONiC's platform and buffer model decide; `Some` exactly for `os: sonic`.
     pub sonic: Option<SonicPlan>,
+    /// `load-balance { hash … }`: the fields' keywords (`src-ip`, …, `roce-qp`) in the order
+    /// written, the same on every switch; `None` = the fabric states no hash.
+    pub hash_fields: Option<Vec<&'static str>>,
 }
 
 /// SONiC's `asic_type`: whose tables and buffer semantics the switch runs.
