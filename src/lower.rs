@@ -717,6 +717,7 @@ fn lower_switch(
             platform,
             description: sw.description.as_ref().map(|d| d.value.clone()),
             fabric: fabric.name.clone(),
+            hash_fields: hash_fields(fabric),
             mtu: u32::try_from(mtu).unwrap_or(u32::MAX),
             qos,
             watchdog,
@@ -796,6 +797,7 @@ fn lower_switch(
         platform,
         description: sw.description.as_ref().map(|d| d.value.clone()),
         fabric: fabric.name.clone(),
+        hash_fields: hash_fields(fabric),
         mtu: u32::try_from(mtu).unwrap_or(u32::MAX),
         qos,
         watchdog,
@@ -926,6 +928,12 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Result<Option<HostContext>, Diagnos
             .as_ref()
             .and_then(|lb| lb.split_data_on_qps.map(|q| q.value)),
     }))
+}
+
+/// The keywords of the fabric's `load-balance { hash … }`, in the order written.
+fn hash_fields(fabric: &Fabric) -> Option<Vec<&'static str>> {
+    let hash = fabric.load_balance.as_ref()?.hash.as_ref()?;
+    Some(hash.value.iter().map(|f| f.keyword()).collect())
 }
 
 /// The name a driver gives its `i`-th RDMA device (0-based) when nothing else is known:

@@ -203,6 +203,7 @@ fn leaf(os: SwitchOs) -> SwitchContext {
         },
         ports,
         sonic,
+        hash_fields: None,
     }
 }
 
@@ -227,6 +228,7 @@ fn sonic_plan(ports: &[PortContext]) -> SonicPlan {
     };
     SonicPlan {
         breakouts: Vec::new(),
+        switch_hash: None,
         platform: "x86_64-nvidia_sn5400-r0".into(),
         hwsku: "ACS-SN5400".into(),
         asic: SonicAsic::Mellanox,

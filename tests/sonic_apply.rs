@@ -537,6 +537,98 @@ fn preflight_failures_change_nothing() {
     assert_ne!(before, changed);
 }
 
+/// `load-balance { hash … }` (issue 20 item 4): SWITCH_HASH|GLOBAL is merged into CONFIG_DB
+/// only on a switch whose orchagent can take it (STATE_DB SWITCH_CAPABILITY|switch); the
+/// operator's hash algorithm stays; `--check` treats the lists as sets, as orchagent does.
+#[test]
+fn switch_hash_needs_the_capability_and_merges() {
+    let dir = scratch("hash");
+    let switch = Switch::new(&dir, "dynamic");
+    let fabric = fabric_text().replacen(
+        "\n}",
+        "\n  load-balance { hash src-ip dst-ip src-port dst-port protocol }\n}",
+        1,
+    );
+    assert_ne!(fabric, fabric_text());
+    let folder = build(&dir.join("lb"), &fabric);
+    let want = json!([
+        "SRC_IP",
+        "DST_IP",
+        "L4_SRC_PORT",
+        "L4_DST_PORT",
+        "IP_PROTOCOL"
+    ]);
+    assert_eq!(
+        fragment(&folder)["SWITCH_HASH"]["GLOBAL"]["ecmp_hash"],
+        want
+    );
+    let set_state = |state: Value, algorithm: bool| {
+        let mut db = switch.db();
+        db["STATE_DB"] = state;
+        if algorithm {
+            db["CONFIG_DB"]["SWITCH_HASH"] = json!({"GLOBAL": {"ecmp_hash_algorithm": "CRC"}});
+        }
+        fs::write(switch.state.join("db.json"), db.to_string()).expect("write");
+    };
+
+    // An older SONiC: no capability at all.
+    set_state(json!({}), true);
+    let o = switch.apply(&folder, &["--yes"]);
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o));
+    assert!(
+        text(&o).contains("ECMP_HASH_CAPABLE is 'missing'"),
+        "{}",
+        text(&o)
+    );
+    // A switch that cannot hash on the IP protocol: orchagent would refuse the whole list.
+    let cap = |fields: &str| {
+        json!({"SWITCH_CAPABILITY|switch": {
+            "ECMP_HASH_CAPABLE": "true", "LAG_HASH_CAPABLE": "true",
+            "HASH|NATIVE_HASH_FIELD_LIST": fields}})
+    };
+    set_state(cap("SRC_IP,DST_IP,L4_SRC_PORT,L4_DST_PORT"), false);
+    let o = switch.apply(&folder, &["--yes"]);
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o));
+    assert!(
+        text(&o).contains("cannot hash on IP_PROTOCOL"),
+        "{}",
+        text(&o)
+    );
+    assert!(switch.calls().is_empty(), "a failed preflight ran config");
+
+    set_state(
+        cap("IN_PORT,SRC_IP,DST_IP,L4_SRC_PORT,L4_DST_PORT,IP_PROTOCOL"),
+        false,
+    );
+    let o = switch.apply(&folder, &["--yes"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let global = &switch.db()["CONFIG_DB"]["SWITCH_HASH"]["GLOBAL"];
+    let list = "SRC_IP,DST_IP,L4_SRC_PORT,L4_DST_PORT,IP_PROTOCOL";
+    assert_eq!(global["ecmp_hash@"], list, "{global}");
+    assert_eq!(global["lag_hash@"], list, "{global}");
+    assert_eq!(
+        global["ecmp_hash_algorithm"], "CRC",
+        "the operator's field stays"
+    );
+
+    // The same set in another order is no drift; another set is.
+    let mut db = switch.db();
+    db["CONFIG_DB"]["SWITCH_HASH"]["GLOBAL"]["ecmp_hash@"] =
+        json!("IP_PROTOCOL,L4_DST_PORT,L4_SRC_PORT,DST_IP,SRC_IP");
+    fs::write(switch.state.join("db.json"), db.to_string()).expect("write");
+    let o = switch.apply(&folder, &["--check"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    db["CONFIG_DB"]["SWITCH_HASH"]["GLOBAL"]["ecmp_hash@"] = json!("SRC_IP,DST_IP");
+    fs::write(switch.state.join("db.json"), db.to_string()).expect("write");
+    let o = switch.apply(&folder, &["--check"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains("set    SWITCH_HASH|GLOBAL ecmp_hash="),
+        "{}",
+        text(&o)
+    );
+}
+
 /// Usage errors exit 2 and do nothing; a failing reload exits 1 and names the backup.
 #[test]
 fn usage_and_a_failed_reload() {

@@ -149,6 +149,7 @@ codes! {
     UnknownNicDriver     "FAB922" Output Error "a NIC model names a driver fabricc writes no host script for",
     // load balancing (issue 20 item 4)
     LoadBalanceNotRendered "FAB930" Output Warning "a target does not configure a `load-balance` property; its switches keep their default per-flow ECMP hashing",
+    SonicHashFieldUnsupported "FAB931" Output Warning "SONiC has no name for a `hash` field (the RoCE QP), so fabricc writes no SWITCH_HASH and SONiC switches keep their default ECMP hash",
     // SONiC (issue 14)
     SonicAsicUnknown     "FAB950" Output Error "a SONiC switch model names no catalogue platform, so its ASIC vendor (Spectrum or Broadcom tables) is unknown",
     SonicBufferModelUnsupported "FAB951" Output Error "`buffer-model dynamic` on a SONiC platform that has no dynamic buffer manager",

@@ -409,6 +409,7 @@ pub fn plan(
         pfc_to_pg_map,
         watchdog_scale,
         breakouts: breakout_rows(sku, ports),
+        switch_hash: crate::render::sonic_hash::switch_hash_fields(fabric.load_balance.as_ref()),
         ports: sonic_ports,
     };
     Ok((plan, buffer, watchdog))

@@ -285,6 +285,9 @@ pub struct SwitchContext {
     pub ports: Vec<PortContext>,
     /// What SONiC's platform and buffer model decide; `Some` exactly for `os: sonic`.
     pub sonic: Option<SonicPlan>,
+    /// `load-balance { hash … }`: the fields' keywords (`src-ip`, …, `roce-qp`) in the order
+    /// written, the same on every switch; `None` = the fabric states no hash.
+    pub hash_fields: Option<Vec<&'static str>>,
 }
 
 /// SONiC's `asic_type`: whose tables and buffer semantics the switch runs.
@@ -421,6 +424,10 @@ pub struct SonicPlan {
     /// keyed by the cage's parent port only (the YANG model's "Parent port name"), where
     /// cfggen writes a row for every `hwsku.json` entry. Sorted. Empty for an unbroken SKU.
     pub breakouts: Vec<(String, String)>,
+    /// `SWITCH_HASH|GLOBAL` `ecmp_hash` and `lag_hash` (SONiC's names, in the order written)
+    /// from `load-balance { hash … }`; `None` = not written (no `hash`, or a field SONiC has
+    /// no name for: FAB931).
+    pub switch_hash: Option<Vec<&'static str>>,
     /// One per port of `SwitchContext::ports`, same order.
     pub ports: Vec<SonicPort>,
 }

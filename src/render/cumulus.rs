@@ -29,6 +29,8 @@
 //! * The watchdog restores a queue after one polling interval without pause frames; a longer
 //!   `restore` is reported. `robustness` = detect / poll, rounded up.
 //! * Releases: `RELEASES` below is the one table of what each command needs.
+//! * `load-balance { hash … }`: `system forwarding ecmp-hash`, every outer-header field stated
+//!   (`ECMP_HASH_FIELDS`), `on`/`off` before 5.15 and `enabled`/`disabled` from it.
 
 use serde::Serialize;
 
@@ -114,6 +116,9 @@ pub struct CumulusView {
     /// the same command in NVIDIA's generated Spectrum-X NVUE configurations, review C12).
     pub breakouts: Vec<CBreakout>,
     pub ports: Vec<CPort>,
+    /// `nv set system forwarding ecmp-hash FIELD on|off` (`enabled|disabled` from 5.15), one per
+    /// field fabricc decides; empty = not written (no `hash`, or `roce-qp`: FAB930).
+    pub ecmp_hash: Vec<(&'static str, &'static str)>,
 }
 
 #[derive(Debug, Serialize)]
@@ -171,6 +176,58 @@ pub struct CPort {
     pub ecn_profile: Option<String>,
     /// A PFC profile other than `default-global`.
     pub pfc_profile: Option<String>,
+}
+
+/// The outer-header fields of `nv set system forwarding ecmp-hash` fabricc sets, with the
+/// `hash` keyword each stands for (NVIDIA, NVUE Command Reference, System Forwarding,
+/// https://docs.nvidia.com/networking-ethernet-software/nvue-reference/Set-and-Unset-Commands/System-Forwarding/ ;
+/// CumulusNetworks/docs@2e240e3de3a3:content/nvue-reference/Set-and-Unset-Commands/System-Forwarding.md,
+/// "Introduced in Cumulus Linux 5.2.0"). `ipv6-label` and `ingress-interface` have no keyword:
+/// they are set off so the switch hashes on what `hash` lists and nothing else (`nv show
+/// system forwarding` shows `ipv6-label on` by default). `gtp-teid` and the `inner-*` fields
+/// (tunnelled packets; off by default) are left alone. There is no field for the RoCEv2 BTH
+/// destination QP.
+const ECMP_HASH_FIELDS: [(&str, Option<&str>); 7] = [
+    ("source-ip", Some("src-ip")),
+    ("destination-ip", Some("dst-ip")),
+    ("source-port", Some("src-port")),
+    ("destination-port", Some("dst-port")),
+    ("ip-protocol", Some("protocol")),
+    ("ipv6-label", None),
+    ("ingress-interface", None),
+];
+
+/// The release from which `ecmp-hash` fields take `enabled`/`disabled` instead of `on`/`off`
+/// (the NVUE reference: "In Cumulus Linux 5.14 and earlier, you specify on or off").
+const ECMP_HASH_ENABLED_FROM: Release = Release::new(5, 15);
+
+/// `(field, value)` of every `ecmp-hash` field fabricc sets for `hash`; empty when there is
+/// no `hash` or it names a field Cumulus has none for (`roce-qp`: FAB930 says so).
+pub fn ecmp_hash(hash: Option<&[&str]>, release: Release) -> Vec<(&'static str, &'static str)> {
+    let Some(hash) = hash else {
+        return Vec::new();
+    };
+    let named = |k: &&str| ECMP_HASH_FIELDS.iter().any(|(_, kw)| *kw == Some(*k));
+    if !hash.iter().all(named) {
+        return Vec::new();
+    }
+    let (on, off) = if release >= ECMP_HASH_ENABLED_FROM {
+        ("enabled", "disabled")
+    } else {
+        ("on", "off")
+    };
+    ECMP_HASH_FIELDS
+        .iter()
+        .map(|(field, kw)| {
+            let asked = kw.is_some_and(|k| hash.contains(&k));
+            (*field, if asked { on } else { off })
+        })
+        .collect()
+}
+
+/// Whether Cumulus writes `hash` (every field has an `ecmp-hash` name).
+pub fn writes_hash(hash: &[&str]) -> bool {
+    !ecmp_hash(Some(hash), NEWEST).is_empty()
 }
 
 fn pfc_profile_name(cable_m: u32) -> String {
@@ -427,6 +484,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(CumulusView, Vec<Note>), RenderError
             watchdog,
             breakouts,
             ports,
+            ecmp_hash: ecmp_hash(ctx.hash_fields.as_deref(), release),
         },
         notes,
     ))
@@ -443,6 +501,31 @@ fn ecn_profile_name(index: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ecmp_hash_fields_and_their_spelling_per_release() {
+        let two = ["src-ip", "dst-ip"];
+        let old = ecmp_hash(Some(&two), Release::new(5, 14));
+        assert_eq!(
+            old,
+            [
+                ("source-ip", "on"),
+                ("destination-ip", "on"),
+                ("source-port", "off"),
+                ("destination-port", "off"),
+                ("ip-protocol", "off"),
+                ("ipv6-label", "off"),
+                ("ingress-interface", "off"),
+            ]
+        );
+        let new = ecmp_hash(Some(&two), Release::new(5, 15));
+        assert_eq!(new[0], ("source-ip", "enabled"));
+        assert_eq!(new[6], ("ingress-interface", "disabled"));
+        // No NVUE field for the RoCE QP: nothing is written (FAB930).
+        assert!(ecmp_hash(Some(&["src-ip", "roce-qp"]), NEWEST).is_empty());
+        assert!(!writes_hash(&["roce-qp"]));
+        assert!(ecmp_hash(None, NEWEST).is_empty());
+    }
 
     #[test]
     fn release_table() {

@@ -247,8 +247,8 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             P::WatchdogRestore => Rendered("`restoration_time`, scaled the same way"),
             P::WatchdogPoll => Rendered("`PFC_WD|GLOBAL.POLL_INTERVAL`, scaled the same way"),
             P::WatchdogAction => Rendered("`action` drop, forward or alert"),
-            P::LoadBalancing => NotExpressible(
-                "not written: the switch keeps its default ECMP hash fields and seed; each `load-balance` switch property is FAB930",
+            P::LoadBalancing => Approximated(
+                "`hash` as `SWITCH_HASH|GLOBAL` `ecmp_hash` and `lag_hash` (none when a field has no SONiC name, `roce-qp`: FAB931); `mode`, `flowlet-gap` and `seed` are not written (FAB930): the switch keeps its own",
             ),
         },
         SwitchOs::Eos => match p {
@@ -387,8 +387,8 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             ),
             P::WatchdogPoll => Rendered("`polling-interval` (ms)"),
             P::WatchdogAction => Refused("drop only; `forward` and `alert` are FAB901"),
-            P::LoadBalancing => NotExpressible(
-                "not written: the switch keeps its default ECMP hashing, adaptive routing as configured by hand; each `load-balance` switch property is FAB930",
+            P::LoadBalancing => Approximated(
+                "`hash` as `system forwarding ecmp-hash` (the five outer-header fields on or off, `ipv6-label` and `ingress-interface` off; `enabled`/`disabled` from 5.15); none with `roce-qp`; `mode`, `flowlet-gap` and `seed` are not written (FAB930)",
             ),
         },
         SwitchOs::Junos => match p {
@@ -454,8 +454,12 @@ pub fn properties_of(ctx: &SwitchContext) -> Vec<Property> {
         buffer,
         ports,
         sonic,
+        hash_fields,
     } = ctx;
     let mut out = vec![P::Identity, P::Release, P::Platform, P::Mtu];
+    if hash_fields.is_some() {
+        out.push(P::LoadBalancing);
+    }
     if let Some(plan) = sonic {
         let SonicPlan {
             platform: _,
@@ -477,6 +481,7 @@ pub fn properties_of(ctx: &SwitchContext) -> Vec<Property> {
             pfc_to_pg_map: _,
             watchdog_scale: _,
             breakouts: _,
+            switch_hash: _,
             ports,
         } = plan;
         out.extend([

@@ -20,6 +20,7 @@ pub mod junos;
 pub mod nxos;
 pub mod preflight;
 pub mod sonic;
+pub mod sonic_hash;
 pub mod templates;
 pub mod validate;
 mod variants;

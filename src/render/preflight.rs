@@ -77,6 +77,7 @@ pub fn is_build_finding(d: &Diagnostic) -> bool {
             | Code::SonicLanesMismatch
             | Code::SonicHeadroomPinned
             | Code::LoadBalanceNotRendered
+            | Code::SonicHashFieldUnsupported
     )
 }
 
@@ -195,10 +196,20 @@ fn unmarked_ecn(fabric: &Fabric) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// FAB930: the switch side of `load-balance` (hash fields, mode, flowlet gap, seed), which no
-/// switch target writes yet, one finding per property at its line, naming the targets
-/// whose switches keep their defaults. The host side (`qps-per-connection`,
-/// `split-data-on-qps`) is written to every host's `nccl.env`, so it gives none.
+/// `n sonic switches, 1 eos switch`: the switches of `per_os`, sorted by target name.
+fn switch_counts(per_os: &BTreeMap<&'static str, usize>) -> String {
+    let targets: Vec<String> = per_os
+        .iter()
+        .map(|(os, n)| format!("{n} {os} switch{}", if *n == 1 { "" } else { "es" }))
+        .collect();
+    targets.join(", ")
+}
+
+/// FAB930: the switch side of `load-balance` (hash fields, mode, flowlet gap, seed) where no
+/// target writes it, one finding per property at its line, naming the targets whose switches
+/// keep their defaults. SONiC writes `hash` (SWITCH_HASH) unless a field has no SONiC name,
+/// which is FAB931 instead; Cumulus writes it (`ecmp-hash`) unless a field has no NVUE name. The host side (`qps-per-connection`, `split-data-on-qps`) is
+/// written to every host's `nccl.env`, so it gives none.
 fn load_balance_not_rendered(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnostic> {
     let Some(lb) = &fabric.load_balance else {
         return Vec::new();
@@ -208,12 +219,11 @@ fn load_balance_not_rendered(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnost
     for s in &lowered.switches {
         *per_os.entry(s.os.as_str()).or_default() += 1;
     }
-    let targets: Vec<String> = per_os
-        .iter()
-        .map(|(os, n)| format!("{n} {os} switch{}", if *n == 1 { "" } else { "es" }))
-        .collect();
-    let targets = targets.join(", ");
+    let targets = switch_counts(&per_os);
     let mut out = Vec::new();
+    if let Some(h) = &lb.hash {
+        out.extend(hash_not_rendered(h, &per_os));
+    }
     let mut push = |span: crate::span::Span, what: String, instead: &str| {
         out.push(
             Diagnostic::new(
@@ -225,21 +235,6 @@ fn load_balance_not_rendered(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnost
             .help("configure it on the switches by hand, or remove it so the source says what the switches do; the NCCL settings of `load-balance` are written to every host's nccl.env"),
         );
     };
-    if let Some(h) = &lb.hash {
-        let words: Vec<&str> = h.value.iter().map(|f| f.keyword()).collect();
-        let qp = if h.value.contains(&crate::model::HashField::RoceQp) {
-            "; hashing on the RoCEv2 BTH destination QP needs a UDF hash key, which fabricc writes for no target"
-        } else {
-            ""
-        };
-        push(
-            h.span,
-            format!("hash {}", words.join(" ")),
-            &format!(
-                "the switches keep their default ECMP hash fields (the platform's 5-tuple or a subset){qp}"
-            ),
-        );
-    }
     if let Some(m) = &lb.mode
         && m.value != crate::model::LbMode::Ecmp
     {
@@ -268,6 +263,63 @@ fn load_balance_not_rendered(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnost
             s.span,
             what,
             "the switches keep their default hash seed, so switches of different tiers may hash alike (polarisation)",
+        );
+    }
+    out
+}
+
+/// The findings of `hash`: FAB931 when SONiC switches cannot take a field (they then keep
+/// their default hash), FAB930 for the targets that write no hash at all.
+fn hash_not_rendered(
+    h: &crate::model::Sourced<Vec<crate::model::HashField>>,
+    per_os: &BTreeMap<&'static str, usize>,
+) -> Vec<Diagnostic> {
+    let words: Vec<&str> = h.value.iter().map(|f| f.keyword()).collect();
+    let what = format!("hash {}", words.join(" "));
+    let mut out = Vec::new();
+    let sonic = per_os.get(SwitchOs::Sonic.as_str()).copied().unwrap_or(0);
+    let missing = super::sonic_hash::unsupported(&h.value);
+    if sonic > 0 && !missing.is_empty() {
+        let missing: Vec<&str> = missing.iter().map(|f| f.keyword()).collect();
+        let switches = switch_counts(&BTreeMap::from([(SwitchOs::Sonic.as_str(), sonic)]));
+        out.push(
+            Diagnostic::new(
+                Code::SonicHashFieldUnsupported,
+                h.span,
+                format!(
+                    "load-balance `{what}` is not written for {switches}: SONiC's SWITCH_HASH has no field for `{}`, and orchagent refuses a list with an unknown field as a whole, so fabricc writes no SWITCH_HASH and the switches keep their default ECMP hash",
+                    missing.join("`, `")
+                ),
+            )
+            .label("SONiC cannot hash on this")
+            .help("drop the field from `hash` to have SONiC hash on the others (SWITCH_HASH ecmp_hash and lag_hash), or configure a UDF hash on the switches by hand"),
+        );
+    }
+    // Cumulus writes `ecmp-hash` when it has a name for every field.
+    let cumulus = super::cumulus::writes_hash(&words);
+    let others: BTreeMap<&'static str, usize> = per_os
+        .iter()
+        .filter(|(os, _)| **os != SwitchOs::Sonic.as_str())
+        .filter(|(os, _)| !(cumulus && **os == SwitchOs::Cumulus.as_str()))
+        .map(|(os, n)| (*os, *n))
+        .collect();
+    if !others.is_empty() {
+        let qp = if h.value.contains(&crate::model::HashField::RoceQp) {
+            "; hashing on the RoCEv2 BTH destination QP needs a UDF hash key, which fabricc writes for no target"
+        } else {
+            ""
+        };
+        out.push(
+            Diagnostic::new(
+                Code::LoadBalanceNotRendered,
+                h.span,
+                format!(
+                    "load-balance `{what}` is not written for {}: the switches keep their default ECMP hash fields (the platform's 5-tuple or a subset){qp}",
+                    switch_counts(&others)
+                ),
+            )
+            .label("not configured on these targets")
+            .help("configure it on the switches by hand, or remove it so the source says what the switches do; the NCCL settings of `load-balance` are written to every host's nccl.env"),
         );
     }
     out

@@ -22,10 +22,13 @@
 //!   the switch (S14c), so `apply.sh` checks the hostname instead of setting it.
 //! * Plain-name references, one port per key, every value a string (the YANG models'
 //!   leafrefs and patterns); `PFC_WD` within `sonic-pfcwd.yang`'s ranges.
+//! * `SWITCH_HASH|GLOBAL` `ecmp_hash`/`lag_hash` from `load-balance { hash … }`: YANG
+//!   leaf-lists, so JSON lists (`ListTables`, beside the all-string tree); `sonic_hash` has
+//!   the evidence.
 //!
 //! `apply.sh` replaces every table `config qos clear` removes, and `PFC_WD`, which it does not
 //! (sonic-net/sonic-utilities@691b1bbc4fd2:config/main.py:921-942, `_clear_qos`), and merges
-//! fields into `PORT` and `DEVICE_METADATA`; `OWNED_TABLES` and `MERGED_TABLES` hold the two
+//! fields into `PORT`, `DEVICE_METADATA` and `SWITCH_HASH`; `OWNED_TABLES` and `MERGED_TABLES` hold the two
 //! lists, and a test holds every table of the fragment to one of them.
 
 use std::borrow::Cow;
@@ -53,6 +56,11 @@ pub type Row = BTreeMap<Text, Text>;
 
 /// `TABLE → key → field → value`.
 pub type ConfigDb = BTreeMap<&'static str, BTreeMap<Text, Row>>;
+
+/// `TABLE → key → field → items`: the CONFIG_DB fields that are YANG leaf-lists, a JSON list
+/// in `config_db.json` (`SWITCH_HASH|GLOBAL.ecmp_hash`). No table is in both trees.
+pub type ListTables =
+    BTreeMap<&'static str, BTreeMap<&'static str, BTreeMap<&'static str, Vec<&'static str>>>>;
 
 /// The tables `config qos clear` deletes (sonic-net/sonic-utilities@691b1bbc4fd2:
 /// config/main.py:923-942, `QOS_TABLE_NAMES`), in its order.
@@ -88,7 +96,9 @@ pub fn owned_tables() -> Vec<&'static str> {
 }
 
 /// Tables whose fields the fragment sets on entries it does not own (`config load` merges).
-pub const MERGED_TABLES: [&str; 2] = ["DEVICE_METADATA", "PORT"];
+/// `SWITCH_HASH`: orchagent refuses to remove `ecmp_hash`/`lag_hash` once set and the
+/// algorithms are the operator's (`sonic_hash`), so its fields are merged, never replaced.
+pub const MERGED_TABLES: [&str; 3] = ["DEVICE_METADATA", "PORT", "SWITCH_HASH"];
 
 /// The view of `config_db.fragment.json`, `apply.sh` and the switch's `README.md`.
 #[derive(Debug, Serialize)]
@@ -113,6 +123,9 @@ pub struct SonicView {
     pub pgs: Vec<PgCheck>,
     /// The fabric ports, for the post-check of their state.
     pub ports: Vec<String>,
+    /// `SWITCH_HASH|GLOBAL.ecmp_hash` (= `lag_hash`), for the preflight of the switch's hash
+    /// capability; empty = not written.
+    pub switch_hash: Vec<&'static str>,
 }
 
 #[derive(Debug, Serialize)]
@@ -126,7 +139,32 @@ pub struct PgCheck {
 /// leaf's tree has thousands of entries, and `tojson` (the only thing the template does with
 /// it) serializes it straight from here. Indexing and loops still work, converting on access.
 #[derive(Debug)]
-pub struct Tables(pub ConfigDb);
+pub struct Tables(pub ConfigDb, pub ListTables);
+
+impl Tables {
+    /// Every table name of both trees, sorted (`tojson` prints them in this order).
+    fn names(&self) -> Vec<&'static str> {
+        let names: BTreeSet<&'static str> = self.0.keys().chain(self.1.keys()).copied().collect();
+        names.into_iter().collect()
+    }
+}
+
+/// Both trees as one JSON object, tables sorted by name (what `tojson` prints).
+impl Serialize for Tables {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let names = self.names();
+        let mut map = serializer.serialize_map(Some(names.len()))?;
+        for name in names {
+            if let Some(table) = self.0.get(name) {
+                map.serialize_entry(name, table)?;
+            } else if let Some(table) = self.1.get(name) {
+                map.serialize_entry(name, table)?;
+            }
+        }
+        map.end()
+    }
+}
 
 impl Object for Tables {
     fn repr(self: &Arc<Self>) -> ObjectRepr {
@@ -134,17 +172,36 @@ impl Object for Tables {
     }
 
     fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
-        let table = self.0.get(key.as_str()?)?;
-        Some(Value::from(Serde(table)))
+        let name = key.as_str()?;
+        if let Some(table) = self.0.get(name) {
+            return Some(Value::from(Serde(table)));
+        }
+        self.1.get(name).map(|table| Value::from(Serde(table)))
     }
 
     fn enumerate(self: &Arc<Self>) -> Enumerator {
-        self.mapped_enumerator(|this| Box::new(this.0.keys().map(|k| Value::from(*k))))
+        self.mapped_enumerator(|this| Box::new(this.names().into_iter().map(Value::from)))
     }
 
     fn enumerator_len(self: &Arc<Self>) -> Option<usize> {
-        Some(self.0.len())
+        Some(self.names().len())
     }
+}
+
+/// The leaf-list fields of the fragment: `SWITCH_HASH|GLOBAL` `ecmp_hash` and `lag_hash`, one
+/// policy for ECMP and LAG (`sonic_hash` has the evidence).
+pub fn list_tables(plan: &super::context::SonicPlan) -> ListTables {
+    let mut out = ListTables::new();
+    if let Some(fields) = &plan.switch_hash {
+        let global = super::sonic_hash::LIST_FIELDS
+            .into_iter()
+            .map(|f| (f, fields.clone()))
+            .collect();
+        out.entry("SWITCH_HASH")
+            .or_default()
+            .insert("GLOBAL", global);
+    }
+    out
 }
 
 /// Name of every QoS map this generator writes.
@@ -229,7 +286,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(SonicView, Vec<Note>), RenderError> 
     }
     let notes = notes(ctx);
     let view = SonicView {
-        config_db: Value::from_object(Tables(db)),
+        config_db: Value::from_object(Tables(db, list_tables(plan))),
         device: ctx.device.clone(),
         fabric: ctx.fabric.clone(),
         description: ctx
@@ -246,6 +303,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(SonicView, Vec<Note>), RenderError> 
         qos_clear_tables: QOS_CLEAR_TABLES.to_vec(),
         pgs,
         ports: ctx.ports.iter().map(|p| p.name.clone()).collect(),
+        switch_hash: plan.switch_hash.clone().unwrap_or_default(),
     };
     Ok((view, notes))
 }
@@ -970,14 +1028,26 @@ mod tests {
         db.entry("DEVICE_METADATA")
             .or_default()
             .insert("localhost".into(), row([("hostname", "leaf1".into())]));
+        let mut lists = ListTables::new();
+        lists.entry("SWITCH_HASH").or_default().insert(
+            "GLOBAL",
+            BTreeMap::from([("ecmp_hash", vec!["SRC_IP", "DST_IP"])]),
+        );
         let env = minijinja::Environment::new();
         let text = env
             .render_str(
-                "{% for t in db %}{{ t }},{% endfor %}{{ db|length }} {{ db.PORT_QOS_MAP.global.dscp_to_tc_map }}",
-                minijinja::context! { db => Value::from_object(Tables(db)) },
+                "{% for t in db %}{{ t }},{% endfor %}{{ db|length }} {{ db.PORT_QOS_MAP.global.dscp_to_tc_map }} {{ db.SWITCH_HASH.GLOBAL.ecmp_hash }}",
+                minijinja::context! { db => Value::from_object(Tables(db.clone(), lists.clone())) },
             )
             .expect("renders");
-        assert_eq!(text, "DEVICE_METADATA,PORT_QOS_MAP,2 FABRICC");
+        assert_eq!(
+            text,
+            "DEVICE_METADATA,PORT_QOS_MAP,SWITCH_HASH,3 FABRICC ['SRC_IP', 'DST_IP']"
+        );
+        assert_eq!(
+            serde_json::to_string(&Tables(db, lists)).expect("serializes"),
+            r#"{"DEVICE_METADATA":{"localhost":{"hostname":"leaf1"}},"PORT_QOS_MAP":{"global":{"dscp_to_tc_map":"FABRICC"}},"SWITCH_HASH":{"GLOBAL":{"ecmp_hash":["SRC_IP","DST_IP"]}}}"#
+        );
     }
 
     #[test]

@@ -220,7 +220,7 @@ impl serde::Serialize for StrictJson<'_> {
 /// applied on top.
 fn tojson(v: Value) -> Result<Value, Error> {
     let text = match v.downcast_object_ref::<Tables>() {
-        Some(tables) => serde_json::to_string_pretty(&tables.0),
+        Some(tables) => serde_json::to_string_pretty(tables),
         None => serde_json::to_string_pretty(&StrictJson(&v)),
     }
     .map_err(|e| Error::new(ErrorKind::InvalidOperation, e.to_string()))?;

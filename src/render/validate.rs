@@ -3,7 +3,7 @@
 //! In: a generated SONiC `config_db.fragment.json` (parsed) or a host script (text). Out: a
 //! list of human-readable violations, empty when the file passes. `validate_sonic` checks the
 //! rules of SONiC's YANG models (sonic-net/sonic-buildimage@086b03bd70f9:
-//! src/sonic-yang-models/yang-models/; tagged Y-1…Y-19 below) that apply to the tables fabricc
+//! src/sonic-yang-models/yang-models/; tagged Y-1…Y-20 below) that apply to the tables fabricc
 //! writes, plus consistency rules those models leave unchecked (tagged §7: no overlapping
 //! PG/queue ranges, pfcwd ⊆ pfc, a lossless PG for every PFC priority).
 //! `scripts/sonic-yang-check` runs the YANG models themselves. `validate_mlnx_qos` checks every `mlnx_qos`
@@ -107,6 +107,7 @@ fn allowed_fields(table: &str) -> Option<&'static [&'static str]> {
         ],
         "DEFAULT_LOSSLESS_BUFFER_PARAMETER" => &["default_dynamic_th", "over_subscribe_ratio"],
         "LOSSLESS_TRAFFIC_PATTERN" => &["mtu", "small_packet_percentage"],
+        "SWITCH_HASH" => &super::sonic_hash::YANG_FIELDS,
         _ => return None,
     })
 }
@@ -178,7 +179,10 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
                 continue;
             };
             for (f, v) in fields {
-                if !v.is_string() {
+                // SWITCH_HASH's leaf-lists are lists (Y-20 checks them).
+                let leaf_list =
+                    table == "SWITCH_HASH" && super::sonic_hash::LIST_FIELDS.contains(&f.as_str());
+                if !v.is_string() && !leaf_list {
                     errs.push(format!("Y-1 {table}|{key}.{f}: value is not a string"));
                 }
                 if let Some(s) = v.as_str()
@@ -203,6 +207,11 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
     };
     let ports: BTreeSet<&str> = t("PORT").keys().copied().collect();
     let has = |table: &str, name: &str| t(table).contains_key(name);
+
+    // Y-20 SWITCH_HASH (sonic-hash.yang; orchagent's parser)
+    if let Some(table) = root.get("SWITCH_HASH").and_then(Value::as_object) {
+        errs.extend(super::sonic_hash::validate(table));
+    }
 
     // Y-19
     if let Some(md) = t("DEVICE_METADATA").get("localhost")

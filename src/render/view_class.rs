@@ -159,6 +159,7 @@ fn same_switch(a: &SwitchContext, b: &SwitchContext) -> bool {
         buffer,
         ports,
         sonic,
+        hash_fields,
     } = a;
     *os == b.os
         && *mtu == b.mtu
@@ -171,6 +172,7 @@ fn same_switch(a: &SwitchContext, b: &SwitchContext) -> bool {
         && *qos == b.qos
         && ports.iter().zip(&b.ports).all(|(p, q)| same_port(p, q))
         && *sonic == b.sonic
+        && *hash_fields == b.hash_fields
 }
 
 fn same_port(a: &PortContext, b: &PortContext) -> bool {

@@ -11,6 +11,9 @@
 //!   per port. orchagent splits that part on `,` for `BUFFER_PG`/`BUFFER_QUEUE`
 //!   (sonic-net/sonic-swss@e6b0c5b5d2ab:orchagent/bufferorch.cpp:1327), `QUEUE` (qosorch.cpp:1806)
 //!   and `PORT_QOS_MAP` (qosorch.cpp:2058), with `list_item_delimiter = ','` (orch.h:34).
+//! * `SWITCH_HASH` `ecmp_hash`/`lag_hash`: items sorted. orchagent holds the list as a set and
+//!   compares sets (sonic-net/sonic-swss@e6b0c5b5d2ab:orchagent/switch/switch_container.h:19,
+//!   switchorch.cpp:862), so `[DST_IP, SRC_IP]` is the hash `[SRC_IP, DST_IP]` is.
 //! * Not normalised: a reference in the old `[BUFFER_PROFILE|name]` form differs from `name`,
 //!   because current orchagent refuses it ("Must not be surrounded by [ ]",
 //!   sonic-net/sonic-swss@e6b0c5b5d2ab:orchagent/orch.cpp:734); ranges in keys (`Ethernet0|3-4`
@@ -32,8 +35,9 @@ use std::collections::HashSet;
 use super::canon::{Builder, Canon, Loc, segments};
 use super::json::{Node, Value};
 
-/// Tables whose records hold fields that the platform owns next to fabricc's.
-const SHARED_RECORDS: &[&str] = &["PORT", "DEVICE_METADATA", "CABLE_LENGTH"];
+/// Tables whose records hold fields that the platform owns next to fabricc's
+/// (`SWITCH_HASH|GLOBAL`: the hash algorithms are the operator's).
+const SHARED_RECORDS: &[&str] = &["PORT", "DEVICE_METADATA", "CABLE_LENGTH", "SWITCH_HASH"];
 
 /// Every field of every `TABLE → key → fields` object of a CONFIG_DB document.
 pub fn canon(root: &Node) -> Canon {
@@ -45,6 +49,13 @@ pub fn canon(root: &Node) -> Canon {
             for (field, value) in fields.members() {
                 let Some(text) = text(value) else { continue };
                 let name = field.name.strip_suffix('@').unwrap_or(&field.name);
+                let text = if table.name == "SWITCH_HASH"
+                    && crate::render::sonic_hash::LIST_FIELDS.contains(&name)
+                {
+                    Cow::Owned(as_set(&text))
+                } else {
+                    text
+                };
                 let at = Loc::new(field.start, value.end);
                 for k in &keys {
                     c.insert(&[table.name.as_ref(), k, name, &text], at);
@@ -71,6 +82,13 @@ fn text<'a>(node: &'a Node<'_>) -> Option<Cow<'a, str>> {
         )),
         Value::Object(_) => None,
     }
+}
+
+/// A comma-separated list with its items sorted: a set's canonical text.
+fn as_set(list: &str) -> String {
+    let mut items: Vec<&str> = list.split(',').collect();
+    items.sort_unstable();
+    items.join(",")
 }
 
 /// `Ethernet0,Ethernet4|3-4` → `Ethernet0|3-4`, `Ethernet4|3-4`; other keys unchanged.
@@ -163,6 +181,31 @@ mod tests {
         assert!(p.contains(&s(&["BUFFER_PG", "Ethernet4|3-4", "profile", "x"])));
         assert!(p.contains(&s(&["PORT", "Ethernet0", "mtu", "9216"])));
         assert!(p.contains(&s(&["PORT", "Ethernet0", "lanes", "0,1"])));
+    }
+
+    #[test]
+    fn switch_hash_lists_are_sets() {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let want = s(&[
+            "SWITCH_HASH",
+            "GLOBAL",
+            "ecmp_hash",
+            "DST_IP,L4_SRC_PORT,SRC_IP",
+        ]);
+        // The fragment's list, a dump's list in another order, and the raw `f@` form.
+        for text in [
+            r#"{"SWITCH_HASH": {"GLOBAL": {"ecmp_hash": ["SRC_IP", "DST_IP", "L4_SRC_PORT"]}}}"#,
+            r#"{"SWITCH_HASH": {"GLOBAL": {"ecmp_hash": ["L4_SRC_PORT", "DST_IP", "SRC_IP"]}}}"#,
+            r#"{"SWITCH_HASH": {"GLOBAL": {"ecmp_hash@": "DST_IP,SRC_IP,L4_SRC_PORT"}}}"#,
+        ] {
+            assert!(paths(text).contains(&want), "{text}");
+        }
+        // The hash algorithm is the operator's, not a difference.
+        let e = canon(
+            &json::parse(r#"{"SWITCH_HASH": {"GLOBAL": {"ecmp_hash": ["SRC_IP"]}}}"#).unwrap(),
+        );
+        let scope = Scope::new(&e);
+        assert!(!scope.owns(&["SWITCH_HASH", "GLOBAL", "ecmp_hash_algorithm", "CRC"]));
     }
 
     #[test]

@@ -9,6 +9,10 @@ file; `$FAKE_SONIC/pg_profile_lookup.ini` the SKU's lookup table; every call is 
   `mod_entry` (HMSET, a field merge) per key; nothing is deleted
   (sonic-net/sonic-utilities@691b1bbc4fd2:config/main.py:1945;
   sonic-net/sonic-buildimage@086b03bd70f9:src/sonic-config-engine/sonic-cfggen).
+* A list value (`SWITCH_HASH|GLOBAL.ecmp_hash`) is stored as the field `f@` = `a,b` and
+  printed back as a list under `f` (sonic-net/sonic-swss-common@85a39d8004ad:common/configdb.h:
+  158-177, `raw_to_typed`/`typed_to_raw`). STATE_DB is `{"TABLE|KEY": {FIELD: VALUE}}`, read by
+  `sonic-db-cli STATE_DB HGET`.
 * `config qos clear`: deletes the tables of `_clear_qos` (config/main.py:921-942).
 * `config save -y`: the CONFIG_DB as `sonic-cfggen -d --print-data` prints it, to the file.
 * `config reload -y [FILE]`: flush CONFIG_DB, load the saved file (or FILE), then the daemons
@@ -72,7 +76,9 @@ def merge(config, data):
                 config.get(table, {}).pop(key, None)
                 continue
             entry = config.setdefault(table, {}).setdefault(key, {})
-            entry.update({f: text(v) for f, v in fields.items()})
+            for f, v in fields.items():
+                # A list is stored as `f@` = "a,b" (ConfigDBConnector.typed_to_raw).
+                entry[f + "@" if isinstance(v, list) else f] = text(v)
 
 
 def ranges(prios):
@@ -163,7 +169,14 @@ def start_daemons(db):
 
 
 def dump(config):
-    return json.dumps(config, indent=4, sort_keys=True)
+    # `f@` is printed as a list under `f` (ConfigDBConnector.raw_to_typed).
+    typed = {
+        t: {k: {f[:-1] if f.endswith("@") else f: v.split(",") if f.endswith("@") else v
+                for f, v in fields.items()}
+            for k, fields in rows.items()}
+        for t, rows in config.items()
+    }
+    return json.dumps(typed, indent=4, sort_keys=True)
 
 
 # ---- tools ---------------------------------------------------------------------------------

@@ -75,4 +75,10 @@ nv set interface {{ port.name }} qos pfc-watchdog state {{ device.enable }}
 nv set interface {{ port.name }} qos congestion-control profile {{ port.ecn_profile }}
 {%- endif %}
 {%- endfor %}
+{%- if device.ecmp_hash %}
+# load-balance hash: ECMP hashes on exactly these outer-header fields.
+{%- for field, value in device.ecmp_hash %}
+nv set system forwarding ecmp-hash {{ field }} {{ value }}
+{%- endfor %}
+{%- endif %}
 nv config apply -y

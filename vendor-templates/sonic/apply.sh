@@ -7,7 +7,8 @@
 #
 # What it applies: config_db.fragment.json, next to this script: the CONFIG_DB tables fabricc
 # owns on this switch (every table `config qos clear` deletes, and PFC_WD), and fields of
-# PORT (the fabric ports) and DEVICE_METADATA (buffer_model). Written for platform
+# PORT (the fabric ports) and DEVICE_METADATA (buffer_model){% if device.switch_hash %}, and
+# SWITCH_HASH|GLOBAL ecmp_hash and lag_hash (the fabric's load-balance hash){% endif %}. Written for platform
 # {{ device.platform }}, SKU {{ device.hwsku }} ({{ device.asic }}), buffer model {{ device.buffer_model }}.
 #
 # Usage: apply.sh (--yes | --dry-run | --check) [--any-hostname]
@@ -31,7 +32,10 @@
 #      {{ device.platform }} and SKU {{ device.hwsku }} (the fragment's port names and lanes are that SKU's);
 #      its hostname is {{ device.device }}; single ASIC; swss is up and not starting (else
 #      `config reload` refuses, main.py:2162-2170); every fragment port exists with the same
-#      lanes; the configuration step 6 reloads passes SONiC's own YANG check
+#      lanes;{% if device.switch_hash %} the switch can hash on {{ device.switch_hash | join(" ") }} (STATE_DB
+#      SWITCH_CAPABILITY|switch: ECMP_HASH_CAPABLE true and every field in
+#      HASH|NATIVE_HASH_FIELD_LIST, else orchagent refuses the whole list:
+#      sonic-net/sonic-swss@e6b0c5b5d2ab:orchagent/switchorch.cpp:862-883);{% endif %} the configuration step 6 reloads passes SONiC's own YANG check
 #      (`config_file_yang_validation`, main.py:1696), built here from the running one.
 #   2. Backup: `sonic-cfggen -d --print-data` to /etc/sonic/fabricc-backup-<UTC time>.json.
 #   3. Removal: `config qos clear` deletes every table listed in OWNED_TABLES below except
@@ -50,13 +54,14 @@
 #      (sonic-net/sonic-swss@e6b0c5b5d2ab:orchagent/bufferorch.cpp:470,694); every port goes
 #      down for about a minute.
 #   7. Post-check: CONFIG_DB's owned tables equal the fragment's, key for key and field for
-#      field (no stale key); PORT and DEVICE_METADATA hold the fragment's fields; APPL_DB has
+#      field (no stale key); PORT and DEVICE_METADATA{% if device.switch_hash %} and SWITCH_HASH (its lists as sets){% endif %} hold the fragment's fields; APPL_DB has
 #      every BUFFER_PG of the fragment (bufferorch and portsorch took the ports), with
 #      fabricc's profile where the fragment names one; each fabric port's oper_status is shown.
 #
 # It never: runs `config reload` on the fragment (it is not a whole configuration: reload stops
 # every service before it finds no platform, hwsku or MAC in it, and leaves them stopped);
-# touches tables outside OWNED_TABLES, PORT and DEVICE_METADATA; sets the hostname; runs
+# touches tables outside OWNED_TABLES and MERGED_TABLES; deletes a field of SWITCH_HASH
+# (orchagent refuses to remove a hash once set, switchorch.cpp:887-892); sets the hostname; runs
 # `config qos reload` or `config load_minigraph` (they rewrite SONiC's default QoS over these
 # tables: do not run them afterwards either); uses `config apply-patch` (GCU refuses every
 # BUFFER_POOL change: sonic-net/sonic-utilities@691b1bbc4fd2:
@@ -88,6 +93,8 @@ PGS=(
 {%- endfor %}
 )
 PORTS=({% for p in device.ports %}{{ p }}{% if not loop.last %} {% endif %}{% endfor %})
+# SWITCH_HASH|GLOBAL ecmp_hash and lag_hash; empty: fabricc writes no hash.
+HASH_FIELDS=({% for f in device.switch_hash %}{{ f }}{% if not loop.last %} {% endif %}{% endfor %})
 PG_COUNT={{ device.pgs | length }}
 PORT_COUNT={{ device.ports | length }}
 
@@ -143,7 +150,10 @@ def load(path):
 
 
 def text(v):
-    return ",".join(str(x) for x in v) if isinstance(v, list) else str(v)
+    # A list is a leaf-list (SWITCH_HASH ecmp_hash, lag_hash), which orchagent holds as a set
+    # (sonic-net/sonic-swss@e6b0c5b5d2ab:orchagent/switch/switch_container.h:19): compared
+    # sorted, so a reordered list is no drift.
+    return ",".join(sorted(str(x) for x in v)) if isinstance(v, list) else str(v)
 
 
 def norm(table):
@@ -260,6 +270,34 @@ running_config() {
 }
 
 # ---- 1. preflight --------------------------------------------------------------------------
+# Whether orchagent will take SWITCH_HASH: what it wrote to STATE_DB SWITCH_CAPABILITY|switch
+# at start (sonic-net/sonic-swss@e6b0c5b5d2ab:orchagent/switch/switch_capabilities.cpp:30-33,
+# 253-277), read as `config switch-hash global ecmp-hash` reads it
+# (sonic-net/sonic-utilities@691b1bbc4fd2:config/plugins/sonic-hash.py:74-111).
+hash_capable() {
+  local key='SWITCH_CAPABILITY|switch' cap f
+  cap="$(sonic-db-cli STATE_DB HGET "$key" ECMP_HASH_CAPABLE 2> /dev/null)"
+  if [ "$cap" != true ]; then
+    problem "STATE_DB $key ECMP_HASH_CAPABLE is '${cap:-missing}': this switch's orchagent does not set the ECMP hash (orchagent sets SWITCH_HASH since sonic-net/sonic-swss#2598, June 2023; with false it skips it), so the fabric's load-balance hash would not take effect: update SONiC, or remove 'hash' from the fabric's load-balance"
+    return
+  fi
+  cap="$(sonic-db-cli STATE_DB HGET "$key" LAG_HASH_CAPABLE 2> /dev/null)"
+  [ "$cap" = true ] || log "preflight: LAG_HASH_CAPABLE is '${cap:-missing}': orchagent skips lag_hash (ECMP is hashed as asked)"
+  cap="$(sonic-db-cli STATE_DB HGET "$key" 'HASH|NATIVE_HASH_FIELD_LIST' 2> /dev/null)"
+  case "$cap" in
+    N/A) log "preflight: the switch does not list its hash fields (N/A): orchagent sets ${HASH_FIELDS[*]} unchecked" ;;
+    '') problem "STATE_DB $key HASH|NATIVE_HASH_FIELD_LIST is empty: orchagent refuses every hash field list" ;;
+    *)
+      for f in "${HASH_FIELDS[@]}"; do
+        case ",$cap," in
+          *",$f,"*) ;;
+          *) problem "the switch cannot hash on $f (HASH|NATIVE_HASH_FIELD_LIST: $cap): orchagent would refuse the whole list ${HASH_FIELDS[*]} and keep the switch's default hash" ;;
+        esac
+      done
+      ;;
+  esac
+}
+
 preflight() {
   [ "$(id -u)" = 0 ] || problem "run as root (sudo): config and sonic-db-cli write CONFIG_DB"
   local t
@@ -301,6 +339,7 @@ preflight() {
       fi
     fi
   fi
+  [ -z "${HASH_FIELDS[*]:-}" ] || hash_capable
   running_config "$WORK/running.json" || { problem "sonic-cfggen -d --print-data failed"; return; }
   local out
   out="$(helper ports "$WORK/running.json" "$FRAGMENT")" || problem "$out"

@@ -54,7 +54,8 @@
 #
 # It never: runs `config reload` on the fragment (it is not a whole configuration: reload stops
 # every service before it finds no platform, hwsku or MAC in it, and leaves them stopped);
-# touches tables outside OWNED_TABLES, PORT and DEVICE_METADATA; sets the hostname; runs
+# touches tables outside OWNED_TABLES and MERGED_TABLES; deletes a field of SWITCH_HASH
+# (orchagent refuses to remove a hash once set, switchorch.cpp:887-892); sets the hostname; runs
 # `config qos reload` or `config load_minigraph` (they rewrite SONiC's default QoS over these
 # tables: do not run them afterwards either); uses `config apply-patch` (GCU refuses every
 # BUFFER_POOL change: sonic-net/sonic-utilities@691b1bbc4fd2:
@@ -77,7 +78,7 @@ BUFFER_MODEL='traditional'
 # Tables whose keys after an apply are exactly the fragment's (absent there: none).
 OWNED_TABLES=(BUFFER_PG BUFFER_POOL BUFFER_PORT_EGRESS_PROFILE_LIST BUFFER_PORT_INGRESS_PROFILE_LIST BUFFER_PROFILE BUFFER_QUEUE CABLE_LENGTH DEFAULT_LOSSLESS_BUFFER_PARAMETER DSCP_TO_TC_MAP LOSSLESS_TRAFFIC_PATTERN MAP_PFC_PRIORITY_TO_QUEUE MPLS_TC_TO_TC_MAP PFC_PRIORITY_TO_PRIORITY_GROUP_MAP PFC_WD PORT_QOS_MAP QUEUE SCHEDULER TC_TO_PRIORITY_GROUP_MAP TC_TO_QUEUE_MAP WRED_PROFILE)
 # Tables whose fragment fields are merged into the switch's entries.
-MERGED_TABLES=(DEVICE_METADATA PORT)
+MERGED_TABLES=(DEVICE_METADATA PORT SWITCH_HASH)
 # APPL_DB BUFFER_PG_TABLE keys the post-check expects, with fabricc's profile or `-` (the
 # dynamic buffer manager names it).
 PGS=(
@@ -91,6 +92,8 @@ PGS=(
   'Ethernet8:3-4=pg_lossless_400000_5m_profile'
 )
 PORTS=(Ethernet0 Ethernet8 Ethernet16 Ethernet24)
+# SWITCH_HASH|GLOBAL ecmp_hash and lag_hash; empty: fabricc writes no hash.
+HASH_FIELDS=()
 PG_COUNT=8
 PORT_COUNT=4
 
@@ -145,7 +148,10 @@ def load(path):
 
 
 def text(v):
-    return ",".join(str(x) for x in v) if isinstance(v, list) else str(v)
+    # A list is a leaf-list (SWITCH_HASH ecmp_hash, lag_hash), which orchagent holds as a set
+    # (sonic-net/sonic-swss@e6b0c5b5d2ab:orchagent/switch/switch_container.h:19): compared
+    # sorted, so a reordered list is no drift.
+    return ",".join(sorted(str(x) for x in v)) if isinstance(v, list) else str(v)
 
 
 def norm(table):
@@ -261,6 +267,34 @@ running_config() {
 }
 
 # ---- 1. preflight --------------------------------------------------------------------------
+# Whether orchagent will take SWITCH_HASH: what it wrote to STATE_DB SWITCH_CAPABILITY|switch
+# at start (sonic-net/sonic-swss@e6b0c5b5d2ab:orchagent/switch/switch_capabilities.cpp:30-33,
+# 253-277), read as `config switch-hash global ecmp-hash` reads it
+# (sonic-net/sonic-utilities@691b1bbc4fd2:config/plugins/sonic-hash.py:74-111).
+hash_capable() {
+  local key='SWITCH_CAPABILITY|switch' cap f
+  cap="$(sonic-db-cli STATE_DB HGET "$key" ECMP_HASH_CAPABLE 2> /dev/null)"
+  if [ "$cap" != true ]; then
+    problem "STATE_DB $key ECMP_HASH_CAPABLE is '${cap:-missing}': this switch's orchagent does not set the ECMP hash (orchagent sets SWITCH_HASH since sonic-net/sonic-swss#2598, June 2023; with false it skips it), so the fabric's load-balance hash would not take effect: update SONiC, or remove 'hash' from the fabric's load-balance"
+    return
+  fi
+  cap="$(sonic-db-cli STATE_DB HGET "$key" LAG_HASH_CAPABLE 2> /dev/null)"
+  [ "$cap" = true ] || log "preflight: LAG_HASH_CAPABLE is '${cap:-missing}': orchagent skips lag_hash (ECMP is hashed as asked)"
+  cap="$(sonic-db-cli STATE_DB HGET "$key" 'HASH|NATIVE_HASH_FIELD_LIST' 2> /dev/null)"
+  case "$cap" in
+    N/A) log "preflight: the switch does not list its hash fields (N/A): orchagent sets ${HASH_FIELDS[*]} unchecked" ;;
+    '') problem "STATE_DB $key HASH|NATIVE_HASH_FIELD_LIST is empty: orchagent refuses every hash field list" ;;
+    *)
+      for f in "${HASH_FIELDS[@]}"; do
+        case ",$cap," in
+          *",$f,"*) ;;
+          *) problem "the switch cannot hash on $f (HASH|NATIVE_HASH_FIELD_LIST: $cap): orchagent would refuse the whole list ${HASH_FIELDS[*]} and keep the switch's default hash" ;;
+        esac
+      done
+      ;;
+  esac
+}
+
 preflight() {
   [ "$(id -u)" = 0 ] || problem "run as root (sudo): config and sonic-db-cli write CONFIG_DB"
   local t
@@ -302,6 +336,7 @@ preflight() {
       fi
     fi
   fi
+  [ -z "${HASH_FIELDS[*]:-}" ] || hash_capable
   running_config "$WORK/running.json" || { problem "sonic-cfggen -d --print-data failed"; return; }
   local out
   out="$(helper ports "$WORK/running.json" "$FRAGMENT")" || problem "$out"
