@@ -12,7 +12,7 @@ mod links;
 mod models;
 mod routing;
 pub mod slot;
-mod slow_ports;
+pub(crate) mod slow_ports;
 mod units;
 
 use std::collections::HashMap;

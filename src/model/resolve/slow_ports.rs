@@ -199,3 +199,61 @@ fn finding(fabric: &Fabric, f: &Finding) -> Diagnostic {
         }
     }
 }
+
+/// FAB617 for a generated tier: its uplinks are the `up` ports right after the `down`
+/// downlinks in port order, so on a mixed model (`ports 9 x 200G, 4 x 400G` with
+/// `downlinks 8  uplinks 4`: a port kept for a spare host) an uplink lands on a slow port
+/// while a faster one past the uplinks idles. `upper` and `upper_down` are the tier above,
+/// whose first `upper_down` ports the uplinks reach.
+pub(crate) fn generated_uplinks(
+    tier: &crate::syntax::ast::Ident,
+    lower: &crate::model::SwitchModel,
+    (down, up): (u32, u32),
+    upper: &crate::model::SwitchModel,
+    upper_down: u32,
+) -> Option<Diagnostic> {
+    let g = |mbps: u64| crate::syntax::printer::speed(Speed(mbps));
+    let total = lower.port_count();
+    let end = down.saturating_add(up).min(total);
+    let reach = (0..upper_down).map(|p| upper.port_speed(p)).max()?;
+    // The fastest port past the uplinks (the first of that speed).
+    let (idle, fast) = (end..total).map(|p| (p, lower.port_speed(p))).fold(
+        None,
+        |best: Option<(u32, u64)>, (p, s)| match best {
+            Some((_, b)) if b >= s => best,
+            _ => Some((p, s)),
+        },
+    )?;
+    let could = fast.min(reach);
+    let slow: Vec<u32> = (down..end)
+        .filter(|&p| lower.port_speed(p) < could)
+        .collect();
+    let first = *slow.first()?;
+    let last_up = total.checked_sub(up)?;
+    let fix = if (last_up..total).all(|p| lower.port_speed(p) >= could) {
+        format!(
+            "`downlinks {last_up}  uplinks {up}` puts every uplink on a {} port (a leaf then takes the hosts of {last_up} down ports); or list the model's port groups so the uplink ports follow the downlinks",
+            g(could)
+        )
+    } else {
+        "list the model's port groups so the uplink ports follow the downlinks, or set `downlinks` so the uplinks start at the faster ports".to_string()
+    };
+    Some(
+        Diagnostic::new(
+            Code::SlowPortTaken,
+            tier.span,
+            format!(
+                "tier `{}` takes its {up} uplinks from the ports right after its {down} downlinks, so {} while port {} ({}) is left unused",
+                tier.node,
+                match slow.len() {
+                    1 => format!("uplink port {} runs {}", first + 1, g(lower.port_speed(first))),
+                    n => format!("{n} of them run {} (the first on port {})", g(lower.port_speed(first)), first + 1),
+                },
+                idle + 1,
+                g(fast)
+            ),
+        )
+        .label(format!("uplinks could run {}", g(could)))
+        .help(fix),
+    )
+}
