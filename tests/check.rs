@@ -137,3 +137,95 @@ fn syntax_error_fixtures() {
         insta::assert_snapshot!(format!("{human}\n----- json -----\n{json}"));
     });
 }
+
+/// A fabric held in memory, for checks of a fixture's text after an edit.
+struct Memory(String);
+
+impl fabricc::model::load::Reader for Memory {
+    fn read(&self, _: &Path, _: &Limits) -> Result<Vec<u8>, String> {
+        Ok(self.0.clone().into_bytes())
+    }
+    fn key(&self, path: &Path) -> std::path::PathBuf {
+        path.to_path_buf()
+    }
+    fn display(&self, path: &Path) -> String {
+        path.to_string_lossy().into_owned()
+    }
+}
+
+/// FAB617's help works: with `speed 800G` on the uplinks (and the L2 uplink written before
+/// the host links that took its 800G ports) the finding is gone and every uplink runs 800G.
+#[test]
+fn fab617_fix_clears_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("fixtures/check/FAB617_uplink_on_slow_port.fab"))
+        .expect("fixture readable");
+    let l2_hosts = "  link h[3..4] -- L2 { cable 2m }\n";
+    let fixed = text
+        .replace(
+            "link L1 -- S1 { cable 30m  count 2 }",
+            "link L1 -- S1 { speed 800G  cable 30m  count 2 }",
+        )
+        .replace("  link L2 -- S1 { cable 30m }\n", "")
+        .replace(
+            l2_hosts,
+            &format!("  link L2 -- S1 {{ speed 800G  cable 30m }}\n{l2_hosts}"),
+        );
+    assert_ne!(
+        fixed, text,
+        "the fixture still has the lines this test edits"
+    );
+    let mut sources = Sources::new();
+    let name = Path::new("fixed.fab");
+    let checked = pipeline::check_from(&mut sources, &Memory(fixed), name, &Limits::default())
+        .expect("in memory");
+    let codes: Vec<&str> = checked
+        .diagnostics
+        .iter()
+        .map(|d| d.code.as_str())
+        .collect();
+    assert!(!codes.contains(&"FAB617"), "{codes:?}");
+    let f = checked.fabric.expect("resolves");
+    let uplinks: Vec<u64> = f
+        .links
+        .iter()
+        .filter(|l| {
+            matches!(
+                (l.a.device, l.b.device),
+                (
+                    fabricc::model::DeviceId::Switch(_),
+                    fabricc::model::DeviceId::Switch(_)
+                )
+            )
+        })
+        .map(|l| l.speed / 1000)
+        .collect();
+    // Two L1 uplinks and the L2 one at 800G; the last statement asks for 400G.
+    assert_eq!(uplinks, [800, 800, 800, 400]);
+}
+
+/// The messages of FAB617 name the port the link got and the faster one, free or held.
+#[test]
+fn fab617_messages() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut sources = Sources::new();
+    let checked = pipeline::check(
+        &mut sources,
+        &root.join("fixtures/check/FAB617_uplink_on_slow_port.fab"),
+        &Limits::default(),
+    )
+    .expect("fixture readable");
+    let messages: Vec<&str> = checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.as_str() == "FAB617")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "2 links of this statement run 400G on 400G ports of `L1` (the first on `L1.port3`) while `L1.port33` (800G) is free: statement order took the first free port",
+            "this link runs 400G on `L2.port3`, a 400G port, while `L2.port1` (800G) carries a 400G link written earlier: statement order gave the fast port to the slow link",
+        ]
+    );
+}

@@ -170,6 +170,16 @@ pub fn generate(
             return Generated::default();
         }
     }
+    for pair in specs.windows(2) {
+        let (lower, upper) = (&pair[0], &pair[1]);
+        diags.extend(super::resolve::slow_ports::generated_uplinks(
+            &lower.decl.name,
+            lower.model,
+            (lower.down, lower.up),
+            upper.model,
+            upper.down,
+        ));
+    }
     let Some(planes) = plane_count(&specs, hosts, diags) else {
         return Generated::default();
     };

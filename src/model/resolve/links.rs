@@ -259,6 +259,7 @@ pub(super) fn bind(
     hosts: &HashMap<String, HostId>,
     diags: &mut Vec<Diagnostic>,
 ) {
+    let mut placed = Vec::with_capacity(raw.len());
     for l in raw {
         let (Some(a), Some(b)) = (
             resolve_end(&l.a, fabric, switches, hosts, diags),
@@ -366,6 +367,13 @@ pub(super) fn bind(
             }
         }
         ecn.sort_by_key(|(c, _)| *c);
+        let named =
+            |r: &Resolved| matches!(r, Resolved::Switch(_, Some(_)) | Resolved::Host(_, Some(_)));
+        placed.push(super::slow_ports::Placed {
+            link: id,
+            speed_set: l.speed.is_some(),
+            named: [named(&a), named(&b)],
+        });
         fabric.links.push(Link {
             a: ea,
             b: eb,
@@ -376,6 +384,7 @@ pub(super) fn bind(
             ecn,
         });
     }
+    super::slow_ports::check(fabric, &placed, diags);
 }
 
 fn take_port(

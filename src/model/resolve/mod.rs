@@ -13,6 +13,7 @@ mod models;
 mod names;
 mod routing;
 pub mod slot;
+pub(crate) mod slow_ports;
 mod units;
 mod watchdog;
 
