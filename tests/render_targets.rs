@@ -294,6 +294,7 @@ fn host() -> HostContext {
         rdma_port: 1,
         peer: format!("leaf1.port{index}"),
         speed_mbps: 400_000,
+        rail: true,
     };
     let dscp2prio = (0..64u8)
         .map(|d| match d {
@@ -346,6 +347,7 @@ fn host() -> HostContext {
         ],
         qps_per_connection: None,
         split_data_on_qps: None,
+        left_alone: vec![],
     }
 }
 

@@ -11,6 +11,7 @@ pub mod headroom;
 pub mod hosts;
 pub mod models;
 pub mod nic_drivers;
+pub mod nic_roles;
 pub mod physics;
 pub mod qos_plan;
 pub mod routing;

@@ -1621,7 +1621,7 @@ impl<'a> Parser<'a> {
         ))
     }
 
-    /// `host_prop = "nic" NAME [ "x" INT ]
+    /// `host_prop = "nic" NAME [ "x" INT ] [ "role" nic_role ]
     ///            | "netdev" name_list
     ///            | "rdma-device" name_list
     ///            | "pci" pci_list
@@ -1650,7 +1650,15 @@ impl<'a> Parser<'a> {
                     }
                     None => (r, None),
                 };
-                (r, HostProp::Nic { model, count })
+                let (r, role) = if peek_word(r) == Some("role") {
+                    let (r, ()) = self.keyword(r, "role")?;
+                    let (r, w) = self.choice(r, "NIC role", NicRole::WORDS)?;
+                    let role = NicRole::from_word(w.node).unwrap_or_default();
+                    (r, Some(Spanned::new(role, w.span)))
+                } else {
+                    (r, None)
+                };
+                (r, HostProp::Nic { model, count, role })
             }
             "netdev" => self
                 .name_list(r, "a netdev name")
