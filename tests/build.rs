@@ -165,6 +165,9 @@ const GOLDEN: &[(&str, &str)] = &[
         "breakout-every-target",
         "fixtures/build/inputs/breakout-every-target.fab",
     ),
+    // Issue 18 item 4: rails from the backend NICs only, a frontend NIC left alone and a
+    // storage NIC on a hand-written storage leaf.
+    ("nic-roles-2x2", "fixtures/build/inputs/nic-roles-2x2.fab"),
 ];
 
 /// Golden cases built for their switch target only: the per-platform switch files are what
@@ -1377,4 +1380,45 @@ fn readme_sonic_excerpts_match_their_goldens() {
         }
     }
     assert!(checked >= 30, "{checked} pairs and keys checked");
+}
+
+/// Issue 18 item 4: eight backend NICs and one frontend NIC per host give eight rails; the
+/// frontend NIC is in no cable, no leaf, no count and no host-script command, and the
+/// script says so in a comment.
+#[test]
+fn frontend_nic_is_no_rail_and_is_left_alone() {
+    let out = scratch("nic-roles");
+    build_ok("fixtures/build/inputs/nic-roles-8-plus-1.fab", &out, &[]);
+    let leaves: Vec<String> = fs::read_dir(out.join("switches"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("leaf"))
+        .collect();
+    assert_eq!(leaves.len(), 8, "{leaves:?}");
+    let cabling = fs::read_to_string(out.join("cabling.csv")).unwrap();
+    let host_rows: Vec<&str> = cabling.lines().filter(|l| l.contains(",dgx")).collect();
+    assert_eq!(host_rows.len(), 32);
+    assert!(!cabling.contains("nic9"), "{cabling}");
+    // The rail column counts 1..8, each rail on its own leaf.
+    let rails: std::collections::BTreeSet<&str> = host_rows
+        .iter()
+        .filter_map(|l| l.rsplit(',').next())
+        .collect();
+    assert_eq!(rails.len(), 8);
+    let script = fs::read_to_string(out.join("hosts/dgx01/mlnx_qos.sh")).unwrap();
+    assert!(
+        script.contains(
+            "# Left alone: nic9 (frontend) is not on the lossless RoCE fabric; this script does not configure it."
+        ),
+        "no comment naming nic9"
+    );
+    assert!(script.contains("NICS+=(8)") && !script.contains("NICS+=(9)"));
+    assert_eq!(validate_mlnx_qos(&script), Vec::<String>::new());
+    let report = fs::read_to_string(out.join("report.md")).unwrap();
+    // 8 leaves + 4 spines, 4 hosts, 32 host NICs (not 36).
+    assert!(report.contains("| 12 | 4 | 32 |"), "{report}");
+    assert!(report.contains(
+        "4 `frontend` NIC ports are not on the lossless fabric: they are no rail, are not counted above, and the host scripts leave them alone."
+    ));
+    assert!(report.contains("hosts[\"4 hosts<br/>32 NICs\"]"));
 }

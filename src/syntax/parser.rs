@@ -1628,6 +1628,8 @@ impl<'a> Parser<'a> {
     ///            | class
     ///            | "pfc" ( "on" | "off" )
     ///            | "ecn" [ NAME ] "off" ;`
+    ///
+    /// `nic_role = "backend" | "storage" | "frontend" ;`
     fn host_prop(&self, i: &'a str) -> PResult<'a, Spanned<HostProp>> {
         let (r, kw) = self.block_keyword(i, &HOST_BLOCK)?;
         let (r, prop) = match kw {

@@ -506,7 +506,12 @@ fn take_port(
                     }
                     n
                 }
-                None => match host.nics.iter().position(|n| n.link.is_none()) {
+                // A bare host end takes a backend NIC: storage and frontend NICs are named.
+                None => match host
+                    .nics
+                    .iter()
+                    .position(|n| n.link.is_none() && n.role == crate::model::NicRole::Backend)
+                {
                     Some(i) => i as u32,
                     None => {
                         diags.push(
