@@ -355,6 +355,14 @@ impl Host {
         self.nics.iter().filter(|n| n.on_fabric()).count()
     }
 
+    /// The NIC a bare host link end (`link h1 -- L1`) takes: the first free backend NIC;
+    /// storage and frontend NICs are linked by name (issue 18 item 4).
+    pub fn next_free_nic(&self) -> Option<usize> {
+        self.nics
+            .iter()
+            .position(|n| n.link.is_none() && n.role == NicRole::Backend)
+    }
+
     /// Physical NICs with a port on the lossless fabric.
     pub fn fabric_cards(&self) -> usize {
         let mut cards: Vec<u32> = self
