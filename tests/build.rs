@@ -1423,4 +1423,15 @@ fn frontend_nic_is_no_rail_and_is_left_alone() {
         "4 `frontend` NIC ports are not on the lossless fabric: they are no rail, are not counted above, and the host scripts leave them alone."
     ));
     assert!(report.contains("hosts[\"4 hosts<br/>32 NICs\"]"));
+    // The deadlock proof's destinations are the 32 backend NICs.
+    let o = fabricc(&[
+        "check",
+        "fixtures/build/inputs/nic-roles-8-plus-1.fab",
+        "--format",
+        "json",
+        "--facts",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["facts"]["deadlock"]["endpoints"], 32, "{v}");
+    assert_eq!(v["facts"]["deadlock"]["possible"], false);
 }
