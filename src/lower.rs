@@ -828,7 +828,8 @@ fn round_down(bytes: u64, cell: u64) -> u64 {
 fn lower_host(fabric: &Fabric, h: HostId) -> Result<Option<HostContext>, Diagnostic> {
     let host = fabric.host(h);
     let mut driver = None;
-    for nic in &host.nics {
+    // NICs off the lossless fabric (issue 18 item 4) are left alone, whatever their driver.
+    for nic in host.nics.iter().filter(|n| n.on_fabric()) {
         let model = &fabric.nic_models[nic.model.index()];
         match NicDriver::from_model(&model.driver.value) {
             Some(d) if driver.is_none_or(|x| x == d) => driver = Some(d),
@@ -884,6 +885,7 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Result<Option<HostContext>, Diagnos
         .nics
         .iter()
         .enumerate()
+        .filter(|(_, nic)| nic.on_fabric())
         .filter_map(|(i, nic)| {
             let link = fabric.link(nic.link?);
             let me = model::Endpoint {
@@ -906,6 +908,7 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Result<Option<HostContext>, Diagnos
                 rdma_port: 1,
                 peer: fabric.endpoint_name(peer),
                 speed_mbps: link.speed,
+                rail: nic.role == model::NicRole::Backend,
             })
         })
         .collect();
@@ -927,6 +930,13 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Result<Option<HostContext>, Diagnos
             .load_balance
             .as_ref()
             .and_then(|lb| lb.split_data_on_qps.map(|q| q.value)),
+        left_alone: host
+            .nics
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| !n.on_fabric())
+            .map(|(i, n)| format!("{} ({})", fabric.nic_name(h, i as u32), n.role.word()))
+            .collect(),
     }))
 }
 

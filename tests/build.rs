@@ -165,6 +165,9 @@ const GOLDEN: &[(&str, &str)] = &[
         "breakout-every-target",
         "fixtures/build/inputs/breakout-every-target.fab",
     ),
+    // Issue 18 item 4: rails from the backend NICs only, a frontend NIC left alone and a
+    // storage NIC on a hand-written storage leaf.
+    ("nic-roles-2x2", "fixtures/build/inputs/nic-roles-2x2.fab"),
 ];
 
 /// Golden cases built for their switch target only: the per-platform switch files are what
@@ -271,8 +274,9 @@ fn goldens_stay_small() {
     // table (one record per cabled port) about 0.06 MB; the twin-plane fixture (issue 18:
     // two hosts, two SONiC spines with apply.sh, two Cumulus leaves) about 0.17 MB; the load-balancing fixture (issue 20)
     // about 0.21 MB; breakout-every-target (issue 18, its six switches on five targets, no
-    // hosts) about 0.13 MB.
-    assert!(total < 5_300_000, "committed goldens are {total} bytes");
+    // hosts) about 0.13 MB; nic-roles-2x2 (issue 18 item 4: two hosts with a frontend and a
+    // storage NIC, three Cumulus leaves, a SONiC spine with apply.sh) about 0.2 MB.
+    assert!(total < 5_500_000, "committed goldens are {total} bytes");
 }
 
 /// Validates every generated file of a tree; returns the number of files checked per kind.
@@ -360,9 +364,10 @@ fn every_generated_file_passes_the_validators() {
         totals,
         (
             // twin-plane-2x2: 2 SONiC spines, 2 hosts; lb-every-target: 2 SONiC switches
-            // (leaf and spine), 2 hosts; breakout-every-target: 1 SONiC switch.
-            12 + 2 + 4 + 4 + 1 + 4 + 2 + 2 + 1,
-            32 + 4 + 4 * 4 + 4 + 2 + 8 + 2 + 3 + 2 + 2 + 2
+            // (leaf and spine), 2 hosts; breakout-every-target: 1 SONiC switch;
+            // nic-roles-2x2: 1 SONiC spine, 2 hosts.
+            12 + 2 + 4 + 4 + 1 + 4 + 2 + 2 + 1 + 1,
+            32 + 4 + 4 * 4 + 4 + 2 + 8 + 2 + 3 + 2 + 2 + 2 + 2
         ),
         "SONiC files, host scripts"
     );
@@ -1377,4 +1382,56 @@ fn readme_sonic_excerpts_match_their_goldens() {
         }
     }
     assert!(checked >= 30, "{checked} pairs and keys checked");
+}
+
+/// Issue 18 item 4: eight backend NICs and one frontend NIC per host give eight rails; the
+/// frontend NIC is in no cable, no leaf, no count and no host-script command, and the
+/// script says so in a comment.
+#[test]
+fn frontend_nic_is_no_rail_and_is_left_alone() {
+    let out = scratch("nic-roles");
+    build_ok("fixtures/build/inputs/nic-roles-8-plus-1.fab", &out, &[]);
+    let leaves: Vec<String> = fs::read_dir(out.join("switches"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("leaf"))
+        .collect();
+    assert_eq!(leaves.len(), 8, "{leaves:?}");
+    let cabling = fs::read_to_string(out.join("cabling.csv")).unwrap();
+    let host_rows: Vec<&str> = cabling.lines().filter(|l| l.contains(",dgx")).collect();
+    assert_eq!(host_rows.len(), 32);
+    assert!(!cabling.contains("nic9"), "{cabling}");
+    // The rail column counts 1..8, each rail on its own leaf.
+    let rails: std::collections::BTreeSet<&str> = host_rows
+        .iter()
+        .filter_map(|l| l.rsplit(',').next())
+        .collect();
+    assert_eq!(rails.len(), 8);
+    let script = fs::read_to_string(out.join("hosts/dgx01/mlnx_qos.sh")).unwrap();
+    assert!(
+        script.contains(
+            "# Left alone: nic9 (frontend) is not on the lossless RoCE fabric; this script does not configure it."
+        ),
+        "no comment naming nic9"
+    );
+    assert!(script.contains("NICS+=(8)") && !script.contains("NICS+=(9)"));
+    assert_eq!(validate_mlnx_qos(&script), Vec::<String>::new());
+    let report = fs::read_to_string(out.join("report.md")).unwrap();
+    // 8 leaves + 4 spines, 4 hosts, 32 host NICs (not 36).
+    assert!(report.contains("| 12 | 4 | 32 |"), "{report}");
+    assert!(report.contains(
+        "4 `frontend` NIC ports are not on the lossless fabric: they are no rail, are not counted above, and the host scripts leave them alone."
+    ));
+    assert!(report.contains("hosts[\"4 hosts<br/>32 NICs\"]"));
+    // The deadlock proof's destinations are the 32 backend NICs.
+    let o = fabricc(&[
+        "check",
+        "fixtures/build/inputs/nic-roles-8-plus-1.fab",
+        "--format",
+        "json",
+        "--facts",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["facts"]["deadlock"]["endpoints"], 32, "{v}");
+    assert_eq!(v["facts"]["deadlock"]["possible"], false);
 }

@@ -66,7 +66,21 @@ fn superpod_4su_on_sn5600_breaks_every_cage_out_2x400g() {
     let f = fabric("superpod-4su-sn5600.fab");
     // 4 SUs of 32 DGX nodes, 8 NICs each; 2 rail leaves per rail; 8 spines.
     assert_eq!(f.hosts.len(), 128);
-    assert_eq!(f.hosts.iter().map(|h| h.nics.len()).sum::<usize>(), 1024);
+    assert_eq!(
+        f.hosts.iter().map(|h| h.fabric_ports()).sum::<usize>(),
+        1024
+    );
+    // Two dual-port BlueField-3 storage NICs per DGX (issue 18 item 4): on the host, no rail,
+    // no link.
+    assert_eq!(
+        f.hosts.iter().map(|h| h.nics.len()).sum::<usize>(),
+        128 * 12
+    );
+    assert!(f.hosts.iter().all(|h| {
+        h.nics[8..]
+            .iter()
+            .all(|n| n.role == fabricc::model::NicRole::Storage && n.link.is_none())
+    }));
     assert_eq!(tier_counts(&f), vec![16, 8]);
     let host_links = f
         .links

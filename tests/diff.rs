@@ -382,3 +382,30 @@ fn diff_needs_new_or_git_but_not_both() {
     let both = fails(repo.fabricc("fabrics", &["--git", "HEAD", "pod.fab", "classes.fab"]));
     assert!(both.contains("cannot be used with"), "{both}");
 }
+
+/// Issue 18 item 4: giving the ninth NIC `role frontend` removes the rail it used to form
+/// (its leaf, the spines that rail needed) and leaves the NIC alone in the host script.
+#[test]
+fn frontend_role_removes_the_extra_rail() {
+    let new = "fixtures/build/inputs/nic-roles-8-plus-1.fab";
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(new)).expect("fixture");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("diff-nic-roles");
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let old = dir.join("no-role.fab");
+    let without = text.replace("nic bf3 role frontend", "nic bf3");
+    assert_ne!(without, text);
+    std::fs::write(&old, without).expect("write old");
+    let v = diff(&[old.to_str().expect("utf-8 path"), new]);
+    let files = v["files"].as_array().expect("files");
+    let file = |p: &str| files.iter().find(|f| f["path"] == p);
+    let leaf9 = file("switches/leaf9/nvue.sh").expect("leaf9 changes");
+    assert_eq!(leaf9["added_lines"].as_u64(), Some(0), "leaf9 is removed");
+    let script = file("hosts/dgx01/mlnx_qos.sh").expect("the host script changes");
+    let d = script["diff"].as_str().unwrap_or_default();
+    assert!(
+        d.contains("+# Left alone: nic9 (frontend) is not on the lossless RoCE fabric"),
+        "{d}"
+    );
+    assert!(d.contains("-NICS+=(9)"), "{d}");
+}

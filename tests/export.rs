@@ -38,6 +38,8 @@ fn every_fixture_round_trips_through_yaml() {
         "../build/inputs/twin-plane-2x2.fab",
         // `load-balance` (issue 20 item 4).
         "../build/inputs/lb-every-target.fab",
+        // NIC roles (issue 18 item 4): a frontend NIC, a linked storage NIC.
+        "../build/inputs/nic-roles-2x2.fab",
     ] {
         let (json, yaml) = export_json(&root.join(name));
         let mut sources = Sources::new();
@@ -115,4 +117,33 @@ fn yaml_pci_addresses_are_checked_and_canonical() {
         "{}",
         d.message
     );
+}
+
+/// NIC roles in the YAML form (issue 18 item 4): `role: frontend` on the NIC, absent for a
+/// backend NIC; an unknown role is FAB012 at its line.
+#[test]
+fn yaml_nic_roles_are_exported_and_checked() {
+    let fab = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/build/inputs/nic-roles-2x2.fab");
+    let (json, yaml) = export_json(&fab);
+    assert!(json.contains("\"role\": \"frontend\""), "{json}");
+    assert!(json.contains("\"role\": \"storage\""), "{json}");
+    assert!(!json.contains("\"role\": \"backend\""), "{json}");
+    let bad = yaml.replacen("role: frontend", "role: mgmt", 1);
+    assert_ne!(bad, yaml);
+    let mut sources = Sources::new();
+    let loaded = load::load_text(&mut sources, "bad.yaml", bad.clone(), &Limits::default());
+    let checked = pipeline::check_loaded(&sources, loaded, &Limits::default());
+    let d = checked
+        .diagnostics
+        .iter()
+        .find(|d| d.code == Code::YamlInput)
+        .expect("FAB012");
+    assert!(
+        d.message.contains("unknown NIC role `mgmt`"),
+        "{}",
+        d.message
+    );
+    let (start, _) = sources.span_lines(d.primary.span);
+    let line = bad.lines().nth(start.line - 1).unwrap_or("");
+    assert!(line.contains("role: mgmt"), "points at {line:?}");
 }

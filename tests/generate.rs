@@ -102,3 +102,67 @@ fn generation_is_deterministic() {
     let b = fabricc::model::export::export(&fabric("pod-256.fab"));
     assert_eq!(a, b);
 }
+
+/// Checks `text` as a file of its own; errors fail the test.
+fn fabric_of(name: &str, text: &str) -> Fabric {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("generate-tests");
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write");
+    let mut sources = Sources::new();
+    let c = pipeline::check(&mut sources, &path, &Limits::default()).expect("readable");
+    assert_eq!(c.errors(), 0, "{name}: {:?}", c.diagnostics);
+    c.fabric.expect("resolves")
+}
+
+const ROLES_HEAD: &str = "fabric r {
+  class roce { dscp 26  priority 3  lossless  bandwidth 50% }
+  class cnp  { dscp 48  priority 6  strict  cnp }
+  class bulk { dscp other  priority 0  bandwidth 50% }
+  switch-model m { platform nvidia-sn4700  os sonic }
+  nic-model cx7 { driver mlx5  speed 400G }
+  nic-model bf3 { driver mlx5  speed 200G }
+";
+
+/// Issue 18 item 4: a frontend NIC listed first is no rail; rails 1 and 2 are the host's
+/// backend NICs `nic2` and `nic3`, and a bare `link h -- L` end takes a backend NIC.
+#[test]
+fn rails_are_the_backend_nics_whatever_their_position() {
+    let text = format!(
+        "{ROLES_HEAD}  host h[1..4] {{ nic bf3 role frontend  nic cx7 x 2 }}
+  tier leaf  {{ model m  name leaf{{rail}} }}
+  tier spine {{ model m  name spine{{n}} }}
+}}
+"
+    );
+    let f = fabric_of("frontend-first.fab", &text);
+    let mut nics_of_leaf: BTreeMap<String, BTreeSet<u32>> = BTreeMap::new();
+    for l in &f.links {
+        if let (DeviceId::Host(_), DeviceId::Switch(s)) = (l.a.device, l.b.device) {
+            nics_of_leaf
+                .entry(f.switch(s).name.clone())
+                .or_default()
+                .insert(l.a.port);
+        }
+    }
+    // Two leaves, one per backend NIC; nic1 (index 0) is on none.
+    assert_eq!(
+        nics_of_leaf.into_iter().collect::<Vec<_>>(),
+        vec![
+            ("leaf1".to_string(), BTreeSet::from([1])),
+            ("leaf2".to_string(), BTreeSet::from([2])),
+        ]
+    );
+    assert!(f.hosts.iter().all(|h| h.nics[0].link.is_none()));
+
+    let text = format!(
+        "{ROLES_HEAD}  host h1 {{ nic bf3 role frontend  nic cx7 }}
+  switch L1 {{ model m  tier 1 }}
+  link h1 -- L1
+}}
+"
+    );
+    let f = fabric_of("bare-end.fab", &text);
+    assert_eq!(f.links.len(), 1);
+    assert_eq!(f.links[0].a.port, 1, "the bare end took the backend nic2");
+}

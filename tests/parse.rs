@@ -720,8 +720,19 @@ mod trees {
 
     fn host() -> impl Strategy<Value = HostDecl> {
         let prop = prop_oneof![
-            (ident(), prop::option::of((1..=u64::MAX).prop_map(s)))
-                .prop_map(|(model, count)| HostProp::Nic { model, count }),
+            (
+                ident(),
+                prop::option::of((1..=u64::MAX).prop_map(s)),
+                prop::option::of(
+                    prop::sample::select(vec![
+                        NicRole::Backend,
+                        NicRole::Storage,
+                        NicRole::Frontend
+                    ])
+                    .prop_map(s)
+                ),
+            )
+                .prop_map(|(model, count, role)| HostProp::Nic { model, count, role }),
             patterns().prop_map(HostProp::Netdev),
             patterns().prop_map(HostProp::RdmaDevice),
             class().prop_map(HostProp::Class),

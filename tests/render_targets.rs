@@ -296,6 +296,7 @@ fn host() -> HostContext {
         rdma_port: 1,
         peer: format!("leaf1.port{index}"),
         speed_mbps: 400_000,
+        rail: true,
     };
     let dscp2prio = (0..64u8)
         .map(|d| match d {
@@ -348,6 +349,7 @@ fn host() -> HostContext {
         ],
         qps_per_connection: None,
         split_data_on_qps: None,
+        left_alone: vec![],
     }
 }
 

@@ -544,12 +544,17 @@ fn nic_ecn(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
         let host = fabric.host(h);
         for &c in &classes {
             let v = fabric.host_class(h, c);
-            if v.congestion.value == Congestion::Dcqcn && !v.ecn.enabled.value {
+            // The host script configures the NICs on the fabric only (issue 18 item 4).
+            let first = host.nics.iter().position(|n| n.on_fabric());
+            if let Some(first) = first
+                && v.congestion.value == Congestion::Dcqcn
+                && !v.ecn.enabled.value
+            {
                 let nic = fabric.endpoint_name(crate::model::Endpoint {
                     device: DeviceId::Host(h),
-                    port: 0,
+                    port: first as u32,
                 });
-                let nics = host.nics.len();
+                let nics = host.fabric_ports();
                 grouped.add(
                     v.ecn.enabled.span,
                     format!("{}", c.0),

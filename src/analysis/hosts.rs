@@ -30,31 +30,45 @@ fn linked_hosts(fabric: &Fabric) -> impl Iterator<Item = HostId> + '_ {
         .filter(|&h| fabric.host(h).nics.iter().any(|n| n.link.is_some()))
 }
 
+/// `mlx5_0` … `mlx5_7` for `nic1` … `nic8`: the devices the script assumes for the NICs
+/// at these 0-based indices (contiguous from 0 unless some NIC is off the fabric).
+fn guessed_names(on: &[usize]) -> String {
+    let n = on.len();
+    if on.iter().enumerate().all(|(k, &i)| k == i) {
+        return match n {
+            1 => "`mlx5_0` for `nic1`".to_string(),
+            2 => "`mlx5_0`, `mlx5_1` for `nic1`, `nic2`".to_string(),
+            n => format!("`mlx5_0` … `mlx5_{}` for `nic1` … `nic{n}`", n - 1),
+        };
+    }
+    let devs: Vec<String> = on.iter().map(|i| format!("`mlx5_{i}`")).collect();
+    let nics: Vec<String> = on.iter().map(|i| format!("`nic{}`", i + 1)).collect();
+    format!("{} for {}", devs.join(", "), nics.join(", "))
+}
+
 /// FAB920, one per host statement.
 fn identity(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
-    let mut guessed: Grouped<usize> = Grouped::default();
+    let mut guessed: Grouped<String> = Grouped::default();
     for h in linked_hosts(fabric) {
         let host = fabric.host(h);
-        let mlx5 = host
-            .nics
+        // The script configures (and guesses devices for) the NICs on the fabric only; NICs
+        // of other roles keep their index, so the guess for NIC i is still mlx5_<i-1>.
+        let on: Vec<usize> = (0..host.nics.len())
+            .filter(|&i| host.nics[i].on_fabric())
+            .collect();
+        let mlx5 = on
             .iter()
-            .all(|n| fabric.nic_models[n.model.index()].driver.value == "mlx5");
+            .all(|&i| fabric.nic_models[host.nics[i].model.index()].driver.value == "mlx5");
         let declared = host
             .nics
             .iter()
             .any(|n| n.netdev.is_some() || n.rdma_device.is_some() || n.pci.is_some());
-        if mlx5 && !declared {
-            let n = host.nics.len();
-            guessed.add(host.span, n.to_string(), || host.name.clone(), || n);
+        if mlx5 && !declared && !on.is_empty() {
+            let names = guessed_names(&on);
+            guessed.add(host.span, names.clone(), || host.name.clone(), || names);
         }
     }
-    guessed.finish(diags, |span, nics, places| {
-        let last = nics.saturating_sub(1);
-        let names = match nics {
-            1 => "`mlx5_0` for `nic1`".to_string(),
-            2 => "`mlx5_0`, `mlx5_1` for `nic1`, `nic2`".to_string(),
-            n => format!("`mlx5_0` … `mlx5_{last}` for `nic1` … `nic{n}`"),
-        };
+    guessed.finish(diags, |span, names, places| {
         let mut d = Diagnostic::new(
             Code::NicIdentityGuessed,
             span,

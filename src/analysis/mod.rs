@@ -12,6 +12,7 @@ pub mod hosts;
 pub mod models;
 pub mod mtu;
 pub mod nic_drivers;
+pub mod nic_roles;
 pub mod physics;
 pub mod qos_plan;
 pub mod routing;

@@ -8,6 +8,7 @@ use super::facts::OversubscriptionRow;
 
 pub fn check(fabric: &Fabric, diags: &mut Vec<Diagnostic>) -> Vec<OversubscriptionRow> {
     rails(fabric, diags);
+    super::nic_roles::frontend_links(fabric, diags);
     isolated(fabric, diags);
     under_subscribed(fabric, diags);
     oversubscription(fabric, diags)
@@ -95,11 +96,12 @@ fn rails(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
         if h.nics.len() < 2 || h.nics.iter().all(|n| n.link.is_none()) {
             continue;
         }
+        // Only backend NICs form rails (issue 18 item 4).
         let missing: Vec<String> = h
             .nics
             .iter()
             .enumerate()
-            .filter(|(_, n)| n.link.is_none())
+            .filter(|(_, n)| n.link.is_none() && n.role == crate::model::NicRole::Backend)
             .map(|(i, _)| fabric.nic_name(crate::model::HostId(h_id as u32), i as u32))
             .collect();
         if !missing.is_empty() {

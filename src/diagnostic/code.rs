@@ -75,6 +75,7 @@ codes! {
     QueueShared          "FAB121" Name Error "classes share a switch queue but differ in loss behaviour or lossless PFC priority",
     TrafficClassTwoQueues "FAB122" Name Error "classes share a switch traffic class but name different queues",
     PlaneName            "FAB123" Name Error "a tier built once per plane has names that do not say which plane",
+    FrontendNicOnFabric  "FAB124" Name Error "a `role frontend` NIC is linked to a switch, so it would join the lossless fabric",
     BreakoutTooFast      "FAB130" Name Error "a port group's breakout sub-ports add up to more than the cage's speed",
     BreakoutNoMode       "FAB131" Name Error "a port group's breakout is not one of the platform's cage breakout modes",
     // deadlock

@@ -3,7 +3,7 @@
 //! `syntax::yaml`.
 
 use crate::model::{Dscp, Fabric, RouteTarget, Scheduling, Watchdog};
-use crate::syntax::ast::{self, Congestion, RoutingModel, WatchdogAction};
+use crate::syntax::ast::{self, Congestion, NicRole, RoutingModel, WatchdogAction};
 
 // The document's types, at their old path too (`model::export::FabricDoc`).
 pub use crate::syntax::yaml::doc::*;
@@ -238,6 +238,7 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
                         netdev: n.netdev.clone(),
                         rdma_device: n.rdma_device.clone(),
                         pci: n.pci.clone(),
+                        role: (n.role != NicRole::Backend).then(|| n.role.word().to_string()),
                     })
                     .collect(),
                 pfc: h.pfc.map(|p| p.value),

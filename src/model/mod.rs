@@ -11,6 +11,7 @@ pub mod load;
 pub mod names;
 pub mod qos;
 pub mod resolve;
+mod roles;
 pub mod target;
 pub mod topology;
 
@@ -20,9 +21,10 @@ use serde::Serialize;
 use crate::catalogue::{NicPlatform, Platform};
 use crate::span::Span;
 pub use crate::syntax::ast::{
-    BufferModel, Congestion, HashField, LbMode, LbSeed, Os, RoutingModel, WatchdogAction,
+    BufferModel, Congestion, HashField, LbMode, LbSeed, NicRole, Os, RoutingModel, WatchdogAction,
 };
 pub use limits::Limits;
+pub use roles::off_fabric_note;
 
 /// A value and the place that set it; `default` when no statement did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -299,11 +301,53 @@ pub struct Nic {
     /// The independent plane (`planes N`, 1-based) this port is wired into; 0 when the
     /// fabric is one plane. Ports of different planes never reach each other, by design.
     pub plane: u32,
+    /// `role` of its `nic` line (issue 18 item 4): only backend NICs form rails.
+    pub role: NicRole,
     pub link: Option<LinkId>,
     pub netdev: Option<String>,
     pub rdma_device: Option<String>,
     /// `dddd:bb:dd.f`, lower-case hex (`syntax::bounds::pci_address`).
     pub pci: Option<String>,
+}
+
+impl Nic {
+    /// Whether this port is on the lossless fabric: a backend NIC always (it forms a rail,
+    /// even before it is cabled), a storage NIC when a `link` puts it there (RoCE storage on
+    /// the backend), a frontend NIC never (FAB124 when linked to a switch).
+    pub fn on_fabric(&self) -> bool {
+        match self.role {
+            NicRole::Backend => true,
+            NicRole::Storage => self.link.is_some(),
+            NicRole::Frontend => false,
+        }
+    }
+}
+
+impl Host {
+    /// Ports on the lossless fabric (`Nic::on_fabric`): what reports count as host NICs.
+    pub fn fabric_ports(&self) -> usize {
+        self.nics.iter().filter(|n| n.on_fabric()).count()
+    }
+
+    /// The NIC a bare host link end (`link h1 -- L1`) takes: the first free backend NIC;
+    /// storage and frontend NICs are linked by name (issue 18 item 4).
+    pub fn next_free_nic(&self) -> Option<usize> {
+        self.nics
+            .iter()
+            .position(|n| n.link.is_none() && n.role == NicRole::Backend)
+    }
+
+    /// Physical NICs with a port on the lossless fabric.
+    pub fn fabric_cards(&self) -> usize {
+        let mut cards: Vec<u32> = self
+            .nics
+            .iter()
+            .filter(|n| n.on_fabric())
+            .map(|n| n.card)
+            .collect();
+        cards.dedup();
+        cards.len()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -17,7 +17,7 @@
 use std::fmt::Write as _;
 
 use crate::lower::vendor_port_name;
-use crate::model::{DeviceId, Endpoint, Fabric, LinkId};
+use crate::model::{DeviceId, Endpoint, Fabric, LinkId, NicRole};
 
 /// One cable.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,10 +82,18 @@ pub fn plan(fabric: &Fabric) -> Vec<Cable> {
             let host_nic = |e: Endpoint| match e.device {
                 // With `planes N` the rail is the NIC (its ports are the planes' copies of
                 // that rail); otherwise every cabled port is a rail of its own.
+                // Only backend NICs are rails (issue 18 item 4): rail r is the r-th of them.
                 DeviceId::Host(h) if fabric.host(h).generated => {
-                    match fabric.host(h).nics.get(e.port as usize) {
+                    let nics = &fabric.host(h).nics;
+                    match nics.get(e.port as usize) {
+                        Some(n) if n.role != NicRole::Backend => None,
                         Some(n) if n.plane > 0 => Some(n.card),
-                        _ => Some(e.port + 1),
+                        _ => Some(
+                            nics.iter()
+                                .take(e.port as usize + 1)
+                                .filter(|n| n.role == NicRole::Backend)
+                                .count() as u32,
+                        ),
                     }
                 }
                 _ => None,

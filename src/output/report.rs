@@ -235,7 +235,7 @@ fn report_md(input: &ReportInput<'_>) -> String {
 /// `## Topology`: counts of devices and links, NIC cards and planes, and the tiers.
 fn topology(o: &mut String, input: &ReportInput<'_>) {
     let f = input.fabric;
-    let nics: usize = f.hosts.iter().map(|h| h.nics.len()).sum();
+    let nics: usize = f.hosts.iter().map(|h| h.fabric_ports()).sum();
     let _ = writeln!(o, "## Topology\n");
     let _ = writeln!(
         o,
@@ -253,16 +253,16 @@ fn topology(o: &mut String, input: &ReportInput<'_>) {
         f.roce_mtu.value
     );
     // Multi-port NICs and planes (issue 18): the column above counts cabled ports.
-    let cards: usize = f
-        .hosts
-        .iter()
-        .map(|h| h.nics.iter().map(|n| n.card).max().unwrap_or(0) as usize)
-        .sum();
+    let cards: usize = f.hosts.iter().map(|h| h.fabric_cards()).sum();
     if cards != nics {
         let _ = writeln!(
             o,
             "Host NICs are counted by port: {nics} ports on {cards} NICs.\n"
         );
+    }
+    let off = crate::model::off_fabric_note(f);
+    if !off.is_empty() {
+        let _ = writeln!(o, "{off}\n");
     }
     let planes = f
         .hosts
@@ -920,7 +920,7 @@ fn mermaid(f: &Fabric, diagnostics: &[Diagnostic]) -> String {
     for s in f.switch_ids() {
         *members.entry(group_of(DeviceId::Switch(s))).or_default() += 1;
     }
-    let nics: usize = f.hosts.iter().map(|h| h.nics.len()).sum();
+    let nics: usize = f.hosts.iter().map(|h| h.fabric_ports()).sum();
     let mut edges: BTreeMap<(Group, Group), (usize, BTreeSet<u64>)> = BTreeMap::new();
     for l in &f.links {
         let (a, b) = (group_of(l.a.device), group_of(l.b.device));

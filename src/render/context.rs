@@ -470,6 +470,9 @@ pub struct NicContext {
     /// The switch port at the other end, `leaf1.port3`.
     pub peer: String,
     pub speed_mbps: u64,
+    /// A backend NIC (a rail, in `NCCL_IB_HCA`); false for a `role storage` NIC a `link`
+    /// puts on the fabric: configured like the rails, but no NCCL device (issue 18 item 4).
+    pub rail: bool,
 }
 
 /// A class hosts mark traffic with, and the ToS byte that marks it.
@@ -525,4 +528,7 @@ pub struct HostContext {
     pub qps_per_connection: Option<u64>,
     /// `load-balance { split-data-on-qps on|off }`: NCCL_IB_SPLIT_DATA_ON_QPS.
     pub split_data_on_qps: Option<bool>,
+    /// NICs not on the lossless fabric (`role frontend`, unlinked `role storage`), as
+    /// `nic9 (frontend)`: the script names them in a comment and leaves them alone.
+    pub left_alone: Vec<String>,
 }

@@ -76,6 +76,8 @@ pub struct HostView {
     /// The kernel module that owns the PCI functions (udev `DRIVERS==`); `None`: any.
     pub kernel_module: Option<&'static str>,
     pub nics: Vec<NicView>,
+    /// NICs off the lossless fabric, `nic9 (frontend)`, named in a comment and left alone.
+    pub left_alone: Vec<String>,
     /// Some NIC has no declared identity (FAB920).
     pub guessed: bool,
     pub nccl: NcclView,
@@ -203,15 +205,18 @@ pub fn view(ctx: &HostContext) -> Result<HostView, RenderError> {
             }
         }
     }
+    // NCCL's devices are the rails; a storage NIC on the fabric is no NCCL device.
     let hca = ctx
         .nics
         .iter()
+        .filter(|n| n.rail)
         .map(|n| {
             n.rdma_device
                 .as_ref()
                 .map(|d| format!("{d}:{}", n.rdma_port))
         })
         .collect::<Option<Vec<_>>>()
+        .filter(|v| !v.is_empty())
         .map(|v| format!("={}", v.join(",")));
     let (mlx5, dcb) = match ctx.driver {
         NicDriver::Mlx5 => (Some(mlx5(dev, ctx)?), None),
@@ -234,6 +239,7 @@ pub fn view(ctx: &HostContext) -> Result<HostView, RenderError> {
             split_data_on_qps: ctx.split_data_on_qps.map(u8::from),
         },
         nics,
+        left_alone: ctx.left_alone.clone(),
         mlx5,
         dcb,
     })

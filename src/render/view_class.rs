@@ -217,10 +217,12 @@ fn same_host(a: &HostContext, b: &HostContext) -> bool {
         nics,
         qps_per_connection,
         split_data_on_qps,
+        left_alone,
     } = a;
     *driver == b.driver
         && *qps_per_connection == b.qps_per_connection
         && *split_data_on_qps == b.split_data_on_qps
+        && *left_alone == b.left_alone
         && nics.len() == b.nics.len()
         && *fabric == b.fabric
         && *qos == b.qos
@@ -238,12 +240,14 @@ fn same_nic(a: &NicContext, b: &NicContext) -> bool {
         rdma_port,
         peer: _,
         speed_mbps,
+        rail,
     } = a;
     *index == b.index
         && *name == b.name
         && *guessed == b.guessed
         && *rdma_port == b.rdma_port
         && *speed_mbps == b.speed_mbps
+        && *rail == b.rail
         && *netdev == b.netdev
         && *rdma_device == b.rdma_device
         && *pci == b.pci

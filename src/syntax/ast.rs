@@ -462,9 +462,12 @@ pub struct HostDecl {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HostProp {
+    /// `nic cx7 x 8` or `nic bf3 role frontend` (issue 18 item 4).
     Nic {
         model: Ident,
         count: Option<Spanned<u64>>,
+        /// None: `backend`, the default.
+        role: Option<Spanned<NicRole>>,
     },
     Netdev(Vec<NamePattern>),
     RdmaDevice(Vec<NamePattern>),
@@ -476,6 +479,40 @@ pub enum HostProp {
     EcnOff {
         class: Option<Ident>,
     },
+}
+
+/// What a host's NIC is for (issue 18 item 4). Only backend NICs form rails; the others
+/// are on the host but not on the lossless GPU fabric unless a `link` puts them there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub enum NicRole {
+    /// GPU/RDMA traffic: the rails of the lossless RoCE fabric.
+    #[default]
+    Backend,
+    /// Storage: no rail; on the fabric (lossless RoCE storage) only through an explicit `link`.
+    Storage,
+    /// Frontend (in-band management, user and TCP traffic): never on the lossless fabric.
+    Frontend,
+}
+
+impl NicRole {
+    pub const WORDS: &'static [&'static str] = &["backend", "storage", "frontend"];
+
+    pub fn word(self) -> &'static str {
+        match self {
+            NicRole::Backend => "backend",
+            NicRole::Storage => "storage",
+            NicRole::Frontend => "frontend",
+        }
+    }
+
+    pub fn from_word(w: &str) -> Option<NicRole> {
+        match w {
+            "backend" => Some(NicRole::Backend),
+            "storage" => Some(NicRole::Storage),
+            "frontend" => Some(NicRole::Frontend),
+            _ => None,
+        }
+    }
 }
 
 /// `link A -- B { speed 400G  cable 30m  count 2 }`

@@ -517,7 +517,7 @@ impl Checker {
                 }
                 for p in &d.props {
                     match &p.node {
-                        HostProp::Nic { model, count } => {
+                        HostProp::Nic { model, count, .. } => {
                             self.ident(model, "NIC model name");
                             if let Some(c) = count {
                                 self.number(c.node, COUNT, c.span);

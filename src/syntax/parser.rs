@@ -1621,13 +1621,15 @@ impl<'a> Parser<'a> {
         ))
     }
 
-    /// `host_prop = "nic" NAME [ "x" INT ]
+    /// `host_prop = "nic" NAME [ "x" INT ] [ "role" nic_role ]
     ///            | "netdev" name_list
     ///            | "rdma-device" name_list
     ///            | "pci" pci_list
     ///            | class
     ///            | "pfc" ( "on" | "off" )
     ///            | "ecn" [ NAME ] "off" ;`
+    ///
+    /// `nic_role = "backend" | "storage" | "frontend" ;`
     fn host_prop(&self, i: &'a str) -> PResult<'a, Spanned<HostProp>> {
         let (r, kw) = self.block_keyword(i, &HOST_BLOCK)?;
         let (r, prop) = match kw {
@@ -1650,7 +1652,15 @@ impl<'a> Parser<'a> {
                     }
                     None => (r, None),
                 };
-                (r, HostProp::Nic { model, count })
+                let (r, role) = if peek_word(r) == Some("role") {
+                    let (r, ()) = self.keyword(r, "role")?;
+                    let (r, w) = self.choice(r, "NIC role", NicRole::WORDS)?;
+                    let role = NicRole::from_word(w.node).unwrap_or_default();
+                    (r, Some(Spanned::new(role, w.span)))
+                } else {
+                    (r, None)
+                };
+                (r, HostProp::Nic { model, count, role })
             }
             "netdev" => self
                 .name_list(r, "a netdev name")

@@ -225,10 +225,12 @@ impl Printer {
 
     fn host_prop(&mut self, prop: &HostProp) {
         match prop {
-            HostProp::Nic { model, count } => match count {
-                Some(n) => self.line(format!("nic {} x {}", model.node, n.node)),
-                None => self.line(format!("nic {}", model.node)),
-            },
+            HostProp::Nic { model, count, role } => {
+                let count = count.map_or(String::new(), |n| format!(" x {}", n.node));
+                // `backend` is the default: written only when the source wrote it.
+                let role = role.map_or(String::new(), |r| format!(" role {}", r.node.word()));
+                self.line(format!("nic {}{count}{role}", model.node))
+            }
             HostProp::Netdev(names) => self.line(format!("netdev {}", name_list(names))),
             HostProp::RdmaDevice(names) => self.line(format!("rdma-device {}", name_list(names))),
             HostProp::Pci(addrs) => self.line(format!(

@@ -4,6 +4,9 @@
 # {{ device.description }}
 {%- endif %}
 # Do not edit: change the .fab source and rebuild.
+{%- for n in device.left_alone %}
+# Left alone: {{ n }} is not on the lossless RoCE fabric; this script does not configure it.
+{%- endfor %}
 #
 # Usage: dcb_qos.sh [--check | --dry-run | --collect] [--force]
 #   (none)     apply: check every NIC first, change only the settings that differ, read them back

@@ -55,7 +55,9 @@ impl Endpoints {
             }
             let mut unit_of = vec![u32::MAX; n];
             for nic in 0..n {
-                if unit_of[nic] != u32::MAX {
+                // A NIC off the lossless fabric (issue 18 item 4: frontend, unlinked storage)
+                // is no endpoint: nothing routed on the fabric is addressed to it.
+                if unit_of[nic] != u32::MAX || !host.nics[nic].on_fabric() {
                     continue;
                 }
                 let unit = e.host.len() as u32;
@@ -100,7 +102,9 @@ impl Endpoints {
     pub fn unit(&self, h: u32, nic: u32) -> Option<u32> {
         let base = *self.nic_base.get(h as usize)?;
         let end = *self.nic_base.get(h as usize + 1)?;
-        (base + nic < end).then(|| self.unit_of_nic[(base + nic) as usize])
+        (base + nic < end)
+            .then(|| self.unit_of_nic[(base + nic) as usize])
+            .filter(|&u| u != u32::MAX)
     }
 
     /// Endpoints of host `h`.

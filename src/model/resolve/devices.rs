@@ -11,7 +11,7 @@ use crate::model::{
     Switch, SwitchId, Tier, TierId, Watchdog,
 };
 use crate::span::Span;
-use crate::syntax::ast::{self, HostProp, StmtKind, SwitchProp};
+use crate::syntax::ast::{self, HostProp, NicRole, StmtKind, SwitchProp};
 use crate::syntax::bounds::pci_address;
 
 use super::classes::{self, ClassDraft};
@@ -30,7 +30,7 @@ struct SwitchDraft {
 }
 
 /// The statement index whose block set a host's NICs, where, and the NIC lines.
-type NicLines = (usize, Span, Vec<(ast::Ident, u64)>);
+type NicLines = (usize, Span, Vec<(ast::Ident, u64, NicRole)>);
 
 #[derive(Default)]
 struct HostDraft {
@@ -168,7 +168,7 @@ pub(super) fn build(
         let mut nics = Vec::new();
         let mut card = 0u32;
         if let Some((_, _, lines)) = &d.nics {
-            for (model, count) in lines {
+            for (model, count, role) in lines {
                 if let Some(m) = lookup(&names.nic_models, model, "NIC model", diags) {
                     // One entry per cabled port: a `ports 2 x 200G` NIC gives two, each with
                     // its own link, netdev and host script lines (issue 18).
@@ -181,6 +181,7 @@ pub(super) fn build(
                                 card,
                                 port: if ports > 1 { p } else { 0 },
                                 plane: 0,
+                                role: *role,
                                 link: None,
                                 netdev: None,
                                 rdma_device: None,
@@ -287,8 +288,9 @@ pub(super) fn build(
         for e in [&l.a, &l.b] {
             if let Some(&h) = host_ids.get(&e.name) {
                 linked_hosts.insert(h);
-            } else if let Some((dev, _)) = e.name.split_once('.')
+            } else if let Some((dev, nic)) = e.name.split_once('.')
                 && let Some(&h) = host_ids.get(dev)
+                && names_backend(fabric.host(h), nic)
             {
                 linked_hosts.insert(h);
             }
@@ -308,18 +310,22 @@ pub(super) fn build(
         .collect();
     let mut generated = generate::Generated::default();
     if !tier_decls.is_empty() {
+        // Tiers wire backend NICs only (issue 18 item 4): a host's storage and frontend
+        // NICs are no rail, and a host with none but those is no GPU host to wire.
         let wired: Vec<WiredHost> = fabric
             .host_ids()
             .filter(|h| !linked_hosts.contains(h))
+            .filter(|&h| backend_count(fabric.host(h)) > 0 || fabric.host(h).nics.is_empty())
             .map(|h| {
                 let host = fabric.host(h);
                 let model = host
                     .nics
-                    .first()
+                    .iter()
+                    .find(|n| n.role == NicRole::Backend)
                     .map(|n| &fabric.nic_models[n.model.index()]);
                 WiredHost {
                     id: h,
-                    nics: host.nics.len() as u32,
+                    nics: backend_count(host),
                     nic_speed: model.map_or(0, |m| m.speed.value),
                     ports: model.map_or(1, |m| m.ports),
                 }
@@ -338,7 +344,7 @@ pub(super) fn build(
             host.generated = !generated.links.is_empty();
             if generated.planes > 1 {
                 // Port k of every NIC is in plane k (the generator checked the port count).
-                for n in &mut host.nics {
+                for n in host.nics.iter_mut().filter(|n| n.role == NicRole::Backend) {
                     n.plane = n.port;
                 }
             }
@@ -488,10 +494,20 @@ pub(super) fn build(
     fabric
         .links
         .reserve(generated.links.len() + raw_links.len());
+    // The generator counts a host's backend NICs; hosts with other NICs map that count back
+    // to the NIC's index in the host.
+    let backend_index: HashMap<HostId, Vec<u32>> = fabric
+        .host_ids()
+        .filter(|&h| backend_count(fabric.host(h)) as usize != fabric.host(h).nics.len())
+        .map(|h| (h, backend_indices(fabric.host(h))))
+        .collect();
     let end = |e: GenEnd| match e {
         GenEnd::Host(h, nic) => Endpoint {
             device: DeviceId::Host(h),
-            port: nic,
+            port: backend_index
+                .get(&h)
+                .and_then(|v| v.get(nic as usize).copied())
+                .unwrap_or(nic),
         },
         GenEnd::Switch(g, port) => Endpoint {
             device: DeviceId::Switch(id_of_entry[g as usize]),
@@ -575,6 +591,35 @@ fn switch_props(
     }
 }
 
+/// Ports of a host's backend NICs, the ones tiers wire into rails (issue 18 item 4).
+fn backend_count(host: &Host) -> u32 {
+    host.nics
+        .iter()
+        .filter(|n| n.role == NicRole::Backend)
+        .count() as u32
+}
+
+/// Indices into `host.nics` of its backend ports, in NIC order.
+fn backend_indices(host: &Host) -> Vec<u32> {
+    (0..host.nics.len() as u32)
+        .filter(|&i| host.nics[i as usize].role == NicRole::Backend)
+        .collect()
+}
+
+/// Whether a link end `nicN…` of `host` names a backend NIC (or one this cannot tell, which
+/// the link resolution reports): a `link` to a storage NIC leaves the tiers wiring the
+/// host's rails.
+fn names_backend(host: &Host, nic: &str) -> bool {
+    let card = nic
+        .split('.')
+        .next()
+        .and_then(|n| n.strip_prefix("nic"))
+        .and_then(|n| n.parse::<u32>().ok());
+    let Some(card) = card else { return true };
+    let mut ports = host.nics.iter().filter(|n| n.card == card).peekable();
+    ports.peek().is_none() || ports.any(|n| n.role == NicRole::Backend)
+}
+
 /// NICs one host may have: far above any server, and each is allocated and wired.
 const MAX_NICS: u64 = 64;
 
@@ -590,17 +635,18 @@ fn host_props(
     for p in &decl.props {
         let span = p.span;
         match &p.node {
-            HostProp::Nic { model, count } => {
+            HostProp::Nic { model, count, role } => {
+                let role = role.map_or(NicRole::Backend, |r| r.node);
                 let asked = count.map_or(1, |c| c.node);
                 // Past the bound is an error below; the NICs kept stay bounded, as every one
                 // of them is allocated (and wired) per host.
                 let n = asked.min(MAX_NICS);
                 match &mut d.nics {
-                    Some((s, _, lines)) if *s == stmt => lines.push((model.clone(), n)),
+                    Some((s, _, lines)) if *s == stmt => lines.push((model.clone(), n, role)),
                     Some((_, first, _)) => {
                         diags.push(super::slot::set_twice("the host's NICs", span, *first))
                     }
-                    None => d.nics = Some((stmt, span, vec![(model.clone(), n)])),
+                    None => d.nics = Some((stmt, span, vec![(model.clone(), n, role)])),
                 }
                 if asked > MAX_NICS {
                     diags.push(

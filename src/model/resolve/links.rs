@@ -298,10 +298,7 @@ pub(super) fn bind(
         let host_speed = [&a, &b].iter().find_map(|r| match r {
             Resolved::Host(h, nic) => {
                 let host = fabric.host(*h);
-                let idx = nic.map_or_else(
-                    || host.nics.iter().position(|n| n.link.is_none()),
-                    |n| Some(n as usize),
-                );
+                let idx = nic.map_or_else(|| host.next_free_nic(), |n| Some(n as usize));
                 idx.and_then(|i| host.nics.get(i))
                     .map(|n| fabric.nic_models[n.model.index()].speed.value)
             }
@@ -515,7 +512,8 @@ fn take_port(
                     }
                     n
                 }
-                None => match host.nics.iter().position(|n| n.link.is_none()) {
+                // A bare host end takes a backend NIC: storage and frontend NICs are named.
+                None => match host.next_free_nic() {
                     Some(i) => i as u32,
                     None => {
                         diags.push(

@@ -271,6 +271,9 @@ pub struct NicDoc {
     /// `0000:0c:00.0`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pci: Option<String>,
+    /// `storage` or `frontend` (issue 18 item 4); absent: `backend`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

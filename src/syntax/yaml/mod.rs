@@ -7,8 +7,8 @@ pub mod doc;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::span::{FileId, Span, Spanned};
 use crate::syntax::ast::{
-    self, ClassDecl, ClassProp, Congestion, DscpSpec, EcnArg, EcnSpec, Item, NamePattern, Os,
-    Percent, RoutingModel, Segment, Size, Speed, Stmt, StmtKind, SwitchProp, WatchdogAction,
+    self, ClassDecl, ClassProp, Congestion, DscpSpec, EcnArg, EcnSpec, Item, NamePattern, NicRole,
+    Os, Percent, RoutingModel, Segment, Size, Speed, Stmt, StmtKind, SwitchProp, WatchdogAction,
 };
 
 use doc::*;
@@ -540,14 +540,28 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
     for h in &doc.hosts {
         let span = loc.find("name", &h.name);
         let mut props = Vec::new();
-        let mut lines: Vec<(String, u64)> = Vec::new();
+        let mut lines: Vec<(String, Option<&str>, u64)> = Vec::new();
         for n in &h.nics {
+            let role = n.role.as_deref();
             match lines.last_mut() {
-                Some((m, c)) if *m == n.model => *c += 1,
-                _ => lines.push((n.model.clone(), 1)),
+                Some((m, r, c)) if *m == n.model && *r == role => *c += 1,
+                _ => lines.push((n.model.clone(), role, 1)),
             }
         }
-        for (m, c) in lines {
+        for (m, role, c) in lines {
+            let role = match role.map(|r| (r, NicRole::from_word(r))) {
+                None => None,
+                Some((_, Some(r))) => Some(Spanned::new(r, span)),
+                Some((r, None)) => {
+                    return Err(bad(
+                        loc.find("role", r),
+                        format!(
+                            "unknown NIC role `{r}`: one of {}",
+                            NicRole::WORDS.join(", ")
+                        ),
+                    ));
+                }
+            };
             // `nics` lists ports; `nic MODEL x N` counts NICs.
             let ports = doc
                 .nic_models
@@ -559,6 +573,7 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
                 ast::HostProp::Nic {
                     model: ident(&m, span),
                     count: Some(Spanned::new(c, span)),
+                    role,
                 },
                 span,
             ));
