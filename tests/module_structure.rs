@@ -59,21 +59,24 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// Cycles (strongly connected sets of files, sorted paths) that may remain for now.
 const ALLOWED_CYCLES: &[&[&str]] = &[
-    // The import front end is being reworked in another branch (its files are not ours to
-    // move): the readers share the `Note`/`Ev` types of `import/mod.rs` and each other's
-    // parsed switch state.
+    // Not yet fixed (issue 21 item 2): the import readers share the `Note`/`Ev` types of
+    // `import/mod.rs` and each other's parsed switch state (`sonic::Switch`, `Sched`, `Port`),
+    // and the writer's steps (`classes.rs`, `view.rs`) call back into `write.rs`. The way out
+    // is a `import/state.rs` holding the parsed types, below every reader and writer.
     &[
+        "import/classes.rs",
         "import/cumulus.rs",
         "import/host.rs",
         "import/mod.rs",
         "import/sonic.rs",
+        "import/view.rs",
         "import/write.rs",
     ],
-    // `resolve/devices.rs` and `resolve/links.rs` call each other (devices attach links, links
-    // look up devices); both are being reworked in another branch, which owns them.
+    // Not yet fixed (issue 21 item 2): `resolve/devices.rs` and `resolve/links.rs` call each
+    // other (devices attach links, links look up devices).
     &["model/resolve/devices.rs", "model/resolve/links.rs"],
-    // The parser's grammar-sync tests call `crate::syntax::parse`; the parser is being
-    // reworked in another branch.
+    // Not yet fixed: the parser's grammar-sync tests call `crate::syntax::parse` (they belong
+    // in `syntax/mod.rs`'s tests or in tests/).
     &["syntax/mod.rs", "syntax/parser.rs"],
 ];
 
@@ -93,9 +96,11 @@ const ALLOWED_UPWARD: &[(&str, &str)] = &[
     ("model/resolve/models.rs", "render/cumulus.rs"),
     ("model/resolve/models.rs", "render/eos.rs"),
     // Lowering names ports the way each target writes them and reads the targets' vocabulary
-    // (`SwitchOs`, `SonicAsic`) from `render/context.rs`; lowering is being reworked in another
-    // branch (issue 21 item 2), which owns these files.
+    // (`SwitchOs`, `SonicAsic`) from `render/context.rs`, and SONiC's names of the hash fields
+    // from `render/sonic_hash.rs` (which also validates SWITCH_HASH); not yet fixed (issue 21
+    // item 2): the vocabulary belongs in a module below both.
     ("lower/sonic.rs", "render/context.rs"),
+    ("lower/sonic.rs", "render/sonic_hash.rs"),
     ("lower.rs", "render/context.rs"),
     ("lower.rs", "render/cumulus.rs"),
     ("lower.rs", "render/eos.rs"),
@@ -112,8 +117,10 @@ const MAX_LINES: usize = 1_250;
 const ALLOWED_LONG: &[(&str, usize)] = &[
     // The parser keeps its own tests (about half the file) next to the code they test.
     ("syntax/parser.rs", 3_700),
-    // The import writer is being reworked in another branch, which owns the file.
-    ("import/write.rs", 1_560),
+    // Not yet split (issue 21 item 4): the import writer, 1,553 lines before its views and
+    // classes moved to `import/view.rs` and `import/classes.rs`; the rest (topology, devices)
+    // is the next step.
+    ("import/write.rs", 1_330),
 ];
 
 /// The stage of a file, by its first path component under `src/` (see the module docs).
