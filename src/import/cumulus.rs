@@ -27,21 +27,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::sonic::{Port, Sched, Switch, Watchdog, Wred};
-use super::{Ev, Note, NoteKind};
+use super::deployed::{Cumulus, Ev, Note, NoteKind, Port, Sched, Switch, Watchdog, Wred};
 use crate::verify::canon::{Canon, Loc, key_of};
-
-/// What a Cumulus switch adds to the SONiC shape.
-#[derive(Debug, Clone, Default)]
-pub struct Cumulus {
-    /// `version` of the `- header:` item: `Cumulus Linux 5.14.0` → `5.14`.
-    pub release: Option<String>,
-    /// `model` of the `- header:` item (`SN5600`).
-    pub model: Option<String>,
-    /// Port → (front-panel cage, sub-port) from its name (`swp3` → (2, None), `swp3s1` →
-    /// (2, Some(1))).
-    pub cages: BTreeMap<String, (u32, Option<u32>)>,
-}
 
 /// `swp3` → (2, None); `swp3s1` → (2, Some(1)).
 pub fn cage_of(port: &str) -> Option<(u32, Option<u32>)> {
