@@ -23,11 +23,14 @@
 //! What NVUE does not hold: the buffer size and cell (switchd sizes headroom and pools itself),
 //! the platform (only the `- header:` item's `model`, which `nv config show` prints), and a
 //! port's speed unless it was set. The switch is returned in the shape of a SONiC switch
-//! (`sonic::Switch`), so that the `.fab` is formed by the same rules.
+//! (`deployed::Switch`, which `sonic.rs` fills too), so that the `.fab` is formed by the same
+//! rules.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::deployed::{Cumulus, Ev, Note, NoteKind, Port, Sched, Switch, Watchdog, Wred};
+// What NVUE adds lives in `deployed.rs` (the writer reads it too); its public path stays.
+pub use super::deployed::Cumulus;
+use super::deployed::{Ev, Note, NoteKind, Port, Sched, Switch, Watchdog, Wred};
 use crate::verify::canon::{Canon, Loc, key_of};
 
 /// `swp3` → (2, None); `swp3s1` → (2, Some(1)).

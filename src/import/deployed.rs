@@ -3,8 +3,8 @@
 //! (`Switch`, with `Cumulus` where NVUE was read), hosts, and the cables joining them.
 //!
 //! These types sit below the readers (`sonic.rs`, `cumulus.rs`, `host.rs`) and the writer's
-//! steps (`view.rs`, `classes.rs`, `write.rs`), so that every reader fills them and every
-//! writer step reads them without one importing another.
+//! steps (`view.rs`, `classes.rs`, `write.rs`, `routes.rs`, `models.rs`), so that every
+//! reader fills them and every writer step reads them without one importing another.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -78,7 +78,7 @@ impl Note {
     }
 }
 
-// ---- A SONiC switch as `sonic.rs` reads it (`cumulus.rs` fills the same shape).
+// A SONiC switch as `sonic.rs` reads it (`cumulus.rs` fills the same shape).
 
 /// A port's WRED/ECN profile as the `.fab` states it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

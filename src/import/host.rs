@@ -1,7 +1,9 @@
 //! A host as deployed, from the `state.json` its NIC script's `--collect` printed
 //! (`fabricc-host-state/1`, docs/host-state.md), read with the JSON reader of `verify`.
 
-use super::deployed::{Ev, Host, Nic};
+use super::deployed::Ev;
+// The parsed host lives in `deployed.rs` (the writer reads it too); its public path stays.
+pub use super::deployed::{Host, Nic};
 use crate::verify::canon::Loc;
 use crate::verify::json::{Node, Value};
 

@@ -12,8 +12,9 @@
 //! readers of what the tables mean (`sonic.rs`, `host.rs`); join the links from SONiC's
 //! `DEVICE_NEIGHBOR` and every device's LLDP neighbours; infer tiers from the hosts up;
 //! take each class's fabric-wide values from the majority of switches and write every switch
-//! that differs as an override (`write.rs`). What cannot be inferred is a finding and a
-//! comment in the `.fab`, never a silent guess.
+//! that differs as an override (`write.rs`, with `classes.rs`, `view.rs`, `routes.rs` and
+//! `models.rs`; the parsed state they share is `deployed.rs`). What cannot be inferred is a
+//! finding and a comment in the `.fab`, never a silent guess.
 
 pub mod check;
 mod classes;

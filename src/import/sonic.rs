@@ -26,9 +26,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::deployed::{
-    Ev, Note, NoteKind, PgProfile, Port, Sched, Shaper, StaticRoute, Switch, Threshold, Watchdog,
-    Wred,
+use super::deployed::{Ev, Note, NoteKind};
+// The parsed switch lives in `deployed.rs` (the writer reads it too); its public path stays.
+pub use super::deployed::{
+    PgProfile, Port, Sched, Shaper, StaticRoute, Switch, Threshold, Watchdog, Wred,
 };
 use crate::verify::canon::Loc;
 use crate::verify::json::{Node, Value};
