@@ -15,10 +15,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::sonic::{Sched, Threshold, Wred};
+use super::deployed::{Ev, Note, NoteKind, Sched, SwitchDev, Threshold, Wred};
+use super::text::size;
 use super::view::{View, majority};
-use super::write::size;
-use super::{Ev, Note, NoteKind, SwitchDev};
 
 pub(super) struct Class {
     pub name: String,

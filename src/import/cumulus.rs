@@ -23,25 +23,15 @@
 //! What NVUE does not hold: the buffer size and cell (switchd sizes headroom and pools itself),
 //! the platform (only the `- header:` item's `model`, which `nv config show` prints), and a
 //! port's speed unless it was set. The switch is returned in the shape of a SONiC switch
-//! (`sonic::Switch`), so that the `.fab` is formed by the same rules.
+//! (`deployed::Switch`, which `sonic.rs` fills too), so that the `.fab` is formed by the same
+//! rules.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::sonic::{Port, Sched, Switch, Watchdog, Wred};
-use super::{Ev, Note, NoteKind};
+// What NVUE adds lives in `deployed.rs` (the writer reads it too); its public path stays.
+pub use super::deployed::Cumulus;
+use super::deployed::{Ev, Note, NoteKind, Port, Sched, Switch, Watchdog, Wred};
 use crate::verify::canon::{Canon, Loc, key_of};
-
-/// What a Cumulus switch adds to the SONiC shape.
-#[derive(Debug, Clone, Default)]
-pub struct Cumulus {
-    /// `version` of the `- header:` item: `Cumulus Linux 5.14.0` → `5.14`.
-    pub release: Option<String>,
-    /// `model` of the `- header:` item (`SN5600`).
-    pub model: Option<String>,
-    /// Port → (front-panel cage, sub-port) from its name (`swp3` → (2, None), `swp3s1` →
-    /// (2, Some(1))).
-    pub cages: BTreeMap<String, (u32, Option<u32>)>,
-}
 
 /// `swp3` → (2, None); `swp3s1` → (2, Some(1)).
 pub fn cage_of(port: &str) -> Option<(u32, Option<u32>)> {

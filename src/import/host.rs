@@ -1,33 +1,11 @@
 //! A host as deployed, from the `state.json` its NIC script's `--collect` printed
 //! (`fabricc-host-state/1`, docs/host-state.md), read with the JSON reader of `verify`.
 
-use super::Ev;
+use super::deployed::Ev;
+// The parsed host lives in `deployed.rs` (the writer reads it too); its public path stays.
+pub use super::deployed::{Host, Nic};
 use crate::verify::canon::Loc;
 use crate::verify::json::{Node, Value};
-
-#[derive(Debug, Clone, Default)]
-pub struct Nic {
-    /// `nic1`, … (1-based number).
-    pub number: u32,
-    pub netdev: Option<String>,
-    pub pci: Option<String>,
-    /// The netdev MTU.
-    pub mtu: Option<(u64, Ev)>,
-    /// Priorities with PFC on.
-    pub pfc: Option<(Vec<u8>, Ev)>,
-    /// The RoCE ToS (DSCP << 2 | ECN bits).
-    pub tos: Option<(u64, Ev)>,
-    pub cnp_dscp: Option<(u64, Ev)>,
-    pub at: Ev,
-    /// The NIC was not found (`"state": null`).
-    pub missing: bool,
-}
-
-#[derive(Debug, Clone, Default)]
-pub struct Host {
-    pub driver: Option<String>,
-    pub nics: Vec<Nic>,
-}
 
 fn ev(file: usize, n: &Node) -> Ev {
     Ev {

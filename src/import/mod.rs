@@ -12,92 +12,32 @@
 //! readers of what the tables mean (`sonic.rs`, `host.rs`); join the links from SONiC's
 //! `DEVICE_NEIGHBOR` and every device's LLDP neighbours; infer tiers from the hosts up;
 //! take each class's fabric-wide values from the majority of switches and write every switch
-//! that differs as an override (`write.rs`). What cannot be inferred is a finding and a
-//! comment in the `.fab`, never a silent guess.
+//! that differs as an override (`write.rs`, with `classes.rs`, `view.rs`, `routes.rs` and
+//! `models.rs`; the parsed state they share is `deployed.rs`). What cannot be inferred is a
+//! finding and a comment in the `.fab`, never a silent guess.
 
 pub mod check;
 mod classes;
 pub mod cumulus;
+mod deployed;
 pub mod host;
+mod models;
+mod routes;
 pub mod sonic;
+mod text;
 mod view;
 mod write;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::Diagnostic;
 use crate::source::{SourceFile, Sources};
 use crate::span::{FileId, Span};
 use crate::verify::canon::Loc;
 use crate::verify::{json, lldp, nvue, state};
-
-/// A place in a state file: the index of the file among those the import read, and a range.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Hash)]
-pub struct Ev {
-    pub file: usize,
-    pub at: Loc,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum NoteKind {
-    NoState,
-    Unreadable,
-    NoTopology,
-    NoCable,
-    PortsDiffer,
-    CannotCarry,
-    Inferred,
-    Route,
-    HostNoState,
-    /// A lossless port's headroom (PG profile `xoff`) is below what its cable needs.
-    HeadroomShort,
-    /// A switch puts a class in another egress queue than the fabric's plan.
-    OtherQueue,
-}
-
-impl NoteKind {
-    fn code(self) -> Code {
-        match self {
-            NoteKind::NoState => Code::ImportNoState,
-            NoteKind::Unreadable => Code::ImportUnreadable,
-            NoteKind::NoTopology => Code::ImportNoTopology,
-            NoteKind::NoCable => Code::ImportNoCable,
-            NoteKind::PortsDiffer => Code::ImportPortsDiffer,
-            NoteKind::CannotCarry => Code::ImportCannotCarry,
-            NoteKind::Inferred => Code::ImportInferred,
-            NoteKind::Route => Code::ImportRoute,
-            NoteKind::HostNoState => Code::ImportHostNoState,
-            NoteKind::HeadroomShort => Code::HeadroomTooSmall,
-            NoteKind::OtherQueue => Code::ImportOtherQueue,
-        }
-    }
-}
-
-/// An import finding before its file has an id in `Sources`.
-#[derive(Debug, Clone)]
-pub struct Note {
-    pub kind: NoteKind,
-    pub at: Ev,
-    pub message: String,
-    pub help: Option<String>,
-}
-
-impl Note {
-    pub fn new(kind: NoteKind, at: Ev, message: impl Into<String>) -> Self {
-        Note {
-            kind,
-            at,
-            message: message.into(),
-            help: None,
-        }
-    }
-
-    pub fn help(mut self, h: impl Into<String>) -> Self {
-        self.help = Some(h.into());
-        self
-    }
-}
+use deployed::{Cable, Deployed, HostDev, Peer, SwitchDev, natural};
+pub use deployed::{Ev, Note, NoteKind};
 
 /// Where a range of the `.fab` text came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -144,50 +84,6 @@ pub struct Xoff {
 #[derive(Debug)]
 pub struct Fatal(pub String);
 
-/// A switch read from its state.
-pub(crate) struct SwitchDev {
-    pub name: String,
-    pub sw: sonic::Switch,
-    pub file: usize,
-}
-
-/// A host read from its state (or only seen by its neighbours).
-pub(crate) struct HostDev {
-    pub name: String,
-    pub host: Option<host::Host>,
-    pub file: Option<usize>,
-}
-
-/// One cable: a switch port and its peer.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) struct Cable {
-    pub switch: String,
-    pub port: String,
-    pub peer: Peer,
-    pub at: Ev,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) enum Peer {
-    Switch(String, String),
-    /// Host and NIC number.
-    Host(String, u32),
-}
-
-/// Everything read, before the `.fab` is written.
-pub(crate) struct Deployed {
-    pub switches: Vec<SwitchDev>,
-    pub hosts: Vec<HostDev>,
-    pub cables: Vec<Cable>,
-    pub files: Vec<(String, String)>,
-    pub notes: Vec<Note>,
-}
-
-/// Natural order: `leaf2` before `leaf10`.
-pub(crate) fn natural(a: &str, b: &str) -> std::cmp::Ordering {
-    crate::model::names::natural_cmp(a, b)
-}
-
 /// Reads the state directory and writes the `.fab`; state files are added to `sources`.
 pub fn import(input: &Input<'_>, sources: &mut Sources) -> Result<Imported, Fatal> {
     let folders = state::device_folders(input.state_dir, &input.state_display).map_err(Fatal)?;
@@ -203,7 +99,7 @@ pub fn import(input: &Input<'_>, sources: &mut Sources) -> Result<Imported, Fata
                 .ok()
                 .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         })
-        .map(|n| write::sanitize_name(&n))
+        .map(|n| text::sanitize_name(&n))
         .unwrap_or_else(|| "imported".into());
     let (text, origins_ev) = write::fab(&name, &input.state_display, &mut d);
     // Files to sources.
@@ -528,7 +424,7 @@ fn connect(d: &mut Deployed) {
                 ).help(format!("collect `{system}`'s configuration (`config_db.json`) into `{system}/` of the state directory")));
                 continue;
             } else {
-                let host = write::sanitize_name(system.split('.').next().unwrap_or(system));
+                let host = text::sanitize_name(system.split('.').next().unwrap_or(system));
                 seen_hosts.entry(host.clone()).or_insert(*at);
                 Peer::Host(host, 0)
             };

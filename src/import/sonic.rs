@@ -26,121 +26,16 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{Ev, Note, NoteKind};
+use super::deployed::{Ev, Note, NoteKind};
+// The parsed switch lives in `deployed.rs` (the writer reads it too); its public path stays.
+pub use super::deployed::{
+    PgProfile, Port, Sched, Shaper, StaticRoute, Switch, Threshold, Watchdog, Wred,
+};
 use crate::verify::canon::Loc;
 use crate::verify::json::{Node, Value};
 
 /// A DSCP → TC map, where it is, and where each DSCP's entry is.
 type DscpMap = (BTreeMap<u8, u8>, Ev, BTreeMap<u8, Ev>);
-
-/// A port's WRED/ECN profile as the `.fab` states it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Wred {
-    pub min: u64,
-    pub max: u64,
-    pub probability: u64,
-    /// `ecn` is not `ecn_none`.
-    pub ecn: bool,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Sched {
-    Strict,
-    Weight(u64),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Threshold {
-    Static(u64),
-    Dynamic(i64),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Watchdog {
-    pub detect_ms: u64,
-    pub restore_ms: u64,
-    pub action: &'static str,
-    /// `PFC_WD|GLOBAL` `POLL_INTERVAL`.
-    pub poll_ms: Option<u64>,
-}
-
-/// A lossless PG profile.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PgProfile {
-    pub name: String,
-    pub xoff: Option<u64>,
-    pub size: Option<u64>,
-    pub threshold: Option<Threshold>,
-    /// The `BUFFER_PG` entry's `profile` field.
-    pub at: Ev,
-    /// The profile's `xoff` field.
-    pub xoff_at: Ev,
-}
-
-#[derive(Debug, Clone, Default)]
-pub struct Port {
-    pub speed_mbps: Option<u64>,
-    pub mtu: Option<(u64, Ev)>,
-    pub lanes: Option<u32>,
-    pub at: Ev,
-    pub cable_mm: Option<(u64, Ev)>,
-    /// DSCP → TC, and where the map is.
-    pub dscp: Option<(BTreeMap<u8, u8>, Ev)>,
-    /// Where each DSCP's entry of that map is.
-    pub dscp_at: BTreeMap<u8, Ev>,
-    pub pfc: Option<(BTreeSet<u8>, Ev)>,
-    pub sched: BTreeMap<u8, (Sched, Ev)>,
-    pub wred: BTreeMap<u8, (Wred, Ev)>,
-    /// Lossless PG → profile.
-    pub pg: BTreeMap<u8, PgProfile>,
-    pub watchdog: Option<(Watchdog, Ev)>,
-    /// The queue plan: TC → egress queue (`TC_TO_QUEUE_MAP`; a TC the map leaves out is its
-    /// own queue), and where the port names the map.
-    pub tc_queue: Option<([u8; 8], Ev)>,
-    /// TC → priority group (`TC_TO_PRIORITY_GROUP_MAP`; a TC left out is on PG 0).
-    pub tc_pg: Option<([u8; 8], Ev)>,
-    /// PFC priority → queue (`MAP_PFC_PRIORITY_TO_QUEUE`), the entries the map holds.
-    pub pfc_queue: Option<(BTreeMap<u8, u8>, Ev)>,
-    /// Queue → its scheduler's rate cap (`pir`), where the QUEUE entry names the scheduler.
-    pub shaper: BTreeMap<u8, (Shaper, Ev)>,
-}
-
-/// A scheduler's rate cap: orchagent gives `cir`/`pir` to SAI as
-/// `SAI_SCHEDULER_ATTR_MIN/MAX_BANDWIDTH_RATE`, in bytes/s where `meter_type` is `bytes`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Shaper {
-    pub pir: u64,
-    pub cir: Option<u64>,
-    /// `meter_type` is `bytes` (else packets/s, which no percent of a port speed is).
-    pub bytes: bool,
-}
-
-#[derive(Debug, Clone)]
-pub struct StaticRoute {
-    pub prefix: String,
-    pub nexthops: Vec<String>,
-    pub ifnames: Vec<String>,
-    pub at: Ev,
-}
-
-#[derive(Debug, Clone, Default)]
-pub struct Switch {
-    pub platform: Option<String>,
-    pub hwsku: Option<String>,
-    pub buffer_model: Option<String>,
-    /// The egress pools' sizes added up (where the lossless and lossy pools split the buffer).
-    pub buffer: Option<(u64, Ev)>,
-    /// The egress lossless pool's size (where it is the whole buffer and the others share it).
-    pub lossless_pool: Option<u64>,
-    pub ports: BTreeMap<String, Port>,
-    /// Port → (neighbour, its port, where).
-    pub neighbours: BTreeMap<String, (String, String, Ev)>,
-    pub routes: Vec<StaticRoute>,
-    /// (port, address/len).
-    pub interfaces: Vec<(String, String)>,
-    /// A Cumulus switch (read from `startup.yaml`, `cumulus.rs`), not a SONiC one.
-    pub cumulus: Option<super::cumulus::Cumulus>,
-}
 
 fn text(n: &Node) -> Option<String> {
     match &n.value {

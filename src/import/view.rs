@@ -5,8 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::sonic::{Sched, Shaper, Threshold, Watchdog, Wred};
-use super::{Ev, Note, NoteKind, SwitchDev};
+use super::deployed::{Ev, Note, NoteKind, Sched, Shaper, SwitchDev, Threshold, Watchdog, Wred};
 
 /// One switch's deployed QoS, from its fabric ports (majority when they differ).
 #[derive(Debug, Clone, Default)]
@@ -87,7 +86,7 @@ pub(super) fn pick<T: Clone + PartialEq>(vals: &[(String, T, Ev)]) -> Option<(T,
 
 pub(super) fn view(s: &SwitchDev, ports: &[String], notes: &mut Vec<Note>) -> View {
     let mut v = View::default();
-    let ps: Vec<(&String, &super::sonic::Port)> = ports
+    let ps: Vec<(&String, &super::deployed::Port)> = ports
         .iter()
         .filter_map(|p| s.sw.ports.get(p).map(|x| (p, x)))
         .collect();
