@@ -1401,10 +1401,10 @@ fn frontend_nic_is_no_rail_and_is_left_alone() {
     let host_rows: Vec<&str> = cabling.lines().filter(|l| l.contains(",dgx")).collect();
     assert_eq!(host_rows.len(), 32);
     assert!(!cabling.contains("nic9"), "{cabling}");
-    // The rail column counts 1..8, each rail on its own leaf.
+    // The rail column (the 9th, before `plane`) counts 1..8, each rail on its own leaf.
     let rails: std::collections::BTreeSet<&str> = host_rows
         .iter()
-        .filter_map(|l| l.rsplit(',').next())
+        .filter_map(|l| l.split(',').nth(8))
         .collect();
     assert_eq!(rails.len(), 8);
     let script = fs::read_to_string(out.join("hosts/dgx01/mlnx_qos.sh")).unwrap();

@@ -75,6 +75,10 @@ fn planes_are_independent(f: &Fabric, planes: u32) {
             _ => panic!("host to host"),
         }
     }
+    // cabling.csv says the plane of every cable: the plane its switch is named for.
+    for c in fabricc::output::cabling::plan(f) {
+        assert_eq!(c.plane, Some(plane_of(&c.device)), "{c:?}");
+    }
 }
 
 fn ports_per_nic(f: &Fabric) -> BTreeSet<u32> {

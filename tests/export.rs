@@ -147,3 +147,132 @@ fn yaml_nic_roles_are_exported_and_checked() {
     let line = bad.lines().nth(start.line - 1).unwrap_or("");
     assert!(line.contains("role: mgmt"), "points at {line:?}");
 }
+
+/// `fabricc check --format json --facts` of a file, without the places (a `.fab` and its
+/// YAML form point into different files).
+fn check_json(path: &Path) -> serde_json::Value {
+    fn strip(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(m) => {
+                for k in ["file", "line", "column", "end_line", "end_column"] {
+                    m.remove(k);
+                }
+                m.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fabricc"))
+        .args(["check", "--format", "json", "--facts"])
+        .arg(path)
+        .output()
+        .expect("runs fabricc");
+    let mut v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    strip(&mut v);
+    v
+}
+
+/// Findings as (code, message), sorted. FAB920 is left out: it is grouped per host
+/// statement, and the YAML form writes one statement per host, so the same hosts are one
+/// finding from the `.fab` and one per host from the YAML.
+fn findings(v: &serde_json::Value) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = v["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| (f["code"].to_string(), f["message"].to_string()))
+        .filter(|(c, _)| c != "\"FAB920\"")
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn planes_survive_the_yaml_form() {
+    // Issue 18: each NIC port's plane is in the YAML form, so the per-plane analyses (FAB701
+    // reachability, the facts) judge the YAML as they judge the `.fab`.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("export-planes");
+    std::fs::create_dir_all(&dir).expect("tmp dir");
+    for name in [
+        "fabrics/designs/spectrum-x-twin-plane-b300.fab",
+        "build/inputs/twin-plane-2x2.fab",
+    ] {
+        let fab = root.join(name);
+        let (_, yaml) = export_json(&fab);
+        assert!(
+            yaml.contains("plane: 2"),
+            "{name}: no plane in the YAML form"
+        );
+        let file = dir.join(format!("{}.yaml", name.replace('/', "-")));
+        std::fs::write(&file, &yaml).expect("write yaml");
+        let (a, b) = (check_json(&fab), check_json(&file));
+        assert_eq!(
+            a["facts"], b["facts"],
+            "{name}: facts differ in the YAML form"
+        );
+        assert_eq!(
+            findings(&a),
+            findings(&b),
+            "{name}: findings differ in the YAML form"
+        );
+    }
+    // One-plane fabrics write no `plane` (existing YAML files and goldens stay as they were).
+    let (_, yaml) = export_json(&root.join("fabrics/pod-256.fab"));
+    assert!(
+        !yaml.contains("plane:"),
+        "plane written for a one-plane fabric"
+    );
+}
+
+#[test]
+fn yaml_planes_need_one_per_port() {
+    let fab =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/build/inputs/twin-plane-2x2.fab");
+    let (_, yaml) = export_json(&fab);
+    // A third port listed on a two-port NIC: the host resolves to two cards (four ports) but
+    // the YAML gives three planes.
+    let dgx2 = "    plane: 2\n- name: dgx2";
+    let bad = yaml.replacen(dgx2, "    plane: 2\n  - model: cx8\n- name: dgx2", 1);
+    assert_ne!(bad, yaml);
+    let mut sources = Sources::new();
+    let loaded = load::load_text(&mut sources, "bad.yaml", bad, &Limits::default());
+    let checked = pipeline::check_loaded(&sources, loaded, &Limits::default());
+    assert!(
+        checked
+            .diagnostics
+            .iter()
+            .any(|d| d.code == Code::MissingProperty
+                && d.message.contains("has 4 NIC ports but 3 `plane` values")),
+        "{:?}",
+        checked.diagnostics
+    );
+}
+
+#[test]
+fn yaml_without_planes_judges_planes_as_one_fabric() {
+    // Why the field matters: without it the two planes' ports are expected to reach each
+    // other, and FAB701 reports the pairs the design never meant to connect.
+    let fab =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/build/inputs/twin-plane-2x2.fab");
+    let (_, yaml) = export_json(&fab);
+    let flat: String = yaml
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("plane:"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let mut sources = Sources::new();
+    let loaded = load::load_text(&mut sources, "flat.yaml", flat, &Limits::default());
+    let checked = pipeline::check_loaded(&sources, loaded, &Limits::default());
+    assert!(
+        checked
+            .diagnostics
+            .iter()
+            .any(|d| d.code == Code::Unreachable
+                && d.message
+                    .contains("`dgx1.nic1.port1` cannot reach `dgx2.nic1.port2`")),
+        "{:?}",
+        checked.diagnostics
+    );
+}

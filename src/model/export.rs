@@ -239,6 +239,7 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
                         rdma_device: n.rdma_device.clone(),
                         pci: n.pci.clone(),
                         role: (n.role != NicRole::Backend).then(|| n.role.word().to_string()),
+                        plane: n.plane,
                     })
                     .collect(),
                 pfc: h.pfc.map(|p| p.value),

@@ -8,11 +8,13 @@
 //! serves, a leaf before its spine; equal tiers by name), so a leaf's cables are one block.
 //! Rows are in the fabric's device order (natural name order), then port order.
 //!
-//! Columns: `device, port, peer, peer_port, speed, cable, tier, peer_tier, rail`. `tier` is
-//! the switch's tier (1 leaf, 2 spine, 3 super-spine; empty for a host or a switch without
-//! one), `rail` the rail of a host link in a rail-wired (generated) fabric, which is the NIC's
-//! index (with `planes N`, the NIC's number: port k of NIC r is rail r of plane k, and the
-//! switch names say the plane). The plan has no plane column.
+//! Columns: `device, port, peer, peer_port, speed, cable, tier, peer_tier, rail, plane`.
+//! `tier` is the switch's tier (1 leaf, 2 spine, 3 super-spine; empty for a host or a switch
+//! without one), `rail` the rail of a host link in a rail-wired (generated) fabric, which is
+//! the NIC's index (with `planes N`, the NIC's number: port k of NIC r is rail r of plane k).
+//! `plane` is the independent plane (`planes N`, 1-based) the cable belongs to: the host
+//! port's plane, and for a cable between switches the plane of the hosts below them; empty
+//! when the fabric is one plane (issue 16 asked for rail/plane/tier where the model has them).
 
 use std::fmt::Write as _;
 
@@ -32,12 +34,14 @@ pub struct Cable {
     pub tier: Option<u8>,
     pub peer_tier: Option<u8>,
     pub rail: Option<u32>,
+    /// The plane (`planes N`, 1-based); None when the fabric is one plane.
+    pub plane: Option<u32>,
     /// Whether each end is a host.
     pub device_is_host: bool,
     pub peer_is_host: bool,
 }
 
-pub const HEADER: &str = "device,port,peer,peer_port,speed,cable,tier,peer_tier,rail";
+pub const HEADER: &str = "device,port,peer,peer_port,speed,cable,tier,peer_tier,rail,plane";
 
 /// The name a device's end of a link has on that device.
 pub fn port_name(fabric: &Fabric, e: Endpoint) -> String {
@@ -68,8 +72,71 @@ fn rank(fabric: &Fabric, e: Endpoint) -> (u8, u8, DeviceId, u32) {
     }
 }
 
+/// Each switch's plane (indexed by switch; 0: none): the plane of the host ports it serves,
+/// carried up the tiers over switch-to-switch links. A switch that meets two planes (not
+/// something `planes N` builds) gets none, and so does every switch of a one-plane fabric.
+fn switch_planes(fabric: &Fabric) -> Vec<u32> {
+    const MIXED: u32 = u32::MAX;
+    let mut planes = vec![0u32; fabric.switches.len()];
+    let meet = |slot: &mut u32, p: u32| {
+        *slot = match (*slot, p) {
+            (_, 0) => *slot,
+            (0, p) => p,
+            (s, p) if s == p => s,
+            _ => MIXED,
+        };
+    };
+    for l in &fabric.links {
+        for (near, far) in [(l.a, l.b), (l.b, l.a)] {
+            if let (DeviceId::Switch(s), DeviceId::Host(h)) = (near.device, far.device) {
+                let p = fabric
+                    .host(h)
+                    .nics
+                    .get(far.port as usize)
+                    .map_or(0, |n| n.plane);
+                meet(&mut planes[s.index()], p);
+            }
+        }
+    }
+    // Up the tiers: one pass per tier is enough, the bound only guards odd wirings.
+    for _ in 0..fabric.switches.len().min(8) {
+        let before = planes.clone();
+        for l in &fabric.links {
+            if let (DeviceId::Switch(a), DeviceId::Switch(b)) = (l.a.device, l.b.device) {
+                let (pa, pb) = (before[a.index()], before[b.index()]);
+                if pa != MIXED {
+                    meet(&mut planes[b.index()], pa);
+                }
+                if pb != MIXED {
+                    meet(&mut planes[a.index()], pb);
+                }
+            }
+        }
+        if planes == before {
+            break;
+        }
+    }
+    planes
+        .iter()
+        .map(|&p| if p == MIXED { 0 } else { p })
+        .collect()
+}
+
+/// The plane of a cable's end: a host port's own, a switch's from [`switch_planes`].
+fn end_plane(fabric: &Fabric, switch_planes: &[u32], e: Endpoint) -> u32 {
+    match e.device {
+        DeviceId::Host(h) => fabric
+            .host(h)
+            .nics
+            .get(e.port as usize)
+            .map_or(0, |n| n.plane),
+        DeviceId::Switch(s) => switch_planes.get(s.index()).copied().unwrap_or(0),
+    }
+}
+
 /// Every link of the fabric as a row, in plan order.
 pub fn plan(fabric: &Fabric) -> Vec<Cable> {
+    let switch_planes = switch_planes(fabric);
     let mut rows: Vec<((DeviceId, u32), Cable)> = (0..fabric.links.len() as u32)
         .map(LinkId)
         .map(|id| {
@@ -108,6 +175,10 @@ pub fn plan(fabric: &Fabric) -> Vec<Cable> {
                 tier: tier(fabric, near.device),
                 peer_tier: tier(fabric, far.device),
                 rail: host_nic(far).or_else(|| host_nic(near)),
+                plane: [near, far]
+                    .iter()
+                    .map(|&e| end_plane(fabric, &switch_planes, e))
+                    .find(|&p| p > 0),
                 device_is_host: matches!(near.device, DeviceId::Host(_)),
                 peer_is_host: matches!(far.device, DeviceId::Host(_)),
             };
@@ -157,7 +228,7 @@ pub fn csv(fabric: &Fabric) -> String {
     for c in &rows {
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{}",
             field(&c.device),
             field(&c.port),
             field(&c.peer),
@@ -166,7 +237,8 @@ pub fn csv(fabric: &Fabric) -> String {
             length(c.cable_mm),
             opt(c.tier),
             opt(c.peer_tier),
-            c.rail.map(|r| r.to_string()).unwrap_or_default()
+            c.rail.map(|r| r.to_string()).unwrap_or_default(),
+            c.plane.map(|p| p.to_string()).unwrap_or_default()
         );
     }
     out

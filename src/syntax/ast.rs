@@ -473,6 +473,9 @@ pub enum HostProp {
     RdmaDevice(Vec<NamePattern>),
     /// `pci 0000:0c:00.0, 0d:00.0`: one PCI address per NIC, as written.
     Pci(Vec<Spanned<String>>),
+    /// The YAML form's per-port `plane` (one per NIC port, 0: none). Not written in `.fab`,
+    /// where `planes N` on a tier sets it; the YAML form lists the generated links instead.
+    Planes(Vec<Spanned<u32>>),
     Class(ClassDecl),
     Pfc(bool),
     /// `ecn off` (every class, `class` is None) or `ecn roce off`.

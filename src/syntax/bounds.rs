@@ -540,7 +540,9 @@ impl Checker {
                         }
                         HostProp::Class(c) => self.class(c),
                         HostProp::EcnOff { class: Some(c) } => self.ident(c, "class name"),
-                        HostProp::EcnOff { class: None } | HostProp::Pfc(_) => {}
+                        HostProp::EcnOff { class: None }
+                        | HostProp::Pfc(_)
+                        | HostProp::Planes(_) => {}
                     }
                 }
             }

@@ -241,6 +241,15 @@ impl Printer {
                     .collect::<Vec<_>>()
                     .join(", ")
             )),
+            // No `.fab` words for it (`planes N` on a tier sets it there): kept as a comment.
+            HostProp::Planes(planes) => self.line(format!(
+                "# plane {}",
+                planes
+                    .iter()
+                    .map(|p| p.node.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
             HostProp::Class(c) => self.class(c),
             HostProp::Pfc(on) => self.line(if *on { "pfc on" } else { "pfc off" }),
             HostProp::EcnOff { class: Some(c) } => self.line(format!("ecn {} off", c.node)),

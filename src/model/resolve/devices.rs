@@ -39,6 +39,8 @@ struct HostDraft {
     netdev: Option<Sourced<Vec<String>>>,
     rdma: Option<Sourced<Vec<String>>>,
     pci: Option<Sourced<Vec<String>>>,
+    /// The YAML form's per-port planes.
+    planes: Option<Sourced<Vec<u32>>>,
     classes: BTreeMap<String, (ast::Ident, ClassDraft)>,
     pfc: Option<Sourced<bool>>,
     ecn_off: Option<Sourced<bool>>,
@@ -52,6 +54,36 @@ enum Identity {
 }
 
 /// The first value that occurs twice.
+/// The YAML form's `plane` of each NIC port (what `planes N` set before export), so the
+/// per-plane analyses judge the YAML as they judged the `.fab`.
+fn apply_planes(
+    name: &str,
+    planes: Option<&Sourced<Vec<u32>>>,
+    nics: &mut [Nic],
+    diags: &mut Vec<Diagnostic>,
+) {
+    let Some(l) = planes else { return };
+    if l.value.len() != nics.len() {
+        diags.push(
+            Diagnostic::new(
+                Code::MissingProperty,
+                l.span,
+                format!(
+                    "host `{name}` has {} NIC ports but {} `plane` values",
+                    nics.len(),
+                    l.value.len()
+                ),
+            )
+            .label("one per NIC port, in NIC order")
+            .help("give every port of the host's `nics` a `plane`, or none"),
+        );
+        return;
+    }
+    for (n, p) in nics.iter_mut().zip(&l.value) {
+        n.plane = *p;
+    }
+}
+
 fn first_repeat(values: &[String]) -> Option<&str> {
     let mut seen = std::collections::BTreeSet::new();
     values
@@ -251,6 +283,7 @@ pub(super) fn build(
                 *slot = Some(v.clone());
             }
         }
+        apply_planes(name, d.planes.as_ref(), &mut nics, diags);
         let mut overrides =
             vec![ClassOverride::default(); if d.classes.is_empty() { 0 } else { class_count }];
         for (ident, draft) in d.classes.into_values() {
@@ -671,6 +704,10 @@ fn host_props(
                 // The parser and the tree check accept only valid addresses.
                 let v = list.iter().filter_map(|a| pci_address(&a.node)).collect();
                 put(&mut d.pci, v, span, &of("pci"), diags);
+            }
+            HostProp::Planes(list) => {
+                let v = list.iter().map(|p| p.node).collect();
+                put(&mut d.planes, v, span, &of("plane"), diags);
             }
             HostProp::RdmaDevice(list) => {
                 let v = expand_all(list, limits, diags)

@@ -274,6 +274,14 @@ pub struct NicDoc {
     /// `storage` or `frontend` (issue 18 item 4); absent: `backend`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role: Option<String>,
+    /// The independent plane (`planes N`, 1-based) this port is wired into; absent (0) when
+    /// the fabric is one plane. Kept so a twin-plane fabric is judged the same from its YAML.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub plane: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

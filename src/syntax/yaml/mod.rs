@@ -602,6 +602,10 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
                 .collect();
             props.push(Spanned::new(ast::HostProp::Pci(v), span));
         }
+        if h.nics.iter().any(|n| n.plane > 0) {
+            let v = h.nics.iter().map(|n| Spanned::new(n.plane, span)).collect();
+            props.push(Spanned::new(ast::HostProp::Planes(v), span));
+        }
         if let Some(p) = h.pfc {
             props.push(Spanned::new(ast::HostProp::Pfc(p), span));
         }
