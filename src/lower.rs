@@ -37,6 +37,7 @@
 //!   no cable length and no manual receive buffers (the firmware owns the NIC buffers, see
 //!   `render::host`); NIC identity as declared, else the driver's default name (`mlx5_<i>`).
 
+mod lb;
 mod sonic;
 
 use std::collections::BTreeSet;
@@ -718,6 +719,7 @@ fn lower_switch(
             description: sw.description.as_ref().map(|d| d.value.clone()),
             fabric: fabric.name.clone(),
             hash_fields: hash_fields(fabric),
+            lb: lb::lb_context(fabric, s, &ports),
             mtu: u32::try_from(mtu).unwrap_or(u32::MAX),
             qos,
             watchdog,
@@ -798,6 +800,7 @@ fn lower_switch(
         description: sw.description.as_ref().map(|d| d.value.clone()),
         fabric: fabric.name.clone(),
         hash_fields: hash_fields(fabric),
+        lb: lb::lb_context(fabric, s, &ports),
         mtu: u32::try_from(mtu).unwrap_or(u32::MAX),
         qos,
         watchdog,

@@ -204,6 +204,7 @@ fn leaf(os: SwitchOs) -> SwitchContext {
         ports,
         sonic,
         hash_fields: None,
+        lb: Default::default(),
     }
 }
 

@@ -288,6 +288,26 @@ pub struct SwitchContext {
     /// `load-balance { hash … }`: the fields' keywords (`src-ip`, …, `roce-qp`) in the order
     /// written, the same on every switch; `None` = the fabric states no hash.
     pub hash_fields: Option<Vec<&'static str>>,
+    /// The rest of the switch side of `load-balance` for this switch; what each target can
+    /// write of it is decided in `render::lb`.
+    pub lb: LbContext,
+}
+
+/// `load-balance { mode … flowlet-gap … seed … }` as it applies to one switch (issue 20 item 4).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct LbContext {
+    /// `flowlet`, `per-packet` or `adaptive`; `None` = static ECMP (stated or by default).
+    pub mode: Option<&'static str>,
+    /// `flowlet-gap`, ns.
+    pub flowlet_gap_ns: Option<u64>,
+    /// The hash seed of this switch: the fixed `seed N`, or for `seed per-tier` the number of
+    /// its tier (1 = leaf, 2 = spine, 3 = super-spine), so every tier hashes differently.
+    pub seed: Option<u64>,
+    /// `seed per-tier` on a switch that has no tier: no seed can be derived.
+    pub seed_untiered: bool,
+    /// Ports whose peer is another switch (the ECMP members), sorted by index: where a
+    /// per-port load-balancing setting (Cumulus adaptive routing) goes.
+    pub switch_ports: Vec<String>,
 }
 
 /// SONiC's `asic_type`: whose tables and buffer semantics the switch runs.

@@ -119,6 +119,8 @@ pub struct CumulusView {
     /// `nv set system forwarding ecmp-hash FIELD on|off` (`enabled|disabled` from 5.15), one per
     /// field fabricc decides; empty = not written (no `hash`, or `roce-qp`: FAB930).
     pub ecmp_hash: Vec<(&'static str, &'static str)>,
+    /// `hash-seed` and adaptive routing (`render::lb` decides what is written).
+    pub lb: super::lb::CumulusLb,
 }
 
 #[derive(Debug, Serialize)]
@@ -176,6 +178,8 @@ pub struct CPort {
     pub ecn_profile: Option<String>,
     /// A PFC profile other than `default-global`.
     pub pfc_profile: Option<String>,
+    /// Adaptive routing on this port (a switch-facing port with `mode adaptive` written).
+    pub adaptive_routing: bool,
 }
 
 /// The outer-header fields of `nv set system forwarding ecmp-hash` fabricc sets, with the
@@ -421,6 +425,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(CumulusView, Vec<Note>), RenderError
         cable_length: c,
     }));
 
+    let lb = super::lb::cumulus_lb(ctx);
     let ports = ctx
         .ports
         .iter()
@@ -442,6 +447,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(CumulusView, Vec<Note>), RenderError
                 ecn_profile: (v != 0).then(|| ecn_profile_name(v)),
                 pfc_profile: (lossless && p.cable_m != longest)
                     .then(|| pfc_profile_name(p.cable_m)),
+                adaptive_routing: lb.ar_ports.contains(&p.name),
             }
         })
         .collect();
@@ -485,6 +491,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(CumulusView, Vec<Note>), RenderError
             breakouts,
             ports,
             ecmp_hash: ecmp_hash(ctx.hash_fields.as_deref(), release),
+            lb,
         },
         notes,
     ))

@@ -109,6 +109,8 @@ pub fn port_name(index: u32) -> String {
 #[derive(Debug, Serialize)]
 pub struct EosView {
     pub hostname: String,
+    /// `ip load-sharing trident fields ip …` (`render::lb`); empty = not written.
+    pub load_sharing: Vec<String>,
     pub fabric: String,
     pub description: Option<String>,
     /// `qos map dscp …` argument lists, one per traffic class: `(dscps, tc)`.
@@ -413,6 +415,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(EosView, Vec<Note>), RenderError> {
     fidelity::device_managed(ctx, written, &mut notes);
     Ok((
         EosView {
+            load_sharing: super::lb::eos_lines(ctx),
             hostname: ctx.device.clone(),
             fabric: ctx.fabric.clone(),
             description: ctx.description.as_deref().map(escape::comment_text),

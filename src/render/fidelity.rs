@@ -293,8 +293,8 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             P::WatchdogAction => {
                 Refused("`drop` → `drop`, `alert` → `notify-only`; `forward` is FAB901")
             }
-            P::LoadBalancing => NotExpressible(
-                "not written: the switch keeps its default ECMP hashing; each `load-balance` switch property is FAB930",
+            P::LoadBalancing => Approximated(
+                "`hash` as `ip load-sharing trident fields ip` on Strata (Trident/Tomahawk) platforms, without `protocol` (no keyword) and not with `roce-qp`; Sand platforms and a model without `platform` keep their default (FAB930); `mode`, `flowlet-gap` and `seed` are not written (FAB930)",
             ),
         },
         SwitchOs::Nxos => match p {
@@ -341,8 +341,8 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
                 "platform poll timer, 100 ms; FAB904 when the fabric states another `poll`",
             ),
             P::WatchdogAction => Refused("drop only; `forward` and `alert` are FAB901"),
-            P::LoadBalancing => NotExpressible(
-                "not written: the switch keeps its default ECMP hashing; each `load-balance` switch property is FAB930",
+            P::LoadBalancing => Approximated(
+                "`hash` and `seed` as one `ip load-sharing address … [universal-id N]` line (address/port pairs; no protocol word; not with `roce-qp`); `mode` and `flowlet-gap` are not written (FAB930)",
             ),
         },
         SwitchOs::Cumulus => match p {
@@ -388,7 +388,7 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             P::WatchdogPoll => Rendered("`polling-interval` (ms)"),
             P::WatchdogAction => Refused("drop only; `forward` and `alert` are FAB901"),
             P::LoadBalancing => Approximated(
-                "`hash` as `system forwarding ecmp-hash` (the five outer-header fields on or off, `ipv6-label` and `ingress-interface` off; `enabled`/`disabled` from 5.15); none with `roce-qp`; `mode`, `flowlet-gap` and `seed` are not written (FAB930)",
+                "`hash` as `system forwarding ecmp-hash` (the five outer-header fields on or off, `ipv6-label` and `ingress-interface` off; `enabled`/`disabled` from 5.15); none with `roce-qp`; `seed` as `system forwarding hash-seed`; `mode adaptive` as `router adaptive-routing` on Spectrum-4 from 5.6, globally and on the switch-facing ports; `mode flowlet|per-packet` and `flowlet-gap` are not written (FAB930)",
             ),
         },
         SwitchOs::Junos => match p {
@@ -429,8 +429,8 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
             P::WatchdogRestore => Rendered("`recovery` (ms)"),
             P::WatchdogPoll => Rendered("`poll-interval` (ms)"),
             P::WatchdogAction => Refused("`watchdog-action drop|forward`; `alert` is FAB901"),
-            P::LoadBalancing => NotExpressible(
-                "not written: the switch keeps its default ECMP hashing; each `load-balance` switch property is FAB930",
+            P::LoadBalancing => Approximated(
+                "`hash` as `enhanced-hash-key family inet|inet6 no-…` for the fields left out; `roce-qp` is the QFX5240's default; `mode flowlet|per-packet` and `flowlet-gap` as `ecmp-dlb` on the QFX5230/QFX5240; `seed` and `mode adaptive` are not written (FAB930)",
             ),
         },
     };
@@ -455,9 +455,10 @@ pub fn properties_of(ctx: &SwitchContext) -> Vec<Property> {
         ports,
         sonic,
         hash_fields,
+        lb,
     } = ctx;
     let mut out = vec![P::Identity, P::Release, P::Platform, P::Mtu];
-    if hash_fields.is_some() {
+    if hash_fields.is_some() || lb.mode.is_some() || lb.seed.is_some() {
         out.push(P::LoadBalancing);
     }
     if let Some(plan) = sonic {

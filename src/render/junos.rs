@@ -111,6 +111,8 @@ pub struct JBreakout {
 #[derive(Debug, Serialize)]
 pub struct JunosView {
     pub hostname: String,
+    /// `forwarding-options enhanced-hash-key` (`render::lb`).
+    pub lb: super::lb::JunosLb,
     pub fabric: String,
     pub description: Option<String>,
     /// The fill-level base, stated in the file: what one queue may hold.
@@ -540,6 +542,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(JunosView, Vec<Note>), RenderError> 
     };
     Ok((
         JunosView {
+            lb: super::lb::junos_lb(ctx),
             hostname: ctx.device.clone(),
             fabric: ctx.fabric.clone(),
             description: ctx.description.as_deref().map(escape::comment_text),

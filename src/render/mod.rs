@@ -17,6 +17,7 @@ pub mod fidelity;
 pub mod host;
 pub mod host_dcb;
 pub mod junos;
+pub mod lb;
 pub mod nxos;
 pub mod preflight;
 pub mod sonic;

@@ -61,6 +61,8 @@ pub fn port_name(index: u32) -> String {
 #[derive(Debug, Serialize)]
 pub struct NxosView {
     pub hostname: String,
+    /// `ip load-sharing address … [universal-id N]` (`render::lb`); empty = not written.
+    pub load_sharing: Vec<String>,
     pub fabric: String,
     pub description: Option<String>,
     /// Classes with explicit DSCPs (the catch-all class becomes `class-default`).
@@ -421,6 +423,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(NxosView, Vec<Note>), RenderError> {
         .collect();
     Ok((
         NxosView {
+            load_sharing: super::lb::nxos_lines(ctx),
             hostname: ctx.device.clone(),
             fabric: ctx.fabric.clone(),
             description: ctx.description.as_deref().map(escape::comment_text),

@@ -205,124 +205,129 @@ fn switch_counts(per_os: &BTreeMap<&'static str, usize>) -> String {
     targets.join(", ")
 }
 
-/// FAB930: the switch side of `load-balance` (hash fields, mode, flowlet gap, seed) where no
-/// target writes it, one finding per property at its line, naming the targets whose switches
-/// keep their defaults. SONiC writes `hash` (SWITCH_HASH) unless a field has no SONiC name,
-/// which is FAB931 instead; Cumulus writes it (`ecmp-hash`) unless a field has no NVUE name. The host side (`qps-per-connection`, `split-data-on-qps`) is
-/// written to every host's `nccl.env`, so it gives none.
+/// FAB930/FAB931: the switch side of `load-balance` (hash fields, mode, flowlet gap, seed)
+/// where a switch does not get it, or gets only part of it. `render::lb` decides per switch
+/// (target, platform, release); switches with the same verdict share one finding at the
+/// property's line, naming how many switches of each target it concerns and what they do
+/// instead. A SONiC `hash` with a field SONiC has no name for is FAB931. The host side
+/// (`qps-per-connection`, `split-data-on-qps`) is written to every host's `nccl.env`, so it
+/// gives none.
 fn load_balance_not_rendered(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnostic> {
+    use super::lb::{Prop, Verdict, verdict};
     let Some(lb) = &fabric.load_balance else {
         return Vec::new();
     };
-    // target → switch count, sorted by target name.
-    let mut per_os: BTreeMap<&'static str, usize> = BTreeMap::new();
+    // (property, verdict) → target → switch count.
+    let mut grouped: BTreeMap<(Prop, Verdict), BTreeMap<&'static str, usize>> = BTreeMap::new();
     for s in &lowered.switches {
-        *per_os.entry(s.os.as_str()).or_default() += 1;
+        for prop in [Prop::Hash, Prop::Mode, Prop::FlowletGap, Prop::Seed] {
+            match verdict(s, prop) {
+                None | Some(Verdict::Written) => {}
+                Some(v) => {
+                    *grouped
+                        .entry((prop, v))
+                        .or_default()
+                        .entry(s.os.as_str())
+                        .or_default() += 1
+                }
+            }
+        }
     }
-    let targets = switch_counts(&per_os);
     let mut out = Vec::new();
-    if let Some(h) = &lb.hash {
-        out.extend(hash_not_rendered(h, &per_os));
-    }
-    let mut push = |span: crate::span::Span, what: String, instead: &str| {
-        out.push(
-            Diagnostic::new(
-                Code::LoadBalanceNotRendered,
-                span,
-                format!("load-balance `{what}` is not written for {targets}: {instead}"),
-            )
-            .label("not configured on any switch")
-            .help("configure it on the switches by hand, or remove it so the source says what the switches do; the NCCL settings of `load-balance` are written to every host's nccl.env"),
-        );
-    };
-    if let Some(m) = &lb.mode
-        && m.value != crate::model::LbMode::Ecmp
-    {
-        push(
-            m.span,
-            format!("mode {}", m.value.keyword()),
-            "the switches keep static per-flow ECMP hashing, so a RoCE flow stays on one path however congested it is",
-        );
-    }
-    if let Some(g) = &lb.flowlet_gap {
-        push(
-            g.span,
-            format!(
-                "flowlet-gap {}",
-                crate::syntax::printer::time(crate::syntax::ast::Time(g.value))
-            ),
-            "the switches keep their own flowlet timer, if they do flowlet switching at all",
-        );
-    }
-    if let Some(s) = &lb.seed {
-        let what = match s.value {
-            crate::model::LbSeed::PerTier => "seed per-tier".to_string(),
-            crate::model::LbSeed::Fixed(n) => format!("seed {n}"),
+    for ((prop, v), per_os) in grouped {
+        let (span, what) = match prop {
+            Prop::Hash => match &lb.hash {
+                Some(h) => {
+                    let words: Vec<&str> = h.value.iter().map(|f| f.keyword()).collect();
+                    (h.span, format!("hash {}", words.join(" ")))
+                }
+                None => continue,
+            },
+            Prop::Mode => match &lb.mode {
+                Some(m) => (m.span, format!("mode {}", m.value.keyword())),
+                None => continue,
+            },
+            Prop::FlowletGap => match &lb.flowlet_gap {
+                Some(g) => (
+                    g.span,
+                    format!(
+                        "flowlet-gap {}",
+                        crate::syntax::printer::time(crate::syntax::ast::Time(g.value))
+                    ),
+                ),
+                None => continue,
+            },
+            Prop::Seed => match &lb.seed {
+                Some(s) => (
+                    s.span,
+                    match s.value {
+                        crate::model::LbSeed::PerTier => "seed per-tier".to_string(),
+                        crate::model::LbSeed::Fixed(n) => format!("seed {n}"),
+                    },
+                ),
+                None => continue,
+            },
         };
-        push(
-            s.span,
-            what,
-            "the switches keep their default hash seed, so switches of different tiers may hash alike (polarisation)",
-        );
+        out.push(lb_finding(lb_missing_fields(lb), span, &what, &v, &per_os));
     }
     out
 }
 
-/// The findings of `hash`: FAB931 when SONiC switches cannot take a field (they then keep
-/// their default hash), FAB930 for the targets that write no hash at all.
-fn hash_not_rendered(
-    h: &crate::model::Sourced<Vec<crate::model::HashField>>,
-    per_os: &BTreeMap<&'static str, usize>,
-) -> Vec<Diagnostic> {
-    let words: Vec<&str> = h.value.iter().map(|f| f.keyword()).collect();
-    let what = format!("hash {}", words.join(" "));
-    let mut out = Vec::new();
-    let sonic = per_os.get(SwitchOs::Sonic.as_str()).copied().unwrap_or(0);
-    let missing = super::sonic_hash::unsupported(&h.value);
-    if sonic > 0 && !missing.is_empty() {
-        let missing: Vec<&str> = missing.iter().map(|f| f.keyword()).collect();
-        let switches = switch_counts(&BTreeMap::from([(SwitchOs::Sonic.as_str(), sonic)]));
-        out.push(
-            Diagnostic::new(
-                Code::SonicHashFieldUnsupported,
-                h.span,
-                format!(
-                    "load-balance `{what}` is not written for {switches}: SONiC's SWITCH_HASH has no field for `{}`, and orchagent refuses a list with an unknown field as a whole, so fabricc writes no SWITCH_HASH and the switches keep their default ECMP hash",
-                    missing.join("`, `")
-                ),
-            )
-            .label("SONiC cannot hash on this")
-            .help("drop the field from `hash` to have SONiC hash on the others (SWITCH_HASH ecmp_hash and lag_hash), or configure a UDF hash on the switches by hand"),
-        );
-    }
-    // Cumulus writes `ecmp-hash` when it has a name for every field.
-    let cumulus = super::cumulus::writes_hash(&words);
-    let others: BTreeMap<&'static str, usize> = per_os
+/// The `hash` fields SONiC has no name for, as keywords.
+fn lb_missing_fields(lb: &crate::model::LoadBalance) -> Vec<&'static str> {
+    lb.hash
+        .as_ref()
+        .map(|h| super::sonic_hash::unsupported(&h.value))
+        .unwrap_or_default()
         .iter()
-        .filter(|(os, _)| **os != SwitchOs::Sonic.as_str())
-        .filter(|(os, _)| !(cumulus && **os == SwitchOs::Cumulus.as_str()))
-        .map(|(os, n)| (*os, *n))
-        .collect();
-    if !others.is_empty() {
-        let qp = if h.value.contains(&crate::model::HashField::RoceQp) {
-            "; hashing on the RoCEv2 BTH destination QP needs a UDF hash key, which fabricc writes for no target"
-        } else {
-            ""
-        };
-        out.push(
+        .map(|f| f.keyword())
+        .collect()
+}
+
+/// One load-balance finding for the switches (`per_os`) that share verdict `v`.
+fn lb_finding(
+    sonic_missing: Vec<&'static str>,
+    span: crate::span::Span,
+    what: &str,
+    v: &super::lb::Verdict,
+    per_os: &BTreeMap<&'static str, usize>,
+) -> Diagnostic {
+    use super::lb::Verdict;
+    let switches = switch_counts(per_os);
+    let help = "configure it on the switches by hand, or remove it so the source says what the switches do; the NCCL settings of `load-balance` are written to every host's nccl.env";
+    match v {
+        Verdict::SonicField => Diagnostic::new(
+            Code::SonicHashFieldUnsupported,
+            span,
+            format!(
+                "load-balance `{what}` is not written for {switches}: SONiC's SWITCH_HASH has no field for `{}`, and orchagent refuses a list with an unknown field as a whole, so fabricc writes no SWITCH_HASH and the switches keep their default ECMP hash",
+                sonic_missing.join("`, `")
+            ),
+        )
+        .label("SONiC cannot hash on this")
+        .help("drop the field from `hash` to have SONiC hash on the others (SWITCH_HASH ecmp_hash and lag_hash), or configure a UDF hash on the switches by hand"),
+        Verdict::Partly(reason) => Diagnostic::new(
+            Code::LoadBalanceNotRendered,
+            span,
+            format!("load-balance `{what}` is written only in part for {switches}: {reason}"),
+        )
+        .label("not all of it is configured on these targets")
+        .help(help),
+        // `Written` gives no finding (the caller skips it).
+        Verdict::Not(_) | Verdict::Written => {
+            let reason = match v {
+                Verdict::Not(r) => r.as_str(),
+                _ => "",
+            };
             Diagnostic::new(
                 Code::LoadBalanceNotRendered,
-                h.span,
-                format!(
-                    "load-balance `{what}` is not written for {}: the switches keep their default ECMP hash fields (the platform's 5-tuple or a subset){qp}",
-                    switch_counts(&others)
-                ),
+                span,
+                format!("load-balance `{what}` is not written for {switches}: {reason}"),
             )
             .label("not configured on these targets")
-            .help("configure it on the switches by hand, or remove it so the source says what the switches do; the NCCL settings of `load-balance` are written to every host's nccl.env"),
-        );
+            .help(help)
+        }
     }
-    out
 }
 
 /// A render failure as a finding on the device.

@@ -160,6 +160,7 @@ fn same_switch(a: &SwitchContext, b: &SwitchContext) -> bool {
         ports,
         sonic,
         hash_fields,
+        lb,
     } = a;
     *os == b.os
         && *mtu == b.mtu
@@ -173,6 +174,29 @@ fn same_switch(a: &SwitchContext, b: &SwitchContext) -> bool {
         && ports.iter().zip(&b.ports).all(|(p, q)| same_port(p, q))
         && *sonic == b.sonic
         && *hash_fields == b.hash_fields
+        && same_lb(lb, &b.lb, ports, &b.ports)
+}
+
+/// Equal load-balancing, the switch-facing ports compared by index (their names differ only
+/// where the ports do, which `same_port` compares).
+fn same_lb(
+    a: &super::LbContext,
+    b: &super::LbContext,
+    pa: &[PortContext],
+    pb: &[PortContext],
+) -> bool {
+    let indexes = |lb: &super::LbContext, ports: &[PortContext]| -> Vec<u32> {
+        ports
+            .iter()
+            .filter(|p| lb.switch_ports.contains(&p.name))
+            .map(|p| p.index)
+            .collect()
+    };
+    a.mode == b.mode
+        && a.flowlet_gap_ns == b.flowlet_gap_ns
+        && a.seed == b.seed
+        && a.seed_untiered == b.seed_untiered
+        && indexes(a, pa) == indexes(b, pb)
 }
 
 fn same_port(a: &PortContext, b: &PortContext) -> bool {

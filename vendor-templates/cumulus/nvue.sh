@@ -74,11 +74,22 @@ nv set interface {{ port.name }} qos pfc-watchdog state {{ device.enable }}
 {%- if port.ecn_profile %}
 nv set interface {{ port.name }} qos congestion-control profile {{ port.ecn_profile }}
 {%- endif %}
+{%- if port.adaptive_routing %}
+nv set interface {{ port.name }} router adaptive-routing {{ device.lb.adaptive_routing[0] }} {{ device.lb.adaptive_routing[1] }}
+{%- endif %}
 {%- endfor %}
 {%- if device.ecmp_hash %}
 # load-balance hash: ECMP hashes on exactly these outer-header fields.
 {%- for field, value in device.ecmp_hash %}
 nv set system forwarding ecmp-hash {{ field }} {{ value }}
 {%- endfor %}
+{%- endif %}
+{%- if device.lb.hash_seed is not none %}
+# load-balance seed: this switch's ECMP hash seed (switchd restarts to apply it).
+nv set system forwarding hash-seed {{ device.lb.hash_seed }}
+{%- endif %}
+{%- if device.lb.adaptive_routing %}
+# load-balance mode adaptive: Spectrum adaptive routing, on the switch-facing ports above.
+nv set router adaptive-routing {{ device.lb.adaptive_routing[0] }} {{ device.lb.adaptive_routing[1] }}
 {%- endif %}
 nv config apply -y

@@ -1,0 +1,452 @@
+//! What each target writes of the switch side of `load-balance` (issue 20 item 4), decided in
+//! one place: the renderers print the lines built here, and the preflight reports every
+//! property a switch does not get (FAB930, FAB931), with what the switch does instead.
+//!
+//! Evidence, per target (the lines each builder writes):
+//! * SONiC: `render::sonic_hash` (SWITCH_HASH `ecmp_hash`/`lag_hash`; no mode, gap or seed in
+//!   sonic-net/sonic-buildimage@086b03bd70f9:src/sonic-yang-models/yang-models/sonic-hash.yang).
+//! * Cumulus Linux (NVUE): `nv set system forwarding ecmp-hash …` (`render::cumulus`);
+//!   `nv set system forwarding hash-seed 0-4294967295`, introduced in 5.2.0 (NVIDIA, NVUE
+//!   Command Reference, System Forwarding,
+//!   https://docs.nvidia.com/networking-ethernet-software/nvue-reference/Set-and-Unset-Commands/System-Forwarding/);
+//!   adaptive routing `nv set router adaptive-routing enable on` and per interface
+//!   `nv set interface swpN router adaptive-routing enable on` (`state enabled` from 5.15),
+//!   introduced in 5.1.0, supported on Spectrum-4 from 5.6 (a beta on Spectrum-2/3 up to
+//!   5.5) (NVUE Command Reference, Adaptive Routing, set and show commands,
+//!   https://docs.nvidia.com/networking-ethernet-software/nvue-reference/Set-and-Unset-Commands/Adaptive-Routing/).
+//!   NVUE has no flowlet or per-packet mode and no flowlet timer.
+//! * EOS, Strata (Trident/Tomahawk) platforms: `ip load-sharing trident fields ip …` with the
+//!   keywords `source-ip destination-ip source-port destination-port ingress-interface` (the
+//!   hidden default `ip load-sharing trident fields ip source-ip source-port destination-ip
+//!   destination-port ingress-interface`, annetutil/annet `annet/rulebook/arista/` defaults,
+//!   and Arista's TOI "Selectable hashing fields", EOS 4.20.1F,
+//!   https://arista.com/en/support/toi/tag/hashing). There is no protocol keyword. Sand
+//!   (Jericho) platforms hash in `load-balance policies` / `load-balance sand profile`
+//!   (aristanetworks/avd `eos/load-balance.j2`), whose IPv4 field words fabricc has no
+//!   public source for. No EOS seed or DLB command is written (none sourced).
+//! * NX-OS: `ip load-sharing address {source-destination [port source-destination] |
+//!   destination port destination | source port source} [universal-id SEED]` (Cisco Nexus
+//!   3000/9000 NX-API REST SDK User Guide 9.3(x), "Configuring ECMP Load Balancing": CLI
+//!   `ip load-sharing address source-destination gre-outer rotate 43 universal-id 1`, DME
+//!   `ipv4IPLoadSharing` `loadShareMode srcDest`, `universalID`,
+//!   https://developer.cisco.com/docs/cisco-nexus-3000-and-9000-series-nx-api-rest-sdk-user-guide-and-api-reference-release-9-3x/configuring-ecmp-load-balancing).
+//!   The fields and the seed are one command, so a seed is written only with a `hash`.
+//! * Junos (QFX5000): `forwarding-options enhanced-hash-key family inet|inet6 no-…` removes a
+//!   field from the default hash, which is exactly the five fields of `hash` (Junos CLI
+//!   Reference, "inet (enhanced-hash-key)": default IP source, destination, L4 ports and
+//!   protocol; https://juniper.net/documentation/us/en/software/junos/cli-reference/topics/ref/statement/inet-edit-forwarding-options-enhanced-hash-key-ex-series.html).
+//!   RoCEv2 destination-QP hashing is on by default "on devices and releases that support
+//!   this feature" (Junos OS Evolved AI-ML Data Center Feature Guide, "Queue-Pair Hashing for
+//!   RDMA Flows", https://juniper.net/documentation/us/en/software/junos/ai-ml-evo/topics/topic-map/load-balancing-queue-pair-hash.html):
+//!   the QFX5240. Dynamic load balancing `enhanced-hash-key ecmp-dlb { flowlet
+//!   inactivity-interval µs; | per-packet; }` ("Dynamic Load Balancing (DLB)",
+//!   https://juniper.net/documentation/us/en/software/junos/interfaces-ethernet-switches/topics/topic-map/dynamic-load-balancing.html;
+//!   the interval in microseconds, Apstra's default 256 µs) on the QFX5230 and QFX5240 of
+//!   Juniper's AI data-center JVDs. No QFX5000 hash seed is documented.
+
+use super::context::{Release, SwitchContext, SwitchOs};
+use crate::catalogue::AsicFamily;
+
+/// A switch property of `load-balance`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Prop {
+    Hash,
+    Mode,
+    FlowletGap,
+    Seed,
+}
+
+/// What a switch gets of one property it is asked for.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Verdict {
+    Written,
+    /// Written, but not all of it: the reason says what is left out and what the switch does.
+    Partly(String),
+    /// Not written: the reason says why and what the switch keeps.
+    Not(String),
+    /// SONiC has no name for a field (`roce-qp`): FAB931, no SWITCH_HASH at all.
+    SonicField,
+}
+
+/// The Cumulus release from which adaptive routing is supported on Spectrum-4.
+const CUMULUS_AR_FROM: Release = Release::new(5, 6);
+/// The release from which NVUE spells adaptive routing `state enabled` (before: `enable on`).
+const CUMULUS_AR_STATE_FROM: Release = Release::new(5, 15);
+
+/// The verdict for `prop` on switch `ctx`; `None` when the fabric does not ask for it.
+pub fn verdict(ctx: &SwitchContext, prop: Prop) -> Option<Verdict> {
+    let asked = match prop {
+        Prop::Hash => ctx.hash_fields.is_some(),
+        Prop::Mode => ctx.lb.mode.is_some(),
+        Prop::FlowletGap => ctx.lb.flowlet_gap_ns.is_some(),
+        Prop::Seed => ctx.lb.seed.is_some() || ctx.lb.seed_untiered,
+    };
+    if !asked {
+        return None;
+    }
+    if prop == Prop::Seed && ctx.lb.seed_untiered {
+        return Some(Verdict::Not(
+            "the switch has no tier, so `seed per-tier` gives it no seed; it keeps its default seed".into(),
+        ));
+    }
+    Some(match ctx.os {
+        SwitchOs::Sonic => sonic(ctx, prop),
+        SwitchOs::Cumulus => cumulus(ctx, prop),
+        SwitchOs::Eos => eos(ctx, prop),
+        SwitchOs::Nxos => nxos(ctx, prop),
+        SwitchOs::Junos => junos(ctx, prop),
+    })
+}
+
+fn fields(ctx: &SwitchContext) -> &[&'static str] {
+    ctx.hash_fields.as_deref().unwrap_or(&[])
+}
+
+fn asic(ctx: &SwitchContext) -> Option<AsicFamily> {
+    ctx.platform.as_ref().and_then(|p| p.asic)
+}
+
+fn platform(ctx: &SwitchContext) -> Option<&str> {
+    ctx.platform.as_ref().map(|p| p.name.as_str())
+}
+
+const NO_MODE: &str = "the switch keeps static per-flow ECMP hashing, so a RoCE flow stays on one path however congested it is";
+
+fn sonic(ctx: &SwitchContext, prop: Prop) -> Verdict {
+    match prop {
+        Prop::Hash if fields(ctx).contains(&"roce-qp") => Verdict::SonicField,
+        Prop::Hash => Verdict::Written,
+        Prop::Mode => Verdict::Not(format!(
+            "SONiC's CONFIG_DB (sonic-hash.yang) has no load-balancing mode; {NO_MODE}"
+        )),
+        Prop::FlowletGap => Verdict::Not(
+            "SONiC's CONFIG_DB has no flowlet timer; the switch does no flowlet switching".into(),
+        ),
+        Prop::Seed => Verdict::Not(
+            "SONiC's YANG models have no hash seed (orchagent's `ecmp_hash_seed` in SWITCH|switch is in none, so `config reload` would refuse it); the switch keeps the seed its image sets".into(),
+        ),
+    }
+}
+
+fn cumulus(ctx: &SwitchContext, prop: Prop) -> Verdict {
+    let release = ctx.release.unwrap_or(super::cumulus::NEWEST);
+    match prop {
+        Prop::Hash if super::cumulus::writes_hash(fields(ctx)) => Verdict::Written,
+        Prop::Hash => Verdict::Not(
+            "NVUE's `ecmp-hash` has no field for the RoCEv2 BTH destination QP; the switch keeps its ECMP hash fields (by default the 5-tuple and the IPv6 flow label)".into(),
+        ),
+        Prop::Mode if ctx.lb.mode == Some("adaptive") => cumulus_ar(ctx, release),
+        Prop::Mode => Verdict::Not(format!(
+            "NVUE has no flowlet or per-packet mode (its dynamic mode is adaptive routing, `mode adaptive`, on Spectrum-4); {NO_MODE}"
+        )),
+        Prop::FlowletGap => Verdict::Not(
+            "NVUE has no flowlet timer (adaptive routing decides per packet from port load and queue occupancy)".into(),
+        ),
+        Prop::Seed if ctx.lb.seed.is_some_and(|s| s > u64::from(u32::MAX)) => Verdict::Not(
+            "`hash-seed` takes 0-4294967295; the switch keeps the seed switchd chose".into(),
+        ),
+        Prop::Seed => Verdict::Written,
+    }
+}
+
+fn cumulus_ar(ctx: &SwitchContext, release: Release) -> Verdict {
+    match asic(ctx) {
+        None => Verdict::Not(format!(
+            "adaptive routing is supported on Spectrum-4 only and the model names no `platform` (e.g. `platform nvidia-sn5600`); {NO_MODE}"
+        )),
+        Some(AsicFamily::Spectrum4) if release >= CUMULUS_AR_FROM => Verdict::Written,
+        Some(AsicFamily::Spectrum4) => Verdict::Not(format!(
+            "Cumulus Linux supports adaptive routing on Spectrum-4 from 5.6 (release {release} has it as a beta on Spectrum-2/3 only); {NO_MODE}"
+        )),
+        Some(other) => Verdict::Not(format!(
+            "Cumulus Linux supports adaptive routing on Spectrum-4 only, not on {} ({}); {NO_MODE}",
+            other.as_str(),
+            platform(ctx).unwrap_or("")
+        )),
+    }
+}
+
+/// The EOS keywords of `ip load-sharing trident fields ip`, per `hash` keyword.
+const EOS_FIELDS: [(&str, &str); 4] = [
+    ("src-ip", "source-ip"),
+    ("dst-ip", "destination-ip"),
+    ("src-port", "source-port"),
+    ("dst-port", "destination-port"),
+];
+
+fn eos(ctx: &SwitchContext, prop: Prop) -> Verdict {
+    let unsourced = |what: &str| {
+        Verdict::Not(format!(
+            "fabricc has no public source for EOS's {what} command; {}",
+            match prop {
+                Prop::Seed =>
+                    "the switch keeps its default hash seed, so switches of different tiers may hash alike (polarisation)",
+                _ => NO_MODE,
+            }
+        ))
+    };
+    match prop {
+        Prop::Hash => eos_hash(ctx),
+        Prop::Mode => unsourced("dynamic load balancing"),
+        Prop::FlowletGap => unsourced("flowlet timer"),
+        Prop::Seed => unsourced("hash seed"),
+    }
+}
+
+fn eos_hash(ctx: &SwitchContext) -> Verdict {
+    let keeps = "the switch keeps its default fields (Strata: `ip load-sharing trident fields ip source-ip source-port destination-ip destination-port ingress-interface`)";
+    match asic(ctx) {
+        None => Verdict::Not(format!(
+            "the model names no `platform`, and EOS hashes per ASIC family (Strata: `ip load-sharing trident fields`, Sand: `load-balance sand profile`); {keeps}"
+        )),
+        Some(f) if !f.is_broadcom_xgs() => Verdict::Not(format!(
+            "{} is a Sand (Jericho) platform, hashed in `load-balance sand profile`, whose IPv4 field keywords fabricc has no public source for; the switch keeps `load-balance sand profile default`",
+            platform(ctx).unwrap_or("")
+        )),
+        Some(_) if fields(ctx).contains(&"roce-qp") => Verdict::Not(format!(
+            "`ip load-sharing trident fields ip` has no field for the RoCEv2 BTH destination QP; {keeps}"
+        )),
+        Some(_) if fields(ctx).contains(&"protocol") => Verdict::Partly(
+            "`ip load-sharing trident fields ip` has no protocol keyword: written without `protocol`, so the IP protocol is hashed only if the platform does so of itself".into(),
+        ),
+        Some(_) => Verdict::Written,
+    }
+}
+
+/// `ip load-sharing trident fields ip …` for an EOS Strata switch, when written.
+pub fn eos_lines(ctx: &SwitchContext) -> Vec<String> {
+    if !matches!(
+        verdict(ctx, Prop::Hash),
+        Some(Verdict::Written | Verdict::Partly(_))
+    ) {
+        return Vec::new();
+    }
+    let words: Vec<&str> = EOS_FIELDS
+        .iter()
+        .filter(|(kw, _)| fields(ctx).contains(kw))
+        .map(|(_, w)| *w)
+        .collect();
+    if words.is_empty() {
+        return Vec::new();
+    }
+    vec![format!(
+        "ip load-sharing trident fields ip {}",
+        words.join(" ")
+    )]
+}
+
+/// NX-OS's `ip load-sharing address …` words for the address/port fields of `hash` (protocol
+/// aside); `None` for a set NX-OS has no form for.
+fn nxos_address(fields: &[&str]) -> Option<&'static str> {
+    let has = |k: &str| fields.contains(&k);
+    let set = (
+        has("src-ip"),
+        has("dst-ip"),
+        has("src-port"),
+        has("dst-port"),
+    );
+    match set {
+        (true, true, true, true) => Some("source-destination port source-destination"),
+        (true, true, false, false) => Some("source-destination"),
+        (false, true, false, true) => Some("destination port destination"),
+        (true, false, true, false) => Some("source port source"),
+        _ => None,
+    }
+}
+
+fn nxos(ctx: &SwitchContext, prop: Prop) -> Verdict {
+    let f = fields(ctx);
+    match prop {
+        Prop::Hash if f.contains(&"roce-qp") => Verdict::Not(
+            "fabricc has no public source for an NX-OS UDF hash on the RoCEv2 BTH destination QP; the switch keeps its `ip load-sharing` fields (by default source-destination addresses and ports)".into(),
+        ),
+        Prop::Hash if nxos_address(f).is_none() => Verdict::Not(
+            "`ip load-sharing address` takes source and destination together (with or without ports), or destination address and port, or source address and port; the switch keeps its `ip load-sharing` fields (by default source-destination addresses and ports)".into(),
+        ),
+        Prop::Hash if f.contains(&"protocol") => Verdict::Partly(
+            "`ip load-sharing address` has no protocol word: written without `protocol`, so the IP protocol is hashed only if the platform does so of itself".into(),
+        ),
+        Prop::Hash => Verdict::Written,
+        Prop::Mode | Prop::FlowletGap => Verdict::Not(format!(
+            "fabricc has no public source for NX-OS dynamic load balancing; {NO_MODE}"
+        )),
+        Prop::Seed if !nxos_hash_written(ctx) => Verdict::Not(
+            "NX-OS sets the seed (`universal-id`) on the `ip load-sharing address` line, which also sets the fields, and fabricc writes none without a `hash` it can write; the switch keeps its default universal-id".into(),
+        ),
+        Prop::Seed if ctx.lb.seed.is_some_and(|s| s == 0 || s > u64::from(u32::MAX)) => {
+            Verdict::Not(
+                "`universal-id` takes 1-4294967295; the switch keeps its default universal-id"
+                    .into(),
+            )
+        }
+        Prop::Seed => Verdict::Written,
+    }
+}
+
+fn nxos_hash_written(ctx: &SwitchContext) -> bool {
+    matches!(nxos(ctx, Prop::Hash), Verdict::Written | Verdict::Partly(_))
+        && ctx.hash_fields.is_some()
+}
+
+/// `ip load-sharing address … [universal-id N]` for an NX-OS switch, when written.
+pub fn nxos_lines(ctx: &SwitchContext) -> Vec<String> {
+    if !nxos_hash_written(ctx) {
+        return Vec::new();
+    }
+    let Some(address) = nxos_address(fields(ctx)) else {
+        return Vec::new();
+    };
+    let seed = match (verdict(ctx, Prop::Seed), ctx.lb.seed) {
+        (Some(Verdict::Written), Some(n)) => format!(" universal-id {n}"),
+        _ => String::new(),
+    };
+    vec![format!("ip load-sharing address {address}{seed}")]
+}
+
+/// The platforms whose Junos runs `ecmp-dlb` (Juniper's AI data-center JVDs: QFX5230, QFX5240).
+const JUNOS_DLB: [&str; 2] = ["juniper-qfx5230-64cd", "juniper-qfx5240-64od"];
+/// The platform whose Junos OS Evolved hashes RoCEv2 on the destination QP by default.
+const JUNOS_QP_HASH: [&str; 1] = ["juniper-qfx5240-64od"];
+
+fn junos(ctx: &SwitchContext, prop: Prop) -> Verdict {
+    let p = platform(ctx);
+    let dlb = p.is_some_and(|p| JUNOS_DLB.contains(&p));
+    let no_dlb = || {
+        Verdict::Not(match p {
+            None => format!(
+                "the model names no `platform`, and `ecmp-dlb` exists on QFX5000 platforms only (e.g. `platform juniper-qfx5240-64od`); {NO_MODE}"
+            ),
+            Some(p) => format!(
+                "fabricc knows `ecmp-dlb` on the QFX5230 and QFX5240 only, not on {p}; {NO_MODE}"
+            ),
+        })
+    };
+    match prop {
+        Prop::Hash if fields(ctx).contains(&"roce-qp") && !p.is_some_and(|p| JUNOS_QP_HASH.contains(&p)) => Verdict::Not(
+            "Junos hashes RoCEv2 on the destination QP by default only on the QFX5240 (Junos OS Evolved), and has no statement for it elsewhere; the switch keeps its default fields (IP addresses, L4 ports, protocol)".into(),
+        ),
+        Prop::Hash => Verdict::Written,
+        Prop::Mode | Prop::FlowletGap if !dlb => no_dlb(),
+        Prop::Mode if ctx.lb.mode == Some("adaptive") => Verdict::Not(format!(
+            "Junos's dynamic load balancing (`ecmp-dlb`) has flowlet, per-packet and assigned-flow modes and no adaptive routing (write `mode flowlet`); {NO_MODE}"
+        )),
+        Prop::Mode => Verdict::Written,
+        Prop::FlowletGap if ctx.lb.mode != Some("flowlet") => Verdict::Not(
+            "`inactivity-interval` belongs to `ecmp-dlb flowlet`, and the mode is not `flowlet`".into(),
+        ),
+        Prop::FlowletGap if ctx.lb.flowlet_gap_ns.is_some_and(|g| g % 1_000 != 0) => Verdict::Partly(
+            "`inactivity-interval` is in whole microseconds: written rounded up".into(),
+        ),
+        Prop::FlowletGap => Verdict::Written,
+        Prop::Seed => Verdict::Not(
+            "no QFX5000 hash seed is documented for `enhanced-hash-key`; the switch keeps its default seed, so switches of different tiers may hash alike (polarisation)".into(),
+        ),
+    }
+}
+
+/// `(family, statement)` pairs: the `no-…` statements that leave exactly the fields of `hash`.
+const JUNOS_EXCLUDES: [(&str, &str, &str); 10] = [
+    ("src-ip", "inet", "no-ipv4-source-address"),
+    ("dst-ip", "inet", "no-ipv4-destination-address"),
+    ("src-port", "inet", "no-l4-source-port"),
+    ("dst-port", "inet", "no-l4-destination-port"),
+    ("protocol", "inet", "no-protocol"),
+    ("src-ip", "inet6", "no-ipv6-source-address"),
+    ("dst-ip", "inet6", "no-ipv6-destination-address"),
+    ("src-port", "inet6", "no-l4-source-port"),
+    ("dst-port", "inet6", "no-l4-destination-port"),
+    ("protocol", "inet6", "no-next-header"),
+];
+
+/// What a Junos switch gets under `forwarding-options enhanced-hash-key`.
+#[derive(Debug, Default, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct JunosLb {
+    /// `(family, [no-… statements])`, inet then inet6; empty when nothing is excluded.
+    pub families: Vec<(&'static str, Vec<&'static str>)>,
+    /// The `ecmp-dlb` mode: `flowlet` or `per-packet`; `None` = static hashing.
+    pub dlb: Option<&'static str>,
+    /// `ecmp-dlb flowlet inactivity-interval`, microseconds (rounded up).
+    pub inactivity_interval_us: Option<u64>,
+    /// Whether anything is written (the template's one condition).
+    pub any: bool,
+}
+
+pub fn junos_lb(ctx: &SwitchContext) -> JunosLb {
+    let mut out = JunosLb::default();
+    if matches!(verdict(ctx, Prop::Hash), Some(Verdict::Written)) {
+        for family in ["inet", "inet6"] {
+            let excluded: Vec<&str> = JUNOS_EXCLUDES
+                .iter()
+                .filter(|(kw, fam, _)| *fam == family && !fields(ctx).contains(kw))
+                .map(|(_, _, st)| *st)
+                .collect();
+            if !excluded.is_empty() {
+                out.families.push((family, excluded));
+            }
+        }
+    }
+    if matches!(verdict(ctx, Prop::Mode), Some(Verdict::Written)) {
+        out.dlb = match ctx.lb.mode {
+            Some("per-packet") => Some("per-packet"),
+            Some("flowlet") => Some("flowlet"),
+            _ => None,
+        };
+    }
+    if matches!(
+        verdict(ctx, Prop::FlowletGap),
+        Some(Verdict::Written | Verdict::Partly(_))
+    ) {
+        out.inactivity_interval_us = ctx.lb.flowlet_gap_ns.map(|ns| ns.div_ceil(1_000));
+    }
+    out.any = !out.families.is_empty() || out.dlb.is_some();
+    out
+}
+
+/// What a Cumulus switch gets besides `ecmp-hash`.
+#[derive(Debug, Default, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct CumulusLb {
+    pub hash_seed: Option<u64>,
+    /// Adaptive routing: the NVUE key and value (`enable`/`on` before 5.15, `state`/`enabled`
+    /// from it), globally and on every switch-facing port.
+    pub adaptive_routing: Option<(&'static str, &'static str)>,
+    pub ar_ports: Vec<String>,
+}
+
+pub fn cumulus_lb(ctx: &SwitchContext) -> CumulusLb {
+    let release = ctx.release.unwrap_or(super::cumulus::NEWEST);
+    let mut out = CumulusLb::default();
+    if matches!(verdict(ctx, Prop::Seed), Some(Verdict::Written)) {
+        out.hash_seed = ctx.lb.seed;
+    }
+    if matches!(verdict(ctx, Prop::Mode), Some(Verdict::Written)) {
+        out.adaptive_routing = Some(if release >= CUMULUS_AR_STATE_FROM {
+            ("state", "enabled")
+        } else {
+            ("enable", "on")
+        });
+        out.ar_ports = ctx.lb.switch_ports.clone();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nxos_address_forms() {
+        assert_eq!(
+            nxos_address(&["src-ip", "dst-ip", "src-port", "dst-port", "protocol"]),
+            Some("source-destination port source-destination")
+        );
+        assert_eq!(
+            nxos_address(&["dst-ip", "src-ip"]),
+            Some("source-destination")
+        );
+        assert_eq!(
+            nxos_address(&["dst-ip", "dst-port"]),
+            Some("destination port destination")
+        );
+        assert_eq!(nxos_address(&["src-ip"]), None);
+    }
+}
