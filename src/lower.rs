@@ -37,7 +37,6 @@
 //!   no cable length and no manual receive buffers (the firmware owns the NIC buffers, see
 //!   `render::host`); NIC identity as declared, else the driver's default name (`mlx5_<i>`).
 
-mod lb;
 mod sonic;
 
 use std::collections::BTreeSet;
@@ -50,11 +49,11 @@ use crate::analysis::qos_plan::host_netdev_mtu;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::qos::{ClassView, dscp_table, roce_classes};
 use crate::model::{
-    self, DeviceId, Dscp, Fabric, HostId, Os, Scheduling as MScheduling, SwitchId,
+    self, DeviceId, Dscp, Fabric, HostId, LbMode, LbSeed, Os, Scheduling as MScheduling, SwitchId,
     Watchdog as MWatchdog,
 };
 use crate::render::{
-    BufferPlan, ClassContext, Ecn, Fec, Headroom, HeadroomFormula, HostContext, HostQos,
+    BufferPlan, ClassContext, Ecn, Fec, Headroom, HeadroomFormula, HostContext, HostQos, LbContext,
     NicContext, NicDriver, PauseThreshold, PlatformContext, PortContext, QosPlan, QueueEcn,
     Scheduling, SwitchContext, SwitchOs, TosClass, Tsa, Watchdog, WatchdogAction, WatchdogDefaults,
     cumulus, eos, junos, nxos,
@@ -719,7 +718,7 @@ fn lower_switch(
             description: sw.description.as_ref().map(|d| d.value.clone()),
             fabric: fabric.name.clone(),
             hash_fields: hash_fields(fabric),
-            lb: lb::lb_context(fabric, s, &ports),
+            lb: lb_context(fabric, s, &ports),
             mtu: u32::try_from(mtu).unwrap_or(u32::MAX),
             qos,
             watchdog,
@@ -800,7 +799,7 @@ fn lower_switch(
         description: sw.description.as_ref().map(|d| d.value.clone()),
         fabric: fabric.name.clone(),
         hash_fields: hash_fields(fabric),
-        lb: lb::lb_context(fabric, s, &ports),
+        lb: lb_context(fabric, s, &ports),
         mtu: u32::try_from(mtu).unwrap_or(u32::MAX),
         qos,
         watchdog,
@@ -941,6 +940,51 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Result<Option<HostContext>, Diagnos
             .map(|(i, n)| format!("{} ({})", fabric.nic_name(h, i as u32), n.role.word()))
             .collect(),
     }))
+}
+
+// ---- load-balance (issue 20 item 4): what the fabric asks of one switch; `render::lb`
+// decides what each target writes of it.
+
+/// The `load-balance` request for switch `s`, whose fabric ports are `ports`.
+fn lb_context(fabric: &Fabric, s: SwitchId, ports: &[PortContext]) -> LbContext {
+    let Some(lb) = &fabric.load_balance else {
+        return LbContext::default();
+    };
+    let mode = lb
+        .mode
+        .as_ref()
+        .map(|m| m.value)
+        .filter(|m| *m != LbMode::Ecmp)
+        .map(LbMode::keyword);
+    let tier = tier_of(fabric, s);
+    let (seed, seed_untiered) = match lb.seed.as_ref().map(|s| s.value) {
+        None => (None, false),
+        Some(LbSeed::Fixed(n)) => (Some(n), false),
+        // One seed per tier: the tier's number, so a leaf and a spine never hash alike.
+        Some(LbSeed::PerTier) => (tier.map(u64::from), tier.is_none()),
+    };
+    let switches: BTreeSet<&str> = fabric.switches.iter().map(|s| s.name.as_str()).collect();
+    LbContext {
+        mode,
+        flowlet_gap_ns: lb.flowlet_gap.as_ref().map(|g| g.value),
+        seed,
+        seed_untiered,
+        switch_ports: ports
+            .iter()
+            .filter(|p| switches.contains(p.peer.as_str()))
+            .map(|p| p.name.clone())
+            .collect(),
+    }
+}
+
+/// The tier number of a switch: its own `tier`, else its generator tier's level.
+fn tier_of(fabric: &Fabric, s: SwitchId) -> Option<u8> {
+    let sw = fabric.switch(s);
+    sw.tier.as_ref().map(|t| t.value).or_else(|| {
+        sw.generated
+            .and_then(|t| fabric.tiers.get(t.0 as usize))
+            .map(|t| t.level)
+    })
 }
 
 /// The keywords of the fabric's `load-balance { hash … }`, in the order written.

@@ -291,6 +291,40 @@ fn round_trip_sonic_fixtures() {
     );
 }
 
+/// Issue 20 item 4: SONiC's `SWITCH_HASH|GLOBAL` comes back as `load-balance { hash … }`, and
+/// the imported fabric writes the same SWITCH_HASH (the round trip compares every CONFIG_DB).
+#[test]
+fn round_trip_sonic_switch_hash() {
+    let fixture = root().join("fixtures/import/sonic-load-balance.fab");
+    round_trip(&fixture, false);
+    let (orig, files) = build(&fixture);
+    let dir = scratch("sonic-load-balance-text").join("state");
+    fs::create_dir_all(&dir).unwrap();
+    write_state(&orig, &files, &dir);
+    let (i, _) = import_named(&dir, orig.fabric_name().unwrap());
+    assert!(
+        i.text
+            .contains("load-balance { hash src-ip dst-ip src-port dst-port protocol }"),
+        "{}",
+        i.text
+    );
+    // A field the `.fab` has no keyword for, on one switch: that switch's hash is reported
+    // and the others' is the fabric's.
+    edit(&dir, "leaf1/config_db.json", |v| {
+        v["SWITCH_HASH"]["GLOBAL"]["ecmp_hash"] = serde_json::json!(["SRC_IP", "IN_PORT"]);
+    });
+    let (i, _) = import_named(&dir, orig.fabric_name().unwrap());
+    let msgs: Vec<&str> = i.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert!(
+        msgs.iter().any(|m| m.contains("hashes on `IN_PORT`")),
+        "{msgs:?}"
+    );
+    assert!(
+        i.text
+            .contains("load-balance { hash src-ip dst-ip src-port dst-port protocol }")
+    );
+}
+
 /// Edits a JSON state file in place (pretty-printed, so that every value has its own line).
 fn edit(dir: &Path, file: &str, f: impl FnOnce(&mut serde_json::Value)) {
     let p = dir.join(file);

@@ -187,6 +187,10 @@ pub struct Switch {
     pub interfaces: Vec<(String, String)>,
     /// A Cumulus switch (read from `startup.yaml`, `cumulus.rs`), not a SONiC one.
     pub cumulus: Option<Cumulus>,
+    /// `SWITCH_HASH|GLOBAL` `ecmp_hash` as `load-balance { hash … }` keywords, in the
+    /// `.fab`'s order, and where the list is; `None` when the switch sets none, or sets a
+    /// field the `.fab` has no keyword for (a note says so).
+    pub hash: Option<(Vec<&'static str>, Ev)>,
 }
 
 /// What a Cumulus switch adds to the SONiC shape.

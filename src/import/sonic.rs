@@ -16,6 +16,10 @@
 //! * `DEVICE_NEIGHBOR|<port>`: the neighbour's `name` and `port`;
 //! * `STATIC_ROUTE|<prefix>`: `nexthop` and/or `ifname`; `INTERFACE|<port>|<address>`: the
 //!   port addresses that place a next hop and a prefix on a link.
+//! * `SWITCH_HASH|GLOBAL` `ecmp_hash`: the ECMP hash fields, as `load-balance { hash … }`
+//!   (`SRC_IP` `src-ip`, `DST_IP` `dst-ip`, `L4_SRC_PORT` `src-port`, `L4_DST_PORT`
+//!   `dst-port`, `IP_PROTOCOL` `protocol`: the names `render::sonic_hash` writes; a list with
+//!   another field, `IN_PORT` say, cannot be carried and is reported).
 //!
 //! * `PORT_QOS_MAP`'s `tc_to_queue_map`, `tc_to_pg_map`, `pfc_to_queue_map` → `TC_TO_QUEUE_MAP`,
 //!   `TC_TO_PRIORITY_GROUP_MAP`, `MAP_PFC_PRIORITY_TO_QUEUE`: the queue plan (`classes.rs`
@@ -531,12 +535,67 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
             at: key_ev(file, k, rec),
         });
     }
+    sw.hash = switch_hash(root, file, notes);
     for (k, _) in table("INTERFACE") {
         if let Some((port, addr)) = k.name.split_once('|') {
             sw.interfaces.push((port.to_string(), addr.to_string()));
         }
     }
     sw
+}
+
+/// `SWITCH_HASH|GLOBAL` `ecmp_hash` as `hash` keywords in the `.fab`'s order (the order of
+/// the list is not significant to orchagent, which keeps it in a set), or a note when a field
+/// has no keyword. A `lag_hash` other than `ecmp_hash` is reported: `hash` states one list
+/// for both, and the `.fab` carries `ecmp_hash`.
+fn switch_hash(root: &Node, file: usize, notes: &mut Vec<Note>) -> Option<(Vec<&'static str>, Ev)> {
+    let global = root.get("SWITCH_HASH")?.get("GLOBAL")?;
+    let list = field(global, "ecmp_hash")?;
+    let names: Vec<String> = match &list.value {
+        Value::Array(items) => items.iter().filter_map(Node::scalar).collect(),
+        _ => text(list)?
+            .split(',')
+            .map(|x| x.trim().to_string())
+            .collect(),
+    };
+    let at = ev(file, list);
+    let mut fields = Vec::new();
+    for n in &names {
+        let Some(f) = crate::model::HashField::ALL
+            .into_iter()
+            .find(|f| crate::render::sonic_hash::sonic_field(*f) == Some(n.as_str()))
+        else {
+            notes.push(Note::new(
+                NoteKind::CannotCarry,
+                at,
+                format!("SWITCH_HASH|GLOBAL ecmp_hash hashes on `{n}`, which `load-balance {{ hash … }}` has no keyword for; the `.fab` states no hash"),
+            ));
+            return None;
+        };
+        fields.push(f);
+    }
+    if let Some(lag) = field(global, "lag_hash")
+        && let Value::Array(items) = &lag.value
+    {
+        let lag: BTreeSet<String> = items.iter().filter_map(Node::scalar).collect();
+        if lag != names.iter().cloned().collect() {
+            notes.push(Note::new(
+                NoteKind::CannotCarry,
+                ev(file, lag_node(global)),
+                "SWITCH_HASH|GLOBAL lag_hash differs from ecmp_hash; `load-balance { hash … }` states one list for both, and the `.fab` carries ecmp_hash",
+            ));
+        }
+    }
+    let keywords = crate::model::HashField::ALL
+        .into_iter()
+        .filter(|f| fields.contains(f))
+        .map(|f| f.keyword())
+        .collect();
+    Some((keywords, at))
+}
+
+fn lag_node<'a, 't>(global: &'a Node<'t>) -> &'a Node<'t> {
+    field(global, "lag_hash").unwrap_or(global)
 }
 
 /// `5000` mm → `5m`.

@@ -356,6 +356,7 @@ pub fn fab(
     if let Some((w, at)) = fabric_wd {
         o.line(1, &watchdog_words(w), Some(at));
     }
+    load_balance(d, &mut o, &mut notes);
     o.line(0, "", None);
 
     // ---- models ----
@@ -914,6 +915,42 @@ pub fn fab(
         .map(|&(a, b, e)| (a, b, e, device(a)))
         .collect();
     (o.text, origins)
+}
+
+/// `load-balance { hash … }` from the switches' SWITCH_HASH: the list most switches run. A
+/// switch with another list is reported (the `.fab` states one policy for the fabric).
+fn load_balance(d: &Deployed, o: &mut Out, notes: &mut Vec<Note>) {
+    let hashes: Vec<(Vec<&'static str>, Ev)> = d
+        .switches
+        .iter()
+        .filter_map(|s| s.sw.hash.clone())
+        .collect();
+    let Some((fields, at)) = majority(&hashes) else {
+        return;
+    };
+    for (s, (f, e)) in d
+        .switches
+        .iter()
+        .filter_map(|s| s.sw.hash.as_ref().map(|h| (s, h)))
+    {
+        if *f != fields {
+            notes.push(Note::new(
+                NoteKind::CannotCarry,
+                *e,
+                format!(
+                    "`{}` hashes ECMP on `{}`, the other switches on `{}`; `load-balance` states one hash for the fabric, the most common",
+                    s.name,
+                    f.join(" "),
+                    fields.join(" ")
+                ),
+            ));
+        }
+    }
+    o.line(
+        1,
+        &format!("load-balance {{ hash {} }}", fields.join(" ")),
+        Some(at),
+    );
 }
 
 fn is_name(s: &str) -> bool {

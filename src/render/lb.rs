@@ -129,13 +129,13 @@ fn sonic(ctx: &SwitchContext, prop: Prop) -> Verdict {
 }
 
 fn cumulus(ctx: &SwitchContext, prop: Prop) -> Verdict {
-    let release = ctx.release.unwrap_or(super::cumulus::NEWEST);
     match prop {
-        Prop::Hash if super::cumulus::writes_hash(fields(ctx)) => Verdict::Written,
+        // Every `hash` keyword but `roce-qp` has an `ecmp-hash` field (`cumulus::ecmp_hash`).
+        Prop::Hash if !fields(ctx).contains(&"roce-qp") => Verdict::Written,
         Prop::Hash => Verdict::Not(
             "NVUE's `ecmp-hash` has no field for the RoCEv2 BTH destination QP; the switch keeps its ECMP hash fields (by default the 5-tuple and the IPv6 flow label)".into(),
         ),
-        Prop::Mode if ctx.lb.mode == Some("adaptive") => cumulus_ar(ctx, release),
+        Prop::Mode if ctx.lb.mode == Some("adaptive") => cumulus_ar(ctx),
         Prop::Mode => Verdict::Not(format!(
             "NVUE has no flowlet or per-packet mode (its dynamic mode is adaptive routing, `mode adaptive`, on Spectrum-4); {NO_MODE}"
         )),
@@ -149,14 +149,19 @@ fn cumulus(ctx: &SwitchContext, prop: Prop) -> Verdict {
     }
 }
 
-fn cumulus_ar(ctx: &SwitchContext, release: Release) -> Verdict {
+/// Whether the switch runs `release` or later (no release stated: the newest, which does).
+fn from(ctx: &SwitchContext, release: Release) -> bool {
+    ctx.release.is_none_or(|r| r >= release)
+}
+
+fn cumulus_ar(ctx: &SwitchContext) -> Verdict {
     match asic(ctx) {
         None => Verdict::Not(format!(
             "adaptive routing is supported on Spectrum-4 only and the model names no `platform` (e.g. `platform nvidia-sn5600`); {NO_MODE}"
         )),
-        Some(AsicFamily::Spectrum4) if release >= CUMULUS_AR_FROM => Verdict::Written,
+        Some(AsicFamily::Spectrum4) if from(ctx, CUMULUS_AR_FROM) => Verdict::Written,
         Some(AsicFamily::Spectrum4) => Verdict::Not(format!(
-            "Cumulus Linux supports adaptive routing on Spectrum-4 from 5.6 (release {release} has it as a beta on Spectrum-2/3 only); {NO_MODE}"
+            "Cumulus Linux supports adaptive routing on Spectrum-4 from 5.6 (earlier releases have it as a beta on Spectrum-2/3 only); {NO_MODE}"
         )),
         Some(other) => Verdict::Not(format!(
             "Cumulus Linux supports adaptive routing on Spectrum-4 only, not on {} ({}); {NO_MODE}",
@@ -413,13 +418,12 @@ pub struct CumulusLb {
 }
 
 pub fn cumulus_lb(ctx: &SwitchContext) -> CumulusLb {
-    let release = ctx.release.unwrap_or(super::cumulus::NEWEST);
     let mut out = CumulusLb::default();
     if matches!(verdict(ctx, Prop::Seed), Some(Verdict::Written)) {
         out.hash_seed = ctx.lb.seed;
     }
     if matches!(verdict(ctx, Prop::Mode), Some(Verdict::Written)) {
-        out.adaptive_routing = Some(if release >= CUMULUS_AR_STATE_FROM {
+        out.adaptive_routing = Some(if from(ctx, CUMULUS_AR_STATE_FROM) {
             ("state", "enabled")
         } else {
             ("enable", "on")
