@@ -160,6 +160,8 @@ const GOLDEN: &[(&str, &str)] = &[
         "lb-every-target",
         "fixtures/build/inputs/lb-every-target.fab",
     ),
+    // issue 20 item 4: adaptive routing and a fixed seed where the platform can run them.
+    ("lb-adaptive", "fixtures/build/inputs/lb-adaptive.fab"),
     // Issue 18 item 2: one leaf per target, 800G cages split 2 x 400G.
     (
         "breakout-every-target",
@@ -180,6 +182,8 @@ const SWITCHES_ONLY: &[(&str, &str)] = &[
     ("amd-mi300x-jvd-junos", "junos"),
     // The breakouts are on the switches; its hosts are like every other fixture's.
     ("breakout-every-target", "sonic,cumulus,eos,nxos,junos"),
+    // Its two hosts are like lb-every-target's.
+    ("lb-adaptive", "sonic,cumulus,eos,nxos,junos"),
 ];
 
 /// The extra build arguments of a golden case.

@@ -62,7 +62,7 @@ pub enum Verdict {
     Written,
     /// Written, but not all of it: the reason says what is left out and what the switch does.
     Partly(String),
-    /// Not written: the reason says why and what the switch keeps.
+    /// Not written: the reason says why and what each switch keeps.
     Not(String),
     /// SONiC has no name for a field (`roce-qp`): FAB931, no SWITCH_HASH at all.
     SonicField,
@@ -110,7 +110,7 @@ fn platform(ctx: &SwitchContext) -> Option<&str> {
     ctx.platform.as_ref().map(|p| p.name.as_str())
 }
 
-const NO_MODE: &str = "the switch keeps static per-flow ECMP hashing, so a RoCE flow stays on one path however congested it is";
+const NO_MODE: &str = "each switch keeps static per-flow ECMP hashing, so a RoCE flow stays on one path however congested it is";
 
 fn sonic(ctx: &SwitchContext, prop: Prop) -> Verdict {
     match prop {
@@ -120,10 +120,10 @@ fn sonic(ctx: &SwitchContext, prop: Prop) -> Verdict {
             "SONiC's CONFIG_DB (sonic-hash.yang) has no load-balancing mode; {NO_MODE}"
         )),
         Prop::FlowletGap => Verdict::Not(
-            "SONiC's CONFIG_DB has no flowlet timer; the switch does no flowlet switching".into(),
+            "SONiC's CONFIG_DB has no flowlet timer; each switch does no flowlet switching".into(),
         ),
         Prop::Seed => Verdict::Not(
-            "SONiC's YANG models have no hash seed (orchagent's `ecmp_hash_seed` in SWITCH|switch is in none, so `config reload` would refuse it); the switch keeps the seed its image sets".into(),
+            "SONiC's YANG models have no hash seed (orchagent's `ecmp_hash_seed` in SWITCH|switch is in none, so `config reload` would refuse it); each switch keeps the seed its image sets".into(),
         ),
     }
 }
@@ -133,7 +133,7 @@ fn cumulus(ctx: &SwitchContext, prop: Prop) -> Verdict {
         // Every `hash` keyword but `roce-qp` has an `ecmp-hash` field (`cumulus::ecmp_hash`).
         Prop::Hash if !fields(ctx).contains(&"roce-qp") => Verdict::Written,
         Prop::Hash => Verdict::Not(
-            "NVUE's `ecmp-hash` has no field for the RoCEv2 BTH destination QP; the switch keeps its ECMP hash fields (by default the 5-tuple and the IPv6 flow label)".into(),
+            "NVUE's `ecmp-hash` has no field for the RoCEv2 BTH destination QP; each switch keeps its ECMP hash fields (by default the 5-tuple and the IPv6 flow label)".into(),
         ),
         Prop::Mode if ctx.lb.mode == Some("adaptive") => cumulus_ar(ctx),
         Prop::Mode => Verdict::Not(format!(
@@ -143,7 +143,7 @@ fn cumulus(ctx: &SwitchContext, prop: Prop) -> Verdict {
             "NVUE has no flowlet timer (adaptive routing decides per packet from port load and queue occupancy)".into(),
         ),
         Prop::Seed if ctx.lb.seed.is_some_and(|s| s > u64::from(u32::MAX)) => Verdict::Not(
-            "`hash-seed` takes 0-4294967295; the switch keeps the seed switchd chose".into(),
+            "`hash-seed` takes 0-4294967295; each switch keeps the seed switchd chose".into(),
         ),
         Prop::Seed => Verdict::Written,
     }
@@ -185,7 +185,7 @@ fn eos(ctx: &SwitchContext, prop: Prop) -> Verdict {
             "fabricc has no public source for EOS's {what} command; {}",
             match prop {
                 Prop::Seed =>
-                    "the switch keeps its default hash seed, so switches of different tiers may hash alike (polarisation)",
+                    "each switch keeps its default hash seed, so switches of different tiers may hash alike (polarisation)",
                 _ => NO_MODE,
             }
         ))
@@ -199,13 +199,13 @@ fn eos(ctx: &SwitchContext, prop: Prop) -> Verdict {
 }
 
 fn eos_hash(ctx: &SwitchContext) -> Verdict {
-    let keeps = "the switch keeps its default fields (Strata: `ip load-sharing trident fields ip source-ip source-port destination-ip destination-port ingress-interface`)";
+    let keeps = "each switch keeps its default fields (Strata: `ip load-sharing trident fields ip source-ip source-port destination-ip destination-port ingress-interface`)";
     match asic(ctx) {
         None => Verdict::Not(format!(
             "the model names no `platform`, and EOS hashes per ASIC family (Strata: `ip load-sharing trident fields`, Sand: `load-balance sand profile`); {keeps}"
         )),
         Some(f) if !f.is_broadcom_xgs() => Verdict::Not(format!(
-            "{} is a Sand (Jericho) platform, hashed in `load-balance sand profile`, whose IPv4 field keywords fabricc has no public source for; the switch keeps `load-balance sand profile default`",
+            "{} is a Sand (Jericho) platform, hashed in `load-balance sand profile`, whose IPv4 field keywords fabricc has no public source for; each switch keeps `load-balance sand profile default`",
             platform(ctx).unwrap_or("")
         )),
         Some(_) if fields(ctx).contains(&"roce-qp") => Verdict::Not(format!(
@@ -263,10 +263,10 @@ fn nxos(ctx: &SwitchContext, prop: Prop) -> Verdict {
     let f = fields(ctx);
     match prop {
         Prop::Hash if f.contains(&"roce-qp") => Verdict::Not(
-            "fabricc has no public source for an NX-OS UDF hash on the RoCEv2 BTH destination QP; the switch keeps its `ip load-sharing` fields (by default source-destination addresses and ports)".into(),
+            "fabricc has no public source for an NX-OS UDF hash on the RoCEv2 BTH destination QP; each switch keeps its `ip load-sharing` fields (by default source-destination addresses and ports)".into(),
         ),
         Prop::Hash if nxos_address(f).is_none() => Verdict::Not(
-            "`ip load-sharing address` takes source and destination together (with or without ports), or destination address and port, or source address and port; the switch keeps its `ip load-sharing` fields (by default source-destination addresses and ports)".into(),
+            "`ip load-sharing address` takes source and destination together (with or without ports), or destination address and port, or source address and port; each switch keeps its `ip load-sharing` fields (by default source-destination addresses and ports)".into(),
         ),
         Prop::Hash if f.contains(&"protocol") => Verdict::Partly(
             "`ip load-sharing address` has no protocol word: written without `protocol`, so the IP protocol is hashed only if the platform does so of itself".into(),
@@ -276,11 +276,11 @@ fn nxos(ctx: &SwitchContext, prop: Prop) -> Verdict {
             "fabricc has no public source for NX-OS dynamic load balancing; {NO_MODE}"
         )),
         Prop::Seed if !nxos_hash_written(ctx) => Verdict::Not(
-            "NX-OS sets the seed (`universal-id`) on the `ip load-sharing address` line, which also sets the fields, and fabricc writes none without a `hash` it can write; the switch keeps its default universal-id".into(),
+            "NX-OS sets the seed (`universal-id`) on the `ip load-sharing address` line, which also sets the fields, and fabricc writes none without a `hash` it can write; each switch keeps its default universal-id".into(),
         ),
         Prop::Seed if ctx.lb.seed.is_some_and(|s| s == 0 || s > u64::from(u32::MAX)) => {
             Verdict::Not(
-                "`universal-id` takes 1-4294967295; the switch keeps its default universal-id"
+                "`universal-id` takes 1-4294967295; each switch keeps its default universal-id"
                     .into(),
             )
         }
@@ -328,7 +328,7 @@ fn junos(ctx: &SwitchContext, prop: Prop) -> Verdict {
     };
     match prop {
         Prop::Hash if fields(ctx).contains(&"roce-qp") && !p.is_some_and(|p| JUNOS_QP_HASH.contains(&p)) => Verdict::Not(
-            "Junos hashes RoCEv2 on the destination QP by default only on the QFX5240 (Junos OS Evolved), and has no statement for it elsewhere; the switch keeps its default fields (IP addresses, L4 ports, protocol)".into(),
+            "Junos hashes RoCEv2 on the destination QP by default only on the QFX5240 (Junos OS Evolved), and has no statement for it elsewhere; each switch keeps its default fields (IP addresses, L4 ports, protocol)".into(),
         ),
         Prop::Hash => Verdict::Written,
         Prop::Mode | Prop::FlowletGap if !dlb => no_dlb(),
@@ -344,7 +344,7 @@ fn junos(ctx: &SwitchContext, prop: Prop) -> Verdict {
         ),
         Prop::FlowletGap => Verdict::Written,
         Prop::Seed => Verdict::Not(
-            "no QFX5000 hash seed is documented for `enhanced-hash-key`; the switch keeps its default seed, so switches of different tiers may hash alike (polarisation)".into(),
+            "no QFX5000 hash seed is documented for `enhanced-hash-key`; each switch keeps its default seed, so switches of different tiers may hash alike (polarisation)".into(),
         ),
     }
 }
