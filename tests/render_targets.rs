@@ -1290,3 +1290,244 @@ fn port_speed_is_a_finding_only_where_the_breakout_is_not_written() {
         }
     }
 }
+
+// ---- load balancing per target and platform (issue 20 item 4) -----------------------------
+
+/// A leaf of `os` asking `hash`, `mode`, `flowlet-gap` (ns) and `seed`, on `platform`.
+fn lb_leaf(
+    os: SwitchOs,
+    platform: Option<(&str, Option<fabricc::catalogue::AsicFamily>)>,
+    hash: &[&'static str],
+    mode: Option<&'static str>,
+    gap_ns: Option<u64>,
+    seed: Option<u64>,
+) -> SwitchContext {
+    let mut ctx = leaf(os);
+    ctx.platform = platform.map(|(name, asic)| PlatformContext {
+        name: name.into(),
+        asic,
+        breakouts: Vec::new(),
+    });
+    ctx.hash_fields = (!hash.is_empty()).then(|| hash.to_vec());
+    ctx.lb = LbContext {
+        mode,
+        flowlet_gap_ns: gap_ns,
+        seed,
+        seed_untiered: false,
+        switch_ports: vec![ctx.ports[0].name.clone()],
+    };
+    ctx
+}
+
+fn all_text(ctx: &SwitchContext) -> String {
+    render_switch(&templates(), ctx)
+        .expect("renders")
+        .into_iter()
+        .map(|a| a.contents)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every case: what is written (lines the files hold) and what is not (the FAB930 reason).
+#[test]
+fn load_balance_is_written_where_the_platform_can_and_fab930_says_why_elsewhere() {
+    use fabricc::catalogue::AsicFamily as A;
+    use fabricc::render::lb::{Prop, Verdict, verdict};
+    let five = ["src-ip", "dst-ip", "src-port", "dst-port", "protocol"];
+    let four = ["src-ip", "dst-ip", "src-port", "dst-port"];
+    let qp = [
+        "src-ip", "dst-ip", "src-port", "dst-port", "protocol", "roce-qp",
+    ];
+    let th5 = Some(("arista-7060x6-64pe", Some(A::Tomahawk5)));
+    let j3 = Some(("arista-7280r4-32qf-32df", Some(A::Jericho3)));
+    let sn5600 = Some(("nvidia-sn5600", Some(A::Spectrum4)));
+    let sn4700 = Some(("nvidia-sn4700", Some(A::Spectrum3)));
+    let qfx5240 = Some(("juniper-qfx5240-64od", None));
+    let qfx5230 = Some(("juniper-qfx5230-64cd", None));
+    struct Case {
+        ctx: SwitchContext,
+        prop: Prop,
+        /// `Ok(lines)`: written (each line in the files); `Err(text)`: the FAB930 reason.
+        want: Result<&'static [&'static str], &'static str>,
+    }
+    use SwitchOs::*;
+    let cases = [
+        // Cumulus: seed, adaptive routing on Spectrum-4 only.
+        Case {
+            ctx: lb_leaf(Cumulus, sn5600, &four, Some("adaptive"), None, Some(7)),
+            prop: Prop::Seed,
+            want: Ok(&["nv set system forwarding hash-seed 7"]),
+        },
+        Case {
+            ctx: lb_leaf(Cumulus, sn5600, &four, Some("adaptive"), None, None),
+            prop: Prop::Mode,
+            want: Ok(&[
+                "nv set router adaptive-routing state enabled",
+                "nv set interface swp1 router adaptive-routing state enabled",
+                "adaptive-routing:\n        state: 'enabled'",
+            ]),
+        },
+        Case {
+            ctx: lb_leaf(Cumulus, sn4700, &four, Some("adaptive"), None, None),
+            prop: Prop::Mode,
+            want: Err("adaptive routing on Spectrum-4 only, not on spectrum-3"),
+        },
+        Case {
+            ctx: lb_leaf(Cumulus, None, &four, Some("adaptive"), None, None),
+            prop: Prop::Mode,
+            want: Err("the model names no `platform`"),
+        },
+        Case {
+            ctx: lb_leaf(Cumulus, sn5600, &four, Some("flowlet"), Some(16_000), None),
+            prop: Prop::FlowletGap,
+            want: Err("NVUE has no flowlet timer"),
+        },
+        Case {
+            ctx: lb_leaf(Cumulus, sn5600, &qp, None, None, None),
+            prop: Prop::Hash,
+            want: Err("no field for the RoCEv2 BTH destination QP"),
+        },
+        Case {
+            ctx: lb_leaf(Cumulus, sn5600, &four, None, None, Some(1 << 33)),
+            prop: Prop::Seed,
+            want: Err("`hash-seed` takes 0-4294967295"),
+        },
+        // EOS: Strata fields; Sand and no platform keep their default.
+        Case {
+            ctx: lb_leaf(Eos, th5, &four, None, None, None),
+            prop: Prop::Hash,
+            want: Ok(&[
+                "ip load-sharing trident fields ip source-ip destination-ip source-port destination-port",
+            ]),
+        },
+        Case {
+            ctx: lb_leaf(Eos, th5, &five, None, None, None),
+            prop: Prop::Hash,
+            want: Err("no protocol keyword"),
+        },
+        Case {
+            ctx: lb_leaf(Eos, j3, &four, None, None, None),
+            prop: Prop::Hash,
+            want: Err("Sand (Jericho) platform"),
+        },
+        Case {
+            ctx: lb_leaf(Eos, None, &four, None, None, None),
+            prop: Prop::Hash,
+            want: Err("the model names no `platform`"),
+        },
+        Case {
+            ctx: lb_leaf(Eos, th5, &four, None, None, Some(3)),
+            prop: Prop::Seed,
+            want: Err("no public source for EOS's hash seed"),
+        },
+        // NX-OS: one line for the fields and the seed.
+        Case {
+            ctx: lb_leaf(Nxos, None, &four, None, None, Some(2)),
+            prop: Prop::Seed,
+            want: Ok(&[
+                "ip load-sharing address source-destination port source-destination universal-id 2",
+            ]),
+        },
+        Case {
+            ctx: lb_leaf(Nxos, None, &["dst-ip", "dst-port"], None, None, None),
+            prop: Prop::Hash,
+            want: Ok(&["ip load-sharing address destination port destination"]),
+        },
+        Case {
+            ctx: lb_leaf(Nxos, None, &["src-ip", "dst-port"], None, None, None),
+            prop: Prop::Hash,
+            want: Err("`ip load-sharing address` takes"),
+        },
+        Case {
+            ctx: lb_leaf(Nxos, None, &[], None, None, Some(2)),
+            prop: Prop::Seed,
+            want: Err("on the `ip load-sharing address` line"),
+        },
+        Case {
+            ctx: lb_leaf(Nxos, None, &four, Some("flowlet"), None, None),
+            prop: Prop::Mode,
+            want: Err("no public source for NX-OS dynamic load balancing"),
+        },
+        // Junos: `no-…` for the fields left out, DLB on the QFX5230/5240.
+        Case {
+            ctx: lb_leaf(Junos, qfx5230, &["src-ip", "dst-ip"], None, None, None),
+            prop: Prop::Hash,
+            want: Ok(&[
+                "family inet {\n            no-l4-source-port;\n            no-l4-destination-port;\n            no-protocol;",
+                "no-next-header;",
+            ]),
+        },
+        Case {
+            ctx: lb_leaf(Junos, qfx5240, &qp, None, None, None),
+            prop: Prop::Hash,
+            want: Ok(&[]),
+        },
+        Case {
+            ctx: lb_leaf(Junos, qfx5230, &qp, None, None, None),
+            prop: Prop::Hash,
+            want: Err("only on the QFX5240"),
+        },
+        Case {
+            ctx: lb_leaf(Junos, qfx5240, &four, Some("flowlet"), Some(256_000), None),
+            prop: Prop::FlowletGap,
+            want: Ok(&["flowlet {\n                inactivity-interval 256;"]),
+        },
+        Case {
+            ctx: lb_leaf(Junos, qfx5240, &four, Some("per-packet"), None, None),
+            prop: Prop::Mode,
+            want: Ok(&["ecmp-dlb {\n            per-packet;"]),
+        },
+        Case {
+            ctx: lb_leaf(Junos, qfx5240, &four, Some("adaptive"), None, None),
+            prop: Prop::Mode,
+            want: Err("no adaptive routing (write `mode flowlet`)"),
+        },
+        Case {
+            ctx: lb_leaf(Junos, None, &four, Some("flowlet"), None, None),
+            prop: Prop::Mode,
+            want: Err("`ecmp-dlb` exists on QFX5000 platforms only"),
+        },
+        Case {
+            ctx: lb_leaf(Junos, qfx5240, &four, None, None, Some(4)),
+            prop: Prop::Seed,
+            want: Err("no QFX5000 hash seed is documented"),
+        },
+        // SONiC: the hash only.
+        Case {
+            ctx: lb_leaf(Sonic, None, &four, None, None, Some(4)),
+            prop: Prop::Seed,
+            want: Err("SONiC's YANG models have no hash seed"),
+        },
+    ];
+    for (i, c) in cases.iter().enumerate() {
+        let v = verdict(&c.ctx, c.prop).expect("asked");
+        match (&c.want, &v) {
+            (Ok(lines), Verdict::Written) => {
+                let text = all_text(&c.ctx);
+                for l in *lines {
+                    assert!(text.contains(l), "case {i}: `{l}` missing from\n{text}");
+                }
+            }
+            (Err(why), Verdict::Not(r) | Verdict::Partly(r)) => {
+                assert!(r.contains(why), "case {i}: `{why}` not in `{r}`");
+            }
+            _ => panic!("case {i}: {v:?}, want {:?}", c.want),
+        }
+    }
+    // What is not written leaves no line behind.
+    let none = all_text(&lb_leaf(Eos, j3, &four, Some("flowlet"), None, Some(3)));
+    assert!(!none.contains("load-sharing"), "{none}");
+    let none = all_text(&lb_leaf(
+        Cumulus,
+        sn4700,
+        &four,
+        Some("adaptive"),
+        None,
+        None,
+    ));
+    assert!(!none.contains("adaptive-routing"), "{none}");
+    // Before 5.15 NVUE spells it `enable on`.
+    let mut old = lb_leaf(Cumulus, sn5600, &four, Some("adaptive"), None, None);
+    old.release = Some(Release::new(5, 14));
+    assert!(all_text(&old).contains("nv set router adaptive-routing enable on"));
+}
