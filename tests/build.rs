@@ -321,7 +321,15 @@ fn validate_tree(label: &str, files: &BTreeMap<String, Vec<u8>>, bash: bool) -> 
             assert!(!s.contains("mlnx_qos"), "{label}/{path}: no NVIDIA tool");
             scripts.push(path.clone());
             hosts += 1;
-        } else if path.ends_with("nvue-qos.yaml") {
+        } else if path.ends_with("qos.cfg")
+            || path.ends_with("nvue.sh")
+            || path.ends_with("qos.conf")
+        {
+            // The load-balancing lines (issue 20 item 4) against their documented grammar.
+            let errs = fabricc::render::lb::validate_lines(path, s);
+            assert!(errs.is_empty(), "{label}/{path}:\n{}", errs.join("\n"));
+        }
+        if path.ends_with("nvue-qos.yaml") {
             let _: serde_yaml::Value =
                 serde_yaml::from_str(s).unwrap_or_else(|e| panic!("{label}/{path}: {e}"));
         } else if path == "manifest.json" {

@@ -1319,11 +1319,16 @@ fn lb_leaf(
     ctx
 }
 
+/// Every file of the switch, joined; each file's load-balancing lines must pass LB-1…LB-4.
 fn all_text(ctx: &SwitchContext) -> String {
     render_switch(&templates(), ctx)
         .expect("renders")
         .into_iter()
-        .map(|a| a.contents)
+        .map(|a| {
+            let errs = fabricc::render::lb::validate_lines(&a.path, &a.contents);
+            assert!(errs.is_empty(), "{}", errs.join("\n"));
+            a.contents
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }

@@ -433,9 +433,132 @@ pub fn cumulus_lb(ctx: &SwitchContext) -> CumulusLb {
     out
 }
 
+/// LB-1…LB-4: the load-balancing lines of a generated switch file (`file` is its name:
+/// `qos.cfg` of EOS or NX-OS, `nvue.sh`, `qos.conf`) against the grammar the sources above
+/// give, so a template or builder change cannot write a word the switch would refuse.
+/// Returns the violations, empty when the file passes.
+pub fn validate_lines(file: &str, text: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let l = line.trim();
+        let mut bad =
+            |rule: &str, why: &str| errs.push(format!("{rule} {file}:{}: `{l}`: {why}", n + 1));
+        if let Some(rest) = l.strip_prefix("ip load-sharing trident fields ip ") {
+            // LB-1: EOS Strata field keywords, each once.
+            let words: Vec<&str> = rest.split_whitespace().collect();
+            let known = [
+                "source-ip",
+                "destination-ip",
+                "source-port",
+                "destination-port",
+                "ingress-interface",
+            ];
+            if words.iter().any(|w| !known.contains(w)) {
+                bad("LB-1", "not an `ip load-sharing trident fields ip` keyword");
+            }
+            if words
+                .iter()
+                .collect::<std::collections::BTreeSet<_>>()
+                .len()
+                != words.len()
+            {
+                bad("LB-1", "a field twice");
+            }
+        } else if let Some(rest) = l.strip_prefix("ip load-sharing address ") {
+            // LB-2: NX-OS address/port form, then an optional universal-id 1-4294967295.
+            let (form, seed) = match rest.split_once(" universal-id ") {
+                Some((f, s)) => (f, Some(s)),
+                None => (rest, None),
+            };
+            let forms = [
+                "source-destination port source-destination",
+                "source-destination",
+                "destination port destination",
+                "source port source",
+            ];
+            if !forms.contains(&form) {
+                bad("LB-2", "not an `ip load-sharing address` form");
+            }
+            if seed.is_some_and(|s| !s.parse::<u32>().is_ok_and(|v| v >= 1)) {
+                bad("LB-2", "universal-id is 1-4294967295");
+            }
+        } else if let Some(rest) = l.strip_prefix("nv set system forwarding hash-seed ") {
+            // LB-3: NVUE hash-seed 0-4294967295; adaptive routing's two spellings.
+            if rest.parse::<u32>().is_err() {
+                bad("LB-3", "hash-seed is 0-4294967295");
+            }
+        } else if l.contains("router adaptive-routing ") && l.starts_with("nv set ") {
+            if !(l.ends_with("adaptive-routing state enabled")
+                || l.ends_with("adaptive-routing enable on"))
+            {
+                bad(
+                    "LB-3",
+                    "adaptive routing is `state enabled` (5.15+) or `enable on`",
+                );
+            }
+        } else if let Some(rest) = l.strip_prefix("inactivity-interval ") {
+            // LB-4: Junos ecmp-dlb flowlet interval, whole microseconds.
+            if rest
+                .strip_suffix(';')
+                .is_none_or(|v| v.parse::<u32>().is_err())
+            {
+                bad("LB-4", "inactivity-interval is whole microseconds");
+            }
+        } else if l.starts_with("no-") && file.ends_with("qos.conf") {
+            let known = [
+                "no-ipv4-source-address;",
+                "no-ipv4-destination-address;",
+                "no-ipv6-source-address;",
+                "no-ipv6-destination-address;",
+                "no-l4-source-port;",
+                "no-l4-destination-port;",
+                "no-protocol;",
+                "no-next-header;",
+            ];
+            if !known.contains(&l) {
+                bad(
+                    "LB-4",
+                    "not an `enhanced-hash-key family` statement fabricc writes",
+                );
+            }
+        }
+    }
+    errs
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn validator_catches_bad_lines() {
+        let bad = "ip load-sharing trident fields ip source-ip protocol source-ip\n\
+                   ip load-sharing address source-destination port destination universal-id 0\n\
+                   nv set system forwarding hash-seed -1\n\
+                   nv set router adaptive-routing state on\n\
+                   inactivity-interval 1.5;\n\
+                   no-source-port;\n";
+        let errs = validate_lines("qos.conf", bad).join("\n");
+        for want in [
+            "LB-1 qos.conf:1",
+            "a field twice",
+            "LB-2 qos.conf:2",
+            "universal-id is",
+            "LB-3 qos.conf:3",
+            "LB-3 qos.conf:4",
+            "LB-4 qos.conf:5",
+            "LB-4 qos.conf:6",
+        ] {
+            assert!(errs.contains(want), "{want} missing from\n{errs}");
+        }
+        let good = "ip load-sharing trident fields ip source-ip destination-ip\n\
+                    ip load-sharing address source-destination universal-id 7\n\
+                    nv set system forwarding hash-seed 0\n\
+                    nv set interface swp1 router adaptive-routing enable on\n\
+                    inactivity-interval 16;\n\
+                    no-next-header;\n";
+        assert!(validate_lines("qos.conf", good).is_empty());
+    }
 
     #[test]
     fn nxos_address_forms() {
