@@ -399,7 +399,15 @@ fn port_name_with(
     index: u32,
 ) -> String {
     let model = fabric.switch_model(s);
+    // A chassis names its ports by slot and card port (review E7); only EOS has that rule, and
+    // a model on a chassis with another OS is refused (FAB141) before anything is written.
+    if model.os.value == Os::Eos
+        && let Some(name) = model.card_port(index).and_then(|c| c.eos_name())
+    {
+        return name;
+    }
     if model.os.value != Os::Sonic
+        && model.chassis.is_none()
         && let Some(p) = model.platform
         && let Some((cage, split, sub)) = p.place(&model.ports.value, index)
         && let Some(name) = p.port_name(model.os.value, cage, split, sub)

@@ -89,6 +89,7 @@ pub const SWITCH_MODEL_PROPS: &[&str] = &[
     "dynamic-threshold",
     "description",
     "buffer-model",
+    "linecard",
 ];
 pub const LOAD_BALANCE_PROPS: &[&str] = &[
     "hash",
@@ -1268,7 +1269,8 @@ impl<'a> Parser<'a> {
     ///   | "cell" SIZE
     ///   | "dynamic-threshold" SIGNED_INT
     ///   | "description" STRING
-    ///   | "buffer-model" ( "dynamic" | "traditional" ) ;`
+    ///   | "buffer-model" ( "dynamic" | "traditional" )
+    ///   | "linecard" INT [ ".." INT ] CARD ;`
     fn switch_model_prop(&self, i: &'a str) -> PResult<'a, Spanned<SwitchModelProp>> {
         let (r, kw) = self.block_keyword(i, &SWITCH_MODEL_BLOCK)?;
         let (r, prop) = match kw {
@@ -1281,6 +1283,9 @@ impl<'a> Parser<'a> {
             "buffer-model" => self
                 .buffer_model(r)
                 .map(|(r, m)| (r, SwitchModelProp::BufferModel(m.node)))?,
+            "linecard" => self
+                .linecard(r)
+                .map(|(r, l)| (r, SwitchModelProp::Linecard(l)))?,
             "os" => {
                 let names: &'static [&'static str] = &["sonic", "cumulus", "eos", "nxos", "junos"];
                 let (r, w) = self.choice(r, "os", names)?;
@@ -2760,6 +2765,84 @@ fn pattern_text(p: &NamePattern) -> String {
         }
     }
     s
+}
+
+/// Parsers added with the modular chassis (issue 18 item 3).
+impl<'a> Parser<'a> {
+    /// `linecard = "linecard" INT [ ".." INT ] CARD ;` (after the keyword), `CARD` a card
+    /// model as the catalogue names it (`7800r3a-36d`: letters, digits and `-`).
+    fn linecard(&self, i: &'a str) -> PResult<'a, LinecardSlots> {
+        let (r, first) = self.slot(i, "the first line-card slot")?;
+        let (r, last) = match r.strip_prefix("..") {
+            Some(after) => {
+                let (r, last) = self.slot(after, "the last line-card slot")?;
+                (r, last.node)
+            }
+            None => (r, first.node),
+        };
+        if last < first.node {
+            return fail(
+                SyntaxError::new(
+                    ErrorKind::Syntax,
+                    spaces(i),
+                    spaces(i).len() - r.len(),
+                    format!("slots {}..{last} run backwards", first.node),
+                )
+                .help(format!(
+                    "write the lower slot first: `{last}..{}`",
+                    first.node
+                )),
+            );
+        }
+        let (r, card) = self.card_name(r)?;
+        Ok((
+            r,
+            LinecardSlots {
+                first: first.node,
+                last,
+                card,
+            },
+        ))
+    }
+
+    /// A slot number: digits only (so `3..8` splits at the dots), at most 64.
+    fn slot(&self, i: &'a str, what: &str) -> PResult<'a, Spanned<u64>> {
+        let at = spaces(i);
+        let len = at.find(|c: char| !c.is_ascii_digit()).unwrap_or(at.len());
+        let r = &at[len..];
+        match at[..len].parse::<u64>() {
+            Ok(v) if (1..=64).contains(&v) => Ok((r, Spanned::new(v, self.span(at, r)))),
+            Ok(v) => fail(
+                SyntaxError::new(
+                    ErrorKind::OutOfRange,
+                    at,
+                    len,
+                    format!("slot {v} is out of range"),
+                )
+                .help("a line-card slot is 1 to 64"),
+            ),
+            Err(_) => fail(
+                SyntaxError::expected(at, &format!("a number for {what}"))
+                    .help("write the slots as `3` or `3..8`"),
+            ),
+        }
+    }
+
+    /// A line-card model: name characters, starting with a letter or digit.
+    fn card_name(&self, i: &'a str) -> PResult<'a, Ident> {
+        let at = spaces(i);
+        let len = at
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .unwrap_or(at.len());
+        if len == 0 || !at.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+            return fail(
+                SyntaxError::expected(at, "a line-card model, such as `7800r3a-36d`")
+                    .help("`fabricc platforms NAME` lists the line cards of a chassis"),
+            );
+        }
+        let r = &at[len..];
+        Ok((r, Spanned::new(at[..len].to_string(), self.span(at, r))))
+    }
 }
 
 #[cfg(test)]
