@@ -200,6 +200,62 @@ fn meta_ai_zone_rack_tor() {
     assert!(!d.possible);
 }
 
+/// The CTSW of the Meta design is an Arista 7808R3 with six 7800R3A-36D cards (issue 18
+/// item 3, review E7): every CTSW port EOS is given is `Ethernet<slot>/<port>/1` of a card the
+/// model placed, the ports fill slots 3-8 in order, and the buffer checked is one card ASIC's.
+#[test]
+fn meta_ctsw_is_a_chassis_named_and_buffered_per_card() {
+    let c = checked("meta-ai-zone-rack-tor.fab");
+    let f = c.fabric.as_ref().expect("resolves");
+    let model = f
+        .switch_models
+        .iter()
+        .find(|m| m.name == "ctsw")
+        .expect("ctsw model");
+    let chassis = model.chassis.as_ref().expect("ctsw is on a chassis");
+    let platform = catalogue::switch_platform("arista-7808r3").expect("in the catalogue");
+    let card = platform
+        .linecard("7800r3a-36d")
+        .expect("card in the catalogue");
+    let slots: Vec<u32> = chassis.cards.iter().map(|(s, _)| *s).collect();
+    assert_eq!(slots, vec![3, 4, 5, 6, 7, 8]);
+    assert_eq!(model.port_count(), 6 * 36);
+    // Names that exist: every cage of every placed card, unbroken (lane 1).
+    let exist: BTreeSet<String> = slots
+        .iter()
+        .flat_map(|s| (1..=36).map(move |p| format!("Ethernet{s}/{p}/1")))
+        .collect();
+    let mut per_switch: BTreeMap<u32, BTreeSet<String>> = BTreeMap::new();
+    for l in &f.links {
+        for e in [l.a, l.b] {
+            if let DeviceId::Switch(s) = e.device
+                && f.switch_model(s).name == "ctsw"
+            {
+                let name = fabricc::lower::vendor_port_name(f, s, e.port);
+                assert!(exist.contains(&name), "{name} is not a 7808R3 port");
+                assert!(per_switch.entry(s.0).or_default().insert(name));
+            }
+        }
+    }
+    assert_eq!(per_switch.len(), 16);
+    for names in per_switch.values() {
+        // 192 RTSW uplinks: slots 3-7 full, 12 ports of slot 8.
+        assert_eq!(names.len(), 192);
+        assert!(names.contains("Ethernet3/1/1") && names.contains("Ethernet8/12/1"));
+        assert!(!names.contains("Ethernet8/13/1"));
+    }
+    // Buffer: one ASIC's of the card (SONiC's t2 ingress_lossless_pool), not the chassis's.
+    assert_eq!(card.asic_count(), 2);
+    assert_eq!(model.buffer.map(|b| b.value), Some(6_441_610_000));
+    assert_eq!(card.buffer_bytes(), Some(6_441_610_000));
+    let cp = model.card_port(18).expect("port 19 of slot 3");
+    assert_eq!((cp.slot, cp.port, cp.asic), (3, 19, 1));
+    assert!(
+        !c.diagnostics.iter().any(|d| d.code.as_str() == "FAB451"),
+        "per-ASIC headroom fits"
+    );
+}
+
 #[test]
 fn zip_pairs_element_by_element() {
     let text = "fabric z {

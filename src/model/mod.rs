@@ -223,6 +223,8 @@ pub struct SwitchModel {
     /// On a modular chassis: the line cards in their slots (`linecard 3..8 7800r3a-36d`). The
     /// ports are the cards', and `buffer` is one ASIC's of a card (each has its own).
     pub chassis: Option<ChassisPlace>,
+    /// The `linecard` statement that put a card in each slot, for findings about that card.
+    pub linecard_spans: Vec<(u32, Span)>,
     pub os: Sourced<Os>,
     /// `os cumulus 5.14`: the release the configuration is written for (Cumulus only).
     pub release: Option<Sourced<target::Release>>,
@@ -250,6 +252,14 @@ impl SwitchModel {
     /// fixed box (or a port past the cards).
     pub fn card_port(&self, index: u32) -> Option<CardPort> {
         self.chassis.as_ref()?.place(&self.ports.value, index)
+    }
+
+    /// The `linecard` statement of slot `slot`.
+    pub fn linecard_span(&self, slot: u32) -> Option<Span> {
+        self.linecard_spans
+            .iter()
+            .find(|(s, _)| *s == slot)
+            .map(|(_, span)| *span)
     }
 
     /// Nominal speed (Mb/s) of port `index` (0-based).

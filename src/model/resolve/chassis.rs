@@ -16,7 +16,7 @@ pub(super) fn place(
     slots: &[Spanned<LinecardSlots>],
     platform: Option<(&'static Platform, Span)>,
     diags: &mut Vec<Diagnostic>,
-) -> Option<ChassisPlace> {
+) -> Option<(ChassisPlace, Vec<(u32, Span)>)> {
     let chassis = platform.and_then(|(p, s)| p.chassis.as_ref().map(|c| (p, s, c)));
     let Some((pl, pspan, ch)) = chassis else {
         if let Some(first) = slots.first() {
@@ -36,6 +36,7 @@ pub(super) fn place(
         return None;
     };
     let mut cards: Vec<(u32, &'static Linecard)> = Vec::new();
+    let mut spans: Vec<(u32, Span)> = Vec::new();
     for s in slots {
         let Some(card) = pl.linecard(&s.node.card.node) else {
             let known = ch.linecards.iter().map(|c| c.name.as_str());
@@ -81,6 +82,7 @@ pub(super) fn place(
                 break;
             }
             cards.push((slot, card));
+            spans.push((slot, s.span));
         }
     }
     if cards.is_empty() {
@@ -107,7 +109,7 @@ pub(super) fn place(
         return None;
     }
     cards.sort_by_key(|(slot, _)| *slot);
-    Some(ChassisPlace { cards })
+    Some((ChassisPlace { cards }, spans))
 }
 
 fn slot_error(span: Span, msg: String, label: &str, help: String) -> Diagnostic {

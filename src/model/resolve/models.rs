@@ -144,10 +144,10 @@ pub fn switch_model(
     let diags_for_missing: &mut Vec<Diagnostic> = if platform_unknown { &mut quiet } else { diags };
 
     let os = resolve_os(name, at, os, platform, diags_for_missing);
-    let chassis = if platform_unknown {
-        None
-    } else {
-        super::chassis::place(name, at, &linecards, platform, diags_for_missing)
+    let (chassis, linecard_spans) = match platform_unknown {
+        true => (None, Vec::new()),
+        false => super::chassis::place(name, at, &linecards, platform, diags_for_missing)
+            .map_or((None, Vec::new()), |(c, s)| (Some(c), s)),
     };
     if let Some((pl, _)) = platform
         && pl.chassis.is_some()
@@ -309,6 +309,7 @@ pub fn switch_model(
         span: at,
         platform: platform.map(|(p, _)| p),
         chassis,
+        linecard_spans,
         os,
         release,
         ports: ports.unwrap_or(Sourced::default_at(vec![PortGroup::plain(1, 100_000)], at)),
