@@ -305,8 +305,8 @@ impl Checker {
             );
         }
         let card = &l.card.node;
-        let ok = card.starts_with(|c: char| c.is_ascii_alphanumeric())
-            && card.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+        let card_char = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit();
+        let ok = card.starts_with(card_char) && card.chars().all(|c| card_char(c) || c == '-');
         if !ok {
             self.diags.push(
                 Diagnostic::new(
@@ -315,7 +315,7 @@ impl Checker {
                     format!("line card `{}` is not a card model", card.escape_debug()),
                 )
                 .label("line card")
-                .help("a line-card model is letters, digits and `-`, such as `7800r3a-36d`"),
+                .help("a line-card model is lower-case letters, digits and `-`, such as `7800r3a-36d`"),
             );
         }
     }

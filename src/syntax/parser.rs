@@ -1270,7 +1270,7 @@ impl<'a> Parser<'a> {
     ///   | "dynamic-threshold" SIGNED_INT
     ///   | "description" STRING
     ///   | "buffer-model" ( "dynamic" | "traditional" )
-    ///   | "linecard" INT [ ".." INT ] CARD ;`
+    ///   | linecard ;`
     fn switch_model_prop(&self, i: &'a str) -> PResult<'a, Spanned<SwitchModelProp>> {
         let (r, kw) = self.block_keyword(i, &SWITCH_MODEL_BLOCK)?;
         let (r, prop) = match kw {
@@ -2828,13 +2828,15 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// A line-card model: name characters, starting with a letter or digit.
+    /// A line-card model, as the catalogue writes it:
+    /// `CARD = ( "a".."z" | "0".."9" ) { "a".."z" | "0".."9" | "-" } ;`
     fn card_name(&self, i: &'a str) -> PResult<'a, Ident> {
         let at = spaces(i);
+        let card_char = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit();
         let len = at
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .find(|c: char| !(card_char(c) || c == '-'))
             .unwrap_or(at.len());
-        if len == 0 || !at.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+        if len == 0 || !at.starts_with(card_char) || at[len..].starts_with(is_name_char) {
             return fail(
                 SyntaxError::expected(at, "a line-card model, such as `7800r3a-36d`")
                     .help("`fabricc platforms NAME` lists the line cards of a chassis"),
