@@ -347,7 +347,12 @@ fn chassis_note(o: &mut String, f: &Fabric) {
     if switches > 0 {
         let _ = writeln!(
             o,
-            "{switches} switches are modular chassis with {cards} line cards and {asics} line-card ASICs in all; buffer and headroom are checked per line-card ASIC, each with its own packet buffer.\n"
+            "{} modular chassis with {cards} line cards and {asics} line-card ASICs in all; buffer and headroom are checked per line-card ASIC, each with its own packet buffer.\n",
+            if switches == 1 {
+                "1 switch is a".to_string()
+            } else {
+                format!("{switches} switches are")
+            }
         );
     }
 }
