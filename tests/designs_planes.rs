@@ -256,6 +256,93 @@ fn meta_ctsw_is_a_chassis_named_and_buffered_per_card() {
     );
 }
 
+/// The findings (code, message) of a small fabric whose one switch model is `model`.
+fn chassis_findings(model: &str) -> Vec<(String, String)> {
+    let text = format!(
+        "fabric c {{
+  class roce {{ dscp 26  priority 3  lossless  bandwidth 50% }}
+  class cnp  {{ dscp 48  priority 6  strict  cnp }}
+  class bulk {{ dscp other  priority 0  bandwidth 50% }}
+  switch-model spine {{ {model} }}
+  nic-model cx7 {{ driver mlx5  speed 400G }}
+  switch s1 {{ model spine  tier 1 }}
+  host h1 {{ nic cx7 }}
+  link h1 -- s1 {{ cable 2m }}
+}}
+"
+    );
+    let dir = std::env::temp_dir().join(format!("fabricc-chassis-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("c.fab");
+    std::fs::write(&path, text).expect("write");
+    let mut sources = Sources::new();
+    let c = pipeline::check(&mut sources, &path, &Limits::default()).expect("readable");
+    let _ = std::fs::remove_dir_all(&dir);
+    c.diagnostics
+        .iter()
+        .map(|d| (d.code.as_str().to_string(), d.message.clone()))
+        .collect()
+}
+
+/// FAB140 and FAB141 for each way a chassis model can be wrong, and none when it is right.
+#[test]
+fn chassis_line_card_findings() {
+    let ok = "platform arista-7808r3  os eos  linecard 3..4 7800r3a-36d";
+    let found = chassis_findings(ok);
+    assert!(
+        !found.iter().any(|(c, _)| c.starts_with("FAB1")),
+        "{found:?}"
+    );
+    for (model, code, words) in [
+        (
+            "platform arista-7808r3  os eos  linecard 3 7800r3a-36p",
+            "FAB140",
+            "`7800r3a-36p` is not a line card of `arista-7808r3`",
+        ),
+        (
+            "platform arista-7808r3  os eos  linecard 3..4 7800r3a-36d  linecard 4 7800r3a-36d",
+            "FAB140",
+            "puts two line cards in slot 4",
+        ),
+        (
+            "platform arista-7808r3  os eos  linecard 9..11 7800r3a-36d",
+            "FAB140",
+            "has no line-card slot 11",
+        ),
+        (
+            "platform arista-7808r3  os eos  ports 8 x 400G",
+            "FAB140",
+            "places no line card",
+        ),
+        (
+            "platform arista-7280r4-32qf-32df  os eos  linecard 3 7800r3a-36d",
+            "FAB140",
+            "a fixed switch",
+        ),
+        (
+            "os eos  ports 8 x 400G  buffer 64MB  linecard 3 7800r3a-36d",
+            "FAB140",
+            "its platform is no platform",
+        ),
+        (
+            "platform arista-7808r3  os sonic  linecard 3 7800r3a-36d",
+            "FAB141",
+            "no sonic port names for the chassis",
+        ),
+        (
+            "platform arista-7808r3  os eos  linecard 3 7800r3a-36d  ports 40 x 400G",
+            "FAB110",
+            "40 ports of 400G",
+        ),
+    ] {
+        let found = chassis_findings(model);
+        assert!(
+            found.iter().any(|(c, m)| c == code && m.contains(words)),
+            "{model}: {found:?}"
+        );
+    }
+}
+
 #[test]
 fn zip_pairs_element_by_element() {
     let text = "fabric z {
