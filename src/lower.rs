@@ -623,7 +623,10 @@ fn lower_switch(
     };
 
     let mut ports = Vec::with_capacity(sw.ports.len());
-    let mut headroom_total: u64 = 0;
+    // Headroom per packet buffer: the switch's, or on a chassis each line-card ASIC's (the
+    // pools below are one ASIC's, as `model.buffer` is); the busiest buffer sizes them.
+    let mut headroom_per_buffer: std::collections::BTreeMap<Option<(u32, u32)>, u64> =
+        std::collections::BTreeMap::new();
     let me = DeviceId::Switch(s);
     for (i, link) in sw.ports.iter().enumerate() {
         let Some(link) = *link else { continue };
@@ -672,7 +675,9 @@ fn lower_switch(
                 }
             })
             .collect();
-        headroom_total = headroom_total.saturating_add(physics::saturating_sum(
+        let unit = model.card_port(index).map(|c| (c.slot, c.asic));
+        let sum = headroom_per_buffer.entry(unit).or_default();
+        *sum = sum.saturating_add(physics::saturating_sum(
             headroom.iter().map(|h| h.size_bytes),
         ));
         let name = port_name_in(fabric, skus, s, index);
@@ -734,6 +739,7 @@ fn lower_switch(
             sonic: Some(plan),
         });
     }
+    let headroom_total = headroom_per_buffer.values().copied().max().unwrap_or(0);
     let Some(total) = model.buffer.map(|b| b.value) else {
         return Err(Diagnostic::new(
             Code::MissingBuildInput,

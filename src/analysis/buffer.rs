@@ -67,6 +67,20 @@ fn buffer_units<'a>(fabric: &Fabric, s: SwitchId, entries: &'a [PortHeadroom]) -
     units.into_values().collect()
 }
 
+/// The headroom and lossless queue count of the switch's busiest packet buffer: the whole
+/// switch, or on a chassis the line-card ASIC with the most headroom (what ECN's shared-buffer
+/// figures are judged against, as `model.buffer` is one ASIC's there).
+pub(super) fn busiest_buffer(fabric: &Fabric, s: SwitchId, entries: &[PortHeadroom]) -> (u64, u64) {
+    buffer_units(fabric, s, entries)
+        .iter()
+        .map(|u| {
+            let headroom = super::physics::saturating_sum(u.entries.iter().map(|p| p.configured));
+            (headroom, u.entries.len() as u64)
+        })
+        .max()
+        .unwrap_or((0, 0))
+}
+
 /// Records `unit` in `over` when its headroom and static thresholds exceed `buffer`.
 fn budget(
     unit: &Unit<'_>,
