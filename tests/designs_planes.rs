@@ -325,6 +325,16 @@ fn chassis_line_card_findings() {
             "its platform is no platform",
         ),
         (
+            "platform arista-7808r3  os eos  linecard 5..3 7800r3a-36d",
+            "FAB140",
+            "slots 5..3 run backwards",
+        ),
+        (
+            "platform arista-7808r3  os eos  linecard 0 7800r3a-36d",
+            "FAB001",
+            "expected a line-card slot from 1 to 64",
+        ),
+        (
             "platform arista-7808r3  os sonic  linecard 3 7800r3a-36d",
             "FAB141",
             "no sonic port names for the chassis",

@@ -58,6 +58,18 @@ pub(super) fn place(
             );
             continue;
         };
+        if s.node.last < s.node.first {
+            diags.push(slot_error(
+                s.span,
+                format!("slots {}..{} run backwards", s.node.first, s.node.last),
+                "slot range",
+                format!(
+                    "write the lower slot first: `{}..{}`",
+                    s.node.last, s.node.first
+                ),
+            ));
+            continue;
+        }
         for slot in s.node.first..=s.node.last {
             let slot = u32::try_from(slot).unwrap_or(u32::MAX);
             if !ch.slots.contains(slot) {
