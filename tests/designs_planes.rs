@@ -344,6 +344,11 @@ fn chassis_line_card_findings() {
             "FAB110",
             "40 ports of 400G",
         ),
+        (
+            "platform arista-7808r3  os eos  linecard 3 7800r3a-36d  ports 40 x 400G",
+            "FAB141",
+            "port 37 has no EOS name on its line cards",
+        ),
     ] {
         let found = chassis_findings(model);
         assert!(

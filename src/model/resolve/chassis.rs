@@ -4,7 +4,7 @@
 
 use crate::catalogue::{ChassisPlace, Linecard, Platform};
 use crate::diagnostic::{Code, Diagnostic, did_you_mean};
-use crate::model::Sourced;
+use crate::model::{PortGroup, Sourced};
 use crate::span::{Span, Spanned};
 use crate::syntax::ast::{LinecardSlots, Os};
 
@@ -169,4 +169,36 @@ fn named_oses(pl: &Platform) -> String {
     } else {
         v.join(", ")
     }
+}
+
+/// FAB141 for a port of a chassis model that EOS has no sourced name for (beyond the cards'
+/// cages, or broken out: the catalogue gives no breakout names on the cards), instead of a
+/// name that does not exist.
+pub(super) fn check_eos_names(
+    name: &str,
+    chassis: &ChassisPlace,
+    ports: &Sourced<Vec<PortGroup>>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let count: u32 = ports.value.iter().map(|g| g.count).sum();
+    let Some(bad) = (0..count).find(|&i| {
+        chassis
+            .place(&ports.value, i)
+            .and_then(|c| c.eos_name())
+            .is_none()
+    }) else {
+        return;
+    };
+    diags.push(
+        Diagnostic::new(
+            Code::ChassisNoPortNames,
+            ports.span,
+            format!(
+                "switch model `{name}`: port {} has no EOS name on its line cards (beyond their cages, or broken out)",
+                bad + 1
+            ),
+        )
+        .label("not a port of the cards")
+        .help("place more cards, or use at most the cards' ports at the cages' speed (or remove `ports` to take the cards')"),
+    );
 }

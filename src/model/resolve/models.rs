@@ -187,6 +187,11 @@ pub fn switch_model(
             None
         }
     };
+    if let (Some(c), Some(p)) = (&chassis, &ports)
+        && os.value == Os::Eos
+    {
+        super::chassis::check_eos_names(name, c, p, diags);
+    }
 
     let cell_bytes = cell.and_then(|c: Sourced<ast::Size>| match c.value {
         ast::Size::Bytes(b) if b > 0 => Some(Sourced::set(b, c.span)),
