@@ -327,7 +327,8 @@ fn breakouts(
     os: SwitchOs,
     ports: &[PortContext],
 ) -> Vec<crate::render::context::Breakout> {
-    if os == SwitchOs::Sonic {
+    // A chassis has no broken-out ports: FAB141 refuses them (no card gives their names).
+    if os == SwitchOs::Sonic || model.chassis.is_some() {
         return Vec::new();
     }
     let mut out: Vec<crate::render::context::Breakout> = Vec::new();
