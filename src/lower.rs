@@ -327,7 +327,8 @@ fn breakouts(
     os: SwitchOs,
     ports: &[PortContext],
 ) -> Vec<crate::render::context::Breakout> {
-    if os == SwitchOs::Sonic {
+    // A chassis has no broken-out ports: FAB141 refuses them (no card gives their names).
+    if os == SwitchOs::Sonic || model.chassis.is_some() {
         return Vec::new();
     }
     let mut out: Vec<crate::render::context::Breakout> = Vec::new();
@@ -399,7 +400,15 @@ fn port_name_with(
     index: u32,
 ) -> String {
     let model = fabric.switch_model(s);
+    // A chassis names its ports by slot and card port (review E7); only EOS has that rule, and
+    // a model on a chassis with another OS is refused (FAB141) before anything is written.
+    if model.os.value == Os::Eos
+        && let Some(name) = model.card_port(index).and_then(|c| c.eos_name())
+    {
+        return name;
+    }
     if model.os.value != Os::Sonic
+        && model.chassis.is_none()
         && let Some(p) = model.platform
         && let Some((cage, split, sub)) = p.place(&model.ports.value, index)
         && let Some(name) = p.port_name(model.os.value, cage, split, sub)
@@ -615,7 +624,10 @@ fn lower_switch(
     };
 
     let mut ports = Vec::with_capacity(sw.ports.len());
-    let mut headroom_total: u64 = 0;
+    // Headroom per packet buffer: the switch's, or on a chassis each line-card ASIC's (the
+    // pools below are one ASIC's, as `model.buffer` is); the busiest buffer sizes them.
+    let mut headroom_per_buffer: std::collections::BTreeMap<Option<(u32, u32)>, u64> =
+        std::collections::BTreeMap::new();
     let me = DeviceId::Switch(s);
     for (i, link) in sw.ports.iter().enumerate() {
         let Some(link) = *link else { continue };
@@ -664,7 +676,9 @@ fn lower_switch(
                 }
             })
             .collect();
-        headroom_total = headroom_total.saturating_add(physics::saturating_sum(
+        let unit = model.card_port(index).map(|c| (c.slot, c.asic));
+        let sum = headroom_per_buffer.entry(unit).or_default();
+        *sum = sum.saturating_add(physics::saturating_sum(
             headroom.iter().map(|h| h.size_bytes),
         ));
         let name = port_name_in(fabric, skus, s, index);
@@ -727,6 +741,7 @@ fn lower_switch(
             sonic: Some(plan),
         });
     }
+    let headroom_total = headroom_per_buffer.values().copied().max().unwrap_or(0);
     let Some(total) = model.buffer.map(|b| b.value) else {
         return Err(Diagnostic::new(
             Code::MissingBuildInput,

@@ -140,6 +140,8 @@ const GOLDEN: &[(&str, &str)] = &[
     ("sonic-th5-2x2", "fixtures/build/inputs/sonic-th5-2x2.fab"),
     ("eos-7060x6", "fixtures/build/inputs/eos-7060x6.fab"),
     ("eos-7280r4", "fixtures/build/inputs/eos-7280r4.fab"),
+    // Issue 18 item 3: a 7808R3 chassis spine, ports named by slot and card port.
+    ("eos-7808r3", "fixtures/build/inputs/eos-7808r3.fab"),
     ("junos-qfx5230", "fixtures/build/inputs/junos-qfx5230.fab"),
     (
         "drivers-bnxt-ice-dcb",
@@ -177,6 +179,7 @@ const GOLDEN: &[(&str, &str)] = &[
 const SWITCHES_ONLY: &[(&str, &str)] = &[
     ("eos-7060x6", "eos"),
     ("eos-7280r4", "eos"),
+    ("eos-7808r3", "eos"),
     ("junos-qfx5230", "junos"),
     // The JVD's hosts are in `amd-mi300x-jvd-sonic`; the same classes and hosts.
     ("amd-mi300x-jvd-junos", "junos"),

@@ -676,7 +676,7 @@ fn absent_numbers_are_listed_as_not_sourced() {
         if p.asic.is_none() {
             assert!(said("ASIC"), "{}: ASIC", p.name);
         }
-        if p.cages.is_empty() {
+        if p.cages.is_empty() && p.chassis.is_none() {
             assert!(said("cages"), "{}: cages", p.name);
         }
         if p.lossless_limit.is_none() {
@@ -754,4 +754,58 @@ fn dcbnl_nic_platforms() {
             n.driver()
         );
     }
+}
+
+/// The 7808R3's line card against SONiC's files for it (issue 18 item 3): two ASICs, 18
+/// 400G ports on 8 lanes each, per-ASIC port_config in card-port order (alias
+/// `Ethernet<port>/1`), one ingress pool per ASIC, the Jericho2C+ part.
+#[test]
+fn chassis_linecard_is_sonics_line_card() {
+    let p = platform("arista-7808r3");
+    let card = p.linecard("7800r3a-36d").expect("card");
+    let conf = excerpt("arista-7808r3/asic.conf");
+    assert_eq!(conf.source, source_of(p, &card.asics.source));
+    assert!(
+        conf.lines
+            .contains(&format!("NUM_ASIC={}", card.asics.value))
+    );
+    let mut port = 0u32;
+    for (asic, group) in card.cages.iter().enumerate() {
+        let ex = excerpt(&format!("arista-7808r3/port_config_asic{asic}.ini"));
+        assert_eq!(ex.source, source_of(p, &group.source));
+        let ext: Vec<Vec<&str>> = ex
+            .lines
+            .iter()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| l.split_whitespace().collect::<Vec<_>>())
+            .filter(|f| f.get(4) == Some(&"Ext"))
+            .collect();
+        assert_eq!(ext.len() as u32, group.count, "ASIC {asic}");
+        for f in ext {
+            port += 1;
+            assert_eq!(f[2], format!("Ethernet{port}/1"), "card port {port}");
+            assert_eq!(f[1].split(',').count() as u32, group.lanes);
+            assert_eq!(f[5], format!("{}000", group.speed_gbps));
+            assert_eq!(card.asic_of(port - 1), asic as u32, "card port {port}");
+        }
+    }
+    let pool = excerpt("arista-7808r3/buffers_defaults_t2.j2");
+    let usable = card.buffer.usable.as_ref().expect("usable");
+    assert_eq!(pool.source, source_of(p, &usable.source));
+    assert!(
+        pool.lines
+            .iter()
+            .any(|l| l.trim() == format!("\"size\": \"{}\",", usable.bytes))
+    );
+    let soc = excerpt("arista-7808r3/soc_family.bcm");
+    assert_eq!(soc.source, source_of(p, &card.asic.source));
+    assert_eq!(
+        soc.lines,
+        vec![format!(
+            "soc_family={}",
+            card.asic.part.as_deref().unwrap_or("")
+        )]
+    );
+    let slots = &p.chassis.as_ref().expect("chassis").slots;
+    assert_eq!((slots.first, slots.last), (3, 10));
 }

@@ -200,6 +200,164 @@ fn meta_ai_zone_rack_tor() {
     assert!(!d.possible);
 }
 
+/// The CTSW of the Meta design is an Arista 7808R3 with six 7800R3A-36D cards (issue 18
+/// item 3, review E7): every CTSW port EOS is given is `Ethernet<slot>/<port>/1` of a card the
+/// model placed, the ports fill slots 3-8 in order, and the buffer checked is one card ASIC's.
+#[test]
+fn meta_ctsw_is_a_chassis_named_and_buffered_per_card() {
+    let c = checked("meta-ai-zone-rack-tor.fab");
+    let f = c.fabric.as_ref().expect("resolves");
+    let model = f
+        .switch_models
+        .iter()
+        .find(|m| m.name == "ctsw")
+        .expect("ctsw model");
+    let chassis = model.chassis.as_ref().expect("ctsw is on a chassis");
+    let platform = catalogue::switch_platform("arista-7808r3").expect("in the catalogue");
+    let card = platform
+        .linecard("7800r3a-36d")
+        .expect("card in the catalogue");
+    let slots: Vec<u32> = chassis.cards.iter().map(|(s, _)| *s).collect();
+    assert_eq!(slots, vec![3, 4, 5, 6, 7, 8]);
+    assert_eq!(model.port_count(), 6 * 36);
+    // Names that exist: every cage of every placed card, unbroken (lane 1).
+    let exist: BTreeSet<String> = slots
+        .iter()
+        .flat_map(|s| (1..=36).map(move |p| format!("Ethernet{s}/{p}/1")))
+        .collect();
+    let mut per_switch: BTreeMap<u32, BTreeSet<String>> = BTreeMap::new();
+    for l in &f.links {
+        for e in [l.a, l.b] {
+            if let DeviceId::Switch(s) = e.device
+                && f.switch_model(s).name == "ctsw"
+            {
+                let name = fabricc::lower::vendor_port_name(f, s, e.port);
+                assert!(exist.contains(&name), "{name} is not a 7808R3 port");
+                assert!(per_switch.entry(s.0).or_default().insert(name));
+            }
+        }
+    }
+    assert_eq!(per_switch.len(), 16);
+    for names in per_switch.values() {
+        // 192 RTSW uplinks: slots 3-7 full, 12 ports of slot 8.
+        assert_eq!(names.len(), 192);
+        assert!(names.contains("Ethernet3/1/1") && names.contains("Ethernet8/12/1"));
+        assert!(!names.contains("Ethernet8/13/1"));
+    }
+    // Buffer: one ASIC's of the card (SONiC's t2 ingress_lossless_pool), not the chassis's.
+    assert_eq!(card.asic_count(), 2);
+    assert_eq!(model.buffer.map(|b| b.value), Some(6_441_610_000));
+    assert_eq!(card.buffer_bytes(), Some(6_441_610_000));
+    let cp = model.card_port(18).expect("port 19 of slot 3");
+    assert_eq!((cp.slot, cp.port, cp.asic), (3, 19, 1));
+    assert!(
+        !c.diagnostics.iter().any(|d| d.code.as_str() == "FAB451"),
+        "per-ASIC headroom fits"
+    );
+}
+
+/// The findings (code, message) of a small fabric whose one switch model is `model`.
+fn chassis_findings(model: &str) -> Vec<(String, String)> {
+    let text = format!(
+        "fabric c {{
+  class roce {{ dscp 26  priority 3  lossless  bandwidth 50% }}
+  class cnp  {{ dscp 48  priority 6  strict  cnp }}
+  class bulk {{ dscp other  priority 0  bandwidth 50% }}
+  switch-model spine {{ {model} }}
+  nic-model cx7 {{ driver mlx5  speed 400G }}
+  switch s1 {{ model spine  tier 1 }}
+  host h1 {{ nic cx7 }}
+  link h1 -- s1 {{ cable 2m }}
+}}
+"
+    );
+    let dir = std::env::temp_dir().join(format!("fabricc-chassis-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("c.fab");
+    std::fs::write(&path, text).expect("write");
+    let mut sources = Sources::new();
+    let c = pipeline::check(&mut sources, &path, &Limits::default()).expect("readable");
+    let _ = std::fs::remove_dir_all(&dir);
+    c.diagnostics
+        .iter()
+        .map(|d| (d.code.as_str().to_string(), d.message.clone()))
+        .collect()
+}
+
+/// FAB140 and FAB141 for each way a chassis model can be wrong, and none when it is right.
+#[test]
+fn chassis_line_card_findings() {
+    let ok = "platform arista-7808r3  os eos  linecard 3..4 7800r3a-36d";
+    let found = chassis_findings(ok);
+    assert!(
+        !found.iter().any(|(c, _)| c.starts_with("FAB1")),
+        "{found:?}"
+    );
+    for (model, code, words) in [
+        (
+            "platform arista-7808r3  os eos  linecard 3 7800r3a-36p",
+            "FAB140",
+            "`7800r3a-36p` is not a line card of `arista-7808r3`",
+        ),
+        (
+            "platform arista-7808r3  os eos  linecard 3..4 7800r3a-36d  linecard 4 7800r3a-36d",
+            "FAB140",
+            "puts two line cards in slot 4",
+        ),
+        (
+            "platform arista-7808r3  os eos  linecard 9..11 7800r3a-36d",
+            "FAB140",
+            "has no line-card slot 11",
+        ),
+        (
+            "platform arista-7808r3  os eos  ports 8 x 400G",
+            "FAB140",
+            "places no line card",
+        ),
+        (
+            "platform arista-7280r4-32qf-32df  os eos  linecard 3 7800r3a-36d",
+            "FAB140",
+            "a fixed switch",
+        ),
+        (
+            "os eos  ports 8 x 400G  buffer 64MB  linecard 3 7800r3a-36d",
+            "FAB140",
+            "its platform is no platform",
+        ),
+        (
+            "platform arista-7808r3  os eos  linecard 5..3 7800r3a-36d",
+            "FAB140",
+            "slots 5..3 run backwards",
+        ),
+        (
+            "platform arista-7808r3  os eos  linecard 0 7800r3a-36d",
+            "FAB001",
+            "expected a line-card slot from 1 to 64",
+        ),
+        (
+            "platform arista-7808r3  os sonic  linecard 3 7800r3a-36d",
+            "FAB141",
+            "no sonic port names for the chassis",
+        ),
+        (
+            "platform arista-7808r3  os eos  linecard 3 7800r3a-36d  ports 40 x 400G",
+            "FAB110",
+            "40 ports of 400G",
+        ),
+        (
+            "platform arista-7808r3  os eos  linecard 3 7800r3a-36d  ports 40 x 400G",
+            "FAB141",
+            "port 37 has no EOS name on its line cards",
+        ),
+    ] {
+        let found = chassis_findings(model);
+        assert!(
+            found.iter().any(|(c, m)| c == code && m.contains(words)),
+            "{model}: {found:?}"
+        );
+    }
+}
+
 #[test]
 fn zip_pairs_element_by_element() {
     let text = "fabric z {

@@ -40,6 +40,8 @@ fn every_fixture_round_trips_through_yaml() {
         "../build/inputs/lb-every-target.fab",
         // NIC roles (issue 18 item 4): a frontend NIC, a linked storage NIC.
         "../build/inputs/nic-roles-2x2.fab",
+        // A modular chassis (issue 18 item 3): `linecard` runs in slots 5 and 10.
+        "../build/inputs/eos-7808r3.fab",
     ] {
         let (json, yaml) = export_json(&root.join(name));
         let mut sources = Sources::new();

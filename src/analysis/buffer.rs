@@ -6,13 +6,13 @@
 //! ≤ the model's `buffer`. Dynamic thresholds reserve nothing up front (they share what is
 //! left), so a switch with dynamic thresholds only needs its headroom to fit.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::model::Fabric;
+use crate::model::{Fabric, SwitchId};
 
 use super::group::{Grouped, bytes, thousands};
-use super::headroom::HeadroomPlan;
+use super::headroom::{HeadroomPlan, PortHeadroom};
 use super::physics::{BudgetInput, PauseThreshold, buffer_budget, lossless_priority_budget};
 
 struct Budget {
@@ -26,6 +26,115 @@ struct Budget {
     statics: u64,
     max_static: Option<u64>,
     threshold_span: Option<crate::span::Span>,
+    /// The unit is one ASIC of a chassis line card, `buffer` that ASIC's.
+    per_asic: bool,
+}
+
+/// The entries of one packet buffer: the whole switch, or on a modular chassis one ASIC of a
+/// line card (each has its own buffer; `model.buffer` is one ASIC's).
+struct Unit<'a> {
+    entries: Vec<&'a PortHeadroom>,
+    /// `slot 3 ASIC 2, card 7800r3a-36d`; `None` on a fixed switch.
+    label: Option<String>,
+    /// The `linecard` statement of the card, where the finding points.
+    span: Option<crate::span::Span>,
+}
+
+fn buffer_units<'a>(fabric: &Fabric, s: SwitchId, entries: &'a [PortHeadroom]) -> Vec<Unit<'a>> {
+    let model = fabric.switch_model(s);
+    if model.chassis.is_none() {
+        return vec![Unit {
+            entries: entries.iter().collect(),
+            label: None,
+            span: None,
+        }];
+    }
+    let mut units: BTreeMap<(u32, u32), Unit<'a>> = BTreeMap::new();
+    for e in entries {
+        let Some(c) = model.card_port(e.port) else {
+            continue;
+        };
+        units
+            .entry((c.slot, c.asic))
+            .or_insert_with(|| Unit {
+                entries: Vec::new(),
+                label: Some(format!("{}, card {}", c.unit_label(), c.card.name)),
+                span: model.linecard_span(c.slot),
+            })
+            .entries
+            .push(e);
+    }
+    units.into_values().collect()
+}
+
+/// The headroom and lossless queue count of the switch's busiest packet buffer: the whole
+/// switch, or on a chassis the line-card ASIC with the most headroom (what ECN's shared-buffer
+/// figures are judged against, as `model.buffer` is one ASIC's there).
+pub(super) fn busiest_buffer(fabric: &Fabric, s: SwitchId, entries: &[PortHeadroom]) -> (u64, u64) {
+    buffer_units(fabric, s, entries)
+        .iter()
+        .map(|u| {
+            let headroom = super::physics::saturating_sum(u.entries.iter().map(|p| p.configured));
+            (headroom, u.entries.len() as u64)
+        })
+        .max()
+        .unwrap_or((0, 0))
+}
+
+/// Records `unit` in `over` when its headroom and static thresholds exceed `buffer`.
+fn budget(
+    unit: &Unit<'_>,
+    buffer: u64,
+    span: crate::span::Span,
+    model: &str,
+    switch: &str,
+    over: &mut Grouped<Budget>,
+) {
+    let entries = &unit.entries;
+    let headroom = super::physics::saturating_sum(entries.iter().map(|p| p.configured));
+    let statics =
+        super::physics::saturating_sum(entries.iter().filter_map(|p| p.static_threshold()));
+    let pgs = entries.len() as u64;
+    let input = |reserved| BudgetInput {
+        buffer,
+        headroom_total: headroom,
+        lossless_pgs: pgs,
+        reserved,
+        threshold: PauseThreshold::Static(0),
+    };
+    let result = buffer_budget(&input(statics));
+    if result.fits {
+        return;
+    }
+    let max_static = buffer_budget(&input(0)).max_static_threshold;
+    let threshold_span = entries
+        .iter()
+        .find(|p| p.static_threshold().is_some())
+        .map(|p| p.pause_span);
+    let ports: BTreeSet<u32> = entries.iter().map(|p| p.port).collect();
+    let priorities: BTreeSet<u8> = entries.iter().map(|p| p.priority).collect();
+    let key = format!("{}:{}:{}", result.needed, headroom, statics);
+    over.add(
+        span,
+        key,
+        || match &unit.label {
+            Some(l) => format!("{switch} {l}"),
+            None => switch.to_string(),
+        },
+        || Budget {
+            buffer,
+            headroom,
+            model: model.to_string(),
+            needed: result.needed,
+            pgs,
+            ports: ports.len() as u64,
+            priorities: priorities.len() as u64,
+            statics,
+            max_static: max_static.filter(|_| statics > 0),
+            threshold_span,
+            per_asic: unit.label.is_some(),
+        },
+    );
 }
 
 pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) {
@@ -39,50 +148,10 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
         let model = fabric.switch_model(s);
         let sw = fabric.switch(s);
         let priorities: BTreeSet<u8> = entries.iter().map(|p| p.priority).collect();
-        let ports: BTreeSet<u32> = entries.iter().map(|p| p.port).collect();
         if let Some(b) = model.buffer {
-            let headroom = super::physics::saturating_sum(entries.iter().map(|p| p.configured));
-            let statics =
-                super::physics::saturating_sum(entries.iter().filter_map(|p| p.static_threshold()));
-            let pgs = entries.len() as u64;
-            let budget = buffer_budget(&BudgetInput {
-                buffer: b.value,
-                headroom_total: headroom,
-                lossless_pgs: pgs,
-                reserved: statics,
-                threshold: PauseThreshold::Static(0),
-            });
-            if !budget.fits {
-                let max_static = buffer_budget(&BudgetInput {
-                    buffer: b.value,
-                    headroom_total: headroom,
-                    lossless_pgs: pgs,
-                    reserved: 0,
-                    threshold: PauseThreshold::Static(0),
-                })
-                .max_static_threshold;
-                let threshold_span = entries
-                    .iter()
-                    .find(|p| p.static_threshold().is_some())
-                    .map(|p| p.pause_span);
-                let key = format!("{}:{}:{}", budget.needed, headroom, statics);
-                over.add(
-                    b.span,
-                    key,
-                    || sw.name.clone(),
-                    || Budget {
-                        buffer: b.value,
-                        headroom,
-                        model: model.name.clone(),
-                        needed: budget.needed,
-                        pgs,
-                        ports: ports.len() as u64,
-                        priorities: priorities.len() as u64,
-                        statics,
-                        max_static: max_static.filter(|_| statics > 0),
-                        threshold_span,
-                    },
-                );
+            for unit in buffer_units(fabric, s, entries) {
+                let span = unit.span.unwrap_or(b.span);
+                budget(&unit, b.value, span, &model.name, &sw.name, &mut over);
             }
         }
         if let Some(l) = model.lossless_limit {
@@ -104,17 +173,18 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
             Code::BufferExceeded,
             span,
             format!(
-                "{} needs {} of buffer for {} ports × {} lossless priorit{}, its model `{}` has {}",
+                "{} needs {} of buffer for {} ports × {} lossless priorit{}, its model `{}` has {}{}",
                 places.subject(),
                 bytes(b.needed),
                 thousands(b.ports),
                 b.priorities,
                 if b.priorities == 1 { "y" } else { "ies" },
                 b.model,
-                bytes(b.buffer)
+                bytes(b.buffer),
+                if b.per_asic { " per line-card ASIC" } else { "" }
             ),
         )
-        .label("buffer size set here")
+        .label(if b.per_asic { "this line card's buffer" } else { "buffer size set here" })
         .note(format!(
             "{} lossless queues: headroom {} + static pause thresholds {} = {}, {} over",
             thousands(b.pgs),
@@ -133,7 +203,7 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
         if let Some(t) = b.threshold_span {
             d = d.with_secondary(t, "static pause threshold set here");
         }
-        if let Some(n) = places.note("switches") {
+        if let Some(n) = places.note(if b.per_asic { "line-card ASICs" } else { "switches" }) {
             d = d.note(n);
         }
         d

@@ -158,7 +158,7 @@ pub fn ecn_plan(fabric: &Fabric, plan: &HeadroomPlan) -> Vec<EcnQueuePlan> {
         let Some(fastest) = fastest else { continue };
         let model = fabric.switch_model(s);
         let entries = plan.switch(s);
-        let headroom = super::physics::saturating_sum(entries.iter().map(|p| p.configured));
+        let (headroom, pgs) = super::buffer::busiest_buffer(fabric, s, entries);
         let alpha = Alpha::new(model.dynamic_threshold.value)
             .unwrap_or_else(|| Alpha::new(0).expect("0 is in range"));
         for v in fabric.switch_classes(s) {
@@ -169,7 +169,7 @@ pub fn ecn_plan(fabric: &Fabric, plan: &HeadroomPlan) -> Vec<EcnQueuePlan> {
                 Some(t) => Some(t.value),
                 None => model.buffer.map(|b| {
                     let shared = b.value.saturating_sub(headroom);
-                    u64::try_from(dynamic_pause_point(alpha, shared, entries.len() as u64).floor())
+                    u64::try_from(dynamic_pause_point(alpha, shared, pgs).floor())
                         .unwrap_or(u64::MAX)
                 }),
             };
@@ -270,7 +270,7 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
         let model = fabric.switch_model(s);
         let v = &q.view;
         let entries = plan.switch(s);
-        let headroom = super::physics::saturating_sum(entries.iter().map(|p| p.configured));
+        let (headroom, pgs) = super::buffer::busiest_buffer(fabric, s, entries);
         let alpha = Alpha::new(model.dynamic_threshold.value)
             .unwrap_or_else(|| Alpha::new(0).expect("0 is in range"));
         let shared = model.buffer.map(|b| b.value.saturating_sub(headroom));
@@ -297,7 +297,7 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
                 fabric_kmins: &kmins,
                 kmax: e.max.value,
                 kmin: e.min.value,
-                lossless_pgs: entries.len() as u64,
+                lossless_pgs: pgs,
                 marking,
                 nic_rp_np_enabled: true,
                 pause,

@@ -23,3 +23,15 @@ pub(crate) fn check_key(
         errors.push(format!("{place}: source `{key}` is not in `sources`"));
     }
 }
+
+/// A line-card name is the card's model in lower case: letters, digits and `-`, starting with
+/// a letter or digit (`7800r3a-36d`), as `linecard SLOTS NAME` writes it.
+pub(crate) fn valid_card_name(name: &str) -> bool {
+    name.bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphanumeric())
+        && !name.ends_with('-')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}

@@ -366,6 +366,7 @@ impl Platform {
         if let Some(s) = &self.sonic {
             self.validate_sonic(s, errors);
         }
+        self.validate_chassis(errors);
     }
 
     fn validate_sonic(&self, s: &Sonic, errors: &mut Vec<String>) {

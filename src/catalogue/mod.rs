@@ -10,6 +10,7 @@
 //! A number no public source gives is left out of its file and named in `not_sourced`; the
 //! types make every such field optional, so no caller can mistake a missing number for zero.
 
+mod chassis;
 mod check;
 mod lookup;
 mod nic;
@@ -21,16 +22,18 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
+pub use chassis::{CardPort, ChassisPlace};
 pub use lookup::PortsMisfit;
 pub use nic::NicPlatform;
 pub use platform::{
-    Asic, AsicFamily, BreakoutMode, Buffer, BufferDefaults, Bytes, CageGroup, Hwsku, Lookup,
-    LookupRow, Mellanox, MellanoxPoolReserves, Naming, NamingRule, Num, OsSupport, Platform, Pool,
-    PortConfig, PortConfigRow, Profile, Sonic, SonicNames, TrafficPattern,
+    Asic, AsicFamily, BreakoutMode, Buffer, BufferDefaults, Bytes, CageGroup, Chassis, Hwsku,
+    Linecard, Lookup, LookupRow, Mellanox, MellanoxPoolReserves, Naming, NamingRule, Num,
+    OsSupport, Platform, Pool, PortConfig, PortConfigRow, Profile, SlotRange, Sonic, SonicNames,
+    TrafficPattern,
 };
 pub use source::Source;
 
-pub(crate) use check::{check_key, valid_name};
+pub(crate) use check::{check_key, valid_card_name, valid_name};
 
 /// The embedded data files: `(file stem, text)`. A new platform is a new line here and a new
 /// file under `catalogue/` (docs/platforms.md).
@@ -38,6 +41,10 @@ const SWITCH_FILES: &[(&str, &str)] = &[
     (
         "arista-7060x6-64pe",
         include_str!("../../catalogue/switches/arista-7060x6-64pe.yaml"),
+    ),
+    (
+        "arista-7808r3",
+        include_str!("../../catalogue/switches/arista-7808r3.yaml"),
     ),
     (
         "arista-7280r4-32qf-32df",

@@ -53,6 +53,10 @@ pub struct Platform {
     pub naming: Naming,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sonic: Option<Sonic>,
+    /// A modular chassis: its line-card slots and cards. Its ports, ASICs and buffers are the
+    /// cards' (`cages` and `buffer` above stay empty), `docs/platforms.md` "Modular chassis".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chassis: Option<Chassis>,
     /// What the catalogue does not record for lack of a public source, in words.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub not_sourced: Vec<String>,
@@ -84,6 +88,8 @@ pub enum AsicFamily {
     Spectrum4,
     #[serde(rename = "tomahawk-5")]
     Tomahawk5,
+    #[serde(rename = "jericho-2")]
+    Jericho2,
     #[serde(rename = "jericho-3")]
     Jericho3,
 }
@@ -94,6 +100,7 @@ impl AsicFamily {
             AsicFamily::Spectrum3 => "spectrum-3",
             AsicFamily::Spectrum4 => "spectrum-4",
             AsicFamily::Tomahawk5 => "tomahawk-5",
+            AsicFamily::Jericho2 => "jericho-2",
             AsicFamily::Jericho3 => "jericho-3",
         }
     }
@@ -110,7 +117,7 @@ impl AsicFamily {
 
     /// Broadcom StrataDNX (Jericho, Qumran): VOQ, deep buffer; EOS calls these Sand platforms.
     pub fn is_broadcom_dnx(self) -> bool {
-        matches!(self, AsicFamily::Jericho3)
+        matches!(self, AsicFamily::Jericho2 | AsicFamily::Jericho3)
     }
 }
 
@@ -256,6 +263,52 @@ impl CageGroup {
             n.list.get(k as usize).copied()
         }
     }
+}
+
+/// A modular chassis (issue 18 item 3): the slots line cards go in and the cards the catalogue
+/// knows for it. Each card has its own ASICs and each ASIC its own packet buffer, so the card
+/// (and the ASIC on it) is the unit of buffer checks and of port names.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Chassis {
+    pub slots: SlotRange,
+    pub linecards: Vec<Linecard>,
+}
+
+/// The line-card slots, numbered as the OS numbers them (`Ethernet<slot>/…` on EOS).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SlotRange {
+    pub first: u32,
+    pub last: u32,
+    pub source: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+impl SlotRange {
+    pub fn contains(&self, slot: u32) -> bool {
+        (self.first..=self.last).contains(&slot)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Linecard {
+    /// What `linecard SLOTS NAME` names: the card's model, lower case.
+    pub name: String,
+    pub model: String,
+    pub summary: String,
+    pub asic: Asic,
+    /// Packet processors on the card; its ports are split evenly among them in port order.
+    pub asics: Num<u32>,
+    /// Front-panel cages in port order (port 1 is the first).
+    pub cages: Vec<CageGroup>,
+    /// The buffer of ONE of the card's ASICs: each has its own.
+    #[serde(default)]
+    pub buffer: Buffer,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -41,6 +41,9 @@ struct Listing<'a> {
 }
 
 fn ports(p: &Platform) -> String {
+    if let Some(ch) = &p.chassis {
+        return format!("{} card slots", ch.slots.last + 1 - ch.slots.first);
+    }
     let groups = p.port_groups();
     if groups.is_empty() {
         return "—".into();
@@ -148,6 +151,41 @@ fn sourced<T: std::fmt::Display>(n: &Num<T>) -> String {
     }
 }
 
+/// A chassis's slots and line cards: what `linecard SLOTS CARD` may name.
+fn chassis_text(s: &mut String, ch: &catalogue::Chassis) {
+    let line = |s: &mut String, label: &str, text: String| {
+        let _ = writeln!(s, "{label:<16} {text}");
+    };
+    line(
+        s,
+        "slots",
+        format!(
+            "line cards in {}..{} [{}]",
+            ch.slots.first, ch.slots.last, ch.slots.source
+        ),
+    );
+    for c in &ch.linecards {
+        let cages: Vec<String> = c
+            .cages
+            .iter()
+            .map(|g| format!("{} x {}G [{}]", g.count, g.speed_gbps, g.source))
+            .collect();
+        let buffer = c.buffer_bytes().map_or("— (not sourced)".into(), grouped);
+        line(
+            s,
+            &format!("linecard {}", c.name),
+            format!(
+                "{}: {} x {} [{}]; cages {}; buffer per ASIC {buffer} B",
+                c.model,
+                c.asic_count(),
+                c.asic.name,
+                c.asics.source,
+                cages.join(", ")
+            ),
+        );
+    }
+}
+
 fn switch_text(p: &Platform) -> String {
     let mut s = format!("{}: {} {}\n{}\n\n", p.name, p.vendor, p.model, p.summary);
     let line = |s: &mut String, label: &str, text: String| {
@@ -181,7 +219,9 @@ fn switch_text(p: &Platform) -> String {
             format!("{} [{}]{mtu}{note}", o.os, o.source),
         );
     }
-    if p.cages.is_empty() {
+    if let Some(ch) = &p.chassis {
+        chassis_text(&mut s, ch);
+    } else if p.cages.is_empty() {
         line(&mut s, "cages", "— (not sourced)".into());
     }
     for (i, c) in p.cages.iter().enumerate() {

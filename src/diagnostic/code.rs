@@ -78,6 +78,8 @@ codes! {
     FrontendNicOnFabric  "FAB124" Name Error "a `role frontend` NIC is linked to a switch, so it would join the lossless fabric",
     BreakoutTooFast      "FAB130" Name Error "a port group's breakout sub-ports add up to more than the cage's speed",
     BreakoutNoMode       "FAB131" Name Error "a port group's breakout is not one of the platform's cage breakout modes",
+    LinecardInvalid      "FAB140" Name Error "a `linecard` names a card or slot its chassis does not have, or a chassis model places no card",
+    ChassisNoPortNames   "FAB141" Name Error "the model's OS has no port names for its modular chassis, or a port has none on its line cards",
     // deadlock
     CyclicBufferDependency "FAB201" Deadlock Error "deadlock possible (cyclic buffer dependency)",
     PriorityDecrease     "FAB202" Deadlock Error "priority rewrites form a cycle, so no order of priorities satisfies Tagger",

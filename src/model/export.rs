@@ -198,6 +198,7 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
                     .buffer_model
                     .filter(|b| !b.default)
                     .map(|b| b.value.as_str().to_string()),
+                linecards: linecards_doc(m.chassis.as_ref()),
             })
             .collect(),
         nic_models: fabric
@@ -324,3 +325,19 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
 }
 
 // ---------------------------------------------------------------- YAML in
+
+/// The cards of a chassis model as runs of consecutive slots holding the same card.
+fn linecards_doc(chassis: Option<&crate::catalogue::ChassisPlace>) -> Vec<LinecardDoc> {
+    let mut runs: Vec<LinecardDoc> = Vec::new();
+    for (slot, card) in chassis.map_or(&[][..], |c| &c.cards[..]) {
+        match runs.last_mut() {
+            Some(r) if r.card == card.name && r.last_slot + 1 == *slot => r.last_slot = *slot,
+            _ => runs.push(LinecardDoc {
+                first_slot: *slot,
+                last_slot: *slot,
+                card: card.name.clone(),
+            }),
+        }
+    }
+    runs
+}

@@ -18,7 +18,7 @@ pub mod topology;
 use petgraph::graph::UnGraph;
 use serde::Serialize;
 
-use crate::catalogue::{NicPlatform, Platform};
+use crate::catalogue::{CardPort, ChassisPlace, NicPlatform, Platform};
 use crate::span::Span;
 pub use crate::syntax::ast::{
     BufferModel, Congestion, HashField, LbMode, LbSeed, NicRole, Os, RoutingModel, WatchdogAction,
@@ -220,6 +220,11 @@ pub struct SwitchModel {
     /// The catalogue entry of `platform`, whose numbers filled what the model did not say
     /// (those fields are `Sourced` with `default: true` and the `platform` statement's span).
     pub platform: Option<&'static Platform>,
+    /// On a modular chassis: the line cards in their slots (`linecard 3..8 7800r3a-36d`). The
+    /// ports are the cards', and `buffer` is one ASIC's of a card (each has its own).
+    pub chassis: Option<ChassisPlace>,
+    /// The `linecard` statement that put a card in each slot, for findings about that card.
+    pub linecard_spans: Vec<(u32, Span)>,
     pub os: Sourced<Os>,
     /// `os cumulus 5.14`: the release the configuration is written for (Cumulus only).
     pub release: Option<Sourced<target::Release>>,
@@ -241,6 +246,20 @@ pub struct SwitchModel {
 impl SwitchModel {
     pub fn port_count(&self) -> u32 {
         self.ports.value.iter().map(|g| g.count).sum()
+    }
+
+    /// Where port `index` (0-based) sits on a chassis: slot, card port and ASIC. `None` on a
+    /// fixed box (or a port past the cards).
+    pub fn card_port(&self, index: u32) -> Option<CardPort> {
+        self.chassis.as_ref()?.place(&self.ports.value, index)
+    }
+
+    /// The `linecard` statement of slot `slot`.
+    pub fn linecard_span(&self, slot: u32) -> Option<Span> {
+        self.linecard_spans
+            .iter()
+            .find(|(s, _)| *s == slot)
+            .map(|(_, span)| *span)
     }
 
     /// Nominal speed (Mb/s) of port `index` (0-based).

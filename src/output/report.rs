@@ -260,6 +260,7 @@ fn topology(o: &mut String, input: &ReportInput<'_>) {
             "Host NICs are counted by port: {nics} ports on {cards} NICs.\n"
         );
     }
+    chassis_note(o, f);
     let off = crate::model::off_fabric_note(f);
     if !off.is_empty() {
         let _ = writeln!(o, "{off}\n");
@@ -324,6 +325,36 @@ fn topology(o: &mut String, input: &ReportInput<'_>) {
     }
     o.push('\n');
     o.push_str(&mermaid(f, input.diagnostics));
+}
+
+/// Modular chassis (issue 18 item 3): how many line cards and card ASICs the switches hold, as
+/// the buffer and headroom are checked per card ASIC.
+fn chassis_note(o: &mut String, f: &Fabric) {
+    let mut switches = 0usize;
+    let (mut cards, mut asics) = (0usize, 0u64);
+    for s in f.switch_ids() {
+        let Some(c) = &f.switch_model(s).chassis else {
+            continue;
+        };
+        switches += 1;
+        cards += c.card_count();
+        asics += c
+            .cards
+            .iter()
+            .map(|(_, card)| u64::from(card.asic_count()))
+            .sum::<u64>();
+    }
+    if switches > 0 {
+        let _ = writeln!(
+            o,
+            "{} modular chassis with {cards} line cards and {asics} line-card ASICs in all; buffer and headroom are checked per line-card ASIC, each with its own packet buffer.\n",
+            if switches == 1 {
+                "1 switch is a".to_string()
+            } else {
+                format!("{switches} switches are")
+            }
+        );
+    }
 }
 
 /// `## Generated files`: devices, files and bytes per target.

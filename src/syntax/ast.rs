@@ -390,6 +390,17 @@ pub enum SwitchModelProp {
     DynamicThreshold(i8),
     Description(String),
     BufferModel(BufferModel),
+    /// `linecard 3..8 7800r3a-36d`: on a modular chassis, the card in these slots (issue 18).
+    Linecard(LinecardSlots),
+}
+
+/// `linecard FIRST[..LAST] CARD`: one line-card model in a range of slots.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinecardSlots {
+    pub first: u64,
+    pub last: u64,
+    /// The card's model as the platform catalogue names it (`7800r3a-36d`).
+    pub card: Ident,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -290,6 +290,36 @@ impl Checker {
         );
     }
 
+    /// `linecard FIRST..LAST CARD` from YAML: slots 1 to 64 in order, a card model of letters,
+    /// digits and `-` (the parser enforces the same on text).
+    fn linecard(&mut self, l: &ast::LinecardSlots, span: Span) {
+        if !(1..=64).contains(&l.first) || !(l.first..=64).contains(&l.last) {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::OutOfRange,
+                    span,
+                    format!("line-card slots {}..{} are out of range", l.first, l.last),
+                )
+                .label("slots")
+                .help("slots are 1 to 64, the lower first"),
+            );
+        }
+        let card = &l.card.node;
+        let card_char = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit();
+        let ok = card.starts_with(card_char) && card.chars().all(|c| card_char(c) || c == '-');
+        if !ok {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::BadPattern,
+                    l.card.span,
+                    format!("line card `{}` is not a card model", card.escape_debug()),
+                )
+                .label("line card")
+                .help("a line-card model is lower-case letters, digits and `-`, such as `7800r3a-36d`"),
+            );
+        }
+    }
+
     fn ident(&mut self, i: &ast::Ident, what: &str) {
         self.name(&i.node, i.span, what);
     }
@@ -469,6 +499,7 @@ impl Checker {
                         SwitchModelProp::Description(d) => self.string(d, p.span, "description"),
                         SwitchModelProp::Platform(n) => self.ident(n, "platform name"),
                         SwitchModelProp::Os(..) | SwitchModelProp::BufferModel(_) => {}
+                        SwitchModelProp::Linecard(l) => self.linecard(l, p.span),
                     }
                 }
             }

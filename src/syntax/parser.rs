@@ -89,6 +89,7 @@ pub const SWITCH_MODEL_PROPS: &[&str] = &[
     "dynamic-threshold",
     "description",
     "buffer-model",
+    "linecard",
 ];
 pub const LOAD_BALANCE_PROPS: &[&str] = &[
     "hash",
@@ -1268,7 +1269,8 @@ impl<'a> Parser<'a> {
     ///   | "cell" SIZE
     ///   | "dynamic-threshold" SIGNED_INT
     ///   | "description" STRING
-    ///   | "buffer-model" ( "dynamic" | "traditional" ) ;`
+    ///   | "buffer-model" ( "dynamic" | "traditional" )
+    ///   | linecard ;`
     fn switch_model_prop(&self, i: &'a str) -> PResult<'a, Spanned<SwitchModelProp>> {
         let (r, kw) = self.block_keyword(i, &SWITCH_MODEL_BLOCK)?;
         let (r, prop) = match kw {
@@ -1281,6 +1283,9 @@ impl<'a> Parser<'a> {
             "buffer-model" => self
                 .buffer_model(r)
                 .map(|(r, m)| (r, SwitchModelProp::BufferModel(m.node)))?,
+            "linecard" => self
+                .linecard(r)
+                .map(|(r, l)| (r, SwitchModelProp::Linecard(l)))?,
             "os" => {
                 let names: &'static [&'static str] = &["sonic", "cumulus", "eos", "nxos", "junos"];
                 let (r, w) = self.choice(r, "os", names)?;
@@ -2760,6 +2765,53 @@ fn pattern_text(p: &NamePattern) -> String {
         }
     }
     s
+}
+
+/// Parsers added with the modular chassis (issue 18 item 3).
+impl<'a> Parser<'a> {
+    /// `linecard = "linecard" INT [ ".." INT ] CARD ;` (after the keyword), `CARD` a card
+    /// model as the catalogue names it (`7800r3a-36d`: letters, digits and `-`).
+    fn linecard(&self, i: &'a str) -> PResult<'a, LinecardSlots> {
+        let (r, first) = self.slot(i)?;
+        let (r, last) = match r.strip_prefix("..") {
+            Some(after) => self.slot(after)?,
+            None => (r, first),
+        };
+        let (r, card) = self.card_name(r)?;
+        Ok((r, LinecardSlots { first, last, card }))
+    }
+
+    /// A slot number: digits only (so `3..8` splits at the dots), 1 to 64; the order of a
+    /// range is checked with the chassis (FAB140).
+    fn slot(&self, i: &'a str) -> PResult<'a, u64> {
+        let at = spaces(i);
+        let len = at.find(|c: char| !c.is_ascii_digit()).unwrap_or(at.len());
+        match at[..len].parse::<u64>() {
+            Ok(v) if (1..=64).contains(&v) => Ok((&at[len..], v)),
+            _ => fail(
+                SyntaxError::expected(at, "a line-card slot from 1 to 64")
+                    .help("write the slots as `3` or `3..8`"),
+            ),
+        }
+    }
+
+    /// A line-card model, as the catalogue writes it:
+    /// `CARD = ( "a".."z" | "0".."9" ) { "a".."z" | "0".."9" | "-" } ;`
+    fn card_name(&self, i: &'a str) -> PResult<'a, Ident> {
+        let at = spaces(i);
+        let card_char = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit();
+        let len = at
+            .find(|c: char| !(card_char(c) || c == '-'))
+            .unwrap_or(at.len());
+        if len == 0 || !at.starts_with(card_char) || at[len..].starts_with(is_name_char) {
+            return fail(
+                SyntaxError::expected(at, "a line-card model, such as `7800r3a-36d`")
+                    .help("`fabricc platforms NAME` lists the line cards of a chassis"),
+            );
+        }
+        let r = &at[len..];
+        Ok((r, Spanned::new(at[..len].to_string(), self.span(at, r))))
+    }
 }
 
 #[cfg(test)]

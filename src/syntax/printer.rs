@@ -349,6 +349,12 @@ fn switch_model_prop(prop: &SwitchModelProp) -> String {
         SwitchModelProp::Cell(s) => format!("cell {}", size(*s)),
         SwitchModelProp::DynamicThreshold(n) => format!("dynamic-threshold {n}"),
         SwitchModelProp::Description(d) => format!("description {}", string(d)),
+        SwitchModelProp::Linecard(l) if l.first == l.last => {
+            format!("linecard {} {}", l.first, l.card.node)
+        }
+        SwitchModelProp::Linecard(l) => {
+            format!("linecard {}..{} {}", l.first, l.last, l.card.node)
+        }
     }
 }
 

@@ -36,6 +36,7 @@ pub fn switch_model(
     let mut dynamic_threshold = None;
     let mut description: Option<Sourced<String>> = None;
     let mut buffer_model = None;
+    let mut linecards = Vec::new();
     for p in &decl.props {
         let span = p.span;
         match &p.node {
@@ -126,6 +127,9 @@ pub fn switch_model(
             SwitchModelProp::BufferModel(m) => {
                 put(&mut buffer_model, *m, span, "`buffer-model`", diags)
             }
+            SwitchModelProp::Linecard(l) => {
+                linecards.push(crate::span::Spanned::new(l.clone(), span))
+            }
         }
     }
     let at = decl.name.span;
@@ -140,11 +144,31 @@ pub fn switch_model(
     let diags_for_missing: &mut Vec<Diagnostic> = if platform_unknown { &mut quiet } else { diags };
 
     let os = resolve_os(name, at, os, platform, diags_for_missing);
+    let (chassis, linecard_spans) = match platform_unknown {
+        true => (None, Vec::new()),
+        false => super::chassis::place(name, at, &linecards, platform, diags_for_missing)
+            .map_or((None, Vec::new()), |(c, s)| (Some(c), s)),
+    };
+    if let Some((pl, _)) = platform
+        && pl.chassis.is_some()
+    {
+        super::chassis::check_names(name, os, pl, diags_for_missing);
+    }
+    // A chassis whose cards did not resolve (FAB140) has no ports to check or take.
+    let no_cards = platform.is_some_and(|(pl, _)| pl.chassis.is_some()) && chassis.is_none();
     let ports = match (ports, platform) {
         (Some(p), Some((pl, pspan))) => {
-            check_ports_fit(name, &p, pl, pspan, diags);
+            match &chassis {
+                Some(c) => check_ports_fit(name, &p, &c.flat(pl), pspan, diags),
+                None if no_cards => {}
+                None => check_ports_fit(name, &p, pl, pspan, diags),
+            }
             Some(p)
         }
+        (None, Some((_, pspan))) if chassis.is_some() => chassis
+            .as_ref()
+            .map(|c| Sourced::default_at(c.port_groups(), pspan)),
+        (None, Some(_)) if no_cards => None,
         (Some(p), None) => Some(p),
         (None, Some((pl, pspan))) if !pl.port_groups().is_empty() => {
             Some(Sourced::default_at(pl.port_groups(), pspan))
@@ -163,6 +187,11 @@ pub fn switch_model(
             None
         }
     };
+    if let (Some(c), Some(p)) = (&chassis, &ports)
+        && os.value == Os::Eos
+    {
+        super::chassis::check_eos_names(name, c, p, diags);
+    }
 
     let cell_bytes = cell.and_then(|c: Sourced<ast::Size>| match c.value {
         ast::Size::Bytes(b) if b > 0 => Some(Sourced::set(b, c.span)),
@@ -201,9 +230,15 @@ pub fn switch_model(
     let buffer = buffer.and_then(|b| {
         bytes(b.value, cell_bytes.map(|c| c.value), b.span, diags).map(|v| Sourced::set(v, b.span))
     });
+    // On a chassis the platform's buffer is one ASIC's of its cards.
+    let (platform_buffer, platform_max_buffer) = match (&chassis, platform) {
+        (Some(c), _) => (c.buffer_bytes(), c.buffer_bytes()),
+        (None, Some((pl, _))) => (pl.buffer_bytes(), pl.max_buffer_bytes()),
+        (None, None) => (None, None),
+    };
     let buffer = match (buffer, platform) {
         (Some(b), Some((pl, pspan))) => {
-            if let Some(max) = pl.max_buffer_bytes()
+            if let Some(max) = platform_max_buffer
                 && b.value > max
             {
                 diags.push(contradicts(
@@ -218,7 +253,7 @@ pub fn switch_model(
             }
             Some(b)
         }
-        (None, Some((pl, pspan))) => pl.buffer_bytes().map(|b| Sourced::default_at(b, pspan)),
+        (None, Some((_, pspan))) => platform_buffer.map(|b| Sourced::default_at(b, pspan)),
         (b, None) => b,
     };
     let lossless_limit = match (lossless_limit, platform) {
@@ -278,6 +313,8 @@ pub fn switch_model(
         name: name.clone(),
         span: at,
         platform: platform.map(|(p, _)| p),
+        chassis,
+        linecard_spans,
         os,
         release,
         ports: ports.unwrap_or(Sourced::default_at(vec![PortGroup::plain(1, 100_000)], at)),

@@ -154,6 +154,18 @@ pub struct SwitchModelDoc {
     /// Set on the model itself (a fabric-level or platform default is not repeated here).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub buffer_model: Option<String>,
+    /// On a modular chassis: the line cards, one entry per run of slots with the same card.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub linecards: Vec<LinecardDoc>,
+}
+
+/// `linecard FIRST..LAST CARD`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinecardDoc {
+    pub first_slot: u32,
+    pub last_slot: u32,
+    pub card: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -448,6 +448,16 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
             })?;
             props.push(Spanned::new(ast::SwitchModelProp::BufferModel(model), span));
         }
+        for l in &m.linecards {
+            props.push(Spanned::new(
+                ast::SwitchModelProp::Linecard(ast::LinecardSlots {
+                    first: u64::from(l.first_slot),
+                    last: u64::from(l.last_slot),
+                    card: ident(&l.card, span),
+                }),
+                span,
+            ));
+        }
         body.push(stmt(
             StmtKind::SwitchModel(ast::SwitchModelDecl {
                 name: ident(&m.name, span),
