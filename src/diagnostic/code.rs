@@ -76,6 +76,7 @@ codes! {
     TrafficClassTwoQueues "FAB122" Name Error "classes share a switch traffic class but name different queues",
     PlaneName            "FAB123" Name Error "a tier built once per plane has names that do not say which plane",
     FrontendNicOnFabric  "FAB124" Name Error "a `role frontend` NIC is linked to a switch, so it would join the lossless fabric",
+    BondUnfit            "FAB125" Topology Error "a `bond` or `dual-tor` cannot be built: single-port NICs, ports on different planes, or a wiring that puts both ports on one ToR",
     BreakoutTooFast      "FAB130" Name Error "a port group's breakout sub-ports add up to more than the cage's speed",
     BreakoutNoMode       "FAB131" Name Error "a port group's breakout is not one of the platform's cage breakout modes",
     // deadlock
@@ -129,6 +130,7 @@ codes! {
     UnderSubscribed      "FAB615" Topology Warning "host NICs sit on switch ports several times their speed that the cage could break out",
     LeafSwitchesIgnored  "FAB616" Topology Warning "`switches N` on a leaf tier is not used: the hosts and ports decide the leaf count",
     SlowPortTaken        "FAB617" Topology Warning "a link sits on a slower switch port while a faster one is free or holds a slower link (explicit links by statement order, generated uplinks by port order)",
+    SpareHosts           "FAB618" Topology Error "a generated tier has more spare hosts than its leaves have spare ports (after the downlinks and uplinks)",
     // routing
     Unreachable          "FAB701" Routing Warning "a pair of NICs has no route under the routing model",
     RoutingLoop          "FAB702" Routing Error "static routes forward traffic in a loop",
@@ -149,6 +151,9 @@ codes! {
     NicIdentityGuessed   "FAB920" Output Advice "hosts declare no NIC identity, so their host scripts assume RDMA devices mlx5_0, mlx5_1, … in NIC order",
     RoceClassNoDefault   "FAB921" Output Advice "a second lossless or DCQCN class gets no default ToS on hosts; only applications that set their own reach it",
     UnknownNicDriver     "FAB922" Output Error "a NIC model names a driver fabricc writes no host script for",
+    // dual-ToR bonds (issue 18)
+    BondNotCreated       "FAB126" Output Warning "a host's `bond` is not created by its host script (the NIC's driver has no RoCE LAG fabricc writes); its ports stay separate RoCE devices",
+    BondSwitchSideMissing "FAB127" Output Warning "a switch target does not write the LAG/multi-chassis side of a host bond; the device keeps the ports as separate ports",
     // load balancing (issue 20 item 4)
     LoadBalanceNotRendered "FAB930" Output Warning "a target does not configure a `load-balance` property; its switches keep their default per-flow ECMP hashing",
     SonicHashFieldUnsupported "FAB931" Output Warning "SONiC has no name for a `hash` field (the RoCE QP), so fabricc writes no SWITCH_HASH and SONiC switches keep their default ECMP hash",

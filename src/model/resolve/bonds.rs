@@ -1,0 +1,68 @@
+//! `bond MODE` on a host (issue 18): the ports of each multi-port NIC become one Linux bond.
+//!
+//! mlx5 RoCE LAG joins the two ports of one ConnectX card only (NVIDIA MLNX_OFED
+//! documentation, "RoCE LAG": "the two ports of the same NIC"), so a bond is per card, never
+//! across cards. Its ports stay two links, two switch ports and two edges of the deadlock
+//! proof; the bond only makes them one destination (`Host::bonds`).
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::model::Fabric;
+
+pub(super) fn build(fabric: &mut Fabric, diags: &mut Vec<Diagnostic>) {
+    for host in &mut fabric.hosts {
+        let Some(mode) = host.bond else { continue };
+        let mut bonds: Vec<Vec<u32>> = Vec::new();
+        let mut last_card = None;
+        for (i, n) in host.nics.iter().enumerate() {
+            if n.port == 0 || !n.on_fabric() {
+                continue;
+            }
+            if last_card == Some(n.card) {
+                if let Some(b) = bonds.last_mut() {
+                    b.push(i as u32);
+                }
+            } else {
+                bonds.push(vec![i as u32]);
+                last_card = Some(n.card);
+            }
+        }
+        bonds.retain(|b| b.len() > 1);
+        if bonds.is_empty() {
+            diags.push(
+                Diagnostic::new(
+                    Code::BondUnfit,
+                    mode.span,
+                    format!(
+                        "host `{}` has `bond {}` but no NIC on the fabric with two ports to bond",
+                        host.name,
+                        mode.value.word()
+                    ),
+                )
+                .label("bond declared here")
+                .help("a bond joins the ports of one NIC (mlx5 RoCE LAG): give the NIC model `ports 2 x SPEED`, or remove `bond`"),
+            );
+            continue;
+        }
+        let split = bonds.iter().find(|b| {
+            let first = host.nics[b[0] as usize].plane;
+            b.iter().any(|&i| host.nics[i as usize].plane != first)
+        });
+        if let Some(b) = split {
+            let card = host.nics[b[0] as usize].card;
+            diags.push(
+                Diagnostic::new(
+                    Code::BondUnfit,
+                    mode.span,
+                    format!(
+                        "host `{}` bonds the ports of nic{card}, but they are on different planes, which never reach each other",
+                        host.name
+                    ),
+                )
+                .label("bond declared here")
+                .help("a bond's ports share one address, so they must be on one plane: remove `bond` (dual-plane hosts use each port on its own), or wire the ports to one plane with `dual-tor`"),
+            );
+            continue;
+        }
+        host.bonds = bonds;
+    }
+}
