@@ -67,7 +67,7 @@ pub(super) fn findings(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnostic> {
                 Code::BondNotCreated,
                 span,
                 format!(
-                    "the `{driver}` host script does not create the bond of {}: their NIC ports stay two RoCE devices with an address each",
+                    "the `{driver}` host script does not create the bond of {}: the NIC ports stay two RoCE devices with an address each",
                     listed(&hosts)
                 ),
             )

@@ -5,10 +5,18 @@
 //! across cards. Its ports stay two links, two switch ports and two edges of the deadlock
 //! proof; the bond only makes them one destination (`Host::bonds`).
 
+use std::collections::BTreeMap;
+
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::Fabric;
+use crate::span::Span;
 
 pub(super) fn build(fabric: &mut Fabric, diags: &mut Vec<Diagnostic>) {
+    // One finding per `bond` line and kind, naming its first host (a pattern declares many).
+    let mut unfit: BTreeMap<(Span, bool), (Diagnostic, usize)> = BTreeMap::new();
+    let mut push = |span: Span, split: bool, d: Diagnostic| {
+        unfit.entry((span, split)).or_insert((d, 0)).1 += 1;
+    };
     for host in &mut fabric.hosts {
         let Some(mode) = host.bond else { continue };
         let mut bonds: Vec<Vec<u32>> = Vec::new();
@@ -28,7 +36,9 @@ pub(super) fn build(fabric: &mut Fabric, diags: &mut Vec<Diagnostic>) {
         }
         bonds.retain(|b| b.len() > 1);
         if bonds.is_empty() {
-            diags.push(
+            push(
+                mode.span,
+                false,
                 Diagnostic::new(
                     Code::BondUnfit,
                     mode.span,
@@ -49,7 +59,9 @@ pub(super) fn build(fabric: &mut Fabric, diags: &mut Vec<Diagnostic>) {
         });
         if let Some(b) = split {
             let card = host.nics[b[0] as usize].card;
-            diags.push(
+            push(
+                mode.span,
+                true,
                 Diagnostic::new(
                     Code::BondUnfit,
                     mode.span,
@@ -64,5 +76,11 @@ pub(super) fn build(fabric: &mut Fabric, diags: &mut Vec<Diagnostic>) {
             continue;
         }
         host.bonds = bonds;
+    }
+    for (mut d, n) in unfit.into_values() {
+        if n > 1 {
+            d.message = format!("{} (and {} more hosts of this line)", d.message, n - 1);
+        }
+        diags.push(d);
     }
 }
