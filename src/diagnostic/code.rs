@@ -77,6 +77,8 @@ codes! {
     PlaneName            "FAB123" Name Error "a tier built once per plane has names that do not say which plane",
     FrontendNicOnFabric  "FAB124" Name Error "a `role frontend` NIC is linked to a switch, so it would join the lossless fabric",
     BondUnfit            "FAB125" Topology Error "a `bond` or `dual-tor` cannot be built: single-port NICs, ports on different planes, or a wiring that puts both ports on one ToR",
+    BondNotCreated       "FAB126" Output Warning "a host's `bond` is not created by its host script (the NIC's driver has no RoCE LAG fabricc writes); its ports stay separate RoCE devices",
+    BondSwitchSideMissing "FAB127" Output Warning "a switch target does not write the LAG/multi-chassis side of a host bond; the device keeps the ports as separate ports",
     BreakoutTooFast      "FAB130" Name Error "a port group's breakout sub-ports add up to more than the cage's speed",
     BreakoutNoMode       "FAB131" Name Error "a port group's breakout is not one of the platform's cage breakout modes",
     // deadlock
@@ -151,9 +153,6 @@ codes! {
     NicIdentityGuessed   "FAB920" Output Advice "hosts declare no NIC identity, so their host scripts assume RDMA devices mlx5_0, mlx5_1, … in NIC order",
     RoceClassNoDefault   "FAB921" Output Advice "a second lossless or DCQCN class gets no default ToS on hosts; only applications that set their own reach it",
     UnknownNicDriver     "FAB922" Output Error "a NIC model names a driver fabricc writes no host script for",
-    // dual-ToR bonds (issue 18)
-    BondNotCreated       "FAB126" Output Warning "a host's `bond` is not created by its host script (the NIC's driver has no RoCE LAG fabricc writes); its ports stay separate RoCE devices",
-    BondSwitchSideMissing "FAB127" Output Warning "a switch target does not write the LAG/multi-chassis side of a host bond; the device keeps the ports as separate ports",
     // load balancing (issue 20 item 4)
     LoadBalanceNotRendered "FAB930" Output Warning "a target does not configure a `load-balance` property; its switches keep their default per-flow ECMP hashing",
     SonicHashFieldUnsupported "FAB931" Output Warning "SONiC has no name for a `hash` field (the RoCE QP), so fabricc writes no SWITCH_HASH and SONiC switches keep their default ECMP hash",

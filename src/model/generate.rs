@@ -145,7 +145,7 @@ pub fn generate(
         specs.iter().map(|s| s.dual_tor),
         specs[0].planes.map(|p| p.value),
         specs[0].wiring.map(|w| w.value),
-        hosts,
+        hosts.iter().map(|h| h.ports),
         diags,
     ) {
         return Generated::default();
@@ -768,7 +768,7 @@ fn wire(
 ) -> Generated {
     let k = specs.len();
     // The spare hosts of the tiers: after the active ones, on the leaves' spare ports.
-    let (hosts, spares) = super::spares::split(hosts);
+    let (hosts, spares) = super::spares::split(hosts, |h| h.spare.is_some());
     let hosts = &hosts[..];
     let h = hosts.len() as u64;
     let leaf = &specs[0];
@@ -994,18 +994,22 @@ fn wire(
         rails: r as u32,
         groups: groups as u32,
     };
-    if !super::spares::wire(
-        &mut out,
-        &spares,
-        slots,
-        net.count,
-        net.index,
-        leaf.model,
-        cable1,
-        leaf.decl.name.span,
-        diags,
-    ) {
+    let first_spare = spares.first().and_then(|h| h.spare);
+    let Some(places) =
+        super::spares::places(spares.len(), slots, first_spare, leaf.decl.name.span, diags)
+    else {
         return Generated::default();
+    };
+    for p in places {
+        let host = &spares[p.spare];
+        out.links.push(GenLink {
+            down: GenEnd::Host(host.id, p.nic * net.count + net.index),
+            up: GenEnd::Switch(p.leaf, p.port),
+            speed: leaf.model.port_speed(p.port).min(host.nic_speed),
+            cable_mm: cable1,
+            tier: TierId(0),
+            span: leaf.decl.name.span,
+        });
     }
     if k == 1 {
         return out;

@@ -12,14 +12,12 @@
 //! and 2c, so the check is that the NICs have two ports and no other wiring breaks the pair.
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::model::generate::{GenEnd, GenLink, Generated, WiredHost};
-use crate::model::{Sourced, SwitchModel, TierId};
 use crate::span::Span;
 use crate::syntax::ast::WiringStyle;
 
 /// The active hosts (in order) and the spare ones (in order).
-pub(crate) fn split(hosts: &[WiredHost]) -> (Vec<WiredHost>, Vec<WiredHost>) {
-    hosts.iter().partition(|h| h.spare.is_none())
+pub(crate) fn split<T: Clone>(hosts: &[T], spare: impl Fn(&T) -> bool) -> (Vec<T>, Vec<T>) {
+    hosts.iter().cloned().partition(|h| !spare(h))
 }
 
 /// Where a tier's leaves keep their spare ports.
@@ -36,65 +34,66 @@ pub(crate) struct Slots {
     pub groups: u32,
 }
 
-/// Wires `spares` onto the leaves of `out` (leaf of group g, rail r at index g·rails + r):
-/// spare host j goes to group j / (ports / per), on every rail as an active host would.
-/// FAB618 when the leaves' spare ports cannot take them all.
-#[allow(clippy::too_many_arguments)] // one call from `wire`; a struct would only rename them
-pub(crate) fn wire(
-    out: &mut Generated,
-    spares: &[WiredHost],
+/// Where one spare host's link goes: its `spare`-th place among the spares, its NIC (port
+/// index before the plane mapping), the leaf (index among the tier's leaves) and the port.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SparePlace {
+    pub spare: usize,
+    pub nic: u32,
+    pub leaf: u32,
+    pub port: u32,
+}
+
+/// The places of `count` spare hosts on the leaves (leaf of group g, rail r at index
+/// g·rails + r): spare host j goes to group j / (ports / per), on every rail as an active
+/// host would. FAB618 (and `None`) when the leaves' spare ports cannot take them all; `first`
+/// is the first spare host's `spare` marker, `tier` the leaf tier.
+pub(crate) fn places(
+    count: usize,
     at: Slots,
-    plane_count: u32,
-    plane: u32,
-    leaf: &SwitchModel,
-    cable: Sourced<u64>,
-    span: Span,
+    first: Option<Span>,
+    tier: Span,
     diags: &mut Vec<Diagnostic>,
-) -> bool {
-    let Some(first) = spares.first() else {
-        return true;
-    };
+) -> Option<Vec<SparePlace>> {
+    if count == 0 {
+        return Some(Vec::new());
+    }
     let per_leaf = at.ports / at.per.max(1);
     let room = u64::from(per_leaf) * u64::from(at.groups);
-    if (spares.len() as u64) > room {
+    if (count as u64) > room {
         diags.push(
             Diagnostic::new(
                 Code::SpareHosts,
-                first.spare.unwrap_or(span),
+                first.unwrap_or(tier),
                 format!(
-                    "{} spare hosts, but the {} leaf groups have room for {room}: each leaf keeps {} port{} after its downlinks and uplinks",
-                    spares.len(),
+                    "{count} spare hosts, but the {} leaf groups have room for {room}: each leaf keeps {} port{} after its downlinks and uplinks",
                     at.groups,
                     at.ports,
                     if at.ports == 1 { "" } else { "s" }
                 ),
             )
             .label("spare host")
-            .with_secondary(span, "leaf tier")
+            .with_secondary(tier, "leaf tier")
             .help("give the leaf model spare ports after the uplinks (`ports 128 x 200G, 60 x 400G, 8 x 200G` with `downlinks 128  uplinks 60`), or fewer spare hosts"),
         );
-        return false;
+        return None;
     }
-    for (j, host) in spares.iter().enumerate() {
-        let j = j as u32;
+    let mut out = Vec::with_capacity(count * (at.rails * at.per) as usize);
+    for spare in 0..count {
+        let j = spare as u32;
         let (g, slot) = (j / per_leaf, j % per_leaf);
         for rail in 0..at.rails {
-            let idx = g * at.rails + rail;
             for q in 0..at.per {
-                let port = at.first + slot * at.per + q;
-                let nic = if at.per > 1 { q } else { rail };
-                out.links.push(GenLink {
-                    down: GenEnd::Host(host.id, nic * plane_count + plane),
-                    up: GenEnd::Switch(idx, port),
-                    speed: leaf.port_speed(port).min(host.nic_speed),
-                    cable_mm: cable,
-                    tier: TierId(0),
-                    span,
+                out.push(SparePlace {
+                    spare,
+                    nic: if at.per > 1 { q } else { rail },
+                    leaf: g * at.rails + rail,
+                    port: at.first + slot * at.per + q,
                 });
             }
         }
     }
-    true
+    Some(out)
 }
 
 /// `dual-tor`: only on the leaf tier, over two-port NICs, on one plane, rail-wired (FAB125).
@@ -102,7 +101,7 @@ pub(crate) fn dual_tor_fits(
     mut tiers: impl Iterator<Item = Option<Span>>,
     planes: Option<u64>,
     wiring: Option<WiringStyle>,
-    hosts: &[WiredHost],
+    mut ports: impl Iterator<Item = u32>,
     diags: &mut Vec<Diagnostic>,
 ) -> bool {
     let leaf = tiers.next().flatten();
@@ -129,10 +128,9 @@ pub(crate) fn dual_tor_fits(
     } else if wiring == Some(WiringStyle::Rack) {
         Some("`wiring rack` puts both ports of a NIC on one ToR".to_string())
     } else {
-        hosts.iter().find(|h| h.ports != 2).map(|h| {
+        ports.find(|&p| p != 2).map(|p| {
             format!(
-                "`dual-tor` needs NICs with two ports (one to each ToR of the pair), but the wired NICs have {}",
-                h.ports
+                "`dual-tor` needs NICs with two ports (one to each ToR of the pair), but the wired NICs have {p}"
             )
         })
     };
