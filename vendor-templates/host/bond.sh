@@ -65,15 +65,18 @@ netdev_of() {
 drift=0
 failed=0
 for b in "${BONDS[@]}"; do
+  changed=0
   if [ ! -d "$SYS/class/net/$b" ]; then
     if [ "$MODE" = check ]; then echo "$b missing (mode ${B_MODE[$b]})"; drift=1; continue; fi
     # shellcheck disable=SC2086 # the options are words
     run ip link add "$b" type bond mode "${B_MODE[$b]}" ${B_OPTS[$b]} || { failed=1; continue; }
+    changed=1
   else
-    have=$(head -n 1 "$SYS/class/net/$b/bonding/mode" 2>/dev/null | awk '{print $1}')
+    have=$(awk '{print $1; exit}' "$SYS/class/net/$b/bonding/mode" 2>/dev/null)
     if [ "$have" != "${B_MODE[$b]}" ]; then
       echo "$b mode ${B_MODE[$b]} ${have:--}: the mode of an existing bond changes only with no ports; remove $b and re-run"
       drift=1
+      failed=1
       continue
     fi
   fi
@@ -82,11 +85,20 @@ for b in "${BONDS[@]}"; do
     master=$(readlink "$SYS/class/net/$n/master" 2>/dev/null || true)
     [ "${master##*/}" = "$b" ] && continue
     if [ "$MODE" = check ]; then echo "$b port $n master ${master##*/}"; drift=1; continue; fi
-    run ip link set dev "$n" down && run ip link set dev "$n" master "$b" || failed=1
+    { run ip link set dev "$n" down && run ip link set dev "$n" master "$b"; } || failed=1
+    changed=1
   done
-  [ "$MODE" = check ] || run ip link set dev "$b" mtu "$MTU" up || failed=1
+  mtu=$(head -n 1 "$SYS/class/net/$b/mtu" 2>/dev/null || echo -)
+  if [ "$changed" = 0 ] && [ "$mtu" = "$MTU" ]; then continue; fi
+  if [ "$MODE" = check ]; then echo "$b mtu $MTU $mtu"; drift=1; continue; fi
+  run ip link set dev "$b" mtu "$MTU" up || failed=1
 done
-if [ "$MODE" = check ] && [ "$drift" -ne 0 ]; then exit 1; fi
+if [ "$MODE" = check ]; then
+  [ "$drift" -eq 0 ] && exit 0
+  note "bonds differ from the fabric"
+  exit 1
+fi
 [ "$failed" -eq 0 ] || exit 1
+echo "$HOST: ${#BONDS[@]} bond(s) in the intended state"
 exit 0
 {% endraw %}
