@@ -1163,4 +1163,44 @@ fn bond_script_creates_the_bond_once_and_checks_it() {
         Vec::<String>::new(),
         "a second run sets nothing"
     );
+
+    // RoCE LAG formed: the two RDMA devices become mlx5_bond_0 below the first port's PCI
+    // function, and the second port's function has none. The NIC script (re-run at boot)
+    // still finds both ports and gives the second the bond's RDMA device.
+    let qos = hosts.join("mlnx_qos.sh");
+    host.run(&qos, &[], &[]).expect(0);
+    host.lag(
+        "0000:0c:00.0",
+        "mlx5_0",
+        "0000:0c:00.1",
+        "mlx5_1",
+        "mlx5_bond_0",
+    );
+    host.run(&qos, &[], &[]).expect(0);
+    let r = host.run(&qos, &["--check"], &[]);
+    r.expect(0);
+    assert!(
+        r.stdout()
+            .contains("# nic2 ens1f1np1 mlx5_bond_0 0000:0c:00.1"),
+        "{}",
+        r.stdout()
+    );
+}
+
+impl Host {
+    /// mlx5 RoCE LAG: the first function's RDMA device is renamed `bond`, the second's goes.
+    fn lag(&self, pci0: &str, ib0: &str, pci1: &str, ib1: &str, bond: &str) {
+        let sys = self.sys();
+        let dev0 = sys.join("devices/pci0000:00").join(pci0).join("infiniband");
+        fs::rename(dev0.join(ib0), dev0.join(bond)).expect("rename");
+        fs::remove_file(sys.join("class/infiniband").join(ib0)).expect("unlink");
+        symlink(
+            format!("../../devices/pci0000:00/{pci0}/infiniband/{bond}"),
+            sys.join("class/infiniband").join(bond),
+        )
+        .expect("symlink");
+        let dev1 = sys.join("devices/pci0000:00").join(pci1).join("infiniband");
+        fs::remove_dir_all(dev1.join(ib1)).expect("rm");
+        fs::remove_file(sys.join("class/infiniband").join(ib1)).expect("unlink");
+    }
 }

@@ -102,6 +102,10 @@ pub struct BondView {
     pub mode: &'static str,
     /// `1 2`: the NIC indices of its ports, for a bash array.
     pub members: String,
+    /// Its first port, whose PCI function holds the RoCE LAG device (`mlx5_bond_N`), and the
+    /// others, which `mlnx_qos.sh` lets share it.
+    pub first: u32,
+    pub rest: Vec<u32>,
     /// `mode 802.3ad` or `balance-xor`: both ports send, by a layer3+4 hash.
     pub hashed: bool,
     pub lacp: bool,
@@ -283,6 +287,8 @@ fn bond_view(b: &super::context::BondContext) -> BondView {
             .map(u32::to_string)
             .collect::<Vec<_>>()
             .join(" "),
+        first: b.members.first().copied().unwrap_or(0),
+        rest: b.members.iter().skip(1).copied().collect(),
         hashed: b.mode != "active-backup",
         lacp: b.mode == "802.3ad",
     }
