@@ -40,6 +40,8 @@ fn every_fixture_round_trips_through_yaml() {
         "../build/inputs/lb-every-target.fab",
         // NIC roles (issue 18 item 4): a frontend NIC, a linked storage NIC.
         "../build/inputs/nic-roles-2x2.fab",
+        // Dual-ToR with `bond lacp` and a `spare` host (issue 18).
+        "../check/FAB127_bond_lacp_no_mlag.fab",
     ] {
         let (json, yaml) = export_json(&root.join(name));
         let mut sources = Sources::new();
