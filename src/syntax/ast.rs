@@ -491,7 +491,7 @@ pub enum HostProp {
 }
 
 /// The Linux bonding mode of `bond` (kernel Documentation/networking/bonding.rst), limited
-/// to the three modes mlx5 RoCE LAG works in (NVIDIA MLNX_OFED documentation, "RoCE LAG").
+/// to the three modes mlx5 RoCE LAG works in (NVIDIA MLNX_OFED User Manual, "RoCE LAG").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum BondMode {
     /// `802.3ad`: LACP, both ports active; the switches must run one LAG (MLAG) over them.

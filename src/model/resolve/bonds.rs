@@ -1,8 +1,9 @@
 //! `bond MODE` on a host (issue 18): the ports of each multi-port NIC become one Linux bond.
 //!
-//! mlx5 RoCE LAG joins the two ports of one ConnectX card only (NVIDIA MLNX_OFED
-//! documentation, "RoCE LAG": "the two ports of the same NIC"), so a bond is per card, never
-//! across cards. Its ports stay two links, two switch ports and two edges of the deadlock
+//! mlx5 RoCE LAG joins the two ports of one ConnectX card only: it is active when both of
+//! the card's PF netdevs, and only they, are enslaved to one bond (torvalds/linux@7907f23adc18,
+//! "net/mlx5: Implement RoCE LAG feature", drivers/net/ethernet/mellanox/mlx5/core/lag.c),
+//! so a bond is per card, never across cards. Its ports stay two links, two switch ports and two edges of the deadlock
 //! proof; the bond only makes them one destination (`Host::bonds`).
 
 use std::collections::BTreeMap;
