@@ -954,6 +954,7 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Result<Option<HostContext>, Diagnos
             .filter(|(_, n)| !n.on_fabric())
             .map(|(i, n)| format!("{} ({})", fabric.nic_name(h, i as u32), n.role.word()))
             .collect(),
+        bonds: host_bonds(host),
     }))
 }
 
@@ -1000,6 +1001,24 @@ fn tier_of(fabric: &Fabric, s: SwitchId) -> Option<u8> {
             .and_then(|t| fabric.tiers.get(t.0 as usize))
             .map(|t| t.level)
     })
+}
+
+/// The host's bonds (issue 18): `bond<card>` over the ports of each multi-port NIC.
+fn host_bonds(host: &model::Host) -> Vec<crate::render::BondContext> {
+    let Some(mode) = host.bond else {
+        return Vec::new();
+    };
+    host.bonds
+        .iter()
+        .filter_map(|b| {
+            let card = host.nics.get(*b.first()? as usize)?.card;
+            Some(crate::render::BondContext {
+                name: format!("bond{card}"),
+                mode: mode.value.kernel(),
+                members: b.iter().map(|i| i + 1).collect(),
+            })
+        })
+        .collect()
 }
 
 /// The keywords of the fabric's `load-balance { hash … }`, in the order written.

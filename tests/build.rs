@@ -172,6 +172,8 @@ const GOLDEN: &[(&str, &str)] = &[
     // Issue 18 item 4: rails from the backend NICs only, a frontend NIC left alone and a
     // storage NIC on a hand-written storage leaf.
     ("nic-roles-2x2", "fixtures/build/inputs/nic-roles-2x2.fab"),
+    // Issue 18: dual-ToR with an LACP host bond (bond.sh) and a spare host.
+    ("dual-tor-2x2", "fixtures/build/inputs/dual-tor-2x2.fab"),
 ];
 
 /// Golden cases built for their switch target only: the per-platform switch files are what
@@ -283,8 +285,11 @@ fn goldens_stay_small() {
     // about 0.21 MB; breakout-every-target (issue 18, its six switches on five targets, no
     // hosts) about 0.13 MB; nic-roles-2x2 (issue 18 item 4: two hosts with a frontend and a
     // storage NIC, three Cumulus leaves, a SONiC spine with apply.sh) about 0.2 MB;
+    // dual-tor-2x2 (issue 18: three bonded hosts with bond.sh, two Cumulus ToRs, a SONiC
+    // spine with apply.sh) about 0.23 MB, and each host's mlnx_qos.sh about 0.6 KB for the
+    // RoCE LAG lookup.
     // lb-adaptive (issue 20 item 4: five switch files, no hosts) about 0.08 MB.
-    assert!(total < 5_500_000, "committed goldens are {total} bytes");
+    assert!(total < 5_850_000, "committed goldens are {total} bytes");
 }
 
 /// Validates every generated file of a tree; returns the number of files checked per kind.
@@ -324,6 +329,10 @@ fn validate_tree(label: &str, files: &BTreeMap<String, Vec<u8>>, bash: bool) -> 
             assert!(!s.contains("mlnx_qos"), "{label}/{path}: no NVIDIA tool");
             scripts.push(path.clone());
             hosts += 1;
+        } else if path.ends_with("/bond.sh") {
+            // Issue 18: the mlx5 bond script, next to mlnx_qos.sh; run by tests/host_script.rs.
+            assert!(s.contains("set -uo pipefail"), "{label}/{path}");
+            scripts.push(path.clone());
         } else if path.ends_with("qos.cfg")
             || path.ends_with("nvue.sh")
             || path.ends_with("qos.conf")
@@ -381,9 +390,10 @@ fn every_generated_file_passes_the_validators() {
         (
             // twin-plane-2x2: 2 SONiC spines, 2 hosts; lb-every-target: 2 SONiC switches
             // (leaf and spine), 2 hosts; breakout-every-target: 1 SONiC switch;
-            // nic-roles-2x2: 1 SONiC spine, 2 hosts.
-            12 + 2 + 4 + 4 + 1 + 4 + 2 + 2 + 1 + 1,
-            32 + 4 + 4 * 4 + 4 + 2 + 8 + 2 + 3 + 2 + 2 + 2 + 2
+            // nic-roles-2x2: 1 SONiC spine, 2 hosts; dual-tor-2x2: 1 SONiC spine, 3 hosts (one
+            // spare).
+            12 + 2 + 4 + 4 + 1 + 4 + 2 + 2 + 1 + 1 + 1,
+            32 + 4 + 4 * 4 + 4 + 2 + 8 + 2 + 3 + 2 + 2 + 2 + 2 + 3
         ),
         "SONiC files, host scripts"
     );

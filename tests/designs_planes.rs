@@ -395,3 +395,68 @@ fn zip_pairs_element_by_element() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 18: dual-ToR on one plane with an LACP host bond, and spare hosts. Each NIC's two
+/// ports are on the two ToRs of a pair (rails 2c-1 and 2c of the host's segment), each NIC's
+/// ports are one bond, the spare hosts sit on the ToRs' ports after the uplinks and are no
+/// load in the ToRs' ratio, and the deadlock proof still sees every port as its own link.
+#[test]
+fn dual_tor_lacp_bond() {
+    let c = checked("dual-tor-lacp-bond.fab");
+    let f = c.fabric.as_ref().expect("resolves");
+    // 256 active + 16 spare hosts of 8 dual-port NICs; 2 segments x 16 ToRs; 32 x 60 uplinks
+    // over 128-port aggregation switches: 15.
+    assert_eq!(f.hosts.len(), 272);
+    assert_eq!(ports_per_nic(f), BTreeSet::from([2]));
+    assert_eq!(tier_counts(f), vec![32, 15]);
+    assert_eq!(f.links.len(), 272 * 16 + 32 * 60);
+    let spare = |h: &fabricc::model::Host| h.spare.is_some();
+    assert_eq!(f.hosts.iter().filter(|h| spare(h)).count(), 16);
+    for (hi, h) in f.hosts.iter().enumerate() {
+        // One bond per NIC: its two ports.
+        let want: Vec<Vec<u32>> = (0..8).map(|c| vec![2 * c, 2 * c + 1]).collect();
+        assert_eq!(h.bonds, want, "{}", h.name);
+        for (i, n) in h.nics.iter().enumerate() {
+            let l = f.link(n.link.expect("wired"));
+            let me = DeviceId::Host(fabricc::model::HostId(hi as u32));
+            let peer = f.peer(n.link.expect("wired"), me);
+            let DeviceId::Switch(s) = peer.device else {
+                panic!("{} goes to a host", h.name)
+            };
+            let name = &f.switch(s).name;
+            // Port k of NIC c on rail 2(c-1)+k: the pair of the NIC.
+            assert!(
+                name.ends_with(&format!("-tor{:02}", i + 1)),
+                "{} {name}",
+                h.name
+            );
+            assert_eq!(n.plane, 0);
+            // Spares on the 8 ports after 128 down and 60 up.
+            assert_eq!(peer.port >= 188, spare(h), "{} {name}", h.name);
+            assert_eq!(l.speed, 200_000);
+        }
+    }
+    // The ToRs' ratio counts the 128 active hosts only: 25.6T down, 24T up.
+    for s in f
+        .switch_ids()
+        .filter(|&s| f.switch(s).name.contains("-tor"))
+    {
+        let (down, up) = fabricc::analysis::topology::capacity(f, s);
+        assert_eq!((down, up), (128 * 200_000, 60 * 400_000));
+    }
+    let d = c
+        .facts
+        .as_ref()
+        .and_then(|x| x.deadlock.clone())
+        .expect("deadlock facts");
+    assert!(!d.possible && d.complete);
+    // The switches' side of the LACP bond is not written: one FAB127 for the eos ToRs.
+    let lag: Vec<_> = c
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == fabricc::diagnostic::Code::BondSwitchSideMissing)
+        .collect();
+    assert_eq!(lag.len(), 1);
+    assert!(lag[0].message.contains("on the eos side for `seg1-tor01`"));
+    assert!(lag[0].message.contains("28 more"), "{}", lag[0].message);
+}

@@ -42,6 +42,8 @@ fn every_fixture_round_trips_through_yaml() {
         "../build/inputs/nic-roles-2x2.fab",
         // A modular chassis (issue 18 item 3): `linecard` runs in slots 5 and 10.
         "../build/inputs/eos-7808r3.fab",
+        // Dual-ToR with `bond lacp` and a `spare` host (issue 18).
+        "../check/FAB127_bond_lacp_no_mlag.fab",
     ] {
         let (json, yaml) = export_json(&root.join(name));
         let mut sources = Sources::new();
@@ -277,4 +279,43 @@ fn yaml_without_planes_judges_planes_as_one_fabric() {
         "{:?}",
         checked.diagnostics
     );
+}
+
+/// Issue 18: the YAML form printed as `.fab` (`syntax::print` of the YAML's tree) says each
+/// port's plane (`plane 1, 2` on the host), the host bond and the spare marker, so that
+/// `.fab` checks as the same fabric: export → YAML → `.fab` → export gives the same JSON.
+#[test]
+fn yaml_printed_as_fab_keeps_planes_bonds_and_spares() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("export-fab-round-trip");
+    std::fs::create_dir_all(&dir).expect("tmp dir");
+    for (name, words) in [
+        ("build/inputs/twin-plane-2x2.fab", &["plane 1, 2"][..]),
+        (
+            "check/FAB127_bond_lacp_no_mlag.fab",
+            &["bond lacp", "spare"][..],
+        ),
+    ] {
+        let (json, yaml) = export_json(&root.join(name));
+        let tree = fabricc::syntax::yaml::parse_yaml(fabricc::span::FileId(0), &yaml)
+            .unwrap_or_else(|d| panic!("{name}: YAML does not read back: {}", d.message));
+        let fab = fabricc::syntax::print(&tree);
+        for w in words {
+            assert!(
+                fab.contains(w),
+                "{name}: `{w}` not in the printed .fab:\n{fab}"
+            );
+        }
+        assert!(
+            !fab.contains("# plane"),
+            "{name}: planes printed as a comment"
+        );
+        let file = dir.join(format!("{}.fab", name.replace('/', "-")));
+        std::fs::write(&file, &fab).expect("write fab");
+        let (again, _) = export_json(&file);
+        assert_eq!(
+            json, again,
+            "{name}: export → YAML → .fab → export changed the fabric"
+        );
+    }
 }

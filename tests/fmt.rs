@@ -153,3 +153,24 @@ fn cli_rewrites_in_place_and_check_reports() {
     assert!(leftovers.is_empty(), "temporary files left behind");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 18: `plane`, `bond` and `spare` on a host and `dual-tor` on a tier print as written,
+/// so `fmt` keeps them; a misspelt bond mode or a plane out of range is a syntax error.
+#[test]
+fn bond_spare_plane_and_dual_tor_print_as_written() {
+    let text = "fabric f {\n  host h1 { nic cx8  plane 1, 2  bond balance-xor  spare }\n  tier leaf { model m  dual-tor }\n}\n";
+    let printed = meaning(text);
+    for w in ["plane 1, 2", "bond balance-xor", "spare", "dual-tor"] {
+        assert!(printed.contains(w), "`{w}` lost:\n{printed}");
+    }
+    assert_eq!(meaning(&printed), printed);
+    let bad = syntax::parse(FileId(0), "host h1 { nic cx8  bond lcap }").expect_err("bad mode");
+    assert_eq!(bad.code.as_str(), "FAB004", "{}", bad.message);
+    assert!(
+        bad.help.as_deref().unwrap_or("").contains("lacp"),
+        "{:?}",
+        bad.help
+    );
+    let bad = syntax::parse(FileId(0), "host h1 { nic cx8  plane 1, 17 }").expect_err("range");
+    assert_eq!(bad.code.as_str(), "FAB005", "{}", bad.message);
+}

@@ -1081,3 +1081,126 @@ fn generated_files_pass_bash_n_and_shellcheck() {
         Err(_) => eprintln!("shellcheck not installed: lint skipped (apt-get install shellcheck)"),
     }
 }
+
+// ---- bond.sh (issue 18): `bond active-backup` on a dual-port NIC (no switch side: no FAB127) ------------------------------------
+
+const BOND_FABRIC: &str = r#"fabric t {
+  class roce { dscp 26  priority 3  lossless  ecn min 150KB max 1500KB probability 10%  bandwidth 60% }
+  class cnp  { dscp 48  priority 6  strict  cnp }
+  class bulk { dscp other  priority 0  bandwidth 40% }
+  switch-model s64 { platform nvidia-sn5400  os sonic }
+  nic-model cx7-2p { driver mlx5  ports 2 x 400G }
+  switch L1, L2 { model s64  tier 1 }
+  host h1 { nic cx7-2p  bond active-backup  pci 0c:00.0, 0c:00.1 }
+  link h1.nic1.port1 -- L1 { cable 2m }
+  link h1.nic1.port2 -- L2 { cable 2m }
+}
+"#;
+
+/// `bond.sh` creates `bond1` in mode active-backup over the NIC's two ports, found by PCI address;
+/// `--check` lists the drift before and none after; `--dry-run` and a second run set nothing.
+#[test]
+fn bond_script_creates_the_bond_once_and_checks_it() {
+    let dir = scratch("bond");
+    let hosts = build(&dir, "", |_| BOND_FABRIC.to_string());
+    let script = hosts.join("bond.sh");
+    assert!(
+        script.is_file(),
+        "bond.sh is written for an mlx5 host with `bond`"
+    );
+    let nccl = fs::read_to_string(hosts.join("nccl.env")).expect("nccl.env");
+    assert!(
+        !nccl.contains("NCCL_IB_HCA="),
+        "RoCE LAG renames the RDMA device:\n{nccl}"
+    );
+    let host = Host::new(&dir, Branch::Ofed);
+    host.add_nic("0000:0c:00.1", "ens1f1np1", "mlx5_1", Branch::Ofed);
+    let o = Command::new("bash")
+        .arg("-n")
+        .arg(&script)
+        .output()
+        .expect("bash");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+
+    let r = host.run(&script, &["--check"], &[]);
+    r.expect(1);
+    assert!(
+        r.stdout().contains("bond1 missing (mode active-backup)"),
+        "{}",
+        r.stdout()
+    );
+
+    host.clear_calls();
+    let r = host.run(&script, &["--dry-run"], &[]);
+    r.expect(0);
+    let out = r.stdout();
+    for line in [
+        "ip link add bond1 type bond mode active-backup miimon 100\n",
+        "ip link set dev ens1f0np0 master bond1",
+        "ip link set dev ens1f1np1 master bond1",
+        "ip link set dev bond1 mtu 4200 up",
+    ] {
+        assert!(out.contains(line), "dry run lacks `{line}`:\n{out}");
+    }
+    assert_eq!(
+        host.writes(),
+        Vec::<String>::new(),
+        "a dry run sets nothing"
+    );
+
+    host.run(&script, &[], &[]).expect(0);
+    let mode = fs::read_to_string(host.sys().join("class/net/bond1/bonding/mode")).expect("bond");
+    assert!(mode.starts_with("active-backup"), "{mode}");
+    for n in ["ens1f0np0", "ens1f1np1"] {
+        let m = fs::read_link(host.sys().join("class/net").join(n).join("master")).expect("master");
+        assert!(m.ends_with("bond1"), "{n}: {m:?}");
+    }
+    host.run(&script, &["--check"], &[]).expect(0);
+    host.clear_calls();
+    host.run(&script, &[], &[]).expect(0);
+    assert_eq!(
+        host.writes(),
+        Vec::<String>::new(),
+        "a second run sets nothing"
+    );
+
+    // RoCE LAG formed: the two RDMA devices become mlx5_bond_0 below the first port's PCI
+    // function, and the second port's function has none. The NIC script (re-run at boot)
+    // still finds both ports and gives the second the bond's RDMA device.
+    let qos = hosts.join("mlnx_qos.sh");
+    host.run(&qos, &[], &[]).expect(0);
+    host.lag(
+        "0000:0c:00.0",
+        "mlx5_0",
+        "0000:0c:00.1",
+        "mlx5_1",
+        "mlx5_bond_0",
+    );
+    host.run(&qos, &[], &[]).expect(0);
+    let r = host.run(&qos, &["--check"], &[]);
+    r.expect(0);
+    assert!(
+        r.stdout()
+            .contains("# nic2 ens1f1np1 mlx5_bond_0 0000:0c:00.1"),
+        "{}",
+        r.stdout()
+    );
+}
+
+impl Host {
+    /// mlx5 RoCE LAG: the first function's RDMA device is renamed `bond`, the second's goes.
+    fn lag(&self, pci0: &str, ib0: &str, pci1: &str, ib1: &str, bond: &str) {
+        let sys = self.sys();
+        let dev0 = sys.join("devices/pci0000:00").join(pci0).join("infiniband");
+        fs::rename(dev0.join(ib0), dev0.join(bond)).expect("rename");
+        fs::remove_file(sys.join("class/infiniband").join(ib0)).expect("unlink");
+        symlink(
+            format!("../../devices/pci0000:00/{pci0}/infiniband/{bond}"),
+            sys.join("class/infiniband").join(bond),
+        )
+        .expect("symlink");
+        let dev1 = sys.join("devices/pci0000:00").join(pci1).join("infiniband");
+        fs::remove_dir_all(dev1.join(ib1)).expect("rm");
+        fs::remove_file(sys.join("class/infiniband").join(ib1)).expect("unlink");
+    }
+}

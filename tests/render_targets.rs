@@ -351,6 +351,7 @@ fn host() -> HostContext {
         qps_per_connection: None,
         split_data_on_qps: None,
         left_alone: vec![],
+        bonds: vec![],
     }
 }
 

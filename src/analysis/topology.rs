@@ -154,7 +154,8 @@ fn isolated(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Down and up capacity (Mb/s) of a switch: toward hosts or lower tiers, and toward higher tiers.
+/// Down and up capacity (Mb/s) of a switch: toward hosts or lower tiers, and toward higher
+/// tiers. Links to `spare` hosts are left out (issue 18).
 pub fn capacity(fabric: &Fabric, s: SwitchId) -> (u64, u64) {
     let me = DeviceId::Switch(s);
     let my_tier = fabric.switch(s).tier.map(|t| t.value);
@@ -162,6 +163,8 @@ pub fn capacity(fabric: &Fabric, s: SwitchId) -> (u64, u64) {
     for (_, l) in fabric.device_links(me) {
         let link = fabric.link(l);
         match fabric.peer(l, me).device {
+            // A spare (backup) host is wired but idle: it is no load on the uplinks.
+            DeviceId::Host(h) if fabric.host(h).spare.is_some() => {}
             DeviceId::Host(_) => down += link.speed,
             DeviceId::Switch(p) => match (my_tier, fabric.switch(p).tier.map(|t| t.value)) {
                 (Some(a), Some(b)) if b < a => down += link.speed,

@@ -76,6 +76,9 @@ codes! {
     TrafficClassTwoQueues "FAB122" Name Error "classes share a switch traffic class but name different queues",
     PlaneName            "FAB123" Name Error "a tier built once per plane has names that do not say which plane",
     FrontendNicOnFabric  "FAB124" Name Error "a `role frontend` NIC is linked to a switch, so it would join the lossless fabric",
+    BondUnfit            "FAB125" Topology Error "a `bond` or `dual-tor` cannot be built: single-port NICs, ports on different planes, or a wiring that puts both ports on one ToR",
+    BondNotCreated       "FAB126" Output Warning "a host's `bond` is not created by its host script (the NIC's driver has no RoCE LAG fabricc writes); its ports stay separate RoCE devices",
+    BondSwitchSideMissing "FAB127" Output Warning "a switch target does not write the LAG/multi-chassis side of a host bond; the device keeps the ports as separate ports",
     BreakoutTooFast      "FAB130" Name Error "a port group's breakout sub-ports add up to more than the cage's speed",
     BreakoutNoMode       "FAB131" Name Error "a port group's breakout is not one of the platform's cage breakout modes",
     LinecardInvalid      "FAB140" Name Error "a `linecard` names a card or slot its chassis does not have, or a chassis model places no card",
@@ -131,6 +134,7 @@ codes! {
     UnderSubscribed      "FAB615" Topology Warning "host NICs sit on switch ports several times their speed that the cage could break out",
     LeafSwitchesIgnored  "FAB616" Topology Warning "`switches N` on a leaf tier is not used: the hosts and ports decide the leaf count",
     SlowPortTaken        "FAB617" Topology Warning "a link sits on a slower switch port while a faster one is free or holds a slower link (explicit links by statement order, generated uplinks by port order)",
+    SpareHosts           "FAB618" Topology Error "a generated tier has more spare hosts than its leaves have spare ports (after the downlinks and uplinks)",
     // routing
     Unreachable          "FAB701" Routing Warning "a pair of NICs has no route under the routing model",
     RoutingLoop          "FAB702" Routing Error "static routes forward traffic in a loop",

@@ -245,6 +245,8 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
                     .collect(),
                 pfc: h.pfc.map(|p| p.value),
                 ecn_off: h.ecn_off.is_some(),
+                bond: h.bond.map(|b| b.value.word().to_string()),
+                spare: h.spare.is_some(),
                 overrides: overrides_doc(fabric, &h.class_overrides),
             })
             .collect(),

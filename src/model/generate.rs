@@ -29,6 +29,9 @@ pub struct WiredHost {
     pub nic_speed: u64,
     /// Ports per NIC (`ports 2 x 200G`); `nics` counts ports, card-major.
     pub ports: u32,
+    /// `spare`: wired after the active hosts onto the leaves' spare ports (those after the
+    /// down and up ports), so it neither takes a downlink nor counts in the ratio.
+    pub spare: Option<Span>,
 }
 
 #[derive(Debug, Clone)]
@@ -93,6 +96,7 @@ struct TierSpec<'a> {
     switches: Option<Sourced<u64>>,
     planes: Option<Sourced<u64>>,
     wiring: Option<Sourced<ast::WiringStyle>>,
+    dual_tor: Option<Span>,
     down: u32,
     up: u32,
 }
@@ -137,6 +141,15 @@ pub fn generate(
         return Generated::default();
     }
     let rails = hosts[0].nics;
+    if !super::spares::dual_tor_fits(
+        specs.iter().map(|s| s.dual_tor),
+        specs[0].planes.map(|p| p.value),
+        specs[0].wiring.map(|w| w.value),
+        hosts.iter().map(|h| h.ports),
+        diags,
+    ) {
+        return Generated::default();
+    }
     if let Some(odd) = hosts.iter().find(|h| h.nics != rails) {
         diags.push(
             Diagnostic::new(
@@ -342,6 +355,7 @@ fn tier_spec<'a>(
     let mut switches = None;
     let mut planes = None;
     let mut wiring = None;
+    let mut dual_tor = None;
     for p in &decl.props {
         let span = p.span;
         match &p.node {
@@ -356,6 +370,7 @@ fn tier_spec<'a>(
             TierProp::Switches(n) => put(&mut switches, *n, span, "`switches`", diags),
             TierProp::Planes(n) => put(&mut planes, *n, span, "`planes`", diags),
             TierProp::Wiring(w) => put(&mut wiring, *w, span, "`wiring`", diags),
+            TierProp::DualTor => put(&mut dual_tor, (), span, "`dual-tor`", diags),
         }
     }
     let Some(model) = model else {
@@ -408,6 +423,7 @@ fn tier_spec<'a>(
         switches,
         planes,
         wiring,
+        dual_tor: dual_tor.map(|d| d.span),
         down: 0,
         up: 0,
     })
@@ -751,6 +767,9 @@ fn wire(
     diags: &mut Vec<Diagnostic>,
 ) -> Generated {
     let k = specs.len();
+    // The spare hosts of the tiers: after the active ones, on the leaves' spare ports.
+    let (hosts, spares) = super::spares::split(hosts, |h| h.spare.is_some());
+    let hosts = &hosts[..];
     let h = hosts.len() as u64;
     let leaf = &specs[0];
     // Rack-ToR wiring: every NIC of a host on one leaf, so a leaf serves down/R hosts and
@@ -967,6 +986,30 @@ fn wire(
                 }
             }
         }
+    }
+    let slots = super::spares::Slots {
+        first: leaf.down + leaf.up,
+        ports: leaf.model.port_count().saturating_sub(leaf.down + leaf.up),
+        per: per as u32,
+        rails: r as u32,
+        groups: groups as u32,
+    };
+    let first_spare = spares.first().and_then(|h| h.spare);
+    let Some(places) =
+        super::spares::places(spares.len(), slots, first_spare, leaf.decl.name.span, diags)
+    else {
+        return Generated::default();
+    };
+    for p in places {
+        let host = &spares[p.spare];
+        out.links.push(GenLink {
+            down: GenEnd::Host(host.id, p.nic * net.count + net.index),
+            up: GenEnd::Switch(p.leaf, p.port),
+            speed: leaf.model.port_speed(p.port).min(host.nic_speed),
+            cable_mm: cable1,
+            tier: TierId(0),
+            span: leaf.decl.name.span,
+        });
     }
     if k == 1 {
         return out;

@@ -12,6 +12,7 @@ pub mod names;
 pub mod qos;
 pub mod resolve;
 mod roles;
+mod spares;
 pub mod target;
 pub mod topology;
 
@@ -21,7 +22,8 @@ use serde::Serialize;
 use crate::catalogue::{CardPort, ChassisPlace, NicPlatform, Platform};
 use crate::span::Span;
 pub use crate::syntax::ast::{
-    BufferModel, Congestion, HashField, LbMode, LbSeed, NicRole, Os, RoutingModel, WatchdogAction,
+    BondMode, BufferModel, Congestion, HashField, LbMode, LbSeed, NicRole, Os, RoutingModel,
+    WatchdogAction,
 };
 pub use limits::Limits;
 pub use roles::off_fabric_note;
@@ -383,9 +385,15 @@ pub struct Host {
     pub generated: bool,
     /// NICs (indices into `nics`) that form one logical destination, a bond or LAG with one
     /// address: routed traffic for it may arrive at any of their switches. Every NIC not
-    /// listed is a destination of its own (RoCE gives each NIC its own address). No syntax
-    /// declares bonds yet; the deadlock proof honours them (docs/deadlock.md).
+    /// listed is a destination of its own (RoCE gives each NIC its own address). `bond MODE`
+    /// on the host makes the ports of each multi-port NIC one bond; the deadlock proof
+    /// honours them (docs/deadlock.md) and still treats each port as its own link.
     pub bonds: Vec<Vec<u32>>,
+    /// `bond MODE`: the Linux bonding mode of `bonds` (issue 18).
+    pub bond: Option<Sourced<BondMode>>,
+    /// `spare`: a backup host, wired and configured, out of the oversubscription ratio and
+    /// of a generated tier's port split (issue 18).
+    pub spare: Option<Span>,
 }
 
 /// One end of a link: a switch port or a host NIC (0-based index).

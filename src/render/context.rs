@@ -551,4 +551,17 @@ pub struct HostContext {
     /// NICs not on the lossless fabric (`role frontend`, unlinked `role storage`), as
     /// `nic9 (frontend)`: the script names them in a comment and leaves them alone.
     pub left_alone: Vec<String>,
+    /// `bond MODE` (issue 18): one bond per multi-port NIC, in NIC order.
+    pub bonds: Vec<BondContext>,
+}
+
+/// One host bond: the ports of one NIC joined in a Linux bond (mlx5: RoCE LAG).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BondContext {
+    /// `bond1` for the ports of nic1.
+    pub name: String,
+    /// The kernel's `mode=`: `802.3ad`, `active-backup`, `balance-xor`.
+    pub mode: &'static str,
+    /// One-based indices of its ports (`NicContext::index`).
+    pub members: Vec<u32>,
 }

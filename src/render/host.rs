@@ -50,6 +50,9 @@ pub const DRIVER_SCRIPTS: &[&str] = &[
     "dcbnl-body.sh",
 ];
 
+/// The bond script (issue 18): written for mlx5 hosts with `bond`, next to `mlnx_qos.sh`.
+pub const BOND_SCRIPT: &str = "bond.sh";
+
 /// The kernel module bound to the PCI function (udev `DRIVERS==`); `None` for the generic
 /// DCB script, whose NIC's driver is not known.
 fn kernel_module(driver: NicDriver) -> Option<&'static str> {
@@ -85,6 +88,27 @@ pub struct HostView {
     pub mlx5: Option<Mlx5View>,
     /// The DCBNL part (`bnxt_qos.sh`, `ice_qos.sh`, `dcb_qos.sh`); `None` for mlx5.
     pub dcb: Option<DcbView>,
+    /// `bond.sh` (mlx5 only, issue 18): the bonds to create; empty for other drivers, whose
+    /// bond is FAB126.
+    pub bonds: Vec<BondView>,
+}
+
+/// One bond of `bond.sh`.
+#[derive(Debug, Serialize)]
+pub struct BondView {
+    /// `bond1`: built from a number only.
+    pub name: String,
+    /// The kernel's `mode=`.
+    pub mode: &'static str,
+    /// `1 2`: the NIC indices of its ports, for a bash array.
+    pub members: String,
+    /// Its first port, whose PCI function holds the RoCE LAG device (`mlx5_bond_N`), and the
+    /// others, which `mlnx_qos.sh` lets share it.
+    pub first: u32,
+    pub rest: Vec<u32>,
+    /// `mode 802.3ad` or `balance-xor`: both ports send, by a layer3+4 hash.
+    pub hashed: bool,
+    pub lacp: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -205,7 +229,10 @@ pub fn view(ctx: &HostContext) -> Result<HostView, RenderError> {
             }
         }
     }
-    // NCCL's devices are the rails; a storage NIC on the fabric is no NCCL device.
+    // NCCL's devices are the rails; a storage NIC on the fabric is no NCCL device. Under mlx5
+    // RoCE LAG a bond's ports are one RDMA device, `mlx5_bond_N`, whose number only the host
+    // knows: no exact list then.
+    let bonded = ctx.driver == NicDriver::Mlx5 && !ctx.bonds.is_empty();
     let hca = ctx
         .nics
         .iter()
@@ -216,7 +243,7 @@ pub fn view(ctx: &HostContext) -> Result<HostView, RenderError> {
                 .map(|d| format!("{d}:{}", n.rdma_port))
         })
         .collect::<Option<Vec<_>>>()
-        .filter(|v| !v.is_empty())
+        .filter(|v| !v.is_empty() && !bonded)
         .map(|v| format!("={}", v.join(",")));
     let (mlx5, dcb) = match ctx.driver {
         NicDriver::Mlx5 => (Some(mlx5(dev, ctx)?), None),
@@ -242,7 +269,29 @@ pub fn view(ctx: &HostContext) -> Result<HostView, RenderError> {
         left_alone: ctx.left_alone.clone(),
         mlx5,
         dcb,
+        bonds: if bonded {
+            ctx.bonds.iter().map(bond_view).collect()
+        } else {
+            Vec::new()
+        },
     })
+}
+
+fn bond_view(b: &super::context::BondContext) -> BondView {
+    BondView {
+        name: b.name.clone(),
+        mode: b.mode,
+        members: b
+            .members
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(" "),
+        first: b.members.first().copied().unwrap_or(0),
+        rest: b.members.iter().skip(1).copied().collect(),
+        hashed: b.mode != "active-backup",
+        lacp: b.mode == "802.3ad",
+    }
 }
 
 fn nic(dev: &str, n: &NicContext) -> Result<NicView, RenderError> {

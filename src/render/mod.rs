@@ -8,6 +8,7 @@
 //! `host.rs`: vendor names, units, escaped text), then let the templates format that view.
 //! Templates decide nothing.
 
+mod bond_findings;
 pub mod context;
 pub mod cumulus;
 pub mod eos;
@@ -156,11 +157,14 @@ fn switch_view_as(ctx: &SwitchContext, keep: bool) -> Result<(Value, Vec<Note>),
 /// Render a host's files: its driver's NIC script and the files every driver shares (NCCL
 /// environment, systemd unit, udev rule).
 pub fn render_host(templates: &Templates, ctx: &HostContext) -> Result<Vec<Artifact>, RenderError> {
-    let view = Value::from(Serde(host::view(ctx)?));
+    let hv = host::view(ctx)?;
+    let bonds = !hv.bonds.is_empty();
+    let view = Value::from(Serde(hv));
     let script = host::driver_script(ctx.driver);
     let mut out = Vec::new();
     for file in Templates::files("host")
         .filter(|f| f.output == script || !host::DRIVER_SCRIPTS.contains(&f.output))
+        .filter(|f| f.output != host::BOND_SCRIPT || bonds)
     {
         out.push(Artifact {
             path: format!("hosts/{}/{}", ctx.host, file.output),

@@ -59,6 +59,7 @@ pub fn preflight(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnostic> {
         out.extend(unmarked_ecn(fabric));
         out.extend(load_balance_not_rendered(fabric, lowered));
     }
+    out.extend(super::bond_findings::findings(fabric, lowered));
     out
 }
 
@@ -78,6 +79,8 @@ pub fn is_build_finding(d: &Diagnostic) -> bool {
             | Code::SonicHeadroomPinned
             | Code::LoadBalanceNotRendered
             | Code::SonicHashFieldUnsupported
+            | Code::BondNotCreated
+            | Code::BondSwitchSideMissing
     )
 }
 

@@ -55,6 +55,7 @@ pub const EMBEDDED: &[TemplateFile] = embedded! {
     "host", "bnxt_qos.sh";
     "host", "ice_qos.sh";
     "host", "dcb_qos.sh";
+    "host", "bond.sh";
     "host", "nccl.env";
     "host", "fabricc-roce.service";
     "host", "99-fabricc-roce.rules";

@@ -242,8 +242,10 @@ fn same_host(a: &HostContext, b: &HostContext) -> bool {
         qps_per_connection,
         split_data_on_qps,
         left_alone,
+        bonds,
     } = a;
     *driver == b.driver
+        && *bonds == b.bonds
         && *qps_per_connection == b.qps_per_connection
         && *split_data_on_qps == b.split_data_on_qps
         && *left_alone == b.left_alone

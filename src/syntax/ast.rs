@@ -484,15 +484,64 @@ pub enum HostProp {
     RdmaDevice(Vec<NamePattern>),
     /// `pci 0000:0c:00.0, 0d:00.0`: one PCI address per NIC, as written.
     Pci(Vec<Spanned<String>>),
-    /// The YAML form's per-port `plane` (one per NIC port, 0: none). Not written in `.fab`,
-    /// where `planes N` on a tier sets it; the YAML form lists the generated links instead.
+    /// `plane 1, 2, 1, 2`: the independent plane of each NIC port, in NIC-port order (0:
+    /// none); what `planes N` on a tier sets, written out for explicit links and by `export`.
     Planes(Vec<Spanned<u32>>),
     Class(ClassDecl),
     Pfc(bool),
+    /// `bond lacp|active-backup|balance-xor` (issue 18): the ports of each multi-port NIC
+    /// form one Linux bond in that mode, one address over the two ToRs of a dual-ToR pair.
+    Bond(BondMode),
+    /// `spare` (issue 18): a backup host, wired and configured like the others but left out
+    /// of the leaves' oversubscription ratio and of a generated tier's port split.
+    Spare,
     /// `ecn off` (every class, `class` is None) or `ecn roce off`.
     EcnOff {
         class: Option<Ident>,
     },
+}
+
+/// The Linux bonding mode of `bond` (kernel Documentation/networking/bonding.rst), limited
+/// to the three modes mlx5 RoCE LAG works in (NVIDIA MLNX_OFED User Manual, "RoCE LAG").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum BondMode {
+    /// `802.3ad`: LACP, both ports active; the switches must run one LAG (MLAG) over them.
+    Lacp,
+    /// `active-backup`: one port carries traffic, the other takes over when it fails.
+    ActiveBackup,
+    /// `balance-xor`: both ports active by a transmit hash, no LACP (a static LAG).
+    BalanceXor,
+}
+
+impl BondMode {
+    pub const WORDS: &'static [&'static str] = &["lacp", "active-backup", "balance-xor"];
+
+    /// As `.fab` spells it.
+    pub fn word(self) -> &'static str {
+        match self {
+            BondMode::Lacp => "lacp",
+            BondMode::ActiveBackup => "active-backup",
+            BondMode::BalanceXor => "balance-xor",
+        }
+    }
+
+    /// As the kernel's `mode=` spells it.
+    pub fn kernel(self) -> &'static str {
+        match self {
+            BondMode::Lacp => "802.3ad",
+            BondMode::ActiveBackup => "active-backup",
+            BondMode::BalanceXor => "balance-xor",
+        }
+    }
+
+    pub fn from_word(w: &str) -> Option<BondMode> {
+        match w {
+            "lacp" => Some(BondMode::Lacp),
+            "active-backup" => Some(BondMode::ActiveBackup),
+            "balance-xor" => Some(BondMode::BalanceXor),
+            _ => None,
+        }
+    }
 }
 
 /// What a host's NIC is for (issue 18 item 4). Only backend NICs form rails; the others
@@ -577,6 +626,9 @@ pub enum TierProp {
     /// `wiring rail|rack` (leaf tier): rail-optimised (NIC r of every host on rail r's leaf,
     /// the default) or rack-ToR (every NIC of a host on one leaf, Meta's AI Zone).
     Wiring(WiringStyle),
+    /// `dual-tor` (leaf tier, issue 18): the two ports of every NIC go to the two leaves of a
+    /// pair on one plane (rails 2c-1 and 2c for NIC c); the host's `bond` says how it uses them.
+    DualTor,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

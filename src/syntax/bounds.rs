@@ -573,7 +573,9 @@ impl Checker {
                         HostProp::EcnOff { class: Some(c) } => self.ident(c, "class name"),
                         HostProp::EcnOff { class: None }
                         | HostProp::Pfc(_)
-                        | HostProp::Planes(_) => {}
+                        | HostProp::Planes(_)
+                        | HostProp::Bond(_)
+                        | HostProp::Spare => {}
                     }
                 }
             }
@@ -613,7 +615,8 @@ impl Checker {
                         | TierProp::Uplinks(_)
                         | TierProp::Switches(_)
                         | TierProp::Planes(_)
-                        | TierProp::Wiring(_) => {}
+                        | TierProp::Wiring(_)
+                        | TierProp::DualTor => {}
                     }
                 }
             }

@@ -115,7 +115,18 @@ pub const SWITCH_PROPS: &[&str] = &[
     "pfc-threshold",
     "pfc-watchdog",
 ];
-pub const HOST_PROPS: &[&str] = &["nic", "netdev", "rdma-device", "pci", "class", "pfc", "ecn"];
+pub const HOST_PROPS: &[&str] = &[
+    "nic",
+    "netdev",
+    "rdma-device",
+    "pci",
+    "plane",
+    "class",
+    "pfc",
+    "ecn",
+    "bond",
+    "spare",
+];
 pub const LINK_PROPS: &[&str] = &["speed", "cable", "count", "ecn", "zip"];
 pub const TIER_PROPS: &[&str] = &[
     "model",
@@ -127,6 +138,7 @@ pub const TIER_PROPS: &[&str] = &[
     "switches",
     "planes",
     "wiring",
+    "dual-tor",
 ];
 pub const PLACEHOLDERS: &[&str] = &[
     "tier", "n", "rail", "group", "pod", "plane", "index", "fabric",
@@ -1630,6 +1642,9 @@ impl<'a> Parser<'a> {
     ///            | "netdev" name_list
     ///            | "rdma-device" name_list
     ///            | "pci" pci_list
+    ///            | "plane" INT { "," INT }
+    ///            | "bond" ( "lacp" | "active-backup" | "balance-xor" )
+    ///            | "spare"
     ///            | class
     ///            | "pfc" ( "on" | "off" )
     ///            | "ecn" [ NAME ] "off" ;`
@@ -1674,6 +1689,9 @@ impl<'a> Parser<'a> {
                 .name_list(r, "an rdma device name")
                 .map(|(r, v)| (r, HostProp::RdmaDevice(v)))?,
             "pci" => self.pci_list(r).map(|(r, v)| (r, HostProp::Pci(v)))?,
+            "plane" => self.plane_list(r)?,
+            "bond" => self.bond_mode(r)?,
+            "spare" => (r, HostProp::Spare),
             "class" => self.class(i).map(|(r, v)| (r, HostProp::Class(v)))?,
             "pfc" => {
                 let (r, w) = self.choice(r, "pfc setting", &["on", "off"])?;
@@ -1833,7 +1851,8 @@ impl<'a> Parser<'a> {
     ///            | "uplinks" INT
     ///            | "switches" INT
     ///            | "planes" INT
-    ///            | "wiring" ( "rail" | "rack" ) ;`
+    ///            | "wiring" ( "rail" | "rack" )
+    ///            | "dual-tor" ;`
     fn tier_prop(&self, i: &'a str) -> PResult<'a, Spanned<TierProp>> {
         let (r, kw) = self.block_keyword(i, &TIER_BLOCK)?;
         let (r, prop) = match kw {
@@ -1866,6 +1885,7 @@ impl<'a> Parser<'a> {
                 };
                 (r, TierProp::Wiring(style))
             }
+            "dual-tor" => (r, TierProp::DualTor),
             _ => return fail(self.unknown(i, kw, &TIER_BLOCK)),
         };
         Ok((r, Spanned::new(prop, self.span(i, r))))
@@ -3682,5 +3702,31 @@ mod tests {
         let unclosed = format!("description \"{}", "a".repeat(1 << 20));
         assert!(parse(FileId(0), &unclosed).is_err());
         assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
+    }
+}
+
+// Issue 18 (dual-ToR bonds, spare hosts, per-port planes): host properties added after the
+// file's main `impl`, kept together so the parser can later be split by function name.
+impl<'a> Parser<'a> {
+    /// `"plane" INT { "," INT }`: one plane per NIC port, in NIC-port order; 0 is "none",
+    /// 1..16 as `planes N` allows.
+    fn plane_list(&self, i: &'a str) -> PResult<'a, HostProp> {
+        let mut out = Vec::new();
+        let mut rest = i;
+        loop {
+            let (r, v) = self.int_in(rest, "plane", 0, 16)?;
+            out.push(Spanned::new(v.node as u32, v.span));
+            match spaces(r).strip_prefix(',') {
+                Some(after) => rest = after,
+                None => return Ok((r, HostProp::Planes(out))),
+            }
+        }
+    }
+
+    /// `"bond" ( "lacp" | "active-backup" | "balance-xor" )`
+    fn bond_mode(&self, i: &'a str) -> PResult<'a, HostProp> {
+        let (r, w) = self.choice(i, "bond mode", BondMode::WORDS)?;
+        let mode = BondMode::from_word(w.node).unwrap_or(BondMode::Lacp);
+        Ok((r, HostProp::Bond(mode)))
     }
 }

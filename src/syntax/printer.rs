@@ -241,9 +241,8 @@ impl Printer {
                     .collect::<Vec<_>>()
                     .join(", ")
             )),
-            // No `.fab` words for it (`planes N` on a tier sets it there): kept as a comment.
             HostProp::Planes(planes) => self.line(format!(
-                "# plane {}",
+                "plane {}",
                 planes
                     .iter()
                     .map(|p| p.node.to_string())
@@ -252,6 +251,8 @@ impl Printer {
             )),
             HostProp::Class(c) => self.class(c),
             HostProp::Pfc(on) => self.line(if *on { "pfc on" } else { "pfc off" }),
+            HostProp::Bond(mode) => self.line(format!("bond {}", mode.word())),
+            HostProp::Spare => self.line("spare"),
             HostProp::EcnOff { class: Some(c) } => self.line(format!("ecn {} off", c.node)),
             HostProp::EcnOff { class: None } => self.line("ecn off"),
         }
@@ -386,6 +387,7 @@ fn tier_prop(prop: &TierProp) -> String {
         TierProp::Switches(n) => format!("switches {n}"),
         TierProp::Planes(n) => format!("planes {n}"),
         TierProp::Wiring(w) => format!("wiring {}", w.as_str()),
+        TierProp::DualTor => "dual-tor".into(),
     }
 }
 

@@ -91,10 +91,19 @@ E_CNP_PRIO={{ device.mlx5.cnp_priority }}
 # the host), RDMA port, the switch port at the other end -----------------------------------
 NICS=()
 declare -A D_NETDEV D_RDMA D_PCI D_PORT D_GUESSED D_PEER
+# A later port of a host bond -> the bond's first port (RoCE LAG; `bond` on the host).
+D_LAG=()
 {%- for nic in device.nics %}
 # {{ nic.name }} -> {{ nic.peer }}; declared: {{ nic.declared }}
 NICS+=({{ nic.index }}); D_NETDEV[{{ nic.index }}]="{{ nic.netdev }}"; D_RDMA[{{ nic.index }}]="{{ nic.rdma_device }}"; D_PCI[{{ nic.index }}]="{{ nic.pci }}"; D_PORT[{{ nic.index }}]={{ nic.port }}; D_GUESSED[{{ nic.index }}]={% if nic.guessed %}1{% else %}0{% endif %}; D_PEER[{{ nic.index }}]={{ nic.peer }}
 {%- endfor %}
+{%- if device.bonds %}
+# Bonds (bond.sh): under mlx5 RoCE LAG the ports of a bond share one RDMA device, mlx5_bond_N,
+# below the PCI function of the bond's first port; D_LAG[port] = that first port.
+{%- for b in device.bonds %}{% for m in b.rest %}
+D_LAG[{{ m }}]={{ b.first }}
+{%- endfor %}{% endfor %}
+{%- endif %}
 
 # ---- The commands that set each group of settings (absolute values) ----------------------
 set_mtu() {
@@ -234,13 +243,22 @@ only_entry() {
   echo "${found[0]}"
 }
 
+# lag_rdev NIC: the RDMA device of an earlier port of the NIC's bond (RoCE LAG: one device
+# for the bond, below its first port's PCI function), or fail when the NIC is in no bond.
+lag_rdev() {
+  local first=${D_LAG[$1]:-}
+  [ -n "$first" ] && [ -n "${RDEV[$first]:-}" ] || return 1
+  echo "${RDEV[$first]}"
+}
+
 # resolve NIC: find the netdev, RDMA device and PCI function of a NIC from what the fabric
 # declares, and check that they are one PCI function and not a VF or a representor. Both the
 # mlx5 netdev and its RDMA device have the PCI function as sysfs parent (mlx5_ib sets
-# ib_dev.dev.parent = mdev->device in mlx5_ib_stage_init_init), so their `device` links meet.
+# ib_dev.dev.parent = mdev->device in mlx5_ib_stage_init_init), so their `device` links meet,
+# except for a later port of a RoCE LAG bond, whose RDMA device is the bond's (lag_rdev).
 resolve() {
   local i=$1 dn=${D_NETDEV[$1]} dr=${D_RDMA[$1]} dp=${D_PCI[$1]} p=${D_PORT[$1]}
-  local net="" rdev="" a b ppn
+  local net="" rdev="" a b ppn lag=0
   local hint=""
   if [ "${D_GUESSED[$i]}" = 1 ]; then
     hint=" (the fabric declares no identity for nic$i; the script assumed $dr: declare pci, netdev or rdma-device for this host)"
@@ -251,8 +269,11 @@ resolve() {
       return 1
     fi
     if ! rdev=$(only_entry "$SYS/bus/pci/devices/$dp/infiniband"); then
-      problem "nic$i: PCI device $dp has no single RDMA device (is mlx5_ib loaded?)"
-      return 1
+      if ! rdev=$(lag_rdev "$i"); then
+        problem "nic$i: PCI device $dp has no single RDMA device (is mlx5_ib loaded?)"
+        return 1
+      fi
+      lag=1
     fi
     if ! net=$(uplink_netdev "$SYS/bus/pci/devices/$dp/net"); then
       problem "nic$i: PCI device $dp has no single network interface (found: ${net:-none})"
@@ -285,13 +306,16 @@ resolve() {
     fi
     net=$dn
     if [ -z "$rdev" ] && ! rdev=$(only_entry "$SYS/class/net/$dn/device/infiniband"); then
-      problem "nic$i: network interface $dn has no single RDMA device (is mlx5_ib loaded?)"
-      return 1
+      if ! rdev=$(lag_rdev "$i"); then
+        problem "nic$i: network interface $dn has no single RDMA device (is mlx5_ib loaded?)"
+        return 1
+      fi
+      lag=1
     fi
   fi
   a=$(readlink -f "$SYS/class/net/$net/device" 2>/dev/null || true)
   b=$(readlink -f "$SYS/class/infiniband/$rdev/device" 2>/dev/null || true)
-  if [ -z "$a" ] || [ "$a" != "$b" ]; then
+  if [ -z "$a" ] || { [ "$a" != "$b" ] && [ "$lag" = 0 ]; }; then
     problem "nic$i: $net and $rdev are not the same PCI function (${a##*/} and ${b##*/})"
     return 1
   fi

@@ -41,6 +41,8 @@ struct HostDraft {
     pci: Option<Sourced<Vec<String>>>,
     /// The YAML form's per-port planes.
     planes: Option<Sourced<Vec<u32>>>,
+    bond: Option<Sourced<ast::BondMode>>,
+    spare: Option<Sourced<bool>>,
     classes: BTreeMap<String, (ast::Ident, ClassDraft)>,
     pfc: Option<Sourced<bool>>,
     ecn_off: Option<Sourced<bool>>,
@@ -311,6 +313,8 @@ pub(super) fn build(
             ecn_off: d.ecn_off.filter(|e| !e.value).map(|e| e.span),
             generated: false,
             bonds: Vec::new(),
+            bond: d.bond,
+            spare: d.spare.map(|s| s.span),
         });
     }
 
@@ -361,6 +365,7 @@ pub(super) fn build(
                     nics: backend_count(host),
                     nic_speed: model.map_or(0, |m| m.speed.value),
                     ports: model.map_or(1, |m| m.ports),
+                    spare: host.spare,
                 }
             })
             .collect();
@@ -718,6 +723,8 @@ fn host_props(
             }
             HostProp::Class(c) => classes::collect(class_draft(&mut d.classes, &c.name), c, diags),
             HostProp::Pfc(on) => put(&mut d.pfc, *on, span, &of("pfc"), diags),
+            HostProp::Bond(mode) => put(&mut d.bond, *mode, span, &of("bond"), diags),
+            HostProp::Spare => put(&mut d.spare, true, span, &of("spare"), diags),
             HostProp::EcnOff { class: None } => {
                 put(&mut d.ecn_off, false, span, &of("ecn off"), diags)
             }

@@ -6,6 +6,7 @@
 //! bind links to concrete ports, apply overrides, resolve routing statements, and build the
 //! topology graph. Every problem is reported; none stops the others.
 
+mod bonds;
 mod chassis;
 pub mod classes;
 mod devices;
@@ -256,6 +257,7 @@ pub fn resolve(
 
     // Devices, generated tiers, links.
     devices::build(&mut fabric, &stmts, &names, class_count, limits, &mut diags);
+    bonds::build(&mut fabric, &mut diags);
     case_clashes(&fabric, &mut diags);
     if diags.iter().any(Diagnostic::is_error) {
         return (None, diags);

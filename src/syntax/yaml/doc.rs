@@ -268,6 +268,13 @@ pub struct HostDoc {
     pub pfc: Option<bool>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ecn_off: bool,
+    /// `bond lacp|active-backup|balance-xor` (issue 18): each multi-port NIC's ports form one
+    /// bond in that mode.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bond: Option<String>,
+    /// `spare` (issue 18): a backup host, out of the oversubscription ratio.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub spare: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub overrides: Vec<OverrideDoc>,
 }

@@ -622,6 +622,21 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
         if h.ecn_off {
             props.push(Spanned::new(ast::HostProp::EcnOff { class: None }, span));
         }
+        if let Some(b) = &h.bond {
+            let Some(mode) = ast::BondMode::from_word(b) else {
+                return Err(bad(
+                    loc.find("bond", b),
+                    format!(
+                        "unknown bond mode `{b}`: one of {}",
+                        ast::BondMode::WORDS.join(", ")
+                    ),
+                ));
+            };
+            props.push(Spanned::new(ast::HostProp::Bond(mode), span));
+        }
+        if h.spare {
+            props.push(Spanned::new(ast::HostProp::Spare, span));
+        }
         for o in &h.overrides {
             let (class, _) = override_ast(o, span, &bad)?;
             props.push(Spanned::new(ast::HostProp::Class(class), span));

@@ -84,6 +84,8 @@ E_CNP_PRIO=6
 # the host), RDMA port, the switch port at the other end -----------------------------------
 NICS=()
 declare -A D_NETDEV D_RDMA D_PCI D_PORT D_GUESSED D_PEER
+# A later port of a host bond -> the bond's first port (RoCE LAG; `bond` on the host).
+D_LAG=()
 # nic1 -> leaf1.port1; declared: pci 0000:3b:00.0, netdev ens1f0np0
 NICS+=(1); D_NETDEV[1]="ens1f0np0"; D_RDMA[1]=""; D_PCI[1]="0000:3b:00.0"; D_PORT[1]=1; D_GUESSED[1]=0; D_PEER[1]=leaf1.port1
 # nic2 -> leaf1.port2; declared: nothing: assumed rdma-device mlx5_1
@@ -232,13 +234,22 @@ only_entry() {
   echo "${found[0]}"
 }
 
+# lag_rdev NIC: the RDMA device of an earlier port of the NIC's bond (RoCE LAG: one device
+# for the bond, below its first port's PCI function), or fail when the NIC is in no bond.
+lag_rdev() {
+  local first=${D_LAG[$1]:-}
+  [ -n "$first" ] && [ -n "${RDEV[$first]:-}" ] || return 1
+  echo "${RDEV[$first]}"
+}
+
 # resolve NIC: find the netdev, RDMA device and PCI function of a NIC from what the fabric
 # declares, and check that they are one PCI function and not a VF or a representor. Both the
 # mlx5 netdev and its RDMA device have the PCI function as sysfs parent (mlx5_ib sets
-# ib_dev.dev.parent = mdev->device in mlx5_ib_stage_init_init), so their `device` links meet.
+# ib_dev.dev.parent = mdev->device in mlx5_ib_stage_init_init), so their `device` links meet,
+# except for a later port of a RoCE LAG bond, whose RDMA device is the bond's (lag_rdev).
 resolve() {
   local i=$1 dn=${D_NETDEV[$1]} dr=${D_RDMA[$1]} dp=${D_PCI[$1]} p=${D_PORT[$1]}
-  local net="" rdev="" a b ppn
+  local net="" rdev="" a b ppn lag=0
   local hint=""
   if [ "${D_GUESSED[$i]}" = 1 ]; then
     hint=" (the fabric declares no identity for nic$i; the script assumed $dr: declare pci, netdev or rdma-device for this host)"
@@ -249,8 +260,11 @@ resolve() {
       return 1
     fi
     if ! rdev=$(only_entry "$SYS/bus/pci/devices/$dp/infiniband"); then
-      problem "nic$i: PCI device $dp has no single RDMA device (is mlx5_ib loaded?)"
-      return 1
+      if ! rdev=$(lag_rdev "$i"); then
+        problem "nic$i: PCI device $dp has no single RDMA device (is mlx5_ib loaded?)"
+        return 1
+      fi
+      lag=1
     fi
     if ! net=$(uplink_netdev "$SYS/bus/pci/devices/$dp/net"); then
       problem "nic$i: PCI device $dp has no single network interface (found: ${net:-none})"
@@ -283,13 +297,16 @@ resolve() {
     fi
     net=$dn
     if [ -z "$rdev" ] && ! rdev=$(only_entry "$SYS/class/net/$dn/device/infiniband"); then
-      problem "nic$i: network interface $dn has no single RDMA device (is mlx5_ib loaded?)"
-      return 1
+      if ! rdev=$(lag_rdev "$i"); then
+        problem "nic$i: network interface $dn has no single RDMA device (is mlx5_ib loaded?)"
+        return 1
+      fi
+      lag=1
     fi
   fi
   a=$(readlink -f "$SYS/class/net/$net/device" 2>/dev/null || true)
   b=$(readlink -f "$SYS/class/infiniband/$rdev/device" 2>/dev/null || true)
-  if [ -z "$a" ] || [ "$a" != "$b" ]; then
+  if [ -z "$a" ] || { [ "$a" != "$b" ] && [ "$lag" = 0 ]; }; then
     problem "nic$i: $net and $rdev are not the same PCI function (${a##*/} and ${b##*/})"
     return 1
   fi

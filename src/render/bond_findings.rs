@@ -1,0 +1,134 @@
+//! Build findings of host bonds (issue 18): what no output says about a `bond`.
+//!
+//! FAB126: the host script creates the bond for mlx5 only (`bond.sh`, RoCE LAG); another
+//! driver's host keeps its ports as separate RoCE devices. FAB127: no switch target writes
+//! the LAG and multi-chassis side (SONiC PORTCHANNEL + MCLAG, NVUE bond + mlag, EOS MLAG
+//! port-channel, NX-OS vPC, Junos ESI-LAG/MC-LAG): the finding names the switches, what they
+//! would need, and what the pair does instead with the host's mode.
+
+use std::collections::BTreeMap;
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::lower::Lowered;
+use crate::model::{BondMode, DeviceId, Fabric};
+
+use super::SwitchOs;
+
+/// Most device names a finding lists before "and N more".
+const LISTED: usize = 4;
+
+pub(super) fn findings(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let os_of: BTreeMap<&str, SwitchOs> = lowered
+        .switches
+        .iter()
+        .map(|s| (s.device.as_str(), s.os))
+        .collect();
+    // (driver) → hosts; (os, mode) → switches, each with the first bond's span.
+    let mut drivers: BTreeMap<String, (crate::span::Span, Vec<String>)> = BTreeMap::new();
+    let mut sides: BTreeMap<(SwitchOs, BondMode), (crate::span::Span, Vec<String>)> =
+        BTreeMap::new();
+    for (hi, host) in fabric.hosts.iter().enumerate() {
+        let Some(mode) = host.bond else { continue };
+        if host.bonds.is_empty() {
+            continue;
+        }
+        let driver = host.nics[host.bonds[0][0] as usize].model;
+        let driver = &fabric.nic_models[driver.index()].driver.value;
+        if driver != "mlx5" {
+            let e = drivers
+                .entry(driver.clone())
+                .or_insert((mode.span, Vec::new()));
+            e.1.push(host.name.clone());
+        }
+        // active-backup needs no switch side: one port at a time, no LAG.
+        let switch_side = mode.value != BondMode::ActiveBackup;
+        for &i in host.bonds.iter().flatten().filter(|_| switch_side) {
+            let Some(l) = host.nics[i as usize].link else {
+                continue;
+            };
+            let me = DeviceId::Host(crate::model::HostId(hi as u32));
+            if let DeviceId::Switch(s) = fabric.peer(l, me).device {
+                let name = &fabric.switch(s).name;
+                if let Some(&os) = os_of.get(name.as_str()) {
+                    let e = sides
+                        .entry((os, mode.value))
+                        .or_insert((mode.span, Vec::new()));
+                    if !e.1.contains(name) {
+                        e.1.push(name.clone());
+                    }
+                }
+            }
+        }
+    }
+    for (driver, (span, hosts)) in drivers {
+        out.push(
+            Diagnostic::new(
+                Code::BondNotCreated,
+                span,
+                format!(
+                    "the `{driver}` host script does not create the bond of {}: the NIC ports stay two RoCE devices with an address each",
+                    listed(&hosts)
+                ),
+            )
+            .label("bond declared here")
+            .help("create the bond in the host's network configuration (netplan, NetworkManager) with the same mode; fabricc writes `bond.sh` for mlx5 (RoCE LAG) only"),
+        );
+    }
+    for ((os, mode), (span, mut switches)) in sides {
+        switches.sort();
+        out.push(
+            Diagnostic::new(
+                Code::BondSwitchSideMissing,
+                span,
+                format!(
+                    "`bond {}` is not written on the {} side for {}: {}; {}",
+                    mode.word(),
+                    os.as_str(),
+                    listed(&switches),
+                    needs(os),
+                    instead(mode)
+                ),
+            )
+            .label("bond declared here")
+            .help("configure the ToR pair's LAG by hand (the ports keep fabricc's QoS as members), or use `bond active-backup`, which needs no LAG"),
+        );
+    }
+    out
+}
+
+fn listed(names: &[String]) -> String {
+    let mut s: Vec<String> = names
+        .iter()
+        .take(LISTED)
+        .map(|n| format!("`{n}`"))
+        .collect();
+    if names.len() > LISTED {
+        s.push(format!("{} more", names.len() - LISTED));
+    }
+    s.join(", ")
+}
+
+/// What the target would need for a bond over two ToRs.
+fn needs(os: SwitchOs) -> &'static str {
+    match os {
+        SwitchOs::Sonic => "the output has no PORTCHANNEL, PORTCHANNEL_MEMBER or MCLAG_DOMAIN",
+        SwitchOs::Cumulus => "the output has no NVUE `interface <bond> bond member` nor `mlag`",
+        SwitchOs::Eos => "the output has no `interface Port-Channel` with `mlag`",
+        SwitchOs::Nxos => "the output has no vPC `port-channel`",
+        SwitchOs::Junos => "the output has no `ae` interface with ESI-LAG or MC-LAG",
+    }
+}
+
+/// What the ToR pair does with the host's bond without that side.
+fn instead(mode: BondMode) -> &'static str {
+    match mode {
+        BondMode::Lacp => {
+            "the ports send no LACPDU, so the host's 802.3ad bond finds no partner and puts each port in an aggregator of its own, using one port only"
+        }
+        BondMode::BalanceXor => {
+            "both ports send, but the two ToRs do not know they serve one host, so traffic back to the bond reaches it through whichever ToR routes the address"
+        }
+        BondMode::ActiveBackup => "active-backup needs no LAG",
+    }
+}
