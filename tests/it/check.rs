@@ -41,7 +41,7 @@ fn file_name(p: &Path) -> String {
 fn check_fixtures() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     std::env::set_current_dir(root).expect("cd to the crate root");
-    insta::glob!("../fixtures/check", "*.{fab,yaml}", |path| {
+    insta::glob!("../../fixtures/check", "*.{fab,yaml}", |path| {
         let rel = path.strip_prefix(root).unwrap_or(path);
         let mut sources = Sources::new();
         let checked =
@@ -111,7 +111,7 @@ fn good_fabrics_have_no_errors() {
 fn syntax_error_fixtures() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     std::env::set_current_dir(root).expect("cd to the crate root");
-    insta::glob!("../fixtures/parse/err", "*.fab", |path| {
+    insta::glob!("../../fixtures/parse/err", "*.fab", |path| {
         let rel = path.strip_prefix(root).unwrap_or(path);
         let mut sources = Sources::new();
         let checked =

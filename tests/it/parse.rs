@@ -133,18 +133,18 @@ fn is_err_fixture(path: &Path) -> bool {
 
 #[test]
 fn fixtures() {
-    insta::glob!("../fixtures/parse", "**/*.fab", check_file);
+    insta::glob!("../../fixtures/parse", "**/*.fab", check_file);
 }
 
 /// The example fabrics and the check fixtures are valid syntax too (their errors are semantic).
 #[test]
 fn fabric_fixtures() {
-    insta::glob!("../fixtures", "{fabrics,check}/**/*.fab", check_file);
+    insta::glob!("../../fixtures", "{fabrics,check}/**/*.fab", check_file);
 }
 
 #[test]
 fn grammar_examples() {
-    insta::glob!("../grammar", "**/*.fab", check_file);
+    insta::glob!("../../grammar", "**/*.fab", check_file);
 }
 
 fn check_file(path: &Path) {

@@ -1175,7 +1175,7 @@ fn apply(state: &mut BTreeMap<String, String>, directive: &str) {
 fn verify_fixtures() {
     let root = root();
     std::env::set_current_dir(&root).unwrap();
-    insta::glob!("../fixtures/verify", "*.fab", |path| {
+    insta::glob!("../../fixtures/verify", "*.fab", |path| {
         let rel = path.strip_prefix(&root).unwrap_or(path).to_path_buf();
         let text = fs::read_to_string(path).unwrap();
         let (checked, files) = build(&rel);

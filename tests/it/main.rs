@@ -1,0 +1,35 @@
+//! The one integration-test harness: one binary links the crate once for every test module
+//! (`cargo test --test it`).
+
+mod build;
+mod catalogue;
+mod check;
+mod citations;
+mod cli;
+mod codes;
+mod deadlock;
+mod designs_breakout;
+mod designs_planes;
+mod diagnostic_formats;
+mod diff;
+mod export;
+mod fidelity;
+mod fmt;
+mod generate;
+mod host_dcb_script;
+mod host_script;
+mod import;
+mod injection;
+mod module_structure;
+mod parse;
+mod physics;
+mod physics_passes;
+mod pipeline_props;
+mod platforms;
+mod regressions;
+mod render_targets;
+mod sonic_apply;
+mod sonic_target;
+mod verify;
+mod verify_props;
+mod view_classes;
