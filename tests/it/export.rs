@@ -163,11 +163,10 @@ fn check_json(path: &Path) -> serde_json::Value {
             _ => {}
         }
     }
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fabricc"))
+    let out = crate::support::Fabricc::new()
         .args(["check", "--format", "json", "--facts"])
         .arg(path)
-        .output()
-        .expect("runs fabricc");
+        .run();
     let mut v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     strip(&mut v);
     v

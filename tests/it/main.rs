@@ -1,5 +1,5 @@
 //! The one integration-test harness: one binary links the crate once for every test module
-//! (`cargo test --test it`).
+//! (`cargo test --test it`); the tests that run the binary start it through [`support::Fabricc`].
 
 mod build;
 mod catalogue;
@@ -30,6 +30,7 @@ mod regressions;
 mod render_targets;
 mod sonic_apply;
 mod sonic_target;
+mod support;
 mod verify;
 mod verify_props;
 mod view_classes;
