@@ -22,7 +22,6 @@ pub mod preflight;
 pub mod sonic;
 pub mod sonic_hash;
 pub mod templates;
-pub mod validate;
 mod variants;
 pub mod view_class;
 

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use fabricc::render::validate::{validate_mlnx_qos, validate_sonic};
+use crate::validate::{validate_mlnx_qos, validate_sonic};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

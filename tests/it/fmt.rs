@@ -33,7 +33,7 @@ fn fab_files() -> Vec<PathBuf> {
 }
 
 fn meaning(text: &str) -> String {
-    syntax::print(&syntax::parse(FileId(0), text).expect("parses"))
+    crate::printer::print(&syntax::parse(FileId(0), text).expect("parses"))
 }
 
 #[test]

@@ -21,7 +21,7 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use fabricc::render::validate::parse_mlnx_qos;
+use crate::validate::parse_mlnx_qos;
 
 const FABRIC: &str = r#"fabric t {
   class roce { dscp 26  priority 3  lossless  ecn min 150KB max 1500KB probability 10%  bandwidth 60% }
