@@ -1,5 +1,5 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    fabricc::cli::run().into()
+    fabricc::run().into()
 }

@@ -145,7 +145,7 @@ pub fn load() -> Result<Catalogue, String> {
 pub fn catalogue() -> &'static Catalogue {
     static CATALOGUE: OnceLock<Catalogue> = OnceLock::new();
     CATALOGUE.get_or_init(|| {
-        load().expect("invariant: the embedded catalogue parses (tests/catalogue.rs checks it)")
+        load().expect("invariant: the embedded catalogue parses (tests/it/catalogue.rs checks it)")
     })
 }
 

@@ -19,8 +19,8 @@ use clap::Parser;
 pub(crate) use args::Stream;
 pub use args::{
     BuildArgs, CheckArgs, CheckFormat, Cli, ColorChoice, Command, DiffArgs, DiffFormat,
-    ExplainArgs, ExplainFormat, ExportArgs, ExportFormat, FmtArgs, ImportArgs, LimitArgs,
-    PlatformsArgs, VerifyArgs,
+    ExplainArgs, ExplainFormat, ExportArgs, ExportFormat, FmtArgs, ImportArgs, PlatformsArgs,
+    VerifyArgs,
 };
 pub use exit::ExitStatus;
 pub(crate) use exit::{chosen_targets, chosen_templates, err, out};

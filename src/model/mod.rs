@@ -463,13 +463,6 @@ pub struct LoadBalance {
     pub split_data_on_qps: Option<Sourced<bool>>,
 }
 
-impl LoadBalance {
-    /// True when the switches are asked for anything (the host settings aside).
-    pub fn hashes_on(&self, f: HashField) -> bool {
-        self.hash.as_ref().is_some_and(|h| h.value.contains(&f))
-    }
-}
-
 /// SONiC's `pfcwd start_default` values: 200 ms detection and restoration, drop.
 pub const DEFAULT_WATCHDOG: Watchdog = Watchdog::On {
     detect_ns: 200_000_000,

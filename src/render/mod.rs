@@ -24,7 +24,6 @@ pub mod preflight;
 pub mod sonic;
 pub mod sonic_hash;
 pub mod templates;
-pub mod validate;
 mod variants;
 pub mod view_class;
 

@@ -48,9 +48,7 @@ use super::{RenderError, escape, unsupported};
 /// Cisco: a pause buffer configuration is mandatory on lossless ports beyond this length.
 pub const PAUSE_BUFFER_CABLE_M: u32 = 100;
 
-pub const QOS_POLICY: &str = "QOS_CLASSIFICATION";
 pub const QUEUING_POLICY: &str = "QOS_EGRESS_PORT";
-pub const NETWORK_POLICY: &str = "qos_network";
 pub const INGRESS_POLICY: &str = "QOS_INGRESS_PAUSE";
 
 /// NX-OS front-panel name: `Ethernet1/<index+1>`.

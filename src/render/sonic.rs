@@ -214,7 +214,8 @@ pub fn port_name(index: u32, lanes_per_port: u32) -> String {
     format!("Ethernet{}", index.saturating_mul(lanes_per_port))
 }
 
-/// The name buffermgrd gives a traditional lossless PG profile.
+/// The name buffermgrd gives a traditional lossless PG profile (the tests compare with it).
+#[cfg(test)]
 pub fn lossless_profile_name(speed_mbps: u32, cable_m: u32) -> String {
     format!("pg_lossless_{speed_mbps}_{cable_m}m_profile")
 }

@@ -20,7 +20,7 @@
 //!
 //! Devices whose names fail a check are viewed on their own, as are all members of a class
 //! whose representative's view fails (the error names the device; errors are rare), so every
-//! error is the one the device's own view gives. `tests/view_classes.rs` compares the
+//! error is the one the device's own view gives. `tests/it/view_classes.rs` compares the
 //! per-class results with the per-device ones on every fixture and on mutated fabrics.
 
 use std::collections::HashMap;

@@ -1,7 +1,7 @@
-//! Syntax: source text → `ast::File`, and back. In: the text of one `.fab` file and its
-//! `FileId`. Out: the syntax tree with a span on every node, or the first syntax error as one
-//! `Diagnostic` (codes FAB001–FAB008, FAB011) pointing at the offending token; `print` writes
-//! a tree back as canonical text that parses to the same tree.
+//! Syntax: source text → `ast::File`. In: the text of one `.fab` file and its `FileId`. Out:
+//! the syntax tree with a span on every node, or the first syntax error as one `Diagnostic`
+//! (codes FAB001–FAB008, FAB011) pointing at the offending token. `format` rewrites a file's
+//! layout for `fabricc fmt`; `printer` spells names and quantities the canonical way.
 
 pub mod ast;
 pub mod bounds;
@@ -13,8 +13,6 @@ pub mod yaml;
 
 use crate::diagnostic::Diagnostic;
 use crate::span::{FileId, Span};
-
-pub use printer::print;
 
 use error::{ErrorKind, SyntaxError};
 

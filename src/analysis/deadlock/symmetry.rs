@@ -460,6 +460,7 @@ pub fn generators(g: &Graph, budget: u64) -> Vec<Perm> {
 }
 
 /// Whether `p` maps `g` onto itself (for tests; `generators` only returns such permutations).
+#[cfg(test)]
 pub fn is_automorphism(g: &Graph, p: &Perm) -> bool {
     let n = g.len() as u32;
     let mut seen = vec![false; g.len()];

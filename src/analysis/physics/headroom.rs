@@ -129,13 +129,6 @@ pub struct Headroom {
     pub total: u64,
 }
 
-impl Headroom {
-    /// The total rounded up to the buffer cell (see [`round_up_to_cell`]).
-    pub fn rounded_to_cell(&self, cell: u64) -> u64 {
-        round_up_to_cell(self.total, cell)
-    }
-}
-
 /// `2·L·t_p·C` in exact bytes is `L_mm·speed_mbps / 800 000`
 /// (`2 · L_mm/1000 · 5e-9 · speed_mbps·125 000`).
 const CABLE_DIVISOR: u128 = 800_000;
@@ -188,7 +181,8 @@ pub enum CableFit {
 }
 
 impl CableFit {
-    /// The longest cable in whole metres (rounded down), for help texts.
+    /// The longest cable in whole metres (rounded down); only the tests read it in metres.
+    #[cfg(test)]
     pub fn whole_metres(self) -> Option<u64> {
         match self {
             CableFit::UpTo { cable_mm } => Some(cable_mm / 1_000),

@@ -70,6 +70,7 @@ impl Ratio {
         Ratio::new(num, den)
     }
 
+    #[cfg(test)]
     pub fn checked_div(self, other: Ratio) -> Option<Ratio> {
         self.checked_mul(Ratio::new(other.den, other.num)?)
     }

@@ -12,6 +12,7 @@
 //!
 //! Needs `bash` and `python3` (the fake `dcb`). ShellCheck is used when installed.
 
+use crate::support::Fabricc;
 use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
@@ -94,7 +95,7 @@ fn build(dir: &Path, driver: Driver, edit: impl Fn(String) -> String) -> PathBuf
     let src = dir.join("t.fab");
     write(&src, &edit(FABRIC.replace("DRIVER", driver.name())));
     let out = dir.join("out");
-    let o = Command::new(env!("CARGO_BIN_EXE_fabricc"))
+    let o = Fabricc::new()
         .args(["build"])
         .arg(&src)
         .arg("-o")
@@ -103,8 +104,7 @@ fn build(dir: &Path, driver: Driver, edit: impl Fn(String) -> String) -> PathBuf
         // FAB313 (a CNP class the upstream bnxt_re cannot reach) is a warning the
         // preflight tests build through on purpose.
         .arg("--allow-warnings")
-        .output()
-        .expect("fabricc runs");
+        .run();
     assert!(
         o.status.success(),
         "build: {}",

@@ -5,7 +5,6 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use fabricc::diagnostic::Diagnostic;
@@ -601,15 +600,13 @@ fn bad_inputs_are_import_findings() {
 fn the_cli_writes_the_fab_and_check_state_points_into_the_state() {
     let dir = state_of("sonic-sn5600-2x2.fab", "cli");
     let out = dir.parent().unwrap().join("pod.fab");
-    let bin = env!("CARGO_BIN_EXE_fabricc");
-    let r = Command::new(bin)
+    let r = crate::support::Fabricc::new()
         .args(["import", "--state"])
         .arg(&dir)
         .arg("-o")
         .arg(&out)
         .args(["--format", "json"])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(
         r.status.code(),
         Some(0),
@@ -620,16 +617,15 @@ fn the_cli_writes_the_fab_and_check_state_points_into_the_state() {
     let findings = v["findings"].as_array().unwrap();
     assert!(!findings.is_empty());
     assert!(findings.iter().all(|f| f["category"] == "import"), "{v}");
-    let r = Command::new(bin).arg("check").arg(&out).output().unwrap();
+    let r = crate::support::Fabricc::new().arg("check").arg(&out).run();
     assert_eq!(r.status.code(), Some(0));
     edit(&dir, "leaf1/config_db.json", |v| {
         v["DSCP_TO_TC_MAP"]["FABRICC"]["26"] = "0".into();
     });
-    let r = Command::new(bin)
+    let r = crate::support::Fabricc::new()
         .args(["check", "--format", "short", "--state"])
         .arg(&dir)
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(r.status.code(), Some(1));
     let text = String::from_utf8_lossy(&r.stdout);
     assert!(

@@ -16,21 +16,21 @@ use fabricc::verify::{self, canon, cli, host, json, junos, lldp, nvue, sonic, st
 const SEEDS: &[(SwitchOs, &str)] = &[
     (
         SwitchOs::Sonic,
-        include_str!("data/verify/sonic/config_db.json"),
+        include_str!("../data/verify/sonic/config_db.json"),
     ),
     (
         SwitchOs::Cumulus,
-        include_str!("data/verify/cumulus/startup.yaml"),
+        include_str!("../data/verify/cumulus/startup.yaml"),
     ),
     (
         SwitchOs::Eos,
-        include_str!("data/verify/eos/running-config"),
+        include_str!("../data/verify/eos/running-config"),
     ),
     (
         SwitchOs::Nxos,
-        include_str!("data/verify/nxos/running-config"),
+        include_str!("../data/verify/nxos/running-config"),
     ),
-    (SwitchOs::Junos, include_str!("data/verify/junos/config")),
+    (SwitchOs::Junos, include_str!("../data/verify/junos/config")),
 ];
 
 const SCRIPT: &str = "E_MTU=9000\nE_TRUST=dscp\nE_PFC=0,0,0,1,0,0,0,0\nE_DSCP2PRIO=26:3\nE_ECN=3\nE_TOS=106\nE_CC_MASK=8\nNICS+=(1)\nNICS+=(2)\n";
@@ -44,9 +44,9 @@ const DCBNL_SCRIPTS: &[&str] = &[
 
 /// What the DCBNL scripts' `--collect` prints on hosts in sync (committed fixtures).
 const DCBNL_STATES: &[&str] = &[
-    include_str!("../fixtures/verify/host-state/bnxt.state.json"),
-    include_str!("../fixtures/verify/host-state/ice.state.json"),
-    include_str!("../fixtures/verify/host-state/dcb.state.json"),
+    include_str!("../../fixtures/verify/host-state/bnxt.state.json"),
+    include_str!("../../fixtures/verify/host-state/ice.state.json"),
+    include_str!("../../fixtures/verify/host-state/dcb.state.json"),
 ];
 
 const HOST_STATE: &str = r#"{"schema":"fabricc-host-state/1","host":"gpu1","nics":[{"nic":"nic1","netdev":"ens1f0np0","branch":"ofed","state":{"mtu":9000,"trust":"dscp","pfc":[0,0,0,1,0,0,0,0],"dscp2prio":["26:3"],"ecn_np":[0,0,0,1,0,0,0,0],"ecn_rp":[0,0,0,1,0,0,0,0],"traffic_class":106,"roce_tos":106}},{"nic":"nic2","netdev":"ens2f0np0","branch":"inbox","state":{"mtu":1500,"trust":"pcp","pfc":[0,0,0,0,0,0,0,0],"nv":{"ROCE_CC_PRIO_MASK":0}}}]}"#;

@@ -12,6 +12,7 @@
 //! Needs `bash` and `python3` (the fake `mlnx_qos` is Python, as the real one). ShellCheck is
 //! used when installed; the test that needs it says so and passes vacuously otherwise.
 
+use crate::support::Fabricc;
 use std::collections::BTreeMap;
 use std::fs;
 use std::os::unix::fs::symlink;
@@ -20,7 +21,7 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use fabricc::render::validate::parse_mlnx_qos;
+use crate::validate::parse_mlnx_qos;
 
 const FABRIC: &str = r#"fabric t {
   class roce { dscp 26  priority 3  lossless  ecn min 150KB max 1500KB probability 10%  bandwidth 60% }
@@ -81,14 +82,13 @@ fn build(dir: &Path, identity: &str, edit: impl Fn(String) -> String) -> PathBuf
     let src = dir.join("t.fab");
     fs::write(&src, edit(FABRIC.replace("IDENTITY", identity))).expect("write fabric");
     let out = dir.join("out");
-    let o = Command::new(env!("CARGO_BIN_EXE_fabricc"))
+    let o = Fabricc::new()
         .arg("build")
         .arg(&src)
         .arg("-o")
         .arg(&out)
         .arg("--force")
-        .output()
-        .expect("fabricc runs");
+        .run();
     assert!(
         o.status.success(),
         "build: {}",

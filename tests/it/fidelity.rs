@@ -6,9 +6,9 @@
 //! the binary with `--format json`, must give lines the vendors' references accept, or a
 //! finding, never a refused line.
 
+use crate::support::Fabricc;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use fabricc::render::SwitchOs;
@@ -91,7 +91,7 @@ fn build(name: &str, text: &str, os: &str) -> Built {
     let dir = scratch(name);
     fs::write(dir.join("f.fab"), text).unwrap();
     let out = dir.join("out");
-    let o = Command::new(env!("CARGO_BIN_EXE_fabricc"))
+    let o = Fabricc::new()
         .args([
             "build",
             "f.fab",
@@ -104,8 +104,7 @@ fn build(name: &str, text: &str, os: &str) -> Built {
             os,
         ])
         .current_dir(&dir)
-        .output()
-        .expect("run fabricc");
+        .run();
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
         panic!(
             "{name}: stdout is not JSON ({e}): {}",

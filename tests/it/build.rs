@@ -8,6 +8,7 @@
 //! unchanged files untouched, an interrupted build leaves the previous output intact,
 //! `--check`, refusals, and errors writing nothing. Big fixtures assert properties only.
 
+use crate::support::Fabricc;
 use std::collections::BTreeMap;
 use std::fs;
 use std::os::unix::fs::MetadataExt;
@@ -15,29 +16,18 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use fabricc::render::validate::{validate_mlnx_qos, validate_sonic};
+use crate::validate::{validate_mlnx_qos, validate_sonic};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 fn fabricc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fabricc"))
-        .args(args)
-        .arg("--color")
-        .arg("never")
-        .current_dir(root())
-        .output()
-        .expect("run fabricc")
+    Fabricc::new().args(args).args(["--color", "never"]).run()
 }
 
 fn fabricc_env(args: &[&str], key: &str, value: &str) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fabricc"))
-        .args(args)
-        .env(key, value)
-        .current_dir(root())
-        .output()
-        .expect("run fabricc")
+    Fabricc::new().args(args).env(key, value).run()
 }
 
 fn text(o: &Output) -> String {
@@ -683,13 +673,12 @@ fn fabricc_in(dir: &Path, args: &[&str]) -> Output {
     } else {
         &[]
     };
-    Command::new(env!("CARGO_BIN_EXE_fabricc"))
+    Fabricc::new()
         .args(args)
         .args(allow)
         .args(["--color", "never"])
         .current_dir(dir)
-        .output()
-        .expect("run fabricc")
+        .run()
 }
 
 /// A scratch project: `fabric.fab` importing `lib/classes.fab`, as a GitOps repo holds it.

@@ -1,4 +1,5 @@
-//! Validators for generated files, reusable by golden and integration tests.
+//! Validators for generated files, used by the golden and integration tests (test code: it
+//! is not part of the compiler).
 //!
 //! In: a generated SONiC `config_db.fragment.json` (parsed) or a host script (text). Out: a
 //! list of human-readable violations, empty when the file passes. `validate_sonic` checks the
@@ -107,7 +108,7 @@ fn allowed_fields(table: &str) -> Option<&'static [&'static str]> {
         ],
         "DEFAULT_LOSSLESS_BUFFER_PARAMETER" => &["default_dynamic_th", "over_subscribe_ratio"],
         "LOSSLESS_TRAFFIC_PATTERN" => &["mtu", "small_packet_percentage"],
-        "SWITCH_HASH" => &super::sonic_hash::YANG_FIELDS,
+        "SWITCH_HASH" => &fabricc::render::sonic_hash::YANG_FIELDS,
         _ => return None,
     })
 }
@@ -180,8 +181,8 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
             };
             for (f, v) in fields {
                 // SWITCH_HASH's leaf-lists are lists (Y-20 checks them).
-                let leaf_list =
-                    table == "SWITCH_HASH" && super::sonic_hash::LIST_FIELDS.contains(&f.as_str());
+                let leaf_list = table == "SWITCH_HASH"
+                    && fabricc::render::sonic_hash::LIST_FIELDS.contains(&f.as_str());
                 if !v.is_string() && !leaf_list {
                     errs.push(format!("Y-1 {table}|{key}.{f}: value is not a string"));
                 }
@@ -210,7 +211,7 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
 
     // Y-20 SWITCH_HASH (sonic-hash.yang; orchagent's parser)
     if let Some(table) = root.get("SWITCH_HASH").and_then(Value::as_object) {
-        errs.extend(super::sonic_hash::validate(table));
+        errs.extend(fabricc::render::sonic_hash::validate(table));
     }
 
     // Y-19

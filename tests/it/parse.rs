@@ -103,7 +103,7 @@ fn read(path: &Path) -> String {
 /// print → parse → print is stable, and the reparsed tree equals the tree modulo spans.
 #[track_caller]
 fn assert_round_trip(tree: &ast::File, what: &str) -> String {
-    let printed = syntax::print(tree);
+    let printed = crate::printer::print(tree);
     let again = match syntax::parse(FileId(0), &printed) {
         Ok(t) => t,
         Err(d) => {
@@ -115,7 +115,7 @@ fn assert_round_trip(tree: &ast::File, what: &str) -> String {
         }
     };
     assert_eq!(
-        syntax::print(&again),
+        crate::printer::print(&again),
         printed,
         "{what}: print is not stable"
     );
@@ -133,18 +133,18 @@ fn is_err_fixture(path: &Path) -> bool {
 
 #[test]
 fn fixtures() {
-    insta::glob!("../fixtures/parse", "**/*.fab", check_file);
+    insta::glob!("../../fixtures/parse", "**/*.fab", check_file);
 }
 
 /// The example fabrics and the check fixtures are valid syntax too (their errors are semantic).
 #[test]
 fn fabric_fixtures() {
-    insta::glob!("../fixtures", "{fabrics,check}/**/*.fab", check_file);
+    insta::glob!("../../fixtures", "{fabrics,check}/**/*.fab", check_file);
 }
 
 #[test]
 fn grammar_examples() {
-    insta::glob!("../grammar", "**/*.fab", check_file);
+    insta::glob!("../../grammar", "**/*.fab", check_file);
 }
 
 fn check_file(path: &Path) {
@@ -424,7 +424,7 @@ proptest! {
 
     #[test]
     fn random_trees_round_trip(tree in trees::file()) {
-        let printed = syntax::print(&tree);
+        let printed = crate::printer::print(&tree);
         let refused = syntax::bounds::check_tree(&tree);
         let parsed = match syntax::parse(FileId(0), &printed) {
             Ok(t) => t,
@@ -441,7 +441,7 @@ proptest! {
         };
         prop_assert!(refused.is_empty(), "the parser took what check_tree refuses: {:?}\n{}", refused, printed);
         prop_assert_eq!(without_spans(&parsed), without_spans(&tree));
-        prop_assert_eq!(syntax::print(&parsed), printed);
+        prop_assert_eq!(crate::printer::print(&parsed), printed);
     }
 }
 

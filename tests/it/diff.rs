@@ -2,17 +2,16 @@
 //! it in every target, and nothing else; findings show up as new or fixed. `--git REV FILE`
 //! against scratch repositories: imports come from the revision, errors exit 2.
 
+use crate::support::Fabricc;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn diff(args: &[&str]) -> serde_json::Value {
-    let o = Command::new(env!("CARGO_BIN_EXE_fabricc"))
+    let o = Fabricc::new()
         .arg("diff")
         .args(args)
         .args(["--format", "json"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run fabricc");
+        .run();
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -169,8 +168,11 @@ impl Scratch {
 
     /// Runs `fabricc diff ARGS` in `cwd` (relative to the scratch folder).
     fn fabricc(&self, cwd: &str, args: &[&str]) -> Output {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_fabricc"));
-        c.arg("diff").args(args).current_dir(self.dir.join(cwd));
+        let mut c = Fabricc::new()
+            .arg("diff")
+            .args(args)
+            .current_dir(self.dir.join(cwd))
+            .command();
         self.hermetic(&mut c);
         c.output().expect("run fabricc")
     }
@@ -359,10 +361,11 @@ fn git_errors_exit_2_and_say_why() {
     );
 
     // No git on PATH.
-    let mut c = Command::new(env!("CARGO_BIN_EXE_fabricc"));
-    c.args(["diff", "--git", "HEAD", "pod.fab"])
+    let mut c = Fabricc::new()
+        .args(["diff", "--git", "HEAD", "pod.fab"])
         .current_dir(repo.dir.join("fabrics"))
-        .env("PATH", plain.dir.join("fabrics"));
+        .env("PATH", plain.dir.join("fabrics"))
+        .command();
     let no_git = fails(c.output().expect("run fabricc"));
     assert!(
         no_git.starts_with("error: cannot run `git`: it is not installed (or not on PATH)\nhelp: "),

@@ -14,10 +14,10 @@ use fabricc::render::Templates;
 use fabricc::source::Sources;
 
 const SEEDS: &[&str] = &[
-    include_str!("../fixtures/fabrics/pod-256.fab"),
-    include_str!("../fixtures/fabrics/explicit-leaf-spine.fab"),
-    include_str!("../fixtures/check/FAB604_oversubscribed_leaf.fab"),
-    include_str!("../fixtures/check/FAB606_ratio_impossible.fab"),
+    include_str!("../../fixtures/fabrics/pod-256.fab"),
+    include_str!("../../fixtures/fabrics/explicit-leaf-spine.fab"),
+    include_str!("../../fixtures/check/FAB604_oversubscribed_leaf.fab"),
+    include_str!("../../fixtures/check/FAB606_ratio_impossible.fab"),
 ];
 
 #[derive(Debug, Clone)]

@@ -2,20 +2,16 @@
 //! `build` of it must end with a finding or a build (exit 0, 1 or 2), never a panic, and an
 //! input that found a panic must now report errors instead.
 
+use crate::support::Fabricc;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 fn fabricc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fabricc"))
-        .args(args)
-        .args(["--color", "never"])
-        .current_dir(root())
-        .output()
-        .expect("run fabricc")
+    Fabricc::new().args(args).args(["--color", "never"]).run()
 }
 
 fn crashes() -> Vec<PathBuf> {

@@ -1,14 +1,10 @@
 //! The binary as users and CI run it: exit codes 0/1/2, the JSON contract, explain, export.
 
-use std::process::{Command, Output};
+use crate::support::Fabricc;
+use std::process::Output;
 
 fn fabricc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fabricc"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("FABRICC_FORMAT")
-        .output()
-        .expect("run fabricc")
+    Fabricc::new().args(args).run()
 }
 
 fn stdout(o: &Output) -> String {

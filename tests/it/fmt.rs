@@ -33,7 +33,7 @@ fn fab_files() -> Vec<PathBuf> {
 }
 
 fn meaning(text: &str) -> String {
-    syntax::print(&syntax::parse(FileId(0), text).expect("parses"))
+    crate::printer::print(&syntax::parse(FileId(0), text).expect("parses"))
 }
 
 #[test]
@@ -123,12 +123,7 @@ fn cli_rewrites_in_place_and_check_reports() {
     let bad = dir.join("b.fab");
     std::fs::write(&good, "fabric a {\n    mtu   9216\n}\n").expect("write");
     std::fs::write(&bad, "fabric b {\n  mtu 9216 {\n").expect("write");
-    let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_fabricc"))
-            .args(args)
-            .output()
-            .expect("run")
-    };
+    let run = |args: &[&str]| crate::support::Fabricc::new().args(args).run();
     let g = good.to_str().unwrap_or_default();
     let b = bad.to_str().unwrap_or_default();
     assert_eq!(run(&["fmt", "--check", g]).status.code(), Some(1));

@@ -167,11 +167,10 @@ fn check_json(path: &Path) -> serde_json::Value {
             _ => {}
         }
     }
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fabricc"))
+    let out = crate::support::Fabricc::new()
         .args(["check", "--format", "json", "--facts"])
         .arg(path)
-        .output()
-        .expect("runs fabricc");
+        .run();
     let mut v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     strip(&mut v);
     v
@@ -299,7 +298,7 @@ fn yaml_printed_as_fab_keeps_planes_bonds_and_spares() {
         let (json, yaml) = export_json(&root.join(name));
         let tree = fabricc::syntax::yaml::parse_yaml(fabricc::span::FileId(0), &yaml)
             .unwrap_or_else(|d| panic!("{name}: YAML does not read back: {}", d.message));
-        let fab = fabricc::syntax::print(&tree);
+        let fab = crate::printer::print(&tree);
         for w in words {
             assert!(
                 fab.contains(w),

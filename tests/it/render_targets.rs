@@ -9,8 +9,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::validate::{validate_mlnx_qos, validate_sonic};
 use fabricc::render::sonic;
-use fabricc::render::validate::{validate_mlnx_qos, validate_sonic};
 use fabricc::render::*;
 
 // ---- fixtures -------------------------------------------------------------------------

@@ -14,10 +14,10 @@
 //! `remove FILE`, `write FILE TEXT`), and `# expect: CODE device key` lines; the human output
 //! is an insta snapshot.
 
+use crate::support::Fabricc;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use fabricc::lower::Targets;
@@ -545,15 +545,14 @@ fn write_state(dir: &Path, state: &BTreeMap<String, String>) {
 type Found = Vec<(String, String, String)>;
 
 fn run(fab: &Path, state: &Path, extra: &[&str]) -> (i32, Found, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_fabricc"))
+    let o = Fabricc::new()
         .arg("verify")
         .arg(fab)
         .arg("--state")
         .arg(state)
         .args(["--format", "json"])
         .args(extra)
-        .output()
-        .unwrap();
+        .run();
     let text = String::from_utf8_lossy(&o.stdout).to_string();
     let v: Value = serde_json::from_str(&text)
         .unwrap_or_else(|e| panic!("{e}: {text}\n{}", String::from_utf8_lossy(&o.stderr)));
@@ -1174,11 +1173,10 @@ fn apply(state: &mut BTreeMap<String, String>, directive: &str) {
 #[test]
 fn verify_fixtures() {
     let root = root();
-    std::env::set_current_dir(&root).unwrap();
-    insta::glob!("../fixtures/verify", "*.fab", |path| {
+    insta::glob!("../../fixtures/verify", "*.fab", |path| {
         let rel = path.strip_prefix(&root).unwrap_or(path).to_path_buf();
         let text = fs::read_to_string(path).unwrap();
-        let (checked, files) = build(&rel);
+        let (checked, files) = build(path);
         let mut state = realistic(&checked, &files);
         let mut want: Found = Vec::new();
         for line in text.lines() {
@@ -1200,7 +1198,7 @@ fn verify_fixtures() {
         let name = rel.file_stem().unwrap().to_string_lossy().into_owned();
         let dir = scratch(&name).join("state");
         write_state(&dir, &state);
-        let (code, found, json) = run(&rel, &dir, &[]);
+        let (code, found, json) = run(path, &dir, &[]);
         assert_eq!(found, want, "{}\n{json}", rel.display());
         let errors = want.iter().any(|(c, _, _)| {
             fabricc::diagnostic::Code::parse(c)
@@ -1210,13 +1208,12 @@ fn verify_fixtures() {
         });
         assert_eq!(code, i32::from(errors), "{}", rel.display());
         // From the state's parent, so the snapshot shows `state/…`, not a temporary path.
-        let o = Command::new(env!("CARGO_BIN_EXE_fabricc"))
+        let o = Fabricc::new()
             .arg("verify")
             .arg(root.join(&rel))
             .args(["--state", "state", "--color", "never"])
             .current_dir(dir.parent().unwrap())
-            .output()
-            .unwrap();
+            .run();
         let human = String::from_utf8_lossy(&o.stdout).replace(&format!("{}/", root.display()), "");
         insta::assert_snapshot!(human);
     });
@@ -1396,13 +1393,12 @@ fn nic_drivers() {
 #[test]
 fn verify_fails_where_check_fails() {
     let check = |fab: &Path, extra: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_fabricc"))
+        Fabricc::new()
             .arg("check")
             .arg(fab)
             .args(["--format", "short"])
             .args(extra)
-            .output()
-            .unwrap()
+            .run()
             .status
             .code()
     };

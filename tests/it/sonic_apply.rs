@@ -14,6 +14,7 @@
 //!
 //! Needs `bash` and `python3`.
 
+use crate::support::Fabricc;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -62,11 +63,10 @@ fn build(dir: &Path, text: &str) -> PathBuf {
     let fab = dir.join("lab.fab");
     fs::write(&fab, text).expect("write fabric");
     let out = dir.join("out");
-    let o = Command::new(env!("CARGO_BIN_EXE_fabricc"))
+    let o = Fabricc::new()
         .args(["build", fab.to_str().unwrap_or_default(), "-o"])
         .arg(&out)
-        .output()
-        .expect("run fabricc");
+        .run();
     assert!(
         o.status.success(),
         "build: {}{}",

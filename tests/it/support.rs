@@ -1,0 +1,60 @@
+//! Runs the real `fabricc` binary: the one way the tests that go through the command line
+//! start it.
+//!
+//! The process starts in the crate root (so fixture paths such as `fixtures/…` resolve without
+//! changing the harness's own directory, which every test thread shares) with
+//! `FABRICC_FORMAT` unset (so a developer's environment does not change what a test sees).
+
+use std::ffi::OsStr;
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// A `fabricc` command being built: `Fabricc::new().args([...]).current_dir(..).run()`.
+pub struct Fabricc {
+    cmd: Command,
+}
+
+impl Fabricc {
+    pub fn new() -> Self {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_fabricc"));
+        cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env_remove("FABRICC_FORMAT");
+        Fabricc { cmd }
+    }
+
+    pub fn arg(mut self, arg: impl AsRef<OsStr>) -> Self {
+        self.cmd.arg(arg);
+        self
+    }
+
+    pub fn args<I, S>(mut self, args: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.cmd.args(args);
+        self
+    }
+
+    /// Runs in `dir` instead of the crate root.
+    pub fn current_dir(mut self, dir: impl AsRef<Path>) -> Self {
+        self.cmd.current_dir(dir);
+        self
+    }
+
+    pub fn env(mut self, key: impl AsRef<OsStr>, value: impl AsRef<OsStr>) -> Self {
+        self.cmd.env(key, value);
+        self
+    }
+
+    /// The command as built, for a caller that sets more of it (a test of a missing `git`
+    /// replaces `PATH`).
+    pub fn command(self) -> Command {
+        self.cmd
+    }
+
+    /// Runs to the end: exit status, stdout and stderr.
+    pub fn run(mut self) -> Output {
+        self.cmd.output().expect("run fabricc")
+    }
+}
