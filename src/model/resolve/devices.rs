@@ -14,6 +14,7 @@ use crate::span::Span;
 use crate::syntax::ast::{self, HostProp, NicRole, StmtKind, SwitchProp};
 use crate::syntax::bounds::pci_address;
 
+use super::attach::attach;
 use super::classes::{self, ClassDraft};
 use super::slot::put;
 use super::{Names, links, lookup, undefined};
@@ -563,13 +564,6 @@ pub(super) fn build(
         });
     }
     links::bind(fabric, &raw_links, &switch_ids, &host_ids, diags);
-}
-
-pub(super) fn attach(fabric: &mut Fabric, e: Endpoint, link: LinkId) {
-    match e.device {
-        DeviceId::Switch(s) => fabric.switches[s.index()].ports[e.port as usize] = Some(link),
-        DeviceId::Host(h) => fabric.hosts[h.index()].nics[e.port as usize].link = Some(link),
-    }
 }
 
 fn switch_props(

@@ -13,6 +13,7 @@ use crate::model::{
 use crate::span::Span;
 use crate::syntax::ast::{self, LinkProp, StmtKind};
 
+use super::attach::attach;
 use super::slot::put;
 use super::undefined;
 
@@ -340,8 +341,8 @@ pub(super) fn bind(
             None => ca.min(cb),
         };
         let id = LinkId(fabric.links.len() as u32);
-        super::devices::attach(fabric, ea, id);
-        super::devices::attach(fabric, eb, id);
+        attach(fabric, ea, id);
+        attach(fabric, eb, id);
         let cable = l
             .cable
             .unwrap_or(Sourced::default_at(DEFAULT_CABLE_MM, l.span));
