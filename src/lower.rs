@@ -1,7 +1,7 @@
 //! Lowering: the resolved `Fabric` → one plain render context per device.
 //!
 //! In: a checked `Fabric` (no errors) and the set of targets to build. Out: `SwitchContext`s
-//! and `HostContext`s (see `render::context`), sorted by device name, plus FAB9xx findings for
+//! and `HostContext`s (see `context.rs`), sorted by device name, plus FAB9xx findings for
 //! devices that cannot be lowered. Every decision the configs share is made here, once:
 //!
 //! * PG = PFC priority of the class (SONiC's traditional buffermgrd takes the `pfc_enable`
@@ -37,7 +37,10 @@
 //!   no cable length and no manual receive buffers (the firmware owns the NIC buffers, see
 //!   `render::host`); NIC identity as declared, else the driver's default name (`mlx5_<i>`).
 
+pub mod context;
 mod sonic;
+pub mod sonic_hash;
+pub mod vocab;
 
 use std::collections::BTreeSet;
 
@@ -52,12 +55,12 @@ use crate::model::{
     self, DeviceId, Dscp, Fabric, HostId, Os, Scheduling as MScheduling, SwitchId,
     Watchdog as MWatchdog,
 };
-use crate::render::{
+use context::{
     BufferPlan, ClassContext, Ecn, Fec, Headroom, HeadroomFormula, HostContext, HostQos,
     NicContext, NicDriver, PauseThreshold, PlatformContext, PortContext, QosPlan, QueueEcn,
     Scheduling, SwitchContext, SwitchOs, TosClass, Tsa, Watchdog, WatchdogAction, WatchdogDefaults,
-    cumulus, eos, junos, nxos,
 };
+use vocab::{cumulus_port_name, eos_port_name, junos_port_name, nxos_port_name, sonic_port_name};
 
 /// Every switch model's SONiC SKU (index = model), resolved once: `None` for other OSes.
 type Skus = Vec<Option<Result<sonic::Sku, Diagnostic>>>;
@@ -246,7 +249,7 @@ fn written_ecn(
                 else {
                     continue;
                 };
-                let w = crate::render::ecn_as_written(ctx, v.lossless.value, e);
+                let w = vocab::ecn_as_written(ctx, v.lossless.value, e);
                 let Some(link) = fabric
                     .switch(s)
                     .ports
@@ -326,11 +329,11 @@ fn breakouts(
     model: &model::SwitchModel,
     os: SwitchOs,
     ports: &[PortContext],
-) -> Vec<crate::render::context::Breakout> {
+) -> Vec<context::Breakout> {
     if os == SwitchOs::Sonic {
         return Vec::new();
     }
-    let mut out: Vec<crate::render::context::Breakout> = Vec::new();
+    let mut out: Vec<context::Breakout> = Vec::new();
     for port in ports {
         let Some((cage, split, _)) = p.place(&model.ports.value, port.index) else {
             continue;
@@ -340,7 +343,7 @@ fn breakouts(
         }
         match out.iter_mut().find(|b| b.cage == cage + 1) {
             Some(b) => b.ports.push(port.index),
-            None => out.push(crate::render::context::Breakout {
+            None => out.push(context::Breakout {
                 cage: cage + 1,
                 ways: split,
                 speed_gbps: port.speed_mbps.div_ceil(1000),
@@ -410,13 +413,13 @@ fn port_name_with(
         Os::Sonic => match sku {
             Some(Ok(sku)) => sku
                 .port_name(index)
-                .map_or_else(|| crate::render::sonic::port_name(index, 8), str::to_string),
-            _ => crate::render::sonic::port_name(index, sonic_lanes_per_port(model.port_count())),
+                .map_or_else(|| sonic_port_name(index, 8), str::to_string),
+            _ => sonic_port_name(index, sonic_lanes_per_port(model.port_count())),
         },
-        Os::Cumulus => cumulus::port_name(index),
-        Os::Eos => eos::port_name(index),
-        Os::Nxos => nxos::port_name(index),
-        Os::Junos => junos::port_name(index),
+        Os::Cumulus => cumulus_port_name(index),
+        Os::Eos => eos_port_name(index),
+        Os::Nxos => nxos_port_name(index),
+        Os::Junos => junos_port_name(index),
     }
 }
 

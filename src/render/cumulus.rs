@@ -82,10 +82,7 @@ pub fn has(r: Release, f: Feature) -> bool {
         .is_none_or(|(_, first)| r >= *first)
 }
 
-/// Cumulus front-panel name: `swp<index+1>`.
-pub fn port_name(index: u32) -> String {
-    format!("swp{}", index.saturating_add(1))
-}
+pub use crate::lower::vocab::cumulus_port_name as port_name;
 
 #[derive(Debug, Serialize)]
 pub struct CumulusView {

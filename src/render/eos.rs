@@ -100,11 +100,7 @@ impl QueueMode {
     }
 }
 
-/// EOS front-panel name of a multi-lane port: `Ethernet<index+1>/1` (without a platform; the
-/// catalogue names broken-out ports, `catalogue::Platform::port_name`).
-pub fn port_name(index: u32) -> String {
-    format!("Ethernet{}/1", index.saturating_add(1))
-}
+pub use crate::lower::vocab::eos_port_name as port_name;
 
 #[derive(Debug, Serialize)]
 pub struct EosView {
