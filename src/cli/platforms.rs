@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::analysis::group::thousands as grouped;
+use crate::model::format::thousands as grouped;
 use crate::catalogue::{self, NicPlatform, Num, Platform};
 use crate::diagnostic::did_you_mean;
 

@@ -4,6 +4,7 @@
 //! point at the class, the override or the model a number came from.
 
 pub mod export;
+pub mod format;
 pub mod generate;
 pub mod git;
 pub mod limits;

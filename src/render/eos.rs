@@ -54,12 +54,8 @@ const PROFILE: &str = "FABRICC_ROCE";
 /// The MMU queue profile of a Broadcom XGS switch.
 pub const MMU_PROFILE: &str = "FABRICC_LOSSLESS";
 
-/// The newest EOS release whose configuration model was read (AVD 6.4 follows EOS 4.35,
-/// aristanetworks/avd#6318); the default of `os eos`.
-pub const NEWEST: Release = Release::new(4, 35);
-/// The oldest release `os eos RELEASE` takes: fabricc's EOS lines need nothing older that a
-/// public source pins, so this is only a sanity bound on the number.
-pub const OLDEST: Release = Release::new(4, 0);
+// The bounds are model vocabulary (the model checks `os eos RELEASE` against them).
+pub use crate::model::target::{EOS_NEWEST as NEWEST, EOS_OLDEST as OLDEST};
 /// Sand (Jericho) platforms reserve traffic class and tx-queue 7 for control-plane traffic
 /// before this release (Arista TOI, "Sand platform switches have eight queues … queue 7 is not
 /// user-configurable … As of 4.33.0F, a limited set of features are configurable on tx-queue
