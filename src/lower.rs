@@ -48,7 +48,6 @@ use rayon::prelude::*;
 
 use crate::analysis::headroom::{PortHeadroom, headroom_plan};
 use crate::analysis::physics;
-use crate::analysis::qos_plan::host_netdev_mtu;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::qos::{ClassView, dscp_table, roce_classes};
 use crate::model::{
@@ -423,17 +422,6 @@ fn port_name_with(
     }
 }
 
-/// Port MTU of switch `s`.
-fn switch_mtu(fabric: &Fabric, s: SwitchId) -> u64 {
-    fabric.switch(s).mtu.map_or(fabric.mtu.value, |m| m.value)
-}
-
-/// Netdev MTU of every host NIC: the RoCE MTU plus the RoCE headers (4096 → 4200); the QoS
-/// plan check (FAB508) makes sure every switch port carries it.
-pub fn host_mtu(fabric: &Fabric) -> u64 {
-    host_netdev_mtu(fabric)
-}
-
 fn ms(ns: u64) -> u32 {
     u32::try_from(ns.div_ceil(1_000_000)).unwrap_or(u32::MAX)
 }
@@ -568,7 +556,7 @@ fn lower_switch(
     };
     let views = fabric.switch_classes(s);
     let qos = qos_plan(fabric, &views);
-    let mtu = switch_mtu(fabric, s);
+    let mtu = fabric.port_mtu(s).value;
     let cell = model.cell.map_or(1, |c| c.value);
     // The pause trigger of the first lossless priority (one per port in every target).
     let threshold = match plan.first().map(|p| p.pause) {
@@ -650,14 +638,14 @@ fn lower_switch(
             .iter()
             .map(|&p| {
                 let entry = entries.iter().find(|e| e.priority == p);
-                let xoff = entry.map_or(0, |e| e.configured);
-                let xon = physics::round_up_to_cell(2 * mtu, cell);
+                // Every linked port has a plan entry per lossless priority; the numbers are
+                // the analysis' (issue 21: one computation per number).
                 let fixed = entry.is_some_and(|e| e.headroom_override.is_some());
                 Headroom {
                     priority: p,
-                    xoff_bytes: xoff,
-                    xon_bytes: xon,
-                    size_bytes: xoff.saturating_add(xon),
+                    xoff_bytes: entry.map_or(0, |e| e.configured),
+                    xon_bytes: entry.map_or(0, |e| e.xon),
+                    size_bytes: entry.map_or(0, PortHeadroom::size),
                     fixed,
                     formula: if fixed {
                         HeadroomFormula::Override
@@ -1021,7 +1009,7 @@ fn host_qos(fabric: &Fabric, h: HostId) -> HostQos {
         .into_iter()
         .collect();
     HostQos {
-        mtu: u32::try_from(host_mtu(fabric)).unwrap_or(u32::MAX),
+        mtu: u32::try_from(fabric.host_netdev_mtu()).unwrap_or(u32::MAX),
         pfc,
         prio_tc: [0, 1, 2, 3, 4, 5, 6, 7],
         tsa,

@@ -13,7 +13,7 @@ use super::models::{cumulus_model, platform_of};
 use super::routes::routes;
 use super::text::{Out, length, list, sched_words, size, watchdog_words};
 use super::view::{View, majority, pick, view};
-use crate::analysis::qos_plan::ROCE_HEADER_ALLOWANCE;
+use crate::model::mtu::ROCE_HEADER_ALLOWANCE;
 
 /// SONiC's port names are `Ethernet<first lane>`: the port index is the number over the
 /// lanes a port takes.

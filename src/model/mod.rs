@@ -9,6 +9,7 @@ pub mod generate;
 pub mod git;
 pub mod limits;
 pub mod load;
+pub mod mtu;
 pub mod names;
 pub mod qos;
 pub mod resolve;
