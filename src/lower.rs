@@ -360,7 +360,11 @@ fn breakouts(
 
 /// Which watchdog timers are the language's defaults (what `pfc-watchdog` takes when an
 /// argument is not written): a target reports only the timers the fabric asks for.
-fn watchdog_defaults(detect_ns: u64, restore_ns: u64, poll_ns: u64) -> WatchdogDefaults {
+fn watchdog_defaults(
+    detect_ns: model::Nanoseconds,
+    restore_ns: model::Nanoseconds,
+    poll_ns: model::Nanoseconds,
+) -> WatchdogDefaults {
     match model::DEFAULT_WATCHDOG {
         MWatchdog::On {
             detect_ns: d,
@@ -593,9 +597,9 @@ fn lower_switch(
             poll_ns,
             action,
         } => Some(Watchdog {
-            detect_ms: ms(detect_ns),
-            restore_ms: ms(restore_ns),
-            poll_ms: ms(poll_ns),
+            detect_ms: ms(detect_ns.get()),
+            restore_ms: ms(restore_ns.get()),
+            poll_ms: ms(poll_ns.get()),
             defaults: watchdog_defaults(detect_ns, restore_ns, poll_ns),
             action: match action {
                 model::WatchdogAction::Drop => WatchdogAction::Drop,
@@ -664,13 +668,14 @@ fn lower_switch(
             lanes: Vec::new(),
             name,
             index,
-            speed_mbps: u32::try_from(l.speed).unwrap_or(u32::MAX),
+            speed_mbps: u32::try_from(l.speed.get()).unwrap_or(u32::MAX),
             mtu: u32::try_from(mtu).unwrap_or(u32::MAX),
-            cable_m: u32::try_from(l.cable_mm.value.div_ceil(1000).max(1)).unwrap_or(u32::MAX),
+            cable_m: u32::try_from(l.cable_mm.value.get().div_ceil(1000).max(1))
+                .unwrap_or(u32::MAX),
             description: Some(format!("{peer_name} {peer_port}")),
             peer: peer_name,
             peer_port,
-            fec: if l.speed >= 100_000 {
+            fec: if l.speed.get() >= 100_000 {
                 Fec::Rs
             } else {
                 Fec::None
@@ -717,7 +722,7 @@ fn lower_switch(
             sonic: Some(plan),
         });
     }
-    let Some(total) = model.buffer.map(|b| b.value) else {
+    let Some(total) = model.buffer.map(|b| b.value.get()) else {
         return Err(Diagnostic::new(
             Code::MissingBuildInput,
             model.span,
@@ -898,7 +903,7 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Result<Option<HostContext>, Diagnos
                 guessed,
                 rdma_port: 1,
                 peer: fabric.endpoint_name(peer),
-                speed_mbps: link.speed,
+                speed_mbps: link.speed.get(),
                 rail: nic.role == model::NicRole::Backend,
             })
         })

@@ -46,7 +46,7 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
                 super::physics::saturating_sum(entries.iter().filter_map(|p| p.static_threshold()));
             let pgs = entries.len() as u64;
             let budget = buffer_budget(&BudgetInput {
-                buffer: b.value,
+                buffer: b.value.get(),
                 headroom_total: headroom,
                 lossless_pgs: pgs,
                 reserved: statics,
@@ -54,7 +54,7 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
             });
             if !budget.fits {
                 let max_static = buffer_budget(&BudgetInput {
-                    buffer: b.value,
+                    buffer: b.value.get(),
                     headroom_total: headroom,
                     lossless_pgs: pgs,
                     reserved: 0,
@@ -71,7 +71,7 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
                     key,
                     || sw.name.clone(),
                     || Budget {
-                        buffer: b.value,
+                        buffer: b.value.get(),
                         headroom,
                         model: model.name.clone(),
                         needed: budget.needed,

@@ -232,7 +232,14 @@ fn switch_headroom(fabric: &Fabric, s: SwitchId, netdev_mtu: u64) -> Vec<PortHea
                     .get(peer.port as usize)
                     .map(|n| &fabric.nic_models[n.model.index()])
                     .filter(|m| m.driver.value.starts_with("mlx5"))
-                    .map(|_| nic_headroom(l.speed, l.cable_mm.value, netdev_mtu, netdev_mtu));
+                    .map(|_| {
+                        nic_headroom(
+                            l.speed.get(),
+                            l.cable_mm.value.get(),
+                            netdev_mtu,
+                            netdev_mtu,
+                        )
+                    });
                 (
                     netdev_mtu,
                     Some(NicSide {
@@ -245,8 +252,8 @@ fn switch_headroom(fabric: &Fabric, s: SwitchId, netdev_mtu: u64) -> Vec<PortHea
             }
         };
         let formula = canonical_headroom(&HeadroomInput {
-            speed_mbps: l.speed,
-            cable_mm: l.cable_mm.value,
+            speed_mbps: l.speed.get(),
+            cable_mm: l.cable_mm.value.get(),
             mtu_receiver,
             mtu_sender,
             interface_delay_ns: 0,
@@ -260,8 +267,8 @@ fn switch_headroom(fabric: &Fabric, s: SwitchId, netdev_mtu: u64) -> Vec<PortHea
                 peer,
                 class: q.class,
                 priority: q.priority,
-                speed_mbps: l.speed,
-                cable_mm: l.cable_mm.value,
+                speed_mbps: l.speed.get(),
+                cable_mm: l.cable_mm.value.get(),
                 mtu_receiver,
                 mtu_sender,
                 cell,

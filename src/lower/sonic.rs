@@ -290,7 +290,7 @@ pub fn plan(
         })?;
     let mmu = model
         .buffer
-        .map(|b| b.value)
+        .map(|b| b.value.get())
         .or_else(|| sku.platform.buffer.usable.as_ref().map(|b| b.bytes))
         .ok_or_else(|| {
             cannot("the model has no `buffer` and the platform no usable buffer".into())

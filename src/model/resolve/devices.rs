@@ -7,8 +7,8 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::model::generate::{self, GenEnd, WiredHost};
 use crate::model::names::{expand, natural_cmp};
 use crate::model::{
-    ClassOverride, DeviceId, Endpoint, Fabric, Host, HostId, Limits, Link, LinkId, Nic, Sourced,
-    Switch, SwitchId, Tier, TierId, Watchdog,
+    ClassOverride, DeviceId, Endpoint, Fabric, Host, HostId, Limits, Link, LinkId, Mbps,
+    Millimetres, Nic, Sourced, Switch, SwitchId, Tier, TierId, Watchdog,
 };
 use crate::span::Span;
 use crate::syntax::ast::{self, HostProp, NicRole, StmtKind, SwitchProp};
@@ -556,8 +556,8 @@ pub(super) fn build(
         fabric.links.push(Link {
             a,
             b,
-            speed: g.speed,
-            cable_mm: g.cable_mm,
+            speed: Mbps(g.speed),
+            cable_mm: g.cable_mm.map(Millimetres),
             span: g.span,
             generated: Some(g.tier),
             ecn: Vec::new(),

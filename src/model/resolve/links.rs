@@ -8,7 +8,8 @@ use std::collections::HashMap;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::names::expand;
 use crate::model::{
-    DEFAULT_CABLE_MM, DeviceId, Endpoint, Fabric, HostId, Limits, Link, LinkId, Sourced, SwitchId,
+    DEFAULT_CABLE_MM, DeviceId, Endpoint, Fabric, HostId, Limits, Link, LinkId, Mbps, Millimetres,
+    Sourced, SwitchId,
 };
 use crate::span::Span;
 use crate::syntax::ast::{self, LinkProp, StmtKind};
@@ -375,8 +376,8 @@ pub(super) fn bind(
         fabric.links.push(Link {
             a: ea,
             b: eb,
-            speed,
-            cable_mm: cable,
+            speed: Mbps(speed),
+            cable_mm: cable.map(Millimetres),
             span: l.span,
             generated: None,
             ecn,

@@ -12,7 +12,7 @@ use crate::diagnostic::{Code, Diagnostic, did_you_mean};
 use crate::model::format::thousands;
 use crate::model::target::{CUMULUS_NEWEST, CUMULUS_OLDEST, EOS_NEWEST, EOS_OLDEST};
 use crate::model::target::{NicDriver, Release};
-use crate::model::{BufferModel, CageBreakout, NicModel, PortGroup, Sourced, SwitchModel};
+use crate::model::{BufferModel, Bytes, CageBreakout, NicModel, PortGroup, Sourced, SwitchModel};
 use crate::span::Span;
 use crate::syntax::ast::{self, NicModelProp, Os, SwitchModelProp};
 
@@ -281,7 +281,7 @@ pub fn switch_model(
         os,
         release,
         ports: ports.unwrap_or(Sourced::default_at(vec![PortGroup::plain(1, 100_000)], at)),
-        buffer,
+        buffer: buffer.map(|b| b.map(Bytes)),
         lossless_limit,
         cell: cell_bytes,
         dynamic_threshold: dynamic_threshold.unwrap_or(Sourced::default_at(0, at)),
