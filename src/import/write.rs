@@ -34,249 +34,18 @@ pub fn fab(
         origins: Vec::new(),
         device_lines: Vec::new(),
     };
-    // Fabric ports of each switch.
-    let mut fabric_ports: BTreeMap<&str, Vec<String>> = BTreeMap::new();
-    for c in &d.cables {
-        fabric_ports
-            .entry(c.switch.as_str())
-            .or_default()
-            .push(c.port.clone());
-        if let Peer::Switch(s, p) = &c.peer {
-            fabric_ports.entry(s.as_str()).or_default().push(p.clone());
-        }
-    }
-    let views: Vec<View> = d
-        .switches
-        .iter()
-        .map(|s| {
-            let mut ports = fabric_ports
-                .get(s.name.as_str())
-                .cloned()
-                .unwrap_or_default();
-            ports.sort_by(|a, b| natural(a, b));
-            ports.dedup();
-            view(s, &ports, &mut notes)
-        })
-        .collect();
+    let views = switch_views(d, &mut notes);
 
     // ---- fabric-wide classes ----
-    let dscp_maps: Vec<([u8; 64], Ev)> = views.iter().filter_map(|v| v.dscp).collect();
-    let fabric_map = majority(&dscp_maps);
-    let lossless_sets: Vec<(BTreeSet<u8>, Ev)> =
-        views.iter().filter_map(|v| v.lossless.clone()).collect();
-    let fabric_lossless = majority(&lossless_sets).map(|x| x.0).unwrap_or_default();
-    // Host facts: CNP DSCP, RoCE MTU.
-    let mut cnp_dscps: Vec<(u64, Ev)> = Vec::new();
-    let mut mtus: Vec<(u64, Ev)> = Vec::new();
-    for h in &d.hosts {
-        for n in h.host.iter().flat_map(|h| &h.nics) {
-            if let Some(c) = n.cnp_dscp {
-                cnp_dscps.push(c);
-            }
-            if let Some(m) = n.mtu {
-                mtus.push(m);
-            }
-        }
-    }
-    let cnp_dscp = majority(&cnp_dscps);
-    let mut classes: Vec<Class> =
-        super::classes::classes(&views, fabric_map.as_ref(), &fabric_lossless, &mut notes);
-    // `dscp other`: the lossy class with the most DSCPs.
-    if let Some(i) = (0..classes.len())
-        .filter(|&i| !classes[i].lossless && !classes[i].dscp.is_empty())
-        .max_by_key(|&i| (classes[i].dscp.len(), std::cmp::Reverse(i)))
-    {
-        classes[i].other = true;
-    }
-    // CNP: the class of the hosts' CNP DSCP, else the strict lossy class with a DSCP.
-    let cnp_class = match &cnp_dscp {
-        Some((dscp, _)) => classes
-            .iter()
-            .position(|c| !c.other && c.dscp.iter().any(|&x| u64::from(x) == *dscp)),
-        None => None,
-    }
-    .or_else(|| {
-        let i = classes.iter().position(|c| {
-            !c.lossless && !c.other && !c.dscp.is_empty() && c.sched == Some(Sched::Strict)
-        })?;
-        if !classes.iter().any(|c| c.lossless) {
-            return None;
-        }
-        if let Some(at) = classes[i].at {
-            notes.push(Note::new(
-                NoteKind::Inferred,
-                at,
-                format!(
-                    "no host state names the CNP DSCP; the strict class on priority {} (DSCP {}) is taken as the CNP class",
-                    classes[i].priority,
-                    list(&classes[i].dscp)
-                ),
-            ).help("collect a host's state.json (its `cnp_dscp`) to know it"));
-        }
-        Some(i)
-    });
-    if let Some(i) = cnp_class {
-        classes[i].cnp = true;
-    }
-    let mut used = BTreeSet::new();
-    for c in &mut classes {
-        let base = if c.cnp {
-            "cnp".to_string()
-        } else if c.lossless {
-            "roce".to_string()
-        } else if c.other {
-            "bulk".to_string()
-        } else {
-            format!("tc{}", c.tc)
-        };
-        let mut n = base.clone();
-        let mut k = 2;
-        while !used.insert(n.clone()) {
-            n = format!("{base}{k}");
-            k += 1;
-        }
-        c.name = n;
-    }
-    // Lossless first, then CNP, then the rest by priority, `dscp other` last.
-    classes.sort_by_key(|c| (!c.lossless, !c.cnp, c.other, c.tc));
+    let (classes, fabric_lossless) = fabric_classes(d, &views, &mut notes);
+    let mtus = host_mtus(d);
 
     // ---- switch models ----
-    struct ModelKey {
-        lanes: u32,
-        speed: u64,
-        buffer: Option<u64>,
-        buffer_model: Option<String>,
-        dynamic: Option<i64>,
-        /// Cumulus: (release, header model, split of each cage, ports).
-        cumulus: Option<(Option<String>, Option<String>, u32, u32)>,
-    }
-    let mut models: Vec<(String, ModelKey, Vec<usize>, Option<Ev>)> = Vec::new();
-    for (i, s) in d.switches.iter().enumerate() {
-        let lanes_list: Vec<(String, u32, Ev)> =
-            s.sw.ports
-                .iter()
-                .filter_map(|(p, x)| x.lanes.map(|l| (p.clone(), l, x.at)))
-                .collect();
-        let lanes = pick(&lanes_list).map_or(4, |x| x.0);
-        let lanes = [1u32, 2, 4, 8]
-            .into_iter()
-            .find(|&l| l >= lanes)
-            .unwrap_or(8);
-        let speed =
-            s.sw.ports
-                .values()
-                .filter_map(|p| p.speed_mbps)
-                .max()
-                .unwrap_or(400_000);
-        let dyns: Vec<(Option<i64>, Ev)> = views[i]
-            .threshold
-            .values()
-            .map(|(t, e)| {
-                (
-                    match t {
-                        Threshold::Dynamic(n) => Some(*n),
-                        Threshold::Static(_) => None,
-                    },
-                    *e,
-                )
-            })
-            .collect();
-        let key = ModelKey {
-            lanes,
-            speed,
-            buffer: s.sw.buffer.map(|b| b.0),
-            buffer_model: s.sw.buffer_model.clone(),
-            dynamic: majority(
-                &dyns
-                    .into_iter()
-                    .filter(|d| d.0.is_some())
-                    .collect::<Vec<_>>(),
-            )
-            .and_then(|x| x.0),
-            cumulus: s.sw.cumulus.as_ref().map(|cu| {
-                let mut p = cu.model.as_deref().and_then(super::cumulus::platform);
-                let mut split = super::cumulus::split(cu, p);
-                // The platform only where the ports are its cages as named (`swp3` a whole
-                // cage, `swp3s1` a broken-out one): an unbroken cage run slower is a model
-                // the `.fab` cannot put on that platform's port names.
-                let cage_speed = p
-                    .and_then(|p| p.cages.iter().find(|c| !c.aux))
-                    .map(|c| u64::from(c.speed_gbps) * 1000 / u64::from(split));
-                if cage_speed.is_some_and(|c| c != speed) {
-                    p = None;
-                    split = super::cumulus::split(cu, None);
-                }
-                let ports = match p {
-                    Some(p) => {
-                        p.cages
-                            .iter()
-                            .filter(|c| !c.aux)
-                            .map(|c| c.count)
-                            .sum::<u32>()
-                            * split
-                    }
-                    None => cu.cages.values().map(|c| c.0 + 1).max().unwrap_or(1) * split,
-                };
-                (
-                    cu.release.clone(),
-                    p.map(|_| cu.model.clone()).unwrap_or_default(),
-                    split,
-                    ports,
-                )
-            }),
-        };
-        let same = |k: &ModelKey| {
-            k.lanes == key.lanes
-                && k.speed == key.speed
-                && k.buffer == key.buffer
-                && k.buffer_model == key.buffer_model
-                && k.dynamic == key.dynamic
-                && k.cumulus == key.cumulus
-        };
-        match models.iter_mut().find(|m| same(&m.1)) {
-            Some(m) => m.2.push(i),
-            None => {
-                let base = match &key.cumulus {
-                    Some((_, _, _, ports)) => format!("cumulus-{ports}x{}g", speed / 1000),
-                    None => format!("sonic-{}x{}g", 512 / lanes, speed / 1000),
-                };
-                let mut n = base.clone();
-                let mut k = 2;
-                while models.iter().any(|m| m.0 == n) {
-                    n = format!("{base}-{k}");
-                    k += 1;
-                }
-                models.push((n, key, vec![i], s.sw.buffer.map(|b| b.1)));
-            }
-        }
-    }
-    let model_of = |i: usize| -> Option<&(String, ModelKey, Vec<usize>, Option<Ev>)> {
-        models.iter().find(|m| m.2.contains(&i))
-    };
+    let models = switch_models(d, &views);
+    let model_of = |i: usize| -> Option<&ModelEntry> { models.iter().find(|m| m.2.contains(&i)) };
 
     // ---- tiers ----
-    let mut tier: BTreeMap<String, u8> = BTreeMap::new();
-    for c in &d.cables {
-        if matches!(c.peer, Peer::Host(..)) {
-            tier.insert(c.switch.clone(), 1);
-        }
-    }
-    for level in 1u8..8 {
-        let at_level: Vec<String> = tier
-            .iter()
-            .filter(|(_, t)| **t == level)
-            .map(|(n, _)| n.clone())
-            .collect();
-        for c in &d.cables {
-            if let Peer::Switch(other, _) = &c.peer {
-                for (a, b) in [(&c.switch, other), (other, &c.switch)] {
-                    if at_level.contains(a) && !tier.contains_key(b) {
-                        tier.insert(b.clone(), level + 1);
-                    }
-                }
-            }
-        }
-    }
+    let tier = tiers(d);
 
     // ---- header and fabric-wide values ----
     o.comment(0, &format!("Imported by `fabricc import` from the state in `{state_display}`: the fabric as deployed."));
@@ -922,12 +691,283 @@ fn is_name(s: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
 }
 
+/// Whether the `.fab` grammar takes `s` as a PCI address (a state may hold any text, and
+/// `00:00:10:00.0` passes a character check yet is no address).
 fn is_pci(s: &str) -> bool {
-    s.len() <= 16
-        && s.chars()
-            .all(|c| c.is_ascii_hexdigit() || c == ':' || c == '.')
+    crate::syntax::bounds::pci_address(s).is_some()
 }
 
 fn gcd(a: u64, b: u64) -> u64 {
     if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// What makes two switches the same model in the `.fab`.
+struct ModelKey {
+    lanes: u32,
+    speed: u64,
+    buffer: Option<u64>,
+    buffer_model: Option<String>,
+    dynamic: Option<i64>,
+    /// Cumulus: (release, header model, split of each cage, ports).
+    cumulus: Option<(Option<String>, Option<String>, u32, u32)>,
+}
+
+/// A switch model of the `.fab`: its name, key, member switches (indices) and where its
+/// buffer was read.
+type ModelEntry = (String, ModelKey, Vec<usize>, Option<Ev>);
+
+/// The switch models: switches with the same key share one, named by OS and ports.
+fn switch_models(d: &Deployed, views: &[View]) -> Vec<ModelEntry> {
+    let mut models: Vec<ModelEntry> = Vec::new();
+    for (i, s) in d.switches.iter().enumerate() {
+        let lanes_list: Vec<(String, u32, Ev)> =
+            s.sw.ports
+                .iter()
+                .filter_map(|(p, x)| x.lanes.map(|l| (p.clone(), l, x.at)))
+                .collect();
+        let lanes = pick(&lanes_list).map_or(4, |x| x.0);
+        let lanes = [1u32, 2, 4, 8]
+            .into_iter()
+            .find(|&l| l >= lanes)
+            .unwrap_or(8);
+        let speed =
+            s.sw.ports
+                .values()
+                .filter_map(|p| p.speed_mbps)
+                .max()
+                .unwrap_or(400_000);
+        let dyns: Vec<(Option<i64>, Ev)> = views[i]
+            .threshold
+            .values()
+            .map(|(t, e)| {
+                (
+                    match t {
+                        Threshold::Dynamic(n) => Some(*n),
+                        Threshold::Static(_) => None,
+                    },
+                    *e,
+                )
+            })
+            .collect();
+        let key = ModelKey {
+            lanes,
+            speed,
+            buffer: s.sw.buffer.map(|b| b.0),
+            buffer_model: s.sw.buffer_model.clone(),
+            dynamic: majority(
+                &dyns
+                    .into_iter()
+                    .filter(|d| d.0.is_some())
+                    .collect::<Vec<_>>(),
+            )
+            .and_then(|x| x.0),
+            cumulus: s.sw.cumulus.as_ref().map(|cu| {
+                let mut p = cu.model.as_deref().and_then(super::cumulus::platform);
+                let mut split = super::cumulus::split(cu, p);
+                // The platform only where the ports are its cages as named (`swp3` a whole
+                // cage, `swp3s1` a broken-out one): an unbroken cage run slower is a model
+                // the `.fab` cannot put on that platform's port names.
+                let cage_speed = p
+                    .and_then(|p| p.cages.iter().find(|c| !c.aux))
+                    .map(|c| u64::from(c.speed_gbps) * 1000 / u64::from(split));
+                if cage_speed.is_some_and(|c| c != speed) {
+                    p = None;
+                    split = super::cumulus::split(cu, None);
+                }
+                let ports = match p {
+                    Some(p) => {
+                        p.cages
+                            .iter()
+                            .filter(|c| !c.aux)
+                            .map(|c| c.count)
+                            .sum::<u32>()
+                            * split
+                    }
+                    None => cu.cages.values().map(|c| c.0 + 1).max().unwrap_or(1) * split,
+                };
+                (
+                    cu.release.clone(),
+                    p.map(|_| cu.model.clone()).unwrap_or_default(),
+                    split,
+                    ports,
+                )
+            }),
+        };
+        let same = |k: &ModelKey| {
+            k.lanes == key.lanes
+                && k.speed == key.speed
+                && k.buffer == key.buffer
+                && k.buffer_model == key.buffer_model
+                && k.dynamic == key.dynamic
+                && k.cumulus == key.cumulus
+        };
+        match models.iter_mut().find(|m| same(&m.1)) {
+            Some(m) => m.2.push(i),
+            None => {
+                let base = match &key.cumulus {
+                    Some((_, _, _, ports)) => format!("cumulus-{ports}x{}g", speed / 1000),
+                    None => format!("sonic-{}x{}g", 512 / lanes, speed / 1000),
+                };
+                let mut n = base.clone();
+                let mut k = 2;
+                while models.iter().any(|m| m.0 == n) {
+                    n = format!("{base}-{k}");
+                    k += 1;
+                }
+                models.push((n, key, vec![i], s.sw.buffer.map(|b| b.1)));
+            }
+        }
+    }
+    models
+}
+
+/// Each switch's view of its state, over its fabric ports (those with a cable).
+fn switch_views(d: &Deployed, notes: &mut Vec<Note>) -> Vec<View> {
+    // Fabric ports of each switch.
+    let mut fabric_ports: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for c in &d.cables {
+        fabric_ports
+            .entry(c.switch.as_str())
+            .or_default()
+            .push(c.port.clone());
+        if let Peer::Switch(s, p) = &c.peer {
+            fabric_ports.entry(s.as_str()).or_default().push(p.clone());
+        }
+    }
+    d.switches
+        .iter()
+        .map(|s| {
+            let mut ports = fabric_ports
+                .get(s.name.as_str())
+                .cloned()
+                .unwrap_or_default();
+            ports.sort_by(|a, b| natural(a, b));
+            ports.dedup();
+            view(s, &ports, notes)
+        })
+        .collect()
+}
+
+/// The fabric's classes from the switches' maps (the majority DSCP map and lossless set),
+/// with `dscp other`, the CNP class and names chosen; and the fabric's lossless priorities.
+fn fabric_classes(
+    d: &Deployed,
+    views: &[View],
+    notes: &mut Vec<Note>,
+) -> (Vec<Class>, BTreeSet<u8>) {
+    let dscp_maps: Vec<([u8; 64], Ev)> = views.iter().filter_map(|v| v.dscp).collect();
+    let fabric_map = majority(&dscp_maps);
+    let lossless_sets: Vec<(BTreeSet<u8>, Ev)> =
+        views.iter().filter_map(|v| v.lossless.clone()).collect();
+    let fabric_lossless = majority(&lossless_sets).map(|x| x.0).unwrap_or_default();
+    // The hosts' CNP DSCP.
+    let cnp_dscps: Vec<(u64, Ev)> = d
+        .hosts
+        .iter()
+        .flat_map(|h| h.host.iter().flat_map(|h| &h.nics))
+        .filter_map(|n| n.cnp_dscp)
+        .collect();
+    let cnp_dscp = majority(&cnp_dscps);
+    let mut classes: Vec<Class> =
+        super::classes::classes(&views, fabric_map.as_ref(), &fabric_lossless, notes);
+    // `dscp other`: the lossy class with the most DSCPs.
+    if let Some(i) = (0..classes.len())
+        .filter(|&i| !classes[i].lossless && !classes[i].dscp.is_empty())
+        .max_by_key(|&i| (classes[i].dscp.len(), std::cmp::Reverse(i)))
+    {
+        classes[i].other = true;
+    }
+    // CNP: the class of the hosts' CNP DSCP, else the strict lossy class with a DSCP.
+    let cnp_class = match &cnp_dscp {
+        Some((dscp, _)) => classes
+            .iter()
+            .position(|c| !c.other && c.dscp.iter().any(|&x| u64::from(x) == *dscp)),
+        None => None,
+    }
+    .or_else(|| {
+        let i = classes.iter().position(|c| {
+            !c.lossless && !c.other && !c.dscp.is_empty() && c.sched == Some(Sched::Strict)
+        })?;
+        if !classes.iter().any(|c| c.lossless) {
+            return None;
+        }
+        if let Some(at) = classes[i].at {
+            notes.push(Note::new(
+                NoteKind::Inferred,
+                at,
+                format!(
+                    "no host state names the CNP DSCP; the strict class on priority {} (DSCP {}) is taken as the CNP class",
+                    classes[i].priority,
+                    list(&classes[i].dscp)
+                ),
+            ).help("collect a host's state.json (its `cnp_dscp`) to know it"));
+        }
+        Some(i)
+    });
+    if let Some(i) = cnp_class {
+        classes[i].cnp = true;
+    }
+    name_classes(&mut classes);
+    // Lossless first, then CNP, then the rest by priority, `dscp other` last.
+    classes.sort_by_key(|c| (!c.lossless, !c.cnp, c.other, c.tc));
+    (classes, fabric_lossless)
+}
+
+/// Names each class by its role (`roce`, `cnp`, `bulk`, else `tc<N>`), unique.
+fn name_classes(classes: &mut [Class]) {
+    let mut used = BTreeSet::new();
+    for c in classes.iter_mut() {
+        let base = if c.cnp {
+            "cnp".to_string()
+        } else if c.lossless {
+            "roce".to_string()
+        } else if c.other {
+            "bulk".to_string()
+        } else {
+            format!("tc{}", c.tc)
+        };
+        let mut n = base.clone();
+        let mut k = 2;
+        while !used.insert(n.clone()) {
+            n = format!("{base}{k}");
+            k += 1;
+        }
+        c.name = n;
+    }
+}
+
+/// The RoCE MTU each host NIC reports, with where.
+fn host_mtus(d: &Deployed) -> Vec<(u64, Ev)> {
+    d.hosts
+        .iter()
+        .flat_map(|h| h.host.iter().flat_map(|h| &h.nics))
+        .filter_map(|n| n.mtu)
+        .collect()
+}
+
+/// Each switch's tier: 1 for a switch with a host cabled, then one more per hop up.
+fn tiers(d: &Deployed) -> BTreeMap<String, u8> {
+    let mut tier: BTreeMap<String, u8> = BTreeMap::new();
+    for c in &d.cables {
+        if matches!(c.peer, Peer::Host(..)) {
+            tier.insert(c.switch.clone(), 1);
+        }
+    }
+    for level in 1u8..8 {
+        let at_level: Vec<String> = tier
+            .iter()
+            .filter(|(_, t)| **t == level)
+            .map(|(n, _)| n.clone())
+            .collect();
+        for c in &d.cables {
+            if let Peer::Switch(other, _) = &c.peer {
+                for (a, b) in [(&c.switch, other), (other, &c.switch)] {
+                    if at_level.contains(a) && !tier.contains_key(b) {
+                        tier.insert(b.clone(), level + 1);
+                    }
+                }
+            }
+        }
+    }
+    tier
 }
