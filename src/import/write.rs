@@ -7,7 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::classes::{Class, ecn_overrides, ecn_words, plan_notes};
 use super::deployed::{
-    Cable, Deployed, Ev, HostDev, Note, NoteKind, Peer, Sched, Threshold, Watchdog, natural,
+    Cable, Deployed, Ev, HostDev, Note, NoteKind, Peer, Sched, SwitchDev, Threshold, Watchdog,
+    natural,
 };
 use super::models::{cumulus_model, platform_of};
 use super::routes::routes;
@@ -133,145 +134,7 @@ pub fn fab(
             cumulus_model(d, &mut o, &mut notes, mname, k.speed, cu, members, *at);
             continue;
         }
-        let ports = 512 / k.lanes;
-        let platform = platform_of(d, members, k.lanes, k.speed, k.buffer);
-        let mut words = vec!["os sonic".to_string()];
-        if let Some((p, how)) = &platform {
-            words.insert(0, format!("platform {}", p.name));
-            if let Some(at) = at.or(members.first().map(|&i| Ev {
-                file: d.switches[i].file,
-                at: Default::default(),
-            })) {
-                notes.push(Note::new(
-                    NoteKind::Inferred,
-                    at,
-                    format!(
-                        "switch model `{mname}` is taken to run on catalogue platform `{}`: {how}",
-                        p.name
-                    ),
-                ));
-            }
-        }
-        let native = platform.as_ref().is_some_and(|(p, _)| {
-            p.cages
-                .iter()
-                .find(|c| !c.aux)
-                .is_some_and(|c| c.count == ports && u64::from(c.speed_gbps) * 1000 == k.speed)
-        });
-        if !native {
-            words.push(format!("ports {ports} x {}G", k.speed / 1000));
-        }
-        let platform_buffer = platform
-            .as_ref()
-            .and_then(|(p, _)| p.buffer.usable.as_ref().map(|u| u.bytes));
-        let lossless_pool = members
-            .first()
-            .and_then(|&i| d.switches[i].sw.lossless_pool);
-        match k.buffer {
-            Some(b)
-                if platform.is_some()
-                    && (platform_buffer == Some(b) || platform_buffer == lossless_pool) => {}
-            Some(b) => words.push(format!("buffer {}", size(b))),
-            None if platform.is_some() => {}
-            None => {
-                if let Some(&i) = members.first() {
-                    notes.push(Note::new(
-                        NoteKind::CannotCarry,
-                        Ev {
-                            file: d.switches[i].file,
-                            at: Default::default(),
-                        },
-                        format!(
-                            "`{}` has no egress BUFFER_POOL, so its buffer size is unknown",
-                            d.switches[i].name
-                        ),
-                    ));
-                }
-            }
-        }
-        // The cell size is not in CONFIG_DB: take it from catalogue platforms with this buffer.
-        let mut platforms = Vec::new();
-        if let Some(b) = k.buffer.filter(|_| platform.is_none()) {
-            let mut cells = BTreeSet::new();
-            for p in &crate::catalogue::catalogue().switches {
-                if p.buffer.usable.as_ref().is_some_and(|u| u.bytes == b)
-                    && p.os.iter().any(|o| o.os == "sonic")
-                {
-                    platforms.push(p.name.clone());
-                    if let Some(c) = &p.buffer.cell {
-                        cells.insert(c.value);
-                    }
-                }
-            }
-            // Else: every headroom buffermgrd sized is a whole number of cells, so their
-            // greatest common divisor is the cell when the values are varied enough.
-            if cells.is_empty() {
-                let mut vals = BTreeSet::new();
-                for &i in members.iter() {
-                    for p in d.switches[i].sw.ports.values() {
-                        for g in p.pg.values() {
-                            vals.extend(g.xoff.filter(|&x| x > 0));
-                            vals.extend(g.size.filter(|&x| x > 0));
-                        }
-                    }
-                }
-                let g = vals.iter().fold(0u64, |a, &b| gcd(a, b));
-                if vals.len() >= 2 && (64..=1024).contains(&g) {
-                    words.push(format!("cell {g}B"));
-                    if let Some(at) = at {
-                        notes.push(Note::new(
-                            NoteKind::Inferred,
-                            *at,
-                            format!("the buffer cell is not in CONFIG_DB; {g} B divides every lossless headroom ({} values) of these switches, so it is taken as the cell", vals.len()),
-                        ));
-                    }
-                }
-            }
-            if cells.len() == 1
-                && let Some(c) = cells.first()
-            {
-                words.push(format!("cell {c}B"));
-                if let Some(at) = at {
-                    notes.push(Note::new(
-                        NoteKind::Inferred,
-                        *at,
-                        format!("the buffer cell is not in CONFIG_DB; {c} B is the cell of every catalogue platform with this buffer size ({})", platforms.join(", ")),
-                    ));
-                }
-            }
-        }
-        if let Some(n) = k.dynamic {
-            words.push(format!("dynamic-threshold {n}"));
-        }
-        if let Some(bm) = &k.buffer_model
-            && matches!(bm.as_str(), "dynamic" | "traditional")
-        {
-            words.push(format!("buffer-model {bm}"));
-        }
-        if !platforms.is_empty() {
-            o.comment(1, &format!("buffer size as on: {}", platforms.join(", ")));
-        }
-        let plats: BTreeSet<String> = members
-            .iter()
-            .filter_map(|&i| {
-                let s = &d.switches[i].sw;
-                s.platform.clone().or(s.hwsku.clone())
-            })
-            .collect();
-        if !plats.is_empty() {
-            o.comment(
-                1,
-                &format!(
-                    "DEVICE_METADATA platform/hwsku: {}",
-                    plats.into_iter().collect::<Vec<_>>().join(", ")
-                ),
-            );
-        }
-        o.line(
-            1,
-            &format!("switch-model {mname} {{ {} }}", words.join("  ")),
-            *at,
-        );
+        sonic_model(d, &mut o, &mut notes, mname, k, members, *at);
     }
     // NIC models: (driver, speed).
     let mut nic_speed: BTreeMap<String, u64> = BTreeMap::new();
@@ -525,60 +388,8 @@ pub fn fab(
         {
             lines.push((format!("mtu {m}"), at));
         }
-        let sw_map = v.dscp.map(|x| x.0);
         for c in &classes {
-            let t = c.tc;
-            if let (Some(m), Some((_, at))) = (sw_map, v.dscp)
-                && !c.other
-            {
-                let here: Vec<u8> = (0u8..64).filter(|&x| m[usize::from(x)] == t).collect();
-                if here != c.dscp {
-                    let spec = if here.is_empty() {
-                        "none".to_string()
-                    } else {
-                        list(&here)
-                    };
-                    // Point at the first DSCP whose entry differs, where a port's map has it.
-                    let differs = c
-                        .dscp
-                        .iter()
-                        .chain(&here)
-                        .copied()
-                        .find(|x| c.dscp.contains(x) != here.contains(x));
-                    let at = differs
-                        .and_then(|x| s.sw.ports.values().find_map(|p| p.dscp_at.get(&x).copied()))
-                        .unwrap_or(at);
-                    lines.push((format!("class {} {{ dscp {spec} }}", c.name), at));
-                }
-            }
-            if let Some((set, at)) = &v.lossless {
-                let on = set.contains(&c.priority);
-                if on != c.lossless {
-                    let w = if on { "lossless" } else { "lossless off" };
-                    lines.push((format!("class {} {{ {w} }}", c.name), *at));
-                }
-            }
-            ecn_overrides(s, v, c, &mut lines, &mut notes);
-            if let Some((sch, at)) = v.sched.get(&v.queue(t))
-                && Some(*sch) != c.sched
-            {
-                lines.push((format!("class {} {{ {} }}", c.name, sched_words(*sch)), *at));
-            }
-            if let Some((th, at)) = v.threshold.get(&c.priority)
-                && Some(*th) != c.threshold
-            {
-                match th {
-                    Threshold::Static(b) => {
-                        lines.push((format!("pfc-threshold {} {}", c.name, size(*b)), *at))
-                    }
-                    Threshold::Dynamic(_) if c.threshold.is_some() => notes.push(Note::new(
-                        NoteKind::CannotCarry,
-                        *at,
-                        format!("`{}` pauses {} on a dynamic threshold while the fabric's is static; a switch cannot override back to the model's dynamic threshold", s.name, c.name),
-                    )),
-                    Threshold::Dynamic(_) => {}
-                }
-            }
+            class_overrides(s, v, c, &mut lines, &mut notes);
         }
         if let (Some((w, at)), Some((fw, _))) = (v.watchdog, fabric_wd)
             && w != fw
@@ -699,6 +510,222 @@ fn is_pci(s: &str) -> bool {
 
 fn gcd(a: u64, b: u64) -> u64 {
     if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// The `switch-model` line of a SONiC model: its catalogue platform when one fits, its ports
+/// unless the platform's, its buffer unless the platform's, and the cell when catalogue
+/// platforms with that buffer agree on one.
+fn sonic_model(
+    d: &Deployed,
+    o: &mut Out,
+    notes: &mut Vec<Note>,
+    mname: &str,
+    k: &ModelKey,
+    members: &[usize],
+    at: Option<Ev>,
+) {
+    let ports = 512 / k.lanes;
+    let platform = platform_of(d, members, k.lanes, k.speed, k.buffer);
+    let mut words = vec!["os sonic".to_string()];
+    if let Some((p, how)) = &platform {
+        words.insert(0, format!("platform {}", p.name));
+        if let Some(at) = at.or(members.first().map(|&i| Ev {
+            file: d.switches[i].file,
+            at: Default::default(),
+        })) {
+            notes.push(Note::new(
+                NoteKind::Inferred,
+                at,
+                format!(
+                    "switch model `{mname}` is taken to run on catalogue platform `{}`: {how}",
+                    p.name
+                ),
+            ));
+        }
+    }
+    let native = platform.as_ref().is_some_and(|(p, _)| {
+        p.cages
+            .iter()
+            .find(|c| !c.aux)
+            .is_some_and(|c| c.count == ports && u64::from(c.speed_gbps) * 1000 == k.speed)
+    });
+    if !native {
+        words.push(format!("ports {ports} x {}G", k.speed / 1000));
+    }
+    let platform_buffer = platform
+        .as_ref()
+        .and_then(|(p, _)| p.buffer.usable.as_ref().map(|u| u.bytes));
+    let lossless_pool = members
+        .first()
+        .and_then(|&i| d.switches[i].sw.lossless_pool);
+    match k.buffer {
+        Some(b)
+            if platform.is_some()
+                && (platform_buffer == Some(b) || platform_buffer == lossless_pool) => {}
+        Some(b) => words.push(format!("buffer {}", size(b))),
+        None if platform.is_some() => {}
+        None => {
+            if let Some(&i) = members.first() {
+                notes.push(Note::new(
+                    NoteKind::CannotCarry,
+                    Ev {
+                        file: d.switches[i].file,
+                        at: Default::default(),
+                    },
+                    format!(
+                        "`{}` has no egress BUFFER_POOL, so its buffer size is unknown",
+                        d.switches[i].name
+                    ),
+                ));
+            }
+        }
+    }
+    // The cell size is not in CONFIG_DB: take it from catalogue platforms with this buffer.
+    let mut platforms = Vec::new();
+    if let Some(b) = k.buffer.filter(|_| platform.is_none()) {
+        let mut cells = BTreeSet::new();
+        for p in &crate::catalogue::catalogue().switches {
+            if p.buffer.usable.as_ref().is_some_and(|u| u.bytes == b)
+                && p.os.iter().any(|o| o.os == "sonic")
+            {
+                platforms.push(p.name.clone());
+                if let Some(c) = &p.buffer.cell {
+                    cells.insert(c.value);
+                }
+            }
+        }
+        // Else: every headroom buffermgrd sized is a whole number of cells, so their
+        // greatest common divisor is the cell when the values are varied enough.
+        if cells.is_empty() {
+            let mut vals = BTreeSet::new();
+            for &i in members.iter() {
+                for p in d.switches[i].sw.ports.values() {
+                    for g in p.pg.values() {
+                        vals.extend(g.xoff.filter(|&x| x > 0));
+                        vals.extend(g.size.filter(|&x| x > 0));
+                    }
+                }
+            }
+            let g = vals.iter().fold(0u64, |a, &b| gcd(a, b));
+            if vals.len() >= 2 && (64..=1024).contains(&g) {
+                words.push(format!("cell {g}B"));
+                if let Some(at) = at {
+                    notes.push(Note::new(
+                        NoteKind::Inferred,
+                        at,
+                        format!("the buffer cell is not in CONFIG_DB; {g} B divides every lossless headroom ({} values) of these switches, so it is taken as the cell", vals.len()),
+                    ));
+                }
+            }
+        }
+        if cells.len() == 1
+            && let Some(c) = cells.first()
+        {
+            words.push(format!("cell {c}B"));
+            if let Some(at) = at {
+                notes.push(Note::new(
+                    NoteKind::Inferred,
+                    at,
+                    format!("the buffer cell is not in CONFIG_DB; {c} B is the cell of every catalogue platform with this buffer size ({})", platforms.join(", ")),
+                ));
+            }
+        }
+    }
+    if let Some(n) = k.dynamic {
+        words.push(format!("dynamic-threshold {n}"));
+    }
+    if let Some(bm) = &k.buffer_model
+        && matches!(bm.as_str(), "dynamic" | "traditional")
+    {
+        words.push(format!("buffer-model {bm}"));
+    }
+    if !platforms.is_empty() {
+        o.comment(1, &format!("buffer size as on: {}", platforms.join(", ")));
+    }
+    let plats: BTreeSet<String> = members
+        .iter()
+        .filter_map(|&i| {
+            let s = &d.switches[i].sw;
+            s.platform.clone().or(s.hwsku.clone())
+        })
+        .collect();
+    if !plats.is_empty() {
+        o.comment(
+            1,
+            &format!(
+                "DEVICE_METADATA platform/hwsku: {}",
+                plats.into_iter().collect::<Vec<_>>().join(", ")
+            ),
+        );
+    }
+    o.line(
+        1,
+        &format!("switch-model {mname} {{ {} }}", words.join("  ")),
+        at,
+    );
+}
+
+/// The override lines of switch `s` (its view `v`) for class `c`: where its DSCP map,
+/// lossless set, ECN, scheduling or pause threshold differ from the fabric's.
+fn class_overrides(
+    s: &SwitchDev,
+    v: &View,
+    c: &Class,
+    lines: &mut Vec<(String, Ev)>,
+    notes: &mut Vec<Note>,
+) {
+    let t = c.tc;
+    if let Some((m, at)) = v.dscp
+        && !c.other
+    {
+        let here: Vec<u8> = (0u8..64).filter(|&x| m[usize::from(x)] == t).collect();
+        if here != c.dscp {
+            let spec = if here.is_empty() {
+                "none".to_string()
+            } else {
+                list(&here)
+            };
+            // Point at the first DSCP whose entry differs, where a port's map has it.
+            let differs = c
+                .dscp
+                .iter()
+                .chain(&here)
+                .copied()
+                .find(|x| c.dscp.contains(x) != here.contains(x));
+            let at = differs
+                .and_then(|x| s.sw.ports.values().find_map(|p| p.dscp_at.get(&x).copied()))
+                .unwrap_or(at);
+            lines.push((format!("class {} {{ dscp {spec} }}", c.name), at));
+        }
+    }
+    if let Some((set, at)) = &v.lossless {
+        let on = set.contains(&c.priority);
+        if on != c.lossless {
+            let w = if on { "lossless" } else { "lossless off" };
+            lines.push((format!("class {} {{ {w} }}", c.name), *at));
+        }
+    }
+    ecn_overrides(s, v, c, lines, notes);
+    if let Some((sch, at)) = v.sched.get(&v.queue(t))
+        && Some(*sch) != c.sched
+    {
+        lines.push((format!("class {} {{ {} }}", c.name, sched_words(*sch)), *at));
+    }
+    if let Some((th, at)) = v.threshold.get(&c.priority)
+        && Some(*th) != c.threshold
+    {
+        match th {
+            Threshold::Static(b) => {
+                lines.push((format!("pfc-threshold {} {}", c.name, size(*b)), *at))
+            }
+            Threshold::Dynamic(_) if c.threshold.is_some() => notes.push(Note::new(
+                NoteKind::CannotCarry,
+                *at,
+                format!("`{}` pauses {} on a dynamic threshold while the fabric's is static; a switch cannot override back to the model's dynamic threshold", s.name, c.name),
+            )),
+            Threshold::Dynamic(_) => {}
+        }
+    }
 }
 
 /// What makes two switches the same model in the `.fab`.
