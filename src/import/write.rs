@@ -896,7 +896,7 @@ fn fabric_classes(
         .collect();
     let cnp_dscp = majority(&cnp_dscps);
     let mut classes: Vec<Class> =
-        super::classes::classes(&views, fabric_map.as_ref(), &fabric_lossless, notes);
+        super::classes::classes(views, fabric_map.as_ref(), &fabric_lossless, notes);
     // `dscp other`: the lossy class with the most DSCPs.
     if let Some(i) = (0..classes.len())
         .filter(|&i| !classes[i].lossless && !classes[i].dscp.is_empty())
