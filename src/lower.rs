@@ -722,6 +722,34 @@ fn lower_switch(
             sonic: Some(plan),
         });
     }
+    let buffer = buffer_plan(sw, model, os, cell, headroom_total)?;
+    Ok(SwitchContext {
+        device: sw.name.clone(),
+        os,
+        release: model.release.map(|r| r.value),
+        platform,
+        description: sw.description.as_ref().map(|d| d.value.clone()),
+        fabric: fabric.name.clone(),
+        hash_fields: hash_fields(fabric),
+        mtu: u32::try_from(mtu).unwrap_or(u32::MAX),
+        qos,
+        watchdog,
+        buffer,
+        ports,
+        sonic: None,
+    })
+}
+
+/// The buffer partition of a switch of a non-SONiC target (SONiC takes its SKU's layout):
+/// 10 % lossy, the PG headroom (Junos: its own partition, whole percent), the rest lossless;
+/// or the finding that stops the switch (no `buffer`, or headroom beyond it).
+fn buffer_plan(
+    sw: &model::Switch,
+    model: &model::SwitchModel,
+    os: SwitchOs,
+    cell: u64,
+    headroom_total: u64,
+) -> Result<BufferPlan, Diagnostic> {
     let Some(total) = model.buffer.map(|b| b.value.get()) else {
         return Err(Diagnostic::new(
             Code::MissingBuildInput,
@@ -786,28 +814,14 @@ fn lower_switch(
         .unwrap_or(physics::Alpha::new(0).expect("α=1"));
     let (num, den) = alpha.fraction();
     let queue = u64::try_from(u128::from(egress_lossless) * num / (den + num)).unwrap_or(u64::MAX);
-    Ok(SwitchContext {
-        device: sw.name.clone(),
-        os,
-        release: model.release.map(|r| r.value),
-        platform,
-        description: sw.description.as_ref().map(|d| d.value.clone()),
-        fabric: fabric.name.clone(),
-        hash_fields: hash_fields(fabric),
-        mtu: u32::try_from(mtu).unwrap_or(u32::MAX),
-        qos,
-        watchdog,
-        buffer: BufferPlan {
-            total_bytes: total,
-            ingress_lossless_pool_bytes: shared,
-            shared_headroom_pool_bytes: headroom_pool,
-            egress_lossless_pool_bytes: egress_lossless,
-            egress_lossy_pool_bytes: egress_lossy,
-            lossless_queue_buffer_bytes: queue,
-            queue_log2_alpha: alpha.dynamic_th(),
-        },
-        ports,
-        sonic: None,
+    Ok(BufferPlan {
+        total_bytes: total,
+        ingress_lossless_pool_bytes: shared,
+        shared_headroom_pool_bytes: headroom_pool,
+        egress_lossless_pool_bytes: egress_lossless,
+        egress_lossy_pool_bytes: egress_lossy,
+        lossless_queue_buffer_bytes: queue,
+        queue_log2_alpha: alpha.dynamic_th(),
     })
 }
 
