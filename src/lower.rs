@@ -1,7 +1,7 @@
 //! Lowering: the resolved `Fabric` → one plain render context per device.
 //!
 //! In: a checked `Fabric` (no errors) and the set of targets to build. Out: `SwitchContext`s
-//! and `HostContext`s (see `render::context`), sorted by device name, plus FAB9xx findings for
+//! and `HostContext`s (see `context.rs`), sorted by device name, plus FAB9xx findings for
 //! devices that cannot be lowered. Every decision the configs share is made here, once:
 //!
 //! * PG = PFC priority of the class (SONiC's traditional buffermgrd takes the `pfc_enable`
@@ -37,7 +37,10 @@
 //!   no cable length and no manual receive buffers (the firmware owns the NIC buffers, see
 //!   `render::host`); NIC identity as declared, else the driver's default name (`mlx5_<i>`).
 
+pub mod context;
 mod sonic;
+pub mod sonic_hash;
+pub mod vocab;
 
 use std::collections::BTreeSet;
 
@@ -45,19 +48,18 @@ use rayon::prelude::*;
 
 use crate::analysis::headroom::{PortHeadroom, headroom_plan};
 use crate::analysis::physics;
-use crate::analysis::qos_plan::host_netdev_mtu;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::qos::{ClassView, dscp_table, roce_classes};
 use crate::model::{
     self, DeviceId, Dscp, Fabric, HostId, LbMode, LbSeed, Os, Scheduling as MScheduling, SwitchId,
     Watchdog as MWatchdog,
 };
-use crate::render::{
+use context::{
     BufferPlan, ClassContext, Ecn, Fec, Headroom, HeadroomFormula, HostContext, HostQos, LbContext,
     NicContext, NicDriver, PauseThreshold, PlatformContext, PortContext, QosPlan, QueueEcn,
     Scheduling, SwitchContext, SwitchOs, TosClass, Tsa, Watchdog, WatchdogAction, WatchdogDefaults,
-    cumulus, eos, junos, nxos,
 };
+use vocab::{cumulus_port_name, eos_port_name, junos_port_name, nxos_port_name, sonic_port_name};
 
 /// Every switch model's SONiC SKU (index = model), resolved once: `None` for other OSes.
 type Skus = Vec<Option<Result<sonic::Sku, Diagnostic>>>;
@@ -246,7 +248,7 @@ fn written_ecn(
                 else {
                     continue;
                 };
-                let w = crate::render::ecn_as_written(ctx, v.lossless.value, e);
+                let w = vocab::ecn_as_written(ctx, v.lossless.value, e);
                 let Some(link) = fabric
                     .switch(s)
                     .ports
@@ -326,12 +328,12 @@ fn breakouts(
     model: &model::SwitchModel,
     os: SwitchOs,
     ports: &[PortContext],
-) -> Vec<crate::render::context::Breakout> {
+) -> Vec<context::Breakout> {
     // A chassis has no broken-out ports: FAB141 refuses them (no card gives their names).
     if os == SwitchOs::Sonic || model.chassis.is_some() {
         return Vec::new();
     }
-    let mut out: Vec<crate::render::context::Breakout> = Vec::new();
+    let mut out: Vec<context::Breakout> = Vec::new();
     for port in ports {
         let Some((cage, split, _)) = p.place(&model.ports.value, port.index) else {
             continue;
@@ -341,7 +343,7 @@ fn breakouts(
         }
         match out.iter_mut().find(|b| b.cage == cage + 1) {
             Some(b) => b.ports.push(port.index),
-            None => out.push(crate::render::context::Breakout {
+            None => out.push(context::Breakout {
                 cage: cage + 1,
                 ways: split,
                 speed_gbps: port.speed_mbps.div_ceil(1000),
@@ -359,7 +361,11 @@ fn breakouts(
 
 /// Which watchdog timers are the language's defaults (what `pfc-watchdog` takes when an
 /// argument is not written): a target reports only the timers the fabric asks for.
-fn watchdog_defaults(detect_ns: u64, restore_ns: u64, poll_ns: u64) -> WatchdogDefaults {
+fn watchdog_defaults(
+    detect_ns: model::Nanoseconds,
+    restore_ns: model::Nanoseconds,
+    poll_ns: model::Nanoseconds,
+) -> WatchdogDefaults {
     match model::DEFAULT_WATCHDOG {
         MWatchdog::On {
             detect_ns: d,
@@ -419,25 +425,14 @@ fn port_name_with(
         Os::Sonic => match sku {
             Some(Ok(sku)) => sku
                 .port_name(index)
-                .map_or_else(|| crate::render::sonic::port_name(index, 8), str::to_string),
-            _ => crate::render::sonic::port_name(index, sonic_lanes_per_port(model.port_count())),
+                .map_or_else(|| sonic_port_name(index, 8), str::to_string),
+            _ => sonic_port_name(index, sonic_lanes_per_port(model.port_count())),
         },
-        Os::Cumulus => cumulus::port_name(index),
-        Os::Eos => eos::port_name(index),
-        Os::Nxos => nxos::port_name(index),
-        Os::Junos => junos::port_name(index),
+        Os::Cumulus => cumulus_port_name(index),
+        Os::Eos => eos_port_name(index),
+        Os::Nxos => nxos_port_name(index),
+        Os::Junos => junos_port_name(index),
     }
-}
-
-/// Port MTU of switch `s`.
-fn switch_mtu(fabric: &Fabric, s: SwitchId) -> u64 {
-    fabric.switch(s).mtu.map_or(fabric.mtu.value, |m| m.value)
-}
-
-/// Netdev MTU of every host NIC: the RoCE MTU plus the RoCE headers (4096 → 4200); the QoS
-/// plan check (FAB508) makes sure every switch port carries it.
-pub fn host_mtu(fabric: &Fabric) -> u64 {
-    host_netdev_mtu(fabric)
 }
 
 fn ms(ns: u64) -> u32 {
@@ -574,7 +569,7 @@ fn lower_switch(
     };
     let views = fabric.switch_classes(s);
     let qos = qos_plan(fabric, &views);
-    let mtu = switch_mtu(fabric, s);
+    let mtu = fabric.port_mtu(s).value;
     let cell = model.cell.map_or(1, |c| c.value);
     // The pause trigger of the first lossless priority (one per port in every target).
     let threshold = match plan.first().map(|p| p.pause) {
@@ -611,9 +606,9 @@ fn lower_switch(
             poll_ns,
             action,
         } => Some(Watchdog {
-            detect_ms: ms(detect_ns),
-            restore_ms: ms(restore_ns),
-            poll_ms: ms(poll_ns),
+            detect_ms: ms(detect_ns.get()),
+            restore_ms: ms(restore_ns.get()),
+            poll_ms: ms(poll_ns.get()),
             defaults: watchdog_defaults(detect_ns, restore_ns, poll_ns),
             action: match action {
                 model::WatchdogAction::Drop => WatchdogAction::Drop,
@@ -659,14 +654,14 @@ fn lower_switch(
             .iter()
             .map(|&p| {
                 let entry = entries.iter().find(|e| e.priority == p);
-                let xoff = entry.map_or(0, |e| e.configured);
-                let xon = physics::round_up_to_cell(2 * mtu, cell);
+                // Every linked port has a plan entry per lossless priority; the numbers are
+                // the analysis' (issue 21: one computation per number).
                 let fixed = entry.is_some_and(|e| e.headroom_override.is_some());
                 Headroom {
                     priority: p,
-                    xoff_bytes: xoff,
-                    xon_bytes: xon,
-                    size_bytes: xoff.saturating_add(xon),
+                    xoff_bytes: entry.map_or(0, |e| e.configured),
+                    xon_bytes: entry.map_or(0, |e| e.xon),
+                    size_bytes: entry.map_or(0, PortHeadroom::size),
                     fixed,
                     formula: if fixed {
                         HeadroomFormula::Override
@@ -687,13 +682,14 @@ fn lower_switch(
             lanes: Vec::new(),
             name,
             index,
-            speed_mbps: u32::try_from(l.speed).unwrap_or(u32::MAX),
+            speed_mbps: u32::try_from(l.speed.get()).unwrap_or(u32::MAX),
             mtu: u32::try_from(mtu).unwrap_or(u32::MAX),
-            cable_m: u32::try_from(l.cable_mm.value.div_ceil(1000).max(1)).unwrap_or(u32::MAX),
+            cable_m: u32::try_from(l.cable_mm.value.get().div_ceil(1000).max(1))
+                .unwrap_or(u32::MAX),
             description: Some(format!("{peer_name} {peer_port}")),
             peer: peer_name,
             peer_port,
-            fec: if l.speed >= 100_000 {
+            fec: if l.speed.get() >= 100_000 {
                 Fec::Rs
             } else {
                 Fec::None
@@ -742,7 +738,36 @@ fn lower_switch(
         });
     }
     let headroom_total = headroom_per_buffer.values().copied().max().unwrap_or(0);
-    let Some(total) = model.buffer.map(|b| b.value) else {
+    let buffer = buffer_plan(sw, model, os, cell, headroom_total)?;
+    Ok(SwitchContext {
+        device: sw.name.clone(),
+        os,
+        release: model.release.map(|r| r.value),
+        platform,
+        description: sw.description.as_ref().map(|d| d.value.clone()),
+        fabric: fabric.name.clone(),
+        hash_fields: hash_fields(fabric),
+        lb: lb_context(fabric, s, &ports),
+        mtu: u32::try_from(mtu).unwrap_or(u32::MAX),
+        qos,
+        watchdog,
+        buffer,
+        ports,
+        sonic: None,
+    })
+}
+
+/// The buffer partition of a switch of a non-SONiC target (SONiC takes its SKU's layout):
+/// 10 % lossy, the PG headroom (Junos: its own partition, whole percent), the rest lossless;
+/// or the finding that stops the switch (no `buffer`, or headroom beyond it).
+fn buffer_plan(
+    sw: &model::Switch,
+    model: &model::SwitchModel,
+    os: SwitchOs,
+    cell: u64,
+    headroom_total: u64,
+) -> Result<BufferPlan, Diagnostic> {
+    let Some(total) = model.buffer.map(|b| b.value.get()) else {
         return Err(Diagnostic::new(
             Code::MissingBuildInput,
             model.span,
@@ -806,29 +831,14 @@ fn lower_switch(
         .unwrap_or(physics::Alpha::new(0).expect("α=1"));
     let (num, den) = alpha.fraction();
     let queue = u64::try_from(u128::from(egress_lossless) * num / (den + num)).unwrap_or(u64::MAX);
-    Ok(SwitchContext {
-        device: sw.name.clone(),
-        os,
-        release: model.release.map(|r| r.value),
-        platform,
-        description: sw.description.as_ref().map(|d| d.value.clone()),
-        fabric: fabric.name.clone(),
-        hash_fields: hash_fields(fabric),
-        lb: lb_context(fabric, s, &ports),
-        mtu: u32::try_from(mtu).unwrap_or(u32::MAX),
-        qos,
-        watchdog,
-        buffer: BufferPlan {
-            total_bytes: total,
-            ingress_lossless_pool_bytes: shared,
-            shared_headroom_pool_bytes: headroom_pool,
-            egress_lossless_pool_bytes: egress_lossless,
-            egress_lossy_pool_bytes: egress_lossy,
-            lossless_queue_buffer_bytes: queue,
-            queue_log2_alpha: alpha.dynamic_th(),
-        },
-        ports,
-        sonic: None,
+    Ok(BufferPlan {
+        total_bytes: total,
+        ingress_lossless_pool_bytes: shared,
+        shared_headroom_pool_bytes: headroom_pool,
+        egress_lossless_pool_bytes: egress_lossless,
+        egress_lossy_pool_bytes: egress_lossy,
+        lossless_queue_buffer_bytes: queue,
+        queue_log2_alpha: alpha.dynamic_th(),
     })
 }
 
@@ -924,7 +934,7 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Result<Option<HostContext>, Diagnos
                 guessed,
                 rdma_port: 1,
                 peer: fabric.endpoint_name(peer),
-                speed_mbps: link.speed,
+                speed_mbps: link.speed.get(),
                 rail: nic.role == model::NicRole::Backend,
             })
         })
@@ -1099,7 +1109,7 @@ fn host_qos(fabric: &Fabric, h: HostId) -> HostQos {
         .into_iter()
         .collect();
     HostQos {
-        mtu: u32::try_from(host_mtu(fabric)).unwrap_or(u32::MAX),
+        mtu: u32::try_from(fabric.host_netdev_mtu()).unwrap_or(u32::MAX),
         pfc,
         prio_tc: [0, 1, 2, 3, 4, 5, 6, 7],
         tsa,

@@ -151,7 +151,7 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
         if let Some(b) = model.buffer {
             for unit in buffer_units(fabric, s, entries) {
                 let span = unit.span.unwrap_or(b.span);
-                budget(&unit, b.value, span, &model.name, &sw.name, &mut over);
+                budget(&unit, b.value.get(), span, &model.name, &sw.name, &mut over);
             }
         }
         if let Some(l) = model.lossless_limit {

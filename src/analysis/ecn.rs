@@ -54,7 +54,7 @@ pub fn fabric_rtt(fabric: &Fabric) -> FabricRtt {
     let mut host_cable = 0;
     let mut stages: BTreeMap<u8, u64> = BTreeMap::new();
     for l in &fabric.links {
-        let c = l.cable_mm.value;
+        let c = l.cable_mm.value.get();
         match (l.a.device, l.b.device) {
             (DeviceId::Host(_), _) | (_, DeviceId::Host(_)) => host_cable = host_cable.max(c),
             (DeviceId::Switch(x), DeviceId::Switch(y)) => {
@@ -153,7 +153,7 @@ pub fn ecn_plan(fabric: &Fabric, plan: &HeadroomPlan) -> Vec<EcnQueuePlan> {
             .ports
             .iter()
             .flatten()
-            .map(|&l| fabric.link(l).speed)
+            .map(|&l| fabric.link(l).speed.get())
             .max();
         let Some(fastest) = fastest else { continue };
         let model = fabric.switch_model(s);
@@ -168,7 +168,7 @@ pub fn ecn_plan(fabric: &Fabric, plan: &HeadroomPlan) -> Vec<EcnQueuePlan> {
             let pause_point = match v.pfc_threshold {
                 Some(t) => Some(t.value),
                 None => model.buffer.map(|b| {
-                    let shared = b.value.saturating_sub(headroom);
+                    let shared = b.value.get().saturating_sub(headroom);
                     u64::try_from(dynamic_pause_point(alpha, shared, pgs).floor())
                         .unwrap_or(u64::MAX)
                 }),
@@ -211,7 +211,9 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
         let mut speeds: BTreeMap<u64, (usize, u32)> = BTreeMap::new();
         for (i, l) in sw.ports.iter().enumerate() {
             if let Some(l) = l {
-                let e = speeds.entry(fabric.link(*l).speed).or_insert((0, i as u32));
+                let e = speeds
+                    .entry(fabric.link(*l).speed.get())
+                    .or_insert((0, i as u32));
                 e.0 += 1;
             }
         }
@@ -230,7 +232,12 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
                 if let Some(l) = l {
                     let link = fabric.link(*l);
                     let e = v.ecn_on(link);
-                    let key = (link.speed, e.min.value, e.max.value, e.probability.value);
+                    let key = (
+                        link.speed.get(),
+                        e.min.value,
+                        e.max.value,
+                        e.probability.value,
+                    );
                     groups.entry(key).or_insert((0, i as u32, e)).0 += 1;
                 }
             }
@@ -273,7 +280,7 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
         let (headroom, pgs) = super::buffer::busiest_buffer(fabric, s, entries);
         let alpha = Alpha::new(model.dynamic_threshold.value)
             .unwrap_or_else(|| Alpha::new(0).expect("0 is in range"));
-        let shared = model.buffer.map(|b| b.value.saturating_sub(headroom));
+        let shared = model.buffer.map(|b| b.value.get().saturating_sub(headroom));
         let pause = match v.pfc_threshold {
             Some(t) => PauseThreshold::Static(t.value),
             None => PauseThreshold::Dynamic(alpha),

@@ -6,7 +6,7 @@
 //! Inputs per (port, priority):
 //! * receiver MTU = the switch's port MTU (`mtu` override, else the fabric `mtu`);
 //! * sender MTU = the peer's largest frame: a peer switch's port MTU, or a host's netdev MTU
-//!   (`roce-mtu` + [`ROCE_HEADER_ALLOWANCE`](super::mtu::ROCE_HEADER_ALLOWANCE));
+//!   (`roce-mtu` + [`ROCE_HEADER_ALLOWANCE`](crate::model::mtu::ROCE_HEADER_ALLOWANCE));
 //! * the link's speed and cable; no interface delay (docs/physics.md §1: 0 unless the platform
 //!   supplies one);
 //! * rounded up to the switch model's `cell` when it has one.
@@ -30,7 +30,6 @@ use crate::span::Span;
 
 use super::facts::HeadroomRow;
 use super::group::{Grouped, bytes, metres, metres_number, speed, thousands};
-use super::mtu::{host_netdev_mtu, port_mtu};
 use super::physics::nic_headroom::{MLX5_DEFAULT_CABLE_LEN_M, MLX5_MAX_CABLE_LEN_M};
 use super::physics::{
     Alpha, CableFit, Headroom, HeadroomInput, NicHeadroom, PauseThreshold, canonical_headroom,
@@ -74,6 +73,10 @@ pub struct PortHeadroom {
     pub configured: u64,
     /// The `headroom CLASS SIZE` override of the switch, when there is one.
     pub headroom_override: Option<Sourced<u64>>,
+    /// The XON offset the switch is given on top of `configured`: two of its port MTU,
+    /// rounded up to the cell (the frames in flight while the resume takes effect). Lowering
+    /// writes it as is; the SONiC targets replace it with SONiC's own where they must.
+    pub xon: u64,
     /// The pause (XOFF) trigger of this queue.
     pub pause: PauseThreshold,
     /// Where the pause trigger was set: the class's or override's `pfc-threshold`, or the
@@ -84,6 +87,11 @@ pub struct PortHeadroom {
 }
 
 impl PortHeadroom {
+    /// The PG's whole headroom reservation: `configured` (XOFF) + [`Self::xon`].
+    pub fn size(&self) -> u64 {
+        self.configured.saturating_add(self.xon)
+    }
+
     /// The static pause threshold in bytes; `None` when dynamic.
     pub fn static_threshold(&self) -> Option<u64> {
         match self.pause {
@@ -183,7 +191,7 @@ fn lossless_queues(fabric: &Fabric, s: SwitchId) -> Vec<LosslessQueue> {
 
 /// Computes the plan. O(ports × lossless priorities).
 pub fn headroom_plan(fabric: &Fabric) -> HeadroomPlan {
-    let netdev_mtu = host_netdev_mtu(fabric);
+    let netdev_mtu = fabric.host_netdev_mtu();
     // Switches are independent: computed in parallel, concatenated in switch order.
     let per_switch: Vec<Vec<PortHeadroom>> = fabric
         .switch_ids()
@@ -208,14 +216,15 @@ fn switch_headroom(fabric: &Fabric, s: SwitchId, netdev_mtu: u64) -> Vec<PortHea
         return ports;
     }
     let me = DeviceId::Switch(s);
-    let mtu_receiver = port_mtu(fabric, s).value;
+    let mtu_receiver = fabric.port_mtu(s).value;
     let cell = fabric.switch_model(s).cell.map(|c| c.value);
+    let xon = round_up_to_cell(mtu_receiver.saturating_mul(2), cell.unwrap_or(0));
     for (port, link) in fabric.switch(s).ports.iter().enumerate() {
         let Some(link) = *link else { continue };
         let l = fabric.link(link);
         let peer = fabric.peer(link, me);
         let (mtu_sender, nic) = match peer.device {
-            DeviceId::Switch(p) => (port_mtu(fabric, p).value, None),
+            DeviceId::Switch(p) => (fabric.port_mtu(p).value, None),
             DeviceId::Host(h) => {
                 let mlx5 = fabric
                     .host(h)
@@ -223,7 +232,14 @@ fn switch_headroom(fabric: &Fabric, s: SwitchId, netdev_mtu: u64) -> Vec<PortHea
                     .get(peer.port as usize)
                     .map(|n| &fabric.nic_models[n.model.index()])
                     .filter(|m| m.driver.value.starts_with("mlx5"))
-                    .map(|_| nic_headroom(l.speed, l.cable_mm.value, netdev_mtu, netdev_mtu));
+                    .map(|_| {
+                        nic_headroom(
+                            l.speed.get(),
+                            l.cable_mm.value.get(),
+                            netdev_mtu,
+                            netdev_mtu,
+                        )
+                    });
                 (
                     netdev_mtu,
                     Some(NicSide {
@@ -236,8 +252,8 @@ fn switch_headroom(fabric: &Fabric, s: SwitchId, netdev_mtu: u64) -> Vec<PortHea
             }
         };
         let formula = canonical_headroom(&HeadroomInput {
-            speed_mbps: l.speed,
-            cable_mm: l.cable_mm.value,
+            speed_mbps: l.speed.get(),
+            cable_mm: l.cable_mm.value.get(),
             mtu_receiver,
             mtu_sender,
             interface_delay_ns: 0,
@@ -251,8 +267,8 @@ fn switch_headroom(fabric: &Fabric, s: SwitchId, netdev_mtu: u64) -> Vec<PortHea
                 peer,
                 class: q.class,
                 priority: q.priority,
-                speed_mbps: l.speed,
-                cable_mm: l.cable_mm.value,
+                speed_mbps: l.speed.get(),
+                cable_mm: l.cable_mm.value.get(),
                 mtu_receiver,
                 mtu_sender,
                 cell,
@@ -260,6 +276,7 @@ fn switch_headroom(fabric: &Fabric, s: SwitchId, netdev_mtu: u64) -> Vec<PortHea
                 required,
                 configured: q.headroom.map_or(required, |h| h.value),
                 headroom_override: q.headroom,
+                xon,
                 pause: q.pause,
                 pause_span: q.pause_span,
                 nic,

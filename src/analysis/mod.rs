@@ -10,7 +10,6 @@ pub mod group;
 pub mod headroom;
 pub mod hosts;
 pub mod models;
-pub mod mtu;
 pub mod nic_drivers;
 pub mod nic_roles;
 pub mod physics;

@@ -12,9 +12,8 @@ use crate::model::{ClassId, DeviceId, Dscp, Fabric, Sourced};
 use crate::span::Span;
 
 use super::group::{Grouped, bytes, thousands};
-use super::mtu::port_mtu;
 // Kept at their old path: lowering and the tests name them here.
-pub use super::mtu::{ROCE_HEADER_ALLOWANCE, host_netdev_mtu};
+use crate::model::mtu::ROCE_HEADER_ALLOWANCE;
 
 pub fn check(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
     let reported = classification(fabric, diags);
@@ -446,13 +445,13 @@ fn links(fabric: &Fabric, reported: &BTreeSet<Span>, diags: &mut Vec<Diagnostic>
 
 /// FAB508: the RoCE frame must fit every switch port MTU.
 fn mtu(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
-    let need = host_netdev_mtu(fabric);
+    let need = fabric.host_netdev_mtu();
     let mut grouped: Grouped<u64> = Grouped::default();
     for s in fabric.switch_ids() {
         if fabric.switch(s).ports.iter().all(Option::is_none) {
             continue;
         }
-        let m = port_mtu(fabric, s);
+        let m = fabric.port_mtu(s);
         if m.value < need {
             let name = fabric.switch(s).name.clone();
             grouped.add(m.span, m.value.to_string(), || name, || m.value);

@@ -29,17 +29,17 @@ fn under_subscribed(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
         let mut seen = None;
         for (end, l) in fabric.device_links(me) {
             let link = fabric.link(l);
-            if !matches!(fabric.peer(l, me).device, DeviceId::Host(_)) || link.speed == 0 {
+            if !matches!(fabric.peer(l, me).device, DeviceId::Host(_)) || link.speed.get() == 0 {
                 continue;
             }
             let port = model.port_speed(end.port);
-            let ways = port / link.speed;
-            if ways < 2 || !port.is_multiple_of(link.speed) {
+            let ways = port / link.speed.get();
+            if ways < 2 || !port.is_multiple_of(link.speed.get()) {
                 continue;
             }
             // Only where the catalogue knows the platform's cages and one has that mode: a
             // model without them may have cages that cannot split.
-            let gbps = u32::try_from(link.speed / 1000).unwrap_or(u32::MAX);
+            let gbps = u32::try_from(link.speed.get() / 1000).unwrap_or(u32::MAX);
             // A port that is already a sub-port (split `k`) needs `k × ways` per cage.
             let mode = model.platform.is_some_and(|p| {
                 let split = p
@@ -50,7 +50,7 @@ fn under_subscribed(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
             });
             if mode {
                 n += 1;
-                seen = Some((port, link.speed, ways));
+                seen = Some((port, link.speed.get(), ways));
             }
         }
         if let Some((port, speed, ways)) = seen {
@@ -165,11 +165,11 @@ pub fn capacity(fabric: &Fabric, s: SwitchId) -> (u64, u64) {
         match fabric.peer(l, me).device {
             // A spare (backup) host is wired but idle: it is no load on the uplinks.
             DeviceId::Host(h) if fabric.host(h).spare.is_some() => {}
-            DeviceId::Host(_) => down += link.speed,
+            DeviceId::Host(_) => down += link.speed.get(),
             DeviceId::Switch(p) => match (my_tier, fabric.switch(p).tier.map(|t| t.value)) {
-                (Some(a), Some(b)) if b < a => down += link.speed,
-                (Some(a), Some(b)) if b > a => up += link.speed,
-                (None, _) | (_, None) => up += link.speed,
+                (Some(a), Some(b)) if b < a => down += link.speed.get(),
+                (Some(a), Some(b)) if b > a => up += link.speed.get(),
+                (None, _) | (_, None) => up += link.speed.get(),
                 _ => {}
             },
         }

@@ -3,9 +3,9 @@
 //! lookup row a cable gets, which constants SONiC's Mellanox headroom formula reads. The data
 //! they read is in `platform.rs`.
 
+use super::asic_table::AsicConstants;
 use super::port_group::PortGroup;
 use super::{check_key, valid_name};
-use crate::analysis::physics::sonic_headroom::AsicConstants;
 use crate::syntax::ast::{BufferModel, Os};
 
 use super::platform::*;
@@ -654,7 +654,7 @@ mod tests {
 
     #[test]
     fn spectrum4_constants_match_the_ported_formula() {
-        use crate::analysis::physics::sonic_headroom::Spectrum;
+        use crate::catalogue::asic_table::Spectrum;
         assert_eq!(
             sn5600().sonic_headroom_constants(),
             Some(Spectrum::Spectrum4.constants())

@@ -10,6 +10,7 @@
 //! A number no public source gives is left out of its file and named in `not_sourced`; the
 //! types make every such field optional, so no caller can mistake a missing number for zero.
 
+pub mod asic_table;
 mod chassis;
 mod check;
 mod lookup;

@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::Source;
+use super::asic_table::AsicConstants;
 use super::port_group::PortGroup;
-use crate::analysis::physics::sonic_headroom::AsicConstants;
 use crate::syntax::ast::{BufferModel, Os};
 
 /// A number (or word) and the key of its source in the platform's `sources`.

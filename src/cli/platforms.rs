@@ -5,9 +5,9 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::analysis::group::thousands as grouped;
 use crate::catalogue::{self, NicPlatform, Num, Platform};
 use crate::diagnostic::did_you_mean;
+use crate::model::format::thousands as grouped;
 
 use super::{ExitStatus, ExplainFormat, PlatformsArgs, err, out};
 

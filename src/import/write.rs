@@ -7,13 +7,14 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::classes::{Class, ecn_overrides, ecn_words, plan_notes};
 use super::deployed::{
-    Cable, Deployed, Ev, HostDev, Note, NoteKind, Peer, Sched, Threshold, Watchdog, natural,
+    Cable, Deployed, Ev, HostDev, Note, NoteKind, Peer, Sched, SwitchDev, Threshold, Watchdog,
+    natural,
 };
 use super::models::{cumulus_model, platform_of};
 use super::routes::routes;
 use super::text::{Out, length, list, sched_words, size, watchdog_words};
 use super::view::{View, majority, pick, view};
-use crate::analysis::qos_plan::ROCE_HEADER_ALLOWANCE;
+use crate::model::mtu::ROCE_HEADER_ALLOWANCE;
 
 /// SONiC's port names are `Ethernet<first lane>`: the port index is the number over the
 /// lanes a port takes.
@@ -34,249 +35,18 @@ pub fn fab(
         origins: Vec::new(),
         device_lines: Vec::new(),
     };
-    // Fabric ports of each switch.
-    let mut fabric_ports: BTreeMap<&str, Vec<String>> = BTreeMap::new();
-    for c in &d.cables {
-        fabric_ports
-            .entry(c.switch.as_str())
-            .or_default()
-            .push(c.port.clone());
-        if let Peer::Switch(s, p) = &c.peer {
-            fabric_ports.entry(s.as_str()).or_default().push(p.clone());
-        }
-    }
-    let views: Vec<View> = d
-        .switches
-        .iter()
-        .map(|s| {
-            let mut ports = fabric_ports
-                .get(s.name.as_str())
-                .cloned()
-                .unwrap_or_default();
-            ports.sort_by(|a, b| natural(a, b));
-            ports.dedup();
-            view(s, &ports, &mut notes)
-        })
-        .collect();
+    let views = switch_views(d, &mut notes);
 
     // ---- fabric-wide classes ----
-    let dscp_maps: Vec<([u8; 64], Ev)> = views.iter().filter_map(|v| v.dscp).collect();
-    let fabric_map = majority(&dscp_maps);
-    let lossless_sets: Vec<(BTreeSet<u8>, Ev)> =
-        views.iter().filter_map(|v| v.lossless.clone()).collect();
-    let fabric_lossless = majority(&lossless_sets).map(|x| x.0).unwrap_or_default();
-    // Host facts: CNP DSCP, RoCE MTU.
-    let mut cnp_dscps: Vec<(u64, Ev)> = Vec::new();
-    let mut mtus: Vec<(u64, Ev)> = Vec::new();
-    for h in &d.hosts {
-        for n in h.host.iter().flat_map(|h| &h.nics) {
-            if let Some(c) = n.cnp_dscp {
-                cnp_dscps.push(c);
-            }
-            if let Some(m) = n.mtu {
-                mtus.push(m);
-            }
-        }
-    }
-    let cnp_dscp = majority(&cnp_dscps);
-    let mut classes: Vec<Class> =
-        super::classes::classes(&views, fabric_map.as_ref(), &fabric_lossless, &mut notes);
-    // `dscp other`: the lossy class with the most DSCPs.
-    if let Some(i) = (0..classes.len())
-        .filter(|&i| !classes[i].lossless && !classes[i].dscp.is_empty())
-        .max_by_key(|&i| (classes[i].dscp.len(), std::cmp::Reverse(i)))
-    {
-        classes[i].other = true;
-    }
-    // CNP: the class of the hosts' CNP DSCP, else the strict lossy class with a DSCP.
-    let cnp_class = match &cnp_dscp {
-        Some((dscp, _)) => classes
-            .iter()
-            .position(|c| !c.other && c.dscp.iter().any(|&x| u64::from(x) == *dscp)),
-        None => None,
-    }
-    .or_else(|| {
-        let i = classes.iter().position(|c| {
-            !c.lossless && !c.other && !c.dscp.is_empty() && c.sched == Some(Sched::Strict)
-        })?;
-        if !classes.iter().any(|c| c.lossless) {
-            return None;
-        }
-        if let Some(at) = classes[i].at {
-            notes.push(Note::new(
-                NoteKind::Inferred,
-                at,
-                format!(
-                    "no host state names the CNP DSCP; the strict class on priority {} (DSCP {}) is taken as the CNP class",
-                    classes[i].priority,
-                    list(&classes[i].dscp)
-                ),
-            ).help("collect a host's state.json (its `cnp_dscp`) to know it"));
-        }
-        Some(i)
-    });
-    if let Some(i) = cnp_class {
-        classes[i].cnp = true;
-    }
-    let mut used = BTreeSet::new();
-    for c in &mut classes {
-        let base = if c.cnp {
-            "cnp".to_string()
-        } else if c.lossless {
-            "roce".to_string()
-        } else if c.other {
-            "bulk".to_string()
-        } else {
-            format!("tc{}", c.tc)
-        };
-        let mut n = base.clone();
-        let mut k = 2;
-        while !used.insert(n.clone()) {
-            n = format!("{base}{k}");
-            k += 1;
-        }
-        c.name = n;
-    }
-    // Lossless first, then CNP, then the rest by priority, `dscp other` last.
-    classes.sort_by_key(|c| (!c.lossless, !c.cnp, c.other, c.tc));
+    let (classes, fabric_lossless) = fabric_classes(d, &views, &mut notes);
+    let mtus = host_mtus(d);
 
     // ---- switch models ----
-    struct ModelKey {
-        lanes: u32,
-        speed: u64,
-        buffer: Option<u64>,
-        buffer_model: Option<String>,
-        dynamic: Option<i64>,
-        /// Cumulus: (release, header model, split of each cage, ports).
-        cumulus: Option<(Option<String>, Option<String>, u32, u32)>,
-    }
-    let mut models: Vec<(String, ModelKey, Vec<usize>, Option<Ev>)> = Vec::new();
-    for (i, s) in d.switches.iter().enumerate() {
-        let lanes_list: Vec<(String, u32, Ev)> =
-            s.sw.ports
-                .iter()
-                .filter_map(|(p, x)| x.lanes.map(|l| (p.clone(), l, x.at)))
-                .collect();
-        let lanes = pick(&lanes_list).map_or(4, |x| x.0);
-        let lanes = [1u32, 2, 4, 8]
-            .into_iter()
-            .find(|&l| l >= lanes)
-            .unwrap_or(8);
-        let speed =
-            s.sw.ports
-                .values()
-                .filter_map(|p| p.speed_mbps)
-                .max()
-                .unwrap_or(400_000);
-        let dyns: Vec<(Option<i64>, Ev)> = views[i]
-            .threshold
-            .values()
-            .map(|(t, e)| {
-                (
-                    match t {
-                        Threshold::Dynamic(n) => Some(*n),
-                        Threshold::Static(_) => None,
-                    },
-                    *e,
-                )
-            })
-            .collect();
-        let key = ModelKey {
-            lanes,
-            speed,
-            buffer: s.sw.buffer.map(|b| b.0),
-            buffer_model: s.sw.buffer_model.clone(),
-            dynamic: majority(
-                &dyns
-                    .into_iter()
-                    .filter(|d| d.0.is_some())
-                    .collect::<Vec<_>>(),
-            )
-            .and_then(|x| x.0),
-            cumulus: s.sw.cumulus.as_ref().map(|cu| {
-                let mut p = cu.model.as_deref().and_then(super::cumulus::platform);
-                let mut split = super::cumulus::split(cu, p);
-                // The platform only where the ports are its cages as named (`swp3` a whole
-                // cage, `swp3s1` a broken-out one): an unbroken cage run slower is a model
-                // the `.fab` cannot put on that platform's port names.
-                let cage_speed = p
-                    .and_then(|p| p.cages.iter().find(|c| !c.aux))
-                    .map(|c| u64::from(c.speed_gbps) * 1000 / u64::from(split));
-                if cage_speed.is_some_and(|c| c != speed) {
-                    p = None;
-                    split = super::cumulus::split(cu, None);
-                }
-                let ports = match p {
-                    Some(p) => {
-                        p.cages
-                            .iter()
-                            .filter(|c| !c.aux)
-                            .map(|c| c.count)
-                            .sum::<u32>()
-                            * split
-                    }
-                    None => cu.cages.values().map(|c| c.0 + 1).max().unwrap_or(1) * split,
-                };
-                (
-                    cu.release.clone(),
-                    p.map(|_| cu.model.clone()).unwrap_or_default(),
-                    split,
-                    ports,
-                )
-            }),
-        };
-        let same = |k: &ModelKey| {
-            k.lanes == key.lanes
-                && k.speed == key.speed
-                && k.buffer == key.buffer
-                && k.buffer_model == key.buffer_model
-                && k.dynamic == key.dynamic
-                && k.cumulus == key.cumulus
-        };
-        match models.iter_mut().find(|m| same(&m.1)) {
-            Some(m) => m.2.push(i),
-            None => {
-                let base = match &key.cumulus {
-                    Some((_, _, _, ports)) => format!("cumulus-{ports}x{}g", speed / 1000),
-                    None => format!("sonic-{}x{}g", 512 / lanes, speed / 1000),
-                };
-                let mut n = base.clone();
-                let mut k = 2;
-                while models.iter().any(|m| m.0 == n) {
-                    n = format!("{base}-{k}");
-                    k += 1;
-                }
-                models.push((n, key, vec![i], s.sw.buffer.map(|b| b.1)));
-            }
-        }
-    }
-    let model_of = |i: usize| -> Option<&(String, ModelKey, Vec<usize>, Option<Ev>)> {
-        models.iter().find(|m| m.2.contains(&i))
-    };
+    let models = switch_models(d, &views);
+    let model_of = |i: usize| -> Option<&ModelEntry> { models.iter().find(|m| m.2.contains(&i)) };
 
     // ---- tiers ----
-    let mut tier: BTreeMap<String, u8> = BTreeMap::new();
-    for c in &d.cables {
-        if matches!(c.peer, Peer::Host(..)) {
-            tier.insert(c.switch.clone(), 1);
-        }
-    }
-    for level in 1u8..8 {
-        let at_level: Vec<String> = tier
-            .iter()
-            .filter(|(_, t)| **t == level)
-            .map(|(n, _)| n.clone())
-            .collect();
-        for c in &d.cables {
-            if let Peer::Switch(other, _) = &c.peer {
-                for (a, b) in [(&c.switch, other), (other, &c.switch)] {
-                    if at_level.contains(a) && !tier.contains_key(b) {
-                        tier.insert(b.clone(), level + 1);
-                    }
-                }
-            }
-        }
-    }
+    let tier = tiers(d);
 
     // ---- header and fabric-wide values ----
     o.comment(0, &format!("Imported by `fabricc import` from the state in `{state_display}`: the fabric as deployed."));
@@ -365,145 +135,7 @@ pub fn fab(
             cumulus_model(d, &mut o, &mut notes, mname, k.speed, cu, members, *at);
             continue;
         }
-        let ports = 512 / k.lanes;
-        let platform = platform_of(d, members, k.lanes, k.speed, k.buffer);
-        let mut words = vec!["os sonic".to_string()];
-        if let Some((p, how)) = &platform {
-            words.insert(0, format!("platform {}", p.name));
-            if let Some(at) = at.or(members.first().map(|&i| Ev {
-                file: d.switches[i].file,
-                at: Default::default(),
-            })) {
-                notes.push(Note::new(
-                    NoteKind::Inferred,
-                    at,
-                    format!(
-                        "switch model `{mname}` is taken to run on catalogue platform `{}`: {how}",
-                        p.name
-                    ),
-                ));
-            }
-        }
-        let native = platform.as_ref().is_some_and(|(p, _)| {
-            p.cages
-                .iter()
-                .find(|c| !c.aux)
-                .is_some_and(|c| c.count == ports && u64::from(c.speed_gbps) * 1000 == k.speed)
-        });
-        if !native {
-            words.push(format!("ports {ports} x {}G", k.speed / 1000));
-        }
-        let platform_buffer = platform
-            .as_ref()
-            .and_then(|(p, _)| p.buffer.usable.as_ref().map(|u| u.bytes));
-        let lossless_pool = members
-            .first()
-            .and_then(|&i| d.switches[i].sw.lossless_pool);
-        match k.buffer {
-            Some(b)
-                if platform.is_some()
-                    && (platform_buffer == Some(b) || platform_buffer == lossless_pool) => {}
-            Some(b) => words.push(format!("buffer {}", size(b))),
-            None if platform.is_some() => {}
-            None => {
-                if let Some(&i) = members.first() {
-                    notes.push(Note::new(
-                        NoteKind::CannotCarry,
-                        Ev {
-                            file: d.switches[i].file,
-                            at: Default::default(),
-                        },
-                        format!(
-                            "`{}` has no egress BUFFER_POOL, so its buffer size is unknown",
-                            d.switches[i].name
-                        ),
-                    ));
-                }
-            }
-        }
-        // The cell size is not in CONFIG_DB: take it from catalogue platforms with this buffer.
-        let mut platforms = Vec::new();
-        if let Some(b) = k.buffer.filter(|_| platform.is_none()) {
-            let mut cells = BTreeSet::new();
-            for p in &crate::catalogue::catalogue().switches {
-                if p.buffer.usable.as_ref().is_some_and(|u| u.bytes == b)
-                    && p.os.iter().any(|o| o.os == "sonic")
-                {
-                    platforms.push(p.name.clone());
-                    if let Some(c) = &p.buffer.cell {
-                        cells.insert(c.value);
-                    }
-                }
-            }
-            // Else: every headroom buffermgrd sized is a whole number of cells, so their
-            // greatest common divisor is the cell when the values are varied enough.
-            if cells.is_empty() {
-                let mut vals = BTreeSet::new();
-                for &i in members.iter() {
-                    for p in d.switches[i].sw.ports.values() {
-                        for g in p.pg.values() {
-                            vals.extend(g.xoff.filter(|&x| x > 0));
-                            vals.extend(g.size.filter(|&x| x > 0));
-                        }
-                    }
-                }
-                let g = vals.iter().fold(0u64, |a, &b| gcd(a, b));
-                if vals.len() >= 2 && (64..=1024).contains(&g) {
-                    words.push(format!("cell {g}B"));
-                    if let Some(at) = at {
-                        notes.push(Note::new(
-                            NoteKind::Inferred,
-                            *at,
-                            format!("the buffer cell is not in CONFIG_DB; {g} B divides every lossless headroom ({} values) of these switches, so it is taken as the cell", vals.len()),
-                        ));
-                    }
-                }
-            }
-            if cells.len() == 1
-                && let Some(c) = cells.first()
-            {
-                words.push(format!("cell {c}B"));
-                if let Some(at) = at {
-                    notes.push(Note::new(
-                        NoteKind::Inferred,
-                        *at,
-                        format!("the buffer cell is not in CONFIG_DB; {c} B is the cell of every catalogue platform with this buffer size ({})", platforms.join(", ")),
-                    ));
-                }
-            }
-        }
-        if let Some(n) = k.dynamic {
-            words.push(format!("dynamic-threshold {n}"));
-        }
-        if let Some(bm) = &k.buffer_model
-            && matches!(bm.as_str(), "dynamic" | "traditional")
-        {
-            words.push(format!("buffer-model {bm}"));
-        }
-        if !platforms.is_empty() {
-            o.comment(1, &format!("buffer size as on: {}", platforms.join(", ")));
-        }
-        let plats: BTreeSet<String> = members
-            .iter()
-            .filter_map(|&i| {
-                let s = &d.switches[i].sw;
-                s.platform.clone().or(s.hwsku.clone())
-            })
-            .collect();
-        if !plats.is_empty() {
-            o.comment(
-                1,
-                &format!(
-                    "DEVICE_METADATA platform/hwsku: {}",
-                    plats.into_iter().collect::<Vec<_>>().join(", ")
-                ),
-            );
-        }
-        o.line(
-            1,
-            &format!("switch-model {mname} {{ {} }}", words.join("  ")),
-            *at,
-        );
+        sonic_model(d, &mut o, &mut notes, mname, k, members, *at);
     }
     // NIC models: (driver, speed).
     let mut nic_speed: BTreeMap<String, u64> = BTreeMap::new();
@@ -757,60 +389,8 @@ pub fn fab(
         {
             lines.push((format!("mtu {m}"), at));
         }
-        let sw_map = v.dscp.map(|x| x.0);
         for c in &classes {
-            let t = c.tc;
-            if let (Some(m), Some((_, at))) = (sw_map, v.dscp)
-                && !c.other
-            {
-                let here: Vec<u8> = (0u8..64).filter(|&x| m[usize::from(x)] == t).collect();
-                if here != c.dscp {
-                    let spec = if here.is_empty() {
-                        "none".to_string()
-                    } else {
-                        list(&here)
-                    };
-                    // Point at the first DSCP whose entry differs, where a port's map has it.
-                    let differs = c
-                        .dscp
-                        .iter()
-                        .chain(&here)
-                        .copied()
-                        .find(|x| c.dscp.contains(x) != here.contains(x));
-                    let at = differs
-                        .and_then(|x| s.sw.ports.values().find_map(|p| p.dscp_at.get(&x).copied()))
-                        .unwrap_or(at);
-                    lines.push((format!("class {} {{ dscp {spec} }}", c.name), at));
-                }
-            }
-            if let Some((set, at)) = &v.lossless {
-                let on = set.contains(&c.priority);
-                if on != c.lossless {
-                    let w = if on { "lossless" } else { "lossless off" };
-                    lines.push((format!("class {} {{ {w} }}", c.name), *at));
-                }
-            }
-            ecn_overrides(s, v, c, &mut lines, &mut notes);
-            if let Some((sch, at)) = v.sched.get(&v.queue(t))
-                && Some(*sch) != c.sched
-            {
-                lines.push((format!("class {} {{ {} }}", c.name, sched_words(*sch)), *at));
-            }
-            if let Some((th, at)) = v.threshold.get(&c.priority)
-                && Some(*th) != c.threshold
-            {
-                match th {
-                    Threshold::Static(b) => {
-                        lines.push((format!("pfc-threshold {} {}", c.name, size(*b)), *at))
-                    }
-                    Threshold::Dynamic(_) if c.threshold.is_some() => notes.push(Note::new(
-                        NoteKind::CannotCarry,
-                        *at,
-                        format!("`{}` pauses {} on a dynamic threshold while the fabric's is static; a switch cannot override back to the model's dynamic threshold", s.name, c.name),
-                    )),
-                    Threshold::Dynamic(_) => {}
-                }
-            }
+            class_overrides(s, v, c, &mut lines, &mut notes);
         }
         if let (Some((w, at)), Some((fw, _))) = (v.watchdog, fabric_wd)
             && w != fw
@@ -959,12 +539,499 @@ fn is_name(s: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
 }
 
+/// Whether the `.fab` grammar takes `s` as a PCI address (a state may hold any text, and
+/// `00:00:10:00.0` passes a character check yet is no address).
 fn is_pci(s: &str) -> bool {
-    s.len() <= 16
-        && s.chars()
-            .all(|c| c.is_ascii_hexdigit() || c == ':' || c == '.')
+    crate::syntax::bounds::pci_address(s).is_some()
 }
 
 fn gcd(a: u64, b: u64) -> u64 {
     if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// The `switch-model` line of a SONiC model: its catalogue platform when one fits, its ports
+/// unless the platform's, its buffer unless the platform's, and the cell when catalogue
+/// platforms with that buffer agree on one.
+fn sonic_model(
+    d: &Deployed,
+    o: &mut Out,
+    notes: &mut Vec<Note>,
+    mname: &str,
+    k: &ModelKey,
+    members: &[usize],
+    at: Option<Ev>,
+) {
+    let ports = 512 / k.lanes;
+    let platform = platform_of(d, members, k.lanes, k.speed, k.buffer);
+    let mut words = vec!["os sonic".to_string()];
+    if let Some((p, how)) = &platform {
+        words.insert(0, format!("platform {}", p.name));
+        if let Some(at) = at.or(members.first().map(|&i| Ev {
+            file: d.switches[i].file,
+            at: Default::default(),
+        })) {
+            notes.push(Note::new(
+                NoteKind::Inferred,
+                at,
+                format!(
+                    "switch model `{mname}` is taken to run on catalogue platform `{}`: {how}",
+                    p.name
+                ),
+            ));
+        }
+    }
+    let native = platform.as_ref().is_some_and(|(p, _)| {
+        p.cages
+            .iter()
+            .find(|c| !c.aux)
+            .is_some_and(|c| c.count == ports && u64::from(c.speed_gbps) * 1000 == k.speed)
+    });
+    if !native {
+        words.push(format!("ports {ports} x {}G", k.speed / 1000));
+    }
+    let platform_buffer = platform
+        .as_ref()
+        .and_then(|(p, _)| p.buffer.usable.as_ref().map(|u| u.bytes));
+    let lossless_pool = members
+        .first()
+        .and_then(|&i| d.switches[i].sw.lossless_pool);
+    match k.buffer {
+        Some(b)
+            if platform.is_some()
+                && (platform_buffer == Some(b) || platform_buffer == lossless_pool) => {}
+        Some(b) => words.push(format!("buffer {}", size(b))),
+        None if platform.is_some() => {}
+        None => {
+            if let Some(&i) = members.first() {
+                notes.push(Note::new(
+                    NoteKind::CannotCarry,
+                    Ev {
+                        file: d.switches[i].file,
+                        at: Default::default(),
+                    },
+                    format!(
+                        "`{}` has no egress BUFFER_POOL, so its buffer size is unknown",
+                        d.switches[i].name
+                    ),
+                ));
+            }
+        }
+    }
+    // The cell size is not in CONFIG_DB: take it from catalogue platforms with this buffer.
+    let mut platforms = Vec::new();
+    if let Some(b) = k.buffer.filter(|_| platform.is_none()) {
+        let mut cells = BTreeSet::new();
+        for p in &crate::catalogue::catalogue().switches {
+            if p.buffer.usable.as_ref().is_some_and(|u| u.bytes == b)
+                && p.os.iter().any(|o| o.os == "sonic")
+            {
+                platforms.push(p.name.clone());
+                if let Some(c) = &p.buffer.cell {
+                    cells.insert(c.value);
+                }
+            }
+        }
+        // Else: every headroom buffermgrd sized is a whole number of cells, so their
+        // greatest common divisor is the cell when the values are varied enough.
+        if cells.is_empty() {
+            let mut vals = BTreeSet::new();
+            for &i in members.iter() {
+                for p in d.switches[i].sw.ports.values() {
+                    for g in p.pg.values() {
+                        vals.extend(g.xoff.filter(|&x| x > 0));
+                        vals.extend(g.size.filter(|&x| x > 0));
+                    }
+                }
+            }
+            let g = vals.iter().fold(0u64, |a, &b| gcd(a, b));
+            if vals.len() >= 2 && (64..=1024).contains(&g) {
+                words.push(format!("cell {g}B"));
+                if let Some(at) = at {
+                    notes.push(Note::new(
+                        NoteKind::Inferred,
+                        at,
+                        format!("the buffer cell is not in CONFIG_DB; {g} B divides every lossless headroom ({} values) of these switches, so it is taken as the cell", vals.len()),
+                    ));
+                }
+            }
+        }
+        if cells.len() == 1
+            && let Some(c) = cells.first()
+        {
+            words.push(format!("cell {c}B"));
+            if let Some(at) = at {
+                notes.push(Note::new(
+                    NoteKind::Inferred,
+                    at,
+                    format!("the buffer cell is not in CONFIG_DB; {c} B is the cell of every catalogue platform with this buffer size ({})", platforms.join(", ")),
+                ));
+            }
+        }
+    }
+    if let Some(n) = k.dynamic {
+        words.push(format!("dynamic-threshold {n}"));
+    }
+    if let Some(bm) = &k.buffer_model
+        && matches!(bm.as_str(), "dynamic" | "traditional")
+    {
+        words.push(format!("buffer-model {bm}"));
+    }
+    if !platforms.is_empty() {
+        o.comment(1, &format!("buffer size as on: {}", platforms.join(", ")));
+    }
+    let plats: BTreeSet<String> = members
+        .iter()
+        .filter_map(|&i| {
+            let s = &d.switches[i].sw;
+            s.platform.clone().or(s.hwsku.clone())
+        })
+        .collect();
+    if !plats.is_empty() {
+        o.comment(
+            1,
+            &format!(
+                "DEVICE_METADATA platform/hwsku: {}",
+                plats.into_iter().collect::<Vec<_>>().join(", ")
+            ),
+        );
+    }
+    o.line(
+        1,
+        &format!("switch-model {mname} {{ {} }}", words.join("  ")),
+        at,
+    );
+}
+
+/// The override lines of switch `s` (its view `v`) for class `c`: where its DSCP map,
+/// lossless set, ECN, scheduling or pause threshold differ from the fabric's.
+fn class_overrides(
+    s: &SwitchDev,
+    v: &View,
+    c: &Class,
+    lines: &mut Vec<(String, Ev)>,
+    notes: &mut Vec<Note>,
+) {
+    let t = c.tc;
+    if let Some((m, at)) = v.dscp
+        && !c.other
+    {
+        let here: Vec<u8> = (0u8..64).filter(|&x| m[usize::from(x)] == t).collect();
+        if here != c.dscp {
+            let spec = if here.is_empty() {
+                "none".to_string()
+            } else {
+                list(&here)
+            };
+            // Point at the first DSCP whose entry differs, where a port's map has it.
+            let differs = c
+                .dscp
+                .iter()
+                .chain(&here)
+                .copied()
+                .find(|x| c.dscp.contains(x) != here.contains(x));
+            let at = differs
+                .and_then(|x| s.sw.ports.values().find_map(|p| p.dscp_at.get(&x).copied()))
+                .unwrap_or(at);
+            lines.push((format!("class {} {{ dscp {spec} }}", c.name), at));
+        }
+    }
+    if let Some((set, at)) = &v.lossless {
+        let on = set.contains(&c.priority);
+        if on != c.lossless {
+            let w = if on { "lossless" } else { "lossless off" };
+            lines.push((format!("class {} {{ {w} }}", c.name), *at));
+        }
+    }
+    ecn_overrides(s, v, c, lines, notes);
+    if let Some((sch, at)) = v.sched.get(&v.queue(t))
+        && Some(*sch) != c.sched
+    {
+        lines.push((format!("class {} {{ {} }}", c.name, sched_words(*sch)), *at));
+    }
+    if let Some((th, at)) = v.threshold.get(&c.priority)
+        && Some(*th) != c.threshold
+    {
+        match th {
+            Threshold::Static(b) => {
+                lines.push((format!("pfc-threshold {} {}", c.name, size(*b)), *at))
+            }
+            Threshold::Dynamic(_) if c.threshold.is_some() => notes.push(Note::new(
+                NoteKind::CannotCarry,
+                *at,
+                format!("`{}` pauses {} on a dynamic threshold while the fabric's is static; a switch cannot override back to the model's dynamic threshold", s.name, c.name),
+            )),
+            Threshold::Dynamic(_) => {}
+        }
+    }
+}
+
+/// What makes two switches the same model in the `.fab`.
+struct ModelKey {
+    lanes: u32,
+    speed: u64,
+    buffer: Option<u64>,
+    buffer_model: Option<String>,
+    dynamic: Option<i64>,
+    /// Cumulus: (release, header model, split of each cage, ports).
+    cumulus: Option<(Option<String>, Option<String>, u32, u32)>,
+}
+
+/// A switch model of the `.fab`: its name, key, member switches (indices) and where its
+/// buffer was read.
+type ModelEntry = (String, ModelKey, Vec<usize>, Option<Ev>);
+
+/// The switch models: switches with the same key share one, named by OS and ports.
+fn switch_models(d: &Deployed, views: &[View]) -> Vec<ModelEntry> {
+    let mut models: Vec<ModelEntry> = Vec::new();
+    for (i, s) in d.switches.iter().enumerate() {
+        let lanes_list: Vec<(String, u32, Ev)> =
+            s.sw.ports
+                .iter()
+                .filter_map(|(p, x)| x.lanes.map(|l| (p.clone(), l, x.at)))
+                .collect();
+        let lanes = pick(&lanes_list).map_or(4, |x| x.0);
+        let lanes = [1u32, 2, 4, 8]
+            .into_iter()
+            .find(|&l| l >= lanes)
+            .unwrap_or(8);
+        let speed =
+            s.sw.ports
+                .values()
+                .filter_map(|p| p.speed_mbps)
+                .max()
+                .unwrap_or(400_000);
+        let dyns: Vec<(Option<i64>, Ev)> = views[i]
+            .threshold
+            .values()
+            .map(|(t, e)| {
+                (
+                    match t {
+                        Threshold::Dynamic(n) => Some(*n),
+                        Threshold::Static(_) => None,
+                    },
+                    *e,
+                )
+            })
+            .collect();
+        let key = ModelKey {
+            lanes,
+            speed,
+            buffer: s.sw.buffer.map(|b| b.0),
+            buffer_model: s.sw.buffer_model.clone(),
+            dynamic: majority(
+                &dyns
+                    .into_iter()
+                    .filter(|d| d.0.is_some())
+                    .collect::<Vec<_>>(),
+            )
+            .and_then(|x| x.0),
+            cumulus: s.sw.cumulus.as_ref().map(|cu| {
+                let mut p = cu.model.as_deref().and_then(super::cumulus::platform);
+                let mut split = super::cumulus::split(cu, p);
+                // The platform only where the ports are its cages as named (`swp3` a whole
+                // cage, `swp3s1` a broken-out one): an unbroken cage run slower is a model
+                // the `.fab` cannot put on that platform's port names.
+                let cage_speed = p
+                    .and_then(|p| p.cages.iter().find(|c| !c.aux))
+                    .map(|c| u64::from(c.speed_gbps) * 1000 / u64::from(split));
+                if cage_speed.is_some_and(|c| c != speed) {
+                    p = None;
+                    split = super::cumulus::split(cu, None);
+                }
+                let ports = match p {
+                    Some(p) => {
+                        p.cages
+                            .iter()
+                            .filter(|c| !c.aux)
+                            .map(|c| c.count)
+                            .sum::<u32>()
+                            * split
+                    }
+                    None => cu.cages.values().map(|c| c.0 + 1).max().unwrap_or(1) * split,
+                };
+                (
+                    cu.release.clone(),
+                    p.map(|_| cu.model.clone()).unwrap_or_default(),
+                    split,
+                    ports,
+                )
+            }),
+        };
+        let same = |k: &ModelKey| {
+            k.lanes == key.lanes
+                && k.speed == key.speed
+                && k.buffer == key.buffer
+                && k.buffer_model == key.buffer_model
+                && k.dynamic == key.dynamic
+                && k.cumulus == key.cumulus
+        };
+        match models.iter_mut().find(|m| same(&m.1)) {
+            Some(m) => m.2.push(i),
+            None => {
+                let base = match &key.cumulus {
+                    Some((_, _, _, ports)) => format!("cumulus-{ports}x{}g", speed / 1000),
+                    None => format!("sonic-{}x{}g", 512 / lanes, speed / 1000),
+                };
+                let mut n = base.clone();
+                let mut k = 2;
+                while models.iter().any(|m| m.0 == n) {
+                    n = format!("{base}-{k}");
+                    k += 1;
+                }
+                models.push((n, key, vec![i], s.sw.buffer.map(|b| b.1)));
+            }
+        }
+    }
+    models
+}
+
+/// Each switch's view of its state, over its fabric ports (those with a cable).
+fn switch_views(d: &Deployed, notes: &mut Vec<Note>) -> Vec<View> {
+    // Fabric ports of each switch.
+    let mut fabric_ports: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for c in &d.cables {
+        fabric_ports
+            .entry(c.switch.as_str())
+            .or_default()
+            .push(c.port.clone());
+        if let Peer::Switch(s, p) = &c.peer {
+            fabric_ports.entry(s.as_str()).or_default().push(p.clone());
+        }
+    }
+    d.switches
+        .iter()
+        .map(|s| {
+            let mut ports = fabric_ports
+                .get(s.name.as_str())
+                .cloned()
+                .unwrap_or_default();
+            ports.sort_by(|a, b| natural(a, b));
+            ports.dedup();
+            view(s, &ports, notes)
+        })
+        .collect()
+}
+
+/// The fabric's classes from the switches' maps (the majority DSCP map and lossless set),
+/// with `dscp other`, the CNP class and names chosen; and the fabric's lossless priorities.
+fn fabric_classes(
+    d: &Deployed,
+    views: &[View],
+    notes: &mut Vec<Note>,
+) -> (Vec<Class>, BTreeSet<u8>) {
+    let dscp_maps: Vec<([u8; 64], Ev)> = views.iter().filter_map(|v| v.dscp).collect();
+    let fabric_map = majority(&dscp_maps);
+    let lossless_sets: Vec<(BTreeSet<u8>, Ev)> =
+        views.iter().filter_map(|v| v.lossless.clone()).collect();
+    let fabric_lossless = majority(&lossless_sets).map(|x| x.0).unwrap_or_default();
+    // The hosts' CNP DSCP.
+    let cnp_dscps: Vec<(u64, Ev)> = d
+        .hosts
+        .iter()
+        .flat_map(|h| h.host.iter().flat_map(|h| &h.nics))
+        .filter_map(|n| n.cnp_dscp)
+        .collect();
+    let cnp_dscp = majority(&cnp_dscps);
+    let mut classes: Vec<Class> =
+        super::classes::classes(views, fabric_map.as_ref(), &fabric_lossless, notes);
+    // `dscp other`: the lossy class with the most DSCPs.
+    if let Some(i) = (0..classes.len())
+        .filter(|&i| !classes[i].lossless && !classes[i].dscp.is_empty())
+        .max_by_key(|&i| (classes[i].dscp.len(), std::cmp::Reverse(i)))
+    {
+        classes[i].other = true;
+    }
+    // CNP: the class of the hosts' CNP DSCP, else the strict lossy class with a DSCP.
+    let cnp_class = match &cnp_dscp {
+        Some((dscp, _)) => classes
+            .iter()
+            .position(|c| !c.other && c.dscp.iter().any(|&x| u64::from(x) == *dscp)),
+        None => None,
+    }
+    .or_else(|| {
+        let i = classes.iter().position(|c| {
+            !c.lossless && !c.other && !c.dscp.is_empty() && c.sched == Some(Sched::Strict)
+        })?;
+        if !classes.iter().any(|c| c.lossless) {
+            return None;
+        }
+        if let Some(at) = classes[i].at {
+            notes.push(Note::new(
+                NoteKind::Inferred,
+                at,
+                format!(
+                    "no host state names the CNP DSCP; the strict class on priority {} (DSCP {}) is taken as the CNP class",
+                    classes[i].priority,
+                    list(&classes[i].dscp)
+                ),
+            ).help("collect a host's state.json (its `cnp_dscp`) to know it"));
+        }
+        Some(i)
+    });
+    if let Some(i) = cnp_class {
+        classes[i].cnp = true;
+    }
+    name_classes(&mut classes);
+    // Lossless first, then CNP, then the rest by priority, `dscp other` last.
+    classes.sort_by_key(|c| (!c.lossless, !c.cnp, c.other, c.tc));
+    (classes, fabric_lossless)
+}
+
+/// Names each class by its role (`roce`, `cnp`, `bulk`, else `tc<N>`), unique.
+fn name_classes(classes: &mut [Class]) {
+    let mut used = BTreeSet::new();
+    for c in classes.iter_mut() {
+        let base = if c.cnp {
+            "cnp".to_string()
+        } else if c.lossless {
+            "roce".to_string()
+        } else if c.other {
+            "bulk".to_string()
+        } else {
+            format!("tc{}", c.tc)
+        };
+        let mut n = base.clone();
+        let mut k = 2;
+        while !used.insert(n.clone()) {
+            n = format!("{base}{k}");
+            k += 1;
+        }
+        c.name = n;
+    }
+}
+
+/// The RoCE MTU each host NIC reports, with where.
+fn host_mtus(d: &Deployed) -> Vec<(u64, Ev)> {
+    d.hosts
+        .iter()
+        .flat_map(|h| h.host.iter().flat_map(|h| &h.nics))
+        .filter_map(|n| n.mtu)
+        .collect()
+}
+
+/// Each switch's tier: 1 for a switch with a host cabled, then one more per hop up.
+fn tiers(d: &Deployed) -> BTreeMap<String, u8> {
+    let mut tier: BTreeMap<String, u8> = BTreeMap::new();
+    for c in &d.cables {
+        if matches!(c.peer, Peer::Host(..)) {
+            tier.insert(c.switch.clone(), 1);
+        }
+    }
+    for level in 1u8..8 {
+        let at_level: Vec<String> = tier
+            .iter()
+            .filter(|(_, t)| **t == level)
+            .map(|(n, _)| n.clone())
+            .collect();
+        for c in &d.cables {
+            if let Peer::Switch(other, _) = &c.peer {
+                for (a, b) in [(&c.switch, other), (other, &c.switch)] {
+                    if at_level.contains(a) && !tier.contains_key(b) {
+                        tier.insert(b.clone(), level + 1);
+                    }
+                }
+            }
+        }
+    }
+    tier
 }

@@ -61,16 +61,16 @@
 
 use std::collections::BTreeMap;
 
+use super::context::{
+    BufferPlan, HeadroomFormula, PauseThreshold, PortContext, SonicAsic, SonicBufferModel,
+    SonicPgProfile, SonicPlan, SonicPool, SonicPort, SonicProfile, Watchdog,
+};
 use crate::analysis::physics::sonic_headroom::{
     AsicConstants, SonicHeadroomInput, sonic_mellanox_headroom,
 };
 use crate::catalogue::{BufferDefaults, Hwsku, LookupRow, Platform, PortConfigRow, Sonic};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::{DeviceId, Fabric, SwitchId, SwitchModel};
-use crate::render::{
-    BufferPlan, HeadroomFormula, PauseThreshold, PortContext, SonicAsic, SonicBufferModel,
-    SonicPgProfile, SonicPlan, SonicPool, SonicPort, SonicProfile, Watchdog,
-};
 use crate::syntax::ast::BufferModel;
 
 /// The topology whose buffer layout fabricc follows: the default SKU's (`ACS-SN5600 t1`).
@@ -290,7 +290,7 @@ pub fn plan(
         })?;
     let mmu = model
         .buffer
-        .map(|b| b.value)
+        .map(|b| b.value.get())
         .or_else(|| sku.platform.buffer.usable.as_ref().map(|b| b.bytes))
         .ok_or_else(|| {
             cannot("the model has no `buffer` and the platform no usable buffer".into())
@@ -409,7 +409,7 @@ pub fn plan(
         pfc_to_pg_map,
         watchdog_scale,
         breakouts: breakout_rows(sku, ports),
-        switch_hash: crate::render::sonic_hash::switch_hash_fields(fabric.load_balance.as_ref()),
+        switch_hash: super::sonic_hash::switch_hash_fields(fabric.load_balance.as_ref()),
         ports: sonic_ports,
     };
     Ok((plan, buffer, watchdog))

@@ -41,9 +41,9 @@ fn watchdog_doc(w: Watchdog) -> WatchdogDoc {
             action,
         } => WatchdogDoc {
             enabled: true,
-            detect_ns: Some(detect_ns),
-            restore_ns: Some(restore_ns),
-            poll_ns: Some(poll_ns),
+            detect_ns: Some(detect_ns.get()),
+            restore_ns: Some(restore_ns.get()),
+            poll_ns: Some(poll_ns.get()),
             action: Some(action_name(action).into()),
         },
     }
@@ -190,7 +190,7 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
                         },
                     })
                     .collect(),
-                buffer_bytes: m.buffer.map(|b| b.value),
+                buffer_bytes: m.buffer.map(|b| b.value.get()),
                 lossless_limit: m.lossless_limit.map(|l| l.value),
                 cell_bytes: m.cell.map(|c| c.value),
                 dynamic_threshold: m.dynamic_threshold.value,
@@ -256,8 +256,8 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
             .map(|l| LinkDoc {
                 a: fabric.endpoint_name(l.a),
                 b: fabric.endpoint_name(l.b),
-                speed_mbps: l.speed,
-                cable_mm: l.cable_mm.value,
+                speed_mbps: l.speed.get(),
+                cable_mm: l.cable_mm.value.get(),
                 ecn: l
                     .ecn
                     .iter()

@@ -4,10 +4,12 @@
 //! point at the class, the override or the model a number came from.
 
 pub mod export;
+pub mod format;
 pub mod generate;
 pub mod git;
 pub mod limits;
 pub mod load;
+pub mod mtu;
 pub mod names;
 pub mod qos;
 pub mod resolve;
@@ -15,6 +17,7 @@ mod roles;
 mod spares;
 pub mod target;
 pub mod topology;
+pub mod units;
 
 use petgraph::graph::UnGraph;
 use serde::Serialize;
@@ -27,6 +30,7 @@ pub use crate::syntax::ast::{
 };
 pub use limits::Limits;
 pub use roles::off_fabric_note;
+pub use units::{Bytes, Mbps, Millimetres, Nanoseconds};
 
 /// A value and the place that set it; `default` when no statement did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +54,15 @@ impl<T> Sourced<T> {
             value,
             span,
             default: true,
+        }
+    }
+
+    /// The same place and provenance, the value converted (a number into its unit).
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Sourced<U> {
+        Sourced {
+            value: f(self.value),
+            span: self.span,
+            default: self.default,
         }
     }
 }
@@ -231,8 +244,8 @@ pub struct SwitchModel {
     /// `os cumulus 5.14`: the release the configuration is written for (Cumulus only).
     pub release: Option<Sourced<target::Release>>,
     pub ports: Sourced<Vec<PortGroup>>,
-    /// Shared packet buffer in bytes.
-    pub buffer: Option<Sourced<u64>>,
+    /// Shared packet buffer.
+    pub buffer: Option<Sourced<Bytes>>,
     pub lossless_limit: Option<Sourced<u8>>,
     /// Buffer cell size in bytes.
     pub cell: Option<Sourced<u64>>,
@@ -407,9 +420,8 @@ pub struct Endpoint {
 pub struct Link {
     pub a: Endpoint,
     pub b: Endpoint,
-    /// Mb/s.
-    pub speed: u64,
-    pub cable_mm: Sourced<u64>,
+    pub speed: Mbps,
+    pub cable_mm: Sourced<Millimetres>,
     pub span: Span,
     pub generated: Option<TierId>,
     /// `ecn CLASS …` on this link: thresholds of that class's queue on its switch ports
@@ -441,9 +453,9 @@ pub struct Tier {
 pub enum Watchdog {
     Off,
     On {
-        detect_ns: u64,
-        restore_ns: u64,
-        poll_ns: u64,
+        detect_ns: Nanoseconds,
+        restore_ns: Nanoseconds,
+        poll_ns: Nanoseconds,
         action: WatchdogAction,
     },
 }
@@ -465,9 +477,9 @@ pub struct LoadBalance {
 
 /// SONiC's `pfcwd start_default` values: 200 ms detection and restoration, drop.
 pub const DEFAULT_WATCHDOG: Watchdog = Watchdog::On {
-    detect_ns: 200_000_000,
-    restore_ns: 200_000_000,
-    poll_ns: 100_000_000,
+    detect_ns: Nanoseconds(200_000_000),
+    restore_ns: Nanoseconds(200_000_000),
+    poll_ns: Nanoseconds(100_000_000),
     action: WatchdogAction::Drop,
 };
 

@@ -95,7 +95,7 @@ impl ClassView {
     /// The ECN thresholds of this class's queue on a switch port of `link`: the link's own
     /// `ecn CLASS …`, over [`ClassView::ecn_at`] its speed.
     pub fn ecn_on(&self, link: &super::Link) -> Ecn {
-        let e = self.ecn_at(link.speed);
+        let e = self.ecn_at(link.speed.get());
         match link.ecn.iter().find(|(c, _)| *c == self.id) {
             Some((_, at)) => at.over(e),
             None => e,

@@ -23,6 +23,22 @@ impl std::fmt::Display for Release {
     }
 }
 
+// The releases `os cumulus RELEASE` and `os eos RELEASE` accept: the model checks them, the
+// views (`render::cumulus`, `render::eos`) default to the newest.
+
+/// The oldest release fabricc writes NVUE QoS for: the `qos mapping`, `pfc`,
+/// `congestion-control`, `egress-scheduler` and `traffic-pool` trees appeared in 5.3.0.
+pub const CUMULUS_OLDEST: Release = Release::new(5, 3);
+/// The newest release whose NVUE reference was read; the default.
+pub const CUMULUS_NEWEST: Release = Release::new(5, 17);
+
+/// The newest EOS release whose configuration model was read (AVD 6.4 follows EOS 4.35,
+/// aristanetworks/avd#6318); the default of `os eos`.
+pub const EOS_NEWEST: Release = Release::new(4, 35);
+/// The oldest release `os eos RELEASE` takes: fabricc's EOS lines need nothing older that a
+/// public source pins, so this is only a sanity bound on the number.
+pub const EOS_OLDEST: Release = Release::new(4, 0);
+
 /// The NIC driver a host script is written for: one script template and view per driver.
 /// The facts behind each (defaults, what the script can set) are `analysis::nic_drivers`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]

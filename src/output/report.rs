@@ -958,7 +958,7 @@ fn mermaid(f: &Fabric, diagnostics: &[Diagnostic]) -> String {
         let key = if a <= b { (a, b) } else { (b, a) };
         let e = edges.entry(key).or_default();
         e.0 += 1;
-        e.1.insert(l.speed);
+        e.1.insert(l.speed.get());
     }
     let ids: BTreeMap<&Group, String> = members
         .keys()

@@ -42,11 +42,8 @@ use super::{RenderError, escape, unsupported};
 
 pub const DEFAULT_PROFILE: &str = "default-global";
 
-/// The oldest release fabricc writes NVUE QoS for: the `qos mapping`, `pfc`,
-/// `congestion-control`, `egress-scheduler` and `traffic-pool` trees appeared in 5.3.0.
-pub const OLDEST: Release = Release::new(5, 3);
-/// The newest release whose NVUE reference was read; the default.
-pub const NEWEST: Release = Release::new(5, 17);
+// The bounds are model vocabulary (the model checks `os cumulus RELEASE` against them).
+pub use crate::model::target::{CUMULUS_NEWEST as NEWEST, CUMULUS_OLDEST as OLDEST};
 
 /// What an NVUE command needs, and from which release (NVUE reference "Version History").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,10 +79,7 @@ pub fn has(r: Release, f: Feature) -> bool {
         .is_none_or(|(_, first)| r >= *first)
 }
 
-/// Cumulus front-panel name: `swp<index+1>`.
-pub fn port_name(index: u32) -> String {
-    format!("swp{}", index.saturating_add(1))
-}
+pub use crate::lower::vocab::cumulus_port_name as port_name;
 
 #[derive(Debug, Serialize)]
 pub struct CumulusView {

@@ -54,12 +54,8 @@ const PROFILE: &str = "FABRICC_ROCE";
 /// The MMU queue profile of a Broadcom XGS switch.
 pub const MMU_PROFILE: &str = "FABRICC_LOSSLESS";
 
-/// The newest EOS release whose configuration model was read (AVD 6.4 follows EOS 4.35,
-/// aristanetworks/avd#6318); the default of `os eos`.
-pub const NEWEST: Release = Release::new(4, 35);
-/// The oldest release `os eos RELEASE` takes: fabricc's EOS lines need nothing older that a
-/// public source pins, so this is only a sanity bound on the number.
-pub const OLDEST: Release = Release::new(4, 0);
+// The bounds are model vocabulary (the model checks `os eos RELEASE` against them).
+pub use crate::model::target::{EOS_NEWEST as NEWEST, EOS_OLDEST as OLDEST};
 /// Sand (Jericho) platforms reserve traffic class and tx-queue 7 for control-plane traffic
 /// before this release (Arista TOI, "Sand platform switches have eight queues … queue 7 is not
 /// user-configurable … As of 4.33.0F, a limited set of features are configurable on tx-queue
@@ -100,11 +96,7 @@ impl QueueMode {
     }
 }
 
-/// EOS front-panel name of a multi-lane port: `Ethernet<index+1>/1` (without a platform; the
-/// catalogue names broken-out ports, `catalogue::Platform::port_name`).
-pub fn port_name(index: u32) -> String {
-    format!("Ethernet{}/1", index.saturating_add(1))
-}
+pub use crate::lower::vocab::eos_port_name as port_name;
 
 #[derive(Debug, Serialize)]
 pub struct EosView {

@@ -46,10 +46,11 @@ pub const CNP_TRANSMIT_PERCENT: u8 = 5;
 
 pub const CLASSIFIER: &str = "fabricc-dscp";
 
-/// Junos front-panel name: `et-0/0/<index>`.
-pub fn port_name(index: u32) -> String {
-    format!("et-0/0/{index}")
-}
+pub use crate::lower::vocab::{
+    junos_fill_bytes as fill_bytes, junos_fill_levels as fill_levels,
+    junos_fill_percent as fill_percent, junos_lossy_queue_bytes as lossy_queue_bytes,
+    junos_port_name as port_name,
+};
 
 /// A DSCP as a 6-bit binary code point (`26` → `011010`).
 pub fn dscp_bits(dscp: u8) -> String {
@@ -59,15 +60,6 @@ pub fn dscp_bits(dscp: u8) -> String {
 /// An 802.1p priority as a 3-bit binary code point (`3` → `011`).
 pub fn pcp_bits(priority: u8) -> String {
     format!("{:03b}", priority & 0x7)
-}
-
-/// Bytes as a percent of the queue buffer, rounded to nearest (not clamped).
-pub fn fill_percent(bytes: u64, queue_buffer: u64) -> u64 {
-    if queue_buffer == 0 {
-        return 100;
-    }
-    let pct = (u128::from(bytes) * 100 + u128::from(queue_buffer) / 2) / u128::from(queue_buffer);
-    u64::try_from(pct).unwrap_or(u64::MAX)
 }
 
 /// ETS weights scaled to `room` percent (largest remainder, ties to the lower index), so the
@@ -567,33 +559,6 @@ pub fn view(ctx: &SwitchContext) -> Result<(JunosView, Vec<Note>), RenderError> 
 }
 
 /// The drop profile of `class`: whole-percent fill levels of `queue_buffer`, min < max.
-/// What one lossy queue may hold: the same α share of the (smaller) lossy partition.
-pub fn lossy_queue_bytes(b: &super::context::BufferPlan) -> u64 {
-    if b.egress_lossless_pool_bytes == 0 {
-        0
-    } else {
-        u64::try_from(
-            u128::from(b.lossless_queue_buffer_bytes) * u128::from(b.egress_lossy_pool_bytes)
-                / u128::from(b.egress_lossless_pool_bytes),
-        )
-        .unwrap_or(u64::MAX)
-    }
-}
-
-/// The whole-percent fill levels Junos is given for byte thresholds over a queue of
-/// `queue_buffer` bytes: nearest percent, the low one at least 1 % and at most 99 %, the high
-/// one above it (Junos refuses equal fill levels).
-pub fn fill_levels(min_bytes: u64, max_bytes: u64, queue_buffer: u64) -> (u64, u64) {
-    let min = fill_percent(min_bytes, queue_buffer).clamp(1, 99);
-    let max = fill_percent(max_bytes, queue_buffer).clamp(min + 1, 100);
-    (min, max)
-}
-
-/// `pct` percent of `queue_buffer`, in bytes (what a fill level means on the switch).
-pub fn fill_bytes(pct: u64, queue_buffer: u64) -> u64 {
-    u64::try_from(u128::from(queue_buffer) * u128::from(pct) / 100).unwrap_or(u64::MAX)
-}
-
 fn drop_profile(class: &str, e: Ecn, queue_buffer: u64, notes: &mut Vec<Note>) -> JDropProfile {
     let asked_min = fill_percent(e.min_bytes, queue_buffer);
     let asked_max = fill_percent(e.max_bytes, queue_buffer);

@@ -9,7 +9,6 @@
 //! Templates decide nothing.
 
 mod bond_findings;
-pub mod context;
 pub mod cumulus;
 pub mod eos;
 pub mod error;
@@ -22,7 +21,6 @@ pub mod lb;
 pub mod nxos;
 pub mod preflight;
 pub mod sonic;
-pub mod sonic_hash;
 pub mod templates;
 mod variants;
 pub mod view_class;
@@ -31,7 +29,11 @@ use minijinja::Value;
 use minijinja::value::Serde;
 use serde::Serialize;
 
-pub use context::*;
+// The contexts and SONiC's hash vocabulary are lowering's output and vocabulary; they keep
+// their old paths here (`render::SwitchContext`, `render::context`, `render::sonic_hash`).
+pub use crate::lower::context::{self, *};
+pub use crate::lower::sonic_hash;
+pub use crate::lower::vocab::{EcnWritten, ecn_as_written};
 pub use error::RenderError;
 pub(crate) use error::{invalid, unsupported};
 pub use fidelity::{Note, NoteKind, Property};
@@ -326,52 +328,4 @@ fn check_ecn(dev: &str, what: &str, e: Ecn) -> Result<(), RenderError> {
         ));
     }
     Ok(())
-}
-
-/// ECN thresholds as a target writes them: the bytes the switch will really use and how they
-/// follow from the model's bytes (report.md prints both; FAB315 judges the first).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EcnWritten {
-    pub min_bytes: u64,
-    pub max_bytes: u64,
-    /// The conversion, one line of Markdown.
-    pub how: String,
-}
-
-/// How `os` writes ECN thresholds `e` on a queue of `ctx` (lossless or lossy).
-pub fn ecn_as_written(ctx: &SwitchContext, lossless: bool, e: Ecn) -> EcnWritten {
-    match ctx.os {
-        SwitchOs::Sonic | SwitchOs::Cumulus | SwitchOs::Eos => EcnWritten {
-            min_bytes: e.min_bytes,
-            max_bytes: e.max_bytes,
-            how: "bytes as given".into(),
-        },
-        SwitchOs::Nxos => {
-            let (min, max) = (nxos::kbytes(e.min_bytes), nxos::kbytes(e.max_bytes));
-            EcnWritten {
-                min_bytes: min.saturating_mul(1000),
-                max_bytes: max.saturating_mul(1000),
-                how: format!(
-                    "`{min} kbytes` / `{max} kbytes`: ⌈bytes / 1000⌉ (1 kbyte = 1,000 B assumed)"
-                ),
-            }
-        }
-        SwitchOs::Junos => {
-            let base = if lossless {
-                ctx.buffer.lossless_queue_buffer_bytes
-            } else {
-                junos::lossy_queue_bytes(&ctx.buffer)
-            };
-            let (min, max) = junos::fill_levels(e.min_bytes, e.max_bytes, base);
-            let (bmin, bmax) = (junos::fill_bytes(min, base), junos::fill_bytes(max, base));
-            EcnWritten {
-                min_bytes: bmin,
-                max_bytes: bmax,
-                how: format!(
-                    "`fill-level [ {min} {max} ]`: whole percent of the {base} B one queue may hold (α/(1+α) of its egress partition, α = 2^{}), nearest, low level 1..99 %, high above it; = {bmin} B / {bmax} B",
-                    ctx.buffer.queue_log2_alpha
-                ),
-            }
-        }
-    }
 }

@@ -51,10 +51,7 @@ pub const PAUSE_BUFFER_CABLE_M: u32 = 100;
 pub const QUEUING_POLICY: &str = "QOS_EGRESS_PORT";
 pub const INGRESS_POLICY: &str = "QOS_INGRESS_PAUSE";
 
-/// NX-OS front-panel name: `Ethernet1/<index+1>`.
-pub fn port_name(index: u32) -> String {
-    format!("Ethernet1/{}", index.saturating_add(1))
-}
+pub use crate::lower::vocab::{nxos_kbytes as kbytes, nxos_port_name as port_name};
 
 #[derive(Debug, Serialize)]
 pub struct NxosView {
@@ -195,13 +192,6 @@ fn nq_class(q: u8) -> String {
     } else {
         format!("c-8q-nq{q}")
     }
-}
-
-/// Bytes as NX-OS `kbytes`, rounded up so a threshold never shrinks. Cisco's examples only
-/// ever use `kbytes` and do not say whether it is 1000 or 1024 B; 1000 is assumed (see
-/// docs/targets.md, open questions).
-pub fn kbytes(bytes: u64) -> u64 {
-    bytes.div_ceil(1000)
 }
 
 fn ecn_args(e: Ecn) -> String {

@@ -208,11 +208,7 @@ pub fn list_tables(plan: &super::context::SonicPlan) -> ListTables {
 pub const MAP_NAME: &str = "FABRICC";
 const INGRESS_POOL: &str = "ingress_lossless_pool";
 
-/// SONiC front-panel name `Ethernet<index · lanes_per_port>`: what neighbours call a port of
-/// a SONiC model no SKU names (FAB950); SKU names come from the catalogue.
-pub fn port_name(index: u32, lanes_per_port: u32) -> String {
-    format!("Ethernet{}", index.saturating_mul(lanes_per_port))
-}
+pub use crate::lower::vocab::sonic_port_name as port_name;
 
 /// The name buffermgrd gives a traditional lossless PG profile (the tests compare with it).
 #[cfg(test)]

@@ -213,7 +213,7 @@ fn fab617_fix_clears_it() {
                 )
             )
         })
-        .map(|l| l.speed / 1000)
+        .map(|l| l.speed.get() / 1000)
         .collect();
     // Two L1 uplinks and the L2 one at 800G; the last statement asks for 400G.
     assert_eq!(uplinks, [800, 800, 800, 400]);

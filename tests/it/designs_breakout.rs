@@ -54,7 +54,7 @@ fn switch_ends(f: &Fabric) -> Vec<(SwitchId, u32, u64, String)> {
     for l in &f.links {
         for e in [l.a, l.b] {
             if let DeviceId::Switch(s) = e.device {
-                out.push((s, e.port, l.speed, vendor_port_name(f, s, e.port)));
+                out.push((s, e.port, l.speed.get(), vendor_port_name(f, s, e.port)));
             }
         }
     }

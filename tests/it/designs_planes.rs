@@ -246,7 +246,7 @@ fn meta_ctsw_is_a_chassis_named_and_buffered_per_card() {
     }
     // Buffer: one ASIC's of the card (SONiC's t2 ingress_lossless_pool), not the chassis's.
     assert_eq!(card.asic_count(), 2);
-    assert_eq!(model.buffer.map(|b| b.value), Some(6_441_610_000));
+    assert_eq!(model.buffer.map(|b| b.value.get()), Some(6_441_610_000));
     assert_eq!(card.buffer_bytes(), Some(6_441_610_000));
     let cp = model.card_port(18).expect("port 19 of slot 3");
     assert_eq!((cp.slot, cp.port, cp.asic), (3, 19, 1));
@@ -433,7 +433,7 @@ fn dual_tor_lacp_bond() {
             assert_eq!(n.plane, 0);
             // Spares on the 8 ports after 128 down and 60 up.
             assert_eq!(peer.port >= 188, spare(h), "{} {name}", h.name);
-            assert_eq!(l.speed, 200_000);
+            assert_eq!(l.speed.get(), 200_000);
         }
     }
     // The ToRs' ratio counts the 128 active hosts only: 25.6T down, 24T up.

@@ -7,8 +7,8 @@ use std::path::Path;
 
 use fabricc::analysis::headroom::{HeadroomPlan, headroom_plan};
 use fabricc::analysis::physics::{PauseThreshold, mlx5_xoff};
-use fabricc::analysis::qos_plan::{ROCE_HEADER_ALLOWANCE, host_netdev_mtu};
 use fabricc::diagnostic::Code;
+use fabricc::model::mtu::ROCE_HEADER_ALLOWANCE;
 use fabricc::model::{Fabric, Limits};
 use fabricc::pipeline::{self, Checked};
 use fabricc::source::Sources;
@@ -124,9 +124,9 @@ const HOSTED: &str = "
 fn host_ports_use_the_netdev_mtu_and_carry_the_nic_side() {
     let (f, checked) = fabric(&format!("fabric t {{{CLASSES}{HOSTED}}}"));
     assert_eq!(checked.errors(), 0, "{:?}", checked.diagnostics);
-    assert_eq!(host_netdev_mtu(&f), 4096 + ROCE_HEADER_ALLOWANCE);
+    assert_eq!(f.host_netdev_mtu(), 4096 + ROCE_HEADER_ALLOWANCE);
     assert_eq!(
-        host_netdev_mtu(&f),
+        f.host_netdev_mtu(),
         4200,
         "NVIDIA: netdev MTU 4200 for RoCE MTU 4096"
     );

@@ -54,7 +54,7 @@ fn the_platform_fills_what_the_model_leaves_open() {
         "front-panel cages, the SFP left out"
     );
     assert!(m.ports.default, "taken from the platform");
-    assert_eq!(m.buffer.map(|b| b.value), Some(158_229_504));
+    assert_eq!(m.buffer.map(|b| b.value.get()), Some(158_229_504));
     assert_eq!(m.cell.map(|c| c.value), Some(192));
     assert_eq!(m.lossless_limit, None, "not sourced for Spectrum-4");
     assert_eq!(
@@ -74,7 +74,7 @@ fn explicit_properties_win_and_breakouts_fit() {
     let m = &fabric.switch_models[0];
     assert_eq!(m.ports.value, vec![g(128, 400)]);
     assert!(!m.ports.default);
-    assert_eq!(m.buffer.map(|b| b.value), Some(100_000_000));
+    assert_eq!(m.buffer.map(|b| b.value.get()), Some(100_000_000));
     assert_eq!(m.cell.map(|c| c.value), Some(192), "still the platform's");
     assert_eq!(
         m.buffer_model.map(|b| b.value),
@@ -96,7 +96,7 @@ fn a_platform_that_runs_several_oses_needs_os() {
     let fabric = fabric.expect("resolves");
     let m = &fabric.switch_models[0];
     assert_eq!(m.os.value, Os::Junos);
-    assert_eq!(m.buffer.map(|b| b.value), Some(165_200_000));
+    assert_eq!(m.buffer.map(|b| b.value.get()), Some(165_200_000));
     assert_eq!(m.buffer_model, None, "not SONiC");
 }
 

@@ -603,26 +603,68 @@ impl<'a> Prover<'a> {
     }
 
     /// Proves `key`: the pairs it cuts off (the first `listing` of them kept), and, when
-    /// `want_cycle`, whether its graph has a cycle.
+    /// `want_cycle`, whether its graph has a cycle. The scenario is applied to `self.net`
+    /// for the proof and undone before returning.
     fn prove(&mut self, key: &[usize], listing: usize, want_cycle: bool) -> Proved {
-        let cx = self.cx;
-        let f = cx.fabric;
-        let intact = self.intact;
-        let ends = &intact.net.ends;
         let (adj_removed, detached) = self.removes(key);
-        let none = Proved {
-            pairs: Vec::new(),
-            total: 0,
-            cyclic: false,
-        };
         if detached.is_empty() && adj_removed.is_empty() {
-            return none; // only some parallel links: the declared fabric's proof covers it
+            // Only some parallel links: the declared fabric's proof covers it.
+            return Proved {
+                pairs: Vec::new(),
+                total: 0,
+                cyclic: false,
+            };
         }
         apply(&mut self.net, &adj_removed, &detached, true);
+        let cut = Cut::new(adj_removed, detached);
+        let affected = self.affected_dests(&cut.adj_removed);
+        // Only endpoints cut off entirely, nothing re-routed and nothing to list: count, from
+        // the declared fabric's reachability alone. The graph is a subgraph of the declared
+        // one (fewer sources, the same tables), so no cycle either.
+        let proved = if listing == 0
+            && self.counts_fit
+            && affected.is_empty()
+            && cut
+                .units
+                .iter()
+                .all(|&u| self.net.unit_attach[u as usize].is_empty())
+        {
+            Proved {
+                pairs: Vec::new(),
+                total: self.count_cut_off(&cut),
+                cyclic: false,
+            }
+        } else {
+            let rerouted = self.rerouted(&affected, &cut);
+            let reach = self.reachability(&rerouted);
+            let mut sample = PairSample::new(listing);
+            self.cut_toward_rerouted(&cut, &rerouted, &reach, &mut sample);
+            self.cut_from_detached(&cut, &reach, &mut sample);
+            let (pairs, total) = sample.finish();
+            Proved {
+                pairs,
+                total,
+                cyclic: want_cycle && self.check_cbd && self.has_cycle(&rerouted),
+            }
+        };
+        apply(&mut self.net, &cut.adj_removed, &cut.detached, false);
+        proved
+    }
+
+    /// Whether endpoint `u` takes part (an isolated endpoint sends and receives nothing).
+    fn live(&self, u: u32) -> bool {
+        !self.cx.isolated.get(u as usize).copied().unwrap_or(false)
+    }
+
+    /// The destinations (intact indices, sorted, unique) whose routing the applied scenario
+    /// changes: a removed switch adjacency the models or a static route use, or a static
+    /// route withdrawn.
+    fn affected_dests(&self, adj_removed: &[SwitchPair]) -> Vec<usize> {
+        let f = self.cx.fabric;
+        let intact = self.intact;
         let net = &self.net;
-        // Destinations whose routing changes.
-        let mut affected: Vec<usize> = intact.model_affected(&adj_removed);
-        for p in &adj_removed {
+        let mut affected: Vec<usize> = intact.model_affected(adj_removed);
+        for p in adj_removed {
             if let Some(ds) = intact.static_uses.get(p) {
                 affected.extend(ds.iter().map(|&d| d as usize));
             }
@@ -657,47 +699,29 @@ impl<'a> Prover<'a> {
         }
         affected.sort_unstable();
         affected.dedup();
-        let detached_units: Vec<u32> = {
-            let mut v: Vec<u32> = detached.iter().map(|&(u, _)| u).collect();
-            v.sort_unstable();
-            v.dedup();
-            v
-        };
-        let is_detached = |u: u32| detached_units.binary_search(&u).is_ok();
+        affected
+    }
+
+    /// The pairs the scenario cuts off when it only detaches endpoints (the fast path).
+    fn count_cut_off(&mut self, cut: &Cut) -> u64 {
+        let intact = self.intact;
+        let cx = self.cx;
         let live = |u: u32| !cx.isolated.get(u as usize).copied().unwrap_or(false);
-        let same_host = |u: u32| ends.of_host(ends.host[u as usize]);
-        // Only endpoints cut off entirely, nothing re-routed and nothing to list: count, from
-        // the declared fabric's reachability alone. The graph is a subgraph of the declared
-        // one (fewer sources, the same tables), so no cycle either.
-        if listing == 0
-            && self.counts_fit
-            && affected.is_empty()
-            && detached_units
-                .iter()
-                .all(|&u| net.unit_attach[u as usize].is_empty())
-        {
-            let c = self
-                .counts
-                .get_or_insert_with(|| Counts::new(intact, &self.classes, &self.group_live));
-            let total = c.cut_off(intact, &detached_units, &live);
-            apply(&mut self.net, &adj_removed, &detached, false);
-            return Proved {
-                pairs: Vec::new(),
-                total,
-                cyclic: false,
-            };
-        }
-        // Re-routed destinations: the affected groups (without detached endpoints), and each
-        // detached endpoint on its own.
+        let c = self
+            .counts
+            .get_or_insert_with(|| Counts::new(intact, &self.classes, &self.group_live));
+        c.cut_off(intact, &cut.units, &live)
+    }
+
+    /// Re-routed destinations: the affected groups (without detached endpoints), and each
+    /// detached endpoint on its own (`None`: no intact group stands for it).
+    fn rerouted(&self, affected: &[usize], cut: &Cut) -> Vec<(Option<usize>, Dest)> {
+        let intact = self.intact;
+        let ends = &intact.net.ends;
         let mut rerouted: Vec<(Option<usize>, Dest)> = Vec::new();
-        for &d in &affected {
+        for &d in affected {
             let old = &intact.dests[d];
-            let units: Vec<u32> = old
-                .units
-                .iter()
-                .copied()
-                .filter(|&u| !is_detached(u))
-                .collect();
+            let units = cut.kept(&old.units);
             if !units.is_empty() {
                 rerouted.push((
                     Some(d),
@@ -705,23 +729,27 @@ impl<'a> Prover<'a> {
                 ));
             }
         }
-        for &u in &detached_units {
+        for &u in &cut.units {
             let old = &intact.dests[intact.dest_of[u as usize]];
             rerouted.push((
                 None,
                 Dest::new(
                     ends,
                     vec![u],
-                    net.unit_attach[u as usize].clone(),
+                    self.net.unit_attach[u as usize].clone(),
                     old.routes.clone(),
                 ),
             ));
         }
+        rerouted
+    }
 
-        // Reachability.
-        let mut ok_new: HashMap<usize, Vec<bool>> = HashMap::new(); // by intact dest index
-        let mut ok_unit: HashMap<u32, Vec<bool>> = HashMap::new();
-        for (old, d) in &rerouted {
+    /// Which switches deliver to each re-routed destination in the scenario.
+    fn reachability(&self, rerouted: &[(Option<usize>, Dest)]) -> Reach {
+        let f = self.cx.fabric;
+        let net = &self.net;
+        let mut reach = Reach::default();
+        for (old, d) in rerouted {
             // Delivery needs an attachment (the models deliver only there, and a static
             // route via a host only where the endpoint is cabled): nothing reaches it.
             let ok = if d.attach.is_empty() {
@@ -731,23 +759,35 @@ impl<'a> Prover<'a> {
             };
             match old {
                 Some(i) => {
-                    ok_new.insert(*i, ok);
+                    reach.by_dest.insert(*i, ok);
                 }
                 None => {
-                    ok_unit.insert(d.units[0], ok);
+                    reach.by_unit.insert(d.units[0], ok);
                 }
             }
         }
-        let mut cut = PairSample::new(listing);
-        let reaches = |attach: &[u32], ok: &[bool]| attach.iter().any(|&s| ok[s as usize * 2 + UP]);
-        // Sources that did not change, toward re-routed destinations.
-        for (old, d) in &rerouted {
+        reach
+    }
+
+    /// Sources the scenario did not change, toward re-routed destinations: a source class
+    /// that reached before and does not now.
+    fn cut_toward_rerouted(
+        &self,
+        cut: &Cut,
+        rerouted: &[(Option<usize>, Dest)],
+        reach: &Reach,
+        sample: &mut PairSample,
+    ) {
+        let intact = self.intact;
+        let ends = &intact.net.ends;
+        let same_host = |u: u32| ends.of_host(ends.host[u as usize]);
+        for (old, d) in rerouted {
             let ok_now = match old {
-                Some(i) => &ok_new[i],
-                None => &ok_unit[&d.units[0]],
+                Some(i) => &reach.by_dest[i],
+                None => &reach.by_unit[&d.units[0]],
             };
             let ok_before = &intact.ok[old.unwrap_or_else(|| intact.dest_of[d.units[0] as usize])];
-            let dst: Vec<u32> = d.units.iter().copied().filter(|&u| live(u)).collect();
+            let dst: Vec<u32> = d.units.iter().copied().filter(|&u| self.live(u)).collect();
             if dst.is_empty() {
                 continue;
             }
@@ -755,86 +795,129 @@ impl<'a> Prover<'a> {
                 if reaches(attach, ok_now) || !reaches(attach, ok_before) {
                     continue;
                 }
-                if detached_units
-                    .iter()
-                    .any(|u| units.binary_search(u).is_ok())
-                {
-                    let kept: Vec<u32> =
-                        units.iter().copied().filter(|&u| !is_detached(u)).collect();
-                    cut.push_product(&kept, &dst, same_host);
+                if cut.touches(units) {
+                    sample.push_product(&cut.kept(units), &dst, same_host);
                 } else {
-                    cut.push_product(units, &dst, same_host);
+                    sample.push_product(units, &dst, same_host);
                 }
             }
         }
-        // Detached endpoints as sources, toward every destination: per group (without the
-        // detached endpoints), then the detached endpoints one by one.
-        for &u in detached_units.iter().filter(|&&u| live(u)) {
+    }
+
+    /// Detached endpoints as sources, toward every destination: per group (without the
+    /// detached endpoints), then the detached endpoints one by one.
+    fn cut_from_detached(&self, cut: &Cut, reach: &Reach, sample: &mut PairSample) {
+        let intact = self.intact;
+        let net = &self.net;
+        let ends = &intact.net.ends;
+        let same_host = |u: u32| ends.of_host(ends.host[u as usize]);
+        for &u in cut.units.iter().filter(|&&u| self.live(u)) {
             let before = intact.net.unit_attach[u as usize].as_slice();
             let now = net.unit_attach[u as usize].as_slice();
             for (i, units) in self.group_live.iter().enumerate() {
                 let ok_before = &intact.ok[i];
-                let ok_now = ok_new.get(&i).unwrap_or(ok_before);
+                let ok_now = reach.by_dest.get(&i).unwrap_or(ok_before);
                 if !reaches(now, ok_now) && reaches(before, ok_before) {
-                    if detached_units
-                        .iter()
-                        .any(|v| units.binary_search(v).is_ok())
-                    {
-                        let kept: Vec<u32> =
-                            units.iter().copied().filter(|&v| !is_detached(v)).collect();
-                        cut.push_product(&[u], &kept, same_host);
+                    if cut.touches(units) {
+                        sample.push_product(&[u], &cut.kept(units), same_host);
                     } else {
-                        cut.push_product(&[u], units, same_host);
+                        sample.push_product(&[u], units, same_host);
                     }
                 }
             }
-            for &v in detached_units.iter().filter(|&&v| v != u && live(v)) {
+            for &v in cut.units.iter().filter(|&&v| v != u && self.live(v)) {
                 let ok_before = &intact.ok[intact.dest_of[v as usize]];
-                if !reaches(now, &ok_unit[&v]) && reaches(before, ok_before) {
-                    cut.push_product(&[u], &[v], same_host);
+                if !reaches(now, &reach.by_unit[&v]) && reaches(before, ok_before) {
+                    sample.push_product(&[u], &[v], same_host);
                 }
             }
-        }
-        let (pairs, total) = cut.finish();
-
-        // Cycles.
-        let mut cyclic = false;
-        if want_cycle && self.check_cbd {
-            let mut forward = self.positions.is_some();
-            if let Some(pos) = &self.positions {
-                'dests: for (_, d) in &rerouted {
-                    let t = routing::table(f, net, d);
-                    let mut bad = false;
-                    super::buffer_graph::dest_edges(
-                        &cx.qos,
-                        net,
-                        d,
-                        &t,
-                        |a: Queue, b: Queue| match (pos.get(&a), pos.get(&b)) {
-                            (Some(x), Some(y)) if x < y => {}
-                            _ => bad = true,
-                        },
-                    );
-                    if bad {
-                        forward = false;
-                        break 'dests;
-                    }
-                }
-            }
-            if !forward {
-                // Exact: the scenario's whole graph.
-                let mut g = BufferDependencyGraph::default();
-                let _ = cx.routes(net.clone(), 0, Some(&mut g));
-                cyclic = !g.cyclic_components().is_empty();
-            }
-        }
-        apply(&mut self.net, &adj_removed, &detached, false);
-        Proved {
-            pairs,
-            total,
-            cyclic,
         }
     }
+
+    /// Whether the scenario's buffer dependency graph has a cycle: cheap when every new edge
+    /// of the re-routed destinations runs forward in the declared graph's topological order,
+    /// else the scenario's whole graph is built.
+    fn has_cycle(&self, rerouted: &[(Option<usize>, Dest)]) -> bool {
+        let cx = self.cx;
+        let f = cx.fabric;
+        let net = &self.net;
+        let mut forward = self.positions.is_some();
+        if let Some(pos) = &self.positions {
+            'dests: for (_, d) in rerouted {
+                let t = routing::table(f, net, d);
+                let mut bad = false;
+                super::buffer_graph::dest_edges(&cx.qos, net, d, &t, |a: Queue, b: Queue| {
+                    match (pos.get(&a), pos.get(&b)) {
+                        (Some(x), Some(y)) if x < y => {}
+                        _ => bad = true,
+                    }
+                });
+                if bad {
+                    forward = false;
+                    break 'dests;
+                }
+            }
+        }
+        if forward {
+            return false;
+        }
+        // Exact: the scenario's whole graph.
+        let mut g = BufferDependencyGraph::default();
+        let _ = cx.routes(net.clone(), 0, Some(&mut g));
+        !g.cyclic_components().is_empty()
+    }
+}
+
+/// Whether a source attached at `attach` reaches a destination whose deliverability is `ok`.
+fn reaches(attach: &[u32], ok: &[bool]) -> bool {
+    attach.iter().any(|&s| ok[s as usize * 2 + UP])
+}
+
+/// One failure scenario as applied: the switch adjacencies it removes, the (endpoint,
+/// switch) attachments it cuts, and the endpoints it detaches (sorted, unique).
+struct Cut {
+    adj_removed: Vec<SwitchPair>,
+    detached: Vec<Detached>,
+    units: Vec<u32>,
+}
+
+impl Cut {
+    fn new(adj_removed: Vec<SwitchPair>, detached: Vec<Detached>) -> Cut {
+        let mut units: Vec<u32> = detached.iter().map(|&(u, _)| u).collect();
+        units.sort_unstable();
+        units.dedup();
+        Cut {
+            adj_removed,
+            detached,
+            units,
+        }
+    }
+
+    fn detaches(&self, u: u32) -> bool {
+        self.units.binary_search(&u).is_ok()
+    }
+
+    /// Whether any of `units` (sorted) is detached.
+    fn touches(&self, units: &[u32]) -> bool {
+        self.units.iter().any(|u| units.binary_search(u).is_ok())
+    }
+
+    /// `units` without the detached endpoints.
+    fn kept(&self, units: &[u32]) -> Vec<u32> {
+        units
+            .iter()
+            .copied()
+            .filter(|&u| !self.detaches(u))
+            .collect()
+    }
+}
+
+/// Deliverability of the re-routed destinations in a scenario: by intact destination index,
+/// and for each detached endpoint by its unit.
+#[derive(Default)]
+struct Reach {
+    by_dest: HashMap<usize, Vec<bool>>,
+    by_unit: HashMap<u32, Vec<bool>>,
 }
 
 /// Reachability of the fabric as declared, by (source class, destination group), with the

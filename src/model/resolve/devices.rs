@@ -7,13 +7,14 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::model::generate::{self, GenEnd, WiredHost};
 use crate::model::names::{expand, natural_cmp};
 use crate::model::{
-    ClassOverride, DeviceId, Endpoint, Fabric, Host, HostId, Limits, Link, LinkId, Nic, Sourced,
-    Switch, SwitchId, Tier, TierId, Watchdog,
+    ClassOverride, DeviceId, Endpoint, Fabric, Host, HostId, Limits, Link, LinkId, Mbps,
+    Millimetres, Nic, Sourced, Switch, SwitchId, Tier, TierId, Watchdog,
 };
 use crate::span::Span;
 use crate::syntax::ast::{self, HostProp, NicRole, StmtKind, SwitchProp};
 use crate::syntax::bounds::pci_address;
 
+use super::attach::attach;
 use super::classes::{self, ClassDraft};
 use super::slot::put;
 use super::{Names, links, lookup, undefined};
@@ -560,21 +561,14 @@ pub(super) fn build(
         fabric.links.push(Link {
             a,
             b,
-            speed: g.speed,
-            cable_mm: g.cable_mm,
+            speed: Mbps(g.speed),
+            cable_mm: g.cable_mm.map(Millimetres),
             span: g.span,
             generated: Some(g.tier),
             ecn: Vec::new(),
         });
     }
     links::bind(fabric, &raw_links, &switch_ids, &host_ids, diags);
-}
-
-pub(super) fn attach(fabric: &mut Fabric, e: Endpoint, link: LinkId) {
-    match e.device {
-        DeviceId::Switch(s) => fabric.switches[s.index()].ports[e.port as usize] = Some(link),
-        DeviceId::Host(h) => fabric.hosts[h.index()].nics[e.port as usize].link = Some(link),
-    }
 }
 
 fn switch_props(

@@ -8,11 +8,13 @@ use std::collections::HashMap;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::names::expand;
 use crate::model::{
-    DEFAULT_CABLE_MM, DeviceId, Endpoint, Fabric, HostId, Limits, Link, LinkId, Sourced, SwitchId,
+    DEFAULT_CABLE_MM, DeviceId, Endpoint, Fabric, HostId, Limits, Link, LinkId, Mbps, Millimetres,
+    Sourced, SwitchId,
 };
 use crate::span::Span;
 use crate::syntax::ast::{self, LinkProp, StmtKind};
 
+use super::attach::attach;
 use super::slot::put;
 use super::undefined;
 
@@ -340,8 +342,8 @@ pub(super) fn bind(
             None => ca.min(cb),
         };
         let id = LinkId(fabric.links.len() as u32);
-        super::devices::attach(fabric, ea, id);
-        super::devices::attach(fabric, eb, id);
+        attach(fabric, ea, id);
+        attach(fabric, eb, id);
         let cable = l
             .cable
             .unwrap_or(Sourced::default_at(DEFAULT_CABLE_MM, l.span));
@@ -374,8 +376,8 @@ pub(super) fn bind(
         fabric.links.push(Link {
             a: ea,
             b: eb,
-            speed,
-            cable_mm: cable,
+            speed: Mbps(speed),
+            cable_mm: cable.map(Millimetres),
             span: l.span,
             generated: None,
             ecn,

@@ -6,6 +6,7 @@
 //! bind links to concrete ports, apply overrides, resolve routing statements, and build the
 //! topology graph. Every problem is reported; none stops the others.
 
+mod attach;
 mod bonds;
 mod chassis;
 pub mod classes;

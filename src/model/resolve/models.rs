@@ -7,12 +7,12 @@
 //! it matters (more ports than its cages give, a buffer beyond its figure, another cell) is
 //! FAB110. An unknown platform is FAB108, an `os` the platform does not run FAB109.
 
-use crate::analysis::group::thousands;
 use crate::catalogue::{self, NicPlatform, Platform, PortsMisfit};
 use crate::diagnostic::{Code, Diagnostic, did_you_mean};
+use crate::model::format::thousands;
+use crate::model::target::{CUMULUS_NEWEST, CUMULUS_OLDEST, EOS_NEWEST, EOS_OLDEST};
 use crate::model::target::{NicDriver, Release};
-use crate::model::{BufferModel, CageBreakout, NicModel, PortGroup, Sourced, SwitchModel};
-use crate::render::{cumulus, eos};
+use crate::model::{BufferModel, Bytes, CageBreakout, NicModel, PortGroup, Sourced, SwitchModel};
 use crate::span::Span;
 use crate::syntax::ast::{self, NicModelProp, Os, SwitchModelProp};
 
@@ -318,7 +318,7 @@ pub fn switch_model(
         os,
         release,
         ports: ports.unwrap_or(Sourced::default_at(vec![PortGroup::plain(1, 100_000)], at)),
-        buffer,
+        buffer: buffer.map(|b| b.map(Bytes)),
         lossless_limit,
         cell: cell_bytes,
         dynamic_threshold: dynamic_threshold.unwrap_or(Sourced::default_at(0, at)),
@@ -337,8 +337,8 @@ fn release_of(
 ) -> Option<Sourced<Release>> {
     let release = Release::new(r.major, r.minor);
     let (name, oldest, newest) = match os {
-        Os::Cumulus => ("Cumulus Linux", cumulus::OLDEST, cumulus::NEWEST),
-        Os::Eos => ("EOS", eos::OLDEST, eos::NEWEST),
+        Os::Cumulus => ("Cumulus Linux", CUMULUS_OLDEST, CUMULUS_NEWEST),
+        Os::Eos => ("EOS", EOS_OLDEST, EOS_NEWEST),
         Os::Sonic | Os::Nxos | Os::Junos => {
             diags.push(
                 Diagnostic::new(

@@ -65,7 +65,7 @@ pub(super) fn check(fabric: &Fabric, placed: &[Placed], diags: &mut Vec<Diagnost
         });
         let best = |i: usize| better[i].map_or(caps[i], |b| b.speed.max(caps[i]));
         let could = best(0).min(best(1));
-        if could <= link.speed {
+        if could <= link.speed.get() {
             continue;
         }
         for i in 0..2 {
@@ -84,7 +84,7 @@ pub(super) fn check(fabric: &Fabric, placed: &[Placed], diags: &mut Vec<Diagnost
                     links: 1,
                     got: ends[i].0,
                     got_speed: caps[i],
-                    runs: link.speed,
+                    runs: link.speed.get(),
                     could,
                     better: b,
                 });
@@ -127,7 +127,7 @@ fn faster_port(
         }
         let candidate = match slot {
             None => &mut free,
-            Some(l) if movable.get(&(s, q)) == Some(l) && fabric.link(*l).speed <= mine => {
+            Some(l) if movable.get(&(s, q)) == Some(l) && fabric.link(*l).speed.get() <= mine => {
                 &mut held
             }
             Some(_) => continue,
@@ -187,7 +187,7 @@ fn finding(fabric: &Fabric, f: &Finding) -> Diagnostic {
                 format!(
                     "{who} while `{fast}` ({}) carries a {} link written earlier: statement order gave the fast port to the slow link",
                     g(f.better.speed),
-                    g(holder.speed)
+                    g(holder.speed.get())
                 ),
             )
             .label(format!("could run {}", g(f.could)))

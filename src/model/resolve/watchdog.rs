@@ -2,7 +2,7 @@
 
 use super::slot::put;
 use crate::diagnostic::Diagnostic;
-use crate::model::{DEFAULT_WATCHDOG, Watchdog};
+use crate::model::{DEFAULT_WATCHDOG, Nanoseconds, Watchdog};
 use crate::syntax::ast::{self, WatchdogArg, WatchdogSetting};
 
 pub(crate) fn watchdog_setting(w: &ast::Watchdog, diags: &mut Vec<Diagnostic>) -> Watchdog {
@@ -28,13 +28,13 @@ pub(crate) fn watchdog_setting(w: &ast::Watchdog, diags: &mut Vec<Diagnostic>) -
         }
     }
     if let Some(v) = d {
-        detect_ns = v.value;
+        detect_ns = Nanoseconds(v.value);
     }
     if let Some(v) = r {
-        restore_ns = v.value;
+        restore_ns = Nanoseconds(v.value);
     }
     if let Some(v) = p {
-        poll_ns = v.value;
+        poll_ns = Nanoseconds(v.value);
     }
     if let Some(v) = a {
         action = v.value;

@@ -215,6 +215,428 @@ fn load_balance_ast(
     Ok(ast::LoadBalanceDecl { props, span: at })
 }
 
+/// The statement of a `classes` entry.
+fn class_stmt(
+    loc: &mut Locator<'_>,
+    c: &ClassDoc,
+    bad: &dyn Fn(Span, String) -> Diagnostic,
+) -> Result<Stmt, Diagnostic> {
+    let span = loc.find("name", &c.name);
+    let mut props = Vec::new();
+    if let Some(d) = &c.dscp {
+        props.push(Spanned::new(ClassProp::Dscp(dscp_ast(d, span, bad)?), span));
+    }
+    props.push(Spanned::new(
+        ClassProp::Priority(Spanned::new(c.priority, span)),
+        span,
+    ));
+    props.push(Spanned::new(ClassProp::Lossless(c.lossless), span));
+    props.push(Spanned::new(
+        ClassProp::Congestion(congestion_ast(&c.congestion, span, bad)?),
+        span,
+    ));
+    props.push(Spanned::new(
+        ClassProp::Ecn(ecn_ast(
+            c.ecn.enabled,
+            c.ecn.min_bytes,
+            c.ecn.max_bytes,
+            c.ecn.probability_percent,
+            span,
+        )),
+        span,
+    ));
+    match &c.scheduling {
+        SchedulingDoc::Strict(s) if s == "strict" => {
+            props.push(Spanned::new(ClassProp::Strict, span))
+        }
+        SchedulingDoc::Strict(s) => {
+            return Err(bad(
+                span,
+                format!("scheduling `{s}` is not `strict` or a bandwidth"),
+            ));
+        }
+        SchedulingDoc::Ets {
+            bandwidth_percent: Some(p),
+        } => {
+            props.push(Spanned::new(
+                ClassProp::Bandwidth(Spanned::new(Percent(thousandths(*p)), span)),
+                span,
+            ));
+        }
+        SchedulingDoc::Ets {
+            bandwidth_percent: None,
+        } => {}
+    }
+    if let Some(t) = c.pfc_threshold_bytes {
+        props.push(Spanned::new(
+            ClassProp::PfcThreshold(Spanned::new(Size::Bytes(t), span)),
+            span,
+        ));
+    }
+    if c.cnp {
+        props.push(Spanned::new(ClassProp::Cnp, span));
+    }
+    if let Some(t) = c.traffic_class {
+        props.push(Spanned::new(
+            ClassProp::TrafficClass(Spanned::new(t, span)),
+            span,
+        ));
+    }
+    if let Some(q) = c.queue {
+        props.push(Spanned::new(ClassProp::Queue(Spanned::new(q, span)), span));
+    }
+    props.extend(ecn_speeds_ast(&c.ecn_at_speed, span));
+    if let Some(r) = c.rate_percent {
+        props.push(Spanned::new(
+            ClassProp::Rate(Spanned::new(Percent(r.saturating_mul(1000)), span)),
+            span,
+        ));
+    }
+    Ok(stmt(
+        StmtKind::Class(ClassDecl {
+            name: ident(&c.name, span),
+            props,
+            span,
+        }),
+        span,
+    ))
+}
+
+/// The statement of a `switch_models` entry.
+fn switch_model_stmt(
+    loc: &mut Locator<'_>,
+    m: &SwitchModelDoc,
+    bad: &dyn Fn(Span, String) -> Diagnostic,
+) -> Result<Stmt, Diagnostic> {
+    let span = loc.find("name", &m.name);
+    let os = os_of(&m.os).ok_or_else(|| {
+        bad(
+            span,
+            format!("`{}` is not an OS (sonic, cumulus, eos, nxos, junos)", m.os),
+        )
+    })?;
+    let mut props = Vec::new();
+    if let Some(p) = &m.platform {
+        props.push(Spanned::new(
+            ast::SwitchModelProp::Platform(ident(p, span)),
+            span,
+        ));
+    }
+    props.extend([
+        Spanned::new(
+            ast::SwitchModelProp::Os(os, release_doc(m.release.as_deref(), span)?),
+            span,
+        ),
+        Spanned::new(
+            ast::SwitchModelProp::Ports(
+                m.ports
+                    .iter()
+                    .map(|g| {
+                        Spanned::new(
+                            ast::PortGroup {
+                                count: u64::from(g.count),
+                                speed: Speed(g.speed_mbps),
+                                breakout: g.breakout.as_ref().map(|b| ast::Breakout {
+                                    ways: u64::from(b.ways),
+                                    speed: Speed(b.speed_mbps),
+                                }),
+                            },
+                            span,
+                        )
+                    })
+                    .collect(),
+            ),
+            span,
+        ),
+    ]);
+    if let Some(b) = m.buffer_bytes {
+        props.push(Spanned::new(
+            ast::SwitchModelProp::Buffer(Size::Bytes(b)),
+            span,
+        ));
+    }
+    if let Some(l) = m.lossless_limit {
+        props.push(Spanned::new(ast::SwitchModelProp::LosslessLimit(l), span));
+    }
+    if let Some(c) = m.cell_bytes {
+        props.push(Spanned::new(
+            ast::SwitchModelProp::Cell(Size::Bytes(c)),
+            span,
+        ));
+    }
+    props.push(Spanned::new(
+        ast::SwitchModelProp::DynamicThreshold(m.dynamic_threshold),
+        span,
+    ));
+    if let Some(b) = &m.buffer_model {
+        let model = buffer_model_of(b).ok_or_else(|| {
+            bad(
+                span,
+                format!("`{b}` is not a buffer model (dynamic, traditional)"),
+            )
+        })?;
+        props.push(Spanned::new(ast::SwitchModelProp::BufferModel(model), span));
+    }
+    for l in &m.linecards {
+        props.push(Spanned::new(
+            ast::SwitchModelProp::Linecard(ast::LinecardSlots {
+                first: u64::from(l.first_slot),
+                last: u64::from(l.last_slot),
+                card: ident(&l.card, span),
+            }),
+            span,
+        ));
+    }
+    Ok(stmt(
+        StmtKind::SwitchModel(ast::SwitchModelDecl {
+            name: ident(&m.name, span),
+            props,
+            span,
+        }),
+        span,
+    ))
+}
+
+/// The statement of a `nic_models` entry.
+fn nic_model_stmt(loc: &mut Locator<'_>, m: &NicModelDoc) -> Result<Stmt, Diagnostic> {
+    let span = loc.find("name", &m.name);
+    let mut props = Vec::new();
+    if let Some(p) = &m.platform {
+        props.push(Spanned::new(
+            ast::NicModelProp::Platform(ident(p, span)),
+            span,
+        ));
+    }
+    props.push(Spanned::new(
+        ast::NicModelProp::Driver(ident(&m.driver, span)),
+        span,
+    ));
+    if m.ports > 1 {
+        props.push(Spanned::new(
+            ast::NicModelProp::Ports(ast::PortGroup {
+                count: u64::from(m.ports),
+                speed: Speed(m.speed_mbps),
+                breakout: None,
+            }),
+            span,
+        ));
+    } else {
+        props.push(Spanned::new(
+            ast::NicModelProp::Speed(Speed(m.speed_mbps)),
+            span,
+        ));
+    }
+    if let Some(b) = m.buffer_bytes {
+        props.push(Spanned::new(
+            ast::NicModelProp::Buffer(Size::Bytes(b)),
+            span,
+        ));
+    }
+    Ok(stmt(
+        StmtKind::NicModel(ast::NicModelDecl {
+            name: ident(&m.name, span),
+            props,
+            span,
+        }),
+        span,
+    ))
+}
+
+/// The statement of a `switches` entry.
+fn switch_stmt(
+    loc: &mut Locator<'_>,
+    s: &SwitchDoc,
+    bad: &dyn Fn(Span, String) -> Diagnostic,
+) -> Result<Stmt, Diagnostic> {
+    let span = loc.find("name", &s.name);
+    let mut props = vec![Spanned::new(SwitchProp::Model(ident(&s.model, span)), span)];
+    if let Some(t) = s.tier {
+        props.push(Spanned::new(SwitchProp::Tier(Spanned::new(t, span)), span));
+    }
+    if let Some(m) = s.mtu {
+        props.push(Spanned::new(SwitchProp::Mtu(Spanned::new(m, span)), span));
+    }
+    if let Some(d) = &s.description {
+        props.push(Spanned::new(
+            SwitchProp::Description(Spanned::new(d.clone(), span)),
+            span,
+        ));
+    }
+    if let Some(w) = &s.pfc_watchdog {
+        props.push(Spanned::new(
+            SwitchProp::Watchdog(watchdog_ast(w, span, bad)?),
+            span,
+        ));
+    }
+    for o in &s.overrides {
+        let (class, extra) = override_ast(o, span, bad)?;
+        props.push(Spanned::new(SwitchProp::Class(class), span));
+        if let Some(h) = extra {
+            props.push(Spanned::new(h, span));
+        }
+    }
+    Ok(stmt(
+        StmtKind::Switch(ast::SwitchDecl {
+            names: vec![pattern(&s.name, span)],
+            props,
+            span,
+        }),
+        span,
+    ))
+}
+
+/// The statement of a `hosts` entry.
+fn host_stmt(
+    loc: &mut Locator<'_>,
+    h: &HostDoc,
+    doc: &FabricDoc,
+    bad: &dyn Fn(Span, String) -> Diagnostic,
+) -> Result<Stmt, Diagnostic> {
+    let span = loc.find("name", &h.name);
+    let mut props = Vec::new();
+    let mut lines: Vec<(String, Option<&str>, u64)> = Vec::new();
+    for n in &h.nics {
+        let role = n.role.as_deref();
+        match lines.last_mut() {
+            Some((m, r, c)) if *m == n.model && *r == role => *c += 1,
+            _ => lines.push((n.model.clone(), role, 1)),
+        }
+    }
+    for (m, role, c) in lines {
+        let role = match role.map(|r| (r, NicRole::from_word(r))) {
+            None => None,
+            Some((_, Some(r))) => Some(Spanned::new(r, span)),
+            Some((r, None)) => {
+                return Err(bad(
+                    loc.find("role", r),
+                    format!(
+                        "unknown NIC role `{r}`: one of {}",
+                        NicRole::WORDS.join(", ")
+                    ),
+                ));
+            }
+        };
+        // `nics` lists ports; `nic MODEL x N` counts NICs.
+        let ports = doc
+            .nic_models
+            .iter()
+            .find(|x| x.name == m)
+            .map_or(1, |x| u64::from(x.ports.max(1)));
+        let c = c.div_ceil(ports);
+        props.push(Spanned::new(
+            ast::HostProp::Nic {
+                model: ident(&m, span),
+                count: Some(Spanned::new(c, span)),
+                role,
+            },
+            span,
+        ));
+    }
+    if h.nics.iter().any(|n| n.netdev.is_some()) {
+        let v = h
+            .nics
+            .iter()
+            .map(|n| pattern(n.netdev.as_deref().unwrap_or(""), span))
+            .collect();
+        props.push(Spanned::new(ast::HostProp::Netdev(v), span));
+    }
+    if h.nics.iter().any(|n| n.rdma_device.is_some()) {
+        let v = h
+            .nics
+            .iter()
+            .map(|n| pattern(n.rdma_device.as_deref().unwrap_or(""), span))
+            .collect();
+        props.push(Spanned::new(ast::HostProp::RdmaDevice(v), span));
+    }
+    if h.nics.iter().any(|n| n.pci.is_some()) {
+        let v = h
+            .nics
+            .iter()
+            .map(|n| Spanned::new(n.pci.clone().unwrap_or_default(), span))
+            .collect();
+        props.push(Spanned::new(ast::HostProp::Pci(v), span));
+    }
+    if h.nics.iter().any(|n| n.plane > 0) {
+        let v = h.nics.iter().map(|n| Spanned::new(n.plane, span)).collect();
+        props.push(Spanned::new(ast::HostProp::Planes(v), span));
+    }
+    if let Some(p) = h.pfc {
+        props.push(Spanned::new(ast::HostProp::Pfc(p), span));
+    }
+    if h.ecn_off {
+        props.push(Spanned::new(ast::HostProp::EcnOff { class: None }, span));
+    }
+    if let Some(b) = &h.bond {
+        let Some(mode) = ast::BondMode::from_word(b) else {
+            return Err(bad(
+                loc.find("bond", b),
+                format!(
+                    "unknown bond mode `{b}`: one of {}",
+                    ast::BondMode::WORDS.join(", ")
+                ),
+            ));
+        };
+        props.push(Spanned::new(ast::HostProp::Bond(mode), span));
+    }
+    if h.spare {
+        props.push(Spanned::new(ast::HostProp::Spare, span));
+    }
+    for o in &h.overrides {
+        let (class, _) = override_ast(o, span, bad)?;
+        props.push(Spanned::new(ast::HostProp::Class(class), span));
+    }
+    Ok(stmt(
+        StmtKind::Host(ast::HostDecl {
+            names: vec![pattern(&h.name, span)],
+            props,
+            span,
+        }),
+        span,
+    ))
+}
+
+/// The statement of a `links` entry.
+fn link_stmt(loc: &mut Locator<'_>, l: &LinkDoc) -> Result<Stmt, Diagnostic> {
+    let sa = loc.find("a", &l.a);
+    let sb = loc.find("b", &l.b);
+    let span = sa.to(sb);
+    let mut props = vec![
+        Spanned::new(ast::LinkProp::Speed(Speed(l.speed_mbps)), span),
+        Spanned::new(ast::LinkProp::Cable(ast::Length(l.cable_mm)), span),
+    ];
+    for e in &l.ecn {
+        let mut args = Vec::new();
+        if let Some(m) = e.min_bytes {
+            args.push(Spanned::new(EcnArg::Min(Size::Bytes(m)), span));
+        }
+        if let Some(m) = e.max_bytes {
+            args.push(Spanned::new(EcnArg::Max(Size::Bytes(m)), span));
+        }
+        if let Some(p) = e.probability_percent {
+            args.push(Spanned::new(
+                EcnArg::Probability(Percent(thousandths(p))),
+                span,
+            ));
+        }
+        props.push(Spanned::new(
+            ast::LinkProp::Ecn {
+                class: ident(&e.class, span),
+                args,
+            },
+            span,
+        ));
+    }
+    Ok(stmt(
+        StmtKind::Link(ast::LinkDecl {
+            a: pattern(&l.a, sa),
+            b: pattern(&l.b, sb),
+            props,
+            span,
+        }),
+        span,
+    ))
+}
+
 /// Reads the YAML form into the explicit statements of the language.
 pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
     let doc: FabricDoc = serde_yaml::from_str(text).map_err(|e| yaml_error(file, text, &e))?;
@@ -295,400 +717,22 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
         at,
     ));
     for c in &doc.classes {
-        let span = loc.find("name", &c.name);
-        let mut props = Vec::new();
-        if let Some(d) = &c.dscp {
-            props.push(Spanned::new(
-                ClassProp::Dscp(dscp_ast(d, span, &bad)?),
-                span,
-            ));
-        }
-        props.push(Spanned::new(
-            ClassProp::Priority(Spanned::new(c.priority, span)),
-            span,
-        ));
-        props.push(Spanned::new(ClassProp::Lossless(c.lossless), span));
-        props.push(Spanned::new(
-            ClassProp::Congestion(congestion_ast(&c.congestion, span, &bad)?),
-            span,
-        ));
-        props.push(Spanned::new(
-            ClassProp::Ecn(ecn_ast(
-                c.ecn.enabled,
-                c.ecn.min_bytes,
-                c.ecn.max_bytes,
-                c.ecn.probability_percent,
-                span,
-            )),
-            span,
-        ));
-        match &c.scheduling {
-            SchedulingDoc::Strict(s) if s == "strict" => {
-                props.push(Spanned::new(ClassProp::Strict, span))
-            }
-            SchedulingDoc::Strict(s) => {
-                return Err(bad(
-                    span,
-                    format!("scheduling `{s}` is not `strict` or a bandwidth"),
-                ));
-            }
-            SchedulingDoc::Ets {
-                bandwidth_percent: Some(p),
-            } => {
-                props.push(Spanned::new(
-                    ClassProp::Bandwidth(Spanned::new(Percent(thousandths(*p)), span)),
-                    span,
-                ));
-            }
-            SchedulingDoc::Ets {
-                bandwidth_percent: None,
-            } => {}
-        }
-        if let Some(t) = c.pfc_threshold_bytes {
-            props.push(Spanned::new(
-                ClassProp::PfcThreshold(Spanned::new(Size::Bytes(t), span)),
-                span,
-            ));
-        }
-        if c.cnp {
-            props.push(Spanned::new(ClassProp::Cnp, span));
-        }
-        if let Some(t) = c.traffic_class {
-            props.push(Spanned::new(
-                ClassProp::TrafficClass(Spanned::new(t, span)),
-                span,
-            ));
-        }
-        if let Some(q) = c.queue {
-            props.push(Spanned::new(ClassProp::Queue(Spanned::new(q, span)), span));
-        }
-        props.extend(ecn_speeds_ast(&c.ecn_at_speed, span));
-        if let Some(r) = c.rate_percent {
-            props.push(Spanned::new(
-                ClassProp::Rate(Spanned::new(Percent(r.saturating_mul(1000)), span)),
-                span,
-            ));
-        }
-        body.push(stmt(
-            StmtKind::Class(ClassDecl {
-                name: ident(&c.name, span),
-                props,
-                span,
-            }),
-            span,
-        ));
+        body.push(class_stmt(&mut loc, c, &bad)?);
     }
     for m in &doc.switch_models {
-        let span = loc.find("name", &m.name);
-        let os = os_of(&m.os).ok_or_else(|| {
-            bad(
-                span,
-                format!("`{}` is not an OS (sonic, cumulus, eos, nxos, junos)", m.os),
-            )
-        })?;
-        let mut props = Vec::new();
-        if let Some(p) = &m.platform {
-            props.push(Spanned::new(
-                ast::SwitchModelProp::Platform(ident(p, span)),
-                span,
-            ));
-        }
-        props.extend([
-            Spanned::new(
-                ast::SwitchModelProp::Os(os, release_doc(m.release.as_deref(), span)?),
-                span,
-            ),
-            Spanned::new(
-                ast::SwitchModelProp::Ports(
-                    m.ports
-                        .iter()
-                        .map(|g| {
-                            Spanned::new(
-                                ast::PortGroup {
-                                    count: u64::from(g.count),
-                                    speed: Speed(g.speed_mbps),
-                                    breakout: g.breakout.as_ref().map(|b| ast::Breakout {
-                                        ways: u64::from(b.ways),
-                                        speed: Speed(b.speed_mbps),
-                                    }),
-                                },
-                                span,
-                            )
-                        })
-                        .collect(),
-                ),
-                span,
-            ),
-        ]);
-        if let Some(b) = m.buffer_bytes {
-            props.push(Spanned::new(
-                ast::SwitchModelProp::Buffer(Size::Bytes(b)),
-                span,
-            ));
-        }
-        if let Some(l) = m.lossless_limit {
-            props.push(Spanned::new(ast::SwitchModelProp::LosslessLimit(l), span));
-        }
-        if let Some(c) = m.cell_bytes {
-            props.push(Spanned::new(
-                ast::SwitchModelProp::Cell(Size::Bytes(c)),
-                span,
-            ));
-        }
-        props.push(Spanned::new(
-            ast::SwitchModelProp::DynamicThreshold(m.dynamic_threshold),
-            span,
-        ));
-        if let Some(b) = &m.buffer_model {
-            let model = buffer_model_of(b).ok_or_else(|| {
-                bad(
-                    span,
-                    format!("`{b}` is not a buffer model (dynamic, traditional)"),
-                )
-            })?;
-            props.push(Spanned::new(ast::SwitchModelProp::BufferModel(model), span));
-        }
-        for l in &m.linecards {
-            props.push(Spanned::new(
-                ast::SwitchModelProp::Linecard(ast::LinecardSlots {
-                    first: u64::from(l.first_slot),
-                    last: u64::from(l.last_slot),
-                    card: ident(&l.card, span),
-                }),
-                span,
-            ));
-        }
-        body.push(stmt(
-            StmtKind::SwitchModel(ast::SwitchModelDecl {
-                name: ident(&m.name, span),
-                props,
-                span,
-            }),
-            span,
-        ));
+        body.push(switch_model_stmt(&mut loc, m, &bad)?);
     }
     for m in &doc.nic_models {
-        let span = loc.find("name", &m.name);
-        let mut props = Vec::new();
-        if let Some(p) = &m.platform {
-            props.push(Spanned::new(
-                ast::NicModelProp::Platform(ident(p, span)),
-                span,
-            ));
-        }
-        props.push(Spanned::new(
-            ast::NicModelProp::Driver(ident(&m.driver, span)),
-            span,
-        ));
-        if m.ports > 1 {
-            props.push(Spanned::new(
-                ast::NicModelProp::Ports(ast::PortGroup {
-                    count: u64::from(m.ports),
-                    speed: Speed(m.speed_mbps),
-                    breakout: None,
-                }),
-                span,
-            ));
-        } else {
-            props.push(Spanned::new(
-                ast::NicModelProp::Speed(Speed(m.speed_mbps)),
-                span,
-            ));
-        }
-        if let Some(b) = m.buffer_bytes {
-            props.push(Spanned::new(
-                ast::NicModelProp::Buffer(Size::Bytes(b)),
-                span,
-            ));
-        }
-        body.push(stmt(
-            StmtKind::NicModel(ast::NicModelDecl {
-                name: ident(&m.name, span),
-                props,
-                span,
-            }),
-            span,
-        ));
+        body.push(nic_model_stmt(&mut loc, m)?);
     }
     for s in &doc.switches {
-        let span = loc.find("name", &s.name);
-        let mut props = vec![Spanned::new(SwitchProp::Model(ident(&s.model, span)), span)];
-        if let Some(t) = s.tier {
-            props.push(Spanned::new(SwitchProp::Tier(Spanned::new(t, span)), span));
-        }
-        if let Some(m) = s.mtu {
-            props.push(Spanned::new(SwitchProp::Mtu(Spanned::new(m, span)), span));
-        }
-        if let Some(d) = &s.description {
-            props.push(Spanned::new(
-                SwitchProp::Description(Spanned::new(d.clone(), span)),
-                span,
-            ));
-        }
-        if let Some(w) = &s.pfc_watchdog {
-            props.push(Spanned::new(
-                SwitchProp::Watchdog(watchdog_ast(w, span, &bad)?),
-                span,
-            ));
-        }
-        for o in &s.overrides {
-            let (class, extra) = override_ast(o, span, &bad)?;
-            props.push(Spanned::new(SwitchProp::Class(class), span));
-            if let Some(h) = extra {
-                props.push(Spanned::new(h, span));
-            }
-        }
-        body.push(stmt(
-            StmtKind::Switch(ast::SwitchDecl {
-                names: vec![pattern(&s.name, span)],
-                props,
-                span,
-            }),
-            span,
-        ));
+        body.push(switch_stmt(&mut loc, s, &bad)?);
     }
     for h in &doc.hosts {
-        let span = loc.find("name", &h.name);
-        let mut props = Vec::new();
-        let mut lines: Vec<(String, Option<&str>, u64)> = Vec::new();
-        for n in &h.nics {
-            let role = n.role.as_deref();
-            match lines.last_mut() {
-                Some((m, r, c)) if *m == n.model && *r == role => *c += 1,
-                _ => lines.push((n.model.clone(), role, 1)),
-            }
-        }
-        for (m, role, c) in lines {
-            let role = match role.map(|r| (r, NicRole::from_word(r))) {
-                None => None,
-                Some((_, Some(r))) => Some(Spanned::new(r, span)),
-                Some((r, None)) => {
-                    return Err(bad(
-                        loc.find("role", r),
-                        format!(
-                            "unknown NIC role `{r}`: one of {}",
-                            NicRole::WORDS.join(", ")
-                        ),
-                    ));
-                }
-            };
-            // `nics` lists ports; `nic MODEL x N` counts NICs.
-            let ports = doc
-                .nic_models
-                .iter()
-                .find(|x| x.name == m)
-                .map_or(1, |x| u64::from(x.ports.max(1)));
-            let c = c.div_ceil(ports);
-            props.push(Spanned::new(
-                ast::HostProp::Nic {
-                    model: ident(&m, span),
-                    count: Some(Spanned::new(c, span)),
-                    role,
-                },
-                span,
-            ));
-        }
-        if h.nics.iter().any(|n| n.netdev.is_some()) {
-            let v = h
-                .nics
-                .iter()
-                .map(|n| pattern(n.netdev.as_deref().unwrap_or(""), span))
-                .collect();
-            props.push(Spanned::new(ast::HostProp::Netdev(v), span));
-        }
-        if h.nics.iter().any(|n| n.rdma_device.is_some()) {
-            let v = h
-                .nics
-                .iter()
-                .map(|n| pattern(n.rdma_device.as_deref().unwrap_or(""), span))
-                .collect();
-            props.push(Spanned::new(ast::HostProp::RdmaDevice(v), span));
-        }
-        if h.nics.iter().any(|n| n.pci.is_some()) {
-            let v = h
-                .nics
-                .iter()
-                .map(|n| Spanned::new(n.pci.clone().unwrap_or_default(), span))
-                .collect();
-            props.push(Spanned::new(ast::HostProp::Pci(v), span));
-        }
-        if h.nics.iter().any(|n| n.plane > 0) {
-            let v = h.nics.iter().map(|n| Spanned::new(n.plane, span)).collect();
-            props.push(Spanned::new(ast::HostProp::Planes(v), span));
-        }
-        if let Some(p) = h.pfc {
-            props.push(Spanned::new(ast::HostProp::Pfc(p), span));
-        }
-        if h.ecn_off {
-            props.push(Spanned::new(ast::HostProp::EcnOff { class: None }, span));
-        }
-        if let Some(b) = &h.bond {
-            let Some(mode) = ast::BondMode::from_word(b) else {
-                return Err(bad(
-                    loc.find("bond", b),
-                    format!(
-                        "unknown bond mode `{b}`: one of {}",
-                        ast::BondMode::WORDS.join(", ")
-                    ),
-                ));
-            };
-            props.push(Spanned::new(ast::HostProp::Bond(mode), span));
-        }
-        if h.spare {
-            props.push(Spanned::new(ast::HostProp::Spare, span));
-        }
-        for o in &h.overrides {
-            let (class, _) = override_ast(o, span, &bad)?;
-            props.push(Spanned::new(ast::HostProp::Class(class), span));
-        }
-        body.push(stmt(
-            StmtKind::Host(ast::HostDecl {
-                names: vec![pattern(&h.name, span)],
-                props,
-                span,
-            }),
-            span,
-        ));
+        body.push(host_stmt(&mut loc, h, &doc, &bad)?);
     }
     for l in &doc.links {
-        let sa = loc.find("a", &l.a);
-        let sb = loc.find("b", &l.b);
-        let span = sa.to(sb);
-        let mut props = vec![
-            Spanned::new(ast::LinkProp::Speed(Speed(l.speed_mbps)), span),
-            Spanned::new(ast::LinkProp::Cable(ast::Length(l.cable_mm)), span),
-        ];
-        for e in &l.ecn {
-            let mut args = Vec::new();
-            if let Some(m) = e.min_bytes {
-                args.push(Spanned::new(EcnArg::Min(Size::Bytes(m)), span));
-            }
-            if let Some(m) = e.max_bytes {
-                args.push(Spanned::new(EcnArg::Max(Size::Bytes(m)), span));
-            }
-            if let Some(p) = e.probability_percent {
-                args.push(Spanned::new(
-                    EcnArg::Probability(Percent(thousandths(p))),
-                    span,
-                ));
-            }
-            props.push(Spanned::new(
-                ast::LinkProp::Ecn {
-                    class: ident(&e.class, span),
-                    args,
-                },
-                span,
-            ));
-        }
-        body.push(stmt(
-            StmtKind::Link(ast::LinkDecl {
-                a: pattern(&l.a, sa),
-                b: pattern(&l.b, sb),
-                props,
-                span,
-            }),
-            span,
-        ));
+        body.push(link_stmt(&mut loc, l)?);
     }
     let r = &doc.routing;
     let rspan = loc.find("model", &r.model);

@@ -1,8 +1,9 @@
 //! Render contexts: the complete, plain, already-decided data of one device.
 //!
 //! In: filled by `lower` from the resolved model (or by hand in tests).
-//! Out: read by the per-OS views (`sonic.rs`, `eos.rs`, …), which turn these neutral values
-//! into vendor names and units; templates never see these structs directly.
+//! Out: read by the per-OS views (`render::{sonic,eos,…}`), which turn these neutral values
+//! into vendor names and units; templates never see these structs directly. They are
+//! lowering's output, so they live here and `render` re-exports them (`render::SwitchContext`).
 //!
 //! Everything is `Serialize` and ordered (`Vec` sorted by the producer, `BTreeMap`), so a
 //! context snapshot is deterministic. Sizes are bytes, speeds Mb/s, times ms, lengths metres.
