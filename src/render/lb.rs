@@ -24,8 +24,8 @@
 //!   (Jericho) platforms hash in `load-balance policies` / `load-balance sand profile`
 //!   (aristanetworks/avd `eos/load-balance.j2`), whose IPv4 field words fabricc has no
 //!   public source for. No EOS seed or DLB command is written (none sourced).
-//! * NX-OS: `ip load-sharing address {source-destination [port source-destination] |
-//!   destination port destination | source port source} [universal-id SEED]` (Cisco Nexus
+//! * NX-OS: `ip load-sharing address source-destination [port source-destination]
+//!   [universal-id SEED]` (Cisco Nexus
 //!   3000/9000 NX-API REST SDK User Guide 9.3(x), "Configuring ECMP Load Balancing": CLI
 //!   `ip load-sharing address source-destination gre-outer rotate 43 universal-id 1`, DME
 //!   `ipv4IPLoadSharing` `loadShareMode srcDest`, `universalID`,
@@ -253,8 +253,6 @@ fn nxos_address(fields: &[&str]) -> Option<&'static str> {
     match set {
         (true, true, true, true) => Some("source-destination port source-destination"),
         (true, true, false, false) => Some("source-destination"),
-        (false, true, false, true) => Some("destination port destination"),
-        (true, false, true, false) => Some("source port source"),
         _ => None,
     }
 }
@@ -266,7 +264,7 @@ fn nxos(ctx: &SwitchContext, prop: Prop) -> Verdict {
             "fabricc has no public source for an NX-OS UDF hash on the RoCEv2 BTH destination QP; each switch keeps its `ip load-sharing` fields (by default source-destination addresses and ports)".into(),
         ),
         Prop::Hash if nxos_address(f).is_none() => Verdict::Not(
-            "`ip load-sharing address` takes source and destination together (with or without ports), or destination address and port, or source address and port; each switch keeps its `ip load-sharing` fields (by default source-destination addresses and ports)".into(),
+            "fabricc writes `ip load-sharing address` only with source and destination together, with or without both ports (the forms Cisco's NX-API guide shows; it has no public source for the source-only or destination-only forms); each switch keeps its `ip load-sharing` fields (by default source-destination addresses and ports)".into(),
         ),
         Prop::Hash if f.contains(&"protocol") => Verdict::Partly(
             "`ip load-sharing address` has no protocol word: written without `protocol`, so the IP protocol is hashed only if the platform does so of itself".into(),
@@ -473,8 +471,6 @@ pub fn validate_lines(file: &str, text: &str) -> Vec<String> {
             let forms = [
                 "source-destination port source-destination",
                 "source-destination",
-                "destination port destination",
-                "source port source",
             ];
             if !forms.contains(&form) {
                 bad("LB-2", "not an `ip load-sharing address` form");
@@ -570,10 +566,8 @@ mod tests {
             nxos_address(&["dst-ip", "src-ip"]),
             Some("source-destination")
         );
-        assert_eq!(
-            nxos_address(&["dst-ip", "dst-port"]),
-            Some("destination port destination")
-        );
+        // Source-only and destination-only forms are not written: no public source for them.
+        assert_eq!(nxos_address(&["dst-ip", "dst-port"]), None);
         assert_eq!(nxos_address(&["src-ip"]), None);
     }
 }
