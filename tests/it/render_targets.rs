@@ -1437,12 +1437,16 @@ fn load_balance_is_written_where_the_platform_can_and_fab930_says_why_elsewhere(
         Case {
             ctx: lb_leaf(Nxos, None, &["dst-ip", "dst-port"], None, None, None),
             prop: Prop::Hash,
-            want: Err("fabricc writes `ip load-sharing address` only with source and destination together"),
+            want: Err(
+                "fabricc writes `ip load-sharing address` only with source and destination together",
+            ),
         },
         Case {
             ctx: lb_leaf(Nxos, None, &["src-ip", "dst-port"], None, None, None),
             prop: Prop::Hash,
-            want: Err("fabricc writes `ip load-sharing address` only with source and destination together"),
+            want: Err(
+                "fabricc writes `ip load-sharing address` only with source and destination together",
+            ),
         },
         Case {
             ctx: lb_leaf(Nxos, None, &[], None, None, Some(2)),
