@@ -707,38 +707,30 @@ fn lower_switch(
         asic: p.asic_family(),
         breakouts: breakouts(p, model, os, &ports),
     });
-    if let Some(sku) = sku {
-        let (plan, buffer, watchdog) = sonic::plan(
-            &sonic::Input {
-                fabric,
-                switch: s,
-                model,
-                sku,
-                mtu,
-                watchdog,
-                watchdog_default: watchdog_source.default,
-            },
-            &mut ports,
-        )?;
-        return Ok(SwitchContext {
-            device: sw.name.clone(),
-            os,
-            release: model.release.map(|r| r.value),
-            platform,
-            description: sw.description.as_ref().map(|d| d.value.clone()),
-            fabric: fabric.name.clone(),
-            hash_fields: hash_fields(fabric),
-            lb: lb_context(fabric, s, &ports),
-            mtu: u32::try_from(mtu).unwrap_or(u32::MAX),
-            qos,
-            watchdog,
-            buffer,
-            ports,
-            sonic: Some(plan),
-        });
-    }
-    let headroom_total = headroom_per_buffer.values().copied().max().unwrap_or(0);
-    let buffer = buffer_plan(sw, model, os, cell, headroom_total)?;
+    // SONiC's buffer, watchdog and lanes come from its SKU's plan; every other OS partitions
+    // the platform's buffer itself.
+    let (buffer, watchdog, sonic) = match sku {
+        Some(sku) => {
+            let (plan, buffer, watchdog) = sonic::plan(
+                &sonic::Input {
+                    fabric,
+                    switch: s,
+                    model,
+                    sku,
+                    mtu,
+                    watchdog,
+                    watchdog_default: watchdog_source.default,
+                },
+                &mut ports,
+            )?;
+            (buffer, watchdog, Some(plan))
+        }
+        None => {
+            let headroom_total = headroom_per_buffer.values().copied().max().unwrap_or(0);
+            let buffer = buffer_plan(sw, model, os, cell, headroom_total)?;
+            (buffer, watchdog, None)
+        }
+    };
     Ok(SwitchContext {
         device: sw.name.clone(),
         os,
@@ -753,7 +745,7 @@ fn lower_switch(
         watchdog,
         buffer,
         ports,
-        sonic: None,
+        sonic,
     })
 }
 
