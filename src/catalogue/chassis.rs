@@ -157,11 +157,7 @@ impl Linecard {
 
     /// The buffer of one ASIC, bytes: what the OS gives the pools where known.
     pub fn buffer_bytes(&self) -> Option<u64> {
-        self.buffer
-            .usable
-            .as_ref()
-            .or(self.buffer.total.as_ref())
-            .map(|b| b.bytes)
+        self.buffer.pool_bytes()
     }
 }
 

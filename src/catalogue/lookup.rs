@@ -110,11 +110,7 @@ impl Platform {
     /// The buffer fabricc sizes pools from: what the OS gives the pools where known, else
     /// the vendor's figure.
     pub fn buffer_bytes(&self) -> Option<u64> {
-        self.buffer
-            .usable
-            .as_ref()
-            .or(self.buffer.total.as_ref())
-            .map(|b| b.bytes)
+        self.buffer.pool_bytes()
     }
 
     /// The largest buffer figure the catalogue has (an override above it is suspect).

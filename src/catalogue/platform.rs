@@ -325,6 +325,17 @@ pub struct Buffer {
     pub cell: Option<Num<u64>>,
 }
 
+impl Buffer {
+    /// What fabricc sizes pools from: what the OS gives the pools where known, else the
+    /// vendor's figure.
+    pub fn pool_bytes(&self) -> Option<u64> {
+        self.usable
+            .as_ref()
+            .or(self.total.as_ref())
+            .map(|b| b.bytes)
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Bytes {
