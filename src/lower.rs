@@ -619,10 +619,6 @@ fn lower_switch(
     };
 
     let mut ports = Vec::with_capacity(sw.ports.len());
-    // Headroom per packet buffer: the switch's, or on a chassis each line-card ASIC's (the
-    // pools below are one ASIC's, as `model.buffer` is); the busiest buffer sizes them.
-    let mut headroom_per_buffer: std::collections::BTreeMap<Option<(u32, u32)>, u64> =
-        std::collections::BTreeMap::new();
     let me = DeviceId::Switch(s);
     for (i, link) in sw.ports.iter().enumerate() {
         let Some(link) = *link else { continue };
@@ -671,11 +667,6 @@ fn lower_switch(
                 }
             })
             .collect();
-        let unit = model.card_port(index).map(|c| (c.slot, c.asic));
-        let sum = headroom_per_buffer.entry(unit).or_default();
-        *sum = sum.saturating_add(physics::saturating_sum(
-            headroom.iter().map(|h| h.size_bytes),
-        ));
         let name = port_name_in(fabric, skus, s, index);
         ports.push(PortContext {
             // SONiC's come from its SKU (`sonic::plan`).
@@ -726,7 +717,13 @@ fn lower_switch(
             (buffer, watchdog, Some(plan))
         }
         None => {
-            let headroom_total = headroom_per_buffer.values().copied().max().unwrap_or(0);
+            // Headroom per packet buffer: the switch's, or on a chassis each line-card
+            // ASIC's (the pools are one ASIC's, as `model.buffer` is); the busiest sizes
+            // them. The analysis' figure, the one FAB451 judged.
+            let headroom_total = crate::analysis::buffer::headroom_by_buffer(fabric, s, plan)
+                .into_values()
+                .max()
+                .unwrap_or(0);
             let buffer = buffer_plan(sw, model, os, cell, headroom_total)?;
             (buffer, watchdog, None)
         }

@@ -2,14 +2,14 @@
 //! lossless priorities against the model's `lossless-limit` (HR-4; FAB452), per switch from
 //! the headroom plan, grouped by the model line when switches agree.
 //!
-//! Budget: Σ configured headroom over (port, lossless priority) + Σ static pause thresholds
-//! ≤ the model's `buffer`. Dynamic thresholds reserve nothing up front (they share what is
+//! Budget: Σ reserved headroom (XOFF headroom + XON offset) over (pausing port, lossless
+//! priority) + Σ static pause thresholds ≤ the model's `buffer`. Dynamic thresholds reserve nothing up front (they share what is
 //! left), so a switch with dynamic thresholds only needs its headroom to fit.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::model::{Fabric, SwitchId};
+use crate::model::{DeviceId, Fabric, SwitchId};
 
 use super::group::{Grouped, bytes, thousands};
 use super::headroom::{HeadroomPlan, PortHeadroom};
@@ -42,9 +42,11 @@ struct Unit<'a> {
 
 fn buffer_units<'a>(fabric: &Fabric, s: SwitchId, entries: &'a [PortHeadroom]) -> Vec<Unit<'a>> {
     let model = fabric.switch_model(s);
+    // A port that never pauses its peer (a host without PFC) reserves no headroom.
+    let entries = entries.iter().filter(|e| pauses(fabric, e));
     if model.chassis.is_none() {
         return vec![Unit {
-            entries: entries.iter().collect(),
+            entries: entries.collect(),
             label: None,
             span: None,
         }];
@@ -67,16 +69,50 @@ fn buffer_units<'a>(fabric: &Fabric, s: SwitchId, entries: &'a [PortHeadroom]) -
     units.into_values().collect()
 }
 
+/// Whether the switch port of `e` sends PAUSE: toward a switch always, toward a host only
+/// when the host runs PFC (lowering writes no lossless queue on the others).
+fn pauses(fabric: &Fabric, e: &PortHeadroom) -> bool {
+    match e.peer.device {
+        DeviceId::Host(h) => fabric.host_pfc(h),
+        DeviceId::Switch(_) => true,
+    }
+}
+
+/// The headroom a packet buffer reserves: the size (XOFF headroom + XON offset) of each of
+/// its pausing lossless queues, as lowering writes it into the buffer profiles.
+fn reserved(unit: &Unit<'_>) -> u64 {
+    super::physics::saturating_sum(unit.entries.iter().map(|p| p.size()))
+}
+
+/// The headroom each packet buffer of switch `s` reserves, keyed by the line-card ASIC
+/// (`(slot, asic)`) on a chassis and `None` on a fixed switch. The FAB451 budget, the ECN
+/// pause point and lowering's pool sizes all use this one figure (issue 21).
+pub fn headroom_by_buffer(
+    fabric: &Fabric,
+    s: SwitchId,
+    entries: &[PortHeadroom],
+) -> BTreeMap<Option<(u32, u32)>, u64> {
+    let model = fabric.switch_model(s);
+    buffer_units(fabric, s, entries)
+        .iter()
+        .map(|u| {
+            let key = u
+                .entries
+                .first()
+                .and_then(|e| model.card_port(e.port))
+                .map(|c| (c.slot, c.asic));
+            (key, reserved(u))
+        })
+        .collect()
+}
+
 /// The headroom and lossless queue count of the switch's busiest packet buffer: the whole
 /// switch, or on a chassis the line-card ASIC with the most headroom (what ECN's shared-buffer
 /// figures are judged against, as `model.buffer` is one ASIC's there).
 pub(super) fn busiest_buffer(fabric: &Fabric, s: SwitchId, entries: &[PortHeadroom]) -> (u64, u64) {
     buffer_units(fabric, s, entries)
         .iter()
-        .map(|u| {
-            let headroom = super::physics::saturating_sum(u.entries.iter().map(|p| p.configured));
-            (headroom, u.entries.len() as u64)
-        })
+        .map(|u| (reserved(u), u.entries.len() as u64))
         .max()
         .unwrap_or((0, 0))
 }
@@ -91,7 +127,7 @@ fn budget(
     over: &mut Grouped<Budget>,
 ) {
     let entries = &unit.entries;
-    let headroom = super::physics::saturating_sum(entries.iter().map(|p| p.configured));
+    let headroom = reserved(unit);
     let statics =
         super::physics::saturating_sum(entries.iter().filter_map(|p| p.static_threshold()));
     let pgs = entries.len() as u64;
@@ -186,7 +222,7 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
         )
         .label(if b.per_asic { "this line card's buffer" } else { "buffer size set here" })
         .note(format!(
-            "{} lossless queues: headroom {} + static pause thresholds {} = {}, {} over",
+            "{} lossless queues: headroom (XOFF + XON offset) {} + static pause thresholds {} = {}, {} over",
             thousands(b.pgs),
             bytes(b.headroom),
             bytes(b.statics),

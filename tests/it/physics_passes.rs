@@ -345,3 +345,55 @@ fn every_qos_code_page_example_produces_its_code() {
         );
     }
 }
+
+/// Issue 21 ("one computation per number"): the headroom FAB451 judges, the one the ECN
+/// checks take out of the shared buffer and the one lowering takes out of the pools are one
+/// figure, `headroom_by_buffer`: XOFF headroom + XON offset of every lossless queue on a port
+/// that sends PAUSE. A host without PFC reserves nothing on its switch port.
+#[test]
+fn the_buffer_budget_checked_is_the_budget_configured() {
+    let text = format!(
+        "fabric t {{\n{CLASSES}
+  switch-model e {{ os eos  ports 32 x 400G  buffer 64MB }}
+  nic-model cx7 {{ driver mlx5  speed 400G }}
+  switch L1 {{ model e  tier 1 }}
+  host h1, h2, h3 {{ nic cx7 }}
+  link h[1..3] -- L1 {{ cable 3m }}
+  host h3 {{ pfc off }}
+  routing none
+}}\n"
+    );
+    let (f, _) = fabric(&text);
+    let plan = headroom_plan(&f);
+    let l1 = f.switch_ids().next().expect("one switch");
+    let entries = plan.switch(l1);
+    // Every linked port has a plan entry (h3's too); only h1's and h2's reserve.
+    assert_eq!(entries.len(), 3);
+    let pausing: u64 = entries
+        .iter()
+        .filter(|e| match e.peer.device {
+            fabricc::model::DeviceId::Host(h) => f.host_pfc(h),
+            fabricc::model::DeviceId::Switch(_) => true,
+        })
+        .map(|e| e.configured + e.xon)
+        .sum();
+    let by_buffer = fabricc::analysis::buffer::headroom_by_buffer(&f, l1, entries);
+    assert_eq!(by_buffer.len(), 1);
+    assert_eq!(by_buffer.get(&None), Some(&pausing));
+    assert!(
+        entries.iter().all(|e| e.xon > 0),
+        "the XON offset is counted"
+    );
+    let lowered = fabricc::lower::lower_with_plan(&f, fabricc::lower::Targets::ALL, &plan);
+    let sw = lowered
+        .switches
+        .iter()
+        .find(|s| s.device == "L1")
+        .expect("L1 lowered");
+    let total = 64_000_000u64;
+    // EOS: 10 % lossy reserve, the reserved headroom, the rest the lossless pool.
+    assert_eq!(
+        sw.buffer.ingress_lossless_pool_bytes,
+        total - total / 10 - pausing
+    );
+}
