@@ -140,16 +140,6 @@ impl Targets {
             SwitchOs::Junos => self.junos,
         }
     }
-
-    pub fn os(&self, os: Os) -> bool {
-        match os {
-            Os::Sonic => self.sonic,
-            Os::Cumulus => self.cumulus,
-            Os::Eos => self.eos,
-            Os::Nxos => self.nxos,
-            Os::Junos => self.junos,
-        }
-    }
 }
 
 /// Everything lowering produced.
@@ -176,7 +166,7 @@ pub fn lower_with_plan(
 ) -> Lowered {
     let switch_ids: Vec<SwitchId> = fabric
         .switch_ids()
-        .filter(|&s| targets.os(fabric.switch_model(s).os.value))
+        .filter(|&s| targets.switch_os(fabric.switch_model(s).os.value))
         .collect();
     let skus = skus(fabric);
     let switch_results: Vec<Result<SwitchContext, Diagnostic>> = switch_ids
@@ -299,17 +289,6 @@ fn written_ecn(
             ))
         })
         .collect()
-}
-
-/// The switch OS of a model OS.
-pub fn switch_os(os: Os) -> SwitchOs {
-    match os {
-        Os::Sonic => SwitchOs::Sonic,
-        Os::Cumulus => SwitchOs::Cumulus,
-        Os::Eos => SwitchOs::Eos,
-        Os::Nxos => SwitchOs::Nxos,
-        Os::Junos => SwitchOs::Junos,
-    }
 }
 
 /// SONiC lanes per port where no SKU says (a model without a platform is FAB950, but its
@@ -561,7 +540,7 @@ fn lower_switch(
 ) -> Result<SwitchContext, Diagnostic> {
     let sw = fabric.switch(s);
     let model = fabric.switch_model(s);
-    let os = switch_os(model.os.value);
+    let os = model.os.value;
     let sku = match skus.get(sw.model.index()) {
         Some(Some(Ok(sku))) => Some(sku),
         Some(Some(Err(d))) => return Err(d.clone()),

@@ -12,29 +12,9 @@ use serde::Serialize;
 // Model vocabulary the views carry, at their old path (`render::Release`).
 pub use crate::model::target::{NicDriver, Release};
 
-/// The switch network operating system a context is rendered for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SwitchOs {
-    Sonic,
-    Cumulus,
-    Eos,
-    Nxos,
-    Junos,
-}
-
-impl SwitchOs {
-    /// The target name, also the folder under `vendor-templates/`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SwitchOs::Sonic => "sonic",
-            SwitchOs::Cumulus => "cumulus",
-            SwitchOs::Eos => "eos",
-            SwitchOs::Nxos => "nxos",
-            SwitchOs::Junos => "junos",
-        }
-    }
-}
+/// The switch network operating system a context is rendered for: the language's `Os`, one
+/// spelling from the `.fab` word to the template folder.
+pub use crate::syntax::ast::Os as SwitchOs;
 
 /// ECN (WRED mark-only) thresholds of one queue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]

@@ -319,7 +319,10 @@ pub enum EcnArg {
 
 // ---------------------------------------------------------------- models
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// A switch network operating system: the language's `os` word, the build target and the
+/// folder under `vendor-templates/` (lowering and rendering call it `SwitchOs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Os {
     Sonic,
     Cumulus,
