@@ -34,7 +34,10 @@
 
 use serde::Serialize;
 
-use super::context::{Release, Scheduling, SwitchContext, SwitchOs, WatchdogAction};
+use super::context::{
+    BufferPlan, PortContext, QosPlan, Release, Scheduling, SwitchContext, SwitchOs, Watchdog,
+    WatchdogAction,
+};
 use super::eos::fixed_headroom_and_static_threshold;
 use super::fidelity::{self, Note, NoteKind, Property};
 use super::variants;
@@ -234,13 +237,50 @@ fn pfc_profile_name(cable_m: u32) -> String {
 
 pub fn view(ctx: &SwitchContext) -> Result<(CumulusView, Vec<Note>), RenderError> {
     let dev = ctx.device.as_str();
-    let err = |m: String| unsupported(dev, SwitchOs::Cumulus, m);
     let release = ctx.release.unwrap_or(NEWEST);
     let mut notes = Vec::new();
     super::fidelity::rate_caps_not_rendered(&ctx.qos, "traffic class", &mut notes);
     let qos = &ctx.qos;
+    // The steps run in the file's order, so that errors and notes keep theirs.
+    let dscp_map = dscp_map(qos);
+    let egress_map = egress_map(qos);
+    let watchdog = watchdog(dev, release, ctx.watchdog, &mut notes)?;
+    let all = variants::variants(ctx);
+    let ecn_profiles = ecn_profiles(dev, release, qos, &all, &mut notes)?;
+    let schedulers = schedulers(qos);
+    let lossless_pool_percent = lossless_pool_percent(&ctx.buffer);
+    let (pfc_profiles, longest) = pfc_profiles(ctx);
+    let lb = super::lb::cumulus_lb(ctx);
+    let ports = ports(ctx, &all, watchdog.is_some(), longest, &lb);
+    let breakouts = device_managed_and_breakouts(ctx, &mut notes);
+    Ok((
+        CumulusView {
+            hostname: ctx.device.clone(),
+            fabric: ctx.fabric.clone(),
+            description: ctx.description.as_deref().map(escape::comment_text),
+            release: release.to_string(),
+            enable: ENABLE,
+            disable: DISABLE,
+            dscp_map,
+            egress_map,
+            lossless_priorities: qos.lossless_priorities.clone(),
+            lossless_pool_percent,
+            lossy_pool_percent: 100 - lossless_pool_percent,
+            pfc_profiles,
+            ecn_profiles,
+            schedulers,
+            watchdog,
+            breakouts,
+            ports,
+            ecmp_hash: ecmp_hash(ctx.hash_fields.as_deref(), release),
+            lb,
+        },
+        notes,
+    ))
+}
 
-    // DSCP → switch-priority: the class that lists the DSCP, else the class of its TC.
+/// DSCP → switch-priority: the class that lists the DSCP, else the class of its TC.
+fn dscp_map(qos: &QosPlan) -> Vec<(u8, u8)> {
     let mut dscp_map = Vec::with_capacity(64);
     for (dscp, &tc) in (0u8..).zip(qos.dscp_to_tc.iter()) {
         let class = qos
@@ -250,7 +290,12 @@ pub fn view(ctx: &SwitchContext) -> Result<(CumulusView, Vec<Note>), RenderError
             .or_else(|| qos.classes.iter().find(|c| c.tc == tc));
         dscp_map.push((dscp, class.map_or(0, |c| c.priority)));
     }
-    let egress_map = (0u8..8)
+    dscp_map
+}
+
+/// Switch-priority → egress queue.
+fn egress_map(qos: &QosPlan) -> Vec<(u8, u8)> {
+    (0u8..8)
         .map(|sp| {
             (
                 sp,
@@ -260,15 +305,23 @@ pub fn view(ctx: &SwitchContext) -> Result<(CumulusView, Vec<Note>), RenderError
                     .map_or(0, |c| c.queue),
             )
         })
-        .collect();
+        .collect()
+}
 
-    let watchdog = match ctx.watchdog {
-        None => None,
-        Some(w) if w.action != WatchdogAction::Drop => {
-            return Err(err(
-                "PFC watchdog action other than drop: the Cumulus watchdog drops a stormed queue; use `action drop`".into(),
-            ));
-        }
+/// `qos pfc-watchdog`: drop only, detection in whole polls, no restore timer.
+fn watchdog(
+    dev: &str,
+    release: Release,
+    watchdog: Option<Watchdog>,
+    notes: &mut Vec<Note>,
+) -> Result<Option<CWatchdog>, RenderError> {
+    match watchdog {
+        None => Ok(None),
+        Some(w) if w.action != WatchdogAction::Drop => Err(unsupported(
+            dev,
+            SwitchOs::Cumulus,
+            "PFC watchdog action other than drop: the Cumulus watchdog drops a stormed queue; use `action drop`",
+        )),
         Some(_) if !has(release, Feature::PfcWatchdog) => {
             notes.push(Note::new(
                 NoteKind::ReleaseLacks,
@@ -277,7 +330,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(CumulusView, Vec<Note>), RenderError
                     "Cumulus Linux {release} has no `qos pfc-watchdog` (5.6 and later): the switch runs without a PFC watchdog"
                 ),
             ));
-            None
+            Ok(None)
         }
         Some(w) => {
             let poll = w.poll_ms.max(1);
@@ -304,20 +357,33 @@ pub fn view(ctx: &SwitchContext) -> Result<(CumulusView, Vec<Note>), RenderError
                     ),
                 ));
             }
-            Some(CWatchdog {
+            Ok(Some(CWatchdog {
                 polling_interval_ms: poll,
                 robustness,
-            })
+            }))
         }
-    };
+    }
+}
 
-    let all = variants::variants(ctx);
-    for v in &all {
+/// One congestion-control profile per port variant: Cumulus has one PFC priority set per
+/// switch, so variants may differ in ECN only.
+fn ecn_profiles(
+    dev: &str,
+    release: Release,
+    qos: &QosPlan,
+    all: &[variants::Variant],
+    notes: &mut Vec<Note>,
+) -> Result<Vec<CEcnProfile>, RenderError> {
+    for v in all {
         if !v.ports.is_empty() && v.lossless_priorities != qos.lossless_priorities {
-            return Err(err(format!(
-                "ports {} run other lossless priorities than the switch's PFC profile",
-                v.ports.join(", ")
-            )));
+            return Err(unsupported(
+                dev,
+                SwitchOs::Cumulus,
+                format!(
+                    "ports {} run other lossless priorities than the switch's PFC profile",
+                    v.ports.join(", ")
+                ),
+            ));
         }
     }
     if qos.lossless_priorities.len() > 1 {
@@ -339,11 +405,15 @@ pub fn view(ctx: &SwitchContext) -> Result<(CumulusView, Vec<Note>), RenderError
         .filter(|v| v.index == 0 || !v.ports.is_empty())
         .collect();
     if used.len() > 1 && !has(release, Feature::PortEcnProfile) {
-        return Err(err(format!(
-            "ports with their own ECN thresholds need a per-port congestion-control profile, which Cumulus Linux {release} does not have (5.4 and later)"
-        )));
+        return Err(unsupported(
+            dev,
+            SwitchOs::Cumulus,
+            format!(
+                "ports with their own ECN thresholds need a per-port congestion-control profile, which Cumulus Linux {release} does not have (5.4 and later)"
+            ),
+        ));
     }
-    let ecn_profiles = used
+    Ok(used
         .iter()
         .map(|v| CEcnProfile {
             name: ecn_profile_name(v.index),
@@ -360,9 +430,12 @@ pub fn view(ctx: &SwitchContext) -> Result<(CumulusView, Vec<Note>), RenderError
                 })
                 .collect(),
         })
-        .collect();
+        .collect())
+}
 
-    let schedulers: Vec<CScheduler> = (0u8..8)
+/// The scheduler of each of the 8 traffic classes; a TC no class uses gets DWRR 0.
+fn schedulers(qos: &QosPlan) -> Vec<CScheduler> {
+    (0u8..8)
         .map(|tc| {
             match qos
                 .classes
@@ -387,24 +460,30 @@ pub fn view(ctx: &SwitchContext) -> Result<(CumulusView, Vec<Note>), RenderError
                 },
             }
         })
-        .collect();
+        .collect()
+}
 
-    let b = &ctx.buffer;
-    let lossless_pool_percent = if b.total_bytes == 0 {
+fn lossless_pool_percent(b: &BufferPlan) -> u64 {
+    if b.total_bytes == 0 {
         0
     } else {
         u64::try_from(u128::from(b.ingress_lossless_pool_bytes) * 100 / u128::from(b.total_bytes))
             .unwrap_or(100)
             .min(100)
-    };
+    }
+}
 
-    let lossless_ports = || {
-        ctx.ports
-            .iter()
-            .filter(|p| !p.lossless_priorities.is_empty())
-    };
-    let longest = lossless_ports().map(|p| p.cable_m).max().unwrap_or(10);
-    let mut cables: Vec<u32> = lossless_ports()
+fn lossless_ports(ctx: &SwitchContext) -> impl Iterator<Item = &PortContext> {
+    ctx.ports
+        .iter()
+        .filter(|p| !p.lossless_priorities.is_empty())
+}
+
+/// The PFC profiles, one per cable length of the lossless ports: `default-global` takes the
+/// longest. Returns them and that longest cable.
+fn pfc_profiles(ctx: &SwitchContext) -> (Vec<CPfcProfile>, u32) {
+    let longest = lossless_ports(ctx).map(|p| p.cable_m).max().unwrap_or(10);
+    let mut cables: Vec<u32> = lossless_ports(ctx)
         .map(|p| p.cable_m)
         .filter(|&c| c != longest)
         .collect();
@@ -418,13 +497,21 @@ pub fn view(ctx: &SwitchContext) -> Result<(CumulusView, Vec<Note>), RenderError
         name: pfc_profile_name(c),
         cable_length: c,
     }));
+    (pfc_profiles, longest)
+}
 
-    let lb = super::lb::cumulus_lb(ctx);
-    let ports = ctx
-        .ports
+/// Each port with the profiles other than `default-global` it names.
+fn ports(
+    ctx: &SwitchContext,
+    all: &[variants::Variant],
+    watchdog_on: bool,
+    longest: u32,
+    lb: &super::lb::CumulusLb,
+) -> Vec<CPort> {
+    ctx.ports
         .iter()
         .map(|p| {
-            let v = variants::variant_of(&all, &p.name);
+            let v = variants::variant_of(all, &p.name);
             let lossless = !p.lossless_priorities.is_empty();
             CPort {
                 name: p.name.clone(),
@@ -437,58 +524,35 @@ pub fn view(ctx: &SwitchContext) -> Result<(CumulusView, Vec<Note>), RenderError
                     .as_deref()
                     .map(|d| escape::yaml_quote(&escape::sanitize_text(d))),
                 mtu: p.mtu,
-                watchdog: watchdog.is_some() && all[v].watchdog && lossless,
+                watchdog: watchdog_on && all[v].watchdog && lossless,
                 ecn_profile: (v != 0).then(|| ecn_profile_name(v)),
                 pfc_profile: (lossless && p.cable_m != longest)
                     .then(|| pfc_profile_name(p.cable_m)),
                 adaptive_routing: lb.ar_ports.contains(&p.name),
             }
         })
-        .collect();
+        .collect()
+}
 
-    if lossless_ports().next().is_some() {
+/// What switchd decides itself (headroom, thresholds), and the cages' breakouts.
+fn device_managed_and_breakouts(ctx: &SwitchContext, notes: &mut Vec<Note>) -> Vec<CBreakout> {
+    if lossless_ports(ctx).next().is_some() {
         notes.push(Note::new(
             NoteKind::DeviceManaged,
             Property::Headroom,
             "PFC headroom, xoff/xon and pool alpha are not configured: switchd sizes them from each port's cable length and speed (fabricc's numbers are in report.md for reference)",
         ));
     }
-    fixed_headroom_and_static_threshold(ctx, "Cumulus", &mut notes);
-    fidelity::device_managed(ctx, true, &mut notes);
-    let breakouts = ctx
-        .platform
+    fixed_headroom_and_static_threshold(ctx, "Cumulus", notes);
+    fidelity::device_managed(ctx, true, notes);
+    ctx.platform
         .iter()
         .flat_map(|p| &p.breakouts)
         .map(|b| CBreakout {
             port: port_name(b.cage.saturating_sub(1)),
             mode: format!("{}x", b.ways),
         })
-        .collect();
-
-    Ok((
-        CumulusView {
-            hostname: ctx.device.clone(),
-            fabric: ctx.fabric.clone(),
-            description: ctx.description.as_deref().map(escape::comment_text),
-            release: release.to_string(),
-            enable: ENABLE,
-            disable: DISABLE,
-            dscp_map,
-            egress_map,
-            lossless_priorities: qos.lossless_priorities.clone(),
-            lossless_pool_percent,
-            lossy_pool_percent: 100 - lossless_pool_percent,
-            pfc_profiles,
-            ecn_profiles,
-            schedulers,
-            watchdog,
-            breakouts,
-            ports,
-            ecmp_hash: ecmp_hash(ctx.hash_fields.as_deref(), release),
-            lb,
-        },
-        notes,
-    ))
+        .collect()
 }
 
 fn ecn_profile_name(index: usize) -> String {

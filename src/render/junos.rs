@@ -35,7 +35,10 @@
 
 use serde::Serialize;
 
-use super::context::{Ecn, Scheduling, SwitchContext, SwitchOs, WatchdogAction};
+use super::context::{
+    BufferPlan, ClassContext, Ecn, QosPlan, Scheduling, SwitchContext, SwitchOs, Watchdog,
+    WatchdogAction,
+};
 use super::eos::fixed_headroom_and_static_threshold;
 use super::fidelity::{self, Note, NoteKind, Property};
 use super::variants::{self, Variant};
@@ -214,19 +217,48 @@ fn percent_of(part: u64, total: u64) -> u64 {
 
 pub fn view(ctx: &SwitchContext) -> Result<(JunosView, Vec<Note>), RenderError> {
     let dev = ctx.device.as_str();
-    let err = |m: String| unsupported(dev, SwitchOs::Junos, m);
     let mut notes = Vec::new();
     let qos = &ctx.qos;
     let b = &ctx.buffer;
     let lossy_queue = lossy_queue_bytes(b);
     if b.lossless_queue_buffer_bytes == 0 {
-        return Err(err(
-            "the lossless queue buffer size is needed for fill-level percentages".into(),
+        return Err(unsupported(
+            dev,
+            SwitchOs::Junos,
+            "the lossless queue buffer size is needed for fill-level percentages",
         ));
     }
+    // The steps run in the file's order, so that errors and notes keep theirs.
+    let forwarding_classes = forwarding_classes(qos);
+    let watchdog = watchdog(dev, ctx.watchdog, &mut notes)?;
+    let rates = transmit_rates(dev, qos, &mut notes)?;
+    let policies = class_policies(ctx, &rates, watchdog, lossy_queue, &mut notes);
+    let buffer = buffer_partitions(dev, b)?;
+    let ports = ports(ctx, &policies.cn_names);
+    let breakouts = headroom_notes_and_breakouts(ctx, &mut notes);
+    Ok((
+        JunosView {
+            lb: super::lb::junos_lb(ctx),
+            hostname: ctx.device.clone(),
+            fabric: ctx.fabric.clone(),
+            description: ctx.description.as_deref().map(escape::comment_text),
+            fill_base: fill_base(b, lossy_queue),
+            classifier: CLASSIFIER,
+            forwarding_classes,
+            drop_profiles: policies.drop_profiles,
+            schedulers: policies.schedulers,
+            scheduler_maps: policies.scheduler_maps,
+            cn_profiles: policies.cn_profiles,
+            buffer,
+            breakouts,
+            ports,
+        },
+        notes,
+    ))
+}
 
-    let forwarding_classes = qos
-        .classes
+fn forwarding_classes(qos: &QosPlan) -> Vec<JForwardingClass> {
+    qos.classes
         .iter()
         .map(|c| JForwardingClass {
             name: c.name.clone(),
@@ -235,42 +267,62 @@ pub fn view(ctx: &SwitchContext) -> Result<(JunosView, Vec<Note>), RenderError> 
                 .then_some(c.priority),
             code_points: c.dscps.iter().map(|&d| dscp_bits(d)).collect(),
         })
-        .collect();
+        .collect()
+}
 
-    let watchdog = match ctx.watchdog {
-        None => None,
-        Some(w) => {
-            let action = match w.action {
-                WatchdogAction::Drop => "drop",
-                WatchdogAction::Forward => "forward",
-                WatchdogAction::Alert => {
-                    return Err(err(
-                        "PFC watchdog action `alert`: the Junos watchdog drops or forwards a stormed queue (`watchdog-action drop|forward`)".into(),
-                    ));
-                }
-            };
-            let poll = w.poll_ms.max(1);
-            let detection = w.detect_ms.div_ceil(poll);
-            if detection * poll != w.detect_ms {
-                notes.push(Note::new(
-                    NoteKind::Approximated,
-                    Property::WatchdogDetect,
-                    format!(
-                        "detection counts poll intervals: detect {} ms becomes {detection} × {poll} ms = {} ms",
-                        w.detect_ms,
-                        detection * poll
-                    ),
-                ));
-            }
-            Some(JWatchdog {
-                poll_interval_ms: poll,
-                detection,
-                recovery_ms: w.restore_ms,
-                action,
-            })
+/// The CN profiles' `pfc-watchdog`: Junos counts detection in poll intervals.
+fn watchdog(
+    dev: &str,
+    watchdog: Option<Watchdog>,
+    notes: &mut Vec<Note>,
+) -> Result<Option<JWatchdog>, RenderError> {
+    let Some(w) = watchdog else {
+        return Ok(None);
+    };
+    let action = match w.action {
+        WatchdogAction::Drop => "drop",
+        WatchdogAction::Forward => "forward",
+        WatchdogAction::Alert => {
+            return Err(unsupported(
+                dev,
+                SwitchOs::Junos,
+                "PFC watchdog action `alert`: the Junos watchdog drops or forwards a stormed queue (`watchdog-action drop|forward`)",
+            ));
         }
     };
-    // ETS transmit rates share what the CNP scheduler leaves.
+    let poll = w.poll_ms.max(1);
+    let detection = w.detect_ms.div_ceil(poll);
+    if detection * poll != w.detect_ms {
+        notes.push(Note::new(
+            NoteKind::Approximated,
+            Property::WatchdogDetect,
+            format!(
+                "detection counts poll intervals: detect {} ms becomes {detection} × {poll} ms = {} ms",
+                w.detect_ms,
+                detection * poll
+            ),
+        ));
+    }
+    Ok(Some(JWatchdog {
+        poll_interval_ms: poll,
+        detection,
+        recovery_ms: w.restore_ms,
+        action,
+    }))
+}
+
+/// Strict schedulers with a transmit rate: a class's `rate`, else the CNP class's 5 %.
+fn strict_rate(c: &ClassContext) -> Option<u8> {
+    match (c.scheduling, c.rate_percent) {
+        (Scheduling::Strict, Some(r)) => Some(r),
+        (Scheduling::Strict, None) if c.cnp => Some(CNP_TRANSMIT_PERCENT),
+        _ => None,
+    }
+}
+
+/// Each class's ETS transmit rate (0 for strict classes): the ETS classes share what the
+/// strict transmit rates leave.
+fn transmit_rates(dev: &str, qos: &QosPlan, notes: &mut Vec<Note>) -> Result<Vec<u8>, RenderError> {
     let cnp_strict = qos
         .classes
         .iter()
@@ -283,22 +335,20 @@ pub fn view(ctx: &SwitchContext) -> Result<(JunosView, Vec<Note>), RenderError> 
             Scheduling::Strict => 0,
         })
         .collect();
-    // Strict schedulers with a transmit rate: a class's `rate`, else the CNP class's 5 %.
-    let strict_rate = |c: &super::context::ClassContext| match (c.scheduling, c.rate_percent) {
-        (Scheduling::Strict, Some(r)) => Some(r),
-        (Scheduling::Strict, None) if c.cnp => Some(CNP_TRANSMIT_PERCENT),
-        _ => None,
-    };
     let strict_total: u32 = qos
         .classes
         .iter()
-        .filter_map(&strict_rate)
+        .filter_map(strict_rate)
         .map(u32::from)
         .sum();
     if strict_total >= 100 && ets.iter().any(|&w| w > 0) {
-        return Err(err(format!(
-            "the strict classes' transmit rates sum to {strict_total}%, leaving nothing for the ETS classes"
-        )));
+        return Err(unsupported(
+            dev,
+            SwitchOs::Junos,
+            format!(
+                "the strict classes' transmit rates sum to {strict_total}%, leaving nothing for the ETS classes"
+            ),
+        ));
     }
     let left = u8::try_from(100u32.saturating_sub(strict_total)).unwrap_or(0);
     let rates = if strict_total > 0 {
@@ -320,134 +370,183 @@ pub fn view(ctx: &SwitchContext) -> Result<(JunosView, Vec<Note>), RenderError> 
             format!("{why}, so the ETS transmit rates are scaled to the other {left}%"),
         ));
     }
+    Ok(rates)
+}
 
+/// The class-of-service objects of every port variant, shared between variants wherever
+/// they agree.
+#[derive(Default)]
+struct Policies {
+    drop_profiles: Vec<JDropProfile>,
+    schedulers: Vec<JScheduler>,
+    scheduler_maps: Vec<JSchedulerMap>,
+    cn_profiles: Vec<JCnProfile>,
+    /// `(variant, cable length, CN profile)`, for the ports.
+    cn_names: Vec<(usize, u32, String)>,
+}
+
+fn class_policies(
+    ctx: &SwitchContext,
+    rates: &[u8],
+    watchdog: Option<JWatchdog>,
+    lossy_queue: u64,
+    notes: &mut Vec<Note>,
+) -> Policies {
+    let mut policies = Policies::default();
     let all: Vec<Variant> = variants::variants(ctx)
         .into_iter()
         .filter(|v| v.index == 0 || !v.ports.is_empty())
         .collect();
-    let mut drop_profiles: Vec<JDropProfile> = Vec::new();
-    let mut schedulers = Vec::new();
-    let mut scheduler_maps = Vec::new();
-    let mut cn_profiles: Vec<JCnProfile> = Vec::new();
-    let mut cn_names: Vec<(usize, u32, String)> = Vec::new();
     for v in &all {
         let suffix = if v.index == 0 {
             String::new()
         } else {
             format!("-{}", v.index + 1)
         };
-        let mut entries = Vec::new();
-        for (ci, c) in qos.classes.iter().enumerate() {
-            let drop_profile = variants::ecn_of(v, c.queue).map(|e| {
-                let base = if c.lossless {
-                    b.lossless_queue_buffer_bytes
-                } else {
-                    lossy_queue
-                };
-                let dp = drop_profile(&c.name, e, base, &mut notes);
-                let name = dp.name.clone();
-                if !drop_profiles.contains(&dp) {
-                    drop_profiles.push(dp);
-                }
-                name
-            });
-            let (strict, transmit_percent) = match c.scheduling {
-                Scheduling::Strict => (true, strict_rate(c)),
-                Scheduling::Ets { .. } => (false, Some(rates[ci])),
-            };
-            // `shaping-rate` is the cap ("a maximum bandwidth … for a queue", Junos
-            // `shaping-rate` reference for the QFX Series).
-            let shaping_percent = c.rate_percent;
-            // A variant reuses the base scheduler of a class when nothing differs, so an
-            // override only adds the schedulers it changes.
-            let base = format!("s-{}", c.name);
-            let same = |s: &JScheduler| {
-                s.strict == strict
-                    && s.transmit_percent == transmit_percent
-                    && s.shaping_percent == shaping_percent
-                    && s.drop_profile == drop_profile
-            };
-            let name = match schedulers.iter().find(|s: &&JScheduler| s.name == base) {
-                Some(existing) if same(existing) => base,
-                _ => {
-                    let name = format!("s-{}{suffix}", c.name);
-                    schedulers.push(JScheduler {
-                        name: name.clone(),
-                        strict,
-                        transmit_percent,
-                        shaping_percent,
-                        drop_profile,
-                    });
-                    name
-                }
-            };
-            entries.push((c.name.clone(), name));
-        }
-        scheduler_maps.push(JSchedulerMap {
-            name: format!("sm-fabricc{suffix}"),
-            entries,
-        });
-        let lossless: Vec<_> = qos
-            .classes
-            .iter()
-            .filter(|c| c.lossless && v.lossless_priorities.contains(&c.priority))
-            .collect();
-        // One CN profile per (variant, cable length) of the variant's ports.
-        let mut cables: Vec<u32> = ctx
-            .ports
-            .iter()
-            .filter(|p| v.ports.contains(&p.name))
-            .map(|p| p.cable_m)
-            .collect();
-        cables.sort_unstable();
-        cables.dedup();
-        if v.index == 0 && cables.is_empty() {
-            cables.push(100);
-        }
-        for cable_length in cables {
-            if lossless.is_empty() {
-                break;
-            }
-            let mut input: Vec<u8> = lossless
-                .iter()
-                .flat_map(|c| c.dscps.iter().copied())
-                .collect();
-            input.sort_unstable();
-            input.dedup();
-            let mut output: Vec<(String, u8)> = lossless
-                .iter()
-                .map(|c| (pcp_bits(c.priority), c.queue))
-                .collect();
-            output.sort();
-            output.dedup();
-            let input_code_points: Vec<String> = input.into_iter().map(dscp_bits).collect();
-            let wd = if v.watchdog { watchdog } else { None };
-            // Variants that differ only in ECN share the congestion-notification profile.
-            let existing = cn_profiles.iter().find(|p: &&JCnProfile| {
-                p.input_code_points == input_code_points
-                    && p.output == output
-                    && p.watchdog.is_some() == wd.is_some()
-                    && p.cable_length == cable_length
-            });
-            let name = match existing {
-                Some(p) => p.name.clone(),
-                None => {
-                    let name = format!("cnp-fabricc{suffix}-{cable_length}m");
-                    cn_profiles.push(JCnProfile {
-                        name: name.clone(),
-                        watchdog: wd,
-                        cable_length,
-                        input_code_points,
-                        output,
-                    });
-                    name
-                }
-            };
-            cn_names.push((v.index, cable_length, name));
-        }
+        scheduler_map(&mut policies, ctx, v, &suffix, rates, lossy_queue, notes);
+        cn_profiles(&mut policies, ctx, v, &suffix, watchdog);
     }
-    drop_profiles.sort_by(|a, b| a.name.cmp(&b.name));
+    policies.drop_profiles.sort_by(|a, b| a.name.cmp(&b.name));
+    policies
+}
 
+/// The variant's scheduler map, with the drop profiles and schedulers it names.
+fn scheduler_map(
+    policies: &mut Policies,
+    ctx: &SwitchContext,
+    v: &Variant,
+    suffix: &str,
+    rates: &[u8],
+    lossy_queue: u64,
+    notes: &mut Vec<Note>,
+) {
+    let mut entries = Vec::new();
+    for (ci, c) in ctx.qos.classes.iter().enumerate() {
+        let drop_profile = variants::ecn_of(v, c.queue).map(|e| {
+            let base = if c.lossless {
+                ctx.buffer.lossless_queue_buffer_bytes
+            } else {
+                lossy_queue
+            };
+            let dp = drop_profile(&c.name, e, base, notes);
+            let name = dp.name.clone();
+            if !policies.drop_profiles.contains(&dp) {
+                policies.drop_profiles.push(dp);
+            }
+            name
+        });
+        let (strict, transmit_percent) = match c.scheduling {
+            Scheduling::Strict => (true, strict_rate(c)),
+            Scheduling::Ets { .. } => (false, Some(rates[ci])),
+        };
+        // `shaping-rate` is the cap ("a maximum bandwidth … for a queue", Junos
+        // `shaping-rate` reference for the QFX Series).
+        let shaping_percent = c.rate_percent;
+        // A variant reuses the base scheduler of a class when nothing differs, so an
+        // override only adds the schedulers it changes.
+        let base = format!("s-{}", c.name);
+        let same = |s: &JScheduler| {
+            s.strict == strict
+                && s.transmit_percent == transmit_percent
+                && s.shaping_percent == shaping_percent
+                && s.drop_profile == drop_profile
+        };
+        let name = match policies
+            .schedulers
+            .iter()
+            .find(|s: &&JScheduler| s.name == base)
+        {
+            Some(existing) if same(existing) => base,
+            _ => {
+                let name = format!("s-{}{suffix}", c.name);
+                policies.schedulers.push(JScheduler {
+                    name: name.clone(),
+                    strict,
+                    transmit_percent,
+                    shaping_percent,
+                    drop_profile,
+                });
+                name
+            }
+        };
+        entries.push((c.name.clone(), name));
+    }
+    policies.scheduler_maps.push(JSchedulerMap {
+        name: format!("sm-fabricc{suffix}"),
+        entries,
+    });
+}
+
+/// One CN profile per (variant, cable length) of the variant's ports.
+fn cn_profiles(
+    policies: &mut Policies,
+    ctx: &SwitchContext,
+    v: &Variant,
+    suffix: &str,
+    watchdog: Option<JWatchdog>,
+) {
+    let lossless: Vec<_> = ctx
+        .qos
+        .classes
+        .iter()
+        .filter(|c| c.lossless && v.lossless_priorities.contains(&c.priority))
+        .collect();
+    let mut cables: Vec<u32> = ctx
+        .ports
+        .iter()
+        .filter(|p| v.ports.contains(&p.name))
+        .map(|p| p.cable_m)
+        .collect();
+    cables.sort_unstable();
+    cables.dedup();
+    if v.index == 0 && cables.is_empty() {
+        cables.push(100);
+    }
+    for cable_length in cables {
+        if lossless.is_empty() {
+            break;
+        }
+        let mut input: Vec<u8> = lossless
+            .iter()
+            .flat_map(|c| c.dscps.iter().copied())
+            .collect();
+        input.sort_unstable();
+        input.dedup();
+        let mut output: Vec<(String, u8)> = lossless
+            .iter()
+            .map(|c| (pcp_bits(c.priority), c.queue))
+            .collect();
+        output.sort();
+        output.dedup();
+        let input_code_points: Vec<String> = input.into_iter().map(dscp_bits).collect();
+        let wd = if v.watchdog { watchdog } else { None };
+        // Variants that differ only in ECN share the congestion-notification profile.
+        let existing = policies.cn_profiles.iter().find(|p: &&JCnProfile| {
+            p.input_code_points == input_code_points
+                && p.output == output
+                && p.watchdog.is_some() == wd.is_some()
+                && p.cable_length == cable_length
+        });
+        let name = match existing {
+            Some(p) => p.name.clone(),
+            None => {
+                let name = format!("cnp-fabricc{suffix}-{cable_length}m");
+                policies.cn_profiles.push(JCnProfile {
+                    name: name.clone(),
+                    watchdog: wd,
+                    cable_length,
+                    input_code_points,
+                    output,
+                });
+                name
+            }
+        };
+        policies.cn_names.push((v.index, cable_length, name));
+    }
+}
+
+/// The shared-buffer partitions in whole percent of the switch buffer.
+fn buffer_partitions(dev: &str, b: &BufferPlan) -> Result<JBuffer, RenderError> {
     let ingress_lossless = percent_of(b.ingress_lossless_pool_bytes, b.total_bytes);
     let ingress_headroom = b
         .shared_headroom_pool_bytes
@@ -456,21 +555,25 @@ pub fn view(ctx: &SwitchContext) -> Result<(JunosView, Vec<Note>), RenderError> 
     let egress_lossless = percent_of(b.egress_lossless_pool_bytes, b.total_bytes);
     let egress_lossy = 100u64.saturating_sub(egress_lossless);
     if used > 100 || egress_lossless > 100 {
-        return Err(err(
-            "buffer partitions exceed 100 percent of the switch buffer".into(),
+        return Err(unsupported(
+            dev,
+            SwitchOs::Junos,
+            "buffer partitions exceed 100 percent of the switch buffer",
         ));
     }
-    let buffer = JBuffer {
+    Ok(JBuffer {
         ingress_lossless,
         ingress_headroom,
         ingress_lossy: 100 - used,
         egress_lossless,
         egress_lossy,
-    };
+    })
+}
 
+/// Each port with its variant's scheduler map and the CN profile of its cable length.
+fn ports(ctx: &SwitchContext, cn_names: &[(usize, u32, String)]) -> Vec<JPort> {
     let full = variants::variants(ctx);
-    let ports = ctx
-        .ports
+    ctx.ports
         .iter()
         .map(|p| {
             let v = variants::variant_of(&full, &p.name);
@@ -490,8 +593,12 @@ pub fn view(ctx: &SwitchContext) -> Result<(JunosView, Vec<Note>), RenderError> 
                 scheduler_map: format!("sm-fabricc{suffix}"),
             }
         })
-        .collect();
+        .collect()
+}
 
+/// What Junos decides itself (headroom, thresholds, breakouts off the QFX5240), and the
+/// breakouts it is told.
+fn headroom_notes_and_breakouts(ctx: &SwitchContext, notes: &mut Vec<Note>) -> Vec<JBreakout> {
     if ctx.ports.iter().any(|p| !p.lossless_priorities.is_empty()) {
         notes.push(Note::new(
             NoteKind::DeviceManaged,
@@ -499,7 +606,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(JunosView, Vec<Note>), RenderError> 
             "Junos sizes each port's PFC headroom from the CN profile's cable length and its own MRU formula; the `lossless-headroom` partition is fabricc's per-port sum rounded up to a whole percent, and the dynamic threshold stays Junos's default",
         ));
     }
-    fixed_headroom_and_static_threshold(ctx, "Junos", &mut notes);
+    fixed_headroom_and_static_threshold(ctx, "Junos", notes);
     // The interface-level breakout (`number-of-sub-ports`, `speed`) is sourced for Junos OS
     // Evolved on the QFX5240 only (AMD's RoCE guide, Juniper tab: `et-0/0/0 {
     // number-of-sub-ports 2; speed 400g; }` then `et-0/0/0:0`, `et-0/0/0:1`:
@@ -509,9 +616,8 @@ pub fn view(ctx: &SwitchContext) -> Result<(JunosView, Vec<Note>), RenderError> 
         .platform
         .as_ref()
         .is_some_and(|p| p.name == "juniper-qfx5240-64od");
-    fidelity::device_managed(ctx, sourced, &mut notes);
-    let breakouts: Vec<JBreakout> = ctx
-        .platform
+    fidelity::device_managed(ctx, sourced, notes);
+    ctx.platform
         .iter()
         .filter(|_| sourced)
         .flat_map(|p| &p.breakouts)
@@ -520,7 +626,11 @@ pub fn view(ctx: &SwitchContext) -> Result<(JunosView, Vec<Note>), RenderError> 
             ways: b.ways,
             speed: format!("{}g", b.speed_gbps),
         })
-        .collect();
+        .collect()
+}
+
+/// The base the fill levels are percent of, stated in the file.
+fn fill_base(b: &BufferPlan, lossy_queue: u64) -> JFillBase {
     let log2 = b.queue_log2_alpha;
     let alpha = if log2 >= 0 {
         (1u32 << log2.unsigned_abs()).to_string()
@@ -532,30 +642,12 @@ pub fn view(ctx: &SwitchContext) -> Result<(JunosView, Vec<Note>), RenderError> 
     } else {
         percent_of(b.lossless_queue_buffer_bytes, b.egress_lossless_pool_bytes)
     };
-    Ok((
-        JunosView {
-            lb: super::lb::junos_lb(ctx),
-            hostname: ctx.device.clone(),
-            fabric: ctx.fabric.clone(),
-            description: ctx.description.as_deref().map(escape::comment_text),
-            fill_base: JFillBase {
-                alpha,
-                share_percent,
-                lossless_queue_bytes: b.lossless_queue_buffer_bytes,
-                lossy_queue_bytes: lossy_queue,
-            },
-            classifier: CLASSIFIER,
-            forwarding_classes,
-            drop_profiles,
-            schedulers,
-            scheduler_maps,
-            cn_profiles,
-            buffer,
-            breakouts,
-            ports,
-        },
-        notes,
-    ))
+    JFillBase {
+        alpha,
+        share_percent,
+        lossless_queue_bytes: b.lossless_queue_buffer_bytes,
+        lossy_queue_bytes: lossy_queue,
+    }
 }
 
 /// The drop profile of `class`: whole-percent fill levels of `queue_buffer`, min < max.

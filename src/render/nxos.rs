@@ -39,7 +39,8 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 use super::context::{
-    Ecn, PauseThreshold, PortContext, Scheduling, SwitchContext, SwitchOs, WatchdogAction,
+    Ecn, PauseThreshold, PortContext, QosPlan, Scheduling, SwitchContext, SwitchOs, Watchdog,
+    WatchdogAction,
 };
 use super::fidelity::{self, Note, NoteKind, Property};
 use super::variants::{self, Variant};
@@ -205,41 +206,87 @@ fn ecn_args(e: Ecn) -> String {
 
 pub fn view(ctx: &SwitchContext) -> Result<(NxosView, Vec<Note>), RenderError> {
     let dev = ctx.device.as_str();
-    let err = |m: String| unsupported(dev, SwitchOs::Nxos, m);
     let mut notes = Vec::new();
     super::fidelity::rate_caps_not_rendered(&ctx.qos, "queue", &mut notes);
+    // The steps run in the file's order, so that errors and notes keep theirs.
     if let Some(w) = ctx.watchdog {
-        if w.action != WatchdogAction::Drop {
-            return Err(err(format!(
+        watchdog(dev, w, &mut notes)?;
+    }
+    ecn_rounding(ctx, &mut notes);
+    let (class_maps, default_qos_group) = class_maps(&ctx.qos);
+    let all = variants::variants(ctx);
+    let queuing = queuing_policies(dev, ctx, &all)?;
+    let network_qos = network_qos(ctx);
+    let pause = pause_buffers(ctx);
+    pause_buffer_notes(ctx, &pause, &mut notes);
+    fidelity::device_managed(ctx, true, &mut notes);
+    let breakouts = ctx
+        .platform
+        .iter()
+        .flat_map(|p| &p.breakouts)
+        .map(|b| (b.cage, format!("{}g-{}x", b.speed_gbps, b.ways)))
+        .collect();
+    let ports = ports(ctx, &all, &pause.ingress_of);
+    Ok((
+        NxosView {
+            load_sharing: super::lb::nxos_lines(ctx),
+            hostname: ctx.device.clone(),
+            fabric: ctx.fabric.clone(),
+            description: ctx.description.as_deref().map(escape::comment_text),
+            class_maps,
+            default_qos_group,
+            queuing,
+            network_qos,
+            ingress: pause.ingress,
+            watchdog: ctx.watchdog.is_some(),
+            breakouts,
+            ports,
+        },
+        notes,
+    ))
+}
+
+/// The NX-OS watchdog drops, on the platform's own timers.
+fn watchdog(dev: &str, w: Watchdog, notes: &mut Vec<Note>) -> Result<(), RenderError> {
+    if w.action != WatchdogAction::Drop {
+        return Err(unsupported(
+            dev,
+            SwitchOs::Nxos,
+            format!(
                 "PFC watchdog action `{}`: the NX-OS watchdog drops a stormed queue; use `action drop`",
                 match w.action {
                     WatchdogAction::Forward => "forward",
                     _ => "alert",
                 }
-            )));
-        }
-        // Timers the fabric does not state are not a request: NX-OS's own run, as on every
-        // NX-OS fabric (docs/targets.md, report.md). Stated timers are dropped: a warning.
-        let stated: Vec<String> = [
-            (!w.defaults.detect, "detect", w.detect_ms),
-            (!w.defaults.restore, "restore", w.restore_ms),
-            (!w.defaults.poll, "poll", w.poll_ms),
-        ]
-        .into_iter()
-        .filter(|(s, _, _)| *s)
-        .map(|(_, what, ms)| format!("{what} {ms} ms"))
-        .collect();
-        if !stated.is_empty() {
-            notes.push(Note::new(
-                NoteKind::NotRendered,
-                Property::WatchdogDetect,
-                format!(
-                    "only `priority-flow-control watch-dog-interval on` is configured: the platform's watchdog interval, shutdown and restore multipliers apply (Cisco: a stuck queue is polled every 100 ms), not {}",
-                    stated.join(" / ")
-                ),
-            ));
-        }
+            ),
+        ));
     }
+    // Timers the fabric does not state are not a request: NX-OS's own run, as on every
+    // NX-OS fabric (docs/targets.md, report.md). Stated timers are dropped: a warning.
+    let stated: Vec<String> = [
+        (!w.defaults.detect, "detect", w.detect_ms),
+        (!w.defaults.restore, "restore", w.restore_ms),
+        (!w.defaults.poll, "poll", w.poll_ms),
+    ]
+    .into_iter()
+    .filter(|(s, _, _)| *s)
+    .map(|(_, what, ms)| format!("{what} {ms} ms"))
+    .collect();
+    if !stated.is_empty() {
+        notes.push(Note::new(
+            NoteKind::NotRendered,
+            Property::WatchdogDetect,
+            format!(
+                "only `priority-flow-control watch-dog-interval on` is configured: the platform's watchdog interval, shutdown and restore multipliers apply (Cisco: a stuck queue is polled every 100 ms), not {}",
+                stated.join(" / ")
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// NX-OS takes ECN thresholds in whole `kbytes`.
+fn ecn_rounding(ctx: &SwitchContext, notes: &mut Vec<Note>) {
     if ctx
         .qos
         .classes
@@ -258,7 +305,10 @@ pub fn view(ctx: &SwitchContext) -> Result<(NxosView, Vec<Note>), RenderError> {
             "ECN thresholds are written in whole `kbytes`, rounded up (under 1000 B more than the fabric says)",
         ));
     }
-    let qos = &ctx.qos;
+}
+
+/// The classification class-maps, and the qos-group of the default class (it has none).
+fn class_maps(qos: &QosPlan) -> (Vec<NxClassMap>, u8) {
     let mut class_maps = Vec::new();
     let mut default_qos_group = 0;
     for c in &qos.classes {
@@ -272,24 +322,41 @@ pub fn view(ctx: &SwitchContext) -> Result<(NxosView, Vec<Note>), RenderError> {
             });
         }
     }
-    let all = variants::variants(ctx);
-    // PFC is system-wide on NX-OS (network-qos); a port may only turn it off entirely.
-    for v in &all {
+    (class_maps, default_qos_group)
+}
+
+/// One queuing policy per port variant. PFC is system-wide on NX-OS (network-qos); a port
+/// may only turn it off entirely.
+fn queuing_policies(
+    dev: &str,
+    ctx: &SwitchContext,
+    all: &[Variant],
+) -> Result<Vec<NxQueuing>, RenderError> {
+    let qos = &ctx.qos;
+    for v in all {
         if !v.ports.is_empty()
             && !v.lossless_priorities.is_empty()
             && v.lossless_priorities != qos.lossless_priorities
         {
-            return Err(err(format!(
-                "ports {} run a different set of lossless priorities; NX-OS sets PFC classes system-wide",
-                v.ports.join(", ")
-            )));
+            return Err(unsupported(
+                dev,
+                SwitchOs::Nxos,
+                format!(
+                    "ports {} run a different set of lossless priorities; NX-OS sets PFC classes system-wide",
+                    v.ports.join(", ")
+                ),
+            ));
         }
     }
-    let queuing = all
-        .iter()
+    all.iter()
         .filter(|v| v.index == 0 || !v.ports.is_empty())
         .map(|v| queuing_policy(ctx, v))
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect()
+}
+
+/// The network-qos classes: MTU and pause per queue, the default class last.
+fn network_qos(ctx: &SwitchContext) -> Vec<NxNetworkClass> {
+    let qos = &ctx.qos;
     let mut network_qos: Vec<NxNetworkClass> = Vec::new();
     let mut queues: Vec<u8> = qos.classes.iter().map(|c| c.queue).collect();
     queues.push(0);
@@ -309,43 +376,69 @@ pub fn view(ctx: &SwitchContext) -> Result<(NxosView, Vec<Note>), RenderError> {
     }
     // default last, as NX-OS lists it
     network_qos.sort_by_key(|n| n.class == "c-8q-nq-default");
-    // One input policy per distinct set of pause lines, named by its cable length.
-    let mut ingress: Vec<NxIngress> = Vec::new();
-    let mut ingress_of: BTreeMap<String, String> = BTreeMap::new();
-    let mut sized_here = false;
-    let mut sized_by_switch = false;
-    let mut approximated = false;
+    network_qos
+}
+
+/// The input policies with pause buffers, and who sizes the lossless ports' headroom.
+struct PauseBuffers {
+    ingress: Vec<NxIngress>,
+    /// Port → its input policy.
+    ingress_of: BTreeMap<String, String>,
+    sized_here: bool,
+    sized_by_switch: bool,
+    /// A dynamic threshold became a static pause threshold.
+    approximated: bool,
+}
+
+/// One input policy per distinct set of pause lines, named by its cable length.
+fn pause_buffers(ctx: &SwitchContext) -> PauseBuffers {
+    let mut out = PauseBuffers {
+        ingress: Vec::new(),
+        ingress_of: BTreeMap::new(),
+        sized_here: false,
+        sized_by_switch: false,
+        approximated: false,
+    };
     for p in &ctx.ports {
         if p.lossless_priorities.is_empty() {
             continue;
         }
         let Some(queues) = pause_buffer(ctx, p) else {
-            sized_by_switch = true;
+            out.sized_by_switch = true;
             continue;
         };
-        sized_here = true;
-        approximated |= matches!(p.pause_threshold, PauseThreshold::Dynamic { .. });
-        let name = match ingress.iter().find(|i| i.queues == queues) {
+        out.sized_here = true;
+        out.approximated |= matches!(p.pause_threshold, PauseThreshold::Dynamic { .. });
+        let name = match out.ingress.iter().find(|i| i.queues == queues) {
             Some(i) => i.name.clone(),
             None => {
                 let base = format!("{INGRESS_POLICY}_{}M", p.cable_m);
-                let n = ingress.iter().filter(|i| i.name.starts_with(&base)).count();
+                let n = out
+                    .ingress
+                    .iter()
+                    .filter(|i| i.name.starts_with(&base))
+                    .count();
                 let name = if n == 0 {
                     base
                 } else {
                     format!("{base}_{}", n + 1)
                 };
-                ingress.push(NxIngress {
+                out.ingress.push(NxIngress {
                     name: name.clone(),
                     queues,
                 });
                 name
             }
         };
-        ingress_of.insert(p.name.clone(), name);
+        out.ingress_of.insert(p.name.clone(), name);
     }
-    ingress.sort_by(|a, b| a.name.cmp(&b.name));
-    if approximated {
+    out.ingress.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+/// What the pause buffers leave to NX-OS, and what they approximate.
+fn pause_buffer_notes(ctx: &SwitchContext, pause: &PauseBuffers, notes: &mut Vec<Note>) {
+    if pause.approximated {
         notes.push(Note::new(
             NoteKind::Approximated,
             Property::PauseThreshold,
@@ -354,7 +447,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(NxosView, Vec<Note>), RenderError> {
             ),
         ));
     }
-    if sized_by_switch {
+    if pause.sized_by_switch {
         notes.push(Note::new(
             NoteKind::DeviceManaged,
             Property::Headroom,
@@ -365,7 +458,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(NxosView, Vec<Note>), RenderError> {
         if let Some(h) = ctx
             .ports
             .iter()
-            .filter(|p| !ingress_of.contains_key(&p.name))
+            .filter(|p| !pause.ingress_of.contains_key(&p.name))
             .flat_map(|p| &p.headroom)
             .find(|h| h.fixed)
         {
@@ -378,25 +471,25 @@ pub fn view(ctx: &SwitchContext) -> Result<(NxosView, Vec<Note>), RenderError> {
                 ),
             ));
         }
-    } else if sized_here {
+    } else if pause.sized_here {
         notes.push(Note::new(
             NoteKind::DeviceManaged,
             Property::BufferPools,
             "buffer pools are not configured: NX-OS keeps its platform buffer carving",
         ));
     }
-    fidelity::device_managed(ctx, true, &mut notes);
-    let breakouts = ctx
-        .platform
-        .iter()
-        .flat_map(|p| &p.breakouts)
-        .map(|b| (b.cage, format!("{}g-{}x", b.speed_gbps, b.ways)))
-        .collect();
-    let ports = ctx
-        .ports
+}
+
+/// Each port with its variant's PFC, watchdog and queuing policy, and its input policy.
+fn ports(
+    ctx: &SwitchContext,
+    all: &[Variant],
+    ingress_of: &BTreeMap<String, String>,
+) -> Vec<NxPort> {
+    ctx.ports
         .iter()
         .map(|p| {
-            let v = variants::variant_of(&all, &p.name);
+            let v = variants::variant_of(all, &p.name);
             let variant = &all[v];
             NxPort {
                 name: p.name.clone(),
@@ -408,24 +501,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(NxosView, Vec<Note>), RenderError> {
                 ingress: ingress_of.get(&p.name).cloned(),
             }
         })
-        .collect();
-    Ok((
-        NxosView {
-            load_sharing: super::lb::nxos_lines(ctx),
-            hostname: ctx.device.clone(),
-            fabric: ctx.fabric.clone(),
-            description: ctx.description.as_deref().map(escape::comment_text),
-            class_maps,
-            default_qos_group,
-            queuing,
-            network_qos,
-            ingress,
-            watchdog: ctx.watchdog.is_some(),
-            breakouts,
-            ports,
-        },
-        notes,
-    ))
+        .collect()
 }
 
 fn queuing_policy(ctx: &SwitchContext, v: &Variant) -> Result<NxQueuing, RenderError> {

@@ -40,8 +40,8 @@ use minijinja::value::{Enumerator, Object, ObjectExt, ObjectRepr, Serde};
 use serde::Serialize;
 
 use super::context::{
-    Ecn, Fec, HeadroomFormula, PauseThreshold, Scheduling, SonicAsic, SonicBufferModel,
-    SwitchContext, SwitchOs, WatchdogAction,
+    Ecn, Fec, HeadroomFormula, PauseThreshold, PortContext, QosPlan, Scheduling, SonicAsic,
+    SonicBufferModel, SonicPlan, SonicPort, SwitchContext, SwitchOs, Watchdog, WatchdogAction,
 };
 use super::escape;
 use super::fidelity::{Note, NoteKind, Property};
@@ -435,30 +435,89 @@ fn notes(ctx: &SwitchContext) -> Vec<Note> {
 }
 
 /// Build the whole CONFIG_DB fragment of one switch.
-#[allow(clippy::too_many_lines)] // one table after the other, in CONFIG_DB order
 pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
-    let dev = ctx.device.as_str();
-    let err = |m: String| unsupported(dev, SwitchOs::Sonic, m);
+    let mut out = Fragment {
+        db: ConfigDb::new(),
+        device: ctx.device.as_str(),
+    };
     let Some(plan) = &ctx.sonic else {
-        return Err(err("no SONiC platform was resolved for this switch".into()));
+        return Err(out.err("no SONiC platform was resolved for this switch".into()));
     };
     if plan.ports.len() != ctx.ports.len() {
-        return Err(err("the SONiC plan does not cover every port".into()));
+        return Err(out.err("the SONiC plan does not cover every port".into()));
     }
-    let mut db = ConfigDb::new();
-    let put = |db: &mut ConfigDb, t: &'static str, key: Text, fields: Row| {
-        db.entry(t).or_default().insert(key, fields);
+    // The steps run in CONFIG_DB order, so that the first error is the same one as always.
+    buffer_model_tables(&mut out, plan)?;
+    buffer_pools_and_profiles(&mut out, plan);
+    qos_maps(&mut out, &ctx.qos, plan)?;
+    let schedulers = class_schedulers(&mut out, &ctx.qos)?;
+    let watchdog = pfc_watchdog_global(&mut out, ctx.watchdog)?;
+    breakouts(&mut out, plan);
+    let switch = SwitchWide {
+        plan,
+        qos: &ctx.qos,
+        watchdog,
+        schedulers,
+        cnp_queues: ctx
+            .qos
+            .classes
+            .iter()
+            .filter(|c| c.cnp)
+            .map(|c| c.queue)
+            .collect(),
     };
+    let mut pg_profiles: BTreeMap<String, Row> = BTreeMap::new();
+    for (port, sp) in ctx.ports.iter().zip(&plan.ports) {
+        port_tables(&mut out, &switch, port, sp, &mut pg_profiles)?;
+    }
+    for (name, profile) in pg_profiles {
+        out.put("BUFFER_PROFILE", name.into(), profile);
+    }
+    if plan.asic == SonicAsic::Broadcom && out.db.contains_key("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP")
+    {
+        return Err(out.err("a priority→PG map on Broadcom".into()));
+    }
+    Ok(out.db)
+}
 
-    put(
-        &mut db,
+/// The fragment being built, and the switch its errors name.
+struct Fragment<'a> {
+    db: ConfigDb,
+    device: &'a str,
+}
+
+impl Fragment<'_> {
+    fn put(&mut self, table: &'static str, key: Text, fields: Row) {
+        self.db.entry(table).or_default().insert(key, fields);
+    }
+
+    fn err(&self, message: String) -> RenderError {
+        unsupported(self.device, SwitchOs::Sonic, message)
+    }
+}
+
+/// What every port's entries refer to, decided once per switch.
+struct SwitchWide<'a> {
+    plan: &'a SonicPlan,
+    qos: &'a QosPlan,
+    /// `None` = watchdog off on this switch; `Some` = within SONiC's ranges.
+    watchdog: Option<Watchdog>,
+    /// Each class scheduling's SCHEDULER fields, also for the rate-capped classes that get a
+    /// scheduler per port speed instead.
+    schedulers: BTreeMap<Text, Row>,
+    cnp_queues: BTreeSet<u8>,
+}
+
+/// `DEVICE_METADATA` and, in the dynamic model, the parameters buffermgrd computes the
+/// lossless profiles from.
+fn buffer_model_tables(out: &mut Fragment, plan: &SonicPlan) -> Result<(), RenderError> {
+    out.put(
         "DEVICE_METADATA",
         "localhost".into(),
         row([("buffer_model", plan.buffer_model.as_str().into())]),
     );
     if plan.buffer_model == SonicBufferModel::Dynamic {
-        put(
-            &mut db,
+        out.put(
             "DEFAULT_LOSSLESS_BUFFER_PARAMETER",
             "AZURE".into(),
             row([(
@@ -467,12 +526,11 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
             )]),
         );
         let Some((mtu, spp)) = plan.traffic_pattern else {
-            return Err(err(
+            return Err(out.err(
                 "the dynamic buffer model needs the platform's LOSSLESS_TRAFFIC_PATTERN".into(),
             ));
         };
-        put(
-            &mut db,
+        out.put(
             "LOSSLESS_TRAFFIC_PATTERN",
             "AZURE".into(),
             row([
@@ -481,7 +539,11 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
             ]),
         );
     }
+    Ok(())
+}
 
+/// The platform's pools and its fixed profiles; the lossless PG profiles come per port.
+fn buffer_pools_and_profiles(out: &mut Fragment, plan: &SonicPlan) {
     for pool in &plan.pools {
         let mut f = row([("type", pool.kind.into()), ("mode", pool.mode.into())]);
         if let Some(size) = pool.size {
@@ -490,7 +552,7 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
         if let Some(xoff) = pool.xoff {
             f.insert("xoff".into(), xoff.to_string().into());
         }
-        put(&mut db, "BUFFER_POOL", pool.name.clone().into(), f);
+        out.put("BUFFER_POOL", pool.name.clone().into(), f);
     }
     for pr in &plan.profiles {
         let mut f = row([
@@ -503,11 +565,13 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
         if let Some(st) = pr.static_th {
             f.insert("static_th".into(), st.to_string().into());
         }
-        put(&mut db, "BUFFER_PROFILE", pr.name.clone().into(), f);
+        out.put("BUFFER_PROFILE", pr.name.clone().into(), f);
     }
+}
 
-    // QoS maps: complete over DSCP 0..63 and TC/priority 0..7.
-    let qos = &ctx.qos;
+/// The switch's QoS maps, complete over DSCP 0..63 and TC/priority 0..7 (a partial map
+/// leaves the rest to the SAI's defaults).
+fn qos_maps(out: &mut Fragment, qos: &QosPlan, plan: &SonicPlan) -> Result<(), RenderError> {
     let mut tc_to_queue: BTreeMap<u8, u8> = (0..8).map(|t| (t, t)).collect();
     let mut tc_to_pg: BTreeMap<u8, u8> = (0..8).map(|t| (t, 0)).collect();
     let mut pfc_to_queue: BTreeMap<u8, u8> = (0..8).map(|p| (p, p)).collect();
@@ -516,14 +580,12 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
         if let Some(q) = seen_tc.insert(c.tc, c.queue)
             && q != c.queue
         {
-            return Err(err(format!("TC {} maps to two queues", c.tc)));
+            return Err(out.err(format!("TC {} maps to two queues", c.tc)));
         }
         tc_to_queue.insert(c.tc, c.queue);
         if qos.lossless_priorities.contains(&c.priority) && c.lossless {
             if c.priority == 0 {
-                return Err(err(
-                    "lossless priority 0 collides with the lossy PG 0".into()
-                ));
+                return Err(out.err("lossless priority 0 collides with the lossy PG 0".into()));
             }
             tc_to_pg.insert(c.tc, c.priority);
             pfc_to_queue.insert(c.priority, c.queue);
@@ -534,8 +596,7 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
             .map(|(k, v)| (number(usize::from(*k)), number(usize::from(*v))))
             .collect()
     };
-    put(
-        &mut db,
+    out.put(
         "DSCP_TO_TC_MAP",
         MAP_NAME.into(),
         qos.dscp_to_tc
@@ -544,54 +605,46 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
             .map(|(d, t)| (number(d), number(usize::from(*t))))
             .collect(),
     );
-    put(
-        &mut db,
-        "TC_TO_QUEUE_MAP",
-        MAP_NAME.into(),
-        map(&tc_to_queue),
-    );
-    put(
-        &mut db,
-        "TC_TO_PRIORITY_GROUP_MAP",
-        MAP_NAME.into(),
-        map(&tc_to_pg),
-    );
-    put(
-        &mut db,
+    out.put("TC_TO_QUEUE_MAP", MAP_NAME.into(), map(&tc_to_queue));
+    out.put("TC_TO_PRIORITY_GROUP_MAP", MAP_NAME.into(), map(&tc_to_pg));
+    out.put(
         "MAP_PFC_PRIORITY_TO_QUEUE",
         MAP_NAME.into(),
         map(&pfc_to_queue),
     );
     let pfc_to_pg: BTreeMap<u8, u8> = qos.lossless_priorities.iter().map(|&p| (p, p)).collect();
     if plan.pfc_to_pg_map && !pfc_to_pg.is_empty() {
-        put(
-            &mut db,
+        out.put(
             "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP",
             MAP_NAME.into(),
             map(&pfc_to_pg),
         );
     }
-    put(
-        &mut db,
+    out.put(
         "PORT_QOS_MAP",
         "global".into(),
         row([("dscp_to_tc_map", MAP_NAME.into())]),
     );
+    Ok(())
+}
 
-    // Schedulers: one per distinct scheduling.
-    let scheduler_name = |s: Scheduling| -> Text {
-        match s {
-            Scheduling::Strict => "STRICT".into(),
-            Scheduling::Ets { weight_percent } => format!("DWRR_{weight_percent}").into(),
-        }
-    };
+/// The SCHEDULER name of a class's scheduling: classes that schedule alike share one.
+fn scheduler_name(s: Scheduling) -> Text {
+    match s {
+        Scheduling::Strict => "STRICT".into(),
+        Scheduling::Ets { weight_percent } => format!("DWRR_{weight_percent}").into(),
+    }
+}
+
+/// One SCHEDULER per distinct scheduling; returns every scheduling's fields by name.
+fn class_schedulers(out: &mut Fragment, qos: &QosPlan) -> Result<BTreeMap<Text, Row>, RenderError> {
     let mut scheduler_fields: BTreeMap<Text, Row> = BTreeMap::new();
     for c in &qos.classes {
         let fields = match c.scheduling {
             Scheduling::Strict => row([("type", "STRICT".into())]),
             Scheduling::Ets { weight_percent } => {
                 if !(1..=100).contains(&weight_percent) {
-                    return Err(err(format!(
+                    return Err(out.err(format!(
                         "class `{}`: DWRR weight {weight_percent} outside 1..100",
                         c.name
                     )));
@@ -602,345 +655,402 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
                 ])
             }
         };
-        // A rate-capped class gets a scheduler per port speed instead (below).
+        // A rate-capped class gets a scheduler per port speed instead (`queue_scheduler`).
         if c.rate_percent.is_none() {
-            put(
-                &mut db,
-                "SCHEDULER",
-                scheduler_name(c.scheduling),
-                fields.clone(),
-            );
+            out.put("SCHEDULER", scheduler_name(c.scheduling), fields.clone());
         }
         scheduler_fields.insert(scheduler_name(c.scheduling), fields);
     }
+    Ok(scheduler_fields)
+}
 
-    // Watchdog ranges (sonic-pfcwd.yang).
-    let wd = match ctx.watchdog {
-        Some(w) => {
-            if !(100..=1000).contains(&w.poll_ms)
-                || !(100..=5000).contains(&w.detect_ms)
-                || !(100..=60000).contains(&w.restore_ms)
-                || w.detect_ms < w.poll_ms
-                || w.restore_ms < w.poll_ms
-            {
-                return Err(err(format!(
-                    "PFC watchdog poll {} ms / detect {} ms / restore {} ms outside SONiC's ranges \
-                     (poll 100..1000, detect 100..5000, restore 100..60000, both ≥ poll)",
-                    w.poll_ms, w.detect_ms, w.restore_ms
-                )));
-            }
-            put(
-                &mut db,
-                "PFC_WD",
-                "GLOBAL".into(),
-                row([("POLL_INTERVAL", w.poll_ms.to_string().into())]),
-            );
-            Some(w)
-        }
-        None => None,
+/// `PFC_WD|GLOBAL`, with the timers held to `sonic-pfcwd.yang`'s ranges.
+fn pfc_watchdog_global(
+    out: &mut Fragment,
+    watchdog: Option<Watchdog>,
+) -> Result<Option<Watchdog>, RenderError> {
+    let Some(w) = watchdog else {
+        return Ok(None);
     };
+    if !(100..=1000).contains(&w.poll_ms)
+        || !(100..=5000).contains(&w.detect_ms)
+        || !(100..=60000).contains(&w.restore_ms)
+        || w.detect_ms < w.poll_ms
+        || w.restore_ms < w.poll_ms
+    {
+        return Err(out.err(format!(
+            "PFC watchdog poll {} ms / detect {} ms / restore {} ms outside SONiC's ranges \
+             (poll 100..1000, detect 100..5000, restore 100..60000, both ≥ poll)",
+            w.poll_ms, w.detect_ms, w.restore_ms
+        )));
+    }
+    out.put(
+        "PFC_WD",
+        "GLOBAL".into(),
+        row([("POLL_INTERVAL", w.poll_ms.to_string().into())]),
+    );
+    Ok(Some(w))
+}
 
-    // The breakout of the cages the fabric's ports use (issue 18 item 2): the SKU's mode, as
-    // `sonic-cfggen` writes it at first boot (`SonicPlan::breakouts`); BREAKOUT_CFG's key is
-    // the parent port, present in PORT or not (sonic-net/sonic-buildimage@086b03bd70f9:src/sonic-yang-models/yang-models/sonic-breakout_cfg.yang).
+/// The breakout of the cages the fabric's ports use (issue 18 item 2): the SKU's mode, as
+/// `sonic-cfggen` writes it at first boot (`SonicPlan::breakouts`); BREAKOUT_CFG's key is
+/// the parent port, present in PORT or not (sonic-net/sonic-buildimage@086b03bd70f9:src/sonic-yang-models/yang-models/sonic-breakout_cfg.yang).
+fn breakouts(out: &mut Fragment, plan: &SonicPlan) {
     for (parent, mode) in &plan.breakouts {
-        put(
-            &mut db,
+        out.put(
             "BREAKOUT_CFG",
             parent.clone().into(),
             row([("brkout_mode", mode.clone().into())]),
         );
     }
+}
 
-    let cnp_queues: BTreeSet<u8> = qos
+/// Every table entry of one port. `pg_profiles` collects buffermgrd's lossless profiles
+/// across the ports, since ports of one speed and cable share one.
+fn port_tables(
+    out: &mut Fragment,
+    switch: &SwitchWide,
+    port: &PortContext,
+    sp: &SonicPort,
+    pg_profiles: &mut BTreeMap<String, Row>,
+) -> Result<(), RenderError> {
+    let p = port.name.as_str();
+    port_entry(out, port, sp)?;
+    port_buffer_lists(out, switch.plan, p);
+    let mut qos_map = row([
+        ("dscp_to_tc_map", MAP_NAME.into()),
+        ("tc_to_queue_map", MAP_NAME.into()),
+        ("tc_to_pg_map", MAP_NAME.into()),
+        ("pfc_to_queue_map", MAP_NAME.into()),
+    ]);
+    let lossless_queues = if port.lossless_priorities.is_empty() {
+        Vec::new()
+    } else {
+        lossless_pfc(out, switch, port, sp, pg_profiles, &mut qos_map)?
+    };
+    out.put("PORT_QOS_MAP", p.to_string().into(), qos_map);
+    buffer_queues(out, switch, p, &lossless_queues);
+    port_queues(out, switch, port)
+}
+
+/// `PORT`, the neighbour on it and its cable length.
+fn port_entry(out: &mut Fragment, port: &PortContext, sp: &SonicPort) -> Result<(), RenderError> {
+    let p = port.name.as_str();
+    if !(68..=9216).contains(&port.mtu) || port.speed_mbps > 1_600_000 {
+        return Err(out.err(format!(
+            "port `{p}`: MTU 68..9216 and speed ≤ 1600000 Mb/s required"
+        )));
+    }
+    if port.lanes.is_empty() {
+        return Err(out.err(format!("port `{p}`: SONiC needs the port's lanes")));
+    }
+    let mut fields = row([
+        ("admin_status", "up".into()),
+        ("fec", fec_name(port.fec).into()),
+        (
+            "lanes",
+            port.lanes
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+                .into(),
+        ),
+        ("mtu", port.mtu.to_string().into()),
+        ("speed", port.speed_mbps.to_string().into()),
+    ]);
+    if let Some(d) = &port.description {
+        fields.insert("description".into(), escape::sanitize_text(d).into());
+    }
+    out.put("PORT", p.to_string().into(), fields);
+    // The neighbour on the port, as SONiC's minigraph writes it (keyed by the local port;
+    // sonic-net/sonic-buildimage@086b03bd70f9:src/sonic-yang-models/tests/files/sample_config_db.json).
+    if !port.peer.is_empty() {
+        out.put(
+            "DEVICE_NEIGHBOR",
+            p.to_string().into(),
+            row([
+                ("name", escape::sanitize_text(&port.peer).into()),
+                ("port", escape::sanitize_text(&port.peer_port).into()),
+            ]),
+        );
+    }
+    out.db
+        .entry("CABLE_LENGTH")
+        .or_default()
+        .entry("AZURE".into())
+        .or_default()
+        .insert(p.to_string().into(), sp.cable.clone().into());
+    Ok(())
+}
+
+/// The port's buffer profile lists and its lossy PG 0.
+fn port_buffer_lists(out: &mut Fragment, plan: &SonicPlan, p: &str) {
+    if !plan.ingress_profile_list.is_empty() {
+        out.put(
+            "BUFFER_PORT_INGRESS_PROFILE_LIST",
+            p.to_string().into(),
+            row([("profile_list", plan.ingress_profile_list.clone().into())]),
+        );
+    }
+    if !plan.egress_profile_list.is_empty() {
+        out.put(
+            "BUFFER_PORT_EGRESS_PROFILE_LIST",
+            p.to_string().into(),
+            row([("profile_list", plan.egress_profile_list.clone().into())]),
+        );
+    }
+    out.put(
+        "BUFFER_PG",
+        format!("{p}|0").into(),
+        row([("profile", plan.lossy_pg_profile.clone().into())]),
+    );
+}
+
+/// The port's lossless priorities: their PGs, PFC and watchdog fields of `PORT_QOS_MAP`, and
+/// `PFC_WD`. Returns the queues the lossless classes use on this port.
+fn lossless_pfc(
+    out: &mut Fragment,
+    switch: &SwitchWide,
+    port: &PortContext,
+    sp: &SonicPort,
+    pg_profiles: &mut BTreeMap<String, Row>,
+    qos_map: &mut Row,
+) -> Result<Vec<u8>, RenderError> {
+    let p = port.name.as_str();
+    let plan = switch.plan;
+    if sp.cable == "0m" {
+        return Err(out.err(format!(
+            "port `{p}`: buffermgrd skips a 0m cable; no lossless PG"
+        )));
+    }
+    if port.headroom.is_empty() {
+        return Err(out.err(format!("port `{p}`: lossless without headroom")));
+    }
+    let threshold = pause_threshold(out, plan, port)?;
+    let pg_profile = lossless_pg_profile(out, plan, p, sp, threshold, pg_profiles)?;
+    for r in ranges(&port.lossless_priorities) {
+        out.put(
+            "BUFFER_PG",
+            format!("{p}|{r}").into(),
+            row([("profile", pg_profile.clone())]),
+        );
+    }
+    if plan.pfc_to_pg_map {
+        qos_map.insert("pfc_to_pg_map".into(), MAP_NAME.into());
+    }
+    qos_map.insert("pfc_enable".into(), join(&port.lossless_priorities).into());
+    if let Some(w) = switch.watchdog
+        && port.pfc_watchdog
+    {
+        qos_map.insert(
+            "pfcwd_sw_enable".into(),
+            join(&port.lossless_priorities).into(),
+        );
+        out.put(
+            "PFC_WD",
+            p.to_string().into(),
+            row([
+                ("action", watchdog_action_name(w.action).into()),
+                ("detection_time", w.detect_ms.to_string().into()),
+                ("restoration_time", w.restore_ms.to_string().into()),
+            ]),
+        );
+    }
+    Ok(switch
+        .qos
         .classes
         .iter()
-        .filter(|c| c.cnp)
+        .filter(|c| c.lossless && port.lossless_priorities.contains(&c.priority))
         .map(|c| c.queue)
+        .collect())
+}
+
+/// The lossless profile's threshold field: `static_th` only where the lossless pool is
+/// static (Broadcom).
+fn pause_threshold(
+    out: &Fragment,
+    plan: &SonicPlan,
+    port: &PortContext,
+) -> Result<(&'static str, Text), RenderError> {
+    let p = port.name.as_str();
+    match port.pause_threshold {
+        PauseThreshold::Dynamic { log2_alpha } if (-8..=7).contains(&log2_alpha) => {
+            Ok(("dynamic_th", log2_alpha.to_string().into()))
+        }
+        PauseThreshold::Dynamic { log2_alpha } => {
+            Err(out.err(format!("port `{p}`: dynamic_th {log2_alpha} outside -8..7")))
+        }
+        PauseThreshold::Static { bytes } if plan.asic == SonicAsic::Broadcom => {
+            Ok(("static_th", bytes.to_string().into()))
+        }
+        PauseThreshold::Static { .. } => Err(out.err(format!(
+            "port `{p}`: a static pause threshold; SONiC's Mellanox lossless pool is dynamic"
+        ))),
+    }
+}
+
+/// The profile the port's lossless PGs name: buffermgrd's own name with our headroom, or
+/// `"NULL"` for the dynamic model to compute.
+fn lossless_pg_profile(
+    out: &Fragment,
+    plan: &SonicPlan,
+    p: &str,
+    sp: &SonicPort,
+    (th_field, th): (&'static str, Text),
+    pg_profiles: &mut BTreeMap<String, Row>,
+) -> Result<Text, RenderError> {
+    let Some(pr) = &sp.lossless_profile else {
+        if plan.buffer_model == SonicBufferModel::Dynamic {
+            return Ok("NULL".into());
+        }
+        return Err(out.err(format!(
+            "port `{p}`: no lossless profile in the traditional buffer model"
+        )));
+    };
+    let mut f = row([
+        ("pool", INGRESS_POOL.into()),
+        ("size", pr.size.to_string().into()),
+        ("xon", pr.xon.to_string().into()),
+        ("xoff", pr.xoff.to_string().into()),
+        (th_field, th),
+    ]);
+    if let Some(o) = pr.xon_offset {
+        f.insert("xon_offset".into(), o.to_string().into());
+    }
+    if let Some(existing) = pg_profiles.get(&pr.name)
+        && existing != &f
+    {
+        return Err(out.err(format!(
+            "two ports share buffermgrd's profile name `{}` with different headroom",
+            pr.name
+        )));
+    }
+    pg_profiles.insert(pr.name.clone(), f);
+    Ok(pr.name.clone().into())
+}
+
+/// Egress buffers: lossless queues, the CNP queue's reserve, the rest lossy.
+fn buffer_queues(out: &mut Fragment, switch: &SwitchWide, p: &str, lossless_queues: &[u8]) {
+    let plan = switch.plan;
+    let cnp_profile = plan.cnp_queue_profile.as_ref();
+    let cnp: Vec<u8> = switch
+        .cnp_queues
+        .iter()
+        .copied()
+        .filter(|q| cnp_profile.is_some() && !lossless_queues.contains(q))
         .collect();
-    let mut pg_profiles: BTreeMap<String, Row> = BTreeMap::new();
-    for (port, sp) in ctx.ports.iter().zip(&plan.ports) {
-        let p = port.name.as_str();
-        if !(68..=9216).contains(&port.mtu) || port.speed_mbps > 1_600_000 {
-            return Err(err(format!(
-                "port `{p}`: MTU 68..9216 and speed ≤ 1600000 Mb/s required"
-            )));
-        }
-        if port.lanes.is_empty() {
-            return Err(err(format!("port `{p}`: SONiC needs the port's lanes")));
-        }
-        let mut fields = row([
-            ("admin_status", "up".into()),
-            ("fec", fec_name(port.fec).into()),
-            (
-                "lanes",
-                port.lanes
-                    .iter()
-                    .map(u32::to_string)
-                    .collect::<Vec<_>>()
-                    .join(",")
-                    .into(),
-            ),
-            ("mtu", port.mtu.to_string().into()),
-            ("speed", port.speed_mbps.to_string().into()),
-        ]);
-        if let Some(d) = &port.description {
-            fields.insert("description".into(), escape::sanitize_text(d).into());
-        }
-        put(&mut db, "PORT", p.to_string().into(), fields);
-        // The neighbour on the port, as SONiC's minigraph writes it (keyed by the local port;
-        // sonic-net/sonic-buildimage@086b03bd70f9:src/sonic-yang-models/tests/files/sample_config_db.json).
-        if !port.peer.is_empty() {
-            put(
-                &mut db,
-                "DEVICE_NEIGHBOR",
-                p.to_string().into(),
-                row([
-                    ("name", escape::sanitize_text(&port.peer).into()),
-                    ("port", escape::sanitize_text(&port.peer_port).into()),
-                ]),
+    let lossy: Vec<u8> = (0..8)
+        .filter(|q| !lossless_queues.contains(q) && !cnp.contains(q))
+        .collect();
+    for (queues, profile) in [
+        (lossless_queues, Some(&plan.lossless_queue_profile)),
+        (&cnp, cnp_profile),
+        (&lossy, Some(&plan.lossy_queue_profile)),
+    ] {
+        let Some(profile) = profile else { continue };
+        for r in ranges(queues) {
+            out.put(
+                "BUFFER_QUEUE",
+                format!("{p}|{r}").into(),
+                row([("profile", profile.clone().into())]),
             );
         }
-        db.entry("CABLE_LENGTH")
+    }
+}
+
+/// `QUEUE`: the scheduler of each class's queue; the WRED profile where this port marks.
+fn port_queues(
+    out: &mut Fragment,
+    switch: &SwitchWide,
+    port: &PortContext,
+) -> Result<(), RenderError> {
+    let mut queues: BTreeMap<u8, Row> = BTreeMap::new();
+    for c in &switch.qos.classes {
+        let name = match c.rate_percent {
+            None => scheduler_name(c.scheduling),
+            Some(pct) => rate_capped_scheduler(out, switch, c.scheduling, pct, port.speed_mbps),
+        };
+        queues
+            .entry(c.queue)
             .or_default()
-            .entry("AZURE".into())
-            .or_default()
-            .insert(p.to_string().into(), sp.cable.clone().into());
-
-        if !plan.ingress_profile_list.is_empty() {
-            put(
-                &mut db,
-                "BUFFER_PORT_INGRESS_PROFILE_LIST",
-                p.to_string().into(),
-                row([("profile_list", plan.ingress_profile_list.clone().into())]),
-            );
-        }
-        if !plan.egress_profile_list.is_empty() {
-            put(
-                &mut db,
-                "BUFFER_PORT_EGRESS_PROFILE_LIST",
-                p.to_string().into(),
-                row([("profile_list", plan.egress_profile_list.clone().into())]),
-            );
-        }
-        put(
-            &mut db,
-            "BUFFER_PG",
-            format!("{p}|0").into(),
-            row([("profile", plan.lossy_pg_profile.clone().into())]),
-        );
-
-        let mut qos_map = row([
-            ("dscp_to_tc_map", MAP_NAME.into()),
-            ("tc_to_queue_map", MAP_NAME.into()),
-            ("tc_to_pg_map", MAP_NAME.into()),
-            ("pfc_to_queue_map", MAP_NAME.into()),
-        ]);
-        let mut lossless_queues: Vec<u8> = Vec::new();
-        if !port.lossless_priorities.is_empty() {
-            if sp.cable == "0m" {
-                return Err(err(format!(
-                    "port `{p}`: buffermgrd skips a 0m cable; no lossless PG"
-                )));
-            }
-            if port.headroom.is_empty() {
-                return Err(err(format!("port `{p}`: lossless without headroom")));
-            }
-            let (th_field, th): (&'static str, Text) = match port.pause_threshold {
-                PauseThreshold::Dynamic { log2_alpha } if (-8..=7).contains(&log2_alpha) => {
-                    ("dynamic_th", log2_alpha.to_string().into())
-                }
-                PauseThreshold::Dynamic { log2_alpha } => {
-                    return Err(err(format!(
-                        "port `{p}`: dynamic_th {log2_alpha} outside -8..7"
-                    )));
-                }
-                PauseThreshold::Static { bytes } if plan.asic == SonicAsic::Broadcom => {
-                    ("static_th", bytes.to_string().into())
-                }
-                PauseThreshold::Static { .. } => {
-                    return Err(err(format!(
-                        "port `{p}`: a static pause threshold; SONiC's Mellanox lossless pool is dynamic"
-                    )));
-                }
-            };
-            let pg_profile: Text = match &sp.lossless_profile {
-                Some(pr) => {
-                    let mut f = row([
-                        ("pool", INGRESS_POOL.into()),
-                        ("size", pr.size.to_string().into()),
-                        ("xon", pr.xon.to_string().into()),
-                        ("xoff", pr.xoff.to_string().into()),
-                        (th_field, th),
-                    ]);
-                    if let Some(o) = pr.xon_offset {
-                        f.insert("xon_offset".into(), o.to_string().into());
-                    }
-                    if let Some(existing) = pg_profiles.get(&pr.name)
-                        && existing != &f
-                    {
-                        return Err(err(format!(
-                            "two ports share buffermgrd's profile name `{}` with different headroom",
-                            pr.name
-                        )));
-                    }
-                    pg_profiles.insert(pr.name.clone(), f);
-                    pr.name.clone().into()
-                }
-                None if plan.buffer_model == SonicBufferModel::Dynamic => "NULL".into(),
-                None => {
-                    return Err(err(format!(
-                        "port `{p}`: no lossless profile in the traditional buffer model"
-                    )));
-                }
-            };
-            for r in ranges(&port.lossless_priorities) {
-                put(
-                    &mut db,
-                    "BUFFER_PG",
-                    format!("{p}|{r}").into(),
-                    row([("profile", pg_profile.clone())]),
-                );
-            }
-            if plan.pfc_to_pg_map {
-                qos_map.insert("pfc_to_pg_map".into(), MAP_NAME.into());
-            }
-            qos_map.insert("pfc_enable".into(), join(&port.lossless_priorities).into());
-            if wd.is_some() && port.pfc_watchdog {
-                qos_map.insert(
-                    "pfcwd_sw_enable".into(),
-                    join(&port.lossless_priorities).into(),
-                );
-                if let Some(w) = wd {
-                    put(
-                        &mut db,
-                        "PFC_WD",
-                        p.to_string().into(),
-                        row([
-                            ("action", watchdog_action_name(w.action).into()),
-                            ("detection_time", w.detect_ms.to_string().into()),
-                            ("restoration_time", w.restore_ms.to_string().into()),
-                        ]),
-                    );
-                }
-            }
-            for c in &qos.classes {
-                if c.lossless && port.lossless_priorities.contains(&c.priority) {
-                    lossless_queues.push(c.queue);
-                }
-            }
-        }
-        put(&mut db, "PORT_QOS_MAP", p.to_string().into(), qos_map);
-
-        // Egress buffers: lossless queues, the CNP queue's reserve, the rest lossy.
-        let cnp_profile = plan.cnp_queue_profile.as_ref();
-        let cnp: Vec<u8> = cnp_queues
-            .iter()
-            .copied()
-            .filter(|q| cnp_profile.is_some() && !lossless_queues.contains(q))
-            .collect();
-        let lossy: Vec<u8> = (0..8)
-            .filter(|q| !lossless_queues.contains(q) && !cnp.contains(q))
-            .collect();
-        for (queues, profile) in [
-            (&lossless_queues, Some(&plan.lossless_queue_profile)),
-            (&cnp, cnp_profile),
-            (&lossy, Some(&plan.lossy_queue_profile)),
-        ] {
-            let Some(profile) = profile else { continue };
-            for r in ranges(queues) {
-                put(
-                    &mut db,
-                    "BUFFER_QUEUE",
-                    format!("{p}|{r}").into(),
-                    row([("profile", profile.clone().into())]),
-                );
-            }
-        }
-
-        // Queues: scheduler per class queue; WRED (ECN mark) where this port marks.
-        let mut queues: BTreeMap<u8, Row> = BTreeMap::new();
-        for c in &qos.classes {
-            let name = match c.rate_percent {
-                None => scheduler_name(c.scheduling),
-                // A rate cap: SCHEDULER `pir` is bytes/s (SAI_SCHEDULER_ATTR_MAX_BANDWIDTH_RATE
-                // with meter_type bytes), so each port speed gets its own scheduler. SONiC's
-                // YANG refuses `pir` without a `cir` above 0 and a `pir` below `cir`
-                // (sonic-net/sonic-buildimage@086b03bd70f9:
-                // src/sonic-yang-models/yang-models/sonic-scheduler.yang), so `cir` = `pir`:
-                // the queue is guaranteed what it may use, as Junos's `transmit-rate`.
-                Some(pct) => {
-                    let name = format!(
-                        "{}_MAX{pct}_{}",
-                        scheduler_name(c.scheduling),
-                        port.speed_mbps
-                    );
-                    let sched = db.entry("SCHEDULER").or_default();
-                    if !sched.contains_key(name.as_str()) {
-                        let mut f = scheduler_fields
-                            .get(&scheduler_name(c.scheduling))
-                            .cloned()
-                            .unwrap_or_default();
-                        f.insert("meter_type".into(), "bytes".into());
-                        let rate = rate_bytes_per_second(port.speed_mbps, pct).to_string();
-                        f.insert("cir".into(), rate.clone().into());
-                        f.insert("pir".into(), rate.into());
-                        sched.insert(name.clone().into(), f);
-                    }
-                    name.into()
-                }
-            };
+            .insert("scheduler".into(), name);
+    }
+    for q in &port.ecn {
+        if let Some(e) = q.ecn {
+            let name = wred_profile(out, switch.plan.cell_bytes, e)?;
             queues
-                .entry(c.queue)
+                .entry(q.queue)
                 .or_default()
-                .insert("scheduler".into(), name);
-        }
-        for q in &port.ecn {
-            if let Some(e) = q.ecn {
-                let e = Ecn {
-                    min_bytes: cells(e.min_bytes, plan.cell_bytes),
-                    max_bytes: cells(e.max_bytes, plan.cell_bytes),
-                    ..e
-                };
-                let name = format!(
-                    "ECN_{}_{}_{}",
-                    e.min_bytes, e.max_bytes, e.probability_percent
-                );
-                if name.len() > 32 {
-                    return Err(err(format!(
-                        "WRED profile name `{name}` longer than 32 characters"
-                    )));
-                }
-                // Every port marking with the same numbers shares one profile: build it once.
-                let wred = db.entry("WRED_PROFILE").or_default();
-                if !wred.contains_key(name.as_str()) {
-                    let mut f = Row::new();
-                    for [enable, min, max, probability] in WRED_COLOUR_FIELDS {
-                        f.insert(enable.into(), "true".into());
-                        f.insert(min.into(), e.min_bytes.to_string().into());
-                        f.insert(max.into(), e.max_bytes.to_string().into());
-                        f.insert(probability.into(), e.probability_percent.to_string().into());
-                    }
-                    f.insert("ecn".into(), "ecn_all".into());
-                    wred.insert(name.clone().into(), f);
-                }
-                queues
-                    .entry(q.queue)
-                    .or_default()
-                    .insert("wred_profile".into(), name.into());
-            }
-        }
-        for (q, fields) in queues {
-            put(&mut db, "QUEUE", format!("{p}|{q}").into(), fields);
+                .insert("wred_profile".into(), name);
         }
     }
-    for (name, profile) in pg_profiles {
-        put(&mut db, "BUFFER_PROFILE", name.into(), profile);
+    let p = port.name.as_str();
+    for (q, fields) in queues {
+        out.put("QUEUE", format!("{p}|{q}").into(), fields);
     }
-    if plan.asic == SonicAsic::Broadcom && db.contains_key("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP") {
-        return Err(err("a priority→PG map on Broadcom".into()));
+    Ok(())
+}
+
+/// A rate cap: SCHEDULER `pir` is bytes/s (SAI_SCHEDULER_ATTR_MAX_BANDWIDTH_RATE with
+/// meter_type bytes), so each port speed gets its own scheduler. SONiC's YANG refuses `pir`
+/// without a `cir` above 0 and a `pir` below `cir` (sonic-net/sonic-buildimage@086b03bd70f9:
+/// src/sonic-yang-models/yang-models/sonic-scheduler.yang), so `cir` = `pir`: the queue is
+/// guaranteed what it may use, as Junos's `transmit-rate`.
+fn rate_capped_scheduler(
+    out: &mut Fragment,
+    switch: &SwitchWide,
+    scheduling: Scheduling,
+    pct: u8,
+    speed_mbps: u32,
+) -> Text {
+    let name = format!("{}_MAX{pct}_{speed_mbps}", scheduler_name(scheduling));
+    let sched = out.db.entry("SCHEDULER").or_default();
+    if !sched.contains_key(name.as_str()) {
+        let mut f = switch
+            .schedulers
+            .get(&scheduler_name(scheduling))
+            .cloned()
+            .unwrap_or_default();
+        f.insert("meter_type".into(), "bytes".into());
+        let rate = rate_bytes_per_second(speed_mbps, pct).to_string();
+        f.insert("cir".into(), rate.clone().into());
+        f.insert("pir".into(), rate.into());
+        sched.insert(name.clone().into(), f);
     }
-    Ok(db)
+    name.into()
+}
+
+/// The `WRED_PROFILE` of ECN marking at these thresholds (in whole cells of the buffer
+/// model), shared by every port that marks with the same numbers.
+fn wred_profile(out: &mut Fragment, cell_bytes: Option<u64>, e: Ecn) -> Result<Text, RenderError> {
+    let e = Ecn {
+        min_bytes: cells(e.min_bytes, cell_bytes),
+        max_bytes: cells(e.max_bytes, cell_bytes),
+        ..e
+    };
+    let name = format!(
+        "ECN_{}_{}_{}",
+        e.min_bytes, e.max_bytes, e.probability_percent
+    );
+    if name.len() > 32 {
+        return Err(out.err(format!(
+            "WRED profile name `{name}` longer than 32 characters"
+        )));
+    }
+    let wred = out.db.entry("WRED_PROFILE").or_default();
+    if !wred.contains_key(name.as_str()) {
+        let mut f = Row::new();
+        for [enable, min, max, probability] in WRED_COLOUR_FIELDS {
+            f.insert(enable.into(), "true".into());
+            f.insert(min.into(), e.min_bytes.to_string().into());
+            f.insert(max.into(), e.max_bytes.to_string().into());
+            f.insert(probability.into(), e.probability_percent.to_string().into());
+        }
+        f.insert("ecn".into(), "ecn_all".into());
+        wred.insert(name.clone().into(), f);
+    }
+    Ok(name.into())
 }
 
 /// `pct` percent of a port of `speed_mbps` in bytes per second (SCHEDULER `pir`).

@@ -17,11 +17,94 @@ pub(super) fn wire(
     limits: &Limits,
     diags: &mut Vec<Diagnostic>,
 ) -> Generated {
+    // A step that finds the tiers cannot be wired has said why; nothing is generated then.
+    wire_tiers(specs, hosts, rails, net, limits, diags).unwrap_or_default()
+}
+
+fn wire_tiers(
+    specs: &[TierSpec<'_>],
+    hosts: &[WiredHost],
+    rails: u32,
+    net: Plane,
+    limits: &Limits,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Generated> {
     let k = specs.len();
     // The spare hosts of the tiers: after the active ones, on the leaves' spare ports.
     let (hosts, spares) = crate::model::spares::split(hosts, |h| h.spare.is_some());
-    let hosts = &hosts[..];
-    let h = hosts.len() as u64;
+    let leaf = &specs[0];
+    let shape = shape(specs, hosts.len() as u64, rails, diags)?;
+    let (switch_total, link_total) = within_limits(specs, &shape, rails, net, limits, diags)?;
+    let mut out = Generated::default();
+    out.switches
+        .reserve((switch_total / u64::from(net.count)) as usize);
+    out.links
+        .reserve((link_total / u64::from(net.count)) as usize);
+    for (i, spec) in specs.iter().enumerate() {
+        out.tiers.push(GenTier {
+            name: spec.decl.name.node.clone(),
+            span: spec.decl.name.span,
+            level: i as u8 + 1,
+            model: spec.model_id,
+            oversubscription: spec.oversubscription,
+            downlinks: spec.down,
+            uplinks: spec.up,
+            switches: Vec::new(),
+        });
+    }
+    leaf_tier(&mut out, leaf, k, &shape, &hosts, net, diags)?;
+    spare_hosts(&mut out, leaf, &shape, &spares, net, diags)?;
+    if k == 1 {
+        return Some(out);
+    }
+    if k == 2 {
+        top_over_leaves(&mut out, leaf, &specs[1], &shape, net, diags)?;
+        return Some(out);
+    }
+    let spine_first = out.switches.len() as u32;
+    spine_tier(&mut out, leaf, &specs[1], &shape, net, diags)?;
+    top_over_spines(
+        &mut out,
+        &specs[1],
+        &specs[2],
+        spine_first,
+        &shape,
+        net,
+        diags,
+    )?;
+    Some(out)
+}
+
+/// How many switches each tier has and how the hosts fill the leaves, decided before anything
+/// is allocated.
+struct Shape {
+    /// Hosts wired by the leaves' down ports (the spares come after them).
+    hosts: u64,
+    /// Rack-ToR wiring: every NIC of a host on one leaf.
+    rack: bool,
+    /// NIC ports of one host on one leaf.
+    per: u64,
+    /// Leaves per group: the rails, or 1 for rack ToRs.
+    r: u64,
+    /// Hosts per leaf.
+    d1: u64,
+    groups: u64,
+    leaves: u64,
+    pods: u64,
+    /// Groups per pod.
+    gpp: u64,
+    /// Spines per pod.
+    s: u32,
+    spines: u64,
+    top_count: u64,
+    /// Top switches per plane (the spine index within a pod, with three tiers).
+    per_plane: u32,
+}
+
+/// The leaf groups, pods and top switches the hosts and ports give; `None` when the tiers
+/// cannot be wired.
+fn shape(specs: &[TierSpec<'_>], h: u64, rails: u32, diags: &mut Vec<Diagnostic>) -> Option<Shape> {
+    let k = specs.len();
     let leaf = &specs[0];
     // Rack-ToR wiring: every NIC of a host on one leaf, so a leaf serves down/R hosts and
     // there is one "rail"; rail-optimised: one NIC per host per leaf, R rails.
@@ -44,12 +127,53 @@ pub(super) fn wire(
             .label("rack-ToR wiring")
             .help("use a leaf model with more ports, or `wiring rail`"),
         );
-        return Generated::default();
+        return None;
     }
     let groups = h.div_ceil(d1);
     let leaves = groups * r;
-    // FAB616 (issue 18 item 6): the leaf count follows the hosts, rails and down ports; a
-    // `switches` on the leaf tier used to be dropped in silence.
+    leaf_switches_ignored(leaf, h, r, d1, leaves, diags);
+    let (pods, gpp, s) = if k == 3 {
+        pods(leaf, &specs[1], groups, r, diags)?
+    } else {
+        (1u64, groups, 0u32)
+    };
+    let spines = if k == 3 { pods * u64::from(s) } else { 0 };
+    let (top_count, per_plane) = if k == 2 {
+        let n = choose_top_count(&specs[1], leaf, leaves, "leaves", diags)?;
+        (u64::from(n), n)
+    } else if k == 3 {
+        let n = choose_top_count(&specs[2], &specs[1], pods, "pods", diags)?;
+        (u64::from(n) * u64::from(s), n)
+    } else {
+        (0, 0)
+    };
+    Some(Shape {
+        hosts: h,
+        rack,
+        per,
+        r,
+        d1,
+        groups,
+        leaves,
+        pods,
+        gpp,
+        s,
+        spines,
+        top_count,
+        per_plane,
+    })
+}
+
+/// FAB616 (issue 18 item 6): the leaf count follows the hosts, rails and down ports; a
+/// `switches` on the leaf tier used to be dropped in silence.
+fn leaf_switches_ignored(
+    leaf: &TierSpec<'_>,
+    h: u64,
+    r: u64,
+    d1: u64,
+    leaves: u64,
+    diags: &mut Vec<Diagnostic>,
+) {
     if let Some(n) = leaf.switches
         && n.value != leaves
     {
@@ -66,79 +190,75 @@ pub(super) fn wire(
             .help("remove `switches`; the leaf count changes with `downlinks`, `oversubscription` or the model's ports"),
         );
     }
-    // Three tiers: pods of whole groups, `s` spines per pod.
-    let (mut pods, mut gpp, mut s) = (1u64, groups, 0u32);
-    if k == 3 {
-        let spine = &specs[1];
-        let u1 = leaf.up;
-        let spp = match spine.switches {
-            Some(n) => {
-                let n32 = u32::try_from(n.value).unwrap_or(0);
-                if n32 == 0 || !u1.is_multiple_of(n32) {
-                    diags.push(
-                        Diagnostic::new(
-                            Code::CannotWire,
-                            n.span,
-                            format!(
-                                "{} spines per pod cannot take a leaf's {u1} uplinks evenly",
-                                n.value
-                            ),
-                        )
-                        .label("requested count")
-                        .help(format!("choose a divisor of {u1}")),
-                    );
-                    return Generated::default();
-                }
-                n32
+}
+
+/// Three tiers: pods of whole groups, `s` spines per pod. Returns (pods, groups per pod,
+/// spines per pod).
+fn pods(
+    leaf: &TierSpec<'_>,
+    spine: &TierSpec<'_>,
+    groups: u64,
+    r: u64,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(u64, u64, u32)> {
+    let u1 = leaf.up;
+    let spp = match spine.switches {
+        Some(n) => {
+            let n32 = u32::try_from(n.value).unwrap_or(0);
+            if n32 == 0 || !u1.is_multiple_of(n32) {
+                diags.push(
+                    Diagnostic::new(
+                        Code::CannotWire,
+                        n.span,
+                        format!(
+                            "{} spines per pod cannot take a leaf's {u1} uplinks evenly",
+                            n.value
+                        ),
+                    )
+                    .label("requested count")
+                    .help(format!("choose a divisor of {u1}")),
+                );
+                return None;
             }
-            None => u1,
-        };
-        let m = u64::from(u1 / spp);
-        let per_pod = u64::from(spine.down) / m;
-        if per_pod < r || per_pod % r != 0 {
-            diags.push(
-                Diagnostic::new(
-                    Code::CannotWire,
-                    spine.decl.name.span,
-                    format!(
-                        "a pod of tier `{}` holds {per_pod} leaves, which is not a whole number of rail groups of {r} leaves",
-                        spine.decl.name.node
-                    ),
-                )
-                .label("middle tier")
-                .help(format!("give the middle tier a multiple of {r} downlinks (times {m} links per leaf)")),
-            );
-            return Generated::default();
+            n32
         }
-        gpp = per_pod / r;
-        pods = groups.div_ceil(gpp);
-        s = spp;
+        None => u1,
+    };
+    let m = u64::from(u1 / spp);
+    let per_pod = u64::from(spine.down) / m;
+    if per_pod < r || per_pod % r != 0 {
+        diags.push(
+            Diagnostic::new(
+                Code::CannotWire,
+                spine.decl.name.span,
+                format!(
+                    "a pod of tier `{}` holds {per_pod} leaves, which is not a whole number of rail groups of {r} leaves",
+                    spine.decl.name.node
+                ),
+            )
+            .label("middle tier")
+            .help(format!("give the middle tier a multiple of {r} downlinks (times {m} links per leaf)")),
+        );
+        return None;
     }
-    // Counts before any allocation, against the limits.
-    let spines = if k == 3 { pods * u64::from(s) } else { 0 };
-    let mut top_count = 0u64;
-    let mut per_plane = 0u32;
-    if k == 2 {
-        match choose_top_count(&specs[1], leaf, leaves, "leaves", diags) {
-            Some(n) => {
-                per_plane = n;
-                top_count = u64::from(n);
-            }
-            None => return Generated::default(),
-        }
-    } else if k == 3 {
-        match choose_top_count(&specs[2], &specs[1], pods, "pods", diags) {
-            Some(n) => {
-                per_plane = n;
-                top_count = u64::from(n) * u64::from(s);
-            }
-            None => return Generated::default(),
-        }
-    }
-    let switch_total = leaves + spines + top_count;
+    let gpp = per_pod / r;
+    Some((groups.div_ceil(gpp), gpp, spp))
+}
+
+/// The switch and link totals over every plane, against the limits.
+fn within_limits(
+    specs: &[TierSpec<'_>],
+    shape: &Shape,
+    rails: u32,
+    net: Plane,
+    limits: &Limits,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(u64, u64)> {
+    let (k, leaf, h) = (specs.len(), &specs[0], shape.hosts);
+    let switch_total = shape.leaves + shape.spines + shape.top_count;
     let link_total = h * u64::from(rails)
-        + leaves * u64::from(leaf.up)
-        + spines * u64::from(if k == 3 { specs[1].up } else { 0 });
+        + shape.leaves * u64::from(leaf.up)
+        + shape.spines * u64::from(if k == 3 { specs[1].up } else { 0 });
     let (switch_total, link_total) = (
         switch_total * u64::from(net.count),
         link_total * u64::from(net.count),
@@ -153,28 +273,30 @@ pub(super) fn wire(
             .label("generated from here")
             .help("raise the limits with `--max-devices`/`--max-links`, or describe a smaller fabric"),
         );
-        return Generated::default();
+        return None;
     }
+    Some((switch_total, link_total))
+}
 
-    let mut out = Generated::default();
-    out.switches
-        .reserve((switch_total / u64::from(net.count)) as usize);
-    out.links
-        .reserve((link_total / u64::from(net.count)) as usize);
-    for (i, spec) in specs.iter().enumerate() {
-        out.tiers.push(GenTier {
-            name: spec.decl.name.node.clone(),
-            span: spec.decl.name.span,
-            level: i as u8 + 1,
-            model: spec.model_id,
-            oversubscription: spec.oversubscription,
-            downlinks: spec.down,
-            uplinks: spec.up,
-            switches: Vec::new(),
-        });
-    }
-
-    // Tier 1: leaf (group g, rail r) at index g·R + r.
+/// Tier 1: leaf (group g, rail r) at index g·R + r, each with its hosts' links.
+fn leaf_tier(
+    out: &mut Generated,
+    leaf: &TierSpec<'_>,
+    k: usize,
+    shape: &Shape,
+    hosts: &[WiredHost],
+    net: Plane,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<()> {
+    let Shape {
+        rack,
+        per,
+        r,
+        d1,
+        groups,
+        gpp,
+        ..
+    } = *shape;
     let leaf_namer = Namer {
         tier: &leaf.decl.name.node,
         template: leaf.name,
@@ -184,19 +306,18 @@ pub(super) fn wire(
             &["tier", "n", "rail", "group", "index", "fabric"]
         },
         max: Place {
-            n: leaves,
+            n: shape.leaves,
             rail: r,
             group: groups,
-            pod: pods,
+            pod: shape.pods,
             plane: 0,
             index: gpp,
             fabric: u64::from(net.count),
         },
     };
     if !leaf_namer.check(diags) {
-        return Generated::default();
+        return None;
     }
-    let cable1 = leaf.cable;
     for g in 0..groups {
         for rail in 0..r {
             let idx = out.switches.len() as u32;
@@ -230,7 +351,7 @@ pub(super) fn wire(
                         down: GenEnd::Host(host.id, nic as u32 * net.count + net.index),
                         up: GenEnd::Switch(idx, port),
                         speed: port_speed.min(host.nic_speed),
-                        cable_mm: cable1,
+                        cable_mm: leaf.cable,
                         tier: TierId(0),
                         span: leaf.decl.name.span,
                     });
@@ -238,89 +359,121 @@ pub(super) fn wire(
             }
         }
     }
+    Some(())
+}
+
+/// The spare hosts, on the leaves' ports after the down and up ports.
+fn spare_hosts(
+    out: &mut Generated,
+    leaf: &TierSpec<'_>,
+    shape: &Shape,
+    spares: &[WiredHost],
+    net: Plane,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<()> {
     let slots = crate::model::spares::Slots {
         first: leaf.down + leaf.up,
         ports: leaf.model.port_count().saturating_sub(leaf.down + leaf.up),
-        per: per as u32,
-        rails: r as u32,
-        groups: groups as u32,
+        per: shape.per as u32,
+        rails: shape.r as u32,
+        groups: shape.groups as u32,
     };
     let first_spare = spares.first().and_then(|h| h.spare);
-    let Some(places) =
-        crate::model::spares::places(spares.len(), slots, first_spare, leaf.decl.name.span, diags)
-    else {
-        return Generated::default();
-    };
+    let places =
+        crate::model::spares::places(spares.len(), slots, first_spare, leaf.decl.name.span, diags)?;
     for p in places {
         let host = &spares[p.spare];
         out.links.push(GenLink {
             down: GenEnd::Host(host.id, p.nic * net.count + net.index),
             up: GenEnd::Switch(p.leaf, p.port),
             speed: leaf.model.port_speed(p.port).min(host.nic_speed),
-            cable_mm: cable1,
+            cable_mm: leaf.cable,
             tier: TierId(0),
             span: leaf.decl.name.span,
         });
     }
-    if k == 1 {
-        return out;
+    Some(())
+}
+
+/// Two tiers: the top switches, every leaf spreading its uplinks over them.
+fn top_over_leaves(
+    out: &mut Generated,
+    leaf: &TierSpec<'_>,
+    top: &TierSpec<'_>,
+    shape: &Shape,
+    net: Plane,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<()> {
+    let (top_count, per_plane) = (shape.top_count, shape.per_plane);
+    let namer = Namer {
+        tier: &top.decl.name.node,
+        template: top.name,
+        allowed: &["tier", "n", "plane", "index", "fabric"],
+        max: Place {
+            n: top_count,
+            plane: top_count,
+            index: top_count,
+            fabric: u64::from(net.count),
+            ..Place::default()
+        },
+    };
+    if !namer.check(diags) {
+        return None;
     }
-    let leaf_first = 0u32;
-    if k == 2 {
-        let top = &specs[1];
-        let namer = Namer {
-            tier: &top.decl.name.node,
-            template: top.name,
-            allowed: &["tier", "n", "plane", "index", "fabric"],
-            max: Place {
-                n: top_count,
-                plane: top_count,
-                index: top_count,
-                fabric: u64::from(net.count),
+    let first = out.switches.len() as u32;
+    for t in 0..per_plane {
+        let n = u64::from(t) + 1;
+        out.switches.push(GenSwitch {
+            name: namer.name(Place {
+                n,
+                plane: n,
+                index: n,
+                fabric: u64::from(net.index) + 1,
                 ..Place::default()
-            },
-        };
-        if !namer.check(diags) {
-            return Generated::default();
-        }
-        let first = out.switches.len() as u32;
-        for t in 0..per_plane {
-            let n = u64::from(t) + 1;
-            out.switches.push(GenSwitch {
-                name: namer.name(Place {
-                    n,
-                    plane: n,
-                    index: n,
-                    fabric: u64::from(net.index) + 1,
-                    ..Place::default()
-                }),
-                tier: TierId(1),
-                level: 2,
-                model: top.model_id,
-                span: top.decl.name.span,
-            });
-            out.tiers[1].switches.push(first + t);
-        }
-        connect(
-            &mut out,
-            leaf,
-            top,
-            leaf_first,
-            leaves as u32,
-            first,
-            per_plane,
-            TierId(1),
-        );
-        return out;
+            }),
+            tier: TierId(1),
+            level: 2,
+            model: top.model_id,
+            span: top.decl.name.span,
+        });
+        out.tiers[1].switches.push(first + t);
     }
-    // Three tiers: spines per pod, then the top tier per plane.
-    let spine = &specs[1];
+    connect(
+        out,
+        leaf,
+        top,
+        0,
+        shape.leaves as u32,
+        first,
+        per_plane,
+        TierId(1),
+    );
+    Some(())
+}
+
+/// Three tiers: the spines of each pod, the pod's leaves spreading their uplinks over them.
+fn spine_tier(
+    out: &mut Generated,
+    leaf: &TierSpec<'_>,
+    spine: &TierSpec<'_>,
+    shape: &Shape,
+    net: Plane,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<()> {
+    let Shape {
+        r,
+        groups,
+        pods,
+        gpp,
+        s,
+        ..
+    } = *shape;
     let spine_namer = Namer {
         tier: &spine.decl.name.node,
         template: spine.name,
         allowed: &["tier", "n", "pod", "plane", "index", "fabric"],
         max: Place {
-            n: spines,
+            n: shape.spines,
             pod: pods,
             plane: u64::from(s),
             index: u64::from(s),
@@ -328,21 +481,8 @@ pub(super) fn wire(
             ..Place::default()
         },
     };
-    let top = &specs[2];
-    let top_namer = Namer {
-        tier: &top.decl.name.node,
-        template: top.name,
-        allowed: &["tier", "n", "plane", "index", "fabric"],
-        max: Place {
-            n: top_count,
-            plane: u64::from(s),
-            index: u64::from(per_plane),
-            fabric: u64::from(net.count),
-            ..Place::default()
-        },
-    };
-    if !spine_namer.check(diags) || !top_namer.check(diags) {
-        return Generated::default();
+    if !spine_namer.check(diags) {
+        return None;
     }
     let spine_first = out.switches.len() as u32;
     for p in 0..pods {
@@ -368,7 +508,7 @@ pub(super) fn wire(
         let lo = (p * gpp * r) as u32;
         let hi = (((p + 1) * gpp).min(groups) * r) as u32;
         connect(
-            &mut out,
+            out,
             leaf,
             spine,
             lo,
@@ -377,6 +517,36 @@ pub(super) fn wire(
             s,
             TierId(1),
         );
+    }
+    Some(())
+}
+
+/// Three tiers: the top switches per plane. Plane j: spine j of every pod, each spreading its
+/// uplinks over the plane's top switches.
+fn top_over_spines(
+    out: &mut Generated,
+    spine: &TierSpec<'_>,
+    top: &TierSpec<'_>,
+    spine_first: u32,
+    shape: &Shape,
+    net: Plane,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<()> {
+    let (s, per_plane, pods) = (shape.s, shape.per_plane, shape.pods);
+    let top_namer = Namer {
+        tier: &top.decl.name.node,
+        template: top.name,
+        allowed: &["tier", "n", "plane", "index", "fabric"],
+        max: Place {
+            n: shape.top_count,
+            plane: u64::from(s),
+            index: u64::from(per_plane),
+            fabric: u64::from(net.count),
+            ..Place::default()
+        },
+    };
+    if !top_namer.check(diags) {
+        return None;
     }
     let top_first = out.switches.len() as u32;
     for plane in 0..s {
@@ -398,7 +568,6 @@ pub(super) fn wire(
             out.tiers[2].switches.push(idx);
         }
     }
-    // Plane j: spine j of every pod, each spreading its uplinks over the plane's top switches.
     let m3 = spine.up / per_plane;
     for plane in 0..s {
         for p in 0..pods as u32 {
@@ -421,7 +590,7 @@ pub(super) fn wire(
             }
         }
     }
-    out
+    Some(())
 }
 
 /// Joins `count` lower switches (from `lower_first`) to `uppers` upper switches (from

@@ -128,18 +128,59 @@ pub(super) fn build(
     limits: &Limits,
     diags: &mut Vec<Diagnostic>,
 ) {
-    // 1. Drafts, in order of first appearance.
-    let mut switch_drafts: HashMap<String, SwitchDraft> = HashMap::new();
-    let mut switch_order: Vec<String> = Vec::new();
-    let mut host_drafts: HashMap<String, HostDraft> = HashMap::new();
-    let mut host_order: Vec<String> = Vec::new();
+    let Some(drafts) = drafts(stmts, limits, diags) else {
+        return;
+    };
+    let host_ids = hosts(
+        fabric,
+        drafts.hosts,
+        drafts.host_order,
+        names,
+        class_count,
+        diags,
+    );
+    let raw_links = links::collect(stmts, limits, diags);
+    let linked = linked_hosts(fabric, &raw_links, &host_ids);
+    let generated = generated_tiers(fabric, stmts, &linked, names, limits, diags);
+    let Some((id_of_entry, switch_ids)) = switches(
+        fabric,
+        &generated,
+        drafts.switches,
+        &drafts.switch_order,
+        names,
+        class_count,
+        diags,
+    ) else {
+        return;
+    };
+    tiers(fabric, &generated, &id_of_entry);
+    fabric
+        .links
+        .reserve(generated.links.len() + raw_links.len());
+    generated_links(fabric, &generated, &id_of_entry);
+    links::bind(fabric, &raw_links, &switch_ids, &host_ids, diags);
+}
+
+/// Every device's blocks merged per name, in order of first appearance.
+#[derive(Default)]
+struct Drafts {
+    switches: HashMap<String, SwitchDraft>,
+    switch_order: Vec<String>,
+    hosts: HashMap<String, HostDraft>,
+    host_order: Vec<String>,
+}
+
+/// The drafts of every `switch` and `host` block; `None` once more devices are declared than
+/// the limit allows (nothing after that is worth resolving).
+fn drafts(stmts: &[&ast::Stmt], limits: &Limits, diags: &mut Vec<Diagnostic>) -> Option<Drafts> {
+    let mut drafts = Drafts::default();
     let mut device_count: u64 = 0;
     for (si, s) in stmts.iter().enumerate() {
         match &s.kind {
             StmtKind::Switch(decl) => {
                 for (name, span) in expand_all(&decl.names, limits, diags) {
-                    let d = switch_drafts.entry(name.clone()).or_insert_with(|| {
-                        switch_order.push(name.clone());
+                    let d = drafts.switches.entry(name.clone()).or_insert_with(|| {
+                        drafts.switch_order.push(name.clone());
                         device_count += 1;
                         SwitchDraft {
                             span,
@@ -151,8 +192,8 @@ pub(super) fn build(
             }
             StmtKind::Host(decl) => {
                 for (name, span) in expand_all(&decl.names, limits, diags) {
-                    let d = host_drafts.entry(name.clone()).or_insert_with(|| {
-                        host_order.push(name.clone());
+                    let d = drafts.hosts.entry(name.clone()).or_insert_with(|| {
+                        drafts.host_order.push(name.clone());
                         device_count += 1;
                         HostDraft {
                             span,
@@ -174,12 +215,18 @@ pub(super) fn build(
                 .label("the limit is passed here")
                 .help("raise the limit with `--max-devices`"),
             );
-            return;
+            return None;
         }
     }
-    for name in switch_order.iter().chain(&host_order) {
-        if switch_drafts.contains_key(name) && host_drafts.contains_key(name) {
-            let (a, b) = (switch_drafts[name].span, host_drafts[name].span);
+    switch_host_clashes(&drafts, diags);
+    Some(drafts)
+}
+
+/// Switches and hosts share one name space.
+fn switch_host_clashes(drafts: &Drafts, diags: &mut Vec<Diagnostic>) {
+    for name in drafts.switch_order.iter().chain(&drafts.host_order) {
+        if let (Some(switch), Some(host)) = (drafts.switches.get(name), drafts.hosts.get(name)) {
+            let (a, b) = (switch.span, host.span);
             diags.push(
                 Diagnostic::new(
                     Code::Duplicate,
@@ -192,119 +239,27 @@ pub(super) fn build(
             );
         }
     }
+}
 
-    // 2. Hosts: sorted, with their NICs.
-    host_order.sort_by(|a, b| natural_cmp(a, b));
-    let mut host_ids: HashMap<String, HostId> = HashMap::with_capacity(host_order.len());
-    for name in &host_order {
-        let d = host_drafts.remove(name).unwrap_or_default();
+/// The hosts in natural name order, with their NICs; returns their IDs by name.
+fn hosts(
+    fabric: &mut Fabric,
+    mut drafts: HashMap<String, HostDraft>,
+    mut order: Vec<String>,
+    names: &Names,
+    class_count: usize,
+    diags: &mut Vec<Diagnostic>,
+) -> HashMap<String, HostId> {
+    order.sort_by(|a, b| natural_cmp(a, b));
+    let mut host_ids: HashMap<String, HostId> = HashMap::with_capacity(order.len());
+    for name in &order {
+        let d = drafts.remove(name).unwrap_or_default();
         let id = HostId(fabric.hosts.len() as u32);
         host_ids.insert(name.clone(), id);
-        let mut nics = Vec::new();
-        let mut card = 0u32;
-        if let Some((_, _, lines)) = &d.nics {
-            for (model, count, role) in lines {
-                if let Some(m) = lookup(&names.nic_models, model, "NIC model", diags) {
-                    // One entry per cabled port: a `ports 2 x 200G` NIC gives two, each with
-                    // its own link, netdev and host script lines (issue 18).
-                    let ports = fabric.nic_models[m.index()].ports;
-                    for _ in 0..*count {
-                        card += 1;
-                        for p in 1..=ports {
-                            nics.push(Nic {
-                                model: m,
-                                card,
-                                port: if ports > 1 { p } else { 0 },
-                                plane: 0,
-                                role: *role,
-                                link: None,
-                                netdev: None,
-                                rdma_device: None,
-                                pci: None,
-                            });
-                        }
-                    }
-                }
-            }
-        } else {
-            diags.push(
-                Diagnostic::new(
-                    Code::MissingProperty,
-                    d.span,
-                    format!("host `{name}` has no NIC"),
-                )
-                .label("declared here")
-                .help("add `nic MODEL` or `nic MODEL x N` to the host's block"),
-            );
-        }
-        let lists = [
-            (&d.netdev, "netdev", Identity::Netdev),
-            (&d.rdma, "rdma-device", Identity::Rdma),
-            (&d.pci, "pci", Identity::Pci),
-        ];
-        for (list, what, which) in lists {
-            let Some(l) = list else { continue };
-            if l.value.len() != nics.len() {
-                diags.push(
-                    Diagnostic::new(
-                        Code::MissingProperty,
-                        l.span,
-                        format!(
-                            "host `{name}` has {} NICs but {} `{what}` {}",
-                            nics.len(),
-                            l.value.len(),
-                            if which == Identity::Pci {
-                                "addresses"
-                            } else {
-                                "names"
-                            }
-                        ),
-                    )
-                    .label("one per NIC, in NIC order")
-                    .help(format!("give exactly {}", nics.len())),
-                );
-                continue;
-            }
-            if let Some(dup) = first_repeat(&l.value) {
-                diags.push(
-                    Diagnostic::new(
-                        Code::Duplicate,
-                        l.span,
-                        format!("host `{name}` names `{what}` `{dup}` for two NICs"),
-                    )
-                    .label("one per NIC, each a different port")
-                    .help("a NIC's identity picks one port; two NICs cannot share it"),
-                );
-                continue;
-            }
-            for (n, v) in nics.iter_mut().zip(&l.value) {
-                let slot = match which {
-                    Identity::Netdev => &mut n.netdev,
-                    Identity::Rdma => &mut n.rdma_device,
-                    Identity::Pci => &mut n.pci,
-                };
-                *slot = Some(v.clone());
-            }
-        }
+        let mut nics = host_nics(fabric, name, &d, names, diags);
+        nic_identities(name, &d, &mut nics, diags);
         apply_planes(name, d.planes.as_ref(), &mut nics, diags);
-        let mut overrides =
-            vec![ClassOverride::default(); if d.classes.is_empty() { 0 } else { class_count }];
-        for (ident, draft) in d.classes.into_values() {
-            if let Some(c) = names.class(&ident, diags) {
-                if draft.headroom.is_some() || draft.pfc_threshold.is_some() {
-                    let span = draft
-                        .headroom
-                        .or(draft.pfc_threshold)
-                        .map_or(ident.span, |s| s.span);
-                    diags.push(
-                        Diagnostic::new(Code::NotAllowedHere, span, "headroom and pause thresholds are switch settings")
-                            .label("in a host block")
-                            .help("hosts set their NIC buffers from the cable length; move this into a `switch` block"),
-                    );
-                }
-                overrides[c.index()] = classes::finish_override(draft, None, diags);
-            }
-        }
+        let overrides = host_class_overrides(d.classes, names, class_count, diags);
         fabric.hosts.push(Host {
             name: name.clone(),
             span: d.span,
@@ -318,24 +273,169 @@ pub(super) fn build(
             spare: d.spare.map(|s| s.span),
         });
     }
+    host_ids
+}
 
-    // 3. Link endpoints by name; which hosts do links name?
-    let raw_links = links::collect(stmts, limits, diags);
-    let mut linked_hosts: HashSet<HostId> = HashSet::new();
-    for l in &raw_links {
+/// The host's NIC ports from its `nic` lines, not yet linked or named.
+fn host_nics(
+    fabric: &Fabric,
+    name: &str,
+    d: &HostDraft,
+    names: &Names,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Nic> {
+    let mut nics = Vec::new();
+    let Some((_, _, lines)) = &d.nics else {
+        diags.push(
+            Diagnostic::new(
+                Code::MissingProperty,
+                d.span,
+                format!("host `{name}` has no NIC"),
+            )
+            .label("declared here")
+            .help("add `nic MODEL` or `nic MODEL x N` to the host's block"),
+        );
+        return nics;
+    };
+    let mut card = 0u32;
+    for (model, count, role) in lines {
+        if let Some(m) = lookup(&names.nic_models, model, "NIC model", diags) {
+            // One entry per cabled port: a `ports 2 x 200G` NIC gives two, each with
+            // its own link, netdev and host script lines (issue 18).
+            let ports = fabric.nic_models[m.index()].ports;
+            for _ in 0..*count {
+                card += 1;
+                for p in 1..=ports {
+                    nics.push(Nic {
+                        model: m,
+                        card,
+                        port: if ports > 1 { p } else { 0 },
+                        plane: 0,
+                        role: *role,
+                        link: None,
+                        netdev: None,
+                        rdma_device: None,
+                        pci: None,
+                    });
+                }
+            }
+        }
+    }
+    nics
+}
+
+/// `netdev`, `rdma-device` and `pci`: one per NIC port, in NIC order, none twice.
+fn nic_identities(name: &str, d: &HostDraft, nics: &mut [Nic], diags: &mut Vec<Diagnostic>) {
+    let lists = [
+        (&d.netdev, "netdev", Identity::Netdev),
+        (&d.rdma, "rdma-device", Identity::Rdma),
+        (&d.pci, "pci", Identity::Pci),
+    ];
+    for (list, what, which) in lists {
+        let Some(l) = list else { continue };
+        if l.value.len() != nics.len() {
+            diags.push(
+                Diagnostic::new(
+                    Code::MissingProperty,
+                    l.span,
+                    format!(
+                        "host `{name}` has {} NICs but {} `{what}` {}",
+                        nics.len(),
+                        l.value.len(),
+                        if which == Identity::Pci {
+                            "addresses"
+                        } else {
+                            "names"
+                        }
+                    ),
+                )
+                .label("one per NIC, in NIC order")
+                .help(format!("give exactly {}", nics.len())),
+            );
+            continue;
+        }
+        if let Some(dup) = first_repeat(&l.value) {
+            diags.push(
+                Diagnostic::new(
+                    Code::Duplicate,
+                    l.span,
+                    format!("host `{name}` names `{what}` `{dup}` for two NICs"),
+                )
+                .label("one per NIC, each a different port")
+                .help("a NIC's identity picks one port; two NICs cannot share it"),
+            );
+            continue;
+        }
+        for (n, v) in nics.iter_mut().zip(&l.value) {
+            let slot = match which {
+                Identity::Netdev => &mut n.netdev,
+                Identity::Rdma => &mut n.rdma_device,
+                Identity::Pci => &mut n.pci,
+            };
+            *slot = Some(v.clone());
+        }
+    }
+}
+
+/// The host's class settings; the switch-only ones are reported and dropped.
+fn host_class_overrides(
+    classes: BTreeMap<String, (ast::Ident, ClassDraft)>,
+    names: &Names,
+    class_count: usize,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<ClassOverride> {
+    let mut overrides =
+        vec![ClassOverride::default(); if classes.is_empty() { 0 } else { class_count }];
+    for (ident, draft) in classes.into_values() {
+        if let Some(c) = names.class(&ident, diags) {
+            if draft.headroom.is_some() || draft.pfc_threshold.is_some() {
+                let span = draft
+                    .headroom
+                    .or(draft.pfc_threshold)
+                    .map_or(ident.span, |s| s.span);
+                diags.push(
+                    Diagnostic::new(Code::NotAllowedHere, span, "headroom and pause thresholds are switch settings")
+                        .label("in a host block")
+                        .help("hosts set their NIC buffers from the cable length; move this into a `switch` block"),
+                );
+            }
+            overrides[c.index()] = classes::finish_override(draft, None, diags);
+        }
+    }
+    overrides
+}
+
+/// The hosts some `link` names: the tiers leave them to their links.
+fn linked_hosts(
+    fabric: &Fabric,
+    raw_links: &[links::RawLink],
+    host_ids: &HashMap<String, HostId>,
+) -> HashSet<HostId> {
+    let mut linked: HashSet<HostId> = HashSet::new();
+    for l in raw_links {
         for e in [&l.a, &l.b] {
             if let Some(&h) = host_ids.get(&e.name) {
-                linked_hosts.insert(h);
+                linked.insert(h);
             } else if let Some((dev, nic)) = e.name.split_once('.')
                 && let Some(&h) = host_ids.get(dev)
                 && names_backend(fabric.host(h), nic)
             {
-                linked_hosts.insert(h);
+                linked.insert(h);
             }
         }
     }
+    linked
+}
 
-    // 4. Generated tiers over the hosts no link names.
+/// The `tier` statements generated over the hosts no link names.
+fn generated_tiers(
+    fabric: &mut Fabric,
+    stmts: &[&ast::Stmt],
+    linked: &HashSet<HostId>,
+    names: &Names,
+    limits: &Limits,
+    diags: &mut Vec<Diagnostic>,
+) -> generate::Generated {
     let tier_decls: Vec<&ast::TierDecl> = stmts
         .iter()
         .filter_map(|s| {
@@ -346,59 +446,103 @@ pub(super) fn build(
             }
         })
         .collect();
-    let mut generated = generate::Generated::default();
-    if !tier_decls.is_empty() {
-        // Tiers wire backend NICs only (issue 18 item 4): a host's storage and frontend
-        // NICs are no rail, and a host with none but those is no GPU host to wire.
-        let wired: Vec<WiredHost> = fabric
-            .host_ids()
-            .filter(|h| !linked_hosts.contains(h))
-            .filter(|&h| backend_count(fabric.host(h)) > 0 || fabric.host(h).nics.is_empty())
-            .map(|h| {
-                let host = fabric.host(h);
-                let model = host
-                    .nics
-                    .iter()
-                    .find(|n| n.role == NicRole::Backend)
-                    .map(|n| &fabric.nic_models[n.model.index()]);
-                WiredHost {
-                    id: h,
-                    nics: backend_count(host),
-                    nic_speed: model.map_or(0, |m| m.speed.value),
-                    ports: model.map_or(1, |m| m.ports),
-                    spare: host.spare,
-                }
-            })
-            .collect();
-        generated = generate::generate(
-            &tier_decls,
-            &wired,
-            &fabric.switch_models,
-            &names.switch_models,
-            limits,
-            diags,
-        );
-        for w in &wired {
-            let host = &mut fabric.hosts[w.id.index()];
-            host.generated = !generated.links.is_empty();
-            if generated.planes > 1 {
-                // Port k of every NIC is in plane k (the generator checked the port count).
-                for n in host.nics.iter_mut().filter(|n| n.role == NicRole::Backend) {
-                    n.plane = n.port;
-                }
+    if tier_decls.is_empty() {
+        return generate::Generated::default();
+    }
+    // Tiers wire backend NICs only (issue 18 item 4): a host's storage and frontend
+    // NICs are no rail, and a host with none but those is no GPU host to wire.
+    let wired: Vec<WiredHost> = fabric
+        .host_ids()
+        .filter(|h| !linked.contains(h))
+        .filter(|&h| backend_count(fabric.host(h)) > 0 || fabric.host(h).nics.is_empty())
+        .map(|h| {
+            let host = fabric.host(h);
+            let model = host
+                .nics
+                .iter()
+                .find(|n| n.role == NicRole::Backend)
+                .map(|n| &fabric.nic_models[n.model.index()]);
+            WiredHost {
+                id: h,
+                nics: backend_count(host),
+                nic_speed: model.map_or(0, |m| m.speed.value),
+                ports: model.map_or(1, |m| m.ports),
+                spare: host.spare,
+            }
+        })
+        .collect();
+    let generated = generate::generate(
+        &tier_decls,
+        &wired,
+        &fabric.switch_models,
+        &names.switch_models,
+        limits,
+        diags,
+    );
+    for w in &wired {
+        let host = &mut fabric.hosts[w.id.index()];
+        host.generated = !generated.links.is_empty();
+        if generated.planes > 1 {
+            // Port k of every NIC is in plane k (the generator checked the port count).
+            for n in host.nics.iter_mut().filter(|n| n.role == NicRole::Backend) {
+                n.plane = n.port;
             }
         }
     }
+    generated
+}
 
-    // 5. Switches: explicit (drafts with a model) and generated; the rest are overrides.
-    struct Entry {
-        name: String,
-        span: Span,
-        model: Option<crate::model::SwitchModelId>,
-        tier: Option<Sourced<u8>>,
-        generated: Option<TierId>,
+/// A switch that will exist: generated by a tier, or declared with a model.
+struct SwitchEntry {
+    name: String,
+    span: Span,
+    model: Option<crate::model::SwitchModelId>,
+    tier: Option<Sourced<u8>>,
+    generated: Option<TierId>,
+}
+
+/// The switches, explicit (drafts with a model) and generated, in natural name order; the
+/// other drafts override generated switches. Returns each entry's ID (generated switch `g`
+/// is entry `g`) and the IDs by name; `None` when an error stops the resolution here.
+fn switches(
+    fabric: &mut Fabric,
+    generated: &generate::Generated,
+    drafts: HashMap<String, SwitchDraft>,
+    order: &[String],
+    names: &Names,
+    class_count: usize,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Vec<SwitchId>, HashMap<String, SwitchId>)> {
+    let (mut entries, gen_names) = generated_entries(generated, order.len(), diags)?;
+    let override_of = declared_entries(
+        &mut entries,
+        &gen_names,
+        generated,
+        drafts,
+        order,
+        names,
+        diags,
+    );
+    let (id_of_entry, switch_ids) = add_switches(fabric, &entries);
+    if diags.iter().any(Diagnostic::is_error) {
+        return None;
     }
-    let mut entries: Vec<Entry> = Vec::with_capacity(switch_order.len() + generated.switches.len());
+    // Entries without a model were skipped, so IDs equal positions only when none failed.
+    for (idx, d) in override_of {
+        let sid = id_of_entry[idx];
+        apply_switch_draft(fabric, sid, d, names, class_count, diags);
+    }
+    Some((id_of_entry, switch_ids))
+}
+
+/// The generated switches, first among the entries, and their names; `None` when a name
+/// template gives a name twice or an invalid one.
+fn generated_entries<'g>(
+    generated: &'g generate::Generated,
+    declared: usize,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Vec<SwitchEntry>, HashMap<&'g str, u32>)> {
+    let mut entries: Vec<SwitchEntry> = Vec::with_capacity(declared + generated.switches.len());
     let mut gen_names: HashMap<&str, u32> = HashMap::with_capacity(generated.switches.len());
     for (i, g) in generated.switches.iter().enumerate() {
         if gen_names.contains_key(g.name.as_str()) {
@@ -411,7 +555,7 @@ pub(super) fn build(
                 .label("tier with a clashing name template")
                 .help("add a placeholder that tells the switches apart, e.g. `{n}`, `{rail}` or `{group}`"),
             );
-            return;
+            return None;
         }
         if !crate::model::names::is_identifier(&g.name) {
             diags.push(
@@ -426,10 +570,10 @@ pub(super) fn build(
                 .label("tier")
                 .help("start the template with a letter, e.g. `leaf{n}`"),
             );
-            return;
+            return None;
         }
         gen_names.insert(&g.name, i as u32);
-        entries.push(Entry {
+        entries.push(SwitchEntry {
             name: g.name.clone(),
             span: g.span,
             model: Some(g.model),
@@ -437,9 +581,23 @@ pub(super) fn build(
             generated: Some(g.tier),
         });
     }
+    Some((entries, gen_names))
+}
+
+/// The `switch` blocks: a block with a model declares a switch, one without overrides the
+/// generated switch of its name. Returns the drafts to apply, by entry.
+fn declared_entries(
+    entries: &mut Vec<SwitchEntry>,
+    gen_names: &HashMap<&str, u32>,
+    generated: &generate::Generated,
+    mut drafts: HashMap<String, SwitchDraft>,
+    order: &[String],
+    names: &Names,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<(usize, SwitchDraft)> {
     let mut override_of: Vec<(usize, SwitchDraft)> = Vec::new();
-    for name in &switch_order {
-        let Some(d) = switch_drafts.remove(name) else {
+    for name in order {
+        let Some(d) = drafts.remove(name) else {
             continue;
         };
         let gen_idx = gen_names.get(name.as_str()).copied();
@@ -456,7 +614,7 @@ pub(super) fn build(
             (Some(m), None) => {
                 let model = lookup(&names.switch_models, &m.value, "switch model", diags);
                 let idx = entries.len();
-                entries.push(Entry {
+                entries.push(SwitchEntry {
                     name: name.clone(),
                     span: d.span,
                     model,
@@ -479,6 +637,14 @@ pub(super) fn build(
             }
         }
     }
+    override_of
+}
+
+/// The switches in natural name order, each with its model's ports, not yet connected.
+fn add_switches(
+    fabric: &mut Fabric,
+    entries: &[SwitchEntry],
+) -> (Vec<SwitchId>, HashMap<String, SwitchId>) {
     let mut order: Vec<usize> = (0..entries.len()).collect();
     order.sort_by(|&a, &b| natural_cmp(&entries[a].name, &entries[b].name));
     let mut id_of_entry = vec![SwitchId(0); entries.len()];
@@ -504,16 +670,11 @@ pub(super) fn build(
             generated: entry.generated,
         });
     }
-    if diags.iter().any(Diagnostic::is_error) {
-        return;
-    }
-    // Entries without a model were skipped, so IDs equal positions only when none failed.
-    for (idx, d) in override_of {
-        let sid = id_of_entry[idx];
-        apply_switch_draft(fabric, sid, d, names, class_count, diags);
-    }
+    (id_of_entry, switch_ids)
+}
 
-    // 6. Tiers and generated links, then explicit links.
+/// The generated tiers, level 1 first, with their switches' IDs.
+fn tiers(fabric: &mut Fabric, generated: &generate::Generated, id_of_entry: &[SwitchId]) {
     for (i, t) in generated.tiers.iter().enumerate() {
         fabric.tiers.push(Tier {
             name: t.name.clone(),
@@ -530,9 +691,10 @@ pub(super) fn build(
                 .collect(),
         });
     }
-    fabric
-        .links
-        .reserve(generated.links.len() + raw_links.len());
+}
+
+/// The tiers' links, attached to their ends; explicit links come after them.
+fn generated_links(fabric: &mut Fabric, generated: &generate::Generated, id_of_entry: &[SwitchId]) {
     // The generator counts a host's backend NICs; hosts with other NICs map that count back
     // to the NIC's index in the host.
     let backend_index: HashMap<HostId, Vec<u32>> = fabric
@@ -568,7 +730,6 @@ pub(super) fn build(
             ecn: Vec::new(),
         });
     }
-    links::bind(fabric, &raw_links, &switch_ids, &host_ids, diags);
 }
 
 fn switch_props(
