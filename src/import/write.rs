@@ -10,7 +10,7 @@ use super::deployed::{
     Cable, Deployed, Ev, HostDev, Note, NoteKind, Peer, Sched, SwitchDev, Threshold, Watchdog,
     natural,
 };
-use super::models::{cumulus_model, platform_of};
+use super::models::{CumulusKey, cumulus_key, cumulus_model, platform_of};
 use super::routes::routes;
 use super::text::{Out, length, list, sched_words, size, watchdog_words};
 use super::view::{View, majority, pick, view};
@@ -268,15 +268,7 @@ pub fn fab(
         let i = d.switches.iter().position(|s| s.name == sw)?;
         let m = model_of(i)?;
         match &m.1.cumulus {
-            Some((_, model, split, _)) => {
-                let (cage, sub) = super::cumulus::cage_of(port)?;
-                let _ = model;
-                match sub {
-                    Some(sub) if sub < *split => Some(cage * split + sub),
-                    None if *split == 1 => Some(cage),
-                    _ => None,
-                }
-            }
+            Some(cu) => cu.index(port),
             None => port_index(port, m.1.lanes),
         }
     };
@@ -772,8 +764,8 @@ struct ModelKey {
     buffer: Option<u64>,
     buffer_model: Option<String>,
     dynamic: Option<i64>,
-    /// Cumulus: (release, header model, split of each cage, ports).
-    cumulus: Option<(Option<String>, Option<String>, u32, u32)>,
+    /// Cumulus: release, header model, the cages as broken out, ports.
+    cumulus: Option<CumulusKey>,
 }
 
 /// A switch model of the `.fab`: its name, key, member switches (indices) and where its
@@ -825,37 +817,11 @@ fn switch_models(d: &Deployed, views: &[View]) -> Vec<ModelEntry> {
                     .collect::<Vec<_>>(),
             )
             .and_then(|x| x.0),
-            cumulus: s.sw.cumulus.as_ref().map(|cu| {
-                let mut p = cu.model.as_deref().and_then(super::cumulus::platform);
-                let mut split = super::cumulus::split(cu, p);
-                // The platform only where the ports are its cages as named (`swp3` a whole
-                // cage, `swp3s1` a broken-out one): an unbroken cage run slower is a model
-                // the `.fab` cannot put on that platform's port names.
-                let cage_speed = p
-                    .and_then(|p| p.cages.iter().find(|c| !c.aux))
-                    .map(|c| u64::from(c.speed_gbps) * 1000 / u64::from(split));
-                if cage_speed.is_some_and(|c| c != speed) {
-                    p = None;
-                    split = super::cumulus::split(cu, None);
-                }
-                let ports = match p {
-                    Some(p) => {
-                        p.cages
-                            .iter()
-                            .filter(|c| !c.aux)
-                            .map(|c| c.count)
-                            .sum::<u32>()
-                            * split
-                    }
-                    None => cu.cages.values().map(|c| c.0 + 1).max().unwrap_or(1) * split,
-                };
-                (
-                    cu.release.clone(),
-                    p.map(|_| cu.model.clone()).unwrap_or_default(),
-                    split,
-                    ports,
-                )
-            }),
+            cumulus: s
+                .sw
+                .cumulus
+                .as_ref()
+                .map(|cu| cumulus_key(&s.sw, cu, speed)),
         };
         let same = |k: &ModelKey| {
             k.lanes == key.lanes
@@ -869,7 +835,7 @@ fn switch_models(d: &Deployed, views: &[View]) -> Vec<ModelEntry> {
             Some(m) => m.2.push(i),
             None => {
                 let base = match &key.cumulus {
-                    Some((_, _, _, ports)) => format!("cumulus-{ports}x{}g", speed / 1000),
+                    Some(cu) => format!("cumulus-{}x{}g", cu.ports, speed / 1000),
                     None => format!("sonic-{}x{}g", 512 / lanes, speed / 1000),
                 };
                 let mut n = base.clone();
