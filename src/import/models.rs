@@ -328,6 +328,70 @@ pub(super) fn cumulus_model(
     );
 }
 
+/// A host's `nic` lines (issue 18 item 4): `nic MODEL x COUNT`, or, where the host's
+/// `state.json` leaves out NICs below its highest that no link reaches (the host script
+/// configures every NIC on the lossless fabric and leaves the others alone), one line per run
+/// of NICs alike with `role frontend` on those left alone, so that they do not come back as
+/// rails. The state does not tell RoCE storage NICs from rails: linked NICs are backend NICs,
+/// and the finding says so.
+pub(super) fn nic_lines(
+    h: &super::deployed::HostDev,
+    model: &str,
+    count: u32,
+    linked: &std::collections::BTreeSet<u32>,
+    notes: &mut Vec<Note>,
+) -> String {
+    let line = |n: u32, frontend: bool| {
+        let mut s = format!("nic {model}");
+        if n > 1 {
+            s.push_str(&format!(" x {n}"));
+        }
+        if frontend {
+            s.push_str(" role frontend");
+        }
+        s
+    };
+    let (Some(hs), Some(file)) = (&h.host, h.file) else {
+        return line(count, false);
+    };
+    let alone: Vec<u32> = (1..=count)
+        .filter(|k| !linked.contains(k) && !hs.nics.iter().any(|n| n.number == *k))
+        .collect();
+    if alone.is_empty() {
+        return line(count, false);
+    }
+    let mut runs: Vec<(u32, bool)> = Vec::new();
+    for k in 1..=count {
+        let frontend = alone.contains(&k);
+        match runs.last_mut() {
+            Some(r) if r.1 == frontend => r.0 += 1,
+            _ => runs.push((1, frontend)),
+        }
+    }
+    let names: Vec<String> = alone.iter().map(|k| format!("nic{k}")).collect();
+    notes.push(
+        Note::new(
+            NoteKind::Inferred,
+            Ev {
+                file,
+                at: Default::default(),
+            },
+            format!(
+                "`{}` {} {} not in the host's state (the host script leaves it alone) and no link reaches {}: written `role frontend`, not a rail; the state does not tell RoCE storage NICs from rails, so the linked NICs are written as backend NICs",
+                h.name,
+                names.join(", "),
+                if names.len() == 1 { "is" } else { "are" },
+                if names.len() == 1 { "it" } else { "them" },
+            ),
+        )
+        .help("write `role storage` on a linked NIC that carries RoCE storage rather than a rail (it keeps its lossless QoS but is no rail and no NCCL device)"),
+    );
+    runs.iter()
+        .map(|&(n, f)| line(n, f))
+        .collect::<Vec<_>>()
+        .join("  ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

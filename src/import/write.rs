@@ -10,7 +10,7 @@ use super::deployed::{
     Cable, Deployed, Ev, HostDev, Note, NoteKind, Peer, Sched, SwitchDev, Threshold, Watchdog,
     natural,
 };
-use super::models::{CumulusKey, cumulus_key, cumulus_model, platform_of};
+use super::models::{CumulusKey, cumulus_key, cumulus_model, nic_lines, platform_of};
 use super::routes::routes;
 use super::text::{Out, length, list, sched_words, size, watchdog_words};
 use super::view::{View, majority, pick, view};
@@ -216,14 +216,20 @@ pub fn fab(
             .copied()
             .unwrap_or(1)
             .max(h.host.as_ref().map_or(0, |x| x.nics.len() as u32));
-        let mut words = vec![format!(
-            "nic {}{}",
-            nic_model_name(&host_model(h)),
-            if count > 1 {
-                format!(" x {count}")
-            } else {
-                String::new()
-            }
+        let linked: BTreeSet<u32> = d
+            .cables
+            .iter()
+            .filter_map(|c| match &c.peer {
+                Peer::Host(x, n) if *x == h.name => Some(*n),
+                _ => None,
+            })
+            .collect();
+        let mut words = vec![nic_lines(
+            h,
+            &nic_model_name(&host_model(h)),
+            count,
+            &linked,
+            &mut notes,
         )];
         if let Some(hs) = &h.host
             && hs.nics.len() as u32 == count
