@@ -129,6 +129,18 @@ impl CumulusKey {
         }
         None
     }
+
+    /// The speed (Mb/s) the model gives `port`: its cage's run's, `None` past the cages.
+    pub fn speed_of(&self, port: &str) -> Option<u64> {
+        let (mut cage, _) = super::cumulus::cage_of(port)?;
+        for r in &self.runs {
+            if cage < r.cages {
+                return Some(r.speed);
+            }
+            cage -= r.cages;
+        }
+        None
+    }
 }
 
 /// The model key of a Cumulus switch whose fastest port runs at `speed` Mb/s. The platform is
@@ -431,6 +443,10 @@ mod tests {
         assert_eq!(at("swp2s0"), None);
         assert_eq!(at("swp6"), None);
         assert_eq!(at("eth0"), None);
+        assert_eq!(k.speed_of("swp1s1"), Some(400_000));
+        assert_eq!(k.speed_of("swp3"), Some(800_000));
+        assert_eq!(k.speed_of("swp5s0"), Some(200_000));
+        assert_eq!(k.speed_of("swp6"), None);
         assert_eq!(
             cumulus_ports(&k, 800_000, true),
             "ports 2 x 400G, 2 x 800G, 8 x 200G"

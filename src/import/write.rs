@@ -284,12 +284,18 @@ pub fn fab(
             .find(|s| s.name == sw)
             .and_then(|s| s.sw.ports.get(port))
     };
-    let model_speed = |sw: &str| -> u64 {
+    // The speed a port runs at as its model gives it (a Cumulus cage's over its breakout).
+    let model_speed = |sw: &str, port: &str| -> u64 {
         d.switches
             .iter()
             .position(|s| s.name == sw)
             .and_then(&model_of)
-            .map_or(0, |m| m.1.speed)
+            .map_or(0, |m| {
+                m.1.cumulus
+                    .as_ref()
+                    .and_then(|cu| cu.speed_of(port))
+                    .unwrap_or(m.1.speed)
+            })
     };
     for c in &d.cables {
         let Cable {
@@ -329,7 +335,8 @@ pub fn fab(
             .filter_map(|p| p.speed_mbps)
             .collect();
         if let Some(&sp) = speeds.iter().min() {
-            let ms = model_speed(switch).min(peer_port.map_or(u64::MAX, |(s2, _)| model_speed(s2)));
+            let ms = model_speed(switch, port)
+                .min(peer_port.map_or(u64::MAX, |(s2, p2)| model_speed(s2, p2)));
             if sp < ms && sp.is_multiple_of(1000) {
                 words.push(format!("speed {}G", sp / 1000));
             }

@@ -54,6 +54,11 @@ fn cumulus_cages_broken_out_differently_keep_their_links() {
             text.contains("link spine1.port") && text.contains("stor-leaf.port4"),
             "header {header}: {text}"
         );
+        // The host ports are 400G sub-ports of their model: no `speed` on their links.
+        assert!(
+            text.contains("link stor-leaf.port1 -- gpu1.nic4 { cable 3m }"),
+            "header {header}: {text}"
+        );
     }
 }
 
