@@ -429,33 +429,44 @@ pub fn platform(model: &str) -> Option<&'static crate::catalogue::platform::Plat
     })
 }
 
-/// How many ports each front-panel cage is broken into: the highest sub-port seen, rounded up
-/// to a split the cage group offers (`2x400G`), 1 when no port name has a sub-port.
-pub fn split(cu: &Cumulus, p: Option<&crate::catalogue::platform::Platform>) -> u32 {
-    let seen = cu
-        .cages
-        .values()
-        .filter_map(|(_, s)| *s)
-        .max()
-        .map_or(1, |s| s + 1);
-    if seen == 1 {
-        return 1;
-    }
-    let Some(p) = p else {
-        return seen.next_power_of_two();
-    };
+/// How many ports each front-panel cage (0-based) is broken into, cage by cage: the highest
+/// sub-port seen in that cage (at least two: `swp5s0` alone is a broken-out cage), rounded up to a split the cage group offers (`2x400G`); 1 for a
+/// cage whose ports have no sub-port (`swp2` beside `swp1s0`, `swp1s1`: cages are broken out
+/// one by one, issue 18). Cages with no port named are left out.
+pub fn cage_splits(
+    cu: &Cumulus,
+    p: Option<&crate::catalogue::platform::Platform>,
+) -> BTreeMap<u32, u32> {
     let offered: BTreeSet<u32> = p
-        .cages
-        .iter()
-        .filter(|c| !c.aux)
-        .flat_map(|c| &c.breakouts)
-        .filter_map(|b| b.split_once('x').and_then(|(n, _)| n.parse().ok()))
-        .collect();
-    offered.into_iter().find(|&n| n >= seen).unwrap_or(seen)
+        .map(|p| {
+            p.cages
+                .iter()
+                .filter(|c| !c.aux)
+                .flat_map(|c| &c.breakouts)
+                .filter_map(|b| b.split_once('x').and_then(|(n, _)| n.parse().ok()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut seen: BTreeMap<u32, u32> = BTreeMap::new();
+    for &(cage, sub) in cu.cages.values() {
+        // A sub-port name means the cage is broken out, even if only `s0` is named.
+        let n = sub.map_or(1, |s| s.saturating_add(1).max(2));
+        let e = seen.entry(cage).or_insert(1);
+        *e = (*e).max(n);
+    }
+    for n in seen.values_mut() {
+        if *n > 1 {
+            *n = match p {
+                Some(_) => offered.iter().copied().find(|&o| o >= *n).unwrap_or(*n),
+                None => n.next_power_of_two(),
+            };
+        }
+    }
+    seen
 }
 
-/// A port with no `link speed` runs at its cage's speed over the split (the platform's
-/// breakout); without a platform its speed stays unknown.
+/// A port with no `link speed` runs at its cage's speed over its cage's split (the
+/// platform's breakout); without a platform its speed stays unknown.
 fn fill_speeds(sw: &mut Switch, cu: &Cumulus) {
     let Some(p) = cu.model.as_deref().and_then(platform) else {
         return;
@@ -463,9 +474,16 @@ fn fill_speeds(sw: &mut Switch, cu: &Cumulus) {
     let Some(cage) = p.cages.iter().find(|c| !c.aux) else {
         return;
     };
-    let split = split(cu, Some(p));
-    for port in sw.ports.values_mut() {
+    let splits = cage_splits(cu, Some(p));
+    for (name, port) in sw.ports.iter_mut() {
         if port.speed_mbps.is_none() {
+            let split = cu
+                .cages
+                .get(name)
+                .and_then(|(c, _)| splits.get(c))
+                .copied()
+                .unwrap_or(1)
+                .max(1);
             port.speed_mbps = Some(u64::from(cage.speed_gbps) * 1000 / u64::from(split));
         }
     }
@@ -502,6 +520,29 @@ mod tests {
             &DOC[at.start as usize..at.end as usize],
             "min-threshold: 150000"
         );
+    }
+
+    #[test]
+    fn cages_are_broken_out_one_by_one() {
+        // Issue 18: `swp1` broken out 2x (its holder `swp1` named too) beside whole cages.
+        let mut cu = Cumulus {
+            release: None,
+            model: Some("SN5600".into()),
+            cages: BTreeMap::new(),
+        };
+        for n in ["swp1", "swp1s0", "swp1s1", "swp2", "swp3", "swp5s0"] {
+            cu.cages.insert(n.into(), cage_of(n).unwrap());
+        }
+        let p = platform("SN5600");
+        let s = cage_splits(&cu, p);
+        assert_eq!(
+            s.into_iter().collect::<Vec<_>>(),
+            vec![(0, 2), (1, 1), (2, 1), (4, 2)]
+        );
+        // A lone `swp5s2` asks for 3 ways: rounded up to the platform's 4x, else 4.
+        cu.cages.insert("swp5s2".into(), (4, Some(2)));
+        assert_eq!(cage_splits(&cu, p)[&4], 4);
+        assert_eq!(cage_splits(&cu, None)[&4], 4);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use super::deployed::{
     Cable, Deployed, Ev, HostDev, Note, NoteKind, Peer, Sched, SwitchDev, Threshold, Watchdog,
     natural,
 };
-use super::models::{cumulus_model, platform_of};
+use super::models::{CumulusKey, cumulus_key, cumulus_model, nic_lines, platform_of};
 use super::routes::routes;
 use super::text::{Out, length, list, sched_words, size, watchdog_words};
 use super::view::{View, majority, pick, view};
@@ -216,14 +216,20 @@ pub fn fab(
             .copied()
             .unwrap_or(1)
             .max(h.host.as_ref().map_or(0, |x| x.nics.len() as u32));
-        let mut words = vec![format!(
-            "nic {}{}",
-            nic_model_name(&host_model(h)),
-            if count > 1 {
-                format!(" x {count}")
-            } else {
-                String::new()
-            }
+        let linked: BTreeSet<u32> = d
+            .cables
+            .iter()
+            .filter_map(|c| match &c.peer {
+                Peer::Host(x, n) if *x == h.name => Some(*n),
+                _ => None,
+            })
+            .collect();
+        let mut words = vec![nic_lines(
+            h,
+            &nic_model_name(&host_model(h)),
+            count,
+            &linked,
+            &mut notes,
         )];
         if let Some(hs) = &h.host
             && hs.nics.len() as u32 == count
@@ -268,15 +274,7 @@ pub fn fab(
         let i = d.switches.iter().position(|s| s.name == sw)?;
         let m = model_of(i)?;
         match &m.1.cumulus {
-            Some((_, model, split, _)) => {
-                let (cage, sub) = super::cumulus::cage_of(port)?;
-                let _ = model;
-                match sub {
-                    Some(sub) if sub < *split => Some(cage * split + sub),
-                    None if *split == 1 => Some(cage),
-                    _ => None,
-                }
-            }
+            Some(cu) => cu.index(port),
             None => port_index(port, m.1.lanes),
         }
     };
@@ -286,12 +284,18 @@ pub fn fab(
             .find(|s| s.name == sw)
             .and_then(|s| s.sw.ports.get(port))
     };
-    let model_speed = |sw: &str| -> u64 {
+    // The speed a port runs at as its model gives it (a Cumulus cage's over its breakout).
+    let model_speed = |sw: &str, port: &str| -> u64 {
         d.switches
             .iter()
             .position(|s| s.name == sw)
             .and_then(&model_of)
-            .map_or(0, |m| m.1.speed)
+            .map_or(0, |m| {
+                m.1.cumulus
+                    .as_ref()
+                    .and_then(|cu| cu.speed_of(port))
+                    .unwrap_or(m.1.speed)
+            })
     };
     for c in &d.cables {
         let Cable {
@@ -331,7 +335,8 @@ pub fn fab(
             .filter_map(|p| p.speed_mbps)
             .collect();
         if let Some(&sp) = speeds.iter().min() {
-            let ms = model_speed(switch).min(peer_port.map_or(u64::MAX, |(s2, _)| model_speed(s2)));
+            let ms = model_speed(switch, port)
+                .min(peer_port.map_or(u64::MAX, |(s2, p2)| model_speed(s2, p2)));
             if sp < ms && sp.is_multiple_of(1000) {
                 words.push(format!("speed {}G", sp / 1000));
             }
@@ -772,8 +777,8 @@ struct ModelKey {
     buffer: Option<u64>,
     buffer_model: Option<String>,
     dynamic: Option<i64>,
-    /// Cumulus: (release, header model, split of each cage, ports).
-    cumulus: Option<(Option<String>, Option<String>, u32, u32)>,
+    /// Cumulus: release, header model, the cages as broken out, ports.
+    cumulus: Option<CumulusKey>,
 }
 
 /// A switch model of the `.fab`: its name, key, member switches (indices) and where its
@@ -825,37 +830,11 @@ fn switch_models(d: &Deployed, views: &[View]) -> Vec<ModelEntry> {
                     .collect::<Vec<_>>(),
             )
             .and_then(|x| x.0),
-            cumulus: s.sw.cumulus.as_ref().map(|cu| {
-                let mut p = cu.model.as_deref().and_then(super::cumulus::platform);
-                let mut split = super::cumulus::split(cu, p);
-                // The platform only where the ports are its cages as named (`swp3` a whole
-                // cage, `swp3s1` a broken-out one): an unbroken cage run slower is a model
-                // the `.fab` cannot put on that platform's port names.
-                let cage_speed = p
-                    .and_then(|p| p.cages.iter().find(|c| !c.aux))
-                    .map(|c| u64::from(c.speed_gbps) * 1000 / u64::from(split));
-                if cage_speed.is_some_and(|c| c != speed) {
-                    p = None;
-                    split = super::cumulus::split(cu, None);
-                }
-                let ports = match p {
-                    Some(p) => {
-                        p.cages
-                            .iter()
-                            .filter(|c| !c.aux)
-                            .map(|c| c.count)
-                            .sum::<u32>()
-                            * split
-                    }
-                    None => cu.cages.values().map(|c| c.0 + 1).max().unwrap_or(1) * split,
-                };
-                (
-                    cu.release.clone(),
-                    p.map(|_| cu.model.clone()).unwrap_or_default(),
-                    split,
-                    ports,
-                )
-            }),
+            cumulus: s
+                .sw
+                .cumulus
+                .as_ref()
+                .map(|cu| cumulus_key(&s.sw, cu, speed)),
         };
         let same = |k: &ModelKey| {
             k.lanes == key.lanes
@@ -869,7 +848,7 @@ fn switch_models(d: &Deployed, views: &[View]) -> Vec<ModelEntry> {
             Some(m) => m.2.push(i),
             None => {
                 let base = match &key.cumulus {
-                    Some((_, _, _, ports)) => format!("cumulus-{ports}x{}g", speed / 1000),
+                    Some(cu) => format!("cumulus-{}x{}g", cu.ports, speed / 1000),
                     None => format!("sonic-{}x{}g", 512 / lanes, speed / 1000),
                 };
                 let mut n = base.clone();

@@ -17,7 +17,7 @@ use fabricc::render::{Artifact, ArtifactKind, Templates};
 use fabricc::source::Sources;
 use fabricc::verify::synth;
 
-fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
@@ -35,7 +35,7 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-fn build(fab: &Path) -> (Checked, Vec<Artifact>) {
+pub(crate) fn build(fab: &Path) -> (Checked, Vec<Artifact>) {
     let mut sources = Sources::new();
     let checked = pipeline::check(&mut sources, fab, &Limits::default()).expect("readable");
     assert_eq!(checked.errors(), 0, "{} has errors", fab.display());
@@ -55,7 +55,7 @@ fn write_state(checked: &Checked, files: &[Artifact], dir: &Path) {
     }
 }
 
-fn state_of(fixture: &str, name: &str) -> PathBuf {
+pub(crate) fn state_of(fixture: &str, name: &str) -> PathBuf {
     let path = if fixture.contains('/') {
         root().join(fixture)
     } else {
@@ -72,7 +72,7 @@ fn import_dir(dir: &Path) -> (import::Imported, Sources) {
     import_named(dir, "lab")
 }
 
-fn import_named(dir: &Path, name: &str) -> (import::Imported, Sources) {
+pub(crate) fn import_named(dir: &Path, name: &str) -> (import::Imported, Sources) {
     let mut sources = Sources::new();
     let input = Input {
         state_dir: dir,
@@ -84,7 +84,7 @@ fn import_named(dir: &Path, name: &str) -> (import::Imported, Sources) {
     (i, sources)
 }
 
-fn check_text(dir: &Path, text: &str) -> Checked {
+pub(crate) fn check_text(dir: &Path, text: &str) -> Checked {
     let p = dir.join("imported.fab");
     fs::write(&p, text).unwrap();
     let mut sources = Sources::new();
@@ -844,7 +844,7 @@ mod never_panics {
 
 /// What `nv config show -o yaml` prints before the configuration: the system's model and
 /// release (fabricc's fragment has no header; a collected `startup.yaml` has).
-fn cumulus_header(model: &str, release: &str) -> impl Fn(&Path) {
+pub(crate) fn cumulus_header(model: &str, release: &str) -> impl Fn(&Path) {
     let (model, release) = (model.to_string(), release.to_string());
     move |dir: &Path| {
         for e in fs::read_dir(dir).unwrap() {

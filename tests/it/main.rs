@@ -19,6 +19,7 @@ mod generate;
 mod host_dcb_script;
 mod host_script;
 mod import;
+mod import_roles;
 mod injection;
 mod module_structure;
 mod parse;
