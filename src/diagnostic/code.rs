@@ -135,6 +135,7 @@ codes! {
     LeafSwitchesIgnored  "FAB616" Topology Warning "`switches N` on a leaf tier is not used: the hosts and ports decide the leaf count",
     SlowPortTaken        "FAB617" Topology Warning "a link sits on a slower switch port while a faster one is free or holds a slower link (explicit links by statement order, generated uplinks by port order)",
     SpareHosts           "FAB618" Topology Error "a generated tier has more spare hosts than its leaves have spare ports (after the downlinks and uplinks)",
+    PlaneListReplaced    "FAB619" Topology Warning "a host's `plane` list differs from the planes a tier's `planes N` wires, and is replaced",
     // routing
     Unreachable          "FAB701" Routing Warning "a pair of NICs has no route under the routing model",
     RoutingLoop          "FAB702" Routing Error "static routes forward traffic in a loop",

@@ -407,6 +407,9 @@ pub struct Host {
     /// `spare`: a backup host, wired and configured, out of the oversubscription ratio and
     /// of a generated tier's port split (issue 18).
     pub spare: Option<Span>,
+    /// Where the host's `plane …` list was given, for the finding when a tier's `planes N`
+    /// replaces it (FAB619).
+    pub plane_list: Option<Span>,
 }
 
 /// One end of a link: a switch port or a host NIC (0-based index).

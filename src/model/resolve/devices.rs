@@ -271,6 +271,7 @@ fn hosts(
             bonds: Vec::new(),
             bond: d.bond,
             spare: d.spare.map(|s| s.span),
+            plane_list: d.planes.as_ref().map(|p| p.span),
         });
     }
     host_ids
@@ -483,9 +484,31 @@ fn generated_tiers(
         let host = &mut fabric.hosts[w.id.index()];
         host.generated = !generated.links.is_empty();
         if generated.planes > 1 {
-            // Port k of every NIC is in plane k (the generator checked the port count).
+            // Port k of every NIC is in plane k (the generator checked the port count). A
+            // `plane` list that says otherwise is not what gets wired: say so (FAB619).
+            let mut replaced = Vec::new();
             for n in host.nics.iter_mut().filter(|n| n.role == NicRole::Backend) {
+                if n.plane != 0 && n.plane != n.port {
+                    replaced.push((n.plane, n.port));
+                }
                 n.plane = n.port;
+            }
+            if let (Some(span), Some(&(said, wired))) = (host.plane_list, replaced.first()) {
+                diags.push(
+                    Diagnostic::new(
+                        Code::PlaneListReplaced,
+                        span,
+                        format!(
+                            "host `{}`'s `plane` list is replaced by the tier's `planes {}`: {} NIC port{} listed in another plane than the generator wires (the first listed in plane {said} goes to plane {wired})",
+                            host.name,
+                            generated.planes,
+                            replaced.len(),
+                            if replaced.len() == 1 { " is" } else { "s are" },
+                        ),
+                    )
+                    .label("this list is not what is wired")
+                    .help("remove the `plane` list (a generated tier puts port k of every NIC in plane k), or wire the planes with explicit links"),
+                );
             }
         }
     }
