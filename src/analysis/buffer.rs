@@ -33,6 +33,8 @@ struct Budget {
 /// The entries of one packet buffer: the whole switch, or on a modular chassis one ASIC of a
 /// line card (each has its own buffer; `model.buffer` is one ASIC's).
 struct Unit<'a> {
+    /// `(slot, asic)` of a line-card ASIC; `None` for a fixed switch's one buffer.
+    key: Option<(u32, u32)>,
     entries: Vec<&'a PortHeadroom>,
     /// `slot 3 ASIC 2, card 7800r3a-36d`; `None` on a fixed switch.
     label: Option<String>,
@@ -46,6 +48,7 @@ fn buffer_units<'a>(fabric: &Fabric, s: SwitchId, entries: &'a [PortHeadroom]) -
     let entries = entries.iter().filter(|e| pauses(fabric, e));
     if model.chassis.is_none() {
         return vec![Unit {
+            key: None,
             entries: entries.collect(),
             label: None,
             span: None,
@@ -59,6 +62,7 @@ fn buffer_units<'a>(fabric: &Fabric, s: SwitchId, entries: &'a [PortHeadroom]) -
         units
             .entry((c.slot, c.asic))
             .or_insert_with(|| Unit {
+                key: Some((c.slot, c.asic)),
                 entries: Vec::new(),
                 label: Some(format!("{}, card {}", c.unit_label(), c.card.name)),
                 span: model.linecard_span(c.slot),
@@ -92,17 +96,9 @@ pub fn headroom_by_buffer(
     s: SwitchId,
     entries: &[PortHeadroom],
 ) -> BTreeMap<Option<(u32, u32)>, u64> {
-    let model = fabric.switch_model(s);
     buffer_units(fabric, s, entries)
         .iter()
-        .map(|u| {
-            let key = u
-                .entries
-                .first()
-                .and_then(|e| model.card_port(e.port))
-                .map(|c| (c.slot, c.asic));
-            (key, reserved(u))
-        })
+        .map(|u| (u.key, reserved(u)))
         .collect()
 }
 
