@@ -6,21 +6,16 @@ use super::*;
 impl<'a> Parser<'a> {
     /// `class = "class" NAME block(class_prop) ;`
     pub(super) fn class(&self, i: &'a str) -> PResult<'a, ClassDecl> {
-        let (r, ()) = self.keyword(i, "class")?;
-        let (r, name) = cut(|i| self.name(i, "a class name, such as `roce`")).parse(r)?;
-        let help = format!(
-            "a class needs a block: `class {} {{ priority 3 }}`",
-            name.node
-        );
-        let (r, props) = self.block(r, &help, |i| self.class_prop(i))?;
-        Ok((
-            r,
-            ClassDecl {
-                name,
-                props,
-                span: self.span(i, r),
-            },
-        ))
+        let (r, d) = self.named_decl(
+            i,
+            "class",
+            "a class name, such as `roce`",
+            "a class",
+            "priority 3",
+            |i| self.class_prop(i),
+        )?;
+        let (name, props, span) = (d.name, d.props, d.span);
+        Ok((r, ClassDecl { name, props, span }))
     }
 
     /// `class_prop = "dscp" dscp_spec

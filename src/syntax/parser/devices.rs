@@ -4,32 +4,11 @@
 use super::*;
 
 impl<'a> Parser<'a> {
-    /// An optional block: present when `{` follows on the same line.
-    pub(super) fn opt_block<T>(
-        &self,
-        i: &'a str,
-        rule: impl FnMut(&'a str) -> PResult<'a, T>,
-    ) -> PResult<'a, Vec<T>> {
-        if spaces(i).starts_with('{') {
-            self.block(i, "", rule)
-        } else {
-            Ok((i, Vec::new()))
-        }
-    }
-
     /// `switch = "switch" name_list [ block(switch_prop) ] ;`
     pub(super) fn switch(&self, i: &'a str) -> PResult<'a, SwitchDecl> {
-        let (r, ()) = self.keyword(i, "switch")?;
-        let (r, names) = cut(|i| self.name_list(i, "a switch name")).parse(r)?;
-        let (r, props) = self.opt_block(r, |i| self.switch_prop(i))?;
-        Ok((
-            r,
-            SwitchDecl {
-                names,
-                props,
-                span: self.span(i, r),
-            },
-        ))
+        let (r, d) = self.listed_decl(i, "switch", "a switch name", |i| self.switch_prop(i))?;
+        let (names, props, span) = (d.name, d.props, d.span);
+        Ok((r, SwitchDecl { names, props, span }))
     }
 
     /// `switch_prop = "model" NAME
@@ -81,17 +60,9 @@ impl<'a> Parser<'a> {
 
     /// `host = "host" name_list [ block(host_prop) ] ;`
     pub(super) fn host(&self, i: &'a str) -> PResult<'a, HostDecl> {
-        let (r, ()) = self.keyword(i, "host")?;
-        let (r, names) = cut(|i| self.name_list(i, "a host name")).parse(r)?;
-        let (r, props) = self.opt_block(r, |i| self.host_prop(i))?;
-        Ok((
-            r,
-            HostDecl {
-                names,
-                props,
-                span: self.span(i, r),
-            },
-        ))
+        let (r, d) = self.listed_decl(i, "host", "a host name", |i| self.host_prop(i))?;
+        let (names, props, span) = (d.name, d.props, d.span);
+        Ok((r, HostDecl { names, props, span }))
     }
 
     /// `host_prop = "nic" NAME [ "x" INT ] [ "role" nic_role ]

@@ -6,21 +6,16 @@ use super::*;
 impl<'a> Parser<'a> {
     /// `switch_model = "switch-model" NAME block(switch_model_prop) ;`
     pub(super) fn switch_model(&self, i: &'a str) -> PResult<'a, SwitchModelDecl> {
-        let (r, ()) = self.keyword(i, "switch-model")?;
-        let (r, name) = cut(|i| self.name(i, "a switch model name, such as `s9300`")).parse(r)?;
-        let help = format!(
-            "a switch model needs a block: `switch-model {} {{ os sonic }}`",
-            name.node
-        );
-        let (r, props) = self.block(r, &help, |i| self.switch_model_prop(i))?;
-        Ok((
-            r,
-            SwitchModelDecl {
-                name,
-                props,
-                span: self.span(i, r),
-            },
-        ))
+        let (r, d) = self.named_decl(
+            i,
+            "switch-model",
+            "a switch model name, such as `s9300`",
+            "a switch model",
+            "os sonic",
+            |i| self.switch_model_prop(i),
+        )?;
+        let (name, props, span) = (d.name, d.props, d.span);
+        Ok((r, SwitchModelDecl { name, props, span }))
     }
 
     /// `RELEASE = DIGITS "." DIGITS ;` after an OS name (`5.14`), optional.
@@ -218,21 +213,16 @@ impl<'a> Parser<'a> {
 
     /// `nic_model = "nic-model" NAME block(nic_model_prop) ;`
     pub(super) fn nic_model(&self, i: &'a str) -> PResult<'a, NicModelDecl> {
-        let (r, ()) = self.keyword(i, "nic-model")?;
-        let (r, name) = cut(|i| self.name(i, "a NIC model name, such as `cx7`")).parse(r)?;
-        let help = format!(
-            "a NIC model needs a block: `nic-model {} {{ speed 400G }}`",
-            name.node
-        );
-        let (r, props) = self.block(r, &help, |i| self.nic_model_prop(i))?;
-        Ok((
-            r,
-            NicModelDecl {
-                name,
-                props,
-                span: self.span(i, r),
-            },
-        ))
+        let (r, d) = self.named_decl(
+            i,
+            "nic-model",
+            "a NIC model name, such as `cx7`",
+            "a NIC model",
+            "speed 400G",
+            |i| self.nic_model_prop(i),
+        )?;
+        let (name, props, span) = (d.name, d.props, d.span);
+        Ok((r, NicModelDecl { name, props, span }))
     }
 
     /// `nic_model_prop = "platform" NAME | "driver" NAME | "speed" SPEED | "buffer" SIZE

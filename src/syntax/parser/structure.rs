@@ -84,6 +84,65 @@ impl<'a> Parser<'a> {
         ))
     }
 
+    /// `KEYWORD NAME block(prop)`: a declaration named once whose block is required
+    /// (`class`, `switch-model`, `nic-model`, `tier`). `what` names it in the help ("a
+    /// class") and `example` is the block body the help shows (`priority 3`).
+    pub(super) fn named_decl<T>(
+        &self,
+        i: &'a str,
+        keyword: &'static str,
+        name_hint: &str,
+        what: &str,
+        example: &str,
+        prop: impl FnMut(&'a str) -> PResult<'a, T>,
+    ) -> PResult<'a, Declared<Ident, T>> {
+        let (r, ()) = self.keyword(i, keyword)?;
+        let (r, name) = cut(|i| self.name(i, name_hint)).parse(r)?;
+        let help = format!(
+            "{what} needs a block: `{keyword} {} {{ {example} }}`",
+            name.node
+        );
+        let (r, props) = self.block(r, &help, prop)?;
+        let span = self.span(i, r);
+        Ok((r, Declared { name, props, span }))
+    }
+
+    /// `KEYWORD name_list [ block(prop) ]`: devices, declared by name patterns, whose block
+    /// may be left out (`switch L[1..4]`).
+    pub(super) fn listed_decl<T>(
+        &self,
+        i: &'a str,
+        keyword: &'static str,
+        name_hint: &str,
+        prop: impl FnMut(&'a str) -> PResult<'a, T>,
+    ) -> PResult<'a, Declared<Vec<NamePattern>, T>> {
+        let (r, ()) = self.keyword(i, keyword)?;
+        let (r, names) = cut(|i| self.name_list(i, name_hint)).parse(r)?;
+        let (r, props) = self.opt_block(r, prop)?;
+        let span = self.span(i, r);
+        Ok((
+            r,
+            Declared {
+                name: names,
+                props,
+                span,
+            },
+        ))
+    }
+
+    /// An optional block: present when `{` follows on the same line.
+    pub(super) fn opt_block<T>(
+        &self,
+        i: &'a str,
+        rule: impl FnMut(&'a str) -> PResult<'a, T>,
+    ) -> PResult<'a, Vec<T>> {
+        if spaces(i).starts_with('{') {
+            self.block(i, "", rule)
+        } else {
+            Ok((i, Vec::new()))
+        }
+    }
+
     /// `block(rule) = "{" sep* [ rule { ( sep+ | inline ) rule } ] sep* "}" ;`
     pub(super) fn block<T>(
         &self,
@@ -188,4 +247,13 @@ impl<'a> Parser<'a> {
             },
         ))
     }
+}
+
+/// What `named_decl` and `listed_decl` read: the name (or name patterns), the block's
+/// properties and the span of the whole declaration; each rule moves them into its own
+/// AST node.
+pub(super) struct Declared<N, T> {
+    pub(super) name: N,
+    pub(super) props: Vec<T>,
+    pub(super) span: Span,
 }

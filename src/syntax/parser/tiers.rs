@@ -15,20 +15,16 @@ impl<'a> Parser<'a> {
                 ),
             );
         }
-        let (r, name) = cut(|i| self.name(i, "a tier name, such as `leaf`")).parse(r)?;
-        let help = format!(
-            "a tier needs a block: `tier {} {{ model s9300  switches 8 }}`",
-            name.node
-        );
-        let (r, props) = self.block(r, &help, |i| self.tier_prop(i))?;
-        Ok((
-            r,
-            TierDecl {
-                name,
-                props,
-                span: self.span(i, r),
-            },
-        ))
+        let (r, d) = self.named_decl(
+            i,
+            "tier",
+            "a tier name, such as `leaf`",
+            "a tier",
+            "model s9300  switches 8",
+            |i| self.tier_prop(i),
+        )?;
+        let (name, props, span) = (d.name, d.props, d.span);
+        Ok((r, TierDecl { name, props, span }))
     }
 
     /// `tier_prop = "model" NAME
