@@ -9,7 +9,7 @@
 //! `cable 30km` for `30m` early instead of as an absurd headroom.
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::span::Span;
+use crate::span::{Span, Spanned};
 
 use super::ast::{
     self, ClassDecl, ClassProp, DscpSpec, EcnArg, EcnSpec, HostProp, Item, LbProp, LbSeed,
@@ -445,181 +445,17 @@ impl Checker {
     fn stmt(&mut self, s: &Stmt) {
         match &s.kind {
             StmtKind::Mtu(m) => self.number(m.node, MTU, m.span),
-            StmtKind::RoceMtu(m) => {
-                if !ROCE_MTUS.contains(&m.node) {
-                    self.diags.push(
-                        Diagnostic::new(
-                            Code::OutOfRange,
-                            m.span,
-                            format!("roce-mtu `{}` is out of range", m.node),
-                        )
-                        .label("out of range")
-                        .help("`roce-mtu` is one of 256, 512, 1024, 2048 and 4096"),
-                    );
-                }
-            }
+            StmtKind::RoceMtu(m) => self.roce_mtu(m),
             StmtKind::Rtt(t) => self.number(t.node.0, TIME, t.span),
             StmtKind::Description(d) => self.string(&d.node, d.span, "description"),
             StmtKind::Watchdog(w) => self.watchdog(w),
             StmtKind::Class(c) => self.class(c),
-            StmtKind::SwitchModel(m) => {
-                self.ident(&m.name, "switch model name");
-                for p in &m.props {
-                    match &p.node {
-                        SwitchModelProp::Ports(groups) => {
-                            for g in groups {
-                                self.number(g.node.count, COUNT, g.span);
-                                self.number(g.node.speed.0, SPEED, g.span);
-                                if let Some(b) = g.node.breakout {
-                                    self.number(b.ways, BREAKOUT_WAYS, g.span);
-                                    self.number(b.speed.0, SPEED, g.span);
-                                }
-                            }
-                        }
-                        SwitchModelProp::Buffer(s) | SwitchModelProp::Cell(s) => {
-                            self.size(*s, p.span)
-                        }
-                        SwitchModelProp::LosslessLimit(l) => {
-                            self.number(u64::from(*l), LOSSLESS_LIMIT, p.span)
-                        }
-                        SwitchModelProp::DynamicThreshold(t) => {
-                            let (lo, hi) = DYNAMIC_THRESHOLD;
-                            if !(lo..=hi).contains(&i64::from(*t)) {
-                                self.diags.push(
-                                    Diagnostic::new(
-                                        Code::OutOfRange,
-                                        p.span,
-                                        format!("dynamic-threshold `{t}` is out of range"),
-                                    )
-                                    .label("out of range")
-                                    .help("`dynamic-threshold` must be between -8 and 7"),
-                                );
-                            }
-                        }
-                        SwitchModelProp::Description(d) => self.string(d, p.span, "description"),
-                        SwitchModelProp::Platform(n) => self.ident(n, "platform name"),
-                        SwitchModelProp::Os(..) | SwitchModelProp::BufferModel(_) => {}
-                        SwitchModelProp::Linecard(l) => self.linecard(l, p.span),
-                    }
-                }
-            }
-            StmtKind::NicModel(m) => {
-                self.ident(&m.name, "NIC model name");
-                for p in &m.props {
-                    match &p.node {
-                        NicModelProp::Platform(n) => self.ident(n, "platform name"),
-                        NicModelProp::Driver(d) => self.ident(d, "driver"),
-                        NicModelProp::Speed(v) => self.number(v.0, SPEED, p.span),
-                        NicModelProp::Buffer(s) => self.size(*s, p.span),
-                        NicModelProp::Ports(g) => {
-                            self.number(g.count, NIC_PORTS, p.span);
-                            self.number(g.speed.0, SPEED, p.span);
-                        }
-                    }
-                }
-            }
-            StmtKind::Switch(d) => {
-                for n in &d.names {
-                    self.pattern(n, "switch name");
-                }
-                for p in &d.props {
-                    match &p.node {
-                        SwitchProp::Model(m) => self.ident(m, "model name"),
-                        SwitchProp::Tier(t) => self.number(u64::from(t.node), TIER, t.span),
-                        SwitchProp::Mtu(m) => self.number(m.node, MTU, m.span),
-                        SwitchProp::Description(d) => self.string(&d.node, d.span, "description"),
-                        SwitchProp::Class(c) => self.class(c),
-                        SwitchProp::Ecn { class, spec } => {
-                            self.ident(class, "class name");
-                            self.ecn(spec);
-                        }
-                        SwitchProp::Headroom { class, size }
-                        | SwitchProp::PfcThreshold { class, size } => {
-                            self.ident(class, "class name");
-                            self.size(size.node, size.span);
-                        }
-                        SwitchProp::Watchdog(w) => self.watchdog(w),
-                    }
-                }
-            }
-            StmtKind::Host(d) => {
-                for n in &d.names {
-                    self.pattern(n, "host name");
-                }
-                for p in &d.props {
-                    match &p.node {
-                        HostProp::Nic { model, count, .. } => {
-                            self.ident(model, "NIC model name");
-                            if let Some(c) = count {
-                                self.number(c.node, COUNT, c.span);
-                            }
-                        }
-                        HostProp::Netdev(l) => {
-                            for n in l {
-                                self.pattern(n, "netdev name");
-                            }
-                        }
-                        HostProp::RdmaDevice(l) => {
-                            for n in l {
-                                self.pattern(n, "rdma-device name");
-                            }
-                        }
-                        HostProp::Pci(l) => {
-                            for a in l {
-                                self.pci(&a.node, a.span);
-                            }
-                        }
-                        HostProp::Class(c) => self.class(c),
-                        HostProp::EcnOff { class: Some(c) } => self.ident(c, "class name"),
-                        HostProp::EcnOff { class: None }
-                        | HostProp::Pfc(_)
-                        | HostProp::Planes(_)
-                        | HostProp::Bond(_)
-                        | HostProp::Spare => {}
-                    }
-                }
-            }
-            StmtKind::Link(l) => {
-                self.pattern(&l.a, "link end");
-                self.pattern(&l.b, "link end");
-                for p in &l.props {
-                    match &p.node {
-                        LinkProp::Speed(v) => self.number(v.0, SPEED, p.span),
-                        LinkProp::Cable(c) => self.number(c.0, LENGTH, p.span),
-                        LinkProp::Count(n) => self.number(*n, COUNT, p.span),
-                        LinkProp::Zip => {}
-                        LinkProp::Ecn { class, args } => {
-                            self.ident(class, "class name");
-                            self.ecn(&EcnSpec::Params(args.clone()));
-                        }
-                    }
-                }
-            }
-            StmtKind::Tier(t) => {
-                self.ident(&t.name, "tier name");
-                for p in &t.props {
-                    match &p.node {
-                        TierProp::Model(m) => self.ident(m, "model name"),
-                        TierProp::Cable(c) => self.number(c.0, LENGTH, p.span),
-                        TierProp::Name(tpl) => {
-                            for part in &tpl.parts {
-                                if let TemplatePart::Text(t) = part
-                                    && !t.chars().all(is_name_char)
-                                {
-                                    self.name(t, tpl.span, "name template");
-                                }
-                            }
-                        }
-                        TierProp::Oversubscription(_)
-                        | TierProp::Downlinks(_)
-                        | TierProp::Uplinks(_)
-                        | TierProp::Switches(_)
-                        | TierProp::Planes(_)
-                        | TierProp::Wiring(_)
-                        | TierProp::DualTor => {}
-                    }
-                }
-            }
+            StmtKind::SwitchModel(m) => self.switch_model(m),
+            StmtKind::NicModel(m) => self.nic_model(m),
+            StmtKind::Switch(d) => self.switch(d),
+            StmtKind::Host(d) => self.host(d),
+            StmtKind::Link(l) => self.link(l),
+            StmtKind::Tier(t) => self.tier(t),
             StmtKind::Routing(_) => {}
             StmtKind::Route(r) => {
                 self.ident(&r.at, "switch name");
@@ -652,16 +488,193 @@ impl Checker {
                 }
             }
             StmtKind::BufferModel(_) => {}
-            StmtKind::LoadBalance(lb) => {
-                for p in &lb.props {
-                    match &p.node {
-                        LbProp::FlowletGap(t) => self.number(t.0, TIME, p.span),
-                        LbProp::Seed(LbSeed::Fixed(n)) => self.number(*n, HASH_SEED, p.span),
-                        LbProp::QpsPerConnection(n) => self.number(*n, QPS_PER_CONNECTION, p.span),
-                        _ => {}
+            StmtKind::LoadBalance(lb) => self.load_balance(lb),
+        }
+    }
+
+    fn switch_model(&mut self, m: &ast::SwitchModelDecl) {
+        self.ident(&m.name, "switch model name");
+        for p in &m.props {
+            match &p.node {
+                SwitchModelProp::Ports(groups) => {
+                    for g in groups {
+                        self.number(g.node.count, COUNT, g.span);
+                        self.number(g.node.speed.0, SPEED, g.span);
+                        if let Some(b) = g.node.breakout {
+                            self.number(b.ways, BREAKOUT_WAYS, g.span);
+                            self.number(b.speed.0, SPEED, g.span);
+                        }
                     }
                 }
+                SwitchModelProp::Buffer(s) | SwitchModelProp::Cell(s) => self.size(*s, p.span),
+                SwitchModelProp::LosslessLimit(l) => {
+                    self.number(u64::from(*l), LOSSLESS_LIMIT, p.span)
+                }
+                SwitchModelProp::DynamicThreshold(t) => {
+                    let (lo, hi) = DYNAMIC_THRESHOLD;
+                    if !(lo..=hi).contains(&i64::from(*t)) {
+                        self.diags.push(
+                            Diagnostic::new(
+                                Code::OutOfRange,
+                                p.span,
+                                format!("dynamic-threshold `{t}` is out of range"),
+                            )
+                            .label("out of range")
+                            .help("`dynamic-threshold` must be between -8 and 7"),
+                        );
+                    }
+                }
+                SwitchModelProp::Description(d) => self.string(d, p.span, "description"),
+                SwitchModelProp::Platform(n) => self.ident(n, "platform name"),
+                SwitchModelProp::Os(..) | SwitchModelProp::BufferModel(_) => {}
+                SwitchModelProp::Linecard(l) => self.linecard(l, p.span),
             }
+        }
+    }
+
+    fn nic_model(&mut self, m: &ast::NicModelDecl) {
+        self.ident(&m.name, "NIC model name");
+        for p in &m.props {
+            match &p.node {
+                NicModelProp::Platform(n) => self.ident(n, "platform name"),
+                NicModelProp::Driver(d) => self.ident(d, "driver"),
+                NicModelProp::Speed(v) => self.number(v.0, SPEED, p.span),
+                NicModelProp::Buffer(s) => self.size(*s, p.span),
+                NicModelProp::Ports(g) => {
+                    self.number(g.count, NIC_PORTS, p.span);
+                    self.number(g.speed.0, SPEED, p.span);
+                }
+            }
+        }
+    }
+
+    fn switch(&mut self, d: &ast::SwitchDecl) {
+        for n in &d.names {
+            self.pattern(n, "switch name");
+        }
+        for p in &d.props {
+            match &p.node {
+                SwitchProp::Model(m) => self.ident(m, "model name"),
+                SwitchProp::Tier(t) => self.number(u64::from(t.node), TIER, t.span),
+                SwitchProp::Mtu(m) => self.number(m.node, MTU, m.span),
+                SwitchProp::Description(d) => self.string(&d.node, d.span, "description"),
+                SwitchProp::Class(c) => self.class(c),
+                SwitchProp::Ecn { class, spec } => {
+                    self.ident(class, "class name");
+                    self.ecn(spec);
+                }
+                SwitchProp::Headroom { class, size } | SwitchProp::PfcThreshold { class, size } => {
+                    self.ident(class, "class name");
+                    self.size(size.node, size.span);
+                }
+                SwitchProp::Watchdog(w) => self.watchdog(w),
+            }
+        }
+    }
+
+    fn host(&mut self, d: &ast::HostDecl) {
+        for n in &d.names {
+            self.pattern(n, "host name");
+        }
+        for p in &d.props {
+            match &p.node {
+                HostProp::Nic { model, count, .. } => {
+                    self.ident(model, "NIC model name");
+                    if let Some(c) = count {
+                        self.number(c.node, COUNT, c.span);
+                    }
+                }
+                HostProp::Netdev(l) => {
+                    for n in l {
+                        self.pattern(n, "netdev name");
+                    }
+                }
+                HostProp::RdmaDevice(l) => {
+                    for n in l {
+                        self.pattern(n, "rdma-device name");
+                    }
+                }
+                HostProp::Pci(l) => {
+                    for a in l {
+                        self.pci(&a.node, a.span);
+                    }
+                }
+                HostProp::Class(c) => self.class(c),
+                HostProp::EcnOff { class: Some(c) } => self.ident(c, "class name"),
+                HostProp::EcnOff { class: None }
+                | HostProp::Pfc(_)
+                | HostProp::Planes(_)
+                | HostProp::Bond(_)
+                | HostProp::Spare => {}
+            }
+        }
+    }
+
+    fn link(&mut self, l: &ast::LinkDecl) {
+        self.pattern(&l.a, "link end");
+        self.pattern(&l.b, "link end");
+        for p in &l.props {
+            match &p.node {
+                LinkProp::Speed(v) => self.number(v.0, SPEED, p.span),
+                LinkProp::Cable(c) => self.number(c.0, LENGTH, p.span),
+                LinkProp::Count(n) => self.number(*n, COUNT, p.span),
+                LinkProp::Zip => {}
+                LinkProp::Ecn { class, args } => {
+                    self.ident(class, "class name");
+                    self.ecn(&EcnSpec::Params(args.clone()));
+                }
+            }
+        }
+    }
+
+    fn tier(&mut self, t: &ast::TierDecl) {
+        self.ident(&t.name, "tier name");
+        for p in &t.props {
+            match &p.node {
+                TierProp::Model(m) => self.ident(m, "model name"),
+                TierProp::Cable(c) => self.number(c.0, LENGTH, p.span),
+                TierProp::Name(tpl) => {
+                    for part in &tpl.parts {
+                        if let TemplatePart::Text(t) = part
+                            && !t.chars().all(is_name_char)
+                        {
+                            self.name(t, tpl.span, "name template");
+                        }
+                    }
+                }
+                TierProp::Oversubscription(_)
+                | TierProp::Downlinks(_)
+                | TierProp::Uplinks(_)
+                | TierProp::Switches(_)
+                | TierProp::Planes(_)
+                | TierProp::Wiring(_)
+                | TierProp::DualTor => {}
+            }
+        }
+    }
+
+    fn load_balance(&mut self, lb: &ast::LoadBalanceDecl) {
+        for p in &lb.props {
+            match &p.node {
+                LbProp::FlowletGap(t) => self.number(t.0, TIME, p.span),
+                LbProp::Seed(LbSeed::Fixed(n)) => self.number(*n, HASH_SEED, p.span),
+                LbProp::QpsPerConnection(n) => self.number(*n, QPS_PER_CONNECTION, p.span),
+                _ => {}
+            }
+        }
+    }
+
+    fn roce_mtu(&mut self, m: &Spanned<u64>) {
+        if !ROCE_MTUS.contains(&m.node) {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::OutOfRange,
+                    m.span,
+                    format!("roce-mtu `{}` is out of range", m.node),
+                )
+                .label("out of range")
+                .help("`roce-mtu` is one of 256, 512, 1024, 2048 and 4096"),
+            );
         }
     }
 }

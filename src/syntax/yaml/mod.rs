@@ -668,6 +668,48 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
         .unwrap_or(name_span)
     };
     let mut body = Vec::new();
+    settings_stmts(&doc, text, &top, name_span, &bad, &mut body)?;
+    for c in &doc.classes {
+        body.push(class_stmt(&mut loc, c, &bad)?);
+    }
+    for m in &doc.switch_models {
+        body.push(switch_model_stmt(&mut loc, m, &bad)?);
+    }
+    for m in &doc.nic_models {
+        body.push(nic_model_stmt(&mut loc, m)?);
+    }
+    for s in &doc.switches {
+        body.push(switch_stmt(&mut loc, s, &bad)?);
+    }
+    for h in &doc.hosts {
+        body.push(host_stmt(&mut loc, h, &doc, &bad)?);
+    }
+    for l in &doc.links {
+        body.push(link_stmt(&mut loc, l)?);
+    }
+    routing_stmts(&mut loc, &doc.routing, &bad, &mut body)?;
+    Ok(ast::File {
+        imports: Vec::new(),
+        items: vec![Item::Fabric(ast::FabricBlock {
+            name: ident(&doc.fabric, name_span),
+            quoted: false,
+            body,
+            span: name_span,
+        })],
+    })
+}
+
+/// The fabric-wide settings, each spanned at its own top-level key (or the fabric's name
+/// when the key is left out).
+fn settings_stmts(
+    doc: &FabricDoc,
+    text: &str,
+    top: &dyn Fn(&str, &str) -> Span,
+    name_span: Span,
+    bad: &dyn Fn(Span, String) -> Diagnostic,
+    body: &mut Vec<Stmt>,
+) -> Result<(), Diagnostic> {
+    let file = name_span.file;
     let at = name_span;
     let mtu_at = top("mtu", &doc.mtu.to_string());
     body.push(stmt(StmtKind::Mtu(Spanned::new(doc.mtu, mtu_at)), mtu_at));
@@ -708,33 +750,25 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
     if let Some(lb) = &doc.load_balance {
         let lb_at = top("load_balance", "");
         body.push(stmt(
-            StmtKind::LoadBalance(load_balance_ast(lb, lb_at, &bad)?),
+            StmtKind::LoadBalance(load_balance_ast(lb, lb_at, bad)?),
             lb_at,
         ));
     }
     body.push(stmt(
-        StmtKind::Watchdog(watchdog_ast(&doc.pfc_watchdog, at, &bad)?),
+        StmtKind::Watchdog(watchdog_ast(&doc.pfc_watchdog, at, bad)?),
         at,
     ));
-    for c in &doc.classes {
-        body.push(class_stmt(&mut loc, c, &bad)?);
-    }
-    for m in &doc.switch_models {
-        body.push(switch_model_stmt(&mut loc, m, &bad)?);
-    }
-    for m in &doc.nic_models {
-        body.push(nic_model_stmt(&mut loc, m)?);
-    }
-    for s in &doc.switches {
-        body.push(switch_stmt(&mut loc, s, &bad)?);
-    }
-    for h in &doc.hosts {
-        body.push(host_stmt(&mut loc, h, &doc, &bad)?);
-    }
-    for l in &doc.links {
-        body.push(link_stmt(&mut loc, l)?);
-    }
-    let r = &doc.routing;
+    Ok(())
+}
+
+/// The `routing:` mapping: the model, the failures to check, and the explicit routes,
+/// failed links, paths, rewrites and bounce tagging, in that order.
+fn routing_stmts(
+    loc: &mut Locator,
+    r: &RoutingDoc,
+    bad: &dyn Fn(Span, String) -> Diagnostic,
+    body: &mut Vec<Stmt>,
+) -> Result<(), Diagnostic> {
     let rspan = loc.find("model", &r.model);
     let model = match r.model.as_str() {
         "updown" => RoutingModel::Updown,
@@ -802,15 +836,7 @@ pub fn parse_yaml(file: FileId, text: &str) -> Result<ast::File, Diagnostic> {
             rspan,
         ));
     }
-    Ok(ast::File {
-        imports: Vec::new(),
-        items: vec![Item::Fabric(ast::FabricBlock {
-            name: ident(&doc.fabric, name_span),
-            quoted: false,
-            body,
-            span: name_span,
-        })],
-    })
+    Ok(())
 }
 
 fn watchdog_ast(
