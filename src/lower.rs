@@ -550,127 +550,23 @@ fn lower_switch(
     let qos = qos_plan(fabric, &views);
     let mtu = fabric.port_mtu(s).value;
     let cell = model.cell.map_or(1, |c| c.value);
-    // The pause trigger of the first lossless priority (one per port in every target).
-    let threshold = match plan.first().map(|p| p.pause) {
-        Some(physics::PauseThreshold::Static(bytes)) => PauseThreshold::Static { bytes },
-        Some(physics::PauseThreshold::Dynamic(alpha)) => PauseThreshold::Dynamic {
-            log2_alpha: alpha.dynamic_th(),
-        },
-        None => PauseThreshold::Dynamic {
-            log2_alpha: model.dynamic_threshold.value,
-        },
-    };
-    // ECN per egress queue on a port: the link's `ecn CLASS …`, else `ecn SPEED …` for its
-    // speed, else the class's.
-    let ecn_queues = |link: &model::Link| -> Vec<QueueEcn> {
-        let mut q: Vec<QueueEcn> = views
-            .iter()
-            .filter(|v| v.congestion.value == model::Congestion::Dcqcn)
-            .map(|v| QueueEcn {
-                queue: v.queue.value,
-                ecn: ecn_on(v, link),
-            })
-            .collect();
-        q.sort_by_key(|q| q.queue);
-        q.dedup_by_key(|q| q.queue);
-        q
-    };
+    let threshold = pause_threshold(plan, model);
 
     let watchdog_source = sw.watchdog.unwrap_or(fabric.watchdog);
-    let watchdog = match watchdog_source.value {
-        MWatchdog::Off => None,
-        MWatchdog::On {
-            detect_ns,
-            restore_ns,
-            poll_ns,
-            action,
-        } => Some(Watchdog {
-            detect_ms: ms(detect_ns.get()),
-            restore_ms: ms(restore_ns.get()),
-            poll_ms: ms(poll_ns.get()),
-            defaults: watchdog_defaults(detect_ns, restore_ns, poll_ns),
-            action: match action {
-                model::WatchdogAction::Drop => WatchdogAction::Drop,
-                model::WatchdogAction::Forward => WatchdogAction::Forward,
-                model::WatchdogAction::Alert => WatchdogAction::Alert,
-            },
-        }),
-    };
+    let watchdog = watchdog_context(watchdog_source.value);
 
-    let mut ports = Vec::with_capacity(sw.ports.len());
-    let me = DeviceId::Switch(s);
-    for (i, link) in sw.ports.iter().enumerate() {
-        let Some(link) = *link else { continue };
-        let index = i as u32;
-        let l = fabric.link(link);
-        let peer = fabric.peer(link, me);
-        let (peer_name, peer_port, pfc_on) = match peer.device {
-            DeviceId::Switch(p) => (
-                fabric.switch(p).name.clone(),
-                port_name_in(fabric, skus, p, peer.port),
-                true,
-            ),
-            DeviceId::Host(h) => (
-                fabric.host(h).name.clone(),
-                fabric.nic_name(h, peer.port),
-                fabric.host_pfc(h),
-            ),
-        };
-        // The plan is sorted by port, then priority.
-        let from = plan.partition_point(|e| e.port < index);
-        let to = plan.partition_point(|e| e.port <= index);
-        let entries = &plan[from..to];
-        let lossless_priorities: Vec<u8> = if pfc_on {
-            qos.lossless_priorities.clone()
-        } else {
-            Vec::new()
-        };
-        let headroom: Vec<Headroom> = lossless_priorities
-            .iter()
-            .map(|&p| {
-                let entry = entries.iter().find(|e| e.priority == p);
-                // Every linked port has a plan entry per lossless priority; the numbers are
-                // the analysis' (issue 21: one computation per number).
-                let fixed = entry.is_some_and(|e| e.headroom_override.is_some());
-                Headroom {
-                    priority: p,
-                    xoff_bytes: entry.map_or(0, |e| e.configured),
-                    xon_bytes: entry.map_or(0, |e| e.xon),
-                    size_bytes: entry.map_or(0, PortHeadroom::size),
-                    fixed,
-                    formula: if fixed {
-                        HeadroomFormula::Override
-                    } else {
-                        HeadroomFormula::Canonical
-                    },
-                }
-            })
-            .collect();
-        let name = port_name_in(fabric, skus, s, index);
-        ports.push(PortContext {
-            // SONiC's come from its SKU (`sonic::plan`).
-            lanes: Vec::new(),
-            name,
-            index,
-            speed_mbps: u32::try_from(l.speed.get()).unwrap_or(u32::MAX),
-            mtu: u32::try_from(mtu).unwrap_or(u32::MAX),
-            cable_m: u32::try_from(l.cable_mm.value.get().div_ceil(1000).max(1))
-                .unwrap_or(u32::MAX),
-            description: Some(format!("{peer_name} {peer_port}")),
-            peer: peer_name,
-            peer_port,
-            fec: if l.speed.get() >= 100_000 {
-                Fec::Rs
-            } else {
-                Fec::None
-            },
-            pause_threshold: threshold,
-            ecn: ecn_queues(l),
-            pfc_watchdog: watchdog.is_some() && !lossless_priorities.is_empty(),
-            lossless_priorities,
-            headroom,
-        });
-    }
+    let ports_in = PortsIn {
+        fabric,
+        skus,
+        switch: s,
+        plan,
+        views: &views,
+        lossless: &qos.lossless_priorities,
+        mtu,
+        threshold,
+        watchdog: watchdog.is_some(),
+    };
+    let mut ports = port_contexts(&ports_in);
 
     let platform = model.platform.map(|p| PlatformContext {
         name: p.name.clone(),
@@ -723,6 +619,170 @@ fn lower_switch(
         ports,
         sonic,
     })
+}
+
+/// The pause trigger of the first lossless priority (one per port in every target).
+fn pause_threshold(plan: &[PortHeadroom], model: &model::SwitchModel) -> PauseThreshold {
+    match plan.first().map(|p| p.pause) {
+        Some(physics::PauseThreshold::Static(bytes)) => PauseThreshold::Static { bytes },
+        Some(physics::PauseThreshold::Dynamic(alpha)) => PauseThreshold::Dynamic {
+            log2_alpha: alpha.dynamic_th(),
+        },
+        None => PauseThreshold::Dynamic {
+            log2_alpha: model.dynamic_threshold.value,
+        },
+    }
+}
+
+/// ECN per egress queue on a port: the link's `ecn CLASS …`, else `ecn SPEED …` for its
+/// speed, else the class's.
+fn ecn_queues(views: &[ClassView], link: &model::Link) -> Vec<QueueEcn> {
+    let mut q: Vec<QueueEcn> = views
+        .iter()
+        .filter(|v| v.congestion.value == model::Congestion::Dcqcn)
+        .map(|v| QueueEcn {
+            queue: v.queue.value,
+            ecn: ecn_on(v, link),
+        })
+        .collect();
+    q.sort_by_key(|q| q.queue);
+    q.dedup_by_key(|q| q.queue);
+    q
+}
+
+/// The PFC watchdog a switch is given (`None`: off).
+fn watchdog_context(w: MWatchdog) -> Option<Watchdog> {
+    match w {
+        MWatchdog::Off => None,
+        MWatchdog::On {
+            detect_ns,
+            restore_ns,
+            poll_ns,
+            action,
+        } => Some(Watchdog {
+            detect_ms: ms(detect_ns.get()),
+            restore_ms: ms(restore_ns.get()),
+            poll_ms: ms(poll_ns.get()),
+            defaults: watchdog_defaults(detect_ns, restore_ns, poll_ns),
+            action: match action {
+                model::WatchdogAction::Drop => WatchdogAction::Drop,
+                model::WatchdogAction::Forward => WatchdogAction::Forward,
+                model::WatchdogAction::Alert => WatchdogAction::Alert,
+            },
+        }),
+    }
+}
+
+/// What `port_contexts` reads for one switch.
+struct PortsIn<'a> {
+    fabric: &'a Fabric,
+    skus: &'a Skus,
+    switch: SwitchId,
+    /// The analysis' headroom plan of the switch, sorted by port, then priority.
+    plan: &'a [PortHeadroom],
+    views: &'a [ClassView],
+    /// The fabric's lossless priorities (on ports whose peer pauses).
+    lossless: &'a [u8],
+    mtu: u64,
+    threshold: PauseThreshold,
+    /// Whether the switch runs a PFC watchdog.
+    watchdog: bool,
+}
+
+/// Every linked port of a switch, in port order: its peer, speed, PFC, headroom and ECN.
+fn port_contexts(input: &PortsIn<'_>) -> Vec<PortContext> {
+    let PortsIn {
+        fabric,
+        skus,
+        switch: s,
+        plan,
+        views,
+        lossless,
+        mtu,
+        threshold,
+        watchdog,
+    } = *input;
+    let sw = fabric.switch(s);
+    let mut ports = Vec::with_capacity(sw.ports.len());
+    let me = DeviceId::Switch(s);
+    for (i, link) in sw.ports.iter().enumerate() {
+        let Some(link) = *link else { continue };
+        let index = i as u32;
+        let l = fabric.link(link);
+        let peer = fabric.peer(link, me);
+        let (peer_name, peer_port, pfc_on) = match peer.device {
+            DeviceId::Switch(p) => (
+                fabric.switch(p).name.clone(),
+                port_name_in(fabric, skus, p, peer.port),
+                true,
+            ),
+            DeviceId::Host(h) => (
+                fabric.host(h).name.clone(),
+                fabric.nic_name(h, peer.port),
+                fabric.host_pfc(h),
+            ),
+        };
+        // The plan is sorted by port, then priority.
+        let from = plan.partition_point(|e| e.port < index);
+        let to = plan.partition_point(|e| e.port <= index);
+        let entries = &plan[from..to];
+        let lossless_priorities: Vec<u8> = if pfc_on {
+            lossless.to_vec()
+        } else {
+            Vec::new()
+        };
+        let headroom = port_headroom(entries, &lossless_priorities);
+        let name = port_name_in(fabric, skus, s, index);
+        ports.push(PortContext {
+            // SONiC's come from its SKU (`sonic::plan`).
+            lanes: Vec::new(),
+            name,
+            index,
+            speed_mbps: u32::try_from(l.speed.get()).unwrap_or(u32::MAX),
+            mtu: u32::try_from(mtu).unwrap_or(u32::MAX),
+            cable_m: u32::try_from(l.cable_mm.value.get().div_ceil(1000).max(1))
+                .unwrap_or(u32::MAX),
+            description: Some(format!("{peer_name} {peer_port}")),
+            peer: peer_name,
+            peer_port,
+            fec: if l.speed.get() >= 100_000 {
+                Fec::Rs
+            } else {
+                Fec::None
+            },
+            pause_threshold: threshold,
+            ecn: ecn_queues(views, l),
+            pfc_watchdog: watchdog && !lossless_priorities.is_empty(),
+            lossless_priorities,
+            headroom,
+        });
+    }
+    ports
+}
+
+/// One port's headroom per lossless priority, from the analysis' plan entries of the port
+/// (issue 21: one computation per number).
+fn port_headroom(entries: &[PortHeadroom], lossless_priorities: &[u8]) -> Vec<Headroom> {
+    lossless_priorities
+        .iter()
+        .map(|&p| {
+            // Every linked port has a plan entry per lossless priority.
+            let entry = entries.iter().find(|e| e.priority == p);
+            let fixed = entry.is_some_and(|e| e.headroom_override.is_some());
+            Headroom {
+                priority: p,
+                xoff_bytes: entry.map_or(0, |e| e.configured),
+                xon_bytes: entry.map_or(0, |e| e.xon),
+                size_bytes: entry.map_or(0, PortHeadroom::size),
+                fixed,
+                formula: if fixed {
+                    HeadroomFormula::Override
+                } else {
+                    HeadroomFormula::Canonical
+                },
+            }
+        })
+        .collect()
 }
 
 /// The buffer partition of a switch of a non-SONiC target (SONiC takes its SKU's layout):

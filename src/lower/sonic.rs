@@ -186,8 +186,6 @@ pub struct Input<'a> {
     pub watchdog_default: bool,
 }
 
-/// The SONiC plan of one switch; updates the ports' names, lanes and headroom to what SONiC
-/// gets. Returns the plan, the buffer plan the other stages read, and the watchdog written.
 /// `BREAKOUT_CFG` of the cages `ports` use on a broken-out SKU: the parent port (the cage's
 /// first `port_config.ini` row) and the SKU's mode (`2x400G`).
 fn breakout_rows(sku: &Sku, ports: &[PortContext]) -> Vec<(String, String)> {
@@ -228,6 +226,8 @@ fn natural(name: &str) -> (usize, u64, &str) {
     )
 }
 
+/// The SONiC plan of one switch; updates the ports' names, lanes and headroom to what SONiC
+/// gets. Returns the plan, the buffer plan the other stages read, and the watchdog written.
 pub fn plan(
     input: &Input<'_>,
     ports: &mut [PortContext],
@@ -249,30 +249,7 @@ pub fn plan(
         )
         .label("this device")
     };
-    let buffer_model = match model.buffer_model {
-        Some(b) if b.value == BufferModel::Dynamic && sku.asic != SonicAsic::Mellanox => {
-            return Err(Diagnostic::new(
-                Code::SonicBufferModelUnsupported,
-                b.span,
-                format!(
-                    "`buffer-model dynamic` on `{}`: SONiC has no dynamic buffer manager for {} switches (`{}`)",
-                    sw.name,
-                    sku.asic.as_str(),
-                    sku.platform.name
-                ),
-            )
-            .label("set here")
-            .help("use `buffer-model traditional` (the default on this platform)"));
-        }
-        Some(b) if b.value == BufferModel::Dynamic => SonicBufferModel::Dynamic,
-        Some(_) => SonicBufferModel::Traditional,
-        None => match sku.platform.default_buffer_model() {
-            Some(BufferModel::Dynamic) if sku.asic == SonicAsic::Mellanox => {
-                SonicBufferModel::Dynamic
-            }
-            _ => SonicBufferModel::Traditional,
-        },
-    };
+    let buffer_model = buffer_model(input)?;
     let layout = sku
         .hwsku
         .buffer_defaults(TOPOLOGY)
@@ -297,52 +274,9 @@ pub fn plan(
         })?;
     let cell = model.cell.map(|c| c.value);
 
-    // Ports: SONiC's names and lanes, the peer NIC's lanes (S9).
-    let mut sonic_ports = Vec::with_capacity(ports.len());
-    for p in ports.iter_mut() {
-        let Some((row, _)) = sku.front.get(p.index as usize) else {
-            return Err(cannot(format!(
-                "port {} is beyond the {} front-panel ports of SKU `{}`",
-                p.index + 1,
-                sku.front.len(),
-                sku.hwsku.name
-            )));
-        };
-        p.name.clone_from(&row.name);
-        p.lanes.clone_from(&row.lanes);
-        let lanes = u32::try_from(row.lanes.len()).unwrap_or(u32::MAX);
-        sonic_ports.push(SonicPort {
-            cable: format!("{}m", p.cable_m),
-            lossless_profile: None,
-            eight_lanes: lanes == 8,
-            lookup_row_missing: false,
-            lanes_mismatch: peer_nic_lanes(fabric, switch, p.index, u64::from(p.speed_mbps))
-                .filter(|(_, nic_lanes)| *nic_lanes != lanes),
-        });
-    }
+    let mut sonic_ports = sonic_ports(input, ports).map_err(cannot)?;
 
-    // The pause threshold. Spectrum: SONiC's Mellanox lossless pool is dynamic, and the
-    // dynamic buffer manager refuses a profile whose threshold type is not its pool's
-    // (buffermgrdyn.cpp `handleBufferProfileTable`), so a static threshold cannot be written.
-    // Broadcom: SONiC's own layout puts `static_th` profiles on its dynamic pool
-    // (Arista-7060X6-64PE-O128S2 `buffers_defaults_t1.j2`), so it can.
-    let th = match ports
-        .iter()
-        .find(|p| !p.lossless_priorities.is_empty())
-        .map(|p| p.pause_threshold)
-    {
-        Some(PauseThreshold::Static { .. }) if sku.asic == SonicAsic::Mellanox => {
-            return Err(cannot(
-                "a static `pfc-threshold`: SONiC's Mellanox lossless pool is dynamic, and a lossless profile must have its pool's threshold type"
-                    .into(),
-            ));
-        }
-        Some(PauseThreshold::Dynamic { log2_alpha }) => log2_alpha,
-        _ => model.dynamic_threshold.value,
-    };
-    if !(-8..=7).contains(&th) {
-        return Err(cannot(format!("dynamic_th {th} outside -8..7")));
-    }
+    let th = lossless_dynamic_th(input, ports).map_err(cannot)?;
 
     check_lookup_rows(fabric, switch, sku, buffer_model, ports)?;
     match sku.asic {
@@ -360,19 +294,7 @@ pub fn plan(
         SonicAsic::Broadcom => broadcom_pools(layout, mmu),
     };
 
-    // S12: SONiC's own watchdog defaults scale with the PORT table.
-    let mut watchdog = input.watchdog;
-    let mut watchdog_scale = None;
-    if let Some(w) = &mut watchdog
-        && input.watchdog_default
-    {
-        let rows = u32::try_from(sku.hwsku.port_rows()).unwrap_or(u32::MAX);
-        let m = (rows.saturating_sub(1) / 32 + 1).max(1);
-        w.detect_ms = 200 * m;
-        w.restore_ms = 200 * m;
-        w.poll_ms = (200 * m).min(1000);
-        watchdog_scale = Some(m);
-    }
+    let (watchdog, watchdog_scale) = scaled_watchdog(input);
 
     let (ingress_list, egress_list, lossy_queue, pfc_to_pg_map) = match sku.asic {
         SonicAsic::Mellanox => (
@@ -413,6 +335,118 @@ pub fn plan(
         ports: sonic_ports,
     };
     Ok((plan, buffer, watchdog))
+}
+
+/// The buffer model SONiC runs: the model's, else the platform's default; the dynamic
+/// buffer manager exists only for Mellanox (Spectrum) switches.
+fn buffer_model(input: &Input<'_>) -> Result<SonicBufferModel, Diagnostic> {
+    let Input {
+        switch, model, sku, ..
+    } = *input;
+    let sw = input.fabric.switch(switch);
+    Ok(match model.buffer_model {
+        Some(b) if b.value == BufferModel::Dynamic && sku.asic != SonicAsic::Mellanox => {
+            return Err(Diagnostic::new(
+                Code::SonicBufferModelUnsupported,
+                b.span,
+                format!(
+                    "`buffer-model dynamic` on `{}`: SONiC has no dynamic buffer manager for {} switches (`{}`)",
+                    sw.name,
+                    sku.asic.as_str(),
+                    sku.platform.name
+                ),
+            )
+            .label("set here")
+            .help("use `buffer-model traditional` (the default on this platform)"));
+        }
+        Some(b) if b.value == BufferModel::Dynamic => SonicBufferModel::Dynamic,
+        Some(_) => SonicBufferModel::Traditional,
+        None => match sku.platform.default_buffer_model() {
+            Some(BufferModel::Dynamic) if sku.asic == SonicAsic::Mellanox => {
+                SonicBufferModel::Dynamic
+            }
+            _ => SonicBufferModel::Traditional,
+        },
+    })
+}
+
+/// SONiC's names and lanes for the ports (from the SKU's `port_config.ini` rows), and the
+/// peer NIC's lanes (S9).
+fn sonic_ports(input: &Input<'_>, ports: &mut [PortContext]) -> Result<Vec<SonicPort>, String> {
+    let Input {
+        fabric,
+        switch,
+        sku,
+        ..
+    } = *input;
+    let mut sonic_ports: Vec<SonicPort> = Vec::with_capacity(ports.len());
+    for p in ports.iter_mut() {
+        let Some((row, _)) = sku.front.get(p.index as usize) else {
+            return Err(format!(
+                "port {} is beyond the {} front-panel ports of SKU `{}`",
+                p.index + 1,
+                sku.front.len(),
+                sku.hwsku.name
+            ));
+        };
+        p.name.clone_from(&row.name);
+        p.lanes.clone_from(&row.lanes);
+        let lanes = u32::try_from(row.lanes.len()).unwrap_or(u32::MAX);
+        sonic_ports.push(SonicPort {
+            cable: format!("{}m", p.cable_m),
+            lossless_profile: None,
+            eight_lanes: lanes == 8,
+            lookup_row_missing: false,
+            lanes_mismatch: peer_nic_lanes(fabric, switch, p.index, u64::from(p.speed_mbps))
+                .filter(|(_, nic_lanes)| *nic_lanes != lanes),
+        });
+    }
+    Ok(sonic_ports)
+}
+
+/// The dynamic threshold (log2 alpha) of the lossless profiles: the ports' pause threshold,
+/// else the model's. Spectrum: SONiC's Mellanox lossless pool is dynamic, and the
+/// dynamic buffer manager refuses a profile whose threshold type is not its pool's
+/// (buffermgrdyn.cpp `handleBufferProfileTable`), so a static threshold cannot be written.
+/// Broadcom: SONiC's own layout puts `static_th` profiles on its dynamic pool
+/// (Arista-7060X6-64PE-O128S2 `buffers_defaults_t1.j2`), so it can.
+fn lossless_dynamic_th(input: &Input<'_>, ports: &[PortContext]) -> Result<i8, String> {
+    let th = match ports
+        .iter()
+        .find(|p| !p.lossless_priorities.is_empty())
+        .map(|p| p.pause_threshold)
+    {
+        Some(PauseThreshold::Static { .. }) if input.sku.asic == SonicAsic::Mellanox => {
+            return Err(
+                "a static `pfc-threshold`: SONiC's Mellanox lossless pool is dynamic, and a lossless profile must have its pool's threshold type"
+                    .into(),
+            );
+        }
+        Some(PauseThreshold::Dynamic { log2_alpha }) => log2_alpha,
+        _ => input.model.dynamic_threshold.value,
+    };
+    if !(-8..=7).contains(&th) {
+        return Err(format!("dynamic_th {th} outside -8..7"));
+    }
+    Ok(th)
+}
+
+/// The watchdog written, and by how much SONiC's defaults were scaled (S12: SONiC's own
+/// watchdog defaults scale with the PORT table).
+fn scaled_watchdog(input: &Input<'_>) -> (Option<Watchdog>, Option<u32>) {
+    let mut watchdog = input.watchdog;
+    let mut watchdog_scale = None;
+    if let Some(w) = &mut watchdog
+        && input.watchdog_default
+    {
+        let rows = u32::try_from(input.sku.hwsku.port_rows()).unwrap_or(u32::MAX);
+        let m = (rows.saturating_sub(1) / 32 + 1).max(1);
+        w.detect_ms = 200 * m;
+        w.restore_ms = 200 * m;
+        w.poll_ms = (200 * m).min(1000);
+        watchdog_scale = Some(m);
+    }
+    (watchdog, watchdog_scale)
 }
 
 fn skus_with_layout(sonic: &Sonic) -> String {
