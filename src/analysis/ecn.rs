@@ -192,17 +192,48 @@ pub fn ecn_plan(fabric: &Fabric, plan: &HeadroomPlan) -> Vec<EcnQueuePlan> {
 
 pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) {
     let rtt = fabric_rtt(fabric);
-    let has_cnp = fabric.classes.iter().any(|c| c.cnp.is_some());
-    // Pass 1: the (speed, Kmin) of every marking DCQCN queue, for ECN-10.
-    /// (speed, kmin, kmax, probability) → (ports, first port, thresholds with their spans).
-    type PortGroups = BTreeMap<(u64, u64, u64, u64), (usize, u32, crate::model::Ecn)>;
-    struct Queue {
-        switch: SwitchId,
-        view: ClassView,
-        /// (speed, thresholds) → (ports, first port, the thresholds with their spans): ports
-        /// differ by speed (`ecn SPEED …`) and by link (`ecn CLASS …` on a link).
-        speeds: PortGroups,
+    // Pass 1: the marking DCQCN queues, and the (speed, Kmin) of every one for ECN-10.
+    let Marked {
+        queues,
+        kmins,
+        cnp_bad,
+    } = marking_queues(fabric);
+    // Pass 2: evaluate every (switch, class, speed).
+    let mut found: Grouped<Found> = Grouped::default();
+    for q in &queues {
+        judge_queue(fabric, plan, q, &kmins, &rtt, &mut found);
     }
+    found.finish(diags, |span, f, places| {
+        render(fabric, span, f, places, &rtt)
+    });
+    cnp_bad.finish(diags, |span, (data, cnp), places| {
+        cnp_not_first(fabric, span, data, cnp, places)
+    });
+    nic_ecn(fabric, diags);
+}
+
+/// (speed, kmin, kmax, probability) → (ports, first port, thresholds with their spans).
+type PortGroups = BTreeMap<(u64, u64, u64, u64), (usize, u32, crate::model::Ecn)>;
+struct Queue {
+    switch: SwitchId,
+    view: ClassView,
+    /// (speed, thresholds) → (ports, first port, the thresholds with their spans): ports
+    /// differ by speed (`ecn SPEED …`) and by link (`ecn CLASS …` on a link).
+    speeds: PortGroups,
+}
+
+/// What pass 1 finds: the DCQCN queues, every (speed, Kmin) a marking queue uses, and the
+/// (data class, CNP class) pairs whose CNP class is not served first (ECN-8).
+struct Marked {
+    queues: Vec<Queue>,
+    kmins: Vec<(u64, u64)>,
+    cnp_bad: Grouped<(ClassId, ClassId)>,
+}
+
+/// Pass 1: every DCQCN data queue of every switch, its ports grouped by speed and
+/// thresholds.
+fn marking_queues(fabric: &Fabric) -> Marked {
+    let has_cnp = fabric.classes.iter().any(|c| c.cnp.is_some());
     let mut queues: Vec<Queue> = Vec::new();
     let mut kmins: BTreeSet<(u64, u64)> = BTreeSet::new();
     let mut cnp_bad: Grouped<(ClassId, ClassId)> = Grouped::default();
@@ -267,114 +298,128 @@ pub fn check(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) 
             });
         }
     }
-    let kmins: Vec<(u64, u64)> = kmins.into_iter().collect();
+    Marked {
+        queues,
+        kmins: kmins.into_iter().collect(),
+        cnp_bad,
+    }
+}
 
-    // Pass 2: evaluate every (switch, class, speed).
-    let mut found: Grouped<Found> = Grouped::default();
-    for q in &queues {
-        let s = q.switch;
-        let sw = fabric.switch(s);
-        let model = fabric.switch_model(s);
-        let v = &q.view;
-        let entries = plan.switch(s);
-        let (headroom, pgs) = super::buffer::busiest_buffer(fabric, s, entries);
-        let alpha = Alpha::new(model.dynamic_threshold.value)
-            .unwrap_or_else(|| Alpha::new(0).expect("0 is in range"));
-        let shared = model.buffer.map(|b| b.value.get().saturating_sub(headroom));
-        let pause = match v.pfc_threshold {
-            Some(t) => PauseThreshold::Static(t.value),
-            None => PauseThreshold::Dynamic(alpha),
+/// Pass 2 for one queue: the ECN rules at each of its (speed, thresholds) port groups.
+fn judge_queue(
+    fabric: &Fabric,
+    plan: &HeadroomPlan,
+    q: &Queue,
+    kmins: &[(u64, u64)],
+    rtt: &FabricRtt,
+    found: &mut Grouped<Found>,
+) {
+    let s = q.switch;
+    let sw = fabric.switch(s);
+    let model = fabric.switch_model(s);
+    let v = &q.view;
+    let entries = plan.switch(s);
+    let (headroom, pgs) = super::buffer::busiest_buffer(fabric, s, entries);
+    let alpha = Alpha::new(model.dynamic_threshold.value)
+        .unwrap_or_else(|| Alpha::new(0).expect("0 is in range"));
+    let shared = model.buffer.map(|b| b.value.get().saturating_sub(headroom));
+    let pause = match v.pfc_threshold {
+        Some(t) => PauseThreshold::Static(t.value),
+        None => PauseThreshold::Dynamic(alpha),
+    };
+    let ports: usize = q.speeds.values().map(|x| x.0).sum();
+    let marking = if v.ecn.enabled.value {
+        Marking::MarkOnly
+    } else {
+        Marking::Off
+    };
+    if marking == Marking::Off && !v.lossless.value {
+        return; // a lossy DCQCN class without marking: nothing to judge
+    }
+    for (&(speed_mbps, _, _, _), &(count, first, e)) in &q.speeds {
+        let queue = EcnQueue {
+            cnp_separate: true,
+            egress_limit: match shared {
+                Some(pool) => EgressLimit::Dynamic { alpha, pool },
+                None => EgressLimit::Static(u64::MAX),
+            },
+            fabric_kmins: kmins,
+            kmax: e.max.value,
+            kmin: e.min.value,
+            lossless_pgs: pgs,
+            marking,
+            nic_rp_np_enabled: true,
+            pause,
+            pmax: e.probability.value,
+            ports: ports as u64,
+            rtt: rtt.rtt,
+            shared_buffer: shared.unwrap_or(0),
+            speed_mbps,
         };
-        let ports: usize = q.speeds.values().map(|x| x.0).sum();
-        let marking = if v.ecn.enabled.value {
-            Marking::MarkOnly
-        } else {
-            Marking::Off
-        };
-        if marking == Marking::Off && !v.lossless.value {
-            continue; // a lossy DCQCN class without marking: nothing to judge
-        }
-        for (&(speed_mbps, _, _, _), &(count, first, e)) in &q.speeds {
-            let queue = EcnQueue {
-                cnp_separate: true,
-                egress_limit: match shared {
-                    Some(pool) => EgressLimit::Dynamic { alpha, pool },
-                    None => EgressLimit::Static(u64::MAX),
-                },
-                fabric_kmins: &kmins,
-                kmax: e.max.value,
-                kmin: e.min.value,
-                lossless_pgs: pgs,
-                marking,
-                nic_rp_np_enabled: true,
-                pause,
-                pmax: e.probability.value,
-                ports: ports as u64,
-                rtt: rtt.rtt,
-                shared_buffer: shared.unwrap_or(0),
-                speed_mbps,
-            };
-            for violation in super::physics::evaluate_ecn(&queue) {
-                let dynamic_without_buffer = shared.is_none()
-                    && matches!(
-                        violation,
-                        EcnViolation::KminAboveWorstCase { dynamic: true, .. }
-                            | EcnViolation::KmaxAboveEgressLimit { .. }
-                    );
-                // NVIDIA's default thresholds are absolute, meant for any speed: ECN-10 only
-                // judges thresholds the user chose.
-                let default_kmin =
-                    e.min.default && matches!(violation, EcnViolation::KminNotScaled { .. });
-                if dynamic_without_buffer || default_kmin {
-                    continue;
-                }
-                let (span, secondary) = cause(fabric, s, v, &e, violation, &rtt);
-                let first_port = fabric.endpoint_name(crate::model::Endpoint {
-                    device: DeviceId::Switch(s),
-                    port: first,
-                });
-                let key = format!("{}:{violation:?}", v.id.0);
-                let name = sw.name.clone();
-                found.add(
-                    span,
-                    key,
-                    || name,
-                    || Found {
-                        subject: Subject {
-                            class: v.id,
-                            switch: sw.name.clone(),
-                            first_port,
-                            ports: count,
-                            speed_mbps,
-                        },
-                        violation,
-                        secondary,
-                    },
+        for violation in super::physics::evaluate_ecn(&queue) {
+            let dynamic_without_buffer = shared.is_none()
+                && matches!(
+                    violation,
+                    EcnViolation::KminAboveWorstCase { dynamic: true, .. }
+                        | EcnViolation::KmaxAboveEgressLimit { .. }
                 );
+            // NVIDIA's default thresholds are absolute, meant for any speed: ECN-10 only
+            // judges thresholds the user chose.
+            let default_kmin =
+                e.min.default && matches!(violation, EcnViolation::KminNotScaled { .. });
+            if dynamic_without_buffer || default_kmin {
+                continue;
             }
+            let (span, secondary) = cause(fabric, s, v, &e, violation, rtt);
+            let first_port = fabric.endpoint_name(crate::model::Endpoint {
+                device: DeviceId::Switch(s),
+                port: first,
+            });
+            let key = format!("{}:{violation:?}", v.id.0);
+            let name = sw.name.clone();
+            found.add(
+                span,
+                key,
+                || name,
+                || Found {
+                    subject: Subject {
+                        class: v.id,
+                        switch: sw.name.clone(),
+                        first_port,
+                        ports: count,
+                        speed_mbps,
+                    },
+                    violation,
+                    secondary,
+                },
+            );
         }
     }
-    found.finish(diags, |span, f, places| {
-        render(fabric, span, f, places, &rtt)
-    });
-    cnp_bad.finish(diags, |span, (data, cnp), places| {
-        let (d, c) = (fabric.class(data), fabric.class(cnp));
-        let mut diag = Diagnostic::new(
-            Code::CnpNotFirst,
-            span,
-            format!("on {} the CNP class `{}` is not served before DCQCN class `{}`", places.subject(), c.name, d.name),
-        )
-        .label("CNP scheduling set here")
-        .help(format!(
-            "give `{}` its own priority and make it `strict` (NVIDIA: CNP on priority 6, strict), so CNPs do not queue behind the congestion they report",
-            c.name
-        ));
-        if let Some(n) = places.note("switches") {
-            diag = diag.note(n);
-        }
-        diag
-    });
-    nic_ecn(fabric, diags);
+}
+
+/// ECN-8: a CNP class not served before a DCQCN class.
+fn cnp_not_first(
+    fabric: &Fabric,
+    span: Span,
+    data: ClassId,
+    cnp: ClassId,
+    places: &Places,
+) -> Diagnostic {
+    let (d, c) = (fabric.class(data), fabric.class(cnp));
+    let mut diag = Diagnostic::new(
+        Code::CnpNotFirst,
+        span,
+        format!("on {} the CNP class `{}` is not served before DCQCN class `{}`", places.subject(), c.name, d.name),
+    )
+    .label("CNP scheduling set here")
+    .help(format!(
+        "give `{}` its own priority and make it `strict` (NVIDIA: CNP on priority 6, strict), so CNPs do not queue behind the congestion they report",
+        c.name
+    ));
+    if let Some(n) = places.note("switches") {
+        diag = diag.note(n);
+    }
+    diag
 }
 
 /// The span of the value a violation is about, and a secondary place.
