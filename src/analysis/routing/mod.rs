@@ -364,6 +364,179 @@ pub fn swap(x: u32, a: u32, b: u32) -> u32 {
     }
 }
 
+/// Which distance computations a scenario needs (one per twin class, one per other
+/// destination), and where each destination finds its distances among them.
+fn distance_plan(net: &Net, dests: &[Dest]) -> (Vec<(Option<u32>, usize)>, Vec<DistRef>) {
+    // Destinations attached at one switch, without static routes, share the distances of
+    // their twin class (computed toward its first switch, then seen with the two swapped).
+    let rep = twins(net);
+    let shared = |d: &Dest| match d.attach.as_slice() {
+        [s] if d.routes.is_empty() && net.model != RoutingModel::None => Some(rep[*s as usize]),
+        _ => None,
+    };
+    let mut slot: BTreeMap<Option<u32>, Vec<usize>> = BTreeMap::new();
+    let mut keys: Vec<(Option<u32>, usize)> = Vec::with_capacity(dests.len());
+    for (i, d) in dests.iter().enumerate() {
+        match shared(d) {
+            Some(r) => keys.push((Some(r), i)),
+            None => keys.push((None, i)),
+        }
+    }
+    // One distance computation per twin class and per other destination.
+    let mut wanted: Vec<(Option<u32>, usize)> = Vec::new();
+    for &(r, i) in &keys {
+        match r {
+            Some(r) => {
+                let e = slot.entry(Some(r)).or_default();
+                if e.is_empty() {
+                    wanted.push((Some(r), i));
+                }
+                e.push(i);
+            }
+            None => wanted.push((None, i)),
+        }
+    }
+    let mut dist_of = vec![
+        DistRef {
+            index: 0,
+            a: u32::MAX,
+            b: u32::MAX,
+        };
+        dests.len()
+    ];
+    let mut shared_index: HashMap<u32, u32> = HashMap::new();
+    for (k, &(r, i)) in wanted.iter().enumerate() {
+        match r {
+            Some(r) => {
+                shared_index.insert(r, k as u32);
+            }
+            None => {
+                dist_of[i].index = k as u32;
+            }
+        }
+    }
+    for (i, d) in dests.iter().enumerate() {
+        if let Some(r) = shared(d) {
+            let a = d.attach[0];
+            dist_of[i] = if a == r {
+                DistRef {
+                    index: shared_index[&r],
+                    a: u32::MAX,
+                    b: u32::MAX,
+                }
+            } else {
+                DistRef {
+                    index: shared_index[&r],
+                    a,
+                    b: r,
+                }
+            };
+        }
+    }
+    (wanted, dist_of)
+}
+
+/// What routing every destination gives: its loops, whether it is reachable, the static
+/// routes it uses and, per fragile (switch, next hop) pair, the destinations it can cut off.
+struct RoutedAll {
+    loops: Vec<Loop>,
+    ok: Vec<Vec<bool>>,
+    static_uses: HashMap<(u32, u32), Vec<u32>>,
+    fragile: HashMap<(u32, u32), Vec<u32>>,
+}
+
+/// Routes every destination, a batch at a time.
+fn route_all<'d>(
+    fabric: &Fabric,
+    net: &Net,
+    dests: &[Dest],
+    view: &(dyn Fn(usize) -> Option<View<'d>> + Sync),
+    tables: bool,
+    fragile_limit: usize,
+    each: &mut impl FnMut(&Net, usize, &Dest, &Table),
+) -> RoutedAll {
+    let mut all_loops = Vec::new();
+    let mut ok = Vec::with_capacity(dests.len());
+    let mut static_uses: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
+    let mut fragile: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
+    // Destinations are routed independently, so a batch is computed in parallel; `each`
+    // then sees them one by one in destination order (it may build the graph), and a
+    // batch's tables are dropped before the next: all of them at once would not fit.
+    let batch = rayon::current_num_threads().max(1) * 8;
+    for (start, chunk) in (0..dests.len())
+        .step_by(batch)
+        .map(|start| (start, &dests[start..(start + batch).min(dests.len())]))
+    {
+        let routed: Vec<(Routed, Vec<(u32, u32)>)> = chunk
+            .par_iter()
+            .enumerate()
+            .map(|(k, d)| {
+                let own;
+                let (v, fragile_pairs) = match view(start + k) {
+                    Some(v) => (v, Vec::new()),
+                    None => {
+                        own = Distances::new(net, &d.attach);
+                        let v = own.view();
+                        let pairs = if fragile_limit > 0 {
+                            fragile_pairs(
+                                &fragile_states(net, v, fragile_limit),
+                                u32::MAX,
+                                u32::MAX,
+                            )
+                        } else {
+                            Vec::new()
+                        };
+                        (v, pairs)
+                    }
+                };
+                let r = route_dest(fabric, net, d, start + k, v, tables, fragile_limit > 0);
+                (r, fragile_pairs)
+            })
+            .collect();
+        for (k, (r, pairs)) in routed.into_iter().enumerate() {
+            let i = start + k;
+            for p in pairs {
+                fragile.entry(p).or_default().push(i as u32);
+            }
+            for pair in r.static_uses {
+                static_uses.entry(pair).or_default().push(i as u32);
+            }
+            all_loops.extend(r.loops);
+            ok.push(r.ok);
+            if let Some(t) = &r.table {
+                each(net, i, &dests[i], t);
+            }
+        }
+    }
+
+    RoutedAll {
+        loops: all_loops,
+        ok,
+        static_uses,
+        fragile,
+    }
+}
+
+/// Adds to `fragile` every destination that a kept distance computation's small next-hop
+/// sets can cut off.
+fn fragile_index(
+    net: &Net,
+    computed: &[Distances],
+    dist_of: &[DistRef],
+    fragile_limit: usize,
+    fragile: &mut HashMap<(u32, u32), Vec<u32>>,
+) {
+    let states: Vec<Vec<(u32, Vec<u32>)>> = computed
+        .par_iter()
+        .map(|d| fragile_states(net, d.view(), fragile_limit))
+        .collect();
+    for (i, r) in dist_of.iter().enumerate() {
+        for p in fragile_pairs(&states[r.index as usize], r.a, r.b) {
+            fragile.entry(p).or_default().push(i as u32);
+        }
+    }
+}
+
 /// Where a destination's distances are: an index into `Routes::distances`, and the twins to
 /// swap (`u32::MAX` twice when none).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -507,35 +680,7 @@ impl Routes {
                 dest_of[u as usize] = i;
             }
         }
-        // Destinations attached at one switch, without static routes, share the distances of
-        // their twin class (computed toward its first switch, then seen with the two swapped).
-        let rep = twins(&net);
-        let shared = |d: &Dest| match d.attach.as_slice() {
-            [s] if d.routes.is_empty() && net.model != RoutingModel::None => Some(rep[*s as usize]),
-            _ => None,
-        };
-        let mut slot: BTreeMap<Option<u32>, Vec<usize>> = BTreeMap::new();
-        let mut keys: Vec<(Option<u32>, usize)> = Vec::with_capacity(dests.len());
-        for (i, d) in dests.iter().enumerate() {
-            match shared(d) {
-                Some(r) => keys.push((Some(r), i)),
-                None => keys.push((None, i)),
-            }
-        }
-        // One distance computation per twin class and per other destination.
-        let mut wanted: Vec<(Option<u32>, usize)> = Vec::new();
-        for &(r, i) in &keys {
-            match r {
-                Some(r) => {
-                    let e = slot.entry(Some(r)).or_default();
-                    if e.is_empty() {
-                        wanted.push((Some(r), i));
-                    }
-                    e.push(i);
-                }
-                None => wanted.push((None, i)),
-            }
-        }
+        let (wanted, dist_of) = distance_plan(&net, &dests);
         // Kept for the whole scenario (and, for the fabric as declared, for every failure
         // scenario): at most about 256 MB of them (a switch's entry is at most 8 bytes). Past
         // that each destination's distances are computed in its batch and dropped with it,
@@ -552,127 +697,43 @@ impl Routes {
         } else {
             Vec::new()
         };
-        let mut dist_of = vec![
-            DistRef {
-                index: 0,
-                a: u32::MAX,
-                b: u32::MAX,
-            };
-            dests.len()
-        ];
-        let mut shared_index: HashMap<u32, u32> = HashMap::new();
-        for (k, &(r, i)) in wanted.iter().enumerate() {
-            match r {
-                Some(r) => {
-                    shared_index.insert(r, k as u32);
-                }
-                None => {
-                    dist_of[i].index = k as u32;
-                }
-            }
-        }
-        for (i, d) in dests.iter().enumerate() {
-            if let Some(r) = shared(d) {
-                let a = d.attach[0];
-                dist_of[i] = if a == r {
-                    DistRef {
-                        index: shared_index[&r],
-                        a: u32::MAX,
-                        b: u32::MAX,
-                    }
-                } else {
-                    DistRef {
-                        index: shared_index[&r],
-                        a,
-                        b: r,
-                    }
-                };
-            }
-        }
         let view = |i: usize| {
             let r = dist_of[i];
             computed.get(r.index as usize).map(|d| d.swapped(r.a, r.b))
         };
 
-        let mut all_loops = Vec::new();
-        let mut ok = Vec::with_capacity(dests.len());
-        let mut static_uses: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
-        let mut fragile: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
-        // Destinations are routed independently, so a batch is computed in parallel; `each`
-        // then sees them one by one in destination order (it may build the graph), and a
-        // batch's tables are dropped before the next: all of them at once would not fit.
-        let batch = rayon::current_num_threads().max(1) * 8;
-        for (start, chunk) in (0..dests.len())
-            .step_by(batch)
-            .map(|start| (start, &dests[start..(start + batch).min(dests.len())]))
-        {
-            let routed: Vec<(Routed, Vec<(u32, u32)>)> = chunk
-                .par_iter()
-                .enumerate()
-                .map(|(k, d)| {
-                    let own;
-                    let (v, fragile_pairs) = match view(start + k) {
-                        Some(v) => (v, Vec::new()),
-                        None => {
-                            own = Distances::new(&net, &d.attach);
-                            let v = own.view();
-                            let pairs = if fragile_limit > 0 {
-                                fragile_pairs(
-                                    &fragile_states(&net, v, fragile_limit),
-                                    u32::MAX,
-                                    u32::MAX,
-                                )
-                            } else {
-                                Vec::new()
-                            };
-                            (v, pairs)
-                        }
-                    };
-                    let r = route_dest(fabric, &net, d, start + k, v, tables, fragile_limit > 0);
-                    (r, fragile_pairs)
-                })
-                .collect();
-            for (k, (r, pairs)) in routed.into_iter().enumerate() {
-                let i = start + k;
-                for p in pairs {
-                    fragile.entry(p).or_default().push(i as u32);
-                }
-                for pair in r.static_uses {
-                    static_uses.entry(pair).or_default().push(i as u32);
-                }
-                all_loops.extend(r.loops);
-                ok.push(r.ok);
-                if let Some(t) = &r.table {
-                    each(&net, i, &dests[i], t);
-                }
-            }
-        }
-
+        let mut routed = route_all(
+            fabric,
+            &net,
+            &dests,
+            &view,
+            tables,
+            fragile_limit,
+            &mut each,
+        );
         // The fragile index: per distance computation its small next-hop sets, seen from
         // every destination that uses it.
         let mut distances = Vec::new();
         if fragile_limit > 0 && keep {
-            let states: Vec<Vec<(u32, Vec<u32>)>> = computed
-                .par_iter()
-                .map(|d| fragile_states(&net, d.view(), fragile_limit))
-                .collect();
-            for (i, r) in dist_of.iter().enumerate() {
-                for p in fragile_pairs(&states[r.index as usize], r.a, r.b) {
-                    fragile.entry(p).or_default().push(i as u32);
-                }
-            }
+            fragile_index(
+                &net,
+                &computed,
+                &dist_of,
+                fragile_limit,
+                &mut routed.fragile,
+            );
             distances = computed;
         }
         Routes {
             net,
             dests,
             dest_of,
-            loops: all_loops,
-            ok,
+            loops: routed.loops,
+            ok: routed.ok,
             distances,
             dist_of,
-            fragile,
-            static_uses,
+            fragile: routed.fragile,
+            static_uses: routed.static_uses,
         }
     }
 
