@@ -11,7 +11,7 @@ use crate::model::qos::{ClassView, dscp_table};
 use crate::model::{ClassId, DeviceId, Dscp, Fabric, Sourced};
 use crate::span::Span;
 
-use super::group::{Grouped, bytes, thousands};
+use super::group::{Grouped, Places, bytes, thousands};
 // Kept at their old path: lowering and the tests name them here.
 use crate::model::mtu::ROCE_HEADER_ALLOWANCE;
 
@@ -148,95 +148,8 @@ fn classification(fabric: &Fabric, diags: &mut Vec<Diagnostic>) -> BTreeSet<Span
             let pfc = dv.lossless_priorities();
             for (c, values) in &lossless {
                 let own = &dv.views[c.index()];
-                if let (
-                    DeviceId::Host(_),
-                    Some(Sourced {
-                        value: Dscp::Values(marked),
-                        span,
-                        ..
-                    }),
-                ) = (d, &own.dscp)
-                    && marked != values
-                {
-                    // The host marks the class with other DSCPs: judge them as the switches
-                    // classify them (the fabric's class table).
-                    let foreign: Vec<u8> = marked
-                        .iter()
-                        .copied()
-                        .filter(|&x| fabric_table[x as usize] != Some(*c))
-                        .collect();
-                    if !foreign.is_empty() {
-                        let target = fabric_table[foreign[0] as usize];
-                        let device = fabric.device_name(d).to_string();
-                        let key = format!("marks:{}:{foreign:?}", c.0);
-                        grouped.add(
-                            *span,
-                            key,
-                            || device.clone(),
-                            || Misclassified {
-                                class: *c,
-                                dscps: foreign,
-                                device: device.clone(),
-                                target,
-                                target_priority: target
-                                    .map_or(0, |t| fabric.class(t).priority.value),
-                                lossless_off: false,
-                                host_marks: true,
-                            },
-                        );
-                    }
-                    continue;
-                }
-                // (cause span, target class) → DSCPs
-                let mut bad: Vec<(Span, Option<ClassId>, u8, bool, u8)> = Vec::new();
-                for &dscp in values {
-                    let target = table[dscp as usize];
-                    let priority = target.map_or(0, |t| dv.views[t.index()].priority.value);
-                    if pfc.contains(&priority) {
-                        continue;
-                    }
-                    let claims = |v: &ClassView| matches!(&v.dscp, Some(Sourced { value: Dscp::Values(x), .. }) if x.contains(&dscp));
-                    let (span, lossless_off) = match target {
-                        Some(t) if t == *c => (own.lossless.span, true),
-                        Some(t) if claims(own) => (
-                            dv.views[t.index()]
-                                .dscp
-                                .as_ref()
-                                .map_or(own.priority.span, |x| x.span),
-                            false,
-                        ),
-                        _ => (
-                            own.dscp.as_ref().map_or(own.priority.span, |x| x.span),
-                            false,
-                        ),
-                    };
-                    bad.push((span, target, priority, lossless_off, dscp));
-                }
-                bad.sort_by_key(|b| (b.0, b.1, b.4));
-                let mut i = 0;
-                while i < bad.len() {
-                    let (span, target, priority, lossless_off, _) = bad[i];
-                    let mut dscps = Vec::new();
-                    while i < bad.len() && bad[i].0 == span && bad[i].1 == target {
-                        dscps.push(bad[i].4);
-                        i += 1;
-                    }
-                    let device = fabric.device_name(d).to_string();
-                    let key = format!("{}:{:?}:{dscps:?}", c.0, target);
-                    grouped.add(
-                        span,
-                        key,
-                        || device.clone(),
-                        || Misclassified {
-                            class: *c,
-                            dscps,
-                            device: device.clone(),
-                            target,
-                            target_priority: priority,
-                            lossless_off,
-                            host_marks: false,
-                        },
-                    );
+                if !host_marks_foreign(fabric, d, *c, own, values, &fabric_table, &mut grouped) {
+                    classified_elsewhere(fabric, d, &dv, (&table, &pfc), *c, values, &mut grouped);
                 }
             }
         }
@@ -244,49 +157,206 @@ fn classification(fabric: &Fabric, diags: &mut Vec<Diagnostic>) -> BTreeSet<Span
     let mut spans = BTreeSet::new();
     grouped.finish(diags, |span, m, places| {
         spans.insert(span);
-        let name = &fabric.class(m.class).name;
-        let list = dscp_list(&m.dscps);
-        let (message, label, help) = if m.host_marks {
-            let into = match m.target {
-                Some(t) => format!("`{}` (priority {})", fabric.class(t).name, m.target_priority),
-                None => "no class".to_string(),
-            };
-            let want = match &fabric.class(m.class).dscp {
-                Some(Sourced { value: Dscp::Values(v), .. }) => dscp_list(v),
-                _ => "its DSCPs".to_string(),
-            };
-            (
-                format!("{} marks lossless class `{name}` with {list}, which the switches classify as {into}", places.subject()),
-                "marking set here".to_string(),
-                format!("mark `{name}` with {want} on `{}`, as the switches expect", m.device),
-            )
-        } else if m.lossless_off {
-            (
-                format!("{} runs lossless class `{name}` without PFC, so its {list} can be dropped", places.subject()),
-                "PFC turned off here".to_string(),
-                format!("remove `lossless off` from `{}`: a lossless class must be lossless on every hop", m.device),
-            )
-        } else {
-            let into = match m.target {
-                Some(t) => format!("`{}` (priority {}), which has no PFC", fabric.class(t).name, m.target_priority),
-                None => format!("no class (priority {}), which has no PFC", m.target_priority),
-            };
-            (
-                format!("{} classifies {list} of lossless class `{name}` into {into}", places.subject()),
-                "this classification sends it elsewhere".to_string(),
-                format!("classify {list} as `{name}` on `{}` too (every hop must map it to the class's PFC priority)", m.device),
-            )
-        };
-        let mut d = Diagnostic::new(Code::LosslessDscpLossy, span, message).label(label).help(help);
-        if let Some(c) = fabric.class(m.class).dscp.as_ref() {
-            d = d.with_secondary(c.span, format!("`{name}` is lossless with these DSCPs"));
-        }
-        if let Some(n) = places.note("devices") {
-            d = d.note(n);
-        }
-        d
+        misclassified(fabric, span, &m, places)
     });
     spans
+}
+
+/// A host that marks a lossless class with DSCPs of its own: those the switches classify
+/// elsewhere (the fabric's class table) are misclassified. Returns whether the host marks
+/// the class with DSCPs of its own (the class is then judged by them alone).
+fn host_marks_foreign(
+    fabric: &Fabric,
+    d: DeviceId,
+    c: ClassId,
+    own: &ClassView,
+    values: &[u8],
+    fabric_table: &[Option<ClassId>; 64],
+    grouped: &mut Grouped<Misclassified>,
+) -> bool {
+    if let (
+        DeviceId::Host(_),
+        Some(Sourced {
+            value: Dscp::Values(marked),
+            span,
+            ..
+        }),
+    ) = (d, &own.dscp)
+        && marked != values
+    {
+        // The host marks the class with other DSCPs: judge them as the switches
+        // classify them (the fabric's class table).
+        let foreign: Vec<u8> = marked
+            .iter()
+            .copied()
+            .filter(|&x| fabric_table[x as usize] != Some(c))
+            .collect();
+        if !foreign.is_empty() {
+            let target = fabric_table[foreign[0] as usize];
+            let device = fabric.device_name(d).to_string();
+            let key = format!("marks:{}:{foreign:?}", c.0);
+            grouped.add(
+                *span,
+                key,
+                || device.clone(),
+                || Misclassified {
+                    class: c,
+                    dscps: foreign,
+                    device: device.clone(),
+                    target,
+                    target_priority: target.map_or(0, |t| fabric.class(t).priority.value),
+                    lossless_off: false,
+                    host_marks: true,
+                },
+            );
+        }
+        return true;
+    }
+    false
+}
+
+/// The class's DSCPs that the device classifies into a priority without PFC, grouped by the
+/// place that causes it and the class they land in.
+fn classified_elsewhere(
+    fabric: &Fabric,
+    d: DeviceId,
+    dv: &DeviceViews,
+    (table, pfc): (&[Option<ClassId>; 64], &BTreeSet<u8>),
+    c: ClassId,
+    values: &[u8],
+    grouped: &mut Grouped<Misclassified>,
+) {
+    let own = &dv.views[c.index()];
+    // (cause span, target class) → DSCPs
+    let mut bad: Vec<(Span, Option<ClassId>, u8, bool, u8)> = Vec::new();
+    for &dscp in values {
+        let target = table[dscp as usize];
+        let priority = target.map_or(0, |t| dv.views[t.index()].priority.value);
+        if pfc.contains(&priority) {
+            continue;
+        }
+        let claims = |v: &ClassView| matches!(&v.dscp, Some(Sourced { value: Dscp::Values(x), .. }) if x.contains(&dscp));
+        let (span, lossless_off) = match target {
+            Some(t) if t == c => (own.lossless.span, true),
+            Some(t) if claims(own) => (
+                dv.views[t.index()]
+                    .dscp
+                    .as_ref()
+                    .map_or(own.priority.span, |x| x.span),
+                false,
+            ),
+            _ => (
+                own.dscp.as_ref().map_or(own.priority.span, |x| x.span),
+                false,
+            ),
+        };
+        bad.push((span, target, priority, lossless_off, dscp));
+    }
+    bad.sort_by_key(|b| (b.0, b.1, b.4));
+    let mut i = 0;
+    while i < bad.len() {
+        let (span, target, priority, lossless_off, _) = bad[i];
+        let mut dscps = Vec::new();
+        while i < bad.len() && bad[i].0 == span && bad[i].1 == target {
+            dscps.push(bad[i].4);
+            i += 1;
+        }
+        let device = fabric.device_name(d).to_string();
+        let key = format!("{}:{:?}:{dscps:?}", c.0, target);
+        grouped.add(
+            span,
+            key,
+            || device.clone(),
+            || Misclassified {
+                class: c,
+                dscps,
+                device: device.clone(),
+                target,
+                target_priority: priority,
+                lossless_off,
+                host_marks: false,
+            },
+        );
+    }
+}
+
+/// The FAB505 finding for one group of misclassified DSCPs.
+fn misclassified(fabric: &Fabric, span: Span, m: &Misclassified, places: &Places) -> Diagnostic {
+    let name = &fabric.class(m.class).name;
+    let list = dscp_list(&m.dscps);
+    let (message, label, help) = if m.host_marks {
+        let into = match m.target {
+            Some(t) => format!(
+                "`{}` (priority {})",
+                fabric.class(t).name,
+                m.target_priority
+            ),
+            None => "no class".to_string(),
+        };
+        let want = match &fabric.class(m.class).dscp {
+            Some(Sourced {
+                value: Dscp::Values(v),
+                ..
+            }) => dscp_list(v),
+            _ => "its DSCPs".to_string(),
+        };
+        (
+            format!(
+                "{} marks lossless class `{name}` with {list}, which the switches classify as {into}",
+                places.subject()
+            ),
+            "marking set here".to_string(),
+            format!(
+                "mark `{name}` with {want} on `{}`, as the switches expect",
+                m.device
+            ),
+        )
+    } else if m.lossless_off {
+        (
+            format!(
+                "{} runs lossless class `{name}` without PFC, so its {list} can be dropped",
+                places.subject()
+            ),
+            "PFC turned off here".to_string(),
+            format!(
+                "remove `lossless off` from `{}`: a lossless class must be lossless on every hop",
+                m.device
+            ),
+        )
+    } else {
+        let into = match m.target {
+            Some(t) => format!(
+                "`{}` (priority {}), which has no PFC",
+                fabric.class(t).name,
+                m.target_priority
+            ),
+            None => format!(
+                "no class (priority {}), which has no PFC",
+                m.target_priority
+            ),
+        };
+        (
+            format!(
+                "{} classifies {list} of lossless class `{name}` into {into}",
+                places.subject()
+            ),
+            "this classification sends it elsewhere".to_string(),
+            format!(
+                "classify {list} as `{name}` on `{}` too (every hop must map it to the class's PFC priority)",
+                m.device
+            ),
+        )
+    };
+    let mut d = Diagnostic::new(Code::LosslessDscpLossy, span, message)
+        .label(label)
+        .help(help);
+    if let Some(c) = fabric.class(m.class).dscp.as_ref() {
+        d = d.with_secondary(c.span, format!("`{name}` is lossless with these DSCPs"));
+    }
+    if let Some(n) = places.note("devices") {
+        d = d.note(n);
+    }
+    d
 }
 
 struct PriorityMismatch {
