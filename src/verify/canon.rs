@@ -338,7 +338,25 @@ pub fn compare(
     actual: &Canon,
     owns: &dyn Fn(&[&str]) -> bool,
 ) -> Vec<Diff> {
-    // One merge of the two sorted lists: what only one side has.
+    let (missing, extra) = one_side_only(expected, actual);
+    if missing.is_empty() && extra.is_empty() {
+        return Vec::new();
+    }
+    let mut used = vec![false; extra.len()];
+    let mut out = Vec::new();
+    let unpaired = pair_differing(form, &missing, &extra, &mut used, &mut out);
+    group_missing(form, unpaired, actual, &mut out);
+    group_extra(form, &extra, &used, expected, owns, &mut out);
+    out
+}
+
+/// One merge of the two sorted lists: the generated paths the device lacks, and the
+/// device's paths (with their places) fabricc did not generate.
+#[allow(clippy::type_complexity)]
+fn one_side_only<'c>(
+    expected: &'c Canon,
+    actual: &'c Canon,
+) -> (Vec<&'c str>, Vec<(&'c str, Loc)>) {
     let mut missing: Vec<&str> = Vec::new();
     let mut extra: Vec<(&str, Loc)> = Vec::new();
     let (e, a) = (&expected.entries, &actual.entries);
@@ -370,13 +388,19 @@ pub fn compare(
             (None, None) => break,
         }
     }
-    if missing.is_empty() && extra.is_empty() {
-        return Vec::new();
-    }
-    let mut used = vec![false; extra.len()];
-    let mut out = Vec::new();
-    let mut unpaired = Vec::new();
+    (missing, extra)
+}
 
+/// Pairs each missing path with an extra one that is the same setting with another value
+/// (marking it `used`), as a `Diff::Differs`; returns the missing paths left unpaired.
+fn pair_differing<'c>(
+    form: Form,
+    missing: &[&'c str],
+    extra: &[(&'c str, Loc)],
+    used: &mut [bool],
+    out: &mut Vec<Diff>,
+) -> Vec<&'c str> {
+    let mut unpaired = Vec::new();
     // Same parent, another last segment: a value that differs.
     let mut by_parent: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, (p, _)) in extra.iter().enumerate() {
@@ -389,7 +413,7 @@ pub fn compare(
         .enumerate()
         .map(|(i, (p, _))| (*p, i))
         .collect();
-    for m in &missing {
+    for m in missing {
         let candidate = parent(m)
             .and_then(|p| by_parent.get(p))
             .and_then(|c| c.iter().copied().find(|&i| !used[i]));
@@ -430,14 +454,18 @@ pub fn compare(
         }
     }
 
-    // The end of each segment prefix of a key (the key itself last).
-    fn cuts(key: &str) -> impl Iterator<Item = usize> + '_ {
-        key.match_indices(SEP)
-            .map(|(k, _)| k)
-            .chain(std::iter::once(key.len()))
-    }
+    unpaired
+}
 
-    // What is left missing, grouped under the shortest prefix the device has nothing under.
+/// The end of each segment prefix of a key (the key itself last).
+fn cuts(key: &str) -> impl Iterator<Item = usize> + '_ {
+    key.match_indices(SEP)
+        .map(|(k, _)| k)
+        .chain(std::iter::once(key.len()))
+}
+
+/// What is left missing, grouped under the shortest prefix the device has nothing under.
+fn group_missing(form: Form, unpaired: Vec<&str>, actual: &Canon, out: &mut Vec<Diff>) {
     let mut groups: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for m in unpaired {
         let k = cuts(m)
@@ -463,8 +491,18 @@ pub fn compare(
             at,
         });
     }
+}
 
-    // What is left extra, grouped under the shortest prefix fabricc generated nothing under.
+/// What is left extra and fabricc owns, grouped under the shortest prefix fabricc generated
+/// nothing under.
+fn group_extra(
+    form: Form,
+    extra: &[(&str, Loc)],
+    used: &[bool],
+    expected: &Canon,
+    owns: &dyn Fn(&[&str]) -> bool,
+    out: &mut Vec<Diff>,
+) {
     let mut groups: BTreeMap<&str, Vec<(&str, Loc)>> = BTreeMap::new();
     for (i, (e, at)) in extra.iter().enumerate() {
         if used[i] || !owns(&segments(e).collect::<Vec<_>>()) {
@@ -489,7 +527,6 @@ pub fn compare(
             at,
         });
     }
-    out
 }
 
 /// A whole path as a setting and its value. A CONFIG_DB record that is missing or extra as a

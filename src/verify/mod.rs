@@ -166,7 +166,23 @@ pub fn verify(input: &Input<'_>, sources: &mut Sources) -> Result<Outcome, Fatal
 
     // Phase 2: LLDP against the cabling plan, with every device's names known.
     if reads.iter().any(|r| r.lldp.is_some()) {
-        wiring::check(fabric, &mut reads);
+        let devices: Vec<wiring::DeviceLldp<'_>> = reads
+            .iter_mut()
+            .map(|r| wiring::DeviceLldp {
+                lldp: r.lldp.take(),
+                device: &r.summary.device,
+                target: r.summary.target,
+                aliases: &r.aliases,
+                netdevs: &r.netdevs,
+            })
+            .collect();
+        let found = wiring::check(fabric, &devices);
+        for f in found {
+            reads[f.device].pending.push(Pending {
+                place: Place::State(f.file, f.at),
+                diag: f.diag,
+            });
+        }
     }
 
     // Folders that name no device.

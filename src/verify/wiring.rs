@@ -8,12 +8,34 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::canon::Loc;
-use super::{Pending, Place, Read, Target, lldp};
+use super::lldp;
+use super::state::Target;
 use crate::diagnostic::{Code, Diagnostic, Observed};
 use crate::model::Fabric;
 use crate::output::cabling;
 use crate::render::SwitchOs;
 use crate::span::Span;
+
+/// What the check reads of one device: its names from its state, and its LLDP table (the
+/// index of `lldp.json` among its files, and the neighbours).
+pub(super) struct DeviceLldp<'r> {
+    pub(super) device: &'r str,
+    pub(super) target: Target,
+    /// SONiC `PORT|<port>|alias` from the state.
+    pub(super) aliases: &'r [(String, String)],
+    /// A host's `nicN` → netdev from its state.
+    pub(super) netdevs: &'r BTreeMap<String, String>,
+    pub(super) lldp: Option<(usize, Vec<lldp::Neighbour>)>,
+}
+
+/// A wiring finding about one device (its index in the check's input), at a place in one of
+/// its state files.
+pub(super) struct Pending {
+    pub(super) device: usize,
+    pub(super) file: usize,
+    pub(super) at: Loc,
+    pub(super) diag: Diagnostic,
+}
 
 /// A planned port with another neighbour.
 #[derive(Clone)]
@@ -40,41 +62,45 @@ struct Plan<'f> {
 }
 
 /// Phase 2: every planned link of a device with `lldp.json` against what LLDP reports.
-pub(super) fn check(fabric: &Fabric, reads: &mut [Read]) {
+pub(super) fn check(fabric: &Fabric, devices: &[DeviceLldp<'_>]) -> Vec<Pending> {
     let cables = cabling::plan(fabric);
-    let plan = Plan::new(fabric, &cables, reads);
-    for r in reads.iter_mut() {
-        let Some((file, neighbours)) = r.lldp.take() else {
+    let plan = Plan::new(fabric, &cables, devices);
+    let mut found = Vec::new();
+    for (index, r) in devices.iter().enumerate() {
+        let Some((file, neighbours)) = &r.lldp else {
             continue;
         };
+        let file = *file;
         // A host names its ports by netdev, known only from its state: without it, its links
         // are checked from the switch end.
-        if r.summary.target == Target::Host && r.netdevs.is_empty() {
+        if r.target == Target::Host && r.netdevs.is_empty() {
             continue;
         }
-        let device = r.summary.device.clone();
+        let device = r.device;
+        let mut push = |(at, diag): (Loc, Diagnostic)| {
+            found.push(Pending {
+                device: index,
+                file,
+                at,
+                diag,
+            })
+        };
         let mut by_local: BTreeMap<String, Vec<&lldp::Neighbour>> = BTreeMap::new();
-        for n in &neighbours {
+        for n in neighbours {
             by_local.entry(n.local.clone()).or_default().push(n);
         }
-        let links = plan
-            .planned
-            .get(device.as_str())
-            .cloned()
-            .unwrap_or_default();
+        let links = plan.planned.get(device).cloned().unwrap_or_default();
         let mut planned_locals = HashMap::new();
         let mut wrong = Vec::new();
         for &(port, peer, peer_port) in &links {
-            let local = plan.local_name(&device, port);
+            let local = plan.local_name(device, port);
             planned_locals.insert(local.clone(), ());
             let seen = by_local.get(&local).cloned().unwrap_or_default();
             if plan.sees_planned_peer(&seen, peer, peer_port) {
                 continue;
             }
             match seen.first() {
-                None => r
-                    .pending
-                    .push(no_neighbour(file, &device, port, peer, peer_port)),
+                None => push(no_neighbour(device, port, peer, peer_port)),
                 Some(n) => {
                     let (actual_peer, actual_port) = plan.resolve(n);
                     wrong.push(Wrong {
@@ -89,23 +115,24 @@ pub(super) fn check(fabric: &Fabric, reads: &mut [Read]) {
             }
         }
         for w in &wrong {
-            r.pending.push(wrong_neighbour(file, &device, w, &wrong));
+            push(wrong_neighbour(device, w, &wrong));
         }
         for (local, ns) in &by_local {
             if planned_locals.contains_key(local) {
                 continue;
             }
             for n in ns {
-                if let Some(p) = plan.unplanned(file, &device, local, n, &links) {
-                    r.pending.push(p);
+                if let Some(p) = plan.unplanned(device, local, n, &links) {
+                    push(p);
                 }
             }
         }
     }
+    found
 }
 
 impl<'f> Plan<'f> {
-    fn new(fabric: &'f Fabric, cables: &'f [cabling::Cable], reads: &[Read]) -> Self {
+    fn new(fabric: &'f Fabric, cables: &'f [cabling::Cable], reads: &[DeviceLldp<'_>]) -> Self {
         let mut planned: HashMap<&str, Vec<(&str, &str, &str)>> = HashMap::new();
         for c in cables {
             planned.entry(c.device.as_str()).or_default().push((
@@ -124,7 +151,7 @@ impl<'f> Plan<'f> {
             .flat_map(|r| {
                 r.aliases
                     .iter()
-                    .map(|(p, a)| ((r.summary.device.clone(), p.clone()), a.clone()))
+                    .map(|(p, a)| ((r.device.to_string(), p.clone()), a.clone()))
             })
             .collect();
         let netdevs = reads
@@ -132,7 +159,7 @@ impl<'f> Plan<'f> {
             .flat_map(|r| {
                 r.netdevs
                     .iter()
-                    .map(|(n, d)| ((r.summary.device.clone(), n.clone()), d.clone()))
+                    .map(|(n, d)| ((r.device.to_string(), n.clone()), d.clone()))
             })
             .collect();
         let devices = fabric
@@ -218,12 +245,11 @@ impl<'f> Plan<'f> {
     /// that is not a fabric device.
     fn unplanned(
         &self,
-        file: usize,
         device: &str,
         local: &str,
         n: &lldp::Neighbour,
         links: &[(&str, &str, &str)],
-    ) -> Option<Pending> {
+    ) -> Option<(Loc, Diagnostic)> {
         n.system.as_deref().and_then(|s| self.fabric_device(s))?;
         let (Some(peer), port) = self.resolve(n) else {
             return None;
@@ -240,9 +266,9 @@ impl<'f> Plan<'f> {
                 "move the cable from `{device}` {local} to the port cabling.csv names for `{peer}`"
             ),
         };
-        Some(Pending {
-            place: Place::State(file, n.at),
-            diag: Diagnostic::new(
+        Some((
+            n.at,
+            Diagnostic::new(
                 Code::WiringUnplanned,
                 Span::default(),
                 format!(
@@ -260,23 +286,23 @@ impl<'f> Plan<'f> {
                 actual_peer: Some(peer),
                 actual_peer_port: port,
             }),
-        })
+        ))
     }
 }
 
 /// SONiC devices and hosts whose state was not read: their neighbours name their ports by
 /// aliases or netdevs this run does not know, so only the system name can be checked.
 /// (Hosts not verified in this run, `--target` leaving them out, count as unread.)
-fn unnamed(fabric: &Fabric, reads: &[Read]) -> HashMap<String, ()> {
+fn unnamed(fabric: &Fabric, reads: &[DeviceLldp<'_>]) -> HashMap<String, ()> {
     let read_hosts: HashMap<&str, ()> = reads
         .iter()
-        .filter(|r| r.summary.target == Target::Host && !r.netdevs.is_empty())
-        .map(|r| (r.summary.device.as_str(), ()))
+        .filter(|r| r.target == Target::Host && !r.netdevs.is_empty())
+        .map(|r| (r.device, ()))
         .collect();
     reads
         .iter()
-        .filter(|r| r.summary.target == Target::Switch(SwitchOs::Sonic) && r.aliases.is_empty())
-        .map(|r| (r.summary.device.clone(), ()))
+        .filter(|r| r.target == Target::Switch(SwitchOs::Sonic) && r.aliases.is_empty())
+        .map(|r| (r.device.to_string(), ()))
         .chain(
             fabric
                 .hosts
@@ -288,10 +314,10 @@ fn unnamed(fabric: &Fabric, reads: &[Read]) -> HashMap<String, ()> {
 }
 
 /// FAB980: a planned port on which LLDP reports nobody.
-fn no_neighbour(file: usize, device: &str, port: &str, peer: &str, peer_port: &str) -> Pending {
-    Pending {
-        place: Place::State(file, Loc::default()),
-        diag: Diagnostic::new(
+fn no_neighbour(device: &str, port: &str, peer: &str, peer_port: &str) -> (Loc, Diagnostic) {
+    (
+        Loc::default(),
+        Diagnostic::new(
             Code::WiringNoPeer,
             Span::default(),
             format!("`{device}` {port}: LLDP reports no neighbour; the cabling plan has `{peer}` {peer_port}"),
@@ -308,13 +334,13 @@ fn no_neighbour(file: usize, device: &str, port: &str, peer: &str, peer_port: &s
             actual_peer: None,
             actual_peer_port: None,
         }),
-    }
+    )
 }
 
 /// FAB981: a planned port with another neighbour; when another wrong port of the device sees
 /// exactly what this one should and the other way round, the help says the two cables are
 /// swapped.
-fn wrong_neighbour(file: usize, device: &str, w: &Wrong, all: &[Wrong]) -> Pending {
+fn wrong_neighbour(device: &str, w: &Wrong, all: &[Wrong]) -> (Loc, Diagnostic) {
     let swapped = all.iter().find(|o| {
         o.port != w.port
             && o.actual_peer.as_deref() == Some(w.peer.as_str())
@@ -337,9 +363,9 @@ fn wrong_neighbour(file: usize, device: &str, w: &Wrong, all: &[Wrong]) -> Pendi
             "recable `{device}` {port} to `{peer}` {peer_port} (cabling.csv); it is now cabled to {shown}"
         ),
     };
-    Pending {
-        place: Place::State(file, w.at),
-        diag: Diagnostic::new(
+    (
+        w.at,
+        Diagnostic::new(
             Code::WiringPeer,
             Span::default(),
             format!(
@@ -356,5 +382,5 @@ fn wrong_neighbour(file: usize, device: &str, w: &Wrong, all: &[Wrong]) -> Pendi
             actual_peer: w.actual_peer.clone(),
             actual_peer_port: w.actual_port.clone(),
         }),
-    }
+    )
 }
