@@ -29,7 +29,7 @@ use crate::model::{ClassId, DeviceId, Endpoint, Fabric, HostId, LinkId, Sourced,
 use crate::span::Span;
 
 use super::facts::HeadroomRow;
-use super::group::{Grouped, bytes, metres, metres_number, speed, thousands};
+use super::group::{Grouped, Places, bytes, metres, metres_number, speed, thousands};
 use super::physics::nic_headroom::{MLX5_DEFAULT_CABLE_LEN_M, MLX5_MAX_CABLE_LEN_M};
 use super::physics::{
     Alpha, CableFit, Headroom, HeadroomInput, NicHeadroom, PauseThreshold, canonical_headroom,
@@ -376,87 +376,112 @@ fn nic_side(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) {
             );
         }
     }
-    ignored.finish(diags, |span, (nic, cable_mm, real, used), places| {
-        let mut d = Diagnostic::new(
-            Code::NicCableIgnored,
-            span,
-            format!(
-                "{} sits on a {} cable, but mlx5 cannot size headroom for {} m or more (it ignores such a `--cable_len`) and sizes it for {} m",
-                places.subject(),
-                metres(cable_mm),
-                MLX5_MAX_CABLE_LEN_M,
-                MLX5_DEFAULT_CABLE_LEN_M
-            ),
-        )
-        .label("cable set here")
-        .note(format!(
-            "xoff for the real cable: {}; the driver programs {}, {} short",
-            bytes(real),
-            bytes(used),
-            bytes(real.saturating_sub(used))
-        ))
-        .help(format!(
-            "keep host cables below {} m, or size `{nic}`'s lossless buffer by hand (`mlnx_qos --buffer_size`) for an xoff of {}",
+    ignored.finish(diags, nic_cable_ignored);
+    firmware.finish(diags, nic_headroom_firmware);
+    small.finish(diags, nic_buffer_too_small);
+}
+
+/// FAB403: the NIC model's buffer cannot hold a lossless receive buffer per lossless priority.
+fn nic_buffer_too_small(
+    span: Span,
+    (_, model, prios, each, buffer): (String, String, Vec<u8>, u64, u64),
+    places: &Places,
+) -> Diagnostic {
+    let list = prios
+        .iter()
+        .map(u8::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut d = Diagnostic::new(
+        Code::NicBufferTooSmall,
+        span,
+        format!(
+            "{} needs {} × {} of lossless receive buffer (priorities {list}), its model `{model}` has {}",
+            places.subject(),
+            prios.len(),
+            bytes(each),
+            bytes(buffer)
+        ),
+    )
+    .label("NIC buffer set here")
+    .note("mlx5 accepts a lossless buffer of at least xoff + max(MTU, 9216) + 128 B per lossless priority")
+    .help(format!(
+        "run at most {} lossless priorit{} on these hosts, use shorter cables, or a NIC with at least {} of port buffer",
+        buffer / each.max(1),
+        if buffer / each.max(1) == 1 { "y" } else { "ies" },
+        bytes(each.saturating_mul(prios.len() as u64))
+    ));
+    if let Some(n) = places.note("NICs") {
+        d = d.note(n);
+    }
+    d
+}
+
+/// FAB404: a cable longer than mlx5 sizes NIC headroom for, with the buffers left to the firmware.
+fn nic_headroom_firmware(
+    span: Span,
+    (cable_mm, xoff, min_buffer): (u64, u64, u64),
+    places: &Places,
+) -> Diagnostic {
+    let mut d = Diagnostic::new(
+        Code::NicHeadroomFirmware,
+        span,
+        format!(
+            "{} sits on a {} cable, longer than the {} m mlx5 sizes NIC headroom for; the host script leaves the NIC's receive buffers to its firmware, so fabricc cannot make them fit this cable",
+            places.subject(),
+            metres(cable_mm),
+            MLX5_DEFAULT_CABLE_LEN_M
+        ),
+    )
+    .label("cable set here")
+    .note(format!(
+        "mlx5's formula for this cable: xoff {}, a lossless receive buffer of at least {}; `mlnx_qos -i` on the host shows the buffers the NIC has",
+        bytes(xoff),
+        bytes(min_buffer)
+    ))
+    .help(format!(
+        "keep host cables at {MLX5_DEFAULT_CABLE_LEN_M} m or less, or give the lossless priority a receive buffer of at least {} by hand (`mlnx_qos --prio2buffer`, then `--buffer_size`)",
+        bytes(min_buffer)
+    ));
+    if let Some(n) = places.note("NICs") {
+        d = d.note(n);
+    }
+    d
+}
+
+/// FAB402: mlx5 ignores a `--cable_len` this long and sizes headroom for its default cable.
+fn nic_cable_ignored(
+    span: Span,
+    (nic, cable_mm, real, used): (String, u64, u64, u64),
+    places: &Places,
+) -> Diagnostic {
+    let mut d = Diagnostic::new(
+        Code::NicCableIgnored,
+        span,
+        format!(
+            "{} sits on a {} cable, but mlx5 cannot size headroom for {} m or more (it ignores such a `--cable_len`) and sizes it for {} m",
+            places.subject(),
+            metres(cable_mm),
             MLX5_MAX_CABLE_LEN_M,
-            bytes(real)
-        ));
-        if let Some(n) = places.note("NICs") {
-            d = d.note(n);
-        }
-        d
-    });
-    firmware.finish(diags, |span, (cable_mm, xoff, min_buffer), places| {
-        let mut d = Diagnostic::new(
-            Code::NicHeadroomFirmware,
-            span,
-            format!(
-                "{} sits on a {} cable, longer than the {} m mlx5 sizes NIC headroom for; the host script leaves the NIC's receive buffers to its firmware, so fabricc cannot make them fit this cable",
-                places.subject(),
-                metres(cable_mm),
-                MLX5_DEFAULT_CABLE_LEN_M
-            ),
-        )
-        .label("cable set here")
-        .note(format!(
-            "mlx5's formula for this cable: xoff {}, a lossless receive buffer of at least {}; `mlnx_qos -i` on the host shows the buffers the NIC has",
-            bytes(xoff),
-            bytes(min_buffer)
-        ))
-        .help(format!(
-            "keep host cables at {MLX5_DEFAULT_CABLE_LEN_M} m or less, or give the lossless priority a receive buffer of at least {} by hand (`mlnx_qos --prio2buffer`, then `--buffer_size`)",
-            bytes(min_buffer)
-        ));
-        if let Some(n) = places.note("NICs") {
-            d = d.note(n);
-        }
-        d
-    });
-    small.finish(diags, |span, (_, model, prios, each, buffer), places| {
-        let list = prios.iter().map(u8::to_string).collect::<Vec<_>>().join(", ");
-        let mut d = Diagnostic::new(
-            Code::NicBufferTooSmall,
-            span,
-            format!(
-                "{} needs {} × {} of lossless receive buffer (priorities {list}), its model `{model}` has {}",
-                places.subject(),
-                prios.len(),
-                bytes(each),
-                bytes(buffer)
-            ),
-        )
-        .label("NIC buffer set here")
-        .note("mlx5 accepts a lossless buffer of at least xoff + max(MTU, 9216) + 128 B per lossless priority")
-        .help(format!(
-            "run at most {} lossless priorit{} on these hosts, use shorter cables, or a NIC with at least {} of port buffer",
-            buffer / each.max(1),
-            if buffer / each.max(1) == 1 { "y" } else { "ies" },
-            bytes(each.saturating_mul(prios.len() as u64))
-        ));
-        if let Some(n) = places.note("NICs") {
-            d = d.note(n);
-        }
-        d
-    });
+            MLX5_DEFAULT_CABLE_LEN_M
+        ),
+    )
+    .label("cable set here")
+    .note(format!(
+        "xoff for the real cable: {}; the driver programs {}, {} short",
+        bytes(real),
+        bytes(used),
+        bytes(real.saturating_sub(used))
+    ))
+    .help(format!(
+        "keep host cables below {} m, or size `{nic}`'s lossless buffer by hand (`mlnx_qos --buffer_size`) for an xoff of {}",
+        MLX5_MAX_CABLE_LEN_M,
+        bytes(real)
+    ));
+    if let Some(n) = places.note("NICs") {
+        d = d.note(n);
+    }
+    d
 }
 
 /// FAB401: a `headroom` override below what a port needs; one finding per (switch, class).

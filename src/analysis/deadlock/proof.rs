@@ -44,29 +44,7 @@ impl Default for Options {
 
 pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
     let mut proof = Proof::default();
-    let paths = validate(fabric, &mut proof.diagnostics);
-    let qos = Qos::new(fabric);
-    tagger::check_limits(fabric, &qos, &mut proof.diagnostics);
-    let mut base_failed = vec![false; fabric.links.len()];
-    for f in &fabric.routing.fails {
-        for l in &f.links {
-            base_failed[l.index()] = true;
-        }
-    }
-    let ends = Arc::new(Endpoints::new(fabric));
-    let intact_attach = routing::intact_attach(&Net::build_with(fabric, ends.clone(), &|_| false));
-    let isolated = intact_attach.iter().map(Vec::is_empty).collect();
-    proof.facts.destinations = if ends.bonds > 0 { "nic-or-bond" } else { "nic" }.into();
-    proof.facts.endpoints = ends.len() as u64;
-    let cx = Ctx {
-        fabric,
-        qos,
-        paths,
-        ends,
-        intact_attach,
-        base_failed,
-        isolated,
-    };
+    let cx = context(fabric, &mut proof);
     proof.certified = cx.certified();
     let build = !proof.certified || opts.force_graph;
 
@@ -87,25 +65,7 @@ pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
     }
 
     // Cycles of the fabric as declared.
-    let mut possible = false;
-    if build {
-        let comps = graph.cyclic_components();
-        possible = !comps.is_empty();
-        for c in &comps {
-            let cycle = describe_cycle(&cx, &routes, &graph, c, &[]);
-            proof.diagnostics.push(cycle_diagnostic(
-                &cx,
-                &routes,
-                &graph,
-                &cycle,
-                primary_span(&cx, &graph, c, &[]),
-            ));
-            proof.cycles.push(cycle.0);
-        }
-        if cx.qos.rewrites_anything() {
-            tagger_order(&cx, &graph, &mut proof.diagnostics);
-        }
-    }
+    let mut possible = build && declared_cycles(&cx, &routes, &graph, &mut proof);
 
     // Failure scenarios.
     let outcome = failures::check(
@@ -129,62 +89,15 @@ pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
     };
     proof.facts.proven = 1 + outcome.proven;
     if let Some(work) = outcome.stopped {
-        let how = if outcome.by_classes {
-            "one per class of symmetric scenarios"
-        } else {
-            "every distinct one: the fabric's symmetry does not divide them enough"
-        };
-        proof.diagnostics.push(
-            Diagnostic::new(
-                Code::ScenarioLimit,
-                fabric.routing.check_failures.span,
-                format!(
-                    "`check failures {n}` means {} failure scenarios, of which {work} would \
-                     have to be proven one by one ({how}), more than the limit of {}; they \
-                     were not proven",
-                    outcome.scenarios, opts.max_scenarios
-                ),
-            )
-            .label("the failure scenarios asked for here")
-            .help(
-                "deadlock freedom is proven for the fabric as declared only: raise the \
-                 limit with `--max-scenarios`, or ask for fewer failures",
-            ),
-        );
+        proof.diagnostics.push(scenario_limit(
+            fabric,
+            n,
+            work,
+            &outcome,
+            opts.max_scenarios,
+        ));
     }
-    // One finding per scenario for the first few; the rest are one summary, so that a fabric
-    // of single-homed hosts under `check failures 2` does not print 40,000 warnings.
-    for (scenario, pairs, total) in outcome.unreachable.iter().take(SCENARIO_FINDINGS) {
-        let names: Vec<String> = scenario.iter().map(|&l| cx.link_name(l)).collect();
-        report_unreachable(&cx, pairs, *total, &names, budget, &mut proof);
-    }
-    let rest = outcome.unreachable.get(SCENARIO_FINDINGS..).unwrap_or(&[]);
-    if !rest.is_empty() || outcome.more.0 > 0 {
-        let pairs: u64 = rest
-            .iter()
-            .fold(outcome.more.1, |n, (_, _, t)| n.saturating_add(*t));
-        let scenarios = (rest.len() as u64).saturating_add(outcome.more.0);
-        proof.facts.unreachable_pairs = proof.facts.unreachable_pairs.saturating_add(pairs);
-        for (scenario, kept, _) in rest {
-            let names: Vec<String> = scenario.iter().map(|&l| cx.link_name(l)).collect();
-            list_pairs(&cx, kept, &names, budget, &mut proof);
-        }
-        proof.diagnostics.push(
-            Diagnostic::new(
-                Code::Unreachable,
-                fabric.routing.check_failures.span,
-                format!(
-                    "{scenarios} more failure scenarios cut NIC pairs off ({pairs} pair(s) in \
-                     all); the first {SCENARIO_FINDINGS} scenarios are reported one by one"
-                ),
-            )
-            .label("failure scenarios checked here")
-            .help(
-                "the JSON facts (`--facts`) list the pairs (up to `--max-unreachable`) and \
-                 count them all in `facts.deadlock.unreachable_pairs`",
-            ),
-        );
-    }
+    report_scenarios_unreachable(&cx, &outcome, budget, &mut proof);
     if let Some((links, groutes, g)) = &outcome.first_cycle {
         possible = true;
         let names: Vec<String> = links.iter().map(|&l| cx.link_name(l)).collect();
@@ -203,6 +116,133 @@ pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
         proof.graph = Some(graph);
     }
     proof
+}
+
+/// The proof's context: validated paths, the QoS plan (its limits checked), the links the
+/// fabric declares failed, the endpoints and where each attaches when nothing fails.
+fn context<'f>(fabric: &'f Fabric, proof: &mut Proof) -> Ctx<'f> {
+    let paths = validate(fabric, &mut proof.diagnostics);
+    let qos = Qos::new(fabric);
+    tagger::check_limits(fabric, &qos, &mut proof.diagnostics);
+    let mut base_failed = vec![false; fabric.links.len()];
+    for f in &fabric.routing.fails {
+        for l in &f.links {
+            base_failed[l.index()] = true;
+        }
+    }
+    let ends = Arc::new(Endpoints::new(fabric));
+    let intact_attach = routing::intact_attach(&Net::build_with(fabric, ends.clone(), &|_| false));
+    let isolated = intact_attach.iter().map(Vec::is_empty).collect();
+    proof.facts.destinations = if ends.bonds > 0 { "nic-or-bond" } else { "nic" }.into();
+    proof.facts.endpoints = ends.len() as u64;
+    Ctx {
+        fabric,
+        qos,
+        paths,
+        ends,
+        intact_attach,
+        base_failed,
+        isolated,
+    }
+}
+
+/// The buffer-dependency cycles of the fabric as declared, each a finding with its
+/// witness; then, when the fabric rewrites priorities, the tagger's order. Returns whether
+/// there is a cycle.
+fn declared_cycles(
+    cx: &Ctx<'_>,
+    routes: &routing::Routes,
+    graph: &BufferDependencyGraph,
+    proof: &mut Proof,
+) -> bool {
+    let comps = graph.cyclic_components();
+    for c in &comps {
+        let cycle = describe_cycle(cx, routes, graph, c, &[]);
+        proof.diagnostics.push(cycle_diagnostic(
+            cx,
+            routes,
+            graph,
+            &cycle,
+            primary_span(cx, graph, c, &[]),
+        ));
+        proof.cycles.push(cycle.0);
+    }
+    if cx.qos.rewrites_anything() {
+        tagger_order(cx, graph, &mut proof.diagnostics);
+    }
+    !comps.is_empty()
+}
+
+/// More failure scenarios than `--max-scenarios` would have to be proven one by one.
+fn scenario_limit(
+    fabric: &Fabric,
+    n: usize,
+    work: u64,
+    outcome: &failures::Outcome,
+    max_scenarios: u64,
+) -> Diagnostic {
+    let how = if outcome.by_classes {
+        "one per class of symmetric scenarios"
+    } else {
+        "every distinct one: the fabric's symmetry does not divide them enough"
+    };
+    Diagnostic::new(
+        Code::ScenarioLimit,
+        fabric.routing.check_failures.span,
+        format!(
+            "`check failures {n}` means {} failure scenarios, of which {work} would \
+                 have to be proven one by one ({how}), more than the limit of {}; they \
+                 were not proven",
+            outcome.scenarios, max_scenarios
+        ),
+    )
+    .label("the failure scenarios asked for here")
+    .help(
+        "deadlock freedom is proven for the fabric as declared only: raise the \
+             limit with `--max-scenarios`, or ask for fewer failures",
+    )
+}
+
+/// The failure scenarios that cut NIC pairs off: one finding per scenario for the first
+/// few; the rest are one summary, so that a fabric of single-homed hosts under `check
+/// failures 2` does not print 40,000 warnings.
+fn report_scenarios_unreachable(
+    cx: &Ctx<'_>,
+    outcome: &failures::Outcome,
+    budget: usize,
+    proof: &mut Proof,
+) {
+    for (scenario, pairs, total) in outcome.unreachable.iter().take(SCENARIO_FINDINGS) {
+        let names: Vec<String> = scenario.iter().map(|&l| cx.link_name(l)).collect();
+        report_unreachable(cx, pairs, *total, &names, budget, proof);
+    }
+    let rest = outcome.unreachable.get(SCENARIO_FINDINGS..).unwrap_or(&[]);
+    if !rest.is_empty() || outcome.more.0 > 0 {
+        let pairs: u64 = rest
+            .iter()
+            .fold(outcome.more.1, |n, (_, _, t)| n.saturating_add(*t));
+        let scenarios = (rest.len() as u64).saturating_add(outcome.more.0);
+        proof.facts.unreachable_pairs = proof.facts.unreachable_pairs.saturating_add(pairs);
+        for (scenario, kept, _) in rest {
+            let names: Vec<String> = scenario.iter().map(|&l| cx.link_name(l)).collect();
+            list_pairs(cx, kept, &names, budget, proof);
+        }
+        proof.diagnostics.push(
+            Diagnostic::new(
+                Code::Unreachable,
+                cx.fabric.routing.check_failures.span,
+                format!(
+                    "{scenarios} more failure scenarios cut NIC pairs off ({pairs} pair(s) in \
+                     all); the first {SCENARIO_FINDINGS} scenarios are reported one by one"
+                ),
+            )
+            .label("failure scenarios checked here")
+            .help(
+                "the JSON facts (`--facts`) list the pairs (up to `--max-unreachable`) and \
+                 count them all in `facts.deadlock.unreachable_pairs`",
+            ),
+        );
+    }
 }
 
 // ---------------------------------------------------------------- validation (FAB703)
