@@ -4,11 +4,13 @@ use std::convert::Infallible;
 use std::path::PathBuf;
 
 use crate::diagnostic::{self, Diagnostic, Severity};
+use crate::lower::Targets;
 use crate::output::{
     self,
     generate::{BuildInput, Stop, generate_each},
 };
 use crate::pipeline;
+use crate::render::Templates;
 use crate::source::Sources;
 use crate::timings::Timings;
 
@@ -26,11 +28,6 @@ pub fn run(args: &BuildArgs) -> ExitStatus {
 }
 
 fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
-    let lap = |name| {
-        if let Some(t) = timings {
-            t.lap(name);
-        }
-    };
     let targets = match chosen_targets(&args.targets) {
         Ok(t) => t,
         Err(status) => return status,
@@ -49,34 +46,20 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
             return ExitStatus::Error;
         }
     };
-    lap("check");
-    let color = args.color.enabled(Stream::Stderr);
-    let human = args.format == CheckFormat::Human;
-    let print = |diags: &[Diagnostic]| {
-        let text = match args.format {
-            CheckFormat::Human => {
-                let style = diagnostic::human::HumanStyle { color, width: 100 };
-                let mut s = diagnostic::human::render_human(diags, &sources, style);
-                s.push_str(&diagnostic::human::summary(diags));
-                s.push('\n');
-                s
-            }
-            CheckFormat::Short => diagnostic::short::render_short(diags, &sources),
-            CheckFormat::Json => {
-                diagnostic::json::render_json(checked.fabric_name(), diags, None, &sources)
-            }
-            CheckFormat::Sarif => diagnostic::sarif::render_sarif(diags, &sources),
-            CheckFormat::Github => diagnostic::github::render_github(diags, &sources),
-        };
-        out(&text);
+    let run = Run {
+        args,
+        timings,
+        sources: &sources,
+        checked: &checked,
+        targets,
+        templates: &templates,
     };
-    // The build's own summary: stdout for people, stderr when stdout is a document.
-    let say = |text: &str| if human { out(text) } else { err(text) };
+    run.lap("check");
     let errors = checked.diagnostics.iter().any(Diagnostic::is_error);
     // The check lowered every device and built every target's view, so its findings hold the
     // build findings (FAB9xx) too: a build stops exactly where `check` fails.
     let Some(input) = BuildInput::of(&checked).filter(|_| !errors) else {
-        print(&checked.diagnostics);
+        run.print(&checked.diagnostics);
         err("error: the check found errors; nothing was written\n");
         return ExitStatus::Failure;
     };
@@ -85,39 +68,100 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
         .iter()
         .any(|d| d.severity == Severity::Warning);
     if warnings && !args.allow_warnings {
-        print(&checked.diagnostics);
+        run.print(&checked.diagnostics);
         err(
             "error: the check found warnings; nothing was written (--allow-warnings to build anyway)\n",
         );
         return ExitStatus::Failure;
     }
-    let found = &checked.diagnostics;
+    if args.check {
+        run.compare(input)
+    } else {
+        run.write(input)
+    }
+}
 
-    let dest = &args.output;
-    let cannot_generate = |problems: &[Diagnostic]| {
-        let mut all = checked.diagnostics.clone();
+/// One `build` after a clean check: what it was asked, what it read, and how it reports.
+struct Run<'a> {
+    args: &'a BuildArgs,
+    timings: Option<&'a Timings>,
+    sources: &'a Sources,
+    checked: &'a pipeline::Checked,
+    targets: Targets,
+    templates: &'a Templates,
+}
+
+impl Run<'_> {
+    fn lap(&self, name: &'static str) {
+        if let Some(t) = self.timings {
+            t.lap(name);
+        }
+    }
+
+    fn human(&self) -> bool {
+        self.args.format == CheckFormat::Human
+    }
+
+    /// Findings in the format asked for, on stdout.
+    fn print(&self, diags: &[Diagnostic]) {
+        let sources = self.sources;
+        let text = match self.args.format {
+            CheckFormat::Human => {
+                let color = self.args.color.enabled(Stream::Stderr);
+                let style = diagnostic::human::HumanStyle { color, width: 100 };
+                let mut s = diagnostic::human::render_human(diags, sources, style);
+                s.push_str(&diagnostic::human::summary(diags));
+                s.push('\n');
+                s
+            }
+            CheckFormat::Short => diagnostic::short::render_short(diags, sources),
+            CheckFormat::Json => {
+                diagnostic::json::render_json(self.checked.fabric_name(), diags, None, sources)
+            }
+            CheckFormat::Sarif => diagnostic::sarif::render_sarif(diags, sources),
+            CheckFormat::Github => diagnostic::github::render_github(diags, sources),
+        };
+        out(&text);
+    }
+
+    /// The check's findings after a build, unless a human build found none.
+    fn print_found(&self) {
+        let found = &self.checked.diagnostics;
+        if !found.is_empty() || !self.human() {
+            self.print(found);
+        }
+    }
+
+    /// The build's own summary: stdout for people, stderr when stdout is a document.
+    fn say(&self, text: &str) {
+        if self.human() { out(text) } else { err(text) }
+    }
+
+    fn cannot_generate(&self, problems: &[Diagnostic]) -> ExitStatus {
+        let mut all = self.checked.diagnostics.clone();
         all.extend(problems.iter().cloned());
-        print(&all);
+        self.print(&all);
         err("error: some devices cannot be generated; nothing was written\n");
         ExitStatus::Failure
-    };
-    if args.check {
+    }
+
+    /// `--check`: compares every file with the output folder; writes nothing.
+    fn compare(&self, input: BuildInput<'_>) -> ExitStatus {
+        let dest = &self.args.output;
         // Each file is compared as soon as it is rendered; the build is never held whole.
-        let compared = match generate_each(input, targets, &templates, timings, |a| {
+        let compared = match generate_each(input, self.targets, self.templates, self.timings, |a| {
             Ok::<_, Infallible>(output::compare_one(dest, &a))
         }) {
             Ok(c) => c,
-            Err(Stop::Findings(problems)) => return cannot_generate(&problems),
+            Err(Stop::Findings(problems)) => return self.cannot_generate(&problems),
             Err(Stop::Sink(never)) => match never {},
         };
-        if !found.is_empty() || !human {
-            print(found);
-        }
+        self.print_found();
         let files = compared.len() + 1;
         let diffs = output::compare_rest(dest, &input.fabric.name, compared);
-        lap("compare");
+        self.lap("compare");
         if diffs.is_empty() {
-            say(&format!("{}: up to date ({files} files)\n", dest.display()));
+            self.say(&format!("{}: up to date ({files} files)\n", dest.display()));
             return ExitStatus::Success;
         }
         let mut s = String::new();
@@ -129,61 +173,67 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
             dest.display(),
             diffs.len()
         ));
-        say(&s);
-        return ExitStatus::Failure;
+        self.say(&s);
+        ExitStatus::Failure
     }
-    // No flag makes some destinations safe: one holding an input or the current folder.
-    let inputs: Vec<PathBuf> = sources
-        .files()
-        .map(|(_, f)| f.path.clone())
-        .chain(args.templates.iter().cloned())
-        .collect();
-    if let Err(e) = output::guard::check_destination(dest, &inputs) {
-        err(&format!("error: {e}\n"));
-        return ExitStatus::Error;
-    }
-    // Files are staged as they are rendered; the destination changes only in `finish`.
-    let stage = match output::Stage::open(dest, args.force) {
-        Ok(stage) => stage,
-        Err(e) => {
+
+    /// Stages every file, then swaps the output folder in at once.
+    fn write(&self, input: BuildInput<'_>) -> ExitStatus {
+        let dest = &self.args.output;
+        // No flag makes some destinations safe: one holding an input or the current folder.
+        let inputs: Vec<PathBuf> = self
+            .sources
+            .files()
+            .map(|(_, f)| f.path.clone())
+            .chain(self.args.templates.iter().cloned())
+            .collect();
+        if let Err(e) = output::guard::check_destination(dest, &inputs) {
             err(&format!("error: {e}\n"));
             return ExitStatus::Error;
         }
-    };
-    lap("open output folder");
-    let entries = match generate_each(input, targets, &templates, timings, |a| stage.put(&a)) {
-        Ok(entries) => entries,
-        Err(Stop::Findings(problems)) => return cannot_generate(&problems),
-        Err(Stop::Sink(e)) => {
-            err(&format!("error: {e}\n"));
-            return ExitStatus::Error;
-        }
-    };
-    let finished = stage.finish(&input.fabric.name, entries);
-    lap("manifest + swap");
-    if !found.is_empty() || !human {
-        print(found);
-    }
-    match finished {
-        Ok(summary) => {
-            say(&format!(
-                "built `{}` into {}: {} files written, {} unchanged, {} removed{}\n",
-                input.fabric.name,
-                dest.display(),
-                summary.written.len(),
-                summary.unchanged,
-                summary.removed.len(),
-                if summary.foreign > 0 {
-                    format!(", {} other files kept", summary.foreign)
-                } else {
-                    String::new()
-                }
-            ));
-            ExitStatus::Success
-        }
-        Err(e) => {
-            err(&format!("error: {e}\n"));
-            ExitStatus::Error
+        // Files are staged as they are rendered; the destination changes only in `finish`.
+        let stage = match output::Stage::open(dest, self.args.force) {
+            Ok(stage) => stage,
+            Err(e) => {
+                err(&format!("error: {e}\n"));
+                return ExitStatus::Error;
+            }
+        };
+        self.lap("open output folder");
+        let entries = match generate_each(input, self.targets, self.templates, self.timings, |a| {
+            stage.put(&a)
+        }) {
+            Ok(entries) => entries,
+            Err(Stop::Findings(problems)) => return self.cannot_generate(&problems),
+            Err(Stop::Sink(e)) => {
+                err(&format!("error: {e}\n"));
+                return ExitStatus::Error;
+            }
+        };
+        let finished = stage.finish(&input.fabric.name, entries);
+        self.lap("manifest + swap");
+        self.print_found();
+        match finished {
+            Ok(summary) => {
+                self.say(&format!(
+                    "built `{}` into {}: {} files written, {} unchanged, {} removed{}\n",
+                    input.fabric.name,
+                    dest.display(),
+                    summary.written.len(),
+                    summary.unchanged,
+                    summary.removed.len(),
+                    if summary.foreign > 0 {
+                        format!(", {} other files kept", summary.foreign)
+                    } else {
+                        String::new()
+                    }
+                ));
+                ExitStatus::Success
+            }
+            Err(e) => {
+                err(&format!("error: {e}\n"));
+                ExitStatus::Error
+            }
         }
     }
 }

@@ -38,7 +38,8 @@
 use serde::Serialize;
 
 use super::context::{
-    Ecn, PauseThreshold, Release, Scheduling, SwitchContext, SwitchOs, Watchdog, WatchdogAction,
+    Ecn, PauseThreshold, QosPlan, Release, Scheduling, SwitchContext, SwitchOs, Watchdog,
+    WatchdogAction,
 };
 use super::fidelity::{self, Note, NoteKind, Property};
 use super::variants::{self, Variant};
@@ -266,7 +267,6 @@ fn watchdog(dev: &str, w: Watchdog, notes: &mut Vec<Note>) -> Result<EosWatchdog
 
 pub fn view(ctx: &SwitchContext) -> Result<(EosView, Vec<Note>), RenderError> {
     let dev = ctx.device.as_str();
-    let err = |m: String| unsupported(dev, SwitchOs::Eos, m);
     let mut notes = Vec::new();
     let watchdog = match ctx.watchdog {
         None => None,
@@ -282,27 +282,80 @@ pub fn view(ctx: &SwitchContext) -> Result<(EosView, Vec<Note>), RenderError> {
         ));
     }
     let all = variants::variants(ctx);
-    for v in &all {
-        for q in &v.ecn {
-            if let Some(e) = q.ecn
-                && e.max_bytes > MAX_ECN_BYTES
-            {
-                return Err(err(format!(
-                    "ECN max {} B on queue {}: EOS takes at most {MAX_ECN_BYTES} B",
-                    e.max_bytes, q.queue
-                )));
-            }
-        }
-    }
+    check_ecn_max(dev, &all)?;
     let profiles = all
         .iter()
         .filter(|v| v.index == 0 || !v.ports.is_empty())
         .map(|v| profile(ctx, v))
         .collect();
-    let mut clamped = None;
     let breakouts: &[crate::render::context::Breakout] =
         ctx.platform.as_ref().map_or(&[], |p| &p.breakouts);
-    let ports = ctx
+    let ports = eos_ports(ctx, &all, breakouts, &mut notes);
+
+    let (tc_queue, cos_map, dscp_map) = qos_maps(&ctx.qos);
+    queue_seven(ctx, mode, release, &mut notes)?;
+    let mmu = if mode == QueueMode::Xgs {
+        mmu(ctx, &mut notes)?
+    } else {
+        leaves_to_device(ctx, "EOS", &mut notes);
+        None
+    };
+    // EOS needs each sub-port's lanes for its speed word; a platform without cages in the
+    // catalogue leaves the breakout to the switch (FAB905).
+    let written = breakouts.iter().all(|b| b.lanes.is_some());
+    fidelity::device_managed(ctx, written, &mut notes);
+    Ok((
+        EosView {
+            load_sharing: super::lb::eos_lines(ctx),
+            hostname: ctx.device.clone(),
+            fabric: ctx.fabric.clone(),
+            description: ctx.description.as_deref().map(escape::comment_text),
+            dscp_map,
+            cos_map,
+            tc_queue,
+            watchdog,
+            queue_keyword: mode.keyword(),
+            platform: ctx.platform.as_ref().map(|p| p.name.clone()),
+            release: release.to_string(),
+            mmu,
+            profiles,
+            ports,
+        },
+        notes,
+    ))
+}
+
+/// EOS takes ECN thresholds up to `MAX_ECN_BYTES`.
+fn check_ecn_max(dev: &str, all: &[Variant]) -> Result<(), RenderError> {
+    for v in all {
+        for q in &v.ecn {
+            if let Some(e) = q.ecn
+                && e.max_bytes > MAX_ECN_BYTES
+            {
+                return Err(unsupported(
+                    dev,
+                    SwitchOs::Eos,
+                    format!(
+                        "ECN max {} B on queue {}: EOS takes at most {MAX_ECN_BYTES} B",
+                        e.max_bytes, q.queue
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The interfaces: name, description, MTU (clamped to EOS's, with a note), the variant's
+/// profile, and the breakout speed word where the platform's cages give the lanes.
+fn eos_ports(
+    ctx: &SwitchContext,
+    all: &[Variant],
+    breakouts: &[crate::render::context::Breakout],
+    notes: &mut Vec<Note>,
+) -> Vec<EosPort> {
+    let mut clamped = None;
+    let ports: Vec<EosPort> = ctx
         .ports
         .iter()
         .map(|p| {
@@ -310,7 +363,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(EosView, Vec<Note>), RenderError> {
                 .iter()
                 .find(|b| b.ports.contains(&p.index))
                 .and_then(|b| Some(format!("{}g-{}", b.speed_gbps, b.lanes?)));
-            let v = variants::variant_of(&all, &p.name);
+            let v = variants::variant_of(all, &p.name);
             if p.mtu > MAX_MTU {
                 clamped = Some(p.mtu);
             }
@@ -333,8 +386,13 @@ pub fn view(ctx: &SwitchContext) -> Result<(EosView, Vec<Note>), RenderError> {
             ),
         ));
     }
+    ports
+}
 
-    let qos = &ctx.qos;
+/// The traffic-class → queue map (where they differ), the CoS → traffic-class map and the
+/// DSCP → traffic-class map.
+#[allow(clippy::type_complexity)]
+fn qos_maps(qos: &QosPlan) -> (Vec<(u8, u8)>, Vec<(u8, u8)>, Vec<(String, u8)>) {
     let mut tc_queue: Vec<(u8, u8)> = qos
         .classes
         .iter()
@@ -372,12 +430,27 @@ pub fn view(ctx: &SwitchContext) -> Result<(EosView, Vec<Note>), RenderError> {
             dscp_map.push((dscps.join(" "), tc));
         }
     }
-    for c in qos.classes.iter().filter(|c| c.queue == 7) {
+    (tc_queue, cos_map, dscp_map)
+}
+
+/// A class on tx-queue 7: refused on Sand before `SAND_QUEUE7`, else a note of what the
+/// platform does with that queue.
+fn queue_seven(
+    ctx: &SwitchContext,
+    mode: QueueMode,
+    release: Release,
+    notes: &mut Vec<Note>,
+) -> Result<(), RenderError> {
+    for c in ctx.qos.classes.iter().filter(|c| c.queue == 7) {
         if mode == QueueMode::Sand && release < SAND_QUEUE7 {
-            return Err(err(format!(
-                "class `{}` uses tx-queue 7, which Sand (Jericho) platforms reserve for control-plane traffic before EOS {SAND_QUEUE7} (this model: EOS {release}); give the class `queue 6` or below (its priority may stay 7), or set `os eos {SAND_QUEUE7}` if the switches run it",
-                c.name
-            )));
+            return Err(unsupported(
+                &ctx.device,
+                SwitchOs::Eos,
+                format!(
+                    "class `{}` uses tx-queue 7, which Sand (Jericho) platforms reserve for control-plane traffic before EOS {SAND_QUEUE7} (this model: EOS {release}); give the class `queue 6` or below (its priority may stay 7), or set `os eos {SAND_QUEUE7}` if the switches run it",
+                    c.name
+                ),
+            ));
         }
         let text = match mode {
             QueueMode::Sand => format!(
@@ -395,35 +468,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(EosView, Vec<Note>), RenderError> {
             text,
         ));
     }
-    let mmu = if mode == QueueMode::Xgs {
-        mmu(ctx, &mut notes)?
-    } else {
-        leaves_to_device(ctx, "EOS", &mut notes);
-        None
-    };
-    // EOS needs each sub-port's lanes for its speed word; a platform without cages in the
-    // catalogue leaves the breakout to the switch (FAB905).
-    let written = breakouts.iter().all(|b| b.lanes.is_some());
-    fidelity::device_managed(ctx, written, &mut notes);
-    Ok((
-        EosView {
-            load_sharing: super::lb::eos_lines(ctx),
-            hostname: ctx.device.clone(),
-            fabric: ctx.fabric.clone(),
-            description: ctx.description.as_deref().map(escape::comment_text),
-            dscp_map,
-            cos_map,
-            tc_queue,
-            watchdog,
-            queue_keyword: mode.keyword(),
-            platform: ctx.platform.as_ref().map(|p| p.name.clone()),
-            release: release.to_string(),
-            mmu,
-            profiles,
-            ports,
-        },
-        notes,
-    ))
+    Ok(())
 }
 
 /// The XGS MMU queue profile: one per switch (`… apply` makes it the platform's), so every
