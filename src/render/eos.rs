@@ -292,7 +292,11 @@ pub fn view(ctx: &SwitchContext) -> Result<(EosView, Vec<Note>), RenderError> {
         ctx.platform.as_ref().map_or(&[], |p| &p.breakouts);
     let ports = eos_ports(ctx, &all, breakouts, &mut notes);
 
-    let (tc_queue, cos_map, dscp_map) = qos_maps(&ctx.qos);
+    let QosMaps {
+        tc_queue,
+        cos_map,
+        dscp_map,
+    } = qos_maps(&ctx.qos);
     queue_seven(ctx, mode, release, &mut notes)?;
     let mmu = if mode == QueueMode::Xgs {
         mmu(ctx, &mut notes)?
@@ -391,8 +395,7 @@ fn eos_ports(
 
 /// The traffic-class → queue map (where they differ), the CoS → traffic-class map and the
 /// DSCP → traffic-class map.
-#[allow(clippy::type_complexity)]
-fn qos_maps(qos: &QosPlan) -> (Vec<(u8, u8)>, Vec<(u8, u8)>, Vec<(String, u8)>) {
+fn qos_maps(qos: &QosPlan) -> QosMaps {
     let mut tc_queue: Vec<(u8, u8)> = qos
         .classes
         .iter()
@@ -430,7 +433,18 @@ fn qos_maps(qos: &QosPlan) -> (Vec<(u8, u8)>, Vec<(u8, u8)>, Vec<(String, u8)>) 
             dscp_map.push((dscps.join(" "), tc));
         }
     }
-    (tc_queue, cos_map, dscp_map)
+    QosMaps {
+        tc_queue,
+        cos_map,
+        dscp_map,
+    }
+}
+
+/// What `qos_maps` gives, as the view's fields of the same names.
+struct QosMaps {
+    tc_queue: Vec<(u8, u8)>,
+    cos_map: Vec<(u8, u8)>,
+    dscp_map: Vec<(String, u8)>,
 }
 
 /// A class on tx-queue 7: refused on Sand before `SAND_QUEUE7`, else a note of what the

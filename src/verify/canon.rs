@@ -352,7 +352,6 @@ pub fn compare(
 
 /// One merge of the two sorted lists: the generated paths the device lacks, and the
 /// device's paths (with their places) fabricc did not generate.
-#[allow(clippy::type_complexity)]
 fn one_side_only<'c>(
     expected: &'c Canon,
     actual: &'c Canon,
