@@ -23,7 +23,6 @@ mod import_roles;
 mod injection;
 mod module_structure;
 mod parse;
-mod physics;
 mod physics_passes;
 mod pipeline_props;
 mod platforms;

@@ -64,3 +64,7 @@ pub(crate) fn saturate(value: u128) -> u64 {
 pub(crate) fn ceil_div(a: u128, b: u128) -> u128 {
     if b == 0 { 0 } else { a.div_ceil(b) }
 }
+
+/// Properties over the whole layer (proptest), next to the formulas they hold for.
+#[cfg(test)]
+mod properties;

@@ -1,8 +1,8 @@
-//! Properties of the physics layer (`src/analysis/physics`): monotonicity of the headroom
+//! Properties of the physics layer (this module): monotonicity of the headroom
 //! formulas, cell rounding, the inverse cable length, the budget limits, and agreement of the
 //! exact SONiC Mellanox formula with a floating-point transliteration of its Lua.
 
-use fabricc::analysis::physics::{
+use super::{
     Alpha, BudgetInput, CableFit, EcnQueue, EcnViolation, EgressLimit, HeadroomInput, LuaRevision,
     Marking, PauseThreshold, Rtt, SonicHeadroomInput, Spectrum, buffer_budget, canonical_headroom,
     dynamic_pause_point, evaluate_ecn, max_cable_for_headroom, min_kmin, mlx5_xoff,
