@@ -15,7 +15,7 @@
 use std::collections::HashMap;
 
 use crate::diagnostic::{Code, Diagnostic, did_you_mean};
-use crate::model::{DEFAULT_CABLE_MM, Limits, Sourced, SwitchModel, SwitchModelId};
+use crate::model::{DEFAULT_CABLE_MM, Limits, Millimetres, Sourced, SwitchModel, SwitchModelId};
 use crate::syntax::ast::{self, TemplatePart, TierProp};
 
 use super::resolve::slot::put;
@@ -338,7 +338,9 @@ fn tier_spec<'a>(
         model_id,
         model: &models[model_id.index()],
         oversubscription: over,
-        cable: cable.unwrap_or(Sourced::default_at(DEFAULT_CABLE_MM, decl.name.span)),
+        cable: cable
+            .unwrap_or(Sourced::default_at(DEFAULT_CABLE_MM, decl.name.span))
+            .map(Millimetres),
         name: name.map(|n| n.value),
         downlinks,
         uplinks,

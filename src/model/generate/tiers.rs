@@ -1,7 +1,7 @@
 //! What tier generation produces (switches, links, tiers) and the resolved tier statements
 //! and plane it works from, shared by the steps below `generate`.
 
-use crate::model::{HostId, Sourced, SwitchModel, SwitchModelId, TierId};
+use crate::model::{HostId, Mbps, Millimetres, Sourced, SwitchModel, SwitchModelId, TierId};
 use crate::span::Span;
 use crate::syntax::ast::{self, NameTemplate};
 
@@ -39,8 +39,8 @@ pub struct GenLink {
     /// The lower end (host or lower-tier switch).
     pub down: GenEnd,
     pub up: GenEnd,
-    pub speed: u64,
-    pub cable_mm: Sourced<u64>,
+    pub speed: Mbps,
+    pub cable_mm: Sourced<Millimetres>,
     pub tier: TierId,
     pub span: Span,
 }
@@ -73,7 +73,7 @@ pub(super) struct TierSpec<'a> {
     pub(super) model_id: SwitchModelId,
     pub(super) model: &'a SwitchModel,
     pub(super) oversubscription: Option<Sourced<(u64, u64)>>,
-    pub(super) cable: Sourced<u64>,
+    pub(super) cable: Sourced<Millimetres>,
     pub(super) name: Option<&'a NameTemplate>,
     pub(super) downlinks: Option<Sourced<u64>>,
     pub(super) uplinks: Option<Sourced<u64>>,

@@ -8,6 +8,7 @@ use crate::syntax::ast;
 use super::naming::{Namer, Place};
 use super::split::choose_top_count;
 use super::tiers::{GenEnd, GenLink, GenSwitch, GenTier, Generated, Plane, TierSpec, WiredHost};
+use crate::model::Mbps;
 
 pub(super) fn wire(
     specs: &[TierSpec<'_>],
@@ -350,7 +351,7 @@ fn leaf_tier(
                     out.links.push(GenLink {
                         down: GenEnd::Host(host.id, nic as u32 * net.count + net.index),
                         up: GenEnd::Switch(idx, port),
-                        speed: port_speed.min(host.nic_speed),
+                        speed: Mbps(port_speed.min(host.nic_speed)),
                         cable_mm: leaf.cable,
                         tier: TierId(0),
                         span: leaf.decl.name.span,
@@ -386,7 +387,7 @@ fn spare_hosts(
         out.links.push(GenLink {
             down: GenEnd::Host(host.id, p.nic * net.count + net.index),
             up: GenEnd::Switch(p.leaf, p.port),
-            speed: leaf.model.port_speed(p.port).min(host.nic_speed),
+            speed: Mbps(leaf.model.port_speed(p.port).min(host.nic_speed)),
             cable_mm: leaf.cable,
             tier: TierId(0),
             span: leaf.decl.name.span,
@@ -579,10 +580,12 @@ fn top_over_spines(
                 out.links.push(GenLink {
                     down: GenEnd::Switch(sw, spine.down + q),
                     up: GenEnd::Switch(top_idx, top_port),
-                    speed: spine
-                        .model
-                        .port_speed(spine.down + q)
-                        .min(top.model.port_speed(top_port)),
+                    speed: Mbps(
+                        spine
+                            .model
+                            .port_speed(spine.down + q)
+                            .min(top.model.port_speed(top_port)),
+                    ),
                     cable_mm: top.cable,
                     tier: TierId(2),
                     span: top.decl.name.span,
@@ -615,10 +618,12 @@ fn connect(
             out.links.push(GenLink {
                 down: GenEnd::Switch(sw, lower.down + q),
                 up: GenEnd::Switch(upper_first + t, port),
-                speed: lower
-                    .model
-                    .port_speed(lower.down + q)
-                    .min(upper.model.port_speed(port)),
+                speed: Mbps(
+                    lower
+                        .model
+                        .port_speed(lower.down + q)
+                        .min(upper.model.port_speed(port)),
+                ),
                 cable_mm: upper.cable,
                 tier,
                 span: upper.decl.name.span,

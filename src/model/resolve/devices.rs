@@ -7,8 +7,8 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::model::generate::{self, GenEnd, WiredHost};
 use crate::model::names::{expand, natural_cmp};
 use crate::model::{
-    ClassOverride, DeviceId, Endpoint, Fabric, Host, HostId, Limits, Link, LinkId, Mbps,
-    Millimetres, Nic, Sourced, Switch, SwitchId, Tier, TierId, Watchdog,
+    ClassOverride, DeviceId, Endpoint, Fabric, Host, HostId, Limits, Link, LinkId, Nic, Sourced,
+    Switch, SwitchId, Tier, TierId, Watchdog,
 };
 use crate::span::Span;
 use crate::syntax::ast::{self, HostProp, NicRole, StmtKind, SwitchProp};
@@ -746,8 +746,8 @@ fn generated_links(fabric: &mut Fabric, generated: &generate::Generated, id_of_e
         fabric.links.push(Link {
             a,
             b,
-            speed: Mbps(g.speed),
-            cable_mm: g.cable_mm.map(Millimetres),
+            speed: g.speed,
+            cable_mm: g.cable_mm,
             span: g.span,
             generated: Some(g.tier),
             ecn: Vec::new(),
