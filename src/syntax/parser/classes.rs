@@ -6,14 +6,7 @@ use super::*;
 impl<'a> Parser<'a> {
     /// `class = "class" NAME block(class_prop) ;`
     pub(super) fn class(&self, i: &'a str) -> PResult<'a, ClassDecl> {
-        let (r, d) = self.named_decl(
-            i,
-            "class",
-            "a class name, such as `roce`",
-            "a class",
-            "priority 3",
-            |i| self.class_prop(i),
-        )?;
+        let (r, d) = self.named_decl(i, &CLASS_DECL, |i| self.class_prop(i))?;
         let (name, props, span) = (d.name, d.props, d.span);
         Ok((r, ClassDecl { name, props, span }))
     }

@@ -159,6 +159,43 @@ struct BlockKind {
     also: &'static [&'static str],
 }
 
+/// A declaration named once whose block is required, as its errors describe it.
+#[derive(Clone, Copy)]
+struct Declaration {
+    keyword: &'static str,
+    /// What the name should be: "a class name, such as `roce`".
+    name_hint: &'static str,
+    /// The declaration in the help: "a class".
+    what: &'static str,
+    /// The block body the help shows: `priority 3`.
+    example: &'static str,
+}
+
+const CLASS_DECL: Declaration = Declaration {
+    keyword: "class",
+    name_hint: "a class name, such as `roce`",
+    what: "a class",
+    example: "priority 3",
+};
+const SWITCH_MODEL_DECL: Declaration = Declaration {
+    keyword: "switch-model",
+    name_hint: "a switch model name, such as `s9300`",
+    what: "a switch model",
+    example: "os sonic",
+};
+const NIC_MODEL_DECL: Declaration = Declaration {
+    keyword: "nic-model",
+    name_hint: "a NIC model name, such as `cx7`",
+    what: "a NIC model",
+    example: "speed 400G",
+};
+const TIER_DECL: Declaration = Declaration {
+    keyword: "tier",
+    name_hint: "a tier name, such as `leaf`",
+    what: "a tier",
+    example: "model s9300  switches 8",
+};
+
 const STATEMENT_BLOCK: BlockKind = BlockKind {
     what: "statement",
     plural: "statements",

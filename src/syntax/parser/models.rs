@@ -6,14 +6,7 @@ use super::*;
 impl<'a> Parser<'a> {
     /// `switch_model = "switch-model" NAME block(switch_model_prop) ;`
     pub(super) fn switch_model(&self, i: &'a str) -> PResult<'a, SwitchModelDecl> {
-        let (r, d) = self.named_decl(
-            i,
-            "switch-model",
-            "a switch model name, such as `s9300`",
-            "a switch model",
-            "os sonic",
-            |i| self.switch_model_prop(i),
-        )?;
+        let (r, d) = self.named_decl(i, &SWITCH_MODEL_DECL, |i| self.switch_model_prop(i))?;
         let (name, props, span) = (d.name, d.props, d.span);
         Ok((r, SwitchModelDecl { name, props, span }))
     }
@@ -213,14 +206,7 @@ impl<'a> Parser<'a> {
 
     /// `nic_model = "nic-model" NAME block(nic_model_prop) ;`
     pub(super) fn nic_model(&self, i: &'a str) -> PResult<'a, NicModelDecl> {
-        let (r, d) = self.named_decl(
-            i,
-            "nic-model",
-            "a NIC model name, such as `cx7`",
-            "a NIC model",
-            "speed 400G",
-            |i| self.nic_model_prop(i),
-        )?;
+        let (r, d) = self.named_decl(i, &NIC_MODEL_DECL, |i| self.nic_model_prop(i))?;
         let (name, props, span) = (d.name, d.props, d.span);
         Ok((r, NicModelDecl { name, props, span }))
     }

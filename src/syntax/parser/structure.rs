@@ -85,17 +85,19 @@ impl<'a> Parser<'a> {
     }
 
     /// `KEYWORD NAME block(prop)`: a declaration named once whose block is required
-    /// (`class`, `switch-model`, `nic-model`, `tier`). `what` names it in the help ("a
-    /// class") and `example` is the block body the help shows (`priority 3`).
+    /// (`class`, `switch-model`, `nic-model`, `tier`).
     pub(super) fn named_decl<T>(
         &self,
         i: &'a str,
-        keyword: &'static str,
-        name_hint: &str,
-        what: &str,
-        example: &str,
+        decl: &Declaration,
         prop: impl FnMut(&'a str) -> PResult<'a, T>,
     ) -> PResult<'a, Declared<Ident, T>> {
+        let Declaration {
+            keyword,
+            name_hint,
+            what,
+            example,
+        } = *decl;
         let (r, ()) = self.keyword(i, keyword)?;
         let (r, name) = cut(|i| self.name(i, name_hint)).parse(r)?;
         let help = format!(

@@ -15,14 +15,7 @@ impl<'a> Parser<'a> {
                 ),
             );
         }
-        let (r, d) = self.named_decl(
-            i,
-            "tier",
-            "a tier name, such as `leaf`",
-            "a tier",
-            "model s9300  switches 8",
-            |i| self.tier_prop(i),
-        )?;
+        let (r, d) = self.named_decl(i, &TIER_DECL, |i| self.tier_prop(i))?;
         let (name, props, span) = (d.name, d.props, d.span);
         Ok((r, TierDecl { name, props, span }))
     }
