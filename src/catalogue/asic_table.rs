@@ -22,6 +22,9 @@ pub struct AsicConstants {
 /// The Spectrum generations of `asic_table.j2`. Where this table gives only the cell (and, for
 /// Spectrum-6, the pipeline latency and the extra xoff), the Spectrum-1 latencies are kept;
 /// platforms of the catalogue read their own row (`Platform::sonic_headroom_constants`).
+/// Test support (unit tests and tests/it/physics.rs), not the product's: the product reads a
+/// platform's row.
+#[cfg(any(test, feature = "internals"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Spectrum {
     Spectrum1,
@@ -32,6 +35,7 @@ pub enum Spectrum {
     Spectrum6,
 }
 
+#[cfg(any(test, feature = "internals"))]
 impl Spectrum {
     pub const ALL: [Spectrum; 6] = [
         Spectrum::Spectrum1,
