@@ -25,6 +25,8 @@ pub mod nvue;
 pub mod report;
 pub mod sonic;
 pub mod state;
+// Synthetic device state: test and bench support (tests/it, benches/verify.rs), not the product's.
+#[cfg(feature = "internals")]
 pub mod synth;
 
 use std::collections::{BTreeMap, HashMap};
@@ -32,7 +34,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::diagnostic::{Code, Diagnostic, Observed, Severity, did_you_mean};
+use crate::diagnostic::{Code, Diagnostic, Observed, did_you_mean};
 use crate::lower::Targets;
 use crate::model::Fabric;
 use crate::output::cabling;
@@ -1136,18 +1138,4 @@ fn wiring(fabric: &Fabric, reads: &mut [Read]) {
             }
         }
     }
-}
-
-/// The count of findings at each severity (for the summary line).
-pub fn severities(diags: &[Diagnostic]) -> (usize, usize) {
-    (
-        diags
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .count(),
-        diags
-            .iter()
-            .filter(|d| d.severity == Severity::Warning)
-            .count(),
-    )
 }
