@@ -37,6 +37,8 @@ pub enum Spectrum {
 
 #[cfg(any(test, feature = "internals"))]
 impl Spectrum {
+    /// For tests/it/physics.rs's proptest.
+    #[cfg(feature = "internals")]
     pub const ALL: [Spectrum; 6] = [
         Spectrum::Spectrum1,
         Spectrum::Spectrum2,

@@ -61,8 +61,8 @@ pub const YANG_HASH_FIELDS: [&str; 19] = [
 /// The list fields fabricc writes into `SWITCH_HASH|GLOBAL` (one policy for ECMP and LAG).
 pub const LIST_FIELDS: [&str; 2] = ["ecmp_hash", "lag_hash"];
 
-/// sonic-hash.yang's fields of `SWITCH_HASH|GLOBAL`.
-#[cfg(any(test, feature = "internals"))]
+/// sonic-hash.yang's fields of `SWITCH_HASH|GLOBAL` (tests/it/validate.rs only).
+#[cfg(feature = "internals")]
 pub const YANG_FIELDS: [&str; 4] = [
     "ecmp_hash",
     "lag_hash",

@@ -235,8 +235,9 @@ impl Canon {
         self.exceeded
     }
 
-    /// Test support (tests/it/verify_props.rs holds the size to the budget), not the product's.
-    #[cfg(feature = "internals")]
+    /// Test support (unit tests, and tests/it/verify_props.rs holds the size to the budget),
+    /// not the product's.
+    #[cfg(any(test, feature = "internals"))]
     pub fn len(&self) -> usize {
         self.entries.len()
     }

@@ -83,11 +83,6 @@ impl PairSample {
         }
     }
 
-    #[cfg(test)]
-    pub fn total(&self) -> u64 {
-        self.total
-    }
-
     /// The kept pairs, sorted, and the count of all pairs.
     pub fn finish(self) -> (Vec<(u32, u32)>, u64) {
         (self.kept.into_sorted_vec(), self.total)
