@@ -160,8 +160,9 @@ pub fn lower(fabric: &Fabric, targets: Targets) -> Lowered {
     lower_with_plan(fabric, targets, &headroom_plan(fabric))
 }
 
-/// [`lower`] with the headroom plan the analysis already computed and checked for this
-/// fabric (`analysis::Findings::plan`): the configs carry the numbers that were verified,
+/// Lowers every device of the selected targets (in parallel; output sorted by device name)
+/// with the headroom plan the analysis already computed and checked for this fabric
+/// (`analysis::Findings::plan`): the configs carry the numbers that were verified,
 /// and a 100,000-GPU `check` does not compute the plan twice.
 pub fn lower_with_plan(
     fabric: &Fabric,
