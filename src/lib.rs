@@ -22,7 +22,10 @@
 //! because this repository's integration tests, benches and fuzz targets drive the stages
 //! one by one) they are `pub` but hidden from the documentation and carry no stability
 //! promise. Without it they are private to the crate, so the compiler reports what nothing
-//! uses: `cargo check --lib --no-default-features` lists the dead code.
+//! uses: `cargo clippy --lib --no-default-features -- -D warnings` (run by `.ci/run`) fails on
+//! dead code. Items that only tests, benches or fuzz targets use are gated: `#[cfg(test)]`
+//! when a module's own unit tests are their only user, `#[cfg(feature = "internals")]` when
+//! the integration tests or benches need them.
 
 pub mod diagnostic;
 pub mod model;

@@ -46,7 +46,9 @@ use std::collections::BTreeSet;
 
 use rayon::prelude::*;
 
-use crate::analysis::headroom::{PortHeadroom, headroom_plan};
+use crate::analysis::headroom::PortHeadroom;
+#[cfg(feature = "internals")]
+use crate::analysis::headroom::headroom_plan;
 use crate::analysis::physics;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::qos::{ClassView, dscp_table, roce_classes};
@@ -152,12 +154,15 @@ pub struct Lowered {
 }
 
 /// Lowers every device of the selected targets, in parallel; output sorted by device name.
+/// Bench support (benches/build.rs), not the product's: the pipeline passes the plan it checked.
+#[cfg(feature = "internals")]
 pub fn lower(fabric: &Fabric, targets: Targets) -> Lowered {
     lower_with_plan(fabric, targets, &headroom_plan(fabric))
 }
 
-/// [`lower`] with the headroom plan the analysis already computed and checked for this
-/// fabric (`analysis::Findings::plan`): the configs carry the numbers that were verified,
+/// Lowers every device of the selected targets (in parallel; output sorted by device name)
+/// with the headroom plan the analysis already computed and checked for this fabric
+/// (`analysis::Findings::plan`): the configs carry the numbers that were verified,
 /// and a 100,000-GPU `check` does not compute the plan twice.
 pub fn lower_with_plan(
     fabric: &Fabric,

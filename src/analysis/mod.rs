@@ -33,17 +33,15 @@ pub struct Findings {
     pub plan: headroom::HeadroomPlan,
 }
 
-/// Runs every analysis in a fixed order.
+/// Runs every analysis in a fixed order, within the default limits. Bench support
+/// (benches/front_end.rs), not the product's: the pipeline calls `analyze_timed`.
+#[cfg(feature = "internals")]
 pub fn analyze(fabric: &Fabric) -> Findings {
-    analyze_with(fabric, &Limits::default())
+    analyze_timed(fabric, &Limits::default(), None)
 }
 
-/// [`analyze`] within `limits` (the failure-scenario work bound).
-pub fn analyze_with(fabric: &Fabric, limits: &Limits) -> Findings {
-    analyze_timed(fabric, limits, None)
-}
-
-/// [`analyze_with`], recording the deadlock proof's own wall time in `timings` (it runs
+/// Runs every analysis in a fixed order within `limits` (the failure-scenario work bound),
+/// recording the deadlock proof's own wall time in `timings` (it runs
 /// beside the other passes, so it is a part of the `analyse` stage, not a stage of its own).
 pub fn analyze_timed(
     fabric: &Fabric,

@@ -22,6 +22,9 @@ pub struct AsicConstants {
 /// The Spectrum generations of `asic_table.j2`. Where this table gives only the cell (and, for
 /// Spectrum-6, the pipeline latency and the extra xoff), the Spectrum-1 latencies are kept;
 /// platforms of the catalogue read their own row (`Platform::sonic_headroom_constants`).
+/// Test support (unit tests and analysis/physics/properties.rs), not the product's: the product reads a
+/// platform's row.
+#[cfg(any(test, feature = "internals"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Spectrum {
     Spectrum1,
@@ -32,7 +35,9 @@ pub enum Spectrum {
     Spectrum6,
 }
 
+#[cfg(any(test, feature = "internals"))]
 impl Spectrum {
+    /// For the physics properties' proptest (`analysis/physics/properties.rs`).
     pub const ALL: [Spectrum; 6] = [
         Spectrum::Spectrum1,
         Spectrum::Spectrum2,

@@ -5,9 +5,11 @@
 //! the cards' cages in slot order, each card's in port order, by the same rule a fixed box's
 //! ports take its cages (`Platform::place`).
 
+use super::PortsMisfit;
+#[cfg(test)]
+use super::check_key;
 use super::platform::{CageGroup, Linecard, Platform};
 use super::port_group::PortGroup;
-use super::{PortsMisfit, check_key};
 
 /// The cards of one model, in slot order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -172,6 +174,8 @@ impl Platform {
     }
 
     /// Everything inconsistent in the chassis part of this entry, appended to `errors`.
+    // The catalogue's validation runs in its tests (`catalogue::tests`), not in the product.
+    #[cfg(test)]
     pub(crate) fn validate_chassis(&self, errors: &mut Vec<String>) {
         let Some(ch) = &self.chassis else { return };
         let at = |what: &str| format!("{}: chassis {what}", self.name);

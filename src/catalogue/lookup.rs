@@ -5,6 +5,7 @@
 
 use super::asic_table::AsicConstants;
 use super::port_group::PortGroup;
+#[cfg(test)]
 use super::{check_key, valid_name};
 use crate::syntax::ast::{BufferModel, Os};
 
@@ -271,6 +272,8 @@ impl Platform {
     }
 
     /// Everything inconsistent in this entry, appended to `errors`.
+    // The catalogue's validation runs in its tests (`catalogue::tests`), not in the product.
+    #[cfg(test)]
     pub(crate) fn validate(&self, errors: &mut Vec<String>) {
         let at = |what: &str| format!("{}: {what}", self.name);
         if !valid_name(&self.name) {
@@ -365,6 +368,7 @@ impl Platform {
         self.validate_chassis(errors);
     }
 
+    #[cfg(test)]
     fn validate_sonic(&self, s: &Sonic, errors: &mut Vec<String>) {
         let at = |what: &str| format!("{}: sonic {what}", self.name);
         let key = |k: &str, place: &str, errors: &mut Vec<String>| {
@@ -430,6 +434,7 @@ impl Platform {
     }
 
     /// Every `port_config.ini` row carries the name `sonic_port_name` gives its place.
+    #[cfg(test)]
     fn validate_port_names(&self, sku: &Hwsku, errors: &mut Vec<String>) {
         let at = |what: &str| format!("{}: sonic hwsku {} {what}", self.name, sku.name);
         let Some(rows) = sku.port_config.parsed() else {

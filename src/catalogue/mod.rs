@@ -12,6 +12,8 @@
 
 pub mod asic_table;
 mod chassis;
+// The checks of `validate`, which only the tests run.
+#[cfg(test)]
 mod check;
 mod lookup;
 mod nic;
@@ -27,13 +29,12 @@ pub use chassis::{CardPort, ChassisPlace};
 pub use lookup::PortsMisfit;
 pub use nic::NicPlatform;
 pub use platform::{
-    Asic, AsicFamily, BreakoutMode, Buffer, BufferDefaults, Bytes, CageGroup, Chassis, Hwsku,
-    Linecard, Lookup, LookupRow, Mellanox, MellanoxPoolReserves, Naming, NamingRule, Num,
-    OsSupport, Platform, Pool, PortConfig, PortConfigRow, Profile, SlotRange, Sonic, SonicNames,
-    TrafficPattern,
+    AsicFamily, BreakoutMode, BufferDefaults, Chassis, Hwsku, Linecard, LookupRow, Num, Platform,
+    PortConfigRow, Sonic,
 };
 pub use source::Source;
 
+#[cfg(test)]
 pub(crate) use check::{check_key, valid_card_name, valid_name};
 
 /// The embedded data files: `(file stem, text)`. A new platform is a new line here and a new
@@ -158,17 +159,9 @@ pub fn nic_platform(name: &str) -> Option<&'static NicPlatform> {
     catalogue().nic(name)
 }
 
-/// The file stems the entries were read from, so a test can hold each entry's `name` to its
-/// file name.
-pub fn file_stems() -> impl Iterator<Item = (&'static str, &'static str)> {
-    SWITCH_FILES
-        .iter()
-        .map(|(s, _)| ("switches", *s))
-        .chain(NIC_FILES.iter().map(|(s, _)| ("nics", *s)))
-}
-
 /// Everything wrong with the catalogue's data: unknown source keys, malformed sources,
-/// inconsistent tables. Empty when the catalogue may ship.
+/// inconsistent tables. Empty when the catalogue may ship. Run by the tests below.
+#[cfg(test)]
 pub fn validate(c: &Catalogue) -> Vec<String> {
     let mut errors = Vec::new();
     for p in &c.switches {
@@ -190,6 +183,7 @@ pub fn validate(c: &Catalogue) -> Vec<String> {
 }
 
 /// Every entry of `sources` is cited by some `source:` (or `…_source:`) field.
+#[cfg(test)]
 fn unused_sources<T: serde::Serialize>(
     name: &str,
     sources: &std::collections::BTreeMap<String, Source>,

@@ -47,6 +47,8 @@ impl Reader for Memory {
 
 /// What `check --state` found.
 pub struct StateChecked {
+    /// Test support (tests/it/import.rs reads the imported text), not the product's.
+    #[cfg(feature = "internals")]
     pub imported: Imported,
     pub checked: Checked,
     /// Import findings, then the check's, pointing into the state where they can.
@@ -88,6 +90,7 @@ pub fn check_state(
     diagnostic::sort(&mut diagnostics);
     diagnostics.dedup();
     Ok(StateChecked {
+        #[cfg(feature = "internals")]
         imported,
         checked,
         diagnostics,

@@ -29,8 +29,6 @@ pub enum NoteKind {
     Inferred,
     Route,
     HostNoState,
-    /// A lossless port's headroom (PG profile `xoff`) is below what its cable needs.
-    HeadroomShort,
     /// A switch puts a class in another egress queue than the fabric's plan.
     OtherQueue,
 }
@@ -47,7 +45,6 @@ impl NoteKind {
             NoteKind::Inferred => Code::ImportInferred,
             NoteKind::Route => Code::ImportRoute,
             NoteKind::HostNoState => Code::ImportHostNoState,
-            NoteKind::HeadroomShort => Code::HeadroomTooSmall,
             NoteKind::OtherQueue => Code::ImportOtherQueue,
         }
     }
@@ -218,9 +215,6 @@ pub struct Nic {
     /// The RoCE ToS (DSCP << 2 | ECN bits).
     pub tos: Option<(u64, Ev)>,
     pub cnp_dscp: Option<(u64, Ev)>,
-    pub at: Ev,
-    /// The NIC was not found (`"state": null`).
-    pub missing: bool,
 }
 
 #[derive(Debug, Clone, Default)]

@@ -76,8 +76,6 @@ pub fn read(root: &Node, file: usize) -> Result<Host, String> {
             pfc,
             tos: get("roce_tos").and_then(|m| int(m).map(|v| (v, ev(file, m)))),
             cnp_dscp: get("cnp_dscp").and_then(|m| int(m).map(|v| (v, ev(file, m)))),
-            at: ev(file, n),
-            missing: st.is_none(),
         });
     }
     host.nics.sort_by_key(|n| n.number);

@@ -26,11 +26,16 @@
 //! `ecmp_hash_seed` in `SWITCH|switch`, which no YANG model of that commit declares, so
 //! `config reload`'s YANG check would refuse it); they stay FAB930.
 
+#[cfg(any(test, feature = "internals"))]
 use serde_json::Value;
 
 use crate::model::{HashField, LoadBalance};
 
+// YANG_HASH_FIELDS, YANG_FIELDS, YANG_ALGORITHMS and `validate` are test support (the tests below
+// and tests/it/validate.rs, which holds every generated `config_db.json` to the YANG), not the
+// product's.
 /// The `hash-field` values of sonic-hash.yang, `swHashHashFieldMap`'s keys.
+#[cfg(any(test, feature = "internals"))]
 pub const YANG_HASH_FIELDS: [&str; 19] = [
     "IN_PORT",
     "DST_MAC",
@@ -56,7 +61,8 @@ pub const YANG_HASH_FIELDS: [&str; 19] = [
 /// The list fields fabricc writes into `SWITCH_HASH|GLOBAL` (one policy for ECMP and LAG).
 pub const LIST_FIELDS: [&str; 2] = ["ecmp_hash", "lag_hash"];
 
-/// sonic-hash.yang's fields of `SWITCH_HASH|GLOBAL`.
+/// sonic-hash.yang's fields of `SWITCH_HASH|GLOBAL` (tests/it/validate.rs only).
+#[cfg(feature = "internals")]
 pub const YANG_FIELDS: [&str; 4] = [
     "ecmp_hash",
     "lag_hash",
@@ -65,6 +71,7 @@ pub const YANG_FIELDS: [&str; 4] = [
 ];
 
 /// `stypes:hash-algorithm`, `swHashAlgorithmMap` (switch_helper.cpp:45-54).
+#[cfg(any(test, feature = "internals"))]
 const YANG_ALGORITHMS: [&str; 7] = [
     "CRC",
     "XOR",
@@ -107,6 +114,7 @@ pub fn switch_hash_fields(lb: Option<&LoadBalance>) -> Option<Vec<&'static str>>
 /// Y-20: `SWITCH_HASH` as sonic-hash.yang and orchagent take it: only the `GLOBAL` entry;
 /// `ecmp_hash`/`lag_hash` non-empty lists of `hash-field` names without repeats (orchagent
 /// rejects the whole list otherwise); algorithms from `hash-algorithm`.
+#[cfg(any(test, feature = "internals"))]
 pub fn validate(table: &serde_json::Map<String, Value>) -> Vec<String> {
     let mut errs = Vec::new();
     for (key, fields) in table {
@@ -129,6 +137,7 @@ pub fn validate(table: &serde_json::Map<String, Value>) -> Vec<String> {
     errs
 }
 
+#[cfg(any(test, feature = "internals"))]
 fn list_errors(key: &str, f: &str, v: &Value) -> Vec<String> {
     let Some(items) = v.as_array() else {
         return vec![format!(

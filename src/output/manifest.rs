@@ -63,6 +63,8 @@ pub fn kind_name(kind: ArtifactKind) -> &'static str {
 }
 
 impl Manifest {
+    /// Bench support (benches/build.rs), not the product's.
+    #[cfg(feature = "internals")]
     pub fn of(fabric: &str, files: &[Artifact]) -> Manifest {
         use rayon::prelude::*;
         Manifest::from_entries(fabric, files.par_iter().map(Entry::of).collect())

@@ -347,6 +347,9 @@ fn is_executable(path: &str) -> bool {
 }
 
 /// Writes `files` (plus `manifest.json`) into `dest` as described in the module doc.
+/// Bench support (benches/build.rs, benches/verify.rs), not the product's: `build` streams
+/// each file into a [`Stage`] as it is generated.
+#[cfg(feature = "internals")]
 pub fn write(
     dest: &Path,
     fabric: &str,

@@ -56,17 +56,12 @@ const PROFILE: &str = "FABRICC_ROCE";
 pub const MMU_PROFILE: &str = "FABRICC_LOSSLESS";
 
 // The bounds are model vocabulary (the model checks `os eos RELEASE` against them).
-pub use crate::model::target::{EOS_NEWEST as NEWEST, EOS_OLDEST as OLDEST};
+pub use crate::model::target::EOS_NEWEST as NEWEST;
 /// Sand (Jericho) platforms reserve traffic class and tx-queue 7 for control-plane traffic
 /// before this release (Arista TOI, "Sand platform switches have eight queues … queue 7 is not
 /// user-configurable … As of 4.33.0F, a limited set of features are configurable on tx-queue
 /// 7", https://arista.com/zh/support/toi/tag/latency).
 pub const SAND_QUEUE7: Release = Release::new(4, 33);
-
-/// Whether fabricc writes EOS for `r`.
-pub fn supported(r: Release) -> bool {
-    (OLDEST..=NEWEST).contains(&r)
-}
 
 /// How EOS names a switch's egress queues, by ASIC family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,6 +92,8 @@ impl QueueMode {
     }
 }
 
+// Test support (tests/it/render_targets.rs names ports per target), not the product's.
+#[cfg(feature = "internals")]
 pub use crate::lower::vocab::eos_port_name as port_name;
 
 #[derive(Debug, Serialize)]

@@ -12,12 +12,17 @@
 
 use serde::Serialize;
 
+use super::context::{QosPlan, SwitchContext, SwitchOs};
+// The context structs `properties_of` destructures (test support, see `support`).
+#[cfg(feature = "internals")]
 use super::context::{
-    BufferPlan, ClassContext, Headroom, PortContext, QosPlan, SonicPlan, SonicPort, SwitchContext,
-    SwitchOs, Watchdog,
+    BufferPlan, ClassContext, Headroom, PortContext, SonicPlan, SonicPort, Watchdog,
 };
 
 /// A property of the resolved model that a switch target is responsible for.
+// Each variant is a row of the matrix below (test/doc support); the product's notes name only
+// some of them, so without `internals` the others are unconstructed by design.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Property {
@@ -73,6 +78,8 @@ pub enum Property {
 }
 
 impl Property {
+    // Test support (tests/it/fidelity.rs), not the product's.
+    #[cfg(feature = "internals")]
     pub const ALL: [Property; 26] = [
         Property::Identity,
         Property::Release,
@@ -135,7 +142,10 @@ impl Property {
     }
 }
 
+// The matrix is test/doc support (tests/it/fidelity.rs holds `docs/targets.md` to it), not the
+// product's: the product uses `Property`, `Note` and `device_managed`.
 /// What a target does with a property.
+#[cfg(feature = "internals")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Support {
     /// Configured as the model says; the text says how.
@@ -150,6 +160,7 @@ pub enum Support {
     NotExpressible(&'static str),
 }
 
+#[cfg(feature = "internals")]
 impl Support {
     pub fn kind(self) -> &'static str {
         match self {
@@ -173,9 +184,11 @@ impl Support {
 }
 
 /// Port speed, FEC and breakout: the same on every target.
+#[cfg(feature = "internals")]
 const PORTS: &str = "speed and FEC are the platform's; a broken-out cage's breakout is written (Junos: QFX5240 only, else FAB905)";
 
 /// The targets of this matrix, in column order.
+#[cfg(feature = "internals")]
 pub const TARGETS: [SwitchOs; 5] = [
     SwitchOs::Sonic,
     SwitchOs::Eos,
@@ -185,6 +198,7 @@ pub const TARGETS: [SwitchOs; 5] = [
 ];
 
 /// What target `os` does with `p`; `None` for targets outside this matrix (none today).
+#[cfg(feature = "internals")]
 pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
     use Property as P;
     use Support::*;
@@ -439,6 +453,7 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
 
 /// Every property a switch context carries, field by field. Destructured without `..`: a
 /// field added to a context struct breaks this function until it names its property.
+#[cfg(feature = "internals")]
 pub fn properties_of(ctx: &SwitchContext) -> Vec<Property> {
     use Property as P;
     let SwitchContext {
@@ -749,6 +764,7 @@ pub fn always_left(os: SwitchOs) -> &'static [&'static str] {
 }
 
 /// The matrix as the Markdown table `docs/targets.md` holds between its markers.
+#[cfg(feature = "internals")]
 pub fn matrix_markdown() -> String {
     let mut o = String::from("| property |");
     for os in TARGETS {
@@ -777,6 +793,7 @@ pub fn matrix_markdown() -> String {
 
 /// Every variant, by an exhaustive match: a new property fails to compile here until it is
 /// in `Property::ALL`'s order too (the test checks the two agree).
+#[cfg(feature = "internals")]
 pub fn index(p: Property) -> usize {
     match p {
         Property::Identity => 0,

@@ -434,7 +434,9 @@ pub fn cumulus_lb(ctx: &SwitchContext) -> CumulusLb {
 /// LB-1…LB-4: the load-balancing lines of a generated switch file (`file` is its name:
 /// `qos.cfg` of EOS or NX-OS, `nvue.sh`, `qos.conf`) against the grammar the sources above
 /// give, so a template or builder change cannot write a word the switch would refuse.
-/// Returns the violations, empty when the file passes.
+/// Returns the violations, empty when the file passes. Test support (the unit tests below,
+/// tests/it/build.rs and tests/it/render_targets.rs), not the product's.
+#[cfg(any(test, feature = "internals"))]
 pub fn validate_lines(file: &str, text: &str) -> Vec<String> {
     let mut errs = Vec::new();
     for (n, line) in text.lines().enumerate() {

@@ -33,7 +33,7 @@ use serde::Serialize;
 // their old paths here (`render::SwitchContext`, `render::context`, `render::sonic_hash`).
 pub use crate::lower::context::{self, *};
 pub use crate::lower::sonic_hash;
-pub use crate::lower::vocab::{EcnWritten, ecn_as_written};
+pub use crate::lower::vocab::ecn_as_written;
 pub use error::RenderError;
 pub(crate) use error::{invalid, unsupported};
 pub use fidelity::{Note, NoteKind, Property};
@@ -180,6 +180,8 @@ pub fn render_host(templates: &Templates, ctx: &HostContext) -> Result<Vec<Artif
 }
 
 /// Render every device of a build with one template environment; artifacts sorted by path.
+/// Test support (tests/it/render_targets.rs), not the product's: `output` renders per device.
+#[cfg(feature = "internals")]
 pub fn render_all(
     templates: &Templates,
     switches: &[SwitchContext],

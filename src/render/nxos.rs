@@ -52,7 +52,10 @@ pub const PAUSE_BUFFER_CABLE_M: u32 = 100;
 pub const QUEUING_POLICY: &str = "QOS_EGRESS_PORT";
 pub const INGRESS_POLICY: &str = "QOS_INGRESS_PAUSE";
 
-pub use crate::lower::vocab::{nxos_kbytes as kbytes, nxos_port_name as port_name};
+pub use crate::lower::vocab::nxos_kbytes as kbytes;
+// Test support (tests/it/render_targets.rs names ports per target), not the product's.
+#[cfg(feature = "internals")]
+pub use crate::lower::vocab::nxos_port_name as port_name;
 
 #[derive(Debug, Serialize)]
 pub struct NxosView {

@@ -208,6 +208,8 @@ pub fn list_tables(plan: &super::context::SonicPlan) -> ListTables {
 pub const MAP_NAME: &str = "FABRICC";
 const INGRESS_POOL: &str = "ingress_lossless_pool";
 
+// Test support (unit tests; tests/it/render_targets.rs names ports per target), not the product's.
+#[cfg(any(test, feature = "internals"))]
 pub use crate::lower::vocab::sonic_port_name as port_name;
 
 /// The name buffermgrd gives a traditional lossless PG profile (the tests compare with it).

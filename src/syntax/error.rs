@@ -24,8 +24,6 @@ pub enum ErrorKind {
     BadPattern,
     /// FAB007: an input limit was exceeded.
     Limit,
-    /// FAB008: the input is not text.
-    BadInput,
     /// FAB011: a statement in the wrong place.
     Misplaced,
 }
@@ -40,7 +38,6 @@ impl ErrorKind {
             ErrorKind::OutOfRange => Code::OutOfRange,
             ErrorKind::BadPattern => Code::BadPattern,
             ErrorKind::Limit => Code::LimitExceeded,
-            ErrorKind::BadInput => Code::BadInput,
             ErrorKind::Misplaced => Code::MisplacedItem,
         }
     }

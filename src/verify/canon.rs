@@ -235,6 +235,9 @@ impl Canon {
         self.exceeded
     }
 
+    /// Test support (unit tests, and tests/it/verify_props.rs holds the size to the budget),
+    /// not the product's.
+    #[cfg(any(test, feature = "internals"))]
     pub fn len(&self) -> usize {
         self.entries.len()
     }
@@ -248,10 +251,6 @@ impl Canon {
             .binary_search_by(|(k, _)| k.as_str().cmp(key))
             .ok()
             .map(|i| self.entries[i].1)
-    }
-
-    pub fn contains(&self, key: &str) -> bool {
-        self.get(key).is_some()
     }
 
     /// Whether some path is `prefix` or lies under it.

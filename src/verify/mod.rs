@@ -25,6 +25,8 @@ pub mod nvue;
 pub mod report;
 pub mod sonic;
 pub mod state;
+// Synthetic device state: test and bench support (tests/it, benches/verify.rs), not the product's.
+#[cfg(feature = "internals")]
 pub mod synth;
 mod wiring;
 
@@ -33,7 +35,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::diagnostic::{Code, Diagnostic, Observed, Severity, did_you_mean};
+use crate::diagnostic::{Code, Diagnostic, Observed, did_you_mean};
 use crate::lower::Targets;
 use crate::pipeline::Checked;
 use crate::render::{
@@ -877,18 +879,4 @@ fn removal(target: Target, form: Form, key: &str, value: Option<&str>) -> String
         Target::Switch(SwitchOs::Cumulus) => format!("`nv unset {whole}`, then `nv config apply`"),
         Target::Host => "run the host script again".to_string(),
     }
-}
-
-/// The count of findings at each severity (for the summary line).
-pub fn severities(diags: &[Diagnostic]) -> (usize, usize) {
-    (
-        diags
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .count(),
-        diags
-            .iter()
-            .filter(|d| d.severity == Severity::Warning)
-            .count(),
-    )
 }

@@ -23,7 +23,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 use petgraph::graph::{DiGraph, NodeIndex};
 
-use crate::model::{DeviceId, ExplicitPath, Fabric, HostId, SwitchId};
+use crate::model::{DeviceId, ExplicitPath, HostId, SwitchId};
 
 use super::super::routing::{Dest, Hop, Net, Table, UP, sources};
 use super::tagger::{NATIVE, PState, Qos};
@@ -58,10 +58,6 @@ impl BufferDependencyGraph {
         let i = self.graph.add_node(q);
         self.index.insert(q, i);
         i
-    }
-
-    pub fn find(&self, q: &Queue) -> Option<NodeIndex> {
-        self.index.get(q).copied()
     }
 
     /// Adds `a -> b` unless present; the first cause recorded is kept (destinations are
@@ -285,27 +281,6 @@ pub fn path_edges(qos: &Qos, net: &Net, path: &ExplicitPath, mut f: impl FnMut(Q
             prev = node;
         }
     }
-}
-
-/// The whole graph of one scenario: routed traffic for every destination, then every path.
-pub fn build(
-    fabric: &Fabric,
-    qos: &Qos,
-    net: &Net,
-    dests: &[Dest],
-    tables: &[Table],
-    paths: &[usize],
-) -> BufferDependencyGraph {
-    let mut g = BufferDependencyGraph::default();
-    for (i, (d, t)) in dests.iter().zip(tables).enumerate() {
-        dest_edges(qos, net, d, t, |a, b| g.edge(a, b, Cause::Route(i as u32)));
-    }
-    for &i in paths {
-        path_edges(qos, net, &fabric.routing.paths[i], |a, b| {
-            g.edge(a, b, Cause::Path(i as u32))
-        });
-    }
-    g
 }
 
 /// One concrete route that makes traffic toward `dest` go through `a` then `b`: the devices

@@ -71,8 +71,11 @@ pub enum Reduce {
     /// Classes when the fabric's symmetry divides the work by more than 4.
     Auto,
     /// Always classes (tests: the reduction is then exercised on small fabrics too).
+    /// Test support (tests/it/deadlock.rs), not the product's, as is `Keys`.
+    #[cfg(feature = "internals")]
     Classes,
     /// Every key proven one by one.
+    #[cfg(feature = "internals")]
     Keys,
 }
 
@@ -162,9 +165,14 @@ pub fn check(
     };
     // Classes only pay with enough symmetry; a fabric too small to matter takes them only
     // when asked (tests).
-    let classes = match settings.reduce {
-        Reduce::Keys => None,
-        Reduce::Classes | Reduce::Auto => FabricGraph::new(cx, &bundles, n).and_then(|fg| {
+    #[cfg(feature = "internals")]
+    let one_by_one = settings.reduce == Reduce::Keys;
+    #[cfg(not(feature = "internals"))]
+    let one_by_one = false;
+    let classes = if one_by_one {
+        None
+    } else {
+        FabricGraph::new(cx, &bundles, n).and_then(|fg| {
             Classes::new(
                 fg,
                 &single,
@@ -172,7 +180,7 @@ pub fn check(
                 settings.reduce == Reduce::Auto,
                 keys,
             )
-        }),
+        })
     };
     match classes {
         Some(c) => run.by_classes(&mut prover, &c, &mut out),

@@ -67,12 +67,8 @@ impl Graph {
         }
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.colour.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.colour.is_empty()
     }
 
     fn edge_colour(&self, a: u32, b: u32) -> Option<u32> {

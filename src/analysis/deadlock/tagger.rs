@@ -150,15 +150,6 @@ impl Qos {
     pub fn rewrites_anything(&self) -> bool {
         !self.rewrites.is_empty() || !self.bounce.is_empty()
     }
-
-    /// Tagger's order of priorities: the position in `bounce-tagging` when it lists the
-    /// priority, else the priority itself after every listed one.
-    pub fn rank(&self, p: u8) -> (usize, u8) {
-        match self.bounce.iter().position(|&b| b == p) {
-            Some(i) => (i, 0),
-            None => (self.bounce.len(), p),
-        }
-    }
 }
 
 /// FAB203: rewrites push a switch past the lossless priorities its model supports. One finding per

@@ -47,7 +47,9 @@ impl EgressLimit {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Marking {
-    /// WRED drops as well as marks: drops in a lossless class.
+    /// WRED drops as well as marks: drops in a lossless class. The language cannot ask for
+    /// it, so only the tests below build it (ECN-7 still judges any mode but `MarkOnly`).
+    #[cfg(test)]
     MarkAndDrop,
     MarkOnly,
     /// No ECN marking on the queue: a lossless class without congestion control.

@@ -100,6 +100,8 @@ pub struct HeadroomInput {
 
 impl HeadroomInput {
     /// The same MTU on both ends and no interface delay, as in the table of docs/physics.md §1.
+    /// Test support: the unit tests below build their inputs with it.
+    #[cfg(test)]
     pub fn symmetric(speed_mbps: u64, cable_mm: u64, mtu: u64) -> HeadroomInput {
         HeadroomInput {
             speed_mbps,

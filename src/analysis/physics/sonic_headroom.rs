@@ -33,7 +33,10 @@ use super::Ratio;
 use super::headroom::PAUSE_QUANTA;
 
 // The ASIC table is a vendor fact the catalogue keeps; re-exported at its old path.
-pub use crate::catalogue::asic_table::{AsicConstants, Spectrum};
+pub use crate::catalogue::asic_table::AsicConstants;
+// Test support (the unit tests below and analysis/physics/properties.rs), not the product's.
+#[cfg(any(test, feature = "internals"))]
+pub use crate::catalogue::asic_table::Spectrum;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SonicHeadroomInput {
@@ -78,7 +81,9 @@ pub enum SonicHeadroomError {
 pub enum LuaRevision {
     /// `e6b0c5b5d2ab` (2026-08).
     Current,
-    /// Before sonic-swss#3235 (2024-09).
+    /// Before sonic-swss#3235 (2024-09). Test support (the unit tests below and
+    /// analysis/physics/properties.rs): the product always reproduces `Current`.
+    #[cfg(any(test, feature = "internals"))]
     Pre3235,
 }
 

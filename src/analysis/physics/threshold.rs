@@ -87,6 +87,8 @@ pub struct BudgetInput {
 
 impl BudgetInput {
     /// `ports` ports, each with `priorities` lossless priorities of `headroom` bytes.
+    /// Test support (the unit tests below and analysis/physics/properties.rs), not the product's.
+    #[cfg(any(test, feature = "internals"))]
     pub fn uniform(
         buffer: u64,
         ports: u64,

@@ -51,12 +51,10 @@ pub fn destinations(fabric: &Fabric, net: &Net, intact_attach: &[Vec<u32>]) -> V
     out
 }
 
-/// Next hops toward one destination: `hops[switch * 2 + phase]`, and which of them a static
-/// route set (for provenance and for the loop search).
+/// Next hops toward one destination: `hops[switch * 2 + phase]`.
 #[derive(Debug, Clone)]
 pub struct Table {
     pub hops: Vec<Hop>,
-    pub is_static: Vec<bool>,
     /// Whether any next hop came from a static route.
     pub any_static: bool,
 }
@@ -188,13 +186,8 @@ pub fn deliverable(fabric: &Fabric, net: &Net, dest: &Dest) -> Vec<bool> {
 
 /// `hops` with the static routes of `dest` applied.
 pub fn with_static(fabric: &Fabric, net: &Net, dest: &Dest, mut hops: Vec<Hop>) -> Table {
-    let mut is_static = vec![false; hops.len()];
-    let any_static = static_routes::apply(fabric, net, dest, &mut hops, &mut is_static);
-    Table {
-        hops,
-        is_static,
-        any_static,
-    }
+    let any_static = static_routes::apply(fabric, net, dest, &mut hops);
+    Table { hops, any_static }
 }
 
 /// The switches where traffic for `dest` enters the fabric, in phase `UP`: every attachment of

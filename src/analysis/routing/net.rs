@@ -85,17 +85,13 @@ impl Endpoints {
         e
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.host.len()
     }
 
     /// The plane of endpoint `u` (0: the fabric has one plane).
     pub fn plane_of(&self, u: u32) -> u32 {
         self.plane.get(u as usize).copied().unwrap_or(0)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.host.is_empty()
     }
 
     /// The endpoint of NIC `nic` of host `h`.

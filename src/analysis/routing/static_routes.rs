@@ -28,13 +28,7 @@ pub fn matching(fabric: &Fabric, h: u32, intact_attach: &[u32]) -> Vec<usize> {
 }
 
 /// Overrides `hops` with the static routes of `dest`; returns whether any applied.
-pub fn apply(
-    fabric: &Fabric,
-    net: &Net,
-    dest: &Dest,
-    hops: &mut [Hop],
-    is_static: &mut [bool],
-) -> bool {
+pub fn apply(fabric: &Fabric, net: &Net, dest: &Dest, hops: &mut [Hop]) -> bool {
     let mut any = false;
     let mut done = vec![false; net.switches()];
     for &i in &dest.routes {
@@ -61,7 +55,6 @@ pub fn apply(
         any = true;
         for phase in 0..2 {
             hops[at as usize * 2 + phase] = hop.clone();
-            is_static[at as usize * 2 + phase] = true;
         }
     }
     any
