@@ -200,255 +200,287 @@ pub const TARGETS: [SwitchOs; 5] = [
 /// What target `os` does with `p`; `None` for targets outside this matrix (none today).
 #[cfg(feature = "internals")]
 pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
-    use Property as P;
-    use Support::*;
     let s = match os {
-        SwitchOs::Sonic => match p {
-            P::Identity => Rendered(
-                "`README.md` and `apply.sh` headers; the fragment sets no hostname, `apply.sh` checks it",
-            ),
-            P::Release => NotExpressible(
-                "`os sonic` takes no release; the tables follow sonic-buildimage@086b03bd70f9",
-            ),
-            P::Platform => Rendered(
-                "the SKU (port names, lanes), the ASIC family's tables (Spectrum or Broadcom) and the buffer model; no platform is FAB950",
-            ),
-            P::DscpClassification => {
-                Rendered("`DSCP_TO_TC_MAP` FABRICC, all 64 code points, global and per port")
-            }
-            P::ClassQueues => Rendered(
-                "`TC_TO_QUEUE_MAP`, `TC_TO_PRIORITY_GROUP_MAP`, `MAP_PFC_PRIORITY_TO_QUEUE`; PG = priority",
-            ),
-            P::CnpClass => Rendered(
-                "`SCHEDULER` STRICT on its queue; Spectrum: a one-MTU `q_cnp_profile` reserve",
-            ),
-            P::PfcPriorities => Rendered(
-                "`pfc_enable`; Spectrum also `PFC_PRIORITY_TO_PRIORITY_GROUP_MAP`, Broadcom none",
-            ),
-            P::PortPfc => Rendered("per-port `PORT_QOS_MAP.pfc_enable`"),
-            P::EcnMarking => Approximated(
-                "`WRED_PROFILE` `ecn_all`, thresholds rounded down to whole cells of the model (FAB907)",
-            ),
-            P::PortEcn => Rendered("a `WRED_PROFILE` per threshold set on each port's queue"),
-            P::Scheduling => Rendered("`SCHEDULER` DWRR weight / STRICT per queue"),
-            P::RateCap => Rendered(
-                "a `SCHEDULER` per port speed with `meter_type` bytes, `cir` = `pir` = N % of the speed in bytes/s",
-            ),
-            P::Mtu => Rendered("`PORT.mtu`"),
-            P::PortDescription => Rendered("`PORT.description`"),
-            P::PortHardware => Rendered(
-                "`PORT` speed, FEC and the SKU's lanes, fabric ports only, `BREAKOUT_CFG` of broken-out cages; lanes unlike the NIC's are FAB954",
-            ),
-            P::CableLength => Approximated(
-                "`CABLE_LENGTH`; traditional model: rounded up to a row of the SKU's `pg_profile_lookup.ini` (FAB907, none: FAB952/FAB953)",
-            ),
-            P::Headroom => Rendered(
-                "traditional: `pg_lossless_<speed>_<cable>_profile`, xoff ≥ canonical and ≥ SONiC's Mellanox formula; dynamic: `NULL`, SONiC computes it (FAB905), an override profile where that is less (FAB955); Broadcom: the SKU row, xoff ≥ canonical",
-            ),
-            P::PauseThreshold => Refused(
-                "`dynamic_th` of the lossless profiles / `default_dynamic_th`; a static `pfc-threshold` is FAB901",
-            ),
-            P::BufferPools => Rendered(
-                "SONiC's layout per family; Spectrum: sized like `buffer_pool_mellanox.lua` (traditional) or by the switch (dynamic, FAB905); Broadcom: the SKU's pools",
-            ),
-            P::QueueAlpha => {
-                Rendered("`egress_lossless_profile` of SONiC's layout (Spectrum `dynamic_th 7`)")
-            }
-            P::WatchdogEnable => Rendered("`PFC_WD` per port and `pfcwd_sw_enable`"),
-            P::WatchdogDetect => Rendered(
-                "`detection_time`; a fabric without timers gets `pfcwd start_default`'s scaling (FAB907)",
-            ),
-            P::WatchdogRestore => Rendered("`restoration_time`, scaled the same way"),
-            P::WatchdogPoll => Rendered("`PFC_WD|GLOBAL.POLL_INTERVAL`, scaled the same way"),
-            P::WatchdogAction => Rendered("`action` drop, forward or alert"),
-            P::LoadBalancing => Approximated(
-                "`hash` as `SWITCH_HASH|GLOBAL` `ecmp_hash` and `lag_hash` (none when a field has no SONiC name, `roce-qp`: FAB931); `mode`, `flowlet-gap` and `seed` are not written (FAB930): the switch keeps its own",
-            ),
-        },
-        SwitchOs::Eos => match p {
-            P::Identity => Rendered("header comment; the fragment sets no hostname"),
-            P::Release => Rendered(
-                "`os eos 4.N` (default 4.35): a class on queue 7 of a Sand platform before 4.33 is FAB901",
-            ),
-            P::Platform => Rendered(
-                "Broadcom XGS: `uc-tx-queue` and the MMU queue profile; Sand: `tx-queue`; no `platform`: `tx-queue` (FAB909); port names (breakouts `EthernetN/L`)",
-            ),
-            P::DscpClassification => Rendered("`qos map dscp … to traffic-class`, one line per TC"),
-            P::ClassQueues => Rendered(
-                "`qos map traffic-class N to tx-queue M` where they differ; `qos map cos P to traffic-class P` for lossless 0/1",
-            ),
-            P::CnpClass => Rendered("`tx-queue N` `priority strict`"),
-            P::PfcPriorities => Rendered("`priority-flow-control priority N no-drop`"),
-            P::PortPfc => Rendered("one `qos profile` per port variant"),
-            P::EcnMarking => Rendered("`random-detect ecn … bytes … max-mark-probability`"),
-            P::PortEcn => Rendered("one `qos profile` per port variant"),
-            P::Scheduling => Rendered("`priority strict` / `no priority` + `bandwidth percent`"),
-            P::RateCap => Rendered("`shape rate N percent` on the class's tx-queue"),
-            P::Mtu => Approximated("capped at 9214 (FAB907)"),
-            P::PortDescription => Rendered("`description`"),
-            P::PortHardware => DeviceManaged(PORTS),
-            P::CableLength => Approximated(
-                "XGS: through the headroom (the largest port's, FAB907); Sand: EOS sizes headroom itself (FAB905)",
-            ),
-            P::Headroom => Approximated(
-                "XGS: MMU `ingress headroom` = the largest port's xoff sum, one profile for all ports (FAB907); Sand: platform headroom (FAB905), a `headroom` override is FAB904",
-            ),
-            P::PauseThreshold => Approximated(
-                "XGS: the dynamic threshold as `ingress priority-group P threshold`; a static `pfc-threshold` is FAB904",
-            ),
-            P::BufferPools => DeviceManaged("platform MMU pools and headroom-pool limit (FAB905)"),
-            P::QueueAlpha => {
-                Approximated("XGS: MMU priority-group threshold 1/128..8; Sand: platform (FAB905)")
-            }
-            P::WatchdogEnable => Rendered("`priority-flow-control pause watchdog` per profile"),
-            P::WatchdogDetect => Approximated("`timeout`, 10 ms steps: rounded up (FAB906)"),
-            P::WatchdogRestore => Approximated("`recovery-time`, 10 ms steps: rounded up (FAB906)"),
-            P::WatchdogPoll => Rendered("`polling-interval`, up to 30 s (above: FAB901)"),
-            P::WatchdogAction => {
-                Refused("`drop` → `drop`, `alert` → `notify-only`; `forward` is FAB901")
-            }
-            P::LoadBalancing => Approximated(
-                "`hash` as `ip load-sharing trident fields ip` on Strata (Trident/Tomahawk) platforms, without `protocol` (no keyword) and not with `roce-qp`; Sand platforms and a model without `platform` keep their default (FAB930); `mode`, `flowlet-gap` and `seed` are not written (FAB930)",
-            ),
-        },
-        SwitchOs::Nxos => match p {
-            P::Identity => Rendered("header comment; the fragment sets no hostname"),
-            P::Release => NotExpressible("`os nxos` takes no release yet"),
-            P::Platform => Rendered(
-                "port names from the catalogue (`Ethernet1/N`; broken out `Ethernet1/N/M`)",
-            ),
-            P::DscpClassification => Rendered("`class-map type qos` + `set qos-group`"),
-            P::ClassQueues => Rendered("qos-group = egress queue; `pause pfc-cos` = priority"),
-            P::CnpClass => Refused("`priority level 1`; a second strict class is FAB901"),
-            P::PfcPriorities => Rendered("`pause pfc-cos N` in the network-qos policy"),
-            P::PortPfc => {
-                Refused("`priority-flow-control mode on|off` per port; other subsets FAB901")
-            }
-            P::EcnMarking => Approximated("`random-detect … kbytes … ecn`, rounded up (FAB907)"),
-            P::PortEcn => Rendered("one output queuing policy per port variant"),
-            P::Scheduling => Rendered("`priority level 1` / `bandwidth remaining percent`"),
-            P::RateCap => NotExpressible(
-                "not written: the queue is not shaped, FAB904 (no NX-OS shaping syntax verified for fabricc yet)",
-            ),
-            P::Mtu => Rendered("`mtu` per interface and network-qos class"),
-            P::PortDescription => Rendered("`description`"),
-            P::PortHardware => DeviceManaged(PORTS),
-            P::CableLength => Rendered(
-                "lossless ports over 100 m: input queuing `pause buffer-size` policy per cable group; up to 100 m the switch sizes (FAB905)",
-            ),
-            P::Headroom => Rendered(
-                "over 100 m: `pause buffer-size` = threshold + xoff; up to 100 m platform-managed (FAB905)",
-            ),
-            P::PauseThreshold => Approximated(
-                "over 100 m: static `pause-threshold` (the dynamic threshold becomes two MTUs, FAB906)",
-            ),
-            P::BufferPools => DeviceManaged("platform buffer carving (FAB905)"),
-            P::QueueAlpha => DeviceManaged("platform buffer carving (FAB905)"),
-            P::WatchdogEnable => Rendered("`priority-flow-control watch-dog-interval on`"),
-            P::WatchdogDetect => {
-                NotExpressible("platform watchdog interval; FAB904 when the fabric states `detect`")
-            }
-            P::WatchdogRestore => NotExpressible(
-                "platform restore multipliers; FAB904 when the fabric states `restore`",
-            ),
-            P::WatchdogPoll => NotExpressible(
-                "platform poll timer, 100 ms; FAB904 when the fabric states another `poll`",
-            ),
-            P::WatchdogAction => Refused("drop only; `forward` and `alert` are FAB901"),
-            P::LoadBalancing => Approximated(
-                "`hash` and `seed` as one `ip load-sharing address … [universal-id N]` line (address/port pairs; no protocol word; not with `roce-qp`); `mode` and `flowlet-gap` are not written (FAB930)",
-            ),
-        },
-        SwitchOs::Cumulus => match p {
-            P::Identity => Rendered("header comment; the fragment sets no hostname"),
-            P::Release => Rendered("`os cumulus 5.N` picks the commands; default the newest"),
-            P::Platform => Rendered("port names from the catalogue (broken out `swpNsM`)"),
-            P::DscpClassification => {
-                Rendered("`qos mapping default-global dscp N switch-priority P`")
-            }
-            P::ClassQueues => Rendered("`egress-queue-mapping` switch-priority → traffic-class"),
-            P::CnpClass => Rendered("`egress-scheduler … mode strict`"),
-            P::PfcPriorities => Approximated(
-                "`qos pfc` switch-priority; more than one share Cumulus's single lossless PG (FAB906)",
-            ),
-            P::PortPfc => Refused("one PFC priority set per switch; other subsets FAB901"),
-            P::EcnMarking => {
-                Rendered("`congestion-control` thresholds in bytes; other TCs `ecn disable`")
-            }
-            P::PortEcn => Rendered("congestion-control profile per port variant (5.4+)"),
-            P::Scheduling => Rendered("`egress-scheduler` on all 8 traffic classes"),
-            P::RateCap => NotExpressible(
-                "not written: the traffic class is not shaped, FAB904 (no NVUE shaper syntax verified for fabricc yet)",
-            ),
-            P::Mtu => Rendered("`link mtu`"),
-            P::PortDescription => Rendered("`description`"),
-            P::PortHardware => DeviceManaged(PORTS),
-            P::CableLength => Rendered("one PFC profile per cable length, bound per port"),
-            P::Headroom => DeviceManaged(
-                "switchd sizes it from cable length (FAB905); a `headroom` override is FAB904",
-            ),
-            P::PauseThreshold => {
-                NotExpressible("switchd's threshold; a static `pfc-threshold` is FAB904")
-            }
-            P::BufferPools => Rendered("`traffic-pool default-lossless` / `default-lossy` percent"),
-            P::QueueAlpha => DeviceManaged("pool alpha left at the default (FAB905)"),
-            P::WatchdogEnable => {
-                Rendered("`qos pfc-watchdog state enable` per port (5.6+, else FAB908)")
-            }
-            P::WatchdogDetect => Approximated("`robustness` = detect / poll, rounded up (FAB906)"),
-            P::WatchdogRestore => NotExpressible(
-                "restores after one poll interval without pause frames (FAB904 when the fabric states a `restore` ≠ poll)",
-            ),
-            P::WatchdogPoll => Rendered("`polling-interval` (ms)"),
-            P::WatchdogAction => Refused("drop only; `forward` and `alert` are FAB901"),
-            P::LoadBalancing => Approximated(
-                "`hash` as `system forwarding ecmp-hash` (the five outer-header fields on or off, `ipv6-label` and `ingress-interface` off; `enabled`/`disabled` from 5.15); none with `roce-qp`; `seed` as `system forwarding hash-seed`; `mode adaptive` as `router adaptive-routing` on Spectrum-4 from 5.6, globally and on the switch-facing ports; `mode flowlet|per-packet` and `flowlet-gap` are not written (FAB930)",
-            ),
-        },
-        SwitchOs::Junos => match p {
-            P::Identity => Rendered("header comment; the fragment sets no host-name"),
-            P::Release => NotExpressible("`os junos` takes no release yet"),
-            P::Platform => Rendered(
-                "the catalogue's buffer sizes the partitions; port names (channelized `et-0/0/N:M`)",
-            ),
-            P::DscpClassification => Rendered("DSCP classifier, binary code points"),
-            P::ClassQueues => Rendered("`forwarding-classes class … queue-num`"),
-            P::CnpClass => Rendered("`priority strict-high` + `transmit-rate percent 5`"),
-            P::PfcPriorities => Rendered("`no-loss pfc-priority` + CN profile input/output"),
-            P::PortPfc => Rendered("one CN profile per port variant"),
-            P::EcnMarking => Approximated(
-                "`fill-level` percent of the queue's share, rounded; below 1 % or collapsed is FAB906",
-            ),
-            P::PortEcn => Rendered("one scheduler map per port variant"),
-            P::Scheduling => Rendered("`transmit-rate percent` / `priority strict-high`"),
-            P::RateCap => Rendered(
-                "`shaping-rate percent N` (and `transmit-rate percent N`) in the class's scheduler",
-            ),
-            P::Mtu => Rendered("`mtu`"),
-            P::PortDescription => Rendered("`description`"),
-            P::PortHardware => DeviceManaged(PORTS),
-            P::CableLength => Rendered("`input cable-length` per CN profile"),
-            P::Headroom => Approximated(
-                "`lossless-headroom` partition percent; Junos sizes each port from cable length (FAB905)",
-            ),
-            P::PauseThreshold => {
-                NotExpressible("Junos default threshold; a static `pfc-threshold` is FAB904")
-            }
-            P::BufferPools => {
-                Rendered("shared-buffer partitions, ingress lossless = egress lossless")
-            }
-            P::QueueAlpha => Approximated("stated in a comment; Junos keeps its dynamic threshold"),
-            P::WatchdogEnable => Rendered("`pfc-watchdog` in the CN profile"),
-            P::WatchdogDetect => Approximated("`detection` poll intervals, rounded up (FAB906)"),
-            P::WatchdogRestore => Rendered("`recovery` (ms)"),
-            P::WatchdogPoll => Rendered("`poll-interval` (ms)"),
-            P::WatchdogAction => Refused("`watchdog-action drop|forward`; `alert` is FAB901"),
-            P::LoadBalancing => Approximated(
-                "`hash` as `enhanced-hash-key family inet|inet6 no-…` for the fields left out; `roce-qp` is the QFX5240's default; `mode flowlet|per-packet` and `flowlet-gap` as `ecmp-dlb` on the QFX5230/QFX5240; `seed` and `mode adaptive` are not written (FAB930)",
-            ),
-        },
+        SwitchOs::Sonic => sonic_support(p),
+        SwitchOs::Eos => eos_support(p),
+        SwitchOs::Nxos => nxos_support(p),
+        SwitchOs::Cumulus => cumulus_support(p),
+        SwitchOs::Junos => junos_support(p),
     };
     Some(s)
+}
+
+/// What SONiC does with each property.
+#[cfg(feature = "internals")]
+fn sonic_support(p: Property) -> Support {
+    use Property as P;
+    use Support::*;
+    match p {
+        P::Identity => Rendered(
+            "`README.md` and `apply.sh` headers; the fragment sets no hostname, `apply.sh` checks it",
+        ),
+        P::Release => NotExpressible(
+            "`os sonic` takes no release; the tables follow sonic-buildimage@086b03bd70f9",
+        ),
+        P::Platform => Rendered(
+            "the SKU (port names, lanes), the ASIC family's tables (Spectrum or Broadcom) and the buffer model; no platform is FAB950",
+        ),
+        P::DscpClassification => {
+            Rendered("`DSCP_TO_TC_MAP` FABRICC, all 64 code points, global and per port")
+        }
+        P::ClassQueues => Rendered(
+            "`TC_TO_QUEUE_MAP`, `TC_TO_PRIORITY_GROUP_MAP`, `MAP_PFC_PRIORITY_TO_QUEUE`; PG = priority",
+        ),
+        P::CnpClass => {
+            Rendered("`SCHEDULER` STRICT on its queue; Spectrum: a one-MTU `q_cnp_profile` reserve")
+        }
+        P::PfcPriorities => Rendered(
+            "`pfc_enable`; Spectrum also `PFC_PRIORITY_TO_PRIORITY_GROUP_MAP`, Broadcom none",
+        ),
+        P::PortPfc => Rendered("per-port `PORT_QOS_MAP.pfc_enable`"),
+        P::EcnMarking => Approximated(
+            "`WRED_PROFILE` `ecn_all`, thresholds rounded down to whole cells of the model (FAB907)",
+        ),
+        P::PortEcn => Rendered("a `WRED_PROFILE` per threshold set on each port's queue"),
+        P::Scheduling => Rendered("`SCHEDULER` DWRR weight / STRICT per queue"),
+        P::RateCap => Rendered(
+            "a `SCHEDULER` per port speed with `meter_type` bytes, `cir` = `pir` = N % of the speed in bytes/s",
+        ),
+        P::Mtu => Rendered("`PORT.mtu`"),
+        P::PortDescription => Rendered("`PORT.description`"),
+        P::PortHardware => Rendered(
+            "`PORT` speed, FEC and the SKU's lanes, fabric ports only, `BREAKOUT_CFG` of broken-out cages; lanes unlike the NIC's are FAB954",
+        ),
+        P::CableLength => Approximated(
+            "`CABLE_LENGTH`; traditional model: rounded up to a row of the SKU's `pg_profile_lookup.ini` (FAB907, none: FAB952/FAB953)",
+        ),
+        P::Headroom => Rendered(
+            "traditional: `pg_lossless_<speed>_<cable>_profile`, xoff ≥ canonical and ≥ SONiC's Mellanox formula; dynamic: `NULL`, SONiC computes it (FAB905), an override profile where that is less (FAB955); Broadcom: the SKU row, xoff ≥ canonical",
+        ),
+        P::PauseThreshold => Refused(
+            "`dynamic_th` of the lossless profiles / `default_dynamic_th`; a static `pfc-threshold` is FAB901",
+        ),
+        P::BufferPools => Rendered(
+            "SONiC's layout per family; Spectrum: sized like `buffer_pool_mellanox.lua` (traditional) or by the switch (dynamic, FAB905); Broadcom: the SKU's pools",
+        ),
+        P::QueueAlpha => {
+            Rendered("`egress_lossless_profile` of SONiC's layout (Spectrum `dynamic_th 7`)")
+        }
+        P::WatchdogEnable => Rendered("`PFC_WD` per port and `pfcwd_sw_enable`"),
+        P::WatchdogDetect => Rendered(
+            "`detection_time`; a fabric without timers gets `pfcwd start_default`'s scaling (FAB907)",
+        ),
+        P::WatchdogRestore => Rendered("`restoration_time`, scaled the same way"),
+        P::WatchdogPoll => Rendered("`PFC_WD|GLOBAL.POLL_INTERVAL`, scaled the same way"),
+        P::WatchdogAction => Rendered("`action` drop, forward or alert"),
+        P::LoadBalancing => Approximated(
+            "`hash` as `SWITCH_HASH|GLOBAL` `ecmp_hash` and `lag_hash` (none when a field has no SONiC name, `roce-qp`: FAB931); `mode`, `flowlet-gap` and `seed` are not written (FAB930): the switch keeps its own",
+        ),
+    }
+}
+
+/// What EOS does with each property.
+#[cfg(feature = "internals")]
+fn eos_support(p: Property) -> Support {
+    use Property as P;
+    use Support::*;
+    match p {
+        P::Identity => Rendered("header comment; the fragment sets no hostname"),
+        P::Release => Rendered(
+            "`os eos 4.N` (default 4.35): a class on queue 7 of a Sand platform before 4.33 is FAB901",
+        ),
+        P::Platform => Rendered(
+            "Broadcom XGS: `uc-tx-queue` and the MMU queue profile; Sand: `tx-queue`; no `platform`: `tx-queue` (FAB909); port names (breakouts `EthernetN/L`)",
+        ),
+        P::DscpClassification => Rendered("`qos map dscp … to traffic-class`, one line per TC"),
+        P::ClassQueues => Rendered(
+            "`qos map traffic-class N to tx-queue M` where they differ; `qos map cos P to traffic-class P` for lossless 0/1",
+        ),
+        P::CnpClass => Rendered("`tx-queue N` `priority strict`"),
+        P::PfcPriorities => Rendered("`priority-flow-control priority N no-drop`"),
+        P::PortPfc => Rendered("one `qos profile` per port variant"),
+        P::EcnMarking => Rendered("`random-detect ecn … bytes … max-mark-probability`"),
+        P::PortEcn => Rendered("one `qos profile` per port variant"),
+        P::Scheduling => Rendered("`priority strict` / `no priority` + `bandwidth percent`"),
+        P::RateCap => Rendered("`shape rate N percent` on the class's tx-queue"),
+        P::Mtu => Approximated("capped at 9214 (FAB907)"),
+        P::PortDescription => Rendered("`description`"),
+        P::PortHardware => DeviceManaged(PORTS),
+        P::CableLength => Approximated(
+            "XGS: through the headroom (the largest port's, FAB907); Sand: EOS sizes headroom itself (FAB905)",
+        ),
+        P::Headroom => Approximated(
+            "XGS: MMU `ingress headroom` = the largest port's xoff sum, one profile for all ports (FAB907); Sand: platform headroom (FAB905), a `headroom` override is FAB904",
+        ),
+        P::PauseThreshold => Approximated(
+            "XGS: the dynamic threshold as `ingress priority-group P threshold`; a static `pfc-threshold` is FAB904",
+        ),
+        P::BufferPools => DeviceManaged("platform MMU pools and headroom-pool limit (FAB905)"),
+        P::QueueAlpha => {
+            Approximated("XGS: MMU priority-group threshold 1/128..8; Sand: platform (FAB905)")
+        }
+        P::WatchdogEnable => Rendered("`priority-flow-control pause watchdog` per profile"),
+        P::WatchdogDetect => Approximated("`timeout`, 10 ms steps: rounded up (FAB906)"),
+        P::WatchdogRestore => Approximated("`recovery-time`, 10 ms steps: rounded up (FAB906)"),
+        P::WatchdogPoll => Rendered("`polling-interval`, up to 30 s (above: FAB901)"),
+        P::WatchdogAction => {
+            Refused("`drop` → `drop`, `alert` → `notify-only`; `forward` is FAB901")
+        }
+        P::LoadBalancing => Approximated(
+            "`hash` as `ip load-sharing trident fields ip` on Strata (Trident/Tomahawk) platforms, without `protocol` (no keyword) and not with `roce-qp`; Sand platforms and a model without `platform` keep their default (FAB930); `mode`, `flowlet-gap` and `seed` are not written (FAB930)",
+        ),
+    }
+}
+
+/// What NX-OS does with each property.
+#[cfg(feature = "internals")]
+fn nxos_support(p: Property) -> Support {
+    use Property as P;
+    use Support::*;
+    match p {
+        P::Identity => Rendered("header comment; the fragment sets no hostname"),
+        P::Release => NotExpressible("`os nxos` takes no release yet"),
+        P::Platform => {
+            Rendered("port names from the catalogue (`Ethernet1/N`; broken out `Ethernet1/N/M`)")
+        }
+        P::DscpClassification => Rendered("`class-map type qos` + `set qos-group`"),
+        P::ClassQueues => Rendered("qos-group = egress queue; `pause pfc-cos` = priority"),
+        P::CnpClass => Refused("`priority level 1`; a second strict class is FAB901"),
+        P::PfcPriorities => Rendered("`pause pfc-cos N` in the network-qos policy"),
+        P::PortPfc => Refused("`priority-flow-control mode on|off` per port; other subsets FAB901"),
+        P::EcnMarking => Approximated("`random-detect … kbytes … ecn`, rounded up (FAB907)"),
+        P::PortEcn => Rendered("one output queuing policy per port variant"),
+        P::Scheduling => Rendered("`priority level 1` / `bandwidth remaining percent`"),
+        P::RateCap => NotExpressible(
+            "not written: the queue is not shaped, FAB904 (no NX-OS shaping syntax verified for fabricc yet)",
+        ),
+        P::Mtu => Rendered("`mtu` per interface and network-qos class"),
+        P::PortDescription => Rendered("`description`"),
+        P::PortHardware => DeviceManaged(PORTS),
+        P::CableLength => Rendered(
+            "lossless ports over 100 m: input queuing `pause buffer-size` policy per cable group; up to 100 m the switch sizes (FAB905)",
+        ),
+        P::Headroom => Rendered(
+            "over 100 m: `pause buffer-size` = threshold + xoff; up to 100 m platform-managed (FAB905)",
+        ),
+        P::PauseThreshold => Approximated(
+            "over 100 m: static `pause-threshold` (the dynamic threshold becomes two MTUs, FAB906)",
+        ),
+        P::BufferPools => DeviceManaged("platform buffer carving (FAB905)"),
+        P::QueueAlpha => DeviceManaged("platform buffer carving (FAB905)"),
+        P::WatchdogEnable => Rendered("`priority-flow-control watch-dog-interval on`"),
+        P::WatchdogDetect => {
+            NotExpressible("platform watchdog interval; FAB904 when the fabric states `detect`")
+        }
+        P::WatchdogRestore => {
+            NotExpressible("platform restore multipliers; FAB904 when the fabric states `restore`")
+        }
+        P::WatchdogPoll => NotExpressible(
+            "platform poll timer, 100 ms; FAB904 when the fabric states another `poll`",
+        ),
+        P::WatchdogAction => Refused("drop only; `forward` and `alert` are FAB901"),
+        P::LoadBalancing => Approximated(
+            "`hash` and `seed` as one `ip load-sharing address … [universal-id N]` line (address/port pairs; no protocol word; not with `roce-qp`); `mode` and `flowlet-gap` are not written (FAB930)",
+        ),
+    }
+}
+
+/// What Cumulus does with each property.
+#[cfg(feature = "internals")]
+fn cumulus_support(p: Property) -> Support {
+    use Property as P;
+    use Support::*;
+    match p {
+        P::Identity => Rendered("header comment; the fragment sets no hostname"),
+        P::Release => Rendered("`os cumulus 5.N` picks the commands; default the newest"),
+        P::Platform => Rendered("port names from the catalogue (broken out `swpNsM`)"),
+        P::DscpClassification => Rendered("`qos mapping default-global dscp N switch-priority P`"),
+        P::ClassQueues => Rendered("`egress-queue-mapping` switch-priority → traffic-class"),
+        P::CnpClass => Rendered("`egress-scheduler … mode strict`"),
+        P::PfcPriorities => Approximated(
+            "`qos pfc` switch-priority; more than one share Cumulus's single lossless PG (FAB906)",
+        ),
+        P::PortPfc => Refused("one PFC priority set per switch; other subsets FAB901"),
+        P::EcnMarking => {
+            Rendered("`congestion-control` thresholds in bytes; other TCs `ecn disable`")
+        }
+        P::PortEcn => Rendered("congestion-control profile per port variant (5.4+)"),
+        P::Scheduling => Rendered("`egress-scheduler` on all 8 traffic classes"),
+        P::RateCap => NotExpressible(
+            "not written: the traffic class is not shaped, FAB904 (no NVUE shaper syntax verified for fabricc yet)",
+        ),
+        P::Mtu => Rendered("`link mtu`"),
+        P::PortDescription => Rendered("`description`"),
+        P::PortHardware => DeviceManaged(PORTS),
+        P::CableLength => Rendered("one PFC profile per cable length, bound per port"),
+        P::Headroom => DeviceManaged(
+            "switchd sizes it from cable length (FAB905); a `headroom` override is FAB904",
+        ),
+        P::PauseThreshold => {
+            NotExpressible("switchd's threshold; a static `pfc-threshold` is FAB904")
+        }
+        P::BufferPools => Rendered("`traffic-pool default-lossless` / `default-lossy` percent"),
+        P::QueueAlpha => DeviceManaged("pool alpha left at the default (FAB905)"),
+        P::WatchdogEnable => {
+            Rendered("`qos pfc-watchdog state enable` per port (5.6+, else FAB908)")
+        }
+        P::WatchdogDetect => Approximated("`robustness` = detect / poll, rounded up (FAB906)"),
+        P::WatchdogRestore => NotExpressible(
+            "restores after one poll interval without pause frames (FAB904 when the fabric states a `restore` ≠ poll)",
+        ),
+        P::WatchdogPoll => Rendered("`polling-interval` (ms)"),
+        P::WatchdogAction => Refused("drop only; `forward` and `alert` are FAB901"),
+        P::LoadBalancing => Approximated(
+            "`hash` as `system forwarding ecmp-hash` (the five outer-header fields on or off, `ipv6-label` and `ingress-interface` off; `enabled`/`disabled` from 5.15); none with `roce-qp`; `seed` as `system forwarding hash-seed`; `mode adaptive` as `router adaptive-routing` on Spectrum-4 from 5.6, globally and on the switch-facing ports; `mode flowlet|per-packet` and `flowlet-gap` are not written (FAB930)",
+        ),
+    }
+}
+
+/// What Junos does with each property.
+#[cfg(feature = "internals")]
+fn junos_support(p: Property) -> Support {
+    use Property as P;
+    use Support::*;
+    match p {
+        P::Identity => Rendered("header comment; the fragment sets no host-name"),
+        P::Release => NotExpressible("`os junos` takes no release yet"),
+        P::Platform => Rendered(
+            "the catalogue's buffer sizes the partitions; port names (channelized `et-0/0/N:M`)",
+        ),
+        P::DscpClassification => Rendered("DSCP classifier, binary code points"),
+        P::ClassQueues => Rendered("`forwarding-classes class … queue-num`"),
+        P::CnpClass => Rendered("`priority strict-high` + `transmit-rate percent 5`"),
+        P::PfcPriorities => Rendered("`no-loss pfc-priority` + CN profile input/output"),
+        P::PortPfc => Rendered("one CN profile per port variant"),
+        P::EcnMarking => Approximated(
+            "`fill-level` percent of the queue's share, rounded; below 1 % or collapsed is FAB906",
+        ),
+        P::PortEcn => Rendered("one scheduler map per port variant"),
+        P::Scheduling => Rendered("`transmit-rate percent` / `priority strict-high`"),
+        P::RateCap => Rendered(
+            "`shaping-rate percent N` (and `transmit-rate percent N`) in the class's scheduler",
+        ),
+        P::Mtu => Rendered("`mtu`"),
+        P::PortDescription => Rendered("`description`"),
+        P::PortHardware => DeviceManaged(PORTS),
+        P::CableLength => Rendered("`input cable-length` per CN profile"),
+        P::Headroom => Approximated(
+            "`lossless-headroom` partition percent; Junos sizes each port from cable length (FAB905)",
+        ),
+        P::PauseThreshold => {
+            NotExpressible("Junos default threshold; a static `pfc-threshold` is FAB904")
+        }
+        P::BufferPools => Rendered("shared-buffer partitions, ingress lossless = egress lossless"),
+        P::QueueAlpha => Approximated("stated in a comment; Junos keeps its dynamic threshold"),
+        P::WatchdogEnable => Rendered("`pfc-watchdog` in the CN profile"),
+        P::WatchdogDetect => Approximated("`detection` poll intervals, rounded up (FAB906)"),
+        P::WatchdogRestore => Rendered("`recovery` (ms)"),
+        P::WatchdogPoll => Rendered("`poll-interval` (ms)"),
+        P::WatchdogAction => Refused("`watchdog-action drop|forward`; `alert` is FAB901"),
+        P::LoadBalancing => Approximated(
+            "`hash` as `enhanced-hash-key family inet|inet6 no-…` for the fields left out; `roce-qp` is the QFX5240's default; `mode flowlet|per-packet` and `flowlet-gap` as `ecmp-dlb` on the QFX5230/QFX5240; `seed` and `mode adaptive` are not written (FAB930)",
+        ),
+    }
 }
 
 /// Every property a switch context carries, field by field. Destructured without `..`: a
@@ -477,50 +509,7 @@ pub fn properties_of(ctx: &SwitchContext) -> Vec<Property> {
         out.push(P::LoadBalancing);
     }
     if let Some(plan) = sonic {
-        let SonicPlan {
-            platform: _,
-            hwsku: _,
-            asic: _,
-            buffer_model: _,
-            sku_ports: _,
-            cell_bytes: _,
-            traffic_pattern: _,
-            default_dynamic_th: _,
-            pools: _,
-            profiles: _,
-            ingress_profile_list: _,
-            egress_profile_list: _,
-            lossy_pg_profile: _,
-            lossless_queue_profile: _,
-            lossy_queue_profile: _,
-            cnp_queue_profile: _,
-            pfc_to_pg_map: _,
-            watchdog_scale: _,
-            breakouts: _,
-            switch_hash: _,
-            ports,
-        } = plan;
-        out.extend([
-            P::PortHardware,
-            P::BufferPools,
-            P::QueueAlpha,
-            P::Headroom,
-            P::PauseThreshold,
-            P::EcnMarking,
-            P::CnpClass,
-            P::PfcPriorities,
-            P::WatchdogDetect,
-        ]);
-        for sp in ports {
-            let SonicPort {
-                cable: _,
-                lossless_profile: _,
-                eight_lanes: _,
-                lookup_row_missing: _,
-                lanes_mismatch: _,
-            } = sp;
-            out.extend([P::CableLength, P::Headroom, P::PortHardware]);
-        }
+        sonic_plan_properties(plan, &mut out);
     }
     let QosPlan {
         classes,
@@ -529,31 +518,7 @@ pub fn properties_of(ctx: &SwitchContext) -> Vec<Property> {
     } = qos;
     out.extend([P::PfcPriorities, P::DscpClassification]);
     for c in classes {
-        let ClassContext {
-            name: _,
-            dscps: _,
-            default: _,
-            priority: _,
-            tc: _,
-            queue: _,
-            rate_percent,
-            lossless: _,
-            ecn: _,
-            scheduling: _,
-            cnp: _,
-        } = c;
-        out.extend([
-            P::Identity,
-            P::DscpClassification,
-            P::ClassQueues,
-            P::PfcPriorities,
-            P::EcnMarking,
-            P::Scheduling,
-            P::CnpClass,
-        ]);
-        if rate_percent.is_some() {
-            out.push(P::RateCap);
-        }
+        class_properties(c, &mut out);
     }
     if let Some(w) = watchdog {
         let Watchdog {
@@ -582,48 +547,136 @@ pub fn properties_of(ctx: &SwitchContext) -> Vec<Property> {
     } = buffer;
     out.extend([P::BufferPools, P::QueueAlpha]);
     for p in ports {
-        let PortContext {
-            name: _,
-            index: _,
-            speed_mbps: _,
-            mtu: _,
-            cable_m: _,
-            peer: _,
-            peer_port: _,
-            description: _,
-            lanes: _,
-            fec: _,
-            lossless_priorities: _,
-            headroom,
-            pause_threshold: _,
-            ecn: _,
-            pfc_watchdog: _,
-        } = p;
-        out.extend([
-            P::PortHardware,
-            P::Mtu,
-            P::CableLength,
-            P::PortDescription,
-            P::PortPfc,
-            P::PauseThreshold,
-            P::PortEcn,
-            P::WatchdogEnable,
-        ]);
-        for h in headroom {
-            let Headroom {
-                priority: _,
-                xoff_bytes: _,
-                xon_bytes: _,
-                size_bytes: _,
-                fixed: _,
-                formula: _,
-            } = h;
-            out.push(P::Headroom);
-        }
+        port_properties(p, &mut out);
     }
     out.sort_unstable();
     out.dedup();
     out
+}
+
+/// The properties of a SONiC plan and its ports, field by field.
+#[cfg(feature = "internals")]
+fn sonic_plan_properties(plan: &SonicPlan, out: &mut Vec<Property>) {
+    use Property as P;
+    let SonicPlan {
+        platform: _,
+        hwsku: _,
+        asic: _,
+        buffer_model: _,
+        sku_ports: _,
+        cell_bytes: _,
+        traffic_pattern: _,
+        default_dynamic_th: _,
+        pools: _,
+        profiles: _,
+        ingress_profile_list: _,
+        egress_profile_list: _,
+        lossy_pg_profile: _,
+        lossless_queue_profile: _,
+        lossy_queue_profile: _,
+        cnp_queue_profile: _,
+        pfc_to_pg_map: _,
+        watchdog_scale: _,
+        breakouts: _,
+        switch_hash: _,
+        ports,
+    } = plan;
+    out.extend([
+        P::PortHardware,
+        P::BufferPools,
+        P::QueueAlpha,
+        P::Headroom,
+        P::PauseThreshold,
+        P::EcnMarking,
+        P::CnpClass,
+        P::PfcPriorities,
+        P::WatchdogDetect,
+    ]);
+    for sp in ports {
+        let SonicPort {
+            cable: _,
+            lossless_profile: _,
+            eight_lanes: _,
+            lookup_row_missing: _,
+            lanes_mismatch: _,
+        } = sp;
+        out.extend([P::CableLength, P::Headroom, P::PortHardware]);
+    }
+}
+
+/// The properties of one class, field by field.
+#[cfg(feature = "internals")]
+fn class_properties(c: &ClassContext, out: &mut Vec<Property>) {
+    use Property as P;
+    let ClassContext {
+        name: _,
+        dscps: _,
+        default: _,
+        priority: _,
+        tc: _,
+        queue: _,
+        rate_percent,
+        lossless: _,
+        ecn: _,
+        scheduling: _,
+        cnp: _,
+    } = c;
+    out.extend([
+        P::Identity,
+        P::DscpClassification,
+        P::ClassQueues,
+        P::PfcPriorities,
+        P::EcnMarking,
+        P::Scheduling,
+        P::CnpClass,
+    ]);
+    if rate_percent.is_some() {
+        out.push(P::RateCap);
+    }
+}
+
+/// The properties of one port and its headroom, field by field.
+#[cfg(feature = "internals")]
+fn port_properties(p: &PortContext, out: &mut Vec<Property>) {
+    use Property as P;
+    let PortContext {
+        name: _,
+        index: _,
+        speed_mbps: _,
+        mtu: _,
+        cable_m: _,
+        peer: _,
+        peer_port: _,
+        description: _,
+        lanes: _,
+        fec: _,
+        lossless_priorities: _,
+        headroom,
+        pause_threshold: _,
+        ecn: _,
+        pfc_watchdog: _,
+    } = p;
+    out.extend([
+        P::PortHardware,
+        P::Mtu,
+        P::CableLength,
+        P::PortDescription,
+        P::PortPfc,
+        P::PauseThreshold,
+        P::PortEcn,
+        P::WatchdogEnable,
+    ]);
+    for h in headroom {
+        let Headroom {
+            priority: _,
+            xoff_bytes: _,
+            xon_bytes: _,
+            size_bytes: _,
+            fixed: _,
+            formula: _,
+        } = h;
+        out.push(P::Headroom);
+    }
 }
 
 /// What kind of difference a `Note` reports; each is one diagnostic code.
