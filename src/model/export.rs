@@ -2,7 +2,10 @@
 //! The document's types and its reading (`.yaml` input) are the YAML front end, in
 //! `syntax::yaml`.
 
-use crate::model::{Dscp, Fabric, RouteTarget, Scheduling, Watchdog};
+use crate::model::{
+    Class, Dscp, Fabric, Host, Link, LoadBalance, RouteTarget, Scheduling, Switch, SwitchModel,
+    Watchdog,
+};
 use crate::syntax::ast::{self, Congestion, NicRole, RoutingModel, WatchdogAction};
 
 // The document's types, at their old path too (`model::export::FabricDoc`).
@@ -112,10 +115,6 @@ fn overrides_doc(fabric: &Fabric, list: &[crate::model::ClassOverride]) -> Vec<O
 
 /// The export document of a resolved fabric.
 pub fn export(fabric: &Fabric) -> FabricDoc {
-    let target = |t: RouteTarget| match t {
-        RouteTarget::Host(h) => fabric.host(h).name.clone(),
-        RouteTarget::Switch(s) => fabric.switch(s).name.clone(),
-    };
     FabricDoc {
         version: 1,
         fabric: fabric.name.clone(),
@@ -124,83 +123,10 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
         roce_mtu: fabric.roce_mtu.value,
         rtt_ns: fabric.rtt.map(|r| r.value),
         buffer_model: fabric.buffer_model.map(|m| m.value.as_str().to_string()),
-        load_balance: fabric.load_balance.as_ref().map(|lb| LoadBalanceDoc {
-            hash: lb.hash.as_ref().map_or_else(Vec::new, |h| {
-                h.value.iter().map(|f| f.keyword().to_string()).collect()
-            }),
-            mode: lb.mode.map(|m| m.value.keyword().to_string()),
-            flowlet_gap_ns: lb.flowlet_gap.map(|g| g.value),
-            seed: lb.seed.map(|s| match s.value {
-                ast::LbSeed::PerTier => "per-tier".to_string(),
-                ast::LbSeed::Fixed(n) => n.to_string(),
-            }),
-            qps_per_connection: lb.qps_per_connection.map(|q| q.value),
-            split_data_on_qps: lb.split_data_on_qps.map(|q| q.value),
-        }),
+        load_balance: fabric.load_balance.as_ref().map(load_balance_doc),
         pfc_watchdog: watchdog_doc(fabric.watchdog.value),
-        classes: fabric
-            .classes
-            .iter()
-            .map(|c| ClassDoc {
-                name: c.name.clone(),
-                dscp: c.dscp.as_ref().map(|d| dscp_doc(&d.value)),
-                priority: c.priority.value,
-                lossless: c.lossless.value,
-                congestion: congestion_name(c.congestion.value).into(),
-                ecn: EcnDoc {
-                    enabled: c.ecn.enabled.value,
-                    min_bytes: c.ecn.min.value,
-                    max_bytes: c.ecn.max.value,
-                    probability_percent: percent(c.ecn.probability.value),
-                },
-                scheduling: scheduling_doc(c.scheduling.value),
-                pfc_threshold_bytes: c.pfc_threshold.map(|p| p.value),
-                cnp: c.cnp.is_some(),
-                traffic_class: c.traffic_class.map(|t| t.value),
-                queue: c.queue.map(|q| q.value),
-                rate_percent: c.rate.map(|r| r.value / 1000),
-                ecn_at_speed: ecn_speeds_doc(&c.ecn_speeds),
-            })
-            .collect(),
-        switch_models: fabric
-            .switch_models
-            .iter()
-            .map(|m| SwitchModelDoc {
-                name: m.name.clone(),
-                platform: m.platform.map(|p| p.name.clone()),
-                os: m.os.value.as_str().into(),
-                release: m.release.map(|r| r.value.to_string()),
-                ports: m
-                    .ports
-                    .value
-                    .iter()
-                    .map(|g| match g.breakout {
-                        None => PortGroupDoc {
-                            count: g.count,
-                            speed_mbps: g.speed,
-                            breakout: None,
-                        },
-                        Some(b) => PortGroupDoc {
-                            count: g.count / b.ways.max(1),
-                            speed_mbps: b.cage_speed,
-                            breakout: Some(BreakoutDoc {
-                                ways: b.ways,
-                                speed_mbps: g.speed,
-                            }),
-                        },
-                    })
-                    .collect(),
-                buffer_bytes: m.buffer.map(|b| b.value.get()),
-                lossless_limit: m.lossless_limit.map(|l| l.value),
-                cell_bytes: m.cell.map(|c| c.value),
-                dynamic_threshold: m.dynamic_threshold.value,
-                buffer_model: m
-                    .buffer_model
-                    .filter(|b| !b.default)
-                    .map(|b| b.value.as_str().to_string()),
-                linecards: linecards_doc(m.chassis.as_ref()),
-            })
-            .collect(),
+        classes: fabric.classes.iter().map(class_doc).collect(),
+        switch_models: fabric.switch_models.iter().map(switch_model_doc).collect(),
         nic_models: fabric
             .nic_models
             .iter()
@@ -216,113 +142,209 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
         switches: fabric
             .switches
             .iter()
-            .map(|s| SwitchDoc {
-                name: s.name.clone(),
-                model: fabric.switch_models[s.model.index()].name.clone(),
-                tier: s.tier.map(|t| t.value),
-                mtu: s.mtu.map(|m| m.value),
-                description: s.description.as_ref().map(|d| d.value.clone()),
-                pfc_watchdog: s.watchdog.map(|w| watchdog_doc(w.value)),
-                overrides: overrides_doc(fabric, &s.class_overrides),
-            })
+            .map(|s| switch_doc(fabric, s))
             .collect(),
-        hosts: fabric
-            .hosts
-            .iter()
-            .map(|h| HostDoc {
-                name: h.name.clone(),
-                nics: h
-                    .nics
-                    .iter()
-                    .map(|n| NicDoc {
-                        model: fabric.nic_models[n.model.index()].name.clone(),
-                        netdev: n.netdev.clone(),
-                        rdma_device: n.rdma_device.clone(),
-                        pci: n.pci.clone(),
-                        role: (n.role != NicRole::Backend).then(|| n.role.word().to_string()),
-                        plane: n.plane,
-                    })
-                    .collect(),
-                pfc: h.pfc.map(|p| p.value),
-                ecn_off: h.ecn_off.is_some(),
-                bond: h.bond.map(|b| b.value.word().to_string()),
-                spare: h.spare.is_some(),
-                overrides: overrides_doc(fabric, &h.class_overrides),
-            })
-            .collect(),
-        links: fabric
-            .links
-            .iter()
-            .map(|l| LinkDoc {
-                a: fabric.endpoint_name(l.a),
-                b: fabric.endpoint_name(l.b),
-                speed_mbps: l.speed.get(),
-                cable_mm: l.cable_mm.value.get(),
-                ecn: l
-                    .ecn
-                    .iter()
-                    .map(|(c, e)| LinkEcnDoc {
-                        class: fabric.class(*c).name.clone(),
-                        min_bytes: e.min.map(|v| v.value),
-                        max_bytes: e.max.map(|v| v.value),
-                        probability_percent: e.probability.map(|v| percent(v.value)),
-                    })
-                    .collect(),
-            })
-            .collect(),
-        routing: RoutingDoc {
-            model: routing_name(fabric.routing.model.value).into(),
-            routes: fabric
-                .routing
-                .routes
-                .iter()
-                .map(|r| RouteDoc {
-                    at: fabric.switch(r.at).name.clone(),
-                    to: target(r.to),
-                    via: fabric.device_name(r.via).into(),
-                })
-                .collect(),
-            fail: fabric
-                .routing
-                .fails
-                .iter()
-                .map(|f| FailDoc {
-                    a: fabric.device_name(f.a).into(),
-                    b: fabric.device_name(f.b).into(),
-                })
-                .collect(),
-            check_failures: fabric.routing.check_failures.value,
-            paths: fabric
-                .routing
-                .paths
-                .iter()
-                .map(|p| PathDoc {
-                    class: p.class.map(|c| fabric.class(c).name.clone()),
-                    hops: p
-                        .hops
-                        .iter()
-                        .map(|&d| fabric.device_name(d).to_string())
-                        .collect(),
-                })
-                .collect(),
-            rewrites: fabric
-                .routing
-                .rewrites
-                .iter()
-                .map(|r| RewriteDoc {
-                    at: fabric.switch(r.at).name.clone(),
-                    from: fabric.device_name(r.from).into(),
-                    to: fabric.device_name(r.to).into(),
-                    old: r.old,
-                    new: r.new,
-                })
-                .collect(),
-            bounce_tagging: fabric
-                .routing
-                .bounce_tagging
-                .as_ref()
-                .map(|b| b.value.clone()),
+        hosts: fabric.hosts.iter().map(|h| host_doc(fabric, h)).collect(),
+        links: fabric.links.iter().map(|l| link_doc(fabric, l)).collect(),
+        routing: routing_doc(fabric),
+    }
+}
+
+/// A class as the document writes it.
+fn class_doc(c: &Class) -> ClassDoc {
+    ClassDoc {
+        name: c.name.clone(),
+        dscp: c.dscp.as_ref().map(|d| dscp_doc(&d.value)),
+        priority: c.priority.value,
+        lossless: c.lossless.value,
+        congestion: congestion_name(c.congestion.value).into(),
+        ecn: EcnDoc {
+            enabled: c.ecn.enabled.value,
+            min_bytes: c.ecn.min.value,
+            max_bytes: c.ecn.max.value,
+            probability_percent: percent(c.ecn.probability.value),
         },
+        scheduling: scheduling_doc(c.scheduling.value),
+        pfc_threshold_bytes: c.pfc_threshold.map(|p| p.value),
+        cnp: c.cnp.is_some(),
+        traffic_class: c.traffic_class.map(|t| t.value),
+        queue: c.queue.map(|q| q.value),
+        rate_percent: c.rate.map(|r| r.value / 1000),
+        ecn_at_speed: ecn_speeds_doc(&c.ecn_speeds),
+    }
+}
+
+/// A switch model; a broken-out port group is written as its cages and their breakout.
+fn switch_model_doc(m: &SwitchModel) -> SwitchModelDoc {
+    SwitchModelDoc {
+        name: m.name.clone(),
+        platform: m.platform.map(|p| p.name.clone()),
+        os: m.os.value.as_str().into(),
+        release: m.release.map(|r| r.value.to_string()),
+        ports: m
+            .ports
+            .value
+            .iter()
+            .map(|g| match g.breakout {
+                None => PortGroupDoc {
+                    count: g.count,
+                    speed_mbps: g.speed,
+                    breakout: None,
+                },
+                Some(b) => PortGroupDoc {
+                    count: g.count / b.ways.max(1),
+                    speed_mbps: b.cage_speed,
+                    breakout: Some(BreakoutDoc {
+                        ways: b.ways,
+                        speed_mbps: g.speed,
+                    }),
+                },
+            })
+            .collect(),
+        buffer_bytes: m.buffer.map(|b| b.value.get()),
+        lossless_limit: m.lossless_limit.map(|l| l.value),
+        cell_bytes: m.cell.map(|c| c.value),
+        dynamic_threshold: m.dynamic_threshold.value,
+        buffer_model: m
+            .buffer_model
+            .filter(|b| !b.default)
+            .map(|b| b.value.as_str().to_string()),
+        linecards: linecards_doc(m.chassis.as_ref()),
+    }
+}
+
+/// A switch, by its model's name.
+fn switch_doc(fabric: &Fabric, s: &Switch) -> SwitchDoc {
+    SwitchDoc {
+        name: s.name.clone(),
+        model: fabric.switch_models[s.model.index()].name.clone(),
+        tier: s.tier.map(|t| t.value),
+        mtu: s.mtu.map(|m| m.value),
+        description: s.description.as_ref().map(|d| d.value.clone()),
+        pfc_watchdog: s.watchdog.map(|w| watchdog_doc(w.value)),
+        overrides: overrides_doc(fabric, &s.class_overrides),
+    }
+}
+
+/// A host and its NICs.
+fn host_doc(fabric: &Fabric, h: &Host) -> HostDoc {
+    HostDoc {
+        name: h.name.clone(),
+        nics: h
+            .nics
+            .iter()
+            .map(|n| NicDoc {
+                model: fabric.nic_models[n.model.index()].name.clone(),
+                netdev: n.netdev.clone(),
+                rdma_device: n.rdma_device.clone(),
+                pci: n.pci.clone(),
+                role: (n.role != NicRole::Backend).then(|| n.role.word().to_string()),
+                plane: n.plane,
+            })
+            .collect(),
+        pfc: h.pfc.map(|p| p.value),
+        ecn_off: h.ecn_off.is_some(),
+        bond: h.bond.map(|b| b.value.word().to_string()),
+        spare: h.spare.is_some(),
+        overrides: overrides_doc(fabric, &h.class_overrides),
+    }
+}
+
+/// A link by its ends' names, with its per-link ECN.
+fn link_doc(fabric: &Fabric, l: &Link) -> LinkDoc {
+    LinkDoc {
+        a: fabric.endpoint_name(l.a),
+        b: fabric.endpoint_name(l.b),
+        speed_mbps: l.speed.get(),
+        cable_mm: l.cable_mm.value.get(),
+        ecn: l
+            .ecn
+            .iter()
+            .map(|(c, e)| LinkEcnDoc {
+                class: fabric.class(*c).name.clone(),
+                min_bytes: e.min.map(|v| v.value),
+                max_bytes: e.max.map(|v| v.value),
+                probability_percent: e.probability.map(|v| percent(v.value)),
+            })
+            .collect(),
+    }
+}
+
+/// The load-balancing policy.
+fn load_balance_doc(lb: &LoadBalance) -> LoadBalanceDoc {
+    LoadBalanceDoc {
+        hash: lb.hash.as_ref().map_or_else(Vec::new, |h| {
+            h.value.iter().map(|f| f.keyword().to_string()).collect()
+        }),
+        mode: lb.mode.map(|m| m.value.keyword().to_string()),
+        flowlet_gap_ns: lb.flowlet_gap.map(|g| g.value),
+        seed: lb.seed.map(|s| match s.value {
+            ast::LbSeed::PerTier => "per-tier".to_string(),
+            ast::LbSeed::Fixed(n) => n.to_string(),
+        }),
+        qps_per_connection: lb.qps_per_connection.map(|q| q.value),
+        split_data_on_qps: lb.split_data_on_qps.map(|q| q.value),
+    }
+}
+
+/// The routing model, its explicit routes, failed links, paths and rewrites.
+fn routing_doc(fabric: &Fabric) -> RoutingDoc {
+    let target = |t: RouteTarget| match t {
+        RouteTarget::Host(h) => fabric.host(h).name.clone(),
+        RouteTarget::Switch(s) => fabric.switch(s).name.clone(),
+    };
+    RoutingDoc {
+        model: routing_name(fabric.routing.model.value).into(),
+        routes: fabric
+            .routing
+            .routes
+            .iter()
+            .map(|r| RouteDoc {
+                at: fabric.switch(r.at).name.clone(),
+                to: target(r.to),
+                via: fabric.device_name(r.via).into(),
+            })
+            .collect(),
+        fail: fabric
+            .routing
+            .fails
+            .iter()
+            .map(|f| FailDoc {
+                a: fabric.device_name(f.a).into(),
+                b: fabric.device_name(f.b).into(),
+            })
+            .collect(),
+        check_failures: fabric.routing.check_failures.value,
+        paths: fabric
+            .routing
+            .paths
+            .iter()
+            .map(|p| PathDoc {
+                class: p.class.map(|c| fabric.class(c).name.clone()),
+                hops: p
+                    .hops
+                    .iter()
+                    .map(|&d| fabric.device_name(d).to_string())
+                    .collect(),
+            })
+            .collect(),
+        rewrites: fabric
+            .routing
+            .rewrites
+            .iter()
+            .map(|r| RewriteDoc {
+                at: fabric.switch(r.at).name.clone(),
+                from: fabric.device_name(r.from).into(),
+                to: fabric.device_name(r.to).into(),
+                old: r.old,
+                new: r.new,
+            })
+            .collect(),
+        bounce_tagging: fabric
+            .routing
+            .bounce_tagging
+            .as_ref()
+            .map(|b| b.value.clone()),
     }
 }
 
