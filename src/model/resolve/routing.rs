@@ -9,6 +9,7 @@ use crate::model::{
     DeviceId, ExplicitPath, Fabric, FailedLink, HostId, LinkId, Rewrite, RouteTarget, Sourced,
     StaticRoute, SwitchId,
 };
+use crate::span::Span;
 use crate::syntax::ast::{self, RoutingModel, StmtKind};
 use crate::syntax::printer::pattern as display;
 
@@ -79,103 +80,11 @@ pub(super) fn build(
             .map(|(i, h)| (h.name.clone(), HostId(i as u32)))
             .collect(),
     };
-    fabric.routing.model = model.unwrap_or_else(|| {
-        let all_tiered = fabric.switches.iter().all(|s| s.tier.is_some());
-        let m = if all_tiered {
-            RoutingModel::Updown
-        } else {
-            RoutingModel::Shortest
-        };
-        Sourced::default_at(m, fabric.span)
-    });
-    if fabric.routing.model.value == RoutingModel::Updown && !fabric.routing.model.default {
-        for s in &fabric.switches {
-            if s.tier.is_none() {
-                diags.push(
-                    Diagnostic::new(Code::MissingProperty, s.span, format!("switch `{}` has no `tier`, which `routing updown` needs", s.name))
-                        .label("declared here")
-                        .with_secondary(fabric.routing.model.span, "up-down routing chosen here")
-                        .help("add `tier 1` (leaf), `tier 2` (spine) or `tier 3` (super-spine), or use `routing shortest`"),
-                );
-            }
-        }
-    }
+    choose_model(fabric, model, diags);
     for s in stmts {
         match &s.kind {
-            StmtKind::Route(r) => {
-                let at = devices.switch(&r.at, diags);
-                let to = match devices.device(&r.to.node) {
-                    Some(DeviceId::Host(h)) => Some(RouteTarget::Host(h)),
-                    Some(DeviceId::Switch(x)) => Some(RouteTarget::Switch(x)),
-                    None => {
-                        diags.push(devices.unknown("destination", &r.to.node, r.to.span));
-                        None
-                    }
-                };
-                let via = devices.any(&r.via, diags);
-                if let (Some(at), Some(to), Some(via)) = (at, to, via) {
-                    fabric.routing.routes.push(StaticRoute {
-                        at,
-                        to,
-                        via,
-                        span: s.span,
-                    });
-                }
-            }
-            StmtKind::Fail(f) => {
-                let (Ok(xs), Ok(ys)) = (expand(&f.a, 10_000), expand(&f.b, 10_000)) else {
-                    diags.push(
-                        Diagnostic::new(
-                            Code::LimitExceeded,
-                            s.span,
-                            "a `fail` statement may name at most 10,000 devices per side",
-                        )
-                        .label("here"),
-                    );
-                    continue;
-                };
-                for x in &xs {
-                    for y in &ys {
-                        let (Some(a), Some(b)) = (devices.device(x), devices.device(y)) else {
-                            let (bad, span) = if devices.device(x).is_none() {
-                                (x, f.a.span)
-                            } else {
-                                (y, f.b.span)
-                            };
-                            diags.push(devices.unknown("device", bad, span));
-                            continue;
-                        };
-                        let links: Vec<LinkId> = fabric
-                            .device_links(a)
-                            .into_iter()
-                            .filter(|&(_, l)| fabric.peer(l, a).device == b)
-                            .map(|(_, l)| l)
-                            .collect();
-                        if links.is_empty() {
-                            diags.push(
-                                Diagnostic::new(
-                                    Code::Undefined,
-                                    s.span,
-                                    format!("there is no link between `{x}` and `{y}`"),
-                                )
-                                .label("failed link")
-                                .help(format!(
-                                    "`fail` names an existing link; check `{}` and `{}`",
-                                    display(&f.a),
-                                    display(&f.b)
-                                )),
-                            );
-                            continue;
-                        }
-                        fabric.routing.fails.push(FailedLink {
-                            a,
-                            b,
-                            links,
-                            span: s.span,
-                        });
-                    }
-                }
-            }
+            StmtKind::Route(r) => static_route(fabric, &devices, r, s.span, diags),
+            StmtKind::Fail(f) => failed_links(fabric, &devices, f, s.span, diags),
             StmtKind::Path(p) => {
                 let class = p.class.as_ref().and_then(|c| names.class(c, diags));
                 if p.class.is_some() && class.is_none() {
@@ -207,6 +116,119 @@ pub(super) fn build(
                 }
             }
             _ => {}
+        }
+    }
+}
+
+/// The routing model: the declared one, else up-down when every switch has a tier and
+/// shortest-path otherwise; a declared up-down needs every switch's tier.
+fn choose_model(
+    fabric: &mut Fabric,
+    model: Option<Sourced<RoutingModel>>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    fabric.routing.model = model.unwrap_or_else(|| {
+        let all_tiered = fabric.switches.iter().all(|s| s.tier.is_some());
+        let m = if all_tiered {
+            RoutingModel::Updown
+        } else {
+            RoutingModel::Shortest
+        };
+        Sourced::default_at(m, fabric.span)
+    });
+    if fabric.routing.model.value == RoutingModel::Updown && !fabric.routing.model.default {
+        for s in &fabric.switches {
+            if s.tier.is_none() {
+                diags.push(
+                    Diagnostic::new(Code::MissingProperty, s.span, format!("switch `{}` has no `tier`, which `routing updown` needs", s.name))
+                        .label("declared here")
+                        .with_secondary(fabric.routing.model.span, "up-down routing chosen here")
+                        .help("add `tier 1` (leaf), `tier 2` (spine) or `tier 3` (super-spine), or use `routing shortest`"),
+                );
+            }
+        }
+    }
+}
+
+/// `route AT to DEST via HOP`.
+fn static_route(
+    fabric: &mut Fabric,
+    devices: &Devices,
+    r: &ast::RouteStmt,
+    span: Span,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let at = devices.switch(&r.at, diags);
+    let to = match devices.device(&r.to.node) {
+        Some(DeviceId::Host(h)) => Some(RouteTarget::Host(h)),
+        Some(DeviceId::Switch(x)) => Some(RouteTarget::Switch(x)),
+        None => {
+            diags.push(devices.unknown("destination", &r.to.node, r.to.span));
+            None
+        }
+    };
+    let via = devices.any(&r.via, diags);
+    if let (Some(at), Some(to), Some(via)) = (at, to, via) {
+        fabric
+            .routing
+            .routes
+            .push(StaticRoute { at, to, via, span });
+    }
+}
+
+/// `fail A -- B`: every link between each pair of the named devices.
+fn failed_links(
+    fabric: &mut Fabric,
+    devices: &Devices,
+    f: &ast::FailStmt,
+    span: Span,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let (Ok(xs), Ok(ys)) = (expand(&f.a, 10_000), expand(&f.b, 10_000)) else {
+        diags.push(
+            Diagnostic::new(
+                Code::LimitExceeded,
+                span,
+                "a `fail` statement may name at most 10,000 devices per side",
+            )
+            .label("here"),
+        );
+        return;
+    };
+    for x in &xs {
+        for y in &ys {
+            let (Some(a), Some(b)) = (devices.device(x), devices.device(y)) else {
+                let (bad, span) = if devices.device(x).is_none() {
+                    (x, f.a.span)
+                } else {
+                    (y, f.b.span)
+                };
+                diags.push(devices.unknown("device", bad, span));
+                continue;
+            };
+            let links: Vec<LinkId> = fabric
+                .device_links(a)
+                .into_iter()
+                .filter(|&(_, l)| fabric.peer(l, a).device == b)
+                .map(|(_, l)| l)
+                .collect();
+            if links.is_empty() {
+                diags.push(
+                    Diagnostic::new(
+                        Code::Undefined,
+                        span,
+                        format!("there is no link between `{x}` and `{y}`"),
+                    )
+                    .label("failed link")
+                    .help(format!(
+                        "`fail` names an existing link; check `{}` and `{}`",
+                        display(&f.a),
+                        display(&f.b)
+                    )),
+                );
+                continue;
+            }
+            fabric.routing.fails.push(FailedLink { a, b, links, span });
         }
     }
 }
