@@ -394,153 +394,188 @@ fn take_port(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Endpoint> {
     match *r {
-        Resolved::Switch(s, port) => {
-            let sw = fabric.switch(s);
-            let model = fabric.switch_model(s);
-            if let Some(p) = port {
-                let Some(slot) = sw.ports.get(p as usize) else {
-                    diags.push(
-                        Diagnostic::new(
-                            Code::PortsExceeded,
-                            raw.span,
-                            format!(
-                                "switch `{}` has {} ports, not {}",
-                                sw.name,
-                                sw.ports.len(),
-                                p + 1
-                            ),
-                        )
-                        .label("no such port")
-                        .help(format!(
-                            "model `{}` has ports 1..{}",
-                            model.name,
-                            sw.ports.len()
-                        )),
-                    );
-                    return None;
-                };
-                if let Some(other) = slot {
-                    diags.push(
-                        Diagnostic::new(
-                            Code::PortsExceeded,
-                            raw.span,
-                            format!("`{}` already carries a link", raw.name),
-                        )
-                        .label("port in use")
-                        .with_secondary(fabric.link(*other).span, "the link already on it")
-                        .help("each link end is a port of its own; pick a free port"),
-                    );
-                    return None;
-                }
-                return Some(Endpoint {
-                    device: DeviceId::Switch(s),
-                    port: p,
-                });
-            }
-            let free = sw
-                .ports
-                .iter()
-                .enumerate()
-                .filter(|(_, l)| l.is_none())
-                .map(|(i, _)| i as u32);
-            let mut any_free = false;
-            for p in free {
-                any_free = true;
-                if model.port_speed(p) >= need {
-                    return Some(Endpoint {
-                        device: DeviceId::Switch(s),
-                        port: p,
-                    });
-                }
-            }
-            let used = sw.ports.iter().filter(|p| p.is_some()).count();
-            let fastest_free = (0..sw.ports.len() as u32)
-                .filter(|&p| sw.ports[p as usize].is_none())
-                .map(|p| model.port_speed(p))
-                .max();
-            let d = if let Some(fastest) = fastest_free.filter(|_| any_free) {
-                Diagnostic::new(
-                    Code::LinkSpeed,
-                    raw.span,
-                    format!("the link needs {}G, but the fastest free port of switch `{}` runs {}G", gbps(need), sw.name, gbps(fastest)),
-                )
-                .label("no port fast enough")
-                .help(format!("a port may run a link slower than its speed, never faster; set `speed {}G` or lower on the link", gbps(fastest)))
-            } else {
-                Diagnostic::new(
-                    Code::PortsExceeded,
-                    raw.span,
-                    format!("switch `{}` has no free port: all {} of model `{}` are used", sw.name, used, model.name),
-                )
-                .label("one link too many")
-                .help("remove a link, use a model with more ports, or spread the links over more switches")
-            };
-            diags.push(d);
-            None
-        }
-        Resolved::Host(h, nic) => {
-            let host = fabric.host(h);
-            let idx = match nic {
-                Some(n) => {
-                    let Some(slot) = host.nics.get(n as usize) else {
-                        diags.push(
-                            Diagnostic::new(
-                                Code::PortsExceeded,
-                                raw.span,
-                                format!(
-                                    "host `{}` has {} NICs, not {}",
-                                    host.name,
-                                    host.nics.len(),
-                                    n + 1
-                                ),
-                            )
-                            .label("no such NIC")
-                            .help(format!("NICs are numbered 1..{}", host.nics.len())),
-                        );
-                        return None;
-                    };
-                    if let Some(other) = slot.link {
-                        diags.push(
-                            Diagnostic::new(
-                                Code::PortsExceeded,
-                                raw.span,
-                                format!("`{}` already carries a link", raw.name),
-                            )
-                            .label("NIC in use")
-                            .with_secondary(fabric.link(other).span, "the link already on it")
-                            .help("each NIC carries one link"),
-                        );
-                        return None;
-                    }
-                    n
-                }
-                // A bare host end takes a backend NIC: storage and frontend NICs are named.
-                None => match host.next_free_nic() {
-                    Some(i) => i as u32,
-                    None => {
-                        diags.push(
-                            Diagnostic::new(
-                                Code::PortsExceeded,
-                                raw.span,
-                                format!(
-                                    "host `{}` has no free NIC: all {} are linked",
-                                    host.name,
-                                    host.nics.len()
-                                ),
-                            )
-                            .label("one link too many")
-                            .help("add NICs to the host (`nic MODEL x N`), or remove a link"),
-                        );
-                        return None;
-                    }
-                },
-            };
-            Some(Endpoint {
-                device: DeviceId::Host(h),
-                port: idx,
-            })
+        Resolved::Switch(s, port) => take_switch_port(fabric, s, port, raw, need, diags),
+        Resolved::Host(h, nic) => take_nic(fabric, h, nic, raw, diags),
+    }
+}
+
+/// A switch end: the port named, or the first free port fast enough for the link.
+fn take_switch_port(
+    fabric: &Fabric,
+    s: SwitchId,
+    port: Option<u32>,
+    raw: &RawEnd,
+    need: u64,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Endpoint> {
+    let sw = fabric.switch(s);
+    let model = fabric.switch_model(s);
+    if let Some(p) = port {
+        return named_switch_port(fabric, s, p, raw, diags);
+    }
+    let free = sw
+        .ports
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.is_none())
+        .map(|(i, _)| i as u32);
+    let mut any_free = false;
+    for p in free {
+        any_free = true;
+        if model.port_speed(p) >= need {
+            return Some(Endpoint {
+                device: DeviceId::Switch(s),
+                port: p,
+            });
         }
     }
+    let used = sw.ports.iter().filter(|p| p.is_some()).count();
+    let fastest_free = (0..sw.ports.len() as u32)
+        .filter(|&p| sw.ports[p as usize].is_none())
+        .map(|p| model.port_speed(p))
+        .max();
+    let d = if let Some(fastest) = fastest_free.filter(|_| any_free) {
+        Diagnostic::new(
+            Code::LinkSpeed,
+            raw.span,
+            format!("the link needs {}G, but the fastest free port of switch `{}` runs {}G", gbps(need), sw.name, gbps(fastest)),
+        )
+        .label("no port fast enough")
+        .help(format!("a port may run a link slower than its speed, never faster; set `speed {}G` or lower on the link", gbps(fastest)))
+    } else {
+        Diagnostic::new(
+            Code::PortsExceeded,
+            raw.span,
+            format!(
+                "switch `{}` has no free port: all {} of model `{}` are used",
+                sw.name, used, model.name
+            ),
+        )
+        .label("one link too many")
+        .help("remove a link, use a model with more ports, or spread the links over more switches")
+    };
+    diags.push(d);
+    None
+}
+
+/// A switch end that names its port: it must exist and be free.
+fn named_switch_port(
+    fabric: &Fabric,
+    s: SwitchId,
+    p: u32,
+    raw: &RawEnd,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Endpoint> {
+    let sw = fabric.switch(s);
+    let model = fabric.switch_model(s);
+    let Some(slot) = sw.ports.get(p as usize) else {
+        diags.push(
+            Diagnostic::new(
+                Code::PortsExceeded,
+                raw.span,
+                format!(
+                    "switch `{}` has {} ports, not {}",
+                    sw.name,
+                    sw.ports.len(),
+                    p + 1
+                ),
+            )
+            .label("no such port")
+            .help(format!(
+                "model `{}` has ports 1..{}",
+                model.name,
+                sw.ports.len()
+            )),
+        );
+        return None;
+    };
+    if let Some(other) = slot {
+        diags.push(
+            Diagnostic::new(
+                Code::PortsExceeded,
+                raw.span,
+                format!("`{}` already carries a link", raw.name),
+            )
+            .label("port in use")
+            .with_secondary(fabric.link(*other).span, "the link already on it")
+            .help("each link end is a port of its own; pick a free port"),
+        );
+        return None;
+    }
+    Some(Endpoint {
+        device: DeviceId::Switch(s),
+        port: p,
+    })
+}
+
+/// A host end: the NIC named (it must exist and be free), else the next free backend NIC.
+fn take_nic(
+    fabric: &Fabric,
+    h: HostId,
+    nic: Option<u32>,
+    raw: &RawEnd,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Endpoint> {
+    let host = fabric.host(h);
+    let idx = match nic {
+        Some(n) => {
+            let Some(slot) = host.nics.get(n as usize) else {
+                diags.push(
+                    Diagnostic::new(
+                        Code::PortsExceeded,
+                        raw.span,
+                        format!(
+                            "host `{}` has {} NICs, not {}",
+                            host.name,
+                            host.nics.len(),
+                            n + 1
+                        ),
+                    )
+                    .label("no such NIC")
+                    .help(format!("NICs are numbered 1..{}", host.nics.len())),
+                );
+                return None;
+            };
+            if let Some(other) = slot.link {
+                diags.push(
+                    Diagnostic::new(
+                        Code::PortsExceeded,
+                        raw.span,
+                        format!("`{}` already carries a link", raw.name),
+                    )
+                    .label("NIC in use")
+                    .with_secondary(fabric.link(other).span, "the link already on it")
+                    .help("each NIC carries one link"),
+                );
+                return None;
+            }
+            n
+        }
+        // A bare host end takes a backend NIC: storage and frontend NICs are named.
+        None => match host.next_free_nic() {
+            Some(i) => i as u32,
+            None => {
+                diags.push(
+                    Diagnostic::new(
+                        Code::PortsExceeded,
+                        raw.span,
+                        format!(
+                            "host `{}` has no free NIC: all {} are linked",
+                            host.name,
+                            host.nics.len()
+                        ),
+                    )
+                    .label("one link too many")
+                    .help("add NICs to the host (`nic MODEL x N`), or remove a link"),
+                );
+                return None;
+            }
+        },
+    };
+    Some(Endpoint {
+        device: DeviceId::Host(h),
+        port: idx,
+    })
 }
 
 /// Mb/s as Gb/s for messages (`400`, `2.5`).
