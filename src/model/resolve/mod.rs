@@ -44,7 +44,104 @@ pub fn resolve(
         return (None, diags);
     };
 
-    // Gather statements; find the one fabric block.
+    let (fabric_block, stmts) = gather(files, root, &mut diags);
+    let Some(block) = fabric_block else {
+        let len = sources.get(root.id).text.len().min(1);
+        diags.push(
+            Diagnostic::new(
+                Code::MissingProperty,
+                Span::new(root.id, 0, len),
+                "there is no `fabric` block",
+            )
+            .label("in this file")
+            .help("wrap the fabric's statements in `fabric NAME { … }`"),
+        );
+        return (None, diags);
+    };
+    if !crate::model::names::is_identifier(&block.name.node) {
+        diags.push(
+            Diagnostic::new(Code::BadPattern, block.name.span, format!("`{}` is not a valid fabric name", block.name.node.escape_debug()))
+                .label("fabric name")
+                .help("a fabric name is a name (letters, digits, `_`, `.`, `-`, starting with a letter), because it reaches configs and file names"),
+        );
+    }
+
+    let settings = fabric_settings(&stmts, &mut diags);
+
+    let mut names = Names {
+        classes: HashMap::new(),
+        switch_models: HashMap::new(),
+        nic_models: HashMap::new(),
+    };
+    let class_list = declare_classes(&stmts, &mut names, &mut diags);
+    let (switch_models, nic_models) =
+        declare_models(&stmts, settings.buffer_model, &mut names, &mut diags);
+
+    let class_count = class_list.len();
+    let mut fabric = Fabric {
+        name: block.name.node.clone(),
+        span: block.name.span,
+        description: settings.description,
+        mtu: settings
+            .mtu
+            .unwrap_or(Sourced::default_at(9216, block.name.span)),
+        roce_mtu: settings
+            .roce_mtu
+            .unwrap_or(Sourced::default_at(4096, block.name.span)),
+        rtt: settings.rtt,
+        watchdog: settings
+            .watchdog
+            .unwrap_or(Sourced::default_at(DEFAULT_WATCHDOG, block.name.span)),
+        buffer_model: settings.buffer_model,
+        load_balance: settings.load_balance.map(|l| l.value),
+        classes: class_list,
+        switch_models,
+        nic_models,
+        switches: Vec::new(),
+        hosts: Vec::new(),
+        links: Vec::new(),
+        tiers: Vec::new(),
+        routing: crate::model::Routing {
+            model: Sourced::default_at(ast::RoutingModel::Updown, block.name.span),
+            routes: Vec::new(),
+            fails: Vec::new(),
+            check_failures: settings
+                .check_failures
+                .unwrap_or(Sourced::default_at(0, block.name.span)),
+            paths: Vec::new(),
+            rewrites: Vec::new(),
+            bounce_tagging: settings.bounce,
+        },
+        topology: crate::model::Topology::default(),
+    };
+
+    // Devices, generated tiers, links.
+    devices::build(&mut fabric, &stmts, &names, class_count, limits, &mut diags);
+    bonds::build(&mut fabric, &mut diags);
+    case_clashes(&fabric, &mut diags);
+    if diags.iter().any(Diagnostic::is_error) {
+        return (None, diags);
+    }
+    routing::build(
+        &mut fabric,
+        &stmts,
+        &names,
+        settings.routing_model,
+        &mut diags,
+    );
+    models_used(&fabric, &mut diags);
+    fabric.topology = crate::model::topology::build(&fabric);
+    let ok = !diags.iter().any(Diagnostic::is_error);
+    (ok.then_some(fabric), diags)
+}
+
+/// The statements of every file and of the root's one `fabric` block, and that block;
+/// a fabric block elsewhere, or a second one, is a finding.
+fn gather<'f>(
+    files: &'f [ParsedFile],
+    root: &ParsedFile,
+    diags: &mut Vec<Diagnostic>,
+) -> (Option<&'f ast::FabricBlock>, Vec<&'f ast::Stmt>) {
     let mut fabric_block: Option<&ast::FabricBlock> = None;
     let mut stmts: Vec<&ast::Stmt> = Vec::new();
     for f in files {
@@ -76,107 +173,92 @@ pub fn resolve(
             }
         }
     }
-    let Some(block) = fabric_block else {
-        let len = sources.get(root.id).text.len().min(1);
-        diags.push(
-            Diagnostic::new(
-                Code::MissingProperty,
-                Span::new(root.id, 0, len),
-                "there is no `fabric` block",
-            )
-            .label("in this file")
-            .help("wrap the fabric's statements in `fabric NAME { … }`"),
-        );
-        return (None, diags);
-    };
-    if !crate::model::names::is_identifier(&block.name.node) {
-        diags.push(
-            Diagnostic::new(Code::BadPattern, block.name.span, format!("`{}` is not a valid fabric name", block.name.node.escape_debug()))
-                .label("fabric name")
-                .help("a fabric name is a name (letters, digits, `_`, `.`, `-`, starting with a letter), because it reaches configs and file names"),
-        );
-    }
+    (fabric_block, stmts)
+}
 
-    // Fabric-level settings.
-    let mut mtu = None;
-    let mut roce_mtu = None;
-    let mut rtt = None;
-    let mut description = None;
-    let mut watchdog = None;
-    let mut routing_model = None;
-    let mut check_failures = None;
-    let mut bounce = None;
-    let mut buffer_model = None;
-    let mut load_balance: Option<Sourced<crate::model::LoadBalance>> = None;
-    for s in &stmts {
+/// The fabric-wide settings, each at most once.
+#[derive(Default)]
+struct Settings {
+    mtu: Option<Sourced<u64>>,
+    roce_mtu: Option<Sourced<u64>>,
+    rtt: Option<Sourced<u64>>,
+    description: Option<Sourced<String>>,
+    watchdog: Option<Sourced<crate::model::Watchdog>>,
+    routing_model: Option<Sourced<ast::RoutingModel>>,
+    check_failures: Option<Sourced<u8>>,
+    bounce: Option<Sourced<Vec<u8>>>,
+    buffer_model: Option<Sourced<ast::BufferModel>>,
+    load_balance: Option<Sourced<crate::model::LoadBalance>>,
+}
+
+fn fabric_settings(stmts: &[&ast::Stmt], diags: &mut Vec<Diagnostic>) -> Settings {
+    let mut set = Settings::default();
+    for s in stmts {
         let span = s.span;
         match &s.kind {
-            StmtKind::Mtu(v) => put(&mut mtu, v.node, span, "the fabric `mtu`", &mut diags),
-            StmtKind::RoceMtu(v) => put(&mut roce_mtu, v.node, span, "`roce-mtu`", &mut diags),
-            StmtKind::Rtt(v) => put(&mut rtt, v.node.0, span, "`rtt`", &mut diags),
+            StmtKind::Mtu(v) => put(&mut set.mtu, v.node, span, "the fabric `mtu`", diags),
+            StmtKind::RoceMtu(v) => put(&mut set.roce_mtu, v.node, span, "`roce-mtu`", diags),
+            StmtKind::Rtt(v) => put(&mut set.rtt, v.node.0, span, "`rtt`", diags),
             StmtKind::Description(d) => {
                 put(
-                    &mut description,
+                    &mut set.description,
                     d.node.clone(),
                     span,
                     "the fabric `description`",
-                    &mut diags,
+                    diags,
                 );
             }
             StmtKind::Watchdog(w) => {
                 put(
-                    &mut watchdog,
-                    watchdog_setting(w, &mut diags),
+                    &mut set.watchdog,
+                    watchdog_setting(w, diags),
                     span,
                     "`pfc-watchdog`",
-                    &mut diags,
+                    diags,
                 );
             }
-            StmtKind::Routing(m) => put(&mut routing_model, m.node, span, "`routing`", &mut diags),
+            StmtKind::Routing(m) => put(&mut set.routing_model, m.node, span, "`routing`", diags),
             StmtKind::CheckFailures(n) => {
                 put(
-                    &mut check_failures,
+                    &mut set.check_failures,
                     u8::try_from(n.node).unwrap_or(u8::MAX),
                     span,
                     "`check failures`",
-                    &mut diags,
+                    diags,
                 );
             }
             StmtKind::BufferModel(m) => {
-                put(
-                    &mut buffer_model,
-                    m.node,
-                    span,
-                    "`buffer-model`",
-                    &mut diags,
-                );
+                put(&mut set.buffer_model, m.node, span, "`buffer-model`", diags);
             }
             StmtKind::LoadBalance(decl) => {
-                let lb = load_balance_block(decl, &mut diags);
-                put(&mut load_balance, lb, span, "`load-balance`", &mut diags);
+                let lb = load_balance_block(decl, diags);
+                put(&mut set.load_balance, lb, span, "`load-balance`", diags);
             }
             StmtKind::BounceTagging(list) => {
                 put(
-                    &mut bounce,
+                    &mut set.bounce,
                     list.iter().map(|p| p.node).collect::<Vec<_>>(),
                     span,
                     "`bounce-tagging`",
-                    &mut diags,
+                    diags,
                 );
             }
             _ => {}
         }
     }
 
-    // Classes, in declaration order.
-    let mut names = Names {
-        classes: HashMap::new(),
-        switch_models: HashMap::new(),
-        nic_models: HashMap::new(),
-    };
+    set
+}
+
+/// The classes, in declaration order; a second class of a name is a finding.
+fn declare_classes(
+    stmts: &[&ast::Stmt],
+    names: &mut Names,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<crate::model::Class> {
     let mut class_list = Vec::new();
     let mut class_spans: HashMap<String, Span> = HashMap::new();
-    for s in &stmts {
+    for s in stmts {
         if let StmtKind::Class(decl) = &s.kind {
             if let Some(&first) = class_spans.get(&decl.name.node) {
                 diags.push(duplicate("class", &decl.name, first));
@@ -184,20 +266,27 @@ pub fn resolve(
             }
             class_spans.insert(decl.name.node.clone(), decl.name.span);
             let mut draft = classes::ClassDraft::default();
-            classes::collect(&mut draft, decl, &mut diags);
+            classes::collect(&mut draft, decl, diags);
             let id = ClassId(class_list.len() as u32);
             names.classes.insert(decl.name.node.clone(), id);
-            class_list.push(classes::finish_class(
-                &decl.name, decl.span, draft, &mut diags,
-            ));
+            class_list.push(classes::finish_class(&decl.name, decl.span, draft, diags));
         }
     }
 
-    // Models.
+    class_list
+}
+
+/// The switch and NIC models, in declaration order; the two share one namespace.
+fn declare_models(
+    stmts: &[&ast::Stmt],
+    buffer_model: Option<Sourced<ast::BufferModel>>,
+    names: &mut Names,
+    diags: &mut Vec<Diagnostic>,
+) -> (Vec<crate::model::SwitchModel>, Vec<crate::model::NicModel>) {
     let mut switch_models = Vec::new();
     let mut nic_models = Vec::new();
     let mut model_spans: HashMap<String, Span> = HashMap::new();
-    for s in &stmts {
+    for s in stmts {
         match &s.kind {
             StmtKind::SwitchModel(decl) => {
                 if let Some(&first) = model_spans.get(&decl.name.node) {
@@ -209,7 +298,7 @@ pub fn resolve(
                     decl.name.node.clone(),
                     SwitchModelId(switch_models.len() as u32),
                 );
-                switch_models.push(models::switch_model(decl, buffer_model, &mut diags));
+                switch_models.push(models::switch_model(decl, buffer_model, diags));
             }
             StmtKind::NicModel(decl) => {
                 if let Some(&first) = model_spans.get(&decl.name.node) {
@@ -220,54 +309,13 @@ pub fn resolve(
                 names
                     .nic_models
                     .insert(decl.name.node.clone(), NicModelId(nic_models.len() as u32));
-                nic_models.push(models::nic_model(decl, &mut diags));
+                nic_models.push(models::nic_model(decl, diags));
             }
             _ => {}
         }
     }
 
-    let class_count = class_list.len();
-    let mut fabric = Fabric {
-        name: block.name.node.clone(),
-        span: block.name.span,
-        description,
-        mtu: mtu.unwrap_or(Sourced::default_at(9216, block.name.span)),
-        roce_mtu: roce_mtu.unwrap_or(Sourced::default_at(4096, block.name.span)),
-        rtt,
-        watchdog: watchdog.unwrap_or(Sourced::default_at(DEFAULT_WATCHDOG, block.name.span)),
-        buffer_model,
-        load_balance: load_balance.map(|l| l.value),
-        classes: class_list,
-        switch_models,
-        nic_models,
-        switches: Vec::new(),
-        hosts: Vec::new(),
-        links: Vec::new(),
-        tiers: Vec::new(),
-        routing: crate::model::Routing {
-            model: Sourced::default_at(ast::RoutingModel::Updown, block.name.span),
-            routes: Vec::new(),
-            fails: Vec::new(),
-            check_failures: check_failures.unwrap_or(Sourced::default_at(0, block.name.span)),
-            paths: Vec::new(),
-            rewrites: Vec::new(),
-            bounce_tagging: bounce,
-        },
-        topology: crate::model::Topology::default(),
-    };
-
-    // Devices, generated tiers, links.
-    devices::build(&mut fabric, &stmts, &names, class_count, limits, &mut diags);
-    bonds::build(&mut fabric, &mut diags);
-    case_clashes(&fabric, &mut diags);
-    if diags.iter().any(Diagnostic::is_error) {
-        return (None, diags);
-    }
-    routing::build(&mut fabric, &stmts, &names, routing_model, &mut diags);
-    models_used(&fabric, &mut diags);
-    fabric.topology = crate::model::topology::build(&fabric);
-    let ok = !diags.iter().any(Diagnostic::is_error);
-    (ok.then_some(fabric), diags)
+    (switch_models, nic_models)
 }
 
 /// Devices whose names differ only in case: their output folders (`switches/Leaf1`,
