@@ -12,7 +12,9 @@ use crate::diagnostic::{Code, Diagnostic, did_you_mean};
 use crate::model::format::thousands;
 use crate::model::target::{CUMULUS_NEWEST, CUMULUS_OLDEST, EOS_NEWEST, EOS_OLDEST};
 use crate::model::target::{NicDriver, Release};
-use crate::model::{BufferModel, Bytes, CageBreakout, NicModel, PortGroup, Sourced, SwitchModel};
+use crate::model::{
+    BufferModel, Bytes, CageBreakout, Mbps, NicModel, PortGroup, Sourced, SwitchModel,
+};
 use crate::span::Span;
 use crate::syntax::ast::{self, NicModelProp, Os, SwitchModelProp};
 
@@ -53,62 +55,11 @@ pub fn switch_model(
                     release = release_of(*o, *r, span, diags);
                 }
             }
-            SwitchModelProp::Ports(groups) => {
-                let mut total: u64 = 0;
-                let v: Vec<PortGroup> = groups
-                    .iter()
-                    .map(|g| {
-                        let ways = g.node.breakout.map_or(1, |b| b.ways);
-                        let count = g.node.count.saturating_mul(ways);
-                        total = total.saturating_add(count);
-                        if let Some(b) = g.node.breakout
-                            && b.speed.0.saturating_mul(b.ways) > g.node.speed.0
-                        {
-                            diags.push(
-                                Diagnostic::new(
-                                    Code::BreakoutTooFast,
-                                    g.span,
-                                    format!(
-                                        "{} sub-ports of {} need more than one {} cage gives",
-                                        b.ways,
-                                        crate::syntax::printer::speed(b.speed),
-                                        crate::syntax::printer::speed(g.node.speed)
-                                    ),
-                                )
-                                .label("faster than the cage")
-                                .help(format!(
-                                    "one {} cage splits into sub-ports whose speeds add up to at most its own, e.g. `breakout 2 x {}`",
-                                    crate::syntax::printer::speed(g.node.speed),
-                                    crate::syntax::printer::speed(ast::Speed(g.node.speed.0 / 2))
-                                )),
-                            );
-                        }
-                        PortGroup {
-                            count: u32::try_from(count).unwrap_or(u32::MAX),
-                            speed: g.node.breakout.map_or(g.node.speed.0, |b| b.speed.0),
-                            breakout: g.node.breakout.map(|b| CageBreakout {
-                                ways: u32::try_from(b.ways).unwrap_or(u32::MAX),
-                                cage_speed: g.node.speed.0,
-                            }),
-                        }
-                    })
-                    .collect();
-                if total == 0 || total > 4096 {
-                    diags.push(
-                        Diagnostic::new(
-                            Code::OutOfRange,
-                            span,
-                            format!("a switch model with {total} ports"),
-                        )
-                        .label("port count")
-                        .help("a switch model has 1 to 4096 ports"),
-                    );
-                    // Not kept: the ports of every switch are allocated from it.
-                    ports_invalid = true;
-                } else {
-                    put(&mut ports, v, span, "`ports`", diags);
-                }
-            }
+            SwitchModelProp::Ports(groups) => match port_groups(groups, span, diags) {
+                Some(v) => put(&mut ports, v, span, "`ports`", diags),
+                // Not kept: the ports of every switch are allocated from it.
+                None => ports_invalid = true,
+            },
             SwitchModelProp::Buffer(s) => put(&mut buffer, *s, span, "`buffer`", diags),
             SwitchModelProp::LosslessLimit(n) => {
                 put(&mut lossless_limit, *n, span, "`lossless-limit`", diags)
@@ -154,27 +105,96 @@ pub fn switch_model(
     {
         super::chassis::check_names(name, os, pl, diags_for_missing);
     }
-    // A chassis whose cards did not resolve (FAB140) has no ports to check or take.
-    let no_cards = platform.is_some_and(|(pl, _)| pl.chassis.is_some()) && chassis.is_none();
-    let ports = match (ports, platform) {
+    let ports = model_ports(
+        name,
+        at,
+        (ports, ports_invalid),
+        platform,
+        chassis.as_ref(),
+        platform_unknown,
+        diags,
+    );
+    if let (Some(c), Some(p)) = (&chassis, &ports)
+        && os.value == Os::Eos
+    {
+        super::chassis::check_eos_names(name, c, p, diags);
+    }
+
+    let BufferNumbers {
+        cell: cell_bytes,
+        buffer,
+        lossless_limit,
+    } = buffer_numbers(
+        name,
+        Declared {
+            cell,
+            buffer,
+            lossless_limit,
+        },
+        platform,
+        chassis.as_ref(),
+        diags,
+    );
+
+    let buffer_model = sonic_buffer_model(
+        name,
+        at,
+        os.value,
+        buffer_model,
+        fabric_buffer_model,
+        platform,
+        diags,
+    );
+
+    SwitchModel {
+        name: name.clone(),
+        span: at,
+        platform: platform.map(|(p, _)| p),
+        chassis,
+        linecard_spans,
+        os,
+        release,
+        ports: ports.unwrap_or(Sourced::default_at(vec![PortGroup::plain(1, 100_000)], at)),
+        buffer: buffer.map(|b| b.map(Bytes)),
+        lossless_limit,
+        cell: cell_bytes,
+        dynamic_threshold: dynamic_threshold.unwrap_or(Sourced::default_at(0, at)),
+        description: description.map(|d| d.value),
+        buffer_model,
+    }
+}
+
+/// The model's port groups: declared (checked against the platform, or the chassis's cards),
+/// else the chassis's or platform's; none is a finding unless the declared ports were refused
+/// already or the platform is unknown (FAB108 says what is wrong).
+fn model_ports(
+    name: &str,
+    at: Span,
+    (ports, ports_invalid): (Option<Sourced<Vec<PortGroup>>>, bool),
+    platform: Option<(&'static Platform, Span)>,
+    chassis: Option<&crate::catalogue::ChassisPlace>,
+    platform_unknown: bool,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Sourced<Vec<PortGroup>>> {
+    match (ports, platform) {
         (Some(p), Some((pl, pspan))) => {
-            match &chassis {
+            match chassis {
                 Some(c) => check_ports_fit(name, &p, &c.flat(pl), pspan, diags),
-                None if no_cards => {}
+                None if no_cards(platform, chassis) => {}
                 None => check_ports_fit(name, &p, pl, pspan, diags),
             }
             Some(p)
         }
-        (None, Some((_, pspan))) if chassis.is_some() => chassis
-            .as_ref()
-            .map(|c| Sourced::default_at(c.port_groups(), pspan)),
-        (None, Some(_)) if no_cards => None,
+        (None, Some((_, pspan))) if chassis.is_some() => {
+            chassis.map(|c| Sourced::default_at(c.port_groups(), pspan))
+        }
+        (None, Some(_)) if no_cards(platform, chassis) => None,
         (Some(p), None) => Some(p),
         (None, Some((pl, pspan))) if !pl.port_groups().is_empty() => {
             Some(Sourced::default_at(pl.port_groups(), pspan))
         }
         (None, _) => {
-            if !ports_invalid {
+            if !ports_invalid && !platform_unknown {
                 let help = match platform {
                     Some((pl, _)) => format!(
                         "the catalogue has no ports for `{}` (no public source gave them): add them, e.g. `ports 64 x 400G`",
@@ -182,17 +202,98 @@ pub fn switch_model(
                     ),
                     None => "add the port groups, e.g. `ports 64 x 400G`".to_string(),
                 };
-                diags_for_missing.push(missing(name, at, "ports", help));
+                diags.push(missing(name, at, "ports", help));
             }
             None
         }
-    };
-    if let (Some(c), Some(p)) = (&chassis, &ports)
-        && os.value == Os::Eos
-    {
-        super::chassis::check_eos_names(name, c, p, diags);
     }
+}
 
+/// A chassis whose cards did not resolve (FAB140) has no ports to check or take.
+fn no_cards(
+    platform: Option<(&'static Platform, Span)>,
+    chassis: Option<&crate::catalogue::ChassisPlace>,
+) -> bool {
+    platform.is_some_and(|(pl, _)| pl.chassis.is_some()) && chassis.is_none()
+}
+
+/// `ports …`: the port groups, a broken-out group counted in sub-ports; `None` (and a
+/// finding) when the model would have no port or more than 4096.
+fn port_groups(
+    groups: &[crate::span::Spanned<ast::PortGroup>],
+    span: Span,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<PortGroup>> {
+    let mut total: u64 = 0;
+    let v: Vec<PortGroup> = groups
+        .iter()
+        .map(|g| {
+            let ways = g.node.breakout.map_or(1, |b| b.ways);
+            let count = g.node.count.saturating_mul(ways);
+            total = total.saturating_add(count);
+            if let Some(b) = g.node.breakout
+                && b.speed.0.saturating_mul(b.ways) > g.node.speed.0
+            {
+                diags.push(
+                    Diagnostic::new(
+                        Code::BreakoutTooFast,
+                        g.span,
+                        format!(
+                            "{} sub-ports of {} need more than one {} cage gives",
+                            b.ways,
+                            crate::syntax::printer::speed(b.speed),
+                            crate::syntax::printer::speed(g.node.speed)
+                        ),
+                    )
+                    .label("faster than the cage")
+                    .help(format!(
+                        "one {} cage splits into sub-ports whose speeds add up to at most its own, e.g. `breakout 2 x {}`",
+                        crate::syntax::printer::speed(g.node.speed),
+                        crate::syntax::printer::speed(ast::Speed(g.node.speed.0 / 2))
+                    )),
+                );
+            }
+            PortGroup {
+                count: u32::try_from(count).unwrap_or(u32::MAX),
+                speed: g.node.breakout.map_or(g.node.speed.0, |b| b.speed.0),
+                breakout: g.node.breakout.map(|b| CageBreakout {
+                    ways: u32::try_from(b.ways).unwrap_or(u32::MAX),
+                    cage_speed: g.node.speed.0,
+                }),
+            }
+        })
+        .collect();
+    if total == 0 || total > 4096 {
+        diags.push(
+            Diagnostic::new(
+                Code::OutOfRange,
+                span,
+                format!("a switch model with {total} ports"),
+            )
+            .label("port count")
+            .help("a switch model has 1 to 4096 ports"),
+        );
+        None
+    } else {
+        Some(v)
+    }
+}
+
+/// The buffer figures a model declares (each checked against its platform's) or takes from
+/// its platform: cell size, buffer (on a chassis, one ASIC's of its cards) and lossless
+/// priority limit.
+fn buffer_numbers(
+    name: &str,
+    declared: Declared,
+    platform: Option<(&'static Platform, Span)>,
+    chassis: Option<&crate::catalogue::ChassisPlace>,
+    diags: &mut Vec<Diagnostic>,
+) -> BufferNumbers {
+    let Declared {
+        cell,
+        buffer,
+        lossless_limit,
+    } = declared;
     let cell_bytes = cell.and_then(|c: Sourced<ast::Size>| match c.value {
         ast::Size::Bytes(b) if b > 0 => Some(Sourced::set(b, c.span)),
         _ => {
@@ -231,7 +332,7 @@ pub fn switch_model(
         bytes(b.value, cell_bytes.map(|c| c.value), b.span, diags).map(|v| Sourced::set(v, b.span))
     });
     // On a chassis the platform's buffer is one ASIC's of its cards.
-    let (platform_buffer, platform_max_buffer) = match (&chassis, platform) {
+    let (platform_buffer, platform_max_buffer) = match (chassis, platform) {
         (Some(c), _) => (c.buffer_bytes(), c.buffer_bytes()),
         (None, Some((pl, _))) => (pl.buffer_bytes(), pl.max_buffer_bytes()),
         (None, None) => (None, None),
@@ -277,7 +378,39 @@ pub fn switch_model(
         (l, None) => l,
     };
 
-    let buffer_model = match os.value {
+    BufferNumbers {
+        cell: cell_bytes,
+        buffer,
+        lossless_limit,
+    }
+}
+
+/// The buffer figures as a model's block declares them.
+struct Declared {
+    cell: Option<Sourced<ast::Size>>,
+    buffer: Option<Sourced<ast::Size>>,
+    lossless_limit: Option<Sourced<u8>>,
+}
+
+/// The buffer figures a model ends with (`buffer_numbers`).
+struct BufferNumbers {
+    cell: Option<Sourced<u64>>,
+    buffer: Option<Sourced<u64>>,
+    lossless_limit: Option<Sourced<u8>>,
+}
+
+/// SONiC's buffer manager for a model: its own `buffer-model`, the fabric's, the platform's
+/// default, else traditional; `buffer-model` on another OS is a finding.
+fn sonic_buffer_model(
+    name: &str,
+    at: Span,
+    os: Os,
+    buffer_model: Option<Sourced<BufferModel>>,
+    fabric_buffer_model: Option<Sourced<BufferModel>>,
+    platform: Option<(&'static Platform, Span)>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Sourced<BufferModel>> {
+    match os {
         Os::Sonic => Some(
             buffer_model
                 .or(fabric_buffer_model)
@@ -307,23 +440,6 @@ pub fn switch_model(
             }
             None
         }
-    };
-
-    SwitchModel {
-        name: name.clone(),
-        span: at,
-        platform: platform.map(|(p, _)| p),
-        chassis,
-        linecard_spans,
-        os,
-        release,
-        ports: ports.unwrap_or(Sourced::default_at(vec![PortGroup::plain(1, 100_000)], at)),
-        buffer: buffer.map(|b| b.map(Bytes)),
-        lossless_limit,
-        cell: cell_bytes,
-        dynamic_threshold: dynamic_threshold.unwrap_or(Sourced::default_at(0, at)),
-        description: description.map(|d| d.value),
-        buffer_model,
     }
 }
 
@@ -686,63 +802,20 @@ pub fn nic_model(decl: &ast::NicModelDecl, diags: &mut Vec<Diagnostic>) -> NicMo
         found.map(|f| (f, p.span))
     });
     let platform_unknown = platform_name.is_some() && platform.is_none();
-    let nic_override = |span: Span, pl: &NicPlatform, pspan: Span, what: String, has: String| {
-        Diagnostic::new(
-            Code::PlatformOverride,
-            span,
-            format!("NIC model `{name}` sets {what} on `{}`, but {has}", pl.name),
-        )
-        .label("contradicts the platform")
-        .with_secondary(pspan, "the platform")
-    };
     if let Some(d) = &driver
         && NicDriver::from_model(&d.value).is_none()
     {
         diags.push(unknown_driver(&d.value, d.span));
     }
-    if let (Some(d), Some((pl, pspan))) = (&driver, platform)
-        && d.value != pl.driver()
-    {
-        diags.push(
-            nic_override(
-                d.span,
-                pl,
-                pspan,
-                format!("`driver {}`", d.value),
-                format!("{} uses {}", pl.model, pl.driver()),
-            )
-            .help("remove `driver` to take the platform's"),
-        );
-    }
-    if let (Some(s), Some((pl, pspan))) = (&speed, platform)
-        && let Some(max) = pl.speed_mbps()
-        && s.value > max
-    {
-        diags.push(
-            nic_override(
-                s.span,
-                pl,
-                pspan,
-                format!("`speed {}G`", s.value / 1000),
-                format!("its fastest port runs {}G", max / 1000),
-            )
-            .help("remove `speed` to take the platform's, or use a slower one"),
-        );
-    }
-    // `ports N` beyond what the catalogue says the NIC has (ConnectX-8: 2 x 400GbE).
-    if let (Some(p), Some((pl, pspan))) = (&ports, platform)
-        && let Some(max) = &pl.max_ports
-        && p.value > max.value
-    {
-        diags.push(
-            nic_override(
-                p.span,
-                pl,
-                pspan,
-                format!("`ports {}`", p.value),
-                format!("it has {} port(s)", max.value),
-            )
-            .help("declare at most the platform's ports, or remove `platform`"),
+    if let Some((pl, pspan)) = platform {
+        contradicts_nic_platform(
+            name,
+            driver.as_ref(),
+            speed.as_ref(),
+            ports.as_ref(),
+            pl,
+            pspan,
+            diags,
         );
     }
     let speed = speed
@@ -781,8 +854,68 @@ pub fn nic_model(decl: &ast::NicModelDecl, diags: &mut Vec<Diagnostic>) -> NicMo
         span: at,
         platform: platform.map(|(p, _)| p),
         driver,
-        speed,
-        buffer,
+        speed: speed.map(Mbps),
+        buffer: buffer.map(|b| b.map(Bytes)),
         ports: ports.map_or(1, |p| p.value),
+    }
+}
+
+/// A NIC model's `driver`, `speed` or `ports` that its platform contradicts.
+fn contradicts_nic_platform(
+    name: &str,
+    driver: Option<&Sourced<String>>,
+    speed: Option<&Sourced<u64>>,
+    ports: Option<&Sourced<u32>>,
+    pl: &NicPlatform,
+    pspan: Span,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let nic_override = |span: Span, what: String, has: String| {
+        Diagnostic::new(
+            Code::PlatformOverride,
+            span,
+            format!("NIC model `{name}` sets {what} on `{}`, but {has}", pl.name),
+        )
+        .label("contradicts the platform")
+        .with_secondary(pspan, "the platform")
+    };
+    if let Some(d) = driver
+        && d.value != pl.driver()
+    {
+        diags.push(
+            nic_override(
+                d.span,
+                format!("`driver {}`", d.value),
+                format!("{} uses {}", pl.model, pl.driver()),
+            )
+            .help("remove `driver` to take the platform's"),
+        );
+    }
+    if let Some(s) = speed
+        && let Some(max) = pl.speed_mbps()
+        && s.value > max
+    {
+        diags.push(
+            nic_override(
+                s.span,
+                format!("`speed {}G`", s.value / 1000),
+                format!("its fastest port runs {}G", max / 1000),
+            )
+            .help("remove `speed` to take the platform's, or use a slower one"),
+        );
+    }
+    // `ports N` beyond what the catalogue says the NIC has (ConnectX-8: 2 x 400GbE).
+    if let Some(p) = ports
+        && let Some(max) = &pl.max_ports
+        && p.value > max.value
+    {
+        diags.push(
+            nic_override(
+                p.span,
+                format!("`ports {}`", p.value),
+                format!("it has {} port(s)", max.value),
+            )
+            .help("declare at most the platform's ports, or remove `platform`"),
+        );
     }
 }
