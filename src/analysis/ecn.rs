@@ -46,8 +46,8 @@ pub struct FabricRtt {
 pub fn fabric_rtt(fabric: &Fabric) -> FabricRtt {
     if let Some(r) = fabric.rtt {
         return FabricRtt {
-            rtt: Rtt::given(r.value),
-            how: format!("given by `rtt` ({})", time(r.value)),
+            rtt: Rtt::given(r.value.get()),
+            how: format!("given by `rtt` ({})", time(r.value.get())),
             span: Some(r.span),
         };
     }

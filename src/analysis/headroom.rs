@@ -358,7 +358,7 @@ fn nic_side(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) {
             v
         });
         let need = (prios.len() as u64).saturating_mul(m.min_lossless_buffer);
-        if need > buffer.value {
+        if need > buffer.value.get() {
             let key = format!("{need}:{}", m.min_lossless_buffer);
             small.add(
                 buffer.span,
@@ -370,7 +370,7 @@ fn nic_side(fabric: &Fabric, plan: &HeadroomPlan, diags: &mut Vec<Diagnostic>) {
                         model.name.clone(),
                         prios.clone(),
                         m.min_lossless_buffer,
-                        buffer.value,
+                        buffer.value.get(),
                     )
                 },
             );

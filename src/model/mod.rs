@@ -104,8 +104,8 @@ pub struct Fabric {
     pub mtu: Sourced<u64>,
     /// RDMA path MTU on the hosts.
     pub roce_mtu: Sourced<u64>,
-    /// Base round-trip time in ns, when given.
-    pub rtt: Option<Sourced<u64>>,
+    /// Base round-trip time, when given.
+    pub rtt: Option<Sourced<Nanoseconds>>,
     pub watchdog: Sourced<Watchdog>,
     /// `buffer-model` at fabric level: the SONiC buffer manager of models that do not say.
     pub buffer_model: Option<Sourced<BufferModel>>,
@@ -297,9 +297,9 @@ pub struct NicModel {
     /// The catalogue entry of `platform`.
     pub platform: Option<&'static NicPlatform>,
     pub driver: Sourced<String>,
-    /// Mb/s.
-    pub speed: Sourced<u64>,
-    pub buffer: Option<Sourced<u64>>,
+    /// Each port's speed.
+    pub speed: Sourced<Mbps>,
+    pub buffer: Option<Sourced<Bytes>>,
     /// `ports 2 x 200G`: ports per NIC (1 when not declared); `speed` is each port's.
     pub ports: u32,
 }

@@ -149,7 +149,7 @@ fn nic_platforms_fill_driver_and_speed() {
     let n = &fabric.nic_models[0];
     assert_eq!(n.platform.map(|p| p.name.as_str()), Some("nvidia-cx7"));
     assert_eq!(n.driver.value, "mlx5");
-    assert_eq!(n.speed.value, 400_000);
+    assert_eq!(n.speed.value.get(), 400_000);
     assert_eq!(n.buffer, None, "not sourced");
     let (_, codes) = check(
         "  switch-model leaf { platform nvidia-sn5600  os sonic }\n  nic-model nic { platform nvidia-cx7  driver bnxt }",

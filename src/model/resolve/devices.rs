@@ -466,7 +466,7 @@ fn generated_tiers(
             WiredHost {
                 id: h,
                 nics: backend_count(host),
-                nic_speed: model.map_or(0, |m| m.speed.value),
+                nic_speed: model.map_or(0, |m| m.speed.value.get()),
                 ports: model.map_or(1, |m| m.ports),
                 spare: host.spare,
             }

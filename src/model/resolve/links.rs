@@ -302,7 +302,7 @@ pub(super) fn bind(
                 let host = fabric.host(*h);
                 let idx = nic.map_or_else(|| host.next_free_nic(), |n| Some(n as usize));
                 idx.and_then(|i| host.nics.get(i))
-                    .map(|n| fabric.nic_models[n.model.index()].speed.value)
+                    .map(|n| fabric.nic_models[n.model.index()].speed.value.get())
             }
             Resolved::Switch(..) => None,
         });
@@ -315,11 +315,11 @@ pub(super) fn bind(
         };
         let cap = |e: Endpoint, fabric: &Fabric| match e.device {
             DeviceId::Switch(s) => fabric.switch_model(s).port_speed(e.port),
-            DeviceId::Host(h) => {
-                fabric.nic_models[fabric.host(h).nics[e.port as usize].model.index()]
-                    .speed
-                    .value
-            }
+            DeviceId::Host(h) => fabric.nic_models
+                [fabric.host(h).nics[e.port as usize].model.index()]
+            .speed
+            .value
+            .get(),
         };
         let (ca, cb) = (cap(ea, fabric), cap(eb, fabric));
         let speed = match l.speed {

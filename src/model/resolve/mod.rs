@@ -24,7 +24,9 @@ use std::collections::HashMap;
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::load::ParsedFile;
-use crate::model::{ClassId, DEFAULT_WATCHDOG, Fabric, Limits, NicModelId, Sourced, SwitchModelId};
+use crate::model::{
+    ClassId, DEFAULT_WATCHDOG, Fabric, Limits, Nanoseconds, NicModelId, Sourced, SwitchModelId,
+};
 use crate::source::Sources;
 use crate::span::Span;
 use crate::syntax::ast::{self, Item, StmtKind};
@@ -88,7 +90,7 @@ pub fn resolve(
         roce_mtu: settings
             .roce_mtu
             .unwrap_or(Sourced::default_at(4096, block.name.span)),
-        rtt: settings.rtt,
+        rtt: settings.rtt.map(|r| r.map(Nanoseconds)),
         watchdog: settings
             .watchdog
             .unwrap_or(Sourced::default_at(DEFAULT_WATCHDOG, block.name.span)),

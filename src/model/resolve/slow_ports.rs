@@ -103,7 +103,7 @@ fn capacity(fabric: &Fabric, e: Endpoint) -> u64 {
             .host(h)
             .nics
             .get(e.port as usize)
-            .map_or(0, |n| fabric.nic_models[n.model.index()].speed.value),
+            .map_or(0, |n| fabric.nic_models[n.model.index()].speed.value.get()),
     }
 }
 
