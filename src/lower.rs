@@ -430,16 +430,16 @@ fn percent(thousandths: u64) -> u8 {
 fn ecn_on(v: &ClassView, link: &model::Link) -> Option<Ecn> {
     let e = v.ecn_on(link);
     v.marks_ecn().then(|| Ecn {
-        min_bytes: e.min.value,
-        max_bytes: e.max.value,
+        min_bytes: e.min.value.get(),
+        max_bytes: e.max.value.get(),
         probability_percent: percent(e.probability.value),
     })
 }
 
 fn ecn_of(v: &ClassView) -> Option<Ecn> {
     v.marks_ecn().then(|| Ecn {
-        min_bytes: v.ecn.min.value,
-        max_bytes: v.ecn.max.value,
+        min_bytes: v.ecn.min.value.get(),
+        max_bytes: v.ecn.max.value.get(),
         probability_percent: percent(v.ecn.probability.value),
     })
 }
@@ -553,8 +553,8 @@ fn lower_switch(
     };
     let views = fabric.switch_classes(s);
     let qos = qos_plan(fabric, &views);
-    let mtu = fabric.port_mtu(s).value;
-    let cell = model.cell.map_or(1, |c| c.value);
+    let mtu = fabric.port_mtu(s).value.get();
+    let cell = model.cell.map_or(1, |c| c.value.get());
     let threshold = pause_threshold(plan, model);
 
     let watchdog_source = sw.watchdog.unwrap_or(fabric.watchdog);
@@ -1025,7 +1025,7 @@ fn lb_context(fabric: &Fabric, s: SwitchId, ports: &[PortContext]) -> LbContext 
     let switches: BTreeSet<&str> = fabric.switches.iter().map(|s| s.name.as_str()).collect();
     LbContext {
         mode,
-        flowlet_gap_ns: lb.flowlet_gap.as_ref().map(|g| g.value),
+        flowlet_gap_ns: lb.flowlet_gap.as_ref().map(|g| g.value.get()),
         seed,
         seed_untiered,
         switch_ports: ports

@@ -166,7 +166,7 @@ pub fn ecn_plan(fabric: &Fabric, plan: &HeadroomPlan) -> Vec<EcnQueuePlan> {
                 continue;
             }
             let pause_point = match v.pfc_threshold {
-                Some(t) => Some(t.value),
+                Some(t) => Some(t.value.get()),
                 None => model.buffer.map(|b| {
                     let shared = b.value.get().saturating_sub(headroom);
                     u64::try_from(dynamic_pause_point(alpha, shared, pgs).floor())
@@ -178,8 +178,8 @@ pub fn ecn_plan(fabric: &Fabric, plan: &HeadroomPlan) -> Vec<EcnQueuePlan> {
                 class: v.id,
                 priority: v.priority.value,
                 enabled: v.ecn.enabled.value,
-                kmin: v.ecn.min.value,
-                kmax: v.ecn.max.value,
+                kmin: v.ecn.min.value.get(),
+                kmax: v.ecn.max.value.get(),
                 probability: v.ecn.probability.value,
                 pause_point,
                 min_kmin: min_kmin(fastest, rtt.ns),
@@ -265,8 +265,8 @@ fn marking_queues(fabric: &Fabric) -> Marked {
                     let e = v.ecn_on(link);
                     let key = (
                         link.speed.get(),
-                        e.min.value,
-                        e.max.value,
+                        e.min.value.get(),
+                        e.max.value.get(),
                         e.probability.value,
                     );
                     groups.entry(key).or_insert((0, i as u32, e)).0 += 1;
@@ -324,7 +324,7 @@ fn judge_queue(
         .unwrap_or_else(|| Alpha::new(0).expect("0 is in range"));
     let shared = model.buffer.map(|b| b.value.get().saturating_sub(headroom));
     let pause = match v.pfc_threshold {
-        Some(t) => PauseThreshold::Static(t.value),
+        Some(t) => PauseThreshold::Static(t.value.get()),
         None => PauseThreshold::Dynamic(alpha),
     };
     let ports: usize = q.speeds.values().map(|x| x.0).sum();
@@ -344,8 +344,8 @@ fn judge_queue(
                 None => EgressLimit::Static(u64::MAX),
             },
             fabric_kmins: kmins,
-            kmax: e.max.value,
-            kmin: e.min.value,
+            kmax: e.max.value.get(),
+            kmin: e.min.value.get(),
             lossless_pgs: pgs,
             marking,
             nic_rp_np_enabled: true,

@@ -174,12 +174,12 @@ fn lossless_queues(fabric: &Fabric, s: SwitchId) -> Vec<LosslessQueue> {
             continue;
         }
         let (pause, pause_span) = match v.pfc_threshold {
-            Some(t) => (PauseThreshold::Static(t.value), t.span),
+            Some(t) => (PauseThreshold::Static(t.value.get()), t.span),
             None => (PauseThreshold::Dynamic(alpha), model.dynamic_threshold.span),
         };
         out.push(LosslessQueue {
             class: v.id,
-            headroom: v.headroom,
+            headroom: v.headroom.map(|h| h.map(crate::model::Bytes::get)),
             pause,
             pause_span,
             priority: v.priority.value,
@@ -216,15 +216,15 @@ fn switch_headroom(fabric: &Fabric, s: SwitchId, netdev_mtu: u64) -> Vec<PortHea
         return ports;
     }
     let me = DeviceId::Switch(s);
-    let mtu_receiver = fabric.port_mtu(s).value;
-    let cell = fabric.switch_model(s).cell.map(|c| c.value);
+    let mtu_receiver = fabric.port_mtu(s).value.get();
+    let cell = fabric.switch_model(s).cell.map(|c| c.value.get());
     let xon = round_up_to_cell(mtu_receiver.saturating_mul(2), cell.unwrap_or(0));
     for (port, link) in fabric.switch(s).ports.iter().enumerate() {
         let Some(link) = *link else { continue };
         let l = fabric.link(link);
         let peer = fabric.peer(link, me);
         let (mtu_sender, nic) = match peer.device {
-            DeviceId::Switch(p) => (fabric.port_mtu(p).value, None),
+            DeviceId::Switch(p) => (fabric.port_mtu(p).value.get(), None),
             DeviceId::Host(h) => {
                 let mlx5 = fabric
                     .host(h)

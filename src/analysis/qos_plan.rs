@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::qos::{ClassView, dscp_table};
-use crate::model::{ClassId, DeviceId, Dscp, Fabric, Sourced};
+use crate::model::{Bytes, ClassId, DeviceId, Dscp, Fabric, Sourced};
 use crate::span::Span;
 
 use super::group::{Grouped, Places, bytes, thousands};
@@ -521,7 +521,7 @@ fn mtu(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
         if fabric.switch(s).ports.iter().all(Option::is_none) {
             continue;
         }
-        let m = fabric.port_mtu(s);
+        let m = fabric.port_mtu(s).map(Bytes::get);
         if m.value < need {
             let name = fabric.switch(s).name.clone();
             grouped.add(m.span, m.value.to_string(), || name, || m.value);
@@ -536,7 +536,7 @@ fn mtu(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
                 places.subject(),
                 thousands(value),
                 bytes(need),
-                fabric.roce_mtu.value,
+                fabric.roce_mtu.value.get(),
                 ROCE_HEADER_ALLOWANCE
             ),
         )

@@ -272,7 +272,7 @@ pub fn plan(
         .ok_or_else(|| {
             cannot("the model has no `buffer` and the platform no usable buffer".into())
         })?;
-    let cell = model.cell.map(|c| c.value);
+    let cell = model.cell.map(|c| c.value.get());
 
     let mut sonic_ports = sonic_ports(input, ports).map_err(cannot)?;
 
@@ -794,7 +794,7 @@ fn mellanox_pools(
         .unwrap_or(19);
     let lossy_pg = pipeline * 1024;
     let lossy_pg_8 = (2 * pipeline - 1) * 1024;
-    let cell = input.model.cell.map_or(1, |c| c.value.max(1));
+    let cell = input.model.cell.map_or(1, |c| c.value.get().max(1));
 
     // Per port fabricc writes: PGs, queues and the egress profile list.
     let mut occupied: u64 = 0;

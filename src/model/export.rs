@@ -17,8 +17,8 @@ fn ecn_speeds_doc(list: &[crate::model::EcnAtSpeed]) -> Vec<EcnAtSpeedDoc> {
     list.iter()
         .map(|e| EcnAtSpeedDoc {
             speed_mbps: e.speed_mbps,
-            min_bytes: e.min.map(|v| v.value),
-            max_bytes: e.max.map(|v| v.value),
+            min_bytes: e.min.map(|v| v.value.get()),
+            max_bytes: e.max.map(|v| v.value.get()),
             probability_percent: e.probability.map(|v| percent(v.value)),
         })
         .collect()
@@ -102,12 +102,12 @@ fn overrides_doc(fabric: &Fabric, list: &[crate::model::ClassOverride]) -> Vec<O
             lossless: o.lossless.map(|v| v.value),
             congestion: o.congestion.map(|v| congestion_name(v.value).into()),
             ecn_enabled: o.ecn_enabled.map(|v| v.value),
-            ecn_min_bytes: o.ecn_min.map(|v| v.value),
-            ecn_max_bytes: o.ecn_max.map(|v| v.value),
+            ecn_min_bytes: o.ecn_min.map(|v| v.value.get()),
+            ecn_max_bytes: o.ecn_max.map(|v| v.value.get()),
             ecn_probability_percent: o.ecn_probability.map(|v| percent(v.value)),
             scheduling: o.scheduling.map(|v| scheduling_doc(v.value)),
-            pfc_threshold_bytes: o.pfc_threshold.map(|v| v.value),
-            headroom_bytes: o.headroom.map(|v| v.value),
+            pfc_threshold_bytes: o.pfc_threshold.map(|v| v.value.get()),
+            headroom_bytes: o.headroom.map(|v| v.value.get()),
             ecn_at_speed: ecn_speeds_doc(&o.ecn_speeds),
         })
         .collect()
@@ -119,8 +119,8 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
         version: 1,
         fabric: fabric.name.clone(),
         description: fabric.description.as_ref().map(|d| d.value.clone()),
-        mtu: fabric.mtu.value,
-        roce_mtu: fabric.roce_mtu.value,
+        mtu: fabric.mtu.value.get(),
+        roce_mtu: fabric.roce_mtu.value.get(),
         rtt_ns: fabric.rtt.map(|r| r.value.get()),
         buffer_model: fabric.buffer_model.map(|m| m.value.as_str().to_string()),
         load_balance: fabric.load_balance.as_ref().map(load_balance_doc),
@@ -160,12 +160,12 @@ fn class_doc(c: &Class) -> ClassDoc {
         congestion: congestion_name(c.congestion.value).into(),
         ecn: EcnDoc {
             enabled: c.ecn.enabled.value,
-            min_bytes: c.ecn.min.value,
-            max_bytes: c.ecn.max.value,
+            min_bytes: c.ecn.min.value.get(),
+            max_bytes: c.ecn.max.value.get(),
             probability_percent: percent(c.ecn.probability.value),
         },
         scheduling: scheduling_doc(c.scheduling.value),
-        pfc_threshold_bytes: c.pfc_threshold.map(|p| p.value),
+        pfc_threshold_bytes: c.pfc_threshold.map(|p| p.value.get()),
         cnp: c.cnp.is_some(),
         traffic_class: c.traffic_class.map(|t| t.value),
         queue: c.queue.map(|q| q.value),
@@ -203,7 +203,7 @@ fn switch_model_doc(m: &SwitchModel) -> SwitchModelDoc {
             .collect(),
         buffer_bytes: m.buffer.map(|b| b.value.get()),
         lossless_limit: m.lossless_limit.map(|l| l.value),
-        cell_bytes: m.cell.map(|c| c.value),
+        cell_bytes: m.cell.map(|c| c.value.get()),
         dynamic_threshold: m.dynamic_threshold.value,
         buffer_model: m
             .buffer_model
@@ -219,7 +219,7 @@ fn switch_doc(fabric: &Fabric, s: &Switch) -> SwitchDoc {
         name: s.name.clone(),
         model: fabric.switch_models[s.model.index()].name.clone(),
         tier: s.tier.map(|t| t.value),
-        mtu: s.mtu.map(|m| m.value),
+        mtu: s.mtu.map(|m| m.value.get()),
         description: s.description.as_ref().map(|d| d.value.clone()),
         pfc_watchdog: s.watchdog.map(|w| watchdog_doc(w.value)),
         overrides: overrides_doc(fabric, &s.class_overrides),
@@ -262,8 +262,8 @@ fn link_doc(fabric: &Fabric, l: &Link) -> LinkDoc {
             .iter()
             .map(|(c, e)| LinkEcnDoc {
                 class: fabric.class(*c).name.clone(),
-                min_bytes: e.min.map(|v| v.value),
-                max_bytes: e.max.map(|v| v.value),
+                min_bytes: e.min.map(|v| v.value.get()),
+                max_bytes: e.max.map(|v| v.value.get()),
                 probability_percent: e.probability.map(|v| percent(v.value)),
             })
             .collect(),
@@ -277,7 +277,7 @@ fn load_balance_doc(lb: &LoadBalance) -> LoadBalanceDoc {
             h.value.iter().map(|f| f.keyword().to_string()).collect()
         }),
         mode: lb.mode.map(|m| m.value.keyword().to_string()),
-        flowlet_gap_ns: lb.flowlet_gap.map(|g| g.value),
+        flowlet_gap_ns: lb.flowlet_gap.map(|g| g.value.get()),
         seed: lb.seed.map(|s| match s.value {
             ast::LbSeed::PerTier => "per-tier".to_string(),
             ast::LbSeed::Fixed(n) => n.to_string(),

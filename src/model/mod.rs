@@ -101,9 +101,9 @@ pub struct Fabric {
     pub span: Span,
     pub description: Option<Sourced<String>>,
     /// Switch port MTU in bytes.
-    pub mtu: Sourced<u64>,
+    pub mtu: Sourced<Bytes>,
     /// RDMA path MTU on the hosts.
-    pub roce_mtu: Sourced<u64>,
+    pub roce_mtu: Sourced<Bytes>,
     /// Base round-trip time, when given.
     pub rtt: Option<Sourced<Nanoseconds>>,
     pub watchdog: Sourced<Watchdog>,
@@ -147,8 +147,8 @@ pub enum Scheduling {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Ecn {
     pub enabled: Sourced<bool>,
-    pub min: Sourced<u64>,
-    pub max: Sourced<u64>,
+    pub min: Sourced<Bytes>,
+    pub max: Sourced<Bytes>,
     pub probability: Sourced<u64>,
 }
 
@@ -157,8 +157,8 @@ pub struct Ecn {
 pub struct EcnAtSpeed {
     pub speed_mbps: u64,
     pub span: Span,
-    pub min: Option<Sourced<u64>>,
-    pub max: Option<Sourced<u64>>,
+    pub min: Option<Sourced<Bytes>>,
+    pub max: Option<Sourced<Bytes>>,
     pub probability: Option<Sourced<u64>>,
 }
 
@@ -175,8 +175,8 @@ impl EcnAtSpeed {
 }
 
 /// NVIDIA's published RoCE defaults (NVIDIA Cumulus Linux user guide, "RDMA over Converged Ethernet – RoCE"): min 150 KB, max 1500 KB, probability 100%.
-pub const DEFAULT_ECN_MIN: u64 = 150_000;
-pub const DEFAULT_ECN_MAX: u64 = 1_500_000;
+pub const DEFAULT_ECN_MIN: Bytes = Bytes(150_000);
+pub const DEFAULT_ECN_MAX: Bytes = Bytes(1_500_000);
 pub const DEFAULT_ECN_PROBABILITY: u64 = 100_000;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -190,8 +190,8 @@ pub struct Class {
     pub congestion: Sourced<Congestion>,
     pub ecn: Ecn,
     pub scheduling: Sourced<Scheduling>,
-    /// Static PFC pause (XOFF) trigger in bytes; `None` = the model's dynamic threshold.
-    pub pfc_threshold: Option<Sourced<u64>>,
+    /// Static PFC pause (XOFF) trigger; `None` = the model's dynamic threshold.
+    pub pfc_threshold: Option<Sourced<Bytes>>,
     pub cnp: Option<Span>,
     /// `traffic-class`: the switch-internal traffic class; `None` = the priority.
     pub traffic_class: Option<Sourced<u8>>,
@@ -211,13 +211,13 @@ pub struct ClassOverride {
     pub lossless: Option<Sourced<bool>>,
     pub congestion: Option<Sourced<Congestion>>,
     pub ecn_enabled: Option<Sourced<bool>>,
-    pub ecn_min: Option<Sourced<u64>>,
-    pub ecn_max: Option<Sourced<u64>>,
+    pub ecn_min: Option<Sourced<Bytes>>,
+    pub ecn_max: Option<Sourced<Bytes>>,
     pub ecn_probability: Option<Sourced<u64>>,
     pub scheduling: Option<Sourced<Scheduling>>,
-    pub pfc_threshold: Option<Sourced<u64>>,
-    /// A fixed headroom (bytes) instead of the computed one (switches only).
-    pub headroom: Option<Sourced<u64>>,
+    pub pfc_threshold: Option<Sourced<Bytes>>,
+    /// A fixed headroom instead of the computed one (switches only).
+    pub headroom: Option<Sourced<Bytes>>,
     /// `ecn SPEED …` in the device's class block, sorted by speed.
     pub ecn_speeds: Vec<EcnAtSpeed>,
 }
@@ -248,7 +248,7 @@ pub struct SwitchModel {
     pub buffer: Option<Sourced<Bytes>>,
     pub lossless_limit: Option<Sourced<u8>>,
     /// Buffer cell size in bytes.
-    pub cell: Option<Sourced<u64>>,
+    pub cell: Option<Sourced<Bytes>>,
     /// SONiC-style dynamic threshold exponent: alpha = 2^n.
     pub dynamic_threshold: Sourced<i8>,
     pub description: Option<String>,
@@ -313,7 +313,7 @@ pub struct Switch {
     pub span: Span,
     pub model: SwitchModelId,
     pub tier: Option<Sourced<u8>>,
-    pub mtu: Option<Sourced<u64>>,
+    pub mtu: Option<Sourced<Bytes>>,
     pub description: Option<Sourced<String>>,
     /// One entry per port of the model: the link on it.
     pub ports: Vec<Option<LinkId>>,
@@ -472,7 +472,7 @@ pub struct LoadBalance {
     pub hash: Option<Sourced<Vec<HashField>>>,
     pub mode: Option<Sourced<LbMode>>,
     /// Flowlet idle gap in ns.
-    pub flowlet_gap: Option<Sourced<u64>>,
+    pub flowlet_gap: Option<Sourced<Nanoseconds>>,
     pub seed: Option<Sourced<LbSeed>>,
     pub qps_per_connection: Option<Sourced<u64>>,
     pub split_data_on_qps: Option<Sourced<bool>>,

@@ -11,7 +11,7 @@
 //! The headroom plan (the sender's largest frame), the QoS plan (FAB508) and lowering (the
 //! MTUs written) all read these, so they belong to the model rather than to any one pass.
 
-use super::{Fabric, Sourced, SwitchId};
+use super::{Bytes, Fabric, Sourced, SwitchId};
 
 /// Bytes of RoCEv2 headers allowed above `roce-mtu` (NVIDIA: netdev MTU 4200 for 4096).
 pub const ROCE_HEADER_ALLOWANCE: u64 = 104;
@@ -19,11 +19,11 @@ pub const ROCE_HEADER_ALLOWANCE: u64 = 104;
 impl Fabric {
     /// The netdev MTU of every host NIC: `roce-mtu` + [`ROCE_HEADER_ALLOWANCE`].
     pub fn host_netdev_mtu(&self) -> u64 {
-        self.roce_mtu.value + ROCE_HEADER_ALLOWANCE
+        self.roce_mtu.value.get() + ROCE_HEADER_ALLOWANCE
     }
 
     /// Switch `s`'s port MTU: its `mtu` override, else the fabric's.
-    pub fn port_mtu(&self, s: SwitchId) -> Sourced<u64> {
+    pub fn port_mtu(&self, s: SwitchId) -> Sourced<Bytes> {
         self.switch(s).mtu.unwrap_or(self.mtu)
     }
 }

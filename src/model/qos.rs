@@ -3,8 +3,8 @@
 //! "what does switch X do with class C" has exactly one answer.
 
 use super::{
-    Class, ClassId, ClassOverride, Congestion, Dscp, Ecn, Fabric, HostId, Scheduling, Sourced,
-    SwitchId,
+    Bytes, Class, ClassId, ClassOverride, Congestion, Dscp, Ecn, Fabric, HostId, Scheduling,
+    Sourced, SwitchId,
 };
 
 /// A class with one device's overrides applied; every value keeps the span that set it.
@@ -17,8 +17,8 @@ pub struct ClassView {
     pub congestion: Sourced<Congestion>,
     pub ecn: Ecn,
     pub scheduling: Sourced<Scheduling>,
-    pub pfc_threshold: Option<Sourced<u64>>,
-    pub headroom: Option<Sourced<u64>>,
+    pub pfc_threshold: Option<Sourced<Bytes>>,
+    pub headroom: Option<Sourced<Bytes>>,
     /// The switch traffic class: `traffic-class`, else the priority (as this device has it).
     pub tc: Sourced<u8>,
     /// The switch egress queue: `queue`, else the traffic class. Scheduling, ECN marking and

@@ -243,8 +243,8 @@ fn topology(o: &mut String, input: &ReportInput<'_>) {
         f.hosts.len(),
         nics,
         f.links.len(),
-        f.mtu.value,
-        f.roce_mtu.value
+        f.mtu.value.get(),
+        f.roce_mtu.value.get()
     );
     // Multi-port NICs and planes (issue 18): the column above counts cabled ports.
     let cards: usize = f.hosts.iter().map(|h| h.fabric_cards()).sum();

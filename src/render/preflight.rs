@@ -255,7 +255,7 @@ fn load_balance_not_rendered(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnost
                     g.span,
                     format!(
                         "flowlet-gap {}",
-                        crate::syntax::printer::time(crate::syntax::ast::Time(g.value))
+                        crate::syntax::printer::time(crate::syntax::ast::Time(g.value.get()))
                     ),
                 ),
                 None => continue,

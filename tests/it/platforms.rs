@@ -55,7 +55,7 @@ fn the_platform_fills_what_the_model_leaves_open() {
     );
     assert!(m.ports.default, "taken from the platform");
     assert_eq!(m.buffer.map(|b| b.value.get()), Some(158_229_504));
-    assert_eq!(m.cell.map(|c| c.value), Some(192));
+    assert_eq!(m.cell.map(|c| c.value.get()), Some(192));
     assert_eq!(m.lossless_limit, None, "not sourced for Spectrum-4");
     assert_eq!(
         m.buffer_model.map(|b| b.value),
@@ -75,7 +75,11 @@ fn explicit_properties_win_and_breakouts_fit() {
     assert_eq!(m.ports.value, vec![g(128, 400)]);
     assert!(!m.ports.default);
     assert_eq!(m.buffer.map(|b| b.value.get()), Some(100_000_000));
-    assert_eq!(m.cell.map(|c| c.value), Some(192), "still the platform's");
+    assert_eq!(
+        m.cell.map(|c| c.value.get()),
+        Some(192),
+        "still the platform's"
+    );
     assert_eq!(
         m.buffer_model.map(|b| b.value),
         Some(BufferModel::Traditional)

@@ -3,8 +3,8 @@
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::{
-    Class, ClassOverride, Congestion, DEFAULT_ECN_MAX, DEFAULT_ECN_MIN, DEFAULT_ECN_PROBABILITY,
-    Dscp, Ecn, Scheduling, Sourced,
+    Bytes, Class, ClassOverride, Congestion, DEFAULT_ECN_MAX, DEFAULT_ECN_MIN,
+    DEFAULT_ECN_PROBABILITY, Dscp, Ecn, Scheduling, Sourced,
 };
 use crate::span::Span;
 use crate::syntax::ast::{self, ClassProp, DscpSpec, EcnArg, EcnSpec, Size};
@@ -150,9 +150,9 @@ fn size(
     s: Option<Sourced<Size>>,
     cell: Option<u64>,
     diags: &mut Vec<Diagnostic>,
-) -> Option<Sourced<u64>> {
+) -> Option<Sourced<Bytes>> {
     let s = s?;
-    bytes(s.value, cell, s.span, diags).map(|b| Sourced::set(b, s.span))
+    bytes(s.value, cell, s.span, diags).map(|b| Sourced::set(Bytes(b), s.span))
 }
 
 /// One `ecn SPEED …` or link `ecn CLASS …` statement's parameters, each at most once.

@@ -7,8 +7,8 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::model::generate::{self, GenEnd, WiredHost};
 use crate::model::names::{expand, natural_cmp};
 use crate::model::{
-    ClassOverride, DeviceId, Endpoint, Fabric, Host, HostId, Limits, Link, LinkId, Nic, Sourced,
-    Switch, SwitchId, Tier, TierId, Watchdog,
+    Bytes, ClassOverride, DeviceId, Endpoint, Fabric, Host, HostId, Limits, Link, LinkId, Nic,
+    Sourced, Switch, SwitchId, Tier, TierId, Watchdog,
 };
 use crate::span::Span;
 use crate::syntax::ast::{self, HostProp, NicRole, StmtKind, SwitchProp};
@@ -927,7 +927,7 @@ fn apply_switch_draft(
     class_count: usize,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let cell = fabric.switch_model(sid).cell.map(|c| c.value);
+    let cell = fabric.switch_model(sid).cell.map(|c| c.value.get());
     let sw = &mut fabric.switches[sid.index()];
     if sw.generated.is_some()
         && let Some(t) = d.tier
@@ -942,7 +942,7 @@ fn apply_switch_draft(
             .help("remove `tier` from this override block"),
         );
     }
-    sw.mtu = d.mtu;
+    sw.mtu = d.mtu.map(|m| m.map(Bytes));
     sw.description = d.description;
     sw.watchdog = d.watchdog;
     if !d.classes.is_empty() {

@@ -25,7 +25,8 @@ use std::collections::HashMap;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::load::ParsedFile;
 use crate::model::{
-    ClassId, DEFAULT_WATCHDOG, Fabric, Limits, Nanoseconds, NicModelId, Sourced, SwitchModelId,
+    Bytes, ClassId, DEFAULT_WATCHDOG, Fabric, Limits, Nanoseconds, NicModelId, Sourced,
+    SwitchModelId,
 };
 use crate::source::Sources;
 use crate::span::Span;
@@ -86,10 +87,12 @@ pub fn resolve(
         description: settings.description,
         mtu: settings
             .mtu
-            .unwrap_or(Sourced::default_at(9216, block.name.span)),
+            .unwrap_or(Sourced::default_at(9216, block.name.span))
+            .map(Bytes),
         roce_mtu: settings
             .roce_mtu
-            .unwrap_or(Sourced::default_at(4096, block.name.span)),
+            .unwrap_or(Sourced::default_at(4096, block.name.span))
+            .map(Bytes),
         rtt: settings.rtt.map(|r| r.map(Nanoseconds)),
         watchdog: settings
             .watchdog
@@ -445,7 +448,13 @@ fn load_balance_block(
             }
             ast::LbProp::Mode(m) => put(&mut lb.mode, *m, span, "`mode`", diags),
             ast::LbProp::FlowletGap(t) => {
-                put(&mut lb.flowlet_gap, t.0, span, "`flowlet-gap`", diags);
+                put(
+                    &mut lb.flowlet_gap,
+                    Nanoseconds(t.0),
+                    span,
+                    "`flowlet-gap`",
+                    diags,
+                );
             }
             ast::LbProp::Seed(s) => put(&mut lb.seed, *s, span, "`seed`", diags),
             ast::LbProp::QpsPerConnection(n) => put(

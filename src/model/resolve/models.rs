@@ -157,7 +157,7 @@ pub fn switch_model(
         ports: ports.unwrap_or(Sourced::default_at(vec![PortGroup::plain(1, 100_000)], at)),
         buffer: buffer.map(|b| b.map(Bytes)),
         lossless_limit,
-        cell: cell_bytes,
+        cell: cell_bytes.map(|c| c.map(Bytes)),
         dynamic_threshold: dynamic_threshold.unwrap_or(Sourced::default_at(0, at)),
         description: description.map(|d| d.value),
         buffer_model,
