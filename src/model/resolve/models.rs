@@ -7,6 +7,7 @@
 //! it matters (more ports than its cages give, a buffer beyond its figure, another cell) is
 //! FAB110. An unknown platform is FAB108, an `os` the platform does not run FAB109.
 
+use crate::catalogue::ChassisPlace;
 use crate::catalogue::{self, NicPlatform, Platform, PortsMisfit};
 use crate::diagnostic::{Code, Diagnostic, did_you_mean};
 use crate::model::format::thousands;
@@ -25,113 +26,20 @@ pub fn switch_model(
     fabric_buffer_model: Option<Sourced<BufferModel>>,
     diags: &mut Vec<Diagnostic>,
 ) -> SwitchModel {
-    let mut platform_name: Option<Sourced<String>> = None;
-    let mut os = None;
-    let mut release = None;
-    let mut ports = None;
-    let mut ports_invalid = false;
-    let mut buffer = None;
-    let mut lossless_limit = None;
-    let mut cell = None;
-    let mut dynamic_threshold = None;
-    let mut description: Option<Sourced<String>> = None;
-    let mut buffer_model = None;
-    let mut linecards = Vec::new();
-    for p in &decl.props {
-        let span = p.span;
-        match &p.node {
-            SwitchModelProp::Platform(n) => put(
-                &mut platform_name,
-                n.node.clone(),
-                span,
-                "`platform`",
-                diags,
-            ),
-            SwitchModelProp::Os(o, r) => {
-                put(&mut os, *o, span, "`os`", diags);
-                if let Some(r) = r {
-                    release = release_of(*o, *r, span, diags);
-                }
-            }
-            SwitchModelProp::Ports(groups) => {
-                let mut total: u64 = 0;
-                let v: Vec<PortGroup> = groups
-                    .iter()
-                    .map(|g| {
-                        let ways = g.node.breakout.map_or(1, |b| b.ways);
-                        let count = g.node.count.saturating_mul(ways);
-                        total = total.saturating_add(count);
-                        if let Some(b) = g.node.breakout
-                            && b.speed.0.saturating_mul(b.ways) > g.node.speed.0
-                        {
-                            diags.push(
-                                Diagnostic::new(
-                                    Code::BreakoutTooFast,
-                                    g.span,
-                                    format!(
-                                        "{} sub-ports of {} need more than one {} cage gives",
-                                        b.ways,
-                                        crate::syntax::printer::speed(b.speed),
-                                        crate::syntax::printer::speed(g.node.speed)
-                                    ),
-                                )
-                                .label("faster than the cage")
-                                .help(format!(
-                                    "one {} cage splits into sub-ports whose speeds add up to at most its own, e.g. `breakout 2 x {}`",
-                                    crate::syntax::printer::speed(g.node.speed),
-                                    crate::syntax::printer::speed(ast::Speed(g.node.speed.0 / 2))
-                                )),
-                            );
-                        }
-                        PortGroup {
-                            count: u32::try_from(count).unwrap_or(u32::MAX),
-                            speed: g.node.breakout.map_or(g.node.speed.0, |b| b.speed.0),
-                            breakout: g.node.breakout.map(|b| CageBreakout {
-                                ways: u32::try_from(b.ways).unwrap_or(u32::MAX),
-                                cage_speed: g.node.speed.0,
-                            }),
-                        }
-                    })
-                    .collect();
-                if total == 0 || total > 4096 {
-                    diags.push(
-                        Diagnostic::new(
-                            Code::OutOfRange,
-                            span,
-                            format!("a switch model with {total} ports"),
-                        )
-                        .label("port count")
-                        .help("a switch model has 1 to 4096 ports"),
-                    );
-                    // Not kept: the ports of every switch are allocated from it.
-                    ports_invalid = true;
-                } else {
-                    put(&mut ports, v, span, "`ports`", diags);
-                }
-            }
-            SwitchModelProp::Buffer(s) => put(&mut buffer, *s, span, "`buffer`", diags),
-            SwitchModelProp::LosslessLimit(n) => {
-                put(&mut lossless_limit, *n, span, "`lossless-limit`", diags)
-            }
-            SwitchModelProp::Cell(s) => put(&mut cell, *s, span, "`cell`", diags),
-            SwitchModelProp::DynamicThreshold(n) => put(
-                &mut dynamic_threshold,
-                *n,
-                span,
-                "`dynamic-threshold`",
-                diags,
-            ),
-            SwitchModelProp::Description(d) => {
-                put(&mut description, d.clone(), span, "`description`", diags)
-            }
-            SwitchModelProp::BufferModel(m) => {
-                put(&mut buffer_model, *m, span, "`buffer-model`", diags)
-            }
-            SwitchModelProp::Linecard(l) => {
-                linecards.push(crate::span::Spanned::new(l.clone(), span))
-            }
-        }
-    }
+    let DeclaredSwitchModel {
+        platform_name,
+        os,
+        release,
+        ports,
+        ports_invalid,
+        buffer,
+        lossless_limit,
+        cell,
+        dynamic_threshold,
+        description,
+        buffer_model,
+        linecards,
+    } = declared_switch_model(decl, diags);
     let at = decl.name.span;
     let name = &decl.name.node;
     let platform = platform_name
@@ -193,6 +101,184 @@ pub fn switch_model(
         super::chassis::check_eos_names(name, c, p, diags);
     }
 
+    let cell_bytes = cell_size(name, cell, platform, diags);
+    let buffer = buffer_size(name, buffer, cell_bytes, &chassis, platform, diags);
+    let lossless_limit = lossless_limit_of(name, lossless_limit, platform, diags);
+    let buffer_model = buffer_model_of(
+        name,
+        at,
+        os.value,
+        buffer_model,
+        fabric_buffer_model,
+        platform,
+        diags,
+    );
+
+    SwitchModel {
+        name: name.clone(),
+        span: at,
+        platform: platform.map(|(p, _)| p),
+        chassis,
+        linecard_spans,
+        os,
+        release,
+        ports: ports.unwrap_or(Sourced::default_at(vec![PortGroup::plain(1, 100_000)], at)),
+        buffer: buffer.map(|b| b.map(Bytes)),
+        lossless_limit,
+        cell: cell_bytes,
+        dynamic_threshold: dynamic_threshold.unwrap_or(Sourced::default_at(0, at)),
+        description: description.map(|d| d.value),
+        buffer_model,
+    }
+}
+
+/// What a switch model's statements say, each at most once (a repeat is reported by `put`).
+#[derive(Default)]
+struct DeclaredSwitchModel {
+    platform_name: Option<Sourced<String>>,
+    os: Option<Sourced<Os>>,
+    release: Option<Sourced<Release>>,
+    ports: Option<Sourced<Vec<PortGroup>>>,
+    /// A `ports` outside 1 to 4096 was reported: its absence is not reported again.
+    ports_invalid: bool,
+    buffer: Option<Sourced<ast::Size>>,
+    lossless_limit: Option<Sourced<u8>>,
+    cell: Option<Sourced<ast::Size>>,
+    dynamic_threshold: Option<Sourced<i8>>,
+    description: Option<Sourced<String>>,
+    buffer_model: Option<Sourced<BufferModel>>,
+    linecards: Vec<crate::span::Spanned<ast::LinecardSlots>>,
+}
+
+fn declared_switch_model(
+    decl: &ast::SwitchModelDecl,
+    diags: &mut Vec<Diagnostic>,
+) -> DeclaredSwitchModel {
+    let mut said = DeclaredSwitchModel::default();
+    for p in &decl.props {
+        let span = p.span;
+        match &p.node {
+            SwitchModelProp::Platform(n) => put(
+                &mut said.platform_name,
+                n.node.clone(),
+                span,
+                "`platform`",
+                diags,
+            ),
+            SwitchModelProp::Os(o, r) => {
+                put(&mut said.os, *o, span, "`os`", diags);
+                if let Some(r) = r {
+                    said.release = release_of(*o, *r, span, diags);
+                }
+            }
+            SwitchModelProp::Ports(groups) => {
+                let (v, total) = port_groups(groups, diags);
+                if total == 0 || total > 4096 {
+                    diags.push(
+                        Diagnostic::new(
+                            Code::OutOfRange,
+                            span,
+                            format!("a switch model with {total} ports"),
+                        )
+                        .label("port count")
+                        .help("a switch model has 1 to 4096 ports"),
+                    );
+                    // Not kept: the ports of every switch are allocated from it.
+                    said.ports_invalid = true;
+                } else {
+                    put(&mut said.ports, v, span, "`ports`", diags);
+                }
+            }
+            SwitchModelProp::Buffer(s) => put(&mut said.buffer, *s, span, "`buffer`", diags),
+            SwitchModelProp::LosslessLimit(n) => put(
+                &mut said.lossless_limit,
+                *n,
+                span,
+                "`lossless-limit`",
+                diags,
+            ),
+            SwitchModelProp::Cell(s) => put(&mut said.cell, *s, span, "`cell`", diags),
+            SwitchModelProp::DynamicThreshold(n) => put(
+                &mut said.dynamic_threshold,
+                *n,
+                span,
+                "`dynamic-threshold`",
+                diags,
+            ),
+            SwitchModelProp::Description(d) => put(
+                &mut said.description,
+                d.clone(),
+                span,
+                "`description`",
+                diags,
+            ),
+            SwitchModelProp::BufferModel(m) => {
+                put(&mut said.buffer_model, *m, span, "`buffer-model`", diags)
+            }
+            SwitchModelProp::Linecard(l) => said
+                .linecards
+                .push(crate::span::Spanned::new(l.clone(), span)),
+        }
+    }
+    said
+}
+
+/// A `ports` statement's groups, and how many ports they give; a breakout faster than its
+/// cage is FAB-reported here.
+fn port_groups(
+    groups: &[crate::span::Spanned<ast::PortGroup>],
+    diags: &mut Vec<Diagnostic>,
+) -> (Vec<PortGroup>, u64) {
+    let mut total: u64 = 0;
+    let v: Vec<PortGroup> = groups
+        .iter()
+        .map(|g| {
+            let ways = g.node.breakout.map_or(1, |b| b.ways);
+            let count = g.node.count.saturating_mul(ways);
+            total = total.saturating_add(count);
+            if let Some(b) = g.node.breakout
+                && b.speed.0.saturating_mul(b.ways) > g.node.speed.0
+            {
+                diags.push(
+                    Diagnostic::new(
+                        Code::BreakoutTooFast,
+                        g.span,
+                        format!(
+                            "{} sub-ports of {} need more than one {} cage gives",
+                            b.ways,
+                            crate::syntax::printer::speed(b.speed),
+                            crate::syntax::printer::speed(g.node.speed)
+                        ),
+                    )
+                    .label("faster than the cage")
+                    .help(format!(
+                        "one {} cage splits into sub-ports whose speeds add up to at most its own, e.g. `breakout 2 x {}`",
+                        crate::syntax::printer::speed(g.node.speed),
+                        crate::syntax::printer::speed(ast::Speed(g.node.speed.0 / 2))
+                    )),
+                );
+            }
+            PortGroup {
+                count: u32::try_from(count).unwrap_or(u32::MAX),
+                speed: g.node.breakout.map_or(g.node.speed.0, |b| b.speed.0),
+                breakout: g.node.breakout.map(|b| CageBreakout {
+                    ways: u32::try_from(b.ways).unwrap_or(u32::MAX),
+                    cage_speed: g.node.speed.0,
+                }),
+            }
+        })
+        .collect();
+    (v, total)
+}
+
+/// The cell size: the model's (positive, and the platform's where it has one), else the
+/// platform's.
+fn cell_size(
+    name: &str,
+    cell: Option<Sourced<ast::Size>>,
+    platform: Option<(&'static Platform, Span)>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Sourced<u64>> {
     let cell_bytes = cell.and_then(|c: Sourced<ast::Size>| match c.value {
         ast::Size::Bytes(b) if b > 0 => Some(Sourced::set(b, c.span)),
         _ => {
@@ -207,7 +293,7 @@ pub fn switch_model(
             None
         }
     });
-    let cell_bytes = match (cell_bytes, platform) {
+    match (cell_bytes, platform) {
         (Some(c), Some((pl, pspan))) => {
             if let Some(pc) = pl.cell_bytes()
                 && pc != c.value
@@ -226,7 +312,18 @@ pub fn switch_model(
         }
         (None, Some((pl, pspan))) => pl.cell_bytes().map(|c| Sourced::default_at(c, pspan)),
         (c, None) => c,
-    };
+    }
+}
+
+/// The buffer: the model's (within the platform's figure), else the platform's.
+fn buffer_size(
+    name: &str,
+    buffer: Option<Sourced<ast::Size>>,
+    cell_bytes: Option<Sourced<u64>>,
+    chassis: &Option<ChassisPlace>,
+    platform: Option<(&'static Platform, Span)>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Sourced<u64>> {
     let buffer = buffer.and_then(|b| {
         bytes(b.value, cell_bytes.map(|c| c.value), b.span, diags).map(|v| Sourced::set(v, b.span))
     });
@@ -236,7 +333,7 @@ pub fn switch_model(
         (None, Some((pl, _))) => (pl.buffer_bytes(), pl.max_buffer_bytes()),
         (None, None) => (None, None),
     };
-    let buffer = match (buffer, platform) {
+    match (buffer, platform) {
         (Some(b), Some((pl, pspan))) => {
             if let Some(max) = platform_max_buffer
                 && b.value > max
@@ -255,8 +352,17 @@ pub fn switch_model(
         }
         (None, Some((_, pspan))) => platform_buffer.map(|b| Sourced::default_at(b, pspan)),
         (b, None) => b,
-    };
-    let lossless_limit = match (lossless_limit, platform) {
+    }
+}
+
+/// The lossless-priority limit: the model's (within the platform's), else the platform's.
+fn lossless_limit_of(
+    name: &str,
+    lossless_limit: Option<Sourced<u8>>,
+    platform: Option<(&'static Platform, Span)>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Sourced<u8>> {
+    match (lossless_limit, platform) {
         (Some(l), Some((pl, pspan))) => {
             if let Some(max) = pl.lossless_limit()
                 && l.value > max
@@ -275,9 +381,21 @@ pub fn switch_model(
         }
         (None, Some((pl, pspan))) => pl.lossless_limit().map(|l| Sourced::default_at(l, pspan)),
         (l, None) => l,
-    };
+    }
+}
 
-    let buffer_model = match os.value {
+/// SONiC's buffer model: the model's, else the fabric's, else the platform's default, else
+/// traditional. Another OS has none, and a `buffer-model` on it is FAB-reported.
+fn buffer_model_of(
+    name: &str,
+    at: Span,
+    os: Os,
+    buffer_model: Option<Sourced<BufferModel>>,
+    fabric_buffer_model: Option<Sourced<BufferModel>>,
+    platform: Option<(&'static Platform, Span)>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Sourced<BufferModel>> {
+    match os {
         Os::Sonic => Some(
             buffer_model
                 .or(fabric_buffer_model)
@@ -307,23 +425,6 @@ pub fn switch_model(
             }
             None
         }
-    };
-
-    SwitchModel {
-        name: name.clone(),
-        span: at,
-        platform: platform.map(|(p, _)| p),
-        chassis,
-        linecard_spans,
-        os,
-        release,
-        ports: ports.unwrap_or(Sourced::default_at(vec![PortGroup::plain(1, 100_000)], at)),
-        buffer: buffer.map(|b| b.map(Bytes)),
-        lossless_limit,
-        cell: cell_bytes,
-        dynamic_threshold: dynamic_threshold.unwrap_or(Sourced::default_at(0, at)),
-        description: description.map(|d| d.value),
-        buffer_model,
     }
 }
 
