@@ -787,6 +787,59 @@ pub fn nic_model(decl: &ast::NicModelDecl, diags: &mut Vec<Diagnostic>) -> NicMo
         found.map(|f| (f, p.span))
     });
     let platform_unknown = platform_name.is_some() && platform.is_none();
+    check_nic_model(name, &driver, &speed, &ports, platform, diags);
+    let speed = speed
+        .or_else(|| {
+            platform.and_then(|(pl, pspan)| pl.speed_mbps().map(|s| Sourced::default_at(s, pspan)))
+        })
+        .unwrap_or_else(|| {
+            let help = match platform {
+                Some((pl, _)) => format!(
+                    "the catalogue has no port speed for `{}`: add it, e.g. `speed 400G`",
+                    pl.name
+                ),
+                None => "add the port speed, e.g. `speed 400G`".to_string(),
+            };
+            if !platform_unknown {
+                diags.push(
+                    Diagnostic::new(
+                        Code::MissingProperty,
+                        at,
+                        format!("NIC model `{name}` has no `speed`"),
+                    )
+                    .label("declared here")
+                    .help(help),
+                );
+            }
+            Sourced::default_at(100_000, at)
+        });
+    let driver = driver
+        .or_else(|| platform.map(|(pl, pspan)| Sourced::default_at(pl.driver().to_string(), pspan)))
+        .unwrap_or(Sourced::default_at("mlx5".to_string(), at));
+    let buffer = buffer.or_else(|| {
+        platform.and_then(|(pl, pspan)| pl.buffer_bytes().map(|b| Sourced::default_at(b, pspan)))
+    });
+    NicModel {
+        name: name.clone(),
+        span: at,
+        platform: platform.map(|(p, _)| p),
+        driver,
+        speed,
+        buffer,
+        ports: ports.map_or(1, |p| p.value),
+    }
+}
+
+/// A NIC model's driver must be known, and its driver, speed and ports must not contradict
+/// its platform.
+fn check_nic_model(
+    name: &str,
+    driver: &Option<Sourced<String>>,
+    speed: &Option<Sourced<u64>>,
+    ports: &Option<Sourced<u32>>,
+    platform: Option<(&'static NicPlatform, Span)>,
+    diags: &mut Vec<Diagnostic>,
+) {
     let nic_override = |span: Span, pl: &NicPlatform, pspan: Span, what: String, has: String| {
         Diagnostic::new(
             Code::PlatformOverride,
@@ -845,45 +898,5 @@ pub fn nic_model(decl: &ast::NicModelDecl, diags: &mut Vec<Diagnostic>) -> NicMo
             )
             .help("declare at most the platform's ports, or remove `platform`"),
         );
-    }
-    let speed = speed
-        .or_else(|| {
-            platform.and_then(|(pl, pspan)| pl.speed_mbps().map(|s| Sourced::default_at(s, pspan)))
-        })
-        .unwrap_or_else(|| {
-            let help = match platform {
-                Some((pl, _)) => format!(
-                    "the catalogue has no port speed for `{}`: add it, e.g. `speed 400G`",
-                    pl.name
-                ),
-                None => "add the port speed, e.g. `speed 400G`".to_string(),
-            };
-            if !platform_unknown {
-                diags.push(
-                    Diagnostic::new(
-                        Code::MissingProperty,
-                        at,
-                        format!("NIC model `{name}` has no `speed`"),
-                    )
-                    .label("declared here")
-                    .help(help),
-                );
-            }
-            Sourced::default_at(100_000, at)
-        });
-    let driver = driver
-        .or_else(|| platform.map(|(pl, pspan)| Sourced::default_at(pl.driver().to_string(), pspan)))
-        .unwrap_or(Sourced::default_at("mlx5".to_string(), at));
-    let buffer = buffer.or_else(|| {
-        platform.and_then(|(pl, pspan)| pl.buffer_bytes().map(|b| Sourced::default_at(b, pspan)))
-    });
-    NicModel {
-        name: name.clone(),
-        span: at,
-        platform: platform.map(|(p, _)| p),
-        driver,
-        speed,
-        buffer,
-        ports: ports.map_or(1, |p| p.value),
     }
 }
