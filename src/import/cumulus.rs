@@ -137,24 +137,44 @@ struct Iface {
 
 /// Reads an applied NVUE revision; what cannot be carried becomes a note.
 pub fn read(text: &str, canon: &Canon, file: usize, notes: &mut Vec<Note>) -> (Switch, Cumulus) {
-    let ev = |at: Loc| Ev { file, at };
-    let mut p = Profiles::default();
-    let mut ifaces: BTreeMap<String, Iface> = BTreeMap::new();
-    let mut poll: Option<u64> = None;
-    let mut robustness: Option<u64> = None;
-    let mut watchdog_at: Option<Ev> = None;
-    let n8 = |s: &str| s.parse::<u8>().ok();
-    let n64 = |s: &str| s.parse::<u64>().ok();
-    for path in canon.path_vecs() {
-        let at = ev(canon.get(&key_of(&path)).unwrap_or_default());
-        let w: Vec<&str> = path.iter().map(String::as_str).collect();
-        match w.as_slice() {
+    let rev = Revision::read(canon, file, notes);
+    let (model, release) = header(text);
+    let mut sw = Switch::default();
+    let mut cu = Cumulus {
+        release,
+        model,
+        cages: BTreeMap::new(),
+    };
+    let mut missing: BTreeSet<(String, String)> = BTreeSet::new();
+    for (name, i) in &rev.ifaces {
+        let Some(cage) = cage_of(name) else { continue };
+        cu.cages.insert(name.clone(), cage);
+        let port = interface_port(&rev, name, i, file, &mut missing, notes);
+        sw.ports.insert(name.clone(), port);
+    }
+    for (coll, n) in missing {
+        notes.push(Note::new(
+            NoteKind::CannotCarry,
+            Ev { file, at: Loc::default() },
+            format!("an interface binds `qos {coll}` profile `{n}`, which the configuration does not define; its ports take `default-global`"),
+        ));
+    }
+    sw.platform = cu.model.clone();
+    fill_speeds(&mut sw, &cu);
+    (sw, cu)
+}
+
+impl Profiles {
+    /// One `qos` path of a profile (mapping, egress mapping, PFC, congestion control,
+    /// scheduler); other paths are not a profile's.
+    fn read(&mut self, w: &[&str], at: Ev, notes: &mut Vec<Note>) {
+        match w {
             ["qos", "mapping", prof, "dscp", d, "switch-priority", sp] => {
                 if let (Some(d), Some(sp)) = (n8(d), n8(sp))
                     && d < 64
                     && sp < 8
                 {
-                    p.mapping
+                    self.mapping
                         .entry((*prof).to_string())
                         .or_default()
                         .insert(d, (sp, at));
@@ -173,7 +193,7 @@ pub fn read(text: &str, canon: &Canon, file: usize, notes: &mut Vec<Note>) -> (S
                     && sp < 8
                     && tc < 8
                 {
-                    p.egress
+                    self.egress
                         .entry((*prof).to_string())
                         .or_default()
                         .insert(sp, (tc, at));
@@ -181,21 +201,21 @@ pub fn read(text: &str, canon: &Canon, file: usize, notes: &mut Vec<Note>) -> (S
             }
             ["qos", "pfc", prof, "switch-priority", sp] => {
                 if let Some(sp) = n8(sp).filter(|&x| x < 8) {
-                    let e = p.pfc.entry((*prof).to_string()).or_default();
+                    let e = self.pfc.entry((*prof).to_string()).or_default();
                     e.0.insert(sp);
                     e.1.get_or_insert(at);
                 }
             }
             ["qos", "pfc", prof, "cable-length", m] => {
-                let e = p.pfc.entry((*prof).to_string()).or_default();
+                let e = self.pfc.entry((*prof).to_string()).or_default();
                 match n64(m).and_then(|m| m.checked_mul(1000)) {
-                    Some(mm) => e.2 = Some((mm, at)),
-                    None => notes.push(Note::new(
-                        NoteKind::CannotCarry,
-                        at,
-                        format!("PFC profile `{prof}` has cable-length `{m}`, which is not a whole number of metres"),
-                    )),
-                }
+                Some(mm) => e.2 = Some((mm, at)),
+                None => notes.push(Note::new(
+                    NoteKind::CannotCarry,
+                    at,
+                    format!("PFC profile `{prof}` has cable-length `{m}`, which is not a whole number of metres"),
+                )),
+            }
             }
             [
                 "qos",
@@ -207,9 +227,9 @@ pub fn read(text: &str, canon: &Canon, file: usize, notes: &mut Vec<Note>) -> (S
                 v,
             ] => {
                 let Some(tc) = n8(tc).filter(|&x| x < 8) else {
-                    continue;
+                    return;
                 };
-                let e = p
+                let e = self
                     .ecn
                     .entry((*prof).to_string())
                     .or_default()
@@ -239,9 +259,9 @@ pub fn read(text: &str, canon: &Canon, file: usize, notes: &mut Vec<Note>) -> (S
                 v,
             ] => {
                 let Some(tc) = n8(tc).filter(|&x| x < 8) else {
-                    continue;
+                    return;
                 };
-                let e = p
+                let e = self
                     .sched
                     .entry((*prof).to_string())
                     .or_default()
@@ -256,165 +276,199 @@ pub fn read(text: &str, canon: &Canon, file: usize, notes: &mut Vec<Note>) -> (S
                     _ => {}
                 }
             }
-            ["qos", "pfc-watchdog", "polling-interval", v] => {
-                poll = n64(v);
-                watchdog_at = Some(at);
-            }
-            ["qos", "pfc-watchdog", "robustness", v] => robustness = n64(v),
-            ["interface", port, rest @ ..] if cage_of(port).is_some() => {
-                let i = ifaces.entry((*port).to_string()).or_default();
-                if i.at.is_none() {
-                    i.at = Some(ev(canon.get(&key_of(&path[..2])).unwrap_or(at.at)));
-                }
-                match rest {
-                    ["link", "mtu", m] => i.mtu = n64(m).map(|m| (m, at)),
-                    ["link", "speed", s] => i.speed = speed_mbps(s),
-                    ["qos", coll, "profile", name] => {
-                        i.profile.insert((*coll).to_string(), (*name).to_string());
-                    }
-                    ["qos", "pfc-watchdog", "state", s] => {
-                        i.watchdog = Some(*s == "enable");
-                        i.watchdog_at = Some(at);
-                    }
-                    _ => {}
-                }
-            }
             _ => {}
         }
     }
-    let (model, release) = header(text);
-    let mut sw = Switch::default();
-    let mut cu = Cumulus {
-        release,
-        model,
-        cages: BTreeMap::new(),
-    };
-    let global = "default-global".to_string();
-    let mut missing: BTreeSet<(String, String)> = BTreeSet::new();
-    for (name, i) in &ifaces {
-        let Some(cage) = cage_of(name) else { continue };
-        cu.cages.insert(name.clone(), cage);
-        let at = i.at.unwrap_or(Ev {
-            file,
-            at: Loc::default(),
-        });
-        let prof = |coll: &str, missing: &mut BTreeSet<(String, String)>| -> String {
-            let n = i
-                .profile
-                .get(coll)
-                .cloned()
-                .unwrap_or_else(|| global.clone());
-            let known = match coll {
-                "mapping" => p.mapping.contains_key(&n),
-                "egress-queue-mapping" => p.egress.contains_key(&n),
-                "pfc" => p.pfc.contains_key(&n),
-                "congestion-control" => p.ecn.contains_key(&n),
-                _ => p.sched.contains_key(&n),
-            };
-            if !known && n != global {
-                missing.insert((coll.to_string(), n.clone()));
-            }
-            n
-        };
-        let mut port = Port {
-            speed_mbps: i.speed,
-            mtu: i.mtu,
-            at,
-            ..Port::default()
-        };
-        if let Some(m) = p.mapping.get(&prof("mapping", &mut missing)) {
-            let map: BTreeMap<u8, u8> = m.iter().map(|(&d, &(sp, _))| (d, sp)).collect();
-            let first = m.values().next().map_or(at, |x| x.1);
-            port.dscp_at = m.iter().map(|(&d, &(_, e))| (d, e)).collect();
-            port.dscp = Some((map, first));
-        }
-        let pfc = p.pfc.get(&prof("pfc", &mut missing));
-        port.pfc = Some(match pfc {
-            Some((set, e, _)) => (set.clone(), e.unwrap_or(at)),
-            None => (BTreeSet::new(), at),
-        });
-        // The port's cable: its PFC profile's, else `default-global`'s.
-        port.cable_mm = pfc
-            .and_then(|x| x.2)
-            .or_else(|| p.pfc.get(&global).and_then(|x| x.2));
-        let egress = p.egress.get(&prof("egress-queue-mapping", &mut missing));
-        // Priority → traffic class (NVUE's default is one to one).
-        let tc_of = |sp: u8| egress.and_then(|e| e.get(&sp)).map_or(sp, |x| x.0);
-        let ecn = p.ecn.get(&prof("congestion-control", &mut missing));
-        let sched = p.sched.get(&prof("egress-scheduler", &mut missing));
-        let used: BTreeSet<u8> = port
-            .dscp
-            .iter()
-            .flat_map(|(m, _)| m.values().copied())
-            .chain(port.pfc.iter().flat_map(|(s, _)| s.iter().copied()))
-            .collect();
-        for sp in 0u8..8 {
-            let tc = tc_of(sp);
-            if used.contains(&sp)
-                && tc != sp
-                && let Some((_, e)) = egress.and_then(|e| e.get(&sp))
-            {
-                notes.push(Note::new(
-                    NoteKind::CannotCarry,
-                    *e,
-                    format!("`{name}` sends switch priority {sp} to traffic class {tc}; the import takes each priority's traffic class as the priority itself"),
-                ));
-            }
-            if let Some(x) = ecn.and_then(|m| m.get(&tc))
-                && x.enable == Some(true)
-                && let (Some(min), Some(max)) = (x.min, x.max)
-            {
-                port.wred.insert(
-                    sp,
-                    (
-                        Wred {
-                            min,
-                            max,
-                            probability: x.probability.unwrap_or(100),
-                            ecn: true,
-                        },
-                        x.min_at.or(x.at).unwrap_or(at),
-                    ),
-                );
-            }
-            if let Some(x) = sched.and_then(|m| m.get(&tc))
-                && let Some(e) = x.at
-            {
-                let s = if x.strict {
-                    Some(Sched::Strict)
-                } else {
-                    x.weight.map(Sched::Weight)
-                };
-                if let Some(s) = s {
-                    port.sched.insert(sp, (s, e));
+}
+
+fn n8(s: &str) -> Option<u8> {
+    s.parse::<u8>().ok()
+}
+
+fn n64(s: &str) -> Option<u64> {
+    s.parse::<u64>().ok()
+}
+
+/// What an NVUE revision's paths say: the QoS profiles, each interface, and the global PFC
+/// watchdog.
+#[derive(Default)]
+struct Revision {
+    profiles: Profiles,
+    ifaces: BTreeMap<String, Iface>,
+    poll: Option<u64>,
+    robustness: Option<u64>,
+    watchdog_at: Option<Ev>,
+}
+
+impl Revision {
+    fn read(canon: &Canon, file: usize, notes: &mut Vec<Note>) -> Revision {
+        let ev = |at: Loc| Ev { file, at };
+        let mut r = Revision::default();
+        for path in canon.path_vecs() {
+            let at = ev(canon.get(&key_of(&path)).unwrap_or_default());
+            let w: Vec<&str> = path.iter().map(String::as_str).collect();
+            match w.as_slice() {
+                ["qos", "pfc-watchdog", "polling-interval", v] => {
+                    r.poll = n64(v);
+                    r.watchdog_at = Some(at);
                 }
+                ["qos", "pfc-watchdog", "robustness", v] => r.robustness = n64(v),
+                ["interface", port, rest @ ..] if cage_of(port).is_some() => {
+                    let i = r.ifaces.entry((*port).to_string()).or_default();
+                    if i.at.is_none() {
+                        i.at = Some(ev(canon.get(&key_of(&path[..2])).unwrap_or(at.at)));
+                    }
+                    match rest {
+                        ["link", "mtu", m] => i.mtu = n64(m).map(|m| (m, at)),
+                        ["link", "speed", s] => i.speed = speed_mbps(s),
+                        ["qos", coll, "profile", name] => {
+                            i.profile.insert((*coll).to_string(), (*name).to_string());
+                        }
+                        ["qos", "pfc-watchdog", "state", s] => {
+                            i.watchdog = Some(*s == "enable");
+                            i.watchdog_at = Some(at);
+                        }
+                        _ => {}
+                    }
+                }
+                _ => r.profiles.read(&w, at, notes),
             }
         }
-        if i.watchdog == Some(true)
-            && let (Some(poll), Some(r)) = (poll, robustness)
+        r
+    }
+}
+
+/// A port as its interface's profiles give it (`default-global` where it binds none); a
+/// profile it binds that is not defined is collected in `missing`.
+fn interface_port(
+    rev: &Revision,
+    name: &str,
+    i: &Iface,
+    file: usize,
+    missing: &mut BTreeSet<(String, String)>,
+    notes: &mut Vec<Note>,
+) -> Port {
+    let global = "default-global".to_string();
+    let at = i.at.unwrap_or(Ev {
+        file,
+        at: Loc::default(),
+    });
+    let prof = |coll: &str, missing: &mut BTreeSet<(String, String)>| -> String {
+        let n = i
+            .profile
+            .get(coll)
+            .cloned()
+            .unwrap_or_else(|| global.clone());
+        let known = match coll {
+            "mapping" => rev.profiles.mapping.contains_key(&n),
+            "egress-queue-mapping" => rev.profiles.egress.contains_key(&n),
+            "pfc" => rev.profiles.pfc.contains_key(&n),
+            "congestion-control" => rev.profiles.ecn.contains_key(&n),
+            _ => rev.profiles.sched.contains_key(&n),
+        };
+        if !known && n != global {
+            missing.insert((coll.to_string(), n.clone()));
+        }
+        n
+    };
+    let mut port = Port {
+        speed_mbps: i.speed,
+        mtu: i.mtu,
+        at,
+        ..Port::default()
+    };
+    if let Some(m) = rev.profiles.mapping.get(&prof("mapping", missing)) {
+        let map: BTreeMap<u8, u8> = m.iter().map(|(&d, &(sp, _))| (d, sp)).collect();
+        let first = m.values().next().map_or(at, |x| x.1);
+        port.dscp_at = m.iter().map(|(&d, &(_, e))| (d, e)).collect();
+        port.dscp = Some((map, first));
+    }
+    let pfc = rev.profiles.pfc.get(&prof("pfc", missing));
+    port.pfc = Some(match pfc {
+        Some((set, e, _)) => (set.clone(), e.unwrap_or(at)),
+        None => (BTreeSet::new(), at),
+    });
+    // The port's cable: its PFC profile's, else `default-global`'s.
+    port.cable_mm = pfc
+        .and_then(|x| x.2)
+        .or_else(|| rev.profiles.pfc.get(&global).and_then(|x| x.2));
+    let egress = rev
+        .profiles
+        .egress
+        .get(&prof("egress-queue-mapping", missing));
+    // Priority → traffic class (NVUE's default is one to one).
+    let tc_of = |sp: u8| egress.and_then(|e| e.get(&sp)).map_or(sp, |x| x.0);
+    let ecn = rev.profiles.ecn.get(&prof("congestion-control", missing));
+    let sched = rev.profiles.sched.get(&prof("egress-scheduler", missing));
+    let used: BTreeSet<u8> = port
+        .dscp
+        .iter()
+        .flat_map(|(m, _)| m.values().copied())
+        .chain(port.pfc.iter().flat_map(|(s, _)| s.iter().copied()))
+        .collect();
+    for sp in 0u8..8 {
+        let tc = tc_of(sp);
+        if used.contains(&sp)
+            && tc != sp
+            && let Some((_, e)) = egress.and_then(|e| e.get(&sp))
         {
-            port.watchdog = Some((
-                Watchdog {
-                    detect_ms: poll.saturating_mul(r),
-                    restore_ms: poll,
-                    action: "drop",
-                    poll_ms: Some(poll),
-                },
-                i.watchdog_at.or(watchdog_at).unwrap_or(at),
+            notes.push(Note::new(
+                NoteKind::CannotCarry,
+                *e,
+                format!("`{name}` sends switch priority {sp} to traffic class {tc}; the import takes each priority's traffic class as the priority itself"),
             ));
         }
-        sw.ports.insert(name.clone(), port);
+        if let Some(x) = ecn.and_then(|m| m.get(&tc))
+            && x.enable == Some(true)
+            && let (Some(min), Some(max)) = (x.min, x.max)
+        {
+            port.wred.insert(
+                sp,
+                (
+                    Wred {
+                        min,
+                        max,
+                        probability: x.probability.unwrap_or(100),
+                        ecn: true,
+                    },
+                    x.min_at.or(x.at).unwrap_or(at),
+                ),
+            );
+        }
+        if let Some(x) = sched.and_then(|m| m.get(&tc))
+            && let Some(e) = x.at
+        {
+            let s = if x.strict {
+                Some(Sched::Strict)
+            } else {
+                x.weight.map(Sched::Weight)
+            };
+            if let Some(s) = s {
+                port.sched.insert(sp, (s, e));
+            }
+        }
     }
-    for (coll, n) in missing {
-        notes.push(Note::new(
-            NoteKind::CannotCarry,
-            Ev { file, at: Loc::default() },
-            format!("an interface binds `qos {coll}` profile `{n}`, which the configuration does not define; its ports take `default-global`"),
+    port.watchdog = port_watchdog(rev, i, at);
+    port
+}
+
+/// NVUE's PFC watchdog on a port that enables it: it detects after `robustness` polls and
+/// restores after one, dropping.
+fn port_watchdog(rev: &Revision, i: &Iface, at: Ev) -> Option<(Watchdog, Ev)> {
+    if i.watchdog == Some(true)
+        && let (Some(poll), Some(r)) = (rev.poll, rev.robustness)
+    {
+        return Some((
+            Watchdog {
+                detect_ms: poll.saturating_mul(r),
+                restore_ms: poll,
+                action: "drop",
+                poll_ms: Some(poll),
+            },
+            i.watchdog_at.or(rev.watchdog_at).unwrap_or(at),
         ));
     }
-    sw.platform = cu.model.clone();
-    fill_speeds(&mut sw, &cu);
-    (sw, cu)
+    None
 }
 
 /// The catalogue platform that runs Cumulus and whose model is the header's (`SN5600`, or

@@ -191,48 +191,9 @@ fn read_all(input: &Input<'_>, folders: &[String]) -> Deployed {
     let mut lldps: Vec<(String, Vec<lldp::Neighbour>, usize)> = Vec::new();
     for folder in folders {
         let dir = input.state_dir.join(folder);
-        let read = |file: &str, d: &mut Deployed| -> Option<(usize, json::Node<'static>)> {
-            let path = dir.join(file);
-            let shown = format!("{folder}/{file}");
-            match state::read(&path, input.max_input_bytes) {
-                Ok(text) => {
-                    let idx = d.files.len();
-                    let parsed = json::parse(&text).map(json::Node::into_owned);
-                    d.files.push((shown.clone(), text));
-                    match parsed {
-                        Ok(node) => Some((idx, node)),
-                        Err(e) => {
-                            d.notes.push(Note::new(
-                                NoteKind::Unreadable,
-                                Ev {
-                                    file: idx,
-                                    at: Loc::new(e.offset, e.offset),
-                                },
-                                format!("`{shown}` is not JSON: expected {}", e.message),
-                            ));
-                            None
-                        }
-                    }
-                }
-                Err(state::ReadError::Missing) => None,
-                Err(e) => {
-                    let idx = d.files.len();
-                    d.files.push((shown.clone(), String::new()));
-                    d.notes.push(Note::new(
-                        NoteKind::Unreadable,
-                        Ev {
-                            file: idx,
-                            at: Loc::default(),
-                        },
-                        format!("cannot read `{shown}`: {e}"),
-                    ));
-                    None
-                }
-            }
-        };
         let has = |f: &str| dir.join(f).exists();
         if has("config_db.json") {
-            if let Some((idx, root)) = read("config_db.json", &mut d) {
+            if let Some((idx, root)) = read_json(input, &dir, folder, "config_db.json", &mut d) {
                 let sw = sonic::read(&root, idx, &mut d.notes);
                 d.switches.push(SwitchDev {
                     name: folder.clone(),
@@ -241,47 +202,9 @@ fn read_all(input: &Input<'_>, folders: &[String]) -> Deployed {
                 });
             }
         } else if has("startup.yaml") {
-            let path = dir.join("startup.yaml");
-            let shown = format!("{folder}/startup.yaml");
-            let idx = d.files.len();
-            match state::read(&path, input.max_input_bytes) {
-                Ok(text) => {
-                    let parsed = nvue::canon(&text);
-                    d.files.push((shown.clone(), text.clone()));
-                    match parsed {
-                        Ok(c) => {
-                            let (mut sw, cu) = cumulus::read(&text, &c, idx, &mut d.notes);
-                            sw.cumulus = Some(cu);
-                            d.switches.push(SwitchDev {
-                                name: folder.clone(),
-                                sw,
-                                file: idx,
-                            });
-                        }
-                        Err(e) => d.notes.push(Note::new(
-                            NoteKind::Unreadable,
-                            Ev {
-                                file: idx,
-                                at: Loc::new(e.offset, e.offset),
-                            },
-                            format!("`{shown}` is not an NVUE document: {}", e.message),
-                        )),
-                    }
-                }
-                Err(e) => {
-                    d.files.push((shown.clone(), String::new()));
-                    d.notes.push(Note::new(
-                        NoteKind::Unreadable,
-                        Ev {
-                            file: idx,
-                            at: Loc::default(),
-                        },
-                        format!("cannot read `{shown}`: {e}"),
-                    ));
-                }
-            }
+            read_cumulus(input, &dir, folder, &mut d);
         } else if has("state.json") {
-            if let Some((idx, root)) = read("state.json", &mut d) {
+            if let Some((idx, root)) = read_json(input, &dir, folder, "state.json", &mut d) {
                 match host::read(&root, idx) {
                     Ok(h) => d.hosts.push(HostDev {
                         name: folder.clone(),
@@ -299,28 +222,11 @@ fn read_all(input: &Input<'_>, folders: &[String]) -> Deployed {
                 }
             }
         } else {
-            // A folder with no state import can read: note it at its first file, if any.
-            let other = ["running-config", "config"].into_iter().find(|f| has(f));
-            let idx = d.files.len();
-            let shown = format!("{folder}/{}", other.unwrap_or(""));
-            d.files
-                .push((shown.trim_end_matches('/').to_string(), String::new()));
-            let message = match other {
-                Some(f) => format!(
-                    "`{folder}` holds `{f}`; import reads SONiC (`config_db.json`), Cumulus (`startup.yaml`) and hosts (`state.json`) only, so this device and its links are left out"
-                ),
-                None => format!(
-                    "`{folder}` holds no `config_db.json` or `state.json`; the device is left out"
-                ),
-            };
-            d.notes.push(
-                Note::new(NoteKind::NoState, Ev { file: idx, at: Loc::default() }, message)
-                    .help("collect the state as docs/verify.md shows, or describe the device in the `.fab` by hand"),
-            );
+            note_unreadable_folder(&dir, folder, &mut d);
             continue;
         }
         if has(state::LLDP_FILE)
-            && let Some((idx, root)) = read(state::LLDP_FILE, &mut d)
+            && let Some((idx, root)) = read_json(input, &dir, folder, state::LLDP_FILE, &mut d)
         {
             match lldp::parse(&root) {
                 Ok(n) => lldps.push((folder.clone(), n, idx)),
@@ -335,9 +241,128 @@ fn read_all(input: &Input<'_>, folders: &[String]) -> Deployed {
             }
         }
     }
-    // LLDP as neighbour entries of switches, and host-side links.
     d.switches.sort_by(|a, b| natural(&a.name, &b.name));
     d.hosts.sort_by(|a, b| natural(&a.name, &b.name));
+    merge_lldp(&mut d, lldps);
+    d
+}
+
+/// A JSON state file of a device folder, parsed; a file that cannot be read or parsed is
+/// noted. The text is kept in `d.files` either way, for findings to point into.
+fn read_json(
+    input: &Input<'_>,
+    dir: &std::path::Path,
+    folder: &str,
+    file: &str,
+    d: &mut Deployed,
+) -> Option<(usize, json::Node<'static>)> {
+    let path = dir.join(file);
+    let shown = format!("{folder}/{file}");
+    match state::read(&path, input.max_input_bytes) {
+        Ok(text) => {
+            let idx = d.files.len();
+            let parsed = json::parse(&text).map(json::Node::into_owned);
+            d.files.push((shown.clone(), text));
+            match parsed {
+                Ok(node) => Some((idx, node)),
+                Err(e) => {
+                    d.notes.push(Note::new(
+                        NoteKind::Unreadable,
+                        Ev {
+                            file: idx,
+                            at: Loc::new(e.offset, e.offset),
+                        },
+                        format!("`{shown}` is not JSON: expected {}", e.message),
+                    ));
+                    None
+                }
+            }
+        }
+        Err(state::ReadError::Missing) => None,
+        Err(e) => {
+            let idx = d.files.len();
+            d.files.push((shown.clone(), String::new()));
+            d.notes.push(Note::new(
+                NoteKind::Unreadable,
+                Ev {
+                    file: idx,
+                    at: Loc::default(),
+                },
+                format!("cannot read `{shown}`: {e}"),
+            ));
+            None
+        }
+    }
+}
+
+/// A Cumulus switch from its NVUE `startup.yaml`.
+fn read_cumulus(input: &Input<'_>, dir: &std::path::Path, folder: &str, d: &mut Deployed) {
+    let path = dir.join("startup.yaml");
+    let shown = format!("{folder}/startup.yaml");
+    let idx = d.files.len();
+    match state::read(&path, input.max_input_bytes) {
+        Ok(text) => {
+            let parsed = nvue::canon(&text);
+            d.files.push((shown.clone(), text.clone()));
+            match parsed {
+                Ok(c) => {
+                    let (mut sw, cu) = cumulus::read(&text, &c, idx, &mut d.notes);
+                    sw.cumulus = Some(cu);
+                    d.switches.push(SwitchDev {
+                        name: folder.to_string(),
+                        sw,
+                        file: idx,
+                    });
+                }
+                Err(e) => d.notes.push(Note::new(
+                    NoteKind::Unreadable,
+                    Ev {
+                        file: idx,
+                        at: Loc::new(e.offset, e.offset),
+                    },
+                    format!("`{shown}` is not an NVUE document: {}", e.message),
+                )),
+            }
+        }
+        Err(e) => {
+            d.files.push((shown.clone(), String::new()));
+            d.notes.push(Note::new(
+                NoteKind::Unreadable,
+                Ev {
+                    file: idx,
+                    at: Loc::default(),
+                },
+                format!("cannot read `{shown}`: {e}"),
+            ));
+        }
+    }
+}
+
+/// A folder with no state import can read: noted at its first file, if any.
+fn note_unreadable_folder(dir: &std::path::Path, folder: &str, d: &mut Deployed) {
+    let has = |f: &str| dir.join(f).exists();
+    let other = ["running-config", "config"].into_iter().find(|f| has(f));
+    let idx = d.files.len();
+    let shown = format!("{folder}/{}", other.unwrap_or(""));
+    d.files
+        .push((shown.trim_end_matches('/').to_string(), String::new()));
+    let message = match other {
+        Some(f) => format!(
+            "`{folder}` holds `{f}`; import reads SONiC (`config_db.json`), Cumulus (`startup.yaml`) and hosts (`state.json`) only, so this device and its links are left out"
+        ),
+        None => {
+            format!("`{folder}` holds no `config_db.json` or `state.json`; the device is left out")
+        }
+    };
+    d.notes.push(
+        Note::new(NoteKind::NoState, Ev { file: idx, at: Loc::default() }, message)
+            .help("collect the state as docs/verify.md shows, or describe the device in the `.fab` by hand"),
+    );
+}
+
+/// LLDP as neighbour entries of switches, and host-side links: DEVICE_NEIGHBOR wins, LLDP
+/// fills in.
+fn merge_lldp(d: &mut Deployed, lldps: Vec<(String, Vec<lldp::Neighbour>, usize)>) {
     let mut host_links: Vec<(String, String, String, String, Ev)> = Vec::new();
     for (dev, ns, file) in lldps {
         for n in ns {
@@ -376,7 +401,6 @@ fn read_all(input: &Input<'_>, folders: &[String]) -> Deployed {
             .entry(port)
             .or_insert((hostname, netdev, at));
     }
-    d
 }
 
 /// Turns the switches' neighbour tables into cables, and adds hosts seen only by their

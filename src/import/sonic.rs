@@ -133,6 +133,24 @@ fn key_ev(file: usize, k: &crate::verify::json::Key, _record: &Node) -> Ev {
 /// Reads a CONFIG_DB document; what cannot be carried becomes a note.
 pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
     let mut sw = Switch::default();
+    read_ports_and_pools(root, file, &mut sw, notes);
+    read_port_qos(root, file, &mut sw, notes);
+    read_queues(root, file, &mut sw, notes);
+    read_buffer_pgs(root, file, &mut sw, notes);
+    read_watchdogs(root, file, &mut sw);
+    read_neighbours_and_routes(root, file, &mut sw);
+    let table = |name: &str| root.get(name).map(Node::members).unwrap_or_default();
+    sw.hash = switch_hash(root, file, notes);
+    for (k, _) in table("INTERFACE") {
+        if let Some((port, addr)) = k.name.split_once('|') {
+            sw.interfaces.push((port.to_string(), addr.to_string()));
+        }
+    }
+    sw
+}
+
+/// The platform, the ports with their speeds, MTUs, lanes and cables, and the egress buffer.
+fn read_ports_and_pools(root: &Node, file: usize, sw: &mut Switch, notes: &mut Vec<Note>) {
     let table = |name: &str| root.get(name).map(Node::members).unwrap_or_default();
     if let Some(meta) = root.get("DEVICE_METADATA").and_then(|m| m.get("localhost")) {
         sw.platform = meta.get("platform").and_then(text);
@@ -184,6 +202,11 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
         .get("BUFFER_POOL")
         .and_then(|t| t.get("egress_lossless_pool"))
         .and_then(|r| num(r, "size"));
+}
+
+/// Each port's DSCP map, PFC priorities and queue plan from PORT_QOS_MAP.
+fn read_port_qos(root: &Node, file: usize, sw: &mut Switch, notes: &mut Vec<Note>) {
+    let table = |name: &str| root.get(name).map(Node::members).unwrap_or_default();
     let maps: BTreeMap<&str, (&Node, Ev)> = table("DSCP_TO_TC_MAP")
         .iter()
         .map(|(k, v)| (k.name.as_ref(), (v, key_ev(file, k, v))))
@@ -285,6 +308,11 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
             }
         }
     }
+}
+
+/// Each port's queues: scheduler, shaper and WRED profile.
+fn read_queues(root: &Node, file: usize, sw: &mut Switch, notes: &mut Vec<Note>) {
+    let table = |name: &str| root.get(name).map(Node::members).unwrap_or_default();
     let schedulers: BTreeMap<&str, Option<Sched>> = table("SCHEDULER")
         .iter()
         .map(|(k, rec)| {
@@ -368,6 +396,11 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
             }
         }
     }
+}
+
+/// Each port's lossless PG profiles, including those buffermgrd would compute at run time.
+fn read_buffer_pgs(root: &Node, file: usize, sw: &mut Switch, notes: &mut Vec<Note>) {
+    let table = |name: &str| root.get(name).map(Node::members).unwrap_or_default();
     let profiles = root.get("BUFFER_PROFILE");
     let profile = |name: &str| -> Option<PgProfile> {
         let name = name.trim_start_matches('[').trim_end_matches(']');
@@ -391,7 +424,7 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
         })
     };
     let mut missing_profile: Option<(String, Ev)> = None;
-    let dynamic = Dynamic::of(root, &sw);
+    let dynamic = Dynamic::of(root, sw);
     for (k, rec) in table("BUFFER_PG") {
         let (ports, pgs) = split_key(&k.name);
         let Some(pnode) = field(rec, "profile") else {
@@ -474,6 +507,11 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
             .help("check the headroom on the switch itself (`mmuconfig -l` lists the profiles in use)"),
         );
     }
+}
+
+/// Each port's PFC watchdog.
+fn read_watchdogs(root: &Node, file: usize, sw: &mut Switch) {
+    let table = |name: &str| root.get(name).map(Node::members).unwrap_or_default();
     let poll_ms = root
         .get("PFC_WD")
         .and_then(|t| t.get("GLOBAL"))
@@ -503,6 +541,11 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
             }
         }
     }
+}
+
+/// The cabling as DEVICE_NEIGHBOR states it, and the static routes.
+fn read_neighbours_and_routes(root: &Node, file: usize, sw: &mut Switch) {
+    let table = |name: &str| root.get(name).map(Node::members).unwrap_or_default();
     // Keyed by the local port (as minigraph writes it), or by a peer name with `local_port`
     // (sonic-net/sonic-buildimage@086b03bd70f9:src/sonic-yang-models/yang-models/sonic-device_neighbor.yang).
     for (k, rec) in table("DEVICE_NEIGHBOR") {
@@ -535,15 +578,7 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
             at: key_ev(file, k, rec),
         });
     }
-    sw.hash = switch_hash(root, file, notes);
-    for (k, _) in table("INTERFACE") {
-        if let Some((port, addr)) = k.name.split_once('|') {
-            sw.interfaces.push((port.to_string(), addr.to_string()));
-        }
-    }
-    sw
 }
-
 /// `SWITCH_HASH|GLOBAL` `ecmp_hash` as `hash` keywords in the `.fab`'s order (the order of
 /// the list is not significant to orchagent, which keeps it in a set), or a note when a field
 /// has no keyword. A `lag_hash` other than `ecmp_hash` is reported: `hash` states one list

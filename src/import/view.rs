@@ -92,23 +92,6 @@ pub(super) fn view(s: &SwitchDev, ports: &[String], notes: &mut Vec<Note>) -> Vi
         .collect();
     // Findings of their own, added after the ports' differences.
     let mut odd: Vec<Note> = Vec::new();
-    let mut differ = |what: &str, d: Vec<String>, at: Ev| {
-        if !d.is_empty() {
-            notes.push(
-                Note::new(
-                    NoteKind::PortsDiffer,
-                    at,
-                    format!(
-                        "ports of `{}` differ in {what} ({} of them: {}); the `.fab` keeps one value per switch, the one most ports have, shown here",
-                        s.name,
-                        d.len(),
-                        d.join(", ")
-                    ),
-                )
-                .help("make the ports agree on the switch, or split the switch's ports in the `.fab` by hand"),
-            );
-        }
-    };
     let dscp: Vec<(String, [u8; 64], Ev)> = ps
         .iter()
         .filter_map(|(p, x)| {
@@ -121,7 +104,7 @@ pub(super) fn view(s: &SwitchDev, ports: &[String], notes: &mut Vec<Note>) -> Vi
         })
         .collect();
     if let Some((t, at, d)) = pick(&dscp) {
-        differ("their DSCP_TO_TC_MAP", d, at);
+        differ(notes, &s.name, "their DSCP_TO_TC_MAP", d, at);
         v.dscp = Some((t, at));
     }
     let pfc: Vec<(String, BTreeSet<u8>, Ev)> = ps
@@ -132,70 +115,11 @@ pub(super) fn view(s: &SwitchDev, ports: &[String], notes: &mut Vec<Note>) -> Vi
         })
         .collect();
     if let Some((set, at, d)) = pick(&pfc) {
-        differ("pfc_enable", d, at);
+        differ(notes, &s.name, "pfc_enable", d, at);
         v.lossless = Some((set, at));
     }
     for q in 0u8..8 {
-        let sched: Vec<(String, Option<Sched>, Ev)> = ps
-            .iter()
-            .map(|(p, x)| {
-                let s = x.sched.get(&q);
-                ((*p).clone(), s.map(|s| s.0), s.map_or(x.at, |s| s.1))
-            })
-            .collect();
-        if let Some((Some(s), at, d)) = pick(&sched) {
-            differ(&format!("the scheduler of queue {q}"), d, at);
-            v.sched.insert(q, (s, at));
-        }
-        let speeds: BTreeSet<u64> = ps.iter().map(|(_, x)| x.speed_mbps.unwrap_or(0)).collect();
-        for sp in speeds {
-            let wred: Vec<(String, Option<Wred>, Ev)> = ps
-                .iter()
-                .filter(|(_, x)| x.speed_mbps.unwrap_or(0) == sp)
-                .map(|(p, x)| {
-                    let w = x.wred.get(&q);
-                    ((*p).clone(), w.map(|w| w.0), w.map_or(x.at, |w| w.1))
-                })
-                .collect();
-            if let Some((w, at, d)) = pick(&wred) {
-                differ(&format!("the WRED profile of queue {q}"), d, at);
-                v.wred.insert((q, sp), (w, at));
-            }
-        }
-        let rate: Vec<(String, Option<RateCap>, Ev)> = ps
-            .iter()
-            .map(|(p, x)| {
-                let r = x.shaper.get(&q);
-                let pct = r.map(|(sh, _)| rate_percent(*sh, x.speed_mbps.unwrap_or(0)));
-                ((*p).clone(), pct, r.map_or(x.at, |r| r.1))
-            })
-            .collect();
-        if let Some((r, at, d)) = pick(&rate) {
-            differ(&format!("the rate cap of queue {q}"), d, at);
-            match r {
-                Some(Ok(pct)) => {
-                    v.rate.insert(q, (pct, at));
-                }
-                Some(Err(pir)) => odd.push(Note::new(
-                    NoteKind::CannotCarry,
-                    at,
-                    format!("queue {q} of `{}` is capped at {pir} bytes/s, which is not a whole percent of its ports' speed with `cir` = `pir` in bytes; the `.fab` states a rate cap only as `rate N%`, so the cap is left out", s.name),
-                )),
-                None => {}
-            }
-        }
-        let th: Vec<(String, Option<Threshold>, Ev)> = ps
-            .iter()
-            .filter(|(_, x)| x.pg.contains_key(&q))
-            .map(|(p, x)| {
-                let g = &x.pg[&q];
-                ((*p).clone(), g.threshold, g.at)
-            })
-            .collect();
-        if let Some((Some(t), at, d)) = pick(&th) {
-            differ(&format!("the pause threshold of PG {q}"), d, at);
-            v.threshold.insert(q, (t, at));
-        }
+        queue_view(q, s, &ps, &mut v, notes, &mut odd);
     }
     let wd: Vec<(String, Option<Watchdog>, Ev)> = ps
         .iter()
@@ -209,7 +133,7 @@ pub(super) fn view(s: &SwitchDev, ports: &[String], notes: &mut Vec<Note>) -> Vi
         })
         .collect();
     if let Some((w, at, d)) = pick(&wd) {
-        differ("the PFC watchdog", d, at);
+        differ(notes, &s.name, "the PFC watchdog", d, at);
         v.watchdog = Some((w, at));
     }
     let tcq: Vec<(String, [u8; 8], Ev)> = ps
@@ -217,7 +141,7 @@ pub(super) fn view(s: &SwitchDev, ports: &[String], notes: &mut Vec<Note>) -> Vi
         .filter_map(|(p, x)| x.tc_queue.map(|(m, at)| ((*p).clone(), m, at)))
         .collect();
     if let Some((m, at, d)) = pick(&tcq) {
-        differ("TC_TO_QUEUE_MAP", d, at);
+        differ(notes, &s.name, "TC_TO_QUEUE_MAP", d, at);
         v.tc_queue = Some((m, at));
     }
     let tcpg: Vec<(String, [u8; 8], Ev)> = ps
@@ -225,7 +149,7 @@ pub(super) fn view(s: &SwitchDev, ports: &[String], notes: &mut Vec<Note>) -> Vi
         .filter_map(|(p, x)| x.tc_pg.map(|(m, at)| ((*p).clone(), m, at)))
         .collect();
     if let Some((m, at, d)) = pick(&tcpg) {
-        differ("TC_TO_PRIORITY_GROUP_MAP", d, at);
+        differ(notes, &s.name, "TC_TO_PRIORITY_GROUP_MAP", d, at);
         v.tc_pg = Some((m, at));
     }
     let pfcq: Vec<(String, BTreeMap<u8, u8>, Ev)> = ps
@@ -233,7 +157,7 @@ pub(super) fn view(s: &SwitchDev, ports: &[String], notes: &mut Vec<Note>) -> Vi
         .filter_map(|(p, x)| x.pfc_queue.clone().map(|(m, at)| ((*p).clone(), m, at)))
         .collect();
     if let Some((m, at, d)) = pick(&pfcq) {
-        differ("MAP_PFC_PRIORITY_TO_QUEUE", d, at);
+        differ(notes, &s.name, "MAP_PFC_PRIORITY_TO_QUEUE", d, at);
         v.pfc_queue = Some((m, at));
     }
     let mtu: Vec<(String, u64, Ev)> = ps
@@ -241,11 +165,125 @@ pub(super) fn view(s: &SwitchDev, ports: &[String], notes: &mut Vec<Note>) -> Vi
         .filter_map(|(p, x)| x.mtu.map(|(m, at)| ((*p).clone(), m, at)))
         .collect();
     if let Some((m, at, d)) = pick(&mtu) {
-        differ("MTU", d, at);
+        differ(notes, &s.name, "MTU", d, at);
         v.mtu = Some((m, at));
     }
     notes.extend(odd);
     v
+}
+
+/// Queue (and PG) `q`'s scheduler, WRED per port speed, rate cap and pause threshold.
+fn queue_view(
+    q: u8,
+    sw: &SwitchDev,
+    ps: &[(&String, &super::deployed::Port)],
+    v: &mut View,
+    notes: &mut Vec<Note>,
+    odd: &mut Vec<Note>,
+) {
+    let sched: Vec<(String, Option<Sched>, Ev)> = ps
+        .iter()
+        .map(|(p, x)| {
+            let s = x.sched.get(&q);
+            ((*p).clone(), s.map(|s| s.0), s.map_or(x.at, |s| s.1))
+        })
+        .collect();
+    if let Some((Some(s), at, d)) = pick(&sched) {
+        differ(
+            notes,
+            &sw.name,
+            &format!("the scheduler of queue {q}"),
+            d,
+            at,
+        );
+        v.sched.insert(q, (s, at));
+    }
+    let speeds: BTreeSet<u64> = ps.iter().map(|(_, x)| x.speed_mbps.unwrap_or(0)).collect();
+    for sp in speeds {
+        let wred: Vec<(String, Option<Wred>, Ev)> = ps
+            .iter()
+            .filter(|(_, x)| x.speed_mbps.unwrap_or(0) == sp)
+            .map(|(p, x)| {
+                let w = x.wred.get(&q);
+                ((*p).clone(), w.map(|w| w.0), w.map_or(x.at, |w| w.1))
+            })
+            .collect();
+        if let Some((w, at, d)) = pick(&wred) {
+            differ(
+                notes,
+                &sw.name,
+                &format!("the WRED profile of queue {q}"),
+                d,
+                at,
+            );
+            v.wred.insert((q, sp), (w, at));
+        }
+    }
+    let rate: Vec<(String, Option<RateCap>, Ev)> = ps
+        .iter()
+        .map(|(p, x)| {
+            let r = x.shaper.get(&q);
+            let pct = r.map(|(sh, _)| rate_percent(*sh, x.speed_mbps.unwrap_or(0)));
+            ((*p).clone(), pct, r.map_or(x.at, |r| r.1))
+        })
+        .collect();
+    if let Some((r, at, d)) = pick(&rate) {
+        differ(
+            notes,
+            &sw.name,
+            &format!("the rate cap of queue {q}"),
+            d,
+            at,
+        );
+        match r {
+            Some(Ok(pct)) => {
+                v.rate.insert(q, (pct, at));
+            }
+            Some(Err(pir)) => odd.push(Note::new(
+                NoteKind::CannotCarry,
+                at,
+                format!("queue {q} of `{}` is capped at {pir} bytes/s, which is not a whole percent of its ports' speed with `cir` = `pir` in bytes; the `.fab` states a rate cap only as `rate N%`, so the cap is left out", sw.name),
+            )),
+            None => {}
+        }
+    }
+    let th: Vec<(String, Option<Threshold>, Ev)> = ps
+        .iter()
+        .filter(|(_, x)| x.pg.contains_key(&q))
+        .map(|(p, x)| {
+            let g = &x.pg[&q];
+            ((*p).clone(), g.threshold, g.at)
+        })
+        .collect();
+    if let Some((Some(t), at, d)) = pick(&th) {
+        differ(
+            notes,
+            &sw.name,
+            &format!("the pause threshold of PG {q}"),
+            d,
+            at,
+        );
+        v.threshold.insert(q, (t, at));
+    }
+}
+
+/// Ports of one switch that differ from the value most have: the `.fab` keeps that one.
+fn differ(notes: &mut Vec<Note>, switch: &str, what: &str, d: Vec<String>, at: Ev) {
+    if !d.is_empty() {
+        notes.push(
+            Note::new(
+                NoteKind::PortsDiffer,
+                at,
+                format!(
+                    "ports of `{}` differ in {what} ({} of them: {}); the `.fab` keeps one value per switch, the one most ports have, shown here",
+                    switch,
+                    d.len(),
+                    d.join(", ")
+                ),
+            )
+            .help("make the ports agree on the switch, or split the switch's ports in the `.fab` by hand"),
+        );
+    }
 }
 
 /// The fabric-wide value: the one most switches have (ties: the first switch's).

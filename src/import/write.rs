@@ -36,19 +36,88 @@ pub fn fab(
         device_lines: Vec::new(),
     };
     let views = switch_views(d, &mut notes);
-
-    // ---- fabric-wide classes ----
     let (classes, fabric_lossless) = fabric_classes(d, &views, &mut notes);
-    let mtus = host_mtus(d);
-
-    // ---- switch models ----
     let models = switch_models(d, &views);
-    let model_of = |i: usize| -> Option<&ModelEntry> { models.iter().find(|m| m.2.contains(&i)) };
-
-    // ---- tiers ----
     let tier = tiers(d);
 
-    // ---- header and fabric-wide values ----
+    let fabric = fabric_values(name, state_display, d, &views, &mut o, &mut notes);
+    for c in &classes {
+        o.line(1, &class_line(c), c.at);
+    }
+    if let Some((w, at)) = fabric.watchdog {
+        o.line(1, &watchdog_words(w), Some(at));
+    }
+    load_balance(d, &mut o, &mut notes);
+    o.line(0, "", None);
+
+    for (mname, k, members, at) in &models {
+        if let Some(cu) = &k.cumulus {
+            cumulus_model(d, &mut o, &mut notes, mname, k.speed, cu, members, *at);
+            continue;
+        }
+        sonic_model(d, &mut o, &mut notes, mname, k, members, *at);
+    }
+    let nics = CabledNics::of(d, &models);
+    nics.write_models(d, &mut o);
+    o.line(0, "", None);
+
+    write_switches(d, &models, &tier, &mut o);
+    for h in &d.hosts {
+        if nics.is_cabled(h) {
+            write_host(d, &nics, h, &mut o, &mut notes);
+        }
+    }
+    o.line(0, "", None);
+
+    let ports = FabPorts { d, models: &models };
+    for c in &d.cables {
+        write_link(&ports, c, &mut o, &mut notes);
+    }
+    o.line(0, "", None);
+
+    for (i, s) in d.switches.iter().enumerate() {
+        switch_overrides(s, &views[i], &classes, &fabric, &mut o, &mut notes);
+    }
+    let roce = classes.iter().find(|c| c.lossless && !c.dscp.is_empty());
+    for h in &d.hosts {
+        let Some(hs) = &h.host else { continue };
+        if nics.is_cabled(h) {
+            let lines = host_override_lines(h, hs, roce, &fabric_lossless, &mut notes);
+            device_block(&mut o, "host", &h.name, lines);
+        }
+    }
+
+    o.line(0, "", None);
+    write_routing(d, &tier, &mut o, &mut notes);
+    routes(d, &mut o, &mut notes);
+    o.line(0, "}", None);
+    d.notes.extend(notes);
+    let device = |x: usize| o.device_lines.iter().any(|&(a, b)| a <= x && x < b);
+    let origins = o
+        .origins
+        .iter()
+        .map(|&(a, b, e)| (a, b, e, device(a)))
+        .collect();
+    (o.text, origins)
+}
+
+/// What most switches run, which a switch's override block is measured against.
+struct FabricWide {
+    mtu: Option<(u64, Ev)>,
+    watchdog: Option<(Option<Watchdog>, Ev)>,
+}
+
+/// The header, `fabric NAME {`, and the fabric-wide `mtu` and `roce-mtu`. The RoCE MTU comes
+/// from the hosts' netdev MTU, as that is what the NICs negotiate with.
+fn fabric_values(
+    name: &str,
+    state_display: &str,
+    d: &Deployed,
+    views: &[View],
+    o: &mut Out,
+    notes: &mut Vec<Note>,
+) -> FabricWide {
+    let mtus = host_mtus(d);
     o.comment(0, &format!("Imported by `fabricc import` from the state in `{state_display}`: the fabric as deployed."));
     o.comment(0, "Fabric-wide values are what most switches run; a switch that differs has an override below.");
     o.comment(
@@ -85,115 +154,137 @@ pub fn fab(
         None => o.comment(1, "no host state: roce-mtu is the default 4096"),
     }
     o.line(0, "", None);
-    for c in &classes {
-        let mut words = Vec::new();
-        if c.other {
-            words.push("dscp other".to_string());
-        } else if !c.dscp.is_empty() {
-            words.push(format!("dscp {}", list(&c.dscp)));
-        }
-        words.extend(c.plan_words());
-        if c.lossless {
-            words.push("lossless".into());
-        }
-        if !c.lossless && c.wred.is_some_and(|w| w.ecn) {
-            words.push("congestion dcqcn".into());
-        }
-        if c.lossless || c.wred.is_some_and(|w| w.ecn) {
-            words.push(ecn_words(c.wred));
-            words.extend(c.speed_words());
-        }
-        if let Some(s) = c.sched {
-            words.push(sched_words(s));
-        }
-        if let Some(r) = c.rate {
-            words.push(format!("rate {r}%"));
-        }
-        if let Some(Threshold::Static(b)) = c.threshold {
-            words.push(format!("pfc-threshold {}", size(b)));
-        }
-        if c.cnp {
-            words.push("cnp".into());
-        }
-        o.line(
-            1,
-            &format!("class {} {{ {} }}", c.name, words.join("  ")),
-            c.at,
-        );
-    }
     let wds: Vec<(Option<Watchdog>, Ev)> = views.iter().filter_map(|v| v.watchdog).collect();
-    let fabric_wd = majority(&wds);
-    if let Some((w, at)) = fabric_wd {
-        o.line(1, &watchdog_words(w), Some(at));
+    FabricWide {
+        mtu: fabric_mtu,
+        watchdog: majority(&wds),
     }
-    load_balance(d, &mut o, &mut notes);
-    o.line(0, "", None);
+}
 
-    // ---- models ----
-    for (mname, k, members, at) in &models {
-        if let Some(cu) = &k.cumulus {
-            cumulus_model(d, &mut o, &mut notes, mname, k.speed, cu, members, *at);
-            continue;
-        }
-        sonic_model(d, &mut o, &mut notes, mname, k, members, *at);
+/// `class NAME { … }`: a class's DSCPs, plan, losslessness, marking, scheduler, rate and
+/// threshold.
+fn class_line(c: &Class) -> String {
+    let mut words = Vec::new();
+    if c.other {
+        words.push("dscp other".to_string());
+    } else if !c.dscp.is_empty() {
+        words.push(format!("dscp {}", list(&c.dscp)));
     }
-    // NIC models: (driver, speed).
-    let mut nic_speed: BTreeMap<String, u64> = BTreeMap::new();
-    let mut nic_count: BTreeMap<String, u32> = BTreeMap::new();
-    for c in &d.cables {
-        if let Peer::Host(h, n) = &c.peer {
-            let sp = d
-                .switches
-                .iter()
-                .find(|s| s.name == c.switch)
-                .and_then(|s| s.sw.ports.get(&c.port))
-                .and_then(|p| p.speed_mbps)
-                .or_else(|| {
-                    // A Cumulus port without `link speed` and platform: the model's speed.
-                    let i = d.switches.iter().position(|s| s.name == c.switch)?;
-                    model_of(i).map(|m| m.1.speed)
-                })
-                .unwrap_or(0);
-            let e = nic_speed.entry(h.clone()).or_insert(0);
-            *e = (*e).max(sp);
-            let k = nic_count.entry(h.clone()).or_insert(0);
-            *k = (*k).max(*n);
-        }
+    words.extend(c.plan_words());
+    if c.lossless {
+        words.push("lossless".into());
     }
-    let host_model = |h: &HostDev| -> (String, u64) {
+    if !c.lossless && c.wred.is_some_and(|w| w.ecn) {
+        words.push("congestion dcqcn".into());
+    }
+    if c.lossless || c.wred.is_some_and(|w| w.ecn) {
+        words.push(ecn_words(c.wred));
+        words.extend(c.speed_words());
+    }
+    if let Some(s) = c.sched {
+        words.push(sched_words(s));
+    }
+    if let Some(r) = c.rate {
+        words.push(format!("rate {r}%"));
+    }
+    if let Some(Threshold::Static(b)) = c.threshold {
+        words.push(format!("pfc-threshold {}", size(b)));
+    }
+    if c.cnp {
+        words.push("cnp".into());
+    }
+    format!("class {} {{ {} }}", c.name, words.join("  "))
+}
+
+/// The model of the switch at index `i`.
+fn model_of(models: &[ModelEntry], i: usize) -> Option<&ModelEntry> {
+    models.iter().find(|m| m.2.contains(&i))
+}
+
+/// The hosts the cables reach: per host, the fastest switch port it is cabled to and the
+/// highest NIC number a cable names. A host no cable reaches is left out of the `.fab`.
+struct CabledNics {
+    speed: BTreeMap<String, u64>,
+    count: BTreeMap<String, u32>,
+}
+
+impl CabledNics {
+    fn of(d: &Deployed, models: &[ModelEntry]) -> CabledNics {
+        let mut speed: BTreeMap<String, u64> = BTreeMap::new();
+        let mut count: BTreeMap<String, u32> = BTreeMap::new();
+        for c in &d.cables {
+            if let Peer::Host(h, n) = &c.peer {
+                let sp = d
+                    .switches
+                    .iter()
+                    .find(|s| s.name == c.switch)
+                    .and_then(|s| s.sw.ports.get(&c.port))
+                    .and_then(|p| p.speed_mbps)
+                    .or_else(|| {
+                        // A Cumulus port without `link speed` and platform: the model's speed.
+                        let i = d.switches.iter().position(|s| s.name == c.switch)?;
+                        model_of(models, i).map(|m| m.1.speed)
+                    })
+                    .unwrap_or(0);
+                let e = speed.entry(h.clone()).or_insert(0);
+                *e = (*e).max(sp);
+                let k = count.entry(h.clone()).or_insert(0);
+                *k = (*k).max(*n);
+            }
+        }
+        CabledNics { speed, count }
+    }
+
+    fn is_cabled(&self, h: &HostDev) -> bool {
+        self.speed.contains_key(&h.name)
+    }
+
+    /// A host's NIC model: (driver, speed). A driver the language does not know is taken
+    /// as mlx5.
+    fn model(&self, h: &HostDev) -> (String, u64) {
         let driver = h
             .host
             .as_ref()
             .and_then(|x| x.driver.clone())
             .filter(|x| matches!(x.as_str(), "mlx5" | "bnxt" | "ice" | "dcb"))
             .unwrap_or_else(|| "mlx5".into());
-        let speed = nic_speed.get(&h.name).copied().unwrap_or(0);
+        let speed = self.speed.get(&h.name).copied().unwrap_or(0);
         (driver, speed)
-    };
-    let mut nic_models: BTreeSet<(String, u64)> = BTreeSet::new();
-    for h in &d.hosts {
-        if nic_speed.contains_key(&h.name) {
-            nic_models.insert(host_model(h));
+    }
+
+    /// One `nic-model` per (driver, speed) the cabled hosts have.
+    fn write_models(&self, d: &Deployed, o: &mut Out) {
+        let mut nic_models: BTreeSet<(String, u64)> = BTreeSet::new();
+        for h in &d.hosts {
+            if self.is_cabled(h) {
+                nic_models.insert(self.model(h));
+            }
+        }
+        for m in &nic_models {
+            o.line(
+                1,
+                &format!(
+                    "nic-model {} {{ driver {}  speed {}G }}",
+                    nic_model_name(m),
+                    m.0,
+                    m.1 / 1000
+                ),
+                None,
+            );
         }
     }
-    let nic_model_name = |(drv, sp): &(String, u64)| format!("{drv}-{}g", sp / 1000);
-    for m in &nic_models {
-        o.line(
-            1,
-            &format!(
-                "nic-model {} {{ driver {}  speed {}G }}",
-                nic_model_name(m),
-                m.0,
-                m.1 / 1000
-            ),
-            None,
-        );
-    }
-    o.line(0, "", None);
+}
 
-    // ---- switches ----
+fn nic_model_name((drv, sp): &(String, u64)) -> String {
+    format!("{drv}-{}g", sp / 1000)
+}
+
+/// `switch NAME { model …  tier … }` for every switch that has a model.
+fn write_switches(d: &Deployed, models: &[ModelEntry], tier: &BTreeMap<String, u8>, o: &mut Out) {
     for (i, s) in d.switches.iter().enumerate() {
-        let Some(m) = model_of(i) else { continue };
+        let Some(m) = model_of(models, i) else {
+            continue;
+        };
         let mut words = vec![format!("model {}", m.0)];
         if let Some(t) = tier.get(&s.name) {
             words.push(format!("tier {t}"));
@@ -207,262 +298,290 @@ pub fn fab(
             }),
         );
     }
-    for h in &d.hosts {
-        if !nic_speed.contains_key(&h.name) {
-            continue;
-        }
-        let count = nic_count
-            .get(&h.name)
-            .copied()
-            .unwrap_or(1)
-            .max(h.host.as_ref().map_or(0, |x| x.nics.len() as u32));
-        let linked: BTreeSet<u32> = d
-            .cables
-            .iter()
-            .filter_map(|c| match &c.peer {
-                Peer::Host(x, n) if *x == h.name => Some(*n),
-                _ => None,
-            })
-            .collect();
-        let mut words = vec![nic_lines(
-            h,
-            &nic_model_name(&host_model(h)),
-            count,
-            &linked,
-            &mut notes,
-        )];
-        if let Some(hs) = &h.host
-            && hs.nics.len() as u32 == count
-            && hs
-                .nics
-                .iter()
-                .enumerate()
-                .all(|(k, n)| n.number as usize == k + 1)
-        {
-            let nd: Option<Vec<String>> = hs
-                .nics
-                .iter()
-                .map(|n| n.netdev.clone().filter(|x| is_name(x)))
-                .collect();
-            if let Some(nd) = nd {
-                words.push(format!("netdev {}", nd.join(", ")));
-            }
-            let pci: Option<Vec<String>> = hs
-                .nics
-                .iter()
-                .map(|n| n.pci.clone().filter(|x| is_pci(x)))
-                .collect();
-            if let Some(p) = pci {
-                words.push(format!("pci {}", p.join(", ")));
-            }
-        }
-        o.line(
-            1,
-            &format!("host {} {{ {} }}", h.name, words.join("  ")),
-            h.file.map(|f| Ev {
-                file: f,
-                at: Default::default(),
-            }),
-        );
-    }
-    o.line(0, "", None);
+}
 
-    // ---- links ----
-    // A port's number in the `.fab` (0-based): SONiC's first lane over the lanes a port
-    // takes; Cumulus's `swp<cage>` or `swp<cage>s<sub>` as the platform breaks cages out.
-    let index_of = |sw: &str, port: &str| -> Option<u32> {
-        let i = d.switches.iter().position(|s| s.name == sw)?;
-        let m = model_of(i)?;
+/// `host NAME { … }`: its NICs, and their netdevs and PCI addresses where the host state
+/// names every NIC in order.
+fn write_host(d: &Deployed, nics: &CabledNics, h: &HostDev, o: &mut Out, notes: &mut Vec<Note>) {
+    let count = nics
+        .count
+        .get(&h.name)
+        .copied()
+        .unwrap_or(1)
+        .max(h.host.as_ref().map_or(0, |x| x.nics.len() as u32));
+    let linked: BTreeSet<u32> = d
+        .cables
+        .iter()
+        .filter_map(|c| match &c.peer {
+            Peer::Host(x, n) if *x == h.name => Some(*n),
+            _ => None,
+        })
+        .collect();
+    let mut words = vec![nic_lines(
+        h,
+        &nic_model_name(&nics.model(h)),
+        count,
+        &linked,
+        notes,
+    )];
+    if let Some(hs) = &h.host
+        && hs.nics.len() as u32 == count
+        && hs
+            .nics
+            .iter()
+            .enumerate()
+            .all(|(k, n)| n.number as usize == k + 1)
+    {
+        let nd: Option<Vec<String>> = hs
+            .nics
+            .iter()
+            .map(|n| n.netdev.clone().filter(|x| is_name(x)))
+            .collect();
+        if let Some(nd) = nd {
+            words.push(format!("netdev {}", nd.join(", ")));
+        }
+        let pci: Option<Vec<String>> = hs
+            .nics
+            .iter()
+            .map(|n| n.pci.clone().filter(|x| is_pci(x)))
+            .collect();
+        if let Some(p) = pci {
+            words.push(format!("pci {}", p.join(", ")));
+        }
+    }
+    o.line(
+        1,
+        &format!("host {} {{ {} }}", h.name, words.join("  ")),
+        h.file.map(|f| Ev {
+            file: f,
+            at: Default::default(),
+        }),
+    );
+}
+
+/// The switch ports as the `.fab` names them, through the switches' models.
+struct FabPorts<'a> {
+    d: &'a Deployed,
+    models: &'a [ModelEntry],
+}
+
+impl FabPorts<'_> {
+    fn model(&self, sw: &str) -> Option<&ModelEntry> {
+        let i = self.d.switches.iter().position(|s| s.name == sw)?;
+        model_of(self.models, i)
+    }
+
+    /// A port's number in the `.fab` (0-based): SONiC's first lane over the lanes a port
+    /// takes; Cumulus's `swp<cage>` or `swp<cage>s<sub>` as the platform breaks cages out.
+    fn index(&self, sw: &str, port: &str) -> Option<u32> {
+        let m = self.model(sw)?;
         match &m.1.cumulus {
             Some(cu) => cu.index(port),
             None => port_index(port, m.1.lanes),
         }
-    };
-    let port_of = |sw: &str, port: &str| -> Option<&super::deployed::Port> {
-        d.switches
+    }
+
+    fn port(&self, sw: &str, port: &str) -> Option<&super::deployed::Port> {
+        self.d
+            .switches
             .iter()
             .find(|s| s.name == sw)
             .and_then(|s| s.sw.ports.get(port))
+    }
+
+    /// The speed a port runs at as its model gives it (a Cumulus cage's over its breakout).
+    fn model_speed(&self, sw: &str, port: &str) -> u64 {
+        self.model(sw).map_or(0, |m| {
+            m.1.cumulus
+                .as_ref()
+                .and_then(|cu| cu.speed_of(port))
+                .unwrap_or(m.1.speed)
+        })
+    }
+}
+
+/// `link SW.portN -- PEER { speed …  cable … }`. A link whose ports have no number in the
+/// `.fab` is left out with a note; a `speed` is stated only below what the models give.
+fn write_link(ports: &FabPorts, c: &Cable, o: &mut Out, notes: &mut Vec<Note>) {
+    let Cable {
+        switch,
+        port,
+        peer,
+        at,
+    } = c;
+    let Some(a) = ports.index(switch, port) else {
+        notes.push(Note::new(
+            NoteKind::CannotCarry,
+            *at,
+            format!("`{switch}` port `{port}` is not named `Ethernet<lane>` on a lane boundary (SONiC) or `swp<N>`/`swp<N>s<M>` as its platform breaks out (Cumulus), so it has no port number in the `.fab`; the link is left out"),
+        ));
+        return;
     };
-    // The speed a port runs at as its model gives it (a Cumulus cage's over its breakout).
-    let model_speed = |sw: &str, port: &str| -> u64 {
-        d.switches
-            .iter()
-            .position(|s| s.name == sw)
-            .and_then(&model_of)
-            .map_or(0, |m| {
-                m.1.cumulus
-                    .as_ref()
-                    .and_then(|cu| cu.speed_of(port))
-                    .unwrap_or(m.1.speed)
-            })
-    };
-    for c in &d.cables {
-        let Cable {
-            switch,
-            port,
-            peer,
-            at,
-        } = c;
-        let Some(a) = index_of(switch, port) else {
-            notes.push(Note::new(
-                NoteKind::CannotCarry,
-                *at,
-                format!("`{switch}` port `{port}` is not named `Ethernet<lane>` on a lane boundary (SONiC) or `swp<N>`/`swp<N>s<M>` as its platform breaks out (Cumulus), so it has no port number in the `.fab`; the link is left out"),
-            ));
-            continue;
-        };
-        let (b, peer_port) = match peer {
-            Peer::Host(h, n) => (format!("{h}.nic{n}"), None),
-            Peer::Switch(s2, p2) => {
-                let Some(j) = index_of(s2, p2) else {
-                    notes.push(Note::new(
-                        NoteKind::CannotCarry,
-                        *at,
-                        format!("`{s2}` port `{p2}` is not named `Ethernet<lane>` on a lane boundary or `swp<N>`/`swp<N>s<M>` as its platform breaks out; the link is left out"),
-                    ));
-                    continue;
-                };
-                (format!("{s2}.port{}", j + 1), Some((s2, p2)))
-            }
-        };
-        let pa = port_of(switch, port);
-        let pb = peer_port.and_then(|(s2, p2)| port_of(s2, p2));
-        let mut words = Vec::new();
-        let speeds: Vec<u64> = [pa, pb]
-            .iter()
-            .flatten()
-            .filter_map(|p| p.speed_mbps)
-            .collect();
-        if let Some(&sp) = speeds.iter().min() {
-            let ms = model_speed(switch, port)
-                .min(peer_port.map_or(u64::MAX, |(s2, p2)| model_speed(s2, p2)));
-            if sp < ms && sp.is_multiple_of(1000) {
-                words.push(format!("speed {}G", sp / 1000));
-            }
-        }
-        let ca = pa.and_then(|p| p.cable_mm);
-        let cb = pb.and_then(|p| p.cable_mm);
-        let cable = match (ca, cb) {
-            (Some(x), Some(y)) if x.0 != y.0 => {
+    let (b, peer_port) = match peer {
+        Peer::Host(h, n) => (format!("{h}.nic{n}"), None),
+        Peer::Switch(s2, p2) => {
+            let Some(j) = ports.index(s2, p2) else {
                 notes.push(Note::new(
-                    NoteKind::PortsDiffer,
-                    y.1,
-                    format!(
-                        "the two ends of `{switch}` `{port}` -- `{b}` state different cable lengths ({} and {}); the `.fab` takes the longer",
-                        length(x.0),
-                        length(y.0)
-                    ),
-                ));
-                Some(if x.0 >= y.0 { x } else { y })
-            }
-            (Some(x), _) | (None, Some(x)) => Some(x),
-            (None, None) => None,
-        };
-        let from = cable.map(|c| c.1).or(Some(*at));
-        match cable {
-            Some((mm, _)) => words.push(format!("cable {}", length(mm))),
-            None => {
-                notes.push(Note::new(
-                    NoteKind::NoCable,
+                    NoteKind::CannotCarry,
                     *at,
-                    format!("`{switch}` `{port}` has no cable length (SONiC CABLE_LENGTH, Cumulus PFC `cable-length`); the link gets the default cable of 100m, which sizes its headroom for a long cable"),
-                ).help("set the port's CABLE_LENGTH on the switch, or write the link's `cable` in the `.fab`"));
-                o.comment(1, &format!("{switch} {port}: no cable length in the state"));
-            }
+                    format!("`{s2}` port `{p2}` is not named `Ethernet<lane>` on a lane boundary or `swp<N>`/`swp<N>s<M>` as its platform breaks out; the link is left out"),
+                ));
+                return;
+            };
+            (format!("{s2}.port{}", j + 1), Some((s2, p2)))
         }
-        let block = if words.is_empty() {
-            String::new()
-        } else {
-            format!(" {{ {} }}", words.join("  "))
-        };
-        o.line(
-            1,
-            &format!("link {switch}.port{} -- {b}{block}", a + 1),
-            from,
-        );
-    }
-    o.line(0, "", None);
-
-    // ---- overrides ----
-    for (i, s) in d.switches.iter().enumerate() {
-        let v = &views[i];
-        plan_notes(s, v, &classes, &mut notes);
-        let mut lines: Vec<(String, Ev)> = Vec::new();
-        if let (Some((m, at)), Some((fm, _))) = (v.mtu, fabric_mtu)
-            && m != fm
-        {
-            lines.push((format!("mtu {m}"), at));
-        }
-        for c in &classes {
-            class_overrides(s, v, c, &mut lines, &mut notes);
-        }
-        if let (Some((w, at)), Some((fw, _))) = (v.watchdog, fabric_wd)
-            && w != fw
-        {
-            lines.push((watchdog_words(w), at));
-        }
-        if !lines.is_empty() {
-            o.comment(
-                1,
-                &format!("{} differs from the fabric-wide values:", s.name),
-            );
-            let start = o.text.len();
-            o.line(1, &format!("switch {} {{", s.name), None);
-            for (l, at) in lines {
-                o.line(2, &l, Some(at));
-            }
-            o.line(1, "}", None);
-            o.device_lines.push((start, o.text.len()));
+    };
+    let pa = ports.port(switch, port);
+    let pb = peer_port.and_then(|(s2, p2)| ports.port(s2, p2));
+    let mut words = Vec::new();
+    let speeds: Vec<u64> = [pa, pb]
+        .iter()
+        .flatten()
+        .filter_map(|p| p.speed_mbps)
+        .collect();
+    if let Some(&sp) = speeds.iter().min() {
+        let ms = ports
+            .model_speed(switch, port)
+            .min(peer_port.map_or(u64::MAX, |(s2, p2)| ports.model_speed(s2, p2)));
+        if sp < ms && sp.is_multiple_of(1000) {
+            words.push(format!("speed {}G", sp / 1000));
         }
     }
-    // Hosts that mark or pause differently.
-    let roce = classes.iter().find(|c| c.lossless && !c.dscp.is_empty());
-    for h in &d.hosts {
-        let Some(hs) = &h.host else { continue };
-        if !nic_speed.contains_key(&h.name) {
-            continue;
-        }
-        let mut lines: Vec<(String, Ev)> = Vec::new();
-        let pfcs: Vec<(Vec<u8>, Ev)> = hs.nics.iter().filter_map(|n| n.pfc.clone()).collect();
-        if !fabric_lossless.is_empty() && !pfcs.is_empty() && pfcs.iter().all(|(p, _)| p.is_empty())
-        {
-            lines.push(("pfc off".into(), pfcs[0].1));
-        } else if let Some((p, at)) = pfcs.iter().find(|(p, _)| {
-            !p.is_empty() && p.iter().copied().collect::<BTreeSet<u8>>() != fabric_lossless
-        }) {
+    let cable = link_cable(c, &b, pa, pb, notes);
+    let from = cable.map(|c| c.1).or(Some(*at));
+    match cable {
+        Some((mm, _)) => words.push(format!("cable {}", length(mm))),
+        None => {
             notes.push(Note::new(
-                NoteKind::CannotCarry,
+                NoteKind::NoCable,
                 *at,
-                format!("host `{}` runs PFC on priorities {} while the fabric's lossless priorities are {}; the `.fab` says only whether a host runs PFC", h.name, list(p), list(&fabric_lossless.iter().copied().collect::<Vec<_>>())),
-            ));
-        }
-        if let Some(r) = roce {
-            let toss: Vec<(u64, Ev)> = hs.nics.iter().filter_map(|n| n.tos).collect();
-            if let Some((tos, at)) = majority(&toss) {
-                let dscp = tos >> 2;
-                if r.dscp.first().map(|&x| u64::from(x)) != Some(dscp) && dscp < 64 {
-                    lines.push((format!("class {} {{ dscp {dscp} }}", r.name), at));
-                }
-            }
-        }
-        if !lines.is_empty() {
-            o.comment(
-                1,
-                &format!("{} differs from the fabric-wide values:", h.name),
-            );
-            let start = o.text.len();
-            o.line(1, &format!("host {} {{", h.name), None);
-            for (l, at) in lines {
-                o.line(2, &l, Some(at));
-            }
-            o.line(1, "}", None);
-            o.device_lines.push((start, o.text.len()));
+                format!("`{switch}` `{port}` has no cable length (SONiC CABLE_LENGTH, Cumulus PFC `cable-length`); the link gets the default cable of 100m, which sizes its headroom for a long cable"),
+            ).help("set the port's CABLE_LENGTH on the switch, or write the link's `cable` in the `.fab`"));
+            o.comment(1, &format!("{switch} {port}: no cable length in the state"));
         }
     }
+    let block = if words.is_empty() {
+        String::new()
+    } else {
+        format!(" {{ {} }}", words.join("  "))
+    };
+    o.line(
+        1,
+        &format!("link {switch}.port{} -- {b}{block}", a + 1),
+        from,
+    );
+}
 
-    // ---- routing ----
-    o.line(0, "", None);
+/// A link's cable length from either end; where the ends differ, the longer (it sizes
+/// headroom safely), with a note.
+fn link_cable(
+    c: &Cable,
+    b: &str,
+    pa: Option<&super::deployed::Port>,
+    pb: Option<&super::deployed::Port>,
+    notes: &mut Vec<Note>,
+) -> Option<(u64, Ev)> {
+    let Cable { switch, port, .. } = c;
+    let ca = pa.and_then(|p| p.cable_mm);
+    let cb = pb.and_then(|p| p.cable_mm);
+    match (ca, cb) {
+        (Some(x), Some(y)) if x.0 != y.0 => {
+            notes.push(Note::new(
+                NoteKind::PortsDiffer,
+                y.1,
+                format!(
+                    "the two ends of `{switch}` `{port}` -- `{b}` state different cable lengths ({} and {}); the `.fab` takes the longer",
+                    length(x.0),
+                    length(y.0)
+                ),
+            ));
+            Some(if x.0 >= y.0 { x } else { y })
+        }
+        (Some(x), _) | (None, Some(x)) => Some(x),
+        (None, None) => None,
+    }
+}
+
+/// A switch's override block: its MTU, classes and watchdog where they differ from the
+/// fabric-wide values.
+fn switch_overrides(
+    s: &SwitchDev,
+    v: &View,
+    classes: &[Class],
+    fabric: &FabricWide,
+    o: &mut Out,
+    notes: &mut Vec<Note>,
+) {
+    plan_notes(s, v, classes, notes);
+    let mut lines: Vec<(String, Ev)> = Vec::new();
+    if let (Some((m, at)), Some((fm, _))) = (v.mtu, fabric.mtu)
+        && m != fm
+    {
+        lines.push((format!("mtu {m}"), at));
+    }
+    for c in classes {
+        class_overrides(s, v, c, &mut lines, notes);
+    }
+    if let (Some((w, at)), Some((fw, _))) = (v.watchdog, fabric.watchdog)
+        && w != fw
+    {
+        lines.push((watchdog_words(w), at));
+    }
+    device_block(o, "switch", &s.name, lines);
+}
+
+/// A host that marks or pauses differently from the fabric: `pfc off`, or the RoCE class's
+/// DSCP the host marks with. PFC on other priorities is noted, as the `.fab` cannot say it.
+fn host_override_lines(
+    h: &HostDev,
+    hs: &super::deployed::Host,
+    roce: Option<&Class>,
+    fabric_lossless: &BTreeSet<u8>,
+    notes: &mut Vec<Note>,
+) -> Vec<(String, Ev)> {
+    let mut lines: Vec<(String, Ev)> = Vec::new();
+    let pfcs: Vec<(Vec<u8>, Ev)> = hs.nics.iter().filter_map(|n| n.pfc.clone()).collect();
+    if !fabric_lossless.is_empty() && !pfcs.is_empty() && pfcs.iter().all(|(p, _)| p.is_empty()) {
+        lines.push(("pfc off".into(), pfcs[0].1));
+    } else if let Some((p, at)) = pfcs.iter().find(|(p, _)| {
+        !p.is_empty() && p.iter().copied().collect::<BTreeSet<u8>>() != *fabric_lossless
+    }) {
+        notes.push(Note::new(
+            NoteKind::CannotCarry,
+            *at,
+            format!("host `{}` runs PFC on priorities {} while the fabric's lossless priorities are {}; the `.fab` says only whether a host runs PFC", h.name, list(p), list(&fabric_lossless.iter().copied().collect::<Vec<_>>())),
+        ));
+    }
+    if let Some(r) = roce {
+        let toss: Vec<(u64, Ev)> = hs.nics.iter().filter_map(|n| n.tos).collect();
+        if let Some((tos, at)) = majority(&toss) {
+            let dscp = tos >> 2;
+            if r.dscp.first().map(|&x| u64::from(x)) != Some(dscp) && dscp < 64 {
+                lines.push((format!("class {} {{ dscp {dscp} }}", r.name), at));
+            }
+        }
+    }
+    lines
+}
+
+/// `KIND NAME { … }` of override lines, marked as device lines; nothing when there are none.
+fn device_block(o: &mut Out, kind: &str, name: &str, lines: Vec<(String, Ev)>) {
+    if lines.is_empty() {
+        return;
+    }
+    o.comment(1, &format!("{name} differs from the fabric-wide values:"));
+    let start = o.text.len();
+    o.line(1, &format!("{kind} {name} {{"), None);
+    for (l, at) in lines {
+        o.line(2, &l, Some(at));
+    }
+    o.line(1, "}", None);
+    o.device_lines.push((start, o.text.len()));
+}
+
+/// `routing updown` where every switch has a tier, else `shortest` with a note on a switch
+/// that reaches no host.
+fn write_routing(d: &Deployed, tier: &BTreeMap<String, u8>, o: &mut Out, notes: &mut Vec<Note>) {
     let all_tiered = d.switches.iter().all(|s| tier.contains_key(&s.name));
     if all_tiered && !d.switches.is_empty() {
         o.comment(
@@ -470,38 +589,27 @@ pub fn fab(
             "tiers from the hosts up (leaves have hosts); routing as the tiers give it",
         );
         o.line(1, "routing updown", None);
-    } else {
-        o.comment(
-            1,
-            "not every switch reaches a host, so there are no tiers: every shortest path",
-        );
-        o.line(1, "routing shortest", None);
-        if let Some(s) = d.switches.iter().find(|s| !tier.contains_key(&s.name)) {
-            notes.push(Note::new(
-                NoteKind::Inferred,
-                Ev {
-                    file: s.file,
-                    at: Default::default(),
-                },
-                format!(
-                    "`{}` has no path to a host, so it has no tier; routing is taken as `shortest`",
-                    s.name
-                ),
-            ));
-        }
+        return;
     }
-    routes(d, &mut o, &mut notes);
-    o.line(0, "}", None);
-    d.notes.extend(notes);
-    let device = |x: usize| o.device_lines.iter().any(|&(a, b)| a <= x && x < b);
-    let origins = o
-        .origins
-        .iter()
-        .map(|&(a, b, e)| (a, b, e, device(a)))
-        .collect();
-    (o.text, origins)
+    o.comment(
+        1,
+        "not every switch reaches a host, so there are no tiers: every shortest path",
+    );
+    o.line(1, "routing shortest", None);
+    if let Some(s) = d.switches.iter().find(|s| !tier.contains_key(&s.name)) {
+        notes.push(Note::new(
+            NoteKind::Inferred,
+            Ev {
+                file: s.file,
+                at: Default::default(),
+            },
+            format!(
+                "`{}` has no path to a host, so it has no tier; routing is taken as `shortest`",
+                s.name
+            ),
+        ));
+    }
 }
-
 /// `load-balance { hash … }` from the switches' SWITCH_HASH: the list most switches run. A
 /// switch with another list is reported (the `.fab` states one policy for the fabric).
 fn load_balance(d: &Deployed, o: &mut Out, notes: &mut Vec<Note>) {
