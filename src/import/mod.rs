@@ -280,16 +280,7 @@ fn read_json(
         }
         Err(state::ReadError::Missing) => None,
         Err(e) => {
-            let idx = d.files.len();
-            d.files.push((shown.clone(), String::new()));
-            d.notes.push(Note::new(
-                NoteKind::Unreadable,
-                Ev {
-                    file: idx,
-                    at: Loc::default(),
-                },
-                format!("cannot read `{shown}`: {e}"),
-            ));
+            cannot_read(d, shown, &e);
             None
         }
     }
@@ -324,18 +315,22 @@ fn read_cumulus(input: &Input<'_>, dir: &std::path::Path, folder: &str, d: &mut 
                 )),
             }
         }
-        Err(e) => {
-            d.files.push((shown.clone(), String::new()));
-            d.notes.push(Note::new(
-                NoteKind::Unreadable,
-                Ev {
-                    file: idx,
-                    at: Loc::default(),
-                },
-                format!("cannot read `{shown}`: {e}"),
-            ));
-        }
+        Err(e) => cannot_read(d, shown, &e),
     }
+}
+
+/// A state file that is there but cannot be read: it is listed (empty) with a note.
+fn cannot_read(d: &mut Deployed, shown: String, e: &state::ReadError) {
+    let idx = d.files.len();
+    d.notes.push(Note::new(
+        NoteKind::Unreadable,
+        Ev {
+            file: idx,
+            at: Loc::default(),
+        },
+        format!("cannot read `{shown}`: {e}"),
+    ));
+    d.files.push((shown, String::new()));
 }
 
 /// A folder with no state import can read: noted at its first file, if any.
