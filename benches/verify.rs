@@ -1,7 +1,7 @@
 //! `fabricc verify` against `fabricc build` on the scale fixtures: the fabric verified against
 //! its own build as state (every switch's configuration under its state file name, every
 //! host's `state.json` at its intent, an `lldp.json` per device of the cabling plan; see
-//! `fabricc::verify::synth`). Both sides include the check of the fabric, as the commands do.
+//! `tests/support/synth.rs`). Both sides include the check of the fabric, as the commands do.
 //!
 //! The target (issue 16): `verify` under twice the time of `build` on `cluster-100k.fab`.
 //! Run: `cargo bench --bench verify` (all), `cargo bench --bench verify -- cluster-100k`.
@@ -40,7 +40,10 @@ use fabricc::output::{
 use fabricc::pipeline;
 use fabricc::render::Templates;
 use fabricc::source::Sources;
-use fabricc::verify::{self, Input, synth};
+use fabricc::verify::{self, Input};
+
+#[path = "../tests/support/synth.rs"]
+mod synth;
 
 fn main() {
     divan::main();

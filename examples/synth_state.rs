@@ -1,5 +1,5 @@
 //! Turns a fabric's build into the state folder its devices would report if they ran exactly
-//! what fabricc generates (`fabricc::verify::synth`): every switch's configuration under its
+//! what fabricc generates (`tests/support/synth.rs`): every switch's configuration under its
 //! state file name, every host's `state.json` at its intent, an `lldp.json` per device of the
 //! cabling plan. For measuring `verify` against `build` with `/usr/bin/time -v` (README,
 //! "Verify a deployment"; benches/verify.rs).
@@ -15,7 +15,9 @@ use fabricc::output::generate::{BuildInput, generate};
 use fabricc::pipeline;
 use fabricc::render::Templates;
 use fabricc::source::Sources;
-use fabricc::verify::synth;
+
+#[path = "../tests/support/synth.rs"]
+mod synth;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

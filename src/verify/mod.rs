@@ -25,9 +25,6 @@ pub mod nvue;
 pub mod report;
 pub mod sonic;
 pub mod state;
-// Synthetic device state: test and bench support (tests/it, benches/verify.rs), not the product's.
-#[cfg(feature = "internals")]
-pub mod synth;
 mod wiring;
 
 use std::collections::{BTreeMap, HashMap};

@@ -7,6 +7,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::synth;
 use fabricc::diagnostic::Diagnostic;
 use fabricc::import::{self, Input};
 use fabricc::lower::Targets;
@@ -15,7 +16,6 @@ use fabricc::output::generate::{BuildInput, generate};
 use fabricc::pipeline::{self, Checked};
 use fabricc::render::{Artifact, ArtifactKind, Templates};
 use fabricc::source::Sources;
-use fabricc::verify::synth;
 
 pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -33,6 +33,8 @@ mod render_targets;
 mod sonic_apply;
 mod sonic_target;
 mod support;
+#[path = "../support/synth.rs"]
+mod synth;
 mod validate;
 mod verify;
 mod verify_props;

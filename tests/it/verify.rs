@@ -20,6 +20,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::synth;
 use fabricc::lower::Targets;
 use fabricc::model::Limits;
 use fabricc::output::cabling;
@@ -27,7 +28,6 @@ use fabricc::output::generate::{BuildInput, generate};
 use fabricc::pipeline::{self, Checked};
 use fabricc::render::{Artifact, ArtifactKind, Templates};
 use fabricc::source::Sources;
-use fabricc::verify::synth;
 use serde_json::Value;
 
 fn root() -> PathBuf {

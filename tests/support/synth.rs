@@ -2,6 +2,9 @@
 //! nothing else, for tests and benchmarks (a real state holds much more; the tests merge
 //! these into full device configurations).
 //!
+//! Test support, not the product: the integration tests, `benches/verify.rs` and
+//! `examples/synth_state.rs` include this file by path.
+//!
 //! In: the generated files of a build and the fabric. Out: `(relative path, text)` pairs of a
 //! state directory: each switch's configuration under its state file name, each host's
 //! `state.json` with every NIC at its intent (MLNX_OFED branch), and an `lldp.json` per device
@@ -10,10 +13,10 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::{host, state};
-use crate::model::Fabric;
-use crate::output::cabling;
-use crate::render::{Artifact, ArtifactKind, SwitchOs};
+use fabricc::model::Fabric;
+use fabricc::output::cabling;
+use fabricc::render::{Artifact, ArtifactKind, SwitchOs};
+use fabricc::verify::{host, state};
 
 /// The netdev a synthesized host gives NIC `n`.
 pub fn netdev(n: u32) -> String {
@@ -139,7 +142,7 @@ pub fn state(fabric: &Fabric, artifacts: &[Artifact]) -> Vec<(String, String)> {
             continue;
         };
         let owned: Vec<Artifact> = files.iter().map(|a| (*a).clone()).collect();
-        let (_, used) = super::generated(os, &owned);
+        let (_, used) = fabricc::verify::generated(os, &owned);
         let text: String = files
             .iter()
             .filter(|a| used.contains(&a.path))
