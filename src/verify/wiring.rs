@@ -1,5 +1,5 @@
 //! Phase 2 of `verify`: every planned link of a device with `lldp.json` against what LLDP
-//! reports (FAB980 no neighbour, FAB981 another neighbour, FAB982 a fabric device on a port
+//! reports (FAB980 another neighbour, FAB981 no neighbour, FAB982 a fabric device on a port
 //! the plan leaves empty).
 //!
 //! A neighbour's port may be named by the neighbour's own state (a SONiC port alias, a
@@ -313,7 +313,7 @@ fn unnamed(fabric: &Fabric, reads: &[DeviceLldp<'_>]) -> HashMap<String, ()> {
         .collect()
 }
 
-/// FAB980: a planned port on which LLDP reports nobody.
+/// FAB981: a planned port on which LLDP reports nobody.
 fn no_neighbour(device: &str, port: &str, peer: &str, peer_port: &str) -> (Loc, Diagnostic) {
     (
         Loc::default(),
@@ -337,7 +337,7 @@ fn no_neighbour(device: &str, port: &str, peer: &str, peer_port: &str) -> (Loc, 
     )
 }
 
-/// FAB981: a planned port with another neighbour; when another wrong port of the device sees
+/// FAB980: a planned port with another neighbour; when another wrong port of the device sees
 /// exactly what this one should and the other way round, the help says the two cables are
 /// swapped.
 fn wrong_neighbour(device: &str, w: &Wrong, all: &[Wrong]) -> (Loc, Diagnostic) {
