@@ -16,7 +16,7 @@ pub use crate::syntax::yaml::parse_yaml;
 fn ecn_speeds_doc(list: &[crate::model::EcnAtSpeed]) -> Vec<EcnAtSpeedDoc> {
     list.iter()
         .map(|e| EcnAtSpeedDoc {
-            speed_mbps: e.speed_mbps,
+            speed_mbps: e.speed.get(),
             min_bytes: e.min.map(|v| v.value.get()),
             max_bytes: e.max.map(|v| v.value.get()),
             probability_percent: e.probability.map(|v| percent(v.value)),

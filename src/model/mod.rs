@@ -152,10 +152,10 @@ pub struct Ecn {
     pub probability: Sourced<u64>,
 }
 
-/// `ecn SPEED …`: thresholds for the ports of one speed (Mb/s); `None` = the class's value.
+/// `ecn SPEED …`: thresholds for the ports of one speed; `None` = the class's value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EcnAtSpeed {
-    pub speed_mbps: u64,
+    pub speed: Mbps,
     pub span: Span,
     pub min: Option<Sourced<Bytes>>,
     pub max: Option<Sourced<Bytes>>,

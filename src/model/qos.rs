@@ -69,10 +69,10 @@ impl ClassView {
                 v.ecn_speeds.clear();
             }
             for e in &o.ecn_speeds {
-                v.ecn_speeds.retain(|x| x.speed_mbps != e.speed_mbps);
+                v.ecn_speeds.retain(|x| x.speed != e.speed);
                 v.ecn_speeds.push(*e);
             }
-            v.ecn_speeds.sort_by_key(|e| e.speed_mbps);
+            v.ecn_speeds.sort_by_key(|e| e.speed);
         }
         v.tc = class
             .traffic_class
@@ -86,7 +86,7 @@ impl ClassView {
     /// The ECN thresholds of this class's queue on a port of `speed_mbps`: the `ecn SPEED`
     /// entry for that speed where there is one, its unset parameters from the class.
     pub fn ecn_at(&self, speed_mbps: u64) -> Ecn {
-        match self.ecn_speeds.iter().find(|x| x.speed_mbps == speed_mbps) {
+        match self.ecn_speeds.iter().find(|x| x.speed.get() == speed_mbps) {
             Some(at) => at.over(self.ecn),
             None => self.ecn,
         }

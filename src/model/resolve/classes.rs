@@ -4,7 +4,7 @@
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::{
     Bytes, Class, ClassOverride, Congestion, DEFAULT_ECN_MAX, DEFAULT_ECN_MIN,
-    DEFAULT_ECN_PROBABILITY, Dscp, Ecn, Scheduling, Sourced,
+    DEFAULT_ECN_PROBABILITY, Dscp, Ecn, Mbps, Scheduling, Sourced,
 };
 use crate::span::Span;
 use crate::syntax::ast::{self, ClassProp, DscpSpec, EcnArg, EcnSpec, Size};
@@ -165,7 +165,7 @@ pub fn ecn_params(
     ecn_speeds(&[(speed_mbps, span, args.to_vec())], None, diags)
         .pop()
         .unwrap_or(crate::model::EcnAtSpeed {
-            speed_mbps,
+            speed: Mbps(speed_mbps),
             span,
             min: None,
             max: None,
@@ -197,7 +197,7 @@ fn ecn_speeds(
                 }
             }
             crate::model::EcnAtSpeed {
-                speed_mbps: *speed,
+                speed: Mbps(*speed),
                 span: *span,
                 min: size(d.ecn_min, cell, diags),
                 max: size(d.ecn_max, cell, diags),
@@ -205,7 +205,7 @@ fn ecn_speeds(
             }
         })
         .collect();
-    out.sort_by_key(|e| e.speed_mbps);
+    out.sort_by_key(|e| e.speed);
     out
 }
 
