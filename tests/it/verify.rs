@@ -23,7 +23,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use crate::synth;
 use fabricc::lower::Targets;
 use fabricc::model::Limits;
-use fabricc::output::cabling;
 use fabricc::output::generate::{BuildInput, generate};
 use fabricc::pipeline::{self, Checked};
 use fabricc::render::{Artifact, ArtifactKind, Templates};
@@ -454,18 +453,7 @@ fn realistic(checked: &Checked, files: &[Artifact]) -> BTreeMap<String, String> 
             _ => p.to_string(),
         }
     };
-    let mut links: BTreeMap<String, Vec<(String, String, String)>> = BTreeMap::new();
-    for c in cabling::plan(fabric) {
-        links.entry(c.device.clone()).or_default().push((
-            c.port.clone(),
-            c.peer.clone(),
-            c.peer_port.clone(),
-        ));
-        links
-            .entry(c.peer.clone())
-            .or_default()
-            .push((c.peer_port, c.device, c.port));
-    }
+    let links = synth::cabled_ports(fabric);
     for (device, l) in &links {
         let path = format!("{device}/lldp.json");
         let text = match os_of.get(device).map(String::as_str) {

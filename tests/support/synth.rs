@@ -152,18 +152,7 @@ pub fn state(fabric: &Fabric, artifacts: &[Artifact]) -> Vec<(String, String)> {
         let name = state::config_file(state::Target::Switch(os));
         out.push((format!("{device}/{name}"), text));
     }
-    let mut links: BTreeMap<String, Vec<(String, String, String)>> = BTreeMap::new();
-    for c in cabling::plan(fabric) {
-        links.entry(c.device.clone()).or_default().push((
-            c.port.clone(),
-            c.peer.clone(),
-            c.peer_port.clone(),
-        ));
-        links
-            .entry(c.peer.clone())
-            .or_default()
-            .push((c.peer_port, c.device, c.port));
-    }
+    let links = cabled_ports(fabric);
     let name = |d: &str, p: &str| -> String {
         match (hosts.contains_key(d), p.strip_prefix("nic")) {
             (true, Some(n)) => n.parse().map_or(p.to_string(), netdev),
@@ -277,4 +266,22 @@ fn dcbnl_host_state(name: &str, intent: &host::Intent) -> String {
         json_str(&driver),
         nics.join(",")
     )
+}
+
+/// Every device's cabled ports from the cabling plan, both ends of each cable: device →
+/// (port, peer, peer port), as the devices' LLDP tables would report them.
+pub fn cabled_ports(fabric: &Fabric) -> BTreeMap<String, Vec<(String, String, String)>> {
+    let mut links: BTreeMap<String, Vec<(String, String, String)>> = BTreeMap::new();
+    for c in cabling::plan(fabric) {
+        links.entry(c.device.clone()).or_default().push((
+            c.port.clone(),
+            c.peer.clone(),
+            c.peer_port.clone(),
+        ));
+        links
+            .entry(c.peer.clone())
+            .or_default()
+            .push((c.peer_port, c.device, c.port));
+    }
+    links
 }
