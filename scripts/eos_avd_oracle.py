@@ -33,6 +33,9 @@ def parse(text):
     """fabricc's qos.cfg → AVD structured config."""
     sc = {"hostname": "fabricc-oracle"}
     profiles, interfaces, maps = [], [], []
+    # An MLAG pair's blocks (issue 18): AVD's vlans, port_channel_interfaces, vlan_interfaces
+    # and mlag_configuration.
+    vlans, channels, svis, mlag = [], [], [], {}
     pfc = {}
     mmu = {}
     block = None  # ('profile', dict) | ('queue', dict) | ('interface', dict) | ('mmu', dict)
@@ -48,10 +51,26 @@ def parse(text):
                 p = {"name": m[1]}
                 profiles.append(p)
                 block = ("profile", p)
+            elif m := re.fullmatch(r"interface (Port-Channel\d+)", s):
+                i = {"name": m[1]}
+                channels.append(i)
+                block = ("channel", i)
+            elif m := re.fullmatch(r"interface (Vlan\d+)", s):
+                i = {"name": m[1]}
+                svis.append(i)
+                block = ("svi", i)
             elif m := re.fullmatch(r"interface (\S+)", s):
                 i = {"name": m[1]}
                 interfaces.append(i)
                 block = ("interface", i)
+            elif m := re.fullmatch(r"no spanning-tree vlan-id (\S+)", s):
+                sc["spanning_tree"] = {"no_spanning_tree_vlan": m[1]}
+            elif m := re.fullmatch(r"vlan (\d+)", s):
+                v = {"id": int(m[1])}
+                vlans.append(v)
+                block = ("vlan", v)
+            elif s == "mlag configuration":
+                block = ("mlag", mlag)
             elif m := re.fullmatch(r"platform trident mmu queue profile (\S+) apply", s):
                 mmu["active_profile"] = m[1]
             elif m := re.fullmatch(r"platform trident mmu queue profile (\S+)", s):
@@ -130,14 +149,56 @@ def parse(text):
                 obj["switchport"] = {"enabled": False}
             elif m := re.fullmatch(r"service-profile (\S+)", s):
                 obj["service_profile"] = m[1]
+            elif m := re.fullmatch(r"channel-group (\d+) mode (active|on)", s):
+                obj["channel_group"] = {"id": int(m[1]), "mode": m[2]}
             else:
                 raise ValueError(f"unknown interface line: {s}")
+        elif kind == "vlan":
+            if m := re.fullmatch(r"name (\S+)", s):
+                obj["name"] = m[1]
+            elif m := re.fullmatch(r"trunk group (\S+)", s):
+                obj.setdefault("trunk_groups", []).append(m[1])
+            else:
+                raise ValueError(f"unknown vlan line: {s}")
+        elif kind == "channel":
+            if m := re.fullmatch(r"description (.*)", s):
+                obj["description"] = m[1]
+            elif m := re.fullmatch(r"mlag (\d+)", s):
+                obj["mlag"] = int(m[1])
+            elif s == "switchport mode trunk":
+                obj.setdefault("switchport", {})["mode"] = "trunk"
+            elif m := re.fullmatch(r"switchport trunk group (\S+)", s):
+                obj.setdefault("switchport", {}).setdefault("trunk", {}).setdefault("groups", []).append(m[1])
+            else:
+                raise ValueError(f"unknown port-channel line: {s}")
+        elif kind == "svi":
+            if m := re.fullmatch(r"description (.*)", s):
+                obj["description"] = m[1]
+            elif s == "no autostate":
+                obj["no_autostate"] = True
+            elif m := re.fullmatch(r"ip address (\S+)", s):
+                obj["ip_address"] = m[1]
+            else:
+                raise ValueError(f"unknown vlan interface line: {s}")
+        elif kind == "mlag":
+            if m := re.fullmatch(r"(domain-id|local-interface|peer-address|peer-link) (\S+)", s):
+                obj[m[1].replace("-", "_")] = m[2]
+            else:
+                raise ValueError(f"unknown mlag line: {s}")
         else:
             raise ValueError(f"line outside a block: {s}")
     if profiles:
         sc["qos_profiles"] = profiles
     if interfaces:
         sc["ethernet_interfaces"] = interfaces
+    if vlans:
+        sc["vlans"] = vlans
+    if channels:
+        sc["port_channel_interfaces"] = channels
+    if svis:
+        sc["vlan_interfaces"] = svis
+    if mlag:
+        sc["mlag_configuration"] = mlag
     if maps:
         sc["qos"] = {"map": {}}
         for m in maps:

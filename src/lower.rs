@@ -38,6 +38,7 @@
 //!   `render::host`); NIC identity as declared, else the driver's default name (`mlx5_<i>`).
 
 pub mod context;
+mod mlag;
 mod sonic;
 pub mod sonic_hash;
 pub mod vocab;
@@ -617,6 +618,7 @@ fn lower_switch(
         fabric: fabric.name.clone(),
         hash_fields: hash_fields(fabric),
         lb: lb_context(fabric, s, &ports),
+        mlag: mlag::context(fabric, s, |t, i| port_name_in(fabric, skus, t, i)),
         mtu: u32::try_from(mtu).unwrap_or(u32::MAX),
         qos,
         watchdog,

@@ -272,6 +272,38 @@ pub struct SwitchContext {
     /// The rest of the switch side of `load-balance` for this switch; what each target can
     /// write of it is decided in `render::lb`.
     pub lb: LbContext,
+    /// The switch's side of a dual-ToR pair whose hosts bond across it (issue 18); `None`
+    /// when it serves no such bond, or cannot form one pair (see `lower::mlag`).
+    pub mlag: Option<MlagContext>,
+}
+
+/// One switch of an MLAG pair: the peer link and the host bonds the two serve together.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MlagContext {
+    /// The other switch of the pair.
+    pub peer: String,
+    /// The pair's domain: both names, sorted, joined by `_`.
+    pub domain: String,
+    /// 1 for the switch whose name sorts first, 2 for the other (its peer address).
+    pub side: u8,
+    /// This switch's ports of the peer link (every link between the two), sorted by index.
+    pub peer_link: Vec<String>,
+    /// The bonds, numbered from 1 in (host, NIC) order: the same number on both switches.
+    pub bonds: Vec<MlagBond>,
+}
+
+/// A host bond with one member port on each switch of the pair.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MlagBond {
+    /// Port-channel and MLAG number, 1-based, the same on both switches.
+    pub id: u32,
+    /// This switch's member port.
+    pub port: String,
+    pub host: String,
+    /// The host's bond device (`bond<card>`).
+    pub bond: String,
+    /// `bond lacp`: LACP (802.3ad); else `balance-xor`, a static LAG.
+    pub lacp: bool,
 }
 
 /// `load-balance { mode … flowlet-gap … seed … }` as it applies to one switch (issue 20 item 4).

@@ -76,7 +76,8 @@ pub fn generate(
         specs[0].wiring.map(|w| w.value),
         hosts.iter().map(|h| h.ports),
         diags,
-    ) {
+    ) || !super::spares::peer_link_fits(specs.iter().map(|s| (s.dual_tor, s.peer_link)), diags)
+    {
         return Generated::default();
     }
     if let Some(odd) = hosts.iter().find(|h| h.nics != rails) {
@@ -278,6 +279,7 @@ fn tier_spec<'a>(
     let mut planes = None;
     let mut wiring = None;
     let mut dual_tor = None;
+    let mut peer_link = None;
     for p in &decl.props {
         let span = p.span;
         match &p.node {
@@ -293,6 +295,7 @@ fn tier_spec<'a>(
             TierProp::Planes(n) => put(&mut planes, *n, span, "`planes`", diags),
             TierProp::Wiring(w) => put(&mut wiring, *w, span, "`wiring`", diags),
             TierProp::DualTor => put(&mut dual_tor, (), span, "`dual-tor`", diags),
+            TierProp::PeerLink(n) => put(&mut peer_link, *n, span, "`peer-link`", diags),
         }
     }
     let Some(model) = model else {
@@ -348,6 +351,7 @@ fn tier_spec<'a>(
         planes,
         wiring,
         dual_tor: dual_tor.map(|d| d.span),
+        peer_link,
         down: 0,
         up: 0,
     })

@@ -12,6 +12,7 @@
 //! and 2c, so the check is that the NICs have two ports and no other wiring breaks the pair.
 
 use crate::diagnostic::{Code, Diagnostic};
+use crate::model::Sourced;
 use crate::span::Span;
 use crate::syntax::ast::WiringStyle;
 
@@ -94,6 +95,60 @@ pub(crate) fn places(
         }
     }
     Some(out)
+}
+
+/// `peer-link N`: only on a `dual-tor` leaf tier (FAB125). `tiers`: each tier's `dual-tor`
+/// and `peer-link`, leaf first.
+pub(crate) fn peer_link_fits(
+    tiers: impl Iterator<Item = (Option<Span>, Option<Sourced<u64>>)>,
+    diags: &mut Vec<Diagnostic>,
+) -> bool {
+    for (i, (dual_tor, peer)) in tiers.enumerate() {
+        let Some(peer) = peer else { continue };
+        let why = if i > 0 {
+            "`peer-link` belongs on the first (leaf) tier, with `dual-tor`"
+        } else if dual_tor.is_none() {
+            "`peer-link` joins the two ToRs of a dual-ToR pair, but the tier has no `dual-tor`"
+        } else {
+            continue;
+        };
+        diags.push(
+            Diagnostic::new(Code::BondUnfit, peer.span, why)
+                .label("peer link declared here")
+                .help("write `dual-tor  peer-link N` on the leaf tier, or remove `peer-link`"),
+        );
+        return false;
+    }
+    true
+}
+
+/// The first of a leaf's `n` peer-link ports (its last ports), or FAB125 when the ports left
+/// after the downlinks and uplinks are fewer than `n`.
+pub(crate) fn peer_link_first(
+    ports: u32,
+    down_up: u32,
+    n: Sourced<u64>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<u32> {
+    let free = ports.saturating_sub(down_up);
+    match u32::try_from(n.value) {
+        Ok(k) if k <= free => Some(ports - k),
+        _ => {
+            diags.push(
+                Diagnostic::new(
+                    Code::BondUnfit,
+                    n.span,
+                    format!(
+                        "`peer-link {}` needs {} ports on each ToR after its {down_up} downlinks and uplinks, but the model has {free} left",
+                        n.value, n.value
+                    ),
+                )
+                .label("peer link")
+                .help("give the leaf model ports for the peer link after the uplinks (`ports 128 x 200G, 60 x 400G, 2 x 400G` with `downlinks 128  uplinks 60`), or fewer peer links"),
+            );
+            None
+        }
+    }
 }
 
 /// `dual-tor`: only on the leaf tier, over two-port NICs, on one plane, rail-wired (FAB125).

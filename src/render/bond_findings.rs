@@ -1,10 +1,12 @@
 //! Build findings of host bonds (issue 18): what no output says about a `bond`.
 //!
 //! FAB126: the host script creates the bond for mlx5 only (`bond.sh`, RoCE LAG); another
-//! driver's host keeps its ports as separate RoCE devices. FAB127: no switch target writes
-//! the LAG and multi-chassis side (SONiC PORTCHANNEL + MCLAG, NVUE bond + mlag, EOS MLAG
-//! port-channel, NX-OS vPC, Junos ESI-LAG/MC-LAG): the finding names the switches, what they
-//! would need, and what the pair does instead with the host's mode.
+//! driver's host keeps its ports as separate RoCE devices. FAB127: a switch whose side of the
+//! bond is not written: EOS writes it for a pair that `lower::mlag` found (a peer link, one
+//! peer per switch); the other targets write no LAG or multi-chassis side (SONiC
+//! PORTCHANNEL and MCLAG, NVUE bond and mlag, NX-OS vPC, Junos ESI-LAG/MC-LAG). The finding
+//! names the switches, what they would need, and what the pair does instead with the host's
+//! mode.
 
 use std::collections::BTreeMap;
 
@@ -23,6 +25,13 @@ pub(super) fn findings(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnostic> {
         .switches
         .iter()
         .map(|s| (s.device.as_str(), s.os))
+        .collect();
+    // Switches whose target wrote the pair's port-channels and MLAG.
+    let written: std::collections::BTreeSet<&str> = lowered
+        .switches
+        .iter()
+        .filter(|s| s.os == SwitchOs::Eos && s.mlag.is_some())
+        .map(|s| s.device.as_str())
         .collect();
     // (driver) → hosts; (os, mode) → switches, each with the first bond's span.
     let mut drivers: BTreeMap<String, (crate::span::Span, Vec<String>)> = BTreeMap::new();
@@ -50,6 +59,9 @@ pub(super) fn findings(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnostic> {
             let me = DeviceId::Host(crate::model::HostId(hi as u32));
             if let DeviceId::Switch(s) = fabric.peer(l, me).device {
                 let name = &fabric.switch(s).name;
+                if written.contains(name.as_str()) {
+                    continue;
+                }
                 if let Some(&os) = os_of.get(name.as_str()) {
                     let e = sides
                         .entry((os, mode.value))
@@ -114,7 +126,9 @@ fn needs(os: SwitchOs) -> &'static str {
     match os {
         SwitchOs::Sonic => "the output has no PORTCHANNEL, PORTCHANNEL_MEMBER or MCLAG_DOMAIN",
         SwitchOs::Cumulus => "the output has no NVUE `interface <bond> bond member` nor `mlag`",
-        SwitchOs::Eos => "the output has no `interface Port-Channel` with `mlag`",
+        SwitchOs::Eos => {
+            "the output has no `interface Port-Channel` with `mlag`, which EOS gets only for a pair joined by a peer link (`peer-link N` on the `dual-tor` tier) where neither switch has another peer"
+        }
         SwitchOs::Nxos => "the output has no vPC `port-channel`",
         SwitchOs::Junos => "the output has no `ae` interface with ESI-LAG or MC-LAG",
     }

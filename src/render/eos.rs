@@ -119,7 +119,33 @@ pub struct EosView {
     pub mmu: Option<EosMmu>,
     pub profiles: Vec<EosProfile>,
     pub ports: Vec<EosPort>,
+    /// The switch's side of an MLAG pair (`eos_mlag`).
+    pub mlag: Option<EosMlag>,
 }
+
+/// An MLAG pair as AVD's `eos_cli_config_gen` renders `mlag_configuration`, `vlans`,
+/// `vlan_interfaces` and `port_channel_interfaces` (pyavd 6.4; Arista's MLAG chapter of the
+/// EOS User Manual: the peer VLAN in a trunk group on the peer-link port-channel, spanning
+/// tree off on it, the peer addresses on its SVI, `mlag N` on each host's port-channel).
+#[derive(Debug, Serialize)]
+pub struct EosMlag {
+    pub vlan: u32,
+    pub peer_channel: u32,
+    pub peer: String,
+    pub domain: String,
+    /// `169.254.0.1/30` or `.2/30`: this switch's address on the peer VLAN.
+    pub address: String,
+    /// The peer's address on it.
+    pub peer_address: String,
+    /// `(id, description)` of each host bond's port-channel.
+    pub bonds: Vec<(u32, String)>,
+}
+
+/// The peer VLAN, its port-channel and its addresses: one per pair and only on the peer
+/// link, so every pair uses the same (RFC 3927 link-local, never routed).
+const MLAG_VLAN: u32 = 4094;
+const MLAG_PEER_CHANNEL: u32 = 2000;
+const MLAG_ADDRESSES: [&str; 2] = ["169.254.0.1", "169.254.0.2"];
 
 /// `platform trident mmu queue profile …` as AVD's `eos_cli_config_gen` renders
 /// `platform.trident.mmu.queue_profiles` (pyavd 6.4: `ingress headroom <unit> <n>`,
@@ -180,6 +206,9 @@ pub struct EosPort {
     /// cage out (AMD's 7388 example `interface Ethernet2/5/1 … speed 200g-4`, sub-ports /1
     /// and /5 of an 8-lane cage: ROCm/gpu-cluster-networking@1156b4e913f8:docs/how-to/roce-network-config.rst).
     pub speed: Option<String>,
+    /// `1 mode active`: a member of a host bond's or the peer link's port-channel, which
+    /// is layer 2 (no `no switchport`); `None` = a routed fabric port.
+    pub channel_group: Option<String>,
 }
 
 /// Seconds as EOS prints them: `200` ms → `0.2`, `1000` → `1`.
@@ -287,7 +316,8 @@ pub fn view(ctx: &SwitchContext) -> Result<(EosView, Vec<Note>), RenderError> {
         .collect();
     let breakouts: &[crate::render::context::Breakout] =
         ctx.platform.as_ref().map_or(&[], |p| &p.breakouts);
-    let ports = eos_ports(ctx, &all, breakouts, &mut notes);
+    let mut ports = eos_ports(ctx, &all, breakouts, &mut notes);
+    let mlag = eos_mlag(ctx, &mut ports, &mut notes);
 
     let QosMaps {
         tc_queue,
@@ -321,9 +351,58 @@ pub fn view(ctx: &SwitchContext) -> Result<(EosView, Vec<Note>), RenderError> {
             mmu,
             profiles,
             ports,
+            mlag,
         },
         notes,
     ))
+}
+
+/// The MLAG pair's lines, and the port-channel of each member port; a FAB904 note that the
+/// hosts' VLAN and gateway are not written.
+fn eos_mlag(ctx: &SwitchContext, ports: &mut [EosPort], notes: &mut Vec<Note>) -> Option<EosMlag> {
+    let m = ctx.mlag.as_ref()?;
+    let mut group = |name: &str, id: u32, lacp: bool| {
+        if let Some(p) = ports.iter_mut().find(|p| p.name == name) {
+            let mode = if lacp { "active" } else { "on" };
+            p.channel_group = Some(format!("{id} mode {mode}"));
+        }
+    };
+    for p in &m.peer_link {
+        group(p, MLAG_PEER_CHANNEL, true);
+    }
+    for b in &m.bonds {
+        group(&b.port, b.id, b.lacp);
+    }
+    let (first, last) = (
+        m.bonds.first().map_or(0, |b| b.id),
+        m.bonds.last().map_or(0, |b| b.id),
+    );
+    notes.push(Note::new(
+        NoteKind::NotRendered,
+        Property::HostBondLag,
+        format!(
+            "the host bonds' Port-Channel{first}–{last} are layer-2 ports in VLAN 1: fabricc writes no addressing, so add `switchport access vlan N` and the hosts' VLAN with its SVI and `ip virtual-router address` on both switches of the pair"
+        ),
+    ));
+    let me = usize::from(m.side.saturating_sub(1)).min(1);
+    Some(EosMlag {
+        vlan: MLAG_VLAN,
+        peer_channel: MLAG_PEER_CHANNEL,
+        peer: m.peer.clone(),
+        domain: m.domain.clone(),
+        address: format!("{}/30", MLAG_ADDRESSES[me]),
+        peer_address: MLAG_ADDRESSES[1 - me].to_string(),
+        bonds: m
+            .bonds
+            .iter()
+            .map(|b| {
+                (
+                    b.id,
+                    escape::cli_description(&format!("{} {}", b.host, b.bond)),
+                )
+            })
+            .collect(),
+    })
 }
 
 /// EOS takes ECN thresholds up to `MAX_ECN_BYTES`.
@@ -374,6 +453,7 @@ fn eos_ports(
                 mtu: p.mtu.min(MAX_MTU),
                 profile: variants::variant_name(PROFILE, v),
                 speed,
+                channel_group: None,
             }
         })
         .collect();

@@ -75,12 +75,15 @@ pub enum Property {
     /// The switch side of `load-balance`: hash fields (incl. the RoCE QP), mode, flowlet gap,
     /// seed (issue 20 item 4).
     LoadBalancing,
+    /// The switch side of host bonds over a dual-ToR pair: port-channels, MLAG and the peer
+    /// link (issue 18).
+    HostBondLag,
 }
 
 impl Property {
     // Test support (tests/it/fidelity.rs), not the product's.
     #[cfg(feature = "internals")]
-    pub const ALL: [Property; 26] = [
+    pub const ALL: [Property; 27] = [
         Property::Identity,
         Property::Release,
         Property::Platform,
@@ -107,6 +110,7 @@ impl Property {
         Property::WatchdogPoll,
         Property::WatchdogAction,
         Property::LoadBalancing,
+        Property::HostBondLag,
     ];
 
     /// How findings and `docs/targets.md` name the property.
@@ -138,6 +142,7 @@ impl Property {
             Property::WatchdogPoll => "watchdog poll",
             Property::WatchdogAction => "watchdog action",
             Property::LoadBalancing => "load balancing",
+            Property::HostBondLag => "host bond LAG/MLAG",
         }
     }
 }
@@ -276,6 +281,9 @@ fn sonic_support(p: Property) -> Support {
         P::LoadBalancing => Approximated(
             "`hash` as `SWITCH_HASH|GLOBAL` `ecmp_hash` and `lag_hash` (none when a field has no SONiC name, `roce-qp`: FAB931); `mode`, `flowlet-gap` and `seed` are not written (FAB930): the switch keeps its own",
         ),
+        P::HostBondLag => NotExpressible(
+            "no PORTCHANNEL, PORTCHANNEL_MEMBER or MCLAG_DOMAIN: the peer link's ports get the fabric QoS, the bond's ports stay separate ports (FAB127)",
+        ),
     }
 }
 
@@ -328,6 +336,9 @@ fn eos_support(p: Property) -> Support {
         }
         P::LoadBalancing => Approximated(
             "`hash` as `ip load-sharing trident fields ip` on Strata (Trident/Tomahawk) platforms, without `protocol` (no keyword) and not with `roce-qp`; Sand platforms and a model without `platform` keep their default (FAB930); `mode`, `flowlet-gap` and `seed` are not written (FAB930)",
+        ),
+        P::HostBondLag => Rendered(
+            "`interface Port-Channel N` with `mlag N` per host bond, members `channel-group N mode active` (`on` for `balance-xor`), the peer link as `Port-Channel2000` trunk in trunk group `MLAGPEER` and `mlag configuration` over `Vlan4094` (169.254.0.1/.2 per pair); the host VLAN and its gateway are not written (FAB904)",
         ),
     }
 }
@@ -382,6 +393,9 @@ fn nxos_support(p: Property) -> Support {
         P::LoadBalancing => Approximated(
             "`hash` and `seed` as one `ip load-sharing address … [universal-id N]` line (address/port pairs; no protocol word; not with `roce-qp`); `mode` and `flowlet-gap` are not written (FAB930)",
         ),
+        P::HostBondLag => NotExpressible(
+            "no vPC domain, peer-link or `port-channel … vpc`: the peer link's ports get the fabric QoS, the bond's ports stay separate ports (FAB127)",
+        ),
     }
 }
 
@@ -433,6 +447,9 @@ fn cumulus_support(p: Property) -> Support {
         P::LoadBalancing => Approximated(
             "`hash` as `system forwarding ecmp-hash` (the five outer-header fields on or off, `ipv6-label` and `ingress-interface` off; `enabled`/`disabled` from 5.15); none with `roce-qp`; `seed` as `system forwarding hash-seed`; `mode adaptive` as `router adaptive-routing` on Spectrum-4 from 5.6, globally and on the switch-facing ports; `mode flowlet|per-packet` and `flowlet-gap` are not written (FAB930)",
         ),
+        P::HostBondLag => NotExpressible(
+            "no NVUE `bond member` nor `mlag`: the peer link's ports get the fabric QoS, the bond's ports stay separate ports (FAB127)",
+        ),
     }
 }
 
@@ -480,6 +497,9 @@ fn junos_support(p: Property) -> Support {
         P::LoadBalancing => Approximated(
             "`hash` as `enhanced-hash-key family inet|inet6 no-…` for the fields left out; `roce-qp` is the QFX5240's default; `mode flowlet|per-packet` and `flowlet-gap` as `ecmp-dlb` on the QFX5230/QFX5240; `seed` and `mode adaptive` are not written (FAB930)",
         ),
+        P::HostBondLag => NotExpressible(
+            "no `ae` interface with ESI-LAG or MC-LAG: the peer link's ports get the fabric QoS, the bond's ports stay separate ports (FAB127)",
+        ),
     }
 }
 
@@ -503,8 +523,12 @@ pub fn properties_of(ctx: &SwitchContext) -> Vec<Property> {
         sonic,
         hash_fields,
         lb,
+        mlag,
     } = ctx;
     let mut out = vec![P::Identity, P::Release, P::Platform, P::Mtu];
+    if mlag.is_some() {
+        out.push(P::HostBondLag);
+    }
     if hash_fields.is_some() || lb.mode.is_some() || lb.seed.is_some() {
         out.push(P::LoadBalancing);
     }
@@ -875,5 +899,6 @@ pub fn index(p: Property) -> usize {
         Property::WatchdogPoll => 23,
         Property::WatchdogAction => 24,
         Property::LoadBalancing => 25,
+        Property::HostBondLag => 26,
     }
 }

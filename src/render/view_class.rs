@@ -161,6 +161,7 @@ fn same_switch(a: &SwitchContext, b: &SwitchContext) -> bool {
         sonic,
         hash_fields,
         lb,
+        mlag,
     } = a;
     *os == b.os
         && *mtu == b.mtu
@@ -175,6 +176,9 @@ fn same_switch(a: &SwitchContext, b: &SwitchContext) -> bool {
         && *sonic == b.sonic
         && *hash_fields == b.hash_fields
         && same_lb(lb, &b.lb, ports, &b.ports)
+        // An MLAG side names its peer, hosts and domain: such switches render one by one.
+        && mlag.is_none()
+        && b.mlag.is_none()
 }
 
 /// Equal load-balancing, the switch-facing ports compared by index (their names differ only

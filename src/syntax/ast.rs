@@ -632,6 +632,10 @@ pub enum TierProp {
     /// `dual-tor` (leaf tier, issue 18): the two ports of every NIC go to the two leaves of a
     /// pair on one plane (rails 2c-1 and 2c for NIC c); the host's `bond` says how it uses them.
     DualTor,
+    /// `peer-link 2` (a `dual-tor` leaf tier, issue 18): that many links between the two
+    /// leaves of every pair, on the leaf model's last ports: the MLAG peer link, which carries
+    /// traffic for a bonded host whose link to one ToR is down.
+    PeerLink(u64),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

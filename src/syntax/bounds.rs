@@ -648,7 +648,8 @@ impl Checker {
                 | TierProp::Switches(_)
                 | TierProp::Planes(_)
                 | TierProp::Wiring(_)
-                | TierProp::DualTor => {}
+                | TierProp::DualTor
+                | TierProp::PeerLink(_) => {}
             }
         }
     }

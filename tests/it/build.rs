@@ -164,6 +164,11 @@ const GOLDEN: &[(&str, &str)] = &[
     ("nic-roles-2x2", "fixtures/build/inputs/nic-roles-2x2.fab"),
     // Issue 18: dual-ToR with an LACP host bond (bond.sh) and a spare host.
     ("dual-tor-2x2", "fixtures/build/inputs/dual-tor-2x2.fab"),
+    // Issue 18: the same on EOS with a peer link: the MLAG pair is written.
+    (
+        "eos-dual-tor-mlag",
+        "fixtures/build/inputs/eos-dual-tor-mlag.fab",
+    ),
 ];
 
 /// Golden cases built for their switch target only: the per-platform switch files are what
@@ -172,6 +177,8 @@ const SWITCHES_ONLY: &[(&str, &str)] = &[
     ("eos-7060x6", "eos"),
     ("eos-7280r4", "eos"),
     ("eos-7808r3", "eos"),
+    // Its hosts are like dual-tor-2x2's.
+    ("eos-dual-tor-mlag", "eos"),
     ("junos-qfx5230", "junos"),
     // The JVD's hosts are in `amd-mi300x-jvd-sonic`; the same classes and hosts.
     ("amd-mi300x-jvd-junos", "junos"),

@@ -409,7 +409,32 @@ fn dual_tor_lacp_bond() {
     assert_eq!(f.hosts.len(), 272);
     assert_eq!(ports_per_nic(f), BTreeSet::from([2]));
     assert_eq!(tier_counts(f), vec![32, 15]);
-    assert_eq!(f.links.len(), 272 * 16 + 32 * 60);
+    // Host links, uplinks, and a 2-link peer link per ToR pair (16 pairs).
+    assert_eq!(f.links.len(), 272 * 16 + 32 * 60 + 16 * 2);
+    // The peer links join ToRs 2c-1 and 2c of a segment on their last two ports (196, 197,
+    // after 128 down, 60 up and 8 spare ports), both ends on the leaf tier.
+    let mut peer_links = 0;
+    for l in &f.links {
+        let (DeviceId::Switch(a), DeviceId::Switch(b)) = (l.a.device, l.b.device) else {
+            continue;
+        };
+        let (na, nb) = (&f.switch(a).name, &f.switch(b).name);
+        if !(na.contains("-tor") && nb.contains("-tor")) {
+            continue;
+        }
+        peer_links += 1;
+        assert_eq!(l.a.port, l.b.port);
+        assert!([196, 197].contains(&l.a.port), "{na} {nb} {}", l.a.port);
+        let num = |n: &str| n[n.len() - 2..].parse::<u32>().expect("tor number");
+        assert_eq!(na[..na.len() - 2], nb[..nb.len() - 2], "same segment");
+        assert_eq!(
+            num(na).div_ceil(2),
+            num(nb).div_ceil(2),
+            "{na} {nb}: one pair"
+        );
+        assert_ne!(num(na), num(nb));
+    }
+    assert_eq!(peer_links, 32);
     let spare = |h: &fabricc::model::Host| h.spare.is_some();
     assert_eq!(f.hosts.iter().filter(|h| spare(h)).count(), 16);
     for (hi, h) in f.hosts.iter().enumerate() {
@@ -431,8 +456,9 @@ fn dual_tor_lacp_bond() {
                 h.name
             );
             assert_eq!(n.plane, 0);
-            // Spares on the 8 ports after 128 down and 60 up.
+            // Spares on the 8 ports after 128 down and 60 up, before the peer link.
             assert_eq!(peer.port >= 188, spare(h), "{} {name}", h.name);
+            assert!(peer.port < 196, "{} {name}", h.name);
             assert_eq!(l.speed.get(), 200_000);
         }
     }
@@ -450,13 +476,97 @@ fn dual_tor_lacp_bond() {
         .and_then(|x| x.deadlock.clone())
         .expect("deadlock facts");
     assert!(!d.possible && d.complete);
-    // The switches' side of the LACP bond is not written: one FAB127 for the eos ToRs.
-    let lag: Vec<_> = c
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == fabricc::diagnostic::Code::BondSwitchSideMissing)
+    // The pairs have a peer link, so EOS writes the switches' side of the LACP bond: no
+    // FAB127, and one FAB904 that the hosts' VLAN and gateway are not written.
+    let code = |k| c.diagnostics.iter().filter(move |d| d.code == k);
+    assert_eq!(
+        code(fabricc::diagnostic::Code::BondSwitchSideMissing).count(),
+        0
+    );
+    let vlan: Vec<_> = code(fabricc::diagnostic::Code::TargetIgnores)
+        .filter(|d| d.message.contains("host bond LAG/MLAG"))
         .collect();
-    assert_eq!(lag.len(), 1);
-    assert!(lag[0].message.contains("on the eos side for `seg1-tor01`"));
-    assert!(lag[0].message.contains("28 more"), "{}", lag[0].message);
+    assert_eq!(vlan.len(), 1);
+    assert!(
+        vlan[0].message.contains("`seg1-tor01`"),
+        "{}",
+        vlan[0].message
+    );
+    // 128 active and 8 spare bonds per pair, numbered the same on both switches.
+    assert!(
+        vlan[0].message.contains("Port-Channel1–136"),
+        "{}",
+        vlan[0].message
+    );
+}
+
+/// The findings (code, message) of a dual-ToR miniature whose ToR model has `ports` and
+/// whose tiers are `tor` and `spine` (the properties after `model`).
+fn peer_link_findings(ports: &str, tor: &str, spine: &str) -> Vec<(String, String)> {
+    let text = format!(
+        "fabric p {{
+  class roce {{ dscp 26  priority 3  lossless  bandwidth 50% }}
+  class cnp  {{ dscp 48  priority 6  strict  cnp }}
+  class bulk {{ dscp other  priority 0  bandwidth 50% }}
+  switch-model t {{ platform arista-7060x6-64pe  os eos  ports {ports} }}
+  switch-model s {{ platform arista-7060x6-64pe  os eos }}
+  nic-model cx8 {{ platform nvidia-cx8  ports 2 x 400G }}
+  host h[1..2] {{ nic cx8  bond lacp }}
+  tier tor   {{ model t  {tor}  downlinks 2  uplinks 2  cable 3m  name tor{{rail}} }}
+  tier spine {{ model s  {spine}  downlinks 4  cable 30m  name spine{{n}} }}
+  routing updown
+}}
+"
+    );
+    let dir = std::env::temp_dir().join(format!("fabricc-peer-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(format!("p{}.fab", text.len()));
+    std::fs::write(&path, text).expect("write");
+    let mut sources = Sources::new();
+    let c = pipeline::check(&mut sources, &path, &Limits::default()).expect("readable");
+    let _ = std::fs::remove_file(&path);
+    c.diagnostics
+        .iter()
+        .map(|d| (d.code.as_str().to_string(), d.message.clone()))
+        .collect()
+}
+
+/// Issue 18: `peer-link N` is FAB125 off a `dual-tor` leaf tier or without N free ports;
+/// with them, the EOS pair is written (no FAB127), and without a peer link it is not.
+#[test]
+fn peer_link_findings_and_mlag() {
+    let ports = "2 x 400G, 2 x 800G, 2 x 800G";
+    let has = |found: &[(String, String)], code: &str, words: &str| {
+        found.iter().any(|(c, m)| c == code && m.contains(words))
+    };
+    let ok = peer_link_findings(ports, "dual-tor  peer-link 2", "");
+    assert!(
+        !ok.iter().any(|(c, _)| c == "FAB125" || c == "FAB127"),
+        "{ok:?}"
+    );
+    assert!(has(&ok, "FAB904", "Port-Channel1–2"), "{ok:?}");
+    for (tor, spine, port_list, words) in [
+        ("peer-link 2", "", ports, "the tier has no `dual-tor`"),
+        (
+            "dual-tor",
+            "peer-link 2",
+            ports,
+            "`peer-link` belongs on the first (leaf) tier",
+        ),
+        (
+            "dual-tor  peer-link 3",
+            "",
+            ports,
+            "`peer-link 3` needs 3 ports on each ToR after its 4 downlinks and uplinks, but the model has 2 left",
+        ),
+    ] {
+        let found = peer_link_findings(port_list, tor, spine);
+        assert!(has(&found, "FAB125", words), "{tor} / {spine}: {found:?}");
+    }
+    // No peer link: the pair is not written, FAB127 says so and what EOS needs.
+    let none = peer_link_findings(ports, "dual-tor", "");
+    assert!(
+        has(&none, "FAB127", "`peer-link N` on the `dual-tor` tier"),
+        "{none:?}"
+    );
 }

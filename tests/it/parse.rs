@@ -770,6 +770,11 @@ mod trees {
             any::<u64>().prop_map(TierProp::Downlinks),
             any::<u64>().prop_map(TierProp::Uplinks),
             any::<u64>().prop_map(TierProp::Switches),
+            (1..=16u64).prop_map(TierProp::Planes),
+            prop::sample::select(&[WiringStyle::Rail, WiringStyle::Rack][..])
+                .prop_map(TierProp::Wiring),
+            Just(TierProp::DualTor),
+            (1..=64u64).prop_map(TierProp::PeerLink),
         ];
         (ident(), vec(prop.prop_map(s), 0..4)).prop_map(|(name, props)| TierDecl {
             name,

@@ -391,6 +391,7 @@ fn tier_prop(prop: &TierProp) -> String {
         TierProp::Planes(n) => format!("planes {n}"),
         TierProp::Wiring(w) => format!("wiring {}", w.as_str()),
         TierProp::DualTor => "dual-tor".into(),
+        TierProp::PeerLink(n) => format!("peer-link {n}"),
     }
 }
 

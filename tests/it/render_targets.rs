@@ -205,6 +205,7 @@ fn leaf(os: SwitchOs) -> SwitchContext {
         sonic,
         hash_fields: None,
         lb: Default::default(),
+        mlag: None,
     }
 }
 

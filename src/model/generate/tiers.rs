@@ -81,6 +81,8 @@ pub(super) struct TierSpec<'a> {
     pub(super) planes: Option<Sourced<u64>>,
     pub(super) wiring: Option<Sourced<ast::WiringStyle>>,
     pub(super) dual_tor: Option<Span>,
+    /// `peer-link N`: links between the two leaves of each dual-ToR pair.
+    pub(super) peer_link: Option<Sourced<u64>>,
     pub(super) down: u32,
     pub(super) up: u32,
 }

@@ -53,8 +53,15 @@ fn wire_tiers(
             switches: Vec::new(),
         });
     }
+    // The peer links take the leaf's last ports; the spare hosts the ones before them.
+    let ports = leaf.model.port_count();
+    let peer_first = match leaf.peer_link {
+        Some(n) => crate::model::spares::peer_link_first(ports, leaf.down + leaf.up, n, diags)?,
+        None => ports,
+    };
     leaf_tier(&mut out, leaf, k, &shape, &hosts, net, diags)?;
-    spare_hosts(&mut out, leaf, &shape, &spares, net, diags)?;
+    spare_hosts(&mut out, leaf, &shape, &spares, peer_first, net, diags)?;
+    peer_links(&mut out, leaf, &shape, peer_first);
     if k == 1 {
         return Some(out);
     }
@@ -363,18 +370,20 @@ fn leaf_tier(
     Some(())
 }
 
-/// The spare hosts, on the leaves' ports after the down and up ports.
+/// The spare hosts, on the leaves' ports after the down and up ports and before the peer
+/// links (`peer_first`).
 fn spare_hosts(
     out: &mut Generated,
     leaf: &TierSpec<'_>,
     shape: &Shape,
     spares: &[WiredHost],
+    peer_first: u32,
     net: Plane,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<()> {
     let slots = crate::model::spares::Slots {
         first: leaf.down + leaf.up,
-        ports: leaf.model.port_count().saturating_sub(leaf.down + leaf.up),
+        ports: peer_first.saturating_sub(leaf.down + leaf.up),
         per: shape.per as u32,
         rails: shape.r as u32,
         groups: shape.groups as u32,
@@ -394,6 +403,31 @@ fn spare_hosts(
         });
     }
     Some(())
+}
+
+/// `peer-link N`: the two leaves of each dual-ToR pair (rails 2c and 2c+1 of a group, 0-based)
+/// joined port for port on their ports from `first` on. Both ends are on the leaf tier, so
+/// valley-free routing never sends traffic across; it is the MLAG peer link.
+fn peer_links(out: &mut Generated, leaf: &TierSpec<'_>, shape: &Shape, first: u32) {
+    let ports = leaf.model.port_count();
+    if first >= ports {
+        return;
+    }
+    for g in 0..shape.groups {
+        for pair in 0..shape.r / 2 {
+            let a = (g * shape.r + 2 * pair) as u32;
+            for p in first..ports {
+                out.links.push(GenLink {
+                    down: GenEnd::Switch(a, p),
+                    up: GenEnd::Switch(a + 1, p),
+                    speed: Mbps(leaf.model.port_speed(p)),
+                    cable_mm: leaf.cable,
+                    tier: TierId(0),
+                    span: leaf.peer_link.map_or(leaf.decl.name.span, |n| n.span),
+                });
+            }
+        }
+    }
 }
 
 /// Two tiers: the top switches, every leaf spreading its uplinks over them.

@@ -139,6 +139,7 @@ pub const TIER_PROPS: &[&str] = &[
     "planes",
     "wiring",
     "dual-tor",
+    "peer-link",
 ];
 pub const PLACEHOLDERS: &[&str] = &[
     "tier", "n", "rail", "group", "pod", "plane", "index", "fabric",

@@ -29,7 +29,8 @@ impl<'a> Parser<'a> {
     ///            | "switches" INT
     ///            | "planes" INT
     ///            | "wiring" ( "rail" | "rack" )
-    ///            | "dual-tor" ;`
+    ///            | "dual-tor"
+    ///            | "peer-link" INT ;`
     pub(super) fn tier_prop(&self, i: &'a str) -> PResult<'a, Spanned<TierProp>> {
         let (r, kw) = self.block_keyword(i, &TIER_BLOCK)?;
         let (r, prop) = match kw {
@@ -63,6 +64,9 @@ impl<'a> Parser<'a> {
                 (r, TierProp::Wiring(style))
             }
             "dual-tor" => (r, TierProp::DualTor),
+            "peer-link" => self
+                .int_in(r, "peer-link", 1, 64)
+                .map(|(r, v)| (r, TierProp::PeerLink(v.node)))?,
             _ => return fail(self.unknown(i, kw, &TIER_BLOCK)),
         };
         Ok((r, Spanned::new(prop, self.span(i, r))))
