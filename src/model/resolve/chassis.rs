@@ -189,9 +189,12 @@ pub(super) fn check_card_names(
     ports: &Sourced<Vec<PortGroup>>,
     diags: &mut Vec<Diagnostic>,
 ) {
-    if !matches!(os, Os::Eos | Os::Nxos) {
-        return;
-    }
+    let os_name = match os {
+        Os::Eos => "EOS",
+        Os::Nxos => "NX-OS",
+        // No chassis rule: `check_names` refuses the model once.
+        Os::Sonic | Os::Cumulus | Os::Junos => return,
+    };
     let count: u32 = ports.value.iter().map(|g| g.count).sum();
     let Some(bad) = (0..count).find(|&i| {
         chassis
@@ -200,10 +203,6 @@ pub(super) fn check_card_names(
             .is_none()
     }) else {
         return;
-    };
-    let os_name = match os {
-        Os::Nxos => "NX-OS",
-        _ => "EOS",
     };
     diags.push(
         Diagnostic::new(
