@@ -391,11 +391,10 @@ fn port_name_with(
     index: u32,
 ) -> String {
     let model = fabric.switch_model(s);
-    // A chassis names its ports by slot and card port (review E7); only EOS has that rule, and
-    // a model on a chassis with another OS is refused (FAB141) before anything is written.
-    if model.os.value == Os::Eos
-        && let Some(name) = model.card_port(index).and_then(|c| c.eos_name())
-    {
+    // A chassis names its ports by slot and card port (review E7); EOS and NX-OS have that
+    // rule (`CardPort::name`), and a model on a chassis with another OS is refused (FAB141)
+    // before anything is written.
+    if let Some(name) = model.card_port(index).and_then(|c| c.name(model.os.value)) {
         return name;
     }
     if model.os.value != Os::Sonic

@@ -1,5 +1,6 @@
 //! A modular chassis filled with line cards (issue 18 item 3): which card port a model's port
-//! index is, which ASIC (and so which packet buffer) it belongs to, and what EOS calls it.
+//! index is, which ASIC (and so which packet buffer) it belongs to, and what the OS calls it
+//! (EOS `Ethernet<slot>/<port>/1`, NX-OS `Ethernet<slot>/<port>`).
 //!
 //! The model says which card sits in which slot (`linecard 3..8 7800r3a-36d`); its ports take
 //! the cards' cages in slot order, each card's in port order, by the same rule a fixed box's
@@ -10,6 +11,7 @@ use super::PortsMisfit;
 use super::check_key;
 use super::platform::{CageGroup, Linecard, Platform};
 use super::port_group::PortGroup;
+use crate::syntax::ast::Os;
 
 /// The cards of one model, in slot order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,7 +24,7 @@ pub struct ChassisPlace {
 pub struct CardPort {
     pub slot: u32,
     pub card: &'static Linecard,
-    /// The cage on the card, 1-based (EOS's middle number).
+    /// The cage on the card, 1-based (the number after the slot in EOS and NX-OS names).
     pub port: u32,
     /// Sub-ports the cage is broken into (1: unbroken), and this one, 0-based.
     pub split: u32,
@@ -129,10 +131,19 @@ impl ChassisPlace {
 }
 
 impl CardPort {
-    /// EOS's name: `Ethernet<slot>/<port>/<first lane, from 1>` (unbroken: lane 1). `None`
-    /// for a broken-out port, which no source names on these cards.
-    pub fn eos_name(&self) -> Option<String> {
-        (self.split == 1).then(|| format!("Ethernet{}/{}/1", self.slot, self.port))
+    /// The port's name on `os`, by the chassis rule of that OS: EOS
+    /// `Ethernet<slot>/<port>/<first lane, from 1>` (unbroken: lane 1), NX-OS
+    /// `Ethernet<slot>/<port>`. `None` for a broken-out port, which no source names on the
+    /// catalogued cards, and for an OS with no chassis rule (FAB141 refuses both).
+    pub fn name(&self, os: Os) -> Option<String> {
+        if self.split != 1 {
+            return None;
+        }
+        match os {
+            Os::Eos => Some(format!("Ethernet{}/{}/1", self.slot, self.port)),
+            Os::Nxos => Some(format!("Ethernet{}/{}", self.slot, self.port)),
+            Os::Sonic | Os::Cumulus | Os::Junos => None,
+        }
     }
 
     /// `slot 3` or, on a card of several ASICs, `slot 3 ASIC 2`: the buffer this port uses.
@@ -146,8 +157,16 @@ impl CardPort {
 }
 
 impl Linecard {
+    /// The card's buffer units: its ASICs, or the whole card as one where no source gives the
+    /// count. One unit for the whole card counts every port's headroom against one buffer,
+    /// which can only overstate the load on each real ASIC.
     pub fn asic_count(&self) -> u32 {
-        self.asics.value.max(1)
+        self.asics.as_ref().map_or(1, |n| n.value.max(1))
+    }
+
+    /// Whether the catalogue records how many ASICs the card has.
+    pub fn asics_known(&self) -> bool {
+        self.asics.is_some()
     }
 
     /// The ASIC of cage `k` (0-based): the cages split evenly among the ASICs in port order.
@@ -195,14 +214,16 @@ impl Platform {
         for c in &ch.linecards {
             let place = format!("linecard {}", c.name);
             key(&c.asic.source, &format!("{place} asic"), errors);
-            key(&c.asics.source, &format!("{place} asics"), errors);
+            if let Some(n) = &c.asics {
+                key(&n.source, &format!("{place} asics"), errors);
+            }
             for g in &c.cages {
                 key(&g.source, &format!("{place} cages"), errors);
             }
             for b in [&c.buffer.total, &c.buffer.usable].into_iter().flatten() {
                 key(&b.source, &format!("{place} buffer"), errors);
             }
-            if c.asics.value == 0 || c.cages.is_empty() {
+            if c.asics.as_ref().is_some_and(|n| n.value == 0) || c.cages.is_empty() {
                 errors.push(at(&format!("{place}: at least one ASIC and one cage")));
             }
             if !super::valid_card_name(&c.name) {

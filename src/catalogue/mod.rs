@@ -57,6 +57,10 @@ const SWITCH_FILES: &[(&str, &str)] = &[
         include_str!("../../catalogue/switches/cisco-n9364d-gx2a.yaml"),
     ),
     (
+        "cisco-n9808",
+        include_str!("../../catalogue/switches/cisco-n9808.yaml"),
+    ),
+    (
         "juniper-qfx5230-64cd",
         include_str!("../../catalogue/switches/juniper-qfx5230-64cd.yaml"),
     ),

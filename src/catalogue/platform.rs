@@ -92,6 +92,9 @@ pub enum AsicFamily {
     Jericho2,
     #[serde(rename = "jericho-3")]
     Jericho3,
+    /// Cisco Silicon One (Q200): the Nexus 9800 line cards.
+    #[serde(rename = "silicon-one")]
+    SiliconOne,
 }
 
 impl AsicFamily {
@@ -102,6 +105,7 @@ impl AsicFamily {
             AsicFamily::Tomahawk5 => "tomahawk-5",
             AsicFamily::Jericho2 => "jericho-2",
             AsicFamily::Jericho3 => "jericho-3",
+            AsicFamily::SiliconOne => "silicon-one",
         }
     }
 
@@ -301,7 +305,10 @@ pub struct Linecard {
     pub summary: String,
     pub asic: Asic,
     /// Packet processors on the card; its ports are split evenly among them in port order.
-    pub asics: Num<u32>,
+    /// Absent where no source gives the count: the card is then one buffer unit
+    /// (`Linecard::asic_count`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asics: Option<Num<u32>>,
     /// Front-panel cages in port order (port 1 is the first).
     pub cages: Vec<CageGroup>,
     /// The buffer of ONE of the card's ASICs: each has its own.

@@ -171,15 +171,22 @@ fn chassis_text(s: &mut String, ch: &catalogue::Chassis) {
             .map(|g| format!("{} x {}G [{}]", g.count, g.speed_gbps, g.source))
             .collect();
         let buffer = c.buffer_bytes().map_or("— (not sourced)".into(), grouped);
+        // Without a sourced count the card is one buffer unit: say so rather than "1 x".
+        let asics = c.asics.as_ref().map_or_else(
+            || {
+                format!(
+                    "{} [{}], ASICs per card not sourced",
+                    c.asic.name, c.asic.source
+                )
+            },
+            |n| format!("{} x {} [{}]", c.asic_count(), c.asic.name, n.source),
+        );
         line(
             s,
             &format!("linecard {}", c.name),
             format!(
-                "{}: {} x {} [{}]; cages {}; buffer per ASIC {buffer} B",
+                "{}: {asics}; cages {}; buffer per ASIC {buffer} B",
                 c.model,
-                c.asic_count(),
-                c.asic.name,
-                c.asics.source,
                 cages.join(", ")
             ),
         );

@@ -325,29 +325,43 @@ fn topology(o: &mut String, input: &ReportInput<'_>) {
 /// the buffer and headroom are checked per card ASIC.
 fn chassis_note(o: &mut String, f: &Fabric) {
     let mut switches = 0usize;
-    let (mut cards, mut asics) = (0usize, 0u64);
+    let (mut cards, mut asics, mut uncounted) = (0usize, 0u64, 0usize);
     for s in f.switch_ids() {
         let Some(c) = &f.switch_model(s).chassis else {
             continue;
         };
         switches += 1;
         cards += c.card_count();
-        asics += c
-            .cards
-            .iter()
-            .map(|(_, card)| u64::from(card.asic_count()))
-            .sum::<u64>();
+        for (_, card) in &c.cards {
+            if card.asics_known() {
+                asics += u64::from(card.asic_count());
+            } else {
+                uncounted += 1;
+            }
+        }
     }
     if switches > 0 {
-        let _ = writeln!(
-            o,
-            "{} modular chassis with {cards} line cards and {asics} line-card ASICs in all; buffer and headroom are checked per line-card ASIC, each with its own packet buffer.\n",
-            if switches == 1 {
-                "1 switch is a".to_string()
-            } else {
-                format!("{switches} switches are")
-            }
-        );
+        let who = if switches == 1 {
+            "1 switch is a".to_string()
+        } else {
+            format!("{switches} switches are")
+        };
+        // A card whose ASIC count no source gives is one buffer unit: the note says so
+        // instead of counting it as one ASIC.
+        let _ = match (asics, uncounted) {
+            (_, 0) => writeln!(
+                o,
+                "{who} modular chassis with {cards} line cards and {asics} line-card ASICs in all; buffer and headroom are checked per line-card ASIC, each with its own packet buffer.\n",
+            ),
+            (0, _) => writeln!(
+                o,
+                "{who} modular chassis with {cards} line cards; buffer and headroom are checked per whole line card, as the catalogue records no ASIC count for the cards.\n",
+            ),
+            _ => writeln!(
+                o,
+                "{who} modular chassis with {cards} line cards; buffer and headroom are checked per line-card ASIC ({asics} in all), and per whole card on the {uncounted} cards whose ASIC count the catalogue does not record.\n",
+            ),
+        };
     }
 }
 

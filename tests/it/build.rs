@@ -132,6 +132,8 @@ const GOLDEN: &[(&str, &str)] = &[
     ("eos-7280r4", "fixtures/build/inputs/eos-7280r4.fab"),
     // Issue 18 item 3: a 7808R3 chassis spine, ports named by slot and card port.
     ("eos-7808r3", "fixtures/build/inputs/eos-7808r3.fab"),
+    // Issue 18 item 3: a Nexus 9808 chassis spine, NX-OS ports Ethernet<slot>/<port>.
+    ("nxos-9808", "fixtures/build/inputs/nxos-9808.fab"),
     ("junos-qfx5230", "fixtures/build/inputs/junos-qfx5230.fab"),
     (
         "drivers-bnxt-ice-dcb",
@@ -179,6 +181,7 @@ const SWITCHES_ONLY: &[(&str, &str)] = &[
     ("eos-7808r3", "eos"),
     // Its hosts are like dual-tor-2x2's.
     ("eos-dual-tor-mlag", "eos"),
+    ("nxos-9808", "nxos"),
     ("junos-qfx5230", "junos"),
     // The JVD's hosts are in `amd-mi300x-jvd-sonic`; the same classes and hosts.
     ("amd-mi300x-jvd-junos", "junos"),

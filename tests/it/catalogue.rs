@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use fabricc::catalogue::{self, Hwsku, LookupRow, Platform, Source, switch_platform};
+use fabricc::catalogue::{self, ChassisPlace, Hwsku, LookupRow, Platform, Source, switch_platform};
 use fabricc::model::Os;
 
 /// An excerpt: its `# source:` line and its lines after the two-line header.
@@ -682,6 +682,15 @@ fn absent_numbers_are_listed_as_not_sourced() {
         if p.lossless_limit.is_none() {
             assert!(said("lossless"), "{}: lossless limit", p.name);
         }
+        // A chassis's cards: a count or buffer the card leaves out is said, too.
+        for c in p.chassis.iter().flat_map(|ch| &ch.linecards) {
+            if c.asics.is_none() {
+                assert!(said("ASICs per"), "{}: {} ASICs", p.name, c.name);
+            }
+            if c.buffer.pool_bytes().is_none() {
+                assert!(said("buffer"), "{}: {} buffer", p.name, c.name);
+            }
+        }
     }
     for n in &catalogue::catalogue().nics {
         if n.buffer.is_none() {
@@ -764,11 +773,9 @@ fn chassis_linecard_is_sonics_line_card() {
     let p = platform("arista-7808r3");
     let card = p.linecard("7800r3a-36d").expect("card");
     let conf = excerpt("arista-7808r3/asic.conf");
-    assert_eq!(conf.source, source_of(p, &card.asics.source));
-    assert!(
-        conf.lines
-            .contains(&format!("NUM_ASIC={}", card.asics.value))
-    );
+    let asics = card.asics.as_ref().expect("asics");
+    assert_eq!(conf.source, source_of(p, &asics.source));
+    assert!(conf.lines.contains(&format!("NUM_ASIC={}", asics.value)));
     let mut port = 0u32;
     for (asic, group) in card.cages.iter().enumerate() {
         let ex = excerpt(&format!("arista-7808r3/port_config_asic{asic}.ini"));
@@ -808,4 +815,67 @@ fn chassis_linecard_is_sonics_line_card() {
     );
     let slots = &p.chassis.as_ref().expect("chassis").slots;
     assert_eq!((slots.first, slots.last), (3, 10));
+}
+
+/// The Nexus 9808 (issue 18 item 3) against NX-OS output in Cisco's test libraries: the
+/// N9K-X9836DM-A is a 36 x 400G card seen in module 8, NX-OS numbers line cards from 1 and
+/// names their ports `Eth<slot>/<port>`, and fabricc names the card's ports that way.
+#[test]
+fn nexus_9808_card_is_nxos_show_module() {
+    let p = platform("cisco-n9808");
+    let ch = p.chassis.as_ref().expect("chassis");
+    let card = p.linecard("n9k-x9836dm-a").expect("card");
+    let sm = excerpt("cisco-n9808/show_module.txt");
+    let row: Vec<&str> = sm.lines[0].split_whitespace().collect();
+    let [group] = &card.cages[..] else {
+        panic!("one cage group")
+    };
+    assert_eq!(sm.source, source_of(p, &group.source));
+    assert_eq!(sm.source, source_of(p, &ch.slots.source));
+    assert_eq!(row[1], group.count.to_string(), "ports of the module");
+    assert_eq!(row[2], format!("{}x{}G", group.count, group.speed_gbps));
+    assert_eq!(row[row.len() - 2], card.model);
+    let slot: u32 = row[0].parse().expect("module number");
+    assert!(ch.slots.contains(slot), "module {slot} is a line-card slot");
+    assert_eq!((ch.slots.first, ch.slots.last), (1, 8));
+    // No source gives the ASICs per card or their buffer: both are left out.
+    assert!(card.asics.is_none() && card.buffer.pool_bytes().is_none());
+
+    let n9804 = excerpt("cisco-n9808/n9804_outputs.txt");
+    let rule = p.naming.nxos.as_ref().expect("NX-OS naming");
+    assert_eq!(n9804.source, source_of(p, &rule.source));
+    assert!(
+        !rule.breakout,
+        "no source names the card's broken-out ports"
+    );
+    let line_cards: Vec<u32> = n9804
+        .lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("module "))
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|f| f[2] != "0")
+        .map(|f| f[0].parse().expect("slot"))
+        .collect();
+    assert_eq!(line_cards, vec![1, 4], "line cards numbered from 1");
+    let unbroken: Vec<(u32, u32)> = n9804
+        .lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("Eth"))
+        .filter_map(|l| match l.split('/').collect::<Vec<_>>()[..] {
+            [slot, port] => Some((slot.parse().ok()?, port.parse().ok()?)),
+            _ => None,
+        })
+        .collect();
+    assert!(!unbroken.is_empty());
+    for (slot, port) in unbroken {
+        // The same slot and port on the catalogued card gets NX-OS's long form of the name.
+        let place = ChassisPlace {
+            cards: vec![(slot, card)],
+        };
+        let ports = [fabricc::catalogue::port_group::PortGroup::plain(
+            36, 400_000,
+        )];
+        let name = place.place(&ports, port - 1).and_then(|c| c.name(Os::Nxos));
+        assert_eq!(name, Some(format!("Ethernet{slot}/{port}")));
+    }
 }

@@ -221,7 +221,7 @@ fn platforms_lists_the_catalogue_and_prints_an_entry_with_its_sources() {
     assert_eq!(json["sonic"]["buffer_model"]["value"], "dynamic");
     let list: serde_json::Value =
         serde_json::from_str(&stdout(&fabricc(&["platforms", "--format", "json"]))).expect("json");
-    assert_eq!(list["switches"].as_array().map(Vec::len), Some(9));
+    assert_eq!(list["switches"].as_array().map(Vec::len), Some(10));
     assert_eq!(list["nics"].as_array().map(Vec::len), Some(5));
 
     let o = fabricc(&["platforms", "nvidia-sn560"]);

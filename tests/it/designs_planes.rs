@@ -287,12 +287,17 @@ fn chassis_findings(model: &str) -> Vec<(String, String)> {
 /// FAB140 and FAB141 for each way a chassis model can be wrong, and none when it is right.
 #[test]
 fn chassis_line_card_findings() {
-    let ok = "platform arista-7808r3  os eos  linecard 3..4 7800r3a-36d";
-    let found = chassis_findings(ok);
-    assert!(
-        !found.iter().any(|(c, _)| c.starts_with("FAB1")),
-        "{found:?}"
-    );
+    for ok in [
+        "platform arista-7808r3  os eos  linecard 3..4 7800r3a-36d",
+        // The Nexus 9808's card has no sourced buffer: the model gives it.
+        "platform cisco-n9808  os nxos  linecard 1..2 n9k-x9836dm-a  buffer 120MB",
+    ] {
+        let found = chassis_findings(ok);
+        assert!(
+            !found.iter().any(|(c, _)| c.starts_with("FAB1")),
+            "{ok}: {found:?}"
+        );
+    }
     for (model, code, words) in [
         (
             "platform arista-7808r3  os eos  linecard 3 7800r3a-36p",
@@ -348,6 +353,16 @@ fn chassis_line_card_findings() {
             "platform arista-7808r3  os eos  linecard 3 7800r3a-36d  ports 40 x 400G",
             "FAB141",
             "port 37 has no EOS name on its line cards",
+        ),
+        (
+            "platform cisco-n9808  os nxos  linecard 8 n9k-x9836dm-a  buffer 120MB  ports 40 x 400G",
+            "FAB141",
+            "port 37 has no NX-OS name on its line cards",
+        ),
+        (
+            "platform cisco-n9808  os nxos  linecard 9 n9k-x9836dm-a  buffer 120MB",
+            "FAB140",
+            "has no line-card slot 9",
         ),
     ] {
         let found = chassis_findings(model);

@@ -133,11 +133,7 @@ fn slot_error(span: Span, msg: String, label: &str, help: String) -> Diagnostic 
 /// FAB141: `os` has no port names on chassis `pl` in the catalogue, so every name a target
 /// wrote would be a guess.
 pub(super) fn check_names(name: &str, os: Sourced<Os>, pl: &Platform, diags: &mut Vec<Diagnostic>) {
-    let named = match os.value {
-        Os::Eos => pl.naming.eos.is_some(),
-        // The other OSes have no chassis rule in fabricc (`lower::vendor_port_name`).
-        Os::Sonic | Os::Cumulus | Os::Nxos | Os::Junos => false,
-    };
+    let named = has_chassis_names(os.value, pl);
     if named || !pl.runs(os.value) {
         return;
     }
@@ -159,11 +155,22 @@ pub(super) fn check_names(name: &str, os: Sourced<Os>, pl: &Platform, diags: &mu
     );
 }
 
-fn named_oses(pl: &Platform) -> String {
-    let mut v = Vec::new();
-    if pl.naming.eos.is_some() {
-        v.push("`os eos`");
+/// Whether `os` has a chassis naming rule in fabricc (`CardPort::name`) and the catalogue
+/// sources it for chassis `pl`. SONiC, Cumulus and Junos have none (`lower::vendor_port_name`).
+fn has_chassis_names(os: Os, pl: &Platform) -> bool {
+    match os {
+        Os::Eos => pl.naming.eos.is_some(),
+        Os::Nxos => pl.naming.nxos.is_some(),
+        Os::Sonic | Os::Cumulus | Os::Junos => false,
     }
+}
+
+fn named_oses(pl: &Platform) -> String {
+    let v: Vec<String> = Os::ALL
+        .iter()
+        .filter(|&&os| has_chassis_names(os, pl))
+        .map(|os| format!("`os {}`", os.as_str()))
+        .collect();
     if v.is_empty() {
         "none yet".into()
     } else {
@@ -171,20 +178,28 @@ fn named_oses(pl: &Platform) -> String {
     }
 }
 
-/// FAB141 for a port of a chassis model that EOS has no sourced name for (beyond the cards'
+/// FAB141 for a port of a chassis model that `os` has no sourced name for (beyond the cards'
 /// cages, or broken out: the catalogue gives no breakout names on the cards), instead of a
-/// name that does not exist.
-pub(super) fn check_eos_names(
+/// name that does not exist. Only for an OS with a chassis rule: `check_names` refuses the
+/// others once for the whole model.
+pub(super) fn check_card_names(
     name: &str,
+    os: Os,
     chassis: &ChassisPlace,
     ports: &Sourced<Vec<PortGroup>>,
     diags: &mut Vec<Diagnostic>,
 ) {
+    let os_name = match os {
+        Os::Eos => "EOS",
+        Os::Nxos => "NX-OS",
+        // No chassis rule: `check_names` refuses the model once.
+        Os::Sonic | Os::Cumulus | Os::Junos => return,
+    };
     let count: u32 = ports.value.iter().map(|g| g.count).sum();
     let Some(bad) = (0..count).find(|&i| {
         chassis
             .place(&ports.value, i)
-            .and_then(|c| c.eos_name())
+            .and_then(|c| c.name(os))
             .is_none()
     }) else {
         return;
@@ -194,7 +209,7 @@ pub(super) fn check_eos_names(
             Code::ChassisNoPortNames,
             ports.span,
             format!(
-                "switch model `{name}`: port {} has no EOS name on its line cards (beyond their cages, or broken out)",
+                "switch model `{name}`: port {} has no {os_name} name on its line cards (beyond their cages, or broken out)",
                 bad + 1
             ),
         )

@@ -114,10 +114,8 @@ pub fn switch_model(
         platform_unknown,
         diags,
     );
-    if let (Some(c), Some(p)) = (&chassis, &ports)
-        && os.value == Os::Eos
-    {
-        super::chassis::check_eos_names(name, c, p, diags);
+    if let (Some(c), Some(p)) = (&chassis, &ports) {
+        super::chassis::check_card_names(name, os.value, c, p, diags);
     }
 
     let BufferNumbers {
