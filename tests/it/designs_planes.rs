@@ -271,13 +271,22 @@ fn chassis_findings(model: &str) -> Vec<(String, String)> {
 }}
 "
     );
-    let dir = std::env::temp_dir().join(format!("fabricc-chassis-{}", std::process::id()));
+    findings_of("chassis", &text)
+}
+
+/// The findings (code, message) of `fabricc check` on `text`, written to a temporary
+/// folder named for `tag` and the process.
+fn findings_of(tag: &str, text: &str) -> Vec<(String, String)> {
+    // One file per call: the tests run in parallel threads of one process.
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("fabricc-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join("c.fab");
+    let path = dir.join(format!("f{n}.fab"));
     std::fs::write(&path, text).expect("write");
     let mut sources = Sources::new();
     let c = pipeline::check(&mut sources, &path, &Limits::default()).expect("readable");
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_file(&path);
     c.diagnostics
         .iter()
         .map(|d| (d.code.as_str().to_string(), d.message.clone()))
@@ -533,17 +542,7 @@ fn peer_link_findings(ports: &str, tor: &str, spine: &str) -> Vec<(String, Strin
 }}
 "
     );
-    let dir = std::env::temp_dir().join(format!("fabricc-peer-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(format!("p{}.fab", text.len()));
-    std::fs::write(&path, text).expect("write");
-    let mut sources = Sources::new();
-    let c = pipeline::check(&mut sources, &path, &Limits::default()).expect("readable");
-    let _ = std::fs::remove_file(&path);
-    c.diagnostics
-        .iter()
-        .map(|d| (d.code.as_str().to_string(), d.message.clone()))
-        .collect()
+    findings_of("peer", &text)
 }
 
 /// Issue 18: `peer-link N` is FAB125 off a `dual-tor` leaf tier or without N free ports;
