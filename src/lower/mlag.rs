@@ -10,7 +10,7 @@
 //!
 //! A switch can be in one pair only (one peer link, one MLAG domain): a switch whose bonds
 //! reach two or more other switches, or whose peer has other peers, gets no context, and the
-//! targets' FAB127 finding says what is not written. Bonds are numbered from 1 in host order,
+//! targets' FAB127 finding says what is not written. So does a pair of two different OSes. Bonds are numbered from 1 in host order,
 //! then by NIC, so both switches give a bond the same port-channel and MLAG number.
 
 use std::collections::BTreeSet;
@@ -37,7 +37,8 @@ fn members(fabric: &Fabric, s: SwitchId) -> Vec<Member> {
     let me = DeviceId::Switch(s);
     let mut out = Vec::new();
     for (end, l) in fabric.device_links(me) {
-        let DeviceId::Host(h) = fabric.peer(l, me).device else {
+        let far = fabric.peer(l, me);
+        let DeviceId::Host(h) = far.device else {
             continue;
         };
         let host = fabric.host(h);
@@ -45,7 +46,7 @@ fn members(fabric: &Fabric, s: SwitchId) -> Vec<Member> {
         if mode.value == BondMode::ActiveBackup {
             continue;
         }
-        let nic = fabric.peer(l, me).port;
+        let nic = far.port;
         let Some(bond) = host.bonds.iter().position(|b| b.contains(&nic)) else {
             continue;
         };
@@ -89,7 +90,13 @@ pub fn context(
 ) -> Option<MlagContext> {
     let members = members(fabric, s);
     let peer = members.first()?.other;
-    if members.iter().any(|m| m.other != peer) || peers(fabric, peer) != BTreeSet::from([s]) {
+    // Both switches must write the pair: a peer on another OS would leave this side waiting
+    // for an MLAG peer that never answers, so neither writes it and FAB127 names both.
+    let os = |t: SwitchId| fabric.switch_model(t).os.value;
+    if members.iter().any(|m| m.other != peer)
+        || os(peer) != os(s)
+        || peers(fabric, peer) != BTreeSet::from([s])
+    {
         return None;
     }
     let me = DeviceId::Switch(s);

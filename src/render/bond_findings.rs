@@ -127,7 +127,7 @@ fn needs(os: SwitchOs) -> &'static str {
         SwitchOs::Sonic => "the output has no PORTCHANNEL, PORTCHANNEL_MEMBER or MCLAG_DOMAIN",
         SwitchOs::Cumulus => "the output has no NVUE `interface <bond> bond member` nor `mlag`",
         SwitchOs::Eos => {
-            "the output has no `interface Port-Channel` with `mlag`, which EOS gets only for a pair joined by a peer link (`peer-link N` on the `dual-tor` tier) where neither switch has another peer"
+            "the output has no `interface Port-Channel` with `mlag`, which EOS gets only for a pair joined by a peer link (`peer-link N` on the `dual-tor` tier) where neither switch has another peer and both run EOS"
         }
         SwitchOs::Nxos => "the output has no vPC `port-channel`",
         SwitchOs::Junos => "the output has no `ae` interface with ESI-LAG or MC-LAG",

@@ -377,11 +377,16 @@ fn eos_mlag(ctx: &SwitchContext, ports: &mut [EosPort], notes: &mut Vec<Note>) -
         m.bonds.first().map_or(0, |b| b.id),
         m.bonds.last().map_or(0, |b| b.id),
     );
+    let channels = if first == last {
+        format!("Port-Channel{first} is a layer-2 port")
+    } else {
+        format!("Port-Channel{first}–{last} are layer-2 ports")
+    };
     notes.push(Note::new(
         NoteKind::NotRendered,
         Property::HostBondLag,
         format!(
-            "the host bonds' Port-Channel{first}–{last} are layer-2 ports in VLAN 1: fabricc writes no addressing, so add `switchport access vlan N` and the hosts' VLAN with its SVI and `ip virtual-router address` on both switches of the pair"
+            "the host bonds' {channels} in VLAN 1: fabricc writes no addressing, so add `switchport access vlan N` and the hosts' VLAN with its SVI and `ip virtual-router address` on both switches of the pair"
         ),
     ));
     let me = usize::from(m.side.saturating_sub(1)).min(1);

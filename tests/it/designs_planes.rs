@@ -583,4 +583,37 @@ fn peer_link_findings_and_mlag() {
         has(&none, "FAB127", "`peer-link N` on the `dual-tor` tier"),
         "{none:?}"
     );
+    // A pair of two OSes: neither side is written (the EOS side would wait for a peer that
+    // never answers), and FAB127 names both.
+    let mixed = |tor2: &str| {
+        findings_of(
+            "mixed",
+            &format!(
+                "fabric m {{
+  class roce {{ dscp 26  priority 3  lossless  bandwidth 50% }}
+  class cnp  {{ dscp 48  priority 6  strict  cnp }}
+  class bulk {{ dscp other  priority 0  bandwidth 50% }}
+  switch-model e {{ platform arista-7060x6-64pe  os eos }}
+  switch-model n {{ os nxos  ports 64 x 400G  buffer 64MB }}
+  nic-model cx8 {{ platform nvidia-cx8  ports 2 x 400G }}
+  switch tor1 {{ model e  tier 1 }}
+  switch tor2 {{ model {tor2}  tier 1 }}
+  host h1 {{ nic cx8  bond lacp }}
+  link h1.nic1.port1 -- tor1 {{ cable 3m }}
+  link h1.nic1.port2 -- tor2 {{ cable 3m }}
+  link tor1 -- tor2 {{ cable 3m }}
+}}
+"
+            ),
+        )
+    };
+    let two_os = mixed("n");
+    assert!(has(&two_os, "FAB127", "eos side for `tor1`"), "{two_os:?}");
+    assert!(has(&two_os, "FAB127", "nxos side for `tor2`"), "{two_os:?}");
+    let same_os = mixed("e");
+    assert!(!same_os.iter().any(|(c, _)| c == "FAB127"), "{same_os:?}");
+    assert!(
+        has(&same_os, "FAB904", "Port-Channel1 is a layer-2 port"),
+        "{same_os:?}"
+    );
 }
