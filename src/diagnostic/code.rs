@@ -76,7 +76,7 @@ codes! {
     TrafficClassTwoQueues "FAB122" Name Error "classes share a switch traffic class but name different queues",
     PlaneName            "FAB123" Name Error "a tier built once per plane has names that do not say which plane",
     FrontendNicOnFabric  "FAB124" Name Error "a `role frontend` NIC is linked to a switch, so it would join the lossless fabric",
-    BondUnfit            "FAB125" Topology Error "a `bond` or `dual-tor` cannot be built: single-port NICs, ports on different planes, or a wiring that puts both ports on one ToR",
+    BondUnfit            "FAB125" Topology Error "a `bond` or `dual-tor` cannot be built: single-port NICs, `dual-tor` over planes, or a wiring that puts both ports on one ToR",
     BondNotCreated       "FAB126" Output Warning "a host's `bond` is not created by its host script (the NIC's driver has no RoCE LAG fabricc writes); its ports stay separate RoCE devices",
     BondSwitchSideMissing "FAB127" Output Warning "a switch target does not write the LAG/multi-chassis side of a host bond; the device keeps the ports as separate ports",
     BreakoutTooFast      "FAB130" Name Error "a port group's breakout sub-ports add up to more than the cage's speed",

@@ -33,9 +33,9 @@ pub(super) fn findings(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnostic> {
         .filter(|s| s.os == SwitchOs::Eos && s.mlag.is_some())
         .map(|s| s.device.as_str())
         .collect();
-    // (driver) → hosts; (os, mode) → switches, each with the first bond's span.
+    // (driver) → hosts; (os, mode, across planes) → switches, each with the first bond's span.
     let mut drivers: BTreeMap<String, (crate::span::Span, Vec<String>)> = BTreeMap::new();
-    let mut sides: BTreeMap<(SwitchOs, BondMode), (crate::span::Span, Vec<String>)> =
+    let mut sides: BTreeMap<(SwitchOs, BondMode, bool), (crate::span::Span, Vec<String>)> =
         BTreeMap::new();
     for (hi, host) in fabric.hosts.iter().enumerate() {
         let Some(mode) = host.bond else { continue };
@@ -52,7 +52,17 @@ pub(super) fn findings(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnostic> {
         }
         // active-backup needs no switch side: one port at a time, no LAG.
         let switch_side = mode.value != BondMode::ActiveBackup;
-        for &i in host.bonds.iter().flatten().filter(|_| switch_side) {
+        let across = |bond: &[u32]| {
+            let plane = |i: &u32| host.nics[*i as usize].plane;
+            bond.first()
+                .is_some_and(|f| bond.iter().any(|i| plane(i) != plane(f)))
+        };
+        for (&i, across) in host
+            .bonds
+            .iter()
+            .flat_map(|b| b.iter().map(move |i| (i, across(b))))
+            .filter(|_| switch_side)
+        {
             let Some(l) = host.nics[i as usize].link else {
                 continue;
             };
@@ -64,7 +74,7 @@ pub(super) fn findings(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnostic> {
                 }
                 if let Some(&os) = os_of.get(name.as_str()) {
                     let e = sides
-                        .entry((os, mode.value))
+                        .entry((os, mode.value, across))
                         .or_insert((mode.span, Vec::new()));
                     if !e.1.contains(name) {
                         e.1.push(name.clone());
@@ -87,8 +97,12 @@ pub(super) fn findings(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnostic> {
             .help("create the bond in the host's network configuration (netplan, NetworkManager) with the same mode; fabricc writes `bond.sh` for mlx5 (RoCE LAG) only"),
         );
     }
-    for ((os, mode), (span, mut switches)) in sides {
+    for ((os, mode, across), (span, mut switches)) in sides {
         switches.sort();
+        if across {
+            out.push(non_stacked(os, mode, span, &switches));
+            continue;
+        }
         out.push(
             Diagnostic::new(
                 Code::BondSwitchSideMissing,
@@ -119,6 +133,43 @@ fn listed(names: &[String]) -> String {
         s.push(format!("{} more", names.len() - LISTED));
     }
     s.join(", ")
+}
+
+/// FAB127 for a bond whose ports are in two planes (Alibaba HPN 7.0's non-stacked dual-ToR,
+/// Qian et al., SIGCOMM 2024, https://doi.org/10.1145/3651890.3672265): the ToRs share no
+/// link, so no MLAG pair can form; each ToR must answer the host's LACP by itself with a
+/// system ID common to both, and route the host's address, which no target writes.
+fn non_stacked(
+    os: SwitchOs,
+    mode: BondMode,
+    span: crate::span::Span,
+    switches: &[String],
+) -> Diagnostic {
+    let needs = match mode {
+        BondMode::Lacp => {
+            "the bond's two ports are in different planes, whose ToRs share no link, so no MLAG pair can form: each ToR must run LACP on its port by itself with one system ID common to both (Alibaba HPN's non-stacked dual-ToR), which the output does not configure"
+        }
+        _ => {
+            "the bond's two ports are in different planes, whose ToRs share no link: each ToR serves the host on its own port and must route the host's address (a host route from ARP), which the output does not configure"
+        }
+    };
+    Diagnostic::new(
+        Code::BondSwitchSideMissing,
+        span,
+        format!(
+            "`bond {}` is not written on the {} side for {}: {}; {}",
+            mode.word(),
+            os.as_str(),
+            listed(switches),
+            needs,
+            instead(mode)
+        ),
+    )
+    .label("bond declared here")
+    .help(match mode {
+        BondMode::Lacp => "give each ToR's port a LACP port-channel with the pair's common system ID by hand (the port keeps fabricc's QoS as a member), or use `bond balance-xor`, which needs no LACP partner",
+        _ => "announce the host's address from each ToR (ARP host routes into BGP) by hand; the ports keep fabricc's QoS",
+    })
 }
 
 /// What the target would need for a bond over two ToRs.

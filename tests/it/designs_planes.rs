@@ -85,13 +85,18 @@ fn ports_per_nic(f: &Fabric) -> BTreeSet<u32> {
     f.nic_models.iter().map(|m| m.ports).collect()
 }
 
-/// Every port a switch on a catalogue platform is given exists on that platform for its OS.
+/// Every port a switch on a catalogue platform is given exists on that platform for its OS:
+/// a whole cage, or a sub-port of a cage in one of the breakout modes the catalogue lists for
+/// it. A chassis names its ports by line card (`meta_ctsw_is_a_chassis_named_and_buffered_per_card`).
 fn port_names_exist(c: &Checked) -> usize {
     let lowered = c.lowered.as_ref().expect("lowered");
     let mut checked = 0;
     for s in &lowered.switches {
         let Some(p) = &s.platform else { continue };
         let platform = catalogue::switch_platform(&p.name).expect("catalogue platform");
+        if platform.cage_count() == 0 {
+            continue;
+        }
         let os = match s.os.as_str() {
             "sonic" => Os::Sonic,
             "cumulus" => Os::Cumulus,
@@ -99,9 +104,12 @@ fn port_names_exist(c: &Checked) -> usize {
             "nxos" => Os::Nxos,
             _ => Os::Junos,
         };
-        let names: BTreeSet<String> = (0..platform.cage_count())
-            .filter_map(|cage| platform.port_name(os, cage, 1, 0))
-            .collect();
+        let mut names = BTreeSet::new();
+        for cage in 0..platform.cage_count() {
+            for split in [1, 2, 4, 8] {
+                names.extend((0..split).filter_map(|sub| platform.port_name(os, cage, split, sub)));
+            }
+        }
         for port in &s.ports {
             assert!(
                 names.contains(&port.name),
@@ -168,6 +176,45 @@ fn alibaba_hpn7_pod() {
         .expect("deadlock facts");
     assert!(!d.possible && d.complete);
     assert_eq!(d.scenarios, 45_121);
+    // Each NIC's two ports are one bond across the planes (non-stacked dual-ToR): 15,360
+    // destinations, each reached in both planes, so no single link failure cuts a pair off.
+    assert!(f.hosts.iter().all(|h| {
+        h.bonds.len() == 8
+            && h.bonds
+                .iter()
+                .all(|b| b.len() == 2 && h.nics[b[0] as usize].plane != h.nics[b[1] as usize].plane)
+    }));
+    assert_eq!(d.endpoints, 15_360);
+    assert_eq!(d.unreachable_pairs, 0);
+    let codes: Vec<&str> = c.diagnostics.iter().map(|x| x.code.as_str()).collect();
+    assert!(!codes.contains(&"FAB701"), "{codes:?}");
+    let non_stacked = c
+        .diagnostics
+        .iter()
+        .find(|x| x.code.as_str() == "FAB127")
+        .expect("FAB127 for the ToRs' LACP side");
+    assert!(
+        non_stacked.message.contains("`p1-seg01-tor1`")
+            && non_stacked.message.contains("236 more")
+            && non_stacked
+                .message
+                .contains("different planes, whose ToRs share no link"),
+        "{}",
+        non_stacked.message
+    );
+    // Arista 7060X6-64PEs on EOS: a ToR's 128 x 200G (cages 1-32 broken out 4 x 200G) and
+    // 60 x 400G (cages 33-62, 2 x 400G); an aggregation switch's 120 x 400G.
+    assert_eq!(port_names_exist(&c), 240 * (128 + 60) + 120 * 120);
+    let lowered = c.lowered.as_ref().expect("lowered");
+    let tor = &lowered
+        .switches
+        .iter()
+        .find(|s| s.device == "p1-seg01-tor1")
+        .expect("a ToR")
+        .ports;
+    let names = |from: usize, to: usize| (tor[from].name.as_str(), tor[to].name.as_str());
+    assert_eq!(names(0, 127), ("Ethernet1/1", "Ethernet32/7"));
+    assert_eq!(names(128, 187), ("Ethernet33/1", "Ethernet62/5"));
 }
 
 #[test]
@@ -192,6 +239,8 @@ fn meta_ai_zone_rack_tor() {
     }
     assert!(tor_of.values().all(|t| t.len() == 1));
     assert!(hosts_of.values().all(|h| h.len() == 2));
+    // The RTSWs are SN4700s on SONiC: 16 host ports and 16 uplinks each.
+    assert_eq!(port_names_exist(&c), 192 * 32);
     let d = c
         .facts
         .as_ref()

@@ -794,13 +794,12 @@ impl Routes {
                     continue;
                 }
                 // An endpoint of one plane has no route to another plane by design; the
-                // units of one attachment set share their switches, so their plane.
-                let plane = units.first().map_or(0, |&u| ends.plane_of(u));
-                if plane > 0 {
+                // units of one attachment set share their switches, so their planes.
+                if let Some(u) = units.first().copied().filter(|&u| ends.planes_of(u) != 0) {
                     let same: Vec<u32> = dst
                         .iter()
                         .copied()
-                        .filter(|&v| matches!(ends.plane_of(v), 0) || ends.plane_of(v) == plane)
+                        .filter(|&v| ends.share_a_plane(u, v))
                         .collect();
                     sample.push_product(units, &same, |u| ends.of_host(ends.host[u as usize]));
                     continue;

@@ -30,9 +30,11 @@ pub struct Endpoints {
     unit_of_nic: Vec<u32>,
     /// Endpoints of more than one NIC.
     pub bonds: usize,
-    /// Per endpoint: its independent plane (`planes N`), 0 when the fabric has one. Pairs
-    /// of two different planes are not expected to reach each other.
-    pub plane: Vec<u32>,
+    /// Per endpoint: the independent planes (`planes N`) its NICs are in, bit k for plane k;
+    /// 0 when the fabric has one (or a NIC is in none). A bond across planes (Alibaba HPN's
+    /// non-stacked dual-ToR) is in each of its ports' planes. Two endpoints that share no
+    /// plane are not expected to reach each other.
+    pub planes: Vec<u32>,
 }
 
 impl Endpoints {
@@ -74,8 +76,11 @@ impl Endpoints {
                     e.bonds += 1;
                 }
                 e.host.push(h as u32);
-                e.plane
-                    .push(host.nics.get(members[0] as usize).map_or(0, |x| x.plane));
+                let planes = members
+                    .iter()
+                    .map(|&m| host.nics.get(m as usize).map_or(0, |x| x.plane))
+                    .try_fold(0u32, |mask, p| (1..32).contains(&p).then(|| mask | 1 << p));
+                e.planes.push(planes.unwrap_or(0));
                 e.nics.push(members);
             }
             e.unit_of_nic.extend(unit_of);
@@ -89,9 +94,16 @@ impl Endpoints {
         self.host.len()
     }
 
-    /// The plane of endpoint `u` (0: the fabric has one plane).
-    pub fn plane_of(&self, u: u32) -> u32 {
-        self.plane.get(u as usize).copied().unwrap_or(0)
+    /// The planes of endpoint `u`, bit k for plane k (0: the fabric has one plane).
+    pub fn planes_of(&self, u: u32) -> u32 {
+        self.planes.get(u as usize).copied().unwrap_or(0)
+    }
+
+    /// Whether traffic from endpoint `u` to `v` is expected to have a route: always on a
+    /// fabric of one plane, else when they share a plane.
+    pub fn share_a_plane(&self, u: u32, v: u32) -> bool {
+        let (a, b) = (self.planes_of(u), self.planes_of(v));
+        a == 0 || b == 0 || a & b != 0
     }
 
     /// The endpoint of NIC `nic` of host `h`.

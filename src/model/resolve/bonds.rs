@@ -3,8 +3,11 @@
 //! mlx5 RoCE LAG joins the two ports of one ConnectX card only: it is active when both of
 //! the card's PF netdevs, and only they, are enslaved to one bond (torvalds/linux@7907f23adc18,
 //! "net/mlx5: Implement RoCE LAG feature", drivers/net/ethernet/mellanox/mlx5/core/lag.c),
-//! so a bond is per card, never across cards. Its ports stay two links, two switch ports and two edges of the deadlock
-//! proof; the bond only makes them one destination (`Host::bonds`).
+//! so a bond is per card, never across cards. Its ports stay two links, two switch ports and
+//! two edges of the deadlock proof; the bond only makes them one destination (`Host::bonds`).
+//! The ports may be in two planes: Alibaba HPN 7.0 bonds each NIC's port to a plane-1 ToR
+//! with its port to a plane-2 ToR ("non-stacked dual-ToR", Qian et al., SIGCOMM 2024), and
+//! the bond is then one destination in both planes, each plane reaching it through its port.
 
 use std::collections::BTreeMap;
 
@@ -13,10 +16,10 @@ use crate::model::Fabric;
 use crate::span::Span;
 
 pub(super) fn build(fabric: &mut Fabric, diags: &mut Vec<Diagnostic>) {
-    // One finding per `bond` line and kind, naming its first host (a pattern declares many).
-    let mut unfit: BTreeMap<(Span, bool), (Diagnostic, usize)> = BTreeMap::new();
-    let mut push = |span: Span, split: bool, d: Diagnostic| {
-        unfit.entry((span, split)).or_insert((d, 0)).1 += 1;
+    // One finding per `bond` line, naming its first host (a pattern declares many).
+    let mut unfit: BTreeMap<Span, (Diagnostic, usize)> = BTreeMap::new();
+    let mut push = |span: Span, d: Diagnostic| {
+        unfit.entry(span).or_insert((d, 0)).1 += 1;
     };
     for host in &mut fabric.hosts {
         let Some(mode) = host.bond else { continue };
@@ -39,7 +42,6 @@ pub(super) fn build(fabric: &mut Fabric, diags: &mut Vec<Diagnostic>) {
         if bonds.is_empty() {
             push(
                 mode.span,
-                false,
                 Diagnostic::new(
                     Code::BondUnfit,
                     mode.span,
@@ -51,28 +53,6 @@ pub(super) fn build(fabric: &mut Fabric, diags: &mut Vec<Diagnostic>) {
                 )
                 .label("bond declared here")
                 .help("a bond joins the ports of one NIC (mlx5 RoCE LAG): give the NIC model `ports 2 x SPEED`, or remove `bond`"),
-            );
-            continue;
-        }
-        let split = bonds.iter().find(|b| {
-            let first = host.nics[b[0] as usize].plane;
-            b.iter().any(|&i| host.nics[i as usize].plane != first)
-        });
-        if let Some(b) = split {
-            let card = host.nics[b[0] as usize].card;
-            push(
-                mode.span,
-                true,
-                Diagnostic::new(
-                    Code::BondUnfit,
-                    mode.span,
-                    format!(
-                        "host `{}` bonds the ports of nic{card}, but they are on different planes, which never reach each other",
-                        host.name
-                    ),
-                )
-                .label("bond declared here")
-                .help("a bond's ports share one address, so they must be on one plane: remove `bond` (dual-plane hosts use each port on its own), or wire the ports to one plane with `dual-tor`"),
             );
             continue;
         }
