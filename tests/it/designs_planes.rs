@@ -154,8 +154,9 @@ fn spectrum_x_twin_plane_b300() {
     assert!(!d.possible && d.complete);
     // The fabric as declared and one scenario per link (6,144 links).
     assert_eq!(d.scenarios, 6145);
-    // The spines are SN5600s on SONiC: 32 spines x 64 ports.
-    assert_eq!(port_names_exist(&c), 32 * 64);
+    // SN5600s: 64 Cumulus leaves of 64 x 400G (`swp1s0`-`swp32s1`) and 32 x 800G
+    // (`swp33`-`swp64`); 32 SONiC spines x 64 ports.
+    assert_eq!(port_names_exist(&c), 64 * 96 + 32 * 64);
 }
 
 #[test]
