@@ -140,6 +140,7 @@ codes! {
     Unreachable          "FAB701" Routing Warning "a pair of NICs has no route under the routing model",
     RoutingLoop          "FAB702" Routing Error "static routes forward traffic in a loop",
     NotAdjacent          "FAB703" Routing Error "a route, path or rewrite names a hop that is not a link",
+    PeerLinkUnproven     "FAB704" Routing Warning "MLAG failover across a peer link is not covered by the deadlock proof: routing also sends traffic across that link",
     // watchdog
     WatchdogOff          "FAB801" Watchdog Warning "the PFC watchdog is off on a switch with lossless priorities",
     // output (build)

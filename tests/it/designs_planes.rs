@@ -667,3 +667,73 @@ fn peer_link_findings_and_mlag() {
         "{same_os:?}"
     );
 }
+
+/// FAB704: the proof leaves MLAG's failover across a peer link out, which is sound only when
+/// routing sends nothing else across that link (docs/deadlock.md, "Peer links"). Two ToRs of
+/// one bonded host, linked, under a spine: `routing updown` is covered; `shortest`, a static
+/// route or a `path` over the peer link, or ToRs on two tiers are not.
+#[test]
+fn peer_link_failover_conditions() {
+    let fabric = |tor2_tier: u32, routing: &str| {
+        findings_of(
+            "failover",
+            &format!(
+                "fabric f {{
+  class roce {{ dscp 26  priority 3  lossless  bandwidth 50% }}
+  class cnp  {{ dscp 48  priority 6  strict  cnp }}
+  class bulk {{ dscp other  priority 0  bandwidth 50% }}
+  switch-model e {{ platform arista-7060x6-64pe  os eos }}
+  nic-model cx8 {{ platform nvidia-cx8  ports 2 x 400G }}
+  switch tor1 {{ model e  tier 1 }}
+  switch tor2 {{ model e  tier {tor2_tier} }}
+  switch spine1 {{ model e  tier 3 }}
+  host h1 {{ nic cx8  bond lacp }}
+  host h2 {{ nic cx8 }}
+  link h1.nic1.port1 -- tor1 {{ cable 3m }}
+  link h1.nic1.port2 -- tor2 {{ cable 3m }}
+  link h2.nic1.port1 -- tor1 {{ cable 3m }}
+  link h2.nic1.port2 -- tor2 {{ cable 3m }}
+  link tor1 -- tor2 {{ cable 3m }}
+  link tor1 -- spine1 {{ cable 30m }}
+  link tor2 -- spine1 {{ cable 30m }}
+  {routing}
+}}
+"
+            ),
+        )
+    };
+    let fab704 = |found: &[(String, String)]| {
+        found
+            .iter()
+            .filter(|(c, _)| c == "FAB704")
+            .map(|(_, m)| m.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(fab704(&fabric(1, "routing updown")), Vec::<String>::new());
+    for (tier, routing, words) in [
+        (
+            1,
+            "routing shortest",
+            "`routing shortest` routes traffic across it",
+        ),
+        (
+            1,
+            "routing updown\n  route at tor1 to h2 via tor2",
+            "the static route at `tor1` sends traffic across it",
+        ),
+        (
+            1,
+            "routing updown\n  path h1 -> tor1 -> tor2 -> spine1",
+            "a `path` sends traffic across it",
+        ),
+        (2, "routing updown", "`tor1` and `tor2` are not on one tier"),
+    ] {
+        let found = fab704(&fabric(tier, routing));
+        assert_eq!(found.len(), 1, "{routing}: {found:?}");
+        assert!(
+            found[0].starts_with("MLAG failover across the peer link `tor1`--`tor2`")
+                && found[0].contains(words),
+            "{routing}: {found:?}"
+        );
+    }
+}

@@ -2,7 +2,8 @@
 //! buffer dependencies with a minimal witness and remedies (FAB201), Tagger's conditions
 //! (FAB202), lossless priorities against the model's limit (FAB203), and the routing findings
 //! the proof depends on (FAB701 unreachable pairs, FAB702 static-route loops, FAB703 hops that
-//! are not adjacent) — plus `facts.deadlock` and `facts.unreachable`.
+//! are not adjacent, FAB704 a peer link whose MLAG failover the proof does not cover) — plus
+//! `facts.deadlock` and `facts.unreachable`.
 //!
 //! Steps: validate the routing statements; compute next hops per destination group on the
 //! fabric without its `fail` links; build the buffer-dependency graph (`buffer_graph`); find
@@ -23,6 +24,7 @@ mod ctx;
 pub mod failures;
 pub mod orbits;
 pub mod pairs;
+mod peer_links;
 mod proof;
 mod report;
 pub mod symmetry;

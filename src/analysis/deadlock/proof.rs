@@ -54,6 +54,10 @@ pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
 
     // Static-route loops.
     report_loops(&cx, &routes, &mut proof);
+    // MLAG peer links whose failover forwarding the argument does not cover.
+    proof
+        .diagnostics
+        .extend(super::peer_links::check(&cx, &routes.net));
 
     // Unreachable pairs of the fabric as declared: all counted, the first few listed.
     let budget = usize::try_from(opts.max_unreachable).unwrap_or(usize::MAX);
