@@ -273,6 +273,7 @@ fn topology(o: &mut String, input: &ReportInput<'_>) {
             f.switches.len()
         );
     }
+    bonds_note(o, f);
     let _ = writeln!(o, "### Tiers\n");
     let _ = writeln!(
         o,
@@ -934,5 +935,47 @@ mod tests {
         assert_eq!(bytes(999), "999");
         assert_eq!(bytes(1000), "1,000");
         assert_eq!(bytes(64_000_000), "64,000,000");
+    }
+}
+
+/// Host bonds (issue 18): how many, in which mode, and where their ports go: two ToRs of one
+/// plane (`dual-tor`), two planes (Alibaba HPN's non-stacked dual-ToR), or one switch.
+fn bonds_note(o: &mut String, f: &Fabric) {
+    const PAIR: &str = "each bond's ports go to the two switches of a ToR pair";
+    const ACROSS: &str = "each bond's ports are in different planes (non-stacked dual-ToR): one address, reached in each plane through its own port, so a failed host link leaves the host reachable through the other plane";
+    const ONE: &str = "each bond's ports go to one switch";
+    // (mode word, where the ports go) → (hosts, bonds)
+    let mut seen: std::collections::BTreeMap<(&str, &str), (usize, usize)> =
+        std::collections::BTreeMap::new();
+    for (hi, h) in f.hosts.iter().enumerate() {
+        let Some(mode) = h.bond else { continue };
+        let me = crate::model::DeviceId::Host(crate::model::HostId(hi as u32));
+        let mut kinds = std::collections::BTreeSet::new();
+        for b in &h.bonds {
+            let nics: Vec<_> = b.iter().filter_map(|&i| h.nics.get(i as usize)).collect();
+            let switches: std::collections::BTreeSet<_> = nics
+                .iter()
+                .filter_map(|n| n.link)
+                .map(|l| f.peer(l, me).device)
+                .collect();
+            let kind = if nics.iter().any(|n| n.plane != nics[0].plane) {
+                ACROSS
+            } else if switches.len() > 1 {
+                PAIR
+            } else {
+                ONE
+            };
+            seen.entry((mode.value.word(), kind)).or_default().1 += 1;
+            kinds.insert(kind);
+        }
+        for kind in kinds {
+            seen.entry((mode.value.word(), kind)).or_default().0 += 1;
+        }
+    }
+    for ((mode, how), (hosts, bonds)) in seen {
+        let _ = writeln!(
+            o,
+            "{hosts} hosts bond their NIC ports (`bond {mode}`, {bonds} bonds, one per NIC): {how}.\n"
+        );
     }
 }
