@@ -15,6 +15,16 @@ those files into one folder and pass it with --yang; pyang comes from PyPI into 
     python3 -m venv /tmp/yang-venv && /tmp/yang-venv/bin/pip install pyang==2.7.1
     /tmp/yang-venv/bin/python scripts/junos_yang_check.py --yang /tmp/junos-yang fixtures/build/junos-2x2
 
+`--root junos-conf-root` checks the files against the Junos OS Evolved models instead (the OS
+of the PTX10000 chassis), `24.2/24.2R1-EVO/native/conf-and-rpcs/conf/models/` (`junos-conf-root`,
+`-interfaces`, `-class-of-service`) with that release's `common/models/`:
+
+    /tmp/yang-venv/bin/python scripts/junos_yang_check.py --yang /tmp/junos-yang-evo \
+        --root junos-conf-root fixtures/build/junos-2x2
+
+Those models have `class-of-service shared-buffer percent` only, no `ingress`/`egress`
+`buffer-partition` (23.4R1-EVO to 24.4R1-EVO alike), so today's files are rejected there.
+
 Nothing of Juniper's is committed.
 """
 
@@ -232,7 +242,7 @@ class Checker:
                 self.err(p, f"unexpected {c.keyword}")
 
 
-def load(yang_dir):
+def load(yang_dir, root_name="junos-qfx-conf-root"):
     repo = repository.FileRepository(str(yang_dir), use_env=False)
     ctx = context.Context(repo)
     mods = []
@@ -241,9 +251,9 @@ def load(yang_dir):
         if m is not None:
             mods.append(m)
     ctx.validate()
-    root = ctx.get_module("junos-qfx-conf-root")
+    root = ctx.get_module(root_name)
     if root is None:
-        sys.exit("junos-qfx-conf-root is not in " + str(yang_dir))
+        sys.exit(root_name + " is not in " + str(yang_dir))
     conf = child(root, "configuration")
     return conf
 
@@ -251,9 +261,15 @@ def load(yang_dir):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--yang", required=True, help="folder with the Junos QFX YANG modules")
+    ap.add_argument(
+        "--root",
+        default="junos-qfx-conf-root",
+        help="the configuration root module: junos-qfx-conf-root (Junos for QFX, the default) "
+        "or junos-conf-root (Junos OS Evolved, the PTX chassis)",
+    )
     ap.add_argument("folders", nargs="+")
     a = ap.parse_args()
-    conf = load(a.yang)
+    conf = load(a.yang, a.root)
     files = sorted(p for f in a.folders for p in Path(f).glob("switches/*/qos.conf"))
     if not files:
         print("no switches/*/qos.conf found", file=sys.stderr)
