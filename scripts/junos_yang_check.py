@@ -233,6 +233,13 @@ class Checker:
                     self.flat(c, left, p)
             elif c.keyword == "container":
                 if kids is not None:
+                    # `family inet { … }` is Junos's form of `family { inet { … } }`: the
+                    # block belongs to the innermost container the words name.
+                    while rest and isinstance(rest[0], str):
+                        inner = child(c, rest[0])
+                        if inner is None or inner.keyword != "container":
+                            break
+                        c, p, rest = inner, p + [rest[0]], rest[1:]
                     if rest:
                         self.flat(c, rest, p)
                     self.block(c, kids, p)

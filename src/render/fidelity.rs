@@ -495,7 +495,7 @@ fn junos_support(p: Property) -> Support {
         P::WatchdogPoll => Rendered("`poll-interval` (ms)"),
         P::WatchdogAction => Refused("`watchdog-action drop|forward`; `alert` is FAB901"),
         P::LoadBalancing => Approximated(
-            "`hash` as `enhanced-hash-key family inet|inet6 no-…` for the fields left out; `roce-qp` is the QFX5240's default; `mode flowlet|per-packet` and `flowlet-gap` as `ecmp-dlb` on the QFX5230/QFX5240; `seed` and `mode adaptive` are not written (FAB930)",
+            "`hash` as `enhanced-hash-key inet|inet6 { no-…; }` for the fields left out; `roce-qp` is the QFX5240's default; `mode flowlet|per-packet` and `flowlet-gap` as `ecmp-dlb` on the QFX5230/QFX5240; `seed` and `mode adaptive` are not written (FAB930)",
         ),
         P::HostBondLag => NotExpressible(
             "no `ae` interface with ESI-LAG or MC-LAG: the peer link's ports get the fabric QoS, the bond's ports stay separate ports (FAB127)",

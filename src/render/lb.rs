@@ -31,10 +31,13 @@
 //!   `ipv4IPLoadSharing` `loadShareMode srcDest`, `universalID`,
 //!   https://developer.cisco.com/docs/cisco-nexus-3000-and-9000-series-nx-api-rest-sdk-user-guide-and-api-reference-release-9-3x/configuring-ecmp-load-balancing).
 //!   The fields and the seed are one command, so a seed is written only with a `hash`.
-//! * Junos (QFX5000): `forwarding-options enhanced-hash-key family inet|inet6 no-…` removes a
+//! * Junos (QFX5000): `forwarding-options enhanced-hash-key inet|inet6 { no-…; }` removes a
 //!   field from the default hash, which is exactly the five fields of `hash` (Junos CLI
 //!   Reference, "inet (enhanced-hash-key)": default IP source, destination, L4 ports and
 //!   protocol; https://juniper.net/documentation/us/en/software/junos/cli-reference/topics/ref/statement/inet-edit-forwarding-options-enhanced-hash-key-ex-series.html).
+//!   The statements sit right under `enhanced-hash-key`, not under its `family` (the MX form,
+//!   whose `inet` has no `no-protocol`): Juniper/yang@2a696d624fe5, 24.2/24.2R1.17 QFX
+//!   `junos-qfx-conf-forwarding-options`, `enhanced-hash-key inet` and `inet6`.
 //!   RoCEv2 destination-QP hashing is on by default "on devices and releases that support
 //!   this feature" (Junos OS Evolved AI-ML Data Center Feature Guide, "Queue-Pair Hashing for
 //!   RDMA Flows", https://juniper.net/documentation/us/en/software/junos/ai-ml-evo/topics/topic-map/load-balancing-queue-pair-hash.html):
@@ -516,7 +519,7 @@ pub fn validate_lines(file: &str, text: &str) -> Vec<String> {
             if !known.contains(&l) {
                 bad(
                     "LB-4",
-                    "not an `enhanced-hash-key family` statement fabricc writes",
+                    "not an `enhanced-hash-key inet|inet6` statement fabricc writes",
                 );
             }
         }

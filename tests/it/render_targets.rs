@@ -1464,8 +1464,10 @@ fn load_balance_is_written_where_the_platform_can_and_fab930_says_why_elsewhere(
             ctx: lb_leaf(Junos, qfx5230, &["src-ip", "dst-ip"], None, None, None),
             prop: Prop::Hash,
             want: Ok(&[
-                "family inet {\n            no-l4-source-port;\n            no-l4-destination-port;\n            no-protocol;",
-                "no-next-header;",
+                // Right under `enhanced-hash-key`: its `family inet` is the MX form, with no
+                // `no-protocol` (Juniper/yang 24.2R1.17, junos-qfx-conf-forwarding-options).
+                "enhanced-hash-key {\n        inet {\n            no-l4-source-port;\n            no-l4-destination-port;\n            no-protocol;",
+                "        inet6 {\n            no-l4-source-port;\n            no-l4-destination-port;\n            no-next-header;",
             ]),
         },
         Case {
