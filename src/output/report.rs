@@ -925,19 +925,6 @@ fn scenarios(n: u64) -> String {
     format!("{n} {}", if n == 1 { "scenario" } else { "scenarios" })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn thousands() {
-        assert_eq!(bytes(0), "0");
-        assert_eq!(bytes(999), "999");
-        assert_eq!(bytes(1000), "1,000");
-        assert_eq!(bytes(64_000_000), "64,000,000");
-    }
-}
-
 /// Host bonds (issue 18): how many, in which mode, and where their ports go: two ToRs of one
 /// plane (`dual-tor`), two planes (Alibaba HPN's non-stacked dual-ToR), or one switch.
 fn bonds_note(o: &mut String, f: &Fabric) {
@@ -977,5 +964,18 @@ fn bonds_note(o: &mut String, f: &Fabric) {
             o,
             "{hosts} hosts bond their NIC ports (`bond {mode}`, {bonds} bonds, one per NIC): {how}.\n"
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands() {
+        assert_eq!(bytes(0), "0");
+        assert_eq!(bytes(999), "999");
+        assert_eq!(bytes(1000), "1,000");
+        assert_eq!(bytes(64_000_000), "64,000,000");
     }
 }
