@@ -793,18 +793,25 @@ impl Routes {
                 if attach.iter().any(|&s| ok[s as usize * 2 + UP]) {
                     continue;
                 }
-                // An endpoint of one plane has no route to another plane by design; the
-                // units of one attachment set share their switches, so their planes.
-                if let Some(u) = units.first().copied().filter(|&u| ends.planes_of(u) != 0) {
+                // An endpoint has no route to a plane it is not in, by design. Endpoints of
+                // one attachment set usually share their planes, but explicit links with a
+                // host's `plane` list need not: split the set by planes.
+                let mut by_planes: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+                for &u in units {
+                    by_planes.entry(ends.planes_of(u)).or_default().push(u);
+                }
+                for (planes, src) in by_planes {
+                    if planes == 0 {
+                        sample.push_product(&src, &dst, |u| ends.of_host(ends.host[u as usize]));
+                        continue;
+                    }
                     let same: Vec<u32> = dst
                         .iter()
                         .copied()
-                        .filter(|&v| ends.share_a_plane(u, v))
+                        .filter(|&v| ends.share_a_plane(src[0], v))
                         .collect();
-                    sample.push_product(units, &same, |u| ends.of_host(ends.host[u as usize]));
-                    continue;
+                    sample.push_product(&src, &same, |u| ends.of_host(ends.host[u as usize]));
                 }
-                sample.push_product(units, &dst, |u| ends.of_host(ends.host[u as usize]));
             }
         }
     }
