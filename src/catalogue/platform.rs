@@ -166,6 +166,9 @@ pub struct CageGroup {
     pub source: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// `breakouts` parsed, once: port naming asks for them per port.
+    #[serde(skip)]
+    parsed: std::sync::OnceLock<Vec<BreakoutMode>>,
 }
 
 /// `first` + cage × `lanes`, or an explicit list (one per cage) where the numbers skip.
@@ -216,11 +219,14 @@ impl BreakoutMode {
 }
 
 impl CageGroup {
-    pub fn modes(&self) -> Vec<BreakoutMode> {
-        self.breakouts
-            .iter()
-            .filter_map(|b| BreakoutMode::parse(b))
-            .collect()
+    /// The breakout modes that parse (the catalogue's own check requires all of them to).
+    pub fn modes(&self) -> &[BreakoutMode] {
+        self.parsed.get_or_init(|| {
+            self.breakouts
+                .iter()
+                .filter_map(|b| BreakoutMode::parse(b))
+                .collect()
+        })
     }
 
     /// Ports of at least `speed_gbps` one cage gives at best (0: none that fast).
