@@ -99,10 +99,14 @@ pub(super) fn findings(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnostic> {
     }
     for ((os, mode, across), (span, mut switches)) in sides {
         switches.sort();
-        if across {
-            out.push(non_stacked(os, mode, span, &switches));
-            continue;
-        }
+        let (needs, help) = if across {
+            non_stacked(mode)
+        } else {
+            (
+                needs(os),
+                "configure the ToR pair's LAG by hand (the ports keep fabricc's QoS as members), or use `bond active-backup`, which needs no LAG",
+            )
+        };
         out.push(
             Diagnostic::new(
                 Code::BondSwitchSideMissing,
@@ -112,12 +116,12 @@ pub(super) fn findings(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnostic> {
                     mode.word(),
                     os.as_str(),
                     listed(&switches),
-                    needs(os),
+                    needs,
                     instead(mode)
                 ),
             )
             .label("bond declared here")
-            .help("configure the ToR pair's LAG by hand (the ports keep fabricc's QoS as members), or use `bond active-backup`, which needs no LAG"),
+            .help(help),
         );
     }
     out
@@ -135,41 +139,22 @@ fn listed(names: &[String]) -> String {
     s.join(", ")
 }
 
-/// FAB127 for a bond whose ports are in two planes (Alibaba HPN 7.0's non-stacked dual-ToR,
-/// Qian et al., SIGCOMM 2024, https://doi.org/10.1145/3651890.3672265): the ToRs share no
-/// link, so no MLAG pair can form; each ToR must answer the host's LACP by itself with a
-/// system ID common to both, and route the host's address, which no target writes.
-fn non_stacked(
-    os: SwitchOs,
-    mode: BondMode,
-    span: crate::span::Span,
-    switches: &[String],
-) -> Diagnostic {
-    let needs = match mode {
-        BondMode::Lacp => {
-            "the bond's two ports are in different planes, whose ToRs share no link, so no MLAG pair can form: each ToR must run LACP on its port by itself with one system ID common to both (Alibaba HPN's non-stacked dual-ToR), which the output does not configure"
-        }
-        _ => {
-            "the bond's two ports are in different planes, whose ToRs share no link: each ToR serves the host on its own port and must route the host's address (a host route from ARP), which the output does not configure"
-        }
-    };
-    Diagnostic::new(
-        Code::BondSwitchSideMissing,
-        span,
-        format!(
-            "`bond {}` is not written on the {} side for {}: {}; {}",
-            mode.word(),
-            os.as_str(),
-            listed(switches),
-            needs,
-            instead(mode)
+/// What FAB127 says a bond whose ports are in two planes needs, and its help (Alibaba HPN
+/// 7.0's non-stacked dual-ToR, Qian et al., SIGCOMM 2024,
+/// https://doi.org/10.1145/3651890.3672265): the ToRs share no link, so no MLAG pair can
+/// form; each ToR must answer the host's LACP by itself with a system ID common to both, and
+/// route the host's address, which no target writes.
+fn non_stacked(mode: BondMode) -> (&'static str, &'static str) {
+    match mode {
+        BondMode::Lacp => (
+            "the bond's two ports are in different planes, whose ToRs share no link, so no MLAG pair can form: each ToR must run LACP on its port by itself with one system ID common to both (Alibaba HPN's non-stacked dual-ToR), which the output does not configure",
+            "give each ToR's port a LACP port-channel with the pair's common system ID by hand (the port keeps fabricc's QoS as a member), or use `bond balance-xor`, which needs no LACP partner",
         ),
-    )
-    .label("bond declared here")
-    .help(match mode {
-        BondMode::Lacp => "give each ToR's port a LACP port-channel with the pair's common system ID by hand (the port keeps fabricc's QoS as a member), or use `bond balance-xor`, which needs no LACP partner",
-        _ => "announce the host's address from each ToR (ARP host routes into BGP) by hand; the ports keep fabricc's QoS",
-    })
+        _ => (
+            "the bond's two ports are in different planes, whose ToRs share no link: each ToR serves the host on its own port and must route the host's address (a host route from ARP), which the output does not configure",
+            "announce the host's address from each ToR (ARP host routes into BGP) by hand; the ports keep fabricc's QoS",
+        ),
+    }
 }
 
 /// What the target would need for a bond over two ToRs.
