@@ -358,6 +358,14 @@ impl Nic {
 }
 
 impl Host {
+    /// Whether a bond's ports (indices into `nics`, one of `bonds`) are in different planes:
+    /// Alibaba HPN's non-stacked dual-ToR, one address reached in each plane.
+    pub fn bond_across_planes(&self, bond: &[u32]) -> bool {
+        let plane = |i: &u32| self.nics.get(*i as usize).map(|n| n.plane);
+        bond.first()
+            .is_some_and(|f| bond.iter().any(|i| plane(i) != plane(f)))
+    }
+
     /// Ports on the lossless fabric (`Nic::on_fabric`): what reports count as host NICs.
     pub fn fabric_ports(&self) -> usize {
         self.nics.iter().filter(|n| n.on_fabric()).count()

@@ -945,7 +945,7 @@ fn bonds_note(o: &mut String, f: &Fabric) {
                 .filter_map(|n| n.link)
                 .map(|l| f.peer(l, me).device)
                 .collect();
-            let kind = if nics.iter().any(|n| n.plane != nics[0].plane) {
+            let kind = if h.bond_across_planes(b) {
                 ACROSS
             } else if switches.len() > 1 {
                 PAIR

@@ -52,15 +52,10 @@ pub(super) fn findings(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnostic> {
         }
         // active-backup needs no switch side: one port at a time, no LAG.
         let switch_side = mode.value != BondMode::ActiveBackup;
-        let across = |bond: &[u32]| {
-            let plane = |i: &u32| host.nics[*i as usize].plane;
-            bond.first()
-                .is_some_and(|f| bond.iter().any(|i| plane(i) != plane(f)))
-        };
         for (&i, across) in host
             .bonds
             .iter()
-            .flat_map(|b| b.iter().map(move |i| (i, across(b))))
+            .flat_map(|b| b.iter().map(move |i| (i, host.bond_across_planes(b))))
             .filter(|_| switch_side)
         {
             let Some(l) = host.nics[i as usize].link else {
