@@ -88,6 +88,9 @@ pub struct Outcome {
     pub unreachable: Vec<CutPairs>,
     /// Cutting keys after those, and the pairs they cut off in all.
     pub more: (u64, u64),
+    /// Of all cutting keys (listed or in `more`), those that only unplug endpoints from the
+    /// fabric (see `Proved::own`), and the pairs they cut off.
+    pub own: (u64, u64),
     /// The first scenario with a cycle: its links, routes and graph.
     pub first_cycle: Option<(Vec<LinkId>, Routes, BufferDependencyGraph)>,
     /// Set (to the number of keys the proof would prove one by one) when there were more
@@ -100,8 +103,9 @@ pub struct Outcome {
 }
 
 /// A scenario's failed links, the first (source, destination) endpoint pairs it cuts off (as
-/// many as the listing budget had left), and how many it cuts off in all.
-pub type CutPairs = (Vec<LinkId>, Vec<(u32, u32)>, u64);
+/// many as the listing budget had left), how many it cuts off in all, and whether it only
+/// unplugs endpoints (`Proved::own`).
+pub type CutPairs = (Vec<LinkId>, Vec<(u32, u32)>, u64, bool);
 
 /// What a key removes, as bundles (indices into `bundles`, ascending).
 type Key = Vec<usize>;
@@ -120,6 +124,10 @@ struct Proved {
     pairs: Vec<(u32, u32)>,
     total: u64,
     cyclic: bool,
+    /// The scenario only unplugs endpoints (host links, each endpoint left with none): the
+    /// pairs it cuts off are those endpoints' own, what a single-homed NIC losing its cable
+    /// means (G1), not a path a redundant fabric should have kept.
+    own: bool,
 }
 
 /// The outcome of one key, as its orbit shares it.
@@ -127,6 +135,7 @@ struct Proved {
 struct Value {
     total: u64,
     cyclic: bool,
+    own: bool,
 }
 
 pub struct Settings {
@@ -222,8 +231,10 @@ impl Run<'_> {
 
     /// Whether the listing still wants a cutting key: the first ones are reported one by one
     /// (and always list a pair, the finding's example), then only while pairs may be listed.
+    /// Own-cable keys (`Proved::own`) are never reported one by one, so they do not count
+    /// toward those first ones, and are listed only while the budget lasts.
     fn listing(out: &Outcome, keep: usize) -> Option<usize> {
-        if out.unreachable.len() < super::SCENARIO_FINDINGS {
+        if out.unreachable.iter().filter(|u| !u.3).count() < super::SCENARIO_FINDINGS {
             Some(keep.max(1))
         } else if keep > 0 {
             Some(keep)
@@ -254,10 +265,15 @@ impl Run<'_> {
             let want_cycle = prover.check_cbd && out.first_cycle.is_none();
             let p = prover.prove(&key, listing.unwrap_or(0), want_cycle);
             out.proven += 1;
+            if p.total > 0 && p.own {
+                out.own.0 += 1;
+                out.own.1 = out.own.1.saturating_add(p.total);
+            }
             if p.total > 0 {
-                if listing.is_some() {
+                if listing.is_some() && (!p.own || keep > 0) {
                     keep = keep.saturating_sub(p.pairs.len());
-                    out.unreachable.push((self.links(&key), p.pairs, p.total));
+                    out.unreachable
+                        .push((self.links(&key), p.pairs, p.total, p.own));
                 } else {
                     out.more.0 += 1;
                     out.more.1 = out.more.1.saturating_add(p.total);
@@ -282,13 +298,16 @@ impl Run<'_> {
         let want_cycle = prover.check_cbd;
         let values = OrbitValues::prove(prover, c, want_cycle);
         out.proven = work;
-        let (cutting, pairs_cut) = values.cut_totals(c);
+        let own = values.cut_totals(c, true);
+        let others = values.cut_totals(c, false);
+        let (cutting, pairs_cut) = (own.0 + others.0, own.1 + others.1);
         let listed = self.list_cutting(prover, c, &values, out);
         let clamp = |x: u128| u64::try_from(x).unwrap_or(u64::MAX);
         out.more = (
             clamp(cutting.saturating_sub(listed.0)),
             clamp(pairs_cut.saturating_sub(listed.1)),
         );
+        out.own = (clamp(own.0), clamp(own.1));
         if want_cycle {
             self.witness(prover, c, &values, out);
         }
@@ -305,7 +324,9 @@ impl Run<'_> {
     ) -> (u128, u128) {
         let mut keep = self.settings.keep;
         let mut listed = (0u128, 0u128);
-        let cuts = |v: &Value| v.total > 0;
+        // The keys reported one by one first, then own-cable keys while pairs may be listed.
+        let cuts = |v: &Value| v.total > 0 && !v.own;
+        let own = |v: &Value| v.total > 0 && v.own;
         for key in c.keys_where(&cuts, &values.single, &values.pairs) {
             let Some(listing) = Self::listing(out, keep) else {
                 break;
@@ -315,7 +336,20 @@ impl Run<'_> {
             keep = keep.saturating_sub(p.pairs.len());
             listed.0 += 1;
             listed.1 += u128::from(p.total);
-            out.unreachable.push((self.links(&key), p.pairs, p.total));
+            out.unreachable
+                .push((self.links(&key), p.pairs, p.total, p.own));
+        }
+        for key in c.keys_where(&own, &values.single, &values.pairs) {
+            if keep == 0 {
+                break;
+            }
+            let p = prover.prove(&key, keep, false);
+            out.proven += 1;
+            keep = keep.saturating_sub(p.pairs.len());
+            listed.0 += 1;
+            listed.1 += u128::from(p.total);
+            out.unreachable
+                .push((self.links(&key), p.pairs, p.total, p.own));
         }
         listed
     }
@@ -371,12 +405,13 @@ impl OrbitValues {
 
     /// Cutting keys and the pairs they cut off, over every orbit: a single orbit counts its
     /// size; an ordered pair class (e's orbit, f's orbit under e's stabilizer) counts
-    /// |orbit of e| × |class|, every unordered pair twice.
-    fn cut_totals(&self, c: &Classes) -> (u128, u128) {
+    /// |orbit of e| × |class|, every unordered pair twice. `own` picks the keys that only
+    /// unplug endpoints, or the others.
+    fn cut_totals(&self, c: &Classes, own: bool) -> (u128, u128) {
         let mut cutting = 0u128;
         let mut pairs_cut = 0u128;
         for ((_, size), v) in c.single.orbits.iter().zip(&self.single) {
-            if v.total > 0 {
+            if v.total > 0 && v.own == own {
                 cutting += u128::from(*size);
                 pairs_cut += u128::from(*size) * u128::from(v.total);
             }
@@ -386,7 +421,7 @@ impl OrbitValues {
             let Some(s) = stab else { continue };
             let size = u128::from(c.single.orbits[o].1);
             for (m, v) in s.members.iter().zip(&self.pairs[o]) {
-                if v.total > 0 {
+                if v.total > 0 && v.own == own {
                     ordered.0 += size * m.len() as u128;
                     ordered.1 += size * m.len() as u128 * u128::from(v.total);
                 }
@@ -567,6 +602,7 @@ impl<'a> Prover<'a> {
         Value {
             total: p.total,
             cyclic: p.cyclic,
+            own: p.own,
         }
     }
 
@@ -621,11 +657,18 @@ impl<'a> Prover<'a> {
                 pairs: Vec::new(),
                 total: 0,
                 cyclic: false,
+                own: false,
             };
         }
         apply(&mut self.net, &adj_removed, &detached, true);
         let cut = Cut::new(adj_removed, detached);
         let affected = self.affected_dests(&cut.adj_removed);
+        let own = cut.adj_removed.is_empty()
+            && affected.is_empty()
+            && cut
+                .units
+                .iter()
+                .all(|&u| self.net.unit_attach[u as usize].is_empty());
         // Only endpoints cut off entirely, nothing re-routed and nothing to list: count, from
         // the declared fabric's reachability alone. The graph is a subgraph of the declared
         // one (fewer sources, the same tables), so no cycle either.
@@ -641,6 +684,7 @@ impl<'a> Prover<'a> {
                 pairs: Vec::new(),
                 total: self.count_cut_off(&cut),
                 cyclic: false,
+                own,
             }
         } else {
             let rerouted = self.rerouted(&affected, &cut);
@@ -653,6 +697,7 @@ impl<'a> Prover<'a> {
                 pairs,
                 total,
                 cyclic: want_cycle && self.check_cbd && self.has_cycle(&rerouted),
+                own,
             }
         };
         apply(&mut self.net, &cut.adj_removed, &cut.detached, false);

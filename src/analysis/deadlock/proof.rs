@@ -209,35 +209,58 @@ fn scenario_limit(
 
 /// The failure scenarios that cut NIC pairs off: one finding per scenario for the first
 /// few; the rest are one summary, so that a fabric of single-homed hosts under `check
-/// failures 2` does not print 40,000 warnings.
+/// failures 2` does not print 40,000 warnings. Scenarios that only unplug NICs (G1) are not
+/// warnings at all: one line of advice counts them. Every pair is counted in the facts and
+/// listed while the budget lasts, own-cable ones included.
 fn report_scenarios_unreachable(
     cx: &Ctx<'_>,
     outcome: &failures::Outcome,
     budget: usize,
     proof: &mut Proof,
 ) {
-    for (scenario, pairs, total) in outcome.unreachable.iter().take(SCENARIO_FINDINGS) {
-        let names: Vec<String> = scenario.iter().map(|&l| cx.link_name(l)).collect();
-        report_unreachable(cx, pairs, *total, &names, budget, proof);
-    }
-    let rest = outcome.unreachable.get(SCENARIO_FINDINGS..).unwrap_or(&[]);
-    if !rest.is_empty() || outcome.more.0 > 0 {
-        let pairs: u64 = rest
-            .iter()
-            .fold(outcome.more.1, |n, (_, _, t)| n.saturating_add(*t));
-        let scenarios = (rest.len() as u64).saturating_add(outcome.more.0);
-        proof.facts.unreachable_pairs = proof.facts.unreachable_pairs.saturating_add(pairs);
-        for (scenario, kept, _) in rest {
-            let names: Vec<String> = scenario.iter().map(|&l| cx.link_name(l)).collect();
-            list_pairs(cx, kept, &names, budget, proof);
+    let names = |scenario: &[crate::model::LinkId]| -> Vec<String> {
+        scenario.iter().map(|&l| cx.link_name(l)).collect()
+    };
+    let mut reported = 0usize;
+    let mut rest_pairs = 0u64;
+    let mut rest_scenarios = 0u64;
+    for (scenario, pairs, total, own) in &outcome.unreachable {
+        if *own {
+            // Counted in the advice below; listed in the facts.
+            list_pairs(cx, pairs, &names(scenario), budget, proof);
+        } else if reported < SCENARIO_FINDINGS {
+            report_unreachable(cx, pairs, *total, &names(scenario), budget, proof);
+            reported += 1;
+        } else {
+            list_pairs(cx, pairs, &names(scenario), budget, proof);
+            rest_scenarios += 1;
+            rest_pairs = rest_pairs.saturating_add(*total);
         }
+    }
+    // `more`: the cutting scenarios past the listing, own-cable ones among them.
+    let listed_own = outcome
+        .unreachable
+        .iter()
+        .filter(|u| u.3)
+        .fold((0u64, 0u64), |(n, p), u| (n + 1, p.saturating_add(u.2)));
+    let more_own = (
+        outcome.own.0.saturating_sub(listed_own.0),
+        outcome.own.1.saturating_sub(listed_own.1),
+    );
+    rest_scenarios = rest_scenarios.saturating_add(outcome.more.0.saturating_sub(more_own.0));
+    rest_pairs = rest_pairs.saturating_add(outcome.more.1.saturating_sub(more_own.1));
+    // The own-cable pairs are counted by the advice; the listed others by their findings.
+    proof.facts.unreachable_pairs = proof.facts.unreachable_pairs.saturating_add(rest_pairs);
+    report_own_cables(cx, outcome, proof);
+    if rest_scenarios > 0 {
         proof.diagnostics.push(
             Diagnostic::new(
                 Code::Unreachable,
                 cx.fabric.routing.check_failures.span,
                 format!(
-                    "{scenarios} more failure scenarios cut NIC pairs off ({pairs} pair(s) in \
-                     all); the first {SCENARIO_FINDINGS} scenarios are reported one by one"
+                    "{rest_scenarios} more failure scenarios cut NIC pairs off ({rest_pairs} \
+                     pair(s) in all); the first {SCENARIO_FINDINGS} scenarios are reported one \
+                     by one"
                 ),
             )
             .label("failure scenarios checked here")
@@ -247,6 +270,34 @@ fn report_scenarios_unreachable(
             ),
         );
     }
+}
+
+/// G1: scenarios that only unplug NICs (a single-homed NIC's one cable, or every cable of an
+/// endpoint) cut off exactly that NIC's own pairs, which no redundancy in the fabric could
+/// keep. They are one line of advice with the counts, never a warning per cable; the pairs
+/// are counted in `facts.deadlock.unreachable_pairs` and not listed.
+fn report_own_cables(cx: &Ctx<'_>, outcome: &failures::Outcome, proof: &mut Proof) {
+    let (scenarios, pairs) = outcome.own;
+    if scenarios == 0 {
+        return;
+    }
+    proof.facts.unreachable_pairs = proof.facts.unreachable_pairs.saturating_add(pairs);
+    let mut d = Diagnostic::new(
+        Code::Unreachable,
+        cx.fabric.routing.check_failures.span,
+        format!(
+            "{scenarios} failure scenario(s) only unplug NICs from the fabric (each fails every \
+             cable of a NIC or bond), cutting off that NIC's own traffic ({pairs} pair(s) in \
+             all): expected of single-homed NICs"
+        ),
+    )
+    .label("failure scenarios checked here")
+    .help(
+        "nothing to fix in the fabric: a NIC with one cable is reachable only over it; \
+         dual-home the NICs (a bond to two switches) where a cable fault must not cut a GPU off",
+    );
+    d.severity = crate::diagnostic::Severity::Advice;
+    proof.diagnostics.push(d);
 }
 
 // ---------------------------------------------------------------- validation (FAB703)
