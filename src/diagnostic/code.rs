@@ -186,6 +186,7 @@ codes! {
     StateNoDevice        "FAB973" Drift Error "no state was collected for a device of the fabric",
     StateUnreadable      "FAB974" Drift Error "a state file cannot be read or parsed",
     StateUnknownDevice   "FAB975" Drift Warning "a folder of the state directory names no device of the fabric",
+    StateLeftoverPort    "FAB976" Drift Error "a port outside the fabric still carries fabricc's QoS profile or policy",
     // wiring (`fabricc verify`: LLDP neighbours against the cabling plan)
     WiringPeer           "FAB980" Wiring Error "an LLDP neighbour differs from the cabling plan",
     WiringNoPeer         "FAB981" Wiring Warning "LLDP reports no neighbour on a port the cabling plan uses",

@@ -1,7 +1,7 @@
 //! Arista EOS view: a switch context as EOS CLI values.
 //!
-//! In: a `SwitchContext` with `os: eos`. Out: `EosView` for `eos/qos.cfg`, a merge fragment
-//! (no hostname, no `end`: EOS `configure replace` would wipe everything it lacks), and the
+//! In: a `SwitchContext` with `os: eos`. Out: `EosView` for `eos/qos.cfg` and `eos/ports.cfg`,
+//! fragments (no hostname, no `end`: EOS `configure replace` would wipe everything they lack), and the
 //! notes of what EOS is left to decide. Syntax and order follow Arista AVD's
 //! `eos_cli_config_gen` (github.com/aristanetworks/avd, 6.4): sections in EOS's own order
 //! (`qos profile`, interfaces, `qos map`, `priority-flow-control`, aristanetworks/avd#6318);
@@ -32,6 +32,19 @@
 //!   `tx-queue N` and sizes headroom itself; queue 7 is reserved there before EOS 4.33
 //!   (`SAND_QUEUE7`), a refusal with the release known. Without a platform `tx-queue` is
 //!   written and reported (FAB909).
+//! * A change converges (issue 33, review E20): lines pasted into a `configure session` merge,
+//!   and `no`/`default` remove (Arista EOS User Manual, "Configure Session",
+//!   https://arista.com/um-eos/eos-configure-session), so `qos.cfg` starts with `no qos
+//!   profile` for each profile it writes and `no platform trident mmu queue profile` (XGS),
+//!   then re-creates them; the CoS → traffic-class and traffic-class → tx-queue maps are
+//!   written whole (EOS's default where nothing else is needed), as the DSCP map is; the
+//!   watchdog defaults are removed with `no …` when the fabric has none; a fabric port
+//!   without a description gets `no description`. A port that left the fabric cannot be
+//!   named by a later file: the header says so and `verify` reports it (FAB976). The whole
+//!   file is committed with `commit timer` and confirmed (E21).
+//! * Port mode and speed (`no switchport`, `channel-group`, the breakout `speed`) are in a
+//!   separate `ports.cfg`, applied at turn-up (E19): they flap a link or take an L2 port's
+//!   VLANs, which a QoS change must never do unannounced.
 //! * `hardware counter feature ecn out` is not written: Arista's AI deployment guide says only
 //!   "for platforms requiring ECN counter feature support", and no document names them.
 
@@ -105,9 +118,10 @@ pub struct EosView {
     pub description: Option<String>,
     /// `qos map dscp …` argument lists, one per traffic class: `(dscps, tc)`.
     pub dscp_map: Vec<(String, u8)>,
-    /// `(cos, tc)`: CoS entries that differ from what the classes need.
+    /// `(cos, tc)` for every CoS: an absolute map, so an entry an earlier build changed
+    /// returns to what this one wants (EOS's default where the classes need nothing else).
     pub cos_map: Vec<(u8, u8)>,
-    /// `(tc, tx-queue)` where they differ.
+    /// `(tc, tx-queue)` for every traffic class (absolute, as `cos_map`).
     pub tc_queue: Vec<(u8, u8)>,
     pub watchdog: Option<EosWatchdog>,
     /// `uc-tx-queue` (Broadcom XGS) or `tx-queue` (Sand, or no platform named).
@@ -117,6 +131,9 @@ pub struct EosView {
     pub release: String,
     /// The XGS MMU queue profile with the PFC headroom and dynamic threshold.
     pub mmu: Option<EosMmu>,
+    /// The MMU queue profile fabricc may own on this platform (Broadcom XGS), deleted before
+    /// it is written again; `None` elsewhere.
+    pub mmu_profile: Option<&'static str>,
     pub profiles: Vec<EosProfile>,
     pub ports: Vec<EosPort>,
     /// The switch's side of an MLAG pair (`eos_mlag`).
@@ -323,7 +340,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(EosView, Vec<Note>), RenderError> {
         tc_queue,
         cos_map,
         dscp_map,
-    } = qos_maps(&ctx.qos);
+    } = qos_maps(&ctx.qos, mode, release);
     queue_seven(ctx, mode, release, &mut notes)?;
     let mmu = if mode == QueueMode::Xgs {
         mmu(ctx, &mut notes)?
@@ -349,6 +366,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(EosView, Vec<Note>), RenderError> {
             platform: ctx.platform.as_ref().map(|p| p.name.clone()),
             release: release.to_string(),
             mmu,
+            mmu_profile: (mode == QueueMode::Xgs).then_some(MMU_PROFILE),
             profiles,
             ports,
             mlag,
@@ -475,35 +493,49 @@ fn eos_ports(
     ports
 }
 
-/// The traffic-class → queue map (where they differ), the CoS → traffic-class map and the
-/// DSCP → traffic-class map.
-fn qos_maps(qos: &QosPlan) -> QosMaps {
-    let mut tc_queue: Vec<(u8, u8)> = qos
-        .classes
-        .iter()
-        .filter(|c| c.tc != c.queue)
-        .map(|c| (c.tc, c.queue))
+/// EOS's default CoS → traffic-class map: 0 and 1 swapped, the others identical.
+pub fn default_cos_tc(cos: u8) -> u8 {
+    match cos {
+        0 => 1,
+        1 => 0,
+        c => c,
+    }
+}
+
+/// The traffic-class → queue map, the CoS → traffic-class map and the DSCP → traffic-class
+/// map, each absolute (every entry stated): a merge only overwrites, so an entry that an
+/// earlier build changed and this one does not need must be stated back. Traffic class 7
+/// keeps EOS's own map on Sand before `SAND_QUEUE7`, where queue 7 is not configurable.
+fn qos_maps(qos: &QosPlan, mode: QueueMode, release: Release) -> QosMaps {
+    let sand_seven = mode == QueueMode::Sand && release < SAND_QUEUE7;
+    let tc_queue: Vec<(u8, u8)> = (0u8..8)
+        .filter(|&tc| !(sand_seven && tc == 7))
+        .map(|tc| {
+            let queue = qos
+                .classes
+                .iter()
+                .find(|c| c.tc == tc)
+                .map_or(tc, |c| c.queue);
+            (tc, queue)
+        })
         .collect();
-    tc_queue.sort_unstable();
-    tc_queue.dedup();
-    let mut cos_map: Vec<(u8, u8)> = if qos.lossless_priorities.iter().any(|&p| p <= 1) {
-        vec![(0, 0), (1, 1)]
-    } else {
-        Vec::new()
-    };
+    let mut cos_map: Vec<(u8, u8)> = (0u8..8).map(|c| (c, default_cos_tc(c))).collect();
+    if qos.lossless_priorities.iter().any(|&p| p <= 1) {
+        cos_map[0].1 = 0;
+        cos_map[1].1 = 1;
+    }
     // A lossless class on its own traffic class: its PFC priority (CoS) must land in that
     // traffic class, which EOS's default CoS map (0↔1 swapped, else identity) does not do.
     for c in qos.classes.iter().filter(|c| c.lossless) {
-        let default_tc = match c.priority {
-            0 => 1,
-            1 => 0,
-            p => p,
-        };
-        if c.tc != default_tc && !cos_map.iter().any(|&(cos, _)| cos == c.priority) {
-            cos_map.push((c.priority, c.tc));
+        if c.priority <= 1 && qos.lossless_priorities.iter().any(|&p| p <= 1) {
+            continue;
+        }
+        if let Some(e) = cos_map.get_mut(usize::from(c.priority))
+            && c.tc != default_cos_tc(c.priority)
+        {
+            e.1 = c.tc;
         }
     }
-    cos_map.sort_unstable();
     let mut dscp_map = Vec::new();
     for tc in 0u8..8 {
         let dscps: Vec<String> = (0u8..)

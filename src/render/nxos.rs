@@ -13,6 +13,18 @@
 //! `service-policy type qos input`. The qos-group of a class is its egress queue, so the
 //! chain qos-group N → `c-8q-nqN` → `pause pfc-cos <prio>` holds.
 //!
+//! A change converges (issue 33, review N9, N10): `copy … running-config` and a session's
+//! pasted lines merge, and class-map `match` lines accumulate, so `qos.cfg` removes what
+//! fabricc owns before writing it again: every `FABRICC_Q<n>` class out of the classification
+//! policy and every such class map deleted (named by qos-group, at most eight, so every one an
+//! earlier build may have written is named), every 8-queue class out of fabricc's queuing,
+//! pause and network-qos policies; per port, the queuing policies and the watchdog are stated
+//! or removed with `no …`. The file is applied with Session Manager (`configure session` …
+//! `verify` … `commit`: "implements the changes atomically … If a failure occurs, Cisco NX-OS
+//! reverts to the original configuration", Cisco Nexus 9000 NX-OS System Management
+//! Configuration Guide, "Configuring Session Manager"), a checkpoint kept for rollback, and
+//! a maintenance-window warning (Cisco's QoS guide: queuing changes are disruptive).
+//!
 //! Lossless ports on cables longer than 100 m (and every lossless port when a class has a
 //! static `pfc-threshold`) get an input queuing policy per cable group, `class type queuing
 //! c-in-q<N>` / `pause buffer-size B pause-threshold P resume-threshold R` in bytes: Cisco
@@ -49,8 +61,19 @@ use super::{RenderError, escape, unsupported};
 /// Cisco: a pause buffer configuration is mandatory on lossless ports beyond this length.
 pub const PAUSE_BUFFER_CABLE_M: u32 = 100;
 
-pub const QUEUING_POLICY: &str = "QOS_EGRESS_PORT";
-pub const INGRESS_POLICY: &str = "QOS_INGRESS_PAUSE";
+/// fabricc's object names carry `FABRICC_`, so that what it owns is told from the
+/// operator's own policies (`verify`, FAB976) and none of them embeds a value that a change
+/// would rename: the class maps are named by the qos-group (queue) they set, at most eight,
+/// so every one an earlier build may have written can be named and removed.
+pub const QUEUING_POLICY: &str = "FABRICC_EGRESS";
+pub const INGRESS_POLICY: &str = "FABRICC_PAUSE";
+pub const CLASSIFICATION_POLICY: &str = "FABRICC_CLASSIFY";
+pub const NETWORK_QOS_POLICY: &str = "FABRICC_NETWORK_QOS";
+
+/// The class map of qos-group `q`.
+pub fn class_map_name(q: u8) -> String {
+    format!("FABRICC_Q{q}")
+}
 
 pub use crate::lower::vocab::nxos_kbytes as kbytes;
 // Test support (tests/it/render_targets.rs names ports per target), not the product's.
@@ -64,8 +87,18 @@ pub struct NxosView {
     pub load_sharing: Vec<String>,
     pub fabric: String,
     pub description: Option<String>,
-    /// Classes with explicit DSCPs (the catch-all class becomes `class-default`).
+    /// Classes with explicit DSCPs (the catch-all class becomes `class-default`), one class
+    /// map per qos-group.
     pub class_maps: Vec<NxClassMap>,
+    /// Every class map name fabricc may own (`FABRICC_Q0`…`FABRICC_Q7`): removed from the
+    /// classification policy and deleted before the wanted ones are written again.
+    pub owned_class_maps: Vec<String>,
+    /// Every network-qos class and input queuing class of the 8-queue template, removed from
+    /// fabricc's policies before the wanted ones are written again.
+    pub owned_nq_classes: Vec<String>,
+    pub owned_in_classes: Vec<String>,
+    pub classification: &'static str,
+    pub network_policy: &'static str,
     /// qos-group of `class-default`.
     pub default_qos_group: u8,
     pub queuing: Vec<NxQueuing>,
@@ -99,6 +132,8 @@ pub struct NxPause {
 #[derive(Debug, Serialize)]
 pub struct NxClassMap {
     pub name: String,
+    /// The fabric's classes in it (a comment), `roce` or `bulk, scavenger`.
+    pub classes: String,
     /// `26` or `24,26-28`.
     pub dscps: String,
     pub qos_group: u8,
@@ -237,6 +272,11 @@ pub fn view(ctx: &SwitchContext) -> Result<(NxosView, Vec<Note>), RenderError> {
             fabric: ctx.fabric.clone(),
             description: ctx.description.as_deref().map(escape::comment_text),
             class_maps,
+            owned_class_maps: (0u8..8).map(class_map_name).collect(),
+            owned_nq_classes: (1u8..8).rev().chain([0]).map(nq_class).collect(),
+            owned_in_classes: (1u8..8).rev().chain([0]).map(in_class).collect(),
+            classification: CLASSIFICATION_POLICY,
+            network_policy: NETWORK_QOS_POLICY,
             default_qos_group,
             queuing,
             network_qos,
@@ -310,21 +350,34 @@ fn ecn_rounding(ctx: &SwitchContext, notes: &mut Vec<Note>) {
     }
 }
 
-/// The classification class-maps, and the qos-group of the default class (it has none).
+/// The classification class-maps, one per qos-group (classes that share a queue share its
+/// class map: same qos-group, so the same treatment), and the qos-group of the default
+/// class (it has none).
 fn class_maps(qos: &QosPlan) -> (Vec<NxClassMap>, u8) {
-    let mut class_maps = Vec::new();
+    let mut by_queue: BTreeMap<u8, (Vec<String>, Vec<u8>)> = BTreeMap::new();
     let mut default_qos_group = 0;
     for c in &qos.classes {
         if c.default {
             default_qos_group = c.queue;
         } else if !c.dscps.is_empty() {
-            class_maps.push(NxClassMap {
-                name: c.name.clone(),
-                dscps: variants::compress(&c.dscps),
-                qos_group: c.queue,
-            });
+            let e = by_queue.entry(c.queue).or_default();
+            e.0.push(c.name.clone());
+            e.1.extend(&c.dscps);
         }
     }
+    let class_maps = by_queue
+        .into_iter()
+        .map(|(q, (names, mut dscps))| {
+            dscps.sort_unstable();
+            dscps.dedup();
+            NxClassMap {
+                name: class_map_name(q),
+                classes: escape::comment_text(&names.join(", ")),
+                dscps: variants::compress(&dscps),
+                qos_group: q,
+            }
+        })
+        .collect();
     (class_maps, default_qos_group)
 }
 

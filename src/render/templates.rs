@@ -48,6 +48,7 @@ pub const EMBEDDED: &[TemplateFile] = embedded! {
     "cumulus", "nvue-qos.yaml";
     "cumulus", "nvue.sh";
     "eos", "qos.cfg";
+    "eos", "ports.cfg";
     "nxos", "qos.cfg";
     "junos", "qos.conf";
     "host", "mlnx_qos.sh";

@@ -27,7 +27,7 @@
 //!   `24-26` are the same match.
 //!
 //! Owned scope: a top-level section fabricc writes (`qos profile FABRICC_ROCE`,
-//! `policy-map type qos QOS_CLASSIFICATION`, `system qos`) is fabricc's whole: any other line
+//! `policy-map type qos FABRICC_CLASSIFY`, `system qos`) is fabricc's whole: any other line
 //! in it is drift (a second `priority-flow-control priority 4 no-drop`). An `interface`
 //! section is shared with addressing and routing: its other lines count only when their first
 //! keyword is one fabricc writes somewhere in the fragment (`priority-flow-control`, `qos`,
@@ -99,6 +99,172 @@ pub fn canon(text: &str, dialect: Dialect) -> Canon {
         }
     }
     c.build()
+}
+
+/// `no …` lines that the OS keeps in its running-config as settings (a routed port, a
+/// weighted queue), not removals.
+const STORED_NEGATIONS: &[&str] = &[
+    "no switchport",
+    "no priority",
+    "no autostate",
+    "no shutdown",
+];
+
+/// The settings fabricc's own fragment leaves on a device, as `canon` reads a
+/// running-config: the fragment's removals (`no qos profile FABRICC_ROCE`, `no class
+/// FABRICC_Q4`: what it deletes before writing it again) and its statements of an EOS
+/// default (`qos map cos 2 to traffic-class 2`, `qos map traffic-class 3 to tx-queue 3`,
+/// which a running-config does not print) are no settings; a section header left with
+/// only removals under it is none either. Offsets stay those of the fragment.
+pub fn fragment(text: &str, dialect: Dialect) -> Canon {
+    canon(&fragment_text(text, dialect), dialect)
+}
+
+/// The fragment with the lines `fragment` does not count blanked (same length, so offsets
+/// stay): what a device prints after a fresh apply, in the fragment's order.
+pub fn fragment_text(text: &str, dialect: Dialect) -> String {
+    let lines: Vec<(usize, usize, &str)> = {
+        let mut out = Vec::new();
+        let mut offset = 0;
+        for raw in text.split_inclusive('\n') {
+            let start = offset;
+            offset += raw.len();
+            let body = raw.trim_end_matches(['\n', '\r']);
+            let trimmed = body.trim_start();
+            if trimmed.is_empty() || trimmed.starts_with('!') {
+                continue;
+            }
+            out.push((body.len() - trimmed.len(), start, body));
+        }
+        out
+    };
+    let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let dropped_alone = |t: &str| {
+        let t = words(t);
+        let removal = (t.starts_with("no ") || t.starts_with("default "))
+            && !STORED_NEGATIONS.contains(&t.as_str());
+        removal || (dialect == Dialect::Eos && restates_default(&t))
+    };
+    let mut drop: Vec<bool> = lines.iter().map(|(_, _, b)| dropped_alone(b)).collect();
+    // A header whose every line below it is dropped.
+    for i in (0..lines.len()).rev() {
+        let indent = lines[i].0;
+        let mut j = i + 1;
+        let mut children = 0;
+        let mut kept = 0;
+        while j < lines.len() && lines[j].0 > indent {
+            children += 1;
+            if !drop[j] {
+                kept += 1;
+            }
+            j += 1;
+        }
+        if children > 0 && kept == 0 {
+            drop[i] = true;
+        }
+    }
+    let mut out = text.to_string();
+    for ((_, start, body), d) in lines.iter().zip(&drop) {
+        if *d {
+            let blank = " ".repeat(body.len());
+            out.replace_range(*start..*start + body.len(), &blank);
+        }
+    }
+    out
+}
+
+/// An EOS `qos map cos C to traffic-class T` or `qos map traffic-class T to tx-queue Q` line
+/// that states EOS's default (CoS 0↔1 swapped, else identity; traffic class N on queue N).
+fn restates_default(line: &str) -> bool {
+    let w: Vec<&str> = line.split(' ').collect();
+    match w.as_slice() {
+        ["qos", "map", "cos", c, "to", "traffic-class", t] => {
+            match (c.parse::<u8>(), t.parse::<u8>()) {
+                (Ok(c), Ok(t)) => crate::render::eos::default_cos_tc(c) == t,
+                _ => false,
+            }
+        }
+        ["qos", "map", "traffic-class", t, "to", "tx-queue", q] => t == q,
+        _ => false,
+    }
+}
+
+/// A port that is not a fabric port but still carries a fabricc-named QoS binding
+/// (`service-profile FABRICC_…` on EOS, `service-policy type … FABRICC_…` on NX-OS): one
+/// that left the fabric, which a later fragment cannot name, so its lines stay (FAB976).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Leftover {
+    pub port: String,
+    /// The binding line, as the running-config prints it.
+    pub line: String,
+    /// Byte range of that line in the text.
+    pub start: usize,
+    pub end: usize,
+}
+
+/// The prefix of every object name fabricc writes on EOS and NX-OS.
+pub const OWNED_PREFIX: &str = "FABRICC_";
+
+/// The leftover bindings of a running-config: interfaces outside `fabric_ports` whose
+/// `service-profile` or `service-policy` names a `FABRICC_` object.
+pub fn leftovers(text: &str, fabric_ports: &BTreeSet<String>) -> Vec<Leftover> {
+    let mut out = Vec::new();
+    let mut port: Option<String> = None;
+    let mut offset = 0;
+    for raw in text.split_inclusive('\n') {
+        let start = offset;
+        offset += raw.len();
+        let body = raw.trim_end_matches(['\n', '\r']).trim_end();
+        let trimmed = body.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('!') {
+            continue;
+        }
+        let line = trimmed.split_whitespace().collect::<Vec<_>>().join(" ");
+        if trimmed.len() == body.len() {
+            port = line
+                .strip_prefix("interface ")
+                .filter(|p| !p.contains(' '))
+                .map(str::to_string);
+            continue;
+        }
+        let Some(p) = &port else { continue };
+        if fabric_ports.contains(p) {
+            continue;
+        }
+        let w: Vec<&str> = line.split(' ').collect();
+        let owned = match w.as_slice() {
+            ["service-profile", name] => name.starts_with(OWNED_PREFIX),
+            ["service-policy", "type", _, _, name] => name.starts_with(OWNED_PREFIX),
+            _ => false,
+        };
+        if owned {
+            let indent = body.len() - trimmed.len();
+            out.push(Leftover {
+                port: p.clone(),
+                line,
+                start: start + indent,
+                end: start + body.len(),
+            });
+        }
+    }
+    out
+}
+
+/// The ports `leftovers` names, each once, in text order (test support: the convergence
+/// tests check that `verify` names exactly the ports that left).
+#[cfg(any(test, feature = "internals"))]
+pub fn leftover_ports(
+    text: &str,
+    _dialect: Dialect,
+    fabric_ports: &BTreeSet<String>,
+) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for l in leftovers(text, fabric_ports) {
+        if !out.contains(&l.port) {
+            out.push(l.port);
+        }
+    }
+    out
 }
 
 /// One line as (keywords, value) settings; several for an EOS DSCP map line.
@@ -252,6 +418,42 @@ mod tests {
             .iter()
             .map(|p| p.join(" | "))
             .collect()
+    }
+
+    #[test]
+    fn a_fragment_counts_no_removal_and_no_default() {
+        let frag = "no qos profile FABRICC_ROCE\nqos profile FABRICC_ROCE\n   qos trust dscp\n   tx-queue 0\n      no priority\npolicy-map type qos P\n  no class FABRICC_Q4\ninterface Ethernet1/1\n   no description\n   no switchport\nqos map cos 2 to traffic-class 2\nqos map cos 3 to traffic-class 4\nqos map traffic-class 5 to tx-queue 5\n";
+        let p: Vec<String> = fragment(frag, Dialect::Eos)
+            .path_vecs()
+            .iter()
+            .map(|p| p.join(" | "))
+            .collect();
+        assert_eq!(
+            p,
+            [
+                "interface Ethernet1/1 | no switchport | ",
+                "qos map cos | 3 to traffic-class 4",
+                "qos profile FABRICC_ROCE | qos trust | dscp",
+                "qos profile FABRICC_ROCE | tx-queue 0 | no priority | ",
+            ],
+            "{p:?}"
+        );
+        // Offsets stay the fragment's.
+        assert_eq!(fragment_text(frag, Dialect::Eos).len(), frag.len());
+    }
+
+    #[test]
+    fn leftovers_are_fabricc_bindings_outside_the_fabric() {
+        let text = "interface Ethernet1/1\n   service-profile FABRICC_ROCE\ninterface Ethernet1/2\n   service-profile FABRICC_ROCE\n   mtu 9214\ninterface Ethernet1/3\n   service-profile OPERATOR\ninterface Ethernet1/4\n  service-policy type qos input FABRICC_CLASSIFY\n  service-policy type queuing output FABRICC_EGRESS\n";
+        let fabric: BTreeSet<String> = ["Ethernet1/1".to_string()].into();
+        let l = leftovers(text, &fabric);
+        let ports: Vec<&str> = l.iter().map(|l| l.port.as_str()).collect();
+        assert_eq!(ports, ["Ethernet1/2", "Ethernet1/4", "Ethernet1/4"]);
+        assert_eq!(&text[l[0].start..l[0].end], "service-profile FABRICC_ROCE");
+        assert_eq!(
+            leftover_ports(text, Dialect::Nxos, &fabric),
+            ["Ethernet1/2", "Ethernet1/4"]
+        );
     }
 
     #[test]

@@ -489,6 +489,15 @@ impl Ctx<'_> {
             r.pending
                 .push(drift(&s.device, target, form, &files, index, d));
         }
+        if matches!(s.os, SwitchOs::Eos | SwitchOs::Nxos) {
+            // A port that left the fabric: the fragment cannot name it, so a merge leaves
+            // its fabricc binding (the files' headers say so).
+            let fabric: std::collections::BTreeSet<String> =
+                s.ports.iter().map(|p| p.name.clone()).collect();
+            for l in cli::leftovers(text, &fabric) {
+                r.pending.push(leftover_port(&s.device, index, l));
+            }
+        }
         r
     }
 
@@ -719,7 +728,13 @@ pub fn generated(os: SwitchOs, artifacts: &[Artifact]) -> (Canon, Vec<String>) {
     let mut parts = Vec::new();
     let mut used = Vec::new();
     for a in chosen {
-        if let Ok((c, _)) = parse(os, &a.contents)
+        // EOS and NX-OS fragments remove before they write: their removals are no settings.
+        let parsed = match os {
+            SwitchOs::Eos => Ok(cli::fragment(&a.contents, cli::Dialect::Eos)),
+            SwitchOs::Nxos => Ok(cli::fragment(&a.contents, cli::Dialect::Nxos)),
+            _ => parse(os, &a.contents).map(|(c, _)| c),
+        };
+        if let Ok(c) = parsed
             && !c.is_empty()
         {
             parts.push(c);
@@ -727,6 +742,33 @@ pub fn generated(os: SwitchOs, artifacts: &[Artifact]) -> (Canon, Vec<String>) {
         }
     }
     (Canon::merge(parts), used)
+}
+
+/// A fabricc binding on a port outside the fabric as a finding (FAB976).
+fn leftover_port(device: &str, file: usize, l: cli::Leftover) -> Pending {
+    let key = format!("interface {}", l.port);
+    Pending {
+        place: Place::State(file, Loc::new(l.start, l.end)),
+        diag: Diagnostic::new(
+            Code::StateLeftoverPort,
+            Span::default(),
+            format!(
+                "`{device}`: `{}` is not a fabric port but has `{}`",
+                l.port, l.line
+            ),
+        )
+        .label("left by an earlier build")
+        .help(format!(
+            "a port that left the fabric keeps what an earlier build gave it (a fragment cannot name it): remove it with `no {}` under `{key}`, and its MTU and description if they were fabricc's",
+            l.line
+        ))
+        .observed(Observed::Drift {
+            device: device.to_string(),
+            key,
+            expected: None,
+            actual: Some(l.line),
+        }),
+    }
 }
 
 /// A difference as a finding.

@@ -297,7 +297,10 @@ fn goldens_stay_small() {
     // lb-adaptive (issue 20 item 4: five switch files, no hosts) about 0.08 MB.
     // eos-non-stacked-dual-tor (issue 18: two hosts bonded across planes with bond.sh, four
     // EOS files) about 0.12 MB.
-    assert!(total < 6_000_000, "committed goldens are {total} bytes");
+    // The EOS and NX-OS fragments that remove what an earlier build wrote (issue 33: the
+    // deletions before re-creation, the absolute CoS and traffic-class maps, EOS's ports.cfg)
+    // add about 0.05 MB over the fixtures' 26 EOS and NX-OS switches.
+    assert!(total < 6_100_000, "committed goldens are {total} bytes");
 }
 
 /// Validates every generated file of a tree; returns the number of files checked per kind.

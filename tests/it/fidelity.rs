@@ -280,8 +280,12 @@ fn cables_of_300_m() {
     // N2: NX-OS pause buffer beyond 100 m.
     let b = build("nxos-300", &fabric("nxos", CLASSES, "", "300m"), "nxos");
     let f = b.file("switches/L1/qos.cfg");
-    assert!(f.contains("policy-map type queuing QOS_INGRESS_PAUSE_300M\n  class type queuing c-in-q3\n    pause buffer-size"), "{f}");
-    assert!(f.contains("service-policy type queuing input QOS_INGRESS_PAUSE_300M"));
+    assert!(
+        f.contains("policy-map type queuing FABRICC_PAUSE_300M\n"),
+        "{f}"
+    );
+    assert!(f.contains("  no class type queuing c-in-q-default\n  class type queuing c-in-q3\n    pause buffer-size"), "{f}");
+    assert!(f.contains("service-policy type queuing input FABRICC_PAUSE_300M"));
     // J4: Junos gets the cable length per CN profile.
     let b = build("junos-300", &fabric("junos", CLASSES, "", "300m"), "junos");
     let f = b.file("switches/L1/qos.conf");

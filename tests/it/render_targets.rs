@@ -909,7 +909,11 @@ fn override_directory_replaces_one_template_and_errors_name_the_line() {
     std::fs::write(dir.join("eos/qos.cfg"), "hostname {{ device.hostname }}\n").expect("write");
     let t = Templates::with_overrides(&dir).expect("override loads");
     let a = render_switch(&t, &leaf(SwitchOs::Eos)).expect("renders");
-    assert_eq!(a[0].contents, "hostname leaf1\n");
+    let qos = a
+        .iter()
+        .find(|a| a.path.ends_with("qos.cfg"))
+        .expect("qos.cfg");
+    assert_eq!(qos.contents, "hostname leaf1\n");
     // other targets keep the embedded template
     assert!(
         render_switch(&t, &leaf(SwitchOs::Nxos)).expect("renders")[0]
@@ -1053,6 +1057,17 @@ fn watchdog_off_removes_every_watchdog_line() {
         } else {
             out
         };
+        // EOS and NX-OS state the watchdog off: only removals (`no …`) and comments may
+        // name it, so that a watchdog an earlier build turned on goes (issue 33).
+        let out: String = out
+            .lines()
+            .filter(|l| {
+                let l = l.trim_start();
+                !(matches!(os, SwitchOs::Eos | SwitchOs::Nxos)
+                    && (l.starts_with("no ") || l.starts_with('!')))
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
         for needle in ["watchdog", "watch-dog", "PFC_WD", "pfcwd"] {
             assert!(!out.contains(needle), "{os:?} still has {needle}");
         }
@@ -1096,7 +1111,7 @@ fn render_all_is_sorted_by_path() {
     let mut sorted = paths.clone();
     sorted.sort_unstable();
     assert_eq!(paths, sorted);
-    assert_eq!(all.len(), 12);
+    assert_eq!(all.len(), 13);
     assert_eq!(paths[0], "hosts/gpu001/99-fabricc-roce.rules");
 }
 

@@ -232,6 +232,9 @@ fn eos_device(fragment: &str) -> String {
     let mut tree = cli_tree(&base("eos/running-config"), &|t| {
         !t.starts_with('!') && t != "end"
     });
+    // What a fresh apply leaves: the fragment's removals and default restatements go.
+    let fragment =
+        &fabricc::verify::cli::fragment_text(fragment, fabricc::verify::cli::Dialect::Eos);
     let frag = cli_tree(fragment, &|t| !t.starts_with('!') || t.starts_with("!!"));
     for (i, p) in port_lines(&frag).iter().enumerate() {
         cli_merge(
@@ -283,6 +286,8 @@ fn nxos_device(fragment: &str) -> String {
         .map(|l| format!("{l}\n"))
         .collect();
     let mut tree = cli_tree(&text, &|t| !t.starts_with('!'));
+    let fragment =
+        &fabricc::verify::cli::fragment_text(fragment, fabricc::verify::cli::Dialect::Nxos);
     let frag = cli_tree(fragment, &|t| !t.starts_with('!'));
     for (i, p) in port_lines(&frag).iter().enumerate() {
         cli_merge(
@@ -937,13 +942,13 @@ fn nxos() {
     let b = Bench::new("fixtures/build/inputs/nxos-2x2.fab");
     let rc = "leaf1/running-config";
     b.expect(rc, &replace_once("    pause pfc-cos 3\n", ""),
-        &[("FAB971", "leaf1", "policy-map type network-qos qos_network / class type network-qos c-8q-nq3 / pause pfc-cos")]);
+        &[("FAB971", "leaf1", "policy-map type network-qos FABRICC_NETWORK_QOS / class type network-qos c-8q-nq3 / pause pfc-cos")]);
     b.expect(rc, &replace_once("minimum-threshold 150 kbytes", "minimum-threshold 200 kbytes"),
-        &[("FAB970", "leaf1", "policy-map type queuing QOS_EGRESS_PORT / class type queuing c-out-8q-q3 / random-detect minimum-threshold")]);
+        &[("FAB970", "leaf1", "policy-map type queuing FABRICC_EGRESS / class type queuing c-out-8q-q3 / random-detect minimum-threshold")]);
     b.expect(rc, &replace_once("  class type network-qos c-8q-nq-default\n", "  class type network-qos c-8q-nq4\n    mtu 9216\n    pause pfc-cos 4\n  class type network-qos c-8q-nq-default\n"),
-        &[("FAB972", "leaf1", "policy-map type network-qos qos_network / class type network-qos c-8q-nq4")]);
+        &[("FAB972", "leaf1", "policy-map type network-qos FABRICC_NETWORK_QOS / class type network-qos c-8q-nq4")]);
     // A stale ingress queuing policy (leftover lossless buffer) on a fabric port.
-    b.expect(rc, &replace_once("  service-policy type qos input QOS_CLASSIFICATION\n", "  service-policy type qos input QOS_CLASSIFICATION\n  service-policy type queuing input OLD_INGRESS\n"),
+    b.expect(rc, &replace_once("  service-policy type qos input FABRICC_CLASSIFY\n", "  service-policy type qos input FABRICC_CLASSIFY\n  service-policy type queuing input OLD_INGRESS\n"),
         &[("FAB972", "leaf1", "interface Ethernet1/1 / service-policy type queuing input")]);
     hosts_and_lldp(&b, "leaf1", "Ethernet1/1", "Ethernet1/2");
 }
