@@ -297,7 +297,9 @@ fn goldens_stay_small() {
     // lb-adaptive (issue 20 item 4: five switch files, no hosts) about 0.08 MB.
     // eos-non-stacked-dual-tor (issue 18: two hosts bonded across planes with bond.sh, four
     // EOS files) about 0.12 MB.
-    assert!(total < 6_000_000, "committed goldens are {total} bytes");
+    // H14/H15 (busy guard, --when-idle) grew every host script by ~4 KB until the one-program
+    // shape (issue 36 item 2) wrote it once per driver.
+    assert!(total < 6_400_000, "committed goldens are {total} bytes");
 }
 
 /// Validates every generated file of a tree; returns the number of files checked per kind.

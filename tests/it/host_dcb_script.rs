@@ -549,6 +549,46 @@ fn dry_run_prints_the_commands_and_fails_where_apply_would() {
     }
 }
 
+/// H14, H15 on the DCBNL scripts: a busy NIC (user queue pairs, or `rdma res` failing) is
+/// refused with exit 4, recorded as pending for --check, and applied by --when-idle once its
+/// queue pairs are gone.
+#[test]
+fn a_busy_nic_waits_for_an_explicit_when_idle() {
+    for driver in ALL {
+        let (h, script) = setup("busy", driver, Branch::Vendor);
+        let ib = NICS[1].2;
+        write(&h.state.join(format!("qps.{ib}")), "2\n");
+        let r = h.run(&script, &[], &[]);
+        assert_eq!(r.code(), 4, "{driver:?}: {}", r.all());
+        assert!(
+            r.err().contains("has 2 active RDMA queue pair(s)"),
+            "{}",
+            r.all()
+        );
+        assert!(h.writes().is_empty(), "{driver:?}: {:?}", h.writes());
+        let c = h.run(&script, &["--check"], &[]);
+        assert_eq!(c.code(), 1, "{}", c.all());
+        assert!(
+            c.out()
+                .contains("# pending: changed intent not applied, NIC busy"),
+            "{}",
+            c.all()
+        );
+        write(&h.state.join("rdma.fail"), "");
+        write(&h.state.join(format!("qps.{ib}")), "0\n");
+        let r = h.run(&script, &[], &[]);
+        assert_eq!(r.code(), 4, "{driver:?}: {}", r.all());
+        assert!(r.err().contains("cannot be counted"), "{}", r.all());
+        fs::remove_file(h.state.join("rdma.fail")).expect("rm");
+        write(&h.state.join(format!("qps.{ib}")), "2\n");
+        write(&h.state.join(format!("qps.{ib}.drain")), "");
+        let r = h.run(&script, &["--when-idle=30"], &[("FABRICC_IDLE_POLL", "0")]);
+        assert_eq!(r.code(), 0, "{driver:?}: {}", r.all());
+        assert!(!h.root.join("run/fabricc/roce.pending").exists());
+        assert_eq!(h.run(&script, &["--check"], &[]).code(), 0);
+    }
+}
+
 #[test]
 fn collect_prints_the_host_state_json() {
     for driver in ALL {

@@ -758,28 +758,191 @@ fn not_root_is_a_preflight_failure() {
     );
 }
 
-/// H5: a NIC that needs a change (which may flap its link) is refused while user RDMA queue
-/// pairs are active, unless --force; a NIC with nothing to change is not.
+/// The pending record a busy run leaves (H15), relative to the fake root.
+const PENDING: &str = "run/fabricc/roce.pending";
+
+/// H5, H15: a NIC that needs a change (which may flap its link) is refused while user RDMA
+/// queue pairs are active, unless --force; a NIC with nothing to change is not. The refusal is
+/// exit 4, not the unit's retried 3; it records the pending change, which --check shows.
 #[test]
 fn active_rdma_traffic_refuses_changes_unless_forced() {
     let (script, host) = setup("qps", Branch::Ofed, BY_PCI);
     write(&host.state.join("qps.mlx5_3"), "4\n");
     let before = host.snapshot();
     let r = host.run(&script, &[], &[]);
-    r.expect(3);
+    r.expect(4);
     assert!(
         r.stderr().contains(
-            "nic2: ens2f0np0 needs changes (may flap the link) and has 4 active RDMA queue pair(s)"
+            "busy: nic2 ens2f0np0 needs changes (may flap the link) and has 4 active RDMA queue pair(s)"
         ),
         "{}",
         r.stderr()
     );
-    same_files(&host.snapshot(), &before, "state");
-    host.run(&script, &["--dry-run"], &[]).expect(3);
-    host.run(&script, &["--check"], &[]).expect(1);
+    assert!(r.stderr().contains("--when-idle"), "{}", r.stderr());
+    assert!(host.writes().is_empty(), "{:#?}", host.writes());
+    // Nothing changed but the pending record.
+    let pending = host.root.join(PENDING);
+    let record = fs::read_to_string(&pending).expect("pending record");
+    assert!(
+        record.contains("nic2 ens2f0np0 mlx5_3: has 4 active RDMA queue pair(s); differs in: mtu"),
+        "{record}"
+    );
+    let mut after = host.snapshot();
+    after.remove(&pending);
+    same_files(&after, &before, "state");
+    // --check shows the pending change; dry-run says a real run would refuse.
+    let c = host.run(&script, &["--check"], &[]);
+    c.expect(1);
+    assert!(
+        c.stdout().contains(
+            "# pending: changed intent not applied, NIC busy (/run/fabricc/roce.pending)"
+        ),
+        "{}",
+        c.stdout()
+    );
+    assert!(
+        c.stdout()
+            .contains("#   nic2 ens2f0np0 mlx5_3: has 4 active")
+    );
+    let d = host.run(&script, &["--dry-run"], &[]);
+    d.expect(4);
+    assert!(
+        d.stdout().contains("a real run would refuse (exit 4)"),
+        "{}",
+        d.stdout()
+    );
+    assert_eq!(
+        host.run(&script, &["--force", "--when-idle"], &[]).code(),
+        Some(2)
+    );
     host.run(&script, &["--force"], &[]).expect(0);
+    assert!(
+        !pending.exists(),
+        "a run that reaches the intent removes the record"
+    );
+    assert!(
+        !host
+            .run(&script, &["--check"], &[])
+            .expect(0)
+            .stdout()
+            .contains("pending")
+    );
     // In the intended state, traffic does not stop a re-run.
     host.run(&script, &[], &[]).expect(0);
+}
+
+/// H15: --when-idle waits (bounded) for the busy NIC's queue pairs to reach zero, then applies;
+/// when they do not within the time given, it gives up with exit 4 and changes nothing.
+#[test]
+fn when_idle_applies_once_the_queue_pairs_are_gone() {
+    let (script, host) = setup("idle", Branch::Ofed, BY_PCI);
+    write(&host.state.join("qps.mlx5_3"), "3\n");
+    let poll = [("FABRICC_IDLE_POLL", "0")];
+    // No job ends: one second of polling, then exit 4, nothing set.
+    let r = host.run(&script, &["--when-idle=1"], &poll);
+    r.expect(4);
+    assert!(
+        r.stderr().contains("waiting up to 1s for 1 busy NIC(s)"),
+        "{}",
+        r.stderr()
+    );
+    assert!(host.writes().is_empty(), "{:#?}", host.writes());
+    assert!(host.root.join(PENDING).exists());
+    // The job ends (one QP fewer per count): the run applies once the count is 0.
+    write(&host.state.join("qps.mlx5_3.drain"), "");
+    host.clear_calls();
+    let r = host.run(&script, &["--when-idle=60"], &poll);
+    r.expect(0);
+    assert!(
+        r.stdout()
+            .contains("3 NIC(s) in the intended state (3 changed)"),
+        "{}",
+        r.stdout()
+    );
+    assert_eq!(
+        fs::read_to_string(host.state.join("qps.mlx5_3"))
+            .unwrap()
+            .trim(),
+        "0"
+    );
+    // It applied only after the count it saw was 0: the last rdma read of mlx5_3 comes before
+    // the first write.
+    let calls = host.calls();
+    let lines: Vec<&str> = calls.lines().collect();
+    let first_write = lines
+        .iter()
+        .position(|l| l.contains("\tWRITE\t"))
+        .expect("writes");
+    let counted = lines[..first_write]
+        .iter()
+        .filter(|l| l.starts_with("rdma\t") && l.contains("mlx5_3/1"))
+        .count();
+    assert!(
+        counted >= 4,
+        "counted 3, 2, 1, then 0 before the first write: {calls}"
+    );
+    assert!(!host.root.join(PENDING).exists());
+    assert_eq!(host.run(&script, &["--when-idle=x"], &[]).code(), Some(2));
+}
+
+/// H14: the QP guard fails closed. When `rdma res` fails, or `rdma` is not installed, the
+/// queue pairs cannot be counted, so a NIC that needs a change counts as busy (exit 4, nothing
+/// changed, the message says why); --check still works, and --force still applies.
+#[test]
+fn an_uncountable_nic_counts_as_busy() {
+    let (script, host) = setup("rdma-fail", Branch::Ofed, BY_PCI);
+    write(&host.state.join("rdma.fail"), "");
+    let r = host.run(&script, &[], &[]);
+    r.expect(4);
+    assert!(
+        r.stderr().contains(
+            "busy: nic1 ens1f0np0 needs changes (may flap the link) and its RDMA queue pairs cannot be counted (`rdma res show qp link mlx5_0/1` failed: Object \"res\" is unknown"
+        ),
+        "{}",
+        r.stderr()
+    );
+    assert!(host.writes().is_empty(), "{:#?}", host.writes());
+    host.run(&script, &["--check"], &[]).expect(1);
+    let doc: serde_json::Value =
+        serde_json::from_str(&host.run(&script, &["--collect"], &[]).expect(0).stdout())
+            .expect("JSON");
+    assert_eq!(doc["nics"][0]["state"]["qps"], serde_json::Value::Null);
+    host.run(&script, &["--force"], &[]).expect(0);
+    // In the intended state nothing needs the count.
+    host.run(&script, &[], &[]).expect(0);
+
+    // `rdma` not installed: a PATH with the fakes but no rdma, and every system tool but rdma.
+    let (script, host) = setup("rdma-missing", Branch::Ofed, BY_PCI);
+    let bin = host.state.join("bin");
+    fs::create_dir_all(&bin).expect("mkdir");
+    let fakes = root().join("tests/host_fakes");
+    let dirs = [
+        fakes,
+        python_dir().to_path_buf(),
+        "/usr/bin".into(),
+        "/bin".into(),
+        "/usr/sbin".into(),
+        "/sbin".into(),
+    ];
+    for d in &dirs {
+        for e in fs::read_dir(d).into_iter().flatten().flatten() {
+            let name = e.file_name();
+            if name != "rdma" && !bin.join(&name).exists() {
+                let _ = symlink(e.path(), bin.join(&name));
+            }
+        }
+    }
+    let path = bin.display().to_string();
+    let r = run_with_path(&host, &script, &[], &path);
+    r.expect(4);
+    assert!(
+        r.stderr()
+            .contains("its RDMA queue pairs cannot be counted (rdma (iproute2) not found in PATH)"),
+        "{}",
+        r.stderr()
+    );
+    run_with_path(&host, &script, &["--check"], &path).expect(1);
+    run_with_path(&host, &script, &["--force"], &path).expect(0);
 }
 
 #[test]

@@ -8,12 +8,14 @@
 # Left alone: {{ n }} is not on the lossless RoCE fabric; this script does not configure it.
 {%- endfor %}
 #
-# Usage: dcb_qos.sh [--check | --dry-run | --collect] [--force]
+# Usage: dcb_qos.sh [--check | --dry-run | --collect] [--force | --when-idle[=SECONDS]]
 #   (none)     apply: check every NIC first, change only the settings that differ, read them back
 #   --check    read every setting back and list the ones that differ; changes nothing
 #   --dry-run  check every NIC, print the driver branch and the commands a real run would issue
 #   --collect  print the NICs' state as JSON (schema: docs/host-state.md in fabricc)
 #   --force    apply even while RDMA queue pairs are active on a NIC that needs a change
+#   --when-idle[=SECONDS]  apply once the busy NICs have no RDMA queue pairs: count them again
+#              every 5 s for at most SECONDS (default 900), then apply or give up (exit 4)
 # Run as root in every mode (dcb, configfs and sysfs need it).
 #
 # Exit codes:
@@ -22,9 +24,14 @@
 #   1  apply: a command failed or a setting still differs after it; --check: drift found
 #   2  usage
 #   3  preflight failed: not root, a tool, NIC, NIC pairing or kernel interface is missing,
-#      another run holds the lock, a setting this script cannot make differs, or RDMA
-#      traffic is active (without --force). Nothing was changed: every NIC is checked before
-#      the first command runs.
+#      another run holds the lock, or a setting this script cannot make differs. Nothing was
+#      changed: every NIC is checked before the first command runs. The unit retries it (a
+#      NIC may not be there yet).
+#   4  busy: a NIC needs a change (which may flap its link) and has user RDMA queue pairs, or
+#      they cannot be counted (`rdma res` missing or failing counts as busy); without --force
+#      nothing was changed, and apply records the pending change in /run/fabricc/roce.pending,
+#      which --check shows. The unit does not retry it (RestartPreventExitStatus=4): apply it
+#      on request, --when-idle after draining the node, never at a random idle moment.
 #
 # Persistence: a driver reload resets DCB and a new netdev starts at MTU 1500, so the
 # settings do not survive a reboot or a driver reload. fabricc-roce.service (next to this

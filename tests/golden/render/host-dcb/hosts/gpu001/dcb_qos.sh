@@ -3,12 +3,14 @@
 # DGX node, rack 1
 # Do not edit: change the .fab source and rebuild.
 #
-# Usage: dcb_qos.sh [--check | --dry-run | --collect] [--force]
+# Usage: dcb_qos.sh [--check | --dry-run | --collect] [--force | --when-idle[=SECONDS]]
 #   (none)     apply: check every NIC first, change only the settings that differ, read them back
 #   --check    read every setting back and list the ones that differ; changes nothing
 #   --dry-run  check every NIC, print the driver branch and the commands a real run would issue
 #   --collect  print the NICs' state as JSON (schema: docs/host-state.md in fabricc)
 #   --force    apply even while RDMA queue pairs are active on a NIC that needs a change
+#   --when-idle[=SECONDS]  apply once the busy NICs have no RDMA queue pairs: count them again
+#              every 5 s for at most SECONDS (default 900), then apply or give up (exit 4)
 # Run as root in every mode (dcb, configfs and sysfs need it).
 #
 # Exit codes:
@@ -17,9 +19,14 @@
 #   1  apply: a command failed or a setting still differs after it; --check: drift found
 #   2  usage
 #   3  preflight failed: not root, a tool, NIC, NIC pairing or kernel interface is missing,
-#      another run holds the lock, a setting this script cannot make differs, or RDMA
-#      traffic is active (without --force). Nothing was changed: every NIC is checked before
-#      the first command runs.
+#      another run holds the lock, or a setting this script cannot make differs. Nothing was
+#      changed: every NIC is checked before the first command runs. The unit retries it (a
+#      NIC may not be there yet).
+#   4  busy: a NIC needs a change (which may flap its link) and has user RDMA queue pairs, or
+#      they cannot be counted (`rdma res` missing or failing counts as busy); without --force
+#      nothing was changed, and apply records the pending change in /run/fabricc/roce.pending,
+#      which --check shows. The unit does not retry it (RestartPreventExitStatus=4): apply it
+#      on request, --when-idle after draining the node, never at a random idle moment.
 #
 # Persistence: a driver reload resets DCB and a new netdev starts at MTU 1500, so the
 # settings do not survive a reboot or a driver reload. fabricc-roce.service (next to this
@@ -127,11 +134,16 @@ LOCK="$R/run/lock/fabricc-roce.lock"
 CM="$SYS/kernel/config/rdma_cm"
 
 usage() {
-  echo "usage: $0 [--check | --dry-run | --collect] [--force]" >&2
+  echo "usage: $0 [--check | --dry-run | --collect] [--force | --when-idle[=SECONDS]]" >&2
 }
 
 MODE=apply
 FORCE=0
+# --when-idle: seconds to wait for a busy NIC's queue pairs to reach zero (0: do not wait).
+WHEN_IDLE=0
+# How often --when-idle counts the queue pairs again (seconds; the tests set 0).
+IDLE_POLL=${FABRICC_IDLE_POLL:-5}
+PENDING="$R/run/fabricc/roce.pending"
 modes=0
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -139,12 +151,17 @@ while [ $# -gt 0 ]; do
     -n|--dry-run) MODE=dry-run; modes=$((modes + 1)) ;;
     --collect) MODE=collect; modes=$((modes + 1)) ;;
     --force) FORCE=1 ;;
+    --when-idle) WHEN_IDLE=900 ;;
+    --when-idle=*)
+      WHEN_IDLE=${1#*=}
+      if ! [[ "$WHEN_IDLE" =~ ^[0-9]{1,6}$ ]]; then usage; exit 2; fi ;;
     -h|--help) usage; exit 0 ;;
     *) usage; exit 2 ;;
   esac
   shift
 done
 if [ "$modes" -gt 1 ]; then usage; exit 2; fi
+if [ "$FORCE" = 1 ] && [ "$WHEN_IDLE" != 0 ]; then usage; exit 2; fi
 
 declare -A NET RDEV PCI BRANCH ST
 PROBLEMS=0
@@ -368,9 +385,73 @@ read_state() {
     ST[$i.roce_tos]=$(value_of "$d/ports/$p/default_roce_tos")
   fi
   driver_read "$i"
-  # User queue pairs: every QP but the kernel's GSI/SMI ones.
-  ST[$i.qps]=$(rdma res show qp link "$rdev/$p" 2>/dev/null |
-    awk '/ lqpn / && !/ type (GSI|SMI) / { n++ } END { print n + 0 }')
+  count_qps "$i"
+}
+
+# count_qps NIC: the NIC's user queue pairs (every QP but the kernel's GSI/SMI ones) into
+# ST[NIC.qps]. When `rdma res` is missing or fails, the count is "-" and ST[NIC.qps_error]
+# says why: the busy guard then counts the NIC as busy (it fails closed).
+count_qps() {
+  local i=$1 out
+  ST[$i.qps_error]=""
+  if ! command -v rdma >/dev/null 2>&1; then
+    ST[$i.qps]=-
+    ST[$i.qps_error]="rdma (iproute2) not found in PATH"
+    return 0
+  fi
+  if ! out=$(rdma res show qp link "${RDEV[$i]}/${D_PORT[$i]}" 2>&1); then
+    ST[$i.qps]=-
+    ST[$i.qps_error]="\`rdma res show qp link ${RDEV[$i]}/${D_PORT[$i]}\` failed: $(printf '%s\n' "$out" | head -n 1)"
+    return 0
+  fi
+  ST[$i.qps]=$(printf '%s\n' "$out" | awk '/ lqpn / && !/ type (GSI|SMI) / { n++ } END { print n + 0 }')
+}
+
+# busy NIC: whether a change of the NIC must wait (active user queue pairs, or a count that
+# cannot be made); the reason goes to BUSY[NIC].
+busy() {
+  local i=$1
+  BUSY[$i]=""
+  if [ "${ST[$i.qps]}" = - ]; then
+    BUSY[$i]="its RDMA queue pairs cannot be counted (${ST[$i.qps_error]}), so it counts as busy"
+  elif [ "${ST[$i.qps]}" -gt 0 ]; then
+    BUSY[$i]="has ${ST[$i.qps]} active RDMA queue pair(s)"
+  fi
+  [ -n "${BUSY[$i]}" ]
+}
+
+# wait_idle: count the busy NICs' queue pairs again every IDLE_POLL seconds until none is
+# busy or WHEN_IDLE seconds have passed; leaves the number still busy in NBUSY.
+wait_idle() {
+  local i deadline=$((SECONDS + WHEN_IDLE))
+  note "waiting up to ${WHEN_IDLE}s for $NBUSY busy NIC(s) to have no RDMA queue pairs"
+  while :; do
+    NBUSY=0
+    for i in "${NICS[@]}"; do
+      [ -n "${BUSY[$i]:-}" ] || continue
+      count_qps "$i"
+      busy "$i" && NBUSY=$((NBUSY + 1))
+    done
+    [ "$NBUSY" -gt 0 ] && [ "$SECONDS" -lt "$deadline" ] || return 0
+    sleep "$IDLE_POLL"
+  done
+}
+
+# record_pending: write the pending record (/run/fabricc/roce.pending; /run is emptied at
+# boot, when no job runs and the unit applies everything): which NICs wait and why.
+record_pending() {
+  local i d
+  d=$(dirname "$PENDING")
+  mkdir -p "$d" 2>/dev/null || true
+  {
+    echo "# $HOST: changed intent not applied, NIC busy; recorded $(date -u +%Y-%m-%dT%H:%M:%SZ 2>/dev/null)"
+    echo "# apply: $0 --when-idle[=SECONDS] (after draining the node) or --force; the next run that"
+    echo "# leaves every NIC in the intended state removes this file."
+    for i in "${NICS[@]}"; do
+      [ -n "${BUSY[$i]:-}" ] || continue
+      echo "nic$i ${NET[$i]} ${RDEV[$i]}: ${BUSY[$i]}; differs in:$(printf '%s\n' "${DRIFT[$i]}" | awk '{printf " %s", $1}')"
+    done
+  } > "$PENDING" 2>/dev/null || note "cannot write the pending record $(shown "$PENDING")"
 }
 
 # The settings of a NIC that differ from the intent: "setting expected actual" lines, the
@@ -528,7 +609,7 @@ if [ "$(id -u 2>/dev/null)" != 0 ]; then
   [ "$MODE" = collect ] && collect
   exit 3
 fi
-for t in dcb:iproute2 ip:iproute2 rdma:iproute2 flock:util-linux logger:util-linux \
+for t in dcb:iproute2 ip:iproute2 flock:util-linux logger:util-linux \
   readlink:coreutils awk:awk $DRIVER_TOOLS; do
   command -v "${t%%:*}" >/dev/null 2>&1 || problem "${t%%:*} not found in PATH (package ${t#*:})"
 done
@@ -580,21 +661,18 @@ if [ "$PROBLEMS" -gt 0 ]; then
   exit 3
 fi
 
-declare -A DRIFT
+declare -A DRIFT BUSY
 changes=0
+NBUSY=0
 for i in "${NICS[@]}"; do
   DRIFT[$i]=$(drift "$i")
   if [ -n "${DRIFT[$i]}" ]; then
     changes=$((changes + 1))
-    if [ "$MODE" != check ] && [ "${ST[$i.qps]}" -gt 0 ] && [ "$FORCE" != 1 ]; then
-      problem "nic$i: ${NET[$i]} needs changes (may flap the link) and has ${ST[$i.qps]} active RDMA queue pair(s); stop the jobs first, or use --force"
+    if [ "$MODE" != check ] && [ "$FORCE" != 1 ] && busy "$i"; then
+      NBUSY=$((NBUSY + 1))
     fi
   fi
 done
-if [ "$PROBLEMS" -gt 0 ]; then
-  note "$PROBLEMS preflight problem(s); nothing was changed"
-  exit 3
-fi
 
 # The drift rows: NIC NETDEV RDMA SETTING EXPECTED ACTUAL.
 print_drift() {
@@ -605,6 +683,11 @@ print_drift() {
 }
 
 if [ "$MODE" = check ]; then
+  if [ -f "$PENDING" ]; then
+    echo "# pending: changed intent not applied, NIC busy ($(shown "$PENDING")):"
+    sed 's/^/#   /' "$PENDING" 2>/dev/null | grep -v '^#   #' || true
+    note "pending: changed intent not applied, NIC busy"
+  fi
   echo "# $HOST: NIC NETDEV RDMA SETTING EXPECTED ACTUAL"
   for i in "${NICS[@]}"; do
     echo "# nic$i ${NET[$i]} ${RDEV[$i]} ${PCI[$i]} driver $DRIVER (${BRANCH[$i]})"
@@ -619,14 +702,37 @@ if [ "$MODE" = check ]; then
   exit 0
 fi
 
+# ---- The busy guard: a NIC that needs a change (which may flap its link) waits while it has
+# user RDMA queue pairs, or while they cannot be counted; exit 4, which the unit does not retry.
+if [ "$NBUSY" -gt 0 ] && [ "$MODE" = apply ] && [ "$WHEN_IDLE" -gt 0 ]; then
+  wait_idle
+fi
+for i in "${NICS[@]}"; do
+  if [ -n "${BUSY[$i]:-}" ]; then
+    note "busy: nic$i ${NET[$i]} needs changes (may flap the link) and ${BUSY[$i]}"
+  fi
+done
+
 if [ "$MODE" = dry-run ]; then
   for i in "${NICS[@]}"; do
     echo "# nic$i ${NET[$i]} ${RDEV[$i]} ${PCI[$i]} driver $DRIVER (${BRANCH[$i]})"
     apply_nic "$i" "${DRIFT[$i]}"
   done
+  if [ "$NBUSY" -gt 0 ]; then
+    echo "# dry run for $HOST: $changes NIC(s) would change, $NBUSY busy: a real run would refuse (exit 4) without --when-idle or --force; nothing was changed"
+    exit 4
+  fi
   echo "# dry run for $HOST: $changes NIC(s) would change; nothing was changed"
   exit 0
 fi
+
+if [ "$NBUSY" -gt 0 ]; then
+  record_pending
+  note "$NBUSY NIC(s) busy: the changed intent is not applied and nothing was changed; recorded in $(shown "$PENDING") (--check shows it). Drain the node, then run with --when-idle[=SECONDS], or --force"
+  log "pending: $NBUSY NIC(s) busy, changed intent not applied"
+  exit 4
+fi
+rm -f "$PENDING" 2>/dev/null || true
 
 # ---- Apply: only the groups that differ, NIC by NIC; then read everything back -----------
 failed=0
