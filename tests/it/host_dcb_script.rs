@@ -110,7 +110,24 @@ fn build(dir: &Path, driver: Driver, edit: impl Fn(String) -> String) -> PathBuf
         "build: {}",
         String::from_utf8_lossy(&o.stderr)
     );
-    out.join("hosts/h1").join(driver.script())
+    // The driver's program with the host's settings, as fabricc-roce.service runs it (issue
+    // 36 item 2): a launcher in the host's folder.
+    let hosts = out.join("hosts/h1");
+    let launcher = hosts.join(format!("run-{}", driver.script()));
+    write(
+        &launcher,
+        &format!(
+            "exec \"$BASH\" '{}' --settings '{}' \"$@\"\n",
+            program(&out, driver).display(),
+            hosts.join("fabricc-roce.conf").display()
+        ),
+    );
+    launcher
+}
+
+/// The driver's program in a build's output folder.
+fn program(out: &Path, driver: Driver) -> PathBuf {
+    out.join("programs/host").join(driver.script())
 }
 
 /// How the fake host's RDMA driver is installed.
@@ -754,7 +771,8 @@ fn every_command_the_scripts_issue_fits_the_tools_grammar() {
 fn scripts_pass_bash_n_and_shellcheck() {
     for driver in ALL {
         let dir = scratch("lint");
-        let script = build(&dir, driver, |s| s);
+        build(&dir, driver, |s| s);
+        let script = program(&dir.join("out"), driver);
         let n = Command::new("bash")
             .arg("-n")
             .arg(&script)

@@ -97,6 +97,27 @@ fn build(dir: &Path, identity: &str, edit: impl Fn(String) -> String) -> PathBuf
     out.join("hosts/h1")
 }
 
+/// The host's driver program run with the host's settings, as fabricc-roce.service runs it
+/// (issue 36 item 2): a launcher in the host's folder, `out/hosts/h1/run-mlnx_qos.sh`, that runs
+/// `out/programs/host/mlnx_qos.sh --settings out/hosts/h1/fabricc-roce.conf`.
+fn launcher(hosts: &Path) -> PathBuf {
+    let out = hosts
+        .parent()
+        .and_then(Path::parent)
+        .expect("output folder");
+    let l = hosts.join("run-mlnx_qos.sh");
+    fs::write(
+        &l,
+        format!(
+            "exec \"$BASH\" '{}' --settings '{}' \"$@\"\n",
+            out.join("programs/host/mlnx_qos.sh").display(),
+            hosts.join("fabricc-roce.conf").display()
+        ),
+    )
+    .expect("launcher");
+    l
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Branch {
     /// MLNX_OFED: /sys/class/net/<if>/ecn and tc/<port>/traffic_class.
@@ -339,7 +360,7 @@ impl Run {
 fn setup(name: &str, branch: Branch, identity: &str) -> (PathBuf, Host) {
     let dir = scratch(name);
     let hosts = build(&dir, identity, |s| s);
-    (hosts.join("mlnx_qos.sh"), Host::new(&dir, branch))
+    (launcher(&hosts), Host::new(&dir, branch))
 }
 
 /// The DSCP → priority map the fake NIC holds, from its `-i` output (the way an operator sees
@@ -568,8 +589,8 @@ fn a_changed_fabric_leaves_no_stale_dscp_entry() {
                 "class roce { dscp 26  priority 4  lossless  ecn min 150KB max 1500KB probability 10%  bandwidth 60% }",
             )
         };
-        let script4 = build(&dir.join("a"), BY_PCI, to4).join("mlnx_qos.sh");
-        let script3 = build(&dir.join("b"), BY_PCI, |s| s).join("mlnx_qos.sh");
+        let script4 = launcher(&build(&dir.join("a"), BY_PCI, to4));
+        let script3 = launcher(&build(&dir.join("b"), BY_PCI, |s| s));
         host.run(&script4, &[], &[]).expect(0);
         let map = shown_map(&host.mlnx_qos(&["-i", "ens1f0np0"]));
         assert_eq!(map[&26], vec![4], "sysfs={sysfs}");
@@ -945,6 +966,85 @@ fn an_uncountable_nic_counts_as_busy() {
     run_with_path(&host, &script, &["--force"], &path).expect(0);
 }
 
+/// Issue 36 item 2: the host's settings are data. A tampered line (a command substitution, a
+/// statement separator, an unknown key, a value of the wrong form, another driver's settings,
+/// a bad NIC field, a missing key, no file) stops the program with exit 3 before it runs any
+/// tool, and nothing in the file is ever executed.
+#[test]
+fn tampered_settings_are_refused_and_never_run() {
+    let (script, host) = setup("tamper", Branch::Ofed, BY_PCI);
+    let conf = script.with_file_name("fabricc-roce.conf");
+    let good = fs::read_to_string(&conf).expect("settings");
+    let canary = host.state.join("pwned");
+    let c = canary.display();
+    let cases: Vec<(String, &str)> = vec![
+        (format!("E_MTU=$(touch {c})"), "a character outside"),
+        (format!("E_MTU=4200; touch {c}"), "a character outside"),
+        (format!("E_TOS=`touch {c}`"), "a character outside"),
+        ("PATH=/tmp".into(), "a character outside"),
+        ("BASH_ENV=x".into(), "unknown key BASH_ENV"),
+        (
+            "E_MTU=4200 9000".into(),
+            "E_MTU=4200 9000 is not of the form",
+        ),
+        ("E_PFC=0,0,0,1".into(), "E_PFC=0,0,0,1 is not of the form"),
+        ("DRIVER=bnxt".into(), "settings for driver bnxt"),
+        (
+            "NIC=4 pci=0000:0f:00.0 port=3 peer=L1.port4".into(),
+            "nic4: bad field port=3",
+        ),
+        ("NIC=1 pci=0000:0c:00.0".into(), "nic1 is listed twice"),
+        ("E_TOS".into(), "not KEY=value"),
+    ];
+    for (line, message) in cases {
+        let key = line.split('=').next().unwrap_or("");
+        let text = if key != "NIC" && good.contains(&format!("\n{key}=")) {
+            good.lines()
+                .map(|l| {
+                    if l.starts_with(&format!("{key}=")) {
+                        line.as_str()
+                    } else {
+                        l
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+                + "\n"
+        } else {
+            format!("{good}{line}\n")
+        };
+        fs::write(&conf, text).expect("write settings");
+        host.clear_calls();
+        for mode in [&[][..], &["--check"], &["--collect"]] {
+            let r = host.run(&script, mode, &[]);
+            r.expect(3);
+            assert!(r.stderr().contains(message), "{line}: {}", r.stderr());
+        }
+        assert!(host.calls().is_empty(), "{line}: {}", host.calls());
+        assert!(!canary.exists(), "{line}: the settings ran code");
+    }
+    let without_tos: String = good
+        .lines()
+        .filter(|l| !l.starts_with("E_TOS="))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    fs::write(&conf, without_tos).expect("write settings");
+    let r = host.run(&script, &[], &[]);
+    r.expect(3);
+    assert!(r.stderr().contains("E_TOS=(missing)"), "{}", r.stderr());
+    fs::remove_file(&conf).expect("rm");
+    let r = host.run(&script, &[], &[]);
+    r.expect(3);
+    assert!(
+        r.stderr().contains("not found or not readable"),
+        "{}",
+        r.stderr()
+    );
+    assert!(host.calls().is_empty());
+    fs::write(&conf, &good).expect("write settings");
+    host.run(&script, &[], &[]).expect(0);
+}
+
 #[test]
 fn a_second_run_waits_for_the_lock() {
     let (script, host) = setup("lock", Branch::Ofed, BY_PCI);
@@ -970,7 +1070,7 @@ fn identity_by_netdev_and_rdma_device_is_cross_checked() {
         "netdev ens1f0np0, ens2f0np0, ens3f0np0  rdma-device mlx5_0, mlx5_3, mlx5_4",
         |s| s,
     );
-    host.run(&good.join("mlnx_qos.sh"), &[], &[]).expect(0);
+    host.run(&launcher(&good), &[], &[]).expect(0);
     let env = fs::read_to_string(good.join("nccl.env")).expect("nccl.env");
     assert!(
         env.contains("\nNCCL_IB_HCA==mlx5_0:1,mlx5_3:1,mlx5_4:1\n"),
@@ -981,7 +1081,7 @@ fn identity_by_netdev_and_rdma_device_is_cross_checked() {
         "netdev ens1f0np0, ens2f0np0, ens3f0np0  rdma-device mlx5_0, mlx5_4, mlx5_3",
         |s| s,
     );
-    let r = host.run(&swapped.join("mlnx_qos.sh"), &["--check"], &[]);
+    let r = host.run(&launcher(&swapped), &["--check"], &[]);
     r.expect(3);
     assert!(
         r.stderr()
@@ -1008,8 +1108,12 @@ fn guessed_identity_fails_closed_with_advice() {
         "{}",
         r.stderr()
     );
-    let text = fs::read_to_string(&script).expect("script");
-    assert!(text.contains("WARNING: no identity is declared"));
+    let text = fs::read_to_string(script.with_file_name("fabricc-roce.conf")).expect("settings");
+    assert!(text.contains("WARNING: no identity is declared"), "{text}");
+    assert!(
+        text.contains("NIC=2 rdma-device=mlx5_1 guessed=1 port=1"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -1028,7 +1132,7 @@ fn vfs_and_representors_are_refused() {
     // Declared by netdev, the representor is refused.
     let dir = scratch("vf-netdev");
     let by_netdev = build(&dir, "netdev pf0vf0rep, ens2f0np0, ens3f0np0", |s| s);
-    let r = host.run(&by_netdev.join("mlnx_qos.sh"), &["--dry-run"], &[]);
+    let r = host.run(&launcher(&by_netdev), &["--dry-run"], &[]);
     r.expect(3);
     assert!(
         r.stderr()
@@ -1228,7 +1332,13 @@ fn each_emitted_option_form_is_accepted_by_the_tool() {
 
 #[test]
 fn generated_files_pass_bash_n_and_shellcheck() {
-    let (script, _) = setup("lint", Branch::Ofed, BY_PCI);
+    let (launcher, _) = setup("lint", Branch::Ofed, BY_PCI);
+    let script = launcher
+        .parent()
+        .and_then(Path::parent)
+        .and_then(Path::parent)
+        .expect("output folder")
+        .join("programs/host/mlnx_qos.sh");
     let o = Command::new("bash")
         .arg("-n")
         .arg(&script)
@@ -1330,7 +1440,7 @@ fn bond_script_creates_the_bond_once_and_checks_it() {
     // RoCE LAG formed: the two RDMA devices become mlx5_bond_0 below the first port's PCI
     // function, and the second port's function has none. The NIC script (re-run at boot)
     // still finds both ports and gives the second the bond's RDMA device.
-    let qos = hosts.join("mlnx_qos.sh");
+    let qos = launcher(&hosts);
     host.run(&qos, &[], &[]).expect(0);
     host.lag(
         "0000:0c:00.0",
