@@ -1262,6 +1262,127 @@ fn collect_prints_the_state_as_json() {
     assert_eq!(doc["problems"], 1);
 }
 
+// ---- convergence (issue 33 item 1, for hosts) --------------------------------------------------
+
+/// A fake host's whole state, keyed by path below its root or state folder, with the fake
+/// mlx5's link-flap counter (history, not state) set to 0.
+fn state_of(host: &Host) -> BTreeMap<String, Vec<u8>> {
+    host.snapshot()
+        .into_iter()
+        .map(|(p, bytes)| {
+            let key = p
+                .strip_prefix(&host.root)
+                .map(|r| format!("root/{}", r.display()))
+                .or_else(|_| {
+                    p.strip_prefix(&host.state)
+                        .map(|r| format!("state/{}", r.display()))
+                })
+                .expect("below the host");
+            let bytes = if key.starts_with("state/mlnx_qos.") && key.ends_with(".json") {
+                let mut v: serde_json::Value = serde_json::from_slice(&bytes).expect("json");
+                v["flaps"] = serde_json::json!(0);
+                serde_json::to_vec(&v).expect("json")
+            } else {
+                bytes
+            };
+            (key, bytes)
+        })
+        .collect()
+}
+
+/// The convergence contract for hosts: applying build N+1's settings to a host that runs build
+/// N's leaves exactly the state a fresh apply of N+1 to the firmware defaults leaves (the fake
+/// mlx5 and sysfs state, whole), for every ordered pair of five fabrics that differ by one
+/// change each (DSCP move, priority move, ETS share and CNP DSCP, a class added: from and to
+/// the base, and two changes in a row); and a NIC
+/// the fabric does not list keeps the QoS someone else gave it. The fakes are the apply model:
+/// `tests/host_fakes/README.md` gives the driver source each rule follows.
+#[test]
+fn every_settings_change_converges_to_a_fresh_apply() {
+    let variants: [(&str, fn(String) -> String); 5] = [
+        ("base", |s| s),
+        ("dscp-move", |s| {
+            s.replace("class roce { dscp 26 ", "class roce { dscp 24 ")
+        }),
+        ("priority-move", |s| {
+            s.replace("dscp 26  priority 3", "dscp 26  priority 4")
+        }),
+        ("ets-and-cnp", |s| {
+            s.replace("bandwidth 60%", "bandwidth 70%")
+                .replace("bandwidth 40%", "bandwidth 30%")
+                .replace("class cnp  { dscp 48", "class cnp  { dscp 46")
+        }),
+        ("class-added", |s| {
+            s.replace("bandwidth 60%", "bandwidth 50%")
+                .replace("bandwidth 40%", "bandwidth 30%")
+                .replace(
+                    "  class bulk",
+                    "  class storage { dscp 34  priority 4  lossless  bandwidth 20% }\n  class bulk",
+                )
+        }),
+    ];
+    let dir = scratch("converge");
+    let launchers: Vec<PathBuf> = variants
+        .iter()
+        .map(|(name, edit)| launcher(&build(&dir.join(name), BY_PCI, edit)))
+        .collect();
+    // A fake host with a fourth NIC the fabric does not list, given QoS of its own.
+    let seeded = |name: &str| {
+        let host = Host::new(&scratch(name), Branch::Ofed);
+        host.add_nic("0000:0f:00.0", "ens4f0np0", "mlx5_5", Branch::Ofed);
+        host.mlnx_qos(&["-i", "ens4f0np0", "--trust", "dscp"]);
+        host.mlnx_qos(&["-i", "ens4f0np0", "--pfc", "0,1,0,0,0,0,0,0"]);
+        host
+    };
+    let foreign = |h: &Host| h.qos_state("ens4f0np0");
+    let fresh: Vec<BTreeMap<String, Vec<u8>>> = launchers
+        .iter()
+        .map(|l| {
+            let h = seeded("converge-fresh");
+            let before = foreign(&h);
+            h.run(l, &[], &[]).expect(0);
+            assert_eq!(foreign(&h), before, "the foreign NIC is untouched");
+            state_of(&h)
+        })
+        .collect();
+    let mut pairs = 0;
+    for (i, older) in launchers.iter().enumerate() {
+        for (j, newer) in launchers.iter().enumerate() {
+            // From and to the base fabric, and two changes in a row: every kind of change in
+            // both directions (all 20 ordered pairs take minutes on the python fakes).
+            if i == j || !(i == 0 || j == 0 || (i, j) == (1, 2) || (i, j) == (4, 3)) {
+                continue;
+            }
+            let h = seeded("converge-pair");
+            let before = foreign(&h);
+            h.run(older, &[], &[]).expect(0);
+            h.run(newer, &[], &[]).expect(0);
+            assert_eq!(
+                foreign(&h),
+                before,
+                "{} -> {}: foreign NIC",
+                variants[i].0,
+                variants[j].0
+            );
+            let got = state_of(&h);
+            let differ: Vec<&String> = got
+                .keys()
+                .chain(fresh[j].keys())
+                .filter(|k| got.get(*k) != fresh[j].get(*k))
+                .collect();
+            assert!(
+                differ.is_empty(),
+                "{} -> {}: differs from a fresh apply of {}: {differ:#?}",
+                variants[i].0,
+                variants[j].0,
+                variants[j].0
+            );
+            pairs += 1;
+        }
+    }
+    assert_eq!(pairs, 10);
+}
+
 // ---- the commands themselves -------------------------------------------------------------------
 
 /// Every `mlnx_qos` call a full apply made (from firmware defaults, on both branches) is one
