@@ -1299,7 +1299,8 @@ fn state_of(host: &Host) -> BTreeMap<String, Vec<u8>> {
 /// `tests/host_fakes/README.md` gives the driver source each rule follows.
 #[test]
 fn every_settings_change_converges_to_a_fresh_apply() {
-    let variants: [(&str, fn(String) -> String); 5] = [
+    type Edit = fn(String) -> String;
+    let variants: [(&str, Edit); 5] = [
         ("base", |s| s),
         ("dscp-move", |s| {
             s.replace("class roce { dscp 26 ", "class roce { dscp 24 ")
