@@ -138,6 +138,14 @@ where
         .chain(host_files)
         .map(|rendered| rendered.map(emit))
         .collect();
+    // The host programs, once per build (one per driver family; issue 36 item 2): files of
+    // the `host` target that are no device's.
+    let programs = if hosts.is_empty() {
+        Ok(Vec::new())
+    } else {
+        render::render_host_programs(templates, hosts)
+            .map_err(|e| render_diagnostic(fabric, render::PROGRAMS_DEVICE, &e))
+    };
     lap("render + output");
 
     let mut totals: BTreeMap<String, TargetTotals> = BTreeMap::new();
@@ -160,6 +168,17 @@ where
             Ok(Err(e)) => return Err(Stop::Sink(e)),
             Err(d) => problems.push(d),
         }
+    }
+    match programs {
+        Ok(files) => {
+            for a in files {
+                let t = totals.entry(a.target.clone()).or_default();
+                t.files += 1;
+                t.bytes += a.contents.len() as u64;
+                results.push(sink(a).map_err(Stop::Sink)?);
+            }
+        }
+        Err(d) => problems.push(d),
     }
     if !problems.is_empty() {
         crate::diagnostic::sort(&mut problems);

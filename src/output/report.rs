@@ -857,7 +857,7 @@ fn host_scripts(o: &mut String, input: &ReportInput<'_>) {
     let _ = writeln!(o, "## Host scripts\n");
     let _ = writeln!(
         o,
-        "Each host folder holds the NIC script, `nccl.env`, `fabricc-roce.service` and `99-fabricc-roce.rules`; README \"Deploy a host\" gives the order.\n"
+        "Each host folder holds its settings (`fabricc-roce.conf`), `nccl.env`, `fabricc-roce.service` and `99-fabricc-roce.rules`; `programs/host/` holds each driver's NIC program once, for every host; README \"Deploy a host\" gives the order.\n"
     );
     let _ = writeln!(
         o,

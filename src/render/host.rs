@@ -40,8 +40,8 @@ pub fn driver_script(driver: NicDriver) -> &'static str {
     }
 }
 
-/// Every driver's script, and the template parts they include: host templates that are not
-/// files of every host.
+/// Every driver's program, and the template parts they include: host templates that are not
+/// files of a host's folder but written once per build under [`PROGRAMS`] (issue 36 item 2).
 pub const DRIVER_SCRIPTS: &[&str] = &[
     "mlnx_qos.sh",
     "bnxt_qos.sh",
@@ -49,6 +49,32 @@ pub const DRIVER_SCRIPTS: &[&str] = &[
     "dcb_qos.sh",
     "dcbnl-body.sh",
 ];
+
+/// The folder of the host programs in the output: one program per driver family, the same
+/// bytes for every host, which reads the host's [`SETTINGS`].
+pub const PROGRAMS: &str = "programs/host";
+
+/// The host's settings file (its NICs and the fabric's intent), read by the driver's program.
+pub const SETTINGS: &str = "fabricc-roce.conf";
+
+/// Whether a line of a rendered settings file is one the programs read safely: a comment, or
+/// `KEY=value` with an upper-case key and a value of `[A-Za-z0-9_.:,= -]` only (the programs'
+/// own check, `load_settings`). Every value comes from a validated name or a number; this is
+/// the last guard that no `.fab` name reaches the file as anything else.
+pub fn settings_line_ok(line: &str) -> bool {
+    if line.is_empty() || line.starts_with('#') {
+        return true;
+    }
+    let Some((key, value)) = line.split_once('=') else {
+        return false;
+    };
+    let mut k = key.bytes();
+    matches!(k.next(), Some(b'A'..=b'Z'))
+        && k.all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        && value.bytes().all(|b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b',' | b'=' | b' ' | b'-')
+        })
+}
 
 /// The bond script (issue 18): written for mlx5 hosts with `bond`, next to `mlnx_qos.sh`.
 pub const BOND_SCRIPT: &str = "bond.sh";
@@ -125,6 +151,9 @@ pub struct NicView {
     pub peer: String,
     /// What the fabric declares, for a comment: `pci 0000:0c:00.0, netdev ens1f0np0`.
     pub declared: String,
+    /// The settings file's `NIC=` record: `1 pci=0000:0c:00.0 port=1 peer=leaf1.port3`
+    /// (declared identity only; `guessed=1` for an assumed RDMA device).
+    pub settings: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -332,7 +361,23 @@ fn nic(dev: &str, n: &NicContext) -> Result<NicView, RenderError> {
         (Some(r), true) => declared.push(format!("nothing: assumed rdma-device {r}")),
         (None, _) => {}
     }
+    let mut settings = vec![n.index.to_string()];
+    for (key, v) in [
+        ("netdev", &n.netdev),
+        ("rdma-device", &n.rdma_device),
+        ("pci", &n.pci),
+    ] {
+        if let Some(v) = v {
+            settings.push(format!("{key}={v}"));
+        }
+    }
+    if n.guessed {
+        settings.push("guessed=1".into());
+    }
+    settings.push(format!("port={}", n.rdma_port));
+    settings.push(format!("peer={}", n.peer));
     Ok(NicView {
+        settings: settings.join(" "),
         index: n.index,
         name: n.name.clone(),
         netdev: n.netdev.clone().unwrap_or_default(),

@@ -155,27 +155,65 @@ fn switch_view_as(ctx: &SwitchContext, keep: bool) -> Result<(Value, Vec<Note>),
     Ok((view, notes))
 }
 
-/// Render a host's files: its driver's NIC script and the files every driver shares (NCCL
-/// environment, systemd unit, udev rule).
+/// Render a host's files: its settings (`fabricc-roce.conf`, what its driver's program
+/// reads), the NCCL environment, the systemd unit, the udev rule (and `bond.sh`). The program
+/// itself is [`render_host_programs`]'s, once per build.
 pub fn render_host(templates: &Templates, ctx: &HostContext) -> Result<Vec<Artifact>, RenderError> {
     let hv = host::view(ctx)?;
     let bonds = !hv.bonds.is_empty();
     let view = Value::from(Serde(hv));
-    let script = host::driver_script(ctx.driver);
     let mut out = Vec::new();
     for file in Templates::files("host")
-        .filter(|f| f.output == script || !host::DRIVER_SCRIPTS.contains(&f.output))
+        .filter(|f| !host::DRIVER_SCRIPTS.contains(&f.output))
         .filter(|f| f.output != host::BOND_SCRIPT || bonds)
     {
+        let contents = templates.render(file.path, view.clone())?;
+        if file.output == host::SETTINGS
+            && let Some(bad) = contents.lines().find(|l| !host::settings_line_ok(l))
+        {
+            return Err(invalid(
+                &ctx.host,
+                format!("settings line {bad:?} is not KEY=value of [A-Za-z0-9_.:,= -]"),
+            ));
+        }
         out.push(Artifact {
             path: format!("hosts/{}/{}", ctx.host, file.output),
-            contents: templates.render(file.path, view.clone())?,
+            contents,
             device: ctx.host.clone(),
             kind: ArtifactKind::Host,
             target: "host".to_string(),
         });
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(out)
+}
+
+/// The device name of the host programs' artifacts (they belong to no one host).
+pub const PROGRAMS_DEVICE: &str = "programs";
+
+/// Render the host programs a build needs: one per driver family its hosts use, under
+/// `programs/host/` (issue 36 item 2). A program holds nothing of a host or a fabric (its
+/// template sees no `device`), so every host of a driver runs the same bytes and reads its own
+/// settings file.
+pub fn render_host_programs<'a>(
+    templates: &Templates,
+    hosts: impl IntoIterator<Item = &'a HostContext>,
+) -> Result<Vec<Artifact>, RenderError> {
+    let drivers: std::collections::BTreeSet<&'static str> = hosts
+        .into_iter()
+        .map(|h| host::driver_script(h.driver))
+        .collect();
+    let mut out = Vec::new();
+    for script in drivers {
+        let path = format!("host/{script}");
+        out.push(Artifact {
+            path: format!("{}/{script}", host::PROGRAMS),
+            contents: templates.render(&path, Value::UNDEFINED)?,
+            device: PROGRAMS_DEVICE.to_string(),
+            kind: ArtifactKind::Host,
+            target: "host".to_string(),
+        });
+    }
     Ok(out)
 }
 
@@ -194,6 +232,7 @@ pub fn render_all(
     for h in hosts {
         out.extend(render_host(templates, h)?);
     }
+    out.extend(render_host_programs(templates, hosts)?);
     out.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(out)
 }

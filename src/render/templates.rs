@@ -57,6 +57,7 @@ pub const EMBEDDED: &[TemplateFile] = embedded! {
     "host", "ice_qos.sh";
     "host", "dcb_qos.sh";
     "host", "bond.sh";
+    "host", "fabricc-roce.conf";
     "host", "nccl.env";
     "host", "fabricc-roce.service";
     "host", "99-fabricc-roce.rules";

@@ -2,8 +2,10 @@
 //! schema `fabricc-host-state/1`, docs/host-state.md), as `[nic, setting, (index,) value]`
 //! paths.
 //!
-//! The intent is read from the generated script itself: its `E_<SETTING>=value` lines are
-//! what every NIC must have, and its `NICS+=(N)` lines the NICs it manages. The comparison is
+//! The intent is read from the host's generated settings file (`fabricc-roce.conf`, which the
+//! driver's program reads; issue 36 item 2): its `E_<SETTING>=value` lines are what every NIC
+//! must have, and its `NIC=N …` lines the NICs it manages. (`NICS+=(N)` lines, the form of
+//! the per-host scripts of earlier builds, are read too.) The comparison is
 //! the script's own `--check` rule applied to the collected values, so `verify` and `--check`
 //! on the host agree:
 //! * `mtu`, `trust`, `roce_mode`, `roce_tos` (`E_TOS`), `cnp_dscp`, `cnp_prio` as values;
@@ -31,8 +33,8 @@ pub const SCHEMA: &str = "fabricc-host-state/1";
 pub struct Intent {
     pub values: BTreeMap<String, String>,
     pub nics: Vec<u32>,
-    /// The script's `DRIVER=` (`bnxt`, `ice`, `dcb`: the DCBNL scripts); `None` for
-    /// `mlnx_qos.sh`, which has no such line.
+    /// The settings' `DRIVER=` (`mlx5`; `bnxt`, `ice`, `dcb`: the DCBNL programs); `None`
+    /// for an earlier build's `mlnx_qos.sh`, which had no such line.
     pub driver: Option<String>,
 }
 
@@ -69,6 +71,7 @@ pub fn intent(script: &str) -> Option<Intent> {
         } else if let Some(n) = line
             .strip_prefix("NICS+=(")
             .and_then(|r| r.split(')').next())
+            .or_else(|| line.strip_prefix("NIC=").and_then(|r| r.split(' ').next()))
             .and_then(|n| n.parse().ok())
         {
             i.nics.push(n);
@@ -400,7 +403,7 @@ mod tests {
     use crate::verify::canon::{Diff, Form, compare};
     use crate::verify::json;
 
-    const SCRIPT: &str = "E_MTU=4200\nE_TRUST=dscp\nE_PFC=0,0,0,1,0,0,0,0\nE_TOS=106\nE_ECN=1,1,1,1,1,1,1,1\nE_CC_MASK=8\nNICS+=(1); D_NETDEV[1]=\"\"\nNICS+=(2); D_NETDEV[2]=\"\"\n";
+    const SCRIPT: &str = "DRIVER=mlx5\nE_MTU=4200\nE_TRUST=dscp\nE_PFC=0,0,0,1,0,0,0,0\nE_TOS=106\nE_ECN=1,1,1,1,1,1,1,1\nE_CC_MASK=8\nNIC=1 pci=0000:0c:00.0 port=1 peer=L1.port1\nNIC=2 pci=0000:0d:00.0 port=1 peer=L1.port2\n";
 
     fn state(pfc: &str, nic2: &str) -> json::Node<'static> {
         json::parse(&format!(

@@ -526,7 +526,9 @@ impl Ctx<'_> {
             r.summary.status = Status::Unreadable;
             return r;
         };
-        let script = path.rsplit('/').next().unwrap_or(&path).to_string();
+        // The intent is the host's settings file; the host runs them with its driver's program,
+        // installed as `fabricc-roce` (issue 36 item 2).
+        let script = format!("fabricc-roce ({})", render::host::driver_script(h.driver));
         r.summary.compared_with = vec![path];
         let text = match self.read_config(&h.host, target, span) {
             Ok(t) => t,
@@ -781,6 +783,9 @@ fn drift(device: &str, target: Target, form: Form, files: &str, file: usize, d: 
             |(dir, _)| format!("{dir}/apply.sh"),
         );
         format!("run `{script}` again, which applies `{files}` (docs/verify.md)")
+    } else if target == Target::Host {
+        // The host's settings, run by its driver's program (issue 36 item 2).
+        format!("install `{files}` and run `fabricc-roce` again on the host (docs/verify.md)")
     } else {
         format!("apply `{files}` again (docs/verify.md)")
     };
@@ -839,8 +844,7 @@ fn drift(device: &str, target: Target, form: Form, files: &str, file: usize, d: 
                 Form::Lines | Form::Words => "expected near here",
             })
             .help(if target == Target::Host {
-                let script = files.rsplit('/').next().unwrap_or(files);
-                format!("run the host script (`{script}`) again; `--check` on the host lists the same settings")
+                format!("run `fabricc-roce` (its settings: `{files}`) again on the host; its `--check` lists the same settings")
             } else {
                 format!("{reapply}; it adds what is missing")
             })

@@ -320,9 +320,9 @@ fn half_percent_shares_build_to_weights_that_sum_to_100() {
         sonic.contains("DWRR_51") && sonic.contains("DWRR_49"),
         "SONiC weights 51/49: {sonic}"
     );
-    let host = read("hosts/h1/mlnx_qos.sh");
+    let host = read("hosts/h1/fabricc-roce.conf");
     assert!(
-        host.contains("--tcbw 49,0,0,51,0,0,0,0"),
+        host.contains("\nE_TCBW=49,0,0,51,0,0,0,0\n"),
         "host ETS 49/51: {host}"
     );
     let eos: String = std::fs::read_dir(dir.join("switches/S1"))

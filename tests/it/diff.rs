@@ -404,11 +404,11 @@ fn frontend_role_removes_the_extra_rail() {
     let file = |p: &str| files.iter().find(|f| f["path"] == p);
     let leaf9 = file("switches/leaf9/nvue.sh").expect("leaf9 changes");
     assert_eq!(leaf9["added_lines"].as_u64(), Some(0), "leaf9 is removed");
-    let script = file("hosts/dgx01/mlnx_qos.sh").expect("the host script changes");
+    let script = file("hosts/dgx01/fabricc-roce.conf").expect("the host's settings change");
     let d = script["diff"].as_str().unwrap_or_default();
     assert!(
         d.contains("+# Left alone: nic9 (frontend) is not on the lossless RoCE fabric"),
         "{d}"
     );
-    assert!(d.contains("-NICS+=(9)"), "{d}");
+    assert!(d.contains("-NIC=9 "), "{d}");
 }

@@ -110,7 +110,24 @@ fn build(dir: &Path, driver: Driver, edit: impl Fn(String) -> String) -> PathBuf
         "build: {}",
         String::from_utf8_lossy(&o.stderr)
     );
-    out.join("hosts/h1").join(driver.script())
+    // The driver's program with the host's settings, as fabricc-roce.service runs it (issue
+    // 36 item 2): a launcher in the host's folder.
+    let hosts = out.join("hosts/h1");
+    let launcher = hosts.join(format!("run-{}", driver.script()));
+    write(
+        &launcher,
+        &format!(
+            "exec \"$BASH\" '{}' --settings '{}' \"$@\"\n",
+            program(&out, driver).display(),
+            hosts.join("fabricc-roce.conf").display()
+        ),
+    );
+    launcher
+}
+
+/// The driver's program in a build's output folder.
+fn program(out: &Path, driver: Driver) -> PathBuf {
+    out.join("programs/host").join(driver.script())
 }
 
 /// How the fake host's RDMA driver is installed.
@@ -549,6 +566,46 @@ fn dry_run_prints_the_commands_and_fails_where_apply_would() {
     }
 }
 
+/// H14, H15 on the DCBNL scripts: a busy NIC (user queue pairs, or `rdma res` failing) is
+/// refused with exit 4, recorded as pending for --check, and applied by --when-idle once its
+/// queue pairs are gone.
+#[test]
+fn a_busy_nic_waits_for_an_explicit_when_idle() {
+    for driver in ALL {
+        let (h, script) = setup("busy", driver, Branch::Vendor);
+        let ib = NICS[1].2;
+        write(&h.state.join(format!("qps.{ib}")), "2\n");
+        let r = h.run(&script, &[], &[]);
+        assert_eq!(r.code(), 4, "{driver:?}: {}", r.all());
+        assert!(
+            r.err().contains("has 2 active RDMA queue pair(s)"),
+            "{}",
+            r.all()
+        );
+        assert!(h.writes().is_empty(), "{driver:?}: {:?}", h.writes());
+        let c = h.run(&script, &["--check"], &[]);
+        assert_eq!(c.code(), 1, "{}", c.all());
+        assert!(
+            c.out()
+                .contains("# pending: changed intent not applied, NIC busy"),
+            "{}",
+            c.all()
+        );
+        write(&h.state.join("rdma.fail"), "");
+        write(&h.state.join(format!("qps.{ib}")), "0\n");
+        let r = h.run(&script, &[], &[]);
+        assert_eq!(r.code(), 4, "{driver:?}: {}", r.all());
+        assert!(r.err().contains("cannot be counted"), "{}", r.all());
+        fs::remove_file(h.state.join("rdma.fail")).expect("rm");
+        write(&h.state.join(format!("qps.{ib}")), "2\n");
+        write(&h.state.join(format!("qps.{ib}.drain")), "");
+        let r = h.run(&script, &["--when-idle=30"], &[("FABRICC_IDLE_POLL", "0")]);
+        assert_eq!(r.code(), 0, "{driver:?}: {}", r.all());
+        assert!(!h.root.join("run/fabricc/roce.pending").exists());
+        assert_eq!(h.run(&script, &["--check"], &[]).code(), 0);
+    }
+}
+
 #[test]
 fn collect_prints_the_host_state_json() {
     for driver in ALL {
@@ -714,7 +771,8 @@ fn every_command_the_scripts_issue_fits_the_tools_grammar() {
 fn scripts_pass_bash_n_and_shellcheck() {
     for driver in ALL {
         let dir = scratch("lint");
-        let script = build(&dir, driver, |s| s);
+        build(&dir, driver, |s| s);
+        let script = program(&dir.join("out"), driver);
         let n = Command::new("bash")
             .arg("-n")
             .arg(&script)

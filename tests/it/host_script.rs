@@ -97,6 +97,27 @@ fn build(dir: &Path, identity: &str, edit: impl Fn(String) -> String) -> PathBuf
     out.join("hosts/h1")
 }
 
+/// The host's driver program run with the host's settings, as fabricc-roce.service runs it
+/// (issue 36 item 2): a launcher in the host's folder, `out/hosts/h1/run-mlnx_qos.sh`, that runs
+/// `out/programs/host/mlnx_qos.sh --settings out/hosts/h1/fabricc-roce.conf`.
+fn launcher(hosts: &Path) -> PathBuf {
+    let out = hosts
+        .parent()
+        .and_then(Path::parent)
+        .expect("output folder");
+    let l = hosts.join("run-mlnx_qos.sh");
+    fs::write(
+        &l,
+        format!(
+            "exec \"$BASH\" '{}' --settings '{}' \"$@\"\n",
+            out.join("programs/host/mlnx_qos.sh").display(),
+            hosts.join("fabricc-roce.conf").display()
+        ),
+    )
+    .expect("launcher");
+    l
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Branch {
     /// MLNX_OFED: /sys/class/net/<if>/ecn and tc/<port>/traffic_class.
@@ -339,7 +360,7 @@ impl Run {
 fn setup(name: &str, branch: Branch, identity: &str) -> (PathBuf, Host) {
     let dir = scratch(name);
     let hosts = build(&dir, identity, |s| s);
-    (hosts.join("mlnx_qos.sh"), Host::new(&dir, branch))
+    (launcher(&hosts), Host::new(&dir, branch))
 }
 
 /// The DSCP → priority map the fake NIC holds, from its `-i` output (the way an operator sees
@@ -568,8 +589,8 @@ fn a_changed_fabric_leaves_no_stale_dscp_entry() {
                 "class roce { dscp 26  priority 4  lossless  ecn min 150KB max 1500KB probability 10%  bandwidth 60% }",
             )
         };
-        let script4 = build(&dir.join("a"), BY_PCI, to4).join("mlnx_qos.sh");
-        let script3 = build(&dir.join("b"), BY_PCI, |s| s).join("mlnx_qos.sh");
+        let script4 = launcher(&build(&dir.join("a"), BY_PCI, to4));
+        let script3 = launcher(&build(&dir.join("b"), BY_PCI, |s| s));
         host.run(&script4, &[], &[]).expect(0);
         let map = shown_map(&host.mlnx_qos(&["-i", "ens1f0np0"]));
         assert_eq!(map[&26], vec![4], "sysfs={sysfs}");
@@ -758,27 +779,269 @@ fn not_root_is_a_preflight_failure() {
     );
 }
 
-/// H5: a NIC that needs a change (which may flap its link) is refused while user RDMA queue
-/// pairs are active, unless --force; a NIC with nothing to change is not.
+/// The pending record a busy run leaves (H15), relative to the fake root.
+const PENDING: &str = "run/fabricc/roce.pending";
+
+/// H5, H15: a NIC that needs a change (which may flap its link) is refused while user RDMA
+/// queue pairs are active, unless --force; a NIC with nothing to change is not. The refusal is
+/// exit 4, not the unit's retried 3; it records the pending change, which --check shows.
 #[test]
 fn active_rdma_traffic_refuses_changes_unless_forced() {
     let (script, host) = setup("qps", Branch::Ofed, BY_PCI);
     write(&host.state.join("qps.mlx5_3"), "4\n");
     let before = host.snapshot();
     let r = host.run(&script, &[], &[]);
-    r.expect(3);
+    r.expect(4);
     assert!(
         r.stderr().contains(
-            "nic2: ens2f0np0 needs changes (may flap the link) and has 4 active RDMA queue pair(s)"
+            "busy: nic2 ens2f0np0 needs changes (may flap the link) and has 4 active RDMA queue pair(s)"
         ),
         "{}",
         r.stderr()
     );
-    same_files(&host.snapshot(), &before, "state");
-    host.run(&script, &["--dry-run"], &[]).expect(3);
-    host.run(&script, &["--check"], &[]).expect(1);
+    assert!(r.stderr().contains("--when-idle"), "{}", r.stderr());
+    assert!(host.writes().is_empty(), "{:#?}", host.writes());
+    // Nothing changed but the pending record.
+    let pending = host.root.join(PENDING);
+    let record = fs::read_to_string(&pending).expect("pending record");
+    assert!(
+        record.contains("nic2 ens2f0np0 mlx5_3: has 4 active RDMA queue pair(s); differs in: mtu"),
+        "{record}"
+    );
+    let mut after = host.snapshot();
+    after.remove(&pending);
+    same_files(&after, &before, "state");
+    // --check shows the pending change; dry-run says a real run would refuse.
+    let c = host.run(&script, &["--check"], &[]);
+    c.expect(1);
+    assert!(
+        c.stdout().contains(
+            "# pending: changed intent not applied, NIC busy (/run/fabricc/roce.pending)"
+        ),
+        "{}",
+        c.stdout()
+    );
+    assert!(
+        c.stdout()
+            .contains("#   nic2 ens2f0np0 mlx5_3: has 4 active")
+    );
+    let d = host.run(&script, &["--dry-run"], &[]);
+    d.expect(4);
+    assert!(
+        d.stdout().contains("a real run would refuse (exit 4)"),
+        "{}",
+        d.stdout()
+    );
+    assert_eq!(
+        host.run(&script, &["--force", "--when-idle"], &[]).code(),
+        Some(2)
+    );
     host.run(&script, &["--force"], &[]).expect(0);
+    assert!(
+        !pending.exists(),
+        "a run that reaches the intent removes the record"
+    );
+    assert!(
+        !host
+            .run(&script, &["--check"], &[])
+            .expect(0)
+            .stdout()
+            .contains("pending")
+    );
     // In the intended state, traffic does not stop a re-run.
+    host.run(&script, &[], &[]).expect(0);
+}
+
+/// H15: --when-idle waits (bounded) for the busy NIC's queue pairs to reach zero, then applies;
+/// when they do not within the time given, it gives up with exit 4 and changes nothing.
+#[test]
+fn when_idle_applies_once_the_queue_pairs_are_gone() {
+    let (script, host) = setup("idle", Branch::Ofed, BY_PCI);
+    write(&host.state.join("qps.mlx5_3"), "3\n");
+    let poll = [("FABRICC_IDLE_POLL", "0")];
+    // No job ends: one second of polling, then exit 4, nothing set.
+    let r = host.run(&script, &["--when-idle=1"], &poll);
+    r.expect(4);
+    assert!(
+        r.stderr().contains("waiting up to 1s for 1 busy NIC(s)"),
+        "{}",
+        r.stderr()
+    );
+    assert!(host.writes().is_empty(), "{:#?}", host.writes());
+    assert!(host.root.join(PENDING).exists());
+    // The job ends (one QP fewer per count): the run applies once the count is 0.
+    write(&host.state.join("qps.mlx5_3.drain"), "");
+    host.clear_calls();
+    let r = host.run(&script, &["--when-idle=60"], &poll);
+    r.expect(0);
+    assert!(
+        r.stdout()
+            .contains("3 NIC(s) in the intended state (3 changed)"),
+        "{}",
+        r.stdout()
+    );
+    assert_eq!(
+        fs::read_to_string(host.state.join("qps.mlx5_3"))
+            .unwrap()
+            .trim(),
+        "0"
+    );
+    // It applied only after the count it saw was 0: the last rdma read of mlx5_3 comes before
+    // the first write.
+    let calls = host.calls();
+    let lines: Vec<&str> = calls.lines().collect();
+    let first_write = lines
+        .iter()
+        .position(|l| l.contains("\tWRITE\t"))
+        .expect("writes");
+    let counted = lines[..first_write]
+        .iter()
+        .filter(|l| l.starts_with("rdma\t") && l.contains("mlx5_3/1"))
+        .count();
+    assert!(
+        counted >= 4,
+        "counted 3, 2, 1, then 0 before the first write: {calls}"
+    );
+    assert!(!host.root.join(PENDING).exists());
+    assert_eq!(host.run(&script, &["--when-idle=x"], &[]).code(), Some(2));
+}
+
+/// H14: the QP guard fails closed. When `rdma res` fails, or `rdma` is not installed, the
+/// queue pairs cannot be counted, so a NIC that needs a change counts as busy (exit 4, nothing
+/// changed, the message says why); --check still works, and --force still applies.
+#[test]
+fn an_uncountable_nic_counts_as_busy() {
+    let (script, host) = setup("rdma-fail", Branch::Ofed, BY_PCI);
+    write(&host.state.join("rdma.fail"), "");
+    let r = host.run(&script, &[], &[]);
+    r.expect(4);
+    assert!(
+        r.stderr().contains(
+            "busy: nic1 ens1f0np0 needs changes (may flap the link) and its RDMA queue pairs cannot be counted (`rdma res show qp link mlx5_0/1` failed: Object \"res\" is unknown"
+        ),
+        "{}",
+        r.stderr()
+    );
+    assert!(host.writes().is_empty(), "{:#?}", host.writes());
+    host.run(&script, &["--check"], &[]).expect(1);
+    let doc: serde_json::Value =
+        serde_json::from_str(&host.run(&script, &["--collect"], &[]).expect(0).stdout())
+            .expect("JSON");
+    assert_eq!(doc["nics"][0]["state"]["qps"], serde_json::Value::Null);
+    host.run(&script, &["--force"], &[]).expect(0);
+    // In the intended state nothing needs the count.
+    host.run(&script, &[], &[]).expect(0);
+
+    // `rdma` not installed: a PATH with the fakes but no rdma, and every system tool but rdma.
+    let (script, host) = setup("rdma-missing", Branch::Ofed, BY_PCI);
+    let bin = host.state.join("bin");
+    fs::create_dir_all(&bin).expect("mkdir");
+    let fakes = root().join("tests/host_fakes");
+    let dirs = [
+        fakes,
+        python_dir().to_path_buf(),
+        "/usr/bin".into(),
+        "/bin".into(),
+        "/usr/sbin".into(),
+        "/sbin".into(),
+    ];
+    for d in &dirs {
+        for e in fs::read_dir(d).into_iter().flatten().flatten() {
+            let name = e.file_name();
+            if name != "rdma" && !bin.join(&name).exists() {
+                let _ = symlink(e.path(), bin.join(&name));
+            }
+        }
+    }
+    let path = bin.display().to_string();
+    let r = run_with_path(&host, &script, &[], &path);
+    r.expect(4);
+    assert!(
+        r.stderr()
+            .contains("its RDMA queue pairs cannot be counted (rdma (iproute2) not found in PATH)"),
+        "{}",
+        r.stderr()
+    );
+    run_with_path(&host, &script, &["--check"], &path).expect(1);
+    run_with_path(&host, &script, &["--force"], &path).expect(0);
+}
+
+/// Issue 36 item 2: the host's settings are data. A tampered line (a command substitution, a
+/// statement separator, an unknown key, a value of the wrong form, another driver's settings,
+/// a bad NIC field, a missing key, no file) stops the program with exit 3 before it runs any
+/// tool, and nothing in the file is ever executed.
+#[test]
+fn tampered_settings_are_refused_and_never_run() {
+    let (script, host) = setup("tamper", Branch::Ofed, BY_PCI);
+    let conf = script.with_file_name("fabricc-roce.conf");
+    let good = fs::read_to_string(&conf).expect("settings");
+    let canary = host.state.join("pwned");
+    let c = canary.display();
+    let cases: Vec<(String, &str)> = vec![
+        (format!("E_MTU=$(touch {c})"), "a character outside"),
+        (format!("E_MTU=4200; touch {c}"), "a character outside"),
+        (format!("E_TOS=`touch {c}`"), "a character outside"),
+        ("PATH=/tmp".into(), "a character outside"),
+        ("BASH_ENV=x".into(), "unknown key BASH_ENV"),
+        (
+            "E_MTU=4200 9000".into(),
+            "E_MTU=4200 9000 is not of the form",
+        ),
+        ("E_PFC=0,0,0,1".into(), "E_PFC=0,0,0,1 is not of the form"),
+        ("DRIVER=bnxt".into(), "settings for driver bnxt"),
+        (
+            "NIC=4 pci=0000:0f:00.0 port=3 peer=L1.port4".into(),
+            "nic4: bad field port=3",
+        ),
+        ("NIC=1 pci=0000:0c:00.0".into(), "nic1 is listed twice"),
+        ("E_TOS".into(), "not KEY=value"),
+    ];
+    for (line, message) in cases {
+        let key = line.split('=').next().unwrap_or("");
+        let text = if key != "NIC" && good.contains(&format!("\n{key}=")) {
+            good.lines()
+                .map(|l| {
+                    if l.starts_with(&format!("{key}=")) {
+                        line.as_str()
+                    } else {
+                        l
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+                + "\n"
+        } else {
+            format!("{good}{line}\n")
+        };
+        fs::write(&conf, text).expect("write settings");
+        host.clear_calls();
+        for mode in [&[][..], &["--check"], &["--collect"]] {
+            let r = host.run(&script, mode, &[]);
+            r.expect(3);
+            assert!(r.stderr().contains(message), "{line}: {}", r.stderr());
+        }
+        assert!(host.calls().is_empty(), "{line}: {}", host.calls());
+        assert!(!canary.exists(), "{line}: the settings ran code");
+    }
+    let without_tos: String = good
+        .lines()
+        .filter(|l| !l.starts_with("E_TOS="))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    fs::write(&conf, without_tos).expect("write settings");
+    let r = host.run(&script, &[], &[]);
+    r.expect(3);
+    assert!(r.stderr().contains("E_TOS=(missing)"), "{}", r.stderr());
+    fs::remove_file(&conf).expect("rm");
+    let r = host.run(&script, &[], &[]);
+    r.expect(3);
+    assert!(
+        r.stderr().contains("not found or not readable"),
+        "{}",
+        r.stderr()
+    );
+    assert!(host.calls().is_empty());
+    fs::write(&conf, &good).expect("write settings");
     host.run(&script, &[], &[]).expect(0);
 }
 
@@ -807,7 +1070,7 @@ fn identity_by_netdev_and_rdma_device_is_cross_checked() {
         "netdev ens1f0np0, ens2f0np0, ens3f0np0  rdma-device mlx5_0, mlx5_3, mlx5_4",
         |s| s,
     );
-    host.run(&good.join("mlnx_qos.sh"), &[], &[]).expect(0);
+    host.run(&launcher(&good), &[], &[]).expect(0);
     let env = fs::read_to_string(good.join("nccl.env")).expect("nccl.env");
     assert!(
         env.contains("\nNCCL_IB_HCA==mlx5_0:1,mlx5_3:1,mlx5_4:1\n"),
@@ -818,7 +1081,7 @@ fn identity_by_netdev_and_rdma_device_is_cross_checked() {
         "netdev ens1f0np0, ens2f0np0, ens3f0np0  rdma-device mlx5_0, mlx5_4, mlx5_3",
         |s| s,
     );
-    let r = host.run(&swapped.join("mlnx_qos.sh"), &["--check"], &[]);
+    let r = host.run(&launcher(&swapped), &["--check"], &[]);
     r.expect(3);
     assert!(
         r.stderr()
@@ -845,8 +1108,12 @@ fn guessed_identity_fails_closed_with_advice() {
         "{}",
         r.stderr()
     );
-    let text = fs::read_to_string(&script).expect("script");
-    assert!(text.contains("WARNING: no identity is declared"));
+    let text = fs::read_to_string(script.with_file_name("fabricc-roce.conf")).expect("settings");
+    assert!(text.contains("WARNING: no identity is declared"), "{text}");
+    assert!(
+        text.contains("NIC=2 rdma-device=mlx5_1 guessed=1 port=1"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -865,7 +1132,7 @@ fn vfs_and_representors_are_refused() {
     // Declared by netdev, the representor is refused.
     let dir = scratch("vf-netdev");
     let by_netdev = build(&dir, "netdev pf0vf0rep, ens2f0np0, ens3f0np0", |s| s);
-    let r = host.run(&by_netdev.join("mlnx_qos.sh"), &["--dry-run"], &[]);
+    let r = host.run(&launcher(&by_netdev), &["--dry-run"], &[]);
     r.expect(3);
     assert!(
         r.stderr()
@@ -995,6 +1262,128 @@ fn collect_prints_the_state_as_json() {
     assert_eq!(doc["problems"], 1);
 }
 
+// ---- convergence (issue 33 item 1, for hosts) --------------------------------------------------
+
+/// A fake host's whole state, keyed by path below its root or state folder, with the fake
+/// mlx5's link-flap counter (history, not state) set to 0.
+fn state_of(host: &Host) -> BTreeMap<String, Vec<u8>> {
+    host.snapshot()
+        .into_iter()
+        .map(|(p, bytes)| {
+            let key = p
+                .strip_prefix(&host.root)
+                .map(|r| format!("root/{}", r.display()))
+                .or_else(|_| {
+                    p.strip_prefix(&host.state)
+                        .map(|r| format!("state/{}", r.display()))
+                })
+                .expect("below the host");
+            let bytes = if key.starts_with("state/mlnx_qos.") && key.ends_with(".json") {
+                let mut v: serde_json::Value = serde_json::from_slice(&bytes).expect("json");
+                v["flaps"] = serde_json::json!(0);
+                serde_json::to_vec(&v).expect("json")
+            } else {
+                bytes
+            };
+            (key, bytes)
+        })
+        .collect()
+}
+
+/// The convergence contract for hosts: applying build N+1's settings to a host that runs build
+/// N's leaves exactly the state a fresh apply of N+1 to the firmware defaults leaves (the fake
+/// mlx5 and sysfs state, whole), for every ordered pair of five fabrics that differ by one
+/// change each (DSCP move, priority move, ETS share and CNP DSCP, a class added: from and to
+/// the base, and two changes in a row); and a NIC
+/// the fabric does not list keeps the QoS someone else gave it. The fakes are the apply model:
+/// `tests/host_fakes/README.md` gives the driver source each rule follows.
+#[test]
+fn every_settings_change_converges_to_a_fresh_apply() {
+    type Edit = fn(String) -> String;
+    let variants: [(&str, Edit); 5] = [
+        ("base", |s| s),
+        ("dscp-move", |s| {
+            s.replace("class roce { dscp 26 ", "class roce { dscp 24 ")
+        }),
+        ("priority-move", |s| {
+            s.replace("dscp 26  priority 3", "dscp 26  priority 4")
+        }),
+        ("ets-and-cnp", |s| {
+            s.replace("bandwidth 60%", "bandwidth 70%")
+                .replace("bandwidth 40%", "bandwidth 30%")
+                .replace("class cnp  { dscp 48", "class cnp  { dscp 46")
+        }),
+        ("class-added", |s| {
+            s.replace("bandwidth 60%", "bandwidth 50%")
+                .replace("bandwidth 40%", "bandwidth 30%")
+                .replace(
+                    "  class bulk",
+                    "  class storage { dscp 34  priority 4  lossless  bandwidth 20% }\n  class bulk",
+                )
+        }),
+    ];
+    let dir = scratch("converge");
+    let launchers: Vec<PathBuf> = variants
+        .iter()
+        .map(|(name, edit)| launcher(&build(&dir.join(name), BY_PCI, edit)))
+        .collect();
+    // A fake host with a fourth NIC the fabric does not list, given QoS of its own.
+    let seeded = |name: &str| {
+        let host = Host::new(&scratch(name), Branch::Ofed);
+        host.add_nic("0000:0f:00.0", "ens4f0np0", "mlx5_5", Branch::Ofed);
+        host.mlnx_qos(&["-i", "ens4f0np0", "--trust", "dscp"]);
+        host.mlnx_qos(&["-i", "ens4f0np0", "--pfc", "0,1,0,0,0,0,0,0"]);
+        host
+    };
+    let foreign = |h: &Host| h.qos_state("ens4f0np0");
+    let fresh: Vec<BTreeMap<String, Vec<u8>>> = launchers
+        .iter()
+        .map(|l| {
+            let h = seeded("converge-fresh");
+            let before = foreign(&h);
+            h.run(l, &[], &[]).expect(0);
+            assert_eq!(foreign(&h), before, "the foreign NIC is untouched");
+            state_of(&h)
+        })
+        .collect();
+    let mut pairs = 0;
+    for (i, older) in launchers.iter().enumerate() {
+        for (j, newer) in launchers.iter().enumerate() {
+            // From and to the base fabric, and two changes in a row: every kind of change in
+            // both directions (all 20 ordered pairs take minutes on the python fakes).
+            if i == j || !(i == 0 || j == 0 || (i, j) == (1, 2) || (i, j) == (4, 3)) {
+                continue;
+            }
+            let h = seeded("converge-pair");
+            let before = foreign(&h);
+            h.run(older, &[], &[]).expect(0);
+            h.run(newer, &[], &[]).expect(0);
+            assert_eq!(
+                foreign(&h),
+                before,
+                "{} -> {}: foreign NIC",
+                variants[i].0,
+                variants[j].0
+            );
+            let got = state_of(&h);
+            let differ: Vec<&String> = got
+                .keys()
+                .chain(fresh[j].keys())
+                .filter(|k| got.get(*k) != fresh[j].get(*k))
+                .collect();
+            assert!(
+                differ.is_empty(),
+                "{} -> {}: differs from a fresh apply of {}: {differ:#?}",
+                variants[i].0,
+                variants[j].0,
+                variants[j].0
+            );
+            pairs += 1;
+        }
+    }
+    assert_eq!(pairs, 10);
+}
+
 // ---- the commands themselves -------------------------------------------------------------------
 
 /// Every `mlnx_qos` call a full apply made (from firmware defaults, on both branches) is one
@@ -1065,7 +1454,13 @@ fn each_emitted_option_form_is_accepted_by_the_tool() {
 
 #[test]
 fn generated_files_pass_bash_n_and_shellcheck() {
-    let (script, _) = setup("lint", Branch::Ofed, BY_PCI);
+    let (launcher, _) = setup("lint", Branch::Ofed, BY_PCI);
+    let script = launcher
+        .parent()
+        .and_then(Path::parent)
+        .and_then(Path::parent)
+        .expect("output folder")
+        .join("programs/host/mlnx_qos.sh");
     let o = Command::new("bash")
         .arg("-n")
         .arg(&script)
@@ -1167,7 +1562,7 @@ fn bond_script_creates_the_bond_once_and_checks_it() {
     // RoCE LAG formed: the two RDMA devices become mlx5_bond_0 below the first port's PCI
     // function, and the second port's function has none. The NIC script (re-run at boot)
     // still finds both ports and gives the second the bond's RDMA device.
-    let qos = hosts.join("mlnx_qos.sh");
+    let qos = launcher(&hosts);
     host.run(&qos, &[], &[]).expect(0);
     host.lag(
         "0000:0c:00.0",

@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::validate::{validate_mlnx_qos, validate_sonic};
+use crate::validate::{mlnx_qos_with_settings, validate_mlnx_qos, validate_sonic};
 use fabricc::render::sonic;
 use fabricc::render::*;
 
@@ -356,13 +356,31 @@ fn host() -> HostContext {
     }
 }
 
-/// The host's NIC script among its files.
-fn script(artifacts: &[Artifact]) -> &str {
-    &artifacts
+/// The mlx5 program (issue 36 item 2: one for every mlx5 host, `programs/host/mlnx_qos.sh`)
+/// and the host's settings among its files.
+fn program_and_settings(artifacts: &[Artifact]) -> (String, String) {
+    let programs = render_host_programs(&templates(), [&host()]).expect("programs render");
+    assert_eq!(programs.len(), 1);
+    assert_eq!(programs[0].path, "programs/host/mlnx_qos.sh");
+    let settings = artifacts
         .iter()
-        .find(|a| a.path.ends_with("/mlnx_qos.sh"))
-        .expect("mlnx_qos.sh")
+        .find(|a| a.path.ends_with("/fabricc-roce.conf"))
+        .expect("fabricc-roce.conf")
         .contents
+        .clone();
+    (programs[0].contents.clone(), settings)
+}
+
+/// What the host runs: the mlx5 program with the host's settings put in, then the settings
+/// as comments (still valid bash).
+fn script(artifacts: &[Artifact]) -> String {
+    let (program, settings) = program_and_settings(artifacts);
+    let mut s = mlnx_qos_with_settings(&program, &settings);
+    s.push_str("\n# The host's settings:\n");
+    for l in settings.lines() {
+        s.push_str(&format!("# {l}\n"));
+    }
+    s
 }
 
 // ---- golden files -----------------------------------------------------------------------
@@ -475,13 +493,14 @@ fn golden_switch_outputs() {
 
 #[test]
 fn golden_host_script() {
-    let artifacts = render_host(&templates(), &host()).expect("host renders");
+    let mut artifacts = render_host(&templates(), &host()).expect("host renders");
     assert_eq!(artifacts.len(), 4);
     for a in &artifacts {
         assert!(a.path.starts_with("hosts/gpu001/"), "{}", a.path);
         assert!(a.contents.ends_with('\n'), "{}", a.path);
         assert_eq!(a.target, "host");
     }
+    artifacts.extend(render_host_programs(&templates(), [&host()]).expect("programs"));
     check_golden("host", &artifacts);
 }
 
@@ -504,19 +523,22 @@ fn golden_dcbnl_host_scripts() {
         (NicDriver::Ice, "ice_qos.sh"),
         (NicDriver::Dcb, "dcb_qos.sh"),
     ] {
-        let artifacts = render_host(&templates(), &dcbnl_host(driver)).expect("host renders");
+        let mut artifacts = render_host(&templates(), &dcbnl_host(driver)).expect("host renders");
+        artifacts
+            .extend(render_host_programs(&templates(), [&dcbnl_host(driver)]).expect("programs"));
         let mut names: Vec<String> = artifacts.iter().map(|a| a.path.clone()).collect();
         names.sort();
         let mut want = vec![
             "hosts/gpu001/99-fabricc-roce.rules".to_string(),
-            format!("hosts/gpu001/{script}"),
+            "hosts/gpu001/fabricc-roce.conf".to_string(),
             "hosts/gpu001/fabricc-roce.service".to_string(),
             "hosts/gpu001/nccl.env".to_string(),
+            format!("programs/host/{script}"),
         ];
         want.sort();
         assert_eq!(
             names, want,
-            "{driver:?}: its own script and the shared files, never mlnx_qos.sh"
+            "{driver:?}: its own program and the shared files, never mlnx_qos.sh"
         );
         check_golden(&format!("host-{}", driver.as_str()), &artifacts);
     }
@@ -679,12 +701,12 @@ fn host_script_passes_mlnx_qos_rules() {
         paths,
         [
             "hosts/gpu001/99-fabricc-roce.rules",
+            "hosts/gpu001/fabricc-roce.conf",
             "hosts/gpu001/fabricc-roce.service",
-            "hosts/gpu001/mlnx_qos.sh",
             "hosts/gpu001/nccl.env",
         ]
     );
-    let script = script(&a);
+    let script = &script(&a);
     let errs = validate_mlnx_qos(script);
     assert!(errs.is_empty(), "{errs:#?}");
     assert!(script.starts_with("#!/bin/bash\n"));
@@ -699,10 +721,8 @@ fn host_script_passes_mlnx_qos_rules() {
         assert!(!script.contains(gone), "{gone}");
     }
     // H4: the declared identity of nic1, the guess for nic2 and the warning about it.
-    assert!(script.contains(
-        "D_NETDEV[1]=\"ens1f0np0\"; D_RDMA[1]=\"\"; D_PCI[1]=\"0000:3b:00.0\"; D_PORT[1]=1; D_GUESSED[1]=0"
-    ));
-    assert!(script.contains("D_RDMA[2]=\"mlx5_1\"; D_PCI[2]=\"\"; D_PORT[2]=1; D_GUESSED[2]=1"));
+    assert!(script.contains("# NIC=1 netdev=ens1f0np0 pci=0000:3b:00.0 port=1 peer="));
+    assert!(script.contains("# NIC=2 rdma-device=mlx5_1 guessed=1 port=1 peer="));
     assert!(script.contains("WARNING: no identity is declared for some NICs"));
 }
 
@@ -955,10 +975,14 @@ fn host_script_dry_run_fails_where_a_real_run_would() {
     let dir = std::env::temp_dir().join(format!("fabricc-dry-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("root")).expect("tmp dir");
     let path = dir.join("mlnx_qos.sh");
-    std::fs::write(&path, script(&a)).expect("write script");
+    let (program, settings) = program_and_settings(&a);
+    std::fs::write(&path, program).expect("write program");
+    std::fs::write(dir.join("fabricc-roce.conf"), settings).expect("write settings");
     let run = |arg: &str| {
         std::process::Command::new("bash")
             .arg(&path)
+            .arg("--settings")
+            .arg(dir.join("fabricc-roce.conf"))
             .arg(arg)
             .env("FABRICC_SYSROOT", dir.join("root"))
             .output()
@@ -1111,7 +1135,8 @@ fn render_all_is_sorted_by_path() {
     let mut sorted = paths.clone();
     sorted.sort_unstable();
     assert_eq!(paths, sorted);
-    assert_eq!(all.len(), 13);
+    // The switches' files (EOS with its ports.cfg), the host's 4 files and its driver's program.
+    assert_eq!(all.len(), 14);
     assert_eq!(paths[0], "hosts/gpu001/99-fabricc-roce.rules");
 }
 

@@ -682,6 +682,37 @@ pub fn validate_sonic(doc: &Value) -> Vec<String> {
 }
 
 /// Check every `mlnx_qos` invocation of a host script (backslash continuations joined).
+/// The mlx5 program with one host's settings put in (issue 36 item 2): every `$E_NAME` the
+/// settings give replaced by its value, and the DSCP map call's argument array by the 64
+/// `--dscp2prio set,D,P` it holds, so [`validate_mlnx_qos`] sees the calls the host runs.
+pub fn mlnx_qos_with_settings(program: &str, settings: &str) -> String {
+    let mut text = program.to_string();
+    let values: Vec<(&str, &str)> = settings
+        .lines()
+        .filter(|l| l.starts_with("E_"))
+        .filter_map(|l| l.split_once('='))
+        .collect();
+    // Longest names first, so `$E_TOS` never eats a part of a longer name.
+    let mut sorted = values.clone();
+    sorted.sort_by_key(|(k, _)| std::cmp::Reverse(k.len()));
+    for (k, v) in &sorted {
+        text = text.replace(&format!("\"${k}\""), v);
+    }
+    let map = values
+        .iter()
+        .find(|(k, _)| *k == "E_DSCP2PRIO")
+        .map_or("", |(_, v)| v);
+    let sets: Vec<String> = map
+        .split(',')
+        .enumerate()
+        .map(|(d, p)| format!("--dscp2prio set,{d},{p}"))
+        .collect();
+    text.replace(
+        "run mlnx_qos -i \"$1\" \"${args[@]}\"",
+        &format!("run mlnx_qos -i \"$1\" {}", sets.join(" ")),
+    )
+}
+
 pub fn validate_mlnx_qos(script: &str) -> Vec<String> {
     let mut errs = Vec::new();
     let mut joined = Vec::new();

@@ -12,7 +12,7 @@
 # Each bond joins the two ports of one NIC. mlx5 forms RoCE LAG when both ports of one
 # ConnectX are enslaved to one bond in mode 802.3ad, active-backup or balance-xor (NVIDIA
 # MLNX_OFED User Manual, "RoCE LAG"); the two RDMA devices then become one, mlx5_bond_N,
-# so nccl.env names no exact NCCL_IB_HCA. Run mlnx_qos.sh first: it sets QoS on each port
+# so nccl.env names no exact NCCL_IB_HCA. Run fabricc-roce (mlnx_qos.sh) first: it sets QoS on each port
 # while the ports still have their own RDMA devices. Bond modes and options: Linux
 # Documentation/networking/bonding.rst (miimon, lacp_rate, xmit_hash_policy).
 # 802.3ad needs the ToR pair to run one LAG over the two ports (MLAG, vPC, ESI-LAG):

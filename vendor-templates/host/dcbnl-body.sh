@@ -1,62 +1,129 @@
-# ---- The fabric's intent, the same for every NIC of this host ----------------------------
-# Netdev MTU: RoCE MTU 4096 + headers gives active_mtu 4096.
-E_MTU={{ device.dcb.mtu }}
-# DSCP -> priority, all 64 entries (index = DSCP), the map the switches use.
-E_DSCP2PRIO={{ device.dcb.dscp2prio }}
-# PFC per priority (on: {{ device.dcb.pfc_priorities }}); priority -> TC ({{ device.dcb.tc_plan }}); TSA
-# and ETS share per TC. In `dcb … show` form.
-E_PFC="{{ device.dcb.pfc }}"
-E_PRIO_TC="{{ device.dcb.prio_tc }}"
-E_TC_TSA="{{ device.dcb.tc_tsa }}"
-E_TC_BW="{{ device.dcb.tc_bw }}"
-# RDMA-CM (kernel configfs rdma_cm): RoCE v2 and the ToS of the RoCE class{% if device.nccl.tc %} ({{ device.nccl.tc.class }}: DSCP {{ device.nccl.tc.dscp }} << 2 | ECT(0), priority {{ device.nccl.tc.priority }}){% endif %}.
-E_ROCE_MODE="RoCE v2"
-E_TOS={{ device.dcb.tos }}
-# CNPs: DSCP and 802.1p priority, the switches' CNP class; DCQCN classes on priorities {{ device.dcb.dcqcn_priorities }}.
-E_CNP_DSCP={{ device.dcb.cnp_dscp }}
-E_CNP_PRIO={{ device.dcb.cnp_priority }}
-
-# ---- NICs, in NIC (= rail) order: declared netdev, RDMA device, PCI address ("": found on
-# the host), RDMA port, the switch port at the other end -----------------------------------
-NICS=()
-declare -A D_NETDEV D_RDMA D_PCI D_PORT D_PEER
-{%- for nic in device.nics %}
-# {{ nic.name }} -> {{ nic.peer }}; declared: {{ nic.declared }}
-NICS+=({{ nic.index }}); D_NETDEV[{{ nic.index }}]="{{ nic.netdev }}"; D_RDMA[{{ nic.index }}]="{{ nic.rdma_device }}"; D_PCI[{{ nic.index }}]="{{ nic.pci }}"; D_PORT[{{ nic.index }}]={{ nic.port }}; D_PEER[{{ nic.index }}]={{ nic.peer }}
-{%- endfor %}
+{% raw %}
+# ---- The settings every DCBNL driver reads, and the form of each (bash regular expressions;
+# `dcb … show` forms) ------------------------------------------------------------------------
+FORM[E_MTU]='^[0-9]{2,4}$'
+FORM[E_DSCP2PRIO]='^([0-7],){63}[0-7]$'
+FORM[E_PFC]='^([0-7]:(on|off) ){7}7:(on|off)$'
+FORM[E_PRIO_TC]='^([0-7]:[0-7] ){7}7:[0-7]$'
+FORM[E_TC_TSA]='^([0-7]:(ets|strict) ){7}7:(ets|strict)$'
+FORM[E_TC_BW]='^([0-7]:[0-9]{1,3} ){7}7:[0-9]{1,3}$'
+FORM[E_ROCE_MODE]='^RoCE v2$'
+FORM[E_TOS]='^[0-9]{1,3}$'
+FORM[E_CNP_DSCP]='^[0-9]{1,2}$'
+FORM[E_CNP_PRIO]='^[0-7]$'
 
 # ---- The commands that set each group of settings (absolute values) ----------------------
 set_mtu() {
-  run ip link set dev "$1" mtu {{ device.dcb.mtu }}
+  run ip link set dev "$1" mtu "$E_MTU"
 }
 # The whole map in one call: `replace` adds the missing entries and removes every other
 # priority of the DSCPs it names, and it names all 64, so no entry of an earlier map survives.
 set_dscp2prio() {
-  run dcb app replace dev "$1" dscp-prio \
-{%- for line in device.dcb.dscp_prio_lines %}
-    {{ line }}{% if not loop.last %} \{% endif %}
-{%- endfor %}
+  local -a map args=()
+  local d
+  IFS=, read -r -a map <<< "$E_DSCP2PRIO"
+  for ((d = 0; d < 64; d++)); do args+=("$d:${map[$d]}"); done
+  run dcb app replace dev "$1" dscp-prio "${args[@]}"
 }
 set_pfc() {
-  run dcb pfc set dev "$1" prio-pfc {{ device.dcb.pfc }}
+  local -a pfc
+  read -r -a pfc <<< "$E_PFC"
+  run dcb pfc set dev "$1" prio-pfc "${pfc[@]}"
 }
 # prio-tc, tc-tsa and tc-bw in one call: `dcb ets set` checks that the bandwidths sum to 100.
 set_ets() {
-  run dcb ets set dev "$1" prio-tc {{ device.dcb.prio_tc }} tc-tsa {{ device.dcb.tc_tsa }} tc-bw {{ device.dcb.tc_bw }}
+  local -a tc tsa bw
+  read -r -a tc <<< "$E_PRIO_TC"
+  read -r -a tsa <<< "$E_TC_TSA"
+  read -r -a bw <<< "$E_TC_BW"
+  run dcb ets set dev "$1" prio-tc "${tc[@]}" tc-tsa "${tsa[@]}" tc-bw "${bw[@]}"
 }
-{% raw %}
-# ---- Everything below is the same for every host and every DCBNL driver -------------------
+
+# ---- The host's settings: data, never code ------------------------------------------------
+# load_settings: read the settings file (fabricc's hosts/<host>/fabricc-roce.conf) as
+# `KEY=value` lines and `#` comments, without sourcing it. A key this program does not know, a
+# value with a character outside [A-Za-z0-9_.:,= -], a value of the wrong form, a missing
+# key, or settings for another driver stop the run (exit 3) before any NIC is read.
+HOST=fabricc-roce
+FABRIC=""
+NICS=()
+declare -A D_NETDEV D_RDMA D_PCI D_PORT D_GUESSED D_PEER D_LAG
+settings_error() {
+  echo "$HOST: settings $SETTINGS: $*" >&2
+  exit 3
+}
+settings_nic() {
+  local n=$1 i kv k v
+  local -a w
+  read -r -a w <<< "$2"
+  i=${w[0]:-}
+  [[ "$i" =~ ^[1-9][0-9]{0,3}$ ]] || settings_error "line $n: NIC=$2 does not start with the NIC's number"
+  [ -z "${D_PORT[$i]:-}" ] || settings_error "line $n: nic$i is listed twice"
+  NICS+=("$i")
+  D_NETDEV[$i]=""; D_RDMA[$i]=""; D_PCI[$i]=""; D_PORT[$i]=1; D_GUESSED[$i]=0; D_PEER[$i]=""
+  for kv in "${w[@]:1}"; do
+    k=${kv%%=*}
+    v=${kv#*=}
+    case "$k" in
+      netdev) [[ "$v" =~ ^[A-Za-z0-9_.-]{1,15}$ ]] && D_NETDEV[$i]=$v ;;
+      rdma-device) [[ "$v" =~ ^[A-Za-z0-9_.-]{1,64}$ ]] && D_RDMA[$i]=$v ;;
+      pci) [[ "$v" =~ ^[0-9a-fA-F:.]{1,16}$ ]] && D_PCI[$i]=$v ;;
+      port) [[ "$v" =~ ^[12]$ ]] && D_PORT[$i]=$v ;;
+      guessed) [[ "$v" =~ ^[01]$ ]] && D_GUESSED[$i]=$v ;;
+      peer) [[ "$v" =~ ^[A-Za-z0-9_.:-]{1,128}$ ]] && D_PEER[$i]=$v ;;
+      *) false ;;
+    esac || settings_error "line $n: nic$i: bad field $kv"
+  done
+  [ -n "${D_NETDEV[$i]}${D_RDMA[$i]}${D_PCI[$i]}" ] || settings_error "line $n: nic$i has no netdev, rdma-device or pci"
+}
+load_settings() {
+  local line key val n=0 v
+  [ -r "$SETTINGS" ] || settings_error "not found or not readable (--settings FILE; default /etc/fabricc/fabricc-roce.conf)"
+  while IFS= read -r line || [ -n "$line" ]; do
+    n=$((n + 1))
+    case "$line" in '' | '#'*) continue ;; esac
+    key=${line%%=*}
+    val=${line#*=}
+    [ "$key" != "$line" ] || settings_error "line $n: not KEY=value"
+    [[ "$val" =~ ^[A-Za-z0-9_.:,=\ -]*$ ]] || settings_error "line $n: $key: a character outside [A-Za-z0-9_.:,= -]"
+    case "$key" in
+      FORMAT) [ "$val" = fabricc-roce-1 ] || settings_error "line $n: format $val; this program reads fabricc-roce-1" ;;
+      HOST) [[ "$val" =~ ^[A-Za-z_][A-Za-z0-9_.-]{0,127}$ ]] || settings_error "line $n: bad host name"; HOST=$val ;;
+      FABRIC) FABRIC=$val ;;
+      DRIVER) [ "$val" = "$DRIVER" ] || settings_error "line $n: these are settings for driver $val; this program ($0) is for $DRIVER" ;;
+      NIC) settings_nic "$n" "$val" ;;
+      LAG)
+        [[ "$val" =~ ^([1-9][0-9]{0,3}):([1-9][0-9]{0,3})$ ]] || settings_error "line $n: LAG=$val is not PORT:FIRST"
+        D_LAG[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]} ;;
+      *)
+        [ -n "${FORM[$key]:-}" ] || settings_error "line $n: unknown key $key"
+        printf -v "$key" '%s' "$val" ;;
+    esac
+  done < "$SETTINGS"
+  for key in "${!FORM[@]}"; do
+    v=${!key:-}
+    [[ "$v" =~ ${FORM[$key]} ]] || settings_error "$key=${v:-(missing)} is not of the form ${FORM[$key]}"
+  done
+  [ "${#NICS[@]}" -gt 0 ] || settings_error "no NIC= line"
+}
+# ---- Runtime, the same for every DCBNL driver -----------------------------------------------
 R="${FABRICC_SYSROOT:-}"
 SYS="$R/sys"
 LOCK="$R/run/lock/fabricc-roce.lock"
 CM="$SYS/kernel/config/rdma_cm"
 
 usage() {
-  echo "usage: $0 [--check | --dry-run | --collect] [--force]" >&2
+  echo "usage: $0 [--settings FILE] [--check | --dry-run | --collect] [--force | --when-idle[=SECONDS]]" >&2
 }
 
 MODE=apply
+SETTINGS=/etc/fabricc/fabricc-roce.conf
 FORCE=0
+# --when-idle: seconds to wait for a busy NIC's queue pairs to reach zero (0: do not wait).
+WHEN_IDLE=0
+# How often --when-idle counts the queue pairs again (seconds; the tests set 0).
+IDLE_POLL=${FABRICC_IDLE_POLL:-5}
+PENDING="$R/run/fabricc/roce.pending"
 modes=0
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -64,12 +131,23 @@ while [ $# -gt 0 ]; do
     -n|--dry-run) MODE=dry-run; modes=$((modes + 1)) ;;
     --collect) MODE=collect; modes=$((modes + 1)) ;;
     --force) FORCE=1 ;;
+    --settings)
+      [ $# -ge 2 ] || { usage; exit 2; }
+      SETTINGS=$2
+      shift ;;
+    --settings=*) SETTINGS=${1#*=} ;;
+    --when-idle) WHEN_IDLE=900 ;;
+    --when-idle=*)
+      WHEN_IDLE=${1#*=}
+      if ! [[ "$WHEN_IDLE" =~ ^[0-9]{1,6}$ ]]; then usage; exit 2; fi ;;
     -h|--help) usage; exit 0 ;;
     *) usage; exit 2 ;;
   esac
   shift
 done
 if [ "$modes" -gt 1 ]; then usage; exit 2; fi
+if [ "$FORCE" = 1 ] && [ "$WHEN_IDLE" != 0 ]; then usage; exit 2; fi
+load_settings
 
 declare -A NET RDEV PCI BRANCH ST
 PROBLEMS=0
@@ -293,9 +371,73 @@ read_state() {
     ST[$i.roce_tos]=$(value_of "$d/ports/$p/default_roce_tos")
   fi
   driver_read "$i"
-  # User queue pairs: every QP but the kernel's GSI/SMI ones.
-  ST[$i.qps]=$(rdma res show qp link "$rdev/$p" 2>/dev/null |
-    awk '/ lqpn / && !/ type (GSI|SMI) / { n++ } END { print n + 0 }')
+  count_qps "$i"
+}
+
+# count_qps NIC: the NIC's user queue pairs (every QP but the kernel's GSI/SMI ones) into
+# ST[NIC.qps]. When `rdma res` is missing or fails, the count is "-" and ST[NIC.qps_error]
+# says why: the busy guard then counts the NIC as busy (it fails closed).
+count_qps() {
+  local i=$1 out
+  ST[$i.qps_error]=""
+  if ! command -v rdma >/dev/null 2>&1; then
+    ST[$i.qps]=-
+    ST[$i.qps_error]="rdma (iproute2) not found in PATH"
+    return 0
+  fi
+  if ! out=$(rdma res show qp link "${RDEV[$i]}/${D_PORT[$i]}" 2>&1); then
+    ST[$i.qps]=-
+    ST[$i.qps_error]="\`rdma res show qp link ${RDEV[$i]}/${D_PORT[$i]}\` failed: $(printf '%s\n' "$out" | head -n 1)"
+    return 0
+  fi
+  ST[$i.qps]=$(printf '%s\n' "$out" | awk '/ lqpn / && !/ type (GSI|SMI) / { n++ } END { print n + 0 }')
+}
+
+# busy NIC: whether a change of the NIC must wait (active user queue pairs, or a count that
+# cannot be made); the reason goes to BUSY[NIC].
+busy() {
+  local i=$1
+  BUSY[$i]=""
+  if [ "${ST[$i.qps]}" = - ]; then
+    BUSY[$i]="its RDMA queue pairs cannot be counted (${ST[$i.qps_error]}), so it counts as busy"
+  elif [ "${ST[$i.qps]}" -gt 0 ]; then
+    BUSY[$i]="has ${ST[$i.qps]} active RDMA queue pair(s)"
+  fi
+  [ -n "${BUSY[$i]}" ]
+}
+
+# wait_idle: count the busy NICs' queue pairs again every IDLE_POLL seconds until none is
+# busy or WHEN_IDLE seconds have passed; leaves the number still busy in NBUSY.
+wait_idle() {
+  local i deadline=$((SECONDS + WHEN_IDLE))
+  note "waiting up to ${WHEN_IDLE}s for $NBUSY busy NIC(s) to have no RDMA queue pairs"
+  while :; do
+    NBUSY=0
+    for i in "${NICS[@]}"; do
+      [ -n "${BUSY[$i]:-}" ] || continue
+      count_qps "$i"
+      busy "$i" && NBUSY=$((NBUSY + 1))
+    done
+    [ "$NBUSY" -gt 0 ] && [ "$SECONDS" -lt "$deadline" ] || return 0
+    sleep "$IDLE_POLL"
+  done
+}
+
+# record_pending: write the pending record (/run/fabricc/roce.pending; /run is emptied at
+# boot, when no job runs and the unit applies everything): which NICs wait and why.
+record_pending() {
+  local i d
+  d=$(dirname "$PENDING")
+  mkdir -p "$d" 2>/dev/null || true
+  {
+    echo "# $HOST: changed intent not applied, NIC busy; recorded $(date -u +%Y-%m-%dT%H:%M:%SZ 2>/dev/null)"
+    echo "# apply: $0 --when-idle[=SECONDS] (after draining the node) or --force; the next run that"
+    echo "# leaves every NIC in the intended state removes this file."
+    for i in "${NICS[@]}"; do
+      [ -n "${BUSY[$i]:-}" ] || continue
+      echo "nic$i ${NET[$i]} ${RDEV[$i]}: ${BUSY[$i]}; differs in:$(printf '%s\n' "${DRIFT[$i]}" | awk '{printf " %s", $1}')"
+    done
+  } > "$PENDING" 2>/dev/null || note "cannot write the pending record $(shown "$PENDING")"
 }
 
 # The settings of a NIC that differ from the intent: "setting expected actual" lines, the
@@ -453,7 +595,7 @@ if [ "$(id -u 2>/dev/null)" != 0 ]; then
   [ "$MODE" = collect ] && collect
   exit 3
 fi
-for t in dcb:iproute2 ip:iproute2 rdma:iproute2 flock:util-linux logger:util-linux \
+for t in dcb:iproute2 ip:iproute2 flock:util-linux logger:util-linux \
   readlink:coreutils awk:awk $DRIVER_TOOLS; do
   command -v "${t%%:*}" >/dev/null 2>&1 || problem "${t%%:*} not found in PATH (package ${t#*:})"
 done
@@ -505,21 +647,18 @@ if [ "$PROBLEMS" -gt 0 ]; then
   exit 3
 fi
 
-declare -A DRIFT
+declare -A DRIFT BUSY
 changes=0
+NBUSY=0
 for i in "${NICS[@]}"; do
   DRIFT[$i]=$(drift "$i")
   if [ -n "${DRIFT[$i]}" ]; then
     changes=$((changes + 1))
-    if [ "$MODE" != check ] && [ "${ST[$i.qps]}" -gt 0 ] && [ "$FORCE" != 1 ]; then
-      problem "nic$i: ${NET[$i]} needs changes (may flap the link) and has ${ST[$i.qps]} active RDMA queue pair(s); stop the jobs first, or use --force"
+    if [ "$MODE" != check ] && [ "$FORCE" != 1 ] && busy "$i"; then
+      NBUSY=$((NBUSY + 1))
     fi
   fi
 done
-if [ "$PROBLEMS" -gt 0 ]; then
-  note "$PROBLEMS preflight problem(s); nothing was changed"
-  exit 3
-fi
 
 # The drift rows: NIC NETDEV RDMA SETTING EXPECTED ACTUAL.
 print_drift() {
@@ -530,6 +669,11 @@ print_drift() {
 }
 
 if [ "$MODE" = check ]; then
+  if [ -f "$PENDING" ]; then
+    echo "# pending: changed intent not applied, NIC busy ($(shown "$PENDING")):"
+    sed 's/^/#   /' "$PENDING" 2>/dev/null | grep -v '^#   #' || true
+    note "pending: changed intent not applied, NIC busy"
+  fi
   echo "# $HOST: NIC NETDEV RDMA SETTING EXPECTED ACTUAL"
   for i in "${NICS[@]}"; do
     echo "# nic$i ${NET[$i]} ${RDEV[$i]} ${PCI[$i]} driver $DRIVER (${BRANCH[$i]})"
@@ -544,14 +688,37 @@ if [ "$MODE" = check ]; then
   exit 0
 fi
 
+# ---- The busy guard: a NIC that needs a change (which may flap its link) waits while it has
+# user RDMA queue pairs, or while they cannot be counted; exit 4, which the unit does not retry.
+if [ "$NBUSY" -gt 0 ] && [ "$MODE" = apply ] && [ "$WHEN_IDLE" -gt 0 ]; then
+  wait_idle
+fi
+for i in "${NICS[@]}"; do
+  if [ -n "${BUSY[$i]:-}" ]; then
+    note "busy: nic$i ${NET[$i]} needs changes (may flap the link) and ${BUSY[$i]}"
+  fi
+done
+
 if [ "$MODE" = dry-run ]; then
   for i in "${NICS[@]}"; do
     echo "# nic$i ${NET[$i]} ${RDEV[$i]} ${PCI[$i]} driver $DRIVER (${BRANCH[$i]})"
     apply_nic "$i" "${DRIFT[$i]}"
   done
+  if [ "$NBUSY" -gt 0 ]; then
+    echo "# dry run for $HOST: $changes NIC(s) would change, $NBUSY busy: a real run would refuse (exit 4) without --when-idle or --force; nothing was changed"
+    exit 4
+  fi
   echo "# dry run for $HOST: $changes NIC(s) would change; nothing was changed"
   exit 0
 fi
+
+if [ "$NBUSY" -gt 0 ]; then
+  record_pending
+  note "$NBUSY NIC(s) busy: the changed intent is not applied and nothing was changed; recorded in $(shown "$PENDING") (--check shows it). Drain the node, then run with --when-idle[=SECONDS], or --force"
+  log "pending: $NBUSY NIC(s) busy, changed intent not applied"
+  exit 4
+fi
+rm -f "$PENDING" 2>/dev/null || true
 
 # ---- Apply: only the groups that differ, NIC by NIC; then read everything back -----------
 failed=0
