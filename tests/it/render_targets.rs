@@ -609,19 +609,23 @@ fn sonic_output_has_the_lossless_pieces() {
     );
     assert_eq!(
         get("QUEUE", "Ethernet24|3", "wred_profile").as_deref(),
-        Some("ECN_299904_3000000_20")
+        Some("FABRICC_ECN_Q3_Ethernet24")
     );
     assert_eq!(
         get("QUEUE", "Ethernet0|3", "wred_profile").as_deref(),
-        Some("ECN_149952_1499904_100")
+        Some("FABRICC_ECN_Q3")
     );
     assert_eq!(
-        get("WRED_PROFILE", "ECN_149952_1499904_100", "ecn").as_deref(),
+        get("WRED_PROFILE", "FABRICC_ECN_Q3", "green_min_threshold").as_deref(),
+        Some("149952")
+    );
+    assert_eq!(
+        get("WRED_PROFILE", "FABRICC_ECN_Q3", "ecn").as_deref(),
         Some("ecn_all")
     );
     assert_eq!(
         get("QUEUE", "Ethernet0|6", "scheduler").as_deref(),
-        Some("STRICT")
+        Some("FABRICC_Q6")
     );
     assert_eq!(
         get("PFC_WD", "GLOBAL", "POLL_INTERVAL").as_deref(),
@@ -1096,7 +1100,8 @@ fn render_all_is_sorted_by_path() {
     let mut sorted = paths.clone();
     sorted.sort_unstable();
     assert_eq!(paths, sorted);
-    assert_eq!(all.len(), 12);
+    // SONiC: the fragment and fabricc-device.json, and the program (apply.sh, README.md) once.
+    assert_eq!(all.len(), 13);
     assert_eq!(paths[0], "hosts/gpu001/99-fabricc-roce.rules");
 }
 
