@@ -105,6 +105,44 @@ impl Sku {
     }
 }
 
+/// FAB950's help: the one-line migration for a SONiC model written before platforms were
+/// required (G3): the catalogue's SONiC platform whose name is closest to the model's (a
+/// model named `sn5400` is most likely an `nvidia-sn5400`), and the list to choose from.
+fn platform_help(model: &SwitchModel) -> String {
+    let candidates: Vec<&crate::catalogue::Platform> = crate::catalogue::catalogue()
+        .switches
+        .iter()
+        .filter(|p| {
+            p.sonic.is_some()
+                && p.asic_family()
+                    .is_some_and(|f| f.is_spectrum() || f.is_broadcom_xgs())
+        })
+        .collect();
+    let best = candidates
+        .iter()
+        .map(|p| {
+            (
+                strsim::jaro_winkler(&model.name, &p.model.to_lowercase()),
+                *p,
+            )
+        })
+        .filter(|(score, _)| *score > 0.7)
+        .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.1.name.cmp(&a.1.name)));
+    let names: Vec<&str> = candidates.iter().map(|p| p.name.as_str()).collect();
+    match best {
+        Some((_, p)) => format!(
+            "name the hardware: `switch-model {} {{ platform {}  os sonic … }}` if that is the switch (SONiC platforms: {}); its SKU then gives ports, lanes and buffer tables",
+            model.name,
+            p.name,
+            names.join(", ")
+        ),
+        None => format!(
+            "add `platform NAME` to the model; SONiC platforms: {} (docs/platforms.md says how to add one)",
+            names.join(", ")
+        ),
+    }
+}
+
 /// The SKU of a SONiC model, or the finding that no table can be written for it.
 pub fn sku(model: &SwitchModel) -> Result<Sku, Diagnostic> {
     let unknown = || {
@@ -117,7 +155,7 @@ pub fn sku(model: &SwitchModel) -> Result<Sku, Diagnostic> {
             ),
         )
         .label("this model")
-        .help("add `platform NAME` to the model (`fabricc platforms` lists them; docs/platforms.md says how to add one)")
+        .help(platform_help(model))
     };
     let platform = model.platform.ok_or_else(unknown)?;
     let sonic = platform.sonic.as_ref().ok_or_else(unknown)?;

@@ -3,6 +3,7 @@
 
 mod build;
 mod catalogue;
+mod change_pairs;
 mod check;
 mod citations;
 mod cli;
@@ -12,6 +13,7 @@ mod designs_breakout;
 mod designs_planes;
 mod diagnostic_formats;
 mod diff;
+mod doc_examples;
 mod export;
 mod fidelity;
 mod fmt;
