@@ -174,7 +174,7 @@ fn sonic_section(o: &mut String, switches: &[&SwitchContext]) {
         "Each folder holds `config_db.fragment.json` (the CONFIG_DB entries fabricc owns) and \
          `fabricc-device.json` (what the apply program checks: platform, SKU, fabric ports); \
          `programs/sonic/apply.sh` (`--dry-run`, `--yes`, `--check`), one for every switch, \
-         applies them, live where SONiC allows, and `programs/sonic/README.md` says how. In the dynamic buffer model the pool sizes above are what \
+         applies them, live where SONiC allows, and the README next to it says how. In the dynamic buffer model the pool sizes above are what \
          the switch's `buffer_pool_mellanox.lua` will compute (every port of the SKU taken as \
          admin-up); in the traditional model they are written, sized the same way.\n"
     );

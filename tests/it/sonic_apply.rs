@@ -35,7 +35,7 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let n = SCRATCH.fetch_add(1, Ordering::Relaxed);
     let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("sonic-apply")
@@ -89,6 +89,13 @@ impl Out {
     }
 }
 
+/// The SONiC program of this fabricc (the same in every output), built once.
+pub(crate) fn program_for_tests() -> PathBuf {
+    static P: OnceLock<PathBuf> = OnceLock::new();
+    P.get_or_init(|| build(&scratch("program"), &fabric_text()).program())
+        .clone()
+}
+
 fn fabric_text() -> String {
     fs::read_to_string(root().join(FABRIC)).expect("fixture")
 }
@@ -118,12 +125,12 @@ fn traditional_text() -> String {
 }
 
 /// A fake switch: leaf1 with SONiC's default QoS of its SKU in `model`, the daemons started.
-struct Switch {
+pub(crate) struct Switch {
     state: PathBuf,
 }
 
 impl Switch {
-    fn new(dir: &Path, model: &str) -> Switch {
+    pub(crate) fn new(dir: &Path, model: &str) -> Switch {
         let state = dir.join("switch");
         fs::create_dir_all(state.join("etc/sonic")).expect("mkdir");
         let mut config: Value = serde_json::from_str(
@@ -204,6 +211,27 @@ impl Switch {
         cmd.output().expect("run apply.sh")
     }
 
+    /// Changes CONFIG_DB with `f` (as an operator would, before fabricc).
+    pub(crate) fn seed(&self, f: impl FnOnce(&mut Value)) {
+        let mut db = self.db();
+        f(&mut db["CONFIG_DB"]);
+        fs::write(self.state.join("db.json"), db.to_string()).expect("write");
+    }
+
+    /// CONFIG_DB as `sonic-cfggen -d --print-data` prints it.
+    pub(crate) fn printed(&self) -> Value {
+        let o = self.tool("sonic-cfggen", &["-d", "--print-data"]);
+        serde_json::from_slice(&o.stdout).expect("print-data parses")
+    }
+
+    /// Runs `program` on a switch folder.
+    pub(crate) fn run_program(&self, program: &Path, folder: &Path, args: &[&str]) -> Output {
+        let mut cmd = Command::new("bash");
+        cmd.arg(program).args(args).arg(folder);
+        self.env(&mut cmd);
+        cmd.output().expect("run apply.sh")
+    }
+
     fn db(&self) -> Value {
         serde_json::from_str(&fs::read_to_string(self.state.join("db.json")).expect("db"))
             .expect("db parses")
@@ -219,7 +247,7 @@ impl Switch {
     }
 }
 
-fn text(o: &Output) -> String {
+pub(crate) fn text(o: &Output) -> String {
     format!(
         "{}{}",
         String::from_utf8_lossy(&o.stdout),
@@ -984,7 +1012,13 @@ fn one_program_per_output_and_data_per_switch() {
     files.sort();
     assert_eq!(files, ["config_db.fragment.json", "fabricc-device.json"]);
     assert!(out.program().is_file());
-    assert!(out.0.join("programs/sonic/README.md").is_file());
+    assert!(
+        out.0
+            .join("programs")
+            .join("sonic")
+            .join("README.md")
+            .is_file()
+    );
     assert!(!out.0.join("switches/leaf2/apply.sh").exists());
 }
 

@@ -249,6 +249,15 @@ def intended(running, fragment, device, baseline):
     for t in MERGED:
         for k, fields in (fragment.get(t) or {}).items():
             out.setdefault(t, {}).setdefault(k, {}).update(copy.deepcopy(fields))
+    # A breakout record of a cage the fabric no longer uses: the baseline's, or none.
+    breakouts = out.get("BREAKOUT_CFG", {})
+    for k in list(breakouts):
+        if k not in (fragment.get("BREAKOUT_CFG") or {}):
+            was = (base.get("BREAKOUT_CFG") or {}).get(k)
+            if was is None:
+                del breakouts[k]
+            else:
+                breakouts[k] = copy.deepcopy(was)
     port_table = out.get("PORT", {})
     for p in sorted(ports | released):
         entry = port_table.get(p)
@@ -359,8 +368,9 @@ def plan(running, want, device):
     for op, path, value in ops(running, want):
         table = path.strip("/").split("/")[0]
         if table == "BREAKOUT_CFG":
-            # Recording the breakout the ports already have is no change; another mode is.
-            if op != "add":
+            # Recording (or dropping the record of) the breakout the ports have is no change;
+            # another mode is.
+            if op == "replace":
                 reasons.append(f"{op} {path}: a breakout change recreates ports")
             continue
         if table == "DEVICE_METADATA":
