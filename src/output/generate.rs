@@ -184,6 +184,16 @@ where
         crate::diagnostic::sort(&mut problems);
         return Err(Stop::Findings(problems));
     }
+    // A target's program, once per output (`programs/sonic/`): its files count for the target,
+    // not as a device.
+    let programs = render::render_programs(templates, switches.iter().copied(), &fabric.name)
+        .map_err(|e| Stop::Findings(vec![render_diagnostic(fabric, "programs", &e)]))?;
+    for a in programs {
+        let t = totals.entry(a.target.clone()).or_default();
+        t.files += 1;
+        t.bytes += a.contents.len() as u64;
+        results.push(sink(a).map_err(Stop::Sink)?);
+    }
     let build_findings: Vec<Diagnostic> = diagnostics
         .iter()
         .filter(|d| is_build_finding(d))

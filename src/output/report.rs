@@ -171,9 +171,10 @@ fn sonic_section(o: &mut String, switches: &[&SwitchContext]) {
     let _ = writeln!(o, "### SONiC switches\n");
     let _ = writeln!(
         o,
-        "Each folder holds `config_db.fragment.json` (the tables fabricc owns), `apply.sh` (the \
-         apply procedure: `--dry-run`, `--yes`, `--check`) and `README.md`; README \"Deploy a \
-         SONiC switch\" gives the order. In the dynamic buffer model the pool sizes above are what \
+        "Each folder holds `config_db.fragment.json` (the CONFIG_DB entries fabricc owns) and \
+         `fabricc-device.json` (what the apply program checks: platform, SKU, fabric ports); \
+         `programs/sonic/apply.sh` (`--dry-run`, `--yes`, `--check`), one for every switch, \
+         applies them, live where SONiC allows, and the README next to it says how. In the dynamic buffer model the pool sizes above are what \
          the switch's `buffer_pool_mellanox.lua` will compute (every port of the SKU taken as \
          admin-up); in the traditional model they are written, sized the same way.\n"
     );

@@ -21,6 +21,7 @@ pub mod lb;
 pub mod nxos;
 pub mod preflight;
 pub mod sonic;
+pub mod sonic_program;
 pub mod templates;
 mod variants;
 pub mod view_class;
@@ -158,6 +159,33 @@ fn switch_view_as(ctx: &SwitchContext, keep: bool) -> Result<(Value, Vec<Note>),
 /// Render a host's files: its settings (`fabricc-roce.conf`, what its driver's program
 /// reads), the NCCL environment, the systemd unit, the udev rule (and `bond.sh`). The program
 /// itself is [`render_host_programs`]'s, once per build.
+/// The programs rendered once per output for the switches of a build (issue 36 item 2):
+/// `programs/sonic/apply.sh` and its `README.md` when any switch runs SONiC. `owner` names the
+/// output in the manifest (the fabric), as for the reports.
+pub fn render_programs<'a>(
+    templates: &Templates,
+    switches: impl IntoIterator<Item = &'a SwitchContext>,
+    owner: &str,
+) -> Result<Vec<Artifact>, RenderError> {
+    let mut out = Vec::new();
+    if switches.into_iter().any(|s| s.os == SwitchOs::Sonic) {
+        let view = Value::from(Serde(sonic_program::program_view()));
+        for file in Templates::files("sonic-program") {
+            out.push(Artifact {
+                path: format!("programs/sonic/{}", file.output),
+                contents: templates.render(file.path, view.clone())?,
+                device: owner.to_string(),
+                kind: ArtifactKind::Report,
+                target: "sonic".to_string(),
+            });
+        }
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(out)
+}
+
+/// Render a host's files: its driver's NIC script and the files every driver shares (NCCL
+/// environment, systemd unit, udev rule).
 pub fn render_host(templates: &Templates, ctx: &HostContext) -> Result<Vec<Artifact>, RenderError> {
     let hv = host::view(ctx)?;
     let bonds = !hv.bonds.is_empty();
@@ -233,6 +261,7 @@ pub fn render_all(
         out.extend(render_host(templates, h)?);
     }
     out.extend(render_host_programs(templates, hosts)?);
+    out.extend(render_programs(templates, switches, "")?);
     out.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(out)
 }

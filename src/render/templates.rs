@@ -20,7 +20,8 @@ use super::sonic::Tables;
 /// One template file of the embedded set.
 #[derive(Debug, Clone, Copy)]
 pub struct TemplateFile {
-    /// Target name (`sonic`, `cumulus`, `eos`, `nxos`, `junos`, `host`).
+    /// Target name (`sonic`, `cumulus`, `eos`, `nxos`, `junos`, `host`), or a target's
+    /// program rendered once per output (`sonic-program`: `programs/sonic/`).
     pub target: &'static str,
     /// Path relative to `vendor-templates/`; also the template name.
     pub path: &'static str,
@@ -43,8 +44,9 @@ macro_rules! embedded {
 /// Every template, in output order per target.
 pub const EMBEDDED: &[TemplateFile] = embedded! {
     "sonic", "config_db.fragment.json";
-    "sonic", "apply.sh";
-    "sonic", "README.md";
+    "sonic", "fabricc-device.json";
+    "sonic-program", "apply.sh";
+    "sonic-program", "README.md";
     "cumulus", "nvue-qos.yaml";
     "cumulus", "nvue.sh";
     "eos", "qos.cfg";

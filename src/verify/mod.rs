@@ -776,13 +776,12 @@ fn leftover_port(device: &str, file: usize, l: cli::Leftover) -> Pending {
 /// A difference as a finding.
 fn drift(device: &str, target: Target, form: Form, files: &str, file: usize, d: Diff) -> Pending {
     let at = d.at();
-    // SONiC's fragment only takes effect through its apply script (clear, load, save, reload).
+    // SONiC's fragment only takes effect through the output's apply program.
     let reapply = if target == Target::Switch(SwitchOs::Sonic) {
-        let script = files.rsplit_once('/').map_or_else(
-            || "apply.sh".to_string(),
-            |(dir, _)| format!("{dir}/apply.sh"),
-        );
-        format!("run `{script}` again, which applies `{files}` (docs/verify.md)")
+        let folder = files.rsplit_once('/').map_or(".", |(dir, _)| dir);
+        format!(
+            "run `programs/sonic/apply.sh --yes {folder}` again, which applies `{files}` (docs/verify.md)"
+        )
     } else if target == Target::Host {
         // The host's settings, run by its driver's program (issue 36 item 2).
         format!("install `{files}` and run `fabricc-roce` again on the host (docs/verify.md)")

@@ -317,7 +317,7 @@ fn half_percent_shares_build_to_weights_that_sum_to_100() {
     let read = |p: &str| std::fs::read_to_string(dir.join(p)).unwrap_or_default();
     let sonic = read("switches/L1/config_db.fragment.json");
     assert!(
-        sonic.contains("DWRR_51") && sonic.contains("DWRR_49"),
+        sonic.contains("\"weight\": \"51\"") && sonic.contains("\"weight\": \"49\""),
         "SONiC weights 51/49: {sonic}"
     );
     let host = read("hosts/h1/fabricc-roce.conf");

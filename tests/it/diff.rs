@@ -42,7 +42,8 @@ fn ecn_threshold_change_touches_exactly_its_lines() {
         files,
         [
             ("report.md".to_string(), 2, 2),
-            ("switches/L1/config_db.fragment.json".to_string(), 12, 12),
+            // U6: the class's WRED profile changes, no reference moves (3 thresholds).
+            ("switches/L1/config_db.fragment.json".to_string(), 3, 3),
             ("switches/S1/qos.cfg".to_string(), 1, 1),
             ("switches/S2/qos.cfg".to_string(), 1, 1),
         ]

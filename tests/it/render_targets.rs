@@ -631,19 +631,23 @@ fn sonic_output_has_the_lossless_pieces() {
     );
     assert_eq!(
         get("QUEUE", "Ethernet24|3", "wred_profile").as_deref(),
-        Some("ECN_299904_3000000_20")
+        Some("FABRICC_ECN_Q3_Ethernet24")
     );
     assert_eq!(
         get("QUEUE", "Ethernet0|3", "wred_profile").as_deref(),
-        Some("ECN_149952_1499904_100")
+        Some("FABRICC_ECN_Q3")
     );
     assert_eq!(
-        get("WRED_PROFILE", "ECN_149952_1499904_100", "ecn").as_deref(),
+        get("WRED_PROFILE", "FABRICC_ECN_Q3", "green_min_threshold").as_deref(),
+        Some("149952")
+    );
+    assert_eq!(
+        get("WRED_PROFILE", "FABRICC_ECN_Q3", "ecn").as_deref(),
         Some("ecn_all")
     );
     assert_eq!(
         get("QUEUE", "Ethernet0|6", "scheduler").as_deref(),
-        Some("STRICT")
+        Some("FABRICC_Q6")
     );
     assert_eq!(
         get("PFC_WD", "GLOBAL", "POLL_INTERVAL").as_deref(),
@@ -1135,8 +1139,10 @@ fn render_all_is_sorted_by_path() {
     let mut sorted = paths.clone();
     sorted.sort_unstable();
     assert_eq!(paths, sorted);
-    // The switches' files (EOS with its ports.cfg), the host's 4 files and its driver's program.
-    assert_eq!(all.len(), 14);
+    // The switches' files (EOS with its ports.cfg; SONiC's fragment and fabricc-device.json,
+    // and its program, apply.sh and README.md, once), the host's 4 files and its driver's
+    // program.
+    assert_eq!(all.len(), 15);
     assert_eq!(paths[0], "hosts/gpu001/99-fabricc-roce.rules");
 }
 

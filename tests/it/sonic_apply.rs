@@ -1,16 +1,16 @@
-//! The generated SONiC `apply.sh`, run under bash against a fake switch (issue 14, "Done
-//! means"): SONiC's own default QoS and buffer CONFIG_DB for the SN5600
-//! (`tests/data/sonic-defaults/`, rendered from SONiC's templates), then our output applied by
-//! the documented procedure, then a re-apply after changing the lossless priority and a cable
-//! length; after each, the owned tables hold exactly the fragment's keys and fields (no stale
-//! key), and the daemons took every PG.
+//! The SONiC apply program (`programs/sonic/apply.sh`, one per output) run under bash against
+//! a fake switch: SONiC's own default QoS and buffer CONFIG_DB for the SN5600
+//! (`tests/data/sonic-defaults/`, rendered from SONiC's templates), then a switch folder of our
+//! output applied, then changed fabrics. Issue 33 item 2 (S16-S18, S20-S22) and issue 36 item 2.
 //!
 //! In: `fixtures/build/inputs/sonic-sn5600-2x2.fab` (leaf1: an SN5600 in its 2x400G SKU) and
 //! variants, built with the `fabricc` binary; the fakes of `tests/sonic_fakes/` first on
-//! `PATH`. They model `config load` as a field merge per key (nothing deleted), `config qos
-//! clear` as `_clear_qos`'s table list, `config reload` as flush + load + daemons (buffermgrd in
-//! the saved buffer model, buffer tables to APPL_DB, ports initialised only when every PG's
-//! profile exists). Out: exit codes, the fake databases, the calls made.
+//! `PATH`. They model `config apply-patch` as GCU (the target config, GCU's field-operation
+//! validation of the from_diff operations, no empty table, live daemons), `config checkpoint`
+//! and `rollback`, `config reload -y FILE` as flush + load + daemons (buffermgrd in the saved
+//! buffer model, buffer tables to APPL_DB, ports initialised only when every PG's profile
+//! exists, BGP sessions), and failures on demand. Out: exit codes, the fake databases, the
+//! calls made.
 //!
 //! Needs `bash` and `python3`.
 
@@ -22,7 +22,8 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use fabricc::render::sonic::{MERGED_TABLES, owned_tables};
+use fabricc::render::sonic::owned_tables;
+use fabricc::render::sonic_program::MERGED_TABLES;
 use serde_json::{Value, json};
 
 const FABRIC: &str = "fixtures/build/inputs/sonic-sn5600-2x2.fab";
@@ -34,7 +35,7 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let n = SCRATCH.fetch_add(1, Ordering::Relaxed);
     let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("sonic-apply")
@@ -57,8 +58,8 @@ fn python_dir() -> &'static Path {
     })
 }
 
-/// Builds `text` (a fabric) and returns leaf1's folder.
-fn build(dir: &Path, text: &str) -> PathBuf {
+/// Builds `text` (a fabric) and returns the output folder (`Out`: the program, leaf1's folder).
+fn build(dir: &Path, text: &str) -> Out {
     fs::create_dir_all(dir).expect("mkdir");
     let fab = dir.join("lab.fab");
     fs::write(&fab, text).expect("write fabric");
@@ -73,7 +74,26 @@ fn build(dir: &Path, text: &str) -> PathBuf {
         String::from_utf8_lossy(&o.stdout),
         String::from_utf8_lossy(&o.stderr)
     );
-    out.join("switches/leaf1")
+    Out(out)
+}
+
+/// A build's output folder.
+struct Out(PathBuf);
+
+impl Out {
+    fn program(&self) -> PathBuf {
+        self.0.join("programs/sonic/apply.sh")
+    }
+    fn leaf1(&self) -> PathBuf {
+        self.0.join("switches/leaf1")
+    }
+}
+
+/// The SONiC program of this fabricc (the same in every output), built once.
+pub(crate) fn program_for_tests() -> PathBuf {
+    static P: OnceLock<PathBuf> = OnceLock::new();
+    P.get_or_init(|| build(&scratch("program"), &fabric_text()).program())
+        .clone()
 }
 
 fn fabric_text() -> String {
@@ -105,12 +125,12 @@ fn traditional_text() -> String {
 }
 
 /// A fake switch: leaf1 with SONiC's default QoS of its SKU in `model`, the daemons started.
-struct Switch {
+pub(crate) struct Switch {
     state: PathBuf,
 }
 
 impl Switch {
-    fn new(dir: &Path, model: &str) -> Switch {
+    pub(crate) fn new(dir: &Path, model: &str) -> Switch {
         let state = dir.join("switch");
         fs::create_dir_all(state.join("etc/sonic")).expect("mkdir");
         let mut config: Value = serde_json::from_str(
@@ -176,17 +196,39 @@ impl Switch {
         cmd.output().expect("run fake")
     }
 
-    fn apply(&self, folder: &Path, args: &[&str]) -> Output {
-        self.apply_env(folder, args, &[])
+    fn apply(&self, out: &Out, args: &[&str]) -> Output {
+        self.apply_env(out, args, &[])
     }
 
-    fn apply_env(&self, folder: &Path, args: &[&str], extra: &[(&str, &str)]) -> Output {
+    /// Runs the output's program on leaf1's folder.
+    fn apply_env(&self, out: &Out, args: &[&str], extra: &[(&str, &str)]) -> Output {
         let mut cmd = Command::new("bash");
-        cmd.arg(folder.join("apply.sh")).args(args);
+        cmd.arg(out.program()).args(args).arg(out.leaf1());
         self.env(&mut cmd);
         for (k, v) in extra {
             cmd.env(k, v);
         }
+        cmd.output().expect("run apply.sh")
+    }
+
+    /// Changes CONFIG_DB with `f` (as an operator would, before fabricc).
+    pub(crate) fn seed(&self, f: impl FnOnce(&mut Value)) {
+        let mut db = self.db();
+        f(&mut db["CONFIG_DB"]);
+        fs::write(self.state.join("db.json"), db.to_string()).expect("write");
+    }
+
+    /// CONFIG_DB as `sonic-cfggen -d --print-data` prints it.
+    pub(crate) fn printed(&self) -> Value {
+        let o = self.tool("sonic-cfggen", &["-d", "--print-data"]);
+        serde_json::from_slice(&o.stdout).expect("print-data parses")
+    }
+
+    /// Runs `program` on a switch folder.
+    pub(crate) fn run_program(&self, program: &Path, folder: &Path, args: &[&str]) -> Output {
+        let mut cmd = Command::new("bash");
+        cmd.arg(program).args(args).arg(folder);
+        self.env(&mut cmd);
         cmd.output().expect("run apply.sh")
     }
 
@@ -205,7 +247,7 @@ impl Switch {
     }
 }
 
-fn text(o: &Output) -> String {
+pub(crate) fn text(o: &Output) -> String {
     format!(
         "{}{}",
         String::from_utf8_lossy(&o.stdout),
@@ -242,30 +284,76 @@ fn table(v: &Value) -> Table {
         .unwrap_or_default()
 }
 
-/// The switch holds exactly the intended state: every owned table equal to the fragment's,
-/// key for key and field for field; the fragment's PORT and DEVICE_METADATA fields in place,
-/// the rest of those entries and every other table as before; every fragment PG taken by the
-/// daemons, every fabric port initialised.
+const PORT_KEYED: [&str; 7] = [
+    "BUFFER_PG",
+    "BUFFER_PORT_EGRESS_PROFILE_LIST",
+    "BUFFER_PORT_INGRESS_PROFILE_LIST",
+    "BUFFER_QUEUE",
+    "PFC_WD",
+    "PORT_QOS_MAP",
+    "QUEUE",
+];
+
+fn port_of(key: &str) -> &str {
+    key.split('|').next().unwrap_or(key)
+}
+
+/// The switch holds exactly the intended state: the fabric ports' keys in the per-port tables
+/// are the fragment's, key for key and field for field; every other port's keys, PORT entry and
+/// cable length are as before the first apply (`before`, the baseline); the fragment's named
+/// objects are in place, SONiC's own objects stay; the fragment's PORT fields are set and
+/// `admin_status` is the operator's; identity and other tables untouched; every fragment PG
+/// taken by the daemons, every fabric port initialised.
 #[track_caller]
-fn assert_intended(switch: &Switch, folder: &Path, before: &Value) {
+fn assert_intended(switch: &Switch, out: &Out, before: &Value) {
     let db = switch.db();
     let config = &db["CONFIG_DB"];
-    let frag = fragment(folder);
-    for t in owned_tables() {
+    let base = &before["CONFIG_DB"];
+    let frag = fragment(&out.leaf1());
+    let ports: Vec<String> = table(&frag["PORT"]).keys().cloned().collect();
+    let fabric = |k: &str| ports.iter().any(|p| p == port_of(k));
+    for t in PORT_KEYED {
         let have = table(&config[t]);
         let want = table(&frag[t]);
-        if have != want {
-            let stale: Vec<&String> = have.keys().filter(|k| !want.contains_key(*k)).collect();
-            let missing: Vec<&String> = want.keys().filter(|k| !have.contains_key(*k)).collect();
-            panic!(
-                "{t}: stale keys {:?}, missing keys {:?}, {} keys differ",
-                &stale[..stale.len().min(8)],
-                missing,
-                want.iter()
-                    .filter(|(k, v)| have.get(*k).is_some_and(|h| h != *v))
-                    .count()
-            );
+        let was = table(&base[t]);
+        let mine: Table = have
+            .iter()
+            .filter(|(k, _)| fabric(k) || want.contains_key(*k))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        assert_eq!(mine, want, "{t}: the fabric's keys");
+        let others: Table = have
+            .iter()
+            .filter(|(k, _)| !fabric(k) && !want.contains_key(*k))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let others_before: Table = was
+            .iter()
+            .filter(|(k, _)| !fabric(k) && !want.contains_key(*k) && *k != "GLOBAL")
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        assert_eq!(others, others_before, "{t}: other ports' keys changed");
+    }
+    for t in owned_tables() {
+        if PORT_KEYED.contains(&t) || t == "CABLE_LENGTH" {
+            continue;
         }
+        let have = table(&config[t]);
+        for (k, v) in table(&frag[t]) {
+            assert_eq!(have.get(&k), Some(&v), "{t}|{k}");
+        }
+        for (k, v) in table(&base[t]) {
+            if !k.starts_with("FABRICC") && !table(&frag[t]).contains_key(&k) {
+                assert_eq!(have.get(&k), Some(&v), "{t}|{k}: SONiC's own object");
+            }
+        }
+    }
+    let cables = table(&config["CABLE_LENGTH"]);
+    let cables_before = table(&base["CABLE_LENGTH"]);
+    for (port, len) in &cables["AZURE"] {
+        let want = table(&frag["CABLE_LENGTH"])["AZURE"].get(port).cloned();
+        let want = want.or_else(|| cables_before["AZURE"].get(port).cloned());
+        assert_eq!(Some(len), want.as_ref(), "CABLE_LENGTH {port}");
     }
     for t in MERGED_TABLES {
         let have = table(&config[t]);
@@ -279,20 +367,26 @@ fn assert_intended(switch: &Switch, folder: &Path, before: &Value) {
             }
         }
     }
-    // Not ours: the identity, other ports, other tables.
+    for (port, fields) in table(&config["PORT"]) {
+        let was = &table(&base["PORT"])[&port];
+        if ports.contains(&port) {
+            assert_eq!(
+                fields.get("admin_status"),
+                was.get("admin_status"),
+                "{port}"
+            );
+        } else {
+            assert_eq!(&fields, was, "PORT|{port} is not a fabric port");
+        }
+    }
+    assert!(config.get("DEVICE_NEIGHBOR").is_none(), "S21");
+    // Not ours: the identity, other tables.
     let md = &config["DEVICE_METADATA"]["localhost"];
     assert_eq!(md["hostname"], "leaf1");
     assert_eq!(md["hwsku"], "Mellanox-SN5600-O128");
     assert_eq!(md["mac"], "1c:34:da:00:00:01");
-    assert_eq!(
-        config["PORT"]["Ethernet100"],
-        before["CONFIG_DB"]["PORT"]["Ethernet100"]
-    );
-    assert_eq!(config["FEATURE"], before["CONFIG_DB"]["FEATURE"]);
-    assert_eq!(
-        config["LOOPBACK_INTERFACE"],
-        before["CONFIG_DB"]["LOOPBACK_INTERFACE"]
-    );
+    assert_eq!(config["FEATURE"], base["FEATURE"]);
+    assert_eq!(config["LOOPBACK_INTERFACE"], base["LOOPBACK_INTERFACE"]);
     // The daemons took every PG, and every fabric port came up.
     let appl = &db["APPL_DB"];
     for (key, fields) in table(&frag["BUFFER_PG"]) {
@@ -303,7 +397,7 @@ fn assert_intended(switch: &Switch, folder: &Path, before: &Value) {
             assert_eq!(got, fields["profile"], "{appl_key}");
         }
     }
-    for port in table(&frag["PORT"]).keys() {
+    for port in &ports {
         assert_eq!(
             appl[format!("PORT_TABLE:{port}")]["oper_status"],
             "up",
@@ -313,46 +407,68 @@ fn assert_intended(switch: &Switch, folder: &Path, before: &Value) {
     assert_eq!(db["LOG"], json!([]), "buffermgrd complained");
 }
 
-/// The first apply over SONiC's dynamic-model defaults, then a re-apply of the fabric with RoCE
-/// on priority 4 and 7 m host cables: each leaves exactly the intended tables, in the order
-/// the README documents.
+/// The `config` commands the program ran, without the GCU dry runs and with the temporary
+/// and time-stamped file names cut to their kind.
+fn config_steps(switch: &Switch) -> Vec<String> {
+    switch
+        .calls()
+        .iter()
+        .filter(|c| !c.contains("--dry-run"))
+        .map(|c| {
+            c.split_whitespace()
+                .map(|w| {
+                    if w.contains("fabricc-intended-") {
+                        "INTENDED"
+                    } else if w.ends_with("patch.json") {
+                        "PATCH"
+                    } else if w.starts_with("fabricc-2") {
+                        "CHECKPOINT"
+                    } else {
+                        w
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
+fn saved(switch: &Switch) -> String {
+    fs::read_to_string(switch.state.join("etc/sonic/config_db.json")).expect("saved config")
+}
+
+/// The first apply over SONiC's dynamic-model defaults (reload: GCU refuses to add the PFC_WD
+/// table), then a re-apply of the fabric with RoCE on priority 4 and 7 m host cables (live):
+/// each leaves exactly the intended state, never a stale key.
 #[test]
 fn apply_over_sonic_defaults_then_reapply_a_changed_fabric_leaves_no_stale_key() {
     let dir = scratch("dynamic");
     let switch = Switch::new(&dir, "dynamic");
     let before = switch.db();
-    // SONiC's defaults are there: the lossless PGs 3-4 with "NULL", AZURE maps.
     assert_eq!(
         before["CONFIG_DB"]["BUFFER_PG"]["Ethernet0|3-4"]["profile"],
         "NULL"
     );
     let first = build(&dir.join("first"), &fabric_text());
-
     let dry = switch.apply(&first, &["--dry-run"]);
     assert_eq!(dry.status.code(), Some(0), "{}", text(&dry));
     let t = text(&dry);
     assert!(t.contains("remove BUFFER_PG|Ethernet0|3-4"), "{t}");
-    assert!(t.contains("remove DSCP_TO_TC_MAP|AZURE"), "{t}");
+    assert!(t.contains("add    DSCP_TO_TC_MAP|FABRICC"), "{t}");
+    assert!(!t.contains("Ethernet100|"), "a non-fabric port's key: {t}");
+    assert!(t.contains("path: reload"), "{t}");
+    assert!(t.contains("add /PFC_WD: GCU refuses"), "{t}");
     assert!(
-        t.contains("keys of QUEUE on ports outside the fabric"),
-        "{t}"
+        t.contains("121 ports outside the fabric have PFC on"),
+        "S22: {t}"
     );
     assert_eq!(switch.db(), before, "--dry-run changed the switch");
-    assert!(switch.calls().is_empty(), "--dry-run ran config");
 
     let o = switch.apply(&first, &["--yes"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert_eq!(
-        switch.calls(),
-        [
-            "config\tqos clear",
-            &format!(
-                "config\tload -y {}",
-                first.join("config_db.fragment.json").display()
-            ),
-            "config\tsave -y",
-            "config\treload -y",
-        ]
+        config_steps(&switch),
+        ["config\treload -y INTENDED", "config\tsave -y"].map(|s| s.replace('\t', " "))
     );
     assert_intended(&switch, &first, &before);
     let db = switch.db();
@@ -361,15 +477,39 @@ fn apply_over_sonic_defaults_then_reapply_a_changed_fabric_leaves_no_stale_key()
         "NULL"
     );
     assert!(db["CONFIG_DB"]["BUFFER_PG"].get("Ethernet0|3-4").is_none());
-    assert!(db["CONFIG_DB"]["BUFFER_PG"].get("Ethernet100|0").is_none());
+    // SONiC's defaults on the other ports stay (S22): no switch-wide clear.
+    assert_eq!(
+        db["CONFIG_DB"]["BUFFER_PG"]["Ethernet100|3-4"]["profile"],
+        "NULL"
+    );
+    assert_eq!(
+        db["CONFIG_DB"]["PORT_QOS_MAP"]["Ethernet100"]["dscp_to_tc_map"],
+        "AZURE"
+    );
+    assert!(
+        switch
+            .state
+            .join("etc/sonic/fabricc-baseline.json")
+            .exists()
+    );
     let c = switch.apply(&first, &["--check"]);
     assert_eq!(c.status.code(), Some(0), "{}", text(&c));
 
-    // Re-apply: priority 3 → 4, host cables 3 m → 7 m.
+    // Re-apply: priority 3 → 4, host cables 3 m → 7 m: live, no reload.
     let second = build(&dir.join("second"), &changed_text(false));
     fs::write(switch.state.join("calls.log"), "").expect("reset log");
     let o = switch.apply(&second, &["--yes"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("live path"), "{}", text(&o));
+    assert_eq!(
+        config_steps(&switch),
+        [
+            "config checkpoint CHECKPOINT",
+            "config apply-patch PATCH",
+            "config save -y",
+            "config delete-checkpoint CHECKPOINT"
+        ]
+    );
     assert_intended(&switch, &second, &before);
     let config = &switch.db()["CONFIG_DB"];
     for port in ["Ethernet0", "Ethernet4", "Ethernet16"] {
@@ -382,6 +522,7 @@ fn apply_over_sonic_defaults_then_reapply_a_changed_fabric_leaves_no_stale_key()
     }
     assert_eq!(config["CABLE_LENGTH"]["AZURE"]["Ethernet0"], "7m");
     assert_eq!(config["CABLE_LENGTH"]["AZURE"]["Ethernet16"], "30m");
+    assert_eq!(config["CABLE_LENGTH"]["AZURE"]["Ethernet100"], "5m");
     let c = switch.apply(&second, &["--check"]);
     assert_eq!(c.status.code(), Some(0), "{}", text(&c));
     // The first fabric's fragment no longer matches: --check says what differs.
@@ -390,10 +531,98 @@ fn apply_over_sonic_defaults_then_reapply_a_changed_fabric_leaves_no_stale_key()
     assert!(text(&c).contains("BUFFER_PG|Ethernet0|3"), "{}", text(&c));
 }
 
-/// The traditional buffer model, started from SONiC's traditional defaults (buffermgrd has
-/// written `BUFFER_PG|<port>|3-4` and its lookup profile): buffermgrd, restarted by the apply,
-/// reuses fabricc's profiles because every cable is a row of the SKU's table (S3) and the PG
-/// keys are its ranges, so it adds nothing; and the same after the change.
+/// S16: an ECN-only change is one changed WRED profile (stable names, U6) and takes the live
+/// path: `--dry-run` says so; the apply runs GCU, no reload, and saves after the gate.
+#[test]
+fn an_ecn_only_change_takes_the_live_path() {
+    let dir = scratch("ecn");
+    let switch = Switch::new(&dir, "dynamic");
+    let before = switch.db();
+    let first = build(&dir.join("first"), &fabric_text());
+    let o = switch.apply(&first, &["--yes"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let ecn = build(
+        &dir.join("ecn"),
+        &fabric_text().replace("ecn min 150KB", "ecn min 200KB"),
+    );
+    let dry = switch.apply(&ecn, &["--dry-run"]);
+    assert_eq!(dry.status.code(), Some(0), "{}", text(&dry));
+    let t = text(&dry);
+    let changes: Vec<&str> = t
+        .lines()
+        .filter(|l| l.starts_with("add ") || l.starts_with("remove ") || l.starts_with("change "))
+        .collect();
+    assert_eq!(
+        changes,
+        [
+            "change WRED_PROFILE|FABRICC_ECN_Q3 (green_min_threshold, red_min_threshold, yellow_min_threshold)"
+        ],
+        "{t}"
+    );
+    assert!(
+        t.contains("path: live (config apply-patch), no reload"),
+        "{t}"
+    );
+    fs::write(switch.state.join("calls.log"), "").expect("reset log");
+    let o = switch.apply(&ecn, &["--yes"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        !config_steps(&switch).iter().any(|c| c.contains("reload")),
+        "{:?}",
+        config_steps(&switch)
+    );
+    assert_intended(&switch, &ecn, &before);
+    assert_eq!(
+        switch.db()["CONFIG_DB"]["WRED_PROFILE"]["FABRICC_ECN_Q3"]["green_min_threshold"],
+        "199872"
+    );
+    assert!(saved(&switch).contains("199872"), "saved after the gate");
+}
+
+/// S16: a buffer model change takes the reload path, and `--dry-run` names the key that forces
+/// it. S2: after it buffermgrd runs in the new model.
+#[test]
+fn a_buffer_model_change_takes_the_reload_path() {
+    let dir = scratch("model-change");
+    let switch = Switch::new(&dir, "dynamic");
+    let before = switch.db();
+    let first = build(&dir.join("first"), &fabric_text());
+    let o = switch.apply(&first, &["--yes"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let folder = build(&dir.join("traditional"), &traditional_text());
+    let dry = switch.apply(&folder, &["--dry-run"]);
+    let t = text(&dry);
+    assert!(t.contains("path: reload"), "{t}");
+    assert!(
+        t.contains("DEVICE_METADATA|localhost buffer_model dynamic -> traditional: buffermgrd reads it only when it starts"),
+        "{t}"
+    );
+    fs::write(switch.state.join("calls.log"), "").expect("reset log");
+    let o = switch.apply(&folder, &["--yes"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(
+        config_steps(&switch),
+        ["config reload -y INTENDED", "config save -y"]
+    );
+    // The buffer model is switch-wide: buffermgrd, restarted in the traditional model, also
+    // gives the other ports' lossless PGs its lookup profiles. fabricc's part is the fragment.
+    let _ = before;
+    let c = switch.apply(&folder, &["--check"]);
+    assert_eq!(c.status.code(), Some(0), "{}", text(&c));
+    let db = switch.db();
+    assert_eq!(
+        db["CONFIG_DB"]["DEVICE_METADATA"]["localhost"]["buffer_model"],
+        "traditional"
+    );
+    assert_eq!(
+        db["APPL_DB"]["BUFFER_PG_TABLE:Ethernet0:3"]["profile"],
+        "pg_lossless_400000_5m_profile"
+    );
+}
+
+/// The traditional buffer model, started from SONiC's traditional defaults: buffermgrd reuses
+/// fabricc's profiles (every cable is a row of the SKU's table, S3), and the same after the
+/// change; the 5 m profile fabricc no longer uses stays because other ports still use it.
 #[test]
 fn traditional_model_over_traditional_defaults_then_reapply() {
     let dir = scratch("traditional");
@@ -409,84 +638,180 @@ fn traditional_model_over_traditional_defaults_then_reapply() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert_intended(&switch, &first, &before);
     let config = &switch.db()["CONFIG_DB"];
-    // fabricc's numbers, not the lookup row's, in the profile buffermgrd reuses.
     assert_eq!(
         config["BUFFER_PROFILE"]["pg_lossless_400000_5m_profile"]["xoff"],
         "98304"
     );
-    assert_eq!(config["CABLE_LENGTH"]["AZURE"]["Ethernet0"], "5m");
-
     let second = build(&dir.join("second"), &changed_text(true));
     let o = switch.apply(&second, &["--yes"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert_intended(&switch, &second, &before);
     let config = &switch.db()["CONFIG_DB"];
     assert_eq!(config["CABLE_LENGTH"]["AZURE"]["Ethernet0"], "40m");
+    assert!(config["BUFFER_PG"].get("Ethernet0|3").is_none());
+    assert_eq!(
+        config["BUFFER_PG"]["Ethernet100|3-4"]["profile"], "pg_lossless_400000_5m_profile",
+        "another port's PG, untouched"
+    );
     assert!(
         config["BUFFER_PROFILE"]
             .get("pg_lossless_400000_5m_profile")
-            .is_none()
+            .is_some(),
+        "still used by ports outside the fabric"
     );
-    assert!(config["BUFFER_PG"].get("Ethernet0|3").is_none());
 }
 
-/// S2: moving a Spectrum switch from SONiC's dynamic buffer model to the traditional one takes
-/// effect because the apply reloads: after it, buffermgrd runs in the traditional model (the
-/// fake starts it in the model the saved file names) and takes fabricc's profiles as they are.
+/// Issue 33: what is not fabricc's stays exactly as it was: another port's QoS (a foreign map
+/// and scheduler), a description and admin_status the operator set (S20: a port the operator
+/// shut stays shut, and the health gate does not wait for it), DEVICE_NEIGHBOR (S21); and a
+/// port that leaves the fabric gets its baseline back.
 #[test]
-fn a_buffer_model_change_takes_effect_with_the_reload() {
-    let dir = scratch("model-change");
+fn foreign_configuration_stays_and_a_released_port_gets_its_baseline_back() {
+    let dir = scratch("foreign");
     let switch = Switch::new(&dir, "dynamic");
+    let mut db = switch.db();
+    let c = &mut db["CONFIG_DB"];
+    c["DSCP_TO_TC_MAP"]["STORAGE"] = json!({"0": "1", "24": "4"});
+    c["PORT_QOS_MAP"]["Ethernet100"]["dscp_to_tc_map"] = json!("STORAGE");
+    c["SCHEDULER"]["STORAGE_SCHED"] = json!({"type": "DWRR", "weight": "30"});
+    c["QUEUE"]["Ethernet100|4"] = json!({"scheduler": "STORAGE_SCHED"});
+    c["PORT"]["Ethernet100"]["description"] = json!("storage array A");
+    c["PORT"]["Ethernet4"]["admin_status"] = json!("down");
+    c["DEVICE_NEIGHBOR"] = json!({"Ethernet0": {"name": "gpu1-real", "port": "p0"}});
+    db["APPL_DB"]["PORT_TABLE:Ethernet4"]["oper_status"] = json!("down");
+    fs::write(switch.state.join("db.json"), db.to_string()).expect("write");
     let before = switch.db();
-    assert_eq!(
-        before["CONFIG_DB"]["DEVICE_METADATA"]["localhost"]["buffer_model"],
-        "dynamic"
-    );
-    let folder = build(&dir.join("traditional"), &traditional_text());
-    let dry = switch.apply(&folder, &["--dry-run"]);
-    assert!(
-        text(&dry).contains("buffer model dynamic now, traditional after the apply"),
-        "{}",
-        text(&dry)
-    );
-    let o = switch.apply(&folder, &["--yes"]);
+    let first = build(&dir.join("first"), &fabric_text());
+    let o = switch.apply(&first, &["--yes"]);
+    // Ethernet4 is shut: oper down before and after, so the gate lets it be.
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert_intended(&switch, &folder, &before);
-    let db = switch.db();
+    let config = &switch.db()["CONFIG_DB"];
+    assert_eq!(config["PORT"]["Ethernet4"]["admin_status"], "down", "S20");
     assert_eq!(
-        db["CONFIG_DB"]["DEVICE_METADATA"]["localhost"]["buffer_model"],
-        "traditional"
+        config["DEVICE_NEIGHBOR"], before["CONFIG_DB"]["DEVICE_NEIGHBOR"],
+        "S21"
     );
-    // Traditional: APPL_DB carries the profile CONFIG_DB names, not one the switch computed.
+    for (t, k) in [
+        ("DSCP_TO_TC_MAP", "STORAGE"),
+        ("PORT_QOS_MAP", "Ethernet100"),
+        ("SCHEDULER", "STORAGE_SCHED"),
+        ("QUEUE", "Ethernet100|4"),
+        ("PORT", "Ethernet100"),
+    ] {
+        assert_eq!(config[t][k], before["CONFIG_DB"][t][k], "{t}|{k}");
+    }
+    // gpu4 leaves the fabric: the uplinks move up one port and
+    // leaf1's Ethernet28 is released and gets SONiC's defaults back.
+    let fewer = build(
+        &dir.join("fewer"),
+        &fabric_text().replace("gpu[1..4]", "gpu[1..3]"),
+    );
+    assert!(!table(&fragment(&fewer.leaf1())["PORT"]).contains_key("Ethernet28"));
+    let o = switch.apply(&fewer, &["--yes"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let config = &switch.db()["CONFIG_DB"];
+    let base = &before["CONFIG_DB"];
+    for t in PORT_KEYED {
+        let keys = |c: &Value| -> Table {
+            table(&c[t])
+                .into_iter()
+                .filter(|(k, _)| port_of(k) == "Ethernet28")
+                .collect()
+        };
+        assert_eq!(
+            keys(config),
+            keys(base),
+            "{t}: Ethernet28 back to its baseline"
+        );
+    }
+    assert_eq!(config["PORT"]["Ethernet28"], base["PORT"]["Ethernet28"]);
     assert_eq!(
-        db["APPL_DB"]["BUFFER_PG_TABLE:Ethernet0:3"]["profile"],
-        "pg_lossless_400000_5m_profile"
+        config["CABLE_LENGTH"]["AZURE"]["Ethernet28"],
+        base["CABLE_LENGTH"]["AZURE"]["Ethernet28"]
+    );
+    assert_eq!(
+        config["SCHEDULER"]["STORAGE_SCHED"],
+        base["SCHEDULER"]["STORAGE_SCHED"]
     );
 }
 
-/// What `config load` alone does (S1): SONiC's defaults stay next to the fragment's keys, and
-/// `--check` names them. The apply's removal step is what the tests above rely on.
+/// S17: a failure between the steps leaves the previous configuration running: a GCU patch that
+/// fails half-way is rolled back; a reload that fails leaves the live and the saved
+/// configuration as they were; a failed save is reported. Nothing is ever saved before the gate.
 #[test]
-fn config_load_alone_leaves_sonic_defaults_and_check_names_them() {
-    let dir = scratch("load-only");
+fn a_failing_step_leaves_the_previous_configuration_running() {
+    let dir = scratch("failures");
     let switch = Switch::new(&dir, "dynamic");
     let first = build(&dir.join("first"), &fabric_text());
-    let frag = first.join("config_db.fragment.json");
-    let o = switch.tool("config", &["load", "-y", frag.to_str().unwrap_or_default()]);
-    assert!(o.status.success(), "{}", text(&o));
-    let config = &switch.db()["CONFIG_DB"];
-    assert_eq!(config["BUFFER_PG"]["Ethernet0|3-4"]["profile"], "NULL");
-    assert_eq!(config["BUFFER_PG"]["Ethernet0|3"]["profile"], "NULL");
-    assert!(config["BUFFER_QUEUE"].get("Ethernet0|5-6").is_some());
-    let c = switch.apply(&first, &["--check"]);
-    assert_eq!(c.status.code(), Some(1), "{}", text(&c));
-    let t = text(&c);
-    assert!(t.contains("remove BUFFER_PG|Ethernet0|3-4"), "{t}");
-    assert!(t.contains("remove BUFFER_QUEUE|Ethernet0|5-6"), "{t}");
+    let o = switch.apply(&first, &["--yes"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let running = switch.db()["CONFIG_DB"].clone();
+    let saved_before = saved(&switch);
+
+    let second = build(&dir.join("second"), &changed_text(false));
+    let o = switch.apply_env(&second, &["--yes"], &[("FAKE_FAIL", "apply-patch")]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains("rolled back to checkpoint"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(switch.db()["CONFIG_DB"], running, "rolled back");
+    assert_eq!(saved(&switch), saved_before);
+
+    let model = build(&dir.join("model"), &traditional_text());
+    let o = switch.apply_env(&model, &["--yes"], &[("FAKE_RELOAD_FAILS", "1")]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("FAILED: config reload"), "{}", text(&o));
+    assert_eq!(switch.db()["CONFIG_DB"], running, "never stripped");
+    assert_eq!(saved(&switch), saved_before);
+
+    let o = switch.apply_env(&second, &["--yes"], &[("FAKE_FAIL", "save")]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("FAILED: config save"), "{}", text(&o));
+    assert_eq!(saved(&switch), saved_before);
+}
+
+/// S18: exit 0 only when healthy. A fabric port that does not come back up, or a BGP session
+/// that does not come back, fails the gate: exit 4, not saved, the restore command given.
+#[test]
+fn the_health_gate_fails_on_a_down_port_or_bgp_session() {
+    let dir = scratch("gate");
+    let switch = Switch::new(&dir, "dynamic");
+    let mut db = switch.db();
+    db["CONFIG_DB"]["BGP_NEIGHBOR"] = json!({"10.0.0.1": {"asn": "65100"}});
+    db["STATE_DB"] = json!({"NEIGH_STATE_TABLE|10.0.0.1": {"state": "Established"}});
+    fs::write(switch.state.join("db.json"), db.to_string()).expect("write");
+    let saved_before = saved(&switch);
+    let first = build(&dir.join("first"), &fabric_text());
+
+    let o = switch.apply_env(&first, &["--yes"], &[("FAKE_DOWN", "Ethernet8")]);
+    assert_eq!(o.status.code(), Some(4), "{}", text(&o));
+    let t = text(&o);
+    assert!(
+        t.contains("fabric port Ethernet8 was up before the apply and is not"),
+        "{t}"
+    );
+    assert!(
+        t.contains("to restore the previous configuration: config reload -y"),
+        "{t}"
+    );
+    assert_eq!(saved(&switch), saved_before, "not saved");
+
+    // A reload restarts bgp: the buffer model change forces one.
+    let model = build(&dir.join("model"), &traditional_text());
+    let o = switch.apply_env(&model, &["--yes"], &[("FAKE_BGP_DOWN", "1")]);
+    assert_eq!(o.status.code(), Some(4), "{}", text(&o));
+    assert!(
+        text(&o).contains("BGP neighbour 10.0.0.1 was Established before the apply and is not"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(saved(&switch), saved_before, "not saved");
 }
 
 /// A preflight failure changes nothing and runs no `config` command (exit 3): another SKU, a
-/// switch called otherwise, not root, swss not up.
+/// switch called otherwise, not root, swss not up, a device file of another format.
 #[test]
 fn preflight_failures_change_nothing() {
     let dir = scratch("preflight");
@@ -502,15 +827,17 @@ fn preflight_failures_change_nothing() {
     assert_eq!(o.status.code(), Some(3), "{}", text(&o));
     assert!(text(&o).contains("swss is not active"), "{}", text(&o));
 
-    let o = switch.tool("sonic-db-cli", &["CONFIG_DB", "PING"]);
-    assert!(o.status.success());
     // Another hostname: refused unless --any-hostname.
     let mut db = switch.db();
     db["CONFIG_DB"]["DEVICE_METADATA"]["localhost"]["hostname"] = json!("leaf2");
     fs::write(switch.state.join("db.json"), db.to_string()).expect("write");
     let o = switch.apply(&first, &["--yes"]);
     assert_eq!(o.status.code(), Some(3), "{}", text(&o));
-    assert!(text(&o).contains("this file is for leaf1"), "{}", text(&o));
+    assert!(
+        text(&o).contains("this folder is for leaf1"),
+        "{}",
+        text(&o)
+    );
     let o = switch.apply(&first, &["--dry-run", "--any-hostname"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 
@@ -525,7 +852,7 @@ fn preflight_failures_change_nothing() {
     let o = switch.apply(&first, &["--yes"]);
     assert_eq!(o.status.code(), Some(3), "{}", text(&o));
     let t = text(&o);
-    assert!(t.contains("this file is for Mellanox-SN5600-O128"), "{t}");
+    assert!(t.contains("is for Mellanox-SN5600-O128"), "{t}");
     assert!(t.contains("port Ethernet4 does not exist"), "{t}");
     assert!(t.contains("nothing was changed"), "{t}");
     assert_eq!(
@@ -533,13 +860,24 @@ fn preflight_failures_change_nothing() {
         changed,
         "a failed preflight changed the switch"
     );
-    assert!(switch.calls().is_empty(), "a failed preflight ran config");
+    assert!(
+        config_steps(&switch).is_empty(),
+        "a failed preflight ran config"
+    );
     assert_ne!(before, changed);
+
+    // A device file of another format (another build's program).
+    let device = first.leaf1().join("fabricc-device.json");
+    let d = fs::read_to_string(&device).expect("device file");
+    fs::write(&device, d.replace("\"format\": 1", "\"format\": 99")).expect("write");
+    let o = switch.apply(&first, &["--dry-run"]);
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o));
+    assert!(text(&o).contains("has format 99"), "{}", text(&o));
 }
 
-/// `load-balance { hash … }` (issue 20 item 4): SWITCH_HASH|GLOBAL is merged into CONFIG_DB
-/// only on a switch whose orchagent can take it (STATE_DB SWITCH_CAPABILITY|switch); the
-/// operator's hash algorithm stays; `--check` treats the lists as sets, as orchagent does.
+/// `load-balance { hash … }` (issue 20 item 4): SWITCH_HASH|GLOBAL is merged only on a switch
+/// whose orchagent can take it (STATE_DB SWITCH_CAPABILITY|switch); the operator's hash
+/// algorithm stays; `--check` treats the lists as sets, as orchagent does.
 #[test]
 fn switch_hash_needs_the_capability_and_merges() {
     let dir = scratch("hash");
@@ -559,7 +897,7 @@ fn switch_hash_needs_the_capability_and_merges() {
         "IP_PROTOCOL"
     ]);
     assert_eq!(
-        fragment(&folder)["SWITCH_HASH"]["GLOBAL"]["ecmp_hash"],
+        fragment(&folder.leaf1())["SWITCH_HASH"]["GLOBAL"]["ecmp_hash"],
         want
     );
     let set_state = |state: Value, algorithm: bool| {
@@ -571,7 +909,6 @@ fn switch_hash_needs_the_capability_and_merges() {
         fs::write(switch.state.join("db.json"), db.to_string()).expect("write");
     };
 
-    // An older SONiC: no capability at all.
     set_state(json!({}), true);
     let o = switch.apply(&folder, &["--yes"]);
     assert_eq!(o.status.code(), Some(3), "{}", text(&o));
@@ -580,7 +917,6 @@ fn switch_hash_needs_the_capability_and_merges() {
         "{}",
         text(&o)
     );
-    // A switch that cannot hash on the IP protocol: orchagent would refuse the whole list.
     let cap = |fields: &str| {
         json!({"SWITCH_CAPABILITY|switch": {
             "ECMP_HASH_CAPABLE": "true", "LAG_HASH_CAPABLE": "true",
@@ -594,7 +930,10 @@ fn switch_hash_needs_the_capability_and_merges() {
         "{}",
         text(&o)
     );
-    assert!(switch.calls().is_empty(), "a failed preflight ran config");
+    assert!(
+        config_steps(&switch).is_empty(),
+        "a failed preflight ran config"
+    );
 
     set_state(
         cap("IN_PORT,SRC_IP,DST_IP,L4_SRC_PORT,L4_DST_PORT,IP_PROTOCOL"),
@@ -623,15 +962,16 @@ fn switch_hash_needs_the_capability_and_merges() {
     let o = switch.apply(&folder, &["--check"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(
-        text(&o).contains("set    SWITCH_HASH|GLOBAL ecmp_hash="),
+        text(&o).contains("change SWITCH_HASH|GLOBAL (ecmp_hash)"),
         "{}",
         text(&o)
     );
 }
 
-/// Usage errors exit 2 and do nothing; a failing reload exits 1 and names the backup.
+/// Usage errors exit 2 and do nothing; the backup of the running configuration is written
+/// before anything changes.
 #[test]
-fn usage_and_a_failed_reload() {
+fn usage_and_the_backup() {
     let dir = scratch("usage");
     let switch = Switch::new(&dir, "dynamic");
     let first = build(&dir.join("first"), &fabric_text());
@@ -639,15 +979,14 @@ fn usage_and_a_failed_reload() {
         let o = switch.apply(&first, args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
     }
+    let mut cmd = Command::new("bash");
+    cmd.arg(first.program()).arg("--yes");
+    switch.env(&mut cmd);
+    let o = cmd.output().expect("run");
+    assert_eq!(o.status.code(), Some(2), "no folder: {}", text(&o));
     assert!(switch.calls().is_empty());
-    let o = switch.apply_env(&first, &["--yes"], &[("FAKE_RELOAD_FAILS", "1")]);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    let t = text(&o);
-    assert!(t.contains("FAILED: config reload"), "{t}");
-    assert!(
-        t.contains("config reload -y ") && t.contains("fabricc-backup-"),
-        "{t}"
-    );
+    let o = switch.apply(&first, &["--yes"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let backups: Vec<_> = fs::read_dir(switch.state.join("etc/sonic"))
         .expect("dir")
         .filter_map(Result::ok)
@@ -660,12 +999,35 @@ fn usage_and_a_failed_reload() {
     assert_eq!(backups.len(), 1, "one backup of the running configuration");
 }
 
-/// The script passes `bash -n` and, where installed, ShellCheck.
+/// The output holds the program once and each switch folder only its data (issue 36 item 2).
+#[test]
+fn one_program_per_output_and_data_per_switch() {
+    let dir = scratch("shape");
+    let out = build(&dir.join("first"), &fabric_text());
+    let mut files: Vec<String> = fs::read_dir(out.leaf1())
+        .expect("dir")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(files, ["config_db.fragment.json", "fabricc-device.json"]);
+    assert!(out.program().is_file());
+    assert!(
+        out.0
+            .join("programs")
+            .join("sonic")
+            .join("README.md")
+            .is_file()
+    );
+    assert!(!out.0.join("switches/leaf2/apply.sh").exists());
+}
+
+/// The program passes `bash -n` and, where installed, ShellCheck.
 #[test]
 fn apply_sh_passes_bash_n_and_shellcheck() {
     let dir = scratch("lint");
     let first = build(&dir.join("first"), &fabric_text());
-    let script = first.join("apply.sh");
+    let script = first.program();
     let o = Command::new("bash")
         .arg("-n")
         .arg(&script)

@@ -720,7 +720,7 @@ fn wred_key(config_db: &str, field: &str) -> String {
         .as_object()
         .unwrap()
         .keys()
-        .find(|k| k.starts_with("ECN"))
+        .find(|k| k.starts_with("FABRICC_ECN"))
         .unwrap()
         .clone();
     format!("WRED_PROFILE|{name}|{field}")

@@ -28,6 +28,7 @@ file; `$FAKE_SONIC/pg_profile_lookup.ini` the SKU's lookup table; every call is 
 Test code written for this repository; no code of the tools it imitates is copied.
 """
 
+import copy
 import fnmatch
 import json
 import os
@@ -133,9 +134,14 @@ def buffermgrd(config):
     return errors
 
 
-def start_daemons(db):
+def start_daemons(db, live=False):
     config = db["CONFIG_DB"]
-    model = config.get("DEVICE_METADATA", {}).get("localhost", {}).get("buffer_model", "traditional")
+    if live:
+        # A live change (GCU): the daemons keep the buffer model they started in.
+        model = db.get("RUNNING_MODEL", "traditional")
+    else:
+        model = config.get("DEVICE_METADATA", {}).get("localhost", {}).get("buffer_model", "traditional")
+        db["RUNNING_MODEL"] = model
     errors = buffermgrd(config) if model == "traditional" else []
     appl = {}
     profiles = set()
@@ -160,12 +166,21 @@ def start_daemons(db):
             if profile not in profiles:
                 unresolved.add(port)
             appl[f"{table}_TABLE:{port}:{rng}"] = {"profile": profile}
+    down = set(os.environ.get("FAKE_DOWN", "").split(","))
     for port, fields in config.get("PORT", {}).items():
         if port in unresolved:
             continue  # never initialised: no oper_status
-        appl[f"PORT_TABLE:{port}"] = {"oper_status": "up" if fields.get("admin_status") == "up" else "down"}
+        up = fields.get("admin_status") == "up" and port not in down
+        appl[f"PORT_TABLE:{port}"] = {"oper_status": "up" if up else "down"}
     db["APPL_DB"] = appl
     db["LOG"] = errors
+    # BGP: the sessions of BGP_NEIGHBOR (bgpmon's STATE_DB NEIGH_STATE_TABLE); a reload
+    # restarts bgp, a live change does not touch it.
+    if not live:
+        state = db.setdefault("STATE_DB", {})
+        for n in config.get("BGP_NEIGHBOR", {}):
+            up = not os.environ.get("FAKE_BGP_DOWN")
+            state[f"NEIGH_STATE_TABLE|{n}"] = {"state": "Established" if up else "Active"}
 
 
 def dump(config):
@@ -179,11 +194,169 @@ def dump(config):
     return json.dumps(typed, indent=4, sort_keys=True)
 
 
+# ---- GCU (generic config updater) ---------------------------------------------------------
+# `config apply-patch` as sonic-net/sonic-utilities@691b1bbc4fd2 runs it
+# (generic_config_updater/generic_updater.py:106-160): the target = the patch applied to the
+# running config; every operation of `jsonpatch.JsonPatch.from_diff(old, target)` must pass the
+# field-operation validation (gu_common.py:184-240: removing PFC_WD|GLOBAL is illegal;
+# field_operation_validators.py + gcu_field_operation_validators.conf.json: BUFFER_POOL never,
+# BUFFER_PROFILE whole objects or dynamic_th/xoff replaced, PFC_WD its timer/action fields by
+# add/remove/replace on a known ASIC family); no table may end empty; then the changes are
+# written and the daemons react live (no restart, the buffer model stays).
+
+GCU_FAMILY = {"mellanox-sn5600-o128": "spc4", "acs-sn5600": "spc4", "acs-sn5400": "spc4",
+              "arista-7060x6-64pe-o128s2": "th5", "arista-7060x6-64pe": "th5"}
+PFCWD_FIELDS = {"restoration_time", "detection_time", "action", "global/poll_interval",
+                "pfc_stat_history", ""}
+
+
+def typed(config):
+    return json.loads(dump(config))
+
+
+def untyped(data):
+    out = {}
+    merge(out, data)
+    return out
+
+
+def unescape(part):
+    return part.replace("~1", "/").replace("~0", "~")
+
+
+def apply_ops(target, patch):
+    for op in patch:
+        parts = [unescape(p) for p in op["path"].strip("/").split("/")]
+        node = target
+        for p in parts[:-1]:
+            node = node.setdefault(p, {})
+        if op["op"] == "remove":
+            if parts[-1] not in node:
+                raise ValueError(f"cannot remove {op['path']}: not there")
+            del node[parts[-1]]
+        elif op["op"] in ("add", "replace"):
+            node[parts[-1]] = op["value"]
+        else:
+            raise ValueError(f"unsupported op {op['op']}")
+
+
+def from_diff(old, new):
+    out = []
+    for t in sorted(set(old) | set(new)):
+        if t not in new:
+            out.append(("remove", f"/{t}", None))
+        elif t not in old:
+            out.append(("add", f"/{t}", new[t]))
+        else:
+            gone = [k for k in sorted(old[t]) if k not in new[t]]
+            for k in sorted(new[t]):
+                if k in old[t]:
+                    for f in sorted(set(old[t][k]) | set(new[t][k])):
+                        if f not in new[t][k]:
+                            out.append(("remove", f"/{t}/{k}/{f}", None))
+                        elif f not in old[t][k]:
+                            out.append(("add", f"/{t}/{k}/{f}", new[t][k][f]))
+                        elif old[t][k][f] != new[t][k][f]:
+                            out.append(("replace", f"/{t}/{k}/{f}", new[t][k][f]))
+                    continue
+                twin = next((g for g in gone if old[t][g] == new[t][k]), None)
+                if twin is not None:  # jsonpatch turns an equal remove + add into a move
+                    gone.remove(twin)
+                    out.append(("move", f"/{t}/{k}", None))
+                else:
+                    out.append(("add", f"/{t}/{k}", new[t][k]))
+            out.extend(("remove", f"/{t}/{k}", None) for k in gone)
+    return out
+
+
+def refusal(op, path, value, family):
+    parts = path.strip("/").split("/")
+    table = parts[0]
+    if op == "remove" and path in ("/PFC_WD/GLOBAL", "/PFC_WD/GLOBAL/POLL_INTERVAL"):
+        return f"Given patch operation is invalid. Operation: remove is illegal on field: {path}"
+    if table == "BUFFER_POOL":
+        return f"Modification of BUFFER_POOL table is illegal ({op} {path})"
+    if table == "PFC_WD":
+        cleaned = "/".join(p for p in parts[1:] if not any(c.isdigit() for c in p)).lower()
+        fields = [(cleaned + "/" + k) if cleaned else k for k in value] if isinstance(value, dict) else [cleaned]
+        if family is None or op not in ("add", "remove", "replace") or any(f not in PFCWD_FIELDS for f in fields):
+            return f"Modification of PFC_WD table is illegal ({op} {path})"
+    if table == "BUFFER_PROFILE":
+        if len(parts) == 2:
+            return None if op in ("add", "remove", "replace") else f"Modification of BUFFER_PROFILE table is illegal ({op} {path})"
+        if len(parts) == 1 or family is None or op != "replace" or parts[-1] not in ("dynamic_th", "xoff"):
+            return f"Modification of BUFFER_PROFILE table is illegal ({op} {path})"
+    return None
+
+
+def gcu_apply(db, patch_file, dry_run):
+    config = db["CONFIG_DB"]
+    old = typed(config)
+    new = copy.deepcopy(old)
+    with open(patch_file) as f:
+        patch = json.load(f)
+    try:
+        apply_ops(new, patch)
+    except (ValueError, KeyError, TypeError) as e:
+        print(f"Failed to apply patch due to: {e}", file=sys.stderr)
+        return 1
+    hwsku = old.get("DEVICE_METADATA", {}).get("localhost", {}).get("hwsku", "").lower()
+    family = GCU_FAMILY.get(hwsku)
+    for op, path, value in from_diff(old, new):
+        why = refusal(op, path, value, family)
+        if why:
+            print(f"Failed to apply patch due to: {why}", file=sys.stderr)
+            return 1
+    empty = sorted(t for t, rows in new.items() if not rows)
+    if empty:
+        print(f"Failed to apply patch due to: given patch is not valid because it will result in empty tables: {', '.join(empty)}", file=sys.stderr)
+        return 1
+    if dry_run:
+        return 0
+    if os.environ.get("FAKE_FAIL") == "apply-patch":
+        # Fails half-way: the first half of the changes is written (GCU applies its sorted
+        # changes one by one, generic_updater.py:145-150).
+        half = patch[: len(patch) // 2]
+        partial = copy.deepcopy(old)
+        apply_ops(partial, half)
+        db["CONFIG_DB"] = untyped(partial)
+        start_daemons(db, live=True)
+        store(db)
+        print("Failed to apply patch due to: injected failure", file=sys.stderr)
+        return 1
+    db["CONFIG_DB"] = untyped(new)
+    start_daemons(db, live=True)
+    store(db)
+    return 0
+
+
 # ---- tools ---------------------------------------------------------------------------------
 
 def config_cli(args):
     log("config", args)
     db = load()
+    checkpoints = os.path.join(ROOT, "checkpoints")
+    if args[:1] == ["apply-patch"]:
+        files = [a for a in args[1:] if not a.startswith("-")]
+        return gcu_apply(db, files[0], "--dry-run" in args)
+    if args[:1] == ["checkpoint"]:
+        os.makedirs(checkpoints, exist_ok=True)
+        with open(os.path.join(checkpoints, args[1] + ".json"), "w") as f:
+            json.dump(typed(db["CONFIG_DB"]), f)
+        return 0
+    if args[:1] == ["rollback"]:
+        # GCU replaces the running config with the checkpoint (config/main.py rollback).
+        with open(os.path.join(checkpoints, args[1] + ".json")) as f:
+            db["CONFIG_DB"] = untyped(json.load(f))
+        start_daemons(db, live=True)
+        store(db)
+        return 0
+    if args[:1] == ["delete-checkpoint"]:
+        os.remove(os.path.join(checkpoints, args[1] + ".json"))
+        return 0
+    if args[:1] == ["save"] and os.environ.get("FAKE_FAIL") == "save":
+        print("fake config save: injected failure", file=sys.stderr)
+        return 1
     if args[:2] == ["qos", "clear"]:
         for t in QOS_CLEAR:
             db["CONFIG_DB"].pop(t, None)
