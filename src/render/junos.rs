@@ -142,7 +142,7 @@ pub struct JForwardingClass {
     pub code_points: Vec<String>,
 }
 
-#[derive(Debug, Serialize, PartialEq, Eq)]
+#[derive(Debug, Serialize, PartialEq, Eq, Clone)]
 pub struct JDropProfile {
     pub name: String,
     pub min_percent: u64,
@@ -428,12 +428,25 @@ fn scheduler_map(
             } else {
                 lossy_queue
             };
-            let dp = drop_profile(&c.name, e, base, notes);
-            let name = dp.name.clone();
-            if !policies.drop_profiles.contains(&dp) {
-                policies.drop_profiles.push(dp);
+            // Named by the class (and the port variant where its ECN differs), never by its
+            // values: a threshold change is one changed `fill-level` line (U6).
+            let mut dp = drop_profile(&c.name, e, base, notes);
+            let same_values = |p: &JDropProfile| {
+                p.min_percent == dp.min_percent
+                    && p.max_percent == dp.max_percent
+                    && p.probability == dp.probability
+            };
+            match policies.drop_profiles.iter().find(|p| p.name == dp.name) {
+                Some(existing) if same_values(existing) => {}
+                Some(_) => {
+                    dp.name = format!("dp-{}{suffix}", c.name);
+                    if !policies.drop_profiles.iter().any(|p| p.name == dp.name) {
+                        policies.drop_profiles.push(dp.clone());
+                    }
+                }
+                None => policies.drop_profiles.push(dp.clone()),
             }
-            name
+            dp.name
         });
         let (strict, transmit_percent) = match c.scheduling {
             Scheduling::Strict => (true, strict_rate(c)),
@@ -679,7 +692,7 @@ fn drop_profile(class: &str, e: Ecn, queue_buffer: u64, notes: &mut Vec<Note>) -
         ));
     }
     JDropProfile {
-        name: format!("dp-{min}-{max}-{}", e.probability_percent),
+        name: format!("dp-{class}"),
         min_percent: min,
         max_percent: max,
         probability: e.probability_percent,
