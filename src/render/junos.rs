@@ -1,7 +1,13 @@
 //! Juniper Junos (QFX) view: a switch context as Junos configuration values.
 //!
-//! In: a `SwitchContext` with `os: junos`. Out: `JunosView` for `junos/qos.conf` (a `load
-//! merge` fragment: no host-name, no units), and the notes of what Junos is left to decide.
+//! In: a `SwitchContext` with `os: junos`. Out: `JunosView` for `junos/qos.conf`, and the
+//! notes of what Junos is left to decide. The file is one configuration group, `groups {
+//! replace: fabricc { … } }` with `apply-groups fabricc`, applied with `load replace`: the tag
+//! replaces the whole group ("Loading Configuration Files", Junos CLI User Guide), so a new
+//! build leaves nothing of an earlier one behind and touches nothing outside the group (no
+//! host-name, no units; docs/change/junos.md). Object names say what they are, never the
+//! values they carry (`dp-<class>`, `s-<class>`, `cnp-fabricc-<cable>m`), so a threshold
+//! change is one changed line.
 //! Junos conventions (docs/targets.md; Juniper's QFX class-of-service documentation and its
 //! YANG models, github.com/Juniper/yang 24.2R1.17): a DSCP classifier with **binary** code
 //! points; one
