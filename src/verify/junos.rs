@@ -37,6 +37,7 @@
 use std::collections::HashSet;
 
 use super::canon::{Builder, Canon, Loc, key_of, segments};
+use crate::render::junos::CLASSIFIER;
 
 /// The deepest nesting of `{ }` accepted.
 pub const MAX_DEPTH: usize = 128;
@@ -520,6 +521,17 @@ impl Scope {
     }
 
     pub fn owns(&self, p: &[&str]) -> bool {
+        // fabricc's own names own their objects, and a binding to them, wherever they stand:
+        // what a fabricc file from before the group `fabricc` (a `load merge` fragment) left
+        // outside it, or a port that kept one after leaving the fabric, is reported.
+        let fabricc_name = |w: &str| {
+            w.starts_with("sm-fabricc") || w.starts_with("cnp-fabricc") || w == CLASSIFIER
+        };
+        match p {
+            ["class-of-service", _, name, ..] if fabricc_name(*name) => return true,
+            ["class-of-service", "interfaces", _, .., last] if fabricc_name(*last) => return true,
+            _ => {}
+        }
         match p {
             ["interfaces", _, family, _, ..] => {
                 self.has(&p[..2]) && self.interface_families.contains(*family)
@@ -599,6 +611,22 @@ mod tests {
             "class-of-service interfaces et-0/0/0 unit 0 classifiers dscp other"
         )));
         assert!(!s.owns(&p("class-of-service interfaces et-0/0/9 scheduler-map x")));
+        // fabricc's names, left outside the group by an earlier file, or on a port that left.
+        assert!(s.owns(&p(
+            "class-of-service scheduler-maps sm-fabricc-3 forwarding-class x scheduler s"
+        )));
+        assert!(s.owns(&p(
+            "class-of-service congestion-notification-profile cnp-fabricc-30m input cable-length 30"
+        )));
+        assert!(s.owns(&p(
+            "class-of-service interfaces et-0/0/9 scheduler-map sm-fabricc"
+        )));
+        assert!(s.owns(&p(
+            "class-of-service interfaces et-0/0/9 unit 0 classifiers dscp fabricc-dscp"
+        )));
+        assert!(!s.owns(&p(
+            "class-of-service scheduler-maps sm-other forwarding-class x scheduler s"
+        )));
         assert!(s.owns(&p(
             "class-of-service schedulers s-roce buffer-size percent 5"
         )));
