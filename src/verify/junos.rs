@@ -528,8 +528,8 @@ impl Scope {
             w.starts_with("sm-fabricc") || w.starts_with("cnp-fabricc") || w == CLASSIFIER
         };
         match p {
-            ["class-of-service", _, name, ..] if fabricc_name(*name) => return true,
-            ["class-of-service", "interfaces", _, .., last] if fabricc_name(*last) => return true,
+            ["class-of-service", _, name, ..] if fabricc_name(name) => return true,
+            ["class-of-service", "interfaces", _, .., last] if fabricc_name(last) => return true,
             _ => {}
         }
         match p {
