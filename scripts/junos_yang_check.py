@@ -25,6 +25,11 @@ of the PTX10000 chassis), `24.2/24.2R1-EVO/native/conf-and-rpcs/conf/models/` (`
 Those models have `class-of-service shared-buffer percent` only, no `ingress`/`egress`
 `buffer-partition` (23.4R1-EVO to 24.4R1-EVO alike), so today's files are rejected there.
 
+fabricc's file is the configuration group `fabricc` (`groups { replace: fabricc { … } }` and
+`apply-groups fabricc`): the models hold the same statements under `groups` as at the top level
+(each module augments both `/configuration` and `/configuration/groups`), so the group's
+statements are checked in place; the `replace:` tag is skipped.
+
 Nothing of Juniper's is committed.
 """
 
@@ -46,6 +51,10 @@ def tokens(text):
     return re.findall(r'"(?:[^"\\]|\\.)*"|[{};\[\]]|[^\s{};\[\]]+', text)
 
 
+# Junos CLI User Guide, "Loading Configuration Files"; Junos XML protocol, "Delete Elements".
+LOAD_TAGS = ("replace:", "delete:", "inactive:", "protect:")
+
+
 def parse(toks):
     """Junos curly syntax → [(words, children|None)], `[ a b ]` kept as one list word."""
     out, i = [], 0
@@ -55,6 +64,11 @@ def parse(toks):
         while i < len(toks) and toks[i] != "}":
             words = []
             while toks[i] not in ("{", ";"):
+                if not words and toks[i] in LOAD_TAGS:
+                    # A tag acts while loading (`replace:` under `load replace`), it is not
+                    # configuration: the statement it marks is checked as it stands.
+                    i += 1
+                    continue
                 if toks[i] == "[":
                     j = toks.index("]", i)
                     words.append(toks[i + 1:j])

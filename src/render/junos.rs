@@ -1,7 +1,13 @@
 //! Juniper Junos (QFX) view: a switch context as Junos configuration values.
 //!
-//! In: a `SwitchContext` with `os: junos`. Out: `JunosView` for `junos/qos.conf` (a `load
-//! merge` fragment: no host-name, no units), and the notes of what Junos is left to decide.
+//! In: a `SwitchContext` with `os: junos`. Out: `JunosView` for `junos/qos.conf`, and the
+//! notes of what Junos is left to decide. The file is one configuration group, `groups {
+//! replace: fabricc { … } }` with `apply-groups fabricc`, applied with `load replace`: the tag
+//! replaces the whole group ("Loading Configuration Files", Junos CLI User Guide), so a new
+//! build leaves nothing of an earlier one behind and touches nothing outside the group (no
+//! host-name, no units; docs/change/junos.md). Object names say what they are, never the
+//! values they carry (`dp-<class>`, `s-<class>`, `cnp-fabricc-<cable>m`), so a threshold
+//! change is one changed line.
 //! Junos conventions (docs/targets.md; Juniper's QFX class-of-service documentation and its
 //! YANG models, github.com/Juniper/yang 24.2R1.17): a DSCP classifier with **binary** code
 //! points; one
@@ -142,7 +148,7 @@ pub struct JForwardingClass {
     pub code_points: Vec<String>,
 }
 
-#[derive(Debug, Serialize, PartialEq, Eq)]
+#[derive(Debug, Serialize, PartialEq, Eq, Clone)]
 pub struct JDropProfile {
     pub name: String,
     pub min_percent: u64,
@@ -428,12 +434,25 @@ fn scheduler_map(
             } else {
                 lossy_queue
             };
-            let dp = drop_profile(&c.name, e, base, notes);
-            let name = dp.name.clone();
-            if !policies.drop_profiles.contains(&dp) {
-                policies.drop_profiles.push(dp);
+            // Named by the class (and the port variant where its ECN differs), never by its
+            // values: a threshold change is one changed `fill-level` line (U6).
+            let mut dp = drop_profile(&c.name, e, base, notes);
+            let same_values = |p: &JDropProfile| {
+                p.min_percent == dp.min_percent
+                    && p.max_percent == dp.max_percent
+                    && p.probability == dp.probability
+            };
+            match policies.drop_profiles.iter().find(|p| p.name == dp.name) {
+                Some(existing) if same_values(existing) => {}
+                Some(_) => {
+                    dp.name = format!("dp-{}{suffix}", c.name);
+                    if !policies.drop_profiles.iter().any(|p| p.name == dp.name) {
+                        policies.drop_profiles.push(dp.clone());
+                    }
+                }
+                None => policies.drop_profiles.push(dp.clone()),
             }
-            name
+            dp.name
         });
         let (strict, transmit_percent) = match c.scheduling {
             Scheduling::Strict => (true, strict_rate(c)),
@@ -679,7 +698,7 @@ fn drop_profile(class: &str, e: Ecn, queue_buffer: u64, notes: &mut Vec<Note>) -
         ));
     }
     JDropProfile {
-        name: format!("dp-{min}-{max}-{}", e.probability_percent),
+        name: format!("dp-{class}"),
         min_percent: min,
         max_percent: max,
         probability: e.probability_percent,

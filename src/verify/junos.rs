@@ -17,7 +17,10 @@
 //!   annotations are not configuration.
 //! * Inactive statements: `inactive: x { … }` (curly) and `deactivate x` (set form) are not in
 //!   effect, so they and everything under them count as absent.
-//! * Other markers a statement may carry (`protect:`, `replace:`) are dropped.
+//! * Other markers a statement may carry (`protect:`, `replace:`, `delete:`) are dropped:
+//!   `show configuration` never prints `replace:`/`delete:`, which act only while loading.
+//! * Configuration groups: `groups G …` of a group named in the top-level `apply-groups` reads
+//!   as the statements it gives (fabricc's file is the group `fabricc`); see `Groups`.
 //!
 //! Owned scope (paths that fabricc did not generate but owns):
 //! * `interfaces <port>`: for a port fabricc configures, the statements whose first word
@@ -34,6 +37,7 @@
 use std::collections::HashSet;
 
 use super::canon::{Builder, Canon, Loc, key_of, segments};
+use crate::render::junos::CLASSIFIER;
 
 /// The deepest nesting of `{ }` accepted.
 pub const MAX_DEPTH: usize = 128;
@@ -221,10 +225,93 @@ pub fn canon(text: &str) -> Result<Canon, Error> {
     let set_form = toks
         .first()
         .is_some_and(|t| matches!(&t.tok, Tok::Word(w) if w == "set" || w == "deactivate"));
+    let groups = Groups::applied(&toks, set_form);
     if set_form {
-        set_lines(&toks, text.len())
+        set_lines(&toks, text.len(), &groups)
     } else {
-        curly(&toks, text.len())
+        curly(&toks, text.len(), &groups)
+    }
+}
+
+/// Configuration groups in effect: the names in the top-level `apply-groups`.
+///
+/// Junos applies a group's statements where they would stand in the configuration: "The
+/// individual software processes that perform the actions directed by the configuration
+/// receive the expanded form of the configuration; they have no knowledge of configuration
+/// groups", and "all values are inherited" for sets ("Use Configuration Groups to Quickly
+/// Configure Devices", Junos CLI User Guide, juniper.net/documentation/us/en/software/junos/
+/// cli/topics/topic-map/configuration-groups-usage.html). So `groups G rest…` of an applied
+/// group reads as `rest…`, the statements of groups not applied count as absent, and
+/// `apply-groups` itself is no setting. A statement configured outside the group on the same
+/// path overrides the group's value; both are kept here, so verify reports the one fabricc
+/// did not write. Wildcard names (`<et-*>`) stay literal.
+struct Groups {
+    applied: HashSet<String>,
+}
+
+impl Groups {
+    fn applied(toks: &[Token], set_form: bool) -> Self {
+        let mut applied = HashSet::new();
+        if set_form {
+            let mut i = 0;
+            while i < toks.len() {
+                let start = i;
+                i += 1;
+                while i < toks.len() && !toks[i].line_start {
+                    i += 1;
+                }
+                let line: Vec<Tok> = toks[start..i].iter().map(|t| t.tok.clone()).collect();
+                if let [Tok::Word(verb), Tok::Word(kw), rest @ ..] = &line[..]
+                    && verb == "set"
+                    && kw == "apply-groups"
+                {
+                    for p in expand(rest) {
+                        applied.extend(p);
+                    }
+                }
+            }
+        } else {
+            let mut depth = 0usize;
+            let mut words: Vec<Tok> = Vec::new();
+            for t in toks {
+                match &t.tok {
+                    Tok::Open => {
+                        depth += 1;
+                        words.clear();
+                    }
+                    Tok::Close => {
+                        depth = depth.saturating_sub(1);
+                        words.clear();
+                    }
+                    Tok::Semi => {
+                        if depth == 0
+                            && let [Tok::Word(kw), rest @ ..] = &words[..]
+                            && kw == "apply-groups"
+                        {
+                            for p in expand(rest) {
+                                applied.extend(p);
+                            }
+                        }
+                        words.clear();
+                    }
+                    Tok::Word(w) if words.is_empty() && is_marker(w) => {}
+                    other => words.push(other.clone()),
+                }
+            }
+        }
+        Groups { applied }
+    }
+
+    /// The path a statement stands for: lifted out of an applied group, or none.
+    fn effective<'a>(&self, p: &'a [String]) -> Option<&'a [String]> {
+        match p {
+            [kw, ..] if kw == "apply-groups" => None,
+            [kw, name, rest @ ..] if kw == "groups" => {
+                (self.applied.contains(name) && !rest.is_empty()).then_some(rest)
+            }
+            [kw] if kw == "groups" => None,
+            _ => Some(p),
+        }
     }
 }
 
@@ -256,7 +343,7 @@ fn is_marker(w: &str) -> bool {
     w.ends_with(':') && w.len() > 1 && w[..w.len() - 1].bytes().all(|b| b.is_ascii_lowercase())
 }
 
-fn curly(toks: &[Token], len: usize) -> Result<Canon, Error> {
+fn curly(toks: &[Token], len: usize, groups: &Groups) -> Result<Canon, Error> {
     let mut c = Builder::bounded(len);
     // Open statements: their words, and whether they are inactive.
     let mut stack: Vec<(Vec<String>, bool)> = Vec::new();
@@ -286,7 +373,9 @@ fn curly(toks: &[Token], len: usize) -> Result<Canon, Error> {
                         for tail in expand(&words) {
                             let mut p = parent.clone();
                             p.extend(tail);
-                            c.insert(&p, Loc::new(toks[first].start, t.end));
+                            if let Some(p) = groups.effective(&p) {
+                                c.insert(p, Loc::new(toks[first].start, t.end));
+                            }
                         }
                     }
                 }
@@ -338,7 +427,7 @@ fn curly(toks: &[Token], len: usize) -> Result<Canon, Error> {
     Ok(c.build())
 }
 
-fn set_lines(toks: &[Token], len: usize) -> Result<Canon, Error> {
+fn set_lines(toks: &[Token], len: usize, groups: &Groups) -> Result<Canon, Error> {
     let mut c = Builder::bounded(len);
     let mut off: Vec<Vec<String>> = Vec::new();
     let mut i = 0;
@@ -369,12 +458,16 @@ fn set_lines(toks: &[Token], len: usize) -> Result<Canon, Error> {
         match verb.as_str() {
             "set" => {
                 for p in expand(&body) {
-                    if !p.is_empty() {
-                        c.insert(&p, at);
+                    if let Some(p) = groups.effective(&p).filter(|p| !p.is_empty()) {
+                        c.insert(p, at);
                     }
                 }
             }
-            "deactivate" => off.extend(expand(&body)),
+            "deactivate" => off.extend(
+                expand(&body)
+                    .iter()
+                    .filter_map(|p| groups.effective(p).map(<[String]>::to_vec)),
+            ),
             // `activate`, `delete`, `protect` … are not in `display set` output.
             _ => {}
         }
@@ -428,6 +521,17 @@ impl Scope {
     }
 
     pub fn owns(&self, p: &[&str]) -> bool {
+        // fabricc's own names own their objects, and a binding to them, wherever they stand:
+        // what a fabricc file from before the group `fabricc` (a `load merge` fragment) left
+        // outside it, or a port that kept one after leaving the fabric, is reported.
+        let fabricc_name = |w: &str| {
+            w.starts_with("sm-fabricc") || w.starts_with("cnp-fabricc") || w == CLASSIFIER
+        };
+        match p {
+            ["class-of-service", _, name, ..] if fabricc_name(name) => return true,
+            ["class-of-service", "interfaces", _, .., last] if fabricc_name(last) => return true,
+            _ => {}
+        }
         match p {
             ["interfaces", _, family, _, ..] => {
                 self.has(&p[..2]) && self.interface_families.contains(*family)
@@ -467,6 +571,25 @@ mod tests {
     }
 
     #[test]
+    fn applied_groups_read_as_their_statements() {
+        // fabricc's file (with its load-time `replace:` tag) and the device's printed
+        // configuration, curly and `display set`, read alike.
+        let file = "groups {\n    replace:\n    fabricc {\n        interfaces { et-0/0/0 { mtu 9216; } }\n    }\n    other { system { host-name x; } }\n}\napply-groups fabricc;\ninterfaces { et-0/0/0 { unit 0 { family inet; } } }\n";
+        let device = "groups { fabricc { interfaces { et-0/0/0 { mtu 9216; } } } other { system { host-name x; } } }\napply-groups fabricc;\ninterfaces { et-0/0/0 { unit 0 { family inet; } } }\n";
+        let setf = "set groups fabricc interfaces et-0/0/0 mtu 9216\nset groups other system host-name x\nset apply-groups fabricc\nset interfaces et-0/0/0 unit 0 family inet\n";
+        let want = vec![
+            "interfaces et-0/0/0 mtu 9216".to_string(),
+            "interfaces et-0/0/0 unit 0 family inet".to_string(),
+        ];
+        for t in [file, device, setf] {
+            assert_eq!(set(&canon(t).unwrap()), want, "{t}");
+        }
+        // A group not applied is not in effect.
+        let off = "groups { fabricc { interfaces { et-0/0/0 { mtu 9216; } } } }\n";
+        assert!(set(&canon(off).unwrap()).is_empty());
+    }
+
+    #[test]
     fn errors() {
         assert!(canon("a {\n b;\n").is_err());
         assert!(canon("a }").is_err());
@@ -488,6 +611,22 @@ mod tests {
             "class-of-service interfaces et-0/0/0 unit 0 classifiers dscp other"
         )));
         assert!(!s.owns(&p("class-of-service interfaces et-0/0/9 scheduler-map x")));
+        // fabricc's names, left outside the group by an earlier file, or on a port that left.
+        assert!(s.owns(&p(
+            "class-of-service scheduler-maps sm-fabricc-3 forwarding-class x scheduler s"
+        )));
+        assert!(s.owns(&p(
+            "class-of-service congestion-notification-profile cnp-fabricc-30m input cable-length 30"
+        )));
+        assert!(s.owns(&p(
+            "class-of-service interfaces et-0/0/9 scheduler-map sm-fabricc"
+        )));
+        assert!(s.owns(&p(
+            "class-of-service interfaces et-0/0/9 unit 0 classifiers dscp fabricc-dscp"
+        )));
+        assert!(!s.owns(&p(
+            "class-of-service scheduler-maps sm-other forwarding-class x scheduler s"
+        )));
         assert!(s.owns(&p(
             "class-of-service schedulers s-roce buffer-size percent 5"
         )));

@@ -197,7 +197,7 @@ fn models(os: Os) -> &'static [&'static str] {
         Os::Nxos => &["os nxos  ports 32 x 400G  buffer 120MB  lossless-limit 2"],
         Os::Junos => &[
             "platform juniper-qfx5240-64od  ports 32 x 400G  lossless-limit 2",
-            "platform juniper-qfx5230-64cd  lossless-limit 2",
+            "platform juniper-qfx5230-64cd  ports 64 x 400G  lossless-limit 2",
         ],
     }
 }

@@ -1512,8 +1512,8 @@ fn load_balance_is_written_where_the_platform_can_and_fab930_says_why_elsewhere(
             want: Ok(&[
                 // Right under `enhanced-hash-key`: its `family inet` is the MX form, with no
                 // `no-protocol` (Juniper/yang 24.2R1.17, junos-qfx-conf-forwarding-options).
-                "enhanced-hash-key {\n        inet {\n            no-l4-source-port;\n            no-l4-destination-port;\n            no-protocol;",
-                "        inet6 {\n            no-l4-source-port;\n            no-l4-destination-port;\n            no-next-header;",
+                "enhanced-hash-key {\n                inet {\n                    no-l4-source-port;\n                    no-l4-destination-port;\n                    no-protocol;",
+                "                inet6 {\n                    no-l4-source-port;\n                    no-l4-destination-port;\n                    no-next-header;",
             ]),
         },
         Case {
@@ -1529,12 +1529,12 @@ fn load_balance_is_written_where_the_platform_can_and_fab930_says_why_elsewhere(
         Case {
             ctx: lb_leaf(Junos, qfx5240, &four, Some("flowlet"), Some(256_000), None),
             prop: Prop::FlowletGap,
-            want: Ok(&["flowlet {\n                inactivity-interval 256;"]),
+            want: Ok(&["flowlet {\n                        inactivity-interval 256;"]),
         },
         Case {
             ctx: lb_leaf(Junos, qfx5240, &four, Some("per-packet"), None, None),
             prop: Prop::Mode,
-            want: Ok(&["ecmp-dlb {\n            per-packet;"]),
+            want: Ok(&["ecmp-dlb {\n                    per-packet;"]),
         },
         Case {
             ctx: lb_leaf(Junos, qfx5240, &four, Some("adaptive"), None, None),

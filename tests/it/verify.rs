@@ -382,12 +382,26 @@ fn junos_print(lines: &[Line], depth: usize, out: &mut String) {
     }
 }
 
-/// Junos: the fragment loaded with `load merge` into the configuration, printed curly.
+/// Junos: the fragment loaded with `load replace` into the configuration, printed curly: the
+/// group `fabricc` (its `replace:` tag acts while loading and is not printed) and
+/// `apply-groups fabricc`, with each fabric port's unit configured outside the group.
 fn junos_device(fragment: &str) -> String {
     let text = base("junos/config");
     let mut tree = junos_tree(&text);
-    let frag = junos_tree(fragment);
-    if let Some(ifs) = frag.iter().find(|l| l.text == "interfaces") {
+    let mut frag = junos_tree(fragment);
+    for g in frag.iter_mut().filter(|l| l.text == "groups") {
+        for l in &mut g.children {
+            if let Some(name) = l.text.strip_prefix("replace: ") {
+                l.text = name.to_string();
+            }
+        }
+    }
+    let group = frag
+        .iter()
+        .filter(|l| l.text == "groups")
+        .flat_map(|g| &g.children)
+        .find(|l| l.text == "fabricc");
+    if let Some(ifs) = group.and_then(|g| g.children.iter().find(|l| l.text == "interfaces")) {
         for (i, p) in ifs.children.iter().enumerate() {
             let extra = junos_tree(&format!(
                 "interfaces {{ {} {{ unit 0 {{ family inet {{ address 10.0.{i}.0/31; }} }} }} }}",
@@ -975,7 +989,7 @@ fn junos() {
         &[(
             "FAB970",
             "leaf1",
-            "class-of-service drop-profiles dp-1-2-100 interpolate fill-level",
+            "class-of-service drop-profiles dp-roce interpolate fill-level",
         )],
     );
     b.expect(
@@ -991,7 +1005,7 @@ fn junos() {
         )],
     );
     // A stale lossless input code point in a CN profile.
-    b.expect(c, &replace_once("code-point 011010 {\n                        pfc;\n                    }", "code-point 011010 {\n                        pfc;\n                    }\n                    code-point 100000 {\n                        pfc;\n                    }"),
+    b.expect(c, &replace_once("code-point 011010 {\n                                pfc;\n                            }", "code-point 011010 {\n                                pfc;\n                            }\n                            code-point 100000 {\n                                pfc;\n                            }"),
         &[("FAB972", "leaf1", "class-of-service congestion-notification-profile cnp-fabricc-3m input dscp code-point 100000")]);
     // The same state printed with `| display set` is in sync too.
     let set = set_form(&b.state[c]);
