@@ -124,6 +124,12 @@ fn check_loaded_timed(
     }
     diagnostic::sort(&mut diagnostics);
     diagnostics.dedup();
+    if let Some(f) = &fabric {
+        for a in &f.allow {
+            let by = format!("`allow {}` in the fabric", a.value);
+            diagnostic::allow(&mut diagnostics, a.value, &by);
+        }
+    }
     Checked {
         fabric,
         diagnostics,

@@ -195,6 +195,11 @@ pub struct CheckArgs {
     /// Exit 1 when there are warnings, not only errors.
     #[arg(long)]
     pub deny_warnings: bool,
+    /// Accept the warnings of these codes (comma-separated or repeated, e.g. `--allow
+    /// FAB954,FAB905`): they are reported as advice and no longer fail the command; the
+    /// fabric's own `allow FAB954` does the same for every run. Errors cannot be allowed.
+    #[arg(long = "allow", value_name = "CODES", value_delimiter = ',')]
+    pub allow: Vec<String>,
     /// Colour in human output.
     #[arg(long, value_enum, default_value = "auto")]
     pub color: ColorChoice,
@@ -238,9 +243,15 @@ pub struct BuildArgs {
     /// Replace embedded templates file by file with DIR/<target>/<file>.
     #[arg(long, value_name = "DIR")]
     pub templates: Option<PathBuf>,
-    /// Build even when the check or the build reports warnings.
+    /// Build even when the check or the build reports warnings (all of them; `--allow CODES`
+    /// accepts only the codes named).
     #[arg(long)]
     pub allow_warnings: bool,
+    /// Accept the warnings of these codes (comma-separated or repeated, e.g. `--allow
+    /// FAB954,FAB905`): they are reported as advice and no longer fail the command; the
+    /// fabric's own `allow FAB954` does the same for every run. Errors cannot be allowed.
+    #[arg(long = "allow", value_name = "CODES", value_delimiter = ',')]
+    pub allow: Vec<String>,
     /// How findings are printed (check's and the build's own, FAB9xx): the formats of
     /// `fabricc check`. With a machine format, stdout holds only the findings document and
     /// the build summary goes to stderr.
@@ -312,6 +323,11 @@ pub struct VerifyArgs {
     /// Exit 1 when there are warnings (a port without an LLDP neighbour, a stray folder).
     #[arg(long)]
     pub deny_warnings: bool,
+    /// Accept the warnings of these codes (comma-separated or repeated, e.g. `--allow
+    /// FAB954,FAB905`): they are reported as advice and no longer fail the command; the
+    /// fabric's own `allow FAB954` does the same for every run. Errors cannot be allowed.
+    #[arg(long = "allow", value_name = "CODES", value_delimiter = ',')]
+    pub allow: Vec<String>,
     /// Colour in human output.
     #[arg(long, value_enum, default_value = "auto")]
     pub color: ColorChoice,

@@ -15,7 +15,8 @@ use crate::source::Sources;
 use crate::timings::Timings;
 
 use super::{
-    BuildArgs, CheckFormat, ExitStatus, Stream, chosen_targets, chosen_templates, err, out,
+    BuildArgs, CheckFormat, ExitStatus, Stream, allow_all, allowed_codes, chosen_targets,
+    chosen_templates, err, out,
 };
 
 pub fn run(args: &BuildArgs) -> ExitStatus {
@@ -37,10 +38,17 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
         Err(status) => return status,
     };
 
+    let allowed = match allowed_codes(&args.allow) {
+        Ok(c) => c,
+        Err(status) => return status,
+    };
     let limits = args.limits.limits();
     let mut sources = Sources::new();
     let checked = match pipeline::check(&mut sources, &args.file, &limits) {
-        Ok(c) => c,
+        Ok(mut c) => {
+            allow_all(&mut c.diagnostics, &allowed);
+            c
+        }
         Err(e) => {
             err(&format!("error: {e}\n"));
             return ExitStatus::Error;
@@ -67,18 +75,42 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
         .diagnostics
         .iter()
         .any(|d| d.severity == Severity::Warning);
-    if warnings && !args.allow_warnings {
+    let blocked = warnings && !args.allow_warnings;
+    if args.check {
+        // `--check` answers "is the output stale?" whether or not warnings block a build (U7):
+        // the comparison runs, then warnings fail the step as they would fail `build`.
+        let status = run.compare(input);
+        if blocked {
+            err(&format!(
+                "error: the check found warnings ({}), so `build` would write nothing; allow \
+                 them with `allow CODE` in the fabric or `--allow CODE` (or all with \
+                 --allow-warnings)\n",
+                warning_codes(&checked.diagnostics)
+            ));
+            return ExitStatus::Failure;
+        }
+        return status;
+    }
+    if blocked {
         run.print(&checked.diagnostics);
-        err(
-            "error: the check found warnings; nothing was written (--allow-warnings to build anyway)\n",
-        );
+        err(&format!(
+            "error: the check found warnings ({}); nothing was written (`allow CODE` in the \
+             fabric or `--allow CODE` to accept them, --allow-warnings for all)\n",
+            warning_codes(&checked.diagnostics)
+        ));
         return ExitStatus::Failure;
     }
-    if args.check {
-        run.compare(input)
-    } else {
-        run.write(input)
-    }
+    run.write(input)
+}
+
+/// The distinct codes of the warnings, in code order: what `--allow` would take.
+fn warning_codes(diags: &[Diagnostic]) -> String {
+    let codes: std::collections::BTreeSet<&str> = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .map(|d| d.code.as_str())
+        .collect();
+    codes.into_iter().collect::<Vec<_>>().join(", ")
 }
 
 /// One `build` after a clean check: what it was asked, what it read, and how it reports.

@@ -45,6 +45,44 @@ pub(crate) fn chosen_targets(targets: &[String]) -> Result<crate::lower::Targets
     })
 }
 
+/// The codes of `--allow`, each a warning code (FAB113's rule for the fabric's `allow`); an
+/// unknown code or one that is not a warning is an error already printed.
+pub(crate) fn allowed_codes(
+    written: &[String],
+) -> Result<Vec<crate::diagnostic::Code>, ExitStatus> {
+    use crate::diagnostic::{Code, Severity};
+    let mut codes = Vec::new();
+    for w in written.iter().map(|w| w.trim()).filter(|w| !w.is_empty()) {
+        match Code::parse(w) {
+            Some(c) if c.default_severity() == Severity::Warning => codes.push(c),
+            Some(c) => {
+                err(&format!(
+                    "error: `--allow {c}`: {c} is {}, and only warnings can be allowed\n",
+                    c.default_severity().as_str()
+                ));
+                return Err(ExitStatus::Error);
+            }
+            None => {
+                err(&format!(
+                    "error: `--allow {w}` names no finding code (write it as `FAB954`)\n"
+                ));
+                return Err(ExitStatus::Error);
+            }
+        }
+    }
+    Ok(codes)
+}
+
+/// Applies `--allow` to findings (see [`crate::diagnostic::allow`]).
+pub(crate) fn allow_all(
+    diags: &mut [crate::diagnostic::Diagnostic],
+    codes: &[crate::diagnostic::Code],
+) {
+    for &c in codes {
+        crate::diagnostic::allow(diags, c, &format!("`--allow {c}`"));
+    }
+}
+
 /// The embedded templates, overridden file by file from `--templates DIR` when given; a
 /// template that does not compile is an error already printed.
 pub(crate) fn chosen_templates(

@@ -90,6 +90,10 @@ pub fn run(args: &ImportArgs) -> ExitStatus {
 
 /// `check --state DIR`.
 pub fn check_state(args: &CheckArgs, dir: &std::path::Path) -> ExitStatus {
+    let allowed = match super::allowed_codes(&args.allow) {
+        Ok(c) => c,
+        Err(status) => return status,
+    };
     let limits = args.limits.limits();
     let mut sources = Sources::new();
     let input = Input {
@@ -100,7 +104,7 @@ pub fn check_state(args: &CheckArgs, dir: &std::path::Path) -> ExitStatus {
     };
     let StateChecked {
         checked,
-        diagnostics,
+        mut diagnostics,
         ..
     } = match import::check::check_state(&input, &mut sources, &limits) {
         Ok(c) => c,
@@ -109,6 +113,7 @@ pub fn check_state(args: &CheckArgs, dir: &std::path::Path) -> ExitStatus {
             return ExitStatus::Error;
         }
     };
+    super::allow_all(&mut diagnostics, &allowed);
     let facts = if args.facts {
         checked.facts.as_ref()
     } else {

@@ -23,7 +23,7 @@ pub use args::{
     VerifyArgs,
 };
 pub use exit::ExitStatus;
-pub(crate) use exit::{chosen_targets, chosen_templates, err, out};
+pub(crate) use exit::{allow_all, allowed_codes, chosen_targets, chosen_templates, err, out};
 
 /// Parses the command line and runs the command.
 pub fn run() -> ExitStatus {

@@ -6,7 +6,8 @@ use crate::source::Sources;
 use crate::verify::{self, DeviceSummary, Input, Status};
 
 use super::{
-    CheckFormat, ExitStatus, Stream, VerifyArgs, chosen_targets, chosen_templates, err, out,
+    CheckFormat, ExitStatus, Stream, VerifyArgs, allow_all, allowed_codes, chosen_targets,
+    chosen_templates, err, out,
 };
 
 pub fn run(args: &VerifyArgs) -> ExitStatus {
@@ -18,10 +19,17 @@ pub fn run(args: &VerifyArgs) -> ExitStatus {
         Ok(t) => t,
         Err(status) => return status,
     };
+    let allowed = match allowed_codes(&args.allow) {
+        Ok(c) => c,
+        Err(status) => return status,
+    };
     let limits = args.limits.limits();
     let mut sources = Sources::new();
     let checked = match pipeline::check(&mut sources, &args.file, &limits) {
-        Ok(c) => c,
+        Ok(mut c) => {
+            allow_all(&mut c.diagnostics, &allowed);
+            c
+        }
         Err(e) => {
             err(&format!("error: {e}\n"));
             return ExitStatus::Error;
@@ -64,6 +72,14 @@ pub fn run(args: &VerifyArgs) -> ExitStatus {
             return ExitStatus::Error;
         }
     };
+    // The fabric's `allow` and `--allow` cover what the devices are found to do as well.
+    if let Some(f) = &checked.fabric {
+        for a in &f.allow {
+            let by = format!("`allow {}` in the fabric", a.value);
+            diagnostic::allow(&mut outcome.diagnostics, a.value, &by);
+        }
+    }
+    allow_all(&mut outcome.diagnostics, &allowed);
     // With --deny-warnings, the fabric's own warnings fail `check`, so they fail `verify` too:
     // they lead the findings (the devices are still compared, so the drift is not hidden).
     let fabric_warnings: Vec<Diagnostic> = if args.deny_warnings {

@@ -176,6 +176,19 @@ fn one_line(text: String) -> String {
     out
 }
 
+/// Accepts the warnings of `code` (`allow CODE` in the fabric, `--allow CODE` on the command
+/// line): each stays in the output, as advice, with a note saying what allowed it, so that
+/// nothing is hidden and nothing it reports blocks a build. Errors and advice are untouched.
+pub fn allow(diagnostics: &mut [Diagnostic], code: Code, by: &str) {
+    for d in diagnostics
+        .iter_mut()
+        .filter(|d| d.code == code && d.severity == Severity::Warning)
+    {
+        d.severity = Severity::Advice;
+        d.notes.push(format!("allowed by {by}"));
+    }
+}
+
 /// Sort diagnostics into their one output order: file, position, code, message.
 pub fn sort(diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by(|a, b| {

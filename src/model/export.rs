@@ -124,6 +124,11 @@ pub fn export(fabric: &Fabric) -> FabricDoc {
         rtt_ns: fabric.rtt.map(|r| r.value.get()),
         buffer_model: fabric.buffer_model.map(|m| m.value.as_str().to_string()),
         load_balance: fabric.load_balance.as_ref().map(load_balance_doc),
+        allow: fabric
+            .allow
+            .iter()
+            .map(|a| a.value.as_str().to_string())
+            .collect(),
         pfc_watchdog: watchdog_doc(fabric.watchdog.value),
         classes: fabric.classes.iter().map(class_doc).collect(),
         switch_models: fabric.switch_models.iter().map(switch_model_doc).collect(),

@@ -112,6 +112,8 @@ pub struct Fabric {
     /// `load-balance { … }`: the ECMP hashing / load-balancing policy; `None` when the
     /// source has no such block (every target then keeps its platform default, unstated).
     pub load_balance: Option<LoadBalance>,
+    /// `allow FAB905, FAB954`: warning codes accepted for this fabric, where each was written.
+    pub allow: Vec<Sourced<crate::diagnostic::Code>>,
     pub classes: Vec<Class>,
     pub switch_models: Vec<SwitchModel>,
     pub nic_models: Vec<NicModel>,

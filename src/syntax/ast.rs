@@ -71,6 +71,9 @@ pub enum StmtKind {
     /// `load-balance { hash … mode … }`: the fabric's ECMP hashing and load-balancing
     /// policy (issue 20 item 4).
     LoadBalance(LoadBalanceDecl),
+    /// `allow FAB905, FAB954`: warnings of these codes are accepted for this fabric (they
+    /// are still reported, as advice, and no longer block `build`).
+    Allow(Vec<Ident>),
 }
 
 /// `load-balance { … }`

@@ -488,6 +488,11 @@ impl Checker {
                 }
             }
             StmtKind::BufferModel(_) => {}
+            StmtKind::Allow(codes) => {
+                for c in codes {
+                    self.ident(c, "finding code");
+                }
+            }
             StmtKind::LoadBalance(lb) => self.load_balance(lb),
         }
     }

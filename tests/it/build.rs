@@ -1470,3 +1470,79 @@ fn frontend_nic_is_no_rail_and_is_left_alone() {
     assert_eq!(v["facts"]["deadlock"]["endpoints"], 32, "{v}");
     assert_eq!(v["facts"]["deadlock"]["possible"], false);
 }
+
+/// U3/U7 (issue 37): a warning blocks `build` until it is fixed or allowed by code — `--allow
+/// CODE` or the fabric's `allow CODE` — and then it is still reported, as advice that says
+/// what allowed it; an unknown or error code is refused. `build --check` answers whether the
+/// output is stale even when warnings block the build, and then fails for the warnings.
+#[test]
+fn warnings_are_allowed_by_code_and_build_check_always_answers_staleness() {
+    let fab = "fixtures/check/FAB604_oversubscribed_leaf.fab";
+    let out = scratch("allow");
+    let blocked = build(fab, &out, &[]);
+    assert_eq!(blocked.status.code(), Some(1), "{}", text(&blocked));
+    assert!(
+        text(&blocked).contains("found warnings (FAB604)"),
+        "{}",
+        text(&blocked)
+    );
+    assert!(!out.exists());
+
+    let other = build(fab, &out, &["--allow", "FAB104"]);
+    assert_eq!(other.status.code(), Some(1), "another code allows nothing");
+
+    let allowed = build(fab, &out, &["--allow", "fab604", "--format", "short"]);
+    assert_eq!(allowed.status.code(), Some(0), "{}", text(&allowed));
+    assert!(text(&allowed).contains(" FAB604 "), "{}", text(&allowed));
+    assert!(text(&allowed).contains("advice"), "{}", text(&allowed));
+    assert!(out.join("report.md").exists());
+
+    // --check on an up-to-date folder: the answer, then the failure for the warning. (The
+    // report lists findings with their severity, so the folder is built as --check will judge
+    // it: --allow-warnings builds without changing any severity.)
+    let fresh_allowed = build(fab, &out, &["--check", "--allow", "FAB604"]);
+    assert_eq!(
+        fresh_allowed.status.code(),
+        Some(0),
+        "{}",
+        text(&fresh_allowed)
+    );
+    build_ok(fab, &out, &["--allow-warnings"]);
+    let fresh = build(fab, &out, &["--check"]);
+    assert_eq!(fresh.status.code(), Some(1), "{}", text(&fresh));
+    assert!(text(&fresh).contains("up to date"), "{}", text(&fresh));
+    assert!(
+        text(&fresh).contains("would write nothing"),
+        "{}",
+        text(&fresh)
+    );
+    // A stale folder says so, warnings or not.
+    fs::write(out.join("report.md"), "edited\n").unwrap();
+    let stale = build(fab, &out, &["--check"]);
+    assert_eq!(stale.status.code(), Some(1));
+    assert!(text(&stale).contains("stale"), "{}", text(&stale));
+
+    // The same through the fabric's own `allow`.
+    let dir = scratch("allow-in-fabric");
+    fs::create_dir_all(&dir).unwrap();
+    let source = fs::read_to_string(fab).unwrap();
+    let with_allow = source.replacen('{', "{\n  allow FAB604", 1);
+    let file = dir.join("allowed.fab");
+    fs::write(&file, with_allow).unwrap();
+    let o = build(file.to_str().unwrap(), &dir.join("out"), &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        text(&o).contains("allowed by `allow FAB604` in the fabric"),
+        "{}",
+        text(&o)
+    );
+
+    for (bad, why) in [
+        ("FAB501", "only warnings"),
+        ("FAB9999", "names no finding code"),
+    ] {
+        let o = build(fab, &scratch("allow-bad"), &["--allow", bad]);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert!(text(&o).contains(why), "{}", text(&o));
+    }
+}

@@ -3,6 +3,7 @@
 
 mod build;
 mod catalogue;
+mod change_pairs;
 mod check;
 mod citations;
 mod cli;

@@ -267,6 +267,7 @@ const TOKENS: &[&str] = &[
     "path",
     "rewrite",
     "bounce-tagging",
+    "allow",
     "dscp",
     "priority",
     "lossless",

@@ -188,6 +188,10 @@ impl Printer {
                 self.line(format!("bounce-tagging {}", ps.join(" -> ")));
             }
             StmtKind::BufferModel(m) => self.line(format!("buffer-model {}", m.node.as_str())),
+            StmtKind::Allow(codes) => {
+                let codes: Vec<&str> = codes.iter().map(|c| c.node.as_str()).collect();
+                self.line(format!("allow {}", codes.join(", ")));
+            }
             StmtKind::LoadBalance(lb) => {
                 self.block("load-balance".to_string(), |p| {
                     for prop in &lb.props {

@@ -171,5 +171,6 @@ fn productions() {
         "rewrite at a from b to c priority 0 -> 7\n",
     );
     case("bounce-tagging 1 -> 2 -> 3", "bounce-tagging 1 -> 2 -> 3\n");
+    case("allow FAB954 ,FAB905", "allow FAB954, FAB905\n");
     case("mtu 9216 # comment\r\nrtt 1us;", "mtu 9216\nrtt 1us\n");
 }

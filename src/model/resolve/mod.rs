@@ -22,7 +22,7 @@ mod watchdog;
 
 use std::collections::HashMap;
 
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::model::load::ParsedFile;
 use crate::model::{
     Bytes, ClassId, DEFAULT_WATCHDOG, Fabric, Limits, Nanoseconds, NicModelId, Sourced,
@@ -99,6 +99,7 @@ pub fn resolve(
             .unwrap_or(Sourced::default_at(DEFAULT_WATCHDOG, block.name.span)),
         buffer_model: settings.buffer_model,
         load_balance: settings.load_balance.map(|l| l.value),
+        allow: settings.allow,
         classes: class_list,
         switch_models,
         nic_models,
@@ -194,6 +195,7 @@ struct Settings {
     bounce: Option<Sourced<Vec<u8>>>,
     buffer_model: Option<Sourced<ast::BufferModel>>,
     load_balance: Option<Sourced<crate::model::LoadBalance>>,
+    allow: Vec<Sourced<Code>>,
 }
 
 fn fabric_settings(stmts: &[&ast::Stmt], diags: &mut Vec<Diagnostic>) -> Settings {
@@ -238,6 +240,13 @@ fn fabric_settings(stmts: &[&ast::Stmt], diags: &mut Vec<Diagnostic>) -> Setting
             StmtKind::LoadBalance(decl) => {
                 let lb = load_balance_block(decl, diags);
                 put(&mut set.load_balance, lb, span, "`load-balance`", diags);
+            }
+            StmtKind::Allow(codes) => {
+                for c in codes {
+                    if let Some(code) = allowable(c, diags) {
+                        set.allow.push(Sourced::set(code, c.span));
+                    }
+                }
             }
             StmtKind::BounceTagging(list) => {
                 put(
@@ -474,4 +483,48 @@ fn load_balance_block(
         }
     }
     lb
+}
+
+/// The code an `allow` names, if it names one that may be allowed: a code that exists and is
+/// a warning by default (an error is never waved through; advice needs no allowing). FAB113
+/// otherwise.
+fn allowable(written: &ast::Ident, diags: &mut Vec<Diagnostic>) -> Option<Code> {
+    let Some(code) = Code::parse(&written.node) else {
+        diags.push(
+            Diagnostic::new(
+                Code::AllowNotWarning,
+                written.span,
+                format!("`allow {}` names no finding code", written.node),
+            )
+            .label("not a code")
+            .help("write a code as `fabricc explain` lists them, e.g. `allow FAB954`"),
+        );
+        return None;
+    };
+    match code.default_severity() {
+        Severity::Warning => Some(code),
+        severity => {
+            diags.push(
+                Diagnostic::new(
+                    Code::AllowNotWarning,
+                    written.span,
+                    format!(
+                        "`{code}` is {}, which `allow` does not accept",
+                        if severity == Severity::Error {
+                            "an error"
+                        } else {
+                            "advice"
+                        }
+                    ),
+                )
+                .label("not a warning")
+                .help(if severity == Severity::Error {
+                    "an error always stops a build: fix what it reports (`fabricc explain` says how)"
+                } else {
+                    "advice never blocks a build: remove it from `allow`"
+                }),
+            );
+            None
+        }
+    }
 }

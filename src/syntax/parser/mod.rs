@@ -61,6 +61,7 @@ pub const STATEMENTS: &[&str] = &[
     "bounce-tagging",
     "buffer-model",
     "load-balance",
+    "allow",
 ];
 pub const CLASS_PROPS: &[&str] = &[
     "dscp",

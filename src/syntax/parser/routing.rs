@@ -141,6 +141,23 @@ impl<'a> Parser<'a> {
         ))
     }
 
+    /// `allow = "allow" CODE { "," CODE } ;` (CODE: a finding code such as `FAB954`; which
+    /// codes may be allowed is the resolver's business, FAB113)
+    pub(super) fn allow(&self, i: &'a str) -> PResult<'a, Vec<Ident>> {
+        let (mut r, ()) = self.keyword(i, "allow")?;
+        let mut codes = Vec::new();
+        loop {
+            let (next, code) = self
+                .name(r, "a finding code such as `FAB954`")
+                .map_err(|e| e.map(|e| e.help("write `allow FAB905, FAB954`")))?;
+            codes.push(code);
+            match spaces(next).strip_prefix(',') {
+                Some(after) => r = after,
+                None => return Ok((next, codes)),
+            }
+        }
+    }
+
     /// `bounce_tagging = "bounce-tagging" INT "->" INT { "->" INT } ;`
     pub(super) fn bounce_tagging(&self, i: &'a str) -> PResult<'a, Vec<Spanned<u8>>> {
         let (r, ()) = self.keyword(i, "bounce-tagging")?;

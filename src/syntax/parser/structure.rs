@@ -178,7 +178,7 @@ impl<'a> Parser<'a> {
     /// `statement = mtu | roce_mtu | class | watchdog | rtt | description
     ///            | switch_model | nic_model | switch | host | link | tier
     ///            | routing | route | fail | check | path | rewrite | bounce_tagging
-    ///            | buffer_model | load_balance ;`
+    ///            | buffer_model | load_balance | allow ;`
     pub(super) fn statement(&self, i: &'a str, in_fabric: bool) -> PResult<'a, Stmt> {
         let (_, kw) = self.block_keyword(i, &STATEMENT_BLOCK)?;
         let (r, kind) = match kw {
@@ -217,6 +217,7 @@ impl<'a> Parser<'a> {
             "load-balance" => self
                 .load_balance(i)
                 .map(|(r, v)| (r, StmtKind::LoadBalance(v)))?,
+            "allow" => self.allow(i).map(|(r, v)| (r, StmtKind::Allow(v)))?,
             "fabric" if in_fabric => {
                 return fail(
                     SyntaxError::new(

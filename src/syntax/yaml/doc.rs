@@ -22,6 +22,9 @@ pub struct FabricDoc {
     /// The fabric's `load-balance` block, when written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub load_balance: Option<LoadBalanceDoc>,
+    /// The fabric's `allow` codes (`[FAB905, FAB954]`), when written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allow: Vec<String>,
     pub pfc_watchdog: WatchdogDoc,
     pub classes: Vec<ClassDoc>,
     pub switch_models: Vec<SwitchModelDoc>,

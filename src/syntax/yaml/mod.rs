@@ -747,6 +747,11 @@ fn settings_stmts(
         })?;
         body.push(stmt(StmtKind::BufferModel(Spanned::new(model, m_at)), m_at));
     }
+    if !doc.allow.is_empty() {
+        let at = top("allow", "");
+        let codes = doc.allow.iter().map(|c| ident(c, at)).collect();
+        body.push(stmt(StmtKind::Allow(codes), at));
+    }
     if let Some(lb) = &doc.load_balance {
         let lb_at = top("load_balance", "");
         body.push(stmt(
