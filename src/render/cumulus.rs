@@ -128,6 +128,8 @@ pub struct CumulusView {
     pub owned_ports: String,
     pub owned_pfc: String,
     pub owned_ecn: String,
+    /// The cages this build breaks out (a cage no later build uses is unset by `nvue.sh`).
+    pub owned_breakouts: String,
     /// What applying this file disrupts on this release (C14), one header line each.
     pub disruption: Vec<String>,
     /// What the file owns and replaces on this release, one header line each.
@@ -303,6 +305,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(CumulusView, Vec<Note>), RenderError
     let named = |n: &&String| n.as_str() != DEFAULT_PROFILE;
     let owned_pfc = names(&mut pfc_profiles.iter().map(|p| &p.name).filter(named));
     let owned_ecn = names(&mut ecn_profiles.iter().map(|p| &p.name).filter(named));
+    let owned_breakouts = names(&mut breakouts.iter().map(|b| &b.port));
     let disruption = disruption(release, &lb, &breakouts);
     let owns = owns(release);
     Ok((
@@ -330,6 +333,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(CumulusView, Vec<Note>), RenderError
             owned_ports,
             owned_pfc,
             owned_ecn,
+            owned_breakouts,
             disruption,
             owns,
         },

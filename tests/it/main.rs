@@ -8,6 +8,7 @@ mod check;
 mod citations;
 mod cli;
 mod codes;
+mod converge_cumulus;
 mod deadlock;
 mod designs_breakout;
 mod designs_planes;

@@ -8,7 +8,8 @@
 #   1. if a fabricc file was applied before (the ledger, $FABRICC_NVUE_LEDGER, default
 #      /etc/fabricc/nvue-qos.applied.yaml), one `nv config patch` of `- unset:` items for what
 #      that file owned and this one does not: the ports that left the fabric (description,
-#      link mtu, qos) and the fabricc-* profiles no longer used (its `# fabricc-owned` lines);
+#      link mtu, qos), the fabricc-* profiles no longer used and the breakouts of cages no
+#      longer used (its `# fabricc-owned` lines);
 #   2. `nv config patch` of nvue-qos.yaml (its `- unset:` and `- set:` items);
 #   3. `nv config diff` (printed), `nv config apply -y`, then the file becomes the ledger.
 # `nvue.sh --dry-run` stops after the diff and detaches the pending revision: nothing applied.
@@ -49,13 +50,17 @@ if [ -f "$ledger" ]; then
   ports="$(gone interfaces)"
   pfc="$(gone 'qos pfc')"
   ecn="$(gone 'qos congestion-control')"
-  if [ -n "$ports$pfc$ecn" ]; then
+  cages="$(gone breakouts)"
+  if [ -n "$ports$pfc$ecn$cages" ]; then
     {
       echo "- unset:"
-      if [ -n "$ports" ]; then
+      if [ -n "$ports$cages" ]; then
         echo "    interface:"
         for p in $ports; do
           printf '      %s:\n        description:\n        link:\n          mtu:\n        qos:\n' "$p"
+        done
+        for p in $cages; do
+          printf '      %s:\n        link:\n          breakout:\n' "$p"
         done
       fi
       if [ -n "$pfc$ecn" ]; then

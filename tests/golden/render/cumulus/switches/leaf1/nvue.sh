@@ -6,7 +6,8 @@
 #   1. if a fabricc file was applied before (the ledger, $FABRICC_NVUE_LEDGER, default
 #      /etc/fabricc/nvue-qos.applied.yaml), one `nv config patch` of `- unset:` items for what
 #      that file owned and this one does not: the ports that left the fabric (description,
-#      link mtu, qos) and the fabricc-* profiles no longer used (its `# fabricc-owned` lines);
+#      link mtu, qos), the fabricc-* profiles no longer used and the breakouts of cages no
+#      longer used (its `# fabricc-owned` lines);
 #   2. `nv config patch` of nvue-qos.yaml (its `- unset:` and `- set:` items);
 #   3. `nv config diff` (printed), `nv config apply -y`, then the file becomes the ledger.
 # `nvue.sh --dry-run` stops after the diff and detaches the pending revision: nothing applied.
@@ -45,10 +46,10 @@ cat > "$patch" <<'FABRICC_NVUE_PATCH'
 # two never touch the same setting, so NVUE's unordered patch gives the same revision on
 # every release 5.3-5.17.
 # Left alone: other ports, other profiles and every setting outside the paths above.
-# NOT removed by this file: ports and fabricc-* profiles an earlier build had and this one has
-# not (nvue.sh unsets them from the `# fabricc-owned` lines of the file it applied last;
-# `fabricc verify` reports the profiles and the ports bound to them), and load-balance
-# settings (ecmp-hash, hash-seed, adaptive routing) or breakouts a later build drops.
+# NOT removed by this file: ports, fabricc-* profiles and breakouts an earlier build had and
+# this one has not (nvue.sh unsets them from the `# fabricc-owned` lines of the file it applied
+# last; `fabricc verify` reports the profiles and the ports bound to them), and load-balance
+# settings (ecmp-hash, hash-seed, adaptive routing) a later build drops.
 # Apply (one pending revision):
 #   nv config patch /absolute/path/to/nvue-qos.yaml
 #   nv config diff
@@ -60,6 +61,7 @@ cat > "$patch" <<'FABRICC_NVUE_PATCH'
 # fabricc-owned interfaces: swp1 swp2 swp3 swp4
 # fabricc-owned qos pfc: fabricc-pfc-cable1
 # fabricc-owned qos congestion-control: fabricc-ecn-2
+# fabricc-owned breakouts:
 - unset:
     qos:
       traffic-pool:
@@ -466,13 +468,17 @@ if [ -f "$ledger" ]; then
   ports="$(gone interfaces)"
   pfc="$(gone 'qos pfc')"
   ecn="$(gone 'qos congestion-control')"
-  if [ -n "$ports$pfc$ecn" ]; then
+  cages="$(gone breakouts)"
+  if [ -n "$ports$pfc$ecn$cages" ]; then
     {
       echo "- unset:"
-      if [ -n "$ports" ]; then
+      if [ -n "$ports$cages" ]; then
         echo "    interface:"
         for p in $ports; do
           printf '      %s:\n        description:\n        link:\n          mtu:\n        qos:\n' "$p"
+        done
+        for p in $cages; do
+          printf '      %s:\n        link:\n          breakout:\n' "$p"
         done
       fi
       if [ -n "$pfc$ecn" ]; then
