@@ -835,6 +835,62 @@ mod tests {
     }
 
     #[test]
+    fn disruption_notes_follow_the_release_and_the_content() {
+        let ar = super::super::lb::CumulusLb {
+            hash_seed: Some(7),
+            adaptive_routing: Some(("enable", "on")),
+            ar_ports: vec!["swp1".into()],
+        };
+        let cage = [CBreakout {
+            port: "swp1".into(),
+            mode: "2x".into(),
+        }];
+        // C14: adaptive routing restarts switchd up to 5.12, not from 5.13.
+        let old = disruption(Release::new(5, 12), &ar, &cage).join("\n");
+        assert!(old.contains("NVUE RESTARTS switchd"), "{old}");
+        assert!(
+            old.contains("hash-seed: a CHANGED seed restarts switchd"),
+            "{old}"
+        );
+        assert!(old.contains("link breakout"), "{old}");
+        let new = disruption(Release::new(5, 13), &ar, &[]).join("\n");
+        assert!(!new.contains("RESTARTS switchd when") && !new.contains("link breakout"));
+        let plain = disruption(NEWEST, &Default::default(), &[]).join("\n");
+        assert!(
+            !plain.contains("NVUE RESTARTS") && !plain.contains("restarts switchd"),
+            "{plain}"
+        );
+    }
+
+    #[test]
+    fn unset_lines_form_one_tree() {
+        let p = |w: &[&str]| w.iter().map(|s| (*s).to_string()).collect::<Vec<_>>();
+        let lines = tree_lines(&[
+            p(&["qos", "pfc", "default-global", "switch-priority", "4"]),
+            p(&["interface", "swp1", "description"]),
+            p(&["qos", "pfc", "default-global", "switch-priority", "5"]),
+        ]);
+        let text: Vec<String> = lines
+            .iter()
+            .map(|l| format!("{}{}", "  ".repeat(l.depth), l.key))
+            .collect();
+        assert_eq!(
+            text,
+            [
+                "qos",
+                "  pfc",
+                "    default-global",
+                "      switch-priority",
+                "        '4'",
+                "        '5'",
+                "interface",
+                "  swp1",
+                "    description",
+            ]
+        );
+    }
+
+    #[test]
     fn release_table() {
         assert!(supported(NEWEST) && supported(OLDEST));
         assert!(!supported(Release::new(5, 2)) && !supported(Release::new(5, 18)));
