@@ -22,7 +22,12 @@
 //!   Cumulus assumes for an unstated queue) and ECN (`ecn disable` where no class marks: the
 //!   default profile marks queue 0 at 150 KB/1.5 MB otherwise).
 //! * One PFC profile per cable length: `default-global` carries the longest, shorter ports
-//!   are bound to `fabricc-pfc-<N>m`, so switchd sizes each port's headroom for its own cable.
+//!   are bound to `fabricc-pfc-cable<G>` (the G-th shorter cable group, U6: named by what it
+//!   is, so a cable change is one `cable-length` line), so switchd sizes each port's headroom
+//!   for its own cable.
+//! * Day two (C13): the YAML patch carries a `- unset:` item for what fabricc owns and this
+//!   build does not set (`unset_paths`), disjoint from its `- set:` item; `nvue.sh` adds the
+//!   ports and profiles that left the fabric from its ledger and applies both as one revision.
 //! * Cumulus has one lossless priority group per port ("QoS currently supports a single
 //!   lossless priority group", shared-headroom-pool reference): several lossless priorities
 //!   share it, which a finding reports.
@@ -115,6 +120,28 @@ pub struct CumulusView {
     pub ecmp_hash: Vec<(&'static str, &'static str)>,
     /// `hash-seed` and adaptive routing (`render::lb` decides what is written).
     pub lb: super::lb::CumulusLb,
+    /// The `- unset:` document: what fabricc owns and this build does not set (C13), as the
+    /// lines of one YAML tree. Never a prefix of, nor under, a path the `- set:` document sets.
+    pub unset: Vec<CLine>,
+    /// The ledger lines (`# fabricc-owned …`): the ports and named profiles this build owns,
+    /// which `nvue.sh` compares with the last applied file's to unset what left the fabric.
+    pub owned_ports: String,
+    pub owned_pfc: String,
+    pub owned_ecn: String,
+    /// The cages this build breaks out (a cage no later build uses is unset by `nvue.sh`).
+    pub owned_breakouts: String,
+    /// What applying this file disrupts on this release (C14), one header line each.
+    pub disruption: Vec<String>,
+    /// What the file owns and replaces on this release, one header line each.
+    pub owns: Vec<String>,
+}
+
+/// One line of a YAML tree printed by the templates: its depth (two spaces each, under
+/// `- unset:`) and its key, already quoted where YAML would read another type.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CLine {
+    pub depth: usize,
+    pub key: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -236,8 +263,11 @@ pub fn writes_hash(hash: &[&str]) -> bool {
     !ecmp_hash(Some(hash), NEWEST).is_empty()
 }
 
-fn pfc_profile_name(cable_m: u32) -> String {
-    format!("fabricc-pfc-{cable_m}m")
+/// The PFC profile of the `group`-th shorter cable group (1 = the shortest), U6: named by
+/// what it is, not by the cable length it carries, so a cable change is one changed line
+/// (`cable-length`) and no rebinding of every port.
+fn pfc_profile_name(group: usize) -> String {
+    format!("fabricc-pfc-cable{group}")
 }
 
 pub fn view(ctx: &SwitchContext) -> Result<(CumulusView, Vec<Note>), RenderError> {
@@ -256,8 +286,28 @@ pub fn view(ctx: &SwitchContext) -> Result<(CumulusView, Vec<Note>), RenderError
     let lossless_pool_percent = lossless_pool_percent(&ctx.buffer);
     let (pfc_profiles, longest) = pfc_profiles(ctx);
     let lb = super::lb::cumulus_lb(ctx);
-    let ports = ports(ctx, &all, watchdog.is_some(), longest, &lb);
+    let ports = ports(ctx, &all, watchdog.is_some(), (&pfc_profiles, longest), &lb);
     let breakouts = device_managed_and_breakouts(ctx, &mut notes);
+    let lossless_priorities = qos.lossless_priorities.clone();
+    let unset = tree_lines(&unset_paths(
+        release,
+        &lossless_priorities,
+        &pfc_profiles,
+        &ecn_profiles,
+        &schedulers,
+        watchdog.is_some(),
+        &ports,
+    ));
+    let names = |it: &mut dyn Iterator<Item = &String>| {
+        it.map(String::as_str).collect::<Vec<_>>().join(" ")
+    };
+    let owned_ports = names(&mut ports.iter().map(|p| &p.name));
+    let named = |n: &&String| n.as_str() != DEFAULT_PROFILE;
+    let owned_pfc = names(&mut pfc_profiles.iter().map(|p| &p.name).filter(named));
+    let owned_ecn = names(&mut ecn_profiles.iter().map(|p| &p.name).filter(named));
+    let owned_breakouts = names(&mut breakouts.iter().map(|b| &b.port));
+    let disruption = disruption(release, &lb, &breakouts);
+    let owns = owns(release);
     Ok((
         CumulusView {
             hostname: ctx.device.clone(),
@@ -268,7 +318,7 @@ pub fn view(ctx: &SwitchContext) -> Result<(CumulusView, Vec<Note>), RenderError
             disable: DISABLE,
             dscp_map,
             egress_map,
-            lossless_priorities: qos.lossless_priorities.clone(),
+            lossless_priorities,
             lossless_pool_percent,
             lossy_pool_percent: 100 - lossless_pool_percent,
             pfc_profiles,
@@ -279,6 +329,13 @@ pub fn view(ctx: &SwitchContext) -> Result<(CumulusView, Vec<Note>), RenderError
             ports,
             ecmp_hash: ecmp_hash(ctx.hash_fields.as_deref(), release),
             lb,
+            unset,
+            owned_ports,
+            owned_pfc,
+            owned_ecn,
+            owned_breakouts,
+            disruption,
+            owns,
         },
         notes,
     ))
@@ -498,8 +555,8 @@ fn pfc_profiles(ctx: &SwitchContext) -> (Vec<CPfcProfile>, u32) {
         name: DEFAULT_PROFILE.to_string(),
         cable_length: longest,
     }];
-    pfc_profiles.extend(cables.iter().map(|&c| CPfcProfile {
-        name: pfc_profile_name(c),
+    pfc_profiles.extend((1..).zip(&cables).map(|(group, &c)| CPfcProfile {
+        name: pfc_profile_name(group),
         cable_length: c,
     }));
     (pfc_profiles, longest)
@@ -510,7 +567,7 @@ fn ports(
     ctx: &SwitchContext,
     all: &[variants::Variant],
     watchdog_on: bool,
-    longest: u32,
+    (pfc_profiles, longest): (&[CPfcProfile], u32),
     lb: &super::lb::CumulusLb,
 ) -> Vec<CPort> {
     ctx.ports
@@ -531,8 +588,11 @@ fn ports(
                 mtu: p.mtu,
                 watchdog: watchdog_on && all[v].watchdog && lossless,
                 ecn_profile: (v != 0).then(|| ecn_profile_name(v)),
-                pfc_profile: (lossless && p.cable_m != longest)
-                    .then(|| pfc_profile_name(p.cable_m)),
+                pfc_profile: pfc_profiles
+                    .iter()
+                    .skip(1)
+                    .find(|pr| lossless && p.cable_m != longest && pr.cable_length == p.cable_m)
+                    .map(|pr| pr.name.clone()),
                 adaptive_routing: lb.ar_ports.contains(&p.name),
             }
         })
@@ -558,6 +618,183 @@ fn device_managed_and_breakouts(ctx: &SwitchContext, notes: &mut Vec<Note>) -> V
             mode: format!("{}x", b.ways),
         })
         .collect()
+}
+
+/// What fabricc owns and this build does not set (C13): the paths of the `- unset:` document.
+///
+/// NVUE's `set` merges (`nv config patch` "Updates the pending configuration", NVUE Command
+/// Reference, Config Commands), so what an earlier build set and this one does not would stay.
+/// Every path here lies in a domain fabricc owns and can name without knowing the earlier
+/// build: the eight switch priorities of the lossless pool and of each PFC profile written,
+/// the thresholds of a traffic class without ECN, the weight of a strict class, the watchdog,
+/// and the optional per-port settings of each fabric port. Profiles and ports of an earlier
+/// build that this one no longer has cannot be named here: `nvue.sh` unsets them from its
+/// ledger (`# fabricc-owned …` lines of the last applied file).
+///
+/// No path is a prefix of, or lies under, a path the `- set:` document sets: NVUE does not
+/// order the items of one patch ("Ordering of parameters within a patch is not guaranteed";
+/// set and unset of the same object in one patch only from Cumulus Linux 5.16: NVUE CLI,
+/// "Replace and Patch a Pending Configuration", Cumulus Linux 5.17 User Guide), so the two
+/// documents touch disjoint leaves and any order gives the same revision.
+fn unset_paths(
+    release: Release,
+    lossless: &[u8],
+    pfc_profiles: &[CPfcProfile],
+    ecn_profiles: &[CEcnProfile],
+    schedulers: &[CScheduler],
+    watchdog_on: bool,
+    ports: &[CPort],
+) -> Vec<Vec<String>> {
+    let w = |words: &[&str]| words.iter().map(|s| (*s).to_string()).collect::<Vec<_>>();
+    let mut out = Vec::new();
+    let other: Vec<String> = (0u8..8)
+        .filter(|p| !lossless.contains(p))
+        .map(|p| p.to_string())
+        .collect();
+    if lossless.is_empty() {
+        // No lossless class: the pools' split and the PFC profile go back to NVUE's defaults.
+        out.push(w(&["qos", "traffic-pool", "default-lossless"]));
+        out.push(w(&["qos", "traffic-pool", "default-lossy"]));
+        out.push(w(&["qos", "pfc", DEFAULT_PROFILE]));
+    } else {
+        for p in &other {
+            out.push(w(&[
+                "qos",
+                "traffic-pool",
+                "default-lossless",
+                "switch-priority",
+                p,
+            ]));
+        }
+        for profile in pfc_profiles {
+            for p in &other {
+                out.push(w(&["qos", "pfc", &profile.name, "switch-priority", p]));
+            }
+        }
+    }
+    for profile in ecn_profiles {
+        for q in profile.queues.iter().filter(|q| !q.enable) {
+            let tc = q.tc.to_string();
+            for leaf in ["min-threshold", "max-threshold", "probability"] {
+                out.push(w(&[
+                    "qos",
+                    "congestion-control",
+                    &profile.name,
+                    "traffic-class",
+                    &tc,
+                    leaf,
+                ]));
+            }
+        }
+    }
+    for s in schedulers.iter().filter(|s| s.strict) {
+        out.push(w(&[
+            "qos",
+            "egress-scheduler",
+            DEFAULT_PROFILE,
+            "traffic-class",
+            &s.tc.to_string(),
+            "bw-percent",
+        ]));
+    }
+    let watchdog_path = has(release, Feature::PfcWatchdog);
+    if !watchdog_on && watchdog_path {
+        out.push(w(&["qos", "pfc-watchdog"]));
+    }
+    for port in ports {
+        let n = port.name.as_str();
+        if port.description_yaml.is_none() {
+            out.push(w(&["interface", n, "description"]));
+        }
+        if port.pfc_profile.is_none() {
+            out.push(w(&["interface", n, "qos", "pfc"]));
+        }
+        if !port.watchdog && watchdog_path {
+            out.push(w(&["interface", n, "qos", "pfc-watchdog"]));
+        }
+        if port.ecn_profile.is_none() && has(release, Feature::PortEcnProfile) {
+            out.push(w(&["interface", n, "qos", "congestion-control"]));
+        }
+    }
+    out
+}
+
+/// Paths as the lines of one YAML tree, keys in first-seen order; a key YAML would read as a
+/// number is quoted (`'3'`), as NVUE prints it.
+fn tree_lines(paths: &[Vec<String>]) -> Vec<CLine> {
+    #[derive(Default)]
+    struct Node(Vec<(String, Node)>);
+    fn walk(node: &Node, depth: usize, out: &mut Vec<CLine>) {
+        for (key, child) in &node.0 {
+            let key = if key.bytes().all(|b| b.is_ascii_digit()) {
+                format!("'{key}'")
+            } else {
+                key.clone()
+            };
+            out.push(CLine { depth, key });
+            walk(child, depth + 1, out);
+        }
+    }
+    let mut root = Node::default();
+    for path in paths {
+        let mut node = &mut root;
+        for key in path {
+            let i = match node.0.iter().position(|(k, _)| k == key) {
+                Some(i) => i,
+                None => {
+                    node.0.push((key.clone(), Node::default()));
+                    node.0.len() - 1
+                }
+            };
+            node = &mut node.0[i].1;
+        }
+    }
+    let mut out = Vec::new();
+    walk(&root, 0, &mut out);
+    out
+}
+
+/// The header's list of what the file owns on `release` (the paths `unset_paths` may clear).
+fn owns(release: Release) -> Vec<String> {
+    let mut port = vec!["description", "link mtu", "qos pfc"];
+    let mut out = vec![
+        "qos mapping, egress-queue-mapping, pfc, congestion-control and egress-scheduler `default-global`: the settings fabricc states".to_string(),
+        "qos traffic-pool default-lossless and default-lossy".to_string(),
+        "qos pfc and qos congestion-control profiles named fabricc-*".to_string(),
+    ];
+    if has(release, Feature::PfcWatchdog) {
+        out.push("qos pfc-watchdog".to_string());
+        port.push("qos pfc-watchdog");
+    }
+    if has(release, Feature::PortEcnProfile) {
+        port.push("qos congestion-control");
+    }
+    out.push(format!("on each fabric port below: {}", port.join(", ")));
+    out
+}
+
+/// The header's disruption notes for this release and this file's content (C14): what
+/// `nv config apply` of it restarts or flaps, from NVIDIA's Cumulus Linux documentation.
+fn disruption(release: Release, lb: &super::lb::CumulusLb, breakouts: &[CBreakout]) -> Vec<String> {
+    let mut out = vec![
+        "QoS (maps, pools, PFC, ECN, scheduler, watchdog): switchd reloads its QoS configuration without a restart; a changed pool split or PFC profile reprograms the buffers, and traffic of the changed priorities can drop briefly (Cumulus Linux User Guide, Quality of Service).".to_string(),
+        "link mtu: the port's MTU changes in place; no link flap is documented.".to_string(),
+    ];
+    if lb.adaptive_routing.is_some() && release < Release::new(5, 13) {
+        out.push(format!(
+            "router adaptive-routing: on Cumulus Linux {release} NVUE RESTARTS switchd when the setting changes, which stops forwarding on every port (NVUE Command Reference, Adaptive Routing: \"In Cumulus Linux 5.12 and earlier, NVUE restarts switchd\"; from 5.13 it no longer does)."
+        ));
+    } else if lb.adaptive_routing.is_some() {
+        out.push("router adaptive-routing: from Cumulus Linux 5.13 enabling it no longer restarts switchd (What's New in 5.13).".to_string());
+    }
+    if lb.hash_seed.is_some() {
+        out.push("system forwarding hash-seed: a CHANGED seed restarts switchd, which resets every port (Cumulus Linux User Guide, Equal Cost Multipath Load Sharing, \"Unique Hash Seed\": \"Configuring the hash seed restarts the switchd service\"); an unchanged seed is no change.".to_string());
+    }
+    if !breakouts.is_empty() {
+        out.push("interface … link breakout: a CHANGED breakout re-creates the cage's ports; their links go down (Cumulus Linux User Guide, Switch Port Attributes, Breakout Ports); an unchanged breakout is no change.".to_string());
+    }
+    out.push("Drain the switch first when a line above says RESTARTS or a breakout changes (BGP graceful shutdown or maintenance mode), and change one switch of a tier at a time.".to_string());
+    out
 }
 
 fn ecn_profile_name(index: usize) -> String {
@@ -595,6 +832,62 @@ mod tests {
         assert!(ecmp_hash(Some(&["src-ip", "roce-qp"]), NEWEST).is_empty());
         assert!(!writes_hash(&["roce-qp"]));
         assert!(ecmp_hash(None, NEWEST).is_empty());
+    }
+
+    #[test]
+    fn disruption_notes_follow_the_release_and_the_content() {
+        let ar = super::super::lb::CumulusLb {
+            hash_seed: Some(7),
+            adaptive_routing: Some(("enable", "on")),
+            ar_ports: vec!["swp1".into()],
+        };
+        let cage = [CBreakout {
+            port: "swp1".into(),
+            mode: "2x".into(),
+        }];
+        // C14: adaptive routing restarts switchd up to 5.12, not from 5.13.
+        let old = disruption(Release::new(5, 12), &ar, &cage).join("\n");
+        assert!(old.contains("NVUE RESTARTS switchd"), "{old}");
+        assert!(
+            old.contains("hash-seed: a CHANGED seed restarts switchd"),
+            "{old}"
+        );
+        assert!(old.contains("link breakout"), "{old}");
+        let new = disruption(Release::new(5, 13), &ar, &[]).join("\n");
+        assert!(!new.contains("RESTARTS switchd when") && !new.contains("link breakout"));
+        let plain = disruption(NEWEST, &Default::default(), &[]).join("\n");
+        assert!(
+            !plain.contains("NVUE RESTARTS") && !plain.contains("restarts switchd"),
+            "{plain}"
+        );
+    }
+
+    #[test]
+    fn unset_lines_form_one_tree() {
+        let p = |w: &[&str]| w.iter().map(|s| (*s).to_string()).collect::<Vec<_>>();
+        let lines = tree_lines(&[
+            p(&["qos", "pfc", "default-global", "switch-priority", "4"]),
+            p(&["interface", "swp1", "description"]),
+            p(&["qos", "pfc", "default-global", "switch-priority", "5"]),
+        ]);
+        let text: Vec<String> = lines
+            .iter()
+            .map(|l| format!("{}{}", "  ".repeat(l.depth), l.key))
+            .collect();
+        assert_eq!(
+            text,
+            [
+                "qos",
+                "  pfc",
+                "    default-global",
+                "      switch-priority",
+                "        '4'",
+                "        '5'",
+                "interface",
+                "  swp1",
+                "    description",
+            ]
+        );
     }
 
     #[test]

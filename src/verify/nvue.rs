@@ -16,12 +16,14 @@
 //!   `nv set interface swp1-4,swp6 …` sets each of them.
 //!
 //! Owned scope: under `qos`, everything fabricc did not write counts, except other named
-//! profiles of the profile collections (`qos pfc <name>`, `mapping`, `egress-queue-mapping`,
+//! profiles (not `fabricc-*`, which are fabricc's even when no longer written) of the profile
+//! collections (`qos pfc <name>`, `mapping`, `egress-queue-mapping`,
 //! `congestion-control`, `egress-scheduler`, `remark`, `advance-buffer-config`,
 //! `link-pause`), which act only when a port refers to them, and that reference is compared;
 //! another traffic pool counts, because the pools share the buffer. Under `interface <port>`
 //! for a port fabricc configures: its `qos` subtree, and the settings fabricc writes there
-//! (`description`, `link mtu`), never `link speed` or `ip address`.
+//! (`description`, `link mtu`), never `link speed` or `ip address`. Another port counts only
+//! where it is bound to a `fabricc-*` profile (a port that left the fabric).
 
 use std::collections::{HashMap, HashSet};
 
@@ -46,6 +48,9 @@ const PROFILE_COLLECTIONS: &[&str] = &[
     "advance-buffer-config",
     "link-pause",
 ];
+
+/// The prefix of the profile names fabricc gives (`fabricc-pfc-cable1`, `fabricc-ecn-2`).
+const OWNED_PREFIX: &str = "fabricc-";
 
 /// The deepest nesting accepted.
 pub const MAX_DEPTH: usize = 64;
@@ -349,7 +354,13 @@ impl Scope {
     pub fn owns(&self, p: &[&str]) -> bool {
         let has = |k: usize| self.prefixes.contains(&key_of(&p[..k]));
         match p {
-            ["qos", collection, _, ..] if PROFILE_COLLECTIONS.contains(collection) => has(3),
+            // A `fabricc-*` profile is fabricc's even when this build no longer writes it: a
+            // leftover of an earlier build (C13) that only nvue.sh's ledger unsets.
+            ["qos", collection, name, ..] if PROFILE_COLLECTIONS.contains(collection) => {
+                has(3) || name.starts_with(OWNED_PREFIX)
+            }
+            // A port outside this build bound to a `fabricc-*` profile left the fabric.
+            ["interface", _, "qos", _, "profile", name] if name.starts_with(OWNED_PREFIX) => true,
             ["qos", ..] => has(1),
             ["interface", port, rest @ ..] if self.ports.contains(*port) => match rest {
                 ["qos", ..] => true,
@@ -400,6 +411,10 @@ mod tests {
         let p = |t: &'static str| t.split(' ').collect::<Vec<_>>();
         assert!(s.owns(&p("qos pfc default-global switch-priority 4")));
         assert!(!s.owns(&p("qos pfc other-profile switch-priority 4")));
+        // Leftovers of an earlier build (C13): its profiles and the ports still bound to them.
+        assert!(s.owns(&p("qos pfc fabricc-pfc-cable2 cable-length 3")));
+        assert!(s.owns(&p("interface swp9 qos pfc profile fabricc-pfc-cable2")));
+        assert!(!s.owns(&p("interface swp9 qos pfc profile other-profile")));
         assert!(s.owns(&p("qos traffic-pool roce-lossless memory-percent 50")));
         assert!(s.owns(&p("interface swp1 qos congestion-control profile x")));
         assert!(s.owns(&p("interface swp1 link mtu 1500")));

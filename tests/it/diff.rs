@@ -241,7 +241,9 @@ fn git_compares_the_working_tree_with_the_revision_imports_included() {
     assert_eq!(changed_files(&v), expected);
     let nvue = v["files"][2]["diff"].as_str().unwrap_or_default();
     assert!(
-        nvue.contains("-nv set qos congestion-control default-global traffic-class 3 min-threshold 150000\n+nv set qos congestion-control default-global traffic-class 3 min-threshold 200000\n"),
+        nvue.contains(
+            "-              min-threshold: 150000\n+              min-threshold: 200000\n"
+        ),
         "{nvue}"
     );
     assert_eq!(

@@ -6,7 +6,7 @@
 //! the binary with `--format json`, must give lines the vendors' references accept, or a
 //! finding, never a refused line.
 
-use crate::support::Fabricc;
+use crate::support::{Fabricc, nv_set_lines};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -186,8 +186,7 @@ fn timers_of_205_ms() {
         "cumulus",
     );
     assert!(
-        b.file("switches/L1/nvue.sh")
-            .contains("pfc-watchdog robustness 3\n")
+        nv_set_lines(&b.file("switches/L1/nvue-qos.yaml")).contains("pfc-watchdog robustness 3\n")
     );
     assert!(b.codes.contains(&"FAB906".into()) && b.codes.contains(&"FAB904".into()));
     // Junos: detection counts polls.
@@ -264,8 +263,7 @@ fn lossy_class_with_ecn() {
     assert!(b.codes.contains(&"FAB910".into()), "{}", b.messages);
     // C6: queue 0 does not keep Cumulus's default marking.
     assert!(
-        b.file("switches/L1/nvue.sh")
-            .contains("traffic-class 0 ecn disable")
+        nv_set_lines(&b.file("switches/L1/nvue-qos.yaml")).contains("traffic-class 0 ecn disable")
     );
     // J11: with DCQCN, a lossy queue's fill levels use the lossy partition's share.
     let c = CLASSES.replace("class bulk { dscp other  priority 0  bandwidth 50% }", "class bulk { dscp other  priority 0  congestion dcqcn  ecn min 1MB max 5MB probability 10%  bandwidth 50% }");
@@ -299,10 +297,11 @@ fn cables_of_300_m() {
         &fabric("cumulus", CLASSES, "", "300m"),
         "cumulus",
     );
-    let f = b.file("switches/L1/nvue.sh");
+    // U6: the shorter cable's profile is named by its group, not by the length it carries.
+    let f = nv_set_lines(&b.file("switches/L1/nvue-qos.yaml"));
     assert!(
         f.contains("qos pfc default-global cable-length 300")
-            && f.contains("qos pfc fabricc-pfc-3m cable-length 3"),
+            && f.contains("qos pfc fabricc-pfc-cable1 cable-length 3"),
         "{f}"
     );
 }

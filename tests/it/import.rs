@@ -982,9 +982,9 @@ fn cumulus_seeded_lossless_priority_missing_on_one_leaf() {
             "            '3': {}\n",
             "",
         );
-        replace_after(&t, "fabricc-pfc-3m:", "            '3': {}\n", "")
+        replace_after(&t, "fabricc-pfc-cable1:", "            '3': {}\n", "")
     });
-    let at = line_of(&dir, "leaf2/startup.yaml", "fabricc-pfc-3m:", "'4': {}");
+    let at = line_of(&dir, "leaf2/startup.yaml", "fabricc-pfc-cable1:", "'4': {}");
     assert_eq!(
         f,
         vec![("FAB505".into(), "state/leaf2/startup.yaml".into(), at)]

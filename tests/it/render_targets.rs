@@ -848,7 +848,11 @@ fn cumulus_yaml_parses() {
         .find(|a| a.path.ends_with("nvue-qos.yaml"))
         .expect("nvue-qos.yaml");
     let doc: serde_yaml::Value = serde_yaml::from_str(&yaml.contents).expect("valid YAML");
-    let set = &doc[0]["set"];
+    let items = doc.as_sequence().expect("a list of items");
+    let set = items
+        .iter()
+        .find_map(|i| i.get("set"))
+        .expect("a `- set:` item");
     assert_eq!(
         set["qos"]["pfc"]["default-global"]["cable-length"],
         serde_yaml::Value::from(30)
@@ -861,9 +865,25 @@ fn cumulus_yaml_parses() {
         .iter()
         .find(|a| a.path.ends_with("nvue.sh"))
         .expect("nvue.sh");
-    // C2, C11: applied without a prompt; a failed `nv set` detaches the pending revision.
-    assert!(sh.contents.trim_end().ends_with("nv config apply -y"));
+    // C2, C11, C16: the one patch, applied without a prompt; a failure detaches the pending
+    // revision; the script embeds the YAML file byte for byte.
+    assert!(
+        sh.contents
+            .contains("\nnv config patch \"$patch\"\nnv config diff\n")
+    );
+    assert!(sh.contents.contains("\nnv config apply -y\n"));
     assert!(sh.contents.contains("trap 'nv config detach' ERR"));
+    assert!(
+        !sh.contents.contains("\nnv set "),
+        "no `nv set` calls (C16)"
+    );
+    assert!(
+        sh.contents.contains(&format!(
+            "<<'FABRICC_NVUE_PATCH'\n{}FABRICC_NVUE_PATCH\n",
+            yaml.contents
+        )),
+        "nvue.sh embeds nvue-qos.yaml"
+    );
 }
 
 // ---- escaping ------------------------------------------------------------------------------
@@ -1082,6 +1102,23 @@ fn watchdog_off_removes_every_watchdog_line() {
         // configures it.
         let out = if os == SwitchOs::Sonic {
             serde_json::to_string(&sonic_json(&ctx)).expect("serializes")
+        } else {
+            out
+        };
+        // Cumulus: the `- unset:` item removes what an earlier build enabled (C13); the
+        // settings themselves (`- set:`) name no watchdog.
+        let out = if os == SwitchOs::Cumulus {
+            let yaml = render_switch(&t, &ctx)
+                .expect("renders")
+                .into_iter()
+                .find(|a| a.path.ends_with("nvue-qos.yaml"))
+                .expect("nvue-qos.yaml");
+            assert!(
+                yaml.contents.contains("\n    qos:\n")
+                    && yaml.contents.contains("\n      pfc-watchdog:\n"),
+                "the unset item removes the watchdog"
+            );
+            crate::support::nv_set_lines(&yaml.contents)
         } else {
             out
         };
@@ -1375,7 +1412,15 @@ fn all_text(ctx: &SwitchContext) -> String {
         .map(|a| {
             let errs = fabricc::render::lb::validate_lines(&a.path, &a.contents);
             assert!(errs.is_empty(), "{}", errs.join("\n"));
-            a.contents
+            if a.path.ends_with("nvue-qos.yaml") {
+                // NVUE's settings as `nv set` lines: the load-balancing grammar reads those.
+                let lines = crate::support::nv_set_lines(&a.contents);
+                let errs = fabricc::render::lb::validate_lines("nvue.sh", &lines);
+                assert!(errs.is_empty(), "{}", errs.join("\n"));
+                a.contents + &lines
+            } else {
+                a.contents
+            }
         })
         .collect::<Vec<_>>()
         .join("\n")

@@ -58,3 +58,17 @@ impl Fabricc {
         self.cmd.output().expect("run fabricc")
     }
 }
+
+/// The settings of an NVUE YAML file's `- set:` items as `nv set` lines, one per path, its
+/// words joined by single spaces (`nv set qos pfc default-global switch-priority 3`), read by
+/// `fabricc verify`'s NVUE parser: tests name an NVUE setting by its command.
+pub fn nv_set_lines(yaml: &str) -> String {
+    let canon = fabricc::verify::nvue::canon(yaml).expect("NVUE YAML");
+    canon
+        .paths()
+        .map(|k| {
+            let words: Vec<&str> = fabricc::verify::canon::segments(k).collect();
+            format!("nv set {}\n", words.join(" "))
+        })
+        .collect()
+}

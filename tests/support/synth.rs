@@ -149,6 +149,12 @@ pub fn state(fabric: &Fabric, artifacts: &[Artifact]) -> Vec<(String, String)> {
             .map(|a| a.contents.as_str())
             .collect::<Vec<_>>()
             .join("\n");
+        // NVUE shows what a revision holds, never the `- unset:` item of the patch that made it.
+        let text = if os == SwitchOs::Cumulus {
+            without_unset_items(&text)
+        } else {
+            text
+        };
         let name = state::config_file(state::Target::Switch(os));
         out.push((format!("{device}/{name}"), text));
     }
@@ -168,6 +174,21 @@ pub fn state(fabric: &Fabric, artifacts: &[Artifact]) -> Vec<(String, String)> {
         }
     }
     out.sort();
+    out
+}
+
+/// An NVUE patch without its `- unset:` items (from that line to the next top-level item).
+fn without_unset_items(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut skipping = false;
+    for line in text.split_inclusive('\n') {
+        if line.starts_with("- ") {
+            skipping = line.trim_end() == "- unset:";
+        }
+        if !skipping {
+            out.push_str(line);
+        }
+    }
     out
 }
 

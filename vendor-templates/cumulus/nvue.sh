@@ -3,93 +3,88 @@
 {%- if device.description %}
 # {{ device.description }}
 {%- endif %}
-# Do not edit: change the .fab source and rebuild. The same settings as nvue-qos.yaml, as
-# `nv set` commands. A FRAGMENT: QoS and the fabric ports' description, MTU and QoS profiles
-# only. Run it on the switch; if a command fails, the pending revision is detached, so nothing
-# half-staged is applied later. `nv config apply -y` applies and saves; switchd reloads QoS,
-# and PFC/buffer changes drop traffic briefly: use a maintenance window.
+# Do not edit: change the .fab source and rebuild. Applies nvue-qos.yaml (embedded below, the
+# same bytes) as ONE pending revision, then applies that revision once:
+#   1. if a fabricc file was applied before (the ledger, $FABRICC_NVUE_LEDGER, default
+#      /etc/fabricc/nvue-qos.applied.yaml), one `nv config patch` of `- unset:` items for what
+#      that file owned and this one does not: the ports that left the fabric (description,
+#      link mtu, qos), the fabricc-* profiles no longer used and the breakouts of cages no
+#      longer used (its `# fabricc-owned` lines);
+#   2. `nv config patch` of nvue-qos.yaml (its `- unset:` and `- set:` items);
+#   3. `nv config diff` (printed), `nv config apply -y`, then the file becomes the ledger.
+# `nvue.sh --dry-run` stops after the diff and detaches the pending revision: nothing applied.
+# If any step fails, the pending revision is detached, so nothing half-staged is applied later
+# (`nv config detach`, NVUE Command Reference, Config Commands).
+# Disruption on Cumulus Linux {{ device.release }}:
+{%- for line in device.disruption %}
+#   * {{ line }}
+{%- endfor %}
 set -euo pipefail
+dry_run=0
+case "${1:-}" in
+  --dry-run) dry_run=1 ;;
+  "") ;;
+  *) echo "usage: $0 [--dry-run]" >&2; exit 2 ;;
+esac
+ledger="${FABRICC_NVUE_LEDGER:-/etc/fabricc/nvue-qos.applied.yaml}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
 trap 'nv config detach' ERR
-# classification: every DSCP stated explicitly (the default map is dscp >> 3)
-nv set qos mapping default-global trust both
-{%- for dscp, sp in device.dscp_map %}
-nv set qos mapping default-global dscp {{ dscp }} switch-priority {{ sp }}
-{%- endfor %}
-{%- for sp, tc in device.egress_map %}
-nv set qos egress-queue-mapping default-global switch-priority {{ sp }} traffic-class {{ tc }}
-{%- endfor %}
-{%- if device.lossless_priorities %}
-nv set qos traffic-pool default-lossy memory-percent {{ device.lossy_pool_percent }}
-nv set qos traffic-pool default-lossless memory-percent {{ device.lossless_pool_percent }}
-{%- for p in device.lossless_priorities %}
-nv set qos traffic-pool default-lossless switch-priority {{ p }}
-{%- endfor %}
-{%- for profile in device.pfc_profiles %}
-{%- for p in device.lossless_priorities %}
-nv set qos pfc {{ profile.name }} switch-priority {{ p }}
-{%- endfor %}
-nv set qos pfc {{ profile.name }} tx {{ device.enable }}
-nv set qos pfc {{ profile.name }} rx {{ device.enable }}
-nv set qos pfc {{ profile.name }} cable-length {{ profile.cable_length }}
-{%- endfor %}
-{%- endif %}
-{%- for profile in device.ecn_profiles %}
-{%- for q in profile.queues %}
-{%- if q.enable %}
-nv set qos congestion-control {{ profile.name }} traffic-class {{ q.tc }} ecn {{ device.enable }}
-nv set qos congestion-control {{ profile.name }} traffic-class {{ q.tc }} min-threshold {{ q.min_bytes }}
-nv set qos congestion-control {{ profile.name }} traffic-class {{ q.tc }} max-threshold {{ q.max_bytes }}
-nv set qos congestion-control {{ profile.name }} traffic-class {{ q.tc }} probability {{ q.probability }}
-{%- else %}
-nv set qos congestion-control {{ profile.name }} traffic-class {{ q.tc }} ecn {{ device.disable }}
-{%- endif %}
-{%- endfor %}
-{%- endfor %}
-{%- for s in device.schedulers %}
-{%- if s.strict %}
-nv set qos egress-scheduler default-global traffic-class {{ s.tc }} mode strict
-{%- else %}
-nv set qos egress-scheduler default-global traffic-class {{ s.tc }} mode dwrr
-nv set qos egress-scheduler default-global traffic-class {{ s.tc }} bw-percent {{ s.bw_percent }}
-{%- endif %}
-{%- endfor %}
-{%- if device.watchdog %}
-nv set qos pfc-watchdog polling-interval {{ device.watchdog.polling_interval_ms }}
-nv set qos pfc-watchdog robustness {{ device.watchdog.robustness }}
-{%- endif %}
-{%- for b in device.breakouts %}
-nv set interface {{ b.port }} link breakout {{ b.mode }}
-{%- endfor %}
-{%- for port in device.ports %}
-{%- if port.description_shell %}
-nv set interface {{ port.name }} description {{ port.description_shell }}
-{%- endif %}
-nv set interface {{ port.name }} link mtu {{ port.mtu }}
-{%- if port.pfc_profile %}
-nv set interface {{ port.name }} qos pfc profile {{ port.pfc_profile }}
-{%- endif %}
-{%- if port.watchdog %}
-nv set interface {{ port.name }} qos pfc-watchdog state {{ device.enable }}
-{%- endif %}
-{%- if port.ecn_profile %}
-nv set interface {{ port.name }} qos congestion-control profile {{ port.ecn_profile }}
-{%- endif %}
-{%- if port.adaptive_routing %}
-nv set interface {{ port.name }} router adaptive-routing {{ device.lb.adaptive_routing[0] }} {{ device.lb.adaptive_routing[1] }}
-{%- endif %}
-{%- endfor %}
-{%- if device.ecmp_hash %}
-# load-balance hash: ECMP hashes on exactly these outer-header fields.
-{%- for field, value in device.ecmp_hash %}
-nv set system forwarding ecmp-hash {{ field }} {{ value }}
-{%- endfor %}
-{%- endif %}
-{%- if device.lb.hash_seed is not none %}
-# load-balance seed: this switch's ECMP hash seed (switchd restarts to apply it).
-nv set system forwarding hash-seed {{ device.lb.hash_seed }}
-{%- endif %}
-{%- if device.lb.adaptive_routing %}
-# load-balance mode adaptive: Spectrum adaptive routing, on the switch-facing ports above.
-nv set router adaptive-routing {{ device.lb.adaptive_routing[0] }} {{ device.lb.adaptive_routing[1] }}
-{%- endif %}
+patch="$work/nvue-qos.yaml"
+cat > "$patch" <<'FABRICC_NVUE_PATCH'
+{% include "cumulus/nvue-qos.yaml" -%}
+FABRICC_NVUE_PATCH
+# The words of a `# fabricc-owned KIND:` line of file $2.
+owned() { sed -n "s/^# fabricc-owned $1://p" "$2"; }
+# What the ledger owned of KIND and this file does not.
+gone() {
+  local w
+  for w in $(owned "$1" "$ledger"); do
+    case " $(owned "$1" "$patch") " in
+      *" $w "*) ;;
+      *) echo "$w" ;;
+    esac
+  done
+}
+if [ -f "$ledger" ]; then
+  ports="$(gone interfaces)"
+  pfc="$(gone 'qos pfc')"
+  ecn="$(gone 'qos congestion-control')"
+  cages="$(gone breakouts)"
+  if [ -n "$ports$pfc$ecn$cages" ]; then
+    {
+      echo "- unset:"
+      if [ -n "$ports$cages" ]; then
+        echo "    interface:"
+        for p in $ports; do
+          printf '      %s:\n        description:\n        link:\n          mtu:\n        qos:\n' "$p"
+        done
+        for p in $cages; do
+          printf '      %s:\n        link:\n          breakout:\n' "$p"
+        done
+      fi
+      if [ -n "$pfc$ecn" ]; then
+        echo "    qos:"
+        if [ -n "$pfc" ]; then
+          echo "      pfc:"
+          for p in $pfc; do printf '        %s:\n' "$p"; done
+        fi
+        if [ -n "$ecn" ]; then
+          echo "      congestion-control:"
+          for p in $ecn; do printf '        %s:\n' "$p"; done
+        fi
+      fi
+    } > "$work/left-the-fabric.yaml"
+    nv config patch "$work/left-the-fabric.yaml"
+  fi
+fi
+nv config patch "$patch"
+nv config diff
+if [ "$dry_run" = 1 ]; then
+  nv config detach
+  echo "dry run: staged, shown and detached; nothing applied" >&2
+  exit 0
+fi
 nv config apply -y
+mkdir -p "$(dirname "$ledger")"
+cp "$patch" "$ledger"
