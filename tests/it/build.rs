@@ -1419,9 +1419,6 @@ fn queue_plan_on_eos_nxos_cumulus() {
 /// that drifted from the output misleads a reader): every `"field": "value"` of an excerpt is
 /// in the golden file, and every key it opens is one of the golden's.
 #[test]
-#[ignore = "README's SONiC excerpts still name the scheduler/WRED profiles by value (DWRR_50, \
-            ECN_…) renamed by U6; the lead pastes the README replacement of docs/change/sonic \
-            (.md), then drops this ignore"]
 fn readme_sonic_excerpts_match_their_goldens() {
     let readme = fs::read_to_string(root().join("README.md")).unwrap();
     let mut checked = 0;

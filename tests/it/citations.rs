@@ -150,7 +150,16 @@ fn every_citation_resolves() {
             }
             let at = format!("{rel}:{}", n + 1);
             for note in UNPUBLISHED {
-                if line.contains(note) {
+                // A file of this repository whose name ends like a note (`docs/change/sonic.md`)
+                // is not the note.
+                let only_repository_files = line.match_indices(note).all(|(i, _)| {
+                    let start = line[..i]
+                        .rfind(|c: char| !is_token_char(c))
+                        .map_or(0, |j| j + 1);
+                    let path = &line[start..i + note.len()];
+                    path.contains('/') && Path::new(ROOT).join(path).is_file()
+                });
+                if line.contains(note) && !only_repository_files {
                     broken.push(format!(
                         "{at}: cites `{note}`, which is not in the repository"
                     ));

@@ -1152,8 +1152,8 @@ fn seeded_rate_caps_that_the_fab_cannot_carry() {
     let (i, _, _) = jvd_seeded("jvd-rate", |d| {
         edit(d, "leaf1/config_db.json", |v| {
             for (k, r) in [
-                ("STRICT_MAX5_400000", "3000000000"),
-                ("STRICT_MAX5_800000", "6000000000"),
+                ("FABRICC_Q3_400000", "3000000000"),
+                ("FABRICC_Q3_800000", "6000000000"),
             ] {
                 v["SCHEDULER"][k]["cir"] = r.into();
                 v["SCHEDULER"][k]["pir"] = r.into();
@@ -1170,8 +1170,8 @@ fn seeded_rate_caps_that_the_fab_cannot_carry() {
     // Not a whole percent of the port.
     let (i, _, _) = jvd_seeded("jvd-rate-odd", |d| {
         edit(d, "spine1/config_db.json", |v| {
-            v["SCHEDULER"]["STRICT_MAX5_800000"]["cir"] = "5000000001".into();
-            v["SCHEDULER"]["STRICT_MAX5_800000"]["pir"] = "5000000001".into();
+            v["SCHEDULER"]["FABRICC_Q3_800000"]["cir"] = "5000000001".into();
+            v["SCHEDULER"]["FABRICC_Q3_800000"]["pir"] = "5000000001".into();
         })
     });
     let c = codes(&i);
@@ -1187,7 +1187,7 @@ fn seeded_ecn_differs_at_one_speed_on_one_switch() {
     // leaf1 marks its 800G uplinks from 1.2 MB; its 400G host ports as the fabric.
     let (i, _, dir) = jvd_seeded("jvd-ecn", |d| {
         edit(d, "leaf1/config_db.json", |v| {
-            v["WRED_PROFILE"]["ECN_1499904_6000000_100"]["green_min_threshold"] = "1200000".into();
+            v["WRED_PROFILE"]["FABRICC_ECN_Q4_800G"]["green_min_threshold"] = "1200000".into();
         })
     });
     assert_eq!(codes(&i), vec![]);

@@ -680,7 +680,7 @@ fn sonic() {
                 .as_object_mut()
                 .unwrap()
                 .iter_mut()
-                .find(|(k, _)| k.starts_with("ECN"))
+                .find(|(k, _)| k.starts_with("FABRICC_ECN"))
                 .unwrap();
             wred["green_min_threshold"] = "200000".into();
         }),

@@ -141,8 +141,8 @@ impl<'a> Parser<'a> {
         ))
     }
 
-    /// `allow = "allow" CODE { "," CODE } ;` (CODE: a finding code such as `FAB954`; which
-    /// codes may be allowed is the resolver's business, FAB113)
+    /// `allow = "allow" NAME { "," NAME } ;` (each NAME a finding code such as `FAB954`;
+    /// which codes may be allowed is the resolver's business, FAB113)
     pub(super) fn allow(&self, i: &'a str) -> PResult<'a, Vec<Ident>> {
         let (mut r, ()) = self.keyword(i, "allow")?;
         let mut codes = Vec::new();
