@@ -327,29 +327,22 @@ impl Run<'_> {
         // The keys reported one by one first, then own-cable keys while pairs may be listed.
         let cuts = |v: &Value| v.total > 0 && !v.own;
         let own = |v: &Value| v.total > 0 && v.own;
-        for key in c.keys_where(&cuts, &values.single, &values.pairs) {
-            let Some(listing) = Self::listing(out, keep) else {
-                break;
-            };
-            let p = prover.prove(&key, listing, false);
-            out.proven += 1;
-            keep = keep.saturating_sub(p.pairs.len());
-            listed.0 += 1;
-            listed.1 += u128::from(p.total);
-            out.unreachable
-                .push((self.links(&key), p.pairs, p.total, p.own));
-        }
-        for key in c.keys_where(&own, &values.single, &values.pairs) {
-            if keep == 0 {
-                break;
+        for own_cables in [false, true] {
+            let want: &dyn Fn(&Value) -> bool = if own_cables { &own } else { &cuts };
+            for key in c.keys_where(want, &values.single, &values.pairs) {
+                let listing = match (own_cables, Self::listing(out, keep)) {
+                    (false, Some(l)) => l,
+                    (true, _) if keep > 0 => keep,
+                    _ => break,
+                };
+                let p = prover.prove(&key, listing, false);
+                out.proven += 1;
+                keep = keep.saturating_sub(p.pairs.len());
+                listed.0 += 1;
+                listed.1 += u128::from(p.total);
+                out.unreachable
+                    .push((self.links(&key), p.pairs, p.total, p.own));
             }
-            let p = prover.prove(&key, keep, false);
-            out.proven += 1;
-            keep = keep.saturating_sub(p.pairs.len());
-            listed.0 += 1;
-            listed.1 += u128::from(p.total);
-            out.unreachable
-                .push((self.links(&key), p.pairs, p.total, p.own));
         }
         listed
     }
