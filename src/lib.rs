@@ -69,6 +69,12 @@ mod output;
 
 #[cfg(feature = "internals")]
 #[doc(hidden)]
+pub mod plan;
+#[cfg(not(feature = "internals"))]
+mod plan;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
 pub mod render;
 #[cfg(not(feature = "internals"))]
 mod render;

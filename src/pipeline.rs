@@ -105,6 +105,26 @@ fn check_loaded_timed(
     let (fabric, resolve_diags) = resolve::resolve(&loaded.files, sources, limits);
     diagnostics.extend(resolve_diags);
     lap("resolve");
+    analyse_resolved(fabric, diagnostics, limits, timings)
+}
+
+/// Analyses and lowers a fabric made in memory (`plan`'s make-before-break state), as `check`
+/// does a resolved one. Its findings point wherever its values' spans do.
+pub fn check_fabric(fabric: Fabric, limits: &Limits) -> Checked {
+    analyse_resolved(Some(fabric), Vec::new(), limits, None)
+}
+
+fn analyse_resolved(
+    fabric: Option<Fabric>,
+    mut diagnostics: Vec<Diagnostic>,
+    limits: &Limits,
+    timings: Option<&Timings>,
+) -> Checked {
+    let lap = |name| {
+        if let Some(t) = timings {
+            t.lap(name);
+        }
+    };
     let mut facts = None;
     let mut lowered = None;
     if let Some(f) = &fabric {

@@ -54,6 +54,33 @@ pub enum Command {
         after_help = "Examples:\n  fabricc diff before.fab after.fab                      two files\n  fabricc diff --git main pod.fab --stat                 the working tree against branch main\n  fabricc diff --git origin/main pod.fab --format json   for a review bot in CI"
     )]
     Diff(DiffArgs),
+    /// Plan the rollout of a change, and prove every step of it lossless and deadlock-free.
+    ///
+    /// Builds OLD and NEW in memory (or FILE and FILE at git revision REV, as `diff` does)
+    /// and writes, per device, every setting that changes with what that change disrupts on
+    /// the device's target (hitless, queue-reprogram, port-flap, service-restart, reboot) and
+    /// the source that says so; then ordered waves, each drain → apply → gate → undrain with
+    /// its rollback; then the proof: every state the fabric passes through — some devices at
+    /// OLD, some at NEW — is checked on every link (both ends agree on what is lossless, frames
+    /// fit) and for deadlock freedom under the routing.
+    ///
+    /// A change that moves a DSCP between lossy and lossless, or changes an MTU, goes
+    /// make-before-break: switches first accept both plans, hosts accept both, hosts mark
+    /// traffic the new way, then the old mapping is removed. A DSCP that moves between two
+    /// lossless priorities cannot: that plan drains the lossless traffic for one wave (FAB813).
+    ///
+    /// Exit status: 0 a plan whose every step is proven (warnings allowed), 1 a step is
+    /// unsafe (FAB810–FAB812) or a fabric has errors, 2 the tool could not run.
+    #[command(
+        override_usage = "fabricc plan [OPTIONS] OLD NEW\n       fabricc plan [OPTIONS] --git REV FILE",
+        after_help = "Examples:
+  fabricc plan before.fab after.fab                        waves and proof on the terminal
+  fabricc plan --git main pod.fab -o rollout/              plan.md, plan.json and each phase's files
+  fabricc plan before.fab after.fab --format json          for a change-management bot
+  fabricc plan pod.fab pod.fab --replace leaf7 -o rma/     an RMA: drain, swap, full config
+  fabricc plan old.fab new.fab --order hosts-first         check an order of your own (exit 1 if unsafe)"
+    )]
+    Plan(PlanArgs),
     /// Compare what the devices run with what fabricc generates for them (drift, wiring).
     ///
     /// Builds FILE in memory as `build` does and compares every setting fabricc generates
@@ -368,6 +395,60 @@ pub struct DiffArgs {
     /// Compare only these targets (comma-separated): sonic, cumulus, eos, nxos, junos, host.
     #[arg(long = "target", value_name = "TARGETS", value_delimiter = ',')]
     pub targets: Vec<String>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PlanFormat {
+    /// Waves and findings for people.
+    Text,
+    /// The whole plan as one JSON object (devices, waves, proof).
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PlanOrder {
+    /// Make-before-break where a class or MTU changes; switches before hosts otherwise.
+    Auto,
+    /// Every switch, then every host, with no bridge state.
+    SwitchesFirst,
+    /// Every host, then every switch, with no bridge state.
+    HostsFirst,
+}
+
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    /// The fabric before the change; with --git, FILE: the working tree's fabric (the new side).
+    #[arg(value_name = "OLD|FILE")]
+    pub old: PathBuf,
+    /// The fabric after the change (not with --git).
+    #[arg(
+        value_name = "NEW",
+        required_unless_present = "git",
+        conflicts_with = "git"
+    )]
+    pub new: Option<PathBuf>,
+    /// Plan from FILE at git revision REV to the working tree's FILE.
+    #[arg(long, value_name = "REV")]
+    pub git: Option<String>,
+    /// Output format on standard output.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: PlanFormat,
+    /// Write plan.md, plan.json and, per phase, the files its devices take, into DIR.
+    #[arg(short, long, value_name = "DIR")]
+    pub output: Option<PathBuf>,
+    /// The order of switches and hosts.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub order: PlanOrder,
+    /// At most this percent of a tier's switches, or of the hosts, change in one wave.
+    #[arg(long, value_name = "PERCENT", default_value_t = 25,
+          value_parser = clap::value_parser!(u8).range(1..=100))]
+    pub max_unavailable: u8,
+    /// Devices replaced by new hardware (RMA), comma-separated: drained, swapped and given
+    /// their whole configuration even where it does not change.
+    #[arg(long, value_name = "DEVICES", value_delimiter = ',')]
+    pub replace: Vec<String>,
     #[command(flatten)]
     pub limits: LimitArgs,
 }

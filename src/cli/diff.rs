@@ -114,15 +114,15 @@ fn only_in(a: &BTreeMap<FindingKey, Finding>, b: &BTreeMap<FindingKey, Finding>)
 }
 
 /// One side of the comparison, and how the notes name it.
-struct Side {
-    checked: Checked,
-    name: String,
+pub(super) struct Side {
+    pub checked: Checked,
+    pub name: String,
 }
 
 /// Why the comparison could not start (exit 2): the message and what to do about it.
-struct Failure {
-    message: String,
-    help: Option<String>,
+pub(super) struct Failure {
+    pub message: String,
+    pub help: Option<String>,
 }
 
 impl From<LoadError> for Failure {
@@ -146,24 +146,41 @@ impl From<GitError> for Failure {
 /// Checks both sides: two files from disk, or (`--git REV FILE`) the working tree's FILE and
 /// FILE with its imports at REV.
 fn sides(args: &DiffArgs, sources: &mut Sources, limits: &Limits) -> Result<(Side, Side), Failure> {
+    sides_of(
+        &args.old,
+        args.new.as_deref(),
+        args.git.as_deref(),
+        sources,
+        limits,
+    )
+}
+
+/// The two sides `diff` and `plan` compare: OLD and NEW, or FILE at REV and FILE.
+pub(super) fn sides_of(
+    old: &Path,
+    new: Option<&Path>,
+    git: Option<&str>,
+    sources: &mut Sources,
+    limits: &Limits,
+) -> Result<(Side, Side), Failure> {
     let disk = |sources: &mut Sources, path: &Path| -> Result<Side, Failure> {
         Ok(Side {
             checked: pipeline::check(sources, path, limits)?,
             name: path.display().to_string(),
         })
     };
-    match (&args.git, &args.new) {
+    match (git, new) {
         (Some(rev), _) => {
             // The working tree first: a FILE that does not exist is that, not a git problem.
-            let new = disk(sources, &args.old)?;
-            let (revision, root) = Revision::open(rev, &args.old)?;
+            let new = disk(sources, old)?;
+            let (revision, root) = Revision::open(rev, old)?;
             let old = Side {
                 checked: pipeline::check_from(sources, &revision, &root, limits)?,
                 name: revision.display(&root),
             };
             Ok((old, new))
         }
-        (None, Some(new)) => Ok((disk(sources, &args.old)?, disk(sources, new)?)),
+        (None, Some(new)) => Ok((disk(sources, old)?, disk(sources, new)?)),
         // clap requires NEW without --git; this is only the type system's case.
         (None, None) => Err(Failure {
             message: "NEW is missing".into(),

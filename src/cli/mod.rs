@@ -10,6 +10,7 @@ mod explain;
 mod export;
 mod fmt;
 mod import;
+mod plan;
 mod platforms;
 mod shell;
 mod verify;
@@ -19,8 +20,8 @@ use clap::Parser;
 pub(crate) use args::Stream;
 pub use args::{
     BuildArgs, CheckArgs, CheckFormat, Cli, ColorChoice, Command, DiffArgs, DiffFormat,
-    ExplainArgs, ExplainFormat, ExportArgs, ExportFormat, FmtArgs, ImportArgs, PlatformsArgs,
-    VerifyArgs,
+    ExplainArgs, ExplainFormat, ExportArgs, ExportFormat, FmtArgs, ImportArgs, PlanArgs,
+    PlanFormat, PlanOrder, PlatformsArgs, VerifyArgs,
 };
 pub use exit::ExitStatus;
 pub(crate) use exit::{allow_all, allowed_codes, chosen_targets, chosen_templates, err, out};
@@ -33,6 +34,7 @@ pub fn run() -> ExitStatus {
         Command::Export(args) => export::run(&args),
         Command::Build(args) => build::run(&args),
         Command::Diff(args) => diff::run(&args),
+        Command::Plan(args) => plan::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Import(args) => import::run(&args),
         Command::Explain(args) => explain::run(&args),

@@ -144,6 +144,11 @@ codes! {
     PeerLinkUnproven     "FAB704" Routing Warning "MLAG failover across a peer link is not covered by the deadlock proof: routing also sends traffic across that link",
     // watchdog
     WatchdogOff          "FAB801" Watchdog Warning "the PFC watchdog is off on a switch with lossless priorities",
+    // rollout (`fabricc plan`: the states a fabric passes through while a change rolls out)
+    RolloutLinkDisagrees "FAB810" Rollout Error "a step of the rollout leaves a link whose two ends disagree about what is lossless",
+    RolloutMtu           "FAB811" Rollout Error "a step of the rollout has hosts sending frames larger than a switch port of the fabric takes",
+    RolloutDeadlock      "FAB812" Rollout Error "a step of the rollout is not proven free of PFC deadlock",
+    RolloutFlagDay       "FAB813" Rollout Warning "the change cannot be made make-before-break: the plan drains the fabric's lossless traffic for one wave",
     // output (build)
     TargetCannotExpress  "FAB901" Output Error "a target OS or the host script cannot express what the fabric asks of a device",
     TemplateFailed       "FAB902" Output Error "a template failed to render a device's configuration",

@@ -42,6 +42,8 @@ pub enum Category {
     Wiring,
     /// `fabricc import`: what reading a deployed fabric's state could not carry or infer.
     Import,
+    /// `fabricc plan`: a state the fabric passes through while a change rolls out.
+    Rollout,
 }
 
 impl Category {
@@ -61,6 +63,7 @@ impl Category {
             Category::Drift => "drift",
             Category::Wiring => "wiring",
             Category::Import => "import",
+            Category::Rollout => "rollout",
         }
     }
 }

@@ -132,7 +132,14 @@ fn every_page_belongs_to_a_code() {
 fn every_code_has_a_fixture() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let mut names = Vec::new();
-    for dir in ["check", "parse/err", "build/inputs", "verify", "import"] {
+    for dir in [
+        "check",
+        "parse/err",
+        "build/inputs",
+        "verify",
+        "import",
+        "plan",
+    ] {
         for entry in std::fs::read_dir(root.join(dir)).expect("fixture folder") {
             let entry = entry.expect("entry");
             names.push(entry.file_name().to_string_lossy().into_owned());

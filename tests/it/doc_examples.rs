@@ -58,12 +58,13 @@ const NOT_FROM_CHECK: &[(&str, &str)] = &[
     ("FAB902", "a template override (`--templates`) of `build`"),
 ];
 
-/// Whether `code`'s finding comes from comparing with devices (`verify`, `import`).
+/// Whether `code`'s finding comes from comparing with devices (`verify`, `import`) or from
+/// two builds (`plan`): its example fabric must check clean instead.
 fn from_devices(code: Code) -> bool {
     use fabricc::diagnostic::Category;
     matches!(
         code.category(),
-        Category::Drift | Category::Wiring | Category::Import
+        Category::Drift | Category::Wiring | Category::Import | Category::Rollout
     )
 }
 

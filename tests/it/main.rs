@@ -31,6 +31,7 @@ mod module_structure;
 mod parse;
 mod physics_passes;
 mod pipeline_props;
+mod plan;
 mod platforms;
 mod printer;
 mod productions;

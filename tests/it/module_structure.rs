@@ -88,7 +88,7 @@ fn stage(file: &str) -> Option<(u8, &'static str)> {
         "render" => (6, "render"),
         "pipeline" => (7, "pipeline"),
         "output" => (8, "output"),
-        "verify" | "import" => (9, "verify/import"),
+        "verify" | "import" | "plan" => (9, "verify/import/plan"),
         "cli" | "main" => (10, "cli"),
         "lib" => (11, "crate root"),
         _ => return None,
