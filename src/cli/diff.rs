@@ -333,6 +333,11 @@ fn text(r: &Report, stat: bool) -> String {
     }
     let plural =
         |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    if !r.files.is_empty() {
+        s.push_str(
+            "rollout: `fabricc plan` with the same arguments orders this change in waves and proves every step\n",
+        );
+    }
     s.push_str(&format!(
         "{} and {} change; {} files, +{} -{} lines; {} new and {} fixed findings\n",
         plural(r.switches_changed, "switch", "switches"),

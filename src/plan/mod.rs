@@ -23,6 +23,7 @@ mod waves;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
@@ -89,15 +90,15 @@ fn bridge_hosts(bridge: &Lowered, marking: &Lowered) -> Vec<HostContext> {
     bridge
         .hosts
         .iter()
-        .map(|h| {
+        // A host new in NEW has no old marking: it joins when hosts mark as NEW does.
+        .filter_map(|h| {
+            let m = by_name.get(h.host.as_str())?;
             let mut h = h.clone();
-            if let Some(m) = by_name.get(h.host.as_str()) {
-                h.qos.roce = m.qos.roce.clone();
-                h.qos.other_roce = m.qos.other_roce.clone();
-                h.qos.cnp_dscp = m.qos.cnp_dscp;
-                h.qos.cnp_priority = m.qos.cnp_priority;
-            }
-            h
+            h.qos.roce = m.qos.roce.clone();
+            h.qos.other_roce = m.qos.other_roce.clone();
+            h.qos.cnp_dscp = m.qos.cnp_dscp;
+            h.qos.cnp_priority = m.qos.cnp_priority;
+            Some(h)
         })
         .collect()
 }
@@ -190,7 +191,7 @@ pub fn plan(
     let marking_old = bridge_l.map(|b| bridge_hosts(b, old_l)).unwrap_or_default();
     let marking_new = bridge_l.map(|b| bridge_hosts(b, new_l)).unwrap_or_default();
 
-    let devices = registry(
+    let mut devices = registry(
         old_f,
         new_f,
         old_l,
@@ -204,16 +205,33 @@ pub fn plan(
         new: new_f,
         bridge: bridge_checked.as_ref().and_then(|c| c.fabric.as_ref()),
     };
+    let finals: Vec<Vec<Change>> = devices
+        .par_iter()
+        .map(|d| d.changes(Version::Old, Version::New))
+        .collect();
+    for (d, c) in devices.iter_mut().zip(&finals) {
+        d.old_to_new = Some(
+            c.iter()
+                .map(|c| c.disruption)
+                .max()
+                .unwrap_or(Disruption::Hitless),
+        );
+    }
     let replace: BTreeSet<&str> = opts.replace.iter().map(String::as_str).collect();
     let waves = waves::waves(&devices, opts, bridge_l.is_some(), flag_day, &replace);
     let (proof, mut proof_findings) =
         proof::prove(&devices, &versions, &waves, new_f, limits, sources);
     findings.append(&mut proof_findings);
 
+    let mut in_waves: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for w in &waves {
+        for n in &w.devices {
+            in_waves.entry(n.as_str()).or_default().push(w.index);
+        }
+    }
     let mut plans = Vec::new();
-    for d in &devices {
+    for (d, mut changes) in devices.iter().zip(finals) {
         let replaced = replace.contains(d.name.as_str());
-        let mut changes = d.changes(Version::Old, Version::New);
         if replaced {
             changes.insert(
                 0,
@@ -227,11 +245,7 @@ pub fn plan(
                 },
             );
         }
-        let in_waves: Vec<usize> = waves
-            .iter()
-            .filter(|w| w.devices.contains(&d.name))
-            .map(|w| w.index)
-            .collect();
+        let in_waves: Vec<usize> = in_waves.get(d.name.as_str()).cloned().unwrap_or_default();
         if changes.is_empty() && in_waves.is_empty() {
             continue;
         }
@@ -291,6 +305,7 @@ fn registry<'a>(
                 tier: tier(f, &ctx.device),
                 switch: [None; 5],
                 host: [None; 5],
+                old_to_new: None,
             });
         d.switch[v as usize] = Some(ctx);
         if v == Version::New {
@@ -318,6 +333,7 @@ fn registry<'a>(
                 tier: 0,
                 switch: [None; 5],
                 host: [None; 5],
+                old_to_new: None,
             });
         d.host[v as usize] = Some(ctx);
     };

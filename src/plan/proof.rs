@@ -274,11 +274,12 @@ pub fn prove(
                 }
             }
         }
-        let mut sem = |i: usize, v: Version| -> Option<Sem> {
+        // Every (device, version) of this state, computed once over the whole plan.
+        for (i, &v) in state.iter().enumerate() {
             sems.entry((i, v))
-                .or_insert_with(|| Sem::of(&devices[i], v))
-                .clone()
-        };
+                .or_insert_with(|| Sem::of(&devices[i], v));
+        }
+        let sem = |i: usize, v: Version| -> Option<&Sem> { sems.get(&(i, v))?.as_ref() };
         // What hosts mark in this state, and their largest frame.
         let mut marks = 0u64;
         let mut host_mtu = 0u32;
@@ -357,8 +358,8 @@ pub fn prove(
                 }
             }
             for (s, k, port, name) in [
-                (&sa, ka, l.a.1, &devices[l.a.0].name),
-                (&sb, kb, l.b.1, &devices[l.b.0].name),
+                (sa, ka, l.a.1, &devices[l.a.0].name),
+                (sb, kb, l.b.1, &devices[l.b.0].name),
             ] {
                 if k == DeviceKind::Switch
                     && let Some(&m) = s.mtu.get(&port)

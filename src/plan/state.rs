@@ -86,6 +86,9 @@ pub(crate) struct Device<'a> {
     pub tier: u8,
     pub switch: [Option<&'a SwitchContext>; 5],
     pub host: [Option<&'a HostContext>; 5],
+    /// The most disruptive change from OLD to NEW, once the plan has computed the changes
+    /// (a phase from OLD to NEW then need not compute them again).
+    pub old_to_new: Option<Disruption>,
 }
 
 impl Device<'_> {
@@ -98,14 +101,6 @@ impl Device<'_> {
         match self.kind {
             DeviceKind::Switch => self.switch[a as usize] != self.switch[b as usize],
             DeviceKind::Host => self.host[a as usize] != self.host[b as usize],
-        }
-    }
-
-    pub fn settings(&self, v: Version) -> settings::Settings {
-        match (self.switch[v as usize], self.host[v as usize]) {
-            (Some(s), _) => settings::switch(s),
-            (_, Some(h)) => settings::host(h),
-            _ => settings::Settings::new(),
         }
     }
 
@@ -134,23 +129,36 @@ impl Device<'_> {
                 source,
             }];
         }
-        let (sa, sb) = (self.settings(a), self.settings(b));
-        // A port that joins or leaves the fabric is one kind of change, whatever its keys.
-        let port_of = |key: &str| {
-            key.strip_prefix("sonic.ports[")
-                .or_else(|| key.strip_prefix("ports["))
-                .and_then(|r| r.split_once(']'))
-                .map(|(p, _)| format!("ports[{p}].name"))
+        if !self.differs(a, b) {
+            return Vec::new();
+        }
+        let (os, va, vb) = match self.kind {
+            DeviceKind::Switch => {
+                let (va, vb) =
+                    settings::switch_values(self.switch[a as usize], self.switch[b as usize]);
+                (self.switch[a as usize].map(|c| c.os), va, vb)
+            }
+            DeviceKind::Host => (
+                None,
+                self.host[a as usize].map_or(serde_json::Value::Null, settings::host_value),
+                self.host[b as usize].map_or(serde_json::Value::Null, settings::host_value),
+            ),
         };
-        settings::delta(&sa, &sb)
+        settings::diff(os, &va, &vb)
             .into_iter()
             .map(|d| {
-                let moved_port = self.kind == DeviceKind::Switch
-                    && port_of(&d.key).is_some_and(|n| sa.contains_key(&n) != sb.contains_key(&n));
+                // A port that joins or leaves the fabric is one kind of change, whatever its keys.
+                let moved_port =
+                    d.whole && (d.key.starts_with("ports[") || d.key.starts_with("sonic.ports["));
                 let kind = if moved_port {
                     Kind::Port
                 } else if self.kind == DeviceKind::Switch {
-                    disruption::switch_kind(&d.key)
+                    match disruption::switch_kind(&d.key) {
+                        // A priority group that appears or goes with a lossless class is the
+                        // class plan's change; a resized one is the headroom's.
+                        Kind::Headroom if d.old.is_none() || d.new.is_none() => Kind::ClassPlan,
+                        k => k,
+                    }
                 } else {
                     disruption::host_kind(&d.key)
                 };

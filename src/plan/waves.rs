@@ -9,6 +9,7 @@
 
 use std::collections::BTreeSet;
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use super::disruption::{Disruption, Target};
@@ -229,10 +230,21 @@ fn wave(
             replaced = true;
             disruption = Disruption::Reboot;
         }
-        for c in d.changes(from, to) {
-            disruption = disruption.max(c.disruption);
-        }
     }
+    disruption = group
+        .par_iter()
+        .map(|d| match d.old_to_new {
+            Some(known) if (from, to) == (Version::Old, Version::New) => known,
+            _ => d
+                .changes(from, to)
+                .iter()
+                .map(|c| c.disruption)
+                .max()
+                .unwrap_or(Disruption::Hitless),
+        })
+        .max()
+        .unwrap_or(disruption)
+        .max(disruption);
     let drain = phase == Phase::FlagDay || replaced || disruption > Disruption::Hitless;
     let targets: BTreeSet<Target> = group.iter().map(|d| d.target).collect();
     let who = |t: Target| {

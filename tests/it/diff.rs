@@ -259,14 +259,14 @@ fn git_compares_the_working_tree_with_the_revision_imports_included() {
     let o = repo.fabricc(".", &["--git", "main", "fabrics/pod.fab", "--stat"]);
     assert_eq!(o.status.code(), Some(0));
     let text = String::from_utf8_lossy(&o.stdout);
-    assert_eq!(text.lines().count(), 14, "{text}");
+    assert_eq!(text.lines().count(), 15, "{text}");
     assert!(
         text.starts_with(&format!("{:<60} +1 -1\n", "report.md")),
         "{text}"
     );
     assert!(
         text.ends_with(
-            "6 switches and 0 hosts change; 13 files, +13 -13 lines; 0 new and 0 fixed findings\n"
+            "rollout: `fabricc plan` with the same arguments orders this change in waves and proves every step\n6 switches and 0 hosts change; 13 files, +13 -13 lines; 0 new and 0 fixed findings\n"
         ),
         "{text}"
     );

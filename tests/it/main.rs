@@ -32,6 +32,7 @@ mod parse;
 mod physics_passes;
 mod pipeline_props;
 mod plan;
+mod plan_props;
 mod platforms;
 mod printer;
 mod productions;
