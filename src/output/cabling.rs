@@ -18,7 +18,7 @@
 
 use std::fmt::Write as _;
 
-use crate::lower::vendor_port_name;
+use crate::lower::PortNames;
 use crate::model::{DeviceId, Endpoint, Fabric, LinkId, NicRole};
 
 /// One cable.
@@ -44,9 +44,9 @@ pub struct Cable {
 pub const HEADER: &str = "device,port,peer,peer_port,speed,cable,tier,peer_tier,rail,plane";
 
 /// The name a device's end of a link has on that device.
-pub fn port_name(fabric: &Fabric, e: Endpoint) -> String {
+fn port_name(fabric: &Fabric, names: &PortNames<'_>, e: Endpoint) -> String {
     match e.device {
-        DeviceId::Switch(s) => vendor_port_name(fabric, s, e.port),
+        DeviceId::Switch(s) => names.name(s, e.port),
         DeviceId::Host(h) => fabric.nic_name(h, e.port),
     }
 }
@@ -137,6 +137,7 @@ fn end_plane(fabric: &Fabric, switch_planes: &[u32], e: Endpoint) -> u32 {
 /// Every link of the fabric as a row, in plan order.
 pub fn plan(fabric: &Fabric) -> Vec<Cable> {
     let switch_planes = switch_planes(fabric);
+    let names = PortNames::new(fabric);
     let mut rows: Vec<((DeviceId, u32), Cable)> = (0..fabric.links.len() as u32)
         .map(LinkId)
         .map(|id| {
@@ -167,9 +168,9 @@ pub fn plan(fabric: &Fabric) -> Vec<Cable> {
             };
             let cable = Cable {
                 device: fabric.device_name(near.device).to_string(),
-                port: port_name(fabric, near),
+                port: port_name(fabric, &names, near),
                 peer: fabric.device_name(far.device).to_string(),
-                peer_port: port_name(fabric, far),
+                peer_port: port_name(fabric, &names, far),
                 speed_mbps: l.speed.get(),
                 cable_mm: l.cable_mm.value.get(),
                 tier: tier(fabric, near.device),
