@@ -22,6 +22,9 @@ use crate::model::Limits;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Show no progress indicator (shown only on a terminal, for work longer than a second).
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Subcommand)]

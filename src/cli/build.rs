@@ -15,7 +15,7 @@ use crate::source::Sources;
 use crate::timings::Timings;
 
 use super::{
-    BuildArgs, CheckFormat, ExitStatus, Stream, allow_all, allowed_codes, chosen_targets,
+    BuildArgs, CheckFormat, ExitStatus, Progress, Stream, allow_all, allowed_codes, chosen_targets,
     chosen_templates, err, out,
 };
 
@@ -44,6 +44,8 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
     };
     let limits = args.limits.limits();
     let mut sources = Sources::new();
+    let progress = Progress::start("fabricc build");
+    progress.stage(&format!("checking {}", args.file.display()));
     let checked = match pipeline::check(&mut sources, &args.file, &limits) {
         Ok(mut c) => {
             allow_all(&mut c.diagnostics, &allowed);
@@ -76,6 +78,11 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
         .iter()
         .any(|d| d.severity == Severity::Warning);
     let blocked = warnings && !args.allow_warnings;
+    progress.stage(if args.check {
+        "generating and comparing files"
+    } else {
+        "generating and writing files"
+    });
     if args.check {
         // `--check` answers "is the output stale?" whether or not warnings block a build (U7):
         // the comparison runs, then warnings fail the step as they would fail `build`.

@@ -5,7 +5,9 @@ use crate::pipeline::{self, Checked};
 use crate::source::Sources;
 use crate::timings::Timings;
 
-use super::{CheckArgs, CheckFormat, ExitStatus, Stream, allow_all, allowed_codes, err, out};
+use super::{
+    CheckArgs, CheckFormat, ExitStatus, Progress, Stream, allow_all, allowed_codes, err, out,
+};
 
 pub fn run(args: &CheckArgs) -> ExitStatus {
     if let Some(dir) = &args.state {
@@ -27,7 +29,9 @@ fn check(args: &CheckArgs, timings: Option<&Timings>) -> ExitStatus {
     let limits = args.limits.limits();
     let mut sources = Sources::new();
     let mut results: Vec<Checked> = Vec::new();
+    let progress = Progress::start("fabricc check");
     for path in &args.files {
+        progress.stage(&format!("checking {}", path.display()));
         match pipeline::check_timed(&mut sources, path, &limits, timings) {
             Ok(mut c) => {
                 allow_all(&mut c.diagnostics, &allowed);

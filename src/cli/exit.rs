@@ -24,6 +24,7 @@ impl From<ExitStatus> for ExitCode {
 /// Writes to stdout; a closed pipe (`fabricc check … | head`) is not an error.
 pub(crate) fn out(text: &str) {
     use std::io::Write;
+    super::progress::clear();
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(text.as_bytes());
     let _ = stdout.flush();
@@ -31,6 +32,7 @@ pub(crate) fn out(text: &str) {
 
 pub(crate) fn err(text: &str) {
     use std::io::Write;
+    super::progress::clear();
     let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 

@@ -12,6 +12,7 @@ mod fmt;
 mod import;
 mod plan;
 mod platforms;
+mod progress;
 mod shell;
 mod verify;
 
@@ -25,10 +26,15 @@ pub use args::{
 };
 pub use exit::ExitStatus;
 pub(crate) use exit::{allow_all, allowed_codes, chosen_targets, chosen_templates, err, out};
+pub(crate) use progress::Progress;
 
 /// Parses the command line and runs the command.
 pub fn run() -> ExitStatus {
     let cli = Cli::parse();
+    progress::enable(progress::wanted(
+        cli.quiet,
+        std::io::IsTerminal::is_terminal(&std::io::stderr()),
+    ));
     match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Export(args) => export::run(&args),

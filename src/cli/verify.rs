@@ -6,8 +6,8 @@ use crate::source::Sources;
 use crate::verify::{self, DeviceSummary, Input, Status};
 
 use super::{
-    CheckFormat, ExitStatus, Stream, VerifyArgs, allow_all, allowed_codes, chosen_targets,
-    chosen_templates, err, out,
+    CheckFormat, ExitStatus, Progress, Stream, VerifyArgs, allow_all, allowed_codes,
+    chosen_targets, chosen_templates, err, out,
 };
 
 pub fn run(args: &VerifyArgs) -> ExitStatus {
@@ -25,6 +25,8 @@ pub fn run(args: &VerifyArgs) -> ExitStatus {
     };
     let limits = args.limits.limits();
     let mut sources = Sources::new();
+    let progress = Progress::start("fabricc verify");
+    progress.stage(&format!("checking {}", args.file.display()));
     let checked = match pipeline::check(&mut sources, &args.file, &limits) {
         Ok(mut c) => {
             allow_all(&mut c.diagnostics, &allowed);
@@ -65,6 +67,7 @@ pub fn run(args: &VerifyArgs) -> ExitStatus {
             .to_string(),
         max_input_bytes: limits.max_input_bytes,
     };
+    progress.stage("building and comparing with the devices' state");
     let mut outcome = match verify::verify(&input, &mut sources) {
         Ok(o) => o,
         Err(verify::Fatal(message)) => {

@@ -76,7 +76,8 @@ pub fn settings_line_ok(line: &str) -> bool {
         })
 }
 
-/// The bond script (issue 18): written for mlx5 hosts with `bond`, next to `mlnx_qos.sh`.
+/// The bond program (issue 18): written once under [`PROGRAMS`] when an mlx5 host has `bond`,
+/// next to `mlnx_qos.sh`; it reads the `BOND=` lines of the host's [`SETTINGS`] (issue 36).
 pub const BOND_SCRIPT: &str = "bond.sh";
 
 /// The kernel module bound to the PCI function (udev `DRIVERS==`); `None` for the generic
@@ -126,7 +127,7 @@ pub struct BondView {
     pub name: String,
     /// The kernel's `mode=`.
     pub mode: &'static str,
-    /// `1 2`: the NIC indices of its ports, for a bash array.
+    /// `1,2`: the NIC indices of its ports (the settings' `BOND=… members=`).
     pub members: String,
     /// Its first port, whose PCI function holds the RoCE LAG device (`mlx5_bond_N`), and the
     /// others, which `mlnx_qos.sh` lets share it.
@@ -315,7 +316,7 @@ fn bond_view(b: &super::context::BondContext) -> BondView {
             .iter()
             .map(u32::to_string)
             .collect::<Vec<_>>()
-            .join(" "),
+            .join(","),
         first: b.members.first().copied().unwrap_or(0),
         rest: b.members.iter().skip(1).copied().collect(),
         hashed: b.mode != "active-backup",

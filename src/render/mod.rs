@@ -187,13 +187,10 @@ pub fn render_programs<'a>(
 /// Render a host's files: its driver's NIC script and the files every driver shares (NCCL
 /// environment, systemd unit, udev rule).
 pub fn render_host(templates: &Templates, ctx: &HostContext) -> Result<Vec<Artifact>, RenderError> {
-    let hv = host::view(ctx)?;
-    let bonds = !hv.bonds.is_empty();
-    let view = Value::from(Serde(hv));
+    let view = Value::from(Serde(host::view(ctx)?));
     let mut out = Vec::new();
     for file in Templates::files("host")
-        .filter(|f| !host::DRIVER_SCRIPTS.contains(&f.output))
-        .filter(|f| f.output != host::BOND_SCRIPT || bonds)
+        .filter(|f| !host::DRIVER_SCRIPTS.contains(&f.output) && f.output != host::BOND_SCRIPT)
     {
         let contents = templates.render(file.path, view.clone())?;
         if file.output == host::SETTINGS
@@ -227,10 +224,14 @@ pub fn render_host_programs<'a>(
     templates: &Templates,
     hosts: impl IntoIterator<Item = &'a HostContext>,
 ) -> Result<Vec<Artifact>, RenderError> {
-    let drivers: std::collections::BTreeSet<&'static str> = hosts
-        .into_iter()
-        .map(|h| host::driver_script(h.driver))
-        .collect();
+    let mut drivers: std::collections::BTreeSet<&'static str> = std::collections::BTreeSet::new();
+    for h in hosts {
+        drivers.insert(host::driver_script(h.driver));
+        // The bond program (mlx5 RoCE LAG), once, when some host bonds its ports.
+        if h.driver == NicDriver::Mlx5 && !h.bonds.is_empty() {
+            drivers.insert(host::BOND_SCRIPT);
+        }
+    }
     let mut out = Vec::new();
     for script in drivers {
         let path = format!("host/{script}");

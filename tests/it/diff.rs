@@ -415,3 +415,99 @@ fn frontend_role_removes_the_extra_rail() {
     );
     assert!(d.contains("-NIC=9 "), "{d}");
 }
+
+/// Issue 36 "done means": a one-threshold ECN change on the 256-GPU pod is at most one changed
+/// line per switch file in `fabricc diff`, on every target. The pod (`fixtures/fabrics/pod-256.fab`)
+/// is built on each OS with only its switch model swapped; OLD and NEW differ only in the RoCE
+/// class's `ecn max` (a change every target writes, also Junos's whole-percent fill levels).
+/// SONiC is the one exception: its WRED profile states each threshold once per packet colour
+/// (`green_`, `yellow_`, `red_max_threshold`, as SONiC's own qos_config.j2 profiles do), so the
+/// change is those three lines and nothing else.
+#[test]
+fn one_ecn_threshold_is_one_line_per_switch_file_on_every_target() {
+    let pod = std::fs::read_to_string("fixtures/fabrics/pod-256.fab").expect("pod-256 fixture");
+    let model = "switch-model sn5400 { platform nvidia-sn5400  os sonic  lossless-limit 2 }";
+    assert!(pod.contains(model), "the pod's switch model line moved");
+    assert!(pod.contains("max 1500KB"), "the pod's ECN max moved");
+    let dir = std::env::temp_dir().join(format!("fabricc-ecn-one-line-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    for (os, line) in [
+        (
+            "sonic",
+            "platform nvidia-sn5400  os sonic  lossless-limit 2",
+        ),
+        (
+            "cumulus",
+            "platform nvidia-sn5400  os cumulus  lossless-limit 2",
+        ),
+        (
+            "eos",
+            "os eos  ports 64 x 400G  buffer 113MB  lossless-limit 2",
+        ),
+        (
+            "nxos",
+            "os nxos  ports 64 x 400G  buffer 113MB  lossless-limit 2",
+        ),
+        (
+            "junos",
+            "os junos  ports 64 x 400G  buffer 113MB  lossless-limit 2",
+        ),
+    ] {
+        let old = pod.replace(model, &format!("switch-model sn5400 {{ {line} }}"));
+        let new = old.replace("max 1500KB", "max 3000KB");
+        let (o, n) = (
+            dir.join(format!("{os}-old.fab")),
+            dir.join(format!("{os}-new.fab")),
+        );
+        std::fs::write(&o, &old).expect("write old");
+        std::fs::write(&n, &new).expect("write new");
+        let v = diff(&[&o.to_string_lossy(), &n.to_string_lossy()]);
+        let files = changed_files(&v);
+        let switch_files: Vec<&(String, u64, u64)> = files
+            .iter()
+            .filter(|f| f.0.starts_with("switches/"))
+            .collect();
+        // Every one of the 12 switches (8 leaves, 4 spines) changes, hosts do not.
+        assert_eq!(
+            (v["switches_changed"].as_u64(), v["hosts_changed"].as_u64()),
+            (Some(12), Some(0)),
+            "{os}: {files:?}"
+        );
+        let per_file = if os == "sonic" { 3 } else { 1 };
+        for (path, added, removed) in &switch_files {
+            assert!(
+                *added <= per_file && *removed <= per_file && added + removed > 0,
+                "{os}: {path} changes +{added} -{removed} lines"
+            );
+        }
+        if os == "sonic" {
+            for f in v["files"].as_array().expect("files") {
+                let diff = f["diff"].as_str().unwrap_or_default();
+                if !f["path"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .starts_with("switches/")
+                {
+                    continue;
+                }
+                for l in diff.lines().filter(|l| {
+                    (l.starts_with('+') || l.starts_with('-'))
+                        && !l.starts_with("+++")
+                        && !l.starts_with("---")
+                }) {
+                    assert!(
+                        [
+                            "green_max_threshold",
+                            "yellow_max_threshold",
+                            "red_max_threshold"
+                        ]
+                        .iter()
+                        .any(|k| l.contains(k)),
+                        "sonic: only the colours' max threshold changes: {l}"
+                    );
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

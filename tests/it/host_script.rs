@@ -1492,17 +1492,55 @@ const BOND_FABRIC: &str = r#"fabric t {
 }
 "#;
 
+/// The bond program run with the host's settings (issue 36): a launcher in the host's folder,
+/// `out/hosts/h1/run-bond.sh`, that runs `out/programs/host/bond.sh --settings
+/// out/hosts/h1/fabricc-roce.conf`.
+fn bond_launcher(hosts: &Path) -> PathBuf {
+    let out = hosts
+        .parent()
+        .and_then(Path::parent)
+        .expect("output folder");
+    let l = hosts.join("run-bond.sh");
+    fs::write(
+        &l,
+        format!(
+            "exec \"$BASH\" '{}' --settings '{}' \"$@\"\n",
+            out.join("programs/host/bond.sh").display(),
+            hosts.join("fabricc-roce.conf").display()
+        ),
+    )
+    .expect("launcher");
+    l
+}
+
 /// `bond.sh` creates `bond1` in mode active-backup over the NIC's two ports, found by PCI address;
 /// `--check` lists the drift before and none after; `--dry-run` and a second run set nothing.
+/// It is one program for every host (`programs/host/bond.sh`, issue 36) that reads the host's
+/// `BOND=` line from its settings.
 #[test]
 fn bond_script_creates_the_bond_once_and_checks_it() {
     let dir = scratch("bond");
     let hosts = build(&dir, "", |_| BOND_FABRIC.to_string());
-    let script = hosts.join("bond.sh");
+    let program = hosts.join("../../programs/host/bond.sh");
     assert!(
-        script.is_file(),
-        "bond.sh is written for an mlx5 host with `bond`"
+        program.is_file(),
+        "programs/host/bond.sh is written when an mlx5 host has `bond`"
     );
+    assert!(
+        !hosts.join("bond.sh").exists(),
+        "no copy of the program in the host's folder"
+    );
+    let settings = fs::read_to_string(hosts.join("fabricc-roce.conf")).expect("settings");
+    assert!(
+        settings.contains("\nBOND=bond1 mode=active-backup members=1,2\n"),
+        "{settings}"
+    );
+    let text = fs::read_to_string(&program).expect("program");
+    assert!(
+        !text.contains("h1") && !text.contains("0c:00"),
+        "the program holds nothing of a host"
+    );
+    let script = bond_launcher(&hosts);
     let nccl = fs::read_to_string(hosts.join("nccl.env")).expect("nccl.env");
     assert!(
         !nccl.contains("NCCL_IB_HCA="),
@@ -1512,7 +1550,7 @@ fn bond_script_creates_the_bond_once_and_checks_it() {
     host.add_nic("0000:0c:00.1", "ens1f1np1", "mlx5_1", Branch::Ofed);
     let o = Command::new("bash")
         .arg("-n")
-        .arg(&script)
+        .arg(&program)
         .output()
         .expect("bash");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -1580,6 +1618,75 @@ fn bond_script_creates_the_bond_once_and_checks_it() {
         "{}",
         r.stdout()
     );
+}
+
+/// The bond program reads its host's `BOND=` line as data (issue 36): a tampered line stops it
+/// with exit 3 before any `ip` command, and nothing in the file is executed. The NIC program
+/// takes the same file with its `BOND=` line (that line is the bond program's).
+#[test]
+fn bond_settings_are_data_and_tampered_lines_are_refused() {
+    let dir = scratch("bond-tamper");
+    let hosts = build(&dir, "", |_| BOND_FABRIC.to_string());
+    let script = bond_launcher(&hosts);
+    let conf = hosts.join("fabricc-roce.conf");
+    let good = fs::read_to_string(&conf).expect("settings");
+    let host = Host::new(&dir, Branch::Ofed);
+    host.add_nic("0000:0c:00.1", "ens1f1np1", "mlx5_1", Branch::Ofed);
+    let canary = host.state.join("pwned");
+    let c = canary.display();
+    let bond = "BOND=bond1 mode=active-backup members=1,2";
+    assert!(good.contains(bond), "{good}");
+    for (line, message) in [
+        (
+            format!("BOND=bond1 mode=$(touch {c}) members=1,2"),
+            "a character outside",
+        ),
+        (
+            format!("BOND=bond1 mode=active-backup members=1,2; touch {c}"),
+            "a character outside",
+        ),
+        (
+            "BOND=bond1 mode=broadcast members=1,2".to_string(),
+            "bond1: bad field mode=broadcast",
+        ),
+        (
+            "BOND=bond1 mode=active-backup members=1".to_string(),
+            "bond1: bad field members=1",
+        ),
+        (
+            "BOND=bond1 mode=active-backup members=1,9".to_string(),
+            "bond1: nic9 has no NIC= line",
+        ),
+        (
+            "BOND=eth0 mode=active-backup members=1,2".to_string(),
+            "does not start with the bond's name",
+        ),
+        (
+            "BOND=bond1 mode=active-backup".to_string(),
+            "bond1 needs mode= and members=",
+        ),
+        ("BASH_ENV=x".to_string(), "unknown key BASH_ENV"),
+    ] {
+        let text = if line.starts_with("BOND=") {
+            good.replace(bond, &line)
+        } else {
+            format!("{good}{line}\n")
+        };
+        fs::write(&conf, text).expect("write settings");
+        host.clear_calls();
+        for mode in [&[][..], &["--check"], &["--dry-run"]] {
+            let r = host.run(&script, mode, &[]);
+            r.expect(3);
+            assert!(r.stderr().contains(message), "{line}: {}", r.stderr());
+        }
+        assert!(host.calls().is_empty(), "{line}: {}", host.calls());
+        assert!(!canary.exists(), "{line}: the settings ran code");
+    }
+    // Without a bond the program has nothing to do, and says so.
+    fs::write(&conf, good.replace(&format!("{bond}\n"), "")).expect("write settings");
+    let r = host.run(&script, &["--check"], &[]);
+    r.expect(3);
+    assert!(r.stderr().contains("no BOND= line"), "{}", r.stderr());
 }
 
 impl Host {

@@ -168,6 +168,7 @@ load_settings() {
       LAG)
         [[ "$val" =~ ^([1-9][0-9]{0,3}):([1-9][0-9]{0,3})$ ]] || settings_error "line $n: LAG=$val is not PORT:FIRST"
         D_LAG[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]} ;;
+      BOND) ;; # programs/host/bond.sh's (it checks the line); the LAG= lines are this program's
       *)
         [ -n "${FORM[$key]:-}" ] || settings_error "line $n: unknown key $key"
         printf -v "$key" '%s' "$val" ;;
