@@ -376,6 +376,14 @@ pub fn vendor_port_name(fabric: &Fabric, s: SwitchId, index: u32) -> String {
     port_name_with(fabric, sku.as_ref(), s, index)
 }
 
+/// [`vendor_port_name`] for many ports of one fabric: the SONiC SKUs are resolved once, not
+/// per port (resolving one parses the SKUs' port tables; the cabling plan of a SONiC fabric
+/// spent most of a small build there).
+pub fn port_namer(fabric: &Fabric) -> impl Fn(SwitchId, u32) -> String + '_ {
+    let skus = skus(fabric);
+    move |s, index| port_name_in(fabric, &skus, s, index)
+}
+
 /// [`vendor_port_name`] with the SKUs resolved once for the whole fabric.
 fn port_name_in(fabric: &Fabric, skus: &Skus, s: SwitchId, index: u32) -> String {
     let sku = skus

@@ -18,8 +18,8 @@
 
 use std::fmt::Write as _;
 
-use crate::lower::vendor_port_name;
-use crate::model::{DeviceId, Endpoint, Fabric, LinkId, NicRole};
+use crate::lower::port_namer;
+use crate::model::{DeviceId, Endpoint, Fabric, LinkId, NicRole, SwitchId};
 
 /// One cable.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,10 +43,10 @@ pub struct Cable {
 
 pub const HEADER: &str = "device,port,peer,peer_port,speed,cable,tier,peer_tier,rail,plane";
 
-/// The name a device's end of a link has on that device.
-pub fn port_name(fabric: &Fabric, e: Endpoint) -> String {
+/// The name a device's end of a link has on that device (`switch`: `lower::port_namer`).
+fn port_name(fabric: &Fabric, switch: &impl Fn(SwitchId, u32) -> String, e: Endpoint) -> String {
     match e.device {
-        DeviceId::Switch(s) => vendor_port_name(fabric, s, e.port),
+        DeviceId::Switch(s) => switch(s, e.port),
         DeviceId::Host(h) => fabric.nic_name(h, e.port),
     }
 }
@@ -137,6 +137,7 @@ fn end_plane(fabric: &Fabric, switch_planes: &[u32], e: Endpoint) -> u32 {
 /// Every link of the fabric as a row, in plan order.
 pub fn plan(fabric: &Fabric) -> Vec<Cable> {
     let switch_planes = switch_planes(fabric);
+    let names = port_namer(fabric);
     let mut rows: Vec<((DeviceId, u32), Cable)> = (0..fabric.links.len() as u32)
         .map(LinkId)
         .map(|id| {
@@ -167,9 +168,9 @@ pub fn plan(fabric: &Fabric) -> Vec<Cable> {
             };
             let cable = Cable {
                 device: fabric.device_name(near.device).to_string(),
-                port: port_name(fabric, near),
+                port: port_name(fabric, &names, near),
                 peer: fabric.device_name(far.device).to_string(),
-                peer_port: port_name(fabric, far),
+                peer_port: port_name(fabric, &names, far),
                 speed_mbps: l.speed.get(),
                 cable_mm: l.cable_mm.value.get(),
                 tier: tier(fabric, near.device),
