@@ -370,6 +370,8 @@ fn watchdog_defaults(
 /// that port; elsewhere from the model's platform where the catalogue names that OS's ports
 /// (breakouts included: a model's ports slower than its cages are broken out as far as the
 /// cages allow, `Platform::place`), else the OS's unbroken front-panel name.
+// The product names many ports at once (`port_namer`); this one is the tests' (internals).
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub fn vendor_port_name(fabric: &Fabric, s: SwitchId, index: u32) -> String {
     let model = fabric.switch_model(s);
     let sku = (model.os.value == Os::Sonic).then(|| sonic::sku(model));
