@@ -222,7 +222,7 @@ fn sonic_support(p: Property) -> Support {
     use Support::*;
     match p {
         P::Identity => Rendered(
-            "`README.md` and `apply.sh` headers; the fragment sets no hostname, `apply.sh` checks it",
+            "`fabricc-device.json` (name, platform, SKU) and the program's header; the fragment sets no hostname, `programs/sonic/apply.sh` refuses a switch whose hostname differs (`--any-hostname`)",
         ),
         P::Release => NotExpressible(
             "`os sonic` takes no release; the tables follow sonic-buildimage@086b03bd70f9",

@@ -591,6 +591,18 @@ fn a_busy_nic_waits_for_an_explicit_when_idle() {
             "{}",
             c.all()
         );
+        // --collect carries the pending change as well.
+        let j = h.run(&script, &["--collect"], &[]);
+        let j: serde_json::Value = serde_json::from_str(&j.out()).expect("collect JSON");
+        assert_eq!(j["pending"]["file"], "/run/fabricc/roce.pending", "{j}");
+        let nics = j["pending"]["nics"].as_array().expect("pending NICs");
+        assert!(
+            nics.len() == 1
+                && nics[0]
+                    .as_str()
+                    .is_some_and(|l| l.contains("has 2 active RDMA queue pair(s); differs in:")),
+            "{driver:?}: {j}"
+        );
         write(&h.state.join("rdma.fail"), "");
         write(&h.state.join(format!("qps.{ib}")), "0\n");
         let r = h.run(&script, &[], &[]);
@@ -617,6 +629,7 @@ fn collect_prints_the_host_state_json() {
         let v: serde_json::Value = serde_json::from_str(&r.out()).expect("JSON");
         assert_eq!(v["schema"], "fabricc-host-state/1");
         assert_eq!(v["driver"], driver.name());
+        assert!(v["pending"].is_null(), "{v}");
         let nic = &v["nics"][0];
         assert_eq!(nic["netdev"], "ens1f0np0");
         assert_eq!(nic["rdma_device"], "rdma0");

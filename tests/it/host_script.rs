@@ -825,6 +825,15 @@ fn active_rdma_traffic_refuses_changes_unless_forced() {
         c.stdout()
             .contains("#   nic2 ens2f0np0 mlx5_3: has 4 active")
     );
+    // --collect carries the pending change too (verify and jq read it, not only --check).
+    let j: serde_json::Value =
+        serde_json::from_str(&host.run(&script, &["--collect"], &[]).expect(0).stdout())
+            .expect("collect JSON");
+    assert_eq!(j["pending"]["file"], "/run/fabricc/roce.pending", "{j}");
+    assert!(j["pending"]["recorded"].is_string(), "{j}");
+    let waiting: Vec<&str> = record.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(j["pending"]["nics"], serde_json::json!(waiting), "{j}");
+    assert_eq!(waiting.len(), 1, "{record}");
     let d = host.run(&script, &["--dry-run"], &[]);
     d.expect(4);
     assert!(
@@ -841,6 +850,10 @@ fn active_rdma_traffic_refuses_changes_unless_forced() {
         !pending.exists(),
         "a run that reaches the intent removes the record"
     );
+    let j: serde_json::Value =
+        serde_json::from_str(&host.run(&script, &["--collect"], &[]).expect(0).stdout())
+            .expect("collect JSON");
+    assert!(j["pending"].is_null(), "{j}");
     assert!(
         !host
             .run(&script, &["--check"], &[])

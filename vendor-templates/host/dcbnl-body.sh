@@ -586,7 +586,29 @@ collect() {
     driver_json "$i"
     printf '}}'
   done
-  printf '],"problems":%s}\n' "$PROBLEMS"
+  printf '],"problems":%s,"pending":%s}\n' "$PROBLEMS" "$(pending_json)"
+}
+
+# pending_json: the pending record (record_pending) as JSON, null when there is none: the file,
+# when it was recorded and its NIC lines, as --check shows them (H15).
+pending_json() {
+  local line recorded=null first=1
+  if [ ! -f "$PENDING" ]; then
+    printf 'null'
+    return
+  fi
+  IFS= read -r line 2>/dev/null < "$PENDING" || line=""
+  case "$line" in
+    *"; recorded "?*) recorded=$(json_str "${line##*; recorded }") ;;
+  esac
+  printf '{"file":%s,"recorded":%s,"nics":[' "$(json_str "$(shown "$PENDING")")" "$recorded"
+  while IFS= read -r line; do
+    case "$line" in '#'* | '') continue ;; esac
+    [ "$first" = 1 ] || printf ','
+    first=0
+    json_str "$line"
+  done 2>/dev/null < "$PENDING"
+  printf ']}'
 }
 
 # ---- Preflight: nothing below changes anything until every NIC has passed -----------------

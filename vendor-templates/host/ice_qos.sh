@@ -9,7 +9,8 @@
 #   (none)     apply: check every NIC first, change only the settings that differ, read them back
 #   --check    read every setting back and list the ones that differ; changes nothing
 #   --dry-run  check every NIC, print the driver branch and the commands a real run would issue
-#   --collect  print the NICs' state as JSON (schema: docs/host-state.md in fabricc)
+#   --collect  print the NICs' state and a pending change as JSON (schema: docs/host-state.md
+#              in fabricc)
 #   --force    apply even while RDMA queue pairs are active on a NIC that needs a change
 #   --when-idle[=SECONDS]  apply once the busy NICs have no RDMA queue pairs: count them again
 #              every 5 s for at most SECONDS (default 900), then apply or give up (exit 4)

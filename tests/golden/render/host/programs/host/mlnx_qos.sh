@@ -9,7 +9,8 @@
 #   (none)     apply: check every NIC first, change only the settings that differ, read them back
 #   --check    read every setting back and list the ones that differ; changes nothing
 #   --dry-run  check every NIC, print the driver branch and the commands a real run would issue
-#   --collect  print the NICs' state as JSON (schema: docs/host-state.md in fabricc)
+#   --collect  print the NICs' state and a pending change as JSON (schema: docs/host-state.md
+#              in fabricc)
 #   --force    apply even while RDMA queue pairs are active on a NIC that needs a change
 #   --when-idle[=SECONDS]  apply once the busy NICs have no RDMA queue pairs: count them again
 #              every 5 s for at most SECONDS (default 900), then apply or give up (exit 4)
@@ -773,7 +774,29 @@ collect() {
       "$(opt_str "$(cnp_source "$i")")" "$(json_num "${ST[$i.nv_cc_mask]:--}")" \
       "$(json_num "${ST[$i.nv_cnp_dscp]:--}")" "$(json_num "${ST[$i.nv_cnp_prio]:--}")"
   done
-  printf '],"problems":%s}\n' "$PROBLEMS"
+  printf '],"problems":%s,"pending":%s}\n' "$PROBLEMS" "$(pending_json)"
+}
+
+# pending_json: the pending record (record_pending) as JSON, null when there is none: the file,
+# when it was recorded and its NIC lines, as --check shows them (H15).
+pending_json() {
+  local line recorded=null first=1
+  if [ ! -f "$PENDING" ]; then
+    printf 'null'
+    return
+  fi
+  IFS= read -r line 2>/dev/null < "$PENDING" || line=""
+  case "$line" in
+    *"; recorded "?*) recorded=$(json_str "${line##*; recorded }") ;;
+  esac
+  printf '{"file":%s,"recorded":%s,"nics":[' "$(json_str "$(shown "$PENDING")")" "$recorded"
+  while IFS= read -r line; do
+    case "$line" in '#'* | '') continue ;; esac
+    [ "$first" = 1 ] || printf ','
+    first=0
+    json_str "$line"
+  done 2>/dev/null < "$PENDING"
+  printf ']}'
 }
 opt_str() { if [ -n "$1" ]; then json_str "$1"; else printf 'null'; fi; }
 cnp_source() {
