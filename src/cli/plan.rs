@@ -11,11 +11,14 @@ use crate::render::ArtifactKind;
 use crate::source::Sources;
 
 use super::diff::sides_of;
+use super::progress::Progress;
 use super::{ExitStatus, PlanArgs, PlanFormat, PlanOrder, Stream, chosen_templates, err, out};
 
 pub fn run(args: &PlanArgs) -> ExitStatus {
     let limits = args.limits.limits();
     let mut sources = Sources::new();
+    let progress = Progress::start("fabricc plan");
+    progress.stage("checking both fabrics");
     let (old, new) = match sides_of(
         &args.old,
         args.new.as_deref(),
@@ -71,6 +74,7 @@ pub fn run(args: &PlanArgs) -> ExitStatus {
         max_unavailable_percent: args.max_unavailable,
         replace: args.replace.clone(),
     };
+    progress.stage("planning waves and proving every step");
     let (plan, bridge) = match plan::plan(
         &old.checked,
         &new.checked,
@@ -85,12 +89,16 @@ pub fn run(args: &PlanArgs) -> ExitStatus {
             return ExitStatus::Failure;
         }
     };
+    if args.output.is_some() {
+        progress.stage("writing the phases' files");
+    }
     if let Some(dir) = &args.output
         && let Err(e) = write(dir, &plan, &old.checked, &new.checked, bridge.as_ref())
     {
         err(&format!("error: cannot write {}: {e}\n", dir.display()));
         return ExitStatus::Error;
     }
+    drop(progress);
     match args.format {
         PlanFormat::Json => {
             out(&(serde_json::to_string_pretty(&json(&plan, &sources)).unwrap_or_default() + "\n"))
