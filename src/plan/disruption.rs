@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use crate::render::SwitchOs;
+use crate::render::{Release, SwitchOs};
 
 /// How much a change disrupts the device that takes it, least first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -327,6 +327,34 @@ pub fn disruption(target: Target, kind: Kind) -> (Disruption, &'static str) {
     }
 }
 
+/// Cumulus's load-balance settings by release: the hash seed restarts switchd on every
+/// release; adaptive routing restarts it up to 5.12 and not from 5.13; the rest rehashes
+/// flows at most. `release`: the model's `os cumulus 5.N` (`None` = the newest, 5.17).
+pub fn cumulus_load_balance(release: Option<Release>, key: &str) -> (Disruption, &'static str) {
+    let release = release.unwrap_or(Release::new(5, 17));
+    if key.contains("seed") {
+        (
+            Disruption::ServiceRestart,
+            "\"Configuring the hash seed restarts the switchd service\" (NVIDIA Cumulus Linux User Guide, Equal Cost Multipath Load Sharing, Unique Hash Seed)",
+        )
+    } else if key.starts_with("lb.mode") && release < Release::new(5, 13) {
+        (
+            Disruption::ServiceRestart,
+            "\"In Cumulus Linux 5.12 and earlier, NVUE restarts switchd\" when adaptive routing changes (NVUE Command Reference, Adaptive Routing)",
+        )
+    } else if key.starts_with("lb.mode") {
+        (
+            Disruption::Hitless,
+            "from Cumulus Linux 5.13 enabling adaptive routing no longer restarts switchd (What's New in 5.13)",
+        )
+    } else {
+        (
+            Disruption::Hitless,
+            "flows may be rehashed onto other paths",
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -357,6 +385,17 @@ mod tests {
         assert_eq!(host_kind("qos.dscp2prio[24]"), Kind::HostMarking);
         assert_eq!(host_kind("qos.mtu"), Kind::HostMtu);
         assert_eq!(host_kind("nics[nic1].peer"), Kind::HostNic);
+    }
+
+    #[test]
+    fn adaptive_routing_restarts_switchd_up_to_cumulus_5_12_only() {
+        let at = |minor| cumulus_load_balance(Some(Release::new(5, minor)), "lb.mode").0;
+        assert_eq!(at(12), Disruption::ServiceRestart);
+        assert_eq!(at(13), Disruption::Hitless);
+        assert_eq!(
+            cumulus_load_balance(None, "lb.seed").0,
+            Disruption::ServiceRestart
+        );
     }
 
     #[test]

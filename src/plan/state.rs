@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::model::Fabric;
-use crate::render::{HostContext, SwitchContext};
+use crate::render::{HostContext, SwitchContext, SwitchOs};
 
 use super::disruption::{self, Disruption, Kind, Target};
 use super::settings;
@@ -162,7 +162,16 @@ impl Device<'_> {
                 } else {
                     disruption::host_kind(&d.key)
                 };
-                let (disruption, source) = disruption::disruption(self.target, kind);
+                let (disruption, source) = match (self.target, kind) {
+                    // What Cumulus restarts for depends on the release (C14).
+                    (Target::Switch(SwitchOs::Cumulus), Kind::LoadBalance) => {
+                        disruption::cumulus_load_balance(
+                            self.switch[b as usize].and_then(|c| c.release),
+                            &d.key,
+                        )
+                    }
+                    _ => disruption::disruption(self.target, kind),
+                };
                 Change {
                     key: d.key,
                     old: d.old,
