@@ -373,8 +373,9 @@ pub enum DiffFormat {
     Json,
 }
 
+/// The two fabrics `diff` and `plan` compare.
 #[derive(Debug, Args)]
-pub struct DiffArgs {
+pub struct SidesArgs {
     /// The fabric before the change; with --git, FILE: the working tree's fabric (the new side).
     #[arg(value_name = "OLD|FILE")]
     pub old: PathBuf,
@@ -389,6 +390,12 @@ pub struct DiffArgs {
     /// are read from REV too.
     #[arg(long, value_name = "REV")]
     pub git: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    #[command(flatten)]
+    pub sides: SidesArgs,
     /// Only the changed files with their added and removed line counts.
     #[arg(long)]
     pub stat: bool,
@@ -422,19 +429,8 @@ pub enum PlanOrder {
 
 #[derive(Debug, Args)]
 pub struct PlanArgs {
-    /// The fabric before the change; with --git, FILE: the working tree's fabric (the new side).
-    #[arg(value_name = "OLD|FILE")]
-    pub old: PathBuf,
-    /// The fabric after the change (not with --git).
-    #[arg(
-        value_name = "NEW",
-        required_unless_present = "git",
-        conflicts_with = "git"
-    )]
-    pub new: Option<PathBuf>,
-    /// Plan from FILE at git revision REV to the working tree's FILE.
-    #[arg(long, value_name = "REV")]
-    pub git: Option<String>,
+    #[command(flatten)]
+    pub sides: SidesArgs,
     /// Output format on standard output.
     #[arg(long, value_enum, default_value = "text")]
     pub format: PlanFormat,

@@ -147,9 +147,9 @@ impl From<GitError> for Failure {
 /// FILE with its imports at REV.
 fn sides(args: &DiffArgs, sources: &mut Sources, limits: &Limits) -> Result<(Side, Side), Failure> {
     sides_of(
-        &args.old,
-        args.new.as_deref(),
-        args.git.as_deref(),
+        &args.sides.old,
+        args.sides.new.as_deref(),
+        args.sides.git.as_deref(),
         sources,
         limits,
     )

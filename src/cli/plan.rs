@@ -20,9 +20,9 @@ pub fn run(args: &PlanArgs) -> ExitStatus {
     let progress = Progress::start("fabricc plan");
     progress.stage("checking both fabrics");
     let (old, new) = match sides_of(
-        &args.old,
-        args.new.as_deref(),
-        args.git.as_deref(),
+        &args.sides.old,
+        args.sides.new.as_deref(),
+        args.sides.git.as_deref(),
         &mut sources,
         &limits,
     ) {
