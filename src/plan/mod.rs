@@ -219,9 +219,13 @@ pub fn plan(
     }
     let replace: BTreeSet<&str> = opts.replace.iter().map(String::as_str).collect();
     let waves = waves::waves(&devices, opts, bridge_l.is_some(), flag_day, &replace);
-    let (proof, mut proof_findings) =
+    let (proof, mut proof_findings, cabling) =
         proof::prove(&devices, &versions, &waves, new_f, limits, sources);
     findings.append(&mut proof_findings);
+    let mut waves = waves;
+    for (w, c) in waves.iter_mut().zip(cabling) {
+        waves::add_cabling(w, &c.unplug, &c.plug);
+    }
 
     let mut in_waves: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for w in &waves {

@@ -128,6 +128,14 @@ fn mask(priorities: &[u8]) -> u8 {
         .fold(0u8, |m, &p| m | (1 << p))
 }
 
+/// The cables a wave moves: links of one build only, out of service from the wave's start
+/// (unplug) or into service at its end (plug). The proof assumes exactly these moves.
+#[derive(Debug, Clone, Default)]
+pub struct Cabling {
+    pub unplug: Vec<String>,
+    pub plug: Vec<String>,
+}
+
 /// One end of a link: the device (index into the registry) and its port.
 type End = (usize, u32);
 
@@ -235,7 +243,7 @@ pub fn prove(
     new: &Fabric,
     limits: &Limits,
     _sources: &Sources,
-) -> (ProofSummary, Vec<Diagnostic>) {
+) -> (ProofSummary, Vec<Diagnostic>, Vec<Cabling>) {
     let mut sems: HashMap<(usize, Version), Option<Sem>> = HashMap::new();
     let links = links(devices, versions);
     let index: HashMap<&str, Vec<usize>> =
@@ -261,6 +269,17 @@ pub fn prove(
     let mut unsafe_steps = 0;
     let mut links_checked = 0u64;
     let mut proven: HashMap<(bool, BTreeSet<LinkId>), bool> = HashMap::new();
+    // Links of one build only (removed, added, re-wired): in service before the first wave as
+    // OLD wires them; their cables move with the waves that change their ends.
+    let mut in_service: Vec<bool> = links
+        .iter()
+        .map(|l| {
+            l.in_old.is_some()
+                && devices[l.a.0].present(Version::Old)
+                && devices[l.b.0].present(Version::Old)
+        })
+        .collect();
+    let mut cabling = Vec::new();
     // State 0 is OLD as `check` proved it; each wave's state is checked after it.
     for w in waves {
         for name in &w.devices {
@@ -303,7 +322,8 @@ pub fn prove(
         let mut up_old: BTreeSet<LinkId> = BTreeSet::new();
         let mut only_old: Option<&str> = None;
         let mut only_new: Option<&str> = None;
-        for l in &links {
+        let mut moves = Cabling::default();
+        for (li, l) in links.iter().enumerate() {
             let (va, vb) = (state[l.a.0], state[l.b.0]);
             let on = |v: Version| {
                 if v == Version::Absent {
@@ -314,7 +334,16 @@ pub fn prove(
                     l.in_old.is_some()
                 }
             };
-            if !on(va) || !on(vb) {
+            let now = on(va) && on(vb);
+            if now != in_service[li] && (l.in_old.is_none() || l.in_new.is_none()) {
+                if now {
+                    moves.plug.push(l.name.clone());
+                } else {
+                    moves.unplug.push(l.name.clone());
+                }
+            }
+            in_service[li] = now;
+            if !now {
                 continue;
             }
             if l.in_new.is_none() {
@@ -372,6 +401,7 @@ pub fn prove(
                 }
             }
         }
+        cabling.push(moves);
         let step = format!("after wave {} ({})", w.index, w.label);
         let mut bad = false;
         for (list, code, help) in [
@@ -475,7 +505,7 @@ pub fn prove(
             "deadlock freedom under the routing",
         ],
     };
-    (summary, findings)
+    (summary, findings, cabling)
 }
 
 fn link_span(v: &Versions, l: &PlanLink) -> Option<crate::span::Span> {

@@ -312,3 +312,65 @@ fn wave(
         rollback,
     }
 }
+
+/// The cable moves of a wave (`proof::Cabling`): unplug after the drain, before the apply;
+/// plug after the apply, before the gate. The proof's states assume exactly these moves.
+pub fn add_cabling(w: &mut Wave, unplug: &[String], plug: &[String]) {
+    if unplug.is_empty() && plug.is_empty() {
+        return;
+    }
+    // A cable that moves flaps its link: the wave is drained whatever else it changes.
+    w.disruption = w.disruption.max(Disruption::PortFlap);
+    if !w.drain {
+        w.drain = true;
+        for s in w
+            .steps
+            .iter_mut()
+            .filter(|s| s.contains(": not needed, the change is hitless"))
+        {
+            if let Some((head, _)) = s.split_once(": not needed") {
+                *s = format!("{head}: move traffic off the devices first: this wave moves cables");
+            }
+        }
+        if let Some(last) = w.steps.last_mut()
+            && last.starts_with("next wave")
+        {
+            *last = "undrain: return the devices to service; watch PFC pause and drop counters for 5 minutes before the next wave".to_string();
+        }
+    }
+    let list = |links: &[String]| {
+        if links.len() <= 8 {
+            links.join(", ")
+        } else {
+            format!("{}, … ({} links)", links[..6].join(", "), links.len())
+        }
+    };
+    if !unplug.is_empty() {
+        let at = w
+            .steps
+            .iter()
+            .position(|s| s.starts_with("apply"))
+            .unwrap_or(0);
+        w.steps.insert(
+            at,
+            format!(
+                "unplug (or shut) the links this build removes or re-wires: {}",
+                list(unplug)
+            ),
+        );
+    }
+    if !plug.is_empty() {
+        let at = w
+            .steps
+            .iter()
+            .rposition(|s| s.starts_with("gate"))
+            .unwrap_or(w.steps.len());
+        w.steps.insert(
+            at,
+            format!(
+                "plug (or bring up) the links this build adds: {}",
+                list(plug)
+            ),
+        );
+    }
+}

@@ -109,7 +109,11 @@ fn unsafe_state(sides: &Sides, state: &State) -> bool {
                 if !o
                     .ports
                     .iter()
-                    .any(|x| x.name == port.peer_port && x.peer == s.device)
+                    // Up when both ends name each other's port: a link whose wiring changes is
+                    // unplugged and plugged as the plan's cabling steps say.
+                    .any(|x| {
+                        x.name == port.peer_port && x.peer == s.device && x.peer_port == port.name
+                    })
                 {
                     continue;
                 }
