@@ -80,7 +80,6 @@ pub fn run(args: &PlanArgs) -> ExitStatus {
         &new.checked,
         (&old.name, &new.name),
         &opts,
-        &sources,
         &limits,
     ) {
         Ok(p) => p,
@@ -252,26 +251,19 @@ fn write(
             hosts: Vec::new(),
             diagnostics: Vec::new(),
         };
-        // Hosts in the bridge mark as OLD or as NEW says.
-        let marking = match version {
-            Version::Bridge => old.lowered.as_ref(),
-            Version::BridgeMarkingNew => new.lowered.as_ref(),
+        // Hosts in the bridge mark as OLD or as NEW says: the very contexts the proof checked.
+        let marked = match version {
+            Version::Bridge => old.lowered.as_ref().map(|m| plan::bridge_hosts(lowered, m)),
+            Version::BridgeMarkingNew => {
+                new.lowered.as_ref().map(|m| plan::bridge_hosts(lowered, m))
+            }
             _ => None,
         };
-        for h in lowered
-            .hosts
-            .iter()
+        let hosts = marked.unwrap_or_else(|| lowered.hosts.clone());
+        subset.hosts = hosts
+            .into_iter()
             .filter(|c| devices.contains(&c.host.as_str()))
-        {
-            let mut h = h.clone();
-            if let Some(m) = marking.and_then(|m| m.hosts.iter().find(|x| x.host == h.host)) {
-                h.qos.roce = m.qos.roce.clone();
-                h.qos.other_roce = m.qos.other_roce.clone();
-                h.qos.cnp_dscp = m.qos.cnp_dscp;
-                h.qos.cnp_priority = m.qos.cnp_priority;
-            }
-            subset.hosts.push(h);
-        }
+            .collect();
         let input = BuildInput {
             fabric,
             diagnostics: &source.diagnostics,

@@ -31,7 +31,6 @@ use crate::lower::Lowered;
 use crate::model::{Fabric, Limits};
 use crate::pipeline::{self, Checked};
 use crate::render::{HostContext, SwitchContext};
-use crate::source::Sources;
 
 pub use disruption::{Disruption, Kind, Target};
 pub use proof::ProofSummary;
@@ -84,7 +83,7 @@ pub enum Refused {
 
 /// The host contexts of the bridge with the marking (RoCE ToS, CNP) of OLD or NEW and the
 /// smaller MTU: what a host runs while it accepts both plans.
-fn bridge_hosts(bridge: &Lowered, marking: &Lowered) -> Vec<HostContext> {
+pub fn bridge_hosts(bridge: &Lowered, marking: &Lowered) -> Vec<HostContext> {
     let by_name: BTreeMap<&str, &HostContext> =
         marking.hosts.iter().map(|h| (h.host.as_str(), h)).collect();
     bridge
@@ -103,13 +102,12 @@ fn bridge_hosts(bridge: &Lowered, marking: &Lowered) -> Vec<HostContext> {
         .collect()
 }
 
-/// Makes the plan. `sources` receives nothing new; the bridge's findings point into NEW.
+/// Makes the plan. The bridge's findings point into NEW's sources.
 pub fn plan(
     old: &Checked,
     new: &Checked,
     names: (&str, &str),
     opts: &Options,
-    sources: &Sources,
     limits: &Limits,
 ) -> Result<(Plan, Option<Checked>), Refused> {
     let (Some(old_f), Some(new_f)) = (&old.fabric, &new.fabric) else {
@@ -220,7 +218,7 @@ pub fn plan(
     let replace: BTreeSet<&str> = opts.replace.iter().map(String::as_str).collect();
     let waves = waves::waves(&devices, opts, bridge_l.is_some(), flag_day, &replace);
     let (proof, mut proof_findings, cabling) =
-        proof::prove(&devices, &versions, &waves, new_f, limits, sources);
+        proof::prove(&devices, &versions, &waves, new_f, limits);
     findings.append(&mut proof_findings);
     let mut waves = waves;
     for (w, c) in waves.iter_mut().zip(cabling) {

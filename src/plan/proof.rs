@@ -22,7 +22,6 @@ use serde::Serialize;
 use crate::analysis::deadlock;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::{DeviceId, Fabric, FailedLink, Limits, LinkId, RoutingModel};
-use crate::source::Sources;
 
 use super::state::{Device, DeviceKind, Version, Versions};
 use super::waves::Wave;
@@ -242,7 +241,6 @@ pub fn prove(
     waves: &[Wave],
     new: &Fabric,
     limits: &Limits,
-    _sources: &Sources,
 ) -> (ProofSummary, Vec<Diagnostic>, Vec<Cabling>) {
     let mut sems: HashMap<(usize, Version), Option<Sem>> = HashMap::new();
     let links = links(devices, versions);

@@ -159,15 +159,8 @@ fn run(os: Os, seed: u64, count: usize) {
             max_unavailable_percent: 50,
             replace: Vec::new(),
         };
-        let (auto, _) = plan::plan(
-            &a,
-            &b,
-            ("old", "new"),
-            &opts(Order::Auto),
-            &sources,
-            &limits,
-        )
-        .unwrap_or_else(|e| panic!("pair {n} ({change:?}): {e:?}"));
+        let (auto, _) = plan::plan(&a, &b, ("old", "new"), &opts(Order::Auto), &limits)
+            .unwrap_or_else(|e| panic!("pair {n} ({change:?}): {e:?}"));
         assert_eq!(
             auto.proof.unsafe_steps,
             0,
@@ -177,7 +170,7 @@ fn run(os: Os, seed: u64, count: usize) {
             new.text
         );
         for order in [Order::HostsFirst, Order::SwitchesFirst] {
-            let (p, _) = plan::plan(&a, &b, ("old", "new"), &opts(order), &sources, &limits)
+            let (p, _) = plan::plan(&a, &b, ("old", "new"), &opts(order), &limits)
                 .unwrap_or_else(|e| panic!("{e:?}"));
             let mut state: State = BTreeMap::new();
             for l in [&a, &b] {
