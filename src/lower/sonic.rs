@@ -62,8 +62,8 @@
 use std::collections::BTreeMap;
 
 use super::context::{
-    BufferPlan, HeadroomFormula, PauseThreshold, PortContext, SonicAsic, SonicBufferModel,
-    SonicPgProfile, SonicPlan, SonicPool, SonicPort, SonicProfile, Watchdog,
+    BufferPlan, Headroom, HeadroomFormula, PauseThreshold, PortContext, SonicAsic,
+    SonicBufferModel, SonicPgProfile, SonicPlan, SonicPool, SonicPort, SonicProfile, Watchdog,
 };
 use crate::analysis::physics::sonic_headroom::{
     AsicConstants, SonicHeadroomInput, sonic_mellanox_headroom,
@@ -593,7 +593,7 @@ fn mellanox_headroom(
             h.size_bytes = ceil_1k(xoff + lua.xon + overhead);
             h.formula = formula;
         }
-        let Some(h) = p.headroom.first() else {
+        let Some(h) = one_profile_per_port(&mut p.headroom) else {
             continue;
         };
         let name = match model {
@@ -726,7 +726,7 @@ fn broadcom_headroom(
             h.size_bytes = row.size;
             h.formula = formula;
         }
-        if let Some(h) = p.headroom.first() {
+        if let Some(h) = one_profile_per_port(&mut p.headroom) {
             sp.lossless_profile = Some(SonicPgProfile {
                 name: format!("pg_lossless_{}_{}_profile", p.speed_mbps, sp.cable),
                 size: h.size_bytes,
@@ -737,6 +737,25 @@ fn broadcom_headroom(
         }
     }
     Ok(())
+}
+
+/// SONiC writes one `BUFFER_PG` entry over a port's lossless priorities (`Ethernet0|3-4`)
+/// with one profile, so every lossless priority of the port gets the largest headroom any of
+/// them needs — more headroom, never less, and the report states what is written (R1: the
+/// first priority's profile used to be written for all, dropping a larger per-class
+/// override). Returns the port's profile values.
+fn one_profile_per_port(headroom: &mut [Headroom]) -> Option<Headroom> {
+    let largest = headroom
+        .iter()
+        .max_by_key(|h| (h.size_bytes, h.xoff_bytes, h.xon_bytes, h.fixed))?
+        .clone();
+    for h in headroom.iter_mut() {
+        h.xoff_bytes = largest.xoff_bytes;
+        h.xon_bytes = largest.xon_bytes;
+        h.size_bytes = largest.size_bytes;
+        h.formula = largest.formula;
+    }
+    Some(largest)
 }
 
 /// buffermgrd names a lossless profile by speed and cable only: ports sharing a name get the

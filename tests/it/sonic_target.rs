@@ -426,3 +426,56 @@ proptest! {
         }
     }
 }
+
+/// R1: a port with two lossless priorities has one `BUFFER_PG` entry (`Ethernet0|3-4`) and so
+/// one profile: a `headroom` override on the second class must reach it (it used to take the
+/// first class's numbers while the report claimed the override was written), on both buffer
+/// models and on Broadcom, and the pools count that profile for both priorities.
+#[test]
+fn a_second_lossless_class_keeps_its_headroom_override() {
+    let two_classes = "
+  class roce  { dscp 26  priority 3  lossless  ecn min 150KB max 1500KB probability 100%  bandwidth 40% }
+  class store { dscp 10  priority 4  lossless  ecn min 100KB max 1000KB probability 50%  bandwidth 20% }
+  class cnp   { dscp 48  priority 6  strict  cnp }
+  class bulk  { dscp other  priority 0  bandwidth 40% }
+";
+    for (model, extra) in [
+        (SN5400, ""),
+        (SN5400, "  buffer-model traditional"),
+        (
+            "platform arista-7060x6-64pe  os sonic  ports 128 x 400G",
+            "",
+        ),
+    ] {
+        let text = fabric(&format!("{model}  lossless-limit 2"), extra, "3m", "30m")
+            .replace(CLASSES, two_classes)
+            .replace(
+                "  switch L1 { model m  tier 1 }",
+                "  switch L1 { model m  tier 1  headroom store 400KB }",
+            );
+        let s = lowered(&text);
+        let l = leaf(&s);
+        for (port, sp) in l.ports.iter().zip(&plan(l).ports) {
+            let written = sp
+                .lossless_profile
+                .as_ref()
+                .unwrap_or_else(|| panic!("{model} {extra}: port {} has no profile", port.name));
+            assert!(
+                written.xoff >= 400_000,
+                "{model} {extra}: {} writes xoff {} for priorities 3-4",
+                port.name,
+                written.xoff
+            );
+            // What the report says is what is written, for each priority.
+            for h in &port.headroom {
+                assert_eq!(
+                    (h.xoff_bytes, h.size_bytes),
+                    (written.xoff, written.size),
+                    "{model} {extra}: {} priority {}",
+                    port.name,
+                    h.priority
+                );
+            }
+        }
+    }
+}
