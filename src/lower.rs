@@ -232,10 +232,18 @@ fn written_ecn(
             continue;
         }
         let views = fabric.switch_classes(s);
+        // NX-OS states its pause threshold in bytes on pause-buffer ports: judge ECN against
+        // what is written there (N8), elsewhere against the model's pause point.
+        let written_pause = if ctx.os == SwitchOs::Nxos {
+            vocab::nxos_written_pause_thresholds(ctx)
+        } else {
+            BTreeMap::new()
+        };
         for q in queues.iter().filter(|q| q.switch == s) {
             let Some(pause) = q.pause_point else { continue };
             let v = &views[q.class.index()];
             for p in &ctx.ports {
+                let pause = written_pause.get(&p.name).copied().unwrap_or(pause);
                 let Some(e) = p
                     .ecn
                     .iter()
@@ -633,6 +641,8 @@ fn lower_switch(
             (buffer, watchdog, None)
         }
     };
+    let mut buffer = buffer;
+    buffer.pause_point_bytes = crate::analysis::ecn::pause_point(fabric, s, plan);
     Ok(SwitchContext {
         device: sw.name.clone(),
         os,
@@ -898,6 +908,7 @@ fn buffer_plan(
         egress_lossy_pool_bytes: egress_lossy,
         lossless_queue_buffer_bytes: queue,
         queue_log2_alpha: alpha.dynamic_th(),
+        pause_point_bytes: None,
     })
 }
 

@@ -143,6 +143,40 @@ pub struct EcnQueuePlan {
     pub min_kmin: u64,
 }
 
+/// The worst-case pause point of a lossless priority group on switch `s` under its model's
+/// dynamic threshold, α·B_s/(1 + α·N_pg) (floored; B_s the buffer less the busiest packet
+/// buffer's headroom, N_pg its lossless PGs): at most N_pg PGs can each hold this much at
+/// once, so it is the point every PG is sure to reach before it pauses. A class with a static
+/// `pfc-threshold` pauses at that instead. `None` when the model gives no buffer.
+pub fn dynamic_pause_point_of(
+    fabric: &Fabric,
+    s: SwitchId,
+    entries: &[crate::analysis::headroom::PortHeadroom],
+) -> Option<u64> {
+    let model = fabric.switch_model(s);
+    let (headroom, pgs) = super::buffer::busiest_buffer(fabric, s, entries);
+    let alpha = Alpha::new(model.dynamic_threshold.value)
+        .unwrap_or_else(|| Alpha::new(0).expect("0 is in range"));
+    model.buffer.map(|b| {
+        let shared = b.value.get().saturating_sub(headroom);
+        u64::try_from(dynamic_pause_point(alpha, shared, pgs).floor()).unwrap_or(u64::MAX)
+    })
+}
+
+/// The pause point the checks judged for switch `s`'s lossless PGs: the first lossless
+/// class's static `pfc-threshold` where it has one (one per port in every target, as
+/// `lower` writes it), else [`dynamic_pause_point_of`].
+pub fn pause_point(
+    fabric: &Fabric,
+    s: SwitchId,
+    entries: &[crate::analysis::headroom::PortHeadroom],
+) -> Option<u64> {
+    match entries.first().map(|p| p.pause) {
+        Some(PauseThreshold::Static(bytes)) => Some(bytes),
+        _ => dynamic_pause_point_of(fabric, s, entries),
+    }
+}
+
 /// Every (switch, DCQCN class) queue, sorted by switch then priority. O(switches × classes).
 pub fn ecn_plan(fabric: &Fabric, plan: &HeadroomPlan) -> Vec<EcnQueuePlan> {
     let rtt = fabric_rtt(fabric).rtt;
@@ -156,22 +190,15 @@ pub fn ecn_plan(fabric: &Fabric, plan: &HeadroomPlan) -> Vec<EcnQueuePlan> {
             .map(|&l| fabric.link(l).speed.get())
             .max();
         let Some(fastest) = fastest else { continue };
-        let model = fabric.switch_model(s);
         let entries = plan.switch(s);
-        let (headroom, pgs) = super::buffer::busiest_buffer(fabric, s, entries);
-        let alpha = Alpha::new(model.dynamic_threshold.value)
-            .unwrap_or_else(|| Alpha::new(0).expect("0 is in range"));
+        let dynamic = dynamic_pause_point_of(fabric, s, entries);
         for v in fabric.switch_classes(s) {
             if v.congestion.value != Congestion::Dcqcn || fabric.class(v.id).cnp.is_some() {
                 continue;
             }
             let pause_point = match v.pfc_threshold {
                 Some(t) => Some(t.value.get()),
-                None => model.buffer.map(|b| {
-                    let shared = b.value.get().saturating_sub(headroom);
-                    u64::try_from(dynamic_pause_point(alpha, shared, pgs).floor())
-                        .unwrap_or(u64::MAX)
-                }),
+                None => dynamic,
             };
             out.push(EcnQueuePlan {
                 switch: s,

@@ -115,6 +115,12 @@ pub struct BufferPlan {
     /// The dynamic threshold the queue share assumes: alpha = 2^log2_alpha, so one congested
     /// queue holds alpha/(1+alpha) of its pool.
     pub queue_log2_alpha: i8,
+    /// The PFC pause point of a lossless priority group that the ECN checks judged (ECN-3,
+    /// ECN-11): the static `pfc-threshold`, else the worst-case dynamic pause point
+    /// α·B_s/(1 + α·N_pg) of the switch's buffer (`analysis::ecn::pause_point`). `None`
+    /// without a buffer under a dynamic threshold. A target that must state the pause
+    /// threshold in bytes (NX-OS's pause buffer) writes this.
+    pub pause_point_bytes: Option<u64>,
 }
 
 /// Which formula set a headroom's `xoff` (report.md names it per row).

@@ -4,7 +4,11 @@
 //! name a neighbour's port. The views (`render::{sonic,cumulus,eos,nxos,junos}`) re-export
 //! these under their short names.
 
-use super::context::{BufferPlan, Ecn, SwitchContext, SwitchOs};
+use std::collections::BTreeMap;
+
+use super::context::{
+    BufferPlan, Ecn, Headroom, PauseThreshold, PortContext, SwitchContext, SwitchOs,
+};
 
 /// SONiC front-panel name `Ethernet<index · lanes_per_port>`: what neighbours call a port of
 /// a SONiC model no SKU names (FAB950); SKU names come from the catalogue.
@@ -34,8 +38,15 @@ pub fn junos_port_name(index: u32) -> String {
 }
 
 /// Bytes as NX-OS `kbytes`, rounded up so a threshold never shrinks. Cisco's examples only
-/// ever use `kbytes` and do not say whether it is 1000 or 1024 B; 1000 is assumed (see
-/// docs/targets.md, open questions).
+/// ever use `kbytes` ("Cisco Data Center Networking Blueprint for AI/ML Applications":
+/// `random-detect minimum-threshold 150 kbytes maximum-threshold 3000 kbytes …`) and no
+/// Cisco text we could read says whether a kbyte is 1,000 or 1,024 B (R6). So fabricc writes
+/// under both readings safely: it rounds up at 1,000 B (the device holds at least the model's
+/// bytes either way) and judges the written value against the pause point at 1,024 B
+/// ([`NXOS_KBYTE_UPPER`], the larger reading; `ecn_as_written`).
+/// The larger reading of one NX-OS `kbyte`, which the written-threshold checks use (R6).
+pub const NXOS_KBYTE_UPPER: u64 = 1024;
+
 pub fn nxos_kbytes(bytes: u64) -> u64 {
     bytes.div_ceil(1000)
 }
@@ -97,10 +108,10 @@ pub fn ecn_as_written(ctx: &SwitchContext, lossless: bool, e: Ecn) -> EcnWritten
         SwitchOs::Nxos => {
             let (min, max) = (nxos_kbytes(e.min_bytes), nxos_kbytes(e.max_bytes));
             EcnWritten {
-                min_bytes: min.saturating_mul(1000),
-                max_bytes: max.saturating_mul(1000),
+                min_bytes: min.saturating_mul(NXOS_KBYTE_UPPER),
+                max_bytes: max.saturating_mul(NXOS_KBYTE_UPPER),
                 how: format!(
-                    "`{min} kbytes` / `{max} kbytes`: ⌈bytes / 1000⌉ (1 kbyte = 1,000 B assumed)"
+                    "`{min} kbytes` / `{max} kbytes`: ⌈bytes / 1000⌉, judged at 1 kbyte = 1,024 B (the larger reading; Cisco does not define the unit)"
                 ),
             }
         }
@@ -122,4 +133,80 @@ pub fn ecn_as_written(ctx: &SwitchContext, lossless: bool, e: Ecn) -> EcnWritten
             }
         }
     }
+}
+
+/// The `pause-threshold` (bytes) written for lossless priority `h` of port `p` (N8). NX-OS's
+/// pause buffer takes bytes only, so a dynamic threshold must become one number:
+/// * a static `pfc-threshold`: itself;
+/// * else one MTU above the largest `ecn max` of the port's lossless queues (as written, at
+///   the larger reading of `kbytes`), so that ECN reaches full marking before this priority
+///   group pauses (docs/physics.md, "ECN must mark before PFC
+///   pauses"), at least two MTUs (one frame in flight each way, the plan's xon), and at most
+///   the pause point the checks judged, the worst-case dynamic pause point α·B_s/(1 + α·N_pg)
+///   of the switch's buffer (`BufferPlan::pause_point_bytes`): N_pg priority groups at that
+///   point fit in the shared buffer, so the written thresholds never promise more buffer than
+///   the budget check (HR-2) proved.
+///
+/// It used to be two MTUs (18,432 B at MTU 9216) whenever the threshold was dynamic: PFC then
+/// paused long before ECN's 150 KB could mark (review N8). An `ecn min` at or above the
+/// written value is FAB315 (`lower::written_ecn` judges it on the written numbers).
+pub fn nxos_pause_threshold(ctx: &SwitchContext, p: &PortContext, h: &Headroom) -> u64 {
+    match p.pause_threshold {
+        PauseThreshold::Static { bytes } => bytes,
+        PauseThreshold::Dynamic { .. } => {
+            let lossless_queues: Vec<u8> = ctx
+                .qos
+                .classes
+                .iter()
+                .filter(|c| c.lossless && p.lossless_priorities.contains(&c.priority))
+                .map(|c| c.queue)
+                .collect();
+            let kmax = p
+                .ecn
+                .iter()
+                .filter(|q| lossless_queues.contains(&q.queue))
+                .filter_map(|q| q.ecn.map(|e| e.max_bytes))
+                .max()
+                .unwrap_or(0);
+            // As written (`kbytes`, rounded up) at the larger reading of the unit (R6).
+            let kmax = nxos_kbytes(kmax).saturating_mul(NXOS_KBYTE_UPPER);
+            // One frame above it: at `ecn max` itself ECN marks every packet, and PFC may
+            // pause only once that has not slowed the senders.
+            let wanted = kmax.saturating_add(u64::from(p.mtu)).max(h.xon_bytes);
+            match ctx.buffer.pause_point_bytes {
+                Some(point) => wanted.min(point).max(h.xon_bytes),
+                None => wanted,
+            }
+        }
+    }
+}
+
+/// Cisco: a pause buffer configuration is mandatory on lossless ports beyond this length
+/// ("For cable lengths greater than 100m, the pause buffer size threshold configuration is
+/// mandatory", Nexus 9000 NX-OS QoS Configuration Guide 10.5(x), "Configuring Priority Flow
+/// Control").
+pub const NXOS_PAUSE_BUFFER_CABLE_M: u32 = 100;
+
+/// Whether fabricc writes an NX-OS pause buffer for this port: a lossless port beyond 100 m,
+/// or any lossless port when the threshold is static (only the pause buffer states it).
+pub fn nxos_needs_pause_buffer(p: &PortContext) -> bool {
+    let fixed = matches!(p.pause_threshold, PauseThreshold::Static { .. });
+    !p.lossless_priorities.is_empty() && (p.cable_m > NXOS_PAUSE_BUFFER_CABLE_M || fixed)
+}
+
+/// The written pause threshold of each NX-OS port with a pause buffer (the lowest of its
+/// lossless priorities), by port name: what `lower`'s FAB315 judges the written ECN
+/// thresholds against on NX-OS (N8).
+pub fn nxos_written_pause_thresholds(ctx: &SwitchContext) -> BTreeMap<String, u64> {
+    ctx.ports
+        .iter()
+        .filter(|p| nxos_needs_pause_buffer(p))
+        .filter_map(|p| {
+            p.headroom
+                .iter()
+                .map(|h| nxos_pause_threshold(ctx, p, h))
+                .min()
+                .map(|t| (p.name.clone(), t))
+        })
+        .collect()
 }

@@ -206,7 +206,7 @@ pub struct Delta {
 /// `os`: what the switch computes itself and fabricc only reports is no setting — the pool
 /// sizes SONiC's buffer manager will reach (`expected`), and the neutral buffer plan on targets
 /// that write their pools another way (SONiC: `sonic.pools`) or not at all (Cumulus, EOS:
-/// FAB905).
+/// FAB905), and the pause point everywhere but NX-OS (which states it in its pause buffers).
 pub fn diff(os: Option<SwitchOs>, a: &Value, b: &Value) -> Vec<Delta> {
     let mut out = Vec::new();
     diff_at(Some(a), Some(b), String::new(), "", false, &mut out);
@@ -214,7 +214,13 @@ pub fn diff(os: Option<SwitchOs>, a: &Value, b: &Value) -> Vec<Delta> {
         os,
         Some(SwitchOs::Sonic | SwitchOs::Cumulus | SwitchOs::Eos)
     );
-    out.retain(|d| !(d.key.ends_with(".expected") || unwritten && d.key.starts_with("buffer.")));
+    // The pause point is written only by NX-OS (its pause buffers' `pause-threshold`).
+    let pause_unwritten = os != Some(SwitchOs::Nxos);
+    out.retain(|d| {
+        !(d.key.ends_with(".expected")
+            || unwritten && d.key.starts_with("buffer.")
+            || pause_unwritten && d.key == "buffer.pause_point_bytes")
+    });
     out.sort_by(|x, y| x.key.cmp(&y.key));
     out
 }

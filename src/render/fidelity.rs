@@ -568,6 +568,7 @@ pub fn properties_of(ctx: &SwitchContext) -> Vec<Property> {
         egress_lossy_pool_bytes: _,
         lossless_queue_buffer_bytes: _,
         queue_log2_alpha: _,
+        pause_point_bytes: _,
     } = buffer;
     out.extend([P::BufferPools, P::QueueAlpha]);
     for p in ports {

@@ -31,8 +31,10 @@
 //! requires it beyond 100 m ("For cable lengths greater than 100m, the pause buffer size
 //! threshold configuration is mandatory", Nexus 9000 NX-OS QoS Configuration Guide 10.5(x),
 //! "Configuring Priority Flow Control", https://www.cisco.com/c/en/us/td/docs/dcn/nx-os/nexus9000/105x/configuration/qos/cisco-nexus-9000-series-nx-os-quality-of-service-configuration-guide-105x/m-configuring-priority-flow-control.html).
-//! P is the static threshold, or two MTUs (the plan's xon) where the model's threshold is
-//! dynamic (NX-OS takes bytes only); B = P + the port's xoff; R = P − one MTU. The guide
+//! P is the static threshold, or where the model's threshold is dynamic (NX-OS takes bytes
+//! only) the lossless queues' `ecn max`, within two MTUs and the model's worst-case pause
+//! point (see `lower::vocab::nxos_pause_threshold`; it was two MTUs, which paused at 18 KB under a
+//! 150 KB ECN threshold: review N8); B = P + the port's xoff; R = P − one MTU. The guide
 //! forbids pause buffer and priority/bandwidth in one input policy, so the policy holds only
 //! the pause lines.
 //!
@@ -58,8 +60,7 @@ use super::fidelity::{self, Note, NoteKind, Property};
 use super::variants::{self, Variant};
 use super::{RenderError, escape, unsupported};
 
-/// Cisco: a pause buffer configuration is mandatory on lossless ports beyond this length.
-pub const PAUSE_BUFFER_CABLE_M: u32 = 100;
+pub use crate::lower::vocab::NXOS_PAUSE_BUFFER_CABLE_M as PAUSE_BUFFER_CABLE_M;
 
 /// fabricc's object names carry `FABRICC_`, so that what it owns is told from the
 /// operator's own policies (`verify`, FAB976) and none of them embeds a value that a change
@@ -186,8 +187,7 @@ fn in_class(q: u8) -> String {
 /// The pause buffer lines of a lossless port, when it needs them: beyond 100 m, or with a
 /// static threshold. `None` = the switch sizes the port itself.
 fn pause_buffer(ctx: &SwitchContext, p: &PortContext) -> Option<Vec<NxPause>> {
-    let fixed = matches!(p.pause_threshold, PauseThreshold::Static { .. });
-    if p.lossless_priorities.is_empty() || (p.cable_m <= PAUSE_BUFFER_CABLE_M && !fixed) {
+    if !crate::lower::vocab::nxos_needs_pause_buffer(p) {
         return None;
     }
     let mut out: Vec<NxPause> = p
@@ -200,10 +200,7 @@ fn pause_buffer(ctx: &SwitchContext, p: &PortContext) -> Option<Vec<NxPause>> {
                 .iter()
                 .find(|c| c.lossless && c.priority == h.priority)
                 .map_or(h.priority, |c| c.queue);
-            let pause = match p.pause_threshold {
-                PauseThreshold::Static { bytes } => bytes,
-                PauseThreshold::Dynamic { .. } => h.xon_bytes,
-            };
+            let pause = crate::lower::vocab::nxos_pause_threshold(ctx, p, h);
             NxPause {
                 class: in_class(queue),
                 buffer_size: pause.saturating_add(h.xoff_bytes),
@@ -499,7 +496,7 @@ fn pause_buffer_notes(ctx: &SwitchContext, pause: &PauseBuffers, notes: &mut Vec
             NoteKind::Approximated,
             Property::PauseThreshold,
             format!(
-                "ports over {PAUSE_BUFFER_CABLE_M} m get a static `pause-threshold` of two MTUs: NX-OS's pause buffer takes bytes, not the model's dynamic threshold"
+                "ports over {PAUSE_BUFFER_CABLE_M} m get a static `pause-threshold` one MTU above their lossless queues' `ecn max` (at least two MTUs, at most the model's worst-case dynamic pause point α·B/(1+α·N)), so ECN marks fully before PFC pauses: NX-OS's pause buffer takes bytes, not a dynamic threshold"
             ),
         ));
     }

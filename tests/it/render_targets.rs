@@ -200,6 +200,7 @@ fn leaf(os: SwitchOs) -> SwitchContext {
             egress_lossy_pool_bytes: 12_800_000,
             lossless_queue_buffer_bytes: 10_000_000,
             queue_log2_alpha: 0,
+            pause_point_bytes: None,
         },
         ports,
         sonic,
