@@ -450,10 +450,10 @@ fn ecn_profiles(
     }
     if qos.lossless_priorities.len() > 1 {
         notes.push(Note::new(
-            NoteKind::Approximated,
+            NoteKind::Adjusted,
             Property::PfcPriorities,
             format!(
-                "lossless priorities {} share Cumulus's single lossless priority group: a pause on one pauses all, and switchd reserves one PG's headroom, not one per priority",
+                "lossless priorities {} share Cumulus's one lossless priority group: each stays lossless (PFC and the lossless traffic pool on both), a pause on one pauses all, and the group's headroom, which switchd sizes from the port's cable, covers all: one pause stops them together, so at most one link's worth of data is in flight (C4)",
                 qos.lossless_priorities
                     .iter()
                     .map(u8::to_string)

@@ -344,7 +344,8 @@ fn threshold_and_headroom_overrides() {
 
 #[test]
 fn cumulus_release_and_shared_lossless_group() {
-    // C9: below 5.6 no watchdog line, FAB908; C4: two lossless priorities, FAB906.
+    // C9: below 5.6 no watchdog line, FAB908; C4: two lossless priorities share the one
+    // lossless PG, both still lossless: FAB907 advice.
     let c = "  class roce { dscp 26  priority 3  lossless  bandwidth 40% }\n  class st { dscp 10  priority 4  lossless  bandwidth 20% }\n  class cnp  { dscp 48  priority 6  strict  cnp }\n  class bulk { dscp other  priority 0  bandwidth 40% }";
     let b = build(
         "cumulus-55",
@@ -357,8 +358,112 @@ fn cumulus_release_and_shared_lossless_group() {
         "{f}"
     );
     assert!(
-        b.codes.contains(&"FAB908".into()) && b.codes.contains(&"FAB906".into()),
+        b.codes.contains(&"FAB908".into()) && b.codes.contains(&"FAB907".into()),
         "{}",
         b.messages
     );
+}
+
+/// N8: on NX-OS ports over 100 m the written `pause-threshold` (bytes) must not pause before
+/// ECN has marked: it is at least the written `ecn max` (kbytes at the larger reading, R6)
+/// unless the model's own pause point is lower, which `check` then reports (FAB312). The old
+/// rendering wrote two MTUs (18,432 B) under a 150 KB `ecn min`.
+#[test]
+fn nxos_pause_threshold_is_not_below_the_written_ecn() {
+    let number_after = |line: &str, word: &str| -> u64 {
+        let mut it = line.split_whitespace();
+        it.find(|w| *w == word)
+            .and_then(|_| it.next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("no number after `{word}` in `{line}`"))
+    };
+    // (case, buffer, ECN, capped): `capped` = the model's worst-case pause point α·B/(1+α·N)
+    // is below `ecn max`, so the threshold is that point (between `ecn min` and `ecn max`).
+    for (name, buffer, ecn, capped) in [
+        (
+            "n8-default",
+            "buffer 128MB",
+            "ecn min 150KB max 1500KB",
+            false,
+        ),
+        (
+            "n8-small-ecn",
+            "buffer 128MB",
+            "ecn min 20KB max 60KB",
+            false,
+        ),
+        (
+            "n8-small-buffer",
+            "buffer 4MB",
+            "ecn min 150KB max 3000KB",
+            true,
+        ),
+    ] {
+        let classes = CLASSES.replace("ecn min 150KB max 1500KB", ecn);
+        let text = fabric("nxos", &classes, "", "300m").replace("buffer 128MB", buffer);
+        let b = build(name, &text, "nxos");
+        let f = b.file("switches/L1/qos.cfg");
+        let pause = f
+            .lines()
+            .find(|l| l.contains("pause buffer-size"))
+            .map(|l| number_after(l, "pause-threshold"))
+            .unwrap_or_else(|| panic!("{name}: no pause buffer:\n{f}\n{}", b.messages));
+        let ecn_line = f
+            .lines()
+            .find(|l| l.contains("random-detect minimum-threshold"))
+            .unwrap_or_else(|| panic!("{name}: no ECN:\n{f}"));
+        let kmin = number_after(ecn_line, "minimum-threshold") * 1024;
+        let kmax = number_after(ecn_line, "maximum-threshold") * 1024;
+        assert!(
+            pause > kmin,
+            "{name}: pause-threshold {pause} B ≤ ecn min {kmin} B"
+        );
+        assert_eq!(
+            pause < kmax,
+            capped,
+            "{name}: pause-threshold {pause} B against ecn max {kmax} B"
+        );
+    }
+}
+
+/// C4: two lossless priorities on Cumulus share its one lossless priority group. Each must
+/// stay lossless — PFC on both in every PFC profile a port uses, both in the lossless traffic
+/// pool, each with its own DSCPs — and the sharing is a FAB907 difference (advice), not a
+/// warning that blocks the build of a healthy fabric.
+#[test]
+fn cumulus_keeps_two_lossless_priorities_lossless() {
+    let text = fs::read_to_string(root().join("fixtures/build/inputs/cumulus-lossless2.fab"))
+        .expect("fixture");
+    let b = build("c4", &text, "cumulus");
+    assert!(!b.codes.iter().any(|c| c == "FAB906"), "{:?}", b.codes);
+    assert!(b.messages.contains("each stays lossless"), "{}", b.messages);
+    let doc: serde_yaml::Value =
+        serde_yaml::from_str(&b.file("switches/leaf1/nvue-qos.yaml")).expect("NVUE YAML");
+    let set = doc
+        .as_sequence()
+        .and_then(|s| s.iter().find_map(|d| d.get("set")))
+        .expect("a `- set:` document");
+    let qos = &set["qos"];
+    let priorities = |v: &serde_yaml::Value| -> Vec<String> {
+        v["switch-priority"]
+            .as_mapping()
+            .map(|m| {
+                m.keys()
+                    .filter_map(|k| k.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        priorities(&qos["traffic-pool"]["default-lossless"]),
+        ["3", "4"]
+    );
+    let profiles = qos["pfc"].as_mapping().expect("pfc profiles");
+    assert!(profiles.len() >= 2, "{profiles:?}");
+    for (name, profile) in profiles {
+        assert_eq!(priorities(profile), ["3", "4"], "PFC profile {name:?}");
+    }
+    let dscp = &qos["mapping"]["default-global"]["dscp"];
+    assert_eq!(dscp["10"]["switch-priority"].as_u64(), Some(4), "storage");
+    assert_eq!(dscp["26"]["switch-priority"].as_u64(), Some(3), "roce");
 }

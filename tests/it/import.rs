@@ -924,9 +924,10 @@ fn replace_after(text: &str, after: &str, old: &str, new: &str) -> String {
 #[test]
 fn cumulus_in_sync_has_no_findings() {
     let (f, _) = seeded_cumulus("cu-clean", "leaf1", |t| t + "\n");
-    // The fixture's own warning: its two lossless classes share Cumulus's one lossless PG.
+    // Its two lossless classes share Cumulus's one lossless PG: advice (FAB907, C4), not a
+    // finding of the state.
     let codes: Vec<&str> = f.iter().map(|x| x.0.as_str()).collect();
-    assert_eq!(codes, vec!["FAB906"], "{f:?}");
+    assert!(codes.is_empty(), "{f:?}");
 }
 
 #[test]
