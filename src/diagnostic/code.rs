@@ -72,6 +72,7 @@ codes! {
     ModelIncomplete      "FAB111" Name Error "a switch model lacks what a build needs, and no platform supplies it",
     BufferModelNotSonic  "FAB112" Name Warning "`buffer-model` is set on a model whose OS is not SONiC",
     AllowNotWarning      "FAB113" Name Error "an `allow` names no finding code, or a code that is not a warning",
+    HashKeepsNoFlowField "FAB114" Name Warning "a `load-balance` `hash` keeps no address or port field, so traffic that is not RoCE is not spread across paths",
     CaseClash            "FAB120" Name Error "two devices' names differ only in case, so their output folders collide on case-insensitive file systems",
     QueueShared          "FAB121" Name Error "classes share a switch queue but differ in loss behaviour or lossless PFC priority",
     TrafficClassTwoQueues "FAB122" Name Error "classes share a switch traffic class but name different queues",

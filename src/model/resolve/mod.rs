@@ -435,6 +435,34 @@ fn models_used(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
 
 /// A `load-balance` block's properties, each once (FAB103 twice); a hash field written
 /// twice is kept once.
+/// G8: `hash roce-qp` (or `hash protocol roce-qp`) spreads RoCE by queue pair, but every
+/// other flow — TCP for storage and control, a non-RoCE collective — carries no QP and then
+/// hashes on nothing that tells flows apart: all of it between two switches takes one path.
+/// Junos writes exactly that (`enhanced-hash-key inet { no-ipv4-source-address; … }`).
+fn hash_keeps_a_flow_field(fields: &[ast::HashField], span: Span, diags: &mut Vec<Diagnostic>) {
+    use ast::HashField as F;
+    if fields.is_empty()
+        || fields
+            .iter()
+            .any(|f| matches!(f, F::SrcIp | F::DstIp | F::SrcPort | F::DstPort))
+    {
+        return;
+    }
+    let written: Vec<&str> = fields.iter().map(|f| f.keyword()).collect();
+    diags.push(
+        Diagnostic::new(
+            Code::HashKeepsNoFlowField,
+            span,
+            format!(
+                "`hash {}` keeps no address or port: traffic that is not RoCE (no queue pair to hash on) is not spread, every such flow between two switches takes the same path",
+                written.join(" ")
+            ),
+        )
+        .label("no src-ip, dst-ip, src-port or dst-port")
+        .help("add the 5-tuple before the QP: `hash src-ip dst-ip src-port dst-port protocol roce-qp`"),
+    );
+}
+
 fn load_balance_block(
     decl: &ast::LoadBalanceDecl,
     diags: &mut Vec<Diagnostic>,
@@ -453,6 +481,7 @@ fn load_balance_block(
                         list.push(f.node);
                     }
                 }
+                hash_keeps_a_flow_field(&list, span, diags);
                 put(&mut lb.hash, list, span, "`hash`", diags);
             }
             ast::LbProp::Mode(m) => put(&mut lb.mode, *m, span, "`mode`", diags),
