@@ -318,3 +318,44 @@ fn yaml_printed_as_fab_keeps_planes_bonds_and_spares() {
         );
     }
 }
+
+/// R3: a negative or non-numeric percentage in the YAML form is FAB005, not a silent 0 %.
+#[test]
+fn yaml_percentages_below_zero_or_not_numbers_are_refused() {
+    let (_, yaml) = export_json(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/build/inputs/nxos-2x2.fab"),
+    );
+    for (what, from, to) in [
+        (
+            "negative probability",
+            "probability_percent: 100.0",
+            "probability_percent: -50",
+        ),
+        (
+            "NaN probability",
+            "probability_percent: 100.0",
+            "probability_percent: .nan",
+        ),
+        (
+            "negative bandwidth",
+            "bandwidth_percent: 50.0",
+            "bandwidth_percent: -10",
+        ),
+    ] {
+        assert!(yaml.contains(from), "{what}: the export has `{from}`");
+        let broken = yaml.replacen(from, to, 1);
+        let mut sources = Sources::new();
+        let loaded = load::load_text(&mut sources, "bad.yaml", broken, &Limits::default());
+        let checked = pipeline::check_loaded(&sources, loaded, &Limits::default());
+        let d = checked
+            .diagnostics
+            .iter()
+            .find(|d| d.code == Code::OutOfRange)
+            .unwrap_or_else(|| panic!("{what}: no FAB005 in {:?}", checked.diagnostics));
+        assert!(
+            d.message.contains("not a percentage"),
+            "{what}: {}",
+            d.message
+        );
+    }
+}

@@ -3,7 +3,33 @@
 //! (`leaf1.port3`, `gpu001.nic2`), units are in the field names. Reading it is
 //! `syntax::yaml::parse_yaml`; writing it from a resolved fabric is `model::export`.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
+
+/// The start of the message of a percentage that is negative or not a number, which
+/// `yaml_error` reports as FAB005 (R3: they used to be clamped to 0 in silence).
+pub const NOT_A_PERCENTAGE: &str = "not a percentage:";
+
+/// Whether `v` is a percentage [`percent`] accepts.
+pub fn is_percentage(v: f64) -> bool {
+    v.is_finite() && v >= 0.0
+}
+
+/// A percentage: a finite number, not negative (the checks judge the upper bound with the
+/// property's own finding).
+fn percent<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    let v = f64::deserialize(d)?;
+    if is_percentage(v) {
+        Ok(v)
+    } else {
+        Err(serde::de::Error::custom(format!(
+            "{NOT_A_PERCENTAGE} `{v}` (a percentage is a number from 0)"
+        )))
+    }
+}
+
+fn opt_percent<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    percent(d).map(Some)
+}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -109,7 +135,11 @@ pub enum DscpDoc {
 #[serde(untagged)]
 pub enum SchedulingDoc {
     Strict(String),
-    Ets { bandwidth_percent: Option<f64> },
+    /// `bandwidth_percent` is checked where it is read (`mod.rs`): a failed field inside an
+    /// untagged enum only says that no variant matched.
+    Ets {
+        bandwidth_percent: Option<f64>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -118,6 +148,7 @@ pub struct EcnDoc {
     pub enabled: bool,
     pub min_bytes: u64,
     pub max_bytes: u64,
+    #[serde(deserialize_with = "percent")]
     pub probability_percent: f64,
 }
 
@@ -130,7 +161,11 @@ pub struct EcnAtSpeedDoc {
     pub min_bytes: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_bytes: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_percent"
+    )]
     pub probability_percent: Option<f64>,
 }
 
@@ -250,7 +285,11 @@ pub struct OverrideDoc {
     pub ecn_min_bytes: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ecn_max_bytes: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_percent"
+    )]
     pub ecn_probability_percent: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scheduling: Option<SchedulingDoc>,
@@ -327,7 +366,11 @@ pub struct LinkEcnDoc {
     pub min_bytes: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_bytes: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_percent"
+    )]
     pub probability_percent: Option<f64>,
 }
 

@@ -61,6 +61,14 @@ impl Locator<'_> {
         let mut from = 0;
         while let Some(i) = rest[from..].find(key) {
             let at = from + i;
+            // A whole key only: `mtu` must not match inside `roce_mtu` (R4).
+            let before = rest[..at].chars().next_back();
+            if key.starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                && before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-')
+            {
+                from = at + key.len();
+                continue;
+            }
             let after = &rest[at + key.len()..];
             if let Some(v) = after.strip_prefix(':') {
                 let trimmed = v.trim_start_matches([' ', '\t']);
@@ -88,6 +96,22 @@ fn pattern(name: &str, span: Span) -> NamePattern {
     }
 }
 
+/// R3: a negative or non-finite bandwidth is FAB005 at its line, not a silent 0 %.
+fn not_a_percentage(p: f64, span: Span) -> Result<(), Diagnostic> {
+    if is_percentage(p) {
+        return Ok(());
+    }
+    Err(Diagnostic::new(
+        Code::OutOfRange,
+        span,
+        format!("{NOT_A_PERCENTAGE} `{p}` (a percentage is a number from 0)"),
+    )
+    .label("this value")
+    .help("write the percentage as a number from 0 to 100, e.g. `bandwidth_percent: 50`"))
+}
+
+/// Percent as thousandths; every caller's value passed [`doc::percent`] or
+/// [`not_a_percentage`], so nothing is clamped here.
 fn thousandths(p: f64) -> u64 {
     (p * 1000.0).round().max(0.0) as u64
 }
@@ -102,6 +126,13 @@ fn yaml_error(file: FileId, text: &str, e: &serde_yaml::Error) -> Diagnostic {
         .map_or((0, 0), |l| (l.index(), (l.index() + 1).min(text.len())));
     let msg = e.to_string();
     let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+    if msg.contains(NOT_A_PERCENTAGE) {
+        return Diagnostic::new(Code::OutOfRange, Span::new(file, start, end), msg)
+            .label("this value")
+            .help(
+                "write the percentage as a number from 0 to 100, e.g. `probability_percent: 10`",
+            );
+    }
     Diagnostic::new(Code::YamlInput, Span::new(file, start, end), msg)
         .label("here")
         .help("the YAML form is what `fabricc export --format yaml` prints; compare with that")
@@ -258,6 +289,7 @@ fn class_stmt(
         SchedulingDoc::Ets {
             bandwidth_percent: Some(p),
         } => {
+            not_a_percentage(*p, span)?;
             props.push(Spanned::new(
                 ClassProp::Bandwidth(Spanned::new(Percent(thousandths(*p)), span)),
                 span,
@@ -984,6 +1016,7 @@ fn override_ast(
         Some(SchedulingDoc::Ets {
             bandwidth_percent: Some(p),
         }) => {
+            not_a_percentage(*p, span)?;
             props.push(Spanned::new(
                 ClassProp::Bandwidth(Spanned::new(Percent(thousandths(*p)), span)),
                 span,
@@ -1011,4 +1044,29 @@ fn override_ast(
         },
         extra,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// R4: a key is found whole, never as the tail of a longer key (`mtu` in `roce_mtu`, `a`
+    /// in `via`), so a diagnostic points at the line that sets it.
+    #[test]
+    fn the_locator_finds_whole_keys() {
+        let text = "roce_mtu: 4096\nmtu: 4096\nvia: L1\na: L1\n";
+        let mut loc = Locator {
+            file: FileId(0),
+            text,
+            cursor: 0,
+        };
+        let mtu = loc.find("mtu", "4096");
+        assert_eq!(
+            &text[..mtu.start as usize].matches('\n').count(),
+            &1,
+            "{mtu:?}"
+        );
+        let a = loc.find("a", "L1");
+        assert_eq!(&text[..a.start as usize].matches('\n').count(), &3, "{a:?}");
+    }
 }
