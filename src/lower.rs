@@ -40,6 +40,7 @@
 pub mod context;
 mod mlag;
 mod sonic;
+pub use sonic::skus_on_lanes;
 pub mod sonic_hash;
 pub mod vocab;
 

@@ -172,7 +172,7 @@ codes! {
     SonicBufferModelUnsupported "FAB951" Output Error "`buffer-model dynamic` on a SONiC platform that has no dynamic buffer manager",
     SonicNoLookupRow     "FAB952" Output Error "traditional buffer model on Spectrum: a lossless port's speed and cable have no row in the SKU's `pg_profile_lookup.ini`, so buffermgrd loses its PG at the first shutdown",
     SonicLookupRowMissing "FAB953" Output Advice "Broadcom SONiC: a lossless port's speed and cable have no `pg_profile_lookup.ini` row; buffermgrd logs an error at every port event but keeps fabricc's PG",
-    SonicLanesMismatch   "FAB954" Output Warning "a SONiC port runs its NIC's speed on other lanes than the NIC (400G on 8 lanes facing a ConnectX-7 on 4): the link does not come up",
+    SonicLanesMismatch   "FAB954" Output Warning "a SONiC port runs its NIC's speed on other lanes than the NIC (400G on 8 lanes facing a ConnectX-7 on 4): a DAC or AOC does not link, optics that convert the lanes do",
     SonicHeadroomPinned  "FAB955" Output Advice "dynamic buffer model: fabricc pins some ports' headroom because SONiC's own formula gives less than the fabric needs",
     SonicSkuUnfit        "FAB956" Output Error "no SONiC SKU of the platform runs the model's ports, or the SKU lacks the buffer tables fabricc needs",
     // import (`fabricc import`, `check --state`: a deployed fabric read back as a model)

@@ -504,6 +504,36 @@ fn skus_with_layout(sonic: &Sonic) -> String {
     }
 }
 
+/// U2: the platform's own SKUs whose ports run `speed` on `lanes` lanes, as the `ports` line
+/// that chooses each — the fix for a direct-attach cable, for this platform.
+pub fn skus_on_lanes(platform: Option<&str>, speed: u64, lanes: u32) -> String {
+    let hwskus = platform
+        .and_then(crate::catalogue::switch_platform)
+        .and_then(|p| p.sonic.as_ref())
+        .map(|s| s.hwskus.as_slice())
+        .unwrap_or_default();
+    let mut fits: Vec<String> = hwskus
+        .iter()
+        .filter_map(|h| {
+            let rows = h.port_config.parsed()?;
+            let at = rows
+                .iter()
+                .filter(|r| r.speed == Some(speed) && r.lanes.len() == lanes as usize)
+                .count();
+            (at > 0).then(|| format!("{} (`ports {at} x {}G`)", h.name, speed / 1000))
+        })
+        .collect();
+    fits.sort();
+    if fits.is_empty() {
+        format!("No SKU of this platform in the catalogue runs it on {lanes}: use optics")
+    } else {
+        format!(
+            "For copper, a SKU of this platform on {lanes} lanes: {}",
+            fits.join(", ")
+        )
+    }
+}
+
 /// The lanes the NIC at the other end of port `index` runs its link speed on, where the
 /// catalogue knows them: `(NIC platform, lanes)`.
 fn peer_nic_lanes(fabric: &Fabric, s: SwitchId, index: u32, speed: u64) -> Option<(String, u32)> {
@@ -943,6 +973,7 @@ fn mellanox_pools(
         egress_lossy_pool_bytes: pool("egress_lossy_pool"),
         lossless_queue_buffer_bytes: queue_share(egress_lossless, alpha),
         queue_log2_alpha: alpha,
+        pause_point_bytes: None,
     };
     Ok((pools, profiles, buffer, cnp))
 }
@@ -1000,6 +1031,7 @@ fn broadcom_pools(layout: &BufferDefaults, mmu: u64) -> Pools {
         egress_lossy_pool_bytes: pool("egress_lossy_pool").map_or(0, |p| p.expected),
         lossless_queue_buffer_bytes: queue_share(egress, alpha),
         queue_log2_alpha: alpha,
+        pause_point_bytes: None,
     };
     (pools, profiles, buffer, None)
 }

@@ -146,7 +146,7 @@ fn note_diagnostic(
             "nothing is lost; use a cable no longer than the SKU's longest row to silence buffermgrd"
         }
         NoteKind::LanesMismatch => {
-            "give the host ports a SKU that runs the NIC's lanes (e.g. the 2x400G SKU: `ports 128 x 400G` on an SN5600)"
+            "with optics on both ends nothing is to be done (`allow FAB954`); for a DAC or AOC, run the ports on the NIC's lanes: `ports` choosing a SKU the message names, or another platform"
         }
         NoteKind::HeadroomPinned => {
             "nothing to do: those PGs keep fabricc's headroom instead of the switch's own (report.md)"

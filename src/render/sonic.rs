@@ -347,10 +347,15 @@ fn notes(ctx: &SwitchContext) -> Vec<Note> {
                 NoteKind::LanesMismatch,
                 Property::PortHardware,
                 format!(
-                    "{} Mb/s on {} lanes (SKU {}) facing {nic}, which runs it on {lanes}: those links do not come up",
+                    "{} Mb/s on {} lanes (SKU {}) facing {nic}, which runs it on {lanes}: a DAC or AOC (electrical lanes end to end) does not link; optics whose modules convert the lanes (e.g. 400G DR4 or FR4 at both ends) do. {}",
                     p.speed_mbps,
                     p.lanes.len(),
-                    plan.hwsku
+                    plan.hwsku,
+                    crate::lower::skus_on_lanes(
+                        ctx.platform.as_ref().map(|x| x.name.as_str()),
+                        u64::from(p.speed_mbps),
+                        *lanes
+                    )
                 ),
             ));
         }
