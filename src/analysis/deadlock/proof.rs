@@ -65,7 +65,11 @@ pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
     routes.unreachable(&cx.isolated, &mut sample);
     if fabric.routing.model.value != RoutingModel::None {
         let (pairs, total) = sample.finish();
+        let before = proof.diagnostics.len();
         report_unreachable(&cx, &pairs, total, &[], budget, &mut proof);
+        if let (Some(d), Some(&(_, b))) = (proof.diagnostics.get_mut(before), pairs.first()) {
+            super::report::blame_looping_routes(&cx, &routes, b, d);
+        }
     }
 
     // Cycles of the fabric as declared.

@@ -55,6 +55,34 @@ pub(super) fn report_loops(cx: &Ctx, routes: &Routes, proof: &mut Proof) {
     }
 }
 
+/// U14: where the first unreachable pair's destination `to` is one whose static routes loop
+/// (FAB702), the routes dropped it, not the topology: FAB701 says so and points at them.
+pub(super) fn blame_looping_routes(cx: &Ctx, routes: &Routes, to: u32, d: &mut Diagnostic) {
+    let Some(&dest) = routes.dest_of.get(to as usize) else {
+        return;
+    };
+    if !routes.loops.iter().any(|l| l.dest == dest) {
+        return;
+    }
+    let f = cx.fabric;
+    let Some(route) = routes.dests[dest]
+        .routes
+        .first()
+        .map(|&i| &f.routing.routes[i])
+    else {
+        return;
+    };
+    d.message = format!(
+        "{}: its static routes loop (FAB702), so the traffic never arrives",
+        d.message
+    );
+    d.primary.span = route.span;
+    d.primary.text = "a static route toward it".into();
+    d.help = Some(
+        "fix the looping static routes (FAB702); the topology itself connects the pair".into(),
+    );
+}
+
 /// Adds `pairs` of `scenario` to the facts while the listing `budget` lasts; how many it added.
 pub(super) fn list_pairs(
     cx: &Ctx,
