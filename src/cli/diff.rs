@@ -44,12 +44,27 @@ struct Finding {
 }
 
 #[derive(Serialize)]
+struct ChangedFinding {
+    code: String,
+    severity: String,
+    old_message: String,
+    message: String,
+    /// Where it is in NEW.
+    file: String,
+    line: usize,
+    column: usize,
+}
+
+#[derive(Serialize)]
 struct Report {
     old: Option<String>,
     new: Option<String>,
     files: Vec<FileChange>,
     new_findings: Vec<Finding>,
     fixed_findings: Vec<Finding>,
+    /// A finding on both sides whose numbers changed (U6): the same code, severity and
+    /// message but for its numbers. It is in neither list above.
+    changed_findings: Vec<ChangedFinding>,
     switches_changed: usize,
     hosts_changed: usize,
     lines_added: usize,
@@ -84,6 +99,11 @@ type FindingKey = (String, String, String);
 fn findings(d: &[Diagnostic], sources: &Sources) -> BTreeMap<FindingKey, Finding> {
     let mut map = BTreeMap::new();
     for d in d {
+        // An empty side (`diff /dev/null new.fab`, a file that did not exist) is no fabric:
+        // its "no `fabric` block" is not a finding the change fixes (U15).
+        if sources.get(d.primary.span.file).text.trim().is_empty() {
+            continue;
+        }
         let key = (
             d.code.to_string(),
             d.severity.as_str().to_string(),
@@ -111,6 +131,82 @@ fn only_in(a: &BTreeMap<FindingKey, Finding>, b: &BTreeMap<FindingKey, Finding>)
         .filter(|(k, _)| !b.contains_key(*k))
         .map(|(_, f)| f.clone())
         .collect()
+}
+
+/// A message with its numbers as `#` and the contents of its parentheses as `…`, so that
+/// `ecn min 150000 B` and `ecn min 300000 B`, or a different list of rounded values, read as
+/// one finding whose numbers changed. Names in backticks (`` `L1` ``) are kept whole: the
+/// same finding on another switch is another finding.
+fn shape(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let (mut in_name, mut depth, mut in_number) = (false, 0u32, false);
+    for c in message.chars() {
+        if c == '`' && depth == 0 {
+            in_name = !in_name;
+        }
+        if in_name {
+            out.push(c);
+            in_number = false;
+            continue;
+        }
+        match c {
+            '(' => {
+                if depth == 0 {
+                    out.push_str("(…");
+                }
+                depth += 1;
+            }
+            ')' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    out.push(')');
+                }
+            }
+            _ if depth > 0 => {}
+            _ => {
+                let digit = c.is_ascii_digit() || (in_number && matches!(c, ',' | '.'));
+                if !digit {
+                    out.push(c);
+                } else if !in_number {
+                    out.push('#');
+                }
+                in_number = digit;
+            }
+        }
+    }
+    out
+}
+
+/// Pairs each new finding with a fixed one of the same code, severity and message shape
+/// (first come, first paired, in output order): those are one finding whose numbers changed.
+fn pair_changed(
+    added: Vec<Finding>,
+    fixed: Vec<Finding>,
+) -> (Vec<Finding>, Vec<Finding>, Vec<ChangedFinding>) {
+    let key = |f: &Finding| (f.code.clone(), f.severity.clone(), shape(&f.message));
+    let mut fixed: Vec<Option<Finding>> = fixed.into_iter().map(Some).collect();
+    let mut still_new = Vec::new();
+    let mut changed = Vec::new();
+    for n in added {
+        let k = key(&n);
+        match fixed
+            .iter_mut()
+            .find(|o| o.as_ref().is_some_and(|o| key(o) == k))
+            .and_then(Option::take)
+        {
+            Some(o) => changed.push(ChangedFinding {
+                code: n.code,
+                severity: n.severity,
+                old_message: o.message,
+                message: n.message,
+                file: n.file,
+                line: n.line,
+                column: n.column,
+            }),
+            None => still_new.push(n),
+        }
+    }
+    (still_new, fixed.into_iter().flatten().collect(), changed)
 }
 
 /// One side of the comparison, and how the notes name it.
@@ -235,6 +331,7 @@ pub fn run(args: &DiffArgs) -> ExitStatus {
         files: Vec::new(),
         new_findings: Vec::new(),
         fixed_findings: Vec::new(),
+        changed_findings: Vec::new(),
         switches_changed: 0,
         hosts_changed: 0,
         lines_added: 0,
@@ -300,8 +397,10 @@ pub fn run(args: &DiffArgs) -> ExitStatus {
         findings(&old.diagnostics, &sources),
         findings(&new.diagnostics, &sources),
     );
-    report.new_findings = only_in(&fnew, &fo);
-    report.fixed_findings = only_in(&fo, &fnew);
+    let (added, fixed, changed) = pair_changed(only_in(&fnew, &fo), only_in(&fo, &fnew));
+    report.new_findings = added;
+    report.fixed_findings = fixed;
+    report.changed_findings = changed;
     match args.format {
         DiffFormat::Json => {
             out(&(serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"))
@@ -331,6 +430,12 @@ fn text(r: &Report, stat: bool) -> String {
             ));
         }
     }
+    for f in &r.changed_findings {
+        s.push_str(&format!(
+            "changed finding: {}:{}:{}: {} {}: {}\n  was: {}\n",
+            f.file, f.line, f.column, f.code, f.severity, f.message, f.old_message
+        ));
+    }
     let plural =
         |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     if !r.files.is_empty() {
@@ -339,14 +444,15 @@ fn text(r: &Report, stat: bool) -> String {
         );
     }
     s.push_str(&format!(
-        "{} and {} change; {} files, +{} -{} lines; {} new and {} fixed findings\n",
+        "{} and {} change; {} files, +{} -{} lines; {} new, {} fixed and {} changed findings\n",
         plural(r.switches_changed, "switch", "switches"),
         plural(r.hosts_changed, "host", "hosts"),
         r.files.len(),
         r.lines_added,
         r.lines_removed,
         r.new_findings.len(),
-        r.fixed_findings.len()
+        r.fixed_findings.len(),
+        r.changed_findings.len()
     ));
     s
 }

@@ -66,14 +66,9 @@ fn ecn_threshold_change_touches_exactly_its_lines() {
         (v["switches_changed"].as_u64(), v["hosts_changed"].as_u64()),
         (Some(3), Some(0))
     );
-    // The only new finding: the advice that names the new threshold's cell rounding.
-    let new: Vec<&str> = v["new_findings"]
-        .as_array()
-        .expect("new findings")
-        .iter()
-        .filter_map(|f| f["code"].as_str())
-        .collect();
-    assert_eq!(new, ["FAB907"]);
+    // No new finding: the advice that names the threshold's cell rounding changed its
+    // numbers (`findings_whose_numbers_changed_are_changed_not_new_and_fixed`).
+    assert_eq!(v["new_findings"].as_array().map(Vec::len), Some(0), "{v}");
 }
 
 #[test]
@@ -100,6 +95,42 @@ fn findings_new_and_fixed() {
         .filter_map(|f| f["code"].as_str())
         .collect();
     assert!(fixed.contains(&"FAB605"), "{back}");
+}
+
+/// U6/U15: a finding whose numbers changed is one "changed" finding (the ECN change of the
+/// fixture moves SONiC's cell rounding note from 150000 → 149952 to 200000 → 199872), not a
+/// new and a fixed one; an empty OLD side (`diff /dev/null NEW`) fixes nothing.
+#[test]
+fn findings_whose_numbers_changed_are_changed_not_new_and_fixed() {
+    let v = diff(&["fixtures/diff/old.fab", "fixtures/diff/new.fab"]);
+    let codes = |k: &str| -> Vec<String> {
+        v[k].as_array()
+            .expect("list")
+            .iter()
+            .filter_map(|f| f["code"].as_str().map(str::to_string))
+            .collect()
+    };
+    assert_eq!(codes("changed_findings"), ["FAB907"], "{v}");
+    assert!(codes("new_findings").is_empty(), "{v}");
+    assert!(codes("fixed_findings").is_empty(), "{v}");
+    let c = &v["changed_findings"][0];
+    assert!(
+        c["old_message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("150000 → 149952")
+            && c["message"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("200000 → 199872"),
+        "{c}"
+    );
+    let empty = diff(&["/dev/null", "fixtures/diff/new.fab"]);
+    assert_eq!(
+        empty["fixed_findings"].as_array().map(Vec::len),
+        Some(0),
+        "{empty}"
+    );
 }
 
 // ---- `fabricc diff --git REV FILE` ------------------------------------------------------
@@ -266,7 +297,7 @@ fn git_compares_the_working_tree_with_the_revision_imports_included() {
     );
     assert!(
         text.ends_with(
-            "rollout: `fabricc plan` with the same arguments orders this change in waves and proves every step\n6 switches and 0 hosts change; 13 files, +13 -13 lines; 0 new and 0 fixed findings\n"
+            "rollout: `fabricc plan` with the same arguments orders this change in waves and proves every step\n6 switches and 0 hosts change; 13 files, +13 -13 lines; 0 new, 0 fixed and 0 changed findings\n"
         ),
         "{text}"
     );
