@@ -775,10 +775,9 @@ fn broadcom_headroom(
 /// first priority's profile used to be written for all, dropping a larger per-class
 /// override). Returns the port's profile values.
 fn one_profile_per_port(headroom: &mut [Headroom]) -> Option<Headroom> {
-    let largest = headroom
+    let largest = *headroom
         .iter()
-        .max_by_key(|h| (h.size_bytes, h.xoff_bytes, h.xon_bytes, h.fixed))?
-        .clone();
+        .max_by_key(|h| (h.size_bytes, h.xoff_bytes, h.xon_bytes, h.fixed))?;
     for h in headroom.iter_mut() {
         h.xoff_bytes = largest.xoff_bytes;
         h.xon_bytes = largest.xon_bytes;
