@@ -114,6 +114,63 @@ pub fn check_fabric(fabric: Fabric, limits: &Limits) -> Checked {
     analyse_resolved(Some(fabric), Vec::new(), limits, None)
 }
 
+/// U8: a deadlock witness names ports as the fabric does (`rail1-leaf.port34`), which the
+/// switch config does not (`Ethernet264`): each such name in a FAB201/FAB202 note gets the
+/// OS's own name beside it. The analysis runs before the targets' naming exists, so the
+/// names are added here, once the whole pipeline is at hand.
+fn name_ports_as_the_os_does(fabric: &Fabric, diagnostics: &mut [Diagnostic]) {
+    let wanted = |d: &Diagnostic| {
+        matches!(
+            d.code,
+            diagnostic::Code::CyclicBufferDependency | diagnostic::Code::PriorityDecrease
+        )
+    };
+    if !diagnostics.iter().any(wanted) {
+        return;
+    }
+    let names = lower::PortNames::new(fabric);
+    let switch_of: std::collections::HashMap<&str, crate::model::SwitchId> = fabric
+        .switch_ids()
+        .map(|s| (fabric.switch(s).name.as_str(), s))
+        .collect();
+    for d in diagnostics.iter_mut().filter(|d| wanted(d)) {
+        for note in &mut d.notes {
+            *note = with_os_port_names(note, &switch_of, &names);
+        }
+    }
+}
+
+/// `A.port2 (from …)` → `A.port2 = Ethernet4 (from …)`, for every `SWITCH.portN` word whose
+/// OS name differs.
+fn with_os_port_names(
+    note: &str,
+    switch_of: &std::collections::HashMap<&str, crate::model::SwitchId>,
+    names: &lower::PortNames<'_>,
+) -> String {
+    let mut out = String::with_capacity(note.len() + 32);
+    for (i, word) in note.split(' ').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(word);
+        let Some((switch, port)) = word.rsplit_once(".port") else {
+            continue;
+        };
+        let (Some(&s), Ok(n)) = (switch_of.get(switch), port.parse::<u32>()) else {
+            continue;
+        };
+        let Some(index) = n.checked_sub(1) else {
+            continue;
+        };
+        let os = names.name(s, index);
+        if os != format!("port{n}") {
+            out.push_str(" = ");
+            out.push_str(&os);
+        }
+    }
+    out
+}
+
 fn analyse_resolved(
     fabric: Option<Fabric>,
     mut diagnostics: Vec<Diagnostic>,
@@ -141,6 +198,9 @@ fn analyse_resolved(
             lap("target views");
             lowered = Some(l);
         }
+    }
+    if let Some(f) = &fabric {
+        name_ports_as_the_os_does(f, &mut diagnostics);
     }
     diagnostic::sort(&mut diagnostics);
     diagnostics.dedup();
