@@ -166,3 +166,24 @@ fn rails_are_the_backend_nics_whatever_their_position() {
     assert_eq!(f.links.len(), 1);
     assert_eq!(f.links[0].a.port, 1, "the bare end took the backend nic2");
 }
+
+/// G7: `uplinks N` on the top tier keeps N ports of every top switch for a tier above that
+/// does not exist yet; they stay uncabled, and the downlinks are the rest (it was FAB106,
+/// "the top tier has no uplinks").
+#[test]
+fn a_top_tier_keeps_its_uplinks_for_a_future_tier() {
+    let text = format!(
+        "{ROLES_HEAD}  host h[1..4] {{ nic cx7 x 2 }}
+  tier leaf  {{ model m  name leaf{{rail}} }}
+  tier spine {{ model m  uplinks 8  name spine{{n}} }}
+}}
+"
+    );
+    let f = fabric_of("top-uplinks.fab", &text);
+    for s in f.switches.iter().filter(|s| s.name.starts_with("spine")) {
+        let cabled = s.ports.iter().flatten().count();
+        // An SN4700 has 32 ports; 8 are kept, so at most 24 carry links.
+        assert!(cabled <= 24, "{}: {cabled} links", s.name);
+        assert!(s.ports.iter().skip(24).all(Option::is_none), "{}", s.name);
+    }
+}

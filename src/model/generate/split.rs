@@ -36,17 +36,15 @@ pub(super) fn split_ports(spec: &mut TierSpec<'_>, top: bool, diags: &mut Vec<Di
             );
             return false;
         }
-        if let Some(u) = spec.uplinks.filter(|u| u.value > 0) {
-            diags.push(
-                Diagnostic::new(Code::NotAllowedHere, u.span, "the top tier has no uplinks")
-                    .label("on the top tier")
-                    .help("remove `uplinks`, or add a tier above this one"),
-            );
-            return false;
-        }
-        let down = spec.downlinks.map_or(total, |d| d.value);
-        if down > total {
-            diags.push(too_many(spec, down, total));
+        // G7: `uplinks N` on the top tier keeps N ports of each switch for a tier above that
+        // does not exist yet (HPN's aggregation keeps 8 x 400G for the core): they are not
+        // cabled, and the downlinks are the rest.
+        let reserved = spec.uplinks.map_or(0, |u| u.value);
+        let down = spec
+            .downlinks
+            .map_or(total.saturating_sub(reserved), |d| d.value);
+        if down.saturating_add(reserved) > total {
+            diags.push(too_many(spec, down.saturating_add(reserved), total));
             return false;
         }
         spec.down = down as u32;
