@@ -177,8 +177,59 @@ pub fn capacity(fabric: &Fabric, s: SwitchId) -> (u64, u64) {
     (down, up)
 }
 
+/// U4: a generated switch wired well below its tier's declared ratio has uplinks its
+/// attached hosts cannot fill (a 64-port leaf at `oversubscription 1:1` cables 32 uplinks for
+/// 16 hosts): one advice per tier, with the first switch's numbers.
+fn uplinks_beyond_use(
+    fabric: &Fabric,
+    under: &[(SwitchId, u64, u64, f64)],
+    diags: &mut Vec<Diagnostic>,
+) {
+    let mut by_tier: std::collections::BTreeMap<usize, Vec<&(SwitchId, u64, u64, f64)>> =
+        std::collections::BTreeMap::new();
+    for row in under {
+        if let Some(t) = fabric.switch(row.0).generated {
+            by_tier.entry(t.index()).or_default().push(row);
+        }
+    }
+    for (t, rows) in by_tier {
+        let tier = &fabric.tiers[t];
+        let Some(declared) = tier.oversubscription else {
+            continue;
+        };
+        let &(s, down, up, r) = rows[0];
+        let name = &fabric.switch(s).name;
+        let more = match rows.len() {
+            1 => String::new(),
+            n => format!(" (and {} more of tier `{}`)", n - 1, tier.name),
+        };
+        let (a, b) = declared.value;
+        let want = a as f64 / b.max(1) as f64;
+        // The uplinks that would carry the attached traffic at the declared ratio.
+        let need = (down as u128 * b as u128).div_ceil(a.max(1) as u128) as u64;
+        diags.push(
+            Diagnostic::new(
+                Code::UplinksExceedUse,
+                declared.span,
+                format!(
+                    "switch `{name}`{more} is wired {r}:1 ({} Gb/s down in use, {} Gb/s up): the declared {want}:1 splits its ports, and fewer hosts are attached than its downlinks hold",
+                    down / 1000,
+                    up / 1000
+                ),
+            )
+            .label("declared ratio")
+            .help(format!(
+                "to cable only what the attached traffic needs at {want}:1 (about {} Gb/s up), write `downlinks D  uplinks U` on tier `{}` and `switches N` on the tier above; otherwise nothing is wrong",
+                need / 1000,
+                tier.name
+            )),
+        );
+    }
+}
+
 fn oversubscription(fabric: &Fabric, diags: &mut Vec<Diagnostic>) -> Vec<OversubscriptionRow> {
     let mut rows = Vec::with_capacity(fabric.switches.len());
+    let mut under: Vec<(SwitchId, u64, u64, f64)> = Vec::new();
     for s in fabric.switch_ids() {
         let (down, up) = capacity(fabric, s);
         let ratio = (up > 0).then(|| (down as f64 / up as f64 * 1000.0).round() / 1000.0);
@@ -187,6 +238,10 @@ fn oversubscription(fabric: &Fabric, diags: &mut Vec<Diagnostic>) -> Vec<Oversub
             && let Some(declared) = fabric.tiers[t.index()].oversubscription
         {
             let want = declared.value.0 as f64 / declared.value.1 as f64;
+            // At most half the declared ratio: uplinks the attached traffic cannot fill.
+            if r * 2.0 <= want && down > 0 {
+                under.push((s, down, up, r));
+            }
             if r > want * 1.005 {
                 diags.push(
                     Diagnostic::new(
@@ -208,5 +263,6 @@ fn oversubscription(fabric: &Fabric, diags: &mut Vec<Diagnostic>) -> Vec<Oversub
             });
         }
     }
+    uplinks_beyond_use(fabric, &under, diags);
     rows
 }

@@ -138,6 +138,7 @@ codes! {
     SlowPortTaken        "FAB617" Topology Warning "a link sits on a slower switch port while a faster one is free or holds a slower link (explicit links by statement order, generated uplinks by port order)",
     SpareHosts           "FAB618" Topology Error "a generated tier has more spare hosts than its leaves have spare ports (after the downlinks and uplinks)",
     PlaneListReplaced    "FAB619" Topology Warning "a host's `plane` list differs from the planes a tier's `planes N` wires, and is replaced",
+    UplinksExceedUse     "FAB620" Topology Advice "a tier's switches have more uplink capacity than the hosts and switches below them can send: the tier is sized by its ports, not by what is attached",
     // routing
     Unreachable          "FAB701" Routing Warning "a pair of NICs has no route under the routing model",
     RoutingLoop          "FAB702" Routing Error "static routes forward traffic in a loop",
