@@ -11,7 +11,9 @@
 //! its lanes evenly and whose names are `Ethernet<cage number + sub × lanes/n>`, as
 //! `platform.json` numbers the cage (`Platform::sonic_port_name`).
 
-use super::platform::{Platform, PortConfig, PortConfigRow};
+use super::platform::{
+    BufferDefaults, Lookup, LookupRow, Platform, Pool, PortConfig, PortConfigRow, Profile,
+};
 
 /// A problem with a SKU file, at a line of it (1-based; `None`: the file as a whole).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -204,6 +206,210 @@ pub fn read_port_config(
     }
 }
 
+/// Reads a `pg_profile_lookup.ini`: `speed cable size xon xoff threshold [xon_offset]` rows
+/// (Broadcom SKUs add `xon_offset`), `#` lines comments.
+pub fn read_pg_lookup(source: &str, text: &str) -> Result<Lookup, Vec<SkuFinding>> {
+    const F: &str = "pg_profile_lookup.ini";
+    let mut rows = Vec::new();
+    let mut findings = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        let t = l.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let f: Vec<&str> = t.split_whitespace().collect();
+        let n = |k: usize| f.get(k).and_then(|x| x.parse::<u64>().ok());
+        let row = match (n(0), f.get(1), n(2), n(3), n(4), f.get(5)) {
+            (Some(speed), Some(cable), Some(size), Some(xon), Some(xoff), Some(th))
+                if f.len() <= 7 =>
+            {
+                th.parse::<i32>().ok().map(|threshold| LookupRow {
+                    speed,
+                    cable: cable.to_string(),
+                    size,
+                    xon,
+                    xoff,
+                    threshold,
+                    xon_offset: n(6),
+                })
+            }
+            _ => None,
+        };
+        match row {
+            Some(r) if r.cable_m().is_some() && (f.len() < 7 || r.xon_offset.is_some()) => {
+                rows.push(r)
+            }
+            _ => findings.push(SkuFinding {
+                file: F,
+                line: Some(i + 1),
+                message: "not a `speed cable size xon xoff threshold [xon_offset]` row (numbers; the cable in metres, `5m`)".into(),
+            }),
+        }
+    }
+    if findings.is_empty() {
+        Ok(Lookup {
+            source: source.to_string(),
+            rows,
+        })
+    } else {
+        Err(findings)
+    }
+}
+
+/// Reads the pools and profiles of a Broadcom-style `buffers_defaults_<topology>.j2`: the
+/// `default_cable` setting and the literal `"BUFFER_POOL"` and `"BUFFER_PROFILE"` objects
+/// (a pool reference may be written `[BUFFER_POOL|name]`). A template that computes them
+/// (Jinja expressions in the values) is refused: fabricc cannot know what it renders to.
+pub fn read_buffers(
+    topology: &str,
+    source: &str,
+    text: &str,
+) -> Result<BufferDefaults, Vec<SkuFinding>> {
+    const F: &str = "buffers_defaults.j2";
+    let at = |line: Option<usize>, message: String| SkuFinding {
+        file: F,
+        line,
+        message,
+    };
+    let mut findings = Vec::new();
+    let mut default_cable = None;
+    let mut section = "";
+    // (line, `pool` or `profile`, name, fields) of each object, in file order.
+    type Object<'t> = (usize, &'t str, String, Vec<(String, String)>);
+    let mut objects: Vec<Object> = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        let t = l.trim();
+        if t.contains("set default_cable") {
+            default_cable = t.split('\'').nth(1).map(str::to_string);
+            continue;
+        }
+        let q: Vec<&str> = t.split('"').collect();
+        if t.starts_with("\"BUFFER_POOL\"") {
+            section = "pool";
+        } else if t.starts_with("\"BUFFER_PROFILE\"") {
+            section = "profile";
+        } else if t.starts_with("\"BUFFER_") {
+            section = "";
+        } else if !section.is_empty() && t.ends_with('{') && q.len() >= 3 {
+            objects.push((i + 1, section, q[1].to_string(), Vec::new()));
+        } else if !section.is_empty()
+            && q.len() >= 5
+            && let Some(o) = objects.last_mut()
+        {
+            let v = q[3];
+            if v.contains("{{") || v.contains("{%") {
+                findings.push(at(
+                    Some(i + 1),
+                    format!("`{}` is computed by the template; give its value", q[1]),
+                ));
+            }
+            let v = v
+                .strip_prefix("[BUFFER_POOL|")
+                .and_then(|x| x.strip_suffix(']'))
+                .unwrap_or(v);
+            o.3.push((q[1].to_string(), v.to_string()));
+        }
+    }
+    let Some(default_cable) = default_cable else {
+        findings.push(at(None, "no `{% set default_cable = '…' %}`".into()));
+        return Err(findings);
+    };
+    let mut pools = Vec::new();
+    let mut profiles = Vec::new();
+    for (line, kind, name, fields) in &objects {
+        let get = |k: &str| fields.iter().find(|(f, _)| f == k).map(|(_, v)| v.as_str());
+        let num = |k: &str| get(k).and_then(|v| v.parse::<u64>().ok());
+        if *kind == "pool" {
+            match (get("type"), get("mode")) {
+                (Some(t), Some(m)) => pools.push(Pool {
+                    name: name.clone(),
+                    kind: t.to_string(),
+                    mode: m.to_string(),
+                    size: num("size"),
+                    xoff: num("xoff"),
+                }),
+                _ => findings.push(at(
+                    Some(*line),
+                    format!("pool `{name}` has no `type` or `mode`"),
+                )),
+            }
+        } else {
+            match (get("pool"), num("size")) {
+                (Some(pool), Some(size)) => profiles.push(Profile {
+                    name: name.clone(),
+                    pool: pool.to_string(),
+                    size,
+                    dynamic_th: get("dynamic_th").and_then(|v| v.parse().ok()),
+                    static_th: num("static_th"),
+                    xon_offset: num("xon_offset"),
+                }),
+                _ => findings.push(at(
+                    Some(*line),
+                    format!("profile `{name}` has no `pool` or `size`"),
+                )),
+            }
+        }
+    }
+    for (line, kind, name, fields) in &objects {
+        if *kind == "profile"
+            && let Some((_, pool)) = fields.iter().find(|(f, _)| f == "pool")
+            && !pools.iter().any(|p| &p.name == pool)
+        {
+            findings.push(at(
+                Some(*line),
+                format!("profile `{name}` names pool `{pool}`, which the layout has not"),
+            ));
+        }
+    }
+    if pools.is_empty() {
+        findings.push(at(None, "no `BUFFER_POOL` objects".into()));
+    }
+    if findings.is_empty() {
+        Ok(BufferDefaults {
+            topology: topology.to_string(),
+            source: source.to_string(),
+            default_cable,
+            pools,
+            profiles_source: None,
+            profiles,
+        })
+    } else {
+        Err(findings)
+    }
+}
+
+/// The files of one SKU against each other: every port speed has a lookup row at the
+/// layout's default cable (buffermgrd refuses a lossless PG without one).
+pub fn check_together(
+    ports: &SkuPorts,
+    lookup: &Lookup,
+    layout: &BufferDefaults,
+) -> Vec<SkuFinding> {
+    let cable_mm = layout
+        .default_cable
+        .strip_suffix('m')
+        .and_then(|m| m.parse::<u64>().ok())
+        .map(|m| m * 1000);
+    let speeds: std::collections::BTreeSet<u64> =
+        ports.cages.iter().filter_map(|c| c.speed_mbps).collect();
+    speeds
+        .into_iter()
+        .filter(|s| {
+            !lookup.rows.iter().any(|r| {
+                r.speed == *s && r.cable_m().map(|m| m * 1000) >= cable_mm
+            })
+        })
+        .map(|s| SkuFinding {
+            file: "pg_profile_lookup.ini",
+            line: None,
+            message: format!(
+                "no row at {s} Mb/s for the layout's default cable {}: SONiC cannot size those ports' lossless headroom",
+                layout.default_cable
+            ),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -305,5 +511,113 @@ Ethernet4 21,22,23,24 etp1b 1
             f.iter().any(|x| x.message.contains("not together")),
             "{f:?}"
         );
+    }
+
+    const LOOKUP: &str = "# speed cable size xon xoff threshold xon_offset
+ 200000 5m 18796 0 229362 0 3556
+ 400000 5m 18796 0 393192 0 3556
+";
+
+    const BUFFERS: &str = "{%- set default_cable = '5m' %}
+    \"BUFFER_POOL\": {
+        \"ingress_lossless_pool\": {
+            \"size\": \"162539680\",
+            \"type\": \"ingress\",
+            \"mode\": \"dynamic\",
+            \"xoff\": \"33374584\"
+        },
+        \"egress_lossless_pool\": {
+            \"size\": \"162539680\",
+            \"type\": \"egress\",
+            \"mode\": \"static\"
+        }
+    },
+    \"BUFFER_PROFILE\": {
+        \"ingress_lossy_profile\": {
+            \"pool\":\"[BUFFER_POOL|ingress_lossless_pool]\",
+            \"size\":\"0\",
+            \"static_th\":\"165867080\"
+        },
+        \"egress_lossy_profile\": {
+            \"pool\":\"[BUFFER_POOL|egress_lossless_pool]\",
+            \"size\":\"1778\",
+            \"dynamic_th\":\"0\"
+        }
+    },
+";
+
+    #[test]
+    fn a_whole_mixed_sku_reads_and_fits_together() {
+        let ports = read_port_config(p(), "mine", MIXED).expect("ports");
+        let lookup = read_pg_lookup("mine", LOOKUP).expect("lookup");
+        assert_eq!(lookup.rows.len(), 2);
+        assert_eq!(lookup.rows[1].xon_offset, Some(3556));
+        let layout = read_buffers("t1", "mine", BUFFERS).expect("layout");
+        assert_eq!(layout.default_cable, "5m");
+        assert_eq!(layout.pools.len(), 2);
+        assert_eq!(layout.pools[0].xoff, Some(33_374_584));
+        assert_eq!(layout.profiles[0].pool, "ingress_lossless_pool");
+        assert_eq!(layout.profiles[1].dynamic_th, Some(0));
+        assert!(check_together(&ports, &lookup, &layout).is_empty());
+        // Without a 200G row the host cages have no headroom to size.
+        let only_400 =
+            read_pg_lookup("mine", " 400000 5m 18796 0 393192 0 3556\n").expect("lookup");
+        let f = check_together(&ports, &only_400, &layout);
+        assert_eq!(f.len(), 1);
+        assert!(f[0].message.contains("200000"), "{f:?}");
+    }
+
+    #[test]
+    fn lookup_and_layout_findings() {
+        let f = read_pg_lookup("mine", "# header\n 400000 5m 1 2\n").expect_err("short row");
+        assert_eq!(f[0].line, Some(2));
+        let computed = BUFFERS.replace(
+            "\"162539680\",\n            \"type\": \"ingress\"",
+            "\"{{ ingress_size }}\",\n            \"type\": \"ingress\"",
+        );
+        let f = read_buffers("t1", "mine", &computed).expect_err("computed");
+        assert!(f.iter().any(|x| x.message.contains("computed")), "{f:?}");
+        let stray = BUFFERS.replace("[BUFFER_POOL|egress_lossless_pool]", "egress_lossy_pool");
+        let f = read_buffers("t1", "mine", &stray).expect_err("unknown pool");
+        assert!(
+            f.iter().any(|x| x.message.contains("egress_lossy_pool")),
+            "{f:?}"
+        );
+    }
+
+    #[test]
+    fn the_catalogued_broadcom_layouts_read_back() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/catalogue");
+        for (name, sku, topo) in [
+            ("dell-z9864f", "Dell-Z9864f-O64", "t1"),
+            ("arista-7060x6-64pe", "Arista-7060X6-64PE-O128S2", "t1"),
+        ] {
+            let text = std::fs::read_to_string(
+                dir.join(format!("{name}/{sku}/buffers_defaults_{topo}.txt")),
+            )
+            .expect("excerpt");
+            let pl = switch_platform(name).expect("platform");
+            let want = pl
+                .sonic
+                .as_ref()
+                .and_then(|s| s.sku(sku))
+                .and_then(|k| k.buffer_defaults(topo))
+                .expect("layout");
+            let got =
+                read_buffers(topo, &want.source, &text).unwrap_or_else(|f| panic!("{name}: {f:?}"));
+            assert_eq!(&got, want, "{name}");
+            let lookup_text =
+                std::fs::read_to_string(dir.join(format!("{name}/{sku}/pg_profile_lookup.ini")))
+                    .expect("lookup");
+            let want = pl
+                .sonic
+                .as_ref()
+                .and_then(|s| s.sku(sku))
+                .and_then(|k| k.pg_profile_lookup.as_ref())
+                .expect("lookup");
+            let got = read_pg_lookup(&want.source, &lookup_text)
+                .unwrap_or_else(|f| panic!("{name}: {f:?}"));
+            assert_eq!(&got, want, "{name}");
+        }
     }
 }
