@@ -306,6 +306,18 @@ impl Platform {
             if let Some(m) = &o.max_mtu {
                 key(&m.source, &format!("os {} max_mtu", o.os), errors);
             }
+            if let Some(f) = &o.build_finding {
+                let c = f.code.as_bytes();
+                if c.len() != 6
+                    || !f.code.starts_with("FAB")
+                    || !c[3..].iter().all(u8::is_ascii_digit)
+                {
+                    errors.push(at(&format!(
+                        "os {} build_finding is not a FABnnn code",
+                        o.os
+                    )));
+                }
+            }
         }
         for (i, c) in self.cages.iter().enumerate() {
             let place = format!("cages[{i}]");

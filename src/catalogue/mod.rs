@@ -19,6 +19,10 @@ mod lookup;
 mod nic;
 pub mod platform;
 pub mod port_group;
+// Reading a user's own SONiC SKU folder (issue 38 item 1): not wired to the language yet, so
+// only its tests use it (src/lib.rs: such items are gated).
+#[cfg(test)]
+mod sku_folder;
 mod source;
 
 use std::sync::OnceLock;
@@ -32,7 +36,7 @@ pub use platform::{
     AsicFamily, BreakoutMode, BufferDefaults, Chassis, Hwsku, Linecard, LookupRow, Num, Platform,
     PortConfigRow, Sonic,
 };
-pub use source::Source;
+pub use source::{Source, SourcedNumber, sourced_numbers};
 
 #[cfg(test)]
 pub(crate) use check::{check_key, valid_card_name, valid_name};
@@ -41,16 +45,52 @@ pub(crate) use check::{check_key, valid_card_name, valid_name};
 /// file under `catalogue/` (docs/platforms.md).
 const SWITCH_FILES: &[(&str, &str)] = &[
     (
+        "arista-7060dx4-32",
+        include_str!("../../catalogue/switches/arista-7060dx4-32.yaml"),
+    ),
+    (
+        "arista-7060dx5-32",
+        include_str!("../../catalogue/switches/arista-7060dx5-32.yaml"),
+    ),
+    (
+        "arista-7060dx5-64s",
+        include_str!("../../catalogue/switches/arista-7060dx5-64s.yaml"),
+    ),
+    (
+        "arista-7060px4-32",
+        include_str!("../../catalogue/switches/arista-7060px4-32.yaml"),
+    ),
+    (
+        "arista-7060x6-32pe",
+        include_str!("../../catalogue/switches/arista-7060x6-32pe.yaml"),
+    ),
+    (
+        "arista-7060x6-64de",
+        include_str!("../../catalogue/switches/arista-7060x6-64de.yaml"),
+    ),
+    (
         "arista-7060x6-64pe",
         include_str!("../../catalogue/switches/arista-7060x6-64pe.yaml"),
+    ),
+    (
+        "arista-7060x6-64pe-b",
+        include_str!("../../catalogue/switches/arista-7060x6-64pe-b.yaml"),
+    ),
+    (
+        "arista-7280r4-32qf-32df",
+        include_str!("../../catalogue/switches/arista-7280r4-32qf-32df.yaml"),
     ),
     (
         "arista-7808r3",
         include_str!("../../catalogue/switches/arista-7808r3.yaml"),
     ),
     (
-        "arista-7280r4-32qf-32df",
-        include_str!("../../catalogue/switches/arista-7280r4-32qf-32df.yaml"),
+        "celestica-silverstone",
+        include_str!("../../catalogue/switches/celestica-silverstone.yaml"),
+    ),
+    (
+        "celestica-silverstone-v2",
+        include_str!("../../catalogue/switches/celestica-silverstone-v2.yaml"),
     ),
     (
         "cisco-n9364d-gx2a",
@@ -61,12 +101,52 @@ const SWITCH_FILES: &[(&str, &str)] = &[
         include_str!("../../catalogue/switches/cisco-n9808.yaml"),
     ),
     (
+        "dell-z9332f",
+        include_str!("../../catalogue/switches/dell-z9332f.yaml"),
+    ),
+    (
+        "dell-z9864f",
+        include_str!("../../catalogue/switches/dell-z9864f.yaml"),
+    ),
+    (
+        "juniper-qfx5140",
+        include_str!("../../catalogue/switches/juniper-qfx5140.yaml"),
+    ),
+    (
         "juniper-qfx5230-64cd",
         include_str!("../../catalogue/switches/juniper-qfx5230-64cd.yaml"),
     ),
     (
         "juniper-qfx5240-64od",
         include_str!("../../catalogue/switches/juniper-qfx5240-64od.yaml"),
+    ),
+    (
+        "juniper-qfx5241-32od",
+        include_str!("../../catalogue/switches/juniper-qfx5241-32od.yaml"),
+    ),
+    (
+        "juniper-qfx5241-64od",
+        include_str!("../../catalogue/switches/juniper-qfx5241-64od.yaml"),
+    ),
+    (
+        "juniper-qfx5241-64qd",
+        include_str!("../../catalogue/switches/juniper-qfx5241-64qd.yaml"),
+    ),
+    (
+        "micas-m2-w6930-64qc",
+        include_str!("../../catalogue/switches/micas-m2-w6930-64qc.yaml"),
+    ),
+    (
+        "nokia-ixr7220-h5-64d",
+        include_str!("../../catalogue/switches/nokia-ixr7220-h5-64d.yaml"),
+    ),
+    (
+        "nokia-ixr7220-h5-64o",
+        include_str!("../../catalogue/switches/nokia-ixr7220-h5-64o.yaml"),
+    ),
+    (
+        "nvidia-sn4600c",
+        include_str!("../../catalogue/switches/nvidia-sn4600c.yaml"),
     ),
     (
         "nvidia-sn4700",
@@ -80,6 +160,10 @@ const SWITCH_FILES: &[(&str, &str)] = &[
         "nvidia-sn5600",
         include_str!("../../catalogue/switches/nvidia-sn5600.yaml"),
     ),
+    (
+        "supermicro-sse-t8164",
+        include_str!("../../catalogue/switches/supermicro-sse-t8164.yaml"),
+    ),
 ];
 
 const NIC_FILES: &[(&str, &str)] = &[
@@ -92,8 +176,28 @@ const NIC_FILES: &[(&str, &str)] = &[
         include_str!("../../catalogue/nics/intel-e810.yaml"),
     ),
     (
+        "intel-e830",
+        include_str!("../../catalogue/nics/intel-e830.yaml"),
+    ),
+    (
+        "nvidia-bf3",
+        include_str!("../../catalogue/nics/nvidia-bf3.yaml"),
+    ),
+    (
+        "nvidia-cx5",
+        include_str!("../../catalogue/nics/nvidia-cx5.yaml"),
+    ),
+    (
+        "nvidia-cx6",
+        include_str!("../../catalogue/nics/nvidia-cx6.yaml"),
+    ),
+    (
         "nvidia-cx6dx",
         include_str!("../../catalogue/nics/nvidia-cx6dx.yaml"),
+    ),
+    (
+        "nvidia-cx6lx",
+        include_str!("../../catalogue/nics/nvidia-cx6lx.yaml"),
     ),
     (
         "nvidia-cx7",

@@ -54,6 +54,108 @@ impl Source {
     }
 }
 
+/// One number of a catalogue entry with its source: where it sits in the entry (a JSON
+/// pointer-like path, `cages/0/speed_gbps`), its value, the key it cites and what that key
+/// stands for. `fabricc platforms --format json` lists these per entry.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SourcedNumber {
+    pub path: String,
+    pub value: serde_json::Value,
+    /// The key of the entry's `sources` (`o64_pg_lookup`).
+    pub source: String,
+    /// What the key stands for: `repo@commit:path` or a document's title and address.
+    pub cites: String,
+}
+
+/// Every number of `entry` (a serialised catalogue record) with the source that gives it:
+/// the nearest enclosing object's `source` (a row of a table takes its table's). A number
+/// inside `port_config` rows counts as its row: the whole row string is the value. `Err`
+/// lists the numbers that have no source, or whose key is not in `sources`.
+pub fn sourced_numbers<T: Serialize>(
+    entry: &T,
+    sources: &std::collections::BTreeMap<String, Source>,
+) -> Result<Vec<SourcedNumber>, Vec<String>> {
+    fn walk(
+        v: &serde_json::Value,
+        path: &str,
+        inherited: Option<&str>,
+        sources: &std::collections::BTreeMap<String, Source>,
+        out: &mut Vec<SourcedNumber>,
+        errors: &mut Vec<String>,
+    ) {
+        use serde_json::Value;
+        let push =
+            |value: &Value, out: &mut Vec<SourcedNumber>, errors: &mut Vec<String>| match inherited
+            {
+                Some(k) => match sources.get(k) {
+                    Some(s) => out.push(SourcedNumber {
+                        path: path.to_string(),
+                        value: value.clone(),
+                        source: k.to_string(),
+                        cites: s.as_str().to_string(),
+                    }),
+                    None => errors.push(format!("{path}: source `{k}` is not in `sources`")),
+                },
+                None => errors.push(format!("{path}: {value} has no source")),
+            };
+        match v {
+            Value::Object(m) => {
+                // `source` names the object's numbers; `part_source`/`profiles_source` name a
+                // field of it, which the object's `source` may not cover.
+                let own = m.get("source").and_then(Value::as_str).or(inherited);
+                for (k, child) in m {
+                    if k == "sources" || k.ends_with("source") {
+                        continue;
+                    }
+                    let src = match (k.as_str(), m.get("profiles_source").and_then(Value::as_str)) {
+                        ("profiles", Some(p)) => Some(p),
+                        _ => own,
+                    };
+                    let child_path = if path.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{path}/{k}")
+                    };
+                    walk(child, &child_path, src, sources, out, errors);
+                }
+            }
+            Value::Array(a) => {
+                for (i, child) in a.iter().enumerate() {
+                    walk(
+                        child,
+                        &format!("{path}/{i}"),
+                        inherited,
+                        sources,
+                        out,
+                        errors,
+                    );
+                }
+            }
+            Value::Number(_) => push(v, out, errors),
+            // A `port_config.ini` row: name, lanes, alias, index, speed in one string.
+            Value::String(s)
+                if path.contains("/port_config/rows/") && s.bytes().any(|b| b.is_ascii_digit()) =>
+            {
+                push(v, out, errors)
+            }
+            _ => {}
+        }
+    }
+    let value = serde_json::to_value(entry).map_err(|e| vec![e.to_string()])?;
+    let (mut out, mut errors) = (Vec::new(), Vec::new());
+    walk(&value, "", None, sources, &mut out, &mut errors);
+    errors.extend(
+        out.iter()
+            .filter(|n| sources.get(&n.source).is_some_and(|s| !s.is_valid()))
+            .map(|n| format!("{}: source `{}` is not a citation", n.path, n.source)),
+    );
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,6 +11,58 @@ use crate::model::format::thousands as grouped;
 
 use super::{ExitStatus, ExplainFormat, PlatformsArgs, err, out};
 
+/// What `platforms --format json` prints for the whole catalogue (docs/platforms.md, "JSON"):
+/// per entry the summary row, the entry as its data file has it, and every number with the
+/// source it cites.
+#[derive(Serialize)]
+struct Full<'a, R: Serialize, E: Serialize> {
+    #[serde(flatten)]
+    row: R,
+    entry: &'a E,
+    numbers: Vec<catalogue::SourcedNumber>,
+}
+
+#[derive(Serialize)]
+struct FullListing<'a> {
+    /// `fabricc-platforms/1`: changes when a field is renamed or removed.
+    schema: &'static str,
+    switches: Vec<Full<'a, SwitchRow<'a>, Platform>>,
+    nics: Vec<Full<'a, NicRow<'a>, NicPlatform>>,
+}
+
+/// The sourced numbers of an entry; the catalogue's own test (`tests/it/catalogue_pins.rs`)
+/// holds every entry to having a source for each, so none is dropped here.
+fn numbers<T: Serialize>(
+    entry: &T,
+    sources: &std::collections::BTreeMap<String, catalogue::Source>,
+) -> Vec<catalogue::SourcedNumber> {
+    catalogue::sourced_numbers(entry, sources).unwrap_or_default()
+}
+
+fn full_listing(c: &catalogue::Catalogue) -> FullListing<'_> {
+    FullListing {
+        schema: "fabricc-platforms/1",
+        switches: c
+            .switches
+            .iter()
+            .map(|p| Full {
+                row: switch_row(p),
+                entry: p,
+                numbers: numbers(p, &p.sources),
+            })
+            .collect(),
+        nics: c
+            .nics
+            .iter()
+            .map(|n| Full {
+                row: nic_row(n),
+                entry: n,
+                numbers: numbers(n, &n.sources),
+            })
+            .collect(),
+    }
+}
+
 #[derive(Serialize)]
 struct SwitchRow<'a> {
     name: &'a str,
@@ -32,12 +84,6 @@ struct NicRow<'a> {
     max_ports: Option<u32>,
     max_port_speed_gbps: Option<u32>,
     pci_device_id: Option<&'a str>,
-}
-
-#[derive(Serialize)]
-struct Listing<'a> {
-    switches: Vec<SwitchRow<'a>>,
-    nics: Vec<NicRow<'a>>,
 }
 
 fn ports(p: &Platform) -> String {
@@ -89,7 +135,7 @@ fn listing_text() -> String {
     let mut s = String::from("Switch platforms\n");
     let _ = writeln!(
         s,
-        "  {:<24} {:<8} {:<24} {:<11} {:>16}  OS",
+        "  {:<24} {:<10} {:<24} {:<19} {:>16}  OS",
         "NAME", "VENDOR", "ASIC", "PORTS", "BUFFER (B)"
     );
     for p in &c.switches {
@@ -100,7 +146,7 @@ fn listing_text() -> String {
         };
         let _ = writeln!(
             s,
-            "  {:<24} {:<8} {:<24} {:<11} {:>16}  {}",
+            "  {:<24} {:<10} {:<24} {:<19} {:>16}  {}",
             r.name,
             r.vendor,
             asic,
@@ -112,7 +158,7 @@ fn listing_text() -> String {
     s.push_str("\nNIC platforms\n");
     let _ = writeln!(
         s,
-        "  {:<24} {:<8} {:<22} {:<7} {:<11} PCI",
+        "  {:<24} {:<10} {:<24} {:<7} {:<11} PCI",
         "NAME", "VENDOR", "MODEL", "DRIVER", "PORTS"
     );
     for n in &c.nics {
@@ -124,16 +170,17 @@ fn listing_text() -> String {
         };
         let _ = writeln!(
             s,
-            "  {:<24} {:<8} {:<22} {:<7} {:<11} {}",
+            "  {:<24} {:<10} {:<24} {:<7} {:<11} {}",
             r.name,
             r.vendor,
             r.model,
             r.driver,
             ports,
-            dash(
-                r.pci_device_id
-                    .map(|p| format!("15b3:{}", p.trim_start_matches("0x")))
-            )
+            // NVIDIA's PCI vendor is 0x15b3; another vendor's device ID is printed alone.
+            dash(r.pci_device_id.map(|p| match r.vendor {
+                "NVIDIA" => format!("15b3:{}", p.trim_start_matches("0x")),
+                _ => p.to_string(),
+            }))
         );
     }
     s.push_str(
@@ -516,10 +563,7 @@ pub fn run(args: &PlatformsArgs) -> ExitStatus {
     let Some(name) = args.name.as_deref() else {
         match args.format {
             ExplainFormat::Text => out(&listing_text()),
-            ExplainFormat::Json => out(&json(&Listing {
-                switches: c.switches.iter().map(switch_row).collect(),
-                nics: c.nics.iter().map(nic_row).collect(),
-            })),
+            ExplainFormat::Json => out(&json(&full_listing(c))),
         }
         return ExitStatus::Success;
     };

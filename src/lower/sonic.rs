@@ -107,13 +107,15 @@ impl Sku {
 
 /// FAB950's help: the one-line migration for a SONiC model written before platforms were
 /// required (G3): the catalogue's SONiC platform whose name is closest to the model's (a
-/// model named `sn5400` is most likely an `nvidia-sn5400`), and the list to choose from.
+/// model named `sn5400` is most likely an `nvidia-sn5400`), and the list to choose from: the
+/// SONiC platforms whose SKU tables give a buffer to size from (the others stop on FAB111).
 fn platform_help(model: &SwitchModel) -> String {
     let candidates: Vec<&crate::catalogue::Platform> = crate::catalogue::catalogue()
         .switches
         .iter()
         .filter(|p| {
             p.sonic.is_some()
+                && p.buffer_bytes().is_some()
                 && p.asic_family()
                     .is_some_and(|f| f.is_spectrum() || f.is_broadcom_xgs())
         })

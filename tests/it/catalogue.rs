@@ -83,6 +83,97 @@ const SKUS: &[(&str, &str, &str)] = &[
         "Arista-7280R4-32QF-32DF-64O",
         "arista-7280r4-32qf-32df/Arista-7280R4-32QF-32DF-64O",
     ),
+    // Generated from SONiC's device folders (issue 38), excerpts under the same names.
+    (
+        "nvidia-sn4600c",
+        "ACS-MSN4600C",
+        "nvidia-sn4600c/ACS-MSN4600C",
+    ),
+    (
+        "arista-7060x6-64pe-b",
+        "Arista-7060X6-64PE-B-C512S2",
+        "arista-7060x6-64pe-b/Arista-7060X6-64PE-B-C512S2",
+    ),
+    (
+        "celestica-silverstone-v2",
+        "Silverstone_v2",
+        "celestica-silverstone-v2/Silverstone_v2",
+    ),
+    (
+        "dell-z9864f",
+        "Dell-Z9864f-O64",
+        "dell-z9864f/Dell-Z9864f-O64",
+    ),
+    (
+        "nokia-ixr7220-h5-64o",
+        "Nokia-IXR7220-H5-64O",
+        "nokia-ixr7220-h5-64o/Nokia-IXR7220-H5-64O",
+    ),
+    (
+        "nokia-ixr7220-h5-64d",
+        "Nokia-IXR7220-H5-64D",
+        "nokia-ixr7220-h5-64d/Nokia-IXR7220-H5-64D",
+    ),
+    (
+        "arista-7060x6-64de",
+        "Arista-7060X6-64DE",
+        "arista-7060x6-64de/Arista-7060X6-64DE",
+    ),
+    (
+        "arista-7060x6-64de",
+        "Arista-7060X6-64DE-O128S2",
+        "arista-7060x6-64de/Arista-7060X6-64DE-O128S2",
+    ),
+    (
+        "arista-7060x6-64de",
+        "Arista-7060X6-64DE-64x400G",
+        "arista-7060x6-64de/Arista-7060X6-64DE-64x400G",
+    ),
+    (
+        "arista-7060x6-32pe",
+        "Arista-7060X6-32PE",
+        "arista-7060x6-32pe/Arista-7060X6-32PE",
+    ),
+    (
+        "dell-z9332f",
+        "DellEMC-Z9332f-O32",
+        "dell-z9332f/DellEMC-Z9332f-O32",
+    ),
+    (
+        "arista-7060dx4-32",
+        "Arista-7060DX4-C32",
+        "arista-7060dx4-32/Arista-7060DX4-C32",
+    ),
+    (
+        "arista-7060dx5-32",
+        "Arista-7060DX5-32",
+        "arista-7060dx5-32/Arista-7060DX5-32",
+    ),
+    (
+        "arista-7060dx5-64s",
+        "Arista-7060DX5-64S",
+        "arista-7060dx5-64s/Arista-7060DX5-64S",
+    ),
+    (
+        "arista-7060px4-32",
+        "Arista-7060PX4-O32",
+        "arista-7060px4-32/Arista-7060PX4-O32",
+    ),
+    (
+        "micas-m2-w6930-64qc",
+        "M2-W6930-64QC",
+        "micas-m2-w6930-64qc/M2-W6930-64QC",
+    ),
+    (
+        "celestica-silverstone",
+        "Silverstone",
+        "celestica-silverstone/Silverstone",
+    ),
+    (
+        "supermicro-sse-t8164",
+        "Supermicro_sse_t8164",
+        "supermicro-sse-t8164/Supermicro_sse_t8164",
+    ),
 ];
 
 #[test]
@@ -90,6 +181,16 @@ fn pg_profile_lookup_rows_are_the_skus() {
     for &(name, sku_name, dir) in SKUS {
         let p = platform(name);
         let s = sku(p, sku_name);
+        if s.pg_profile_lookup.is_none() {
+            let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/data/catalogue")
+                .join(format!("{dir}/pg_profile_lookup.ini"));
+            assert!(
+                !path.exists(),
+                "{name} {sku_name}: the SKU ships a lookup table"
+            );
+            continue;
+        }
         let ex = excerpt(&format!("{dir}/pg_profile_lookup.ini"));
         let lookup = s
             .pg_profile_lookup
@@ -192,6 +293,22 @@ fn cages_are_platform_json() {
         "nvidia-sn5400",
         "nvidia-sn4700",
         "arista-7060x6-64pe",
+        "nvidia-sn4600c",
+        "arista-7060x6-64pe-b",
+        "celestica-silverstone-v2",
+        "dell-z9864f",
+        "nokia-ixr7220-h5-64o",
+        "nokia-ixr7220-h5-64d",
+        "arista-7060x6-64de",
+        "arista-7060x6-32pe",
+        "dell-z9332f",
+        "arista-7060dx4-32",
+        "arista-7060dx5-32",
+        "arista-7060dx5-64s",
+        "arista-7060px4-32",
+        "micas-m2-w6930-64qc",
+        "celestica-silverstone",
+        "supermicro-sse-t8164",
     ] {
         let p = platform(name);
         let ex = excerpt(&format!("{name}/platform.json.txt"));
@@ -362,6 +479,66 @@ fn broadcom_pools_and_profiles_are_the_skus() {
             "Arista-7280R4-32QF-32DF-64O",
             "arista-7280r4-32qf-32df/Arista-7280R4-32QF-32DF-64O/buffers_defaults_t2.txt",
         ),
+        (
+            "dell-z9864f",
+            "Dell-Z9864f-O64",
+            "dell-z9864f/Dell-Z9864f-O64/buffers_defaults_t0.txt",
+        ),
+        (
+            "dell-z9864f",
+            "Dell-Z9864f-O64",
+            "dell-z9864f/Dell-Z9864f-O64/buffers_defaults_t1.txt",
+        ),
+        (
+            "nokia-ixr7220-h5-64o",
+            "Nokia-IXR7220-H5-64O",
+            "nokia-ixr7220-h5-64o/Nokia-IXR7220-H5-64O/buffers_defaults_t0.txt",
+        ),
+        (
+            "nokia-ixr7220-h5-64o",
+            "Nokia-IXR7220-H5-64O",
+            "nokia-ixr7220-h5-64o/Nokia-IXR7220-H5-64O/buffers_defaults_t1.txt",
+        ),
+        (
+            "nokia-ixr7220-h5-64d",
+            "Nokia-IXR7220-H5-64D",
+            "nokia-ixr7220-h5-64d/Nokia-IXR7220-H5-64D/buffers_defaults_t0.txt",
+        ),
+        (
+            "nokia-ixr7220-h5-64d",
+            "Nokia-IXR7220-H5-64D",
+            "nokia-ixr7220-h5-64d/Nokia-IXR7220-H5-64D/buffers_defaults_t1.txt",
+        ),
+        (
+            "dell-z9332f",
+            "DellEMC-Z9332f-O32",
+            "dell-z9332f/DellEMC-Z9332f-O32/buffers_defaults_t0.txt",
+        ),
+        (
+            "dell-z9332f",
+            "DellEMC-Z9332f-O32",
+            "dell-z9332f/DellEMC-Z9332f-O32/buffers_defaults_t1.txt",
+        ),
+        (
+            "arista-7060x6-64pe-b",
+            "Arista-7060X6-64PE-B-C512S2",
+            "arista-7060x6-64pe-b/Arista-7060X6-64PE-B-C512S2/buffers_defaults_t0.txt",
+        ),
+        (
+            "arista-7060x6-64pe-b",
+            "Arista-7060X6-64PE-B-C512S2",
+            "arista-7060x6-64pe-b/Arista-7060X6-64PE-B-C512S2/buffers_defaults_t1.txt",
+        ),
+        (
+            "celestica-silverstone-v2",
+            "Silverstone_v2",
+            "celestica-silverstone-v2/Silverstone_v2/buffers_defaults_t0.txt",
+        ),
+        (
+            "celestica-silverstone-v2",
+            "Silverstone_v2",
+            "celestica-silverstone-v2/Silverstone_v2/buffers_defaults_t1.txt",
+        ),
     ] {
         let p = platform(name);
         let ex = excerpt(file);
@@ -382,10 +559,15 @@ fn broadcom_pools_and_profiles_are_the_skus() {
             } else if let Some(c) = &cur
                 && q.len() >= 5
             {
+                // Some SKUs write a profile's pool as a reference, `[BUFFER_POOL|name]`.
+                let value = q[3]
+                    .strip_prefix("[BUFFER_POOL|")
+                    .and_then(|v| v.strip_suffix(']'))
+                    .unwrap_or(q[3]);
                 objects
                     .entry(c.clone())
                     .or_default()
-                    .insert(q[1].to_string(), q[3].to_string());
+                    .insert(q[1].to_string(), value.to_string());
             }
         }
         let field = |obj: &str, f: &str| objects.get(obj).and_then(|o| o.get(f)).cloned();
@@ -437,6 +619,22 @@ fn sonic_identity_files() {
         ("nvidia-sn4700", "nvidia-sn4700"),
         ("arista-7060x6-64pe", "arista-7060x6-64pe"),
         ("arista-7280r4-32qf-32df", "arista-7280r4-32qf-32df"),
+        ("nvidia-sn4600c", "nvidia-sn4600c"),
+        ("arista-7060x6-64pe-b", "arista-7060x6-64pe-b"),
+        ("celestica-silverstone-v2", "celestica-silverstone-v2"),
+        ("dell-z9864f", "dell-z9864f"),
+        ("nokia-ixr7220-h5-64o", "nokia-ixr7220-h5-64o"),
+        ("nokia-ixr7220-h5-64d", "nokia-ixr7220-h5-64d"),
+        ("arista-7060x6-64de", "arista-7060x6-64de"),
+        ("arista-7060x6-32pe", "arista-7060x6-32pe"),
+        ("dell-z9332f", "dell-z9332f"),
+        ("arista-7060dx4-32", "arista-7060dx4-32"),
+        ("arista-7060dx5-32", "arista-7060dx5-32"),
+        ("arista-7060dx5-64s", "arista-7060dx5-64s"),
+        ("arista-7060px4-32", "arista-7060px4-32"),
+        ("micas-m2-w6930-64qc", "micas-m2-w6930-64qc"),
+        ("celestica-silverstone", "celestica-silverstone"),
+        ("supermicro-sse-t8164", "supermicro-sse-t8164"),
     ] {
         let p = platform(name);
         let s = p.sonic.as_ref().expect("sonic");
@@ -473,7 +671,12 @@ fn mellanox_asic_table_and_scripts() {
                 .insert(d[1].to_string(), d[3].to_string());
         }
     }
-    for name in ["nvidia-sn5600", "nvidia-sn5400", "nvidia-sn4700"] {
+    for name in [
+        "nvidia-sn5600",
+        "nvidia-sn5400",
+        "nvidia-sn4700",
+        "nvidia-sn4600c",
+    ] {
         let p = platform(name);
         let s = p.sonic.as_ref().expect("sonic");
         let m = s.mellanox.as_ref().expect("mellanox");
@@ -576,8 +779,17 @@ fn broadcom_buffer_model_is_traditional_by_template() {
 #[test]
 fn connectx_pci_ids_and_driver() {
     let tune = excerpt("common/mlnx_tune.txt");
-    let consumers: String = tune.lines.iter().skip(3).cloned().collect();
+    let consumers: String = tune
+        .lines
+        .iter()
+        .filter(|l| !l.contains("DeviceType"))
+        .cloned()
+        .collect();
     for (name, class) in [
+        ("nvidia-cx5", "ConnectX5"),
+        ("nvidia-cx6", "ConnectX6"),
+        ("nvidia-cx6lx", "ConnectX6LX"),
+        ("nvidia-bf3", "BlueField3"),
         ("nvidia-cx6dx", "ConnectX6DX"),
         ("nvidia-cx7", "ConnectX7"),
         ("nvidia-cx8", "ConnectX8"),
@@ -586,7 +798,7 @@ fn connectx_pci_ids_and_driver() {
         let line = tune
             .lines
             .iter()
-            .find(|l| l.trim_start().starts_with(class) && l.contains("DeviceType"))
+            .find(|l| l.split_whitespace().next() == Some(class) && l.contains("DeviceType"))
             .unwrap_or_else(|| panic!("{class}"));
         let decimal: u16 = line
             .split('"')
@@ -627,6 +839,37 @@ fn vendor_document_numbers() {
         let total = p.buffer.total.as_ref().expect("total");
         assert_eq!(total.published.as_deref(), Some(published));
         pin(total.bytes, bytes, &p.sources[&total.source], juniper_cos);
+        assert_eq!(p.oses(), vec![Os::Junos]);
+    }
+    // Juniper hardware pages (issue 38): the cages as the page counts and rates them.
+    for (name, cages, quoted) in [
+        (
+            "juniper-qfx5241-64od",
+            &[(64, 800)][..],
+            "Juniper, QFX5241-64OD and QFX5241-64QD Ports Panel",
+        ),
+        (
+            "juniper-qfx5241-64qd",
+            &[(64, 800)][..],
+            "Juniper, QFX5241-64OD and QFX5241-64QD Ports Panel",
+        ),
+        (
+            "juniper-qfx5241-32od",
+            &[(32, 800)][..],
+            "Juniper, QFX5241-32OD Port Panel",
+        ),
+        (
+            "juniper-qfx5140",
+            &[(24, 400), (8, 800), (2, 25)][..],
+            "Juniper, QFX5140 Ports and Interfaces",
+        ),
+    ] {
+        let p = platform(name);
+        assert_eq!(p.cages.len(), cages.len(), "{name}");
+        for (c, &(count, gbps)) in p.cages.iter().zip(cages) {
+            pin(u64::from(c.count), count, &p.sources[&c.source], quoted);
+            pin(u64::from(c.speed_gbps), gbps, &p.sources[&c.source], quoted);
+        }
         assert_eq!(p.oses(), vec![Os::Junos]);
     }
     let cx8 = catalogue::nic_platform("nvidia-cx8").expect("cx8");

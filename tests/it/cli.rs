@@ -221,8 +221,27 @@ fn platforms_lists_the_catalogue_and_prints_an_entry_with_its_sources() {
     assert_eq!(json["sonic"]["buffer_model"]["value"], "dynamic");
     let list: serde_json::Value =
         serde_json::from_str(&stdout(&fabricc(&["platforms", "--format", "json"]))).expect("json");
-    assert_eq!(list["switches"].as_array().map(Vec::len), Some(10));
-    assert_eq!(list["nics"].as_array().map(Vec::len), Some(5));
+    assert_eq!(list["schema"], "fabricc-platforms/1");
+    let switches = list["switches"].as_array().expect("switches");
+    assert!(switches.len() >= 30, "{} switches", switches.len());
+    assert!(list["nics"].as_array().map(Vec::len) >= Some(10));
+    // Every entry carries the data file's record and its numbers with their sources.
+    let sn5600 = switches
+        .iter()
+        .find(|s| s["name"] == "nvidia-sn5600")
+        .expect("sn5600");
+    assert_eq!(sn5600["entry"]["buffer"]["usable"]["bytes"], 158_229_504);
+    assert!(
+        sn5600["numbers"]
+            .as_array()
+            .is_some_and(|n| n.iter().any(|x| {
+                x["path"] == "buffer/usable/bytes"
+                    && x["source"] == "acs_buffers_t1"
+                    && x["cites"]
+                        .as_str()
+                        .is_some_and(|c| c.starts_with("sonic-net/sonic-buildimage@"))
+            }))
+    );
 
     let o = fabricc(&["platforms", "nvidia-sn560"]);
     assert_eq!(o.status.code(), Some(2));

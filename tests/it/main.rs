@@ -3,6 +3,8 @@
 
 mod build;
 mod catalogue;
+mod catalogue_builds;
+mod catalogue_pins;
 mod change_pairs;
 mod check;
 mod citations;

@@ -1,0 +1,623 @@
+//! Bring your own SONiC SKU (issue 38 item 1), its first part: reading a SKU folder's
+//! `port_config.ini` against a catalogue platform and checking it, with findings that point
+//! into the file. Not wired to the language yet: no `switch-model` names a folder, and the
+//! SONiC lowering still takes one breakout per SKU (`Hwsku::breakout`); this reader already
+//! allows a breakout per cage (the HPN ToR's 200G host cages beside its 400G uplink cages),
+//! which is what that wiring needs.
+//!
+//! The rules are SONiC's own: `port_config.ini` starts with a `# name lanes alias index …`
+//! header (sonic-buildimage `device/*/*/*/port_config.ini`), a row is one port, `index` is
+//! the front-panel cage from 1, and a cage broken out `n` ways has `n` rows whose lanes split
+//! its lanes evenly and whose names are `Ethernet<cage number + sub × lanes/n>`, as
+//! `platform.json` numbers the cage (`Platform::sonic_port_name`).
+
+use super::platform::{
+    BufferDefaults, Lookup, LookupRow, Platform, Pool, PortConfig, PortConfigRow, Profile,
+};
+
+/// A problem with a SKU file, at a line of it (1-based; `None`: the file as a whole).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkuFinding {
+    pub file: &'static str,
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+/// One front-panel cage as the SKU runs it: how many ports, at what speed (Mb/s).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CageUse {
+    /// 0-based, counting the platform's cages in order.
+    pub cage: u32,
+    pub ports: u32,
+    pub speed_mbps: Option<u64>,
+}
+
+/// A checked `port_config.ini`: its table as the catalogue stores one, and per cage the
+/// breakout it runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkuPorts {
+    pub port_config: PortConfig,
+    pub rows: Vec<PortConfigRow>,
+    pub cages: Vec<CageUse>,
+}
+
+const FILE: &str = "port_config.ini";
+
+/// Reads `text` (a `port_config.ini`) for `platform`; `source` is what the resulting table
+/// cites. Every finding is returned, not only the first.
+pub fn read_port_config(
+    platform: &Platform,
+    source: &str,
+    text: &str,
+) -> Result<SkuPorts, Vec<SkuFinding>> {
+    let mut findings = Vec::new();
+    let at = |line: Option<usize>, message: String| SkuFinding {
+        file: FILE,
+        line,
+        message,
+    };
+    let mut header: Option<Vec<String>> = None;
+    let mut rows: Vec<(usize, String)> = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        let t = l.trim();
+        if let Some(h) = t.strip_prefix('#') {
+            let h = h.trim();
+            if header.is_none() && h.split_whitespace().next() == Some("name") {
+                header = Some(h.split_whitespace().map(str::to_string).collect());
+            }
+        } else if !t.is_empty() {
+            rows.push((i + 1, t.split_whitespace().collect::<Vec<_>>().join(" ")));
+        }
+    }
+    let Some(columns) = header else {
+        return Err(vec![at(
+            None,
+            "no `# name lanes alias index …` header line".into(),
+        )]);
+    };
+    for need in ["name", "lanes", "alias", "index"] {
+        if !columns.iter().any(|c| c == need) {
+            findings.push(at(None, format!("the header has no `{need}` column")));
+        }
+    }
+    if !findings.is_empty() {
+        return Err(findings);
+    }
+    let table = PortConfig {
+        source: source.to_string(),
+        columns: columns.clone(),
+        rows: rows.iter().map(|(_, r)| r.clone()).collect(),
+    };
+    // Row by row, so a finding names its line.
+    let mut parsed: Vec<(usize, PortConfigRow)> = Vec::new();
+    for (line, r) in &rows {
+        let one = PortConfig {
+            source: source.to_string(),
+            columns: columns.clone(),
+            rows: vec![r.clone()],
+        };
+        match one.parsed().and_then(|mut v| v.pop()) {
+            Some(row) => parsed.push((*line, row)),
+            None => findings.push(at(
+                Some(*line),
+                format!(
+                    "the row does not follow the header's {} columns (lanes a comma list, index a number)",
+                    columns.len()
+                ),
+            )),
+        }
+    }
+    let cage_count: u32 = platform.cages.iter().map(|g| g.count).sum();
+    let mut cages: Vec<CageUse> = Vec::new();
+    let mut seen_names = std::collections::BTreeSet::new();
+    let mut seen_lanes = std::collections::BTreeMap::new();
+    let mut k = 0;
+    while k < parsed.len() {
+        let index = parsed[k].1.index;
+        let mut end = k;
+        while end < parsed.len() && parsed[end].1.index == index {
+            end += 1;
+        }
+        let group = &parsed[k..end];
+        k = end;
+        let first_line = group[0].0;
+        let Some(cage) = index.checked_sub(1).filter(|c| *c < cage_count) else {
+            findings.push(at(
+                Some(first_line),
+                format!(
+                    "index {index} is not a cage of `{}` (it has {cage_count}, numbered from 1)",
+                    platform.name
+                ),
+            ));
+            continue;
+        };
+        if cages.iter().any(|c| c.cage == cage) {
+            findings.push(at(
+                Some(first_line),
+                format!("the rows of cage {index} are not together"),
+            ));
+            continue;
+        }
+        let split = group.len() as u32;
+        let lanes = platform.cage_lanes(cage).unwrap_or(0);
+        for (sub, (line, row)) in group.iter().enumerate() {
+            let want = platform.sonic_port_name(cage, split, sub as u32);
+            if want.as_deref() != Some(row.name.as_str()) {
+                findings.push(at(
+                    Some(*line),
+                    match want {
+                        Some(w) => format!(
+                            "`{}` is port {} of cage {index} broken out {split} ways, which SONiC names `{w}`",
+                            row.name,
+                            sub + 1
+                        ),
+                        None => format!(
+                            "cage {index} of `{}` ({lanes} lanes) has no {split}-way breakout",
+                            platform.name
+                        ),
+                    },
+                ));
+            }
+            if split > 0 && lanes.is_multiple_of(split) && row.lanes.len() as u32 != lanes / split {
+                findings.push(at(
+                    Some(*line),
+                    format!(
+                        "`{}` has {} lanes; a port of cage {index} broken out {split} ways has {}",
+                        row.name,
+                        row.lanes.len(),
+                        lanes / split
+                    ),
+                ));
+            }
+            if !seen_names.insert(row.name.clone()) {
+                findings.push(at(Some(*line), format!("`{}` is named twice", row.name)));
+            }
+            for lane in &row.lanes {
+                if let Some(other) = seen_lanes.insert(*lane, row.name.clone()) {
+                    findings.push(at(
+                        Some(*line),
+                        format!("lane {lane} of `{}` is also `{other}`'s", row.name),
+                    ));
+                }
+            }
+        }
+        let speeds: std::collections::BTreeSet<Option<u64>> =
+            group.iter().map(|(_, r)| r.speed).collect();
+        if speeds.len() > 1 {
+            findings.push(at(
+                Some(first_line),
+                format!("the ports of cage {index} run different speeds"),
+            ));
+        }
+        cages.push(CageUse {
+            cage,
+            ports: split,
+            speed_mbps: group[0].1.speed,
+        });
+    }
+    if findings.is_empty() {
+        Ok(SkuPorts {
+            port_config: table,
+            rows: parsed.into_iter().map(|(_, r)| r).collect(),
+            cages,
+        })
+    } else {
+        Err(findings)
+    }
+}
+
+/// Reads a `pg_profile_lookup.ini`: `speed cable size xon xoff threshold [xon_offset]` rows
+/// (Broadcom SKUs add `xon_offset`), `#` lines comments.
+pub fn read_pg_lookup(source: &str, text: &str) -> Result<Lookup, Vec<SkuFinding>> {
+    const F: &str = "pg_profile_lookup.ini";
+    let mut rows = Vec::new();
+    let mut findings = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        let t = l.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let f: Vec<&str> = t.split_whitespace().collect();
+        let n = |k: usize| f.get(k).and_then(|x| x.parse::<u64>().ok());
+        let row = match (n(0), f.get(1), n(2), n(3), n(4), f.get(5)) {
+            (Some(speed), Some(cable), Some(size), Some(xon), Some(xoff), Some(th))
+                if f.len() <= 7 =>
+            {
+                th.parse::<i32>().ok().map(|threshold| LookupRow {
+                    speed,
+                    cable: cable.to_string(),
+                    size,
+                    xon,
+                    xoff,
+                    threshold,
+                    xon_offset: n(6),
+                })
+            }
+            _ => None,
+        };
+        match row {
+            Some(r) if r.cable_m().is_some() && (f.len() < 7 || r.xon_offset.is_some()) => {
+                rows.push(r)
+            }
+            _ => findings.push(SkuFinding {
+                file: F,
+                line: Some(i + 1),
+                message: "not a `speed cable size xon xoff threshold [xon_offset]` row (numbers; the cable in metres, `5m`)".into(),
+            }),
+        }
+    }
+    if findings.is_empty() {
+        Ok(Lookup {
+            source: source.to_string(),
+            rows,
+        })
+    } else {
+        Err(findings)
+    }
+}
+
+/// Reads the pools and profiles of a Broadcom-style `buffers_defaults_<topology>.j2`: the
+/// `default_cable` setting and the literal `"BUFFER_POOL"` and `"BUFFER_PROFILE"` objects
+/// (a pool reference may be written `[BUFFER_POOL|name]`). A template that computes them
+/// (Jinja expressions in the values) is refused: fabricc cannot know what it renders to.
+pub fn read_buffers(
+    topology: &str,
+    source: &str,
+    text: &str,
+) -> Result<BufferDefaults, Vec<SkuFinding>> {
+    const F: &str = "buffers_defaults.j2";
+    let at = |line: Option<usize>, message: String| SkuFinding {
+        file: F,
+        line,
+        message,
+    };
+    let mut findings = Vec::new();
+    let mut default_cable = None;
+    let mut section = "";
+    // (line, `pool` or `profile`, name, fields) of each object, in file order.
+    type Object<'t> = (usize, &'t str, String, Vec<(String, String)>);
+    let mut objects: Vec<Object> = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        let t = l.trim();
+        if t.contains("set default_cable") {
+            default_cable = t.split('\'').nth(1).map(str::to_string);
+            continue;
+        }
+        let q: Vec<&str> = t.split('"').collect();
+        if t.starts_with("\"BUFFER_POOL\"") {
+            section = "pool";
+        } else if t.starts_with("\"BUFFER_PROFILE\"") {
+            section = "profile";
+        } else if t.starts_with("\"BUFFER_") {
+            section = "";
+        } else if !section.is_empty() && t.ends_with('{') && q.len() >= 3 {
+            objects.push((i + 1, section, q[1].to_string(), Vec::new()));
+        } else if !section.is_empty()
+            && q.len() >= 5
+            && let Some(o) = objects.last_mut()
+        {
+            let v = q[3];
+            if v.contains("{{") || v.contains("{%") {
+                findings.push(at(
+                    Some(i + 1),
+                    format!("`{}` is computed by the template; give its value", q[1]),
+                ));
+            }
+            let v = v
+                .strip_prefix("[BUFFER_POOL|")
+                .and_then(|x| x.strip_suffix(']'))
+                .unwrap_or(v);
+            o.3.push((q[1].to_string(), v.to_string()));
+        }
+    }
+    let Some(default_cable) = default_cable else {
+        findings.push(at(None, "no `{% set default_cable = '…' %}`".into()));
+        return Err(findings);
+    };
+    let mut pools = Vec::new();
+    let mut profiles = Vec::new();
+    for (line, kind, name, fields) in &objects {
+        let get = |k: &str| fields.iter().find(|(f, _)| f == k).map(|(_, v)| v.as_str());
+        let num = |k: &str| get(k).and_then(|v| v.parse::<u64>().ok());
+        if *kind == "pool" {
+            match (get("type"), get("mode")) {
+                (Some(t), Some(m)) => pools.push(Pool {
+                    name: name.clone(),
+                    kind: t.to_string(),
+                    mode: m.to_string(),
+                    size: num("size"),
+                    xoff: num("xoff"),
+                }),
+                _ => findings.push(at(
+                    Some(*line),
+                    format!("pool `{name}` has no `type` or `mode`"),
+                )),
+            }
+        } else {
+            match (get("pool"), num("size")) {
+                (Some(pool), Some(size)) => profiles.push(Profile {
+                    name: name.clone(),
+                    pool: pool.to_string(),
+                    size,
+                    dynamic_th: get("dynamic_th").and_then(|v| v.parse().ok()),
+                    static_th: num("static_th"),
+                    xon_offset: num("xon_offset"),
+                }),
+                _ => findings.push(at(
+                    Some(*line),
+                    format!("profile `{name}` has no `pool` or `size`"),
+                )),
+            }
+        }
+    }
+    for (line, kind, name, fields) in &objects {
+        if *kind == "profile"
+            && let Some((_, pool)) = fields.iter().find(|(f, _)| f == "pool")
+            && !pools.iter().any(|p| &p.name == pool)
+        {
+            findings.push(at(
+                Some(*line),
+                format!("profile `{name}` names pool `{pool}`, which the layout has not"),
+            ));
+        }
+    }
+    if pools.is_empty() {
+        findings.push(at(None, "no `BUFFER_POOL` objects".into()));
+    }
+    if findings.is_empty() {
+        Ok(BufferDefaults {
+            topology: topology.to_string(),
+            source: source.to_string(),
+            default_cable,
+            pools,
+            profiles_source: None,
+            profiles,
+        })
+    } else {
+        Err(findings)
+    }
+}
+
+/// The files of one SKU against each other: every port speed has a lookup row at the
+/// layout's default cable (buffermgrd refuses a lossless PG without one).
+pub fn check_together(
+    ports: &SkuPorts,
+    lookup: &Lookup,
+    layout: &BufferDefaults,
+) -> Vec<SkuFinding> {
+    let cable_mm = layout
+        .default_cable
+        .strip_suffix('m')
+        .and_then(|m| m.parse::<u64>().ok())
+        .map(|m| m * 1000);
+    let speeds: std::collections::BTreeSet<u64> =
+        ports.cages.iter().filter_map(|c| c.speed_mbps).collect();
+    speeds
+        .into_iter()
+        .filter(|s| {
+            !lookup.rows.iter().any(|r| {
+                r.speed == *s && r.cable_m().map(|m| m * 1000) >= cable_mm
+            })
+        })
+        .map(|s| SkuFinding {
+            file: "pg_profile_lookup.ini",
+            line: None,
+            message: format!(
+                "no row at {s} Mb/s for the layout's default cable {}: SONiC cannot size those ports' lossless headroom",
+                layout.default_cable
+            ),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalogue::switch_platform;
+
+    fn p() -> &'static Platform {
+        switch_platform("arista-7060x6-64pe").expect("in the catalogue")
+    }
+
+    /// A mixed SKU on the 7060X6-64PE: cage 1 as 4 x 200G, cage 2 as 2 x 400G (the lane
+    /// numbers of the catalogue's O128S2 rows for those cages).
+    const MIXED: &str = "# name lanes alias index speed
+Ethernet0 17,18 etp1a 1 200000
+Ethernet2 19,20 etp1b 1 200000
+Ethernet4 21,22 etp1c 1 200000
+Ethernet6 23,24 etp1d 1 200000
+Ethernet8 1,2,3,4 etp2a 2 400000
+Ethernet12 5,6,7,8 etp2b 2 400000
+";
+
+    #[test]
+    fn a_breakout_per_cage_reads() {
+        let s = read_port_config(p(), "mine", MIXED).expect("reads");
+        assert_eq!(s.rows.len(), 6);
+        assert_eq!(
+            s.cages,
+            vec![
+                CageUse {
+                    cage: 0,
+                    ports: 4,
+                    speed_mbps: Some(200_000)
+                },
+                CageUse {
+                    cage: 1,
+                    ports: 2,
+                    speed_mbps: Some(400_000)
+                },
+            ]
+        );
+        assert_eq!(s.port_config.source, "mine");
+    }
+
+    #[test]
+    fn the_catalogued_skus_read_back() {
+        for name in ["arista-7060x6-64pe", "nvidia-sn5600", "dell-z9864f"] {
+            let pl = switch_platform(name).expect("in the catalogue");
+            for sku in &pl.sonic.as_ref().expect("sonic").hwskus {
+                let text = format!(
+                    "# {}\n{}\n",
+                    sku.port_config.columns.join(" "),
+                    sku.port_config.rows.join("\n")
+                );
+                let s = read_port_config(pl, &sku.port_config.source, &text)
+                    .unwrap_or_else(|f| panic!("{name} {}: {f:?}", sku.name));
+                assert_eq!(s.port_config, sku.port_config, "{name} {}", sku.name);
+            }
+        }
+    }
+
+    #[test]
+    fn findings_point_at_the_line() {
+        let bad = "# name lanes alias index speed
+Ethernet0 17,18 etp1a 1 200000
+Ethernet3 19,20 etp1b 1 200000
+Ethernet8 1,2,3 etp2a 2 400000
+Ethernet12 4,5,6,7,8 etp2b 2 400000
+Ethernet16 9,10,11,12,13,14,15,16 etp3 99 800000
+";
+        let f = read_port_config(p(), "mine", bad).expect_err("findings");
+        let lines: Vec<Option<usize>> = f.iter().map(|x| x.line).collect();
+        // Line 3: the second port of a 2-way cage is Ethernet4; lines 4-5: 3 and 5 lanes on
+        // a cage of 8 split 2 ways; line 6: no cage 99.
+        assert!(lines.contains(&Some(3)), "{f:?}");
+        assert!(
+            lines.contains(&Some(4)) && lines.contains(&Some(5)),
+            "{f:?}"
+        );
+        assert!(lines.contains(&Some(6)), "{f:?}");
+        assert!(f.iter().all(|x| x.file == "port_config.ini"));
+        let none = read_port_config(p(), "mine", "Ethernet0 1 a 1\n").expect_err("no header");
+        assert_eq!(none[0].line, None);
+    }
+
+    #[test]
+    fn shared_lanes_and_split_cages_are_refused() {
+        let twice = "# name lanes alias index
+Ethernet0 17,18,19,20 etp1a 1
+Ethernet4 17,22,23,24 etp1b 1
+";
+        let f = read_port_config(p(), "mine", twice).expect_err("a lane twice");
+        assert!(f.iter().any(|x| x.message.contains("lane 17")), "{f:?}");
+        let apart = "# name lanes alias index
+Ethernet0 17,18,19,20 etp1a 1
+Ethernet8 1,2,3,4,5,6,7,8 etp2 2
+Ethernet4 21,22,23,24 etp1b 1
+";
+        let f = read_port_config(p(), "mine", apart).expect_err("cage 1 split up");
+        assert!(
+            f.iter().any(|x| x.message.contains("not together")),
+            "{f:?}"
+        );
+    }
+
+    const LOOKUP: &str = "# speed cable size xon xoff threshold xon_offset
+ 200000 5m 18796 0 229362 0 3556
+ 400000 5m 18796 0 393192 0 3556
+";
+
+    const BUFFERS: &str = "{%- set default_cable = '5m' %}
+    \"BUFFER_POOL\": {
+        \"ingress_lossless_pool\": {
+            \"size\": \"162539680\",
+            \"type\": \"ingress\",
+            \"mode\": \"dynamic\",
+            \"xoff\": \"33374584\"
+        },
+        \"egress_lossless_pool\": {
+            \"size\": \"162539680\",
+            \"type\": \"egress\",
+            \"mode\": \"static\"
+        }
+    },
+    \"BUFFER_PROFILE\": {
+        \"ingress_lossy_profile\": {
+            \"pool\":\"[BUFFER_POOL|ingress_lossless_pool]\",
+            \"size\":\"0\",
+            \"static_th\":\"165867080\"
+        },
+        \"egress_lossy_profile\": {
+            \"pool\":\"[BUFFER_POOL|egress_lossless_pool]\",
+            \"size\":\"1778\",
+            \"dynamic_th\":\"0\"
+        }
+    },
+";
+
+    #[test]
+    fn a_whole_mixed_sku_reads_and_fits_together() {
+        let ports = read_port_config(p(), "mine", MIXED).expect("ports");
+        let lookup = read_pg_lookup("mine", LOOKUP).expect("lookup");
+        assert_eq!(lookup.rows.len(), 2);
+        assert_eq!(lookup.rows[1].xon_offset, Some(3556));
+        let layout = read_buffers("t1", "mine", BUFFERS).expect("layout");
+        assert_eq!(layout.default_cable, "5m");
+        assert_eq!(layout.pools.len(), 2);
+        assert_eq!(layout.pools[0].xoff, Some(33_374_584));
+        assert_eq!(layout.profiles[0].pool, "ingress_lossless_pool");
+        assert_eq!(layout.profiles[1].dynamic_th, Some(0));
+        assert!(check_together(&ports, &lookup, &layout).is_empty());
+        // Without a 200G row the host cages have no headroom to size.
+        let only_400 =
+            read_pg_lookup("mine", " 400000 5m 18796 0 393192 0 3556\n").expect("lookup");
+        let f = check_together(&ports, &only_400, &layout);
+        assert_eq!(f.len(), 1);
+        assert!(f[0].message.contains("200000"), "{f:?}");
+    }
+
+    #[test]
+    fn lookup_and_layout_findings() {
+        let f = read_pg_lookup("mine", "# header\n 400000 5m 1 2\n").expect_err("short row");
+        assert_eq!(f[0].line, Some(2));
+        let computed = BUFFERS.replace(
+            "\"162539680\",\n            \"type\": \"ingress\"",
+            "\"{{ ingress_size }}\",\n            \"type\": \"ingress\"",
+        );
+        let f = read_buffers("t1", "mine", &computed).expect_err("computed");
+        assert!(f.iter().any(|x| x.message.contains("computed")), "{f:?}");
+        let stray = BUFFERS.replace("[BUFFER_POOL|egress_lossless_pool]", "egress_lossy_pool");
+        let f = read_buffers("t1", "mine", &stray).expect_err("unknown pool");
+        assert!(
+            f.iter().any(|x| x.message.contains("egress_lossy_pool")),
+            "{f:?}"
+        );
+    }
+
+    #[test]
+    fn the_catalogued_broadcom_layouts_read_back() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/catalogue");
+        for (name, sku, topo) in [
+            ("dell-z9864f", "Dell-Z9864f-O64", "t1"),
+            ("arista-7060x6-64pe", "Arista-7060X6-64PE-O128S2", "t1"),
+        ] {
+            let text = std::fs::read_to_string(
+                dir.join(format!("{name}/{sku}/buffers_defaults_{topo}.txt")),
+            )
+            .expect("excerpt");
+            let pl = switch_platform(name).expect("platform");
+            let want = pl
+                .sonic
+                .as_ref()
+                .and_then(|s| s.sku(sku))
+                .and_then(|k| k.buffer_defaults(topo))
+                .expect("layout");
+            let got =
+                read_buffers(topo, &want.source, &text).unwrap_or_else(|f| panic!("{name}: {f:?}"));
+            assert_eq!(&got, want, "{name}");
+            let lookup_text =
+                std::fs::read_to_string(dir.join(format!("{name}/{sku}/pg_profile_lookup.ini")))
+                    .expect("lookup");
+            let want = pl
+                .sonic
+                .as_ref()
+                .and_then(|s| s.sku(sku))
+                .and_then(|k| k.pg_profile_lookup.as_ref())
+                .expect("lookup");
+            let got = read_pg_lookup(&want.source, &lookup_text)
+                .unwrap_or_else(|f| panic!("{name}: {f:?}"));
+            assert_eq!(&got, want, "{name}");
+        }
+    }
+}

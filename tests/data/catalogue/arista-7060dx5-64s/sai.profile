@@ -1,0 +1,3 @@
+# source: sonic-net/sonic-buildimage@086b03bd70f9:device/arista/x86_64-arista_7060dx5_64s/Arista-7060DX5-64S/sai.profile
+# the SAI_INIT_CONFIG_FILE line (Apache-2.0, SONiC)
+SAI_INIT_CONFIG_FILE=/usr/share/sonic/hwsku/th4-a7060dx5-64s.config.bcm
