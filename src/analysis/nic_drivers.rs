@@ -232,12 +232,16 @@ pub fn check(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
     });
 }
 
+/// HCCL's defaults (Huawei, CANN Environment Variable Reference): HCCL_RDMA_TC 132 (DSCP 33),
+/// HCCL_RDMA_SL 4.
+pub const HCCL_DEFAULT_DSCP: u8 = 33;
+pub const HCCL_DEFAULT_SL: u8 = 4;
+
 /// FAB911 (advice): a fabric with Ascend NPU hosts (`driver hccn`) whose RoCE class is not
 /// HCCL's default, DSCP 33 / service level 4 (Huawei, CANN Environment Variable Reference:
 /// HCCL_RDMA_TC default 132 = DSCP 33 × 4, HCCL_RDMA_SL default 4). The host script cannot
 /// reach HCCL's traffic (the job sets it), so every job must load the host's `hccl.env`.
 pub fn hccl_default(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
-    use crate::render::host_hccn::{HCCL_DEFAULT_DSCP, HCCL_DEFAULT_SL};
     let hccn: Vec<&str> = used_drivers(fabric)
         .into_iter()
         .filter(|&(_, d)| d == NicDriver::Hccn)

@@ -35,10 +35,7 @@ use super::context::{HostQos, NicDriver};
 use super::host_dcb;
 use super::{RenderError, invalid};
 
-/// HCCL's defaults (CANN Environment Variable Reference): HCCL_RDMA_TC 132 (DSCP 33),
-/// HCCL_RDMA_SL 4.
-pub const HCCL_DEFAULT_DSCP: u8 = 33;
-pub const HCCL_DEFAULT_SL: u8 = 4;
+use crate::analysis::nic_drivers::{HCCL_DEFAULT_DSCP, HCCL_DEFAULT_SL};
 
 #[derive(Debug, Serialize)]
 pub struct HccnView {
