@@ -41,6 +41,8 @@
 # HCCL_RDMA_SL).
 #
 # Tests only: FABRICC_SYSROOT is prepended to /run (a fake tree). Never set it on a host.
+# The E_* settings are assigned by load_settings (printf -v), which ShellCheck cannot see.
+# shellcheck disable=SC2153
 set -uo pipefail
 export LC_ALL=C
 PATH="$PATH:/usr/local/Ascend/driver/tools"
@@ -128,8 +130,6 @@ load_settings() {
 load_settings
 # The intent as lists (index = DSCP, priority or TC).
 IFS=, read -r -a W_DSCP2TC <<< "$E_DSCP2TC"
-IFS=, read -r -a W_PRIO_TC <<< "$E_PRIO_TC"
-IFS=, read -r -a W_PFC <<< "$E_PFC"
 W_TSA=() W_BW=()
 for kv in ${E_TC_TSA//,/ }; do W_TSA+=("${kv#*:}"); done
 for kv in ${E_TC_BW//,/ }; do W_BW+=("${kv#*:}"); done
@@ -355,7 +355,7 @@ check_notes() {
 }
 
 if [ "$MODE" = check ]; then
-  echo "# $HOST: NIC NPU SETTING EXPECTED ACTUAL"
+  echo "# $HOST (fabric $FABRIC): NIC NPU SETTING EXPECTED ACTUAL"
   for i in "${NICS[@]}"; do
     echo "# nic$i npu${DEV[$i]} peer ${PEER[$i]} driver $DRIVER"
     print_drift "$i"
