@@ -878,7 +878,7 @@ fn host_scripts(o: &mut String, input: &ReportInput<'_>) {
     {
         let _ = writeln!(
             o,
-            "An Ascend NPU host (`hccn`) has `hccl.env` (HCCL_RDMA_TC, HCCL_RDMA_SL) instead of `nccl.env` and no udev rule: `hccn_tool` keeps the NPUs' settings in /etc/hccn.conf.\n"
+            "An Ascend NPU host (`hccn`) has `hccl.env` (HCCL_RDMA_TC, HCCL_RDMA_SL) instead of `nccl.env` and no udev rule (the NPUs' ports are no host RDMA devices; `hccn_tool` keeps their settings in /etc/hccn.conf).\n"
         );
     }
     let _ = writeln!(

@@ -45,8 +45,9 @@ pub fn driver_script(driver: NicDriver) -> &'static str {
 
 /// Whether a shared host file belongs in a host's folder: an Ascend NPU host (`hccn`) gets
 /// the HCCL environment (`hccl.env`) instead of NCCL's and no udev rule (its RoCE ports are
-/// the NPUs', no RDMA device of the host appears for them, and `hccn_tool` restores its own
-/// settings from /etc/hccn.conf); every other host gets `nccl.env` and the rule.
+/// the NPUs', no RDMA device of the host appears for them, and `hccn_tool` keeps its settings
+/// in /etc/hccn.conf, re-applied on `-link -s up`; the unit checks them at boot); every other
+/// host gets `nccl.env` and the rule.
 pub fn host_file_applies(driver: NicDriver, output: &str) -> bool {
     match output {
         "hccl.env" => driver == NicDriver::Hccn,

@@ -1,4 +1,5 @@
-//! The DCBNL host scripts' view (`bnxt_qos.sh`, `ice_qos.sh`, `dcb_qos.sh`): the fabric's host
+//! The DCBNL host scripts' view (`bnxt_qos.sh`, `ice_qos.sh`, `dcb_qos.sh`, `hns_qos.sh`; and
+//! the TC plan of `hccn.sh`, see `host_hccn`): the fabric's host
 //! QoS in the argument forms of iproute2's `dcb`, with each driver's traffic-class plan.
 //!
 //! In: a host's `HostQos` and its driver. Out: `DcbView`, every map already in the

@@ -41,7 +41,7 @@ pub struct Intent {
 
 impl Intent {
     /// Whether the script is one of the DCBNL scripts (`bnxt_qos.sh`, `ice_qos.sh`,
-    /// `dcb_qos.sh`), whose intent is in `dcb … show` form and whose state has their keys.
+    /// `dcb_qos.sh`, `hns_qos.sh`), whose intent is in `dcb … show` form and whose state has their keys.
     pub fn dcbnl(&self) -> bool {
         matches!(self.driver.as_deref(), Some("bnxt" | "ice" | "dcb" | "hns"))
     }

@@ -222,7 +222,7 @@ fn platforms_lists_the_catalogue_and_prints_an_entry_with_its_sources() {
     let list: serde_json::Value =
         serde_json::from_str(&stdout(&fabricc(&["platforms", "--format", "json"]))).expect("json");
     assert_eq!(list["switches"].as_array().map(Vec::len), Some(10));
-    assert_eq!(list["nics"].as_array().map(Vec::len), Some(5));
+    assert_eq!(list["nics"].as_array().map(Vec::len), Some(7));
 
     let o = fabricc(&["platforms", "nvidia-sn560"]);
     assert_eq!(o.status.code(), Some(2));

@@ -32,8 +32,9 @@
 # DSCPs (-dscp_to_tc -s dscp D tc T, T 0..3: the NPU maps a DSCP to a traffic class
 # directly); priority -> TC (-prio_tc -s map); PFC per priority (-pfc -s bitmap); the TCs'
 # scheduling and ETS shares (-tc_qos -s tsa … tcbw …); the CNP DSCP (-dcqcn -s cnp_dscp).
-# hccn_tool keeps each set value in /etc/hccn.conf and restores it when the port comes up,
-# so they survive a reboot; fabricc-roce.service re-checks them at boot.
+# hccn_tool keeps each set value in /etc/hccn.conf and re-applies that file on
+# `hccn_tool -i N -link -s up` and `-cfg recovery` (tool_ops.c, tool_ops_ext.c);
+# fabricc-roce.service checks the NPUs at boot and sets what differs in any case.
 # What it does not set: the NPU's IP address, netmask and gateway (-ip, -gateway: the
 # operator's); DCQCN on or off (-dcqcn -s enable also takes an algorithm mode fabricc has no
 # source for: --check shows its state); the per-TC buffers (-tc_cfg). The DSCP and priority of
