@@ -955,14 +955,15 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Result<Option<HostContext>, Diagnos
                     ),
                 )
                 .label("driver set here")
-                .help("use `driver mlx5`, `bnxt`, `ice` or `dcb`"));
+                .help("use `driver mlx5`, `bnxt`, `ice`, `dcb`, `hns` or `hccn`"));
             }
         }
     }
     let Some(driver) = driver else {
         return Ok(None);
     };
-    if driver != NicDriver::Mlx5
+    // mlx5 guesses `mlx5_<i>`; an Ascend NPU port (hccn) is its NPU device number, in NIC order.
+    if !matches!(driver, NicDriver::Mlx5 | NicDriver::Hccn)
         && host.nics.iter().any(|n| {
             n.link.is_some() && n.netdev.is_none() && n.rdma_device.is_none() && n.pci.is_none()
         })
@@ -991,7 +992,11 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Result<Option<HostContext>, Diagnos
                 port: i as u32,
             };
             let peer = if link.a == me { link.b } else { link.a };
-            let guessed = nic.netdev.is_none() && nic.rdma_device.is_none() && nic.pci.is_none();
+            // An Ascend NPU port is its NPU device number (host_hccn), nothing is guessed.
+            let guessed = driver != NicDriver::Hccn
+                && nic.netdev.is_none()
+                && nic.rdma_device.is_none()
+                && nic.pci.is_none();
             Some(NicContext {
                 index: i as u32 + 1,
                 name: fabric.nic_name(h, i as u32),
@@ -1116,7 +1121,9 @@ fn default_rdma_device(driver: NicDriver, i: usize) -> Option<String> {
         // Only mlx5's naming is modelled (FAB920); irdma names devices after the netdev
         // (rdmap…), bnxt_re numbers them in probe order too, and a generic DCB NIC has no
         // known name: those hosts must declare an identity.
-        NicDriver::Bnxt | NicDriver::Ice | NicDriver::Dcb => None,
+        NicDriver::Bnxt | NicDriver::Ice | NicDriver::Dcb | NicDriver::Hns | NicDriver::Hccn => {
+            None
+        }
     }
 }
 

@@ -65,6 +65,7 @@ pub fn analyze_timed(
                 watchdog::check(fabric, &plan, &mut diagnostics);
                 hosts::check(fabric, &mut diagnostics);
                 nic_drivers::check(fabric, &mut diagnostics);
+                nic_drivers::hccl_default(fabric, &mut diagnostics);
                 (diagnostics, oversubscription, plan)
             },
             || {

@@ -111,12 +111,44 @@ const DCB: DriverFacts = DriverFacts {
     lossless_source: "",
 };
 
+const HNS: DriverFacts = DriverFacts {
+    #[cfg(test)]
+    driver: NicDriver::Hns,
+    default_cnp: None,
+    cnp_source: "not stated by the public hns3/hns_roce sources; DCBNL has no CNP setting",
+    cnp_control: Control::Never,
+    dcqcn_default: None,
+    #[cfg(test)]
+    dcqcn_source: "vendor-specific: DCBNL has no congestion-control setting (hns3_dcbnl.c)",
+    dcqcn_control: Control::Never,
+    max_lossless: None,
+    lossless_source: "",
+};
+
+const HCCN: DriverFacts = DriverFacts {
+    #[cfg(test)]
+    driver: NicDriver::Hccn,
+    default_cnp: None,
+    cnp_source: "hccn_tool -dcqcn -s cnp_dscp sets the NPU's CNP DSCP (hicann/driver@ef377e950a32:src/custom/network/hccn/ascend910B/hccn_tool/cmd.c); its default is not published",
+    // The script sets the CNP DSCP, which is what the switches classify on; the NPU has no
+    // CNP priority setting, its CNPs leave in the TC its DSCP -> TC map gives that DSCP.
+    cnp_control: Control::Always,
+    dcqcn_default: None,
+    #[cfg(test)]
+    dcqcn_source: "hccn_tool -dcqcn -g status shows it; the default is not published",
+    dcqcn_control: Control::Never,
+    max_lossless: Some(4),
+    lossless_source: "hccn_tool -pfc: \"The number of 910B/C pfc priority queues is 4\" (hicann/driver@ef377e950a32:src/custom/network/hccn/ascend910B/hccn_product_ext/ds_net_ext.h, PRIORITY_NUM_TOTAL)",
+};
+
 pub fn facts(driver: NicDriver) -> &'static DriverFacts {
     match driver {
         NicDriver::Mlx5 => &MLX5,
         NicDriver::Bnxt => &BNXT,
         NicDriver::Ice => &ICE,
         NicDriver::Dcb => &DCB,
+        NicDriver::Hns => &HNS,
+        NicDriver::Hccn => &HCCN,
     }
 }
 
@@ -198,6 +230,67 @@ pub fn check(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
         }
         d
     });
+}
+
+/// HCCL's defaults (Huawei, CANN Environment Variable Reference): HCCL_RDMA_TC 132 (DSCP 33),
+/// HCCL_RDMA_SL 4.
+pub const HCCL_DEFAULT_DSCP: u8 = 33;
+pub const HCCL_DEFAULT_SL: u8 = 4;
+
+/// FAB911 (advice): a fabric with Ascend NPU hosts (`driver hccn`) whose RoCE class is not
+/// HCCL's default, DSCP 33 / service level 4 (Huawei, CANN Environment Variable Reference:
+/// HCCL_RDMA_TC default 132 = DSCP 33 × 4, HCCL_RDMA_SL default 4). The host script cannot
+/// reach HCCL's traffic (the job sets it), so every job must load the host's `hccl.env`.
+pub fn hccl_default(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
+    let hccn: Vec<&str> = used_drivers(fabric)
+        .into_iter()
+        .filter(|&(_, d)| d == NicDriver::Hccn)
+        .map(|(id, _)| fabric.nic_models[id.index()].name.as_str())
+        .collect();
+    let Some(first) = hccn.first() else {
+        return;
+    };
+    // The default RoCE class of the hccn hosts, as `HostQos::roce` (the first lossless, then
+    // DCQCN, class with a DSCP), the first host that differs from HCCL's default.
+    let found = fabric
+        .host_ids()
+        .filter(|&h| {
+            fabric.host(h).nics.iter().any(|n| {
+                n.link.is_some() && fabric.nic_models[n.model.index()].driver.value == "hccn"
+            })
+        })
+        .find_map(|h| {
+            let views = fabric.host_classes(h);
+            let (v, dscp) = crate::model::qos::roce_classes(&views).into_iter().next()?;
+            let prio = v.priority.value;
+            ((dscp, prio) != (HCCL_DEFAULT_DSCP, HCCL_DEFAULT_SL))
+                .then(|| (fabric.class(v.id).name.clone(), dscp, prio, v.priority.span))
+        });
+    let Some((class, dscp, prio, span)) = found else {
+        return;
+    };
+    let model = fabric
+        .nic_models
+        .iter()
+        .find(|m| m.name == *first)
+        .map_or(span, |m| m.driver.span);
+    diags.push(
+        Diagnostic::new(
+            Code::HcclDefaultClass,
+            model,
+            format!(
+                "HCCL sends RoCE traffic with DSCP {HCCL_DEFAULT_DSCP} and service level {HCCL_DEFAULT_SL} unless told otherwise, but the fabric's lossless class `{class}` is DSCP {dscp}, priority {prio}"
+            ),
+        )
+        .label("Ascend NPU ports (driver hccn)")
+        .note(format!(
+            "each hccn host's hccl.env sets HCCL_RDMA_TC={} and HCCL_RDMA_SL={prio}; a job that does not load it (or sets hcclRdmaTrafficClass in HcclCommConfig) sends its traffic outside the lossless class",
+            u16::from(dscp) * 4
+        ))
+        .help(format!(
+            "load hccl.env in every training job's environment, or put class `{class}` on DSCP {HCCL_DEFAULT_DSCP}, priority {HCCL_DEFAULT_SL}"
+        )),
+    );
 }
 
 /// The fabric's CNP marking as hosts see it: the `cnp` class's first DSCP and priority, with

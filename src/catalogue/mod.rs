@@ -172,6 +172,14 @@ const NIC_FILES: &[(&str, &str)] = &[
         include_str!("../../catalogue/nics/broadcom-bcm57608.yaml"),
     ),
     (
+        "hisilicon-hns3",
+        include_str!("../../catalogue/nics/hisilicon-hns3.yaml"),
+    ),
+    (
+        "huawei-ascend910b",
+        include_str!("../../catalogue/nics/huawei-ascend910b.yaml"),
+    ),
+    (
         "intel-e810",
         include_str!("../../catalogue/nics/intel-e810.yaml"),
     ),

@@ -82,3 +82,35 @@ pub fn read(root: &Node, file: usize) -> Result<Host, String> {
     host.nics.dedup_by_key(|n| n.number);
     Ok(host)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verify::json;
+
+    /// An Ascend NPU host's `--collect` (`hccn.sh`, docs/host-state.md): the driver, each
+    /// NPU port's MTU, PFC priorities and CNP DSCP are read as for any host; an NPU has no
+    /// RDMA-CM ToS (HCCL's marking is the job's, hccl.env), so `tos` stays unknown.
+    #[test]
+    fn an_hccn_state_is_read() {
+        let doc = json::parse(
+            r#"{"schema":"fabricc-host-state/1","host":"a1","driver":"hccn","nics":[
+              {"nic":"nic2","device":1,"netdev":null,"rdma_device":null,"pci":null,"port":1,"branch":"hccn_tool",
+               "state":{"mtu":4200,"dscp2tc":[0],"prio_tc":[0,0,0,1,0,0,2,0],"pfc":[0,0,0,1,0,0,0,0],
+                 "tsa":["ets","ets","strict","strict"],"tcbw":[40,60,0,0],"cnp_dscp":48,"qps":null,
+                 "driver_state":{"dcqcn":"enable"}}},
+              {"nic":"nic1","device":0,"state":null}],"problems":0,"pending":null}"#,
+        )
+        .unwrap();
+        let h = read(&doc, 0).unwrap();
+        assert_eq!(h.driver.as_deref(), Some("hccn"));
+        assert_eq!(h.nics.len(), 2);
+        let n = &h.nics[1];
+        assert_eq!(n.number, 2);
+        assert_eq!(n.mtu.as_ref().map(|m| m.0), Some(4200));
+        assert_eq!(n.pfc.as_ref().map(|p| p.0.clone()), Some(vec![3]));
+        assert_eq!(n.cnp_dscp.as_ref().map(|c| c.0), Some(48));
+        assert!(n.tos.is_none() && n.netdev.is_none());
+        assert!(h.nics[0].mtu.is_none(), "an NPU that was not read");
+    }
+}

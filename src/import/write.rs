@@ -15,6 +15,7 @@ use super::routes::routes;
 use super::text::{Out, length, list, sched_words, size, watchdog_words};
 use super::view::{View, majority, pick, view};
 use crate::model::mtu::ROCE_HEADER_ALLOWANCE;
+use crate::model::target::NicDriver;
 
 /// SONiC's port names are `Ethernet<first lane>`: the port index is the number over the
 /// lanes a port takes.
@@ -246,7 +247,7 @@ impl CabledNics {
             .host
             .as_ref()
             .and_then(|x| x.driver.clone())
-            .filter(|x| matches!(x.as_str(), "mlx5" | "bnxt" | "ice" | "dcb"))
+            .filter(|x| NicDriver::from_model(x).is_some())
             .unwrap_or_else(|| "mlx5".into());
         let speed = self.speed.get(&h.name).copied().unwrap_or(0);
         (driver, speed)

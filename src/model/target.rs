@@ -53,15 +53,22 @@ pub enum NicDriver {
     Ice,
     /// Any DCBNL-capable NIC: iproute2 `dcb` only.
     Dcb,
+    /// HiSilicon HNS3 (`hns3`/`hns_roce_hw_v2`): DCBNL through `dcb`, with the hns3 limits
+    /// (contiguous TCs, no ETS share of 0).
+    Hns,
+    /// Huawei Ascend NPU RoCE ports: `hccn_tool -i <device>` on the NPU, no host netdev.
+    Hccn,
 }
 
 impl NicDriver {
     /// Every driver, in the order the language lists them.
-    pub const ALL: [NicDriver; 4] = [
+    pub const ALL: [NicDriver; 6] = [
         NicDriver::Mlx5,
         NicDriver::Bnxt,
         NicDriver::Ice,
         NicDriver::Dcb,
+        NicDriver::Hns,
+        NicDriver::Hccn,
     ];
 
     /// The `driver` name of a NIC model.
@@ -75,6 +82,8 @@ impl NicDriver {
             NicDriver::Bnxt => "bnxt",
             NicDriver::Ice => "ice",
             NicDriver::Dcb => "dcb",
+            NicDriver::Hns => "hns",
+            NicDriver::Hccn => "hccn",
         }
     }
 }

@@ -820,7 +820,9 @@ fn host_scripts(o: &mut String, input: &ReportInput<'_>) {
     let mut rows: BTreeMap<(String, String, String, String), (usize, usize)> = BTreeMap::new();
     for h in input.hosts {
         let n = &h.nics;
-        let identity = if n.iter().any(|n| n.guessed) {
+        let identity = if h.driver == crate::render::NicDriver::Hccn {
+            "NPU device number, in NIC order".to_string()
+        } else if n.iter().any(|n| n.guessed) {
             "assumed `mlx5_<i>` (FAB920)".to_string()
         } else {
             let mut kinds = Vec::new();
@@ -836,7 +838,16 @@ fn host_scripts(o: &mut String, input: &ReportInput<'_>) {
             kinds.join(" + ")
         };
         let tos = h.qos.roce.as_ref().map_or("none".to_string(), |c| {
-            format!("{} ({})", c.tos, cell(&c.class))
+            if h.driver == crate::render::NicDriver::Hccn {
+                // HCCL takes the ToS as DSCP x 4, without ECN bits (hccl.env).
+                format!(
+                    "HCCL_RDMA_TC {} ({})",
+                    u16::from(c.dscp) * 4,
+                    cell(&c.class)
+                )
+            } else {
+                format!("{} ({})", c.tos, cell(&c.class))
+            }
         });
         let others = if h.qos.other_roce.is_empty() {
             "none".to_string()
@@ -860,6 +871,16 @@ fn host_scripts(o: &mut String, input: &ReportInput<'_>) {
         o,
         "Each host folder holds its settings (`fabricc-roce.conf`), `nccl.env`, `fabricc-roce.service` and `99-fabricc-roce.rules`; `programs/host/` holds each driver's NIC program once, for every host; README \"Deploy a host\" gives the order.\n"
     );
+    if input
+        .hosts
+        .iter()
+        .any(|h| h.driver == crate::render::NicDriver::Hccn)
+    {
+        let _ = writeln!(
+            o,
+            "An Ascend NPU host (`hccn`) has `hccl.env` (HCCL_RDMA_TC, HCCL_RDMA_SL) instead of `nccl.env` and no udev rule (the NPUs' ports are no host RDMA devices; `hccn_tool` keeps their settings in /etc/hccn.conf).\n"
+        );
+    }
     let _ = writeln!(
         o,
         "| driver | NIC identity | default RoCE ToS | other RoCE classes (ToS) | hosts | NICs |"

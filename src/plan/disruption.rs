@@ -179,7 +179,7 @@ pub fn host_kind(key: &str) -> Kind {
 #[serde(rename_all = "lowercase")]
 pub enum Target {
     Switch(SwitchOs),
-    /// A host, by NIC driver family (`mlx5`, `bnxt`, `ice`, `dcb`).
+    /// A host, by NIC driver family (`mlx5`, `bnxt`, `ice`, `dcb`, `hns`, `hccn`).
     Host(&'static str),
 }
 

@@ -28,6 +28,7 @@ use serde::Serialize;
 
 use super::context::{HostContext, NicContext, NicDriver, TosClass, Tsa};
 use super::host_dcb::DcbView;
+use super::host_hccn::HccnView;
 use super::{RenderError, escape, invalid};
 
 /// The NIC script of a driver; every other host template is shared by all drivers.
@@ -37,6 +38,21 @@ pub fn driver_script(driver: NicDriver) -> &'static str {
         NicDriver::Bnxt => "bnxt_qos.sh",
         NicDriver::Ice => "ice_qos.sh",
         NicDriver::Dcb => "dcb_qos.sh",
+        NicDriver::Hns => "hns_qos.sh",
+        NicDriver::Hccn => "hccn.sh",
+    }
+}
+
+/// Whether a shared host file belongs in a host's folder: an Ascend NPU host (`hccn`) gets
+/// the HCCL environment (`hccl.env`) instead of NCCL's and no udev rule (its RoCE ports are
+/// the NPUs', no RDMA device of the host appears for them, and `hccn_tool` keeps its settings
+/// in /etc/hccn.conf, re-applied on `-link -s up`; the unit checks them at boot); every other
+/// host gets `nccl.env` and the rule.
+pub fn host_file_applies(driver: NicDriver, output: &str) -> bool {
+    match output {
+        "hccl.env" => driver == NicDriver::Hccn,
+        "nccl.env" | "99-fabricc-roce.rules" => driver != NicDriver::Hccn,
+        _ => true,
     }
 }
 
@@ -47,6 +63,8 @@ pub const DRIVER_SCRIPTS: &[&str] = &[
     "bnxt_qos.sh",
     "ice_qos.sh",
     "dcb_qos.sh",
+    "hns_qos.sh",
+    "hccn.sh",
     "dcbnl-body.sh",
 ];
 
@@ -90,6 +108,10 @@ fn kernel_module(driver: NicDriver) -> Option<&'static str> {
         NicDriver::Bnxt => Some("bnxt_en"),
         NicDriver::Ice => Some("ice"),
         NicDriver::Dcb => None,
+        // hns_roce_hw_v2 hangs below the PCI function hns3 binds (hnae3 client).
+        NicDriver::Hns => Some("hns3"),
+        // No host RDMA device: the unit runs it at boot, no udev rule is written.
+        NicDriver::Hccn => None,
     }
 }
 
@@ -113,8 +135,11 @@ pub struct HostView {
     pub nccl: NcclView,
     /// The mlx5 part (`mlnx_qos.sh`); `None` for the other drivers.
     pub mlx5: Option<Mlx5View>,
-    /// The DCBNL part (`bnxt_qos.sh`, `ice_qos.sh`, `dcb_qos.sh`); `None` for mlx5.
+    /// The DCBNL part (`bnxt_qos.sh`, `ice_qos.sh`, `dcb_qos.sh`, `hns_qos.sh`); `None` for
+    /// mlx5 and hccn.
     pub dcb: Option<DcbView>,
+    /// The Ascend NPU part (`hccn.sh`, `hccl.env`); `None` for the other drivers.
+    pub hccn: Option<HccnView>,
     /// `bond.sh` (mlx5 only, issue 18): the bonds to create; empty for other drivers, whose
     /// bond is FAB126.
     pub bonds: Vec<BondView>,
@@ -245,7 +270,8 @@ pub fn view(ctx: &HostContext) -> Result<HostView, RenderError> {
     let nics = ctx
         .nics
         .iter()
-        .map(|n| nic(dev, n))
+        .enumerate()
+        .map(|(k, n)| nic(dev, ctx.driver, k, n))
         .collect::<Result<Vec<_>, _>>()?;
     let mut names = std::collections::BTreeSet::new();
     for n in &nics {
@@ -275,9 +301,10 @@ pub fn view(ctx: &HostContext) -> Result<HostView, RenderError> {
         .collect::<Option<Vec<_>>>()
         .filter(|v| !v.is_empty() && !bonded)
         .map(|v| format!("={}", v.join(",")));
-    let (mlx5, dcb) = match ctx.driver {
-        NicDriver::Mlx5 => (Some(mlx5(dev, ctx)?), None),
-        d => (None, Some(super::host_dcb::view(dev, d, &ctx.qos)?)),
+    let (mlx5, dcb, hccn) = match ctx.driver {
+        NicDriver::Mlx5 => (Some(mlx5(dev, ctx)?), None, None),
+        NicDriver::Hccn => (None, None, Some(super::host_hccn::view(dev, &ctx.qos)?)),
+        d => (None, Some(super::host_dcb::view(dev, d, &ctx.qos)?), None),
     };
     Ok(HostView {
         host: ctx.host.clone(),
@@ -286,12 +313,12 @@ pub fn view(ctx: &HostContext) -> Result<HostView, RenderError> {
         driver: ctx.driver.as_str(),
         script: driver_script(ctx.driver),
         kernel_module: kernel_module(ctx.driver),
-        guessed: ctx.nics.iter().any(|n| n.guessed),
+        guessed: nics.iter().any(|n| n.guessed),
         nccl: NcclView {
             tc: ctx.qos.roce.as_ref().map(tos_view),
             others: ctx.qos.other_roce.iter().map(tos_view).collect(),
             hca,
-            hca_guessed: ctx.nics.iter().any(|n| n.guessed),
+            hca_guessed: nics.iter().any(|n| n.guessed),
             qps_per_connection: ctx.qps_per_connection,
             split_data_on_qps: ctx.split_data_on_qps.map(u8::from),
         },
@@ -299,6 +326,7 @@ pub fn view(ctx: &HostContext) -> Result<HostView, RenderError> {
         left_alone: ctx.left_alone.clone(),
         mlx5,
         dcb,
+        hccn,
         bonds: if bonded {
             ctx.bonds.iter().map(bond_view).collect()
         } else {
@@ -324,8 +352,13 @@ fn bond_view(b: &super::context::BondContext) -> BondView {
     }
 }
 
-fn nic(dev: &str, n: &NicContext) -> Result<NicView, RenderError> {
+/// One NIC of the host; `k` is its place among the host's NICs on the fabric (0-based), the
+/// NPU device number `hccn_tool -i` takes on an Ascend host.
+fn nic(dev: &str, driver: NicDriver, k: usize, n: &NicContext) -> Result<NicView, RenderError> {
     let bad = |m: String| invalid(dev, format!("nic{}: {m}", n.index));
+    if driver == NicDriver::Hccn {
+        return hccn_nic(dev, k, n);
+    }
     if let Some(nd) = &n.netdev
         && !escape::is_netdev(nd)
     {
@@ -388,6 +421,34 @@ fn nic(dev: &str, n: &NicContext) -> Result<NicView, RenderError> {
         port: n.rdma_port,
         peer: n.peer.clone(),
         declared: declared.join(", "),
+    })
+}
+
+/// An Ascend NPU's RoCE port: found by its NPU device number (`hccn_tool -i <device>`, the
+/// NIC's place on the fabric: nic1 is NPU 0), not by a host netdev, RDMA device or PCI
+/// function, which the NPU's port does not have on the host.
+fn hccn_nic(dev: &str, k: usize, n: &NicContext) -> Result<NicView, RenderError> {
+    let bad = |m: String| invalid(dev, format!("nic{}: {m}", n.index));
+    if n.netdev.is_some() || n.rdma_device.is_some() || n.pci.is_some() {
+        return Err(bad(
+            "an Ascend NPU port (driver hccn) is addressed by its NPU device number, in NIC order; declare no netdev, rdma-device or pci".into(),
+        ));
+    }
+    if !escape::is_identifier(&n.peer) {
+        return Err(bad(format!("peer {:?} is not a port name", n.peer)));
+    }
+    let device = u32::try_from(k).map_err(|_| bad("too many NICs".into()))?;
+    Ok(NicView {
+        settings: format!("{} device={device} port=1 peer={}", n.index, n.peer),
+        index: n.index,
+        name: n.name.clone(),
+        netdev: String::new(),
+        rdma_device: String::new(),
+        pci: String::new(),
+        guessed: false,
+        port: 1,
+        peer: n.peer.clone(),
+        declared: format!("NPU device {device}"),
     })
 }
 

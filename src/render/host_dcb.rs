@@ -1,4 +1,5 @@
-//! The DCBNL host scripts' view (`bnxt_qos.sh`, `ice_qos.sh`, `dcb_qos.sh`): the fabric's host
+//! The DCBNL host scripts' view (`bnxt_qos.sh`, `ice_qos.sh`, `dcb_qos.sh`, `hns_qos.sh`; and
+//! the TC plan of `hccn.sh`, see `host_hccn`): the fabric's host
 //! QoS in the argument forms of iproute2's `dcb`, with each driver's traffic-class plan.
 //!
 //! In: a host's `HostQos` and its driver. Out: `DcbView`, every map already in the
@@ -16,6 +17,14 @@
 //!   priority the next free TC from 0, 3, 4 …: bnxt_re requires "TC1: RoCE Traffic, TC2: CNP
 //!   Traffic" (Broadcom bnxt_re README, "Guidelines for changing DCB settings",
 //!   Hinokami-Kagura/bnxt_re-ofed@bdda40d24ae2:README.TXT).
+//! * `hns`: as `ice`, the used priorities on TCs 0, 1, 2 … in priority order, and every TC
+//!   above them strict with no share: hns3 counts its TCs as the highest TC `prio-tc` names
+//!   plus one, refuses more than the firmware's `tc_max`, refuses an ETS share on a TC above
+//!   them ("tc%u is disabled, cannot set ets bw") and an ETS TC with a share of 0 ("tc%u ets
+//!   bw cannot be 0": the hardware would run it strict) (Linux
+//!   drivers/net/ethernet/hisilicon/hns3/hns3pf/hclge_dcb.c, `hclge_ets_validate`,
+//!   `hclge_ets_sch_mode_validate`, `hclge_dcb_common_validate`). A used TC that would be ETS
+//!   with a share of 0 is refused here (FAB901).
 //! * Drivers that take PFC on one priority only (bnxt, ice: `analysis::nic_drivers`) refuse a
 //!   host with two lossless priorities: that is FAB901, found by `check`.
 
@@ -78,8 +87,9 @@ fn list_or_none(items: &[u8]) -> String {
 fn tc_plan(driver: NicDriver, q: &HostQos, used: &[u8]) -> [u8; 8] {
     let mut plan = [0u8; 8];
     match driver {
+        // hccn has its own view (`host_hccn`); its plan is the same contiguous one.
         NicDriver::Mlx5 | NicDriver::Dcb => plan = q.prio_tc,
-        NicDriver::Ice => {
+        NicDriver::Ice | NicDriver::Hns | NicDriver::Hccn => {
             for (tc, &p) in used.iter().enumerate() {
                 plan[usize::from(p)] = u8::try_from(tc).unwrap_or(7).min(7);
             }
@@ -147,6 +157,14 @@ pub fn view(dev: &str, driver: NicDriver, q: &HostQos) -> Result<DcbView, Render
     used.sort_unstable();
     used.dedup();
     let plan = tc_plan(driver, q, &used);
+    let used_tcs = usize::from(plan.iter().copied().max().unwrap_or(0)) + 1;
+    // The NPU has 4 TCs (`hccn_tool -prio_tc`/`-dscp_to_tc`: "TC range [0 ~ 3]").
+    if driver == NicDriver::Hccn && used_tcs > 4 {
+        return Err(bad(format!(
+            "the host uses {used_tcs} priorities ({}), but an Ascend NPU port has 4 traffic classes (hccn_tool -prio_tc: TC range [0 ~ 3]): map the fabric's DSCPs to at most 4 priorities",
+            join(&used, ",")
+        )));
+    }
     // TSA and bandwidth per TC, from the priorities each TC carries (identity on mlx5's plan).
     let mut tsa = [Tsa::Ets; 8];
     let mut bw = [0u32; 8];
@@ -160,6 +178,26 @@ pub fn view(dev: &str, driver: NicDriver, q: &HostQos) -> Result<DcbView, Render
     for tc in 0..8 {
         if tsa[tc] == Tsa::Strict {
             bw[tc] = 0;
+        }
+        if matches!(driver, NicDriver::Hns | NicDriver::Hccn) {
+            if tc >= used_tcs {
+                tsa[tc] = Tsa::Strict;
+            } else if tsa[tc] == Tsa::Ets && bw[tc] == 0 {
+                return Err(bad(format!(
+                    "TC {tc} ({}) would be ETS with a share of 0 %, which {} refuses: give its class a bandwidth or make it strict",
+                    join(
+                        used.iter()
+                            .filter(|&&p| usize::from(plan[usize::from(p)]) == tc)
+                            .map(|p| format!("priority {p}")),
+                        ", "
+                    ),
+                    if driver == NicDriver::Hns {
+                        "hns3 (\"ets bw cannot be 0\", hclge_dcb.c)"
+                    } else {
+                        "hccn_tool -tc_qos (an ETS TC needs a tcbw above 0)"
+                    }
+                )));
+            }
         }
     }
     let any_ets = (0..8).any(|tc| tsa[tc] == Tsa::Ets && bw[tc] > 0);

@@ -16,6 +16,7 @@ pub mod escape;
 pub mod fidelity;
 pub mod host;
 pub mod host_dcb;
+pub mod host_hccn;
 pub mod junos;
 pub mod lb;
 pub mod nxos;
@@ -191,6 +192,7 @@ pub fn render_host(templates: &Templates, ctx: &HostContext) -> Result<Vec<Artif
     let mut out = Vec::new();
     for file in Templates::files("host")
         .filter(|f| !host::DRIVER_SCRIPTS.contains(&f.output) && f.output != host::BOND_SCRIPT)
+        .filter(|f| host::host_file_applies(ctx.driver, f.output))
     {
         let contents = templates.render(file.path, view.clone())?;
         if file.output == host::SETTINGS

@@ -58,9 +58,12 @@ pub const EMBEDDED: &[TemplateFile] = embedded! {
     "host", "bnxt_qos.sh";
     "host", "ice_qos.sh";
     "host", "dcb_qos.sh";
+    "host", "hns_qos.sh";
+    "host", "hccn.sh";
     "host", "bond.sh";
     "host", "fabricc-roce.conf";
     "host", "nccl.env";
+    "host", "hccl.env";
     "host", "fabricc-roce.service";
     "host", "99-fabricc-roce.rules";
 };

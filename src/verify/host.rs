@@ -33,16 +33,23 @@ pub const SCHEMA: &str = "fabricc-host-state/1";
 pub struct Intent {
     pub values: BTreeMap<String, String>,
     pub nics: Vec<u32>,
-    /// The settings' `DRIVER=` (`mlx5`; `bnxt`, `ice`, `dcb`: the DCBNL programs); `None`
+    /// The settings' `DRIVER=` (`mlx5`; `bnxt`, `ice`, `dcb`, `hns`: the DCBNL programs;
+    /// `hccn`: the Ascend NPU program); `None`
     /// for an earlier build's `mlnx_qos.sh`, which had no such line.
     pub driver: Option<String>,
 }
 
 impl Intent {
     /// Whether the script is one of the DCBNL scripts (`bnxt_qos.sh`, `ice_qos.sh`,
-    /// `dcb_qos.sh`), whose intent is in `dcb … show` form and whose state has their keys.
+    /// `dcb_qos.sh`, `hns_qos.sh`), whose intent is in `dcb … show` form and whose state has their keys.
     pub fn dcbnl(&self) -> bool {
-        matches!(self.driver.as_deref(), Some("bnxt" | "ice" | "dcb"))
+        matches!(self.driver.as_deref(), Some("bnxt" | "ice" | "dcb" | "hns"))
+    }
+
+    /// Whether the settings are for Ascend NPU ports (`hccn.sh`): comma lists in
+    /// `hccn_tool`'s forms, a DSCP → TC map, 4 traffic classes.
+    pub fn hccn(&self) -> bool {
+        self.driver.as_deref() == Some("hccn")
     }
 }
 
@@ -278,6 +285,47 @@ fn dcbnl_items<'a>(intent: &Intent, st: Option<&'a Node>, branch: Option<&str>) 
     items
 }
 
+/// The Ascend NPU program's settings of one NPU port (`hccn.sh`'s `drift` rule): the MTU, the
+/// DSCP → TC map entry by entry, priority → TC, PFC, the TSA and ETS share of TCs 0..3 (the
+/// settings' `0:ets,1:strict,…` form, the state's lists) and the CNP DSCP. DCQCN on or off is
+/// not set by the program (`--check` only notes it), so it is not compared.
+fn hccn_items<'a>(intent: &Intent, st: Option<&'a Node>) -> Vec<Item<'a>> {
+    let v = |k: &str| intent.values.get(k).map(String::as_str);
+    let top = |k: &str| st.and_then(|s| s.get(k));
+    let mut items = Vec::new();
+    for (e, key) in [("MTU", "mtu"), ("CNP_DSCP", "cnp_dscp")] {
+        if let Some(w) = v(e) {
+            items.push(Item {
+                key: key.into(),
+                want: vec![w.to_string()],
+                list: false,
+                have: top(key),
+            });
+        }
+    }
+    for (e, key) in [
+        ("DSCP2TC", "dscp2tc"),
+        ("PRIO_TC", "prio_tc"),
+        ("PFC", "pfc"),
+        ("TC_TSA", "tsa"),
+        ("TC_BW", "tcbw"),
+    ] {
+        if let Some(w) = v(e) {
+            items.push(Item {
+                key: key.into(),
+                // `0:ets,1:strict` → its values; a plain list as it is.
+                want: w
+                    .split(',')
+                    .map(|x| x.split_once(':').map_or(x, |(_, v)| v).to_string())
+                    .collect(),
+                list: true,
+                have: top(key),
+            });
+        }
+    }
+    items
+}
+
 /// The expected and collected settings of one host, from its script's intent and its
 /// `state.json`. The collected side holds only the settings the intent names.
 pub fn canons(intent: &Intent, state: &Node) -> (Canon, Canon) {
@@ -291,7 +339,9 @@ pub fn canons(intent: &Intent, state: &Node) -> (Canon, Canon) {
             .find(|x| x.get("nic").and_then(Node::as_str) == Some(name.as_str()));
         let st = found.and_then(|x| x.get("state")).filter(|s| !s.is_null());
         let branch = found.and_then(|x| x.get("branch")).and_then(Node::as_str);
-        let mut items = if intent.dcbnl() {
+        let mut items = if intent.hccn() {
+            hccn_items(intent, st)
+        } else if intent.dcbnl() {
             dcbnl_items(intent, st, branch)
         } else {
             mlx5_items(intent, st, branch)
@@ -446,6 +496,37 @@ mod tests {
             matches!(&d[..], [Diff::Missing { key, .. }] if key == "nic2"),
             "{d:?}"
         );
+    }
+
+    const HCCN: &str = "DRIVER=hccn\nE_MTU=4200\nE_PRIO_TC=0,0,0,1,0,0,2,0\nE_PFC=0,0,0,1,0,0,0,0\nE_TC_TSA=0:ets,1:ets,2:strict,3:strict\nE_TC_BW=0:40,1:60,2:0,3:0\nE_CNP_DSCP=48\nE_DCQCN=1\nNIC=1 device=0 port=1 peer=L1.port1\n";
+
+    fn hccn_state(tcbw: &str) -> json::Node<'static> {
+        json::parse(&format!(
+            r#"{{"schema":"fabricc-host-state/1","host":"a1","driver":"hccn","nics":[
+              {{"nic":"nic1","device":0,"netdev":null,"branch":"hccn_tool","state":{{"mtu":4200,
+                "prio_tc":[0,0,0,1,0,0,2,0],"pfc":[0,0,0,1,0,0,0,0],"tsa":["ets","ets","strict","strict"],
+                "tcbw":{tcbw},"cnp_dscp":48,"qps":null,"driver_state":{{"dcqcn":"disable"}}}}}}]}}"#
+        ))
+        .unwrap()
+        .into_owned()
+    }
+
+    #[test]
+    fn an_npu_in_sync_and_a_changed_ets_share() {
+        let i = intent(HCCN).unwrap();
+        assert!(i.hccn() && !i.dcbnl());
+        let (e, a) = canons(&i, &hccn_state("[40,60,0,0]"));
+        assert_eq!(compare(Form::Host, &e, &a, &|_| false), vec![]);
+        let (e, a) = canons(&i, &hccn_state("[50,50,0,0]"));
+        let d = compare(Form::Host, &e, &a, &|_| false);
+        let keys: Vec<String> = d
+            .iter()
+            .filter_map(|x| match x {
+                Diff::Differs { key, .. } => Some(key.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(keys, vec!["nic1 tcbw 0", "nic1 tcbw 1"], "{d:?}");
     }
 
     #[test]

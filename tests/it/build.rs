@@ -164,6 +164,12 @@ const GOLDEN: &[(&str, &str)] = &[
     // Issue 18 item 4: rails from the backend NICs only, a frontend NIC left alone and a
     // storage NIC on a hand-written storage leaf.
     ("nic-roles-2x2", "fixtures/build/inputs/nic-roles-2x2.fab"),
+    // Issue 35 item 3: an Ascend 910B cluster, 8 NPU ports per server on 8 rails (hccn.sh,
+    // hccl.env), and a TaiShan node with an hns3 port (hns_qos.sh).
+    (
+        "ascend-910b-rails",
+        "fixtures/build/inputs/ascend-910b-rails.fab",
+    ),
     // Issue 18: dual-ToR with an LACP host bond (bond.sh) and a spare host.
     ("dual-tor-2x2", "fixtures/build/inputs/dual-tor-2x2.fab"),
     // Issue 18: the same on EOS with a peer link: the MLAG pair is written.
@@ -303,7 +309,8 @@ fn goldens_stay_small() {
     // host's folder holds its settings (~2 KB) and each fixture its drivers' programs once
     // (mlnx_qos.sh ~40 KB), no longer a whole script per host: the goldens fell from 6.3 MB to
     // about 4.3 MB. Cumulus's `- unset:` item and change notes (issue 33, C13/C14) add
-    // about 4.6 KB per switch (nvue.sh embeds nvue-qos.yaml).
+    // about 4.6 KB per switch (nvue.sh embeds nvue-qos.yaml). ascend-910b-rails (issue 35
+    // item 3: ten Cumulus switches, three hosts, hccn.sh and hns_qos.sh) about 0.42 MB.
     assert!(total < 5_000_000, "committed goldens are {total} bytes");
 }
 
@@ -347,7 +354,7 @@ fn validate_tree(label: &str, files: &BTreeMap<String, Vec<u8>>, bash: bool) -> 
                 );
             }
             hosts += 1;
-        } else if ["bnxt_qos.sh", "ice_qos.sh", "dcb_qos.sh"]
+        } else if ["bnxt_qos.sh", "ice_qos.sh", "dcb_qos.sh", "hns_qos.sh"]
             .iter()
             .any(|n| path.ends_with(n))
         {
@@ -355,6 +362,15 @@ fn validate_tree(label: &str, files: &BTreeMap<String, Vec<u8>>, bash: bool) -> 
             // tests/host_dcb_script.rs; here they must parse.
             assert!(s.contains("set -uo pipefail"), "{label}/{path}");
             assert!(!s.contains("mlnx_qos"), "{label}/{path}: no NVIDIA tool");
+            scripts.push(path.clone());
+        } else if path.ends_with("/hccn.sh") {
+            // Issue 35 item 3: the Ascend NPU program; run against a fake hccn_tool by
+            // tests/host_hccn_script.rs. It drives hccn_tool only.
+            assert!(s.contains("set -uo pipefail"), "{label}/{path}");
+            assert!(
+                !s.contains("mlnx_qos") && !s.contains("dcb app"),
+                "{label}/{path}: hccn_tool only"
+            );
             scripts.push(path.clone());
         } else if path.ends_with("/bond.sh") {
             // Issue 18: the mlx5 bond script, next to mlnx_qos.sh; run by tests/host_script.rs.
@@ -418,9 +434,10 @@ fn every_generated_file_passes_the_validators() {
             // twin-plane-2x2: 2 SONiC spines, 2 hosts; lb-every-target: 2 SONiC switches
             // (leaf and spine), 2 hosts; breakout-every-target: 1 SONiC switch;
             // nic-roles-2x2: 1 SONiC spine, 2 hosts; dual-tor-2x2: 1 SONiC spine, 3 hosts (one
-            // spare); eos-non-stacked-dual-tor: 2 hosts.
+            // spare); eos-non-stacked-dual-tor: 2 hosts; ascend-910b-rails: 3 hosts (two
+            // Ascend servers, one hns3 node).
             12 + 2 + 4 + 4 + 1 + 4 + 2 + 2 + 1 + 1 + 1,
-            32 + 4 + 4 * 4 + 4 + 2 + 8 + 2 + 3 + 2 + 2 + 2 + 2 + 3 + 2
+            32 + 4 + 4 * 4 + 4 + 2 + 8 + 2 + 3 + 2 + 2 + 2 + 2 + 3 + 2 + 3
         ),
         "SONiC files, host scripts"
     );

@@ -224,7 +224,7 @@ fn platforms_lists_the_catalogue_and_prints_an_entry_with_its_sources() {
     assert_eq!(list["schema"], "fabricc-platforms/1");
     let switches = list["switches"].as_array().expect("switches");
     assert!(switches.len() >= 30, "{} switches", switches.len());
-    assert!(list["nics"].as_array().map(Vec::len) >= Some(10));
+    assert!(list["nics"].as_array().map(Vec::len) >= Some(12));
     // Every entry carries the data file's record and its numbers with their sources.
     let sn5600 = switches
         .iter()

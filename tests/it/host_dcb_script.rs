@@ -44,6 +44,8 @@ enum Driver {
     Bnxt,
     Ice,
     Dcb,
+    /// HiSilicon hns3 (issue 35 item 3): the DCBNL body with hns3's TC rules.
+    Hns,
 }
 
 impl Driver {
@@ -52,6 +54,7 @@ impl Driver {
             Driver::Bnxt => "bnxt",
             Driver::Ice => "ice",
             Driver::Dcb => "dcb",
+            Driver::Hns => "hns",
         }
     }
     fn script(self) -> &'static str {
@@ -59,11 +62,12 @@ impl Driver {
             Driver::Bnxt => "bnxt_qos.sh",
             Driver::Ice => "ice_qos.sh",
             Driver::Dcb => "dcb_qos.sh",
+            Driver::Hns => "hns_qos.sh",
         }
     }
 }
 
-const ALL: [Driver; 3] = [Driver::Bnxt, Driver::Ice, Driver::Dcb];
+const ALL: [Driver; 4] = [Driver::Bnxt, Driver::Ice, Driver::Dcb, Driver::Hns];
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -346,8 +350,9 @@ fn apply_sets_everything_then_a_rerun_changes_nothing() {
             assert!(apps.contains(&serde_json::json!([48, 7])));
             let tc = &st["prio_tc"];
             match driver {
-                // RoCE on TC 1, CNP on TC 2 (bnxt_re README); contiguous TCs (Intel 635330).
-                Driver::Bnxt | Driver::Ice => {
+                // RoCE on TC 1, CNP on TC 2 (bnxt_re README); contiguous TCs (Intel 635330,
+                // and hns3's TC count, hclge_dcb.c).
+                Driver::Bnxt | Driver::Ice | Driver::Hns => {
                     assert_eq!(tc, &serde_json::json!([0, 0, 0, 1, 0, 0, 0, 2]));
                     assert_eq!(st["bw"], serde_json::json!([40, 60, 0, 0, 0, 0, 0, 0]));
                 }
@@ -478,6 +483,18 @@ fn a_preflight_failure_changes_nothing() {
 
 #[test]
 fn driver_specific_preflight_failures_change_nothing() {
+    // hns: a port whose firmware has fewer TCs (dcb ets show ets-cap, hns3's tc_max) than
+    // the plan uses (3: priorities 0, 3 and 7).
+    let (h, script) = setup("hns-etscap", Driver::Hns, Branch::Vendor);
+    write(&h.state.join("dcb.etscap.ens2f0np0"), "2\n");
+    let r = h.run(&script, &[], &[]);
+    assert_eq!(r.code(), 3, "{}", r.all());
+    assert!(
+        r.err().contains("ens2f0np0 has 2 TCs") && r.err().contains("needs 3"),
+        "{}",
+        r.all()
+    );
+    assert!(h.writes().is_empty(), "{:?}", h.writes());
     // ice: a port without the fw-lldp-agent flag is not an E810 on ice.
     let (h, script) = setup("ice-noflag", Driver::Ice, Branch::Vendor);
     write(&h.state.join("ethtool.ens2f0np0.noflag"), "");
@@ -650,6 +667,10 @@ fn collect_prints_the_host_state_json() {
                 assert_eq!(st["driver_state"]["fw_lldp_agent"], "off");
             }
             Driver::Dcb => assert_eq!(st["cnp_source"], serde_json::Value::Null),
+            Driver::Hns => {
+                assert_eq!(st["cnp_source"], serde_json::Value::Null);
+                assert!(st["driver_state"].get("ets_cap").is_some(), "{st}");
+            }
         }
         assert!(h.writes().is_empty(), "{driver:?}: {:?}", h.writes());
     }

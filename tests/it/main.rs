@@ -25,6 +25,7 @@ mod fidelity;
 mod fmt;
 mod generate;
 mod host_dcb_script;
+mod host_hccn_script;
 mod host_script;
 mod import;
 mod import_roles;
