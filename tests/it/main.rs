@@ -26,6 +26,7 @@ mod host_dcb_script;
 mod host_script;
 mod import;
 mod import_roles;
+mod import_vendor;
 mod injection;
 mod module_structure;
 mod parse;
