@@ -23,6 +23,7 @@ mod deployed;
 pub mod eos;
 pub mod host;
 mod models;
+pub mod nxos;
 mod routes;
 pub mod sonic;
 mod text;
@@ -323,15 +324,24 @@ fn read_cumulus(input: &Input<'_>, dir: &std::path::Path, folder: &str, d: &mut 
     }
 }
 
-/// An EOS (or NX-OS) switch from its `show running-config`, read with `verify`'s reader.
+/// An EOS or NX-OS switch from its `show running-config`, read with `verify`'s reader (the
+/// dialect from the text, `nxos::is_nxos`).
 fn read_cli(input: &Input<'_>, dir: &std::path::Path, folder: &str, d: &mut Deployed) {
     let path = dir.join("running-config");
     let shown = format!("{folder}/running-config");
     let idx = d.files.len();
     match state::read(&path, input.max_input_bytes) {
         Ok(text) => {
-            let c = cli::canon(&text, cli::Dialect::Eos);
-            let sw = eos::read(&text, &c, idx, &mut d.notes);
+            let sw = if nxos::is_nxos(&text) {
+                nxos::read(&cli::canon(&text, cli::Dialect::Nxos), idx, &mut d.notes)
+            } else {
+                eos::read(
+                    &text,
+                    &cli::canon(&text, cli::Dialect::Eos),
+                    idx,
+                    &mut d.notes,
+                )
+            };
             d.files.push((shown, text));
             d.switches.push(SwitchDev {
                 name: folder.to_string(),
@@ -370,7 +380,9 @@ fn note_unreadable_folder(dir: &std::path::Path, folder: &str, d: &mut Deployed)
             "`{folder}` holds `{f}`; import reads SONiC (`config_db.json`), Cumulus (`startup.yaml`), EOS (`running-config`) and hosts (`state.json`) only, so this device and its links are left out"
         ),
         None => {
-            format!("`{folder}` holds no `config_db.json`, `startup.yaml`, `running-config` or `state.json`; the device is left out")
+            format!(
+                "`{folder}` holds no `config_db.json`, `startup.yaml`, `running-config` or `state.json`; the device is left out"
+            )
         }
     };
     d.notes.push(

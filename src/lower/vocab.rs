@@ -33,11 +33,14 @@ pub fn junos_port_name(index: u32) -> String {
     format!("et-0/0/{index}")
 }
 
-/// Bytes as NX-OS `kbytes`, rounded up so a threshold never shrinks. Cisco's examples only
-/// ever use `kbytes` and do not say whether it is 1000 or 1024 B; 1000 is assumed (see
-/// docs/targets.md, open questions).
+/// The bytes of one NX-OS `kbytes`: Cisco's examples only ever use `kbytes` and do not say
+/// whether it is 1000 or 1024 B; 1000 is assumed (issue 34 R6; docs/targets.md, open
+/// questions). The renderer writes with it and import reads with it, so a fix changes both.
+pub const NXOS_KBYTE: u64 = 1000;
+
+/// Bytes as NX-OS `kbytes`, rounded up so a threshold never shrinks ([`NXOS_KBYTE`]).
 pub fn nxos_kbytes(bytes: u64) -> u64 {
-    bytes.div_ceil(1000)
+    bytes.div_ceil(NXOS_KBYTE)
 }
 
 /// Bytes as a percent of the queue buffer, rounded to nearest (not clamped).
