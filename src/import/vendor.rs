@@ -64,10 +64,15 @@ fn platform_names(p: &Platform, os: Os, speed: u64) -> Option<(u32, BTreeMap<Str
         speed,
         breakout: None,
     }];
+    // As `lower::port_name_with`: the platform's name for the OS where the catalogue has a
+    // rule, else the OS's unbroken front-panel name.
     let mut names = BTreeMap::new();
     for i in 0..count {
-        let (cage, split, sub) = p.place(&groups, i)?;
-        names.insert(p.port_name(os, cage, split, sub)?, i);
+        let name = p
+            .place(&groups, i)
+            .and_then(|(cage, split, sub)| p.port_name(os, cage, split, sub))
+            .unwrap_or_else(|| fallback_name(os, i));
+        names.insert(name, i);
     }
     Some((count, names))
 }

@@ -100,8 +100,8 @@ pub fn ecn_as_written(ctx: &SwitchContext, lossless: bool, e: Ecn) -> EcnWritten
         SwitchOs::Nxos => {
             let (min, max) = (nxos_kbytes(e.min_bytes), nxos_kbytes(e.max_bytes));
             EcnWritten {
-                min_bytes: min.saturating_mul(1000),
-                max_bytes: max.saturating_mul(1000),
+                min_bytes: min.saturating_mul(NXOS_KBYTE),
+                max_bytes: max.saturating_mul(NXOS_KBYTE),
                 how: format!(
                     "`{min} kbytes` / `{max} kbytes`: ⌈bytes / 1000⌉ (1 kbyte = 1,000 B assumed)"
                 ),
