@@ -435,7 +435,7 @@ fn write_link(ports: &FabPorts, c: &Cable, o: &mut Out, notes: &mut Vec<Note>) {
         notes.push(Note::new(
             NoteKind::CannotCarry,
             *at,
-            format!("`{switch}` port `{port}` is not named `Ethernet<lane>` on a lane boundary (SONiC) or `swp<N>`/`swp<N>s<M>` as its platform breaks out (Cumulus), so it has no port number in the `.fab`; the link is left out"),
+            format!("`{switch}` port `{port}` is not named `Ethernet<lane>` on a lane boundary (SONiC), `swp<N>`/`swp<N>s<M>` as its platform breaks out (Cumulus), or as a build names the ports of its model at the speed most of its ports run (EOS, NX-OS), so it has no port number in the `.fab`; the link is left out"),
         ));
         return;
     };
