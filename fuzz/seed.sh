@@ -37,3 +37,18 @@ find "$root/tests/data/verify" -type f ! -name README.md | sort | while read -r 
     cp "$f" "$dir/$(printf '%s' "$rel" | tr '/' '_')"
 done
 echo "$dir: $(ls "$dir" | wc -l) files"
+# `import_eos`, `import_nxos`: the EOS and NX-OS running-configs of the verify tests and the
+# build goldens' switch files (a fresh apply's running-config is those files).
+for os in eos nxos; do
+    dir="$here/corpus/import_$os"
+    mkdir -p "$dir"
+    find "$root/tests/data/verify" -type f -path "*$os*" | sort | while read -r f; do
+        rel=${f#"$root/tests/data/verify/"}
+        cp "$f" "$dir/$(printf '%s' "$rel" | tr '/' '_')"
+    done
+    find "$root/fixtures/build" -type f -path "*/$os-*/switches/*" -name '*.cfg' | sort | while read -r f; do
+        rel=${f#"$root/fixtures/build/"}
+        cp "$f" "$dir/$(printf '%s' "$rel" | tr '/' '_')"
+    done
+    echo "$dir: $(ls "$dir" | wc -l) files"
+done

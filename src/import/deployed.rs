@@ -184,6 +184,8 @@ pub struct Switch {
     pub interfaces: Vec<(String, String)>,
     /// A Cumulus switch (read from `startup.yaml`, `cumulus.rs`), not a SONiC one.
     pub cumulus: Option<Cumulus>,
+    /// An EOS, NX-OS or Junos switch (`eos.rs`, …), not a SONiC one.
+    pub vendor: Option<Vendor>,
     /// `SWITCH_HASH|GLOBAL` `ecmp_hash` as `load-balance { hash … }` keywords, in the
     /// `.fab`'s order, and where the list is; `None` when the switch sets none, or sets a
     /// field the `.fab` has no keyword for (a note says so).
@@ -200,6 +202,22 @@ pub struct Cumulus {
     /// Port → (front-panel cage, sub-port) from its name (`swp3` → (2, None), `swp3s1` →
     /// (2, Some(1))).
     pub cages: BTreeMap<String, (u32, Option<u32>)>,
+}
+
+/// What an EOS, NX-OS or Junos switch adds to the SONiC shape: the OS, its release and the
+/// catalogue platform its configuration names (the writer names its ports as the renderer
+/// does, `vendor.rs`).
+#[derive(Debug, Clone)]
+pub struct Vendor {
+    pub os: crate::syntax::ast::Os,
+    /// `4.35` (EOS), `10.4` (NX-OS), `23.4` (Junos), where the configuration says it.
+    pub release: Option<String>,
+    /// The catalogue platform's name (`arista-7060x6-64pe`) and how it was found.
+    pub platform: Option<(String, String)>,
+    /// Where the platform was read (the header line), for the model's finding.
+    pub platform_at: Option<Ev>,
+    /// The configuration holds no cable lengths (one note per switch, not one per link).
+    pub no_cables: bool,
 }
 
 #[derive(Debug, Clone, Default)]

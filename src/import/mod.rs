@@ -20,11 +20,14 @@ pub mod check;
 mod classes;
 pub mod cumulus;
 mod deployed;
+pub mod eos;
 pub mod host;
 mod models;
+pub mod nxos;
 mod routes;
 pub mod sonic;
 mod text;
+mod vendor;
 mod view;
 mod write;
 
@@ -35,7 +38,7 @@ use crate::diagnostic::Diagnostic;
 use crate::source::{SourceFile, Sources};
 use crate::span::{FileId, Span};
 use crate::verify::canon::Loc;
-use crate::verify::{json, lldp, nvue, state};
+use crate::verify::{cli, json, lldp, nvue, state};
 use deployed::{Cable, Deployed, HostDev, Peer, SwitchDev, natural};
 pub use deployed::{Ev, Note, NoteKind};
 
@@ -203,6 +206,8 @@ fn read_all(input: &Input<'_>, folders: &[String]) -> Deployed {
             }
         } else if has("startup.yaml") {
             read_cumulus(input, &dir, folder, &mut d);
+        } else if has("running-config") {
+            read_cli(input, &dir, folder, &mut d);
         } else if has("state.json") {
             if let Some((idx, root)) = read_json(input, &dir, folder, "state.json", &mut d) {
                 match host::read(&root, idx) {
@@ -319,6 +324,35 @@ fn read_cumulus(input: &Input<'_>, dir: &std::path::Path, folder: &str, d: &mut 
     }
 }
 
+/// An EOS or NX-OS switch from its `show running-config`, read with `verify`'s reader (the
+/// dialect from the text, `nxos::is_nxos`).
+fn read_cli(input: &Input<'_>, dir: &std::path::Path, folder: &str, d: &mut Deployed) {
+    let path = dir.join("running-config");
+    let shown = format!("{folder}/running-config");
+    let idx = d.files.len();
+    match state::read(&path, input.max_input_bytes) {
+        Ok(text) => {
+            let sw = if nxos::is_nxos(&text) {
+                nxos::read(&cli::canon(&text, cli::Dialect::Nxos), idx, &mut d.notes)
+            } else {
+                eos::read(
+                    &text,
+                    &cli::canon(&text, cli::Dialect::Eos),
+                    idx,
+                    &mut d.notes,
+                )
+            };
+            d.files.push((shown, text));
+            d.switches.push(SwitchDev {
+                name: folder.to_string(),
+                sw,
+                file: idx,
+            });
+        }
+        Err(e) => cannot_read(d, shown, &e),
+    }
+}
+
 /// A state file that is there but cannot be read: it is listed (empty) with a note.
 fn cannot_read(d: &mut Deployed, shown: String, e: &state::ReadError) {
     let idx = d.files.len();
@@ -336,17 +370,19 @@ fn cannot_read(d: &mut Deployed, shown: String, e: &state::ReadError) {
 /// A folder with no state import can read: noted at its first file, if any.
 fn note_unreadable_folder(dir: &std::path::Path, folder: &str, d: &mut Deployed) {
     let has = |f: &str| dir.join(f).exists();
-    let other = ["running-config", "config"].into_iter().find(|f| has(f));
+    let other = ["config"].into_iter().find(|f| has(f));
     let idx = d.files.len();
     let shown = format!("{folder}/{}", other.unwrap_or(""));
     d.files
         .push((shown.trim_end_matches('/').to_string(), String::new()));
     let message = match other {
         Some(f) => format!(
-            "`{folder}` holds `{f}`; import reads SONiC (`config_db.json`), Cumulus (`startup.yaml`) and hosts (`state.json`) only, so this device and its links are left out"
+            "`{folder}` holds `{f}`; import reads SONiC (`config_db.json`), Cumulus (`startup.yaml`), EOS (`running-config`) and hosts (`state.json`) only, so this device and its links are left out"
         ),
         None => {
-            format!("`{folder}` holds no `config_db.json` or `state.json`; the device is left out")
+            format!(
+                "`{folder}` holds no `config_db.json`, `startup.yaml`, `running-config` or `state.json`; the device is left out"
+            )
         }
     };
     d.notes.push(

@@ -13,6 +13,7 @@ use super::deployed::{
 use super::models::{CumulusKey, cumulus_key, cumulus_model, nic_lines, platform_of};
 use super::routes::routes;
 use super::text::{Out, length, list, sched_words, size, watchdog_words};
+use super::vendor::{VendorKey, no_cable_notes, vendor_model};
 use super::view::{View, majority, pick, view};
 use crate::model::mtu::ROCE_HEADER_ALLOWANCE;
 use crate::model::target::NicDriver;
@@ -56,6 +57,10 @@ pub fn fab(
             cumulus_model(d, &mut o, &mut notes, mname, k.speed, cu, members, *at);
             continue;
         }
+        if let Some(v) = &k.vendor {
+            vendor_model(d, &mut o, &mut notes, mname, v, k.dynamic, members);
+            continue;
+        }
         sonic_model(d, &mut o, &mut notes, mname, k, members, *at);
     }
     let nics = CabledNics::of(d, &models);
@@ -71,6 +76,7 @@ pub fn fab(
     o.line(0, "", None);
 
     let ports = FabPorts { d, models: &models };
+    no_cable_notes(d, &mut notes);
     for c in &d.cables {
         write_link(&ports, c, &mut o, &mut notes);
     }
@@ -376,6 +382,9 @@ impl FabPorts<'_> {
     /// takes; Cumulus's `swp<cage>` or `swp<cage>s<sub>` as the platform breaks cages out.
     fn index(&self, sw: &str, port: &str) -> Option<u32> {
         let m = self.model(sw)?;
+        if let Some(v) = &m.1.vendor {
+            return v.index(port);
+        }
         match &m.1.cumulus {
             Some(cu) => cu.index(port),
             None => port_index(port, m.1.lanes),
@@ -391,8 +400,21 @@ impl FabPorts<'_> {
     }
 
     /// The speed a port runs at as its model gives it (a Cumulus cage's over its breakout).
+    /// An EOS, NX-OS or Junos switch, whose configuration holds no cable lengths.
+    fn holds_no_cables(&self, sw: &str) -> bool {
+        self.d
+            .switches
+            .iter()
+            .find(|s| s.name == sw)
+            .and_then(|s| s.sw.vendor.as_ref())
+            .is_some_and(|v| v.no_cables)
+    }
+
     fn model_speed(&self, sw: &str, port: &str) -> u64 {
         self.model(sw).map_or(0, |m| {
+            if let Some(v) = &m.1.vendor {
+                return v.speed;
+            }
             m.1.cumulus
                 .as_ref()
                 .and_then(|cu| cu.speed_of(port))
@@ -414,7 +436,7 @@ fn write_link(ports: &FabPorts, c: &Cable, o: &mut Out, notes: &mut Vec<Note>) {
         notes.push(Note::new(
             NoteKind::CannotCarry,
             *at,
-            format!("`{switch}` port `{port}` is not named `Ethernet<lane>` on a lane boundary (SONiC) or `swp<N>`/`swp<N>s<M>` as its platform breaks out (Cumulus), so it has no port number in the `.fab`; the link is left out"),
+            format!("`{switch}` port `{port}` is not named `Ethernet<lane>` on a lane boundary (SONiC), `swp<N>`/`swp<N>s<M>` as its platform breaks out (Cumulus), or as a build names the ports of its model at the speed most of its ports run (EOS, NX-OS), so it has no port number in the `.fab`; the link is left out"),
         ));
         return;
     };
@@ -452,6 +474,10 @@ fn write_link(ports: &FabPorts, c: &Cable, o: &mut Out, notes: &mut Vec<Note>) {
     let from = cable.map(|c| c.1).or(Some(*at));
     match cable {
         Some((mm, _)) => words.push(format!("cable {}", length(mm))),
+        None if ports.holds_no_cables(switch) => {
+            // One note per switch says so (`vendor::no_cable_notes`).
+            o.comment(1, &format!("{switch} {port}: no cable length in the state"));
+        }
         None => {
             notes.push(Note::new(
                 NoteKind::NoCable,
@@ -888,6 +914,8 @@ struct ModelKey {
     dynamic: Option<i64>,
     /// Cumulus: release, header model, the cages as broken out, ports.
     cumulus: Option<CumulusKey>,
+    /// EOS, NX-OS, Junos: OS, release, platform, ports and their names.
+    vendor: Option<VendorKey>,
 }
 
 /// A switch model of the `.fab`: its name, key, member switches (indices) and where its
@@ -944,6 +972,7 @@ fn switch_models(d: &Deployed, views: &[View]) -> Vec<ModelEntry> {
                 .cumulus
                 .as_ref()
                 .map(|cu| cumulus_key(&s.sw, cu, speed)),
+            vendor: s.sw.vendor.as_ref().map(|v| VendorKey::of(&s.sw, v)),
         };
         let same = |k: &ModelKey| {
             k.lanes == key.lanes
@@ -952,13 +981,15 @@ fn switch_models(d: &Deployed, views: &[View]) -> Vec<ModelEntry> {
                 && k.buffer_model == key.buffer_model
                 && k.dynamic == key.dynamic
                 && k.cumulus == key.cumulus
+                && k.vendor == key.vendor
         };
         match models.iter_mut().find(|m| same(&m.1)) {
             Some(m) => m.2.push(i),
             None => {
-                let base = match &key.cumulus {
-                    Some(cu) => format!("cumulus-{}x{}g", cu.ports, speed / 1000),
-                    None => format!("sonic-{}x{}g", 512 / lanes, speed / 1000),
+                let base = match (&key.cumulus, &key.vendor) {
+                    (Some(cu), _) => format!("cumulus-{}x{}g", cu.ports, speed / 1000),
+                    (None, Some(v)) => v.base_name(),
+                    (None, None) => format!("sonic-{}x{}g", 512 / lanes, speed / 1000),
                 };
                 let mut n = base.clone();
                 let mut k = 2;

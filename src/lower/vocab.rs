@@ -37,18 +37,22 @@ pub fn junos_port_name(index: u32) -> String {
     format!("et-0/0/{index}")
 }
 
-/// Bytes as NX-OS `kbytes`, rounded up so a threshold never shrinks. Cisco's examples only
+/// The bytes of one NX-OS `kbytes` as fabricc writes and imports them. Cisco's examples only
 /// ever use `kbytes` ("Cisco Data Center Networking Blueprint for AI/ML Applications":
 /// `random-detect minimum-threshold 150 kbytes maximum-threshold 3000 kbytes …`) and no
 /// Cisco text we could read says whether a kbyte is 1,000 or 1,024 B (R6). So fabricc writes
 /// under both readings safely: it rounds up at 1,000 B (the device holds at least the model's
 /// bytes either way) and judges the written value against the pause point at 1,024 B
-/// ([`NXOS_KBYTE_UPPER`], the larger reading; `ecn_as_written`).
+/// ([`NXOS_KBYTE_UPPER`], the larger reading; `ecn_as_written`). The renderer writes with it
+/// and import reads with it, so a fix changes both.
+pub const NXOS_KBYTE: u64 = 1000;
+
 /// The larger reading of one NX-OS `kbyte`, which the written-threshold checks use (R6).
 pub const NXOS_KBYTE_UPPER: u64 = 1024;
 
+/// Bytes as NX-OS `kbytes`, rounded up so a threshold never shrinks ([`NXOS_KBYTE`]).
 pub fn nxos_kbytes(bytes: u64) -> u64 {
-    bytes.div_ceil(1000)
+    bytes.div_ceil(NXOS_KBYTE)
 }
 
 /// Bytes as a percent of the queue buffer, rounded to nearest (not clamped).

@@ -21,7 +21,7 @@ pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     static N: AtomicUsize = AtomicUsize::new(0);
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("import-tests")
@@ -105,7 +105,7 @@ fn round_trip(fixture: &Path, cable_rows: bool) {
 /// `cell`: the unit the device holds ECN thresholds in (SONiC: the buffer cell; NVUE: bytes).
 /// `not_carried`: device files that may differ. `collect`: what a real collection adds to the
 /// synthesized state (fabricc's fragment is only part of a device's configuration).
-fn round_trip_with(
+pub(crate) fn round_trip_with(
     fixture: &Path,
     cable_rows: bool,
     cell: u64,
@@ -343,7 +343,7 @@ fn pretty_all(dir: &Path) {
     }
 }
 
-fn check_state(dir: &Path) -> (Vec<Diagnostic>, Sources, import::check::StateChecked) {
+pub(crate) fn check_state(dir: &Path) -> (Vec<Diagnostic>, Sources, import::check::StateChecked) {
     let mut sources = Sources::new();
     let input = Input {
         state_dir: dir,
@@ -356,7 +356,7 @@ fn check_state(dir: &Path) -> (Vec<Diagnostic>, Sources, import::check::StateChe
 }
 
 /// (code, file, line) of every finding that is not advice.
-fn found(d: &[Diagnostic], s: &Sources) -> Vec<(String, String, usize)> {
+pub(crate) fn found(d: &[Diagnostic], s: &Sources) -> Vec<(String, String, usize)> {
     let mut v: Vec<(String, String, usize)> = d
         .iter()
         .filter(|x| x.severity != fabricc::diagnostic::Severity::Advice)
@@ -374,7 +374,7 @@ fn found(d: &[Diagnostic], s: &Sources) -> Vec<(String, String, usize)> {
 }
 
 /// The line of the first occurrence of `needle` after `after` in a state file.
-fn line_of(dir: &Path, file: &str, after: &str, needle: &str) -> usize {
+pub(crate) fn line_of(dir: &Path, file: &str, after: &str, needle: &str) -> usize {
     let text = fs::read_to_string(dir.join(file)).unwrap();
     let from = text
         .find(after)
@@ -555,7 +555,7 @@ fn bad_inputs_are_import_findings() {
     fs::write(dir.join("leaf2/config_db.json"), "{\"PORT\": {").unwrap();
     fs::write(dir.join("gpu1/state.json"), "{\"schema\": \"other/1\"}").unwrap();
     fs::create_dir_all(dir.join("leaf9")).unwrap();
-    fs::write(dir.join("leaf9/running-config"), "hostname leaf9\n").unwrap();
+    fs::write(dir.join("leaf9/show-version.txt"), "Arista\n").unwrap();
     // Neither end of leaf1 Ethernet16 -- spine1 Ethernet0 states its cable.
     edit(&dir, "leaf1/config_db.json", |v| {
         v["CABLE_LENGTH"]["AZURE"]
@@ -580,10 +580,10 @@ fn bad_inputs_are_import_findings() {
         ],
         "{f:?}"
     );
-    // leaf9 holds only an EOS file; leaf2's file is cut short, so the spines' links to it
+    // leaf9 holds no file import reads; leaf2's file is cut short, so the spines' links to it
     // lead nowhere (two each); gpu1's state.json has another schema, so gpu1 is known only
     // from its neighbours.
-    assert!(f[0].1.ends_with("leaf9/running-config"), "{f:?}");
+    assert!(f[0].1.ends_with("leaf9"), "{f:?}");
     assert!(
         f.iter()
             .any(|x| x.0 == "FAB961" && x.1.ends_with("leaf2/config_db.json"))
@@ -915,7 +915,7 @@ fn seeded_cumulus(
 }
 
 /// Replaces the first `old` after `after` in `text`.
-fn replace_after(text: &str, after: &str, old: &str, new: &str) -> String {
+pub(crate) fn replace_after(text: &str, after: &str, old: &str, new: &str) -> String {
     let from = text.find(after).unwrap_or_else(|| panic!("{after}"));
     let at = from + text[from..].find(old).unwrap_or_else(|| panic!("{old}"));
     format!("{}{new}{}", &text[..at], &text[at + old.len()..])

@@ -29,6 +29,7 @@ mod host_hccn_script;
 mod host_script;
 mod import;
 mod import_roles;
+mod import_vendor;
 mod injection;
 mod module_structure;
 mod parse;

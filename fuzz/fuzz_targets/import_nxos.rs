@@ -1,0 +1,38 @@
+//! bytes as a Cisco NX-OS `show running-config` → `verify`'s reader (`verify::cli`, the
+//! Nxos dialect) → import's reader (`import::nxos`), in memory. Nothing may panic; every place a
+//! finding or a value points at lies inside the input, on character boundaries.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+use fabricc::verify::cli;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let _ = fabricc::import::nxos::is_nxos(text);
+    let c = cli::canon(text, cli::Dialect::Nxos);
+    let mut notes = Vec::new();
+    let sw = fabricc::import::nxos::read(&c, 0, &mut notes);
+    let inside = |start: u32, end: u32| {
+        let (s, e) = (start as usize, end as usize);
+        assert!(s <= e && e <= text.len(), "{s}..{e} of {}", text.len());
+        assert!(text.is_char_boundary(s) && text.is_char_boundary(e));
+    };
+    for n in &notes {
+        inside(n.at.at.start, n.at.at.end);
+    }
+    for p in sw.ports.values() {
+        inside(p.at.at.start, p.at.at.end);
+        for (_, e) in p.wred.values().chain(std::iter::empty()) {
+            inside(e.at.start, e.at.end);
+        }
+        for e in p.dscp_at.values() {
+            inside(e.at.start, e.at.end);
+        }
+        if let Some((set, _)) = &p.pfc {
+            assert!(set.iter().all(|&x| x < 8));
+        }
+    }
+});

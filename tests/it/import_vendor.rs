@@ -1,0 +1,318 @@
+//! `fabricc import` of EOS, NX-OS and Junos state (issue 34 item 1): the build goldens read
+//! back to the same facts and switch files, and seeded defects found by `check --state` at
+//! the state file's line.
+
+use std::fs;
+use std::path::PathBuf;
+
+use crate::import::{check_state, found, line_of, replace_after, root, round_trip_with, state_of};
+
+/// The running-config holds no cable lengths (FAB963, one per switch): the cables of a
+/// fixture whose host links are `host` and switch links `fabric` long, added by hand as the
+/// finding's help says.
+fn with_cables(host: &'static str, fabric: &'static str) -> impl Fn(String) -> String {
+    move |text: String| {
+        text.lines()
+            .filter(|l| !l.contains(": no cable length in the state"))
+            .map(|l| {
+                if l.starts_with("  link ") && !l.contains('{') {
+                    let c = if l.contains(" -- gpu") { host } else { fabric };
+                    format!("{l} {{ cable {c} }}\n")
+                } else {
+                    format!("{l}\n")
+                }
+            })
+            .collect()
+    }
+}
+
+/// EOS: `build` → the running-configs → `import` → `check` gives the same facts, and a build
+/// of the imported `.fab` writes every switch file (qos.cfg, ports.cfg) byte for byte.
+#[test]
+fn round_trip_eos_7060x6() {
+    round_trip_with(
+        &root().join("fixtures/build/inputs/eos-7060x6.fab"),
+        false,
+        1,
+        &["hosts/"],
+        &|_| {},
+        &["FAB963"],
+        &with_cables("3m", "30m"),
+    );
+}
+
+/// A state folder of eos-7060x6 with `device`'s running-config edited by `f`.
+fn seeded_eos(
+    name: &str,
+    device: &str,
+    f: impl FnOnce(String) -> String,
+) -> (Vec<(String, String, usize)>, PathBuf) {
+    let dir = state_of("eos-7060x6.fab", name);
+    let p = dir.join(device).join("running-config");
+    let t = fs::read_to_string(&p).unwrap();
+    let edited = f(t.clone());
+    assert_ne!(t, edited, "{name}: the edit changed nothing");
+    fs::write(&p, edited).unwrap();
+    let (d, s, _) = check_state(&dir);
+    (found(&d, &s), dir)
+}
+
+/// The findings other than the state's own (no cable lengths: FAB963).
+fn beyond_cables(f: &[(String, String, usize)]) -> Vec<(String, String, usize)> {
+    f.iter().filter(|x| x.0 != "FAB963").cloned().collect()
+}
+
+#[test]
+fn eos_in_sync_has_no_findings() {
+    let (f, _) = seeded_eos("eos-clean", "leaf1", |t| t + "\n");
+    assert_eq!(beyond_cables(&f), vec![], "{f:?}");
+}
+
+#[test]
+fn eos_seeded_dscp_26_to_a_lossy_class_on_one_switch() {
+    let (f, dir) = seeded_eos("eos-dscp", "leaf1", |t| {
+        replace_after(
+            &t,
+            "qos map dscp 26",
+            "qos map dscp 26 to traffic-class 3",
+            "qos map dscp 26 to traffic-class 0",
+        )
+    });
+    let at = line_of(&dir, "leaf1/running-config", "", "qos map dscp 26 to");
+    assert_eq!(
+        beyond_cables(&f),
+        vec![("FAB505".into(), "state/leaf1/running-config".into(), at)]
+    );
+}
+
+#[test]
+fn eos_seeded_lossless_priority_removed_on_one_port() {
+    // leaf2's port to gpu2 runs PFC on priority 4 (its own line under the interface): roce is
+    // lossy on that port only. The port is a per-port difference, reported with its count.
+    let (f, dir) = seeded_eos("eos-lossless", "leaf2", |t| {
+        replace_after(
+            &t,
+            "interface Ethernet1/5\n   description",
+            "   service-profile FABRICC_ROCE\n",
+            "   service-profile FABRICC_ROCE\n   priority-flow-control priority 4 no-drop\n",
+        )
+    });
+    let at = line_of(
+        &dir,
+        "leaf2/running-config",
+        "interface Ethernet1/5\n   description",
+        "priority-flow-control priority 4",
+    );
+    let (d, s, _) = check_state(&dir);
+    let differ: Vec<&str> = d
+        .iter()
+        .filter(|x| x.code.as_str() == "FAB964")
+        .map(|x| x.message.as_str())
+        .collect();
+    assert_eq!(differ.len(), 1, "{differ:?}");
+    assert!(differ[0].contains("(1 of them: Ethernet1/5)"), "{differ:?}");
+    assert!(
+        f.iter()
+            .any(|x| x.0 == "FAB964" && x.1 == "state/leaf2/running-config"),
+        "{f:?}"
+    );
+    let _ = (at, s);
+}
+
+#[test]
+fn eos_seeded_ecn_above_the_pause_trigger_on_one_switch() {
+    let (f, dir) = seeded_eos("eos-ecn", "leaf2", |t| {
+        replace_after(
+            &t,
+            "uc-tx-queue 3",
+            "minimum-threshold 150000 bytes maximum-threshold 1500000 bytes",
+            "minimum-threshold 60000000 bytes maximum-threshold 90000000 bytes",
+        )
+    });
+    let at = line_of(
+        &dir,
+        "leaf2/running-config",
+        "uc-tx-queue 3",
+        "random-detect ecn minimum-threshold 60000000",
+    );
+    // EOS pauses at its dynamic threshold, so the proof's pause point is its worst case: the
+    // finding is FAB312's, at leaf2's ECN line, and nothing else is found.
+    assert_eq!(beyond_cables(&f), vec![], "{f:?}");
+    let (d, s, _) = check_state(&dir);
+    let ecn: Vec<(String, String, usize)> = d
+        .iter()
+        .filter(|x| x.code.as_str().starts_with("FAB31"))
+        .map(|x| {
+            (
+                x.code.as_str().to_string(),
+                s.get(x.primary.span.file).display.clone(),
+                s.span_lines(x.primary.span).0.line,
+            )
+        })
+        .collect();
+    assert_eq!(
+        ecn,
+        vec![("FAB312".into(), "state/leaf2/running-config".into(), at)]
+    );
+}
+
+/// EOS on a Sand (Jericho 3) platform: `tx-queue`, no MMU profile, release 4.32.
+#[test]
+fn round_trip_eos_7280r4() {
+    round_trip_with(
+        &root().join("fixtures/build/inputs/eos-7280r4.fab"),
+        false,
+        1,
+        &["hosts/"],
+        &|_| {},
+        &["FAB963"],
+        &with_cables("3m", "30m"),
+    );
+}
+
+/// NX-OS: the running-config names no platform and holds no buffer size (FAB965) and no cable
+/// lengths (FAB963); with those added by hand, the same facts and `qos.cfg` byte for byte.
+#[test]
+fn round_trip_nxos_2x2() {
+    let cables = with_cables("3m", "30m");
+    round_trip_with(
+        &root().join("fixtures/build/inputs/nxos-2x2.fab"),
+        false,
+        1,
+        &["hosts/"],
+        &|_| {},
+        &["FAB963", "FAB965"],
+        &move |t| cables(t.replace("os nxos  ports", "os nxos  buffer 120MB  ports")),
+    );
+}
+
+/// NX-OS with uplinks over 100 m: fabricc writes an input pause policy with a static pause
+/// threshold. Read back, the written threshold is what `check --state` judges. Before the N8
+/// fix (commit 379b798) the threshold was two MTUs (18,432 B) under a 150 KB ECN threshold,
+/// and this read-back found FAB304 at the `pause-threshold 18432` line; now the threshold is
+/// one MTU above the written `ecn max` and the read-back finds no ECN-above-pause finding.
+#[test]
+fn nxos_300m_read_back_has_ecn_below_the_written_pause_threshold() {
+    let dir = state_of("nxos-300m.fab", "nxos-300m-n8");
+    let text = fs::read_to_string(dir.join("leaf1").join("running-config")).unwrap();
+    assert!(text.contains("pause-threshold 1545216"), "{text}");
+    let (d, _, _) = check_state(&dir);
+    let f304: Vec<&str> = d
+        .iter()
+        .filter(|x| x.code.as_str() == "FAB304")
+        .map(|x| x.message.as_str())
+        .collect();
+    assert!(f304.is_empty(), "{f304:?}");
+}
+
+/// A state folder of nxos-2x2 with `device`'s running-config edited by `f`.
+fn seeded_nxos(
+    name: &str,
+    device: &str,
+    f: impl FnOnce(String) -> String,
+) -> (Vec<(String, String, usize)>, PathBuf) {
+    let dir = state_of("nxos-2x2.fab", name);
+    let p = dir.join(device).join("running-config");
+    let t = fs::read_to_string(&p).unwrap();
+    let edited = f(t.clone());
+    assert_ne!(t, edited, "{name}: the edit changed nothing");
+    fs::write(&p, edited).unwrap();
+    let (d, s, _) = check_state(&dir);
+    (found(&d, &s), dir)
+}
+
+/// NX-OS names no platform: its buffer size is FAB965 (and so the model lacks a buffer,
+/// FAB111, at the model's first switch) besides the cables' FAB963.
+fn beyond_nxos_state(f: &[(String, String, usize)]) -> Vec<(String, String, usize)> {
+    f.iter()
+        .filter(|x| !["FAB963", "FAB965", "FAB111"].contains(&x.0.as_str()))
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn nxos_in_sync_has_no_findings() {
+    let (f, _) = seeded_nxos("nx-clean", "leaf1", |t| t + "\n");
+    assert_eq!(beyond_nxos_state(&f), vec![], "{f:?}");
+}
+
+#[test]
+fn nxos_seeded_dscp_26_to_the_cnp_class_on_one_switch() {
+    let (f, dir) = seeded_nxos("nx-dscp", "leaf1", |t| {
+        let t = replace_after(
+            &t,
+            "class-map type qos match-any FABRICC_Q3\n",
+            "match dscp 26",
+            "match dscp 27",
+        );
+        replace_after(
+            &t,
+            "class-map type qos match-any FABRICC_Q6\n",
+            "match dscp 48",
+            "match dscp 26,48",
+        )
+    });
+    let at = line_of(&dir, "leaf1/running-config", "", "match dscp 26,48");
+    assert_eq!(
+        beyond_nxos_state(&f),
+        vec![("FAB505".into(), "state/leaf1/running-config".into(), at)]
+    );
+}
+
+#[test]
+fn nxos_seeded_pfc_off_on_one_port() {
+    let (f, dir) = seeded_nxos("nx-pfc", "leaf2", |t| {
+        replace_after(
+            &t,
+            "interface Ethernet1/3\n",
+            "priority-flow-control mode on",
+            "priority-flow-control mode off",
+        )
+    });
+    let (d, _, _) = check_state(&dir);
+    let differ: Vec<&str> = d
+        .iter()
+        .filter(|x| x.code.as_str() == "FAB964")
+        .map(|x| x.message.as_str())
+        .collect();
+    assert_eq!(differ.len(), 1, "{differ:?}");
+    assert!(differ[0].contains("(1 of them: Ethernet1/3)"), "{differ:?}");
+    assert!(
+        f.iter()
+            .any(|x| x.0 == "FAB964" && x.1 == "state/leaf2/running-config"),
+        "{f:?}"
+    );
+}
+
+/// nxos-300m with leaf2's ECN raised above its written pause threshold (1,545,216 B): FAB304
+/// at leaf2's `random-detect` line, and only there.
+#[test]
+fn nxos_seeded_ecn_above_the_pause_trigger_on_one_switch() {
+    let dir = state_of("nxos-300m.fab", "nx-ecn");
+    let p = dir.join("leaf2").join("running-config");
+    let t = fs::read_to_string(&p).unwrap();
+    let e = t.replace(
+        "minimum-threshold 150 kbytes maximum-threshold 1500 kbytes",
+        "minimum-threshold 2000 kbytes maximum-threshold 3000 kbytes",
+    );
+    assert_ne!(t, e, "leaf2");
+    fs::write(&p, e).unwrap();
+    let at = line_of(
+        &dir,
+        "leaf2/running-config",
+        "",
+        "random-detect minimum-threshold 2000 kbytes",
+    );
+    let (d, s, _) = check_state(&dir);
+    let f304: Vec<(String, usize)> = d
+        .iter()
+        .filter(|x| x.code.as_str() == "FAB304")
+        .map(|x| {
+            (
+                s.get(x.primary.span.file).display.clone(),
+                s.span_lines(x.primary.span).0.line,
+            )
+        })
+        .collect();
+    assert_eq!(f304, vec![("state/leaf2/running-config".to_string(), at)]);
+}
