@@ -553,6 +553,38 @@ pub struct HostQos {
     pub dcqcn_priorities: Vec<u8>,
 }
 
+#[cfg(test)]
+impl HostQos {
+    /// A host of the usual plan for unit tests: RoCE DSCP 26 on lossless priority 3, CNP
+    /// DSCP 48 on strict priority 6, priority = TC, ETS shares `tcbw`.
+    pub(crate) fn sample(tcbw: [u8; 8]) -> Self {
+        let mut dscp2prio = vec![0u8; 64];
+        dscp2prio[26] = 3;
+        dscp2prio[48] = 6;
+        let mut tsa = [Tsa::Ets; 8];
+        tsa[6] = Tsa::Strict;
+        HostQos {
+            mtu: 4200,
+            pfc: [0, 0, 0, 1, 0, 0, 0, 0],
+            prio_tc: [0, 1, 2, 3, 4, 5, 6, 7],
+            tsa,
+            tcbw,
+            dscp2prio,
+            roce: Some(TosClass {
+                class: "roce".into(),
+                dscp: 26,
+                priority: 3,
+                tos: 106,
+            }),
+            other_roce: vec![],
+            cnp_dscp: 48,
+            cnp_priority: 6,
+            ecn_enable: [1; 8],
+            dcqcn_priorities: vec![3],
+        }
+    }
+}
+
 /// Everything a host's files need.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct HostContext {

@@ -127,34 +127,9 @@ pub fn view(dev: &str, q: &HostQos) -> Result<HccnView, RenderError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::TosClass;
-    use crate::render::context::Tsa;
 
     fn qos() -> HostQos {
-        let mut dscp2prio = vec![0u8; 64];
-        dscp2prio[26] = 3;
-        dscp2prio[48] = 6;
-        let mut tsa = [Tsa::Ets; 8];
-        tsa[6] = Tsa::Strict;
-        HostQos {
-            mtu: 4200,
-            pfc: [0, 0, 0, 1, 0, 0, 0, 0],
-            prio_tc: [0, 1, 2, 3, 4, 5, 6, 7],
-            tsa,
-            tcbw: [40, 0, 0, 60, 0, 0, 0, 0],
-            dscp2prio,
-            roce: Some(TosClass {
-                class: "roce".into(),
-                dscp: 26,
-                priority: 3,
-                tos: 106,
-            }),
-            other_roce: vec![],
-            cnp_dscp: 48,
-            cnp_priority: 6,
-            ecn_enable: [1; 8],
-            dcqcn_priorities: vec![3],
-        }
+        HostQos::sample([40, 0, 0, 60, 0, 0, 0, 0])
     }
 
     #[test]
