@@ -322,6 +322,7 @@ fn notes(ctx: &SwitchContext) -> Vec<Note> {
     let mut pinned: BTreeSet<String> = BTreeSet::new();
     let mut missing: BTreeSet<String> = BTreeSet::new();
     let mut raised = false;
+    let mut skus_for: BTreeMap<(u32, u32), String> = BTreeMap::new();
     for (p, sp) in ctx.ports.iter().zip(&plan.ports) {
         if p.lossless_priorities.is_empty() {
             continue;
@@ -351,11 +352,15 @@ fn notes(ctx: &SwitchContext) -> Vec<Note> {
                     p.speed_mbps,
                     p.lanes.len(),
                     plan.hwsku,
-                    crate::lower::skus_on_lanes(
-                        ctx.platform.as_ref().map(|x| x.name.as_str()),
-                        u64::from(p.speed_mbps),
-                        *lanes
-                    )
+                    // Every mismatched port of a switch asks the same question: parse the
+                    // platform's SKU tables once per (speed, lanes), not once per port.
+                    skus_for
+                        .entry((p.speed_mbps, *lanes))
+                        .or_insert_with(|| crate::lower::skus_on_lanes(
+                            ctx.platform.as_ref().map(|x| x.name.as_str()),
+                            u64::from(p.speed_mbps),
+                            *lanes
+                        ))
                 ),
             ));
         }
