@@ -13,7 +13,7 @@ pub fn apply(target: Target, device: &str, dir: &str) -> String {
             "copy {dir}/switches/{device}/ and {dir}/programs/sonic/ to the switch; `sudo ./sonic/apply.sh --dry-run {device}` (says live patch or reload, and why), then `sudo ./sonic/apply.sh --yes {device}` (checkpoint, patch, health gate; exit 4 = not saved)"
         ),
         Target::Switch(SwitchOs::Cumulus) => format!(
-            "copy {dir}/switches/{device}/ to the switch; `sudo ./nvue.sh --dry-run`, then `sudo ./nvue.sh` (one NVUE revision; a failure detaches it)"
+            "copy {dir}/switches/{device}/ and {dir}/programs/cumulus/ to the switch; `sudo ./cumulus/nvue.sh --dry-run {device}`, then `sudo ./cumulus/nvue.sh {device}` (one NVUE revision; a failure detaches it)"
         ),
         Target::Switch(SwitchOs::Eos) => format!(
             "`configure session fabricc-qos`, paste {dir}/switches/{device}/qos.cfg, `show session-config diffs`, `commit timer 00:10:00`; after the gate `configure session fabricc-qos commit` and `copy running-config startup-config` (ports.cfg too if the step lists port changes)"
@@ -52,7 +52,7 @@ pub fn rollback(target: Target) -> &'static str {
             "apply.sh rolls back to its checkpoint itself on a failed patch; later, `sudo config rollback <checkpoint>` or apply the previous step's folder"
         }
         Target::Switch(SwitchOs::Cumulus) => {
-            "`nv config apply <previous revision>` (`nv config history`), or nvue.sh with the previous step's folder"
+            "`nv config apply <previous revision>` (`nv config history`), or `cumulus/nvue.sh` with the previous step's folder"
         }
         Target::Switch(SwitchOs::Eos) => {
             "let the commit timer lapse (EOS rolls the session back), or apply the previous step's qos.cfg the same way"

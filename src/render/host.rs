@@ -72,6 +72,31 @@ pub const DRIVER_SCRIPTS: &[&str] = &[
 /// bytes for every host, which reads the host's [`SETTINGS`].
 pub const PROGRAMS: &str = "programs/host";
 
+/// The systemd unit and the udev rule of a driver's hosts: the same bytes for every host of the
+/// driver, so they are written once per build under `programs/host/<driver>/` (issue 36 item
+/// 2), next to the program they run; the host's settings file says how to install them.
+pub const DRIVER_FILES: [&str; 2] = ["fabricc-roce.service", "99-fabricc-roce.rules"];
+
+/// What the unit and the rule of a driver's hosts say: nothing of a host or a fabric.
+#[derive(Debug, Serialize)]
+pub struct DriverFilesView {
+    pub driver: &'static str,
+    pub script: &'static str,
+    pub kernel_module: Option<&'static str>,
+    /// An Ascend NPU host (no busy guard, no udev rule).
+    pub hccn: bool,
+}
+
+/// The view of [`DRIVER_FILES`] for `driver`.
+pub fn driver_files_view(driver: NicDriver) -> DriverFilesView {
+    DriverFilesView {
+        driver: driver.as_str(),
+        script: driver_script(driver),
+        kernel_module: kernel_module(driver),
+        hccn: driver == NicDriver::Hccn,
+    }
+}
+
 /// The host's settings file (its NICs and the fabric's intent), read by the driver's program.
 pub const SETTINGS: &str = "fabricc-roce.conf";
 

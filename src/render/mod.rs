@@ -161,15 +161,17 @@ fn switch_view_as(ctx: &SwitchContext, keep: bool) -> Result<(Value, Vec<Note>),
 /// reads), the NCCL environment, the systemd unit, the udev rule (and `bond.sh`). The program
 /// itself is [`render_host_programs`]'s, once per build.
 /// The programs rendered once per output for the switches of a build (issue 36 item 2):
-/// `programs/sonic/apply.sh` and its `README.md` when any switch runs SONiC. `owner` names the
+/// `programs/sonic/apply.sh` and its `README.md` when any switch runs SONiC, and
+/// `programs/cumulus/nvue.sh` when any runs Cumulus Linux. `owner` names the
 /// output in the manifest (the fabric), as for the reports.
 pub fn render_programs<'a>(
     templates: &Templates,
     switches: impl IntoIterator<Item = &'a SwitchContext>,
     owner: &str,
 ) -> Result<Vec<Artifact>, RenderError> {
+    let switches: Vec<&SwitchContext> = switches.into_iter().collect();
     let mut out = Vec::new();
-    if switches.into_iter().any(|s| s.os == SwitchOs::Sonic) {
+    if switches.iter().any(|s| s.os == SwitchOs::Sonic) {
         let view = Value::from(Serde(sonic_program::program_view()));
         for file in Templates::files("sonic-program") {
             out.push(Artifact {
@@ -178,6 +180,19 @@ pub fn render_programs<'a>(
                 device: owner.to_string(),
                 kind: ArtifactKind::Report,
                 target: "sonic".to_string(),
+            });
+        }
+    }
+    // The Cumulus program (`nvue.sh`): it reads the switch's nvue-qos.yaml, so it holds
+    // nothing of a switch or a fabric.
+    if switches.iter().any(|s| s.os == SwitchOs::Cumulus) {
+        for file in Templates::files("cumulus-program") {
+            out.push(Artifact {
+                path: format!("programs/cumulus/{}", file.output),
+                contents: templates.render(file.path, Value::UNDEFINED)?,
+                device: owner.to_string(),
+                kind: ArtifactKind::Report,
+                target: "cumulus".to_string(),
             });
         }
     }
@@ -191,7 +206,11 @@ pub fn render_host(templates: &Templates, ctx: &HostContext) -> Result<Vec<Artif
     let view = Value::from(Serde(host::view(ctx)?));
     let mut out = Vec::new();
     for file in Templates::files("host")
-        .filter(|f| !host::DRIVER_SCRIPTS.contains(&f.output) && f.output != host::BOND_SCRIPT)
+        .filter(|f| {
+            !host::DRIVER_SCRIPTS.contains(&f.output)
+                && f.output != host::BOND_SCRIPT
+                && !host::DRIVER_FILES.contains(&f.output)
+        })
         .filter(|f| host::host_file_applies(ctx.driver, f.output))
     {
         let contents = templates.render(file.path, view.clone())?;
@@ -227,14 +246,31 @@ pub fn render_host_programs<'a>(
     hosts: impl IntoIterator<Item = &'a HostContext>,
 ) -> Result<Vec<Artifact>, RenderError> {
     let mut drivers: std::collections::BTreeSet<&'static str> = std::collections::BTreeSet::new();
+    let mut families: std::collections::BTreeSet<NicDriver> = std::collections::BTreeSet::new();
     for h in hosts {
         drivers.insert(host::driver_script(h.driver));
+        families.insert(h.driver);
         // The bond program (mlx5 RoCE LAG), once, when some host bonds its ports.
         if h.driver == NicDriver::Mlx5 && !h.bonds.is_empty() {
             drivers.insert(host::BOND_SCRIPT);
         }
     }
     let mut out = Vec::new();
+    for driver in families {
+        let view = Value::from(Serde(host::driver_files_view(driver)));
+        for file in host::DRIVER_FILES {
+            if !host::host_file_applies(driver, file) {
+                continue;
+            }
+            out.push(Artifact {
+                path: format!("{}/{}/{file}", host::PROGRAMS, driver.as_str()),
+                contents: templates.render(&format!("host/{file}"), view.clone())?,
+                device: PROGRAMS_DEVICE.to_string(),
+                kind: ArtifactKind::Host,
+                target: "host".to_string(),
+            });
+        }
+    }
     for script in drivers {
         let path = format!("host/{script}");
         out.push(Artifact {
@@ -245,6 +281,7 @@ pub fn render_host_programs<'a>(
             target: "host".to_string(),
         });
     }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(out)
 }
 

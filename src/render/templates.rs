@@ -48,7 +48,7 @@ pub const EMBEDDED: &[TemplateFile] = embedded! {
     "sonic-program", "apply.sh";
     "sonic-program", "README.md";
     "cumulus", "nvue-qos.yaml";
-    "cumulus", "nvue.sh";
+    "cumulus-program", "nvue.sh";
     "eos", "qos.cfg";
     "eos", "ports.cfg";
     "nxos", "qos.cfg";
@@ -226,13 +226,105 @@ impl serde::Serialize for StrictJson<'_> {
 /// `{{ x | tojson }}`: pretty JSON (two-space indent; keys sorted, because template maps are
 /// `BTreeMap`s: minijinja is built without `preserve_order`), marked safe so no escaping is
 /// applied on top.
+/// A SONiC fragment (`Tables`) prints one entry per line (see [`EntryPerLine`]).
 fn tojson(v: Value) -> Result<Value, Error> {
     let text = match v.downcast_object_ref::<Tables>() {
-        Some(tables) => serde_json::to_string_pretty(tables),
+        Some(tables) => entry_per_line(tables),
         None => serde_json::to_string_pretty(&StrictJson(&v)),
     }
     .map_err(|e| Error::new(ErrorKind::InvalidOperation, e.to_string()))?;
     Ok(Value::from_safe_string(text))
+}
+
+/// `{"TABLE": {"key": {fields}}}` with the tables and their keys one per line and each entry's
+/// fields on its key's line: a changed threshold is one changed line in a diff, not one per
+/// field, and the file is a third smaller than fully pretty JSON (issue 36 items 1 and 3, U6).
+fn entry_per_line<T: serde::Serialize>(v: &T) -> Result<String, serde_json::Error> {
+    let mut out = Vec::new();
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, EntryPerLine::default());
+    v.serialize(&mut ser)?;
+    Ok(String::from_utf8(out).unwrap_or_default())
+}
+
+/// serde_json's pretty layout down to the second level of objects (tables, then keys), and a
+/// one-line `{"a": "1", "b": "2"}` below that.
+#[derive(Default)]
+struct EntryPerLine {
+    /// Nesting depth of the container being written (1 = the top object).
+    depth: usize,
+    /// Per open container: whether it has a member yet.
+    has_value: Vec<bool>,
+}
+
+impl EntryPerLine {
+    /// Containers deeper than this are written on one line.
+    const PRETTY_DEPTH: usize = 2;
+
+    fn open<W: ?Sized + std::io::Write>(&mut self, w: &mut W, c: &[u8]) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value.push(false);
+        w.write_all(c)
+    }
+
+    fn close<W: ?Sized + std::io::Write>(&mut self, w: &mut W, c: &[u8]) -> std::io::Result<()> {
+        let had = self.has_value.pop().unwrap_or(false);
+        self.depth -= 1;
+        if had && self.depth < Self::PRETTY_DEPTH {
+            w.write_all(b"\n")?;
+            w.write_all(&b"  ".repeat(self.depth))?;
+        }
+        w.write_all(c)
+    }
+
+    fn member<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        if let Some(h) = self.has_value.last_mut() {
+            *h = true;
+        }
+        if self.depth <= Self::PRETTY_DEPTH {
+            w.write_all(if first { b"\n" } else { b",\n" })?;
+            w.write_all(&b"  ".repeat(self.depth))
+        } else if first {
+            Ok(())
+        } else {
+            w.write_all(b", ")
+        }
+    }
+}
+
+impl serde_json::ser::Formatter for EntryPerLine {
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.open(w, b"{")
+    }
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.close(w, b"}")
+    }
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.open(w, b"[")
+    }
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.close(w, b"]")
+    }
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.member(w, first)
+    }
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(b": ")
+    }
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.member(w, first)
+    }
 }
 
 #[cfg(test)]
@@ -253,6 +345,22 @@ mod tests {
             text,
             "{\n  \"a\": null,\n  \"b\": [\n    1,\n    \"x\"\n  ]\n}"
         );
+    }
+
+    #[test]
+    fn a_fragment_prints_one_entry_per_line() {
+        let v = serde_json::json!({
+            "QUEUE": {"Ethernet0|3": {"scheduler": "S3", "wred_profile": "W"}, "Ethernet0|4": {}},
+            "SWITCH_HASH": {"GLOBAL": {"ecmp_hash": ["SRC_IP", "DST_IP"]}},
+            "EMPTY": {}
+        });
+        let text = entry_per_line(&v).expect("prints");
+        assert_eq!(
+            text,
+            "{\n  \"EMPTY\": {},\n  \"QUEUE\": {\n    \"Ethernet0|3\": {\"scheduler\": \"S3\", \"wred_profile\": \"W\"},\n    \"Ethernet0|4\": {}\n  },\n  \"SWITCH_HASH\": {\n    \"GLOBAL\": {\"ecmp_hash\": [\"SRC_IP\", \"DST_IP\"]}\n  }\n}"
+        );
+        let back: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+        assert_eq!(back, v);
     }
 
     #[test]

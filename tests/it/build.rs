@@ -309,7 +309,8 @@ fn goldens_stay_small() {
     // host's folder holds its settings (~2 KB) and each fixture its drivers' programs once
     // (mlnx_qos.sh ~40 KB), no longer a whole script per host: the goldens fell from 6.3 MB to
     // about 4.3 MB. Cumulus's `- unset:` item and change notes (issue 33, C13/C14) add
-    // about 4.6 KB per switch (nvue.sh embeds nvue-qos.yaml). ascend-910b-rails (issue 35
+    // about 4.6 KB per switch (nvue.sh embedded nvue-qos.yaml; issue 36: one
+    // programs/cumulus/nvue.sh per build since). ascend-910b-rails (issue 35
     // item 3: ten Cumulus switches, three hosts, hccn.sh and hns_qos.sh) about 0.42 MB.
     assert!(total < 5_000_000, "committed goldens are {total} bytes");
 }
@@ -376,12 +377,14 @@ fn validate_tree(label: &str, files: &BTreeMap<String, Vec<u8>>, bash: bool) -> 
             // Issue 18: the mlx5 bond script, next to mlnx_qos.sh; run by tests/host_script.rs.
             assert!(s.contains("set -uo pipefail"), "{label}/{path}");
             scripts.push(path.clone());
-        } else if path.ends_with("qos.cfg")
-            || path.ends_with("nvue.sh")
-            || path.ends_with("qos.conf")
-        {
+        } else if path.ends_with("qos.cfg") || path.ends_with("qos.conf") {
             // The load-balancing lines (issue 20 item 4) against their documented grammar.
             let errs = fabricc::render::lb::validate_lines(path, s);
+            assert!(errs.is_empty(), "{label}/{path}:\n{}", errs.join("\n"));
+        } else if path.ends_with("nvue-qos.yaml") {
+            // NVUE's settings as `nv set` lines, which the load-balancing grammar reads.
+            let lines = crate::support::nv_set_lines(s);
+            let errs = fabricc::render::lb::validate_lines("nvue.sh", &lines);
             assert!(errs.is_empty(), "{label}/{path}:\n{}", errs.join("\n"));
         }
         if path.ends_with("nvue-qos.yaml") {
@@ -1047,18 +1050,17 @@ fn cluster_2048_builds_every_device_valid_and_deterministic() {
     assert_eq!(count_by(&files, "/qos.conf"), 32, "Junos spines");
     // Issue 36 item 2: one program for the 256 hosts, a settings file each.
     assert_eq!(count_by(&files, "mlnx_qos.sh"), 1, "the mlx5 program");
-    for f in [
-        "fabricc-roce.conf",
-        "nccl.env",
-        "fabricc-roce.service",
-        "99-fabricc-roce.rules",
-    ] {
+    for f in ["fabricc-roce.conf", "nccl.env"] {
         assert_eq!(count_by(&files, f), 256, "{f} per host");
     }
+    // The unit and the udev rule are the same bytes for every host of a driver: once.
+    for f in ["fabricc-roce.service", "99-fabricc-roce.rules"] {
+        assert_eq!(count_by(&files, f), 1, "{f} once per driver");
+    }
     // The reports: report.md, topology.dot, cabling.csv (manifest.json is not in the tree).
-    // SONiC: two data files per leaf and the program (apply.sh, README.md) once; hosts: four
-    // files each and their driver's program once.
-    assert_eq!(files.len(), 2 * 64 + 2 + 32 + 4 * 256 + 1 + 3 + 1);
+    // SONiC: two data files per leaf and the program (apply.sh, README.md) once; hosts: two
+    // files each and their driver's program, unit and rule once.
+    assert_eq!(files.len(), 2 * 64 + 2 + 32 + 2 * 256 + 3 + 3 + 1);
     assert!(files == tree(&b), "two builds differ");
     // Validity of a sample: the first and last of each kind.
     let sample: BTreeMap<String, Vec<u8>> = files

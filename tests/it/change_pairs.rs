@@ -67,8 +67,8 @@ const CHANGES: [Change; 11] = [
     Change::MtuChange,
 ];
 
-/// One build: the fabric's text and its switch files (output-relative path → contents, e.g.
-/// `switches/leaf1/qos.conf`).
+/// One build: the fabric's text and its switch files and the targets' programs (output-relative
+/// path → contents, e.g. `switches/leaf1/qos.conf`, `programs/cumulus/nvue.sh`).
 #[derive(Debug, Clone)]
 pub struct Built {
     pub text: String,
@@ -506,7 +506,7 @@ fn build(spec: &Spec) -> Result<Built, String> {
     let files = generate(input, targets, templates()).map_err(|d| messages(&d))?;
     let files = files
         .into_iter()
-        .filter(|a| a.path.starts_with("switches/"))
+        .filter(|a| a.path.starts_with("switches/") || a.path.starts_with("programs/"))
         .map(|a| (a.path, a.contents))
         .collect();
     Ok(Built { text, files })

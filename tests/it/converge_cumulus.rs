@@ -299,12 +299,12 @@ impl<T: Clone> Memo<T> {
 impl Cache {
     /// nvue.sh of `sh`/`yaml` over the defaults.
     fn fresh(&mut self, sh: &str, yaml: &str) -> Result<Device, String> {
-        if let Some(d) = self.fresh.get(sh) {
+        if let Some(d) = self.fresh.get(yaml) {
             return Ok(d);
         }
         let mut d = defaults();
         run_script(&mut d, sh, yaml, self)?;
-        self.fresh.put(sh, d.clone());
+        self.fresh.put(yaml, d.clone());
         Ok(d)
     }
 
@@ -334,13 +334,6 @@ fn owned<'a>(file: &'a str, kind: &str) -> BTreeSet<&'a str> {
         .filter_map(|l| l.strip_prefix(tag.as_str()))
         .flat_map(str::split_whitespace)
         .collect()
-}
-
-/// The YAML file nvue.sh embeds (its quoted here-document).
-fn embedded(sh: &str) -> Option<&str> {
-    let start = sh.find("<<'FABRICC_NVUE_PATCH'\n")? + "<<'FABRICC_NVUE_PATCH'\n".len();
-    let len = sh[start..].find("\nFABRICC_NVUE_PATCH\n")? + 1;
-    Some(&sh[start..start + len])
 }
 
 /// What the ledger owned and `yaml` does not, as the paths nvue.sh's first patch unsets.
@@ -374,9 +367,10 @@ fn left_the_fabric(ledger: &str, yaml: &str) -> Vec<Path_> {
 
 /// The model of nvue.sh: the ledger's unset patch, the file's patch, apply, new ledger.
 fn run_script(dev: &mut Device, sh: &str, yaml: &str, cache: &mut Cache) -> Result<(), String> {
-    let inner = embedded(sh).ok_or("nvue.sh embeds no patch")?;
-    if inner != yaml {
-        return Err("nvue.sh embeds another file than nvue-qos.yaml".into());
+    // The program applies the switch folder's file (`cp "$1/nvue-qos.yaml" "$patch"`), the
+    // same bytes for every switch (issue 36 item 2).
+    if !sh.contains("\ncp \"$1/nvue-qos.yaml\" \"$patch\"\n") {
+        return Err("nvue.sh does not apply the folder's nvue-qos.yaml".into());
     }
     let mut pending = dev.applied.clone();
     if let Some(ledger) = &dev.ledger {
@@ -568,10 +562,15 @@ fn defaults() -> Device {
 
 fn files_of<'a>(b: &'a Built, sw: &str) -> (&'a str, &'a str) {
     let d = b.device(sw);
+    assert!(
+        !d.contains_key("nvue.sh"),
+        "{sw}: the program is not per switch"
+    );
     (
-        d.get("nvue.sh")
-            .copied()
-            .unwrap_or_else(|| panic!("{sw}: no nvue.sh")),
+        b.files
+            .get("programs/cumulus/nvue.sh")
+            .map(String::as_str)
+            .unwrap_or_else(|| panic!("{sw}: no programs/cumulus/nvue.sh")),
         d.get("nvue-qos.yaml")
             .copied()
             .unwrap_or_else(|| panic!("{sw}: no nvue-qos.yaml")),
@@ -770,7 +769,7 @@ esac
 "#;
 
 /// Runs the real nvue.sh on `dev` (its ledger in a scratch directory) and replays the calls.
-fn run_real(dev: &mut Device, sh: &str, dir: &Path, args: &[&str]) -> Vec<String> {
+fn run_real(dev: &mut Device, sh: &str, yaml: &str, dir: &Path, args: &[&str]) -> Vec<String> {
     let _ = std::fs::remove_dir_all(dir);
     let bin = dir.join("bin");
     let calls = dir.join("calls");
@@ -787,6 +786,9 @@ fn run_real(dev: &mut Device, sh: &str, dir: &Path, args: &[&str]) -> Vec<String
     }
     let script = dir.join("nvue.sh");
     std::fs::write(&script, sh).unwrap();
+    let folder = dir.join("switch");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("nvue-qos.yaml"), yaml).unwrap();
     let path = format!(
         "{}:{}",
         bin.display(),
@@ -795,6 +797,7 @@ fn run_real(dev: &mut Device, sh: &str, dir: &Path, args: &[&str]) -> Vec<String
     let out = Command::new("bash")
         .arg(&script)
         .args(args)
+        .arg(&folder)
         .env("PATH", path)
         .env("FAKE_NV_DIR", &calls)
         .env("FABRICC_NVUE_LEDGER", &ledger)
@@ -835,15 +838,15 @@ fn the_real_script_does_what_the_model_does() {
             run_script(&mut model, sh_n, yaml_n, &mut cache).unwrap();
             run_script(&mut model, sh_m, yaml_m, &mut cache).unwrap();
             let mut real = defaults();
-            let first = run_real(&mut real, sh_n, &dir, &[]);
+            let first = run_real(&mut real, sh_n, yaml_n, &dir, &[]);
             assert_eq!(first.last().map(String::as_str), Some("apply"), "{first:?}");
             let dry = real.clone();
             // --dry-run stages and shows, then detaches: nothing applied, no new ledger.
-            let log = run_real(&mut real, sh_m, &dir, &["--dry-run"]);
+            let log = run_real(&mut real, sh_m, yaml_m, &dir, &["--dry-run"]);
             assert_eq!(log.last().map(String::as_str), Some("detach"), "{log:?}");
             assert!(!log.iter().any(|l| l == "apply"), "{log:?}");
             assert_eq!(real, dry, "--dry-run changed the switch");
-            let log = run_real(&mut real, sh_m, &dir, &[]);
+            let log = run_real(&mut real, sh_m, yaml_m, &dir, &[]);
             assert!(log.iter().filter(|l| *l == "apply").count() == 1, "{log:?}");
             assert_eq!(
                 real, model,

@@ -42,8 +42,9 @@ fn ecn_threshold_change_touches_exactly_its_lines() {
         files,
         [
             ("report.md".to_string(), 2, 2),
-            // U6: the class's WRED profile changes, no reference moves (3 thresholds).
-            ("switches/L1/config_db.fragment.json".to_string(), 3, 3),
+            // U6: the class's WRED profile changes, no reference moves (its three colours'
+            // thresholds, one entry on one line).
+            ("switches/L1/config_db.fragment.json".to_string(), 1, 1),
             ("switches/S1/qos.cfg".to_string(), 1, 1),
             ("switches/S2/qos.cfg".to_string(), 1, 1),
         ]
@@ -265,12 +266,10 @@ fn git_compares_the_working_tree_with_the_revision_imports_included() {
     let v = json(&repo.fabricc("fabrics", &["--git", "HEAD", "pod.fab", "--format", "json"]));
     let mut expected = vec![("report.md".to_string(), 1, 1)];
     for sw in ["leaf1", "leaf2", "leaf3", "leaf4", "spine1", "spine2"] {
-        for f in ["nvue-qos.yaml", "nvue.sh"] {
-            expected.push((format!("switches/{sw}/{f}"), 1, 1));
-        }
+        expected.push((format!("switches/{sw}/nvue-qos.yaml"), 1, 1));
     }
     assert_eq!(changed_files(&v), expected);
-    let nvue = v["files"][2]["diff"].as_str().unwrap_or_default();
+    let nvue = v["files"][1]["diff"].as_str().unwrap_or_default();
     assert!(
         nvue.contains(
             "-              min-threshold: 150000\n+              min-threshold: 200000\n"
@@ -290,14 +289,14 @@ fn git_compares_the_working_tree_with_the_revision_imports_included() {
     let o = repo.fabricc(".", &["--git", "main", "fabrics/pod.fab", "--stat"]);
     assert_eq!(o.status.code(), Some(0));
     let text = String::from_utf8_lossy(&o.stdout);
-    assert_eq!(text.lines().count(), 15, "{text}");
+    assert_eq!(text.lines().count(), 9, "{text}");
     assert!(
         text.starts_with(&format!("{:<60} +1 -1\n", "report.md")),
         "{text}"
     );
     assert!(
         text.ends_with(
-            "rollout: `fabricc plan` with the same arguments orders this change in waves and proves every step\n6 switches and 0 hosts change; 13 files, +13 -13 lines; 0 new, 0 fixed and 0 changed findings\n"
+            "rollout: `fabricc plan` with the same arguments orders this change in waves and proves every step\n6 switches and 0 hosts change; 7 files, +7 -7 lines; 0 new, 0 fixed and 0 changed findings\n"
         ),
         "{text}"
     );
@@ -436,7 +435,7 @@ fn frontend_role_removes_the_extra_rail() {
     let v = diff(&[old.to_str().expect("utf-8 path"), new]);
     let files = v["files"].as_array().expect("files");
     let file = |p: &str| files.iter().find(|f| f["path"] == p);
-    let leaf9 = file("switches/leaf9/nvue.sh").expect("leaf9 changes");
+    let leaf9 = file("switches/leaf9/nvue-qos.yaml").expect("leaf9 changes");
     assert_eq!(leaf9["added_lines"].as_u64(), Some(0), "leaf9 is removed");
     let script = file("hosts/dgx01/fabricc-roce.conf").expect("the host's settings change");
     let d = script["diff"].as_str().unwrap_or_default();
@@ -451,9 +450,9 @@ fn frontend_role_removes_the_extra_rail() {
 /// line per switch file in `fabricc diff`, on every target. The pod (`fixtures/fabrics/pod-256.fab`)
 /// is built on each OS with only its switch model swapped; OLD and NEW differ only in the RoCE
 /// class's `ecn max` (a change every target writes, also Junos's whole-percent fill levels).
-/// SONiC is the one exception: its WRED profile states each threshold once per packet colour
-/// (`green_`, `yellow_`, `red_max_threshold`, as SONiC's own qos_config.j2 profiles do), so the
-/// change is those three lines and nothing else.
+/// SONiC's WRED profile states each threshold once per packet colour (`green_`, `yellow_`,
+/// `red_max_threshold`, as SONiC's own qos_config.j2 profiles do); the fragment prints each
+/// entry on one line, so that is one changed line too.
 #[test]
 fn one_ecn_threshold_is_one_line_per_switch_file_on_every_target() {
     let pod = std::fs::read_to_string("fixtures/fabrics/pod-256.fab").expect("pod-256 fixture");
@@ -504,7 +503,7 @@ fn one_ecn_threshold_is_one_line_per_switch_file_on_every_target() {
             (Some(12), Some(0)),
             "{os}: {files:?}"
         );
-        let per_file = if os == "sonic" { 3 } else { 1 };
+        let per_file = 1;
         for (path, added, removed) in &switch_files {
             assert!(
                 *added <= per_file && *removed <= per_file && added + removed > 0,

@@ -315,7 +315,7 @@ fn threshold_and_headroom_overrides() {
     let extra = "  switch L1 { headroom roce 300KB }";
     for (os, file, rendered) in [
         ("eos", "qos.cfg", false),
-        ("cumulus", "nvue.sh", false),
+        ("cumulus", "nvue-qos.yaml", false),
         ("junos", "qos.conf", false),
         ("nxos", "qos.cfg", true),
     ] {
@@ -352,7 +352,7 @@ fn cumulus_release_and_shared_lossless_group() {
         &fabric("cumulus 5.5", c, "", "30m"),
         "cumulus",
     );
-    let f = b.file("switches/L1/nvue.sh");
+    let f = b.file("switches/L1/nvue-qos.yaml");
     assert!(
         !f.contains("pfc-watchdog") && f.contains("Cumulus Linux 5.5"),
         "{f}"

@@ -165,6 +165,11 @@ fn the_settings_and_hccl_env_carry_the_fabric() {
         "{env}"
     );
     assert!(!h.settings.with_file_name("nccl.env").exists());
+    // The unit, once for the hccn hosts, and no udev rule (the NPUs' ports are no RDMA
+    // devices of the host).
+    let programs = h.program.with_file_name("hccn");
+    assert!(programs.join("fabricc-roce.service").exists());
+    assert!(!programs.join("99-fabricc-roce.rules").exists());
     assert!(!h.settings.with_file_name("99-fabricc-roce.rules").exists());
 }
 

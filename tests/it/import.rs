@@ -863,7 +863,7 @@ pub(crate) fn cumulus_header(model: &str, release: &str) -> impl Fn(&Path) {
 
 #[test]
 fn round_trip_cumulus_fixtures() {
-    // NVUE holds ECN thresholds in bytes; every switch file (nvue.sh, nvue-qos.yaml) comes back
+    // NVUE holds ECN thresholds in bytes; every switch file (nvue-qos.yaml) comes back
     // byte for byte. Not carried: the host files (see NOT_CARRIED), the watchdog's `restore`
     // (Cumulus restores after one polling interval, so the import states that), the model's
     // `lossless-limit`.

@@ -361,8 +361,19 @@ fn host() -> HostContext {
 /// and the host's settings among its files.
 fn program_and_settings(artifacts: &[Artifact]) -> (String, String) {
     let programs = render_host_programs(&templates(), [&host()]).expect("programs render");
-    assert_eq!(programs.len(), 1);
-    assert_eq!(programs[0].path, "programs/host/mlnx_qos.sh");
+    let paths: Vec<&str> = programs.iter().map(|a| a.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "programs/host/mlnx_qos.sh",
+            "programs/host/mlx5/99-fabricc-roce.rules",
+            "programs/host/mlx5/fabricc-roce.service",
+        ]
+    );
+    let programs: Vec<&Artifact> = programs
+        .iter()
+        .filter(|a| a.path.ends_with(".sh"))
+        .collect();
     let settings = artifacts
         .iter()
         .find(|a| a.path.ends_with("/fabricc-roce.conf"))
@@ -495,7 +506,7 @@ fn golden_switch_outputs() {
 #[test]
 fn golden_host_script() {
     let mut artifacts = render_host(&templates(), &host()).expect("host renders");
-    assert_eq!(artifacts.len(), 4);
+    assert_eq!(artifacts.len(), 2);
     for a in &artifacts {
         assert!(a.path.starts_with("hosts/gpu001/"), "{}", a.path);
         assert!(a.contents.ends_with('\n'), "{}", a.path);
@@ -530,11 +541,11 @@ fn golden_dcbnl_host_scripts() {
         let mut names: Vec<String> = artifacts.iter().map(|a| a.path.clone()).collect();
         names.sort();
         let mut want = vec![
-            "hosts/gpu001/99-fabricc-roce.rules".to_string(),
             "hosts/gpu001/fabricc-roce.conf".to_string(),
-            "hosts/gpu001/fabricc-roce.service".to_string(),
             "hosts/gpu001/nccl.env".to_string(),
             format!("programs/host/{script}"),
+            format!("programs/host/{}/99-fabricc-roce.rules", driver.as_str()),
+            format!("programs/host/{}/fabricc-roce.service", driver.as_str()),
         ];
         want.sort();
         assert_eq!(
@@ -704,12 +715,7 @@ fn host_script_passes_mlnx_qos_rules() {
     let paths: Vec<&str> = a.iter().map(|a| a.path.as_str()).collect();
     assert_eq!(
         paths,
-        [
-            "hosts/gpu001/99-fabricc-roce.rules",
-            "hosts/gpu001/fabricc-roce.conf",
-            "hosts/gpu001/fabricc-roce.service",
-            "hosts/gpu001/nccl.env",
-        ]
+        ["hosts/gpu001/fabricc-roce.conf", "hosts/gpu001/nccl.env"]
     );
     let script = &script(&a);
     let errs = validate_mlnx_qos(script);
@@ -862,12 +868,18 @@ fn cumulus_yaml_parses() {
         set["interface"]["swp4"]["qos"]["congestion-control"]["profile"],
         serde_yaml::Value::from("fabricc-ecn-2")
     );
-    let sh = a
+    assert!(
+        !a.iter().any(|a| a.path.ends_with("nvue.sh")),
+        "the program is not a switch's file (issue 36)"
+    );
+    let sh = render_programs(&templates(), [&leaf(SwitchOs::Cumulus)], "f").expect("programs");
+    let sh = sh
         .iter()
-        .find(|a| a.path.ends_with("nvue.sh"))
-        .expect("nvue.sh");
+        .find(|a| a.path == "programs/cumulus/nvue.sh")
+        .expect("programs/cumulus/nvue.sh");
     // C2, C11, C16: the one patch, applied without a prompt; a failure detaches the pending
-    // revision; the script embeds the YAML file byte for byte.
+    // revision; the program applies the switch folder's YAML file, and nothing of a switch is in
+    // it (one program for every Cumulus switch, issue 36 item 2).
     assert!(
         sh.contents
             .contains("\nnv config patch \"$patch\"\nnv config diff\n")
@@ -879,11 +891,12 @@ fn cumulus_yaml_parses() {
         "no `nv set` calls (C16)"
     );
     assert!(
-        sh.contents.contains(&format!(
-            "<<'FABRICC_NVUE_PATCH'\n{}FABRICC_NVUE_PATCH\n",
-            yaml.contents
-        )),
-        "nvue.sh embeds nvue-qos.yaml"
+        sh.contents
+            .contains("\ncp \"$1/nvue-qos.yaml\" \"$patch\"\n")
+    );
+    assert!(
+        !sh.contents.contains("leaf1") && !sh.contents.contains("swp"),
+        "nothing of a switch in the program"
     );
 }
 
@@ -1178,10 +1191,10 @@ fn render_all_is_sorted_by_path() {
     sorted.sort_unstable();
     assert_eq!(paths, sorted);
     // The switches' files (EOS with its ports.cfg; SONiC's fragment and fabricc-device.json,
-    // and its program, apply.sh and README.md, once), the host's 4 files and its driver's
-    // program.
+    // and its program, apply.sh and README.md, once), the host's 2 files and its driver's
+    // program, unit and rule (issue 36: once per driver).
     assert_eq!(all.len(), 15);
-    assert_eq!(paths[0], "hosts/gpu001/99-fabricc-roce.rules");
+    assert_eq!(paths[0], "hosts/gpu001/fabricc-roce.conf");
 }
 
 // ---- platform- and release-aware rendering (issue 15: E6, E8, E16, N1, C5) ----------------
