@@ -737,3 +737,48 @@ fn peer_link_failover_conditions() {
         );
     }
 }
+
+/// Meta's 24K-GPU cluster (issue 36's published-design benchmark): eight AI Zones of
+/// `meta_ai_zone_rack_tor`'s shape under an oversubscribed ATSW layer. Every RTSW reaches only
+/// its own zone's 16 CTSWs, the cross-zone layer is 8:1 as the fixture declares, the check has
+/// no warning, and no deadlock is possible under up-down routing.
+#[test]
+fn meta_24k_is_eight_zones_under_an_atsw_layer() {
+    let c = checked("meta-24k-three-stage.fab");
+    let f = c.fabric.as_ref().expect("resolves");
+    assert_eq!(f.hosts.len() * 8, 24_576);
+    assert_eq!(tier_counts(f), vec![1536, 128, 16]);
+    assert_eq!(f.links.len(), 24_576 + 1536 * 16 + 128 * 24);
+    let warnings: Vec<&str> = c
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == fabricc::diagnostic::Severity::Warning)
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    // Zones: the CTSWs an RTSW reaches, 16 of them, the same set for the zone's 192 RTSWs.
+    let tier = |s: u32| f.switches[s as usize].tier.map_or(0, |t| t.value);
+    let mut ctsws_of: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
+    for l in &f.links {
+        if let (DeviceId::Switch(a), DeviceId::Switch(b)) = (l.a.device, l.b.device) {
+            let (r, c) = if tier(a.0) < tier(b.0) {
+                (a.0, b.0)
+            } else {
+                (b.0, a.0)
+            };
+            if tier(r) == 1 {
+                ctsws_of.entry(r).or_default().insert(c);
+            }
+        }
+    }
+    assert_eq!(ctsws_of.len(), 1536);
+    assert!(ctsws_of.values().all(|c| c.len() == 16));
+    let zones: BTreeSet<&BTreeSet<u32>> = ctsws_of.values().collect();
+    assert_eq!(zones.len(), 8, "eight zones");
+    let d = c
+        .facts
+        .as_ref()
+        .and_then(|x| x.deadlock.clone())
+        .expect("deadlock facts");
+    assert!(!d.possible);
+}
