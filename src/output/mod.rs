@@ -328,8 +328,16 @@ fn carry(from: &Path, to: &Path) -> Result<(), OutputError> {
 }
 
 fn write_file(path: &Path, contents: &[u8], executable: bool) -> Result<(), OutputError> {
-    ensure_parent(path)?;
-    let mut f = fs::File::create(path).map_err(io_err(path))?;
+    // Create first, the folder only when it is missing: a folder's second file costs no
+    // `mkdir` and `stat` (a 98k-GPU build writes 31,000 files into 16,000 folders).
+    let mut f = match fs::File::create(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            ensure_parent(path)?;
+            fs::File::create(path).map_err(io_err(path))?
+        }
+        Err(e) => return Err(io_err(path)(e)),
+    };
     f.write_all(contents).map_err(io_err(path))?;
     #[cfg(unix)]
     if executable {
