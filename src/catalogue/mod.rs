@@ -30,7 +30,7 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 
 pub use chassis::{CardPort, ChassisPlace};
-pub use lookup::PortsMisfit;
+pub use lookup::{PortsMisfit, comware_type};
 pub use nic::NicPlatform;
 pub use platform::{
     AsicFamily, BreakoutMode, BufferDefaults, Chassis, Hwsku, Linecard, LookupRow, Num, Platform,
