@@ -109,6 +109,14 @@ const SWITCH_FILES: &[(&str, &str)] = &[
         include_str!("../../catalogue/switches/dell-z9864f.yaml"),
     ),
     (
+        "h3c-s9825-64d",
+        include_str!("../../catalogue/switches/h3c-s9825-64d.yaml"),
+    ),
+    (
+        "h3c-s9855-48cd8d",
+        include_str!("../../catalogue/switches/h3c-s9855-48cd8d.yaml"),
+    ),
+    (
         "juniper-qfx5140",
         include_str!("../../catalogue/switches/juniper-qfx5140.yaml"),
     ),
