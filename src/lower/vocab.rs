@@ -173,7 +173,7 @@ pub fn ecn_as_written(ctx: &SwitchContext, lossless: bool, e: Ecn) -> EcnWritten
                 min_bytes: min.saturating_mul(cell),
                 max_bytes: max.saturating_mul(cell),
                 how: format!(
-                    "`low-limit {min} high-limit {max}`: ⌈bytes / {cell} B cell⌉ (H3C does not state the unit in the reference fabricc read: cells assumed, FAB917)"
+                    "`low-limit {min} high-limit {max}`: ⌈bytes / {cell} B cell⌉ (H3C does not state the unit in the reference fabricc read: cells assumed, FAB909)"
                 ),
             }
         }

@@ -378,6 +378,21 @@ fn notes_left(ctx: &SwitchContext, notes: &mut Vec<Note>) {
             Property::QueueAlpha,
             "the WRED average queue length uses Comware's default exponent (`weighting-constant` 9), not the instantaneous queue fabricc's thresholds assume",
         ));
+        if let Some(c) = ctx
+            .qos
+            .classes
+            .iter()
+            .find(|c| c.lossless && c.ecn.is_none())
+        {
+            notes.push(Note::new(
+                NoteKind::PlatformDependent,
+                Property::EcnMarking,
+                format!(
+                    "lossless class `{}` has no ECN: its queue {} keeps the WRED table's default drop parameters (low 100, high 1000, 10 %) on the ports the table is applied to, which can drop its packets before PFC pauses; give the class `ecn`",
+                    c.name, c.queue
+                ),
+            ));
+        }
         if ctx.qos.classes.iter().any(|c| c.ecn.is_none()) {
             notes.push(Note::new(
                 NoteKind::Adjusted,
