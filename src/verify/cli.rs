@@ -226,7 +226,8 @@ pub struct Leftover {
 pub const OWNED_PREFIX: &str = "FABRICC_";
 
 /// The leftover bindings of a running-config: interfaces outside `fabric_ports` whose
-/// `service-profile` or `service-policy` names a `FABRICC_` object.
+/// `service-profile` or `service-policy` (Comware: `qos wred apply`) names a `FABRICC_`
+/// object.
 pub fn leftovers(text: &str, fabric_ports: &BTreeSet<String>) -> Vec<Leftover> {
     let mut out = Vec::new();
     let mut port: Option<String> = None;
@@ -236,7 +237,7 @@ pub fn leftovers(text: &str, fabric_ports: &BTreeSet<String>) -> Vec<Leftover> {
         offset += raw.len();
         let body = raw.trim_end_matches(['\n', '\r']).trim_end();
         let trimmed = body.trim_start();
-        if trimmed.is_empty() || trimmed.starts_with('!') {
+        if trimmed.is_empty() || trimmed.starts_with('!') || trimmed.starts_with('#') {
             continue;
         }
         let line = trimmed.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -255,6 +256,8 @@ pub fn leftovers(text: &str, fabric_ports: &BTreeSet<String>) -> Vec<Leftover> {
         let owned = match w.as_slice() {
             ["service-profile", name] => name.starts_with(OWNED_PREFIX),
             ["service-policy", "type", _, _, name] => name.starts_with(OWNED_PREFIX),
+            // Comware: the port's WRED table (`qos.cfg` applies one on every fabric port).
+            ["qos", "wred", "apply", name] => name.starts_with(OWNED_PREFIX),
             _ => false,
         };
         if owned {

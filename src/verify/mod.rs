@@ -489,7 +489,7 @@ impl Ctx<'_> {
             r.pending
                 .push(drift(&s.device, target, form, &files, index, d));
         }
-        if matches!(s.os, SwitchOs::Eos | SwitchOs::Nxos) {
+        if matches!(s.os, SwitchOs::Eos | SwitchOs::Nxos | SwitchOs::Comware) {
             // A port that left the fabric: the fragment cannot name it, so a merge leaves
             // its fabricc binding (the files' headers say so).
             let fabric: std::collections::BTreeSet<String> =
@@ -765,7 +765,9 @@ fn leftover_port(device: &str, file: usize, l: cli::Leftover) -> Pending {
         )
         .label("left by an earlier build")
         .help(format!(
-            "a port that left the fabric keeps what an earlier build gave it (a fragment cannot name it): remove it with `no {}` under `{key}`, and its MTU and description if they were fabricc's",
+            "a port that left the fabric keeps what an earlier build gave it (a fragment cannot name it): remove it with `{} {}` under `{key}`, and its MTU and description if they were fabricc's",
+            // Comware removes with `undo` (its binding is `qos wred apply`).
+            if l.line.starts_with("qos wred apply") { "undo" } else { "no" },
             l.line
         ))
         .observed(Observed::Drift {
