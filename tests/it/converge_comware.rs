@@ -53,7 +53,7 @@ use crate::change_pairs::{Built, Change, Os, SWITCHES, for_each_pair};
 type View = BTreeMap<String, String>;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-struct Device {
+pub(crate) struct Device {
     /// The system view's own settings.
     system: View,
     /// Every other view, by the line that enters it.
@@ -109,14 +109,14 @@ fn key_of(line: &str) -> Vec<String> {
 }
 
 impl Device {
-    fn from_text(text: &str) -> Device {
+    pub(crate) fn from_text(text: &str) -> Device {
         let mut d = Device::default();
         d.paste(text);
         d
     }
 
     /// Pastes the lines of a file below its `#` header (`#` lines are comments).
-    fn paste(&mut self, text: &str) {
+    pub(crate) fn paste(&mut self, text: &str) {
         let mut view: Option<String> = None;
         for raw in text.lines() {
             let line = raw.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -194,7 +194,7 @@ impl Device {
     }
 
     /// As `display current-configuration` prints it (views with one-space settings).
-    fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         let mut out = String::new();
         for line in self.system.values() {
             out.push_str(line);
@@ -215,7 +215,7 @@ impl Device {
 }
 
 /// Configuration fabricc does not own, and the views that must come out untouched.
-const SEED: &str = "\
+pub(crate) const SEED: &str = "\
 sysname lab
 qos wred queue table OTHER
  queue 1 low-limit 10 high-limit 20 discard-probability 30
@@ -386,4 +386,53 @@ fn a_map_entry_is_one_per_imported_value() {
     let s = &d.views["qos map-table dscp-dot1p"];
     assert_eq!(s["import 26"], "import 26 export 3");
     assert_eq!(s["import 24"], "import 24 export 0");
+}
+
+// ---- verify reads the device the simulator leaves (step 5 of issue 35's Comware half) -----
+
+/// The golden leaf's `qos.cfg` pasted over the seed and printed as `display
+/// current-configuration` reads as in sync with the golden; a DSCP moved to another 802.1p
+/// value on the device is one difference, at the moved line; a port that left keeps its
+/// WRED table and `verify`'s leftover reader names it.
+#[test]
+fn verify_reads_the_pasted_golden_and_finds_a_moved_dscp() {
+    use fabricc::render::{Artifact, ArtifactKind, SwitchOs};
+    use fabricc::verify::{self, canon, cli};
+    let golden = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/build/comware-s9855/switches/leaf1/qos.cfg"),
+    )
+    .expect("the golden");
+    let artifact = Artifact {
+        path: "switches/leaf1/qos.cfg".into(),
+        contents: golden.clone(),
+        device: "leaf1".into(),
+        kind: ArtifactKind::Switch,
+        target: "comware".into(),
+    };
+    let (expected, used) = verify::generated(SwitchOs::Comware, &[artifact]);
+    assert_eq!(used, ["switches/leaf1/qos.cfg"]);
+    let mut device = Device::from_text(SEED);
+    device.paste(&golden);
+    let text = device.text();
+    let diffs = |text: &str| {
+        let (actual, form) = verify::parse(SwitchOs::Comware, text).expect("parses");
+        let scope = cli::Scope::new(&expected);
+        canon::compare(form, &expected, &actual, &|p| scope.owns(p))
+    };
+    assert!(diffs(&text).is_empty(), "{:#?}", diffs(&text));
+    // The seeded defect: DSCP 26 (roce) exported to 802.1p 0 instead of 3.
+    let moved = text.replacen(" import 26 export 3\n", " import 26 export 0\n", 1);
+    assert_ne!(moved, text);
+    let found = diffs(&moved);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let at = found[0].at();
+    let line = moved[..at.start as usize].matches('\n').count() + 1;
+    let want = moved
+        .lines()
+        .position(|l| l == " import 26 export 0")
+        .map(|i| i + 1);
+    assert_eq!(Some(line), want, "{found:#?}");
+    // A fabric port's own address is not fabricc's: no difference.
+    assert!(text.contains("ip address 10.0.0.1"));
 }
