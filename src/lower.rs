@@ -118,6 +118,7 @@ pub struct Targets {
     pub eos: bool,
     pub nxos: bool,
     pub junos: bool,
+    pub comware: bool,
     pub host: bool,
 }
 
@@ -128,6 +129,7 @@ impl Targets {
         eos: true,
         nxos: true,
         junos: true,
+        comware: true,
         host: true,
     };
     const NONE: Targets = Targets {
@@ -136,9 +138,12 @@ impl Targets {
         eos: false,
         nxos: false,
         junos: false,
+        comware: false,
         host: false,
     };
-    pub const NAMES: [&'static str; 6] = ["sonic", "cumulus", "eos", "nxos", "junos", "host"];
+    pub const NAMES: [&'static str; 7] = [
+        "sonic", "cumulus", "eos", "nxos", "junos", "comware", "host",
+    ];
 
     /// `sonic,host` → those two; an unknown name is an error naming the valid ones.
     pub fn parse(list: &str) -> Result<Targets, String> {
@@ -150,6 +155,7 @@ impl Targets {
                 "eos" => t.eos = true,
                 "nxos" => t.nxos = true,
                 "junos" => t.junos = true,
+                "comware" => t.comware = true,
                 "host" => t.host = true,
                 other => {
                     return Err(format!(
@@ -176,6 +182,7 @@ impl Targets {
             SwitchOs::Eos => self.eos,
             SwitchOs::Nxos => self.nxos,
             SwitchOs::Junos => self.junos,
+            SwitchOs::Comware => self.comware,
         }
     }
 }
@@ -495,6 +502,7 @@ fn model_port_name(
         Os::Eos => eos_port_name(index),
         Os::Nxos => nxos_port_name(index),
         Os::Junos => junos_port_name(index),
+        Os::Comware => vocab::comware_port_name(index, vocab::port_speed_gbps(model, index)),
     }
 }
 
@@ -955,6 +963,7 @@ fn buffer_plan(
         lossless_queue_buffer_bytes: queue,
         queue_log2_alpha: alpha.dynamic_th(),
         pause_point_bytes: None,
+        cell_bytes: model.cell.map(|c| c.value.get()),
     })
 }
 

@@ -5,6 +5,24 @@
 
 use super::asic_table::AsicConstants;
 use super::port_group::PortGroup;
+/// The interface type Comware gives an Ethernet port of `speed_gbps`, as H3C writes it in full
+/// (`FourHundredGigE1/0/1`; the abbreviated `HGE1/0/1` in `display` output is the 100G one):
+/// H3C S9825 & S9855 Command References R913x, "10-PFC commands" (`HGE1/0/1`,
+/// https://www.h3c.com/en/d_202410/2284497_294551_0.htm) and the S6805 & S6825 & S6850 &
+/// S9850 PFC commands (`WGE1/0/1`, 25G). `None` for a speed no source fabricc read names.
+pub fn comware_type(speed_gbps: u32) -> Option<&'static str> {
+    Some(match speed_gbps {
+        10 => "Ten-GigabitEthernet",
+        25 => "Twenty-FiveGigE",
+        40 => "FortyGigE",
+        50 => "FiftyGigE",
+        100 => "HundredGigE",
+        200 => "TwoHundredGigE",
+        400 => "FourHundredGigE",
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 use super::{check_key, valid_name};
 use crate::syntax::ast::{BufferModel, Os};
@@ -191,13 +209,16 @@ impl Platform {
             Os::Eos => self.naming.eos.as_ref(),
             Os::Nxos => self.naming.nxos.as_ref(),
             Os::Junos => self.naming.junos.as_ref(),
+            Os::Comware => self.naming.comware.as_ref(),
         }?;
         if sub >= split || split == 0 || (split > 1 && !rule.breakout) {
             return None;
         }
         let mut lanes_each = None;
+        let mut sub_gbps = None;
         if !self.cages.is_empty() {
             let (g, _) = self.locate(cage)?;
+            sub_gbps = (g.speed_gbps % split == 0).then_some(g.speed_gbps / split);
             if split > 1 && !g.has_split(split) {
                 return None;
             }
@@ -214,6 +235,10 @@ impl Platform {
             (Os::Nxos, _) => format!("Ethernet1/{n}/{}", sub + 1),
             (Os::Junos, 1) => format!("et-0/0/{cage}"),
             (Os::Junos, _) => format!("et-0/0/{cage}:{sub}"),
+            // Comware names a port by its speed's type; a broken-out sub-port takes the
+            // sub-port's speed and `:<sub, from 1>` (`TwoHundredGigE1/0/1:1`).
+            (Os::Comware, 1) => format!("{}1/0/{n}", comware_type(sub_gbps?)?),
+            (Os::Comware, _) => format!("{}1/0/{n}:{}", comware_type(sub_gbps?)?, sub + 1),
             (Os::Sonic, _) => return None,
         })
     }
@@ -360,6 +385,7 @@ impl Platform {
             (Os::Eos, &self.naming.eos),
             (Os::Nxos, &self.naming.nxos),
             (Os::Junos, &self.naming.junos),
+            (Os::Comware, &self.naming.comware),
         ] {
             if let Some(r) = rule {
                 key(&r.source, &format!("naming {}", os.as_str()), errors);

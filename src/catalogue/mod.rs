@@ -30,7 +30,7 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 
 pub use chassis::{CardPort, ChassisPlace};
-pub use lookup::PortsMisfit;
+pub use lookup::{PortsMisfit, comware_type};
 pub use nic::NicPlatform;
 pub use platform::{
     AsicFamily, BreakoutMode, BufferDefaults, Chassis, Hwsku, Linecard, LookupRow, Num, Platform,
@@ -107,6 +107,14 @@ const SWITCH_FILES: &[(&str, &str)] = &[
     (
         "dell-z9864f",
         include_str!("../../catalogue/switches/dell-z9864f.yaml"),
+    ),
+    (
+        "h3c-s9825-64d",
+        include_str!("../../catalogue/switches/h3c-s9825-64d.yaml"),
+    ),
+    (
+        "h3c-s9855-48cd8d",
+        include_str!("../../catalogue/switches/h3c-s9855-48cd8d.yaml"),
     ),
     (
         "juniper-qfx5140",

@@ -38,6 +38,7 @@ fn fallback_name(os: Os, i: u32) -> String {
         Os::Junos => vocab::junos_port_name(i),
         Os::Cumulus => vocab::cumulus_port_name(i),
         Os::Sonic => vocab::sonic_port_name(i, 8),
+        Os::Comware => vocab::comware_port_name(i, 400),
     }
 }
 

@@ -121,6 +121,9 @@ pub struct BufferPlan {
     /// without a buffer under a dynamic threshold. A target that must state the pause
     /// threshold in bytes (NX-OS's pause buffer) writes this.
     pub pause_point_bytes: Option<u64>,
+    /// The model's buffer cell (`cell`, or the platform's), where known: Comware writes its
+    /// thresholds in cells (`lower::vocab::comware_cell`).
+    pub cell_bytes: Option<u64>,
 }
 
 /// Which formula set a headroom's `xoff` (report.md names it per row).

@@ -975,6 +975,7 @@ fn mellanox_pools(
         lossless_queue_buffer_bytes: queue_share(egress_lossless, alpha),
         queue_log2_alpha: alpha,
         pause_point_bytes: None,
+        cell_bytes: None,
     };
     Ok((pools, profiles, buffer, cnp))
 }
@@ -1033,6 +1034,7 @@ fn broadcom_pools(layout: &BufferDefaults, mmu: u64) -> Pools {
         lossless_queue_buffer_bytes: queue_share(egress, alpha),
         queue_log2_alpha: alpha,
         pause_point_bytes: None,
+        cell_bytes: None,
     };
     (pools, profiles, buffer, None)
 }

@@ -37,6 +37,50 @@ pub fn junos_port_name(index: u32) -> String {
     format!("et-0/0/{index}")
 }
 
+pub use crate::catalogue::comware_type;
+
+/// Comware front-panel name of an unbroken port of a fixed switch:
+/// `<type>1/0/<index+1>` (member 1, slot 0). A speed without a sourced type name is written
+/// as the 400G type (the model's ports are checked against the platform's when it names one).
+pub fn comware_port_name(index: u32, speed_gbps: u32) -> String {
+    format!(
+        "{}1/0/{}",
+        comware_type(speed_gbps).unwrap_or("FourHundredGigE"),
+        index.saturating_add(1)
+    )
+}
+
+/// The speed of port `index` of `model` in Gb/s (a broken-out group's sub-port speed): what
+/// names a Comware port (`FourHundredGigE1/0/1`) where no platform names it.
+pub(crate) fn port_speed_gbps(model: &crate::model::SwitchModel, index: u32) -> u32 {
+    // `count` is sub-ports and `speed` one sub-port's (catalogue::PortGroup).
+    let mut left = index;
+    for g in &model.ports.value {
+        if left < g.count {
+            return u32::try_from(g.speed / 1000).unwrap_or(u32::MAX);
+        }
+        left -= g.count;
+    }
+    400
+}
+
+/// The bytes of one Comware buffer cell where the platform gives none (a model without
+/// `cell` or `platform`): Broadcom's 254 B, and a note says so (`render::comware`).
+pub const COMWARE_DEFAULT_CELL: u64 = 254;
+
+/// Bytes as Comware cells, rounded up so a threshold never shrinks.
+pub fn comware_cells(bytes: u64, cell: u64) -> u64 {
+    bytes.div_ceil(cell.max(1))
+}
+
+/// The cell size a Comware switch's thresholds are written in.
+pub fn comware_cell(ctx: &SwitchContext) -> u64 {
+    ctx.buffer
+        .cell_bytes
+        .filter(|&c| c > 0)
+        .unwrap_or(COMWARE_DEFAULT_CELL)
+}
+
 /// The bytes of one NX-OS `kbytes` as fabricc writes and imports them. Cisco's examples only
 /// ever use `kbytes` ("Cisco Data Center Networking Blueprint for AI/ML Applications":
 /// `random-detect minimum-threshold 150 kbytes maximum-threshold 3000 kbytes …`) and no
@@ -116,6 +160,20 @@ pub fn ecn_as_written(ctx: &SwitchContext, lossless: bool, e: Ecn) -> EcnWritten
                 max_bytes: max.saturating_mul(NXOS_KBYTE_UPPER),
                 how: format!(
                     "`{min} kbytes` / `{max} kbytes`: ⌈bytes / 1000⌉, judged at 1 kbyte = 1,024 B (the larger reading; Cisco does not define the unit)"
+                ),
+            }
+        }
+        SwitchOs::Comware => {
+            let cell = comware_cell(ctx);
+            let (min, max) = (
+                comware_cells(e.min_bytes, cell),
+                comware_cells(e.max_bytes, cell),
+            );
+            EcnWritten {
+                min_bytes: min.saturating_mul(cell),
+                max_bytes: max.saturating_mul(cell),
+                how: format!(
+                    "`low-limit {min} high-limit {max}`: ⌈bytes / {cell} B cell⌉ (H3C does not state the unit in the reference fabricc read: cells assumed, FAB909)"
                 ),
             }
         }

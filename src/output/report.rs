@@ -116,6 +116,7 @@ fn headroom_written(s: &SwitchContext, i: usize, p: &PortContext) -> &'static st
         SwitchOs::Nxos | SwitchOs::Eos => "no: platform sizes it",
         SwitchOs::Cumulus => "cable length; switchd sizes it",
         SwitchOs::Junos => "cable length + headroom partition",
+        SwitchOs::Comware => "yes (`priority-flow-control dot1p N headroom`, cells)",
     }
 }
 
@@ -701,7 +702,7 @@ fn ecn_conversions(o: &mut String, switches: &[&SwitchContext]) {
     type Row = (String, String, u8, u64, u64, u64, u64, String);
     let mut rows: BTreeMap<Row, usize> = BTreeMap::new();
     for s in switches {
-        if !matches!(s.os, SwitchOs::Junos | SwitchOs::Nxos) {
+        if !matches!(s.os, SwitchOs::Junos | SwitchOs::Nxos | SwitchOs::Comware) {
             continue;
         }
         for p in &s.ports {

@@ -293,6 +293,25 @@ pub fn disruption(target: Target, kind: Kind) -> (Disruption, &'static str) {
             ),
             _ => (PortFlap, "docs/change/junos.md"),
         },
+        Target::Switch(SwitchOs::Comware) => match kind {
+            DscpMap | Ecn | Scheduling | Watchdog | Port => (
+                QueueReprogram,
+                "the priority maps, WRED table, scheduling and deadlock detection change on the fabric ports at once; no H3C document states the traffic impact, so fabricc plans a reprogramming of the queues (docs/change/comware.md)",
+            ),
+            ClassPlan | Headroom | BufferPool => (
+                QueueReprogram,
+                "PFC, its no-drop priorities and their headroom are reprogrammed on every fabric port (H3C Intelligent Lossless Network Configuration Guide, PFC; docs/change/comware.md)",
+            ),
+            Mtu | LoadBalance => (
+                Hitless,
+                "the Comware file writes neither the MTU nor the ECMP hash: nothing on the switch changes",
+            ),
+            Breakout => (
+                PortFlap,
+                "the cage is split by hand; its ports are re-created",
+            ),
+            _ => (PortFlap, "docs/change/comware.md"),
+        },
         Target::Host(driver) => match kind {
             HostPfc if driver == "mlx5" => (
                 PortFlap,

@@ -194,12 +194,13 @@ const PORTS: &str = "speed and FEC are the platform's; a broken-out cage's break
 
 /// The targets of this matrix, in column order.
 #[cfg(feature = "internals")]
-pub const TARGETS: [SwitchOs; 5] = [
+pub const TARGETS: [SwitchOs; 6] = [
     SwitchOs::Sonic,
     SwitchOs::Eos,
     SwitchOs::Nxos,
     SwitchOs::Cumulus,
     SwitchOs::Junos,
+    SwitchOs::Comware,
 ];
 
 /// What target `os` does with `p`; `None` for targets outside this matrix (none today).
@@ -211,6 +212,7 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
         SwitchOs::Nxos => nxos_support(p),
         SwitchOs::Cumulus => cumulus_support(p),
         SwitchOs::Junos => junos_support(p),
+        SwitchOs::Comware => comware_support(p),
     };
     Some(s)
 }
@@ -503,6 +505,76 @@ fn junos_support(p: Property) -> Support {
     }
 }
 
+/// What Comware does with each property (`render::comware`).
+#[cfg(feature = "internals")]
+fn comware_support(p: Property) -> Support {
+    use Property as P;
+    use Support::*;
+    match p {
+        P::Identity => Rendered("header comment; the fragment sets no sysname"),
+        P::Release => NotExpressible(
+            "`os comware` takes no release; written for Comware 7 (S9825/S9855 R913x)",
+        ),
+        P::Platform => Rendered(
+            "port names by speed (`FourHundredGigE1/0/N`, broken out `TwoHundredGigE1/0/N:M`); the cell size of headroom and WRED limits",
+        ),
+        P::DscpClassification => Rendered(
+            "`qos trust dscp`; `qos map-table dscp-dot1p` (DSCP → the class's PFC priority), every DSCP stated",
+        ),
+        P::ClassQueues => Rendered(
+            "`qos map-table dot1p-lp` (802.1p → local precedence = queue), all eight stated; classes of one priority on different queues are FAB901",
+        ),
+        P::CnpClass => Rendered("its queue in the SP group (`qos wrr Q group sp`)"),
+        P::PfcPriorities => Rendered("`priority-flow-control no-drop dot1p LIST` per port"),
+        P::PortPfc => {
+            Rendered("`priority-flow-control enable` per port (`undo` where the port has none)")
+        }
+        P::EcnMarking => Approximated(
+            "a WRED table, `queue Q low-limit L high-limit H discard-probability P` + `queue Q ecn`, limits in cells (unit not stated by H3C: FAB909); static thresholds, not H3C's AI ECN",
+        ),
+        P::PortEcn => Rendered(
+            "one WRED table per port variant (`FABRICC_ROCE`, `FABRICC_ROCE_2` …), `qos wred apply`",
+        ),
+        P::Scheduling => Rendered(
+            "`qos wrr byte-count`, `qos wrr Q group 1 byte-count W` (weights divided by their common divisor) / `group sp`, every queue stated",
+        ),
+        P::RateCap => NotExpressible("not written: no per-queue shaping command sourced (FAB904)"),
+        P::Mtu => NotExpressible(
+            "not written: no jumbo-frame command sourced for the S9825/S9855 (FAB904)",
+        ),
+        P::PortDescription => Rendered("`description` / `undo description`"),
+        P::PortHardware => DeviceManaged(
+            "speed and FEC are the platform's; breakouts are not split by the file (FAB909)",
+        ),
+        P::CableLength => Approximated("through the headroom cells only"),
+        P::Headroom => Rendered(
+            "`priority-flow-control dot1p P headroom CELLS` per lossless priority (rounded up to the cell), `undo` for the others",
+        ),
+        P::PauseThreshold => NotExpressible(
+            "`ingress-buffer` not written: no source maps its values to bytes or α (FAB904)",
+        ),
+        P::BufferPools => DeviceManaged("the platform's pools"),
+        P::QueueAlpha => Approximated("WRED keeps Comware's default averaging exponent (FAB906)"),
+        P::WatchdogEnable => {
+            Rendered("`priority-flow-control deadlock enable` on the lossless ports")
+        }
+        P::WatchdogDetect => NotExpressible(
+            "`deadlock cos P interval N` not written: its step (`deadlock precision`) is not sourced (FAB904)",
+        ),
+        P::WatchdogRestore => {
+            NotExpressible("`deadlock auto-recover cos P delay D` not written, as detect (FAB904)")
+        }
+        P::WatchdogPoll => NotExpressible("`deadlock precision` not written (FAB904)"),
+        P::WatchdogAction => {
+            Refused("`deadlock auto-recover action discard|forwarding`; `alert` is FAB901")
+        }
+        P::LoadBalancing => NotExpressible(
+            "not written: no ECMP hash or adaptive-routing command sourced for the S9825/S9855 (FAB930)",
+        ),
+        P::HostBondLag => NotExpressible("no M-LAG: the bond's ports stay separate ports (FAB127)"),
+    }
+}
+
 /// Every property a switch context carries, field by field. Destructured without `..`: a
 /// field added to a context struct breaks this function until it names its property.
 #[cfg(feature = "internals")]
@@ -569,6 +641,7 @@ pub fn properties_of(ctx: &SwitchContext) -> Vec<Property> {
         lossless_queue_buffer_bytes: _,
         queue_log2_alpha: _,
         pause_point_bytes: _,
+        cell_bytes: _,
     } = buffer;
     out.extend([P::BufferPools, P::QueueAlpha]);
     for p in ports {
@@ -833,6 +906,10 @@ pub fn always_left(os: SwitchOs) -> &'static [&'static str] {
         }
         SwitchOs::Junos => &[
             "port speed and FEC: the platform's port defaults (breakouts are written on the QFX5240, else FAB905)",
+        ],
+        SwitchOs::Comware => &[
+            "port speed, FEC and breakouts: the platform's port defaults (a cage is split by hand)",
+            "PFC pause threshold, interface MTU, PFC deadlock timers: Comware's own (FAB904)",
         ],
         SwitchOs::Nxos => &[
             "port speed and FEC: the platform's port defaults (breakouts are written)",

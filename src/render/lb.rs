@@ -98,6 +98,7 @@ pub fn verdict(ctx: &SwitchContext, prop: Prop) -> Option<Verdict> {
         SwitchOs::Eos => eos(ctx, prop),
         SwitchOs::Nxos => nxos(ctx, prop),
         SwitchOs::Junos => junos(ctx, prop),
+        SwitchOs::Comware => comware(ctx, prop),
     })
 }
 
@@ -348,6 +349,16 @@ fn junos(ctx: &SwitchContext, prop: Prop) -> Verdict {
             "no QFX5000 hash seed is documented for `enhanced-hash-key`; each switch keeps its default seed, so switches of different tiers may hash alike (polarisation)".into(),
         ),
     }
+}
+
+/// Comware: no H3C document fabricc could read names the S9825/S9855 ECMP hash-field or
+/// adaptive-routing commands, so nothing of `load-balance` is written (FAB916 via the note).
+fn comware(_ctx: &SwitchContext, prop: Prop) -> Verdict {
+    Verdict::Not(match prop {
+        Prop::Hash => "no H3C command reference fabricc could read gives the ECMP hash-field commands of the S9825/S9855; each switch keeps its default fields".into(),
+        Prop::Mode | Prop::FlowletGap => "no H3C command reference fabricc could read gives a flowlet or adaptive-routing mode for the S9825/S9855; each switch keeps per-flow ECMP".into(),
+        Prop::Seed => "no H3C command reference fabricc could read gives the ECMP hash seed; each switch keeps its default seed, so switches of different tiers may hash alike (polarisation)".into(),
+    })
 }
 
 /// `(family, statement)` pairs: the `no-…` statements that leave exactly the fields of `hash`.

@@ -9,6 +9,7 @@
 //! Templates decide nothing.
 
 mod bond_findings;
+pub mod comware;
 pub mod cumulus;
 pub mod eos;
 pub mod error;
@@ -142,6 +143,17 @@ fn switch_view_as(ctx: &SwitchContext, keep: bool) -> Result<(Value, Vec<Note>),
         }
         SwitchOs::Junos => {
             let (v, n) = junos::view(ctx)?;
+            (
+                if keep {
+                    Value::from(Serde(v))
+                } else {
+                    Value::UNDEFINED
+                },
+                n,
+            )
+        }
+        SwitchOs::Comware => {
+            let (v, n) = comware::view(ctx)?;
             (
                 if keep {
                     Value::from(Serde(v))

@@ -45,6 +45,21 @@ use super::canon::{Builder, Canon, Loc, segments};
 pub enum Dialect {
     Eos,
     Nxos,
+    /// H3C Comware 7 `display current-configuration` and fabricc's `qos.cfg`: `#` lines are
+    /// separators and comments, `quit`/`return` leave a view (no settings), `undo …` removes,
+    /// and a priority map's `import A B … export E` is one setting per imported value.
+    Comware,
+}
+
+/// Whether a trimmed line is no configuration in `dialect`: a comment or separator, or (on
+/// Comware) a line that only leaves a view.
+fn skipped(trimmed: &str, dialect: Dialect) -> bool {
+    match dialect {
+        Dialect::Comware => {
+            trimmed.is_empty() || trimmed.starts_with('#') || matches!(trimmed, "quit" | "return")
+        }
+        Dialect::Eos | Dialect::Nxos => trimmed.is_empty() || trimmed.starts_with('!'),
+    }
 }
 
 struct Line<'a> {
@@ -64,7 +79,7 @@ pub fn canon(text: &str, dialect: Dialect) -> Canon {
         offset += raw.len();
         let body = raw.trim_end_matches(['\n', '\r']).trim_end();
         let trimmed = body.trim_start();
-        if trimmed.is_empty() || trimmed.starts_with('!') {
+        if skipped(trimmed, dialect) {
             continue;
         }
         let indent = body.len() - trimmed.len();
@@ -131,7 +146,7 @@ pub fn fragment_text(text: &str, dialect: Dialect) -> String {
             offset += raw.len();
             let body = raw.trim_end_matches(['\n', '\r']);
             let trimmed = body.trim_start();
-            if trimmed.is_empty() || trimmed.starts_with('!') {
+            if skipped(trimmed, dialect) {
                 continue;
             }
             out.push((body.len() - trimmed.len(), start, body));
@@ -141,8 +156,13 @@ pub fn fragment_text(text: &str, dialect: Dialect) -> String {
     let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
     let dropped_alone = |t: &str| {
         let t = words(t);
-        let removal = (t.starts_with("no ") || t.starts_with("default "))
-            && !STORED_NEGATIONS.contains(&t.as_str());
+        let removal = match dialect {
+            Dialect::Comware => t.starts_with("undo "),
+            Dialect::Eos | Dialect::Nxos => {
+                (t.starts_with("no ") || t.starts_with("default "))
+                    && !STORED_NEGATIONS.contains(&t.as_str())
+            }
+        };
         removal || (dialect == Dialect::Eos && restates_default(&t))
     };
     let mut drop: Vec<bool> = lines.iter().map(|(_, _, b)| dropped_alone(b)).collect();
@@ -206,7 +226,8 @@ pub struct Leftover {
 pub const OWNED_PREFIX: &str = "FABRICC_";
 
 /// The leftover bindings of a running-config: interfaces outside `fabric_ports` whose
-/// `service-profile` or `service-policy` names a `FABRICC_` object.
+/// `service-profile` or `service-policy` (Comware: `qos wred apply`) names a `FABRICC_`
+/// object.
 pub fn leftovers(text: &str, fabric_ports: &BTreeSet<String>) -> Vec<Leftover> {
     let mut out = Vec::new();
     let mut port: Option<String> = None;
@@ -216,7 +237,7 @@ pub fn leftovers(text: &str, fabric_ports: &BTreeSet<String>) -> Vec<Leftover> {
         offset += raw.len();
         let body = raw.trim_end_matches(['\n', '\r']).trim_end();
         let trimmed = body.trim_start();
-        if trimmed.is_empty() || trimmed.starts_with('!') {
+        if trimmed.is_empty() || trimmed.starts_with('!') || trimmed.starts_with('#') {
             continue;
         }
         let line = trimmed.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -235,6 +256,8 @@ pub fn leftovers(text: &str, fabric_ports: &BTreeSet<String>) -> Vec<Leftover> {
         let owned = match w.as_slice() {
             ["service-profile", name] => name.starts_with(OWNED_PREFIX),
             ["service-policy", "type", _, _, name] => name.starts_with(OWNED_PREFIX),
+            // Comware: the port's WRED table (`qos.cfg` applies one on every fabric port).
+            ["qos", "wred", "apply", name] => name.starts_with(OWNED_PREFIX),
             _ => false,
         };
         if owned {
@@ -279,6 +302,17 @@ fn settings(line: &str, dialect: Dialect) -> Vec<(String, String)> {
         return dscps
             .into_iter()
             .map(|d| (format!("qos map dscp {d}"), target.clone()))
+            .collect();
+    }
+    if dialect == Dialect::Comware
+        && let ["import", rest @ ..] = words.as_slice()
+        && let Some(to) = rest.iter().position(|w| *w == "export")
+        && let Some(values) = numbers(&rest[..to])
+    {
+        let target = rest[to..].join(" ");
+        return values
+            .into_iter()
+            .map(|v| (format!("import {v}"), target.clone()))
             .collect();
     }
     if dialect == Dialect::Nxos
@@ -350,7 +384,7 @@ fn ranges(values: &BTreeSet<u32>) -> String {
 fn family(text: &str) -> &str {
     let mut words = text.split(' ');
     match words.next() {
-        Some("no" | "default") => words.next().unwrap_or(""),
+        Some("no" | "default" | "undo") => words.next().unwrap_or(""),
         Some(w) => w,
         None => "",
     }

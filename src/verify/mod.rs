@@ -471,7 +471,7 @@ impl Ctx<'_> {
                 let scope = sonic::Scope::new(&expected);
                 canon::compare(form, &expected, &actual, &|p| scope.owns(p))
             }
-            SwitchOs::Eos | SwitchOs::Nxos => {
+            SwitchOs::Eos | SwitchOs::Nxos | SwitchOs::Comware => {
                 let scope = cli::Scope::new(&expected);
                 canon::compare(form, &expected, &actual, &|p| scope.owns(p))
             }
@@ -489,7 +489,7 @@ impl Ctx<'_> {
             r.pending
                 .push(drift(&s.device, target, form, &files, index, d));
         }
-        if matches!(s.os, SwitchOs::Eos | SwitchOs::Nxos) {
+        if matches!(s.os, SwitchOs::Eos | SwitchOs::Nxos | SwitchOs::Comware) {
             // A port that left the fabric: the fragment cannot name it, so a merge leaves
             // its fabricc binding (the files' headers say so).
             let fabric: std::collections::BTreeSet<String> =
@@ -659,7 +659,7 @@ fn file_observed(device: &str, file: &str) -> Observed {
 fn form(os: SwitchOs) -> Form {
     match os {
         SwitchOs::Sonic => Form::Table,
-        SwitchOs::Eos | SwitchOs::Nxos => Form::Lines,
+        SwitchOs::Eos | SwitchOs::Nxos | SwitchOs::Comware => Form::Lines,
         SwitchOs::Junos | SwitchOs::Cumulus => Form::Words,
     }
 }
@@ -671,6 +671,7 @@ fn what(os: SwitchOs) -> &'static str {
         SwitchOs::Eos => "an EOS running-config",
         SwitchOs::Nxos => "an NX-OS running-config",
         SwitchOs::Junos => "a Junos configuration",
+        SwitchOs::Comware => "a Comware current-configuration",
     }
 }
 
@@ -680,6 +681,7 @@ fn collect_command(os: SwitchOs) -> &'static str {
         SwitchOs::Cumulus => "`nv config show -o yaml`",
         SwitchOs::Eos | SwitchOs::Nxos => "`show running-config`",
         SwitchOs::Junos => "`show configuration` (or `| display set`)",
+        SwitchOs::Comware => "`display current-configuration`",
     }
 }
 
@@ -698,6 +700,7 @@ pub fn parse(os: SwitchOs, text: &str) -> Result<(Canon, Form), (usize, String)>
         }
         SwitchOs::Eos => cli::canon(text, cli::Dialect::Eos),
         SwitchOs::Nxos => cli::canon(text, cli::Dialect::Nxos),
+        SwitchOs::Comware => cli::canon(text, cli::Dialect::Comware),
         SwitchOs::Junos => junos::canon(text).map_err(|e| (e.offset, e.message))?,
         SwitchOs::Cumulus => nvue::canon(text).map_err(|e| (e.offset, e.message))?,
     };
@@ -734,6 +737,7 @@ pub fn generated(os: SwitchOs, artifacts: &[Artifact]) -> (Canon, Vec<String>) {
         let parsed = match os {
             SwitchOs::Eos => Ok(cli::fragment(&a.contents, cli::Dialect::Eos)),
             SwitchOs::Nxos => Ok(cli::fragment(&a.contents, cli::Dialect::Nxos)),
+            SwitchOs::Comware => Ok(cli::fragment(&a.contents, cli::Dialect::Comware)),
             _ => parse(os, &a.contents).map(|(c, _)| c),
         };
         if let Ok(c) = parsed
@@ -761,7 +765,9 @@ fn leftover_port(device: &str, file: usize, l: cli::Leftover) -> Pending {
         )
         .label("left by an earlier build")
         .help(format!(
-            "a port that left the fabric keeps what an earlier build gave it (a fragment cannot name it): remove it with `no {}` under `{key}`, and its MTU and description if they were fabricc's",
+            "a port that left the fabric keeps what an earlier build gave it (a fragment cannot name it): remove it with `{} {}` under `{key}`, and its MTU and description if they were fabricc's",
+            // Comware removes with `undo` (its binding is `qos wred apply`).
+            if l.line.starts_with("qos wred apply") { "undo" } else { "no" },
             l.line
         ))
         .observed(Observed::Drift {
@@ -914,6 +920,16 @@ fn removal(target: Target, form: Form, key: &str, value: Option<&str>) -> String
                     format!("`no {last}` under `{}`", parents.join(" / "))
                 }
                 Some((last, _)) => format!("`no {last}`"),
+                None => String::new(),
+            }
+        }
+        Target::Switch(SwitchOs::Comware) => {
+            let lines: Vec<&str> = whole.split(" / ").collect();
+            match lines.split_last() {
+                Some((last, parents)) if !parents.is_empty() => {
+                    format!("`undo {last}` in `{}`", parents.join(" / "))
+                }
+                Some((last, _)) => format!("`undo {last}` in system view"),
                 None => String::new(),
             }
         }

@@ -129,6 +129,8 @@ const GOLDEN: &[(&str, &str)] = &[
     ),
     ("sonic-th5-2x2", "fixtures/build/inputs/sonic-th5-2x2.fab"),
     ("eos-7060x6", "fixtures/build/inputs/eos-7060x6.fab"),
+    // Issue 35 item 3: H3C Comware 7 (S9855-48CD8D leaves, S9825-64D spines, 300 m uplinks).
+    ("comware-s9855", "fixtures/build/inputs/comware-s9855.fab"),
     ("eos-7280r4", "fixtures/build/inputs/eos-7280r4.fab"),
     // Issue 18 item 3: a 7808R3 chassis spine, ports named by slot and card port.
     ("eos-7808r3", "fixtures/build/inputs/eos-7808r3.fab"),
@@ -188,6 +190,7 @@ const GOLDEN: &[(&str, &str)] = &[
 /// Golden cases built for their switch target only: the per-platform switch files are what
 /// they show (their host scripts equal the other fixtures' and would only add size).
 const SWITCHES_ONLY: &[(&str, &str)] = &[
+    ("comware-s9855", "comware"),
     ("eos-7060x6", "eos"),
     ("eos-7280r4", "eos"),
     ("eos-7808r3", "eos"),

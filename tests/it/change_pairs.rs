@@ -34,6 +34,7 @@ pub enum Os {
     Eos,
     Nxos,
     Junos,
+    Comware,
 }
 
 /// The kinds of change issue 33 names ("ECN change", "MTU change"), in its words.
@@ -195,6 +196,7 @@ fn models(os: Os) -> &'static [&'static str] {
             "platform arista-7280r4-32qf-32df  os eos  lossless-limit 2",
         ],
         Os::Nxos => &["os nxos  ports 32 x 400G  buffer 120MB  lossless-limit 2"],
+        Os::Comware => &["os comware  ports 32 x 400G  buffer 120MB  lossless-limit 2  cell 254B"],
         Os::Junos => &[
             "platform juniper-qfx5240-64od  ports 32 x 400G  lossless-limit 2",
             "platform juniper-qfx5230-64cd  ports 64 x 400G  lossless-limit 2",
@@ -525,7 +527,14 @@ mod tests {
     /// for all four switches: the generator itself cannot silently degenerate.
     #[test]
     fn every_os_gets_every_change_kind() {
-        for os in [Os::Sonic, Os::Cumulus, Os::Eos, Os::Nxos, Os::Junos] {
+        for os in [
+            Os::Sonic,
+            Os::Cumulus,
+            Os::Eos,
+            Os::Nxos,
+            Os::Junos,
+            Os::Comware,
+        ] {
             let mut seen = std::collections::BTreeSet::new();
             let n = for_each_pair(os, 7, 120, |change, old, new| {
                 seen.insert(format!("{change:?}"));

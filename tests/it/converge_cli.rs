@@ -162,6 +162,7 @@ fn key_of(d: Dialect, line: &str) -> (String, bool) {
     let table = match d {
         Dialect::Eos => EOS_KEYED,
         Dialect::Nxos => NXOS_KEYED,
+        Dialect::Comware => &[],
     };
     for (prefix, n) in table {
         if line == *prefix || line.starts_with(&format!("{prefix} ")) {

@@ -11,6 +11,7 @@ mod citations;
 mod cli;
 mod codes;
 mod converge_cli;
+mod converge_comware;
 mod converge_cumulus;
 mod converge_junos;
 mod converge_sonic;

@@ -110,6 +110,7 @@ fn port_name(os: SwitchOs, index: u32) -> String {
         SwitchOs::Eos => eos::port_name(index),
         SwitchOs::Nxos => nxos::port_name(index),
         SwitchOs::Junos => junos::port_name(index),
+        SwitchOs::Comware => comware::port_name(index),
     }
 }
 
@@ -201,6 +202,7 @@ fn leaf(os: SwitchOs) -> SwitchContext {
             lossless_queue_buffer_bytes: 10_000_000,
             queue_log2_alpha: 0,
             pause_point_bytes: None,
+            cell_bytes: None,
         },
         ports,
         sonic,
@@ -476,13 +478,7 @@ fn templates() -> Templates {
     Templates::embedded().expect("embedded templates compile")
 }
 
-const ALL_OS: [SwitchOs; 5] = [
-    SwitchOs::Sonic,
-    SwitchOs::Cumulus,
-    SwitchOs::Eos,
-    SwitchOs::Nxos,
-    SwitchOs::Junos,
-];
+const ALL_OS: [SwitchOs; 6] = SwitchOs::ALL;
 
 #[test]
 fn golden_switch_outputs() {
@@ -952,6 +948,12 @@ fn hostile_names_are_rejected() {
         let mut ctx = leaf(SwitchOs::Nxos);
         ctx.ports[0].name = bad.into();
         assert!(render_switch(&t, &ctx).is_err(), "{bad:?}");
+        let mut ctx = leaf(SwitchOs::Comware);
+        ctx.ports[0].name = bad.into();
+        assert!(render_switch(&t, &ctx).is_err(), "comware port {bad:?}");
+        let mut ctx = leaf(SwitchOs::Comware);
+        ctx.qos.classes[1].name = bad.into();
+        assert!(render_switch(&t, &ctx).is_err(), "comware class {bad:?}");
         let mut h = host();
         h.nics[0].netdev = Some(bad.into());
         assert!(render_host(&t, &h).is_err(), "{bad:?}");
@@ -1181,7 +1183,7 @@ fn render_all_is_sorted_by_path() {
         .enumerate()
         .map(|(i, &os)| {
             let mut ctx = leaf(os);
-            ctx.device = format!("leaf{}", 5 - i);
+            ctx.device = format!("leaf{}", 6 - i);
             ctx
         })
         .collect();
@@ -1191,9 +1193,9 @@ fn render_all_is_sorted_by_path() {
     sorted.sort_unstable();
     assert_eq!(paths, sorted);
     // The switches' files (EOS with its ports.cfg; SONiC's fragment and fabricc-device.json,
-    // and its program, apply.sh and README.md, once), the host's 2 files and its driver's
-    // program, unit and rule (issue 36: once per driver).
-    assert_eq!(all.len(), 15);
+    // and its program, apply.sh and README.md, once; Comware's qos.cfg), the host's 2 files and
+    // its driver's program, unit and rule (issue 36: once per driver).
+    assert_eq!(all.len(), 16);
     assert_eq!(paths[0], "hosts/gpu001/fabricc-roce.conf");
 }
 

@@ -188,7 +188,7 @@ fn exercise(os: SwitchOs, generated: &str, text: &str) {
                     let s = nvue::Scope::new(&expected);
                     Box::new(move |p| s.owns(p))
                 }
-                SwitchOs::Eos | SwitchOs::Nxos => {
+                SwitchOs::Eos | SwitchOs::Nxos | SwitchOs::Comware => {
                     let s = cli::Scope::new(&expected);
                     Box::new(move |p| s.owns(p))
                 }
