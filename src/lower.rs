@@ -63,7 +63,10 @@ use context::{
     NicContext, NicDriver, PauseThreshold, PlatformContext, PortContext, QosPlan, QueueEcn,
     Scheduling, SwitchContext, SwitchOs, TosClass, Tsa, Watchdog, WatchdogAction, WatchdogDefaults,
 };
-use vocab::{cumulus_port_name, eos_port_name, junos_port_name, nxos_port_name, sonic_port_name};
+use vocab::{
+    cumulus_port_name, eos_port_name, junos_port_name, nxos_port_name, sonic_port_name,
+    vrp_port_name,
+};
 
 /// Every switch model's SONiC SKU (index = model), resolved once: `None` for other OSes.
 type Skus = Vec<Option<Result<sonic::Sku, Diagnostic>>>;
@@ -84,6 +87,7 @@ pub struct Targets {
     pub eos: bool,
     pub nxos: bool,
     pub junos: bool,
+    pub vrp: bool,
     pub host: bool,
 }
 
@@ -94,6 +98,7 @@ impl Targets {
         eos: true,
         nxos: true,
         junos: true,
+        vrp: true,
         host: true,
     };
     const NONE: Targets = Targets {
@@ -102,9 +107,11 @@ impl Targets {
         eos: false,
         nxos: false,
         junos: false,
+        vrp: false,
         host: false,
     };
-    pub const NAMES: [&'static str; 6] = ["sonic", "cumulus", "eos", "nxos", "junos", "host"];
+    pub const NAMES: [&'static str; 7] =
+        ["sonic", "cumulus", "eos", "nxos", "junos", "vrp", "host"];
 
     /// `sonic,host` → those two; an unknown name is an error naming the valid ones.
     pub fn parse(list: &str) -> Result<Targets, String> {
@@ -116,6 +123,7 @@ impl Targets {
                 "eos" => t.eos = true,
                 "nxos" => t.nxos = true,
                 "junos" => t.junos = true,
+                "vrp" => t.vrp = true,
                 "host" => t.host = true,
                 other => {
                     return Err(format!(
@@ -142,6 +150,7 @@ impl Targets {
             SwitchOs::Eos => self.eos,
             SwitchOs::Nxos => self.nxos,
             SwitchOs::Junos => self.junos,
+            SwitchOs::Vrp => self.vrp,
         }
     }
 }
@@ -450,6 +459,12 @@ fn port_name_with(
         Os::Eos => eos_port_name(index),
         Os::Nxos => nxos_port_name(index),
         Os::Junos => junos_port_name(index),
+        Os::Vrp => {
+            // Numbered per interface type (speed), as the catalogue's VRP rule.
+            let speed = model.port_speed(index);
+            let ordinal = (0..index).filter(|&i| model.port_speed(i) == speed).count();
+            vrp_port_name(u32::try_from(ordinal).unwrap_or(index), speed)
+        }
     }
 }
 

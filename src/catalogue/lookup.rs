@@ -191,13 +191,24 @@ impl Platform {
             Os::Eos => self.naming.eos.as_ref(),
             Os::Nxos => self.naming.nxos.as_ref(),
             Os::Junos => self.naming.junos.as_ref(),
+            Os::Vrp => self.naming.vrp.as_ref(),
         }?;
         if sub >= split || split == 0 || (split > 1 && !rule.breakout) {
             return None;
         }
         let mut lanes_each = None;
+        // VRP: the cage's interface type and its number among the cages of that type.
+        let mut typed = None;
         if !self.cages.is_empty() {
-            let (g, _) = self.locate(cage)?;
+            let (g, k) = self.locate(cage)?;
+            let before: u32 = self
+                .cages
+                .iter()
+                .take_while(|c| !std::ptr::eq(*c, g))
+                .filter(|c| c.speed_gbps == g.speed_gbps)
+                .map(|c| c.count)
+                .sum();
+            typed = Some((g.speed_gbps, before + k + 1));
             if split > 1 && !g.has_split(split) {
                 return None;
             }
@@ -214,6 +225,17 @@ impl Platform {
             (Os::Nxos, _) => format!("Ethernet1/{n}/{}", sub + 1),
             (Os::Junos, 1) => format!("et-0/0/{cage}"),
             (Os::Junos, _) => format!("et-0/0/{cage}:{sub}"),
+            // VRP names a port by its cage's type, numbered per type, and a split port by
+            // the cage's name and `:<sub, from 1>` ("port split", CloudEngine 8800/6800
+            // V300R023C00 Command Reference); the type needs the cage's speed.
+            (Os::Vrp, 1) => {
+                let (gbps, k) = typed?;
+                format!("{gbps}GE1/0/{k}")
+            }
+            (Os::Vrp, _) => {
+                let (gbps, k) = typed?;
+                format!("{gbps}GE1/0/{k}:{}", sub + 1)
+            }
             (Os::Sonic, _) => return None,
         })
     }
@@ -360,6 +382,7 @@ impl Platform {
             (Os::Eos, &self.naming.eos),
             (Os::Nxos, &self.naming.nxos),
             (Os::Junos, &self.naming.junos),
+            (Os::Vrp, &self.naming.vrp),
         ] {
             if let Some(r) = rule {
                 key(&r.source, &format!("naming {}", os.as_str()), errors);

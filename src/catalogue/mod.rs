@@ -109,6 +109,14 @@ const SWITCH_FILES: &[(&str, &str)] = &[
         include_str!("../../catalogue/switches/dell-z9864f.yaml"),
     ),
     (
+        "huawei-ce6885-48ys8cq",
+        include_str!("../../catalogue/switches/huawei-ce6885-48ys8cq.yaml"),
+    ),
+    (
+        "huawei-ce8851-32cq8dq-p",
+        include_str!("../../catalogue/switches/huawei-ce8851-32cq8dq-p.yaml"),
+    ),
+    (
         "juniper-qfx5140",
         include_str!("../../catalogue/switches/juniper-qfx5140.yaml"),
     ),

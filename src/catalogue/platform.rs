@@ -400,6 +400,8 @@ pub struct Naming {
     pub nxos: Option<NamingRule>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub junos: Option<NamingRule>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vrp: Option<NamingRule>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

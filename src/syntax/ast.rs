@@ -332,10 +332,19 @@ pub enum Os {
     Eos,
     Nxos,
     Junos,
+    /// Huawei CloudEngine (VRP), issue 35.
+    Vrp,
 }
 
 impl Os {
-    pub const ALL: [Os; 5] = [Os::Sonic, Os::Cumulus, Os::Eos, Os::Nxos, Os::Junos];
+    pub const ALL: [Os; 6] = [
+        Os::Sonic,
+        Os::Cumulus,
+        Os::Eos,
+        Os::Nxos,
+        Os::Junos,
+        Os::Vrp,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -344,6 +353,7 @@ impl Os {
             Os::Eos => "eos",
             Os::Nxos => "nxos",
             Os::Junos => "junos",
+            Os::Vrp => "vrp",
         }
     }
 }

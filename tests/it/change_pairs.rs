@@ -34,6 +34,7 @@ pub enum Os {
     Eos,
     Nxos,
     Junos,
+    Vrp,
 }
 
 /// The kinds of change issue 33 names ("ECN change", "MTU change"), in its words.
@@ -198,6 +199,12 @@ fn models(os: Os) -> &'static [&'static str] {
         Os::Junos => &[
             "platform juniper-qfx5240-64od  ports 32 x 400G  lossless-limit 2",
             "platform juniper-qfx5230-64cd  ports 64 x 400G  lossless-limit 2",
+        ],
+        // The CE8851's uplinks are its last two 400GE cages; hosts sit on 100GE ports.
+        // Huawei publishes no buffer: the models state one.
+        Os::Vrp => &[
+            "platform huawei-ce8851-32cq8dq-p  ports 32 x 100G, 8 x 400G  buffer 64MB  lossless-limit 2",
+            "os vrp  ports 32 x 400G  buffer 64MB  lossless-limit 2",
         ],
     }
 }
@@ -525,7 +532,14 @@ mod tests {
     /// for all four switches: the generator itself cannot silently degenerate.
     #[test]
     fn every_os_gets_every_change_kind() {
-        for os in [Os::Sonic, Os::Cumulus, Os::Eos, Os::Nxos, Os::Junos] {
+        for os in [
+            Os::Sonic,
+            Os::Cumulus,
+            Os::Eos,
+            Os::Nxos,
+            Os::Junos,
+            Os::Vrp,
+        ] {
             let mut seen = std::collections::BTreeSet::new();
             let n = for_each_pair(os, 7, 120, |change, old, new| {
                 seen.insert(format!("{change:?}"));

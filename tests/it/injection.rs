@@ -25,7 +25,7 @@ use fabricc::render::Templates;
 use fabricc::render::escape::sanitize_text;
 use fabricc::source::Sources;
 
-/// Six switches (one per OS, plus a SONiC spine) and five hosts: every target renders.
+/// Seven switches (one per OS, plus a SONiC spine) and six hosts: every target renders.
 const BASE: &str = r#"fabric lab {
   description "fabric notes"
   class roce { dscp 26  priority 3  lossless  ecn min 150KB max 1500KB  bandwidth 60% }
@@ -36,24 +36,28 @@ const BASE: &str = r#"fabric lab {
   switch-model m-eos { os eos  ports 8 x 400G  buffer 64MB  cell 256B }
   switch-model m-nxos { os nxos  ports 8 x 400G  buffer 64MB  cell 256B }
   switch-model m-junos { os junos  ports 8 x 400G  buffer 64MB  cell 256B }
+  switch-model m-vrp { os vrp  ports 8 x 400G  buffer 64MB  cell 256B }
   nic-model cx7 { driver mlx5  speed 400G }
   switch leaf-sonic { model m-sonic  tier 1  description "rack notes" }
   switch leaf-cumulus { model m-cumulus  tier 1  description "rack notes" }
   switch leaf-eos { model m-eos  tier 1  description "rack notes" }
   switch leaf-nxos { model m-nxos  tier 1  description "rack notes" }
   switch leaf-junos { model m-junos  tier 1  description "rack notes" }
+  switch leaf-vrp { model m-vrp  tier 1  description "rack notes" }
   switch spine { model m-sonic  tier 2 }
-  host gpu[1..5] { nic cx7  netdev eth0  rdma-device mlx5_0  pci 0c:00.0 }
+  host gpu[1..6] { nic cx7  netdev eth0  rdma-device mlx5_0  pci 0c:00.0 }
   link gpu1 -- leaf-sonic { cable 3m }
   link gpu2 -- leaf-cumulus { cable 3m }
   link gpu3 -- leaf-eos { cable 3m }
   link gpu4 -- leaf-nxos { cable 3m }
   link gpu5 -- leaf-junos { cable 3m }
+  link gpu6 -- leaf-vrp { cable 3m }
   link leaf-sonic -- spine { cable 10m }
   link leaf-cumulus -- spine { cable 10m }
   link leaf-eos -- spine { cable 10m }
   link leaf-nxos -- spine { cable 10m }
   link leaf-junos -- spine { cable 10m }
+  link leaf-vrp -- spine { cable 10m }
   routing updown
 }
 "#;

@@ -14,6 +14,7 @@ mod converge_cli;
 mod converge_cumulus;
 mod converge_junos;
 mod converge_sonic;
+mod converge_vrp;
 mod deadlock;
 mod designs_breakout;
 mod designs_planes;

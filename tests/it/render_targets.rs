@@ -110,6 +110,7 @@ fn port_name(os: SwitchOs, index: u32) -> String {
         SwitchOs::Eos => eos::port_name(index),
         SwitchOs::Nxos => nxos::port_name(index),
         SwitchOs::Junos => junos::port_name(index),
+        SwitchOs::Vrp => fabricc::lower::vocab::vrp_port_name(index, 400_000),
     }
 }
 
@@ -465,12 +466,13 @@ fn templates() -> Templates {
     Templates::embedded().expect("embedded templates compile")
 }
 
-const ALL_OS: [SwitchOs; 5] = [
+const ALL_OS: [SwitchOs; 6] = [
     SwitchOs::Sonic,
     SwitchOs::Cumulus,
     SwitchOs::Eos,
     SwitchOs::Nxos,
     SwitchOs::Junos,
+    SwitchOs::Vrp,
 ];
 
 #[test]
@@ -1179,8 +1181,8 @@ fn render_all_is_sorted_by_path() {
     assert_eq!(paths, sorted);
     // The switches' files (EOS with its ports.cfg; SONiC's fragment and fabricc-device.json,
     // and its program, apply.sh and README.md, once), the host's 4 files and its driver's
-    // program.
-    assert_eq!(all.len(), 15);
+    // program, and VRP's qos.cfg.
+    assert_eq!(all.len(), 16);
     assert_eq!(paths[0], "hosts/gpu001/99-fabricc-roce.rules");
 }
 
@@ -1351,6 +1353,8 @@ fn port_speed_is_a_finding_only_where_the_breakout_is_not_written() {
         // EOS without the lanes, and Junos off the QFX5240, cannot: FAB905 says so.
         (SwitchOs::Eos, None, true),
         (SwitchOs::Junos, Some(4), true),
+        // VRP: `port split` is not written.
+        (SwitchOs::Vrp, Some(4), true),
     ] {
         assert!(
             !codes(&leaf(os))

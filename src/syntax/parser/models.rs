@@ -56,7 +56,7 @@ impl<'a> Parser<'a> {
 
     /// `switch_model_prop
     ///   = "platform" NAME
-    ///   | "os" ( "sonic" | "cumulus" | "eos" | "nxos" | "junos" ) [ RELEASE ]
+    ///   | "os" ( "sonic" | "cumulus" | "eos" | "nxos" | "junos" | "vrp" ) [ RELEASE ]
     ///   | "ports" port_group { "," port_group }
     ///   | "buffer" SIZE
     ///   | "lossless-limit" INT
@@ -81,7 +81,8 @@ impl<'a> Parser<'a> {
                 .linecard(r)
                 .map(|(r, l)| (r, SwitchModelProp::Linecard(l)))?,
             "os" => {
-                let names: &'static [&'static str] = &["sonic", "cumulus", "eos", "nxos", "junos"];
+                let names: &'static [&'static str] =
+                    &["sonic", "cumulus", "eos", "nxos", "junos", "vrp"];
                 let (r, w) = self.choice(r, "os", names)?;
                 let os = Os::ALL
                     .iter()
