@@ -273,7 +273,9 @@ mod tests {
             paths(&frag),
             vec!["interface 400GE1/0/1 | mtu | 9216".to_string()]
         );
-        let scope = Scope::new(&canon(text));
+        let scope = Scope::new(&fragment(
+            "interface 400GE1/0/1\n mtu 9216\n qos queue 3 ecn\n undo qos queue 4 ecn\n#\n",
+        ));
         assert!(scope.owns(&["interface 400GE1/0/1", "qos queue 3 ecn", ""]));
         assert!(!scope.owns(&["interface 400GE1/0/1", "ip address", "x"]));
         assert!(!scope.owns(&["interface 400GE1/0/9", "qos queue 3 ecn", ""]));
