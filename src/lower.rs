@@ -63,7 +63,10 @@ use context::{
     NicContext, NicDriver, PauseThreshold, PlatformContext, PortContext, QosPlan, QueueEcn,
     Scheduling, SwitchContext, SwitchOs, TosClass, Tsa, Watchdog, WatchdogAction, WatchdogDefaults,
 };
-use vocab::{cumulus_port_name, eos_port_name, junos_port_name, nxos_port_name, sonic_port_name};
+use vocab::{
+    cumulus_port_name, eos_port_name, junos_port_name, nxos_port_name, sonic_port_name,
+    vrp_port_name,
+};
 
 /// Every switch model's SONiC SKU (index = model), resolved once: `None` for other OSes.
 /// Every SONiC model's SKU (resolved once: it parses `port_config.ini`), and every model's
@@ -118,6 +121,7 @@ pub struct Targets {
     pub eos: bool,
     pub nxos: bool,
     pub junos: bool,
+    pub vrp: bool,
     pub comware: bool,
     pub host: bool,
 }
@@ -129,6 +133,7 @@ impl Targets {
         eos: true,
         nxos: true,
         junos: true,
+        vrp: true,
         comware: true,
         host: true,
     };
@@ -138,11 +143,12 @@ impl Targets {
         eos: false,
         nxos: false,
         junos: false,
+        vrp: false,
         comware: false,
         host: false,
     };
-    pub const NAMES: [&'static str; 7] = [
-        "sonic", "cumulus", "eos", "nxos", "junos", "comware", "host",
+    pub const NAMES: [&'static str; 8] = [
+        "sonic", "cumulus", "eos", "nxos", "junos", "vrp", "comware", "host",
     ];
 
     /// `sonic,host` → those two; an unknown name is an error naming the valid ones.
@@ -155,6 +161,7 @@ impl Targets {
                 "eos" => t.eos = true,
                 "nxos" => t.nxos = true,
                 "junos" => t.junos = true,
+                "vrp" => t.vrp = true,
                 "comware" => t.comware = true,
                 "host" => t.host = true,
                 other => {
@@ -182,6 +189,7 @@ impl Targets {
             SwitchOs::Eos => self.eos,
             SwitchOs::Nxos => self.nxos,
             SwitchOs::Junos => self.junos,
+            SwitchOs::Vrp => self.vrp,
             SwitchOs::Comware => self.comware,
         }
     }
@@ -502,6 +510,12 @@ fn model_port_name(
         Os::Eos => eos_port_name(index),
         Os::Nxos => nxos_port_name(index),
         Os::Junos => junos_port_name(index),
+        Os::Vrp => {
+            // Numbered per interface type (speed), as the catalogue's VRP rule.
+            let speed = model.port_speed(index);
+            let ordinal = (0..index).filter(|&i| model.port_speed(i) == speed).count();
+            vrp_port_name(u32::try_from(ordinal).unwrap_or(index), speed)
+        }
         Os::Comware => vocab::comware_port_name(index, vocab::port_speed_gbps(model, index)),
     }
 }

@@ -142,7 +142,7 @@ impl CardPort {
         match os {
             Os::Eos => Some(format!("Ethernet{}/{}/1", self.slot, self.port)),
             Os::Nxos => Some(format!("Ethernet{}/{}", self.slot, self.port)),
-            Os::Sonic | Os::Cumulus | Os::Junos | Os::Comware => None,
+            Os::Sonic | Os::Cumulus | Os::Junos | Os::Vrp | Os::Comware => None,
         }
     }
 

@@ -209,15 +209,27 @@ impl Platform {
             Os::Eos => self.naming.eos.as_ref(),
             Os::Nxos => self.naming.nxos.as_ref(),
             Os::Junos => self.naming.junos.as_ref(),
+            Os::Vrp => self.naming.vrp.as_ref(),
             Os::Comware => self.naming.comware.as_ref(),
         }?;
         if sub >= split || split == 0 || (split > 1 && !rule.breakout) {
             return None;
         }
         let mut lanes_each = None;
+        // VRP: the cage's interface type and its number among the cages of that type.
+        let mut typed = None;
+        // Comware: the sub-port's speed, which names its type.
         let mut sub_gbps = None;
         if !self.cages.is_empty() {
-            let (g, _) = self.locate(cage)?;
+            let (g, k) = self.locate(cage)?;
+            let before: u32 = self
+                .cages
+                .iter()
+                .take_while(|c| !std::ptr::eq(*c, g))
+                .filter(|c| c.speed_gbps == g.speed_gbps)
+                .map(|c| c.count)
+                .sum();
+            typed = Some((g.speed_gbps, before + k + 1));
             sub_gbps = (g.speed_gbps % split == 0).then_some(g.speed_gbps / split);
             if split > 1 && !g.has_split(split) {
                 return None;
@@ -235,6 +247,17 @@ impl Platform {
             (Os::Nxos, _) => format!("Ethernet1/{n}/{}", sub + 1),
             (Os::Junos, 1) => format!("et-0/0/{cage}"),
             (Os::Junos, _) => format!("et-0/0/{cage}:{sub}"),
+            // VRP names a port by its cage's type, numbered per type, and a split port by
+            // the cage's name and `:<sub, from 1>` ("port split", CloudEngine 8800/6800
+            // V300R023C00 Command Reference); the type needs the cage's speed.
+            (Os::Vrp, 1) => {
+                let (gbps, k) = typed?;
+                format!("{gbps}GE1/0/{k}")
+            }
+            (Os::Vrp, _) => {
+                let (gbps, k) = typed?;
+                format!("{gbps}GE1/0/{k}:{}", sub + 1)
+            }
             // Comware names a port by its speed's type; a broken-out sub-port takes the
             // sub-port's speed and `:<sub, from 1>` (`TwoHundredGigE1/0/1:1`).
             (Os::Comware, 1) => format!("{}1/0/{n}", comware_type(sub_gbps?)?),
@@ -385,6 +408,7 @@ impl Platform {
             (Os::Eos, &self.naming.eos),
             (Os::Nxos, &self.naming.nxos),
             (Os::Junos, &self.naming.junos),
+            (Os::Vrp, &self.naming.vrp),
             (Os::Comware, &self.naming.comware),
         ] {
             if let Some(r) = rule {

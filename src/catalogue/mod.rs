@@ -117,6 +117,14 @@ const SWITCH_FILES: &[(&str, &str)] = &[
         include_str!("../../catalogue/switches/h3c-s9855-48cd8d.yaml"),
     ),
     (
+        "huawei-ce6885-48ys8cq",
+        include_str!("../../catalogue/switches/huawei-ce6885-48ys8cq.yaml"),
+    ),
+    (
+        "huawei-ce8851-32cq8dq-p",
+        include_str!("../../catalogue/switches/huawei-ce8851-32cq8dq-p.yaml"),
+    ),
+    (
         "juniper-qfx5140",
         include_str!("../../catalogue/switches/juniper-qfx5140.yaml"),
     ),

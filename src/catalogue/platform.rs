@@ -401,6 +401,7 @@ pub struct Naming {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub junos: Option<NamingRule>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vrp: Option<NamingRule>,
     pub comware: Option<NamingRule>,
 }
 

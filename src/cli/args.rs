@@ -96,6 +96,7 @@ pub enum Command {
     ///   eos      running-config   `show running-config`
     ///   nxos     running-config   `show running-config`
     ///   junos    config           `show configuration` (curly; `| display set` also read)
+    ///   vrp      current-configuration  `display current-configuration`
     ///   host     state.json       `mlnx_qos.sh --collect` (the generated host script)
     ///   any      lldp.json        optional: `lldpctl -f json`, or `show lldp neighbors | json`
     ///
@@ -267,7 +268,7 @@ pub struct BuildArgs {
     /// The output folder (created; a previous fabricc output is updated in place, atomically).
     #[arg(short = 'o', long = "output", value_name = "DIR")]
     pub output: PathBuf,
-    /// Build only these targets (comma-separated): sonic, cumulus, eos, nxos, junos, host.
+    /// Build only these targets (comma-separated): sonic, cumulus, eos, nxos, junos, vrp, host.
     #[arg(long = "target", value_name = "LIST", value_delimiter = ',')]
     pub targets: Vec<String>,
     /// Replace embedded templates file by file with DIR/<target>/<file>.
@@ -337,7 +338,7 @@ pub struct VerifyArgs {
     /// The collected state: DIR/<device>/<file>, one folder per device (see above).
     #[arg(long, value_name = "DIR")]
     pub state: PathBuf,
-    /// Verify only these targets (comma-separated): sonic, cumulus, eos, nxos, junos, host.
+    /// Verify only these targets (comma-separated): sonic, cumulus, eos, nxos, junos, vrp, host.
     #[arg(long = "target", value_name = "LIST", value_delimiter = ',')]
     pub targets: Vec<String>,
     /// Output format (the findings contract of `check`; drift findings carry `device`, `key`,
@@ -402,7 +403,7 @@ pub struct DiffArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: DiffFormat,
-    /// Compare only these targets (comma-separated): sonic, cumulus, eos, nxos, junos, host.
+    /// Compare only these targets (comma-separated): sonic, cumulus, eos, nxos, junos, vrp, host.
     #[arg(long = "target", value_name = "TARGETS", value_delimiter = ',')]
     pub targets: Vec<String>,
     #[command(flatten)]

@@ -333,6 +333,7 @@ fn switch_text(p: &Platform) -> String {
         ("eos", &p.naming.eos),
         ("nxos", &p.naming.nxos),
         ("junos", &p.naming.junos),
+        ("vrp", &p.naming.vrp),
         ("comware", &p.naming.comware),
     ] {
         if let Some(r) = rule {

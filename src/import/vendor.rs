@@ -30,12 +30,13 @@ pub(super) struct VendorKey {
 /// Names beyond this many ports are not tried (no platform in the catalogue has more).
 const MAX_PORTS: u32 = 4096;
 
-fn fallback_name(os: Os, i: u32) -> String {
+fn fallback_name(os: Os, i: u32, speed: u64) -> String {
     use crate::lower::vocab;
     match os {
         Os::Eos => vocab::eos_port_name(i),
         Os::Nxos => vocab::nxos_port_name(i),
         Os::Junos => vocab::junos_port_name(i),
+        Os::Vrp => vocab::vrp_port_name(i, speed),
         Os::Cumulus => vocab::cumulus_port_name(i),
         Os::Sonic => vocab::sonic_port_name(i, 8),
         Os::Comware => vocab::comware_port_name(i, 400),
@@ -72,7 +73,7 @@ fn platform_names(p: &Platform, os: Os, speed: u64) -> Option<(u32, BTreeMap<Str
         let name = p
             .place(&groups, i)
             .and_then(|(cage, split, sub)| p.port_name(os, cage, split, sub))
-            .unwrap_or_else(|| fallback_name(os, i));
+            .unwrap_or_else(|| fallback_name(os, i, speed));
         names.insert(name, i);
     }
     Some((count, names))
@@ -115,7 +116,7 @@ impl VendorKey {
         }
         let mut all = BTreeMap::new();
         for i in 0..MAX_PORTS {
-            all.insert(fallback_name(v.os, i), i);
+            all.insert(fallback_name(v.os, i, speed), i);
         }
         let highest = sw.ports.keys().filter_map(|n| all.get(n)).max().copied();
         let count = highest.map_or(1, |h| h + 1);

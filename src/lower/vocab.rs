@@ -37,6 +37,22 @@ pub fn junos_port_name(index: u32) -> String {
     format!("et-0/0/{index}")
 }
 
+/// Huawei VRP front-panel name without a platform: `<speed>GE1/0/<index+1>` (`400GE1/0/1`;
+/// `GE` for 1G), `index` counted among the ports of that speed, the interface type being the
+/// port's speed ("port split": "after 100GE 1/0/1
+/// is split into four 25GE interfaces, the 25GE interfaces are still in the 100GE interface
+/// view and are numbered 100GE 1/0/1:1 …", CloudEngine 8800/6800 V300R023C00 Command
+/// Reference). The catalogue names broken-out ports (`400GE1/0/1:1`).
+pub fn vrp_port_name(index: u32, speed_mbps: u64) -> String {
+    let gbps = speed_mbps / 1000;
+    let kind = if gbps <= 1 {
+        "GE".to_string()
+    } else {
+        format!("{gbps}GE")
+    };
+    format!("{kind}1/0/{}", index.saturating_add(1))
+}
+
 pub use crate::catalogue::comware_type;
 
 /// Comware front-panel name of an unbroken port of a fixed switch:
@@ -148,7 +164,7 @@ pub struct EcnWritten {
 /// How `os` writes ECN thresholds `e` on a queue of `ctx` (lossless or lossy).
 pub fn ecn_as_written(ctx: &SwitchContext, lossless: bool, e: Ecn) -> EcnWritten {
     match ctx.os {
-        SwitchOs::Sonic | SwitchOs::Cumulus | SwitchOs::Eos => EcnWritten {
+        SwitchOs::Sonic | SwitchOs::Cumulus | SwitchOs::Eos | SwitchOs::Vrp => EcnWritten {
             min_bytes: e.min_bytes,
             max_bytes: e.max_bytes,
             how: "bytes as given".into(),

@@ -116,6 +116,12 @@ fn headroom_written(s: &SwitchContext, i: usize, p: &PortContext) -> &'static st
         SwitchOs::Nxos | SwitchOs::Eos => "no: platform sizes it",
         SwitchOs::Cumulus => "cable length; switchd sizes it",
         SwitchOs::Junos => "cable length + headroom partition",
+        SwitchOs::Vrp
+            if crate::render::vrp::Family::of(s) == crate::render::vrp::Family::Ce8855 =>
+        {
+            "yes (`dcb pfc buffer … hdrm`, kbytes)"
+        }
+        SwitchOs::Vrp => "no: platform sizes it",
         SwitchOs::Comware => "yes (`priority-flow-control dot1p N headroom`, cells)",
     }
 }

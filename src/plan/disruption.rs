@@ -293,6 +293,21 @@ pub fn disruption(target: Target, kind: Kind) -> (Disruption, &'static str) {
             ),
             _ => (PortFlap, "docs/change/junos.md"),
         },
+        Target::Switch(SwitchOs::Vrp) => match kind {
+            DscpMap | Ecn | Scheduling | Watchdog | LoadBalance | Mtu => (
+                Hitless,
+                "the DiffServ domain, drop profiles, queue scheduling and deadlock timers change at commit without a link flap (Huawei CloudEngine V300R023C00 Configuration Guide, QoS and PFC); docs/change/vrp.md",
+            ),
+            ClassPlan | Port | Headroom | BufferPool => (
+                QueueReprogram,
+                "the PFC profile or buffer thresholds of the ports change: \"exercise caution when modifying the mappings between the priorities of PFC-enabled queues\" (Huawei CloudEngine V300R023C00 Configuration Guide, Enabling PFC); docs/change/vrp.md",
+            ),
+            Breakout => (
+                PortFlap,
+                "`port split` deletes the interface and creates new ones (Huawei CloudEngine V300R023C00 Command Reference, port split)",
+            ),
+            _ => (PortFlap, "docs/change/vrp.md"),
+        },
         Target::Switch(SwitchOs::Comware) => match kind {
             DscpMap | Ecn | Scheduling | Watchdog | Port => (
                 QueueReprogram,

@@ -24,6 +24,9 @@ pub fn apply(target: Target, device: &str, dir: &str) -> String {
         Target::Switch(SwitchOs::Junos) => format!(
             "copy {dir}/switches/{device}/qos.conf to /var/tmp/; `configure exclusive`, `load replace /var/tmp/qos.conf`, `show | compare`, `commit check`, `commit confirmed 10`; after the gate `commit`"
         ),
+        Target::Switch(SwitchOs::Vrp) => format!(
+            "`system-view`, paste {dir}/switches/{device}/qos.cfg, `display configuration candidate changes`, `commit trial 600 label fabricc-qos`; after the gate `commit`, `return`, `save`"
+        ),
         Target::Switch(SwitchOs::Comware) => format!(
             "`save flash:/fabricc-before-qos.cfg`; `system-view`, paste {dir}/switches/{device}/qos.cfg below its header, `return`; after the gate `save force`"
         ),
@@ -65,6 +68,9 @@ pub fn rollback(target: Target) -> &'static str {
         }
         Target::Switch(SwitchOs::Junos) => {
             "do not confirm (`commit confirmed` rolls back after 10 minutes), or `rollback 1` and `commit`"
+        }
+        Target::Switch(SwitchOs::Vrp) => {
+            "do not confirm (`commit trial` rolls back after 600 s), or `rollback configuration last 1`"
         }
         Target::Switch(SwitchOs::Comware) => {
             "`configuration replace file flash:/fabricc-before-qos.cfg`, or paste the previous step's qos.cfg the same way"

@@ -162,6 +162,7 @@ fn needs(os: SwitchOs) -> &'static str {
         }
         SwitchOs::Nxos => "the output has no vPC `port-channel`",
         SwitchOs::Junos => "the output has no `ae` interface with ESI-LAG or MC-LAG",
+        SwitchOs::Vrp => "the output has no `Eth-Trunk` with M-LAG",
         SwitchOs::Comware => "the output has no `Bridge-Aggregation` interface with M-LAG",
     }
 }

@@ -7,8 +7,20 @@
 /// A fabric identifier: `[A-Za-z_][A-Za-z0-9_.-]*` (NAME in docs/language.md).
 pub use crate::syntax::bounds::is_name as is_identifier;
 
-/// A vendor port name: `Ethernet0`, `swp1`, `Ethernet1/1`, `et-0/0/0`.
+/// A vendor port name: `Ethernet0`, `swp1`, `Ethernet1/1`, `et-0/0/0`, and Huawei VRP's
+/// speed-prefixed `400GE1/0/1` / `400GE1/0/1:1` (the only shape that may start with a digit:
+/// digits, `GE`, a digit).
 pub fn is_port_name(s: &str) -> bool {
+    let speed = s.trim_start_matches(|c: char| c.is_ascii_digit());
+    if speed.len() != s.len() {
+        let Some(rest) = speed.strip_prefix("GE") else {
+            return false;
+        };
+        if !rest.starts_with(|c: char| c.is_ascii_digit()) {
+            return false;
+        }
+        return s.len() <= 64 && rest.chars().all(port_name_char);
+    }
     let mut chars = s.chars();
     match chars.next() {
         Some(c) if c.is_ascii_alphabetic() => {}
@@ -16,8 +28,11 @@ pub fn is_port_name(s: &str) -> bool {
     }
     // `:` for Junos channels (`et-0/0/0:1`, a broken-out cage); never followed by a space,
     // so a YAML plain scalar or key stays one.
-    s.len() <= 64
-        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '-' | '_' | '.' | ':'))
+    s.len() <= 64 && chars.all(port_name_char)
+}
+
+fn port_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '/' | '-' | '_' | '.' | ':')
 }
 
 /// A Linux netdev name (at most 15 bytes, no `/`, no whitespace).
@@ -134,10 +149,19 @@ mod tests {
 
     #[test]
     fn port_names() {
-        for ok in ["Ethernet0", "swp1", "Ethernet1/1", "et-0/0/0"] {
+        for ok in [
+            "Ethernet0",
+            "swp1",
+            "Ethernet1/1",
+            "et-0/0/0",
+            "400GE1/0/1",
+            "400GE1/0/1:2",
+        ] {
             assert!(is_port_name(ok), "{ok}");
         }
-        for bad in ["", "eth 0", "e;x", "e\n", "0eth"] {
+        for bad in [
+            "", "eth 0", "e;x", "e\n", "0eth", "400GE", "400GEx", "4GE1 x",
+        ] {
             assert!(!is_port_name(bad), "{bad:?}");
         }
     }

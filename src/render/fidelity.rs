@@ -194,12 +194,13 @@ const PORTS: &str = "speed and FEC are the platform's; a broken-out cage's break
 
 /// The targets of this matrix, in column order.
 #[cfg(feature = "internals")]
-pub const TARGETS: [SwitchOs; 6] = [
+pub const TARGETS: [SwitchOs; 7] = [
     SwitchOs::Sonic,
     SwitchOs::Eos,
     SwitchOs::Nxos,
     SwitchOs::Cumulus,
     SwitchOs::Junos,
+    SwitchOs::Vrp,
     SwitchOs::Comware,
 ];
 
@@ -212,6 +213,7 @@ pub fn support(os: SwitchOs, p: Property) -> Option<Support> {
         SwitchOs::Nxos => nxos_support(p),
         SwitchOs::Cumulus => cumulus_support(p),
         SwitchOs::Junos => junos_support(p),
+        SwitchOs::Vrp => vrp_support(p),
         SwitchOs::Comware => comware_support(p),
     };
     Some(s)
@@ -502,6 +504,72 @@ fn junos_support(p: Property) -> Support {
         P::HostBondLag => NotExpressible(
             "no `ae` interface with ESI-LAG or MC-LAG: the peer link's ports get the fabric QoS, the bond's ports stay separate ports (FAB127)",
         ),
+    }
+}
+
+/// What Huawei VRP (CloudEngine) does with each property (`render::vrp`).
+#[cfg(feature = "internals")]
+fn vrp_support(p: Property) -> Support {
+    use Property as P;
+    use Support::*;
+    match p {
+        P::Identity => Rendered("header comment; the fragment sets no sysname"),
+        P::Release => NotExpressible("`os vrp` takes no release; the syntax is V300R023C00's"),
+        P::Platform => Rendered(
+            "the CloudEngine family (CE8850 or CE8855) picks the deadlock, headroom and ECN commands; port names `400GE1/0/N[:M]`",
+        ),
+        P::DscpClassification => Rendered(
+            "DiffServ domain `FABRICC_ROCE`, all 64 `ip-dscp-inbound D phb P green`, `trust upstream` on the ports",
+        ),
+        P::ClassQueues => Rendered("the PHB of the DSCP is the queue (BE, AF1–AF4, EF, CS6, CS7)"),
+        P::CnpClass => Rendered("a strict class is a PQ queue (`qos pq`)"),
+        P::PfcPriorities => Refused(
+            "`dcb pfc` profile `priority P …`; a lossless class's priority must be its queue, CE8850 family 0–5 (three), CE8855 family 0–7 (four), else FAB901",
+        ),
+        P::PortPfc => {
+            Rendered("`dcb pfc enable PROFILE mode manual`, one profile per port variant")
+        }
+        P::EcnMarking => Rendered(
+            "drop profile `FABRICC_Q<queue>` with `ecn buffer-size low-limit … high-limit … discard-percentage …` (bytes); AI ECN is not written (FAB904)",
+        ),
+        P::PortEcn => Rendered("`qos queue Q wred PROFILE` + `qos queue Q ecn` per port"),
+        P::Scheduling => {
+            Rendered("`qos pq` / `qos drr` over all queues, `qos queue Q drr weight W`")
+        }
+        P::RateCap => NotExpressible("queue shaping is not written (FAB904)"),
+        P::Mtu => Rendered("`mtu` (at most 9600)"),
+        P::PortDescription => Rendered("`description` / `undo description`"),
+        P::PortHardware => {
+            DeviceManaged("speed and FEC are the platform's; `port split` is not written (FAB905)")
+        }
+        P::CableLength => DeviceManaged("no cable-length command: the headroom carries it"),
+        P::Headroom => Approximated(
+            "CE8855 family: `dcb pfc buffer Q hdrm N kbytes` (rounded up) and the headroom pool; CE8850 family sizes it itself (FAB905)",
+        ),
+        P::PauseThreshold => Approximated(
+            "a static `pfc-threshold` is `dcb pfc buffer Q xoff static N kbytes` on the CE8855 family; the dynamic threshold stays VRP's",
+        ),
+        P::BufferPools => DeviceManaged("the platform's buffer pools"),
+        P::QueueAlpha => DeviceManaged("VRP's own dynamic thresholds"),
+        P::WatchdogEnable => Approximated(
+            "deadlock detection is always on in VRP; without a watchdog the default timers come back (FAB904)",
+        ),
+        P::WatchdogDetect => Approximated(
+            "CE8850: `dcb pfc deadlock-detect timer` ms; CE8855: `priority P deadlock-detect time` in units of `deadlock-detect interval`, rounded up (FAB906)",
+        ),
+        P::WatchdogRestore => Approximated(
+            "`dcb pfc deadlock-recovery timer` / `priority P deadlock-recovery time`, as for detect",
+        ),
+        P::WatchdogPoll => NotExpressible("no polling interval (FAB904)"),
+        P::WatchdogAction => Refused(
+            "`dcb pfc deadlock recovery-behavior discard|forwarding slot 1`; `alert` is FAB901",
+        ),
+        P::LoadBalancing => Approximated(
+            "`load-balance ecmp` / `ip …` fields; no RoCE QP field, no seed, no adaptive mode (FAB930)",
+        ),
+        P::HostBondLag => {
+            NotExpressible("no M-LAG is written: the ports stay separate fabric ports")
+        }
     }
 }
 
@@ -914,6 +982,9 @@ pub fn always_left(os: SwitchOs) -> &'static [&'static str] {
         SwitchOs::Nxos => &[
             "port speed and FEC: the platform's port defaults (breakouts are written)",
             "PFC watchdog timers: NX-OS's own unless the fabric states `detect`, `restore` or `poll` (then FAB904)",
+        ],
+        SwitchOs::Vrp => &[
+            "port speed, FEC and `port split`: the platform's (breakouts are not written, FAB905)",
         ],
     }
 }

@@ -46,6 +46,12 @@
 //!   https://juniper.net/documentation/us/en/software/junos/interfaces-ethernet-switches/topics/topic-map/dynamic-load-balancing.html;
 //!   the interval in microseconds, Apstra's default 256 µs) on the QFX5230 and QFX5240 of
 //!   Juniper's AI data-center JVDs. No QFX5000 hash seed is documented.
+//! * Huawei VRP (CloudEngine): `load-balance ecmp` and in its view `ip { src-ip | dst-ip |
+//!   vlan | l4-src-port | l4-dst-port | protocol | flow-label | src-interface }` (CloudEngine
+//!   8800/6800/5800 V300R023C00 Command Reference, "load-balance ecmp", "ip (ECMP load
+//!   balance view)": "By default, IP packets are balanced based on src-ip, dst-ip,
+//!   l4-src-port, and l4-dst-port"; example `ip src-ip protocol`). No RoCE QP field; fabricc
+//!   writes no `ecmp seed` and no adaptive routing for VRP (not read yet).
 
 use super::context::{Release, SwitchContext, SwitchOs};
 use crate::catalogue::AsicFamily;
@@ -98,6 +104,7 @@ pub fn verdict(ctx: &SwitchContext, prop: Prop) -> Option<Verdict> {
         SwitchOs::Eos => eos(ctx, prop),
         SwitchOs::Nxos => nxos(ctx, prop),
         SwitchOs::Junos => junos(ctx, prop),
+        SwitchOs::Vrp => vrp(ctx, prop),
         SwitchOs::Comware => comware(ctx, prop),
     })
 }
@@ -536,6 +543,49 @@ pub fn validate_lines(file: &str, text: &str) -> Vec<String> {
         }
     }
     errs
+}
+
+/// VRP's `ip` words in the ECMP view for the fields of `hash`.
+const VRP_FIELDS: [(&str, &str); 5] = [
+    ("src-ip", "src-ip"),
+    ("dst-ip", "dst-ip"),
+    ("src-port", "l4-src-port"),
+    ("dst-port", "l4-dst-port"),
+    ("protocol", "protocol"),
+];
+
+fn vrp(ctx: &SwitchContext, prop: Prop) -> Verdict {
+    match prop {
+        Prop::Hash if fields(ctx).contains(&"roce-qp") => Verdict::Partly(
+            "VRP's ECMP hash has no RoCE queue-pair field: the other fields are written".into(),
+        ),
+        Prop::Hash => Verdict::Written,
+        Prop::Mode | Prop::FlowletGap => Verdict::Not(
+            "fabricc writes no VRP adaptive routing or flowlet mode (not read from Huawei's documentation yet); each switch hashes per flow".into(),
+        ),
+        Prop::Seed => Verdict::Not(
+            "fabricc writes no VRP `ecmp seed` yet; each switch keeps its default seed, so switches of different tiers may hash alike (polarisation)".into(),
+        ),
+    }
+}
+
+/// The lines inside VRP's `load-balance ecmp` view for `hash`; empty when not asked.
+pub fn vrp_lines(ctx: &SwitchContext) -> Vec<String> {
+    if !matches!(
+        verdict(ctx, Prop::Hash),
+        Some(Verdict::Written | Verdict::Partly(_))
+    ) {
+        return Vec::new();
+    }
+    let words: Vec<&str> = VRP_FIELDS
+        .iter()
+        .filter(|(kw, _)| fields(ctx).contains(kw))
+        .map(|(_, w)| *w)
+        .collect();
+    if words.is_empty() {
+        return Vec::new();
+    }
+    vec![format!("ip {}", words.join(" "))]
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! `Templates` set. Out: `Artifact`s (relative path + contents), sorted by path.
 //!
 //! Flow per device: validate every name that will be printed unquoted (`escape`), build the
-//! target's view in Rust (`sonic.rs`, `cumulus.rs`, `eos.rs`, `nxos.rs`, `junos.rs`,
+//! target's view in Rust (`sonic.rs`, `cumulus.rs`, `eos.rs`, `nxos.rs`, `junos.rs`, `vrp.rs`,
 //! `host.rs`: vendor names, units, escaped text), then let the templates format that view.
 //! Templates decide nothing.
 
@@ -27,6 +27,7 @@ pub mod sonic_program;
 pub mod templates;
 mod variants;
 pub mod view_class;
+pub mod vrp;
 
 use minijinja::Value;
 use minijinja::value::Serde;
@@ -143,6 +144,17 @@ fn switch_view_as(ctx: &SwitchContext, keep: bool) -> Result<(Value, Vec<Note>),
         }
         SwitchOs::Junos => {
             let (v, n) = junos::view(ctx)?;
+            (
+                if keep {
+                    Value::from(Serde(v))
+                } else {
+                    Value::UNDEFINED
+                },
+                n,
+            )
+        }
+        SwitchOs::Vrp => {
+            let (v, n) = vrp::view(ctx)?;
             (
                 if keep {
                     Value::from(Serde(v))

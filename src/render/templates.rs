@@ -53,6 +53,7 @@ pub const EMBEDDED: &[TemplateFile] = embedded! {
     "eos", "ports.cfg";
     "nxos", "qos.cfg";
     "junos", "qos.conf";
+    "vrp", "qos.cfg";
     "comware", "qos.cfg";
     "host", "mlnx_qos.sh";
     "host", "dcbnl-body.sh";

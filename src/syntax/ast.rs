@@ -332,17 +332,20 @@ pub enum Os {
     Eos,
     Nxos,
     Junos,
+    /// Huawei CloudEngine (VRP), issue 35.
+    Vrp,
     /// H3C Comware 7 (S9825, S9855, S12500R): issue 35.
     Comware,
 }
 
 impl Os {
-    pub const ALL: [Os; 6] = [
+    pub const ALL: [Os; 7] = [
         Os::Sonic,
         Os::Cumulus,
         Os::Eos,
         Os::Nxos,
         Os::Junos,
+        Os::Vrp,
         Os::Comware,
     ];
 
@@ -353,6 +356,7 @@ impl Os {
             Os::Eos => "eos",
             Os::Nxos => "nxos",
             Os::Junos => "junos",
+            Os::Vrp => "vrp",
             Os::Comware => "comware",
         }
     }

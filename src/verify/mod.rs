@@ -25,6 +25,7 @@ pub mod nvue;
 pub mod report;
 pub mod sonic;
 pub mod state;
+pub mod vrp;
 mod wiring;
 
 use std::collections::{BTreeMap, HashMap};
@@ -483,6 +484,10 @@ impl Ctx<'_> {
                 let scope = nvue::Scope::new(&expected);
                 canon::compare(form, &expected, &actual, &|p| scope.owns(p))
             }
+            SwitchOs::Vrp => {
+                let scope = vrp::Scope::new(&expected);
+                canon::compare(form, &expected, &actual, &|p| scope.owns(p))
+            }
         };
         let files = r.summary.compared_with.join("`, `");
         for d in diffs {
@@ -659,7 +664,7 @@ fn file_observed(device: &str, file: &str) -> Observed {
 fn form(os: SwitchOs) -> Form {
     match os {
         SwitchOs::Sonic => Form::Table,
-        SwitchOs::Eos | SwitchOs::Nxos | SwitchOs::Comware => Form::Lines,
+        SwitchOs::Eos | SwitchOs::Nxos | SwitchOs::Vrp | SwitchOs::Comware => Form::Lines,
         SwitchOs::Junos | SwitchOs::Cumulus => Form::Words,
     }
 }
@@ -671,6 +676,7 @@ fn what(os: SwitchOs) -> &'static str {
         SwitchOs::Eos => "an EOS running-config",
         SwitchOs::Nxos => "an NX-OS running-config",
         SwitchOs::Junos => "a Junos configuration",
+        SwitchOs::Vrp => "a VRP current-configuration",
         SwitchOs::Comware => "a Comware current-configuration",
     }
 }
@@ -681,6 +687,7 @@ fn collect_command(os: SwitchOs) -> &'static str {
         SwitchOs::Cumulus => "`nv config show -o yaml`",
         SwitchOs::Eos | SwitchOs::Nxos => "`show running-config`",
         SwitchOs::Junos => "`show configuration` (or `| display set`)",
+        SwitchOs::Vrp => "`display current-configuration`",
         SwitchOs::Comware => "`display current-configuration`",
     }
 }
@@ -703,6 +710,7 @@ pub fn parse(os: SwitchOs, text: &str) -> Result<(Canon, Form), (usize, String)>
         SwitchOs::Comware => cli::canon(text, cli::Dialect::Comware),
         SwitchOs::Junos => junos::canon(text).map_err(|e| (e.offset, e.message))?,
         SwitchOs::Cumulus => nvue::canon(text).map_err(|e| (e.offset, e.message))?,
+        SwitchOs::Vrp => vrp::canon(text),
     };
     if let Some(at) = canon.exceeded() {
         return Err((
@@ -737,6 +745,7 @@ pub fn generated(os: SwitchOs, artifacts: &[Artifact]) -> (Canon, Vec<String>) {
         let parsed = match os {
             SwitchOs::Eos => Ok(cli::fragment(&a.contents, cli::Dialect::Eos)),
             SwitchOs::Nxos => Ok(cli::fragment(&a.contents, cli::Dialect::Nxos)),
+            SwitchOs::Vrp => Ok(vrp::fragment(&a.contents)),
             SwitchOs::Comware => Ok(cli::fragment(&a.contents, cli::Dialect::Comware)),
             _ => parse(os, &a.contents).map(|(c, _)| c),
         };
@@ -934,6 +943,16 @@ fn removal(target: Target, form: Form, key: &str, value: Option<&str>) -> String
             }
         }
         Target::Switch(SwitchOs::Junos) => format!("`delete {whole}` and commit"),
+        Target::Switch(SwitchOs::Vrp) => {
+            let lines: Vec<&str> = whole.split(" / ").collect();
+            match lines.split_last() {
+                Some((last, parents)) if !parents.is_empty() => {
+                    format!("`undo {last}` in `{}`, then `commit`", parents.join(" / "))
+                }
+                Some((last, _)) => format!("`undo {last}`, then `commit`"),
+                None => String::new(),
+            }
+        }
         Target::Switch(SwitchOs::Cumulus) => format!("`nv unset {whole}`, then `nv config apply`"),
         Target::Host => "run the host script again".to_string(),
     }

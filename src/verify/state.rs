@@ -18,6 +18,7 @@ pub fn config_file(target: Target) -> &'static str {
         Target::Switch(SwitchOs::Cumulus) => "startup.yaml",
         Target::Switch(SwitchOs::Eos | SwitchOs::Nxos) => "running-config",
         Target::Switch(SwitchOs::Junos) => "config",
+        Target::Switch(SwitchOs::Vrp) => "current-configuration",
         Target::Switch(SwitchOs::Comware) => "current-configuration",
         Target::Host => "state.json",
     }

@@ -137,6 +137,12 @@ const GOLDEN: &[(&str, &str)] = &[
     // Issue 18 item 3: a Nexus 9808 chassis spine, NX-OS ports Ethernet<slot>/<port>.
     ("nxos-9808", "fixtures/build/inputs/nxos-9808.fab"),
     ("junos-qfx5230", "fixtures/build/inputs/junos-qfx5230.fab"),
+    // Issue 35: Huawei CloudEngine (VRP) on the CE8851-32CQ8DQ-P, two lossless classes, a
+    // watchdog and 300 m uplinks.
+    ("vrp-ce8851", "fixtures/build/inputs/vrp-ce8851.fab"),
+    // Issue 35: the CE8855 family (CE6885): per-queue headroom, the headroom pool and
+    // per-priority deadlock timers.
+    ("vrp-ce6885", "fixtures/build/inputs/vrp-ce6885.fab"),
     (
         "drivers-bnxt-ice-dcb",
         "fixtures/build/inputs/drivers-bnxt-ice-dcb.fab",
@@ -198,6 +204,8 @@ const SWITCHES_ONLY: &[(&str, &str)] = &[
     ("eos-dual-tor-mlag", "eos"),
     ("nxos-9808", "nxos"),
     ("junos-qfx5230", "junos"),
+    ("vrp-ce8851", "vrp"),
+    ("vrp-ce6885", "vrp"),
     // The JVD's hosts are in `amd-mi300x-jvd-sonic`; the same classes and hosts.
     ("amd-mi300x-jvd-junos", "junos"),
     // The breakouts are on the switches; its hosts are like every other fixture's.

@@ -34,6 +34,7 @@ pub enum Os {
     Eos,
     Nxos,
     Junos,
+    Vrp,
     Comware,
 }
 
@@ -200,6 +201,12 @@ fn models(os: Os) -> &'static [&'static str] {
         Os::Junos => &[
             "platform juniper-qfx5240-64od  ports 32 x 400G  lossless-limit 2",
             "platform juniper-qfx5230-64cd  ports 64 x 400G  lossless-limit 2",
+        ],
+        // The CE8851's uplinks are its last two 400GE cages; hosts sit on 100GE ports.
+        // Huawei publishes no buffer: the models state one.
+        Os::Vrp => &[
+            "platform huawei-ce8851-32cq8dq-p  ports 32 x 100G, 8 x 400G  buffer 64MB  lossless-limit 2",
+            "os vrp  ports 32 x 400G  buffer 64MB  lossless-limit 2",
         ],
     }
 }
@@ -533,6 +540,7 @@ mod tests {
             Os::Eos,
             Os::Nxos,
             Os::Junos,
+            Os::Vrp,
             Os::Comware,
         ] {
             let mut seen = std::collections::BTreeSet::new();

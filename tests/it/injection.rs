@@ -36,6 +36,7 @@ const BASE: &str = r#"fabric lab {
   switch-model m-eos { os eos  ports 8 x 400G  buffer 64MB  cell 256B }
   switch-model m-nxos { os nxos  ports 8 x 400G  buffer 64MB  cell 256B }
   switch-model m-junos { os junos  ports 8 x 400G  buffer 64MB  cell 256B }
+  switch-model m-vrp { os vrp  ports 8 x 400G  buffer 64MB  cell 256B }
   switch-model m-comware { os comware  ports 8 x 400G  buffer 64MB  cell 256B }
   nic-model cx7 { driver mlx5  speed 400G }
   switch leaf-sonic { model m-sonic  tier 1  description "rack notes" }
@@ -43,6 +44,7 @@ const BASE: &str = r#"fabric lab {
   switch leaf-eos { model m-eos  tier 1  description "rack notes" }
   switch leaf-nxos { model m-nxos  tier 1  description "rack notes" }
   switch leaf-junos { model m-junos  tier 1  description "rack notes" }
+  switch leaf-vrp { model m-vrp  tier 1  description "rack notes" }
   switch leaf-comware { model m-comware  tier 1  description "rack notes" }
   switch spine { model m-sonic  tier 2 }
   host gpu[1..6] { nic cx7  netdev eth0  rdma-device mlx5_0  pci 0c:00.0 }
@@ -51,12 +53,14 @@ const BASE: &str = r#"fabric lab {
   link gpu3 -- leaf-eos { cable 3m }
   link gpu4 -- leaf-nxos { cable 3m }
   link gpu5 -- leaf-junos { cable 3m }
+  link gpu6 -- leaf-vrp { cable 3m }
   link gpu6 -- leaf-comware { cable 3m }
   link leaf-sonic -- spine { cable 10m }
   link leaf-cumulus -- spine { cable 10m }
   link leaf-eos -- spine { cable 10m }
   link leaf-nxos -- spine { cable 10m }
   link leaf-junos -- spine { cable 10m }
+  link leaf-vrp -- spine { cable 10m }
   link leaf-comware -- spine { cable 10m }
   routing updown
 }

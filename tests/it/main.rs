@@ -15,6 +15,7 @@ mod converge_comware;
 mod converge_cumulus;
 mod converge_junos;
 mod converge_sonic;
+mod converge_vrp;
 mod deadlock;
 mod designs_breakout;
 mod designs_planes;

@@ -110,6 +110,7 @@ fn port_name(os: SwitchOs, index: u32) -> String {
         SwitchOs::Eos => eos::port_name(index),
         SwitchOs::Nxos => nxos::port_name(index),
         SwitchOs::Junos => junos::port_name(index),
+        SwitchOs::Vrp => fabricc::lower::vocab::vrp_port_name(index, 400_000),
         SwitchOs::Comware => comware::port_name(index),
     }
 }
@@ -478,7 +479,7 @@ fn templates() -> Templates {
     Templates::embedded().expect("embedded templates compile")
 }
 
-const ALL_OS: [SwitchOs; 6] = SwitchOs::ALL;
+const ALL_OS: [SwitchOs; 7] = SwitchOs::ALL;
 
 #[test]
 fn golden_switch_outputs() {
@@ -1193,9 +1194,9 @@ fn render_all_is_sorted_by_path() {
     sorted.sort_unstable();
     assert_eq!(paths, sorted);
     // The switches' files (EOS with its ports.cfg; SONiC's fragment and fabricc-device.json,
-    // and its program, apply.sh and README.md, once; Comware's qos.cfg), the host's 2 files and
-    // its driver's program, unit and rule (issue 36: once per driver).
-    assert_eq!(all.len(), 16);
+    // and its program, apply.sh and README.md, once; VRP's and Comware's qos.cfg), the host's 2
+    // files and its driver's program, unit and rule (issue 36: once per driver).
+    assert_eq!(all.len(), 17);
     assert_eq!(paths[0], "hosts/gpu001/fabricc-roce.conf");
 }
 
@@ -1366,6 +1367,8 @@ fn port_speed_is_a_finding_only_where_the_breakout_is_not_written() {
         // EOS without the lanes, and Junos off the QFX5240, cannot: FAB905 says so.
         (SwitchOs::Eos, None, true),
         (SwitchOs::Junos, Some(4), true),
+        // VRP: `port split` is not written.
+        (SwitchOs::Vrp, Some(4), true),
     ] {
         assert!(
             !codes(&leaf(os))

@@ -196,6 +196,10 @@ fn exercise(os: SwitchOs, generated: &str, text: &str) {
                     let s = junos::Scope::new(&expected);
                     Box::new(move |p| s.owns(p))
                 }
+                SwitchOs::Vrp => {
+                    let s = fabricc::verify::vrp::Scope::new(&expected);
+                    Box::new(move |p| s.owns(p))
+                }
             };
             for d in canon::compare(form, &expected, &actual, &*owns) {
                 inside(d.at(), text.len());

@@ -156,12 +156,12 @@ pub(super) fn check_names(name: &str, os: Sourced<Os>, pl: &Platform, diags: &mu
 }
 
 /// Whether `os` has a chassis naming rule in fabricc (`CardPort::name`) and the catalogue
-/// sources it for chassis `pl`. SONiC, Cumulus and Junos have none (`lower::vendor_port_name`).
+/// sources it for chassis `pl`. SONiC, Cumulus, Junos and VRP have none (`lower::vendor_port_name`).
 fn has_chassis_names(os: Os, pl: &Platform) -> bool {
     match os {
         Os::Eos => pl.naming.eos.is_some(),
         Os::Nxos => pl.naming.nxos.is_some(),
-        Os::Sonic | Os::Cumulus | Os::Junos | Os::Comware => false,
+        Os::Sonic | Os::Cumulus | Os::Junos | Os::Vrp | Os::Comware => false,
     }
 }
 
@@ -193,7 +193,7 @@ pub(super) fn check_card_names(
         Os::Eos => "EOS",
         Os::Nxos => "NX-OS",
         // No chassis rule: `check_names` refuses the model once.
-        Os::Sonic | Os::Cumulus | Os::Junos | Os::Comware => return,
+        Os::Sonic | Os::Cumulus | Os::Junos | Os::Vrp | Os::Comware => return,
     };
     let count: u32 = ports.value.iter().map(|g| g.count).sum();
     let Some(bad) = (0..count).find(|&i| {

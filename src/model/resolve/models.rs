@@ -453,7 +453,7 @@ fn release_of(
     let (name, oldest, newest) = match os {
         Os::Cumulus => ("Cumulus Linux", CUMULUS_OLDEST, CUMULUS_NEWEST),
         Os::Eos => ("EOS", EOS_OLDEST, EOS_NEWEST),
-        Os::Sonic | Os::Nxos | Os::Junos | Os::Comware => {
+        Os::Sonic | Os::Nxos | Os::Junos | Os::Vrp | Os::Comware => {
             diags.push(
                 Diagnostic::new(
                     Code::NotAllowedHere,

@@ -56,7 +56,7 @@ impl<'a> Parser<'a> {
 
     /// `switch_model_prop
     ///   = "platform" NAME
-    ///   | "os" ( "sonic" | "cumulus" | "eos" | "nxos" | "junos" | "comware" ) [ RELEASE ]
+    ///   | "os" ( "sonic" | "cumulus" | "eos" | "nxos" | "junos" | "vrp" | "comware" ) [ RELEASE ]
     ///   | "ports" port_group { "," port_group }
     ///   | "buffer" SIZE
     ///   | "lossless-limit" INT
@@ -82,7 +82,7 @@ impl<'a> Parser<'a> {
                 .map(|(r, l)| (r, SwitchModelProp::Linecard(l)))?,
             "os" => {
                 let names: &'static [&'static str] =
-                    &["sonic", "cumulus", "eos", "nxos", "junos", "comware"];
+                    &["sonic", "cumulus", "eos", "nxos", "junos", "vrp", "comware"];
                 let (r, w) = self.choice(r, "os", names)?;
                 let os = Os::ALL
                     .iter()
