@@ -25,6 +25,7 @@ pub mod host;
 pub mod junos;
 mod models;
 pub mod nxos;
+pub mod readback;
 mod routes;
 pub mod sonic;
 mod text;
