@@ -10,14 +10,22 @@
 //!   buffer cells; NX-OS: `kbytes` of 1,000 B, `lower::vocab::NXOS_KBYTE`; Junos: whole-percent
 //!   fill levels of what one queue may hold, `lower::vocab::junos_fill_bytes`; EOS and Cumulus:
 //!   bytes), and whether marking is on;
-//! * `scheduling`: strict or the ETS weight of each class's queue.
+//! * `scheduling`: strict or the ETS weight of each class's queue;
+//! * `headroom`: each lossless priority's `xoff` where the file writes it (SONiC's PG
+//!   profiles, NX-OS's pause buffer less its threshold);
+//! * `ecn-above-pause`: the physics on the written values: a static pause threshold the file
+//!   writes below the written ECN max of the same lossless queue (issue 34 N8).
 //!
 //! A difference within one unit of the device (a threshold rounded to a cell, a kbyte or a
-//! fill level) is the rounding the target cannot avoid, kept with both numbers
-//! (`within_unit`); anything else is a difference fabricc could avoid. Per-port differences
+//! fill level) is the rounding the target cannot avoid (`kind: rounding`), kept with both
+//! numbers; one beyond a unit that is exactly what the target's own rules make of the proven
+//! value, which the renderer reports, is `forced` (Junos's high fill level at least 1 % above
+//! the low one; EOS's largest MTU); anything else is a `mistake`, which fabricc could avoid. Per-port differences
 //! are grouped: one per device, property and pair of values, with the ports it holds for.
 //!
-//! Cost: one parse per switch file; the comparison is linear in the ports.
+//! Cost: one parse per switch configuration file, on every core (rayon); which of a switch's
+//! files hold its configuration is decided once per OS and set of file names; the comparison
+//! is linear in the ports.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -32,17 +40,31 @@ use crate::verify::{cli, json, nvue};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Difference {
     pub device: String,
-    /// `pfc`, `mtu`, `dscp`, `ecn`, `scheduling`, or `parse` (the file could not be read).
+    /// `pfc`, `mtu`, `dscp`, `ecn`, `scheduling`, `headroom`, `ecn-above-pause`, `port` (a
+    /// proven port the file does not configure), or `parse` (the file could not be read).
     pub property: &'static str,
     /// What it is about (`queue 3 min`, `DSCP 26`); empty for a port-wide value.
     pub what: String,
     pub proven: String,
     pub written: String,
-    /// The rounding of the device's unit, not a mistake.
-    pub within_unit: bool,
+    pub kind: Kind,
     /// How many ports, and the first few of them.
     pub count: usize,
     pub ports: Vec<String>,
+}
+
+/// Whether a difference is a mistake.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Within one unit of the device (a cell, a kbyte, a fill level).
+    Rounding,
+    /// More than one unit, but what the target's own rules make of the proven value, which the
+    /// renderer reports (Junos's high fill level at least 1 % above the low one, EOS's
+    /// largest MTU 9214).
+    Forced,
+    /// Anything else: the file says something the checks did not prove.
+    Mistake,
 }
 
 /// What a build's read-back found: `build --format json`'s `readback`.
@@ -50,7 +72,7 @@ pub struct Difference {
 pub struct Readback {
     /// Switch files read back.
     pub files: usize,
-    /// Devices whose read-back equals the proven model (rounding within one unit included).
+    /// Devices whose read-back equals the proven model (rounding and forced differences included).
     pub equal: usize,
     pub differences: Vec<Difference>,
 }
@@ -60,21 +82,76 @@ const NAMED_PORTS: usize = 8;
 
 /// Reads back the switch files of `artifacts` against the switches the checks proved.
 pub fn readback(switches: &[SwitchContext], artifacts: &[Artifact]) -> Readback {
-    let mut by_device: BTreeMap<&str, Vec<Artifact>> = BTreeMap::new();
+    use rayon::prelude::*;
+    let mut by_device: BTreeMap<&str, Vec<&Artifact>> = BTreeMap::new();
     for a in artifacts.iter().filter(|a| a.kind == ArtifactKind::Switch) {
-        by_device
-            .entry(a.device.as_str())
-            .or_default()
-            .push(a.clone());
+        by_device.entry(a.device.as_str()).or_default().push(a);
     }
-    let mut out = Readback::default();
+    // Which files hold the configuration is decided once per OS and set of file names
+    // (`verify::generated` parses every file to decide it).
+    let mut chosen: BTreeMap<(SwitchOs, Vec<&str>), BTreeSet<String>> = BTreeMap::new();
+    let mut jobs: Vec<(&SwitchContext, Vec<&Artifact>)> = Vec::new();
     for ctx in switches {
         let Some(files) = by_device.get(ctx.device.as_str()) else {
             continue;
         };
-        out.files += files.len();
-        let diffs = switch(ctx, files);
-        if diffs.iter().all(|d| d.within_unit) {
+        let names: Vec<&str> = files.iter().map(|a| file_name(&a.path)).collect();
+        let used = chosen.entry((ctx.os, names)).or_insert_with(|| {
+            let owned: Vec<Artifact> = files.iter().map(|a| (*a).clone()).collect();
+            crate::verify::generated(ctx.os, &owned)
+                .1
+                .iter()
+                .map(|p| file_name(p).to_string())
+                .collect()
+        });
+        let config: Vec<&Artifact> = files
+            .iter()
+            .copied()
+            .filter(|a| used.contains(file_name(&a.path)))
+            .collect();
+        jobs.push((ctx, config));
+    }
+    let files: usize = jobs.iter().map(|j| j.1.len()).sum();
+    // Memoised per distinct (configuration text without names, proven data): switches of one
+    // role run the same QoS and differ only in their names and descriptions, so most are read
+    // back once (issue 34 item 3).
+    let keys: Vec<u64> = jobs
+        .par_iter()
+        .map(|(ctx, config)| memo_key(ctx, config))
+        .collect();
+    let mut first: BTreeMap<u64, usize> = BTreeMap::new();
+    for (i, k) in keys.iter().enumerate() {
+        first.entry(*k).or_insert(i);
+    }
+    let distinct: Vec<usize> = first.values().copied().collect();
+    let read: BTreeMap<usize, Vec<Difference>> = distinct
+        .par_iter()
+        .map(|&i| (i, switch(jobs[i].0, &jobs[i].1)))
+        .collect();
+    let results: Vec<Vec<Difference>> = jobs
+        .iter()
+        .zip(&keys)
+        .map(|((ctx, _), k)| {
+            let i = first.get(k).copied().unwrap_or(0);
+            read.get(&i)
+                .map(|d| {
+                    d.iter()
+                        .cloned()
+                        .map(|mut x| {
+                            x.device.clone_from(&ctx.device);
+                            x
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+        .collect();
+    let mut out = Readback {
+        files,
+        ..Readback::default()
+    };
+    for diffs in results {
+        if diffs.iter().all(|d| d.kind != Kind::Mistake) {
             out.equal += 1;
         }
         out.differences.extend(diffs);
@@ -82,13 +159,55 @@ pub fn readback(switches: &[SwitchContext], artifacts: &[Artifact]) -> Readback 
     out
 }
 
-/// The text a device would run of a switch's files (the configuration files `verify` compares,
-/// joined), as `verify::generated` picks them.
-fn device_text(os: SwitchOs, files: &[Artifact]) -> String {
-    let (_, used) = crate::verify::generated(os, files);
+/// A hash of what a switch's read-back depends on: its configuration text without the lines
+/// that carry names (descriptions, the host name, neighbours, the header's device name) and
+/// the proven values the comparison reads. Two switches with the same key have the same
+/// differences.
+fn memo_key(ctx: &SwitchContext, config: &[&Artifact]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    ctx.os.as_str().hash(&mut h);
+    let device = ctx.device.as_str();
+    let peers: BTreeSet<&str> = ctx.ports.iter().map(|p| p.peer.as_str()).collect();
+    for a in config {
+        for line in a.contents.lines() {
+            let named = line.contains("description")
+                || line.contains(device)
+                || peers.iter().any(|p| !p.is_empty() && line.contains(p));
+            if !named {
+                line.hash(&mut h);
+            }
+        }
+        0xffu8.hash(&mut h);
+    }
+    for p in &ctx.ports {
+        (
+            &p.name,
+            p.mtu,
+            &p.lossless_priorities,
+            format!("{:?}{:?}{:?}", p.ecn, p.headroom, p.pause_threshold),
+        )
+            .hash(&mut h);
+    }
+    format!(
+        "{:?}{:?}{:?}",
+        ctx.qos,
+        ctx.buffer,
+        ctx.sonic.as_ref().map(|s| s.cell_bytes)
+    )
+    .hash(&mut h);
+    h.finish()
+}
+
+/// The last part of an output path (`switches/leaf1/qos.cfg` → `qos.cfg`).
+fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// The text a device would run of a switch's configuration files, joined.
+fn device_text(os: SwitchOs, files: &[&Artifact]) -> String {
     let text = files
         .iter()
-        .filter(|a| used.contains(&a.path))
         .map(|a| a.contents.as_str())
         .collect::<Vec<_>>()
         .join("\n");
@@ -114,8 +233,8 @@ fn without_unset_items(text: &str) -> String {
     out
 }
 
-/// One switch's files read back and compared.
-pub fn switch(ctx: &SwitchContext, files: &[Artifact]) -> Vec<Difference> {
+/// One switch's configuration files read back and compared.
+pub fn switch(ctx: &SwitchContext, files: &[&Artifact]) -> Vec<Difference> {
     let text = device_text(ctx.os, files);
     match read(ctx, &text) {
         Ok(sw) => compare(ctx, &sw),
@@ -125,7 +244,7 @@ pub fn switch(ctx: &SwitchContext, files: &[Artifact]) -> Vec<Difference> {
             what: String::new(),
             proven: String::new(),
             written: e,
-            within_unit: false,
+            kind: Kind::Mistake,
             count: 0,
             ports: Vec::new(),
         }],
@@ -176,8 +295,31 @@ fn ecn_unit(ctx: &SwitchContext, lossless: bool) -> u64 {
     }
 }
 
-/// (property, what, proven, written, within one unit) → ports.
-type Found = BTreeMap<(&'static str, String, String, String, bool), Vec<String>>;
+/// The ECN thresholds (min, max) the target's own rules make of `e` where they go beyond
+/// one unit: Junos's fill levels, the low one at least 1 % and the high one above it
+/// (`lower::vocab::junos_fill_levels`, the renderer's conversion).
+fn forced_ecn(
+    ctx: &SwitchContext,
+    lossless: bool,
+    e: crate::lower::context::Ecn,
+) -> (Option<u64>, Option<u64>) {
+    if ctx.os != SwitchOs::Junos {
+        return (None, None);
+    }
+    let base = if lossless {
+        ctx.buffer.lossless_queue_buffer_bytes
+    } else {
+        crate::lower::vocab::junos_lossy_queue_bytes(&ctx.buffer)
+    };
+    let (lo, hi) = crate::lower::vocab::junos_fill_levels(e.min_bytes, e.max_bytes, base);
+    (
+        Some(crate::lower::vocab::junos_fill_bytes(lo, base)),
+        Some(crate::lower::vocab::junos_fill_bytes(hi, base)),
+    )
+}
+
+/// (property, what, proven, written, kind) → ports.
+type Found = BTreeMap<(&'static str, String, String, String, Kind), Vec<String>>;
 
 fn compare(ctx: &SwitchContext, sw: &Switch) -> Vec<Difference> {
     let mut found: Found = BTreeMap::new();
@@ -185,10 +327,10 @@ fn compare(ctx: &SwitchContext, sw: &Switch) -> Vec<Difference> {
                     what: String,
                     proven: String,
                     written: String,
-                    within: bool,
+                    kind: Kind,
                     port: &str| {
         found
-            .entry((property, what, proven, written, within))
+            .entry((property, what, proven, written, kind))
             .or_default()
             .push(port.to_string());
     };
@@ -201,7 +343,7 @@ fn compare(ctx: &SwitchContext, sw: &Switch) -> Vec<Difference> {
                 String::new(),
                 "configured".into(),
                 "absent".into(),
-                false,
+                Kind::Mistake,
                 &p.name,
             );
             continue;
@@ -214,19 +356,24 @@ fn compare(ctx: &SwitchContext, sw: &Switch) -> Vec<Difference> {
                 String::new(),
                 list(&proven),
                 list(&written),
-                false,
+                Kind::Mistake,
                 &p.name,
             );
         }
         if let Some((m, _)) = r.mtu
             && m != u64::from(p.mtu)
         {
+            // EOS interfaces take at most 9214 (`render::eos::MAX_MTU`; the renderer notes
+            // it): a limit of the target, not a mistake.
+            let limit = ctx.os == SwitchOs::Eos
+                && m == u64::from(crate::render::eos::MAX_MTU)
+                && p.mtu > crate::render::eos::MAX_MTU;
             note(
                 "mtu",
                 String::new(),
                 p.mtu.to_string(),
                 m.to_string(),
-                false,
+                if limit { Kind::Forced } else { Kind::Mistake },
                 &p.name,
             );
         }
@@ -241,7 +388,7 @@ fn compare(ctx: &SwitchContext, sw: &Switch) -> Vec<Difference> {
                             format!("DSCP {d}"),
                             format!("class `{}` ({want})", c.name),
                             got.map_or("none".into(), |g| g.to_string()),
-                            false,
+                            Kind::Mistake,
                             &p.name,
                         );
                     }
@@ -268,14 +415,25 @@ fn compare(ctx: &SwitchContext, sw: &Switch) -> Vec<Difference> {
                 (None, None) => {}
                 (Some(e), Some(w)) => {
                     let unit = ecn_unit(ctx, lossless);
-                    for (what, a, b) in [("min", e.min_bytes, w.min), ("max", e.max_bytes, w.max)] {
+                    let forced = forced_ecn(ctx, lossless, e);
+                    for (what, a, b, f) in [
+                        ("min", e.min_bytes, w.min, forced.0),
+                        ("max", e.max_bytes, w.max, forced.1),
+                    ] {
                         if a != b {
+                            let kind = if a.abs_diff(b) < unit {
+                                Kind::Rounding
+                            } else if Some(b) == f {
+                                Kind::Forced
+                            } else {
+                                Kind::Mistake
+                            };
                             note(
                                 "ecn",
                                 format!("queue {} {what}", q.queue),
                                 format!("{a} B"),
                                 format!("{b} B"),
-                                a.abs_diff(b) < unit,
+                                kind,
                                 &p.name,
                             );
                         }
@@ -286,9 +444,62 @@ fn compare(ctx: &SwitchContext, sw: &Switch) -> Vec<Difference> {
                     format!("queue {}", q.queue),
                     if a.is_some() { "on" } else { "off" }.into(),
                     if b.is_some() { "on" } else { "off" }.into(),
-                    false,
+                    Kind::Mistake,
                     &p.name,
                 ),
+            }
+        }
+        // Headroom where the file writes it (SONiC's PG profile `xoff`, NX-OS's pause buffer
+        // less its threshold), and the physics on the written values: a static pause threshold
+        // below the written ECN max of the lossless queue pauses before ECN marks fully
+        // (docs/physics.md, "ECN must mark before PFC pauses"; issue 34 N8).
+        for h in &p.headroom {
+            let Some(pg) = r.pg.get(&h.priority) else {
+                continue;
+            };
+            if let Some(x) = pg.xoff
+                && x != h.xoff_bytes
+            {
+                let unit = ctx.sonic.as_ref().and_then(|s| s.cell_bytes).unwrap_or(1);
+                note(
+                    "headroom",
+                    format!("priority {} xoff", h.priority),
+                    format!("{} B", h.xoff_bytes),
+                    format!("{x} B"),
+                    if x.abs_diff(h.xoff_bytes) < unit {
+                        Kind::Rounding
+                    } else {
+                        Kind::Mistake
+                    },
+                    &p.name,
+                );
+            }
+            // A static threshold the model states itself was judged by the checks (FAB304,
+            // FAB305); only one the renderer chose is judged here.
+            let stated = matches!(p.pause_threshold, crate::lower::context::PauseThreshold::Static { bytes } if Some(super::deployed::Threshold::Static(bytes)) == pg.threshold);
+            if let Some(super::deployed::Threshold::Static(t)) = pg.threshold
+                && !stated
+            {
+                let queues = ctx
+                    .qos
+                    .classes
+                    .iter()
+                    .filter(|c| c.lossless && c.priority == h.priority)
+                    .map(|c| c.queue);
+                for q in queues {
+                    if let Some((w, _)) = r.wred.get(&q).filter(|w| w.0.ecn)
+                        && w.max > t
+                    {
+                        note(
+                            "ecn-above-pause",
+                            format!("queue {q}"),
+                            format!("a pause threshold above the ECN max, {} B", w.max),
+                            format!("pause threshold {t} B"),
+                            Kind::Mistake,
+                            &p.name,
+                        );
+                    }
+                }
             }
         }
         for c in &ctx.qos.classes {
@@ -321,7 +532,11 @@ fn compare(ctx: &SwitchContext, sw: &Switch) -> Vec<Difference> {
                 format!("class `{}`", c.name),
                 proven,
                 written,
-                within,
+                if within {
+                    Kind::Rounding
+                } else {
+                    Kind::Mistake
+                },
                 &p.name,
             );
         }
@@ -329,13 +544,13 @@ fn compare(ctx: &SwitchContext, sw: &Switch) -> Vec<Difference> {
     found
         .into_iter()
         .map(
-            |((property, what, proven, written, within_unit), ports)| Difference {
+            |((property, what, proven, written, kind), ports)| Difference {
                 device: ctx.device.clone(),
                 property,
                 what,
                 proven,
                 written,
-                within_unit,
+                kind,
                 count: ports.len(),
                 ports: ports.into_iter().take(NAMED_PORTS).collect(),
             },
