@@ -160,7 +160,7 @@ pub fn readback(switches: &[SwitchContext], artifacts: &[Artifact]) -> Readback 
 }
 
 /// A hash of what a switch's read-back depends on: its configuration text without the lines
-/// that carry names (descriptions, the host name, neighbours, the header's device name) and
+/// that carry names (descriptions, the device's name, SONiC's neighbour names) and
 /// the proven values the comparison reads. Two switches with the same key have the same
 /// differences.
 fn memo_key(ctx: &SwitchContext, config: &[&Artifact]) -> u64 {
@@ -168,12 +168,12 @@ fn memo_key(ctx: &SwitchContext, config: &[&Artifact]) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     ctx.os.as_str().hash(&mut h);
     let device = ctx.device.as_str();
-    let peers: BTreeSet<&str> = ctx.ports.iter().map(|p| p.peer.as_str()).collect();
     for a in config {
         for line in a.contents.lines() {
-            let named = line.contains("description")
-                || line.contains(device)
-                || peers.iter().any(|p| !p.is_empty() && line.contains(p));
+            // Names: descriptions (peer names), the device's name, SONiC's DEVICE_NEIGHBOR
+            // `name`s. No line the comparison reads holds one.
+            let named =
+                line.contains("description") || line.contains(device) || line.contains("\"name\"");
             if !named {
                 line.hash(&mut h);
             }
