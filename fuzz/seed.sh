@@ -52,3 +52,16 @@ for os in eos nxos; do
     done
     echo "$dir: $(ls "$dir" | wc -l) files"
 done
+# `import_junos`: the Junos configurations of the verify tests and the build goldens'
+# `qos.conf` (curly; `| display set` forms are in the verify tests).
+dir="$here/corpus/import_junos"
+mkdir -p "$dir"
+find "$root/tests/data/verify" -type f -path "*junos*" | sort | while read -r f; do
+    rel=${f#"$root/tests/data/verify/"}
+    cp "$f" "$dir/$(printf '%s' "$rel" | tr '/' '_')"
+done
+find "$root/fixtures/build" -type f -path "*junos*/switches/*" -name '*.conf' | sort | while read -r f; do
+    rel=${f#"$root/fixtures/build/"}
+    cp "$f" "$dir/$(printf '%s' "$rel" | tr '/' '_')"
+done
+echo "$dir: $(ls "$dir" | wc -l) files"

@@ -2,15 +2,17 @@
 
 use std::convert::Infallible;
 use std::path::PathBuf;
+use std::sync::Mutex;
 
 use crate::diagnostic::{self, Diagnostic, Severity};
+use crate::import::readback::{self, Readback};
 use crate::lower::Targets;
 use crate::output::{
     self,
     generate::{BuildInput, Stop, generate_each},
 };
 use crate::pipeline;
-use crate::render::Templates;
+use crate::render::{Artifact, ArtifactKind, Templates};
 use crate::source::Sources;
 use crate::timings::Timings;
 
@@ -63,6 +65,8 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
         checked: &checked,
         targets,
         templates: &templates,
+        switch_files: Mutex::new(Vec::new()),
+        readback: Mutex::new(None),
     };
     run.lap("check");
     let errors = checked.diagnostics.iter().any(Diagnostic::is_error);
@@ -110,6 +114,21 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
     run.write(input)
 }
 
+/// The JSON object of `render_json` with a last member `readback` (docs/language.md, "JSON
+/// output"): the members before it are unchanged.
+fn with_readback(text: String, r: &Readback) -> String {
+    let Ok(rb) = serde_json::to_string_pretty(r) else {
+        return text;
+    };
+    let body = text.trim_end();
+    let Some(open) = body.strip_suffix('}') else {
+        return text;
+    };
+    let open = open.trim_end();
+    let rb = rb.replace('\n', "\n  ");
+    format!("{open},\n  \"readback\": {rb}\n}}\n")
+}
+
 /// The distinct codes of the warnings, in code order: what `--allow` would take.
 fn warning_codes(diags: &[Diagnostic]) -> String {
     let codes: std::collections::BTreeSet<&str> = diags
@@ -128,9 +147,39 @@ struct Run<'a> {
     checked: &'a pipeline::Checked,
     targets: Targets,
     templates: &'a Templates,
+    /// The switch files rendered, for the read-back (issue 34 item 2).
+    switch_files: Mutex<Vec<Artifact>>,
+    /// What the read-back found, for `--format json`.
+    readback: Mutex<Option<Readback>>,
 }
 
 impl Run<'_> {
+    /// Keeps a rendered switch file for the read-back.
+    fn keep(&self, a: &Artifact) {
+        if a.kind == ArtifactKind::Switch
+            && let Ok(mut v) = self.switch_files.lock()
+        {
+            v.push(a.clone());
+        }
+    }
+
+    /// Reads every rendered switch file back and compares it with the proven model.
+    fn read_back(&self) {
+        let files = self
+            .switch_files
+            .lock()
+            .map(|mut v| std::mem::take(&mut *v))
+            .unwrap_or_default();
+        let Some(lowered) = self.checked.lowered.as_ref() else {
+            return;
+        };
+        let r = readback::readback(&lowered.switches, &files);
+        if let Ok(mut slot) = self.readback.lock() {
+            *slot = Some(r);
+        }
+        self.lap("readback");
+    }
+
     fn lap(&self, name: &'static str) {
         if let Some(t) = self.timings {
             t.lap(name);
@@ -155,7 +204,13 @@ impl Run<'_> {
             }
             CheckFormat::Short => diagnostic::short::render_short(diags, sources),
             CheckFormat::Json => {
-                diagnostic::json::render_json(self.checked.fabric_name(), diags, None, sources)
+                let text =
+                    diagnostic::json::render_json(self.checked.fabric_name(), diags, None, sources);
+                let rb = self.readback.lock().ok().and_then(|r| r.clone());
+                match rb {
+                    Some(r) => with_readback(text, &r),
+                    None => text,
+                }
             }
             CheckFormat::Sarif => diagnostic::sarif::render_sarif(diags, sources),
             CheckFormat::Github => diagnostic::github::render_github(diags, sources),
@@ -189,12 +244,14 @@ impl Run<'_> {
         let dest = &self.args.output;
         // Each file is compared as soon as it is rendered; the build is never held whole.
         let compared = match generate_each(input, self.targets, self.templates, self.timings, |a| {
+            self.keep(&a);
             Ok::<_, Infallible>(output::compare_one(dest, &a))
         }) {
             Ok(c) => c,
             Err(Stop::Findings(problems)) => return self.cannot_generate(&problems),
             Err(Stop::Sink(never)) => match never {},
         };
+        self.read_back();
         self.print_found();
         let files = compared.len() + 1;
         let diffs = output::compare_rest(dest, &input.fabric.name, compared);
@@ -240,6 +297,7 @@ impl Run<'_> {
         };
         self.lap("open output folder");
         let entries = match generate_each(input, self.targets, self.templates, self.timings, |a| {
+            self.keep(&a);
             stage.put(&a)
         }) {
             Ok(entries) => entries,
@@ -251,6 +309,7 @@ impl Run<'_> {
         };
         let finished = stage.finish(&input.fabric.name, entries);
         self.lap("manifest + swap");
+        self.read_back();
         self.print_found();
         match finished {
             Ok(summary) => {

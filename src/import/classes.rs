@@ -114,8 +114,29 @@ pub(super) fn classes(
     let fabric_tcpg = majority(&tcpg).map(|x| x.0);
     // A lossless PG is the lossless priority (the SONiC renderer's PFC_PRIORITY_TO_PG map is
     // one to one); any other TC's priority is not in the switch, so it is the TC.
+    // A lossy TC whose own number is a lossless priority that another TC's PG takes (Junos:
+    // CNP in queue 3 beside RoCE on priority 3 in queue 4; the switch holds no priority for a
+    // lossy class) gets the highest priority no TC and no lossless class uses.
+    let used_tcs: BTreeSet<u8> = fabric_map
+        .map(|(m, _)| m.iter().copied().collect())
+        .unwrap_or_default();
     let priority_of = |t: u8| -> u8 {
         match fabric_tcpg.map(|g| g[usize::from(t)]) {
+            Some(g) if g != 0 && fabric_lossless.contains(&g) && g != t => g,
+            Some(g)
+                if g == t
+                    && fabric_lossless.contains(&t)
+                    && fabric_tcpg.is_some_and(|m| {
+                        m.iter()
+                            .enumerate()
+                            .any(|(u, &p)| p == t && usize::from(t) != u)
+                    }) =>
+            {
+                (0u8..8)
+                    .rev()
+                    .find(|p| !fabric_lossless.contains(p) && !used_tcs.contains(p))
+                    .unwrap_or(t)
+            }
             Some(g) if g != 0 && fabric_lossless.contains(&g) => g,
             _ => t,
         }

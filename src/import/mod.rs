@@ -22,8 +22,10 @@ pub mod cumulus;
 mod deployed;
 pub mod eos;
 pub mod host;
+pub mod junos;
 mod models;
 pub mod nxos;
+pub mod readback;
 mod routes;
 pub mod sonic;
 mod text;
@@ -208,6 +210,8 @@ fn read_all(input: &Input<'_>, folders: &[String]) -> Deployed {
             read_cumulus(input, &dir, folder, &mut d);
         } else if has("running-config") {
             read_cli(input, &dir, folder, &mut d);
+        } else if has("config") {
+            read_junos(input, &dir, folder, &mut d);
         } else if has("state.json") {
             if let Some((idx, root)) = read_json(input, &dir, folder, "state.json", &mut d) {
                 match host::read(&root, idx) {
@@ -353,6 +357,39 @@ fn read_cli(input: &Input<'_>, dir: &std::path::Path, folder: &str, d: &mut Depl
     }
 }
 
+/// A Junos switch from its `show configuration` (curly or `| display set`), read with
+/// `verify`'s reader.
+fn read_junos(input: &Input<'_>, dir: &std::path::Path, folder: &str, d: &mut Deployed) {
+    let path = dir.join("config");
+    let shown = format!("{folder}/config");
+    let idx = d.files.len();
+    match state::read(&path, input.max_input_bytes) {
+        Ok(text) => {
+            let parsed = crate::verify::junos::canon(&text);
+            d.files.push((shown.clone(), text.clone()));
+            match parsed {
+                Ok(c) => {
+                    let sw = junos::read(&text, &c, idx, &mut d.notes);
+                    d.switches.push(SwitchDev {
+                        name: folder.to_string(),
+                        sw,
+                        file: idx,
+                    });
+                }
+                Err(e) => d.notes.push(Note::new(
+                    NoteKind::Unreadable,
+                    Ev {
+                        file: idx,
+                        at: Loc::new(e.offset, e.offset),
+                    },
+                    format!("`{shown}` is not a Junos configuration: {}", e.message),
+                )),
+            }
+        }
+        Err(e) => cannot_read(d, shown, &e),
+    }
+}
+
 /// A state file that is there but cannot be read: it is listed (empty) with a note.
 fn cannot_read(d: &mut Deployed, shown: String, e: &state::ReadError) {
     let idx = d.files.len();
@@ -370,18 +407,18 @@ fn cannot_read(d: &mut Deployed, shown: String, e: &state::ReadError) {
 /// A folder with no state import can read: noted at its first file, if any.
 fn note_unreadable_folder(dir: &std::path::Path, folder: &str, d: &mut Deployed) {
     let has = |f: &str| dir.join(f).exists();
-    let other = ["config"].into_iter().find(|f| has(f));
+    let other: Option<&str> = [].into_iter().find(|f: &&str| has(f));
     let idx = d.files.len();
     let shown = format!("{folder}/{}", other.unwrap_or(""));
     d.files
         .push((shown.trim_end_matches('/').to_string(), String::new()));
     let message = match other {
         Some(f) => format!(
-            "`{folder}` holds `{f}`; import reads SONiC (`config_db.json`), Cumulus (`startup.yaml`), EOS (`running-config`) and hosts (`state.json`) only, so this device and its links are left out"
+            "`{folder}` holds `{f}`; import reads SONiC (`config_db.json`), Cumulus (`startup.yaml`), EOS and NX-OS (`running-config`), Junos (`config`) and hosts (`state.json`) only, so this device and its links are left out"
         ),
         None => {
             format!(
-                "`{folder}` holds no `config_db.json`, `startup.yaml`, `running-config` or `state.json`; the device is left out"
+                "`{folder}` holds no `config_db.json`, `startup.yaml`, `running-config`, `config` or `state.json`; the device is left out"
             )
         }
     };

@@ -124,7 +124,11 @@ impl VendorKey {
         VendorKey {
             os: v.os,
             release: v.release.clone(),
-            platform: None,
+            // A platform whose cages the catalogue does not list (the QFX5240) still gives the
+            // buffer; the ports are then named as the OS names them unbroken.
+            platform: plat
+                .filter(|p| p.cages.iter().all(|c| c.aux))
+                .map(|p| p.name.clone()),
             count,
             speed,
             names: all,

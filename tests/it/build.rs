@@ -1359,6 +1359,7 @@ fn timings_name_every_stage_on_stderr() {
             "render + output",
             "reports",
             "manifest + swap",
+            "readback",
             "total"
         ],
         "{stderr}"

@@ -316,3 +316,244 @@ fn nxos_seeded_ecn_above_the_pause_trigger_on_one_switch() {
         .collect();
     assert_eq!(f304, vec![("state/leaf2/running-config".to_string(), at)]);
 }
+
+/// A state folder of a Junos build with `device`'s configuration edited by `f`.
+fn seeded_junos(
+    fixture: &str,
+    name: &str,
+    device: &str,
+    f: impl FnOnce(String) -> String,
+) -> (Vec<(String, String, usize)>, PathBuf) {
+    let dir = state_of(fixture, name);
+    let p = dir.join(device).join("config");
+    let t = fs::read_to_string(&p).unwrap();
+    let edited = f(t.clone());
+    assert_ne!(t, edited, "{name}: the edit changed nothing");
+    fs::write(&p, edited).unwrap();
+    let (d, s, _) = check_state(&dir);
+    (found(&d, &s), dir)
+}
+
+/// Junos: `build` → the configurations (`show configuration`) → `import` → `check` gives the
+/// same switches, links, cables, deadlock verdict, headroom rows and lossless priorities, and
+/// a build of the imported `.fab` writes every switch's `qos.conf` byte for byte. The
+/// configuration names no platform: import takes the QFX5240 from the buffer that the fill
+/// levels' stated base gives (FAB966). What it cannot carry: the model's port count (only
+/// the fabric's ports are in the group) and `lossless-limit`, added by hand; ECN thresholds come
+/// back as the bytes of their whole-percent fill levels (`ecn min 150KB` is `fill-level 1` of
+/// the 73,514,000 B one lossless queue may hold: 735,140 B), the difference the target cannot
+/// avoid, which the rebuild writes as the same fill levels.
+#[test]
+fn round_trip_junos_2x2() {
+    use crate::import::{build, check_text, import_named};
+    use fabricc::lower::Targets;
+    use fabricc::lower::vocab::{junos_fill_bytes, junos_fill_levels};
+    use fabricc::output::generate::{BuildInput, generate};
+    use fabricc::render::{ArtifactKind, Templates};
+    let fixture = root().join("fixtures/build/inputs/junos-2x2.fab");
+    let (orig, ofiles) = build(&fixture);
+    let dir = state_of("junos-2x2.fab", "junos-round-trip");
+    let (i, _) = import_named(&dir, orig.fabric_name().unwrap());
+    let codes: Vec<&str> = i.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert!(codes.iter().all(|c| *c == "FAB966"), "{codes:?}");
+    assert!(
+        i.text.contains("platform juniper-qfx5240-64od"),
+        "{}",
+        i.text
+    );
+    let text = i
+        .text
+        .replace(
+            "os junos  ports 8 x 400G",
+            "ports 32 x 400G  lossless-limit 2",
+        )
+        .replace(
+            "os junos  ports 4 x 400G",
+            "ports 32 x 400G  lossless-limit 2",
+        );
+    let c = check_text(dir.parent().unwrap(), &text);
+    assert_eq!(c.errors(), 0, "{:?}", c.diagnostics);
+    let (a, b) = (orig.facts.as_ref().unwrap(), c.facts.as_ref().unwrap());
+    assert_eq!(
+        (a.switches, a.hosts, a.links),
+        (b.switches, b.hosts, b.links)
+    );
+    assert_eq!(a.deadlock, b.deadlock);
+    let sorted = |v: &[fabricc::analysis::facts::HeadroomRow]| {
+        let mut v: Vec<String> = v.iter().map(|r| format!("{r:?}")).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(sorted(&a.headroom), sorted(&b.headroom), "headroom rows");
+    assert_eq!(a.ecn.len(), b.ecn.len(), "ECN rows");
+    let base = 73_514_000;
+    for (x, y) in a.ecn.iter().zip(&b.ecn) {
+        let (lo, hi) = junos_fill_levels(x.min_bytes, x.max_bytes, base);
+        assert_eq!(
+            (junos_fill_bytes(lo, base), junos_fill_bytes(hi, base)),
+            (y.min_bytes, y.max_bytes),
+            "{x:?} {y:?}"
+        );
+    }
+    let templates = Templates::embedded().unwrap();
+    let ifiles = generate(BuildInput::of(&c).unwrap(), Targets::ALL, &templates).expect("builds");
+    let switch_files = |fs: &[fabricc::render::Artifact]| -> Vec<(String, String)> {
+        let mut v: Vec<(String, String)> = fs
+            .iter()
+            .filter(|a| a.kind == ArtifactKind::Switch)
+            .map(|a| (a.path.clone(), a.contents.clone()))
+            .collect();
+        v.sort();
+        v
+    };
+    let (x, y) = (switch_files(&ofiles), switch_files(&ifiles));
+    assert_eq!(x.len(), y.len());
+    for ((p, t), (q, u)) in x.iter().zip(&y) {
+        assert_eq!(p, q);
+        assert!(t == u, "{p} differs after the round trip:\n{u}");
+    }
+}
+
+/// The findings beyond the inferences a Junos state always gives.
+fn beyond_junos_state(f: &[(String, String, usize)]) -> Vec<(String, String, usize)> {
+    f.iter().filter(|x| x.0 != "FAB966").cloned().collect()
+}
+
+#[test]
+fn junos_in_sync_has_no_findings() {
+    let (f, _) = seeded_junos("junos-2x2.fab", "jn-clean", "leaf1", |t| t + "\n");
+    assert_eq!(beyond_junos_state(&f), vec![], "{f:?}");
+}
+
+/// The `| display set` form of the same configuration reads alike.
+#[test]
+fn junos_display_set_form_in_sync_has_no_findings() {
+    let (f, _) = seeded_junos("junos-2x2.fab", "jn-set", "leaf1", |t| {
+        let c = fabricc::verify::junos::canon(&t).unwrap();
+        let head = &t[..t.find("*/").unwrap() + 2];
+        let mut out = format!("{head}\n");
+        for p in c.path_vecs() {
+            let words: Vec<String> = p
+                .iter()
+                .map(|w| {
+                    if w.contains(' ') {
+                        format!("\"{w}\"")
+                    } else {
+                        w.clone()
+                    }
+                })
+                .collect();
+            out.push_str(&format!("set {}\n", words.join(" ")));
+        }
+        out
+    });
+    assert_eq!(beyond_junos_state(&f), vec![], "{f:?}");
+}
+
+#[test]
+fn junos_seeded_dscp_26_to_the_bulk_class_on_one_switch() {
+    let (f, dir) = seeded_junos("junos-2x2.fab", "jn-dscp", "leaf1", |t| {
+        let t = replace_after(
+            &t,
+            "forwarding-class roce {",
+            "code-points [ 011010 ]",
+            "code-points [ 011011 ]",
+        );
+        replace_after(
+            &t,
+            "forwarding-class bulk {",
+            "code-points [ 000000",
+            "code-points [ 011010 000000",
+        )
+    });
+    let at = line_of(
+        &dir,
+        "leaf1/config",
+        "forwarding-class bulk {",
+        "011010 000000",
+    );
+    assert_eq!(
+        beyond_junos_state(&f),
+        vec![("FAB505".into(), "state/leaf1/config".into(), at)]
+    );
+}
+
+#[test]
+fn junos_seeded_lossless_priority_removed_on_one_port() {
+    // leaf2's et-0/0/1 loses its congestion-notification profile: no PFC there, so roce is
+    // lossy on that port only, reported with its count.
+    let (f, dir) = seeded_junos("junos-2x2.fab", "jn-pfc", "leaf2", |t| {
+        let from = t.rfind("interfaces {").unwrap();
+        let head = &t[..from];
+        let tail = replace_after(
+            &t[from..],
+            "et-0/0/1 {",
+            "congestion-notification-profile cnp-fabricc-3m;\n",
+            "",
+        );
+        format!("{head}{tail}")
+    });
+    let differ: Vec<&(String, String, usize)> = f.iter().filter(|x| x.0 == "FAB964").collect();
+    assert!(differ.iter().all(|x| x.1 == "state/leaf2/config"), "{f:?}");
+    assert!(!differ.is_empty(), "{f:?}");
+    let (d, _, _) = check_state(&dir);
+    let pfc: Vec<&str> = d
+        .iter()
+        .filter(|x| x.code.as_str() == "FAB964")
+        .map(|x| x.message.as_str())
+        .collect();
+    assert_eq!(pfc.len(), 1, "{pfc:?}");
+    assert!(pfc[0].contains("(1 of them: et-0/0/1)"), "{pfc:?}");
+}
+
+#[test]
+fn junos_seeded_ecn_above_the_pause_trigger_on_one_switch() {
+    // leaf2 marks roce from 60 % to 90 % of what its queue may hold: beyond the worst-case
+    // dynamic pause point.
+    let (_, dir) = seeded_junos("junos-2x2.fab", "jn-ecn", "leaf2", |t| {
+        t.replace("fill-level [ 1 2 ];", "fill-level [ 60 90 ];")
+    });
+    let at = line_of(&dir, "leaf2/config", "dp-roce {", "fill-level [ 60 90 ]");
+    let (d, s, _) = check_state(&dir);
+    let ecn: Vec<(String, String, usize)> = d
+        .iter()
+        .filter(|x| x.code.as_str().starts_with("FAB31") || x.code.as_str().starts_with("FAB30"))
+        .map(|x| {
+            (
+                x.code.as_str().to_string(),
+                s.get(x.primary.span.file).display.clone(),
+                s.span_lines(x.primary.span).0.line,
+            )
+        })
+        .collect();
+    // Junos pauses at its dynamic threshold, so the proof's pause point is its worst case:
+    // FAB312 at leaf2's fill-level line, and only there.
+    assert_eq!(
+        ecn,
+        vec![("FAB312".into(), "state/leaf2/config".into(), at)],
+        "{d:?}"
+    );
+}
+
+/// The AMD MI300X JVD on Junos: the queue plan comes back (RoCE on priority 3 in queue 4, CNP
+/// strict in queue 3 with `rate 5%` on the highest free priority, 7, as the JVD has it). Junos
+/// states no speed for unbroken ports, so the JVD's 800G spine links and their `ecn 800G`
+/// values read as one switch's ports differing (FAB964): the configuration cannot carry ECN
+/// per port speed without the speeds.
+#[test]
+fn junos_jvd_queue_plan_comes_back() {
+    let dir = state_of("amd-mi300x-jvd-junos.fab", "jn-jvd");
+    let (i, _) = crate::import::import_named(&dir, "amd-mi300x-jvd");
+    assert!(
+        i.text
+            .contains("class roce { dscp 26  priority 3  traffic-class 4  lossless"),
+        "{}",
+        i.text
+    );
+    assert!(
+        i.text
+            .contains("class cnp { dscp 48  priority 7  traffic-class 3  strict  rate 5%  cnp }"),
+        "{}",
+        i.text
+    );
+}

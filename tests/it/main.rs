@@ -42,6 +42,7 @@ mod plan_props;
 mod platforms;
 mod printer;
 mod productions;
+mod readback;
 mod regressions;
 mod render_targets;
 mod sonic_apply;

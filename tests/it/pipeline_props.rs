@@ -136,7 +136,7 @@ proptest! {
 /// switch model, watchdog timers and action, class priorities, loss, ECN and shares (in
 /// thousandths of a percent, so sums like 50.5 % + 49.5 % occur), static pause thresholds,
 /// headroom overrides, cable lengths and hosts with PFC off.
-fn random_fabric() -> impl Strategy<Value = String> {
+pub(crate) fn random_fabric() -> impl Strategy<Value = String> {
     let os = proptest::sample::select(vec!["sonic", "cumulus", "eos", "nxos", "junos"]);
     (
         (os.clone(), os),

@@ -1,0 +1,573 @@
+//! Read back (issue 34 item 2): every switch file a build renders is parsed with the readers
+//! of `import` (the same that read a deployed device, through `verify`'s parsers), and the
+//! device model they give is compared with the model the checks proved (`lower`'s
+//! `SwitchContext`), port by port, on the properties every target writes:
+//! * `pfc`: the lossless priorities of each port;
+//! * `mtu`: each port's MTU;
+//! * `dscp`: the class each of a class's DSCPs reaches (the traffic class; on Junos and NX-OS
+//!   the forwarding class's / qos-group's queue);
+//! * `ecn`: each queue's marking thresholds in bytes after the device's unit (SONiC: whole
+//!   buffer cells; NX-OS: `kbytes` of 1,000 B, `lower::vocab::NXOS_KBYTE`; Junos: whole-percent
+//!   fill levels of what one queue may hold, `lower::vocab::junos_fill_bytes`; EOS and Cumulus:
+//!   bytes), and whether marking is on;
+//! * `scheduling`: strict or the ETS weight of each class's queue;
+//! * `headroom`: each lossless priority's `xoff` where the file writes it (SONiC's PG
+//!   profiles, NX-OS's pause buffer less its threshold);
+//! * `ecn-above-pause`: the physics on the written values: a static pause threshold the file
+//!   writes below the written ECN max of the same lossless queue (issue 34 N8).
+//!
+//! A difference within one unit of the device (a threshold rounded to a cell, a kbyte or a
+//! fill level) is the rounding the target cannot avoid (`kind: rounding`), kept with both
+//! numbers; one beyond a unit that is exactly what the target's own rules make of the proven
+//! value, which the renderer reports, is `forced` (Junos's high fill level at least 1 % above
+//! the low one; EOS's largest MTU); anything else is a `mistake`, which fabricc could avoid. Per-port differences
+//! are grouped: one per device, property and pair of values, with the ports it holds for.
+//!
+//! Cost: one parse per switch configuration file, on every core (rayon); which of a switch's
+//! files hold its configuration is decided once per OS and set of file names; the comparison
+//! is linear in the ports.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use super::deployed::{Sched, Switch};
+use crate::lower::context::{Scheduling, SwitchContext, SwitchOs};
+use crate::render::{Artifact, ArtifactKind};
+use crate::verify::{cli, json, nvue};
+
+/// One difference between the proven model and what a switch file says, over `ports`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Difference {
+    pub device: String,
+    /// `pfc`, `mtu`, `dscp`, `ecn`, `scheduling`, `headroom`, `ecn-above-pause`, `port` (a
+    /// proven port the file does not configure), or `parse` (the file could not be read).
+    pub property: &'static str,
+    /// What it is about (`queue 3 min`, `DSCP 26`); empty for a port-wide value.
+    pub what: String,
+    pub proven: String,
+    pub written: String,
+    pub kind: Kind,
+    /// How many ports, and the first few of them.
+    pub count: usize,
+    pub ports: Vec<String>,
+}
+
+/// Whether a difference is a mistake.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Within one unit of the device (a cell, a kbyte, a fill level).
+    Rounding,
+    /// More than one unit, but what the target's own rules make of the proven value, which the
+    /// renderer reports (Junos's high fill level at least 1 % above the low one, EOS's
+    /// largest MTU 9214).
+    Forced,
+    /// Anything else: the file says something the checks did not prove.
+    Mistake,
+}
+
+/// What a build's read-back found: `build --format json`'s `readback`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Readback {
+    /// Switch files read back.
+    pub files: usize,
+    /// Devices whose read-back equals the proven model (rounding and forced differences included).
+    pub equal: usize,
+    pub differences: Vec<Difference>,
+}
+
+/// How many ports a difference names (the count has them all).
+const NAMED_PORTS: usize = 8;
+
+/// Reads back the switch files of `artifacts` against the switches the checks proved.
+pub fn readback(switches: &[SwitchContext], artifacts: &[Artifact]) -> Readback {
+    use rayon::prelude::*;
+    let mut by_device: BTreeMap<&str, Vec<&Artifact>> = BTreeMap::new();
+    for a in artifacts.iter().filter(|a| a.kind == ArtifactKind::Switch) {
+        by_device.entry(a.device.as_str()).or_default().push(a);
+    }
+    // Which files hold the configuration is decided once per OS and set of file names
+    // (`verify::generated` parses every file to decide it).
+    let mut chosen: BTreeMap<(SwitchOs, Vec<&str>), BTreeSet<String>> = BTreeMap::new();
+    let mut jobs: Vec<(&SwitchContext, Vec<&Artifact>)> = Vec::new();
+    for ctx in switches {
+        let Some(files) = by_device.get(ctx.device.as_str()) else {
+            continue;
+        };
+        let names: Vec<&str> = files.iter().map(|a| file_name(&a.path)).collect();
+        let used = chosen.entry((ctx.os, names)).or_insert_with(|| {
+            let owned: Vec<Artifact> = files.iter().map(|a| (*a).clone()).collect();
+            crate::verify::generated(ctx.os, &owned)
+                .1
+                .iter()
+                .map(|p| file_name(p).to_string())
+                .collect()
+        });
+        let config: Vec<&Artifact> = files
+            .iter()
+            .copied()
+            .filter(|a| used.contains(file_name(&a.path)))
+            .collect();
+        jobs.push((ctx, config));
+    }
+    let files: usize = jobs.iter().map(|j| j.1.len()).sum();
+    // Memoised per distinct (configuration text without names, proven data): switches of one
+    // role run the same QoS and differ only in their names and descriptions, so most are read
+    // back once (issue 34 item 3).
+    let keys: Vec<u64> = jobs
+        .par_iter()
+        .map(|(ctx, config)| memo_key(ctx, config))
+        .collect();
+    let mut first: BTreeMap<u64, usize> = BTreeMap::new();
+    for (i, k) in keys.iter().enumerate() {
+        first.entry(*k).or_insert(i);
+    }
+    let distinct: Vec<usize> = first.values().copied().collect();
+    let read: BTreeMap<usize, Vec<Difference>> = distinct
+        .par_iter()
+        .map(|&i| (i, switch(jobs[i].0, &jobs[i].1)))
+        .collect();
+    let results: Vec<Vec<Difference>> = jobs
+        .iter()
+        .zip(&keys)
+        .map(|((ctx, _), k)| {
+            let i = first.get(k).copied().unwrap_or(0);
+            read.get(&i)
+                .map(|d| {
+                    d.iter()
+                        .cloned()
+                        .map(|mut x| {
+                            x.device.clone_from(&ctx.device);
+                            x
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+        .collect();
+    let mut out = Readback {
+        files,
+        ..Readback::default()
+    };
+    for diffs in results {
+        if diffs.iter().all(|d| d.kind != Kind::Mistake) {
+            out.equal += 1;
+        }
+        out.differences.extend(diffs);
+    }
+    out
+}
+
+/// A hash of what a switch's read-back depends on: its configuration text without the lines
+/// that carry names (descriptions, the device's name, SONiC's neighbour names) and
+/// the proven values the comparison reads. Two switches with the same key have the same
+/// differences.
+fn memo_key(ctx: &SwitchContext, config: &[&Artifact]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    ctx.os.as_str().hash(&mut h);
+    let device = ctx.device.as_str();
+    for a in config {
+        for line in a.contents.lines() {
+            // Names: descriptions (peer names), the device's name, SONiC's DEVICE_NEIGHBOR
+            // `name`s. No line the comparison reads holds one.
+            let named =
+                line.contains("description") || line.contains(device) || line.contains("\"name\"");
+            if !named {
+                line.hash(&mut h);
+            }
+        }
+        0xffu8.hash(&mut h);
+    }
+    for p in &ctx.ports {
+        (
+            &p.name,
+            p.mtu,
+            &p.lossless_priorities,
+            format!("{:?}{:?}{:?}", p.ecn, p.headroom, p.pause_threshold),
+        )
+            .hash(&mut h);
+    }
+    format!(
+        "{:?}{:?}{:?}",
+        ctx.qos,
+        ctx.buffer,
+        ctx.sonic.as_ref().map(|s| s.cell_bytes)
+    )
+    .hash(&mut h);
+    h.finish()
+}
+
+/// The last part of an output path (`switches/leaf1/qos.cfg` → `qos.cfg`).
+fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// The text a device would run of a switch's configuration files, joined.
+fn device_text(os: SwitchOs, files: &[&Artifact]) -> String {
+    let text = files
+        .iter()
+        .map(|a| a.contents.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    if os == SwitchOs::Cumulus {
+        without_unset_items(&text)
+    } else {
+        text
+    }
+}
+
+/// An NVUE patch as the revision it leaves shows it: without its `- unset:` items.
+fn without_unset_items(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut skipping = false;
+    for line in text.split_inclusive('\n') {
+        if line.starts_with("- ") {
+            skipping = line.trim_end() == "- unset:";
+        }
+        if !skipping {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+/// One switch's configuration files read back and compared.
+pub fn switch(ctx: &SwitchContext, files: &[&Artifact]) -> Vec<Difference> {
+    let text = device_text(ctx.os, files);
+    match read(ctx, &text) {
+        Ok(sw) => compare(ctx, &sw),
+        Err(e) => vec![Difference {
+            device: ctx.device.clone(),
+            property: "parse",
+            what: String::new(),
+            proven: String::new(),
+            written: e,
+            kind: Kind::Mistake,
+            count: 0,
+            ports: Vec::new(),
+        }],
+    }
+}
+
+/// The device model of a switch's text, by the import reader of its OS.
+fn read(ctx: &SwitchContext, text: &str) -> Result<Switch, String> {
+    let mut notes = Vec::new();
+    Ok(match ctx.os {
+        SwitchOs::Sonic => {
+            let root = json::parse(text).map_err(|e| format!("not JSON: {}", e.message))?;
+            super::sonic::read(&root, 0, &mut notes)
+        }
+        SwitchOs::Cumulus => {
+            let c = nvue::canon(text).map_err(|e| e.message)?;
+            super::cumulus::read(text, &c, 0, &mut notes).0
+        }
+        SwitchOs::Eos => {
+            super::eos::read(text, &cli::canon(text, cli::Dialect::Eos), 0, &mut notes)
+        }
+        SwitchOs::Nxos => super::nxos::read(&cli::canon(text, cli::Dialect::Nxos), 0, &mut notes),
+        SwitchOs::Junos => {
+            let c = crate::verify::junos::canon(text).map_err(|e| e.message)?;
+            let base = super::junos::FillBase {
+                lossless: ctx.buffer.lossless_queue_buffer_bytes,
+                lossy: crate::lower::vocab::junos_lossy_queue_bytes(&ctx.buffer),
+            };
+            super::junos::read_with_base(&c, 0, &mut notes, Some(base))
+        }
+    })
+}
+
+/// The bytes of one unit of an ECN threshold as `ctx`'s OS writes it on a queue.
+fn ecn_unit(ctx: &SwitchContext, lossless: bool) -> u64 {
+    match ctx.os {
+        SwitchOs::Sonic => ctx.sonic.as_ref().and_then(|s| s.cell_bytes).unwrap_or(1),
+        SwitchOs::Cumulus | SwitchOs::Eos => 1,
+        SwitchOs::Nxos => crate::lower::vocab::NXOS_KBYTE,
+        SwitchOs::Junos => {
+            let base = if lossless {
+                ctx.buffer.lossless_queue_buffer_bytes
+            } else {
+                crate::lower::vocab::junos_lossy_queue_bytes(&ctx.buffer)
+            };
+            (base / 100).max(1)
+        }
+    }
+}
+
+/// The ECN thresholds (min, max) the target's own rules make of `e` where they go beyond
+/// one unit: Junos's fill levels, the low one at least 1 % and the high one above it
+/// (`lower::vocab::junos_fill_levels`, the renderer's conversion).
+fn forced_ecn(
+    ctx: &SwitchContext,
+    lossless: bool,
+    e: crate::lower::context::Ecn,
+) -> (Option<u64>, Option<u64>) {
+    if ctx.os != SwitchOs::Junos {
+        return (None, None);
+    }
+    let base = if lossless {
+        ctx.buffer.lossless_queue_buffer_bytes
+    } else {
+        crate::lower::vocab::junos_lossy_queue_bytes(&ctx.buffer)
+    };
+    let (lo, hi) = crate::lower::vocab::junos_fill_levels(e.min_bytes, e.max_bytes, base);
+    (
+        Some(crate::lower::vocab::junos_fill_bytes(lo, base)),
+        Some(crate::lower::vocab::junos_fill_bytes(hi, base)),
+    )
+}
+
+/// (property, what, proven, written, kind) → ports.
+type Found = BTreeMap<(&'static str, String, String, String, Kind), Vec<String>>;
+
+fn compare(ctx: &SwitchContext, sw: &Switch) -> Vec<Difference> {
+    let mut found: Found = BTreeMap::new();
+    let mut note = |property: &'static str,
+                    what: String,
+                    proven: String,
+                    written: String,
+                    kind: Kind,
+                    port: &str| {
+        found
+            .entry((property, what, proven, written, kind))
+            .or_default()
+            .push(port.to_string());
+    };
+    // Junos and NX-OS classify into the forwarding class / qos-group, which is the queue.
+    let by_queue = matches!(ctx.os, SwitchOs::Junos | SwitchOs::Nxos);
+    for p in &ctx.ports {
+        let Some(r) = sw.ports.get(&p.name) else {
+            note(
+                "port",
+                String::new(),
+                "configured".into(),
+                "absent".into(),
+                Kind::Mistake,
+                &p.name,
+            );
+            continue;
+        };
+        let proven: BTreeSet<u8> = p.lossless_priorities.iter().copied().collect();
+        let written: BTreeSet<u8> = r.pfc.as_ref().map(|x| x.0.clone()).unwrap_or_default();
+        if proven != written {
+            note(
+                "pfc",
+                String::new(),
+                list(&proven),
+                list(&written),
+                Kind::Mistake,
+                &p.name,
+            );
+        }
+        if let Some((m, _)) = r.mtu
+            && m != u64::from(p.mtu)
+        {
+            // EOS interfaces take at most 9214 (`render::eos::MAX_MTU`; the renderer notes
+            // it): a limit of the target, not a mistake.
+            let limit = ctx.os == SwitchOs::Eos
+                && m == u64::from(crate::render::eos::MAX_MTU)
+                && p.mtu > crate::render::eos::MAX_MTU;
+            note(
+                "mtu",
+                String::new(),
+                p.mtu.to_string(),
+                m.to_string(),
+                if limit { Kind::Forced } else { Kind::Mistake },
+                &p.name,
+            );
+        }
+        if let Some((map, _)) = &r.dscp {
+            for c in &ctx.qos.classes {
+                let want = if by_queue { c.queue } else { c.tc };
+                for &d in &c.dscps {
+                    let got = map.get(&d).copied();
+                    if got != Some(want) {
+                        note(
+                            "dscp",
+                            format!("DSCP {d}"),
+                            format!("class `{}` ({want})", c.name),
+                            got.map_or("none".into(), |g| g.to_string()),
+                            Kind::Mistake,
+                            &p.name,
+                        );
+                    }
+                }
+            }
+        }
+        for q in &p.ecn {
+            let lossless = ctx
+                .qos
+                .classes
+                .iter()
+                .any(|c| c.queue == q.queue && c.lossless);
+            let key = if ctx.os == SwitchOs::Cumulus {
+                ctx.qos
+                    .classes
+                    .iter()
+                    .find(|c| c.queue == q.queue)
+                    .map_or(q.queue, |c| c.tc)
+            } else {
+                q.queue
+            };
+            let w = r.wred.get(&key).map(|x| x.0).filter(|w| w.ecn);
+            match (q.ecn, w) {
+                (None, None) => {}
+                (Some(e), Some(w)) => {
+                    let unit = ecn_unit(ctx, lossless);
+                    let forced = forced_ecn(ctx, lossless, e);
+                    for (what, a, b, f) in [
+                        ("min", e.min_bytes, w.min, forced.0),
+                        ("max", e.max_bytes, w.max, forced.1),
+                    ] {
+                        if a != b {
+                            let kind = if a.abs_diff(b) < unit {
+                                Kind::Rounding
+                            } else if Some(b) == f {
+                                Kind::Forced
+                            } else {
+                                Kind::Mistake
+                            };
+                            note(
+                                "ecn",
+                                format!("queue {} {what}", q.queue),
+                                format!("{a} B"),
+                                format!("{b} B"),
+                                kind,
+                                &p.name,
+                            );
+                        }
+                    }
+                }
+                (a, b) => note(
+                    "ecn",
+                    format!("queue {}", q.queue),
+                    if a.is_some() { "on" } else { "off" }.into(),
+                    if b.is_some() { "on" } else { "off" }.into(),
+                    Kind::Mistake,
+                    &p.name,
+                ),
+            }
+        }
+        // Headroom where the file writes it (SONiC's PG profile `xoff`, NX-OS's pause buffer
+        // less its threshold), and the physics on the written values: a static pause threshold
+        // below the written ECN max of the lossless queue pauses before ECN marks fully
+        // (docs/physics.md, "ECN must mark before PFC pauses"; issue 34 N8).
+        for h in &p.headroom {
+            let Some(pg) = r.pg.get(&h.priority) else {
+                continue;
+            };
+            if let Some(x) = pg.xoff
+                && x != h.xoff_bytes
+            {
+                let unit = ctx.sonic.as_ref().and_then(|s| s.cell_bytes).unwrap_or(1);
+                note(
+                    "headroom",
+                    format!("priority {} xoff", h.priority),
+                    format!("{} B", h.xoff_bytes),
+                    format!("{x} B"),
+                    if x.abs_diff(h.xoff_bytes) < unit {
+                        Kind::Rounding
+                    } else {
+                        Kind::Mistake
+                    },
+                    &p.name,
+                );
+            }
+            // A static threshold the model states itself was judged by the checks (FAB304,
+            // FAB305); only one the renderer chose is judged here.
+            let stated = matches!(p.pause_threshold, crate::lower::context::PauseThreshold::Static { bytes } if Some(super::deployed::Threshold::Static(bytes)) == pg.threshold);
+            if let Some(super::deployed::Threshold::Static(t)) = pg.threshold
+                && !stated
+            {
+                let queues = ctx
+                    .qos
+                    .classes
+                    .iter()
+                    .filter(|c| c.lossless && c.priority == h.priority)
+                    .map(|c| c.queue);
+                for q in queues {
+                    if let Some((w, _)) = r.wred.get(&q).filter(|w| w.0.ecn)
+                        && w.max > t
+                    {
+                        note(
+                            "ecn-above-pause",
+                            format!("queue {q}"),
+                            format!("a pause threshold above the ECN max, {} B", w.max),
+                            format!("pause threshold {t} B"),
+                            Kind::Mistake,
+                            &p.name,
+                        );
+                    }
+                }
+            }
+        }
+        for c in &ctx.qos.classes {
+            let key = if ctx.os == SwitchOs::Cumulus {
+                c.tc
+            } else {
+                c.queue
+            };
+            let Some((s, _)) = r.sched.get(&key) else {
+                continue;
+            };
+            let (proven, written, within) = match (c.scheduling, *s) {
+                (Scheduling::Strict, Sched::Strict) => continue,
+                (Scheduling::Ets { weight_percent }, Sched::Weight(w))
+                    if u64::from(weight_percent) == w =>
+                {
+                    continue;
+                }
+                // Junos scales the ETS transmit rates to what the strict ones leave; import
+                // scales them back to the roundest weights that give them.
+                (Scheduling::Ets { weight_percent }, Sched::Weight(w)) => (
+                    format!("{weight_percent}%"),
+                    format!("{w}%"),
+                    ctx.os == SwitchOs::Junos && u64::from(weight_percent).abs_diff(w) <= 1,
+                ),
+                (a, b) => (sched_text(a), format!("{b:?}").to_lowercase(), false),
+            };
+            note(
+                "scheduling",
+                format!("class `{}`", c.name),
+                proven,
+                written,
+                if within {
+                    Kind::Rounding
+                } else {
+                    Kind::Mistake
+                },
+                &p.name,
+            );
+        }
+    }
+    found
+        .into_iter()
+        .map(
+            |((property, what, proven, written, kind), ports)| Difference {
+                device: ctx.device.clone(),
+                property,
+                what,
+                proven,
+                written,
+                kind,
+                count: ports.len(),
+                ports: ports.into_iter().take(NAMED_PORTS).collect(),
+            },
+        )
+        .collect()
+}
+
+fn sched_text(s: Scheduling) -> String {
+    match s {
+        Scheduling::Strict => "strict".into(),
+        Scheduling::Ets { weight_percent } => format!("{weight_percent}%"),
+    }
+}
+
+fn list(s: &BTreeSet<u8>) -> String {
+    if s.is_empty() {
+        return "none".into();
+    }
+    s.iter().map(u8::to_string).collect::<Vec<_>>().join(",")
+}
