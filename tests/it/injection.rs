@@ -25,7 +25,7 @@ use fabricc::render::Templates;
 use fabricc::render::escape::sanitize_text;
 use fabricc::source::Sources;
 
-/// Seven switches (one per OS, plus a SONiC spine) and six hosts: every target renders.
+/// Eight switches (one per OS, plus a SONiC spine) and seven hosts: every target renders.
 const BASE: &str = r#"fabric lab {
   description "fabric notes"
   class roce { dscp 26  priority 3  lossless  ecn min 150KB max 1500KB  bandwidth 60% }
@@ -47,14 +47,14 @@ const BASE: &str = r#"fabric lab {
   switch leaf-vrp { model m-vrp  tier 1  description "rack notes" }
   switch leaf-comware { model m-comware  tier 1  description "rack notes" }
   switch spine { model m-sonic  tier 2 }
-  host gpu[1..6] { nic cx7  netdev eth0  rdma-device mlx5_0  pci 0c:00.0 }
+  host gpu[1..7] { nic cx7  netdev eth0  rdma-device mlx5_0  pci 0c:00.0 }
   link gpu1 -- leaf-sonic { cable 3m }
   link gpu2 -- leaf-cumulus { cable 3m }
   link gpu3 -- leaf-eos { cable 3m }
   link gpu4 -- leaf-nxos { cable 3m }
   link gpu5 -- leaf-junos { cable 3m }
   link gpu6 -- leaf-vrp { cable 3m }
-  link gpu6 -- leaf-comware { cable 3m }
+  link gpu7 -- leaf-comware { cable 3m }
   link leaf-sonic -- spine { cable 10m }
   link leaf-cumulus -- spine { cable 10m }
   link leaf-eos -- spine { cable 10m }
