@@ -530,7 +530,7 @@ fn vrp_support(p: Property) -> Support {
             Rendered("`dcb pfc enable PROFILE mode manual`, one profile per port variant")
         }
         P::EcnMarking => Rendered(
-            "drop profile `FABRICC_Q<queue>` with `ecn buffer-size low-limit … high-limit … discard-percentage …` (bytes); AI ECN is not written (FAB904)",
+            "drop profile `FABRICC_Q<queue>` with `ecn buffer-size low-limit … high-limit … discard-percentage …` (bytes); static thresholds; AI ECN not enabled (FAB907, advice)",
         ),
         P::PortEcn => Rendered("`qos queue Q wred PROFILE` + `qos queue Q ecn` per port"),
         P::Scheduling => {

@@ -37,7 +37,7 @@
 //!   high-limit MAX discard-percentage P` in bytes (page "ecn"), applied with `qos queue Q
 //!   wred NAME` and `qos queue Q ecn` (pages "qos queue wred", "qos queue ecn"); the CE8850
 //!   family also needs `qos ecn enable` ("Configuring ECN", step 9). fabricc writes static
-//!   thresholds; VRP's AI ECN (`ai-service` / `ai-ecn`) is not written (FAB904).
+//!   thresholds; VRP's AI ECN (`ai-service` / `ai-ecn`) is not enabled (FAB907, advice).
 //! * Scheduling: `qos pq …` and `qos drr …` over all eight queues (page "qos pq drr lpq":
 //!   PQ is the default), the class's `bandwidth` as `qos queue Q drr weight W` (1–100).
 //! * Headroom: the CE8855 family takes `dcb pfc buffer Q hdrm N kbytes` (16–30720) and needs
@@ -356,10 +356,12 @@ pub fn view(ctx: &SwitchContext) -> Result<(VrpView, Vec<Note>), RenderError> {
         });
     }
     if ctx.qos.classes.iter().any(|c| c.ecn.is_some()) {
+        // Advice, not a warning: the static thresholds are the fabric's own; AI ECN is a
+        // vendor option the fabric never asked for, so nothing of the intent is lost.
         notes.push(Note::new(
-            NoteKind::NotRendered,
+            NoteKind::Adjusted,
             Property::EcnMarking,
-            "VRP's AI ECN (`ai-service`, `ai-ecn`: dynamic thresholds) is not written: fabricc writes static ECN thresholds in bytes",
+            "the fabric's static ECN thresholds are written in bytes; fabricc does not enable VRP's AI ECN (`ai-service`, `ai-ecn`: dynamic thresholds)",
         ));
     }
 
