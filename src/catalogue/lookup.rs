@@ -297,23 +297,22 @@ impl Platform {
                 global += 1;
             }
         }
+        // The groups in the order written first, each on the next free cages that can run
+        // it, so `ports 8 x 400G breakout 2 x 200G, 32 x 100G` finds the 400G cages behind
+        // 32 cages of 100G. Where that leaves a group without cages, the fastest groups
+        // first, the order `fit` counts in, so every model `fit` accepts is placed.
+        let written: Vec<usize> = (0..groups.len()).collect();
+        let mut fastest = written.clone();
+        fastest.sort_by_key(|&i| std::cmp::Reverse(groups[i].speed));
+        let cages = assign_cages(&slots, groups, &written)
+            .or_else(|| assign_cages(&slots, groups, &fastest))?;
         let mut left = index;
-        let mut next = slots.iter();
-        for group in groups {
-            let speed_gbps = u32::try_from(group.speed.div_ceil(1000)).unwrap_or(u32::MAX);
-            let mut remaining = group.count;
-            while remaining > 0 {
-                let (cage, g) = next.next()?;
-                let per = g.ports_for(group, speed_gbps);
-                if per == 0 {
-                    return None;
-                }
-                let take = per.min(remaining);
+        for taken in &cages {
+            for &(cage, per, take) in taken {
                 if left < take {
-                    return Some((*cage, per, left));
+                    return Some((cage, per, left));
                 }
                 left -= take;
-                remaining -= take;
             }
         }
         None
@@ -529,6 +528,36 @@ impl Platform {
     }
 }
 
+/// Per port group, the cages it takes as `(cage, ports per cage, ports taken)`, the groups
+/// served in `order`, each on the next free cages (front-panel order) that can run it;
+/// `None` when a group finds too few.
+fn assign_cages(
+    slots: &[(u32, &CageGroup)],
+    groups: &[PortGroup],
+    order: &[usize],
+) -> Option<Vec<Vec<(u32, u32, u32)>>> {
+    let mut used = vec![false; slots.len()];
+    let mut cages = vec![Vec::new(); groups.len()];
+    for &i in order {
+        let group = groups.get(i)?;
+        let speed_gbps = u32::try_from(group.speed.div_ceil(1000)).unwrap_or(u32::MAX);
+        let mut remaining = group.count;
+        let mut k = 0;
+        while remaining > 0 {
+            let (slot, per) = (k..slots.len()).find_map(|j| {
+                let per = slots[j].1.ports_for(group, speed_gbps);
+                (!used[j] && per > 0).then_some((j, per))
+            })?;
+            used[slot] = true;
+            let take = per.min(remaining);
+            cages[i].push((slots[slot].0, per, take));
+            remaining -= take;
+            k = slot + 1;
+        }
+    }
+    Some(cages)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -658,6 +687,30 @@ mod tests {
         let c = switch_platform("cisco-n9364d-gx2a").expect("in the catalogue");
         assert_eq!(c.place(&[g(64, 400)], 9), Some((9, 1, 0)));
         assert_eq!(c.place(&[g(64, 400)], 64), None);
+        // A group the cages ahead of it cannot run takes the next ones that can: the
+        // CE8851's 400G cages (33-40) behind its 32 cages of 100G, broken out 2 x 200G.
+        let ce = switch_platform("huawei-ce8851-32cq8dq-p").expect("in the catalogue");
+        let split = |count, gbps: u64, ways, cage_gbps: u64| PortGroup {
+            breakout: Some(crate::catalogue::port_group::CageBreakout {
+                ways,
+                cage_speed: cage_gbps * 1000,
+            }),
+            ..PortGroup::plain(count, gbps * 1000)
+        };
+        let leaf = [split(16, 200, 2, 400), g(32, 100)];
+        assert_eq!(ce.place(&leaf, 0), Some((32, 2, 0)));
+        assert_eq!(ce.place(&leaf, 15), Some((39, 2, 1)));
+        assert_eq!(ce.place(&leaf, 16), Some((0, 1, 0)));
+        assert_eq!(ce.place(&leaf, 47), Some((31, 1, 0)));
+        assert_eq!(ce.place(&leaf, 48), None);
+        assert_eq!(
+            ce.port_name(Os::Vrp, 32, 2, 0).as_deref(),
+            Some("400GE1/0/1:1")
+        );
+        // In the catalogue's order nothing is skipped: the 100G cages, then the 400G ones.
+        let in_order = [g(32, 100), g(8, 400)];
+        assert_eq!(ce.place(&in_order, 31), Some((31, 1, 0)));
+        assert_eq!(ce.place(&in_order, 32), Some((32, 1, 0)));
         let a = switch_platform("arista-7060x6-64pe").expect("in the catalogue");
         let (cage, split, sub) = a.place(&[g(128, 400)], 5).expect("fits");
         assert_eq!(

@@ -151,3 +151,53 @@ fn amd_mi300x_jvd_on_qfx5240_breaks_out_the_host_cages_only() {
         }
     }
 }
+
+/// Issue 35 item 4: the Ascend 910B cluster on CloudEngine CE8851s. Counts as its comment
+/// derives them; every NPU port on a 400GE cage split 2 x 200GE (behind the switch's 32
+/// cages of 100GE, so the leaf's port groups are written in another order than its cages),
+/// every leaf uplink a whole 100GE cage, every spine port a 100GE port (whole, or a 400GE
+/// cage split 4 ways); no warning, no deadlock.
+#[test]
+fn ascend_910b_on_ce8851_puts_every_npu_on_a_split_400ge_cage() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/fabrics/designs/huawei-ascend-910b-ce8851.fab");
+    let mut sources = Sources::new();
+    let c = pipeline::check(&mut sources, &path, &Limits::default()).expect("readable");
+    let warnings: Vec<&str> = c
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity <= fabricc::diagnostic::Severity::Warning)
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let f = c.fabric.as_ref().expect("resolves");
+    assert_eq!(f.hosts.len() * 8, 1024);
+    assert_eq!(tier_counts(f), vec![64, 32]);
+    assert_eq!(f.links.len(), 1024 + 64 * 32);
+    let p = f
+        .switch_model(SwitchId(0))
+        .platform
+        .expect("huawei-ce8851-32cq8dq-p");
+    let names = platform_names(p, Os::Vrp, p.cage_count(), &[1, 2, 4]);
+    let mut used: BTreeSet<(SwitchId, String)> = BTreeSet::new();
+    for (s, _, speed, name) in switch_ends(f) {
+        assert!(names.contains(&name), "{name} is not a CE8851 port");
+        assert!(used.insert((s, name.clone())), "{name} used twice");
+        let leaf = f.switch(s).tier.map(|t| t.value) == Some(1);
+        match (leaf, speed) {
+            (true, 200_000) => assert!(name.starts_with("400GE1/0/") && name.contains(':')),
+            (true, 100_000) => assert!(name.starts_with("100GE1/0/") && !name.contains(':')),
+            (false, 100_000) => assert!(
+                name.starts_with("100GE1/0/")
+                    || name.starts_with("400GE1/0/") && name.contains(':')
+            ),
+            other => panic!("{name}: unexpected {other:?}"),
+        }
+    }
+    let d = c
+        .facts
+        .as_ref()
+        .and_then(|x| x.deadlock.clone())
+        .expect("deadlock facts");
+    assert!(!d.possible);
+}
