@@ -323,8 +323,9 @@ fn breakouts(
         return Vec::new();
     }
     let mut out: Vec<context::Breakout> = Vec::new();
+    let placed = p.place_all(&model.ports.value);
     for port in ports {
-        let Some((cage, split, _)) = p.place(&model.ports.value, port.index) else {
+        let Some(&(cage, split, _)) = placed.get(port.index as usize) else {
             continue;
         };
         if split < 2 {

@@ -267,11 +267,7 @@ impl Platform {
     }
 
     /// Where port `index` (0-based) of a model with `groups` sits: `(cage, split, sub)` for
-    /// `port_name`. Groups take the front-panel cages in order; a group slower than its cages
-    /// breaks each cage out as far as the cage allows at that speed (the rule `fit` counts
-    /// with, so `128 x 400G` on 64 cages of 800G with a 2x400G mode is two ports a cage).
-    /// Without cages in the catalogue every port is its own unbroken cage. `None` when the
-    /// ports do not fit the cages.
+    /// `port_name` (`place_all` for every port at once, the cheaper way to name a switch).
     pub fn place(&self, groups: &[PortGroup], index: u32) -> Option<(u32, u32, u32)> {
         if self.cages.is_empty() {
             // No cages in the catalogue: every port is its own cage, unless the model declares
@@ -287,6 +283,43 @@ impl Platform {
             }
             return None;
         }
+        let mut left = index;
+        for taken in &self.cage_assignment(groups)? {
+            for &(cage, per, take) in taken {
+                if left < take {
+                    return Some((cage, per, left));
+                }
+                left -= take;
+            }
+        }
+        None
+    }
+
+    /// `place` of every port of a model with `groups`, in port order; shorter than the
+    /// model's ports (empty) where they do not fit the cages.
+    pub fn place_all(&self, groups: &[PortGroup]) -> Vec<(u32, u32, u32)> {
+        let total: u32 = groups.iter().map(|g| g.count).sum();
+        if self.cages.is_empty() {
+            return (0..total).map_while(|i| self.place(groups, i)).collect();
+        }
+        let Some(assignment) = self.cage_assignment(groups) else {
+            return Vec::new();
+        };
+        let mut out = Vec::with_capacity(total as usize);
+        for taken in &assignment {
+            for &(cage, per, take) in taken {
+                out.extend((0..take).map(|sub| (cage, per, sub)));
+            }
+        }
+        out
+    }
+
+    /// Per port group (in the order written), the cages it takes: `(cage, ports per cage,
+    /// ports taken)`. Groups take the front-panel cages in order; a group slower than its
+    /// cages breaks each cage out as far as the cage allows at that speed (the rule `fit`
+    /// counts with, so `128 x 400G` on 64 cages of 800G with a 2x400G mode is two ports a
+    /// cage). `None` when the ports do not fit the cages.
+    fn cage_assignment(&self, groups: &[PortGroup]) -> Option<Vec<Vec<(u32, u32, u32)>>> {
         let mut slots = Vec::new();
         let mut global = 0u32;
         for g in &self.cages {
@@ -302,20 +335,11 @@ impl Platform {
         // 32 cages of 100G. Where that leaves a group without cages, the fastest groups
         // first, the order `fit` counts in, so every model `fit` accepts is placed.
         let written: Vec<usize> = (0..groups.len()).collect();
-        let mut fastest = written.clone();
-        fastest.sort_by_key(|&i| std::cmp::Reverse(groups[i].speed));
-        let cages = assign_cages(&slots, groups, &written)
-            .or_else(|| assign_cages(&slots, groups, &fastest))?;
-        let mut left = index;
-        for taken in &cages {
-            for &(cage, per, take) in taken {
-                if left < take {
-                    return Some((cage, per, left));
-                }
-                left -= take;
-            }
-        }
-        None
+        assign_cages(&slots, groups, &written).or_else(|| {
+            let mut fastest = written.clone();
+            fastest.sort_by_key(|&i| std::cmp::Reverse(groups[i].speed));
+            assign_cages(&slots, groups, &fastest)
+        })
     }
 
     /// Everything inconsistent in this entry, appended to `errors`.
@@ -707,6 +731,10 @@ mod tests {
             ce.port_name(Os::Vrp, 32, 2, 0).as_deref(),
             Some("400GE1/0/1:1")
         );
+        let all = ce.place_all(&leaf);
+        assert_eq!(all.len(), 48);
+        assert!((0..48).all(|i| ce.place(&leaf, i) == Some(all[i as usize])));
+        assert!(ce.place_all(&[g(41, 400)]).is_empty());
         // In the catalogue's order nothing is skipped: the 100G cages, then the 400G ones.
         let in_order = [g(32, 100), g(8, 400)];
         assert_eq!(ce.place(&in_order, 31), Some((31, 1, 0)));

@@ -46,8 +46,13 @@ pub(super) fn skus(fabric: &Fabric) -> Skus {
             if m.port_count() > MAX_NAMED_PORTS {
                 return Vec::new();
             }
+            // Placed once per model: `place` per port would assign the cages again each time.
+            let placed = m
+                .platform
+                .map(|p| p.place_all(&m.ports.value))
+                .unwrap_or_default();
             (0..m.port_count())
-                .map(|i| model_port_name(m, sku.as_ref(), i))
+                .map(|i| model_port_name(m, sku.as_ref(), i, Some(&placed)))
                 .collect()
         })
         .collect();
@@ -105,7 +110,7 @@ fn port_name_with(
     s: SwitchId,
     index: u32,
 ) -> String {
-    model_port_name(fabric.switch_model(s), sku, index)
+    model_port_name(fabric.switch_model(s), sku, index, None)
 }
 
 /// The vendor name of port `index` of a switch of `model` (the rule [`vendor_port_name`]
@@ -114,6 +119,7 @@ fn model_port_name(
     model: &crate::model::SwitchModel,
     sku: Option<&Result<sonic::Sku, Diagnostic>>,
     index: u32,
+    placed: Option<&[(u32, u32, u32)]>,
 ) -> String {
     // A chassis names its ports by slot and card port (review E7); EOS and NX-OS have that
     // rule (`CardPort::name`), and a model on a chassis with another OS is refused (FAB141)
@@ -124,7 +130,10 @@ fn model_port_name(
     if model.os.value != Os::Sonic
         && model.chassis.is_none()
         && let Some(p) = model.platform
-        && let Some((cage, split, sub)) = p.place(&model.ports.value, index)
+        && let Some((cage, split, sub)) = placed.map_or_else(
+            || p.place(&model.ports.value, index),
+            |all| all.get(index as usize).copied(),
+        )
         && let Some(name) = p.port_name(model.os.value, cage, split, sub)
     {
         return name;
