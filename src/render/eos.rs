@@ -400,8 +400,10 @@ fn eos_mlag(ctx: &SwitchContext, ports: &mut [EosPort], notes: &mut Vec<Note>) -
     } else {
         format!("Port-Channel{first}–{last} are layer-2 ports")
     };
+    // Advice: the bond itself is written (port-channel, `mlag N`); what is left is the
+    // addressing, which is the operator's on every port of every target.
     notes.push(Note::new(
-        NoteKind::NotRendered,
+        NoteKind::Adjusted,
         Property::HostBondLag,
         format!(
             "the host bonds' {channels} in VLAN 1: fabricc writes no addressing, so add `switchport access vlan N` and the hosts' VLAN with its SVI and `ip virtual-router address` on both switches of the pair"

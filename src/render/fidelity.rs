@@ -342,7 +342,7 @@ fn eos_support(p: Property) -> Support {
             "`hash` as `ip load-sharing trident fields ip` on Strata (Trident/Tomahawk) platforms, without `protocol` (no keyword) and not with `roce-qp`; Sand platforms and a model without `platform` keep their default (FAB930); `mode`, `flowlet-gap` and `seed` are not written (FAB930)",
         ),
         P::HostBondLag => Rendered(
-            "`interface Port-Channel N` with `mlag N` per host bond, members `channel-group N mode active` (`on` for `balance-xor`), the peer link as `Port-Channel2000` trunk in trunk group `MLAGPEER` and `mlag configuration` over `Vlan4094` (169.254.0.1/.2 per pair); the host VLAN and its gateway are not written (FAB904)",
+            "`interface Port-Channel N` with `mlag N` per host bond, members `channel-group N mode active` (`on` for `balance-xor`), the peer link as `Port-Channel2000` trunk in trunk group `MLAGPEER` and `mlag configuration` over `Vlan4094` (169.254.0.1/.2 per pair); the host VLAN and its gateway are the operator's (FAB907, advice)",
         ),
     }
 }

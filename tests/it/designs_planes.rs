@@ -478,15 +478,15 @@ fn zip_pairs_element_by_element() {
 fn dual_tor_lacp_bond() {
     let c = checked("dual-tor-lacp-bond.fab");
     let f = c.fabric.as_ref().expect("resolves");
-    // 256 active + 16 spare hosts of 8 dual-port NICs; 2 segments x 16 ToRs; 32 x 60 uplinks
+    // 256 active + 8 spare hosts of 8 dual-port NICs; 2 segments x 16 ToRs; 32 x 60 uplinks
     // over 128-port aggregation switches: 15.
-    assert_eq!(f.hosts.len(), 272);
+    assert_eq!(f.hosts.len(), 264);
     assert_eq!(ports_per_nic(f), BTreeSet::from([2]));
     assert_eq!(tier_counts(f), vec![32, 15]);
     // Host links, uplinks, and a 2-link peer link per ToR pair (16 pairs).
-    assert_eq!(f.links.len(), 272 * 16 + 32 * 60 + 16 * 2);
-    // The peer links join ToRs 2c-1 and 2c of a segment on their last two ports (196, 197,
-    // after 128 down, 60 up and 8 spare ports), both ends on the leaf tier.
+    assert_eq!(f.links.len(), 264 * 16 + 32 * 60 + 16 * 2);
+    // The peer links join ToRs 2c-1 and 2c of a segment on their last two ports (192, 193,
+    // after 128 down, 60 up and 4 spare ports), both ends on the leaf tier.
     let mut peer_links = 0;
     for l in &f.links {
         let (DeviceId::Switch(a), DeviceId::Switch(b)) = (l.a.device, l.b.device) else {
@@ -498,7 +498,7 @@ fn dual_tor_lacp_bond() {
         }
         peer_links += 1;
         assert_eq!(l.a.port, l.b.port);
-        assert!([196, 197].contains(&l.a.port), "{na} {nb} {}", l.a.port);
+        assert!([192, 193].contains(&l.a.port), "{na} {nb} {}", l.a.port);
         let num = |n: &str| n[n.len() - 2..].parse::<u32>().expect("tor number");
         assert_eq!(na[..na.len() - 2], nb[..nb.len() - 2], "same segment");
         assert_eq!(
@@ -510,7 +510,7 @@ fn dual_tor_lacp_bond() {
     }
     assert_eq!(peer_links, 32);
     let spare = |h: &fabricc::model::Host| h.spare.is_some();
-    assert_eq!(f.hosts.iter().filter(|h| spare(h)).count(), 16);
+    assert_eq!(f.hosts.iter().filter(|h| spare(h)).count(), 8);
     for (hi, h) in f.hosts.iter().enumerate() {
         // One bond per NIC: its two ports.
         let want: Vec<Vec<u32>> = (0..8).map(|c| vec![2 * c, 2 * c + 1]).collect();
@@ -530,9 +530,9 @@ fn dual_tor_lacp_bond() {
                 h.name
             );
             assert_eq!(n.plane, 0);
-            // Spares on the 8 ports after 128 down and 60 up, before the peer link.
+            // Spares on the 4 ports after 128 down and 60 up, before the peer link.
             assert_eq!(peer.port >= 188, spare(h), "{} {name}", h.name);
-            assert!(peer.port < 196, "{} {name}", h.name);
+            assert!(peer.port < 192, "{} {name}", h.name);
             assert_eq!(l.speed.get(), 200_000);
         }
     }
@@ -551,13 +551,13 @@ fn dual_tor_lacp_bond() {
         .expect("deadlock facts");
     assert!(!d.possible && d.complete);
     // The pairs have a peer link, so EOS writes the switches' side of the LACP bond: no
-    // FAB127, and one FAB904 that the hosts' VLAN and gateway are not written.
+    // FAB127, and one FAB907 advice that the hosts' VLAN and gateway are the operator's.
     let code = |k| c.diagnostics.iter().filter(move |d| d.code == k);
     assert_eq!(
         code(fabricc::diagnostic::Code::BondSwitchSideMissing).count(),
         0
     );
-    let vlan: Vec<_> = code(fabricc::diagnostic::Code::TargetIgnores)
+    let vlan: Vec<_> = code(fabricc::diagnostic::Code::TargetAdjusts)
         .filter(|d| d.message.contains("host bond LAG/MLAG"))
         .collect();
     assert_eq!(vlan.len(), 1);
@@ -566,9 +566,9 @@ fn dual_tor_lacp_bond() {
         "{}",
         vlan[0].message
     );
-    // 128 active and 8 spare bonds per pair, numbered the same on both switches.
+    // 128 active and 4 spare bonds per pair, numbered the same on both switches.
     assert!(
-        vlan[0].message.contains("Port-Channel1–136"),
+        vlan[0].message.contains("Port-Channel1–132"),
         "{}",
         vlan[0].message
     );
@@ -608,7 +608,7 @@ fn peer_link_findings_and_mlag() {
         !ok.iter().any(|(c, _)| c == "FAB125" || c == "FAB127"),
         "{ok:?}"
     );
-    assert!(has(&ok, "FAB904", "Port-Channel1–2"), "{ok:?}");
+    assert!(has(&ok, "FAB907", "Port-Channel1–2"), "{ok:?}");
     for (tor, spine, port_list, words) in [
         ("peer-link 2", "", ports, "the tier has no `dual-tor`"),
         (
@@ -663,7 +663,7 @@ fn peer_link_findings_and_mlag() {
     let same_os = mixed("e");
     assert!(!same_os.iter().any(|(c, _)| c == "FAB127"), "{same_os:?}");
     assert!(
-        has(&same_os, "FAB904", "Port-Channel1 is a layer-2 port"),
+        has(&same_os, "FAB907", "Port-Channel1 is a layer-2 port"),
         "{same_os:?}"
     );
 }
