@@ -735,6 +735,18 @@ mod tests {
         assert_eq!(all.len(), 48);
         assert!((0..48).all(|i| ce.place(&leaf, i) == Some(all[i as usize])));
         assert!(ce.place_all(&[g(41, 400)]).is_empty());
+        // The 400G cages first on the front panel: served in the order written, 40 x 100G
+        // would take them (4 ports a cage) before 6 x 400G comes; the fastest group first
+        // places both, as `fit` counts.
+        let mut fast_first = ce.clone();
+        fast_first.cages.reverse();
+        let mixed = [g(40, 100), g(6, 400)];
+        assert!(fast_first.fit(&mixed).is_ok());
+        assert_eq!(fast_first.place(&mixed, 40), Some((0, 1, 0)));
+        assert_eq!(fast_first.place(&mixed, 45), Some((5, 1, 0)));
+        assert_eq!(fast_first.place(&mixed, 0), Some((6, 4, 0)));
+        assert_eq!(fast_first.place(&mixed, 7), Some((7, 4, 3)));
+        assert_eq!(fast_first.place(&mixed, 8), Some((8, 1, 0)));
         // In the catalogue's order nothing is skipped: the 100G cages, then the 400G ones.
         let in_order = [g(32, 100), g(8, 400)];
         assert_eq!(ce.place(&in_order, 31), Some((31, 1, 0)));
