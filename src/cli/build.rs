@@ -9,10 +9,10 @@ use crate::import::readback::{self, Readback};
 use crate::lower::Targets;
 use crate::output::{
     self,
-    generate::{BuildInput, Stop, generate_each},
+    generate::{BuildInput, Stop, generate_each_device},
 };
 use crate::pipeline;
-use crate::render::{Artifact, ArtifactKind, Templates};
+use crate::render::{Artifact, Templates};
 use crate::source::Sources;
 use crate::timings::Timings;
 
@@ -65,7 +65,10 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
         checked: &checked,
         targets,
         templates: &templates,
-        switch_files: Mutex::new(Vec::new()),
+        reader: checked
+            .lowered
+            .as_ref()
+            .map(|l| readback::Reader::new(&l.switches)),
         readback: Mutex::new(None),
     };
     run.lap("check");
@@ -147,35 +150,27 @@ struct Run<'a> {
     checked: &'a pipeline::Checked,
     targets: Targets,
     templates: &'a Templates,
-    /// The switch files rendered, for the read-back (issue 34 item 2).
-    switch_files: Mutex<Vec<Artifact>>,
+    /// Reads each switch back as its files are rendered (issue 34 item 2).
+    reader: Option<readback::Reader<'a>>,
     /// What the read-back found, for `--format json`.
     readback: Mutex<Option<Readback>>,
 }
 
 impl Run<'_> {
-    /// Keeps a rendered switch file for the read-back.
-    fn keep(&self, a: &Artifact) {
-        if a.kind == ArtifactKind::Switch
-            && let Ok(mut v) = self.switch_files.lock()
-        {
-            v.push(a.clone());
+    /// Reads one device's rendered files back and compares them with the proven model.
+    fn read_device(&self, files: &[Artifact]) {
+        if let Some(r) = &self.reader {
+            r.device(files);
         }
     }
 
-    /// Reads every rendered switch file back and compares it with the proven model.
+    /// What the read-back of every device found.
     fn read_back(&self) {
-        let files = self
-            .switch_files
-            .lock()
-            .map(|mut v| std::mem::take(&mut *v))
-            .unwrap_or_default();
-        let Some(lowered) = self.checked.lowered.as_ref() else {
+        let Some(reader) = &self.reader else {
             return;
         };
-        let r = readback::readback(&lowered.switches, &files);
         if let Ok(mut slot) = self.readback.lock() {
-            *slot = Some(r);
+            *slot = Some(reader.finish());
         }
         self.lap("readback");
     }
@@ -243,10 +238,14 @@ impl Run<'_> {
     fn compare(&self, input: BuildInput<'_>) -> ExitStatus {
         let dest = &self.args.output;
         // Each file is compared as soon as it is rendered; the build is never held whole.
-        let compared = match generate_each(input, self.targets, self.templates, self.timings, |a| {
-            self.keep(&a);
-            Ok::<_, Infallible>(output::compare_one(dest, &a))
-        }) {
+        let compared = match generate_each_device(
+            input,
+            self.targets,
+            self.templates,
+            self.timings,
+            |files| self.read_device(files),
+            |a| Ok::<_, Infallible>(output::compare_one(dest, &a)),
+        ) {
             Ok(c) => c,
             Err(Stop::Findings(problems)) => return self.cannot_generate(&problems),
             Err(Stop::Sink(never)) => match never {},
@@ -296,10 +295,14 @@ impl Run<'_> {
             }
         };
         self.lap("open output folder");
-        let entries = match generate_each(input, self.targets, self.templates, self.timings, |a| {
-            self.keep(&a);
-            stage.put(&a)
-        }) {
+        let entries = match generate_each_device(
+            input,
+            self.targets,
+            self.templates,
+            self.timings,
+            |files| self.read_device(files),
+            |a| stage.put(&a),
+        ) {
             Ok(entries) => entries,
             Err(Stop::Findings(problems)) => return self.cannot_generate(&problems),
             Err(Stop::Sink(e)) => {

@@ -23,11 +23,13 @@
 //! the low one; EOS's largest MTU); anything else is a `mistake`, which fabricc could avoid. Per-port differences
 //! are grouped: one per device, property and pair of values, with the ports it holds for.
 //!
-//! Cost: one parse per switch configuration file, on every core (rayon); which of a switch's
-//! files hold its configuration is decided once per OS and set of file names; the comparison
-//! is linear in the ports.
+//! Cost: one parse per distinct switch configuration, on the threads that render them (a
+//! build hands each device's files to `Reader::device` as they are rendered); which of a
+//! switch's files hold its configuration is decided once per OS and set of file names; the
+//! comparison is linear in the ports.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Mutex;
 
 use serde::Serialize;
 
@@ -88,89 +90,148 @@ pub fn has_reader(os: SwitchOs) -> bool {
 /// How many ports a difference names (the count has them all).
 const NAMED_PORTS: usize = 8;
 
-/// Reads back the switch files of `artifacts` against the switches the checks proved.
+/// Reads back the switch files of `artifacts` against the switches the checks proved (a
+/// build uses [`Reader`] device by device; tests read a whole build at once).
+#[cfg(feature = "internals")]
 pub fn readback(switches: &[SwitchContext], artifacts: &[Artifact]) -> Readback {
     use rayon::prelude::*;
-    let mut by_device: BTreeMap<&str, Vec<&Artifact>> = BTreeMap::new();
+    let mut by_device: BTreeMap<&str, Vec<Artifact>> = BTreeMap::new();
     for a in artifacts.iter().filter(|a| a.kind == ArtifactKind::Switch) {
-        by_device.entry(a.device.as_str()).or_default().push(a);
+        by_device
+            .entry(a.device.as_str())
+            .or_default()
+            .push(a.clone());
     }
-    // Which files hold the configuration is decided once per OS and set of file names
-    // (`verify::generated` parses every file to decide it).
-    let mut chosen: BTreeMap<(SwitchOs, Vec<&str>), BTreeSet<String>> = BTreeMap::new();
-    let mut jobs: Vec<(&SwitchContext, Vec<&Artifact>)> = Vec::new();
-    let mut unread = 0;
-    for ctx in switches {
-        let Some(files) = by_device.get(ctx.device.as_str()) else {
-            continue;
+    let reader = Reader::new(switches);
+    by_device
+        .par_iter()
+        .for_each(|(_, files)| reader.device(files));
+    reader.finish()
+}
+
+/// Read-back one device at a time, as a build renders them, so that no switch file is kept
+/// after its device is read (a 98,304-GPU build held every switch file, 300 MB, until the
+/// end). Memoised per distinct (configuration text without names, proven data): switches of
+/// one role run the same QoS and differ only in their names and descriptions, so most are
+/// read back once (issue 34 item 3). The result is in the switches' order, whatever order
+/// the devices came in.
+pub struct Reader<'a> {
+    /// Device name → (position in the proven switches, its context).
+    switches: BTreeMap<&'a str, (usize, &'a SwitchContext)>,
+    /// Which files hold the configuration, decided once per OS and set of file names
+    /// (`verify::generated` parses every file to decide it).
+    chosen: Mutex<BTreeMap<FileSet, BTreeSet<String>>>,
+    memo: Mutex<BTreeMap<u64, Vec<Difference>>>,
+    read: Mutex<ReadSoFar>,
+}
+
+/// An OS and the names of a switch's files.
+type FileSet = (SwitchOs, Vec<String>);
+
+#[derive(Default)]
+struct ReadSoFar {
+    files: usize,
+    unread: usize,
+    /// Position in the proven switches → the device's differences.
+    devices: BTreeMap<usize, Vec<Difference>>,
+}
+
+impl<'a> Reader<'a> {
+    pub fn new(switches: &'a [SwitchContext]) -> Reader<'a> {
+        Reader {
+            switches: switches
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (s.device.as_str(), (i, s)))
+                .collect(),
+            chosen: Mutex::default(),
+            memo: Mutex::default(),
+            read: Mutex::default(),
+        }
+    }
+
+    /// Reads back one device's files (every file the build wrote for it; the switch files
+    /// among them are read). Call it once per device.
+    pub fn device(&self, files: &[Artifact]) {
+        let files: Vec<&Artifact> = files
+            .iter()
+            .filter(|a| a.kind == ArtifactKind::Switch)
+            .collect();
+        let Some(&(at, ctx)) = files
+            .first()
+            .and_then(|a| self.switches.get(a.device.as_str()))
+        else {
+            return;
         };
         if !has_reader(ctx.os) {
-            unread += 1;
-            continue;
+            if let Ok(mut r) = self.read.lock() {
+                r.unread += 1;
+            }
+            return;
         }
-        let names: Vec<&str> = files.iter().map(|a| file_name(&a.path)).collect();
-        let used = chosen.entry((ctx.os, names)).or_insert_with(|| {
+        let names: Vec<String> = files
+            .iter()
+            .map(|a| file_name(&a.path).to_string())
+            .collect();
+        let cached = self
+            .chosen
+            .lock()
+            .ok()
+            .and_then(|c| c.get(&(ctx.os, names.clone())).cloned());
+        let used = cached.unwrap_or_else(|| {
             let owned: Vec<Artifact> = files.iter().map(|a| (*a).clone()).collect();
-            crate::verify::generated(ctx.os, &owned)
+            let used: BTreeSet<String> = crate::verify::generated(ctx.os, &owned)
                 .1
                 .iter()
                 .map(|p| file_name(p).to_string())
-                .collect()
+                .collect();
+            if let Ok(mut c) = self.chosen.lock() {
+                c.insert((ctx.os, names), used.clone());
+            }
+            used
         });
         let config: Vec<&Artifact> = files
-            .iter()
-            .copied()
+            .into_iter()
             .filter(|a| used.contains(file_name(&a.path)))
             .collect();
-        jobs.push((ctx, config));
-    }
-    let files: usize = jobs.iter().map(|j| j.1.len()).sum();
-    // Memoised per distinct (configuration text without names, proven data): switches of one
-    // role run the same QoS and differ only in their names and descriptions, so most are read
-    // back once (issue 34 item 3).
-    let keys: Vec<u64> = jobs
-        .par_iter()
-        .map(|(ctx, config)| memo_key(ctx, config))
-        .collect();
-    let mut first: BTreeMap<u64, usize> = BTreeMap::new();
-    for (i, k) in keys.iter().enumerate() {
-        first.entry(*k).or_insert(i);
-    }
-    let distinct: Vec<usize> = first.values().copied().collect();
-    let read: BTreeMap<usize, Vec<Difference>> = distinct
-        .par_iter()
-        .map(|&i| (i, switch(jobs[i].0, &jobs[i].1)))
-        .collect();
-    let results: Vec<Vec<Difference>> = jobs
-        .iter()
-        .zip(&keys)
-        .map(|((ctx, _), k)| {
-            let i = first.get(k).copied().unwrap_or(0);
-            read.get(&i)
-                .map(|d| {
-                    d.iter()
-                        .cloned()
-                        .map(|mut x| {
-                            x.device.clone_from(&ctx.device);
-                            x
-                        })
-                        .collect()
-                })
-                .unwrap_or_default()
-        })
-        .collect();
-    let mut out = Readback {
-        files,
-        unread,
-        ..Readback::default()
-    };
-    for diffs in results {
-        if diffs.iter().all(|d| d.kind != Kind::Mistake) {
-            out.equal += 1;
+        let key = memo_key(ctx, &config);
+        let known = self.memo.lock().ok().and_then(|m| m.get(&key).cloned());
+        let mut diffs = known.unwrap_or_else(|| {
+            let d = switch(ctx, &config);
+            if let Ok(mut m) = self.memo.lock() {
+                m.insert(key, d.clone());
+            }
+            d
+        });
+        for d in &mut diffs {
+            d.device.clone_from(&ctx.device);
         }
-        out.differences.extend(diffs);
+        if let Ok(mut r) = self.read.lock() {
+            r.files += config.len();
+            r.devices.insert(at, diffs);
+        }
     }
-    out
+
+    /// What the devices read so far add up to; the reader starts again empty.
+    pub fn finish(&self) -> Readback {
+        let read = self
+            .read
+            .lock()
+            .map(|mut r| std::mem::take(&mut *r))
+            .unwrap_or_default();
+        let mut out = Readback {
+            files: read.files,
+            unread: read.unread,
+            ..Readback::default()
+        };
+        for diffs in read.devices.into_values() {
+            if diffs.iter().all(|d| d.kind != Kind::Mistake) {
+                out.equal += 1;
+            }
+            out.differences.extend(diffs);
+        }
+        out
+    }
 }
 
 /// A hash of what a switch's read-back depends on: its configuration text without the lines

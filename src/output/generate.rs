@@ -99,6 +99,25 @@ where
     E: Send,
     F: Fn(Artifact) -> Result<T, E> + Sync,
 {
+    generate_each_device(input, targets, templates, timings, |_| {}, sink)
+}
+
+/// `generate_each`, showing `device` all the files of each device together before `sink`
+/// takes them one by one (the build's read-back reads a switch while its files are at hand).
+pub fn generate_each_device<T, E, D, F>(
+    input: BuildInput<'_>,
+    targets: Targets,
+    templates: &Templates,
+    timings: Option<&Timings>,
+    device: D,
+    sink: F,
+) -> Result<Vec<T>, Stop<E>>
+where
+    T: Send,
+    E: Send,
+    D: Fn(&[Artifact]) + Sync,
+    F: Fn(Artifact) -> Result<T, E> + Sync,
+{
     let BuildInput {
         fabric,
         diagnostics,
@@ -120,6 +139,7 @@ where
     // Per device: its files' (target, bytes) and what the sink made of them.
     type Done<T> = (Vec<(String, u64)>, Vec<T>);
     let emit = |files: Vec<Artifact>| -> Result<Done<T>, E> {
+        device(&files);
         let mut sizes = Vec::with_capacity(files.len());
         let mut out = Vec::with_capacity(files.len());
         for a in files {
