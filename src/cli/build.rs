@@ -1,10 +1,11 @@
 //! `fabricc build FILE -o DIR`
 
+use std::collections::BTreeMap;
 use std::convert::Infallible;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use crate::diagnostic::{self, Diagnostic, Severity};
+use crate::diagnostic::{self, Code, Diagnostic, Severity};
 use crate::import::readback::{self, Readback};
 use crate::lower::Targets;
 use crate::output::{
@@ -175,6 +176,66 @@ impl Run<'_> {
         self.lap("readback");
     }
 
+    /// FAB912 for the read-back's mistakes: one finding per property and pair of values,
+    /// naming the devices, at the first one's declaration.
+    fn readback_mistakes(&self) -> Vec<Diagnostic> {
+        let Some(fabric) = self.checked.fabric.as_ref() else {
+            return Vec::new();
+        };
+        let Some(r) = self.readback.lock().ok().and_then(|r| r.clone()) else {
+            return Vec::new();
+        };
+        let mut grouped: BTreeMap<(&str, &str, &str, &str), Vec<&str>> = BTreeMap::new();
+        for d in r
+            .differences
+            .iter()
+            .filter(|d| d.kind == readback::Kind::Mistake)
+        {
+            let key = (
+                d.property,
+                d.what.as_str(),
+                d.proven.as_str(),
+                d.written.as_str(),
+            );
+            grouped.entry(key).or_default().push(d.device.as_str());
+        }
+        grouped
+            .into_iter()
+            .map(|((property, what, proven, written), devices)| {
+                let first = devices.first().copied().unwrap_or("");
+                let span = fabric
+                    .switches
+                    .iter()
+                    .find(|s| s.name == first)
+                    .map_or(fabric.span, |s| s.span);
+                let mut names: Vec<String> =
+                    devices.iter().take(4).map(|d| format!("`{d}`")).collect();
+                if devices.len() > 4 {
+                    names.push(format!("{} more", devices.len() - 4));
+                }
+                let what = if what.is_empty() {
+                    property.to_string()
+                } else {
+                    format!("{property} {what}")
+                };
+                Diagnostic::new(
+                    Code::ReadbackMistake,
+                    span,
+                    format!(
+                        "{}: read back, the switch file's {what} is {written}, but the checks proved {proven}",
+                        names.join(", ")
+                    ),
+                )
+                .label(if devices.len() == 1 {
+                    "this device"
+                } else {
+                    "the first of these devices"
+                })
+                .help("with a `--templates` override, make the template print the value it is given; without one, this is a fabricc bug: report it with both values")
+            })
+            .collect()
+    }
+
     fn lap(&self, name: &'static str) {
         if let Some(t) = self.timings {
             t.lap(name);
@@ -251,6 +312,10 @@ impl Run<'_> {
             Err(Stop::Sink(never)) => match never {},
         };
         self.read_back();
+        let mistakes = self.readback_mistakes();
+        if !mistakes.is_empty() {
+            return self.cannot_generate(&mistakes);
+        }
         self.print_found();
         let files = compared.len() + 1;
         let diffs = output::compare_rest(dest, &input.fabric.name, compared);
@@ -310,9 +375,15 @@ impl Run<'_> {
                 return ExitStatus::Error;
             }
         };
+        // Read back before the swap: a file that says something other than the proof is
+        // never put in place (FAB912), and the staged files are removed with the stage.
+        self.read_back();
+        let mistakes = self.readback_mistakes();
+        if !mistakes.is_empty() {
+            return self.cannot_generate(&mistakes);
+        }
         let finished = stage.finish(&input.fabric.name, entries);
         self.lap("manifest + swap");
-        self.read_back();
         self.print_found();
         match finished {
             Ok(summary) => {

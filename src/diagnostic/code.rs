@@ -163,6 +163,7 @@ codes! {
     PlatformDependent    "FAB909" Output Warning "whether a line takes effect depends on the switch platform",
     EcnNotMarked         "FAB910" Output Warning "a class sets ECN thresholds but runs no DCQCN, so no switch marks ECN for it",
     HcclDefaultClass     "FAB911" Output Advice "Ascend NPU hosts' HCCL marks RoCE traffic with DSCP 33 and service level 4 unless the job loads the host's hccl.env, and the fabric's RoCE class is another",
+    ReadbackMistake      "FAB912" Output Error "a switch file, read back with the import readers, says something other than what the checks proved",
     NicIdentityGuessed   "FAB920" Output Advice "hosts declare no NIC identity, so their host scripts assume RDMA devices mlx5_0, mlx5_1, … in NIC order",
     RoceClassNoDefault   "FAB921" Output Advice "a second lossless or DCQCN class gets no default ToS on hosts; only applications that set their own reach it",
     UnknownNicDriver     "FAB922" Output Error "a NIC model names a driver fabricc writes no host script for",

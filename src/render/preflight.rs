@@ -81,6 +81,7 @@ pub fn is_build_finding(d: &Diagnostic) -> bool {
             | Code::SonicHashFieldUnsupported
             | Code::BondNotCreated
             | Code::BondSwitchSideMissing
+            | Code::ReadbackMistake
     )
 }
 

@@ -1006,16 +1006,32 @@ fn a_broken_template_override_is_fab902_and_bad_flags_exit_2() {
     );
     assert!(!out.exists());
 
-    // A working override changes exactly that target's files.
+    // A working override changes exactly that target's files. It must still print what the
+    // view gives: one that drops the QoS is read back as a mistake (FAB912), nothing written.
     fs::write(dir.join("eos/qos.cfg"), "hostname {{ device.hostname }}\n").unwrap();
+    let o = build(
+        "fixtures/fabrics/explicit-leaf-spine.fab",
+        &out,
+        &["--templates", dir.to_str().unwrap()],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("FAB912"), "{}", text(&o));
+    assert!(!out.exists());
+    let embedded = fs::read_to_string(root().join("vendor-templates/eos/qos.cfg")).unwrap();
+    fs::write(
+        dir.join("eos/qos.cfg"),
+        format!("! site banner {{{{ device.hostname }}}}\n{embedded}"),
+    )
+    .unwrap();
     build_ok(
         "fixtures/fabrics/explicit-leaf-spine.fab",
         &out,
         &["--templates", dir.to_str().unwrap()],
     );
-    assert_eq!(
-        fs::read_to_string(out.join("switches/S1/qos.cfg")).unwrap(),
-        "hostname S1\n"
+    assert!(
+        fs::read_to_string(out.join("switches/S1/qos.cfg"))
+            .unwrap()
+            .starts_with("! site banner S1\n! fabricc")
     );
 
     let o = build(
@@ -1358,8 +1374,8 @@ fn timings_name_every_stage_on_stderr() {
             "open output folder",
             "render + output",
             "reports",
-            "manifest + swap",
             "readback",
+            "manifest + swap",
             "total"
         ],
         "{stderr}"

@@ -56,6 +56,10 @@ const NOT_FROM_CHECK: &[(&str, &str)] = &[
         "a YAML input: the example is the .fab form of what the YAML meant",
     ),
     ("FAB902", "a template override (`--templates`) of `build`"),
+    (
+        "FAB912",
+        "a template override (`--templates`) of `build` that the read-back catches",
+    ),
 ];
 
 /// Whether `code`'s finding comes from comparing with devices (`verify`, `import`) or from
