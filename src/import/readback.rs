@@ -63,7 +63,8 @@ pub enum Kind {
     Rounding,
     /// More than one unit, but what the target's own rules make of the proven value, which the
     /// renderer reports (Junos's high fill level at least 1 % above the low one, EOS's
-    /// largest MTU 9214).
+    /// largest MTU 9214, NX-OS's pause threshold capped at the model's own pause point,
+    /// which `check` reports as FAB312).
     Forced,
     /// Anything else: the file says something the checks did not prove.
     Mistake,
@@ -568,12 +569,16 @@ fn compare(ctx: &SwitchContext, sw: &Switch) -> Vec<Difference> {
                     if let Some((w, _)) = r.wred.get(&q).filter(|w| w.0.ecn)
                         && w.max > t
                     {
+                        // NX-OS's rule caps the threshold at the model's own worst-case pause
+                        // point; below the ECN max, `check` reports that (FAB312).
+                        let rule = ctx.os == SwitchOs::Nxos
+                            && t == crate::lower::vocab::nxos_pause_threshold(ctx, p, h);
                         note(
                             "ecn-above-pause",
                             format!("queue {q}"),
                             format!("a pause threshold above the ECN max, {} B", w.max),
                             format!("pause threshold {t} B"),
-                            Kind::Mistake,
+                            if rule { Kind::Forced } else { Kind::Mistake },
                             &p.name,
                         );
                     }
