@@ -1,9 +1,8 @@
-//! Bring your own SONiC SKU (issue 38 item 1), its first part: reading a SKU folder's
-//! `port_config.ini` against a catalogue platform and checking it, with findings that point
-//! into the file. Not wired to the language yet: no `switch-model` names a folder, and the
-//! SONiC lowering still takes one breakout per SKU (`Hwsku::breakout`); this reader already
-//! allows a breakout per cage (the HPN ToR's 200G host cages beside its 400G uplink cages),
-//! which is what that wiring needs.
+//! Bring your own SONiC SKU (issue 38 item 1): reading a SKU folder's `port_config.ini`,
+//! `pg_profile_lookup.ini` and `buffers_defaults_t1.j2` against a catalogue platform and
+//! checking them, with findings that point into the files. A breakout per cage is allowed
+//! (the HPN ToR's 200G host cages beside its 400G uplink cages); `sku_custom` puts the
+//! files together for `switch-model … { sku "PATH" }`.
 //!
 //! The rules are SONiC's own: `port_config.ini` starts with a `# name lanes alias index …`
 //! header (sonic-buildimage `device/*/*/*/port_config.ini`), a row is one port, `index` is
@@ -108,6 +107,7 @@ pub fn read_port_config(
         }
     }
     let cage_count: u32 = platform.cages.iter().map(|g| g.count).sum();
+    let known_lanes = cage_lane_numbers(platform);
     let mut cages: Vec<CageUse> = Vec::new();
     let mut seen_names = std::collections::BTreeSet::new();
     let mut seen_lanes = std::collections::BTreeMap::new();
@@ -188,6 +188,41 @@ pub fn read_port_config(
                 Some(first_line),
                 format!("the ports of cage {index} run different speeds"),
             ));
+        } else if let Some(Some(speed)) = speeds.first()
+            && let Some(g) = platform.cage_group(cage)
+            && !g.modes().iter().any(|m| {
+                m.ports == split
+                    && (u64::from(m.speed_gbps) * 1000 == *speed
+                        || m.also_gbps.iter().any(|a| u64::from(*a) * 1000 == *speed))
+            })
+        {
+            findings.push(at(
+                Some(first_line),
+                format!(
+                    "cage {index} of `{}` has no breakout of {split} x {}G (its modes: {})",
+                    platform.name,
+                    speed / 1000,
+                    g.breakouts.join(", ")
+                ),
+            ));
+        }
+        // The lanes of a cage's rows are the cage's lanes, as the catalogue's SKUs of the
+        // platform (sonic-buildimage port_config.ini files) give them.
+        if let Some(want) = known_lanes.get(&index) {
+            let got: std::collections::BTreeSet<u32> = group
+                .iter()
+                .flat_map(|(_, r)| r.lanes.iter().copied())
+                .collect();
+            if &got != want {
+                findings.push(at(
+                    Some(first_line),
+                    format!(
+                        "the rows of cage {index} use lanes {}; the cage's lanes are {} (the platform's own SKUs)",
+                        lane_list(&got),
+                        lane_list(want)
+                    ),
+                ));
+            }
         }
         cages.push(CageUse {
             cage,
@@ -204,6 +239,42 @@ pub fn read_port_config(
     } else {
         Err(findings)
     }
+}
+
+/// The SerDes lane numbers of each cage (1-based `index`), from the catalogue's SKUs of the
+/// platform: the union of a cage's lanes over every SKU (they agree on the platforms the
+/// catalogue carries; a 1x SKU alone gives them all).
+fn cage_lane_numbers(
+    platform: &Platform,
+) -> std::collections::BTreeMap<u32, std::collections::BTreeSet<u32>> {
+    let mut out: std::collections::BTreeMap<u32, std::collections::BTreeSet<u32>> =
+        std::collections::BTreeMap::new();
+    for sku in platform.sonic.iter().flat_map(|s| s.hwskus.iter()) {
+        for row in sku.port_config.parsed().unwrap_or_default() {
+            out.entry(row.index).or_default().extend(row.lanes);
+        }
+    }
+    out
+}
+
+/// `1-8` or `1,3,5`: a set of lanes, runs folded.
+fn lane_list(lanes: &std::collections::BTreeSet<u32>) -> String {
+    let v: Vec<u32> = lanes.iter().copied().collect();
+    let mut parts = Vec::new();
+    let mut k = 0;
+    while k < v.len() {
+        let mut e = k;
+        while e + 1 < v.len() && v[e + 1] == v[e] + 1 {
+            e += 1;
+        }
+        parts.push(if e > k {
+            format!("{}-{}", v[k], v[e])
+        } else {
+            v[k].to_string()
+        });
+        k = e + 1;
+    }
+    parts.join(",")
 }
 
 /// Reads a `pg_profile_lookup.ini`: `speed cable size xon xoff threshold [xon_offset]` rows
@@ -265,7 +336,7 @@ pub fn read_buffers(
     source: &str,
     text: &str,
 ) -> Result<BufferDefaults, Vec<SkuFinding>> {
-    const F: &str = "buffers_defaults.j2";
+    const F: &str = "buffers_defaults_t1.j2";
     let at = |line: Option<usize>, message: String| SkuFinding {
         file: F,
         line,
@@ -284,7 +355,11 @@ pub fn read_buffers(
             continue;
         }
         let q: Vec<&str> = t.split('"').collect();
-        if t.starts_with("\"BUFFER_POOL\"") {
+        if t.contains("endmacro") {
+            // The end of `generate_buffer_pool_and_profiles`: what follows (the queue
+            // macros of some SKUs) is no pool or profile.
+            section = "";
+        } else if t.starts_with("\"BUFFER_POOL\"") {
             section = "pool";
         } else if t.starts_with("\"BUFFER_PROFILE\"") {
             section = "profile";
@@ -373,6 +448,85 @@ pub fn read_buffers(
             profiles_source: None,
             profiles,
         })
+    } else {
+        Err(findings)
+    }
+}
+
+/// Reads a SKU's `hwsku.json` (`{"interfaces": {"Ethernet0": {"default_brkout_mode":
+/// "4x200G[100G]"}, …}}`, sonic-buildimage `device/*/*/<HWSKU>/hwsku.json`) against its rows:
+/// each port it lists is a cage's first row, and its mode runs as many ports as the rows
+/// give the cage, at their speed. Returns (parent port, mode) in the file's order.
+pub fn read_hwsku_json(
+    ports: &SkuPorts,
+    text: &str,
+) -> Result<Vec<(String, String)>, Vec<SkuFinding>> {
+    const F: &str = "hwsku.json";
+    let at = |line: Option<usize>, message: String| SkuFinding {
+        file: F,
+        line,
+        message,
+    };
+    let line_of = |name: &str| {
+        let quoted = format!("\"{name}\"");
+        text.lines()
+            .position(|l| l.contains(&quoted))
+            .map(|i| i + 1)
+    };
+    let json: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| vec![at(Some(e.line()), format!("not JSON: {e}"))])?;
+    let Some(interfaces) = json.get("interfaces").and_then(|v| v.as_object()) else {
+        return Err(vec![at(None, "no `interfaces` object".into())]);
+    };
+    let mut findings = Vec::new();
+    let mut modes = Vec::new();
+    for (name, v) in interfaces {
+        let line = line_of(name);
+        let Some(mode) = v.get("default_brkout_mode").and_then(|m| m.as_str()) else {
+            continue;
+        };
+        let Some(k) = ports.rows.iter().position(|r| &r.name == name) else {
+            findings.push(at(line, format!("`{name}` is no row of `port_config.ini`")));
+            continue;
+        };
+        let row = &ports.rows[k];
+        let cage_rows: Vec<&PortConfigRow> =
+            ports.rows.iter().filter(|r| r.index == row.index).collect();
+        if cage_rows.first().map(|r| &r.name) != Some(name) {
+            findings.push(at(
+                line,
+                format!(
+                    "`{name}` is not the first port of cage {}: the breakout belongs to `{}`",
+                    row.index,
+                    cage_rows.first().map_or("", |r| r.name.as_str())
+                ),
+            ));
+            continue;
+        }
+        let parsed = super::platform::BreakoutMode::parse(mode);
+        let fits = parsed.as_ref().is_some_and(|m| {
+            m.ports as usize == cage_rows.len()
+                && row.speed.is_none_or(|s| {
+                    u64::from(m.speed_gbps) * 1000 == s
+                        || m.also_gbps.iter().any(|a| u64::from(*a) * 1000 == s)
+                })
+        });
+        if !fits {
+            findings.push(at(
+                line,
+                format!(
+                    "`{name}`'s `default_brkout_mode` `{mode}` is not the {} x {}G that `port_config.ini` runs cage {} as",
+                    cage_rows.len(),
+                    row.speed.unwrap_or(0) / 1000,
+                    row.index
+                ),
+            ));
+            continue;
+        }
+        modes.push((name.clone(), mode.to_string()));
+    }
+    if findings.is_empty() {
+        Ok(modes)
     } else {
         Err(findings)
     }
