@@ -425,6 +425,46 @@ pub fn read_buffers(
             }
         }
     }
+    // What reaches CONFIG_DB: keys of plain words, the pool types and modes the lowering
+    // writes, thresholds that are numbers.
+    let word = |w: &str| {
+        !w.is_empty()
+            && w.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    };
+    for (line, kind, name, fields) in &objects {
+        let get = |k: &str| fields.iter().find(|(f, _)| f == k).map(|(_, v)| v.as_str());
+        if !word(name) {
+            findings.push(at(
+                Some(*line),
+                format!(
+                    "`{}` cannot name a CONFIG_DB key (letters, digits, `_`, `-`)",
+                    name.escape_debug()
+                ),
+            ));
+        }
+        if *kind == "pool" {
+            if get("type").is_some_and(|t| t != "ingress" && t != "egress") {
+                findings.push(at(
+                    Some(*line),
+                    format!("pool `{name}`: `type` is `ingress` or `egress`"),
+                ));
+            }
+            if get("mode").is_some_and(|m| m != "dynamic" && m != "static") {
+                findings.push(at(
+                    Some(*line),
+                    format!("pool `{name}`: `mode` is `dynamic` or `static`"),
+                ));
+            }
+        } else if get("dynamic_th").is_some_and(|v| v.parse::<i32>().is_err())
+            || get("static_th").is_some_and(|v| v.parse::<u64>().is_err())
+        {
+            findings.push(at(
+                Some(*line),
+                format!("profile `{name}`: a threshold is not a number"),
+            ));
+        }
+    }
     for (line, kind, name, fields) in &objects {
         if *kind == "profile"
             && let Some((_, pool)) = fields.iter().find(|(f, _)| f == "pool")
@@ -608,9 +648,24 @@ Ethernet12 5,6,7,8 etp2b 2 400000
 
     #[test]
     fn the_catalogued_skus_read_back() {
-        for name in ["arista-7060x6-64pe", "nvidia-sn5600", "dell-z9864f"] {
-            let pl = switch_platform(name).expect("in the catalogue");
+        // Every catalogue platform with SONiC SKUs and cages: SONiC's own SKUs pass the
+        // checks a SKU folder gets (names, lanes, breakout modes at their speeds).
+        for pl in crate::catalogue::catalogue()
+            .switches
+            .iter()
+            .filter(|p| p.sonic.is_some() && !p.cages.is_empty() && p.naming.sonic.is_some())
+        {
+            let name = &pl.name;
             for sku in &pl.sonic.as_ref().expect("sonic").hwskus {
+                // A SKU folder numbers its cages from 1, as fabricc reads `index`; a few
+                // platforms' files count from 0 (a folder made from them says so, FAB957).
+                if sku
+                    .port_config
+                    .parsed()
+                    .is_some_and(|r| r.iter().any(|r| r.index == 0))
+                {
+                    continue;
+                }
                 let text = format!(
                     "# {}\n{}\n",
                     sku.port_config.columns.join(" "),
@@ -731,6 +786,15 @@ Ethernet4 21,22,23,24 etp1b 1
         );
         let f = read_buffers("t1", "mine", &computed).expect_err("computed");
         assert!(f.iter().any(|x| x.message.contains("computed")), "{f:?}");
+        let odd = BUFFERS.replace("\"egress_lossy_profile\": {", "\"egress|lossy\": {");
+        let f = read_buffers("t1", "mine", &odd).expect_err("a key with `|`");
+        assert!(
+            f.iter().any(|x| x.message.contains("CONFIG_DB key")),
+            "{f:?}"
+        );
+        let both = BUFFERS.replace("\"type\": \"egress\"", "\"type\": \"both\"");
+        let f = read_buffers("t1", "mine", &both).expect_err("type both");
+        assert!(f.iter().any(|x| x.message.contains("`type`")), "{f:?}");
         let stray = BUFFERS.replace("[BUFFER_POOL|egress_lossless_pool]", "egress_lossy_pool");
         let f = read_buffers("t1", "mine", &stray).expect_err("unknown pool");
         assert!(
