@@ -13,7 +13,7 @@
 //!   layout's names are the platform's default SKU's; `pg_profile_lookup.ini` from the folder
 //!   where present, else the default SKU's.
 
-use super::platform::{Hwsku, Platform};
+use super::platform::{BreakoutMode, Hwsku, Platform};
 use super::sku_folder::{self, CageUse, SkuFinding};
 
 /// A user's SONiC SKU, read from its folder and checked against the model's platform.
@@ -40,12 +40,25 @@ pub fn read_folder(
     let text = |f: &str| files.iter().find(|(n, _)| *n == f).map(|(_, t)| *t);
     let source = |f: &str| format!("{path}/{f}");
     let mut findings = Vec::new();
-    let ports = match text("port_config.ini") {
-        Some(t) => sku_folder::read_port_config(platform, &source("port_config.ini"), t),
-        None => Err(vec![SkuFinding {
+    let ports = match (text("port_config.ini"), text("hwsku.json")) {
+        (Some(t), _) => sku_folder::read_port_config(platform, &source("port_config.ini"), t),
+        // SONiC's own way when a SKU has no port_config.ini: the rows from platform.json's
+        // lanes and hwsku.json's breakouts (sonic-config-engine portconfig.py).
+        (None, Some(j)) => rows_from_hwsku_json(platform, j).and_then(|rows| {
+            sku_folder::read_port_config(platform, &source("hwsku.json"), &rows).map_err(|f| {
+                f.into_iter()
+                    .map(|x| SkuFinding {
+                        file: "hwsku.json",
+                        line: None,
+                        message: format!("the rows it gives: {}", x.message),
+                    })
+                    .collect()
+            })
+        }),
+        (None, None) => Err(vec![SkuFinding {
             file: "port_config.ini",
             line: None,
-            message: "the folder has no `port_config.ini`".into(),
+            message: "the folder has neither `port_config.ini` nor `hwsku.json`".into(),
         }]),
     };
     let ports = match ports {
@@ -138,6 +151,96 @@ pub fn read_folder(
     })
 }
 
+/// A `port_config.ini` text made from a folder that has only `hwsku.json`, as SONiC makes
+/// its port table from `platform.json` and `hwsku.json`: each listed cage's lanes (those of
+/// the platform's own SKUs in the catalogue) split evenly among the mode's ports, named as
+/// SONiC numbers them, at the mode's speed. Aliases are the cage's number with `a`, `b`, …
+/// (fabricc writes no alias; SONiC takes them from `platform.json`).
+fn rows_from_hwsku_json(platform: &Platform, text: &str) -> Result<String, Vec<SkuFinding>> {
+    let at = |line: Option<usize>, message: String| SkuFinding {
+        file: "hwsku.json",
+        line,
+        message,
+    };
+    let json: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| vec![at(Some(e.line()), format!("not JSON: {e}"))])?;
+    let Some(interfaces) = json.get("interfaces").and_then(|v| v.as_object()) else {
+        return Err(vec![at(None, "no `interfaces` object".into())]);
+    };
+    let lanes = sku_folder::cage_lane_numbers(platform);
+    let mut findings = Vec::new();
+    let mut rows: Vec<(u32, String)> = Vec::new();
+    for (name, v) in interfaces {
+        let quoted = format!("\"{name}\"");
+        let line = text
+            .lines()
+            .position(|l| l.contains(&quoted))
+            .map(|i| i + 1);
+        let cage = (0..platform.cages.iter().map(|g| g.count).sum::<u32>())
+            .find(|&c| platform.sonic_port_name(c, 1, 0).as_deref() == Some(name.as_str()));
+        let mode = v
+            .get("default_brkout_mode")
+            .and_then(|m| m.as_str())
+            .and_then(BreakoutMode::parse);
+        let (Some(cage), Some(mode)) = (cage, mode) else {
+            findings.push(at(
+                line,
+                format!("`{name}` is no cage's first port of `{}`, or has no `default_brkout_mode` that reads", platform.name),
+            ));
+            continue;
+        };
+        let cage_lanes: Vec<u32> = lanes
+            .get(&(cage + 1))
+            .map(|l| l.iter().copied().collect())
+            .unwrap_or_default();
+        let ways = mode.ports as usize;
+        if cage_lanes.is_empty() || !cage_lanes.len().is_multiple_of(ways) {
+            findings.push(at(
+                line,
+                format!(
+                    "cage {} has {} known lanes, which {ways} ports cannot share",
+                    cage + 1,
+                    cage_lanes.len()
+                ),
+            ));
+            continue;
+        }
+        let each = cage_lanes.len() / ways;
+        for (k, chunk) in cage_lanes.chunks(each).enumerate() {
+            let sub = u32::try_from(k).unwrap_or(u32::MAX);
+            let port = platform
+                .sonic_port_name(cage, mode.ports, sub)
+                .unwrap_or_default();
+            let lanes: Vec<String> = chunk.iter().map(u32::to_string).collect();
+            let suffix = if ways > 1 {
+                char::from(b'a' + u8::try_from(k % 26).unwrap_or(0)).to_string()
+            } else {
+                String::new()
+            };
+            rows.push((
+                cage,
+                format!(
+                    "{port} {} etp{}{suffix} {} {}",
+                    lanes.join(","),
+                    cage + 1,
+                    cage + 1,
+                    u64::from(mode.speed_gbps) * 1000
+                ),
+            ));
+        }
+    }
+    if !findings.is_empty() {
+        return Err(findings);
+    }
+    rows.sort_by_key(|(c, _)| *c);
+    let mut out = String::from("# name lanes alias index speed\n");
+    for (_, r) in rows {
+        out.push_str(&r);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
 /// The SKU's breakouts in words: `2x400G` where every cage runs the same, else each mode in
 /// cage order once (`4x200G+2x400G`).
 fn breakout_words(cages: &[CageUse]) -> String {
@@ -193,6 +296,32 @@ Ethernet12 5,6,7,8 etp2b 2 400000
         assert_eq!(front.len(), 6);
         assert_eq!(front[0].1, 200_000);
         assert_eq!(front[5].1, 400_000);
+        // hwsku.json alone gives the same rows (names, lanes, speeds; aliases aside).
+        let json = r#"{"interfaces": {
+            "Ethernet8": {"default_brkout_mode": "2x400G"},
+            "Ethernet0": {"default_brkout_mode": "4x200G"}
+        }}"#;
+        let only_json = [("hwsku.json", json), files[1], files[2]];
+        let from_json = read_folder(p, "Mixed", "skus/Mixed", &only_json).expect("reads");
+        let names = |s: &CustomSku| {
+            s.hwsku
+                .front_ports(p)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(r, speed)| (r.name, r.lanes, speed))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(&from_json), names(&sku));
+        assert_eq!(from_json.brkout_modes.len(), 2);
+        let bad = r#"{"interfaces": {"Ethernet2": {"default_brkout_mode": "4x200G"}}}"#;
+        let f = read_folder(
+            p,
+            "Mixed",
+            "skus/Mixed",
+            &[("hwsku.json", bad), files[1], files[2]],
+        )
+        .expect_err("not a cage's first port");
+        assert_eq!((f[0].file, f[0].line), ("hwsku.json", Some(1)));
         // Without the buffer layout a Broadcom SKU has nothing to source its pools from.
         let f = read_folder(p, "Mixed", "skus/Mixed", &files[..2]).expect_err("no layout");
         assert_eq!(f[0].file, "buffers_defaults_t1.j2");

@@ -244,7 +244,7 @@ pub fn read_port_config(
 /// The SerDes lane numbers of each cage (1-based `index`), from the catalogue's SKUs of the
 /// platform: the union of a cage's lanes over every SKU (they agree on the platforms the
 /// catalogue carries; a 1x SKU alone gives them all).
-fn cage_lane_numbers(
+pub(super) fn cage_lane_numbers(
     platform: &Platform,
 ) -> std::collections::BTreeMap<u32, std::collections::BTreeSet<u32>> {
     let mut out: std::collections::BTreeMap<u32, std::collections::BTreeSet<u32>> =

@@ -38,8 +38,8 @@ pub struct SkuFiles {
 }
 
 /// The files fabricc reads from a SKU folder: SONiC's own names (sonic-buildimage
-/// `device/<vendor>/<platform>/<HWSKU>/`). `port_config.ini` is required; `qos.json.j2` is not
-/// read, because fabricc writes the QoS tables itself.
+/// `device/<vendor>/<platform>/<HWSKU>/`). `port_config.ini` or `hwsku.json` is required;
+/// `qos.json.j2` is not read, because fabricc writes the QoS tables itself.
 pub const SKU_FILES: &[&str] = &[
     "port_config.ini",
     "hwsku.json",
@@ -317,7 +317,8 @@ fn load_sku(cx: &mut Cx<'_>, owner: &Path, sku: &crate::span::Spanned<String>) -
     }
     let dir = owner.parent().unwrap_or(Path::new("")).join(rel);
     let mut files = Vec::new();
-    for (k, file) in SKU_FILES.iter().enumerate() {
+    let mut first_error = None;
+    for file in SKU_FILES {
         let path = dir.join(file);
         let display = cx.reader.display(&path);
         match cx.reader.read(&path, cx.limits) {
@@ -334,20 +335,25 @@ fn load_sku(cx: &mut Cx<'_>, owner: &Path, sku: &crate::span::Spanned<String>) -
                     return None;
                 }
             },
-            // Only `port_config.ini` must be there; a missing buffer file is found where
-            // the lowering needs it (FAB958).
-            Err(message) if k == 0 => {
-                cx.loaded.diagnostics.push(refuse(
-                    format!("cannot read `{display}`: {message}"),
-                    format!(
-                        "the path is relative to this file; the folder must hold SONiC's `port_config.ini` (and `{}` for the buffer tables)",
-                        SKU_FILES[2..].join("`, `")
-                    ),
-                ));
-                return None;
+            // A missing buffer file is found where the lowering needs it (FAB958).
+            Err(message) => {
+                first_error.get_or_insert(format!("cannot read `{display}`: {message}"));
             }
-            Err(_) => {}
         }
+    }
+    // The ports come from `port_config.ini`, or (as SONiC makes them) from `hwsku.json`.
+    if !files
+        .iter()
+        .any(|(f, _)| *f == "port_config.ini" || *f == "hwsku.json")
+    {
+        cx.loaded.diagnostics.push(refuse(
+            first_error.unwrap_or_default(),
+            format!(
+                "the path is relative to this file; the folder must hold SONiC's `port_config.ini` or `hwsku.json` (and `{}` for the buffer tables)",
+                SKU_FILES[2..].join("`, `")
+            ),
+        ));
+        return None;
     }
     Some(SkuFiles {
         at: sku.span,

@@ -251,3 +251,33 @@ fn the_yaml_form_keeps_the_folder() {
         Some("Dell-Z9864f-P32O64")
     );
 }
+
+#[test]
+fn a_folder_with_hwsku_json_alone_gives_the_same_ports() {
+    // fixtures/check/skus/good has the rows, skus/json-only only `hwsku.json` (cage 1 4x200G,
+    // cage 2 2x400G): SONiC makes the rows from the platform's lanes, and so does fabricc.
+    let ports = |folder: &str| {
+        let text = HPN_MODEL
+            .replace("skus/Arista-7060X6-64PE-HPN-ToR", folder)
+            .replace(
+                "PORTS",
+                "ports 1 x 800G breakout 4 x 200G, 1 x 800G breakout 2 x 400G",
+            )
+            .replace(
+                "switch L1 { model tor }",
+                "switch L1 { model tor }\n  switch L2 { model tor }\n  link L1 -- L2 { count 6  cable 3m }",
+            );
+        let c = checked_text("fixtures/check/sku-test.fab", &text);
+        assert!(errors(&c).is_empty(), "{folder}: {:?}", errors(&c));
+        switch(&c, "L1")
+            .ports
+            .iter()
+            .map(|p| (p.name.clone(), p.lanes.clone(), p.speed_mbps))
+            .collect::<Vec<_>>()
+    };
+    let rows = ports("skus/good");
+    assert_eq!(rows.len(), 6);
+    assert_eq!(rows[0], ("Ethernet0".into(), vec![17, 18], 200_000));
+    assert_eq!(rows[5], ("Ethernet12".into(), vec![5, 6, 7, 8], 400_000));
+    assert_eq!(ports("skus/json-only"), rows);
+}
