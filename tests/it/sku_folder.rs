@@ -281,3 +281,106 @@ fn a_folder_with_hwsku_json_alone_gives_the_same_ports() {
     assert_eq!(rows[5], ("Ethernet12".into(), vec![5, 6, 7, 8], 400_000));
     assert_eq!(ports("skus/json-only"), rows);
 }
+
+/// `diff --git REV FILE` reads the SKU folder at the revision, as it reads imports: a lookup
+/// row changed on disk shows as the leaves' changed lossless profile, nothing else.
+#[test]
+fn diff_git_reads_the_folder_at_the_revision() {
+    use std::process::Command;
+    let dir = std::env::temp_dir().join(format!("fabricc-sku-git-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let sku = "skus/Dell-Z9864f-P32O64";
+    std::fs::create_dir_all(dir.join("fabrics").join(sku)).expect("scratch folder");
+    let inputs = root().join("fixtures/build/inputs");
+    std::fs::copy(
+        inputs.join("sonic-th5-leaf-sku.fab"),
+        dir.join("fabrics/leaf.fab"),
+    )
+    .expect("copy");
+    for f in [
+        "port_config.ini",
+        "hwsku.json",
+        "pg_profile_lookup.ini",
+        "buffers_defaults_t1.j2",
+    ] {
+        std::fs::copy(
+            inputs.join(sku).join(f),
+            dir.join("fabrics").join(sku).join(f),
+        )
+        .expect("copy");
+    }
+    let hermetic = |c: &mut Command| {
+        c.env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CEILING_DIRECTORIES", std::env::temp_dir())
+            .env_remove("GIT_DIR")
+            .env_remove("GIT_WORK_TREE");
+    };
+    let git = |args: &[&str]| {
+        let mut c = Command::new("git");
+        c.arg("-C").arg(&dir).args([
+            "-c",
+            "user.name=fabricc tests",
+            "-c",
+            "user.email=tests@fabricc.invalid",
+            "-c",
+            "commit.gpgsign=false",
+        ]);
+        hermetic(&mut c);
+        let o = c.args(args).output().expect("git is installed");
+        assert!(
+            o.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    };
+    git(&["init", "-q"]);
+    git(&["add", "."]);
+    git(&["commit", "-q", "-m", "leaf on its own SKU"]);
+    let lookup = dir.join("fabrics").join(sku).join("pg_profile_lookup.ini");
+    let text = std::fs::read_to_string(&lookup).expect("read");
+    std::fs::write(&lookup, text.replacen("393192", "400000", 1)).expect("write");
+    let mut c = crate::support::Fabricc::new()
+        .args(["diff", "--git", "HEAD", "leaf.fab", "--format", "json"])
+        .current_dir(dir.join("fabrics"))
+        .command();
+    hermetic(&mut c);
+    let o = c.output().expect("run fabricc");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let changed: Vec<&str> = v["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .filter_map(|f| f["path"].as_str())
+        .filter(|p| p.ends_with("config_db.fragment.json"))
+        .collect();
+    assert_eq!(
+        changed,
+        [
+            "switches/leaf1/config_db.fragment.json",
+            "switches/leaf2/config_db.fragment.json"
+        ],
+        "{v}"
+    );
+    let diff = v["files"]
+        .as_array()
+        .and_then(|f| {
+            f.iter()
+                .find(|f| f["path"] == "switches/leaf1/config_db.fragment.json")
+        })
+        .and_then(|f| f["diff"].as_str())
+        .unwrap_or_default();
+    assert!(
+        diff.contains("-    \"pg_lossless_400000_5m_profile\"")
+            && diff.contains("\"xoff\": \"393192\"")
+            && diff.contains("\"xoff\": \"400000\""),
+        "{diff}"
+    );
+}
