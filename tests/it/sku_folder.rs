@@ -384,3 +384,41 @@ fn diff_git_reads_the_folder_at_the_revision() {
         "{diff}"
     );
 }
+
+/// A folder on a Spectrum platform: only the rows; the pools are computed as SONiC's Mellanox
+/// templates compute them, and the breakout modes are the platform's at each cage's speed.
+#[test]
+fn a_spectrum_folder_takes_the_rows_and_leaves_the_pools_to_the_formula() {
+    let text = HPN_MODEL
+        .replace("arista-7060x6-64pe", "nvidia-sn5600")
+        .replace("skus/Arista-7060X6-64PE-HPN-ToR", "skus/sn5600-mixed")
+        .replace(
+            "PORTS",
+            "ports 1 x 800G breakout 4 x 200G, 1 x 800G breakout 2 x 400G",
+        )
+        .replace(
+            "switch L1 { model tor }",
+            "switch L1 { model tor }\n  switch L2 { model tor }\n  link L1 -- L2 { count 6  cable 3m }",
+        );
+    let c = checked_text("fixtures/check/sku-test.fab", &text);
+    assert!(errors(&c).is_empty(), "{:?}", errors(&c));
+    let l1 = switch(&c, "L1");
+    let plan = l1.sonic.as_ref().expect("plan");
+    assert_eq!(plan.hwsku, "sn5600-mixed");
+    assert_eq!(plan.sku_ports, 6);
+    assert_eq!(
+        plan.breakouts,
+        vec![
+            (
+                "Ethernet0".to_string(),
+                "4x200G[100G,50G,25G,10G]".to_string()
+            ),
+            (
+                "Ethernet8".to_string(),
+                "2x400G[200G,100G,50G,40G,25G,10G]".to_string()
+            ),
+        ]
+    );
+    assert_eq!(l1.ports[3].lanes, vec![6, 7]);
+    assert_eq!(l1.ports[4].lanes, vec![8, 9, 10, 11]);
+}
