@@ -41,6 +41,7 @@ pub mod context;
 mod mlag;
 mod port_names;
 mod sonic;
+mod sonic_sku;
 pub use port_names::PortNames;
 #[cfg(feature = "internals")]
 pub use port_names::vendor_port_name;

@@ -75,6 +75,11 @@ impl Platform {
         self.locate(cage).map(|(g, _)| g.lanes)
     }
 
+    /// The cage group of cage `cage` (0-based, counting every cage).
+    pub fn cage_group(&self, cage: u32) -> Option<&CageGroup> {
+        self.locate(cage).map(|(g, _)| g)
+    }
+
     pub fn cage_count(&self) -> u32 {
         self.fabric_cages().map(|c| c.count).sum()
     }

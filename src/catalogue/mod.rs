@@ -19,9 +19,8 @@ mod lookup;
 mod nic;
 pub mod platform;
 pub mod port_group;
-// Reading a user's own SONiC SKU folder (issue 38 item 1): not wired to the language yet, so
-// only its tests use it (src/lib.rs: such items are gated).
-#[cfg(test)]
+// A user's own SONiC SKU folder (issue 38 item 1): `switch-model … { sku "PATH" }`.
+mod sku_custom;
 mod sku_folder;
 mod source;
 
@@ -36,6 +35,8 @@ pub use platform::{
     AsicFamily, BreakoutMode, BufferDefaults, Chassis, Hwsku, Linecard, LookupRow, Num, Platform,
     PortConfigRow, Sonic,
 };
+pub use sku_custom::{CustomSku, read_folder};
+pub use sku_folder::SkuFinding;
 pub use source::{Source, SourcedNumber, sourced_numbers};
 
 #[cfg(test)]

@@ -690,10 +690,9 @@ impl Hwsku {
 impl Hwsku {
     /// The SKU's front-panel ports in `port_config.ini` order (the auxiliary cages, e.g. the
     /// SN5600's 25G `Ethernet512`, left out), with their speed in Mb/s: the `speed` column,
-    /// else the cage's fastest speed divided among the SKU's split. `None` when the rows do
-    /// not parse.
+    /// else the cage's fastest speed divided among the cage's rows (a SKU folder may break
+    /// each cage out its own way). `None` when the rows do not parse.
     pub fn front_ports(&self, platform: &Platform) -> Option<Vec<(PortConfigRow, u64)>> {
-        let split = u64::from(self.split()?);
         let mut cages: Vec<u64> = Vec::new();
         for g in platform.fabric_cages() {
             cages.extend(std::iter::repeat_n(
@@ -702,10 +701,15 @@ impl Hwsku {
             ));
         }
         let rows = self.port_config.parsed()?;
+        let mut per_cage: BTreeMap<u32, u64> = BTreeMap::new();
+        for r in &rows {
+            *per_cage.entry(r.index).or_default() += 1;
+        }
         Some(
             rows.into_iter()
                 .filter_map(|r| {
                     let cage = cages.get(usize::try_from(r.index).ok()?.checked_sub(1)?)?;
+                    let split = per_cage.get(&r.index).copied().unwrap_or(1).max(1);
                     let speed = r.speed.unwrap_or(cage * 1000 / split);
                     Some((r, speed))
                 })

@@ -1,9 +1,8 @@
-//! Bring your own SONiC SKU (issue 38 item 1), its first part: reading a SKU folder's
-//! `port_config.ini` against a catalogue platform and checking it, with findings that point
-//! into the file. Not wired to the language yet: no `switch-model` names a folder, and the
-//! SONiC lowering still takes one breakout per SKU (`Hwsku::breakout`); this reader already
-//! allows a breakout per cage (the HPN ToR's 200G host cages beside its 400G uplink cages),
-//! which is what that wiring needs.
+//! Bring your own SONiC SKU (issue 38 item 1): reading a SKU folder's `port_config.ini`,
+//! `pg_profile_lookup.ini` and `buffers_defaults_t1.j2` against a catalogue platform and
+//! checking them, with findings that point into the files. A breakout per cage is allowed
+//! (the HPN ToR's 200G host cages beside its 400G uplink cages); `sku_custom` puts the
+//! files together for `switch-model … { sku "PATH" }`.
 //!
 //! The rules are SONiC's own: `port_config.ini` starts with a `# name lanes alias index …`
 //! header (sonic-buildimage `device/*/*/*/port_config.ini`), a row is one port, `index` is
@@ -108,6 +107,7 @@ pub fn read_port_config(
         }
     }
     let cage_count: u32 = platform.cages.iter().map(|g| g.count).sum();
+    let known_lanes = cage_lane_numbers(platform);
     let mut cages: Vec<CageUse> = Vec::new();
     let mut seen_names = std::collections::BTreeSet::new();
     let mut seen_lanes = std::collections::BTreeMap::new();
@@ -188,6 +188,41 @@ pub fn read_port_config(
                 Some(first_line),
                 format!("the ports of cage {index} run different speeds"),
             ));
+        } else if let Some(Some(speed)) = speeds.first()
+            && let Some(g) = platform.cage_group(cage)
+            && !g.modes().iter().any(|m| {
+                m.ports == split
+                    && (u64::from(m.speed_gbps) * 1000 == *speed
+                        || m.also_gbps.iter().any(|a| u64::from(*a) * 1000 == *speed))
+            })
+        {
+            findings.push(at(
+                Some(first_line),
+                format!(
+                    "cage {index} of `{}` has no breakout of {split} x {}G (its modes: {})",
+                    platform.name,
+                    speed / 1000,
+                    g.breakouts.join(", ")
+                ),
+            ));
+        }
+        // The lanes of a cage's rows are the cage's lanes, as the catalogue's SKUs of the
+        // platform (sonic-buildimage port_config.ini files) give them.
+        if let Some(want) = known_lanes.get(&index) {
+            let got: std::collections::BTreeSet<u32> = group
+                .iter()
+                .flat_map(|(_, r)| r.lanes.iter().copied())
+                .collect();
+            if &got != want {
+                findings.push(at(
+                    Some(first_line),
+                    format!(
+                        "the rows of cage {index} use lanes {}; the cage's lanes are {} (the platform's own SKUs)",
+                        lane_list(&got),
+                        lane_list(want)
+                    ),
+                ));
+            }
         }
         cages.push(CageUse {
             cage,
@@ -204,6 +239,42 @@ pub fn read_port_config(
     } else {
         Err(findings)
     }
+}
+
+/// The SerDes lane numbers of each cage (1-based `index`), from the catalogue's SKUs of the
+/// platform: the union of a cage's lanes over every SKU (they agree on the platforms the
+/// catalogue carries; a 1x SKU alone gives them all).
+pub(super) fn cage_lane_numbers(
+    platform: &Platform,
+) -> std::collections::BTreeMap<u32, std::collections::BTreeSet<u32>> {
+    let mut out: std::collections::BTreeMap<u32, std::collections::BTreeSet<u32>> =
+        std::collections::BTreeMap::new();
+    for sku in platform.sonic.iter().flat_map(|s| s.hwskus.iter()) {
+        for row in sku.port_config.parsed().unwrap_or_default() {
+            out.entry(row.index).or_default().extend(row.lanes);
+        }
+    }
+    out
+}
+
+/// `1-8` or `1,3,5`: a set of lanes, runs folded.
+fn lane_list(lanes: &std::collections::BTreeSet<u32>) -> String {
+    let v: Vec<u32> = lanes.iter().copied().collect();
+    let mut parts = Vec::new();
+    let mut k = 0;
+    while k < v.len() {
+        let mut e = k;
+        while e + 1 < v.len() && v[e + 1] == v[e] + 1 {
+            e += 1;
+        }
+        parts.push(if e > k {
+            format!("{}-{}", v[k], v[e])
+        } else {
+            v[k].to_string()
+        });
+        k = e + 1;
+    }
+    parts.join(",")
 }
 
 /// Reads a `pg_profile_lookup.ini`: `speed cable size xon xoff threshold [xon_offset]` rows
@@ -265,7 +336,7 @@ pub fn read_buffers(
     source: &str,
     text: &str,
 ) -> Result<BufferDefaults, Vec<SkuFinding>> {
-    const F: &str = "buffers_defaults.j2";
+    const F: &str = "buffers_defaults_t1.j2";
     let at = |line: Option<usize>, message: String| SkuFinding {
         file: F,
         line,
@@ -284,7 +355,11 @@ pub fn read_buffers(
             continue;
         }
         let q: Vec<&str> = t.split('"').collect();
-        if t.starts_with("\"BUFFER_POOL\"") {
+        if t.contains("endmacro") {
+            // The end of `generate_buffer_pool_and_profiles`: what follows (the queue
+            // macros of some SKUs) is no pool or profile.
+            section = "";
+        } else if t.starts_with("\"BUFFER_POOL\"") {
             section = "pool";
         } else if t.starts_with("\"BUFFER_PROFILE\"") {
             section = "profile";
@@ -350,6 +425,46 @@ pub fn read_buffers(
             }
         }
     }
+    // What reaches CONFIG_DB: keys of plain words, the pool types and modes the lowering
+    // writes, thresholds that are numbers.
+    let word = |w: &str| {
+        !w.is_empty()
+            && w.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    };
+    for (line, kind, name, fields) in &objects {
+        let get = |k: &str| fields.iter().find(|(f, _)| f == k).map(|(_, v)| v.as_str());
+        if !word(name) {
+            findings.push(at(
+                Some(*line),
+                format!(
+                    "`{}` cannot name a CONFIG_DB key (letters, digits, `_`, `-`)",
+                    name.escape_debug()
+                ),
+            ));
+        }
+        if *kind == "pool" {
+            if get("type").is_some_and(|t| t != "ingress" && t != "egress") {
+                findings.push(at(
+                    Some(*line),
+                    format!("pool `{name}`: `type` is `ingress` or `egress`"),
+                ));
+            }
+            if get("mode").is_some_and(|m| m != "dynamic" && m != "static") {
+                findings.push(at(
+                    Some(*line),
+                    format!("pool `{name}`: `mode` is `dynamic` or `static`"),
+                ));
+            }
+        } else if get("dynamic_th").is_some_and(|v| v.parse::<i32>().is_err())
+            || get("static_th").is_some_and(|v| v.parse::<u64>().is_err())
+        {
+            findings.push(at(
+                Some(*line),
+                format!("profile `{name}`: a threshold is not a number"),
+            ));
+        }
+    }
     for (line, kind, name, fields) in &objects {
         if *kind == "profile"
             && let Some((_, pool)) = fields.iter().find(|(f, _)| f == "pool")
@@ -373,6 +488,85 @@ pub fn read_buffers(
             profiles_source: None,
             profiles,
         })
+    } else {
+        Err(findings)
+    }
+}
+
+/// Reads a SKU's `hwsku.json` (`{"interfaces": {"Ethernet0": {"default_brkout_mode":
+/// "4x200G[100G]"}, …}}`, sonic-buildimage `device/*/*/<HWSKU>/hwsku.json`) against its rows:
+/// each port it lists is a cage's first row, and its mode runs as many ports as the rows
+/// give the cage, at their speed. Returns (parent port, mode) in the file's order.
+pub fn read_hwsku_json(
+    ports: &SkuPorts,
+    text: &str,
+) -> Result<Vec<(String, String)>, Vec<SkuFinding>> {
+    const F: &str = "hwsku.json";
+    let at = |line: Option<usize>, message: String| SkuFinding {
+        file: F,
+        line,
+        message,
+    };
+    let line_of = |name: &str| {
+        let quoted = format!("\"{name}\"");
+        text.lines()
+            .position(|l| l.contains(&quoted))
+            .map(|i| i + 1)
+    };
+    let json: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| vec![at(Some(e.line()), format!("not JSON: {e}"))])?;
+    let Some(interfaces) = json.get("interfaces").and_then(|v| v.as_object()) else {
+        return Err(vec![at(None, "no `interfaces` object".into())]);
+    };
+    let mut findings = Vec::new();
+    let mut modes = Vec::new();
+    for (name, v) in interfaces {
+        let line = line_of(name);
+        let Some(mode) = v.get("default_brkout_mode").and_then(|m| m.as_str()) else {
+            continue;
+        };
+        let Some(k) = ports.rows.iter().position(|r| &r.name == name) else {
+            findings.push(at(line, format!("`{name}` is no row of `port_config.ini`")));
+            continue;
+        };
+        let row = &ports.rows[k];
+        let cage_rows: Vec<&PortConfigRow> =
+            ports.rows.iter().filter(|r| r.index == row.index).collect();
+        if cage_rows.first().map(|r| &r.name) != Some(name) {
+            findings.push(at(
+                line,
+                format!(
+                    "`{name}` is not the first port of cage {}: the breakout belongs to `{}`",
+                    row.index,
+                    cage_rows.first().map_or("", |r| r.name.as_str())
+                ),
+            ));
+            continue;
+        }
+        let parsed = super::platform::BreakoutMode::parse(mode);
+        let fits = parsed.as_ref().is_some_and(|m| {
+            m.ports as usize == cage_rows.len()
+                && row.speed.is_none_or(|s| {
+                    u64::from(m.speed_gbps) * 1000 == s
+                        || m.also_gbps.iter().any(|a| u64::from(*a) * 1000 == s)
+                })
+        });
+        if !fits {
+            findings.push(at(
+                line,
+                format!(
+                    "`{name}`'s `default_brkout_mode` `{mode}` is not the {} x {}G that `port_config.ini` runs cage {} as",
+                    cage_rows.len(),
+                    row.speed.unwrap_or(0) / 1000,
+                    row.index
+                ),
+            ));
+            continue;
+        }
+        modes.push((name.clone(), mode.to_string()));
+    }
+    if findings.is_empty() {
+        Ok(modes)
     } else {
         Err(findings)
     }
@@ -454,9 +648,24 @@ Ethernet12 5,6,7,8 etp2b 2 400000
 
     #[test]
     fn the_catalogued_skus_read_back() {
-        for name in ["arista-7060x6-64pe", "nvidia-sn5600", "dell-z9864f"] {
-            let pl = switch_platform(name).expect("in the catalogue");
+        // Every catalogue platform with SONiC SKUs and cages: SONiC's own SKUs pass the
+        // checks a SKU folder gets (names, lanes, breakout modes at their speeds).
+        for pl in crate::catalogue::catalogue()
+            .switches
+            .iter()
+            .filter(|p| p.sonic.is_some() && !p.cages.is_empty() && p.naming.sonic.is_some())
+        {
+            let name = &pl.name;
             for sku in &pl.sonic.as_ref().expect("sonic").hwskus {
+                // A SKU folder numbers its cages from 1, as fabricc reads `index`; a few
+                // platforms' files count from 0 (a folder made from them says so, FAB957).
+                if sku
+                    .port_config
+                    .parsed()
+                    .is_some_and(|r| r.iter().any(|r| r.index == 0))
+                {
+                    continue;
+                }
                 let text = format!(
                     "# {}\n{}\n",
                     sku.port_config.columns.join(" "),
@@ -577,6 +786,15 @@ Ethernet4 21,22,23,24 etp1b 1
         );
         let f = read_buffers("t1", "mine", &computed).expect_err("computed");
         assert!(f.iter().any(|x| x.message.contains("computed")), "{f:?}");
+        let odd = BUFFERS.replace("\"egress_lossy_profile\": {", "\"egress|lossy\": {");
+        let f = read_buffers("t1", "mine", &odd).expect_err("a key with `|`");
+        assert!(
+            f.iter().any(|x| x.message.contains("CONFIG_DB key")),
+            "{f:?}"
+        );
+        let both = BUFFERS.replace("\"type\": \"egress\"", "\"type\": \"both\"");
+        let f = read_buffers("t1", "mine", &both).expect_err("type both");
+        assert!(f.iter().any(|x| x.message.contains("`type`")), "{f:?}");
         let stray = BUFFERS.replace("[BUFFER_POOL|egress_lossless_pool]", "egress_lossy_pool");
         let f = read_buffers("t1", "mine", &stray).expect_err("unknown pool");
         assert!(

@@ -178,6 +178,9 @@ codes! {
     SonicLanesMismatch   "FAB954" Output Warning "a SONiC port runs its NIC's speed on other lanes than the NIC (400G on 8 lanes facing a ConnectX-7 on 4): a DAC or AOC does not link, optics that convert the lanes do",
     SonicHeadroomPinned  "FAB955" Output Advice "dynamic buffer model: fabricc pins some ports' headroom because SONiC's own formula gives less than the fabric needs",
     SonicSkuUnfit        "FAB956" Output Error "no SONiC SKU of the platform runs the model's ports, or the SKU lacks the buffer tables fabricc needs",
+    SkuPorts             "FAB957" Output Error "a SKU folder's `port_config.ini` does not fit the platform: a row, lane, name, cage or breakout it has not",
+    SkuBuffers           "FAB958" Output Error "a SKU folder's buffer tables are malformed, computed by the template, or do not cover its ports",
+    SkuUnreadable        "FAB959" Output Error "a `sku` folder cannot be used: it cannot be read, or its model is not SONiC on a catalogue platform",
     // import (`fabricc import`, `check --state`: a deployed fabric read back as a model)
     ImportNoState        "FAB960" Import Warning "a device of the state directory has no state import can read; it is left out",
     ImportUnreadable     "FAB961" Import Error "a state file cannot be read or parsed",

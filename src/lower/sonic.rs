@@ -91,10 +91,13 @@ pub const OVERRIDE_PREFIX: &str = "fabricc_";
 pub struct Sku {
     pub platform: &'static Platform,
     pub sonic: &'static Sonic,
-    pub hwsku: &'static Hwsku,
+    /// The catalogue's SKU, or the model's own SKU folder (`sku "PATH"`, issue 38).
+    pub hwsku: std::borrow::Cow<'static, Hwsku>,
     pub asic: SonicAsic,
     /// Front-panel rows with their speed (Mb/s); model port `i` is row `i`.
     pub front: Vec<(PortConfigRow, u64)>,
+    /// A SKU folder's `hwsku.json` breakout per parent port (`default_brkout_mode`).
+    pub brkout_modes: Vec<(String, String)>,
 }
 
 impl Sku {
@@ -180,6 +183,19 @@ pub fn sku(model: &SwitchModel) -> Result<Sku, Diagnostic> {
         .label("this model")
         .help("use another OS for this model, or a Spectrum or Tomahawk platform"));
     };
+    if let Some(own) = &model.sku {
+        let hwsku: std::borrow::Cow<'static, Hwsku> = std::borrow::Cow::Owned(own.hwsku.clone());
+        let front = hwsku.front_ports(platform).unwrap_or_default();
+        super::sonic_sku::fits(model, &own.hwsku.name, &front)?;
+        return Ok(Sku {
+            platform,
+            sonic,
+            hwsku,
+            asic,
+            front,
+            brkout_modes: own.brkout_modes.clone(),
+        });
+    }
     let hwsku = sonic
         .sku_for_ports(platform, &model.ports.value)
         .ok_or_else(|| {
@@ -207,9 +223,10 @@ pub fn sku(model: &SwitchModel) -> Result<Sku, Diagnostic> {
     Ok(Sku {
         platform,
         sonic,
-        hwsku,
+        hwsku: std::borrow::Cow::Borrowed(hwsku),
         asic,
         front,
+        brkout_modes: Vec::new(),
     })
 }
 
@@ -227,28 +244,31 @@ pub struct Input<'a> {
 }
 
 /// `BREAKOUT_CFG` of the cages `ports` use on a broken-out SKU: the parent port (the cage's
-/// first `port_config.ini` row) and the SKU's mode (`2x400G`).
+/// first `port_config.ini` row) and the cage's mode (`2x400G`). A SKU folder breaks each cage
+/// out its own way, so the mode is the cage's (`sonic_sku::cage_mode`).
 fn breakout_rows(sku: &Sku, ports: &[PortContext]) -> Vec<(String, String)> {
-    let Some(split) = sku.hwsku.split().filter(|&s| s > 1) else {
+    let mut per_cage: BTreeMap<u32, u32> = BTreeMap::new();
+    for (r, _) in &sku.front {
+        *per_cage.entry(r.index).or_default() += 1;
+    }
+    if per_cage.values().all(|&n| n <= 1) {
         return Vec::new();
-    };
-    // The mode as `platform.json` and the SKU's `hwsku.json` spell it
-    // (`2x400G[200G,100G,50G,40G,25G,10G]`: sonic-net/sonic-buildimage@086b03bd70f9:device/mellanox/x86_64-nvidia_sn5600-r0/Mellanox-SN5600-O128/hwsku.json),
-    // which DPB checks `brkout_mode` against; the SKU's short name where the catalogue has
-    // no such mode.
-    let mode = sku
-        .platform
-        .fabric_cages()
-        .flat_map(|c| c.breakouts.iter())
-        .find(|b| crate::catalogue::BreakoutMode::parse(b).is_some_and(|m| m.ports == split))
-        .unwrap_or(&sku.hwsku.breakout)
-        .clone();
+    }
     let mut out: Vec<(String, String)> = ports
         .iter()
         .filter_map(|p| {
-            let (row, _) = sku.front.get(usize::try_from(p.index).ok()?)?;
+            let (row, speed) = sku.front.get(usize::try_from(p.index).ok()?)?;
             let (parent, _) = sku.front.iter().find(|(r, _)| r.index == row.index)?;
-            Some((parent.name.clone(), mode.clone()))
+            let split = per_cage.get(&row.index).copied().unwrap_or(1);
+            let mode = super::sonic_sku::cage_mode(
+                sku.platform,
+                &sku.brkout_modes,
+                &sku.hwsku.breakout,
+                (&parent.name, row.index),
+                split,
+                *speed,
+            );
+            Some((parent.name.clone(), mode))
         })
         .collect();
     out.sort_by(|a, b| natural(&a.0).cmp(&natural(&b.0)));
@@ -554,7 +574,7 @@ fn ceil_1k(x: u64) -> u64 {
 }
 
 /// The traditional model's cable: the SKU's lookup row at least as long (S3).
-fn lookup(sku: &Sku, speed: u64, cable_m: u32) -> Option<&'static LookupRow> {
+fn lookup(sku: &Sku, speed: u64, cable_m: u32) -> Option<&LookupRow> {
     sku.hwsku
         .lookup_row(speed, u64::from(cable_m).saturating_mul(1000))
 }

@@ -215,6 +215,7 @@ fn switch_model_doc(m: &SwitchModel) -> SwitchModelDoc {
             .filter(|b| !b.default)
             .map(|b| b.value.as_str().to_string()),
         linecards: linecards_doc(m.chassis.as_ref()),
+        sku: m.sku.as_ref().map(|s| s.path.clone()),
     }
 }
 

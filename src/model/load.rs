@@ -20,7 +20,32 @@ use super::Limits;
 pub struct ParsedFile {
     pub id: FileId,
     pub ast: ast::File,
+    /// The SKU folders its switch models name (`sku "PATH"`), as read.
+    pub skus: Vec<SkuFiles>,
 }
+
+/// The files of a SKU folder a switch model names (`sku "skus/HPN-ToR"`, issue 38): read
+/// (never written) through the same reader as the `.fab`, relative to its folder, and added
+/// to `Sources` so that a finding about a row points at its line.
+#[derive(Debug, Clone)]
+pub struct SkuFiles {
+    /// The path string of the `sku` property.
+    pub at: Span,
+    /// The folder's last component: the HWSKU's name (`DEVICE_METADATA.hwsku`).
+    pub name: String,
+    /// Each file of [`SKU_FILES`] the folder has, with its id in `Sources`.
+    pub files: Vec<(&'static str, FileId)>,
+}
+
+/// The files fabricc reads from a SKU folder: SONiC's own names (sonic-buildimage
+/// `device/<vendor>/<platform>/<HWSKU>/`). `port_config.ini` or `hwsku.json` is required;
+/// `qos.json.j2` is not read, because fabricc writes the QoS tables itself.
+pub const SKU_FILES: &[&str] = &[
+    "port_config.ini",
+    "hwsku.json",
+    "buffers_defaults_t1.j2",
+    "pg_profile_lookup.ini",
+];
 
 /// What loading produced: the parsed files in dependency order (imports before importers, the
 /// root last) and any diagnostics. The text of every file read is added to the caller's
@@ -225,8 +250,116 @@ fn load_file(cx: &mut Cx<'_>, path: PathBuf, display: String, bytes: Vec<u8>) ->
         load_import(cx, &path, import);
     }
     cx.stack.pop();
-    cx.loaded.files.push(ParsedFile { id, ast: file });
+    let skus = sku_paths(&file)
+        .into_iter()
+        .filter_map(|p| load_sku(cx, &path, p))
+        .collect();
+    cx.loaded.files.push(ParsedFile {
+        id,
+        ast: file,
+        skus,
+    });
     Some(id)
+}
+
+/// The `sku "PATH"` strings of the file's switch models.
+fn sku_paths(file: &ast::File) -> Vec<&crate::span::Spanned<String>> {
+    let mut out = Vec::new();
+    for item in &file.items {
+        let stmts: &[ast::Stmt] = match item {
+            ast::Item::Fabric(f) => &f.body,
+            ast::Item::Stmt(s) => std::slice::from_ref(s),
+        };
+        for s in stmts {
+            if let ast::StmtKind::SwitchModel(m) = &s.kind {
+                for p in &m.props {
+                    if let ast::SwitchModelProp::Sku(path) = &p.node {
+                        out.push(path);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Reads the folder `sku.node` names, relative to `owner`'s folder; a folder that cannot be
+/// used is FAB959 at the path.
+fn load_sku(cx: &mut Cx<'_>, owner: &Path, sku: &crate::span::Spanned<String>) -> Option<SkuFiles> {
+    let refuse = |message: String, help: String| {
+        Diagnostic::new(Code::SkuUnreadable, sku.span, message)
+            .label("this SKU folder")
+            .help(help)
+    };
+    let rel = Path::new(&sku.node);
+    if sku.node.is_empty() || rel.has_root() {
+        cx.loaded.diagnostics.push(refuse(
+            format!("`{}` is not a folder relative to this file", sku.node.escape_debug()),
+            "write the SKU folder's path relative to the .fab file (`sku \"skus/my-sku\"`), so the fabric and its SKU move together".into(),
+        ));
+        return None;
+    }
+    let name = rel
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if name.is_empty()
+        || name.starts_with('.')
+        || !name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
+    {
+        cx.loaded.diagnostics.push(refuse(
+            format!("`{}` cannot name a SONiC HWSKU", name.escape_debug()),
+            "the folder's name is the switch's `DEVICE_METADATA.hwsku`: letters, digits, `.`, `_` and `-` (`Arista-7060X6-64PE-HPN`)".into(),
+        ));
+        return None;
+    }
+    let dir = owner.parent().unwrap_or(Path::new("")).join(rel);
+    let mut files = Vec::new();
+    let mut first_error = None;
+    for file in SKU_FILES {
+        let path = dir.join(file);
+        let display = cx.reader.display(&path);
+        match cx.reader.read(&path, cx.limits) {
+            Ok(bytes) => match String::from_utf8(bytes) {
+                Ok(text) => {
+                    let id = cx.sources.add(SourceFile::new(path.clone(), display, text));
+                    files.push((*file, id));
+                }
+                Err(_) => {
+                    cx.loaded.diagnostics.push(refuse(
+                        format!("`{display}` is not UTF-8 text"),
+                        "SONiC's SKU files are text; is this the right folder?".into(),
+                    ));
+                    return None;
+                }
+            },
+            // A missing buffer file is found where the lowering needs it (FAB958).
+            Err(message) => {
+                first_error.get_or_insert(format!("cannot read `{display}`: {message}"));
+            }
+        }
+    }
+    // The ports come from `port_config.ini`, or (as SONiC makes them) from `hwsku.json`.
+    if !files
+        .iter()
+        .any(|(f, _)| *f == "port_config.ini" || *f == "hwsku.json")
+    {
+        cx.loaded.diagnostics.push(refuse(
+            first_error.unwrap_or_default(),
+            format!(
+                "the path is relative to this file; the folder must hold SONiC's `port_config.ini` or `hwsku.json` (and `{}` for the buffer tables)",
+                SKU_FILES[2..].join("`, `")
+            ),
+        ));
+        return None;
+    }
+    Some(SkuFiles {
+        at: sku.span,
+        name,
+        files,
+    })
 }
 
 fn load_import(cx: &mut Cx<'_>, importer: &Path, import: &ast::Import) {

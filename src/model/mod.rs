@@ -237,6 +237,9 @@ pub struct SwitchModel {
     /// The catalogue entry of `platform`, whose numbers filled what the model did not say
     /// (those fields are `Sourced` with `default: true` and the `platform` statement's span).
     pub platform: Option<&'static Platform>,
+    /// `sku "PATH"` (SONiC): the SKU folder's tables, checked against `platform`; they
+    /// replace the platform's SKUs (issue 38).
+    pub sku: Option<std::sync::Arc<crate::catalogue::CustomSku>>,
     /// On a modular chassis: the line cards in their slots (`linecard 3..8 7800r3a-36d`). The
     /// ports are the cards', and `buffer` is one ASIC's of a card (each has its own).
     pub chassis: Option<ChassisPlace>,

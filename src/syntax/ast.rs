@@ -412,6 +412,9 @@ pub enum SwitchModelProp {
     BufferModel(BufferModel),
     /// `linecard 3..8 7800r3a-36d`: on a modular chassis, the card in these slots (issue 18).
     Linecard(LinecardSlots),
+    /// `sku "skus/HPN-ToR"` (SONiC): a SKU folder, relative to the file, whose
+    /// `port_config.ini` and buffer tables replace the catalogue's SKUs (issue 38).
+    Sku(Spanned<String>),
 }
 
 /// `linecard FIRST[..LAST] CARD`: one line-card model in a range of slots.

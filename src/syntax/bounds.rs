@@ -533,6 +533,7 @@ impl Checker {
                 SwitchModelProp::Platform(n) => self.ident(n, "platform name"),
                 SwitchModelProp::Os(..) | SwitchModelProp::BufferModel(_) => {}
                 SwitchModelProp::Linecard(l) => self.linecard(l, p.span),
+                SwitchModelProp::Sku(path) => self.string(&path.node, path.span, "SKU folder"),
             }
         }
     }

@@ -128,6 +128,11 @@ const GOLDEN: &[(&str, &str)] = &[
         "fixtures/build/inputs/sonic-sn5600-2x2.fab",
     ),
     ("sonic-th5-2x2", "fixtures/build/inputs/sonic-th5-2x2.fab"),
+    // Issue 38: a Tomahawk 5 leaf of 64 x 400G down and 32 x 800G up on its own SKU folder.
+    (
+        "sonic-th5-leaf-sku",
+        "fixtures/build/inputs/sonic-th5-leaf-sku.fab",
+    ),
     ("eos-7060x6", "fixtures/build/inputs/eos-7060x6.fab"),
     // Issue 35 item 3: H3C Comware 7 (S9855-48CD8D leaves, S9825-64D spines, 300 m uplinks).
     ("comware-s9855", "fixtures/build/inputs/comware-s9855.fab"),
@@ -198,6 +203,8 @@ const GOLDEN: &[(&str, &str)] = &[
 const SWITCHES_ONLY: &[(&str, &str)] = &[
     ("comware-s9855", "comware"),
     ("eos-7060x6", "eos"),
+    // Its hosts are like sonic-th5-2x2's.
+    ("sonic-th5-leaf-sku", "sonic"),
     ("eos-7280r4", "eos"),
     ("eos-7808r3", "eos"),
     // Its hosts are like dual-tor-2x2's.
@@ -449,8 +456,8 @@ fn every_generated_file_passes_the_validators() {
             // (leaf and spine), 2 hosts; breakout-every-target: 1 SONiC switch;
             // nic-roles-2x2: 1 SONiC spine, 2 hosts; dual-tor-2x2: 1 SONiC spine, 3 hosts (one
             // spare); eos-non-stacked-dual-tor: 2 hosts; ascend-910b-rails: 3 hosts (two
-            // Ascend servers, one hns3 node).
-            12 + 2 + 4 + 4 + 1 + 4 + 2 + 2 + 1 + 1 + 1,
+            // Ascend servers, one hns3 node); sonic-th5-leaf-sku: 4 SONiC switches (issue 38).
+            12 + 2 + 4 + 4 + 1 + 4 + 2 + 2 + 1 + 1 + 1 + 4,
             32 + 4 + 4 * 4 + 4 + 2 + 8 + 2 + 3 + 2 + 2 + 2 + 2 + 3 + 2 + 3
         ),
         "SONiC files, host scripts"

@@ -45,6 +45,7 @@ mod productions;
 mod readback;
 mod regressions;
 mod render_targets;
+mod sku_folder;
 mod sonic_apply;
 mod sonic_target;
 mod support;

@@ -363,6 +363,7 @@ fn switch_model_prop(prop: &SwitchModelProp) -> String {
         SwitchModelProp::Linecard(l) => {
             format!("linecard {}..{} {}", l.first, l.last, l.card.node)
         }
+        SwitchModelProp::Sku(p) => format!("sku {}", string(&p.node)),
     }
 }
 

@@ -15,6 +15,7 @@ mod links;
 mod models;
 mod names;
 mod routing;
+mod sku;
 pub mod slot;
 pub(crate) mod slow_ports;
 mod units;
@@ -77,8 +78,14 @@ pub fn resolve(
         nic_models: HashMap::new(),
     };
     let class_list = declare_classes(&stmts, &mut names, &mut diags);
-    let (switch_models, nic_models) =
-        declare_models(&stmts, settings.buffer_model, &mut names, &mut diags);
+    let folders = sku::SkuFolders::new(files, sources);
+    let (switch_models, nic_models) = declare_models(
+        &stmts,
+        settings.buffer_model,
+        &folders,
+        &mut names,
+        &mut diags,
+    );
 
     let class_count = class_list.len();
     let mut fabric = Fabric {
@@ -294,6 +301,7 @@ fn declare_classes(
 fn declare_models(
     stmts: &[&ast::Stmt],
     buffer_model: Option<Sourced<ast::BufferModel>>,
+    folders: &sku::SkuFolders<'_>,
     names: &mut Names,
     diags: &mut Vec<Diagnostic>,
 ) -> (Vec<crate::model::SwitchModel>, Vec<crate::model::NicModel>) {
@@ -312,7 +320,7 @@ fn declare_models(
                     decl.name.node.clone(),
                     SwitchModelId(switch_models.len() as u32),
                 );
-                switch_models.push(models::switch_model(decl, buffer_model, diags));
+                switch_models.push(models::switch_model(decl, buffer_model, folders, diags));
             }
             StmtKind::NicModel(decl) => {
                 if let Some(&first) = model_spans.get(&decl.name.node) {

@@ -25,6 +25,7 @@ use super::units::bytes;
 pub fn switch_model(
     decl: &ast::SwitchModelDecl,
     fabric_buffer_model: Option<Sourced<BufferModel>>,
+    folders: &super::sku::SkuFolders<'_>,
     diags: &mut Vec<Diagnostic>,
 ) -> SwitchModel {
     let mut platform_name: Option<Sourced<String>> = None;
@@ -39,6 +40,7 @@ pub fn switch_model(
     let mut description: Option<Sourced<String>> = None;
     let mut buffer_model = None;
     let mut linecards = Vec::new();
+    let mut sku_path: Option<Sourced<crate::span::Spanned<String>>> = None;
     for p in &decl.props {
         let span = p.span;
         match &p.node {
@@ -81,6 +83,7 @@ pub fn switch_model(
             SwitchModelProp::Linecard(l) => {
                 linecards.push(crate::span::Spanned::new(l.clone(), span))
             }
+            SwitchModelProp::Sku(path) => put(&mut sku_path, path.clone(), span, "`sku`", diags),
         }
     }
     let at = decl.name.span;
@@ -144,10 +147,23 @@ pub fn switch_model(
         diags,
     );
 
+    let sku = match (&sku_path, platform_unknown) {
+        (Some(path), false) => super::sku::custom_sku(
+            name,
+            &path.value,
+            os.value,
+            platform.map(|(p, _)| p),
+            folders,
+            diags,
+        ),
+        _ => None,
+    };
+
     SwitchModel {
         name: name.clone(),
         span: at,
         platform: platform.map(|(p, _)| p),
+        sku,
         chassis,
         linecard_spans,
         os,

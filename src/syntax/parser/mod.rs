@@ -91,6 +91,7 @@ pub const SWITCH_MODEL_PROPS: &[&str] = &[
     "description",
     "buffer-model",
     "linecard",
+    "sku",
 ];
 pub const LOAD_BALANCE_PROPS: &[&str] = &[
     "hash",

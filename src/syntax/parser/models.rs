@@ -64,7 +64,8 @@ impl<'a> Parser<'a> {
     ///   | "dynamic-threshold" SIGNED_INT
     ///   | "description" STRING
     ///   | "buffer-model" ( "dynamic" | "traditional" )
-    ///   | linecard ;`
+    ///   | linecard
+    ///   | "sku" STRING ;`
     pub(super) fn switch_model_prop(&self, i: &'a str) -> PResult<'a, Spanned<SwitchModelProp>> {
         let (r, kw) = self.block_keyword(i, &SWITCH_MODEL_BLOCK)?;
         let (r, prop) = match kw {
@@ -127,6 +128,13 @@ impl<'a> Parser<'a> {
             "description" => {
                 let (r, s) = self.string(r, "a description in quotes")?;
                 (r, SwitchModelProp::Description(s.node))
+            }
+            "sku" => {
+                let (r, s) = self.string(
+                    r,
+                    "a SONiC SKU folder in quotes, relative to this file (`sku \"skus/my-sku\"`)",
+                )?;
+                (r, SwitchModelProp::Sku(s))
             }
             _ => return fail(self.unknown(i, kw, &SWITCH_MODEL_BLOCK)),
         };

@@ -195,6 +195,9 @@ pub struct SwitchModelDoc {
     /// On a modular chassis: the line cards, one entry per run of slots with the same card.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub linecards: Vec<LinecardDoc>,
+    /// `sku "PATH"` (SONiC): the SKU folder, relative to the file that names it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sku: Option<String>,
 }
 
 /// `linecard FIRST..LAST CARD`.

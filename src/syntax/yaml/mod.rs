@@ -419,6 +419,13 @@ fn switch_model_stmt(
             span,
         ));
     }
+    if let Some(path) = &m.sku {
+        let at = loc.find("sku", path);
+        props.push(Spanned::new(
+            ast::SwitchModelProp::Sku(Spanned::new(path.clone(), at)),
+            at,
+        ));
+    }
     Ok(stmt(
         StmtKind::SwitchModel(ast::SwitchModelDecl {
             name: ident(&m.name, span),
