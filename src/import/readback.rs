@@ -8,11 +8,13 @@
 //!   the forwarding class's / qos-group's queue);
 //! * `ecn`: each queue's marking thresholds in bytes after the device's unit (SONiC: whole
 //!   buffer cells; NX-OS: `kbytes` of 1,000 B, `lower::vocab::NXOS_KBYTE`; Junos: whole-percent
-//!   fill levels of what one queue may hold, `lower::vocab::junos_fill_bytes`; EOS and Cumulus:
-//!   bytes), and whether marking is on;
+//!   fill levels of what one queue may hold, `lower::vocab::junos_fill_bytes`; Comware: whole
+//!   cells, `lower::vocab::comware_cells`; EOS, Cumulus and VRP: bytes), and whether marking
+//!   is on;
 //! * `scheduling`: strict or the ETS weight of each class's queue;
 //! * `headroom`: each lossless priority's `xoff` where the file writes it (SONiC's PG
-//!   profiles, NX-OS's pause buffer less its threshold);
+//!   profiles, NX-OS's pause buffer less its threshold, VRP's `hdrm` in kbytes, Comware's
+//!   `headroom` in cells);
 //! * `ecn-above-pause`: the physics on the written values: a static pause threshold the file
 //!   writes below the written ECN max of the same lossless queue (issue 34 N8).
 //!
@@ -80,9 +82,19 @@ pub struct Readback {
     pub differences: Vec<Difference>,
 }
 
-/// Whether `fabricc import` can read `os`'s configuration, so a build can read it back.
+/// Whether `fabricc import` can read `os`'s configuration, so a build can read it back
+/// (every switch OS since issue 35's VRP and Comware readers).
 pub fn has_reader(os: SwitchOs) -> bool {
-    !matches!(os, SwitchOs::Vrp | SwitchOs::Comware)
+    matches!(
+        os,
+        SwitchOs::Sonic
+            | SwitchOs::Cumulus
+            | SwitchOs::Eos
+            | SwitchOs::Nxos
+            | SwitchOs::Junos
+            | SwitchOs::Vrp
+            | SwitchOs::Comware
+    )
 }
 
 /// How many ports a difference names (the count has them all).
@@ -289,9 +301,14 @@ fn read(ctx: &SwitchContext, text: &str) -> Result<Switch, String> {
             };
             super::junos::read_with_base(&c, 0, &mut notes, Some(base))
         }
-        SwitchOs::Vrp | SwitchOs::Comware => {
-            return Err(format!("no import reader for {} yet", ctx.os.as_str()));
-        }
+        SwitchOs::Vrp => super::vrp::read(text, &crate::verify::vrp::canon(text), 0, &mut notes),
+        SwitchOs::Comware => super::comware::read_with_cell(
+            text,
+            &cli::canon(text, cli::Dialect::Comware),
+            0,
+            &mut notes,
+            crate::lower::vocab::comware_cell(ctx),
+        ),
     })
 }
 
@@ -299,7 +316,8 @@ fn read(ctx: &SwitchContext, text: &str) -> Result<Switch, String> {
 fn ecn_unit(ctx: &SwitchContext, lossless: bool) -> u64 {
     match ctx.os {
         SwitchOs::Sonic => ctx.sonic.as_ref().and_then(|s| s.cell_bytes).unwrap_or(1),
-        SwitchOs::Cumulus | SwitchOs::Eos | SwitchOs::Vrp | SwitchOs::Comware => 1,
+        SwitchOs::Cumulus | SwitchOs::Eos | SwitchOs::Vrp => 1,
+        SwitchOs::Comware => crate::lower::vocab::comware_cell(ctx),
         SwitchOs::Nxos => crate::lower::vocab::NXOS_KBYTE,
         SwitchOs::Junos => {
             let base = if lossless {
@@ -351,8 +369,12 @@ fn compare(ctx: &SwitchContext, sw: &Switch) -> Vec<Difference> {
             .or_default()
             .push(port.to_string());
     };
-    // Junos and NX-OS classify into the forwarding class / qos-group, which is the queue.
-    let by_queue = matches!(ctx.os, SwitchOs::Junos | SwitchOs::Nxos);
+    // Junos and NX-OS classify into the forwarding class / qos-group, VRP into the PHB and
+    // Comware into the local precedence: each is the queue.
+    let by_queue = matches!(
+        ctx.os,
+        SwitchOs::Junos | SwitchOs::Nxos | SwitchOs::Vrp | SwitchOs::Comware
+    );
     for p in &ctx.ports {
         let Some(r) = sw.ports.get(&p.name) else {
             note(
@@ -477,7 +499,7 @@ fn compare(ctx: &SwitchContext, sw: &Switch) -> Vec<Difference> {
             if let Some(x) = pg.xoff
                 && x != h.xoff_bytes
             {
-                let unit = ctx.sonic.as_ref().and_then(|s| s.cell_bytes).unwrap_or(1);
+                let unit = headroom_unit(ctx);
                 note(
                     "headroom",
                     format!("priority {} xoff", h.priority),
@@ -573,6 +595,18 @@ fn compare(ctx: &SwitchContext, sw: &Switch) -> Vec<Difference> {
             },
         )
         .collect()
+}
+
+/// The bytes of one unit of a headroom as `ctx`'s OS writes it: SONiC's cell, VRP's kbyte
+/// (`render::vrp::KBYTE`, rounded up), Comware's cell (`lower::vocab::comware_cells`, rounded
+/// up); bytes elsewhere.
+fn headroom_unit(ctx: &SwitchContext) -> u64 {
+    match ctx.os {
+        SwitchOs::Sonic => ctx.sonic.as_ref().and_then(|s| s.cell_bytes).unwrap_or(1),
+        SwitchOs::Vrp => crate::render::vrp::KBYTE,
+        SwitchOs::Comware => crate::lower::vocab::comware_cell(ctx),
+        SwitchOs::Cumulus | SwitchOs::Eos | SwitchOs::Nxos | SwitchOs::Junos => 1,
+    }
 }
 
 fn sched_text(s: Scheduling) -> String {

@@ -1,6 +1,6 @@
 //! Issue 34 item 2: every build reads back its own switch files with the import readers and
 //! compares the device model they give with the model the checks proved
-//! (`fabricc::import::readback`). On the build goldens of all five targets the read-back equals
+//! (`fabricc::import::readback`). On the build goldens of all seven targets the read-back equals
 //! the proven model, up to the rounding of the device's unit (cells, kbytes, fill levels); a
 //! file that says something else is a difference, grouped per device and property.
 
@@ -25,7 +25,7 @@ fn beyond_rounding(r: &Readback) -> Vec<String> {
 }
 
 #[test]
-fn goldens_of_all_five_targets_read_back_as_proven() {
+fn goldens_of_all_seven_targets_read_back_as_proven() {
     for f in [
         "sonic-sn5600-2x2.fab",
         "cumulus-2x2.fab",
@@ -38,6 +38,10 @@ fn goldens_of_all_five_targets_read_back_as_proven() {
         "junos-qfx5230.fab",
         "amd-mi300x-jvd-junos.fab",
         "amd-mi300x-jvd-sonic.fab",
+        // Issue 35: VRP on both CloudEngine families, Comware.
+        "vrp-ce8851.fab",
+        "vrp-ce6885.fab",
+        "comware-s9855.fab",
     ] {
         let (r, _, _) = read_back(&root().join("fixtures/build/inputs").join(f));
         assert!(r.files > 0, "{f}");
