@@ -550,32 +550,43 @@ fn compare(ctx: &SwitchContext, sw: &Switch) -> Vec<Difference> {
             let Some((s, _)) = r.sched.get(&key) else {
                 continue;
             };
-            let (proven, written, within) = match (c.scheduling, *s) {
+            let (proven, written, kind) = match (c.scheduling, *s) {
                 (Scheduling::Strict, Sched::Strict) => continue,
                 (Scheduling::Ets { weight_percent }, Sched::Weight(w))
                     if u64::from(weight_percent) == w =>
                 {
                     continue;
                 }
-                // Junos scales the ETS transmit rates to what the strict ones leave; import
-                // scales them back to the roundest weights that give them.
+                // Junos scales the ETS transmit rates to what the strict ones leave, and
+                // Comware's WRR weights are relative (the percents over their common
+                // divisor): import turns them back into whole percents, within one.
                 (Scheduling::Ets { weight_percent }, Sched::Weight(w)) => (
                     format!("{weight_percent}%"),
                     format!("{w}%"),
-                    ctx.os == SwitchOs::Junos && u64::from(weight_percent).abs_diff(w) <= 1,
+                    if matches!(ctx.os, SwitchOs::Junos | SwitchOs::Comware)
+                        && u64::from(weight_percent).abs_diff(w) <= 1
+                    {
+                        Kind::Rounding
+                    } else if ctx.os == SwitchOs::Vrp && weight_percent == 0 && w == 1 {
+                        // `qos queue Q drr weight` takes 1 to 100: a share below 0.5 %
+                        // is written as the smallest weight.
+                        Kind::Forced
+                    } else {
+                        Kind::Mistake
+                    },
                 ),
-                (a, b) => (sched_text(a), format!("{b:?}").to_lowercase(), false),
+                (a, b) => (
+                    sched_text(a),
+                    format!("{b:?}").to_lowercase(),
+                    Kind::Mistake,
+                ),
             };
             note(
                 "scheduling",
                 format!("class `{}`", c.name),
                 proven,
                 written,
-                if within {
-                    Kind::Rounding
-                } else {
-                    Kind::Mistake
-                },
+                kind,
                 &p.name,
             );
         }

@@ -262,3 +262,70 @@ fn a_headroom_override_the_file_does_not_carry_is_a_difference() {
         "{d:#?}"
     );
 }
+
+/// The switch-model words of `random_fabric` (`os X  ports 8 x 400G`) for a VRP or Comware
+/// target: without a platform (the commands both CloudEngine families share; Comware's
+/// default cell) or on a catalogue platform of each family.
+const HW_MODELS: [&str; 5] = [
+    "os vrp  ports 8 x 400G",
+    "platform huawei-ce8851-32cq8dq-p  ports 32 x 100G, 8 x 400G",
+    "platform huawei-ce6885-48ys8cq  ports 8 x 100G, 48 x 25G",
+    "os comware  ports 8 x 400G",
+    "platform h3c-s9855-48cd8d",
+];
+
+/// `random_fabric`'s text with both switch models on `model` (and 100G NICs where the
+/// model's fastest port is 100G).
+fn on_model(text: &str, model: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let line = &if model.contains("ce6885") {
+            line.replace("driver mlx5  speed 400G", "driver mlx5  speed 100G")
+        } else {
+            line.to_string()
+        };
+        if let Some(rest) = line.trim_start().strip_prefix("switch-model ")
+            && let Some(i) = line.find("  buffer ")
+            && let Some(name) = rest.split(' ').next()
+        {
+            out.push_str(&format!("  switch-model {name} {{ {model}{}\n", &line[i..]));
+        } else {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 400, ..proptest::prelude::ProptestConfig::default() })]
+
+    /// Issue 35: the same property on the VRP and Comware targets (issue 34's generator with
+    /// the switch models moved to them): what builds reads back as proven, up to the device's
+    /// unit (VRP's headroom kbyte, Comware's cell). About a quarter of the cases build (the
+/// others are refused by `check`: ECN at the pause point, `alert` on these targets, a VRP
+/// priority the family does not take).
+    #[test]
+    fn random_vrp_and_comware_fabrics_read_back_as_proven(
+        text in crate::pipeline_props::random_fabric(),
+        model in proptest::sample::select(HW_MODELS.to_vec()),
+    ) {
+        let text = on_model(&text, model);
+        let mut sources = fabricc::source::Sources::new();
+        let limits = fabricc::model::Limits::default();
+        let loaded = fabricc::model::load::load_text(&mut sources, "random.fab", text.clone(), &limits);
+        let checked = fabricc::pipeline::check_loaded(&sources, loaded, &limits);
+        if checked.errors() == 0
+            && let Some(input) = fabricc::output::generate::BuildInput::of(&checked)
+        {
+            let templates = fabricc::render::Templates::embedded().unwrap();
+            if let Ok(files) = fabricc::output::generate::generate(input, fabricc::lower::Targets::ALL, &templates) {
+                let r = readback::readback(&checked.lowered.as_ref().unwrap().switches, &files);
+                proptest::prop_assert_eq!(r.unread, 0);
+                proptest::prop_assert!(r.files > 0);
+                let bad = beyond_rounding(&r);
+                proptest::prop_assert!(bad.is_empty(), "{bad:#?}\n{text}");
+            }
+        }
+    }
+}
