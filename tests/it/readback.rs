@@ -329,3 +329,80 @@ proptest::proptest! {
         }
     }
 }
+
+/// Issue 35: a VRP or Comware file that says something else than the proven model is a
+/// difference, named with both values (DSCP moved, a lossless priority removed on one port,
+/// an ECN threshold changed).
+#[test]
+fn vrp_and_comware_files_that_say_something_else_are_differences() {
+    let mistakes = |r: &Readback| -> Vec<(String, &'static str, String, String, String, usize)> {
+        r.differences
+            .iter()
+            .filter(|d| d.kind == Kind::Mistake)
+            .map(|d| {
+                (
+                    d.device.clone(),
+                    d.property,
+                    d.what.clone(),
+                    d.proven.clone(),
+                    d.written.clone(),
+                    d.count,
+                )
+            })
+            .collect()
+    };
+    let r = tampered("vrp-ce8851.fab", "leaf1", |t| {
+        t.replace(
+            "ip-dscp-inbound 26 phb af3 green",
+            "ip-dscp-inbound 26 phb be green",
+        )
+    });
+    assert_eq!(
+        mistakes(&r),
+        vec![(
+            "leaf1".into(),
+            "dscp",
+            "DSCP 26".into(),
+            "class `roce` (3)".into(),
+            "0".into(),
+            4
+        )]
+    );
+    let r = tampered("vrp-ce8851.fab", "leaf2", |t| {
+        t.replace(
+            "drop-profile FABRICC_Q3\n ecn buffer-size low-limit 150000 high-limit 1500000",
+            "drop-profile FABRICC_Q3\n ecn buffer-size low-limit 150000 high-limit 3000000",
+        )
+    });
+    assert_eq!(
+        mistakes(&r),
+        vec![(
+            "leaf2".into(),
+            "ecn",
+            "queue 3 max".into(),
+            "1500000 B".into(),
+            "3000000 B".into(),
+            4
+        )]
+    );
+    let r = tampered("comware-s9855.fab", "leaf2", |t| {
+        crate::import::replace_after(
+            t,
+            "interface HundredGigE1/0/2\n",
+            "priority-flow-control no-drop dot1p 3 4",
+            "priority-flow-control no-drop dot1p 4",
+        )
+    });
+    assert_eq!(
+        mistakes(&r),
+        vec![(
+            "leaf2".into(),
+            "pfc",
+            String::new(),
+            "3,4".into(),
+            "4".into(),
+            1
+        )]
+    );
+    assert_eq!(r.equal, 3);
+}
