@@ -2,14 +2,16 @@
 //! what the devices run (deadlock freedom, ECN against PFC, headroom against cables).
 //!
 //! In: a state directory in the layout of `fabricc verify` (`DIR/<device>/config_db.json`,
-//! `state.json`, optional `lldp.json`; `verify::state`). Out: the `.fab` text, import
+//! `startup.yaml`, `running-config`, `config`, `current-configuration` or `state.json`,
+//! optional `lldp.json`; `verify::state`). Out: the `.fab` text, import
 //! findings (FAB960–FAB968, FAB990) with spans into the state files (added to `Sources`), and for
 //! every line of the `.fab` that states a deployed value, the state file and range it came
 //! from ([`Origin`]), so that `check --state` can point a finding at the device's
 //! configuration.
 //!
 //! Steps: read each folder with the parsers of `verify` (`json`, `lldp`) and this module's
-//! readers of what the tables mean (`sonic.rs`, `host.rs`); join the links from SONiC's
+//! readers of what the tables and commands mean (`sonic.rs`, `cumulus.rs`, `eos.rs`,
+//! `nxos.rs`, `junos.rs`, `vrp.rs`, `comware.rs`, `host.rs`); join the links from SONiC's
 //! `DEVICE_NEIGHBOR` and every device's LLDP neighbours; infer tiers from the hosts up;
 //! take each class's fabric-wide values from the majority of switches and write every switch
 //! that differs as an override (`write.rs`, with `classes.rs`, `view.rs`, `routes.rs` and
