@@ -398,7 +398,11 @@ pub fn read_with_cell(
         }
         port.pfc = Some((set, pfc_at));
         // WRR: weights as a percent of their sum; SP queues strict.
-        let sum: u64 = i.wrr.values().filter_map(|x| x.0).sum();
+        let sum: u64 = i
+            .wrr
+            .values()
+            .filter_map(|x| x.0)
+            .fold(0, u64::saturating_add);
         for (&q, &(w, e)) in &i.wrr {
             let s = match w {
                 None => Sched::Strict,
@@ -501,6 +505,16 @@ mod tests {
             notes.iter().all(|n| n.kind == NoteKind::Inferred),
             "{notes:?}"
         );
+    }
+
+    #[test]
+    fn huge_weights_do_not_overflow() {
+        let t = "interface HundredGigE1/0/1\n qos wrr 0 group 1 byte-count 18446744073709551615\n qos wrr 1 group 1 byte-count 18446744073709551615\n#\n";
+        let sw = read(t, &canon(t, Dialect::Comware), 0, &mut Vec::new());
+        assert!(matches!(
+            sw.ports["HundredGigE1/0/1"].sched[&0].0,
+            Sched::Weight(_)
+        ));
     }
 
     #[test]
