@@ -54,7 +54,8 @@ use crate::syntax::ast::Os;
 use crate::verify::canon::{Canon, Loc, key_of};
 
 /// Whether a `current-configuration` is VRP's rather than Comware's: fabricc's VRP header,
-/// VRP's `!Software Version V…` first line, or VRP-only views and commands.
+/// VRP's `!Software Version V…` first line, VRP-only views and commands, or a VRP port name
+/// (`interface 400GE1/0/1`; Comware names it `FourHundredGigE1/0/1`).
 pub fn is_vrp(text: &str) -> bool {
     text.lines().any(|l| {
         let t = l.trim_end();
@@ -64,6 +65,8 @@ pub fn is_vrp(text: &str) -> bool {
             || t.starts_with("dcb pfc ")
             || t.starts_with("drop-profile ")
             || t == "load-balance ecmp"
+            || t.strip_prefix("interface ")
+                .is_some_and(|p| speed_of(p).is_some())
     })
 }
 
@@ -665,5 +668,7 @@ mod tests {
         assert_eq!(default_queue(11), 0);
         assert_eq!(default_queue(56), 7);
         assert!(!is_vrp("#\n version 7.1.070\nqos map-table dot1p-lp\n"));
+        assert!(!is_vrp("interface FourHundredGigE1/0/1\n qos trust dscp\n"));
+        assert!(is_vrp("#\ninterface 100GE1/0/1\n mtu 9216\n"));
     }
 }
