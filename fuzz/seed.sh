@@ -65,3 +65,18 @@ find "$root/fixtures/build" -type f -path "*junos*/switches/*" -name '*.conf' | 
     cp "$f" "$dir/$(printf '%s' "$rel" | tr '/' '_')"
 done
 echo "$dir: $(ls "$dir" | wc -l) files"
+# `import_vrp`, `import_comware`: the build goldens' `qos.cfg` (a fresh apply's
+# `display current-configuration` holds those lines) and the verify tests' files, if any.
+for os in vrp comware; do
+    dir="$here/corpus/import_$os"
+    mkdir -p "$dir"
+    find "$root/tests/data/verify" -type f -path "*$os*" | sort | while read -r f; do
+        rel=${f#"$root/tests/data/verify/"}
+        cp "$f" "$dir/$(printf '%s' "$rel" | tr '/' '_')"
+    done
+    find "$root/fixtures/build" -type f -path "*/$os-*/switches/*" -name '*.cfg' | sort | while read -r f; do
+        rel=${f#"$root/fixtures/build/"}
+        cp "$f" "$dir/$(printf '%s' "$rel" | tr '/' '_')"
+    done
+    echo "$dir: $(ls "$dir" | wc -l) files"
+done

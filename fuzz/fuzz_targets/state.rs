@@ -1,5 +1,6 @@
 //! bytes as a collected state file → every parser of `fabricc verify` (CONFIG_DB JSON, NVUE
-//! YAML, EOS and NX-OS running-config, Junos curly and set forms, `lldp.json`, a host's
+//! YAML, EOS and NX-OS running-config, Junos curly and set forms, VRP and Comware
+//! current-configuration, `lldp.json`, a host's
 //! `state.json` of the mlx5 and DCBNL scripts) → the comparison with a generated configuration of the same target, each
 //! target's scope deciding what is owned. Nothing may panic; every location a finding would
 //! point at lies inside the input.
@@ -8,7 +9,7 @@
 use libfuzzer_sys::fuzz_target;
 
 use fabricc::render::SwitchOs;
-use fabricc::verify::{self, canon, cli, host, json, junos, lldp, nvue, sonic};
+use fabricc::verify::{self, canon, cli, host, json, junos, lldp, nvue, sonic, vrp};
 
 /// One small generated configuration per target (fabricc's side of the comparison).
 const GENERATED: &[(SwitchOs, &str)] = &[
@@ -31,6 +32,14 @@ const GENERATED: &[(SwitchOs, &str)] = &[
     (
         SwitchOs::Junos,
         "class-of-service { forwarding-classes { class roce queue-num 3 no-loss pfc-priority 3; } interfaces { et-0/0/0 { scheduler-map sm; } } }\n",
+    ),
+    (
+        SwitchOs::Vrp,
+        "#\ndcb pfc FABRICC_ROCE\n priority 3\n#\ninterface 400GE1/0/1\n mtu 9216\n dcb pfc enable FABRICC_ROCE mode manual\n#\n",
+    ),
+    (
+        SwitchOs::Comware,
+        "qos map-table dscp-dot1p\n import 26 export 3\nquit\ninterface FourHundredGigE1/0/1\n priority-flow-control enable\n priority-flow-control no-drop dot1p 3\nquit\n",
     ),
 ];
 
@@ -75,12 +84,16 @@ fuzz_target!(|data: &[u8]| {
                         let s = nvue::Scope::new(&expected);
                         Box::new(move |p| s.owns(p))
                     }
-                    SwitchOs::Eos | SwitchOs::Nxos => {
+                    SwitchOs::Eos | SwitchOs::Nxos | SwitchOs::Comware => {
                         let s = cli::Scope::new(&expected);
                         Box::new(move |p| s.owns(p))
                     }
                     SwitchOs::Junos => {
                         let s = junos::Scope::new(&expected);
+                        Box::new(move |p| s.owns(p))
+                    }
+                    SwitchOs::Vrp => {
+                        let s = vrp::Scope::new(&expected);
                         Box::new(move |p| s.owns(p))
                     }
                 };

@@ -2,14 +2,16 @@
 //! what the devices run (deadlock freedom, ECN against PFC, headroom against cables).
 //!
 //! In: a state directory in the layout of `fabricc verify` (`DIR/<device>/config_db.json`,
-//! `state.json`, optional `lldp.json`; `verify::state`). Out: the `.fab` text, import
+//! `startup.yaml`, `running-config`, `config`, `current-configuration` or `state.json`,
+//! optional `lldp.json`; `verify::state`). Out: the `.fab` text, import
 //! findings (FAB960–FAB968, FAB990) with spans into the state files (added to `Sources`), and for
 //! every line of the `.fab` that states a deployed value, the state file and range it came
 //! from ([`Origin`]), so that `check --state` can point a finding at the device's
 //! configuration.
 //!
 //! Steps: read each folder with the parsers of `verify` (`json`, `lldp`) and this module's
-//! readers of what the tables mean (`sonic.rs`, `host.rs`); join the links from SONiC's
+//! readers of what the tables and commands mean (`sonic.rs`, `cumulus.rs`, `eos.rs`,
+//! `nxos.rs`, `junos.rs`, `vrp.rs`, `comware.rs`, `host.rs`); join the links from SONiC's
 //! `DEVICE_NEIGHBOR` and every device's LLDP neighbours; infer tiers from the hosts up;
 //! take each class's fabric-wide values from the majority of switches and write every switch
 //! that differs as an override (`write.rs`, with `classes.rs`, `view.rs`, `routes.rs` and
@@ -18,6 +20,7 @@
 
 pub mod check;
 mod classes;
+pub mod comware;
 pub mod cumulus;
 mod deployed;
 pub mod eos;
@@ -31,6 +34,7 @@ pub mod sonic;
 mod text;
 mod vendor;
 mod view;
+pub mod vrp;
 mod write;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -212,6 +216,8 @@ fn read_all(input: &Input<'_>, folders: &[String]) -> Deployed {
             read_cli(input, &dir, folder, &mut d);
         } else if has("config") {
             read_junos(input, &dir, folder, &mut d);
+        } else if has("current-configuration") {
+            read_current(input, &dir, folder, &mut d);
         } else if has("state.json") {
             if let Some((idx, root)) = read_json(input, &dir, folder, "state.json", &mut d) {
                 match host::read(&root, idx) {
@@ -390,6 +396,35 @@ fn read_junos(input: &Input<'_>, dir: &std::path::Path, folder: &str, d: &mut De
     }
 }
 
+/// A Huawei VRP or H3C Comware switch from its `display current-configuration`, read with
+/// `verify`'s reader of that OS (the OS from the text, `vrp::is_vrp`).
+fn read_current(input: &Input<'_>, dir: &std::path::Path, folder: &str, d: &mut Deployed) {
+    let path = dir.join("current-configuration");
+    let shown = format!("{folder}/current-configuration");
+    let idx = d.files.len();
+    match state::read(&path, input.max_input_bytes) {
+        Ok(text) => {
+            let sw = if vrp::is_vrp(&text) {
+                vrp::read(&text, &crate::verify::vrp::canon(&text), idx, &mut d.notes)
+            } else {
+                comware::read(
+                    &text,
+                    &cli::canon(&text, cli::Dialect::Comware),
+                    idx,
+                    &mut d.notes,
+                )
+            };
+            d.files.push((shown, text));
+            d.switches.push(SwitchDev {
+                name: folder.to_string(),
+                sw,
+                file: idx,
+            });
+        }
+        Err(e) => cannot_read(d, shown, &e),
+    }
+}
+
 /// A state file that is there but cannot be read: it is listed (empty) with a note.
 fn cannot_read(d: &mut Deployed, shown: String, e: &state::ReadError) {
     let idx = d.files.len();
@@ -414,11 +449,11 @@ fn note_unreadable_folder(dir: &std::path::Path, folder: &str, d: &mut Deployed)
         .push((shown.trim_end_matches('/').to_string(), String::new()));
     let message = match other {
         Some(f) => format!(
-            "`{folder}` holds `{f}`; import reads SONiC (`config_db.json`), Cumulus (`startup.yaml`), EOS and NX-OS (`running-config`), Junos (`config`) and hosts (`state.json`) only, so this device and its links are left out"
+            "`{folder}` holds `{f}`; import reads SONiC (`config_db.json`), Cumulus (`startup.yaml`), EOS and NX-OS (`running-config`), Junos (`config`), VRP and Comware (`current-configuration`) and hosts (`state.json`) only, so this device and its links are left out"
         ),
         None => {
             format!(
-                "`{folder}` holds no `config_db.json`, `startup.yaml`, `running-config`, `config` or `state.json`; the device is left out"
+                "`{folder}` holds no `config_db.json`, `startup.yaml`, `running-config`, `config`, `current-configuration` or `state.json`; the device is left out"
             )
         }
     };
@@ -587,6 +622,9 @@ fn looks_like_switch_port(p: &str) -> bool {
         || p.starts_with("swp")
         || p.starts_with("et-")
         || p.starts_with("Eth")
+        // VRP (`400GE1/0/1`) and Comware (`FourHundredGigE1/0/1`, `Ten-GigabitEthernet1/0/1`).
+        || vrp::speed_of(p).is_some()
+        || comware::speed_of(p).is_some()
 }
 
 /// The NIC of host `h` that a neighbour names by `port`: `nicN`, or the NIC's netdev.

@@ -8,11 +8,13 @@
 //!   the forwarding class's / qos-group's queue);
 //! * `ecn`: each queue's marking thresholds in bytes after the device's unit (SONiC: whole
 //!   buffer cells; NX-OS: `kbytes` of 1,000 B, `lower::vocab::NXOS_KBYTE`; Junos: whole-percent
-//!   fill levels of what one queue may hold, `lower::vocab::junos_fill_bytes`; EOS and Cumulus:
-//!   bytes), and whether marking is on;
+//!   fill levels of what one queue may hold, `lower::vocab::junos_fill_bytes`; Comware: whole
+//!   cells, `lower::vocab::comware_cells`; EOS, Cumulus and VRP: bytes), and whether marking
+//!   is on;
 //! * `scheduling`: strict or the ETS weight of each class's queue;
 //! * `headroom`: each lossless priority's `xoff` where the file writes it (SONiC's PG
-//!   profiles, NX-OS's pause buffer less its threshold);
+//!   profiles, NX-OS's pause buffer less its threshold, VRP's `hdrm` in kbytes, Comware's
+//!   `headroom` in cells);
 //! * `ecn-above-pause`: the physics on the written values: a static pause threshold the file
 //!   writes below the written ECN max of the same lossless queue (issue 34 N8).
 //!
@@ -83,9 +85,19 @@ pub struct Readback {
     pub differences: Vec<Difference>,
 }
 
-/// Whether `fabricc import` can read `os`'s configuration, so a build can read it back.
+/// Whether `fabricc import` can read `os`'s configuration, so a build can read it back
+/// (every switch OS since issue 35's VRP and Comware readers).
 pub fn has_reader(os: SwitchOs) -> bool {
-    !matches!(os, SwitchOs::Vrp | SwitchOs::Comware)
+    matches!(
+        os,
+        SwitchOs::Sonic
+            | SwitchOs::Cumulus
+            | SwitchOs::Eos
+            | SwitchOs::Nxos
+            | SwitchOs::Junos
+            | SwitchOs::Vrp
+            | SwitchOs::Comware
+    )
 }
 
 /// How many ports a difference names (the count has them all).
@@ -351,9 +363,14 @@ fn read(ctx: &SwitchContext, text: &str) -> Result<Switch, String> {
             };
             super::junos::read_with_base(&c, 0, &mut notes, Some(base))
         }
-        SwitchOs::Vrp | SwitchOs::Comware => {
-            return Err(format!("no import reader for {} yet", ctx.os.as_str()));
-        }
+        SwitchOs::Vrp => super::vrp::read(text, &crate::verify::vrp::canon(text), 0, &mut notes),
+        SwitchOs::Comware => super::comware::read_with_cell(
+            text,
+            &cli::canon(text, cli::Dialect::Comware),
+            0,
+            &mut notes,
+            crate::lower::vocab::comware_cell(ctx),
+        ),
     })
 }
 
@@ -361,7 +378,8 @@ fn read(ctx: &SwitchContext, text: &str) -> Result<Switch, String> {
 fn ecn_unit(ctx: &SwitchContext, lossless: bool) -> u64 {
     match ctx.os {
         SwitchOs::Sonic => ctx.sonic.as_ref().and_then(|s| s.cell_bytes).unwrap_or(1),
-        SwitchOs::Cumulus | SwitchOs::Eos | SwitchOs::Vrp | SwitchOs::Comware => 1,
+        SwitchOs::Cumulus | SwitchOs::Eos | SwitchOs::Vrp => 1,
+        SwitchOs::Comware => crate::lower::vocab::comware_cell(ctx),
         SwitchOs::Nxos => crate::lower::vocab::NXOS_KBYTE,
         SwitchOs::Junos => {
             let base = if lossless {
@@ -413,8 +431,12 @@ fn compare(ctx: &SwitchContext, sw: &Switch) -> Vec<Difference> {
             .or_default()
             .push(port.to_string());
     };
-    // Junos and NX-OS classify into the forwarding class / qos-group, which is the queue.
-    let by_queue = matches!(ctx.os, SwitchOs::Junos | SwitchOs::Nxos);
+    // Junos and NX-OS classify into the forwarding class / qos-group, VRP into the PHB and
+    // Comware into the local precedence: each is the queue.
+    let by_queue = matches!(
+        ctx.os,
+        SwitchOs::Junos | SwitchOs::Nxos | SwitchOs::Vrp | SwitchOs::Comware
+    );
     for p in &ctx.ports {
         let Some(r) = sw.ports.get(&p.name) else {
             note(
@@ -539,7 +561,7 @@ fn compare(ctx: &SwitchContext, sw: &Switch) -> Vec<Difference> {
             if let Some(x) = pg.xoff
                 && x != h.xoff_bytes
             {
-                let unit = ctx.sonic.as_ref().and_then(|s| s.cell_bytes).unwrap_or(1);
+                let unit = headroom_unit(ctx);
                 note(
                     "headroom",
                     format!("priority {} xoff", h.priority),
@@ -594,32 +616,43 @@ fn compare(ctx: &SwitchContext, sw: &Switch) -> Vec<Difference> {
             let Some((s, _)) = r.sched.get(&key) else {
                 continue;
             };
-            let (proven, written, within) = match (c.scheduling, *s) {
+            let (proven, written, kind) = match (c.scheduling, *s) {
                 (Scheduling::Strict, Sched::Strict) => continue,
                 (Scheduling::Ets { weight_percent }, Sched::Weight(w))
                     if u64::from(weight_percent) == w =>
                 {
                     continue;
                 }
-                // Junos scales the ETS transmit rates to what the strict ones leave; import
-                // scales them back to the roundest weights that give them.
+                // Junos scales the ETS transmit rates to what the strict ones leave, and
+                // Comware's WRR weights are relative (the percents over their common
+                // divisor): import turns them back into whole percents, within one.
                 (Scheduling::Ets { weight_percent }, Sched::Weight(w)) => (
                     format!("{weight_percent}%"),
                     format!("{w}%"),
-                    ctx.os == SwitchOs::Junos && u64::from(weight_percent).abs_diff(w) <= 1,
+                    if matches!(ctx.os, SwitchOs::Junos | SwitchOs::Comware)
+                        && u64::from(weight_percent).abs_diff(w) <= 1
+                    {
+                        Kind::Rounding
+                    } else if ctx.os == SwitchOs::Vrp && weight_percent == 0 && w == 1 {
+                        // `qos queue Q drr weight` takes 1 to 100: a share below 0.5 %
+                        // is written as the smallest weight.
+                        Kind::Forced
+                    } else {
+                        Kind::Mistake
+                    },
                 ),
-                (a, b) => (sched_text(a), format!("{b:?}").to_lowercase(), false),
+                (a, b) => (
+                    sched_text(a),
+                    format!("{b:?}").to_lowercase(),
+                    Kind::Mistake,
+                ),
             };
             note(
                 "scheduling",
                 format!("class `{}`", c.name),
                 proven,
                 written,
-                if within {
-                    Kind::Rounding
-                } else {
-                    Kind::Mistake
-                },
+                kind,
                 &p.name,
             );
         }
@@ -639,6 +672,18 @@ fn compare(ctx: &SwitchContext, sw: &Switch) -> Vec<Difference> {
             },
         )
         .collect()
+}
+
+/// The bytes of one unit of a headroom as `ctx`'s OS writes it: SONiC's cell, VRP's kbyte
+/// (`render::vrp::KBYTE`, rounded up), Comware's cell (`lower::vocab::comware_cells`, rounded
+/// up); bytes elsewhere.
+fn headroom_unit(ctx: &SwitchContext) -> u64 {
+    match ctx.os {
+        SwitchOs::Sonic => ctx.sonic.as_ref().and_then(|s| s.cell_bytes).unwrap_or(1),
+        SwitchOs::Vrp => crate::render::vrp::KBYTE,
+        SwitchOs::Comware => crate::lower::vocab::comware_cell(ctx),
+        SwitchOs::Cumulus | SwitchOs::Eos | SwitchOs::Nxos | SwitchOs::Junos => 1,
+    }
 }
 
 fn sched_text(s: Scheduling) -> String {

@@ -199,9 +199,12 @@ pub struct VrpQueue {
     pub drop_profile: Option<String>,
 }
 
+/// Bytes of one VRP `kbytes` as fabricc writes (and `import::vrp` reads) it (module notes).
+pub const KBYTE: u64 = 1000;
+
 /// Bytes as VRP `kbytes`, rounded up at 1,000 B (see the module's notes).
 pub fn kbytes(bytes: u64) -> u64 {
-    bytes.div_ceil(1000)
+    bytes.div_ceil(KBYTE)
 }
 
 /// The DiffServ PHB of each DSCP: the queue of the class of its traffic class.

@@ -189,14 +189,22 @@ pub(crate) fn round_trip_with(
     let dbg = |v: &dyn std::fmt::Debug| format!("{v:?}");
     // SONiC holds WRED thresholds in whole buffer cells (192 B on these platforms), so the
     // device cannot carry `ecn min 150KB` exactly: the imported thresholds are the original
-    // ones rounded down to the cell; everything else in the ECN rows is the same.
+    // ones rounded down to the cell (Comware: up); everything else in the ECN rows is the same.
     assert_eq!(a.ecn.len(), b.ecn.len(), "{name}: ECN rows");
     for (x, y) in a.ecn.iter().zip(&b.ecn) {
         let mut x = x.clone();
         // Class names other than roce, cnp, bulk are not in the device state.
         x.class = y.class.clone();
-        x.min_bytes -= x.min_bytes % cell;
-        x.max_bytes -= x.max_bytes % cell;
+        // A device unit rounds down (SONiC) or up (Comware's `comware_cells`).
+        let to_cell = |a: u64, b: u64| {
+            if b == a - a % cell || (cell > 1 && b == a.div_ceil(cell) * cell) {
+                b
+            } else {
+                a
+            }
+        };
+        x.min_bytes = to_cell(x.min_bytes, y.min_bytes);
+        x.max_bytes = to_cell(x.max_bytes, y.max_bytes);
         if cable_rows {
             // The pause point and the smallest useful `ecn min` follow the (longer) cable.
             let mut y = y.clone();

@@ -10,7 +10,7 @@ use crate::import::{check_state, found, line_of, replace_after, root, round_trip
 /// The running-config holds no cable lengths (FAB963, one per switch): the cables of a
 /// fixture whose host links are `host` and switch links `fabric` long, added by hand as the
 /// finding's help says.
-fn with_cables(host: &'static str, fabric: &'static str) -> impl Fn(String) -> String {
+pub(crate) fn with_cables(host: &'static str, fabric: &'static str) -> impl Fn(String) -> String {
     move |text: String| {
         text.lines()
             .filter(|l| !l.contains(": no cable length in the state"))

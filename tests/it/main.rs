@@ -30,6 +30,7 @@ mod host_dcb_script;
 mod host_hccn_script;
 mod host_script;
 mod import;
+mod import_hw;
 mod import_roles;
 mod import_vendor;
 mod injection;

@@ -1,6 +1,6 @@
 //! Issue 34 item 2: every build reads back its own switch files with the import readers and
 //! compares the device model they give with the model the checks proved
-//! (`fabricc::import::readback`). On the build goldens of all five targets the read-back equals
+//! (`fabricc::import::readback`). On the build goldens of all seven targets the read-back equals
 //! the proven model, up to the rounding of the device's unit (cells, kbytes, fill levels); a
 //! file that says something else is a difference, grouped per device and property.
 
@@ -25,7 +25,7 @@ fn beyond_rounding(r: &Readback) -> Vec<String> {
 }
 
 #[test]
-fn goldens_of_all_five_targets_read_back_as_proven() {
+fn goldens_of_all_seven_targets_read_back_as_proven() {
     for f in [
         "sonic-sn5600-2x2.fab",
         "cumulus-2x2.fab",
@@ -38,6 +38,10 @@ fn goldens_of_all_five_targets_read_back_as_proven() {
         "junos-qfx5230.fab",
         "amd-mi300x-jvd-junos.fab",
         "amd-mi300x-jvd-sonic.fab",
+        // Issue 35: VRP on both CloudEngine families, Comware.
+        "vrp-ce8851.fab",
+        "vrp-ce6885.fab",
+        "comware-s9855.fab",
     ] {
         let (r, _, _) = read_back(&root().join("fixtures/build/inputs").join(f));
         assert!(r.files > 0, "{f}");
@@ -257,4 +261,148 @@ fn a_headroom_override_the_file_does_not_carry_is_a_difference() {
             .any(|d| d.proven == "400000 B" && d.written == "97280 B"),
         "{d:#?}"
     );
+}
+
+/// The switch-model words of `random_fabric` (`os X  ports 8 x 400G`) for a VRP or Comware
+/// target: without a platform (the commands both CloudEngine families share; Comware's
+/// default cell) or on a catalogue platform of each family.
+const HW_MODELS: [&str; 5] = [
+    "os vrp  ports 8 x 400G",
+    "platform huawei-ce8851-32cq8dq-p  ports 32 x 100G, 8 x 400G",
+    "platform huawei-ce6885-48ys8cq  ports 8 x 100G, 48 x 25G",
+    "os comware  ports 8 x 400G",
+    "platform h3c-s9855-48cd8d",
+];
+
+/// `random_fabric`'s text with both switch models on `model` (and 100G NICs where the
+/// model's fastest port is 100G).
+fn on_model(text: &str, model: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let line = &if model.contains("ce6885") {
+            line.replace("driver mlx5  speed 400G", "driver mlx5  speed 100G")
+        } else {
+            line.to_string()
+        };
+        if let Some(rest) = line.trim_start().strip_prefix("switch-model ")
+            && let Some(i) = line.find("  buffer ")
+            && let Some(name) = rest.split(' ').next()
+        {
+            out.push_str(&format!("  switch-model {name} {{ {model}{}\n", &line[i..]));
+        } else {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 400, ..proptest::prelude::ProptestConfig::default() })]
+
+    /// Issue 35: the same property on the VRP and Comware targets (issue 34's generator with
+    /// the switch models moved to them): what builds reads back as proven, up to the device's
+    /// unit (VRP's headroom kbyte, Comware's cell). About a quarter of the cases build (the
+/// others are refused by `check`: ECN at the pause point, `alert` on these targets, a VRP
+/// priority the family does not take).
+    #[test]
+    fn random_vrp_and_comware_fabrics_read_back_as_proven(
+        text in crate::pipeline_props::random_fabric(),
+        model in proptest::sample::select(HW_MODELS.to_vec()),
+    ) {
+        let text = on_model(&text, model);
+        let mut sources = fabricc::source::Sources::new();
+        let limits = fabricc::model::Limits::default();
+        let loaded = fabricc::model::load::load_text(&mut sources, "random.fab", text.clone(), &limits);
+        let checked = fabricc::pipeline::check_loaded(&sources, loaded, &limits);
+        if checked.errors() == 0
+            && let Some(input) = fabricc::output::generate::BuildInput::of(&checked)
+        {
+            let templates = fabricc::render::Templates::embedded().unwrap();
+            if let Ok(files) = fabricc::output::generate::generate(input, fabricc::lower::Targets::ALL, &templates) {
+                let r = readback::readback(&checked.lowered.as_ref().unwrap().switches, &files);
+                proptest::prop_assert_eq!(r.unread, 0);
+                proptest::prop_assert!(r.files > 0);
+                let bad = beyond_rounding(&r);
+                proptest::prop_assert!(bad.is_empty(), "{bad:#?}\n{text}");
+            }
+        }
+    }
+}
+
+/// Issue 35: a VRP or Comware file that says something else than the proven model is a
+/// difference, named with both values (DSCP moved, a lossless priority removed on one port,
+/// an ECN threshold changed).
+#[test]
+fn vrp_and_comware_files_that_say_something_else_are_differences() {
+    let mistakes = |r: &Readback| -> Vec<(String, &'static str, String, String, String, usize)> {
+        r.differences
+            .iter()
+            .filter(|d| d.kind == Kind::Mistake)
+            .map(|d| {
+                (
+                    d.device.clone(),
+                    d.property,
+                    d.what.clone(),
+                    d.proven.clone(),
+                    d.written.clone(),
+                    d.count,
+                )
+            })
+            .collect()
+    };
+    let r = tampered("vrp-ce8851.fab", "leaf1", |t| {
+        t.replace(
+            "ip-dscp-inbound 26 phb af3 green",
+            "ip-dscp-inbound 26 phb be green",
+        )
+    });
+    assert_eq!(
+        mistakes(&r),
+        vec![(
+            "leaf1".into(),
+            "dscp",
+            "DSCP 26".into(),
+            "class `roce` (3)".into(),
+            "0".into(),
+            4
+        )]
+    );
+    let r = tampered("vrp-ce8851.fab", "leaf2", |t| {
+        t.replace(
+            "drop-profile FABRICC_Q3\n ecn buffer-size low-limit 150000 high-limit 1500000",
+            "drop-profile FABRICC_Q3\n ecn buffer-size low-limit 150000 high-limit 3000000",
+        )
+    });
+    assert_eq!(
+        mistakes(&r),
+        vec![(
+            "leaf2".into(),
+            "ecn",
+            "queue 3 max".into(),
+            "1500000 B".into(),
+            "3000000 B".into(),
+            4
+        )]
+    );
+    let r = tampered("comware-s9855.fab", "leaf2", |t| {
+        crate::import::replace_after(
+            t,
+            "interface HundredGigE1/0/2\n",
+            "priority-flow-control no-drop dot1p 3 4",
+            "priority-flow-control no-drop dot1p 4",
+        )
+    });
+    assert_eq!(
+        mistakes(&r),
+        vec![(
+            "leaf2".into(),
+            "pfc",
+            String::new(),
+            "3,4".into(),
+            "4".into(),
+            1
+        )]
+    );
+    assert_eq!(r.equal, 3);
 }

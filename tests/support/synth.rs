@@ -30,6 +30,7 @@ fn os_of(target: &str) -> Option<SwitchOs> {
         SwitchOs::Eos,
         SwitchOs::Nxos,
         SwitchOs::Junos,
+        SwitchOs::Vrp,
         SwitchOs::Comware,
     ]
     .into_iter()
