@@ -336,31 +336,21 @@ fn read_cumulus(input: &Input<'_>, dir: &std::path::Path, folder: &str, d: &mut 
 
 /// An EOS or NX-OS switch from its `show running-config`, read with `verify`'s reader (the
 /// dialect from the text, `nxos::is_nxos`).
-fn read_cli(input: &Input<'_>, dir: &std::path::Path, folder: &str, d: &mut Deployed) {
-    let path = dir.join("running-config");
-    let shown = format!("{folder}/running-config");
-    let idx = d.files.len();
-    match state::read(&path, input.max_input_bytes) {
-        Ok(text) => {
-            let sw = if nxos::is_nxos(&text) {
-                nxos::read(&cli::canon(&text, cli::Dialect::Nxos), idx, &mut d.notes)
+fn read_cli(input: &Input<'_>, dir: &Path, folder: &str, d: &mut Deployed) {
+    read_text_state(
+        input,
+        dir,
+        folder,
+        "running-config",
+        d,
+        |text, idx, notes| {
+            if nxos::is_nxos(text) {
+                nxos::read(&cli::canon(text, cli::Dialect::Nxos), idx, notes)
             } else {
-                eos::read(
-                    &text,
-                    &cli::canon(&text, cli::Dialect::Eos),
-                    idx,
-                    &mut d.notes,
-                )
-            };
-            d.files.push((shown, text));
-            d.switches.push(SwitchDev {
-                name: folder.to_string(),
-                sw,
-                file: idx,
-            });
-        }
-        Err(e) => cannot_read(d, shown, &e),
-    }
+                eos::read(text, &cli::canon(text, cli::Dialect::Eos), idx, notes)
+            }
+        },
+    );
 }
 
 /// A Junos switch from its `show configuration` (curly or `| display set`), read with
@@ -398,22 +388,38 @@ fn read_junos(input: &Input<'_>, dir: &std::path::Path, folder: &str, d: &mut De
 
 /// A Huawei VRP or H3C Comware switch from its `display current-configuration`, read with
 /// `verify`'s reader of that OS (the OS from the text, `vrp::is_vrp`).
-fn read_current(input: &Input<'_>, dir: &std::path::Path, folder: &str, d: &mut Deployed) {
-    let path = dir.join("current-configuration");
-    let shown = format!("{folder}/current-configuration");
-    let idx = d.files.len();
-    match state::read(&path, input.max_input_bytes) {
-        Ok(text) => {
-            let sw = if vrp::is_vrp(&text) {
-                vrp::read(&text, &crate::verify::vrp::canon(&text), idx, &mut d.notes)
+fn read_current(input: &Input<'_>, dir: &Path, folder: &str, d: &mut Deployed) {
+    read_text_state(
+        input,
+        dir,
+        folder,
+        "current-configuration",
+        d,
+        |text, idx, notes| {
+            if vrp::is_vrp(text) {
+                vrp::read(text, &crate::verify::vrp::canon(text), idx, notes)
             } else {
-                comware::read(
-                    &text,
-                    &cli::canon(&text, cli::Dialect::Comware),
-                    idx,
-                    &mut d.notes,
-                )
-            };
+                comware::read(text, &cli::canon(text, cli::Dialect::Comware), idx, notes)
+            }
+        },
+    );
+}
+
+/// A switch from the configuration text `file` in its folder, read by `read` (the text, the
+/// file's index among the state's files, the notes).
+fn read_text_state(
+    input: &Input<'_>,
+    dir: &Path,
+    folder: &str,
+    file: &str,
+    d: &mut Deployed,
+    read: impl FnOnce(&str, usize, &mut Vec<Note>) -> deployed::Switch,
+) {
+    let shown = format!("{folder}/{file}");
+    let idx = d.files.len();
+    match state::read(&dir.join(file), input.max_input_bytes) {
+        Ok(text) => {
+            let sw = read(&text, idx, &mut d.notes);
             d.files.push((shown, text));
             d.switches.push(SwitchDev {
                 name: folder.to_string(),
