@@ -302,36 +302,14 @@ fn read_json(
 }
 
 /// A Cumulus switch from its NVUE `startup.yaml`.
-fn read_cumulus(input: &Input<'_>, dir: &std::path::Path, folder: &str, d: &mut Deployed) {
-    let path = dir.join("startup.yaml");
-    let shown = format!("{folder}/startup.yaml");
-    let idx = d.files.len();
-    match state::read(&path, input.max_input_bytes) {
-        Ok(text) => {
-            let parsed = nvue::canon(&text);
-            d.files.push((shown.clone(), text.clone()));
-            match parsed {
-                Ok(c) => {
-                    let (mut sw, cu) = cumulus::read(&text, &c, idx, &mut d.notes);
-                    sw.cumulus = Some(cu);
-                    d.switches.push(SwitchDev {
-                        name: folder.to_string(),
-                        sw,
-                        file: idx,
-                    });
-                }
-                Err(e) => d.notes.push(Note::new(
-                    NoteKind::Unreadable,
-                    Ev {
-                        file: idx,
-                        at: Loc::new(e.offset, e.offset),
-                    },
-                    format!("`{shown}` is not an NVUE document: {}", e.message),
-                )),
-            }
-        }
-        Err(e) => cannot_read(d, shown, &e),
-    }
+fn read_cumulus(input: &Input<'_>, dir: &Path, folder: &str, d: &mut Deployed) {
+    read_text_state(input, dir, folder, "startup.yaml", d, |text, idx, notes| {
+        let c = nvue::canon(text)
+            .map_err(|e| (e.offset, format!("an NVUE document: {}", e.message)))?;
+        let (mut sw, cu) = cumulus::read(text, &c, idx, notes);
+        sw.cumulus = Some(cu);
+        Ok(sw)
+    });
 }
 
 /// An EOS or NX-OS switch from its `show running-config`, read with `verify`'s reader (the
@@ -344,46 +322,23 @@ fn read_cli(input: &Input<'_>, dir: &Path, folder: &str, d: &mut Deployed) {
         "running-config",
         d,
         |text, idx, notes| {
-            if nxos::is_nxos(text) {
+            Ok(if nxos::is_nxos(text) {
                 nxos::read(&cli::canon(text, cli::Dialect::Nxos), idx, notes)
             } else {
                 eos::read(text, &cli::canon(text, cli::Dialect::Eos), idx, notes)
-            }
+            })
         },
     );
 }
 
 /// A Junos switch from its `show configuration` (curly or `| display set`), read with
 /// `verify`'s reader.
-fn read_junos(input: &Input<'_>, dir: &std::path::Path, folder: &str, d: &mut Deployed) {
-    let path = dir.join("config");
-    let shown = format!("{folder}/config");
-    let idx = d.files.len();
-    match state::read(&path, input.max_input_bytes) {
-        Ok(text) => {
-            let parsed = crate::verify::junos::canon(&text);
-            d.files.push((shown.clone(), text.clone()));
-            match parsed {
-                Ok(c) => {
-                    let sw = junos::read(&text, &c, idx, &mut d.notes);
-                    d.switches.push(SwitchDev {
-                        name: folder.to_string(),
-                        sw,
-                        file: idx,
-                    });
-                }
-                Err(e) => d.notes.push(Note::new(
-                    NoteKind::Unreadable,
-                    Ev {
-                        file: idx,
-                        at: Loc::new(e.offset, e.offset),
-                    },
-                    format!("`{shown}` is not a Junos configuration: {}", e.message),
-                )),
-            }
-        }
-        Err(e) => cannot_read(d, shown, &e),
-    }
+fn read_junos(input: &Input<'_>, dir: &Path, folder: &str, d: &mut Deployed) {
+    read_text_state(input, dir, folder, "config", d, |text, idx, notes| {
+        let c = crate::verify::junos::canon(text)
+            .map_err(|e| (e.offset, format!("a Junos configuration: {}", e.message)))?;
+        Ok(junos::read(text, &c, idx, notes))
+    });
 }
 
 /// A Huawei VRP or H3C Comware switch from its `display current-configuration`, read with
@@ -396,36 +351,49 @@ fn read_current(input: &Input<'_>, dir: &Path, folder: &str, d: &mut Deployed) {
         "current-configuration",
         d,
         |text, idx, notes| {
-            if vrp::is_vrp(text) {
+            Ok(if vrp::is_vrp(text) {
                 vrp::read(text, &crate::verify::vrp::canon(text), idx, notes)
             } else {
                 comware::read(text, &cli::canon(text, cli::Dialect::Comware), idx, notes)
-            }
+            })
         },
     );
 }
 
+/// Why a state file's text is not the configuration its reader takes: where, and what it
+/// is not (`an NVUE document: …`).
+type NotConfig = (usize, String);
+
 /// A switch from the configuration text `file` in its folder, read by `read` (the text, the
-/// file's index among the state's files, the notes).
+/// file's index among the state's files, the notes), or a note where the text is not one.
 fn read_text_state(
     input: &Input<'_>,
     dir: &Path,
     folder: &str,
     file: &str,
     d: &mut Deployed,
-    read: impl FnOnce(&str, usize, &mut Vec<Note>) -> deployed::Switch,
+    read: impl FnOnce(&str, usize, &mut Vec<Note>) -> Result<deployed::Switch, NotConfig>,
 ) {
     let shown = format!("{folder}/{file}");
     let idx = d.files.len();
     match state::read(&dir.join(file), input.max_input_bytes) {
         Ok(text) => {
-            let sw = read(&text, idx, &mut d.notes);
+            match read(&text, idx, &mut d.notes) {
+                Ok(sw) => d.switches.push(SwitchDev {
+                    name: folder.to_string(),
+                    sw,
+                    file: idx,
+                }),
+                Err((offset, what)) => d.notes.push(Note::new(
+                    NoteKind::Unreadable,
+                    Ev {
+                        file: idx,
+                        at: Loc::new(offset, offset),
+                    },
+                    format!("`{shown}` is not {what}"),
+                )),
+            }
             d.files.push((shown, text));
-            d.switches.push(SwitchDev {
-                name: folder.to_string(),
-                sw,
-                file: idx,
-            });
         }
         Err(e) => cannot_read(d, shown, &e),
     }

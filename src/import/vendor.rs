@@ -68,11 +68,12 @@ fn platform_names(p: &Platform, os: Os, speed: u64) -> Option<(u32, BTreeMap<Str
     }];
     // As `lower::port_name_with`: the platform's name for the OS where the catalogue has a
     // rule, else the OS's unbroken front-panel name.
+    let placed = p.place_all(&groups);
     let mut names = BTreeMap::new();
     for i in 0..count {
-        let name = p
-            .place(&groups, i)
-            .and_then(|(cage, split, sub)| p.port_name(os, cage, split, sub))
+        let name = placed
+            .get(i as usize)
+            .and_then(|&(cage, split, sub)| p.port_name(os, cage, split, sub))
             .unwrap_or_else(|| fallback_name(os, i, speed));
         names.insert(name, i);
     }

@@ -1210,3 +1210,50 @@ fn seeded_ecn_differs_at_one_speed_on_one_switch() {
     let c = check_text(dir.parent().unwrap(), &i.text);
     assert_eq!(c.errors(), 0, "{:?}", c.diagnostics);
 }
+
+/// A Junos `config` or an NVUE `startup.yaml` that is not one is FAB961 at the file, with
+/// what it is not, and the other devices still import.
+#[test]
+fn a_config_that_does_not_parse_is_fab961_at_its_file() {
+    let dir = scratch("not-config").join("state");
+    for (dev, file, text) in [
+        ("leaf1", "config", "class-of-service {\n  classifiers {\n"),
+        ("leaf2", "startup.yaml", "- set:\n  qos: [\n"),
+    ] {
+        fs::create_dir_all(dir.join(dev)).unwrap();
+        fs::write(dir.join(dev).join(file), text).unwrap();
+    }
+    let mut sources = Sources::new();
+    let input = Input {
+        state_dir: &dir,
+        state_display: "state".into(),
+        max_input_bytes: Limits::default().max_input_bytes,
+        name: Some("lab".into()),
+    };
+    let i = import::import(&input, &mut sources);
+    let diags = match &i {
+        Ok(i) => i.diagnostics.clone(),
+        Err(e) => panic!("{e:?}"),
+    };
+    let msgs: Vec<(String, String)> = diags
+        .iter()
+        .filter(|d| d.code.as_str() == "FAB961")
+        .map(|d| {
+            (
+                d.message.clone(),
+                sources.get(d.primary.span.file).display.clone(),
+            )
+        })
+        .collect();
+    assert!(
+        msgs.iter()
+            .any(|(m, f)| m.contains("is not a Junos configuration") && f.ends_with("leaf1/config")),
+        "{msgs:?}"
+    );
+    assert!(
+        msgs.iter().any(
+            |(m, f)| m.contains("is not an NVUE document") && f.ends_with("leaf2/startup.yaml")
+        ),
+        "{msgs:?}"
+    );
+}
