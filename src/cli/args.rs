@@ -231,6 +231,11 @@ pub struct CheckArgs {
     /// fabric's own `allow FAB954` does the same for every run. Errors cannot be allowed.
     #[arg(long = "allow", value_name = "CODES", value_delimiter = ',')]
     pub allow: Vec<String>,
+    /// Print the advice in full on a terminal (human format). By default a human report draws
+    /// only errors and warnings and names the advice codes in its last line; the machine
+    /// formats always carry every finding.
+    #[arg(long)]
+    pub advice: bool,
     /// Colour in human output.
     #[arg(long, value_enum, default_value = "auto")]
     pub color: ColorChoice,
@@ -283,6 +288,11 @@ pub struct BuildArgs {
     /// fabric's own `allow FAB954` does the same for every run. Errors cannot be allowed.
     #[arg(long = "allow", value_name = "CODES", value_delimiter = ',')]
     pub allow: Vec<String>,
+    /// Print the advice in full on a terminal (human format). By default a human report draws
+    /// only errors and warnings and names the advice codes in its last line; the machine
+    /// formats always carry every finding.
+    #[arg(long)]
+    pub advice: bool,
     /// How findings are printed (check's and the build's own, FAB9xx): the formats of
     /// `fabricc check`. With a machine format, stdout holds only the findings document and
     /// the build summary goes to stderr.

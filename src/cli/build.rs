@@ -253,8 +253,9 @@ impl Run<'_> {
             CheckFormat::Human => {
                 let color = self.args.color.enabled(Stream::Stderr);
                 let style = diagnostic::human::HumanStyle { color, width: 100 };
-                let mut s = diagnostic::human::render_human(diags, sources, style);
-                s.push_str(&diagnostic::human::summary(diags));
+                let mut s =
+                    diagnostic::human::render_human_terse(diags, sources, style, self.args.advice);
+                s.push_str(&diagnostic::human::summary_terse(diags, self.args.advice));
                 s.push('\n');
                 s
             }

@@ -51,7 +51,7 @@ fn check(args: &CheckArgs, timings: Option<&Timings>) -> ExitStatus {
         CheckFormat::Human => {
             let color = args.color.enabled(Stream::Stderr);
             let style = diagnostic::human::HumanStyle { color, width: 100 };
-            let mut s = diagnostic::human::render_human(&all, &sources, style);
+            let mut s = diagnostic::human::render_human_terse(&all, &sources, style, args.advice);
             for r in &results {
                 if let (Some(f), Some(facts)) = (&r.fabric, &r.facts) {
                     s.push_str(&format!(
@@ -63,7 +63,7 @@ fn check(args: &CheckArgs, timings: Option<&Timings>) -> ExitStatus {
                     ));
                 }
             }
-            s.push_str(&diagnostic::human::summary(&all));
+            s.push_str(&diagnostic::human::summary_terse(&all, args.advice));
             s.push('\n');
             s
         }

@@ -27,12 +27,13 @@ fn render(
     facts: Option<&crate::analysis::Facts>,
     sources: &Sources,
     color: bool,
+    advice: bool,
 ) -> String {
     match format {
         CheckFormat::Human => {
             let style = diagnostic::human::HumanStyle { color, width: 100 };
-            let mut s = diagnostic::human::render_human(diags, sources, style);
-            s.push_str(&diagnostic::human::summary(diags));
+            let mut s = diagnostic::human::render_human_terse(diags, sources, style, advice);
+            s.push_str(&diagnostic::human::summary_terse(diags, advice));
             s.push('\n');
             s
         }
@@ -75,6 +76,8 @@ pub fn run(args: &ImportArgs) -> ExitStatus {
         None,
         &sources,
         color(args.color, !to_stdout),
+        // What import found is the command's answer: all of it, advice included.
+        true,
     );
     if to_stdout {
         err(&text);
@@ -126,6 +129,7 @@ pub fn check_state(args: &CheckArgs, dir: &std::path::Path) -> ExitStatus {
         facts,
         &sources,
         color(args.color, false),
+        args.advice,
     );
     if args.format == CheckFormat::Human
         && let (Some(f), Some(facts)) = (&checked.fabric, &checked.facts)

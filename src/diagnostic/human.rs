@@ -45,6 +45,56 @@ pub fn render_human(diags: &[Diagnostic], sources: &Sources, style: HumanStyle) 
     out
 }
 
+/// What a terminal shows by default: every error and warning in full, and the advice only when
+/// asked (`--advice`). Advice is what the user need not act on; a healthy fabric that drew
+/// every one of them printed a hundred lines nobody reads (G1, U3). `summary_terse` then names
+/// the codes that were left out.
+pub fn render_human_terse(
+    diags: &[Diagnostic],
+    sources: &Sources,
+    style: HumanStyle,
+    advice: bool,
+) -> String {
+    if advice {
+        return render_human(diags, sources, style);
+    }
+    let shown: Vec<Diagnostic> = diags
+        .iter()
+        .filter(|d| d.severity != Severity::Advice)
+        .cloned()
+        .collect();
+    render_human(&shown, sources, style)
+}
+
+/// `summary`, and when the advice was not drawn, its codes and how to see them:
+/// "5 advice (FAB905 ×2, FAB907 ×2, FAB920), not shown: `--advice` prints them".
+pub fn summary_terse(diags: &[Diagnostic], advice_shown: bool) -> String {
+    let mut s = summary(diags);
+    let mut codes: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for d in diags.iter().filter(|d| d.severity == Severity::Advice) {
+        *codes.entry(d.code.as_str()).or_default() += 1;
+    }
+    if advice_shown || codes.is_empty() {
+        return s;
+    }
+    let list: Vec<String> = codes
+        .iter()
+        .map(|(c, n)| {
+            if *n == 1 {
+                (*c).to_string()
+            } else {
+                format!("{c} ×{n}")
+            }
+        })
+        .collect();
+    let _ = write!(
+        s,
+        " ({}), not shown: `--advice` prints them",
+        list.join(", ")
+    );
+    s
+}
+
 /// "2 errors, 1 warning", "1 error, 3 advice", or "no findings".
 pub fn summary(diags: &[Diagnostic]) -> String {
     let count = |severity| diags.iter().filter(|d| d.severity == severity).count();

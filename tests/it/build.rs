@@ -1631,6 +1631,19 @@ fn warnings_are_allowed_by_code_and_build_check_always_answers_staleness() {
     fs::write(&file, with_allow).unwrap();
     let o = build(file.to_str().unwrap(), &dir.join("out"), &[]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // A terminal report counts the advice and names its codes; `--advice` draws it.
+    assert!(
+        text(&o).contains("(FAB604") && text(&o).contains("`--advice` prints them"),
+        "{}",
+        text(&o)
+    );
+    assert!(
+        !text(&o).contains("allowed by `allow FAB604`"),
+        "{}",
+        text(&o)
+    );
+    let o = build(file.to_str().unwrap(), &dir.join("out"), &["--advice"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(
         text(&o).contains("allowed by `allow FAB604` in the fabric"),
         "{}",
