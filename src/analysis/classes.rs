@@ -190,6 +190,22 @@ fn bandwidth_sum(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
             Scheduling::Ets(Some(p)) => {
                 sum += p;
                 shares.push(format!("`{}` {}%", c.name, pct(p)));
+                if p < 500 {
+                    // `lower::ets_weights`: switches take whole-percent weights of at least 1.
+                    diags.push(
+                        Diagnostic::new(
+                            Code::TargetApproximates,
+                            c.scheduling.span,
+                            format!(
+                                "class `{}`: `bandwidth {}%` is written as a weight of 1 % on every switch and NIC (whole percents, at least 1), taken from the class with the largest share",
+                                c.name,
+                                pct(p)
+                            ),
+                        )
+                        .label("rounds to 0 %")
+                        .help("give the class `bandwidth 1%` or more (and take it from another class), so that what the devices run is what was written"),
+                    );
+                }
             }
             Scheduling::Ets(None) => diags.push(
                 Diagnostic::new(

@@ -13,7 +13,9 @@ use fabricc::catalogue::switch_platform;
 use fabricc::diagnostic::Code;
 use fabricc::model::Limits;
 use fabricc::pipeline::{self, Checked};
-use fabricc::render::{HeadroomFormula, SonicAsic, SonicBufferModel, SonicPlan, SwitchContext};
+use fabricc::render::{
+    HeadroomFormula, Scheduling, SonicAsic, SonicBufferModel, SonicPlan, SwitchContext,
+};
 use fabricc::source::Sources;
 use proptest::prelude::*;
 
@@ -478,4 +480,35 @@ fn a_second_lossless_class_keeps_its_headroom_override() {
             }
         }
     }
+}
+
+/// A share under 0.5 % is written as a DWRR weight of 1, taken from the largest share: SONiC
+/// refuses weight 0 (it was an output error before), and the sum stays 100.
+#[test]
+fn an_ets_share_under_half_a_percent_is_weight_one_from_the_largest() {
+    let text = fabric("os sonic  platform nvidia-sn5600", "", "3m", "3m")
+        .replace("probability 100%  bandwidth 50%", "probability 100%  bandwidth 55%")
+        .replace(
+            "class bulk { dscp other  priority 0  bandwidth 50% }",
+            "class bulk { dscp other  priority 0  bandwidth 44.6% }\n  class scavenger { dscp 8  priority 1  bandwidth 0.4% }",
+        );
+    let c = check(&text);
+    assert!(
+        c.diagnostics
+            .iter()
+            .any(|d| d.code.as_str() == "FAB906" && d.message.contains("`bandwidth 0.4%`")),
+        "{:#?}",
+        c.diagnostics
+    );
+    let switches = c.lowered.expect("lowered").switches;
+    let weights: Vec<(String, Scheduling)> = leaf(&switches)
+        .qos
+        .classes
+        .iter()
+        .map(|c| (c.name.clone(), c.scheduling))
+        .collect();
+    let w = |n: &str| weights.iter().find(|(c, _)| c == n).map(|(_, s)| *s);
+    assert_eq!(w("roce"), Some(Scheduling::Ets { weight_percent: 54 }));
+    assert_eq!(w("bulk"), Some(Scheduling::Ets { weight_percent: 45 }));
+    assert_eq!(w("scavenger"), Some(Scheduling::Ets { weight_percent: 1 }));
 }
