@@ -402,10 +402,11 @@ fn ecn_of(v: &ClassView) -> Option<Ecn> {
 /// largest remainders (ties to the earlier class). Shares of 50.5 % and 49.5 % become 51 and
 /// 49, so weights that the checks saw sum to 100 % also sum to 100 on the device.
 ///
-/// No weighted class gets 0: SONiC refuses a DWRR weight of 0, VRP and Comware take 1 at
-/// least, and 0 would leave the class no guaranteed share. A share under 0.5 % is written as
-/// 1 %, taken from the largest weight (ties to the earlier class); `analysis::classes` says so
-/// at the share (FAB906).
+/// No class with a share gets 0: SONiC refuses a DWRR weight of 0, VRP and Comware take 1 at
+/// least, and 0 would leave the class no guaranteed share. A share above 0 and under 0.5 % is
+/// written as 1 %, taken from the largest weight (ties to the earlier class);
+/// `analysis::classes` says so at the share (FAB906). An explicit `bandwidth 0%` stays 0, for
+/// the targets to take or refuse (FAB901).
 fn ets_weights(views: &[ClassView]) -> Vec<u8> {
     let shares: Vec<Option<u64>> = views
         .iter()
@@ -428,7 +429,7 @@ fn ets_weights(views: &[ClassView]) -> Vec<u8> {
         weights[i] += 1;
     }
     for i in 0..shares.len() {
-        if shares[i].is_some() && weights[i] == 0 {
+        if shares[i].is_some_and(|s| s > 0) && weights[i] == 0 {
             let largest = (0..weights.len())
                 .filter(|&j| shares[j].is_some())
                 .max_by_key(|&j| (weights[j], std::cmp::Reverse(j)));

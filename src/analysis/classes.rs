@@ -190,7 +190,7 @@ fn bandwidth_sum(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
             Scheduling::Ets(Some(p)) => {
                 sum += p;
                 shares.push(format!("`{}` {}%", c.name, pct(p)));
-                if p < 500 {
+                if p > 0 && p < 500 {
                     // `lower::ets_weights`: switches take whole-percent weights of at least 1.
                     diags.push(
                         Diagnostic::new(
