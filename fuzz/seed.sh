@@ -13,7 +13,7 @@ for target in check generate; do
         rel=${f#"$root/fixtures/"}
         cp "$f" "$dir/$(printf '%s' "$rel" | tr '/' '_')"
     done
-    echo "$dir: $(ls "$dir" | wc -l) files"
+    echo "$dir: $(find "$dir" -type f | wc -l) files"
 done
 dir="$here/corpus/yaml"
 mkdir -p "$dir"
@@ -28,7 +28,7 @@ find "$root/fixtures" -name '*.yaml' -type f | sort | while read -r f; do
     rel=${f#"$root/fixtures/"}
     cp "$f" "$dir/$(printf '%s' "$rel" | tr '/' '_')"
 done
-echo "$dir: $(ls "$dir" | wc -l) files"
+echo "$dir: $(find "$dir" -type f | wc -l) files"
 # `state`: the realistic device configurations of the verify tests, as the devices print them.
 dir="$here/corpus/state"
 mkdir -p "$dir"
@@ -36,7 +36,7 @@ find "$root/tests/data/verify" -type f ! -name README.md | sort | while read -r 
     rel=${f#"$root/tests/data/verify/"}
     cp "$f" "$dir/$(printf '%s' "$rel" | tr '/' '_')"
 done
-echo "$dir: $(ls "$dir" | wc -l) files"
+echo "$dir: $(find "$dir" -type f | wc -l) files"
 # `import_eos`, `import_nxos`: the EOS and NX-OS running-configs of the verify tests and the
 # build goldens' switch files (a fresh apply's running-config is those files).
 for os in eos nxos; do
@@ -50,7 +50,7 @@ for os in eos nxos; do
         rel=${f#"$root/fixtures/build/"}
         cp "$f" "$dir/$(printf '%s' "$rel" | tr '/' '_')"
     done
-    echo "$dir: $(ls "$dir" | wc -l) files"
+    echo "$dir: $(find "$dir" -type f | wc -l) files"
 done
 # `import_junos`: the Junos configurations of the verify tests and the build goldens'
 # `qos.conf` (curly; `| display set` forms are in the verify tests).
@@ -64,7 +64,7 @@ find "$root/fixtures/build" -type f -path "*junos*/switches/*" -name '*.conf' | 
     rel=${f#"$root/fixtures/build/"}
     cp "$f" "$dir/$(printf '%s' "$rel" | tr '/' '_')"
 done
-echo "$dir: $(ls "$dir" | wc -l) files"
+echo "$dir: $(find "$dir" -type f | wc -l) files"
 # `import_vrp`, `import_comware`: the build goldens' `qos.cfg` (a fresh apply's
 # `display current-configuration` holds those lines) and the verify tests' files, if any.
 for os in vrp comware; do
@@ -78,5 +78,5 @@ for os in vrp comware; do
         rel=${f#"$root/fixtures/build/"}
         cp "$f" "$dir/$(printf '%s' "$rel" | tr '/' '_')"
     done
-    echo "$dir: $(ls "$dir" | wc -l) files"
+    echo "$dir: $(find "$dir" -type f | wc -l) files"
 done

@@ -15,10 +15,10 @@
 #    the libyang C library (`apt-get install libyang2-dev`); skipped without the checkout.
 # Each oracle is skipped, and says so, when its tool cannot be installed.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 status=0
 if [ ! -x /tmp/avd-venv/bin/python ] || ! /tmp/avd-venv/bin/python -c 'import pyavd' 2>/dev/null; then
-    python3 -m venv /tmp/avd-venv && /tmp/avd-venv/bin/pip install -q pyavd==6.4.0 || true
+    { python3 -m venv /tmp/avd-venv && /tmp/avd-venv/bin/pip install -q pyavd==6.4.0; } || true
 fi
 if /tmp/avd-venv/bin/python -c 'import pyavd' 2>/dev/null; then
     /tmp/avd-venv/bin/python scripts/eos_avd_oracle.py --self-test || status=1
@@ -29,7 +29,7 @@ fi
 yang="${JUNOS_YANG:-/tmp/junos-yang}"
 if [ -f "$yang/junos-qfx-conf-root@2024-01-01.yang" ]; then
     if [ ! -x /tmp/yang-venv/bin/python ] || ! /tmp/yang-venv/bin/python -c 'import pyang' 2>/dev/null; then
-        python3 -m venv /tmp/yang-venv && /tmp/yang-venv/bin/pip install -q pyang==2.7.1 || true
+        { python3 -m venv /tmp/yang-venv && /tmp/yang-venv/bin/pip install -q pyang==2.7.1; } || true
     fi
     if /tmp/yang-venv/bin/python -c 'import pyang' 2>/dev/null; then
         /tmp/yang-venv/bin/python scripts/junos_yang_check.py --yang "$yang" fixtures/build/* || status=1

@@ -813,13 +813,12 @@ fn scripts_pass_bash_n_and_shellcheck() {
             .output()
             .expect("bash");
         assert!(n.status.success(), "{}", String::from_utf8_lossy(&n.stderr));
-        match Command::new("shellcheck").arg(&script).output() {
-            Ok(o) => assert!(
+        if let Some(o) = crate::support::shellcheck(&script) {
+            assert!(
                 o.status.success(),
                 "shellcheck {driver:?}:\n{}",
                 String::from_utf8_lossy(&o.stdout)
-            ),
-            Err(_) => eprintln!("shellcheck not installed: skipped"),
+            );
         }
     }
 }

@@ -1480,13 +1480,12 @@ fn generated_files_pass_bash_n_and_shellcheck() {
         .output()
         .expect("bash runs");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    match Command::new("shellcheck").arg(&script).output() {
-        Ok(o) => assert!(
+    if let Some(o) = crate::support::shellcheck(&script) {
+        assert!(
             o.status.success(),
             "shellcheck:\n{}",
             String::from_utf8_lossy(&o.stdout)
-        ),
-        Err(_) => eprintln!("shellcheck not installed: lint skipped (apt-get install shellcheck)"),
+        );
     }
 }
 

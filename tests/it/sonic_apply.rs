@@ -1034,9 +1034,8 @@ fn apply_sh_passes_bash_n_and_shellcheck() {
         .output()
         .expect("bash");
     assert!(o.status.success(), "{}", text(&o));
-    match Command::new("shellcheck").arg(&script).output() {
-        Ok(o) => assert!(o.status.success(), "shellcheck:\n{}", text(&o)),
-        Err(_) => eprintln!("shellcheck not installed: lint skipped"),
+    if let Some(o) = crate::support::shellcheck(&script) {
+        assert!(o.status.success(), "shellcheck:\n{}", text(&o));
     }
 }
 

@@ -72,3 +72,25 @@ pub fn nv_set_lines(yaml: &str) -> String {
         })
         .collect()
 }
+
+/// ShellCheck's verdict on `script` (every severity, bash), or `None` when ShellCheck is not
+/// installed. CI sets `FABRICC_REQUIRE_SHELLCHECK=1` (`.ci/run` installs it), and then a
+/// missing ShellCheck fails the test instead of skipping the lint (review R5).
+#[track_caller]
+pub fn shellcheck(script: &Path) -> Option<Output> {
+    match Command::new("shellcheck")
+        .args(["--shell", "bash", "--external-sources"])
+        .arg(script)
+        .output()
+    {
+        Ok(o) => Some(o),
+        Err(e) => {
+            assert!(
+                std::env::var_os("FABRICC_REQUIRE_SHELLCHECK").is_none_or(|v| v != "1"),
+                "FABRICC_REQUIRE_SHELLCHECK=1 but shellcheck cannot run: {e} (apt-get install shellcheck)"
+            );
+            eprintln!("shellcheck not installed: lint skipped (apt-get install shellcheck)");
+            None
+        }
+    }
+}

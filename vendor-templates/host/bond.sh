@@ -80,7 +80,7 @@ settings_bond() {
       *) false ;;
     esac || settings_error "line $n: $b: bad field $kv"
   done
-  [ -n "$mode" ] && [ -n "$members" ] || settings_error "line $n: $b needs mode= and members="
+  if [ -z "$mode" ] || [ -z "$members" ]; then settings_error "line $n: $b needs mode= and members="; fi
   BONDS+=("$b")
   B_MODE[$b]=$mode
   B_MEMBERS[$b]=$members
@@ -153,11 +153,11 @@ run() {
 
 # The netdev of NIC port I: declared, else the PCI function's, else the RDMA device's.
 netdev_of() {
-  local i=$1 d
+  local i=$1 d n
   if [ -n "${D_NETDEV[$i]}" ]; then echo "${D_NETDEV[$i]}"; return 0; fi
   for d in "$SYS/bus/pci/devices/${D_PCI[$i]}/net" "$SYS/class/infiniband/${D_RDMA[$i]}/device/net"; do
     if [ -n "${d##*//net}" ] && [ -d "$d" ]; then
-      for d in "$d"/*; do [ -e "$d" ] && { echo "${d##*/}"; return 0; }; done
+      for n in "$d"/*; do [ -e "$n" ] && { echo "${n##*/}"; return 0; }; done
     fi
   done
   return 1

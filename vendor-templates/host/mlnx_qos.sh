@@ -119,7 +119,6 @@ set_roce_tos() {
 # value with a character outside [A-Za-z0-9_.:,= -], a value of the wrong form, a missing
 # key, or settings for another driver stop the run (exit 3) before any NIC is read.
 HOST=fabricc-roce
-FABRIC=""
 NICS=()
 declare -A D_NETDEV D_RDMA D_PCI D_PORT D_GUESSED D_PEER D_LAG
 settings_error() {
@@ -163,7 +162,7 @@ load_settings() {
     case "$key" in
       FORMAT) [ "$val" = fabricc-roce-1 ] || settings_error "line $n: format $val; this program reads fabricc-roce-1" ;;
       HOST) [[ "$val" =~ ^[A-Za-z_][A-Za-z0-9_.-]{0,127}$ ]] || settings_error "line $n: bad host name"; HOST=$val ;;
-      FABRIC) FABRIC=$val ;;
+      FABRIC) ;;
       DRIVER) [ "$val" = "$DRIVER" ] || settings_error "line $n: these are settings for driver $val; this program ($0) is for $DRIVER" ;;
       NIC) settings_nic "$n" "$val" ;;
       LAG)

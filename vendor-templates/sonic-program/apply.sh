@@ -645,12 +645,16 @@ unhealthy() {
       bad=1
     fi
   done
-  for p in $(cat "$WORK/up-before" 2> /dev/null); do
-    grep -qx "$p" "$WORK/up-now" || { echo "fabric port $p was up before the apply and is not"; bad=1; }
-  done
-  for n in $(cat "$WORK/bgp-before" 2> /dev/null); do
-    grep -qx "$n" "$WORK/bgp-now" || { echo "BGP neighbour $n was Established before the apply and is not"; bad=1; }
-  done
+  if [ -f "$WORK/up-before" ]; then
+    while IFS= read -r p; do
+      grep -qx "$p" "$WORK/up-now" || { echo "fabric port $p was up before the apply and is not"; bad=1; }
+    done < "$WORK/up-before"
+  fi
+  if [ -f "$WORK/bgp-before" ]; then
+    while IFS= read -r n; do
+      grep -qx "$n" "$WORK/bgp-now" || { echo "BGP neighbour $n was Established before the apply and is not"; bad=1; }
+    done < "$WORK/bgp-before"
+  fi
   running_config "$WORK/now.json" || { echo "sonic-cfggen -d --print-data failed"; return 1; }
   # fabricc's part as the daemons left it (another port's keys are SONiC's business).
   mkdir -p "$WORK/now"

@@ -192,9 +192,8 @@ set_ets() {
 # value with a character outside [A-Za-z0-9_.:,= -], a value of the wrong form, a missing
 # key, or settings for another driver stop the run (exit 3) before any NIC is read.
 HOST=fabricc-roce
-FABRIC=""
 NICS=()
-declare -A D_NETDEV D_RDMA D_PCI D_PORT D_GUESSED D_PEER D_LAG
+declare -A D_NETDEV D_RDMA D_PCI D_PORT D_PEER
 settings_error() {
   echo "$HOST: settings $SETTINGS: $*" >&2
   exit 3
@@ -207,7 +206,7 @@ settings_nic() {
   [[ "$i" =~ ^[1-9][0-9]{0,3}$ ]] || settings_error "line $n: NIC=$2 does not start with the NIC's number"
   [ -z "${D_PORT[$i]:-}" ] || settings_error "line $n: nic$i is listed twice"
   NICS+=("$i")
-  D_NETDEV[$i]=""; D_RDMA[$i]=""; D_PCI[$i]=""; D_PORT[$i]=1; D_GUESSED[$i]=0; D_PEER[$i]=""
+  D_NETDEV[$i]=""; D_RDMA[$i]=""; D_PCI[$i]=""; D_PORT[$i]=1; D_PEER[$i]=""
   for kv in "${w[@]:1}"; do
     k=${kv%%=*}
     v=${kv#*=}
@@ -216,7 +215,8 @@ settings_nic() {
       rdma-device) [[ "$v" =~ ^[A-Za-z0-9_.-]{1,64}$ ]] && D_RDMA[$i]=$v ;;
       pci) [[ "$v" =~ ^[0-9a-fA-F:.]{1,16}$ ]] && D_PCI[$i]=$v ;;
       port) [[ "$v" =~ ^[12]$ ]] && D_PORT[$i]=$v ;;
-      guessed) [[ "$v" =~ ^[01]$ ]] && D_GUESSED[$i]=$v ;;
+      # Checked, not kept: a DCBNL NIC is found by its netdev, so a guessed name changes nothing.
+      guessed) [[ "$v" =~ ^[01]$ ]] ;;
       peer) [[ "$v" =~ ^[A-Za-z0-9_.:-]{1,128}$ ]] && D_PEER[$i]=$v ;;
       *) false ;;
     esac || settings_error "line $n: nic$i: bad field $kv"
@@ -236,12 +236,12 @@ load_settings() {
     case "$key" in
       FORMAT) [ "$val" = fabricc-roce-1 ] || settings_error "line $n: format $val; this program reads fabricc-roce-1" ;;
       HOST) [[ "$val" =~ ^[A-Za-z_][A-Za-z0-9_.-]{0,127}$ ]] || settings_error "line $n: bad host name"; HOST=$val ;;
-      FABRIC) FABRIC=$val ;;
+      FABRIC) ;;
       DRIVER) [ "$val" = "$DRIVER" ] || settings_error "line $n: these are settings for driver $val; this program ($0) is for $DRIVER" ;;
       NIC) settings_nic "$n" "$val" ;;
       LAG)
-        [[ "$val" =~ ^([1-9][0-9]{0,3}):([1-9][0-9]{0,3})$ ]] || settings_error "line $n: LAG=$val is not PORT:FIRST"
-        D_LAG[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]} ;;
+        # Checked, not kept: RoCE LAG pairing is mlx5's; a DCBNL port is set on its own.
+        [[ "$val" =~ ^([1-9][0-9]{0,3}):([1-9][0-9]{0,3})$ ]] || settings_error "line $n: LAG=$val is not PORT:FIRST" ;;
       *)
         [ -n "${FORM[$key]:-}" ] || settings_error "line $n: unknown key $key"
         printf -v "$key" '%s' "$val" ;;
