@@ -31,6 +31,11 @@ pub struct DeadlockFacts {
     /// Every (endpoint pair, scenario) without a route, counted; `facts.unreachable` lists
     /// at most `--max-unreachable` of them. (An addition to the v1 contract.)
     pub unreachable_pairs: u64,
+    /// Of `unreachable_pairs`, those cut off only because a failure scenario unplugged a NIC's
+    /// own cable(s) (every cable of a NIC or bond): expected of single-homed NICs, so counted
+    /// here and in one FAB701 advice, not listed in `facts.unreachable` (G1: they made the
+    /// facts of a healthy rail design 20 MB). (An addition to the v1 contract.)
+    pub own_cable_pairs: u64,
     /// What routed traffic is addressed to: `nic` (every NIC its own destination) or
     /// `nic-or-bond` (some hosts' NICs form one bond destination). (An addition to the v1
     /// contract; docs/deadlock.md.)

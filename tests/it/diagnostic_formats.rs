@@ -136,6 +136,7 @@ fn facts() -> Facts {
             possible: true,
             complete: true,
             unreachable_pairs: 1,
+            own_cable_pairs: 0,
             destinations: "nic".into(),
             endpoints: 2,
             proven: 1,

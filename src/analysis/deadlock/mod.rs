@@ -50,6 +50,7 @@ pub fn check(
         Options {
             max_scenarios: limits.max_scenarios,
             max_unreachable: limits.max_unreachable,
+            list_own_cable_pairs: false,
             ..Options::default()
         },
     );

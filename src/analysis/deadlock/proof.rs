@@ -26,6 +26,11 @@ pub struct Options {
     pub max_scenarios: u64,
     /// Most unreachable pairs listed in the facts (all are counted).
     pub max_unreachable: u64,
+    /// List the pairs that failure scenarios cut off only by unplugging a NIC's own cables.
+    /// `check` does not (G1: they are expected of single-homed NICs and made a healthy rail
+    /// design's facts 20 MB; `own_cable_pairs` counts them); the brute-force tests do, to
+    /// compare every pair.
+    pub list_own_cable_pairs: bool,
     /// Whether failure scenarios are proven by classes of symmetric ones (failures.rs).
     pub reduce: failures::Reduce,
 }
@@ -37,6 +42,7 @@ impl Default for Options {
             force_graph: false,
             max_scenarios: limits.max_scenarios,
             max_unreachable: limits.max_unreachable,
+            list_own_cable_pairs: true,
             reduce: failures::Reduce::Auto,
         }
     }
@@ -105,7 +111,7 @@ pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
             opts.max_scenarios,
         ));
     }
-    report_scenarios_unreachable(&cx, &outcome, budget, &mut proof);
+    report_scenarios_unreachable(&cx, &outcome, budget, opts.list_own_cable_pairs, &mut proof);
     if let Some((links, groutes, g)) = &outcome.first_cycle {
         possible = true;
         let names: Vec<String> = links.iter().map(|&l| cx.link_name(l)).collect();
@@ -214,12 +220,13 @@ fn scenario_limit(
 /// The failure scenarios that cut NIC pairs off: one finding per scenario for the first
 /// few; the rest are one summary, so that a fabric of single-homed hosts under `check
 /// failures 2` does not print 40,000 warnings. Scenarios that only unplug NICs (G1) are not
-/// warnings at all: one line of advice counts them. Every pair is counted in the facts and
-/// listed while the budget lasts, own-cable ones included.
+/// warnings at all: one line of advice counts them. Every pair is counted in the facts; the
+/// others are listed while the budget lasts, own-cable ones only counted (`own_cable_pairs`).
 fn report_scenarios_unreachable(
     cx: &Ctx<'_>,
     outcome: &failures::Outcome,
     budget: usize,
+    list_own: bool,
     proof: &mut Proof,
 ) {
     let names = |scenario: &[crate::model::LinkId]| -> Vec<String> {
@@ -230,8 +237,10 @@ fn report_scenarios_unreachable(
     let mut rest_scenarios = 0u64;
     for (scenario, pairs, total, own) in &outcome.unreachable {
         if *own {
-            // Counted in the advice below; listed in the facts.
-            list_pairs(cx, pairs, &names(scenario), budget, proof);
+            // Counted in the advice below and in `own_cable_pairs`; listed only when asked.
+            if list_own {
+                list_pairs(cx, pairs, &names(scenario), budget, proof);
+            }
         } else if reported < SCENARIO_FINDINGS {
             report_unreachable(cx, pairs, *total, &names(scenario), budget, proof);
             reported += 1;
@@ -286,6 +295,7 @@ fn report_own_cables(cx: &Ctx<'_>, outcome: &failures::Outcome, proof: &mut Proo
         return;
     }
     proof.facts.unreachable_pairs = proof.facts.unreachable_pairs.saturating_add(pairs);
+    proof.facts.own_cable_pairs = proof.facts.own_cable_pairs.saturating_add(pairs);
     let mut d = Diagnostic::new(
         Code::Unreachable,
         cx.fabric.routing.check_failures.span,
