@@ -118,6 +118,8 @@ const GOLDEN: &[(&str, &str)] = &[
     ("cumulus-2x2", "fixtures/build/inputs/cumulus-2x2.fab"),
     ("nxos-2x2", "fixtures/build/inputs/nxos-2x2.fab"),
     ("junos-2x2", "fixtures/build/inputs/junos-2x2.fab"),
+    // Issue 34: ECN as a fill level, on Junos (written as stated) and EOS (bytes).
+    ("ecn-fill-levels", "fixtures/build/inputs/ecn-fill-levels.fab"),
     ("nxos-300m", "fixtures/build/inputs/nxos-300m.fab"),
     (
         "cumulus-lossless2",
