@@ -144,10 +144,6 @@ pub fn resolve(
     );
     models_used(&fabric, &mut diags);
     fabric.topology = crate::model::topology::build(&fabric);
-    // ECN fill levels become bytes per switch before any check judges them (issue 34).
-    if !diags.iter().any(Diagnostic::is_error) {
-        crate::lower::resolve_fill_levels(&mut fabric, &mut diags);
-    }
     let ok = !diags.iter().any(Diagnostic::is_error);
     (ok.then_some(fabric), diags)
 }
