@@ -38,10 +38,12 @@
 //!   `render::host`); NIC identity as declared, else the driver's default name (`mlx5_<i>`).
 
 pub mod context;
+mod fill_levels;
 mod mlag;
 mod port_names;
 mod sonic;
 mod sonic_sku;
+pub(crate) use fill_levels::resolve_fill_levels;
 pub use port_names::PortNames;
 #[cfg(feature = "internals")]
 pub use port_names::vendor_port_name;
@@ -382,19 +384,23 @@ fn percent(thousandths: u64) -> u8 {
 
 fn ecn_on(v: &ClassView, link: &model::Link) -> Option<Ecn> {
     let e = v.ecn_on(link);
-    v.marks_ecn().then(|| Ecn {
-        min_bytes: e.min.value.get(),
-        max_bytes: e.max.value.get(),
-        probability_percent: percent(e.probability.value),
-    })
+    v.marks_ecn().then(|| ecn_context(e))
 }
 
 fn ecn_of(v: &ClassView) -> Option<Ecn> {
-    v.marks_ecn().then(|| Ecn {
-        min_bytes: v.ecn.min.value.get(),
-        max_bytes: v.ecn.max.value.get(),
-        probability_percent: percent(v.ecn.probability.value),
-    })
+    v.marks_ecn().then(|| ecn_context(v.ecn))
+}
+
+/// The thresholds as the views take them: bytes on this switch, and the fill levels the
+/// fabric stated them as.
+fn ecn_context(e: model::Ecn) -> Ecn {
+    Ecn {
+        min_bytes: e.min.value.get(),
+        max_bytes: e.max.value.get(),
+        probability_percent: percent(e.probability.value),
+        min_fill: e.min_fill,
+        max_fill: e.max_fill,
+    }
 }
 
 /// Whole-percent ETS weights of `views` (0 for strict classes), by largest remainder: each

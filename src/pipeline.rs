@@ -102,8 +102,18 @@ fn check_loaded_timed(
             lowered: None,
         };
     }
-    let (fabric, resolve_diags) = resolve::resolve(&loaded.files, sources, limits);
+    let (mut fabric, resolve_diags) = resolve::resolve(&loaded.files, sources, limits);
     diagnostics.extend(resolve_diags);
+    // ECN fill levels become bytes per switch before any check judges them (issue 34); a
+    // level with no base (FAB115) stops the fabric as a resolve error does.
+    if let Some(f) = fabric.as_mut() {
+        let mut fill = Vec::new();
+        lower::resolve_fill_levels(f, &mut fill);
+        if fill.iter().any(Diagnostic::is_error) {
+            fabric = None;
+        }
+        diagnostics.extend(fill);
+    }
     lap("resolve");
     analyse_resolved(fabric, diagnostics, limits, timings)
 }

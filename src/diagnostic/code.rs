@@ -73,6 +73,7 @@ codes! {
     BufferModelNotSonic  "FAB112" Name Warning "`buffer-model` is set on a model whose OS is not SONiC",
     AllowNotWarning      "FAB113" Name Error "an `allow` names no finding code, or a code that is not a warning",
     HashKeepsNoFlowField "FAB114" Name Warning "a `load-balance` `hash` keeps no address or port field, so traffic that is not RoCE is not spread across paths",
+    FillLevelNoBase      "FAB115" Ecn Error "an ECN fill level (`ecn min 55%`) is in force on a switch whose queue buffer is unknown, so it has no bytes to mark at",
     CaseClash            "FAB120" Name Error "two devices' names differ only in case, so their output folders collide on case-insensitive file systems",
     QueueShared          "FAB121" Name Error "classes share a switch queue but differ in loss behaviour or lossless PFC priority",
     TrafficClassTwoQueues "FAB122" Name Error "classes share a switch traffic class but name different queues",

@@ -394,7 +394,7 @@ fn ecn_unit(ctx: &SwitchContext, lossless: bool) -> u64 {
 
 /// The ECN thresholds (min, max) the target's own rules make of `e` where they go beyond
 /// one unit: Junos's fill levels, the low one at least 1 % and the high one above it
-/// (`lower::vocab::junos_fill_levels`, the renderer's conversion).
+/// (`lower::vocab::junos_levels`, the renderer's conversion; a stated fill level is exact).
 fn forced_ecn(
     ctx: &SwitchContext,
     lossless: bool,
@@ -408,7 +408,9 @@ fn forced_ecn(
     } else {
         crate::lower::vocab::junos_lossy_queue_bytes(&ctx.buffer)
     };
-    let (lo, hi) = crate::lower::vocab::junos_fill_levels(e.min_bytes, e.max_bytes, base);
+    // A fill level the fabric states is written as it is and reads back to the same bytes
+    // (issue 34); only a conversion from bytes can differ.
+    let (lo, hi) = crate::lower::vocab::junos_levels(&e, base);
     (
         Some(crate::lower::vocab::junos_fill_bytes(lo, base)),
         Some(crate::lower::vocab::junos_fill_bytes(hi, base)),

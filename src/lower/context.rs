@@ -23,6 +23,14 @@ pub struct Ecn {
     pub max_bytes: u64,
     /// Marking probability at `max_bytes`, 1..=100.
     pub probability_percent: u8,
+    /// Where the fabric states a threshold as a fill level (`ecn min 55%`, issue 34): that
+    /// level in thousandths of a percent of what one queue may hold here
+    /// (`BufferPlan::lossless_queue_buffer_bytes`, or the lossy queue's); `min_bytes` /
+    /// `max_bytes` are then those bytes. Junos writes the level itself.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_fill: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_fill: Option<u64>,
 }
 
 /// How the egress scheduler serves a class.

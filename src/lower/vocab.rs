@@ -146,6 +146,29 @@ pub fn junos_fill_levels(min_bytes: u64, max_bytes: u64, queue_buffer: u64) -> (
     (min, max)
 }
 
+/// A fill level the fabric states (thousandths of a percent) as Junos's whole percent, when
+/// it is one.
+fn whole_percent(fill: Option<u64>) -> Option<u64> {
+    fill.filter(|f| f % 1000 == 0).map(|f| f / 1000)
+}
+
+/// The Junos fill levels of thresholds `e` over a queue of `queue_buffer` bytes (issue 34): a
+/// fill level the fabric states in whole percent (`ecn min 55%`) is written as it is, with no
+/// round trip through bytes; a threshold in bytes (or a fractional level) is converted as
+/// [`junos_fill_levels`] does — nearest whole percent, the low one 1..99 %, the high one
+/// above it.
+pub fn junos_levels(e: &Ecn, queue_buffer: u64) -> (u64, u64) {
+    let min = whole_percent(e.min_fill)
+        .unwrap_or_else(|| junos_fill_levels(e.min_bytes, e.max_bytes, queue_buffer).0);
+    let max = match whole_percent(e.max_fill) {
+        Some(m) => m,
+        None => junos_fill_percent(e.max_bytes, queue_buffer).clamp(min + 1, 100),
+    };
+    // Junos refuses a high level not above the low one; stated levels are (bounds), a mix
+    // of a stated level and a converted one might not be.
+    (min, max.max(min + 1).min(100))
+}
+
 /// `pct` percent of `queue_buffer`, in bytes (what a fill level means on the switch).
 pub fn junos_fill_bytes(pct: u64, queue_buffer: u64) -> u64 {
     u64::try_from(u128::from(queue_buffer) * u128::from(pct) / 100).unwrap_or(u64::MAX)
@@ -167,15 +190,20 @@ pub fn ecn_as_written(ctx: &SwitchContext, lossless: bool, e: Ecn) -> EcnWritten
         SwitchOs::Sonic | SwitchOs::Cumulus | SwitchOs::Eos | SwitchOs::Vrp => EcnWritten {
             min_bytes: e.min_bytes,
             max_bytes: e.max_bytes,
-            how: "bytes as given".into(),
+            how: with_fill_levels(ctx, lossless, e, "bytes as given".into()),
         },
         SwitchOs::Nxos => {
             let (min, max) = (nxos_kbytes(e.min_bytes), nxos_kbytes(e.max_bytes));
             EcnWritten {
                 min_bytes: min.saturating_mul(NXOS_KBYTE_UPPER),
                 max_bytes: max.saturating_mul(NXOS_KBYTE_UPPER),
-                how: format!(
-                    "`{min} kbytes` / `{max} kbytes`: ⌈bytes / 1000⌉, judged at 1 kbyte = 1,024 B (the larger reading; Cisco does not define the unit)"
+                how: with_fill_levels(
+                    ctx,
+                    lossless,
+                    e,
+                    format!(
+                        "`{min} kbytes` / `{max} kbytes`: ⌈bytes / 1000⌉, judged at 1 kbyte = 1,024 B (the larger reading; Cisco does not define the unit)"
+                    ),
                 ),
             }
         }
@@ -188,8 +216,13 @@ pub fn ecn_as_written(ctx: &SwitchContext, lossless: bool, e: Ecn) -> EcnWritten
             EcnWritten {
                 min_bytes: min.saturating_mul(cell),
                 max_bytes: max.saturating_mul(cell),
-                how: format!(
-                    "`low-limit {min} high-limit {max}`: ⌈bytes / {cell} B cell⌉ (H3C does not state the unit in the reference fabricc read: cells assumed, FAB909)"
+                how: with_fill_levels(
+                    ctx,
+                    lossless,
+                    e,
+                    format!(
+                        "`low-limit {min} high-limit {max}`: ⌈bytes / {cell} B cell⌉ (H3C does not state the unit in the reference fabricc read: cells assumed, FAB909)"
+                    ),
                 ),
             }
         }
@@ -199,8 +232,19 @@ pub fn ecn_as_written(ctx: &SwitchContext, lossless: bool, e: Ecn) -> EcnWritten
             } else {
                 junos_lossy_queue_bytes(&ctx.buffer)
             };
-            let (min, max) = junos_fill_levels(e.min_bytes, e.max_bytes, base);
+            let (min, max) = junos_levels(&e, base);
             let (bmin, bmax) = (junos_fill_bytes(min, base), junos_fill_bytes(max, base));
+            let stated = |fill: Option<u64>, pct: u64| whole_percent(fill) == Some(pct);
+            if stated(e.min_fill, min) && stated(e.max_fill, max) {
+                return EcnWritten {
+                    min_bytes: bmin,
+                    max_bytes: bmax,
+                    how: format!(
+                        "`fill-level [ {min} {max} ]`: the fabric's fill levels as written, percent of the {base} B one queue may hold (α/(1+α) of its egress partition, α = 2^{}); = {bmin} B / {bmax} B",
+                        ctx.buffer.queue_log2_alpha
+                    ),
+                };
+            }
             EcnWritten {
                 min_bytes: bmin,
                 max_bytes: bmax,
@@ -210,6 +254,39 @@ pub fn ecn_as_written(ctx: &SwitchContext, lossless: bool, e: Ecn) -> EcnWritten
                 ),
             }
         }
+    }
+}
+
+/// `how`, preceded by the fill levels the thresholds were stated as, where they were
+/// (`55 % of 1,000,000 B = 550,000 B`): a target that takes bytes writes those bytes.
+fn with_fill_levels(ctx: &SwitchContext, lossless: bool, e: Ecn, how: String) -> String {
+    let base = if lossless {
+        ctx.buffer.lossless_queue_buffer_bytes
+    } else {
+        junos_lossy_queue_bytes(&ctx.buffer)
+    };
+    let level = |what: &str, fill: Option<u64>, bytes: u64| {
+        fill.map(|f| {
+            format!(
+                "{what} {} % of {base} B = {bytes} B",
+                crate::syntax::printer::thousandths(f)
+            )
+        })
+    };
+    let levels: Vec<String> = [
+        level("min", e.min_fill, e.min_bytes),
+        level("max", e.max_fill, e.max_bytes),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if levels.is_empty() {
+        how
+    } else {
+        format!(
+            "{} (fill levels of what one queue may hold); {how}",
+            levels.join(", ")
+        )
     }
 }
 

@@ -17,11 +17,21 @@ fn ecn_speeds_doc(list: &[crate::model::EcnAtSpeed]) -> Vec<EcnAtSpeedDoc> {
     list.iter()
         .map(|e| EcnAtSpeedDoc {
             speed_mbps: e.speed.get(),
-            min_bytes: e.min.map(|v| v.value.get()),
-            max_bytes: e.max.map(|v| v.value.get()),
+            min_bytes: bytes_unless_fill(e.min, e.min_fill),
+            max_bytes: bytes_unless_fill(e.max, e.max_fill),
+            min_fill_percent: e.min_fill.map(percent),
+            max_fill_percent: e.max_fill.map(percent),
             probability_percent: e.probability.map(|v| percent(v.value)),
         })
         .collect()
+}
+
+/// A threshold's bytes, unless it is a fill level (whose bytes differ per switch).
+fn bytes_unless_fill(
+    b: Option<crate::model::Sourced<crate::model::Bytes>>,
+    fill: Option<u64>,
+) -> Option<u64> {
+    b.filter(|_| fill.is_none()).map(|v| v.value.get())
 }
 
 fn percent(thousandths: u64) -> f64 {
@@ -102,8 +112,10 @@ fn overrides_doc(fabric: &Fabric, list: &[crate::model::ClassOverride]) -> Vec<O
             lossless: o.lossless.map(|v| v.value),
             congestion: o.congestion.map(|v| congestion_name(v.value).into()),
             ecn_enabled: o.ecn_enabled.map(|v| v.value),
-            ecn_min_bytes: o.ecn_min.map(|v| v.value.get()),
-            ecn_max_bytes: o.ecn_max.map(|v| v.value.get()),
+            ecn_min_bytes: bytes_unless_fill(o.ecn_min, o.ecn_min_fill),
+            ecn_max_bytes: bytes_unless_fill(o.ecn_max, o.ecn_max_fill),
+            ecn_min_fill_percent: o.ecn_min_fill.map(percent),
+            ecn_max_fill_percent: o.ecn_max_fill.map(percent),
             ecn_probability_percent: o.ecn_probability.map(|v| percent(v.value)),
             scheduling: o.scheduling.map(|v| scheduling_doc(v.value)),
             pfc_threshold_bytes: o.pfc_threshold.map(|v| v.value.get()),
@@ -165,8 +177,10 @@ fn class_doc(c: &Class) -> ClassDoc {
         congestion: congestion_name(c.congestion.value).into(),
         ecn: EcnDoc {
             enabled: c.ecn.enabled.value,
-            min_bytes: c.ecn.min.value.get(),
-            max_bytes: c.ecn.max.value.get(),
+            min_bytes: bytes_unless_fill(Some(c.ecn.min), c.ecn.min_fill),
+            max_bytes: bytes_unless_fill(Some(c.ecn.max), c.ecn.max_fill),
+            min_fill_percent: c.ecn.min_fill.map(percent),
+            max_fill_percent: c.ecn.max_fill.map(percent),
             probability_percent: percent(c.ecn.probability.value),
         },
         scheduling: scheduling_doc(c.scheduling.value),
@@ -268,8 +282,10 @@ fn link_doc(fabric: &Fabric, l: &Link) -> LinkDoc {
             .iter()
             .map(|(c, e)| LinkEcnDoc {
                 class: fabric.class(*c).name.clone(),
-                min_bytes: e.min.map(|v| v.value.get()),
-                max_bytes: e.max.map(|v| v.value.get()),
+                min_bytes: bytes_unless_fill(e.min, e.min_fill),
+                max_bytes: bytes_unless_fill(e.max, e.max_fill),
+                min_fill_percent: e.min_fill.map(percent),
+                max_fill_percent: e.max_fill.map(percent),
                 probability_percent: e.probability.map(|v| percent(v.value)),
             })
             .collect(),

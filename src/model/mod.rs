@@ -146,12 +146,57 @@ pub enum Scheduling {
 }
 
 /// ECN marking on a class's egress queue. Sizes in bytes, probability in thousandths of a percent.
+///
+/// A threshold written as a fill level (`ecn min 55%`, issue 34) keeps its percentage in
+/// `min_fill` / `max_fill` (thousandths of a percent of what one queue of the class may hold
+/// on the switch, [`FillBase`]); its bytes in `min` / `max` are then the bytes on the switch a
+/// view is for ([`Ecn::resolved`], done by `Fabric::switch_class`), a placeholder (the
+/// language default) before that, or where the switch's base is unknown (FAB115).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Ecn {
     pub enabled: Sourced<bool>,
     pub min: Sourced<Bytes>,
     pub max: Sourced<Bytes>,
     pub probability: Sourced<u64>,
+    pub min_fill: Option<u64>,
+    pub max_fill: Option<u64>,
+}
+
+impl Ecn {
+    /// The thresholds with each fill level turned into bytes of a queue of `base` bytes
+    /// (`None`: unknown, the bytes stay as they are). Idempotent.
+    pub fn resolved(mut self, base: Option<u64>) -> Ecn {
+        if let Some(b) = base {
+            if let Some(f) = self.min_fill {
+                self.min.value = Bytes(fill_bytes(f, b));
+            }
+            if let Some(f) = self.max_fill {
+                self.max.value = Bytes(fill_bytes(f, b));
+            }
+        }
+        self
+    }
+
+    /// Whether a threshold is a fill level.
+    pub fn has_fill(&self) -> bool {
+        self.min_fill.is_some() || self.max_fill.is_some()
+    }
+}
+
+/// `fill` thousandths of a percent of `base` bytes, rounded down (a threshold the switch
+/// reaches no later than the fill level says).
+pub fn fill_bytes(fill: u64, base: u64) -> u64 {
+    u64::try_from(u128::from(base) * u128::from(fill) / 100_000).unwrap_or(u64::MAX)
+}
+
+/// What one egress queue may hold on a switch, the base of its ECN fill levels (issue 34):
+/// `lower`'s buffer plan of the switch (`BufferPlan::lossless_queue_buffer_bytes` for a
+/// lossless class, `lower::vocab::junos_lossy_queue_bytes` for a lossy one), the base Junos
+/// states its `fill-level` in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FillBase {
+    pub lossless: u64,
+    pub lossy: u64,
 }
 
 /// `ecn SPEED …`: thresholds for the ports of one speed; `None` = the class's value.
@@ -162,6 +207,9 @@ pub struct EcnAtSpeed {
     pub min: Option<Sourced<Bytes>>,
     pub max: Option<Sourced<Bytes>>,
     pub probability: Option<Sourced<u64>>,
+    /// `min` / `max` written as fill levels (see [`Ecn`]).
+    pub min_fill: Option<u64>,
+    pub max_fill: Option<u64>,
 }
 
 impl EcnAtSpeed {
@@ -171,8 +219,36 @@ impl EcnAtSpeed {
             min: self.min.unwrap_or(base.min),
             max: self.max.unwrap_or(base.max),
             probability: self.probability.unwrap_or(base.probability),
+            min_fill: if self.min.is_some() {
+                self.min_fill
+            } else {
+                base.min_fill
+            },
+            max_fill: if self.max.is_some() {
+                self.max_fill
+            } else {
+                base.max_fill
+            },
             ..base
         }
+    }
+
+    /// This entry with its fill levels as bytes of a queue of `base` bytes (see [`Ecn::resolved`]).
+    pub fn resolved(mut self, base: Option<u64>) -> EcnAtSpeed {
+        if let Some(b) = base {
+            if let (Some(m), Some(f)) = (self.min.as_mut(), self.min_fill) {
+                m.value = Bytes(fill_bytes(f, b));
+            }
+            if let (Some(m), Some(f)) = (self.max.as_mut(), self.max_fill) {
+                m.value = Bytes(fill_bytes(f, b));
+            }
+        }
+        self
+    }
+
+    /// Whether a threshold is a fill level.
+    pub fn has_fill(&self) -> bool {
+        self.min_fill.is_some() || self.max_fill.is_some()
     }
 }
 
@@ -216,6 +292,9 @@ pub struct ClassOverride {
     pub ecn_min: Option<Sourced<Bytes>>,
     pub ecn_max: Option<Sourced<Bytes>>,
     pub ecn_probability: Option<Sourced<u64>>,
+    /// `ecn_min` / `ecn_max` written as fill levels (see [`Ecn`]).
+    pub ecn_min_fill: Option<u64>,
+    pub ecn_max_fill: Option<u64>,
     pub scheduling: Option<Sourced<Scheduling>>,
     pub pfc_threshold: Option<Sourced<Bytes>>,
     /// A fixed headroom instead of the computed one (switches only).
@@ -327,6 +406,9 @@ pub struct Switch {
     pub watchdog: Option<Sourced<Watchdog>>,
     /// The generator tier that made this switch.
     pub generated: Option<TierId>,
+    /// What one queue may hold here, where an ECN fill level is in force on the switch and its
+    /// buffer plan could be made (`lower::resolve_fill_levels`); `None` otherwise.
+    pub fill_base: Option<FillBase>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

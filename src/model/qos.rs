@@ -29,6 +29,10 @@ pub struct ClassView {
     /// Per-speed ECN thresholds in force on this device, sorted by speed: the device's own
     /// `ecn SPEED …`; the class's, unless the device sets class-wide ECN thresholds itself.
     pub ecn_speeds: Vec<crate::model::EcnAtSpeed>,
+    /// What one queue of this class may hold on the device, where an ECN fill level is in
+    /// force on it (`Switch::fill_base`): the base `ecn_at` / `ecn_on` turn fill levels into
+    /// bytes with. `None` on hosts and where the base is unknown.
+    pub fill_base: Option<u64>,
 }
 
 impl ClassView {
@@ -47,6 +51,7 @@ impl ClassView {
             queue: Sourced::default_at(class.priority.value, class.priority.span),
             rate: class.rate,
             ecn_speeds: class.ecn_speeds.clone(),
+            fill_base: None,
         };
         if let Some(o) = o {
             if let Some(d) = &o.dscp {
@@ -56,6 +61,12 @@ impl ClassView {
             set(&mut v.lossless, o.lossless);
             set(&mut v.congestion, o.congestion);
             set(&mut v.ecn.enabled, o.ecn_enabled);
+            if o.ecn_min.is_some() {
+                v.ecn.min_fill = o.ecn_min_fill;
+            }
+            if o.ecn_max.is_some() {
+                v.ecn.max_fill = o.ecn_max_fill;
+            }
             set(&mut v.ecn.min, o.ecn_min);
             set(&mut v.ecn.max, o.ecn_max);
             set(&mut v.ecn.probability, o.ecn_probability);
@@ -97,9 +108,19 @@ impl ClassView {
     pub fn ecn_on(&self, link: &super::Link) -> Ecn {
         let e = self.ecn_at(link.speed.get());
         match link.ecn.iter().find(|(c, _)| *c == self.id) {
-            Some((_, at)) => at.over(e),
+            Some((_, at)) => at.over(e).resolved(self.fill_base),
             None => e,
         }
+    }
+
+    /// This view with its fill levels as bytes of a queue of `base` bytes.
+    fn with_fill_base(mut self, base: Option<u64>) -> Self {
+        self.fill_base = base;
+        self.ecn = self.ecn.resolved(base);
+        for e in &mut self.ecn_speeds {
+            *e = e.resolved(base);
+        }
+        self
     }
 
     /// ECN marking applies: the class runs DCQCN and marking is not turned off.
@@ -117,11 +138,16 @@ fn set<T: Copy>(slot: &mut Sourced<T>, value: Option<Sourced<T>>) {
 impl Fabric {
     /// Class `c` as switch `s` treats it.
     pub fn switch_class(&self, s: SwitchId, c: ClassId) -> ClassView {
-        ClassView::new(
-            c,
-            self.class(c),
-            self.switch(s).class_overrides.get(c.index()),
-        )
+        let sw = self.switch(s);
+        let v = ClassView::new(c, self.class(c), sw.class_overrides.get(c.index()));
+        let base = sw.fill_base.map(|b| {
+            if v.lossless.value {
+                b.lossless
+            } else {
+                b.lossy
+            }
+        });
+        v.with_fill_base(base)
     }
 
     /// Class `c` as host `h` marks and pauses it.

@@ -702,18 +702,21 @@ fn verdicts(o: &mut String, input: &ReportInput<'_>) {
 
 /// How the host scripts find their NICs and mark RDMA traffic, grouped: what an operator
 /// checks before deploying them (README "Deploy a host").
-/// Targets that do not take ECN thresholds in bytes (Junos fill levels, NX-OS kbytes): the
-/// value the switch holds next to the model's bytes, with the exact conversion.
+/// Targets that do not take ECN thresholds in bytes (Junos fill levels, NX-OS kbytes), and
+/// every queue whose thresholds the fabric states as fill levels: the value the switch holds
+/// next to the model's bytes, with the exact conversion.
 fn ecn_conversions(o: &mut String, switches: &[&SwitchContext]) {
     type Row = (String, String, u8, u64, u64, u64, u64, String);
     let mut rows: BTreeMap<Row, usize> = BTreeMap::new();
     for s in switches {
-        if !matches!(s.os, SwitchOs::Junos | SwitchOs::Nxos | SwitchOs::Comware) {
-            continue;
-        }
+        let converts = matches!(s.os, SwitchOs::Junos | SwitchOs::Nxos | SwitchOs::Comware);
         for p in &s.ports {
             for q in &p.ecn {
                 let Some(e) = q.ecn else { continue };
+                // Fill levels (issue 34) are shown on every target: "55 % of N B = M B".
+                if !converts && e.min_fill.is_none() && e.max_fill.is_none() {
+                    continue;
+                }
                 let Some(c) = s.qos.classes.iter().find(|c| c.queue == q.queue) else {
                     continue;
                 };
@@ -736,9 +739,15 @@ fn ecn_conversions(o: &mut String, switches: &[&SwitchContext]) {
     if rows.is_empty() {
         return;
     }
+    let any_fill = rows.keys().any(|r| r.7.contains("% of "));
     let _ = writeln!(
         o,
-        "ECN as the switch holds it, where the target does not take bytes (the checks judge these values too, FAB315):\n"
+        "ECN as the switch holds it, where the target does not take bytes{} (the checks judge these values too, FAB315):\n",
+        if any_fill {
+            " or the fabric states fill levels (percent of what one queue may hold on that switch)"
+        } else {
+            ""
+        }
     );
     let _ = writeln!(
         o,

@@ -474,7 +474,7 @@ fn junos_support(p: Property) -> Support {
         P::PfcPriorities => Rendered("`no-loss pfc-priority` + CN profile input/output"),
         P::PortPfc => Rendered("one CN profile per port variant"),
         P::EcnMarking => Approximated(
-            "`fill-level` percent of the queue's share, rounded; below 1 % or collapsed is FAB906",
+            "`fill-level` percent of the queue's share: a stated level (`ecn min 55%`) as written, bytes rounded to whole percent; below 1 % or collapsed is FAB906",
         ),
         P::PortEcn => Rendered("one scheduler map per port variant"),
         P::Scheduling => Rendered("`transmit-rate percent` / `priority strict-high`"),

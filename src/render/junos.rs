@@ -56,9 +56,8 @@ pub const CNP_TRANSMIT_PERCENT: u8 = 5;
 pub const CLASSIFIER: &str = "fabricc-dscp";
 
 pub use crate::lower::vocab::{
-    junos_fill_bytes as fill_bytes, junos_fill_levels as fill_levels,
-    junos_fill_percent as fill_percent, junos_lossy_queue_bytes as lossy_queue_bytes,
-    junos_port_name as port_name,
+    junos_fill_bytes as fill_bytes, junos_fill_percent as fill_percent,
+    junos_lossy_queue_bytes as lossy_queue_bytes, junos_port_name as port_name,
 };
 
 /// A DSCP as a 6-bit binary code point (`26` → `011010`).
@@ -670,10 +669,13 @@ fn fill_base(b: &BufferPlan, lossy_queue: u64) -> JFillBase {
 }
 
 /// The drop profile of `class`: whole-percent fill levels of `queue_buffer`, min < max.
+/// A fill level the fabric states in whole percent is written as it is (issue 34,
+/// `lower::vocab::junos_levels`); only bytes are converted, and only a conversion is noted.
 fn drop_profile(class: &str, e: Ecn, queue_buffer: u64, notes: &mut Vec<Note>) -> JDropProfile {
-    let asked_min = fill_percent(e.min_bytes, queue_buffer);
-    let asked_max = fill_percent(e.max_bytes, queue_buffer);
-    let (min, max) = fill_levels(e.min_bytes, e.max_bytes, queue_buffer);
+    let stated = |fill: Option<u64>| fill.filter(|f| f % 1000 == 0).map(|f| f / 1000);
+    let (min, max) = crate::lower::vocab::junos_levels(&e, queue_buffer);
+    let asked_min = stated(e.min_fill).unwrap_or_else(|| fill_percent(e.min_bytes, queue_buffer));
+    let asked_max = stated(e.max_fill).unwrap_or_else(|| fill_percent(e.max_bytes, queue_buffer));
     let bytes = |pct: u64| fill_bytes(pct, queue_buffer);
     if min != asked_min {
         notes.push(Note::new(

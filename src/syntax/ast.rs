@@ -315,9 +315,28 @@ pub enum EcnSpec {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EcnArg {
-    Min(Size),
-    Max(Size),
+    Min(EcnLevel),
+    Max(EcnLevel),
     Probability(Percent),
+}
+
+/// An ECN threshold: a size (`150KB`, `600cells`), or a fill level (`55%`) — a percentage of
+/// what one queue of the class may hold on the switch it runs on (issue 34, v3 contract).
+/// One statement uses one of the two for both `min` and `max`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EcnLevel {
+    Size(Size),
+    Fill(Percent),
+}
+
+impl EcnLevel {
+    /// The fill level in thousandths of a percent, when the threshold is one.
+    pub fn fill(self) -> Option<u64> {
+        match self {
+            EcnLevel::Fill(p) => Some(p.0),
+            EcnLevel::Size(_) => None,
+        }
+    }
 }
 
 // ---------------------------------------------------------------- models

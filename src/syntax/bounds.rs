@@ -12,8 +12,8 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::span::{Span, Spanned};
 
 use super::ast::{
-    self, ClassDecl, ClassProp, DscpSpec, EcnArg, EcnSpec, HostProp, Item, LbProp, LbSeed,
-    LinkProp, NamePattern, NicModelProp, Segment, Size, Stmt, StmtKind, SwitchModelProp,
+    self, ClassDecl, ClassProp, DscpSpec, EcnArg, EcnLevel, EcnSpec, HostProp, Item, LbProp,
+    LbSeed, LinkProp, NamePattern, NicModelProp, Segment, Size, Stmt, StmtKind, SwitchModelProp,
     SwitchProp, TemplatePart, TierProp, Watchdog, WatchdogArg, WatchdogSetting,
 };
 
@@ -189,6 +189,15 @@ pub const TIME: Bound = Bound {
     help: "a time is at most `3600s`",
     unit: " ns",
 };
+/// An ECN fill level, thousandths of a percent of what one queue may hold: above 0, at most
+/// the whole queue.
+pub const FILL_LEVEL: Bound = Bound {
+    what: "ECN fill level",
+    lo: 1,
+    hi: 100_000,
+    help: "a fill level is a percentage of the queue's buffer above `0%`, at most `100%`",
+    unit: "%",
+};
 /// Thousandths of a percent.
 pub const PERCENT: Bound = Bound {
     what: "percentage",
@@ -309,14 +318,14 @@ impl Checker {
         let ok = card.starts_with(card_char) && card.chars().all(|c| card_char(c) || c == '-');
         if !ok {
             self.diags.push(
-                Diagnostic::new(
-                    Code::BadPattern,
-                    l.card.span,
-                    format!("line card `{}` is not a card model", card.escape_debug()),
-                )
-                .label("line card")
-                .help("a line-card model is lower-case letters, digits and `-`, such as `7800r3a-36d`"),
-            );
+            Diagnostic::new(
+                Code::BadPattern,
+                l.card.span,
+                format!("line card `{}` is not a card model", card.escape_debug()),
+            )
+            .label("line card")
+            .help("a line-card model is lower-case letters, digits and `-`, such as `7800r3a-36d`"),
+        );
         }
     }
 
@@ -401,13 +410,55 @@ impl Checker {
     }
 
     fn ecn(&mut self, e: &EcnSpec) {
-        if let EcnSpec::Params(args) = e {
-            for a in args {
-                match a.node {
-                    EcnArg::Min(s) | EcnArg::Max(s) => self.size(s, a.span),
-                    EcnArg::Probability(p) => self.number(p.0, PERCENT, a.span),
+        let EcnSpec::Params(args) = e else { return };
+        let (mut min_fill, mut max_fill, mut sized) = (None, None, None);
+        for a in args {
+            match a.node {
+                EcnArg::Min(EcnLevel::Size(s)) | EcnArg::Max(EcnLevel::Size(s)) => {
+                    self.size(s, a.span);
+                    sized = Some(a.span);
                 }
+                EcnArg::Min(EcnLevel::Fill(p)) => {
+                    self.number(p.0, FILL_LEVEL, a.span);
+                    min_fill = Some((p.0, a.span));
+                }
+                EcnArg::Max(EcnLevel::Fill(p)) => {
+                    self.number(p.0, FILL_LEVEL, a.span);
+                    max_fill = Some((p.0, a.span));
+                }
+                EcnArg::Probability(p) => self.number(p.0, PERCENT, a.span),
             }
+        }
+        // The parser's rules for one statement (`parser::classes::mixed_levels`).
+        if let (Some(size_at), Some((_, fill_at))) = (sized, min_fill.or(max_fill)) {
+            self.diags.push(
+            Diagnostic::new(
+                Code::OutOfRange,
+                fill_at,
+                "one `ecn` statement mixes a fill level (`%`) with a size",
+            )
+            .label("fill level here")
+            .with_secondary(size_at, "size here")
+            .help("write both thresholds as fill levels (`ecn min 55% max 90%`) or both as sizes (`ecn min 150KB max 1500KB`)"),
+        );
+        }
+        if let (Some((lo, lo_at)), Some((hi, hi_at))) = (min_fill, max_fill)
+            && lo >= hi
+        {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::OutOfRange,
+                    hi_at,
+                    format!(
+                        "the ECN fill level `max {}` is not above `min {}`",
+                        FILL_LEVEL.show(hi),
+                        FILL_LEVEL.show(lo)
+                    ),
+                )
+                .label("max here")
+                .with_secondary(lo_at, "min here")
+                .help("marking starts at `min` and reaches its probability at `max`: write `min` below `max`, e.g. `ecn min 55% max 90%`"),
+            );
         }
     }
 

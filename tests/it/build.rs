@@ -118,6 +118,11 @@ const GOLDEN: &[(&str, &str)] = &[
     ("cumulus-2x2", "fixtures/build/inputs/cumulus-2x2.fab"),
     ("nxos-2x2", "fixtures/build/inputs/nxos-2x2.fab"),
     ("junos-2x2", "fixtures/build/inputs/junos-2x2.fab"),
+    // Issue 34: ECN as a fill level, on Junos (written as stated) and EOS (bytes).
+    (
+        "ecn-fill-levels",
+        "fixtures/build/inputs/ecn-fill-levels.fab",
+    ),
     ("nxos-300m", "fixtures/build/inputs/nxos-300m.fab"),
     (
         "cumulus-lossless2",
@@ -456,9 +461,10 @@ fn every_generated_file_passes_the_validators() {
             // (leaf and spine), 2 hosts; breakout-every-target: 1 SONiC switch;
             // nic-roles-2x2: 1 SONiC spine, 2 hosts; dual-tor-2x2: 1 SONiC spine, 3 hosts (one
             // spare); eos-non-stacked-dual-tor: 2 hosts; ascend-910b-rails: 3 hosts (two
-            // Ascend servers, one hns3 node); sonic-th5-leaf-sku: 4 SONiC switches (issue 38).
+            // Ascend servers, one hns3 node); sonic-th5-leaf-sku: 4 SONiC switches (issue 38);
+            // ecn-fill-levels: 4 hosts (issue 34).
             12 + 2 + 4 + 4 + 1 + 4 + 2 + 2 + 1 + 1 + 1 + 4,
-            32 + 4 + 4 * 4 + 4 + 2 + 8 + 2 + 3 + 2 + 2 + 2 + 2 + 3 + 2 + 3
+            32 + 4 + 4 * 4 + 4 + 2 + 8 + 2 + 3 + 2 + 2 + 2 + 2 + 3 + 2 + 3 + 4
         ),
         "SONiC files, host scripts"
     );

@@ -34,6 +34,8 @@ fn every_fixture_round_trips_through_yaml() {
         "../build/inputs/amd-mi300x-jvd-junos.fab",
         // ECN on a link.
         "../check/FAB304_link_ecn_above_pause.fab",
+        // ECN as fill levels (issue 34): class, link and per-model bases.
+        "../build/inputs/ecn-fill-levels.fab",
         // Two-port NICs in two planes (issue 18): `ports 2 x 400G`, `h.nic1.port2` ends.
         "../build/inputs/twin-plane-2x2.fab",
         // `load-balance` (issue 20 item 4).

@@ -22,6 +22,7 @@ mod designs_planes;
 mod diagnostic_formats;
 mod diff;
 mod doc_examples;
+mod ecn_fill;
 mod export;
 mod fidelity;
 mod fmt;

@@ -577,15 +577,23 @@ mod trees {
             })
     }
 
+    /// Thresholds all sizes or all fill levels (a mix is a syntax error), fill levels with
+    /// every `min` below every `max` (else a syntax error).
     fn ecn_spec() -> impl Strategy<Value = EcnSpec> {
-        let arg = prop_oneof![
-            size().prop_map(EcnArg::Min),
-            size().prop_map(EcnArg::Max),
+        let sized = prop_oneof![
+            size().prop_map(|v| EcnArg::Min(EcnLevel::Size(v))),
+            size().prop_map(|v| EcnArg::Max(EcnLevel::Size(v))),
+            percent().prop_map(EcnArg::Probability),
+        ];
+        let filled = prop_oneof![
+            (1..50_000u64).prop_map(|v| EcnArg::Min(EcnLevel::Fill(Percent(v)))),
+            (50_001..=100_000u64).prop_map(|v| EcnArg::Max(EcnLevel::Fill(Percent(v)))),
             percent().prop_map(EcnArg::Probability),
         ];
         prop_oneof![
             Just(EcnSpec::Off),
-            vec(arg.prop_map(s), 1..4).prop_map(EcnSpec::Params)
+            vec(sized.prop_map(s), 1..4).prop_map(EcnSpec::Params),
+            vec(filled.prop_map(s), 1..4).prop_map(EcnSpec::Params)
         ]
     }
 

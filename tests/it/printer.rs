@@ -312,8 +312,8 @@ fn ecn(spec: &EcnSpec) -> String {
             let parts: Vec<String> = args
                 .iter()
                 .map(|a| match a.node {
-                    EcnArg::Min(s) => format!("min {}", size(s)),
-                    EcnArg::Max(s) => format!("max {}", size(s)),
+                    EcnArg::Min(l) => format!("min {}", level(l)),
+                    EcnArg::Max(l) => format!("max {}", level(l)),
                     EcnArg::Probability(p) => format!("probability {}", percent(p)),
                 })
                 .collect();
@@ -419,6 +419,14 @@ pub fn string(s: &str) -> String {
 pub fn name_list(names: &[NamePattern]) -> String {
     let names: Vec<String> = names.iter().map(pattern).collect();
     names.join(", ")
+}
+
+/// An ECN threshold: a size, or a fill level (`55%`).
+pub fn level(l: EcnLevel) -> String {
+    match l {
+        EcnLevel::Size(s) => size(s),
+        EcnLevel::Fill(p) => percent(p),
+    }
 }
 
 pub fn size(s: Size) -> String {

@@ -19,17 +19,23 @@ const ROCE_ECN: Ecn = Ecn {
     min_bytes: 150_000,
     max_bytes: 1_500_000,
     probability_percent: 100,
+    min_fill: None,
+    max_fill: None,
 };
 const BOUNCED_ECN: Ecn = Ecn {
     min_bytes: 150_000,
     max_bytes: 1_500_000,
     probability_percent: 100,
+    min_fill: None,
+    max_fill: None,
 };
 /// The override on the last port: `ecn roce min 300KB max 3MB probability 20%`.
 const OVERRIDE_ECN: Ecn = Ecn {
     min_bytes: 300_000,
     max_bytes: 3_000_000,
     probability_percent: 20,
+    min_fill: None,
+    max_fill: None,
 };
 
 fn classes() -> Vec<ClassContext> {

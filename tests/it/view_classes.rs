@@ -127,6 +127,8 @@ fn mutate_switch(s: &mut SwitchContext, rng: &mut Rng) {
                 min_bytes: rng.below(1 << 20) as u64,
                 max_bytes: rng.below(1 << 20) as u64,
                 probability_percent: rng.below(120) as u8,
+                min_fill: None,
+                max_fill: None,
             })
         }
         13 => s.release = Some(Release::new(rng.below(30) as u16, rng.below(12) as u16)),

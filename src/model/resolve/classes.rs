@@ -7,7 +7,7 @@ use crate::model::{
     DEFAULT_ECN_PROBABILITY, Dscp, Ecn, Mbps, Scheduling, Sourced,
 };
 use crate::span::Span;
-use crate::syntax::ast::{self, ClassProp, DscpSpec, EcnArg, EcnSpec, Size};
+use crate::syntax::ast::{self, ClassProp, DscpSpec, EcnArg, EcnLevel, EcnSpec, Size};
 
 use super::slot::put;
 use super::units::bytes;
@@ -20,8 +20,8 @@ pub struct ClassDraft {
     pub lossless: Option<Sourced<bool>>,
     pub congestion: Option<Sourced<Congestion>>,
     pub ecn_enabled: Option<Sourced<bool>>,
-    pub ecn_min: Option<Sourced<Size>>,
-    pub ecn_max: Option<Sourced<Size>>,
+    pub ecn_min: Option<Sourced<EcnLevel>>,
+    pub ecn_max: Option<Sourced<EcnLevel>>,
     pub ecn_probability: Option<Sourced<u64>>,
     pub scheduling: Option<Sourced<Scheduling>>,
     pub pfc_threshold: Option<Sourced<Size>>,
@@ -155,6 +155,29 @@ fn size(
     bytes(s.value, cell, s.span, diags).map(|b| Sourced::set(Bytes(b), s.span))
 }
 
+/// An ECN threshold: its bytes (for a fill level, `placeholder` until a switch resolves it,
+/// `Ecn::resolved`) and its fill level.
+fn level(
+    l: Option<Sourced<EcnLevel>>,
+    placeholder: Bytes,
+    cell: Option<u64>,
+    diags: &mut Vec<Diagnostic>,
+) -> (Option<Sourced<Bytes>>, Option<u64>) {
+    match l {
+        None => (None, None),
+        Some(Sourced {
+            value: EcnLevel::Size(s),
+            span,
+            ..
+        }) => (size(Some(Sourced::set(s, span)), cell, diags), None),
+        Some(Sourced {
+            value: EcnLevel::Fill(p),
+            span,
+            ..
+        }) => (Some(Sourced::set(placeholder, span)), Some(p.0)),
+    }
+}
+
 /// One `ecn SPEED …` or link `ecn CLASS …` statement's parameters, each at most once.
 pub fn ecn_params(
     speed_mbps: u64,
@@ -170,6 +193,8 @@ pub fn ecn_params(
             min: None,
             max: None,
             probability: None,
+            min_fill: None,
+            max_fill: None,
         })
 }
 
@@ -196,12 +221,16 @@ fn ecn_speeds(
                     ),
                 }
             }
+            let (min, min_fill) = level(d.ecn_min, DEFAULT_ECN_MIN, cell, diags);
+            let (max, max_fill) = level(d.ecn_max, DEFAULT_ECN_MAX, cell, diags);
             crate::model::EcnAtSpeed {
                 speed: Mbps(*speed),
                 span: *span,
-                min: size(d.ecn_min, cell, diags),
-                max: size(d.ecn_max, cell, diags),
+                min,
+                max,
                 probability: d.ecn_probability,
+                min_fill,
+                max_fill,
             }
         })
         .collect();
@@ -267,16 +296,20 @@ pub fn finish_class(
             .help("write `headroom CLASS SIZE` inside a `switch` block"),
         );
     }
+    let (min, min_fill) = level(d.ecn_min, DEFAULT_ECN_MIN, None, diags);
+    let (max, max_fill) = level(d.ecn_max, DEFAULT_ECN_MAX, None, diags);
     let ecn = Ecn {
         enabled: d.ecn_enabled.unwrap_or(Sourced::default_at(
             congestion.value == Congestion::Dcqcn,
             at,
         )),
-        min: size(d.ecn_min, None, diags).unwrap_or(Sourced::default_at(DEFAULT_ECN_MIN, at)),
-        max: size(d.ecn_max, None, diags).unwrap_or(Sourced::default_at(DEFAULT_ECN_MAX, at)),
+        min: min.unwrap_or(Sourced::default_at(DEFAULT_ECN_MIN, at)),
+        max: max.unwrap_or(Sourced::default_at(DEFAULT_ECN_MAX, at)),
         probability: d
             .ecn_probability
             .unwrap_or(Sourced::default_at(DEFAULT_ECN_PROBABILITY, at)),
+        min_fill,
+        max_fill,
     };
     Class {
         name: name.node.clone(),
@@ -332,15 +365,19 @@ pub fn finish_override(
             );
         }
     }
+    let (ecn_min, ecn_min_fill) = level(d.ecn_min, DEFAULT_ECN_MIN, cell, diags);
+    let (ecn_max, ecn_max_fill) = level(d.ecn_max, DEFAULT_ECN_MAX, cell, diags);
     ClassOverride {
         dscp: d.dscp,
         priority: d.priority,
         lossless: d.lossless,
         congestion: d.congestion,
         ecn_enabled: d.ecn_enabled,
-        ecn_min: size(d.ecn_min, cell, diags),
-        ecn_max: size(d.ecn_max, cell, diags),
+        ecn_min,
+        ecn_max,
         ecn_probability: d.ecn_probability,
+        ecn_min_fill,
+        ecn_max_fill,
         scheduling: d.scheduling,
         pfc_threshold: size(d.pfc_threshold, cell, diags),
         headroom: size(d.headroom, cell, diags),

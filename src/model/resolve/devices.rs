@@ -691,6 +691,7 @@ fn add_switches(
             class_overrides: Vec::new(),
             watchdog: None,
             generated: entry.generated,
+            fill_base: None,
         });
     }
     (id_of_entry, switch_ids)

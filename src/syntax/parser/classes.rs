@@ -52,14 +52,14 @@ impl<'a> Parser<'a> {
                     EcnSpec::Params(args) => (r, ClassProp::EcnAt { speed, args }),
                     EcnSpec::Off => {
                         return fail(
-                            SyntaxError::new(
-                                ErrorKind::Syntax,
-                                spaces(r),
-                                0,
-                                "`ecn SPEED` takes thresholds, not `off`".to_string(),
-                            )
-                            .help("write `ecn 400G min 750KB max 3MB`; turn marking off for the whole class with `ecn off`"),
-                        );
+                        SyntaxError::new(
+                            ErrorKind::Syntax,
+                            spaces(r),
+                            0,
+                            "`ecn SPEED` takes thresholds, not `off`".to_string(),
+                        )
+                        .help("write `ecn 400G min 750KB max 3MB`; turn marking off for the whole class with `ecn off`"),
+                    );
                     }
                 }
             }
@@ -158,6 +158,7 @@ impl<'a> Parser<'a> {
             match peek_word(r) {
                 Some(w) if ECN_ARGS.contains(&w) => {
                     let (next, arg) = self.ecn_arg(r)?;
+                    mixed_levels(&args, &arg, spaces(r))?;
                     args.push(arg);
                     r = next;
                 }
@@ -196,15 +197,37 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `ecn_arg = "min" SIZE | "max" SIZE | "probability" PERCENT ;`
+    /// `ecn_level = SIZE | PERCENT ;` — a size, or a fill level of the queue's buffer.
+    fn ecn_level(&self, i: &'a str) -> PResult<'a, EcnLevel> {
+        let at = spaces(i);
+        let len = number_len(at);
+        if len > 0 && at[..len].ends_with('%') {
+            let (r, p) = self.percent(i)?;
+            if p.node.0 < bounds::FILL_LEVEL.lo {
+                return fail(
+                    SyntaxError::expected_kind(
+                        ErrorKind::BadQuantity,
+                        at,
+                        "a fill level above `0%`",
+                    )
+                    .help(bounds::FILL_LEVEL.help),
+                );
+            }
+            Ok((r, EcnLevel::Fill(p.node)))
+        } else {
+            self.size(i).map(|(r, s)| (r, EcnLevel::Size(s.node)))
+        }
+    }
+
+    /// `ecn_arg = "min" ecn_level | "max" ecn_level | "probability" PERCENT ;`
     pub(super) fn ecn_arg(&self, i: &'a str) -> PResult<'a, Spanned<EcnArg>> {
         let start = spaces(i);
         let Some((kw, r)) = word(start) else {
             return fail(SyntaxError::expected(start, "an ecn parameter"));
         };
         let (r, arg) = match kw {
-            "min" => self.size(r).map(|(r, s)| (r, EcnArg::Min(s.node)))?,
-            "max" => self.size(r).map(|(r, s)| (r, EcnArg::Max(s.node)))?,
+            "min" => self.ecn_level(r).map(|(r, s)| (r, EcnArg::Min(s)))?,
+            "max" => self.ecn_level(r).map(|(r, s)| (r, EcnArg::Max(s)))?,
             "probability" => self
                 .percent(r)
                 .map(|(r, p)| (r, EcnArg::Probability(p.node)))?,
@@ -222,4 +245,57 @@ impl<'a> Parser<'a> {
         };
         Ok((r, Spanned::new(arg, self.span(start, r))))
     }
+}
+
+/// `min` and `max` of one statement are both sizes or both fill levels: a fill level is a
+/// percentage of a buffer that differs per switch, so `min 55% max 3MB` could cross over on
+/// one switch and not on another.
+fn mixed_levels<'a>(
+    before: &[Spanned<EcnArg>],
+    arg: &Spanned<EcnArg>,
+    at: &'a str,
+) -> PResult<'a, ()> {
+    let fill = |a: &EcnArg| match a {
+        EcnArg::Min(l) | EcnArg::Max(l) => Some(l.fill().is_some()),
+        EcnArg::Probability(_) => None,
+    };
+    let Some(this) = fill(&arg.node) else {
+        return Ok((at, ()));
+    };
+    let len = usize::try_from(arg.span.end.saturating_sub(arg.span.start)).unwrap_or(0);
+    let all = || before.iter().chain(std::iter::once(arg));
+    let lo = all().find_map(|b| match b.node {
+        EcnArg::Min(EcnLevel::Fill(lo)) => Some(lo),
+        _ => None,
+    });
+    let hi = all().find_map(|b| match b.node {
+        EcnArg::Max(EcnLevel::Fill(hi)) => Some(hi),
+        _ => None,
+    });
+    if let (Some(lo), Some(hi)) = (lo, hi)
+        && lo.0 >= hi.0
+    {
+        let show = |v: u64| bounds::FILL_LEVEL.show(v);
+        return fail(
+            SyntaxError::new(
+                ErrorKind::BadQuantity,
+                at,
+                len.min(at.len()),
+                format!("the ECN fill level `max {}` is not above `min {}`", show(hi.0), show(lo.0)),
+            )
+            .help("marking starts at `min` and reaches its probability at `max`: write `min` below `max`, e.g. `ecn min 55% max 90%`"),
+        );
+    }
+    if before.iter().any(|b| fill(&b.node) == Some(!this)) {
+        return fail(
+            SyntaxError::new(
+                ErrorKind::BadQuantity,
+                at,
+                len.min(at.len()),
+                "one `ecn` statement mixes a fill level (`%`) with a size".to_string(),
+            )
+            .help("write both thresholds as fill levels (`ecn min 55% max 90%`) or both as sizes (`ecn min 150KB max 1500KB`)"),
+        );
+    }
+    Ok((at, ()))
 }

@@ -146,8 +146,27 @@ pub enum SchedulingDoc {
 #[serde(deny_unknown_fields)]
 pub struct EcnDoc {
     pub enabled: bool,
-    pub min_bytes: u64,
-    pub max_bytes: u64,
+    /// Absent: the fill level below, else the language default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_bytes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_bytes: Option<u64>,
+    /// A fill level (issue 34): percent of what one queue of the class may hold on the
+    /// switch, instead of `min_bytes`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_percent"
+    )]
+    pub min_fill_percent: Option<f64>,
+    /// A fill level (issue 34): percent of what one queue of the class may hold on the
+    /// switch, instead of `max_bytes`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_percent"
+    )]
+    pub max_fill_percent: Option<f64>,
     #[serde(deserialize_with = "percent")]
     pub probability_percent: f64,
 }
@@ -161,6 +180,22 @@ pub struct EcnAtSpeedDoc {
     pub min_bytes: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_bytes: Option<u64>,
+    /// A fill level (issue 34): percent of what one queue of the class may hold on the
+    /// switch, instead of `min_bytes`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_percent"
+    )]
+    pub min_fill_percent: Option<f64>,
+    /// A fill level (issue 34): percent of what one queue of the class may hold on the
+    /// switch, instead of `max_bytes`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_percent"
+    )]
+    pub max_fill_percent: Option<f64>,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -288,6 +323,22 @@ pub struct OverrideDoc {
     pub ecn_min_bytes: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ecn_max_bytes: Option<u64>,
+    /// A fill level (issue 34): percent of what one queue of the class may hold on the
+    /// switch, instead of `ecn_min_bytes`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_percent"
+    )]
+    pub ecn_min_fill_percent: Option<f64>,
+    /// A fill level (issue 34): percent of what one queue of the class may hold on the
+    /// switch, instead of `ecn_max_bytes`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_percent"
+    )]
+    pub ecn_max_fill_percent: Option<f64>,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -369,6 +420,22 @@ pub struct LinkEcnDoc {
     pub min_bytes: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_bytes: Option<u64>,
+    /// A fill level (issue 34): percent of what one queue of the class may hold on the
+    /// switch, instead of `min_bytes`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_percent"
+    )]
+    pub min_fill_percent: Option<f64>,
+    /// A fill level (issue 34): percent of what one queue of the class may hold on the
+    /// switch, instead of `max_bytes`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_percent"
+    )]
+    pub max_fill_percent: Option<f64>,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",

@@ -7,22 +7,39 @@ pub mod doc;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::span::{FileId, Span, Spanned};
 use crate::syntax::ast::{
-    self, ClassDecl, ClassProp, Congestion, DscpSpec, EcnArg, EcnSpec, Item, NamePattern, NicRole,
-    Os, Percent, RoutingModel, Segment, Size, Speed, Stmt, StmtKind, SwitchProp, WatchdogAction,
+    self, ClassDecl, ClassProp, Congestion, DscpSpec, EcnArg, EcnLevel, EcnSpec, Item, NamePattern,
+    NicRole, Os, Percent, RoutingModel, Segment, Size, Speed, Stmt, StmtKind, SwitchProp,
+    WatchdogAction,
 };
 
 use doc::*;
 
+/// `min` / `max` of one ECN statement: bytes and fill levels as the document gives them (both
+/// for one threshold is the resolver's "set twice"; a mix is `bounds`' finding).
+fn ecn_levels(
+    min: (Option<u64>, Option<f64>),
+    max: (Option<u64>, Option<f64>),
+    span: Span,
+) -> Vec<Spanned<EcnArg>> {
+    let mut args = Vec::new();
+    let level = |(b, f): (Option<u64>, Option<f64>)| {
+        b.map(|b| EcnLevel::Size(Size::Bytes(b)))
+            .into_iter()
+            .chain(f.map(|f| EcnLevel::Fill(Percent(thousandths(f)))))
+    };
+    args.extend(level(min).map(|l| Spanned::new(EcnArg::Min(l), span)));
+    args.extend(level(max).map(|l| Spanned::new(EcnArg::Max(l), span)));
+    args
+}
+
 fn ecn_speeds_ast(list: &[EcnAtSpeedDoc], span: Span) -> Vec<Spanned<ClassProp>> {
     list.iter()
         .map(|e| {
-            let mut args = Vec::new();
-            if let Some(m) = e.min_bytes {
-                args.push(Spanned::new(EcnArg::Min(Size::Bytes(m)), span));
-            }
-            if let Some(m) = e.max_bytes {
-                args.push(Spanned::new(EcnArg::Max(Size::Bytes(m)), span));
-            }
+            let mut args = ecn_levels(
+                (e.min_bytes, e.min_fill_percent),
+                (e.max_bytes, e.max_fill_percent),
+                span,
+            );
             if let Some(p) = e.probability_percent {
                 args.push(Spanned::new(
                     EcnArg::Probability(Percent(thousandths(p))),
@@ -266,16 +283,7 @@ fn class_stmt(
         ClassProp::Congestion(congestion_ast(&c.congestion, span, bad)?),
         span,
     ));
-    props.push(Spanned::new(
-        ClassProp::Ecn(ecn_ast(
-            c.ecn.enabled,
-            c.ecn.min_bytes,
-            c.ecn.max_bytes,
-            c.ecn.probability_percent,
-            span,
-        )),
-        span,
-    ));
+    props.push(Spanned::new(ClassProp::Ecn(ecn_ast(&c.ecn, span)), span));
     match &c.scheduling {
         SchedulingDoc::Strict(s) if s == "strict" => {
             props.push(Spanned::new(ClassProp::Strict, span))
@@ -644,13 +652,11 @@ fn link_stmt(loc: &mut Locator<'_>, l: &LinkDoc) -> Result<Stmt, Diagnostic> {
         Spanned::new(ast::LinkProp::Cable(ast::Length(l.cable_mm)), span),
     ];
     for e in &l.ecn {
-        let mut args = Vec::new();
-        if let Some(m) = e.min_bytes {
-            args.push(Spanned::new(EcnArg::Min(Size::Bytes(m)), span));
-        }
-        if let Some(m) = e.max_bytes {
-            args.push(Spanned::new(EcnArg::Max(Size::Bytes(m)), span));
-        }
+        let mut args = ecn_levels(
+            (e.min_bytes, e.min_fill_percent),
+            (e.max_bytes, e.max_fill_percent),
+            span,
+        );
         if let Some(p) = e.probability_percent {
             args.push(Spanned::new(
                 EcnArg::Probability(Percent(thousandths(p))),
@@ -962,15 +968,20 @@ fn congestion_ast(
     }
 }
 
-fn ecn_ast(enabled: bool, min: u64, max: u64, probability: f64, span: Span) -> EcnSpec {
-    if !enabled {
+fn ecn_ast(e: &EcnDoc, span: Span) -> EcnSpec {
+    if !e.enabled {
         return EcnSpec::Off;
     }
-    EcnSpec::Params(vec![
-        Spanned::new(EcnArg::Min(Size::Bytes(min)), span),
-        Spanned::new(EcnArg::Max(Size::Bytes(max)), span),
-        Spanned::new(EcnArg::Probability(Percent(thousandths(probability))), span),
-    ])
+    let mut args = ecn_levels(
+        (e.min_bytes, e.min_fill_percent),
+        (e.max_bytes, e.max_fill_percent),
+        span,
+    );
+    args.push(Spanned::new(
+        EcnArg::Probability(Percent(thousandths(e.probability_percent))),
+        span,
+    ));
+    EcnSpec::Params(args)
 }
 
 /// An override as a device's `class` block (plus `headroom`, which is a switch statement).
@@ -1001,13 +1012,11 @@ fn override_ast(
     if o.ecn_enabled == Some(false) {
         props.push(Spanned::new(ClassProp::Ecn(EcnSpec::Off), span));
     } else {
-        let mut args = Vec::new();
-        if let Some(v) = o.ecn_min_bytes {
-            args.push(Spanned::new(EcnArg::Min(Size::Bytes(v)), span));
-        }
-        if let Some(v) = o.ecn_max_bytes {
-            args.push(Spanned::new(EcnArg::Max(Size::Bytes(v)), span));
-        }
+        let mut args = ecn_levels(
+            (o.ecn_min_bytes, o.ecn_min_fill_percent),
+            (o.ecn_max_bytes, o.ecn_max_fill_percent),
+            span,
+        );
         if let Some(v) = o.ecn_probability_percent {
             args.push(Spanned::new(
                 EcnArg::Probability(Percent(thousandths(v))),
