@@ -46,6 +46,7 @@ mod productions;
 mod readback;
 mod regressions;
 mod render_targets;
+mod sku_configdb;
 mod sku_folder;
 mod sonic_apply;
 mod sonic_target;
