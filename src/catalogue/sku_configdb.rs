@@ -24,14 +24,15 @@
 //! * Mellanox: the pools are computed (as for a folder), so the layout's names and the
 //!   lookup rows are the platform's default SKU's; the CONFIG_DB gives the ports.
 //!
-//! Every finding points at the entry of the JSON (its key), as `import::sonic` does.
+//! Every finding points at the entry of the JSON (its key: line and column), found by `places`
+//! (the catalogue reads JSON with `serde_json`, which keeps no places).
 
 use std::collections::BTreeMap;
 
 use super::platform::{Hwsku, Lookup, LookupRow, Platform};
 use super::sku_custom::{CustomSku, breakout_words};
 use super::sku_folder::{self, BreakoutEntry, LayoutObject, SkuFinding};
-use crate::verify::json::{self, Key, Node};
+use serde_json::Value;
 
 /// The name `SkuFiles` gives the one file of a `sku` that names a CONFIG_DB.
 pub const CONFIG_DB: &str = "config_db.json";
@@ -59,14 +60,15 @@ pub fn read_config_db(
     path: &str,
     text: &str,
 ) -> Result<CustomSku, Vec<SkuFinding>> {
-    let root = json::parse(text).map_err(|e| {
+    let root: Value = serde_json::from_str(text).map_err(|e| {
         vec![SkuFinding {
             file: CONFIG_DB,
-            line: None,
-            message: format!("not JSON: {}", e.message),
-            bytes: Some((e.offset, e.offset.saturating_add(1).min(text.len()))),
+            line: Some(e.line()),
+            message: format!("not JSON: {e}"),
+            bytes: None,
         }]
     })?;
+    let places = places(text);
     let mut findings = Vec::new();
     let at = |file: &'static str, span: Option<(usize, usize)>, message: String| SkuFinding {
         file,
@@ -74,26 +76,24 @@ pub fn read_config_db(
         message,
         bytes: span,
     };
-    let key_span = |k: &Key| Some((k.start, k.end));
-    let table = |name: &str| root.get(name).map(Node::members).unwrap_or_default();
-    let table_span = |name: &str| {
-        root.members()
-            .iter()
-            .rev()
-            .find(|(k, _)| k.name == name)
-            .map(|(k, _)| (k.start, k.end))
+    let key_span = |t: &str, k: &str| places.key(&[t, k]);
+    let table = |name: &str| -> Vec<(&String, &Value)> {
+        root.get(name)
+            .and_then(Value::as_object)
+            .map(|m| m.iter().collect())
+            .unwrap_or_default()
     };
+    let table_span = |name: &str| places.key(&[name]);
 
     // DEVICE_METADATA|localhost: the SKU's name, the platform.
     let meta = root.get("DEVICE_METADATA").and_then(|m| m.get("localhost"));
     let name = meta
         .and_then(|m| m.get("hwsku"))
-        .and_then(Node::as_str)
+        .and_then(Value::as_str)
         .unwrap_or_default()
         .to_string();
-    let meta_span = meta
-        .and_then(|m| m.get("hwsku"))
-        .map(|n| (n.start, n.end))
+    let meta_span = places
+        .value(&["DEVICE_METADATA", "localhost", "hwsku"])
         .or_else(|| table_span("DEVICE_METADATA"));
     if name.is_empty()
         || !name
@@ -116,7 +116,7 @@ pub fn read_config_db(
     {
         findings.push(at(
             "DEVICE_METADATA",
-            Some((node.start, node.end)),
+            places.value(&["DEVICE_METADATA", "localhost", "platform"]),
             format!(
                 "the CONFIG_DB is a `{}` switch's; the model's platform `{}` is `{want}` in SONiC",
                 node.as_str().unwrap_or_default().escape_debug(),
@@ -131,13 +131,13 @@ pub fn read_config_db(
     type Row = (u32, String, String, String, String, Option<(usize, usize)>);
     let mut rows: Vec<Row> = Vec::new();
     for (k, rec) in table("PORT") {
-        let span = key_span(k);
+        let span = key_span("PORT", k);
         let field = |f: &str| rec.get(f).and_then(text_of);
         let Some(lanes) = field("lanes") else {
             findings.push(at(
                 "PORT",
                 span,
-                format!("`PORT|{}` has no `lanes`", k.name.escape_debug()),
+                format!("`PORT|{}` has no `lanes`", k.escape_debug()),
             ));
             continue;
         };
@@ -145,19 +145,19 @@ pub fn read_config_db(
             findings.push(at(
                 "PORT",
                 span,
-                format!("`PORT|{}` has no `speed`", k.name.escape_debug()),
+                format!("`PORT|{}` has no `speed`", k.escape_debug()),
             ));
             continue;
         };
-        let alias = field("alias").unwrap_or_else(|| k.name.to_string());
+        let alias = field("alias").unwrap_or_else(|| k.to_string());
         let plain = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_graphic());
-        if !plain(&k.name) || !plain(&alias) || !plain(&lanes) || !plain(&speed) {
+        if !plain(k) || !plain(&alias) || !plain(&lanes) || !plain(&speed) {
             findings.push(at(
                 "PORT",
                 span,
                 format!(
                     "`PORT|{}`: a name, alias, lane list or speed with a space or a control character",
-                    k.name.escape_debug()
+                    k.escape_debug()
                 ),
             ));
             continue;
@@ -182,13 +182,13 @@ pub fn read_config_db(
                 span,
                 format!(
                     "`PORT|{}` has no `index` that is a number, and its lanes are no cage's of `{}`",
-                    k.name.escape_debug(),
+                    k.escape_debug(),
                     platform.name
                 ),
             ));
             continue;
         };
-        rows.push((index, k.name.to_string(), lanes, alias, speed, span));
+        rows.push((index, k.to_string(), lanes, alias, speed, span));
     }
     if table("PORT").is_empty() {
         findings.push(at(
@@ -233,12 +233,12 @@ pub fn read_config_db(
         let entries: Vec<BreakoutEntry> = table("BREAKOUT_CFG")
             .iter()
             .filter_map(|(k, rec)| {
-                let mode = rec.get("brkout_mode").and_then(Node::as_str)?;
+                let mode = rec.get("brkout_mode").and_then(Value::as_str)?;
                 Some(BreakoutEntry {
-                    parent: k.name.to_string(),
+                    parent: k.to_string(),
                     mode: mode.to_string(),
                     line: None,
-                    bytes: key_span(k),
+                    bytes: key_span("BREAKOUT_CFG", k),
                 })
             })
             .collect();
@@ -267,22 +267,23 @@ pub fn read_config_db(
         for (t, kind) in [("BUFFER_POOL", "pool"), ("BUFFER_PROFILE", "profile")] {
             for (k, rec) in table(t) {
                 let fields: Vec<(String, String)> = rec
-                    .members()
-                    .iter()
+                    .as_object()
+                    .into_iter()
+                    .flatten()
                     .filter_map(|(f, v)| {
                         let v = text_of(v)?;
                         let v = v
                             .strip_prefix("[BUFFER_POOL|")
                             .and_then(|x| x.strip_suffix(']'))
                             .map_or(v.clone(), str::to_string);
-                        Some((f.name.to_string(), v))
+                        Some((f.clone(), v))
                     })
                     .collect();
-                if kind == "profile" && fabricc_profile(&k.name) {
+                if kind == "profile" && fabricc_profile(k) {
                     continue;
                 }
                 if kind == "profile"
-                    && let Some((speed, cable)) = lossless_name(&k.name)
+                    && let Some((speed, cable)) = lossless_name(k)
                 {
                     let get = |f: &str| fields.iter().find(|(n, _)| n == f).map(|(_, v)| v);
                     let num = |f: &str| get(f).and_then(|v| v.parse::<u64>().ok());
@@ -305,10 +306,10 @@ pub fn read_config_db(
                         }
                         _ => buffer_findings.push(at(
                             "BUFFER_PROFILE",
-                            key_span(k),
+                            key_span(t, k),
                             format!(
                                 "`BUFFER_PROFILE|{}` is a lookup row (speed and cable) without numbers for `size`, `xon`, `xoff` and `dynamic_th`",
-                                k.name
+                                k.escape_debug()
                             ),
                         )),
                     }
@@ -316,9 +317,9 @@ pub fn read_config_db(
                 }
                 objects.push(LayoutObject {
                     line: None,
-                    bytes: key_span(k),
+                    bytes: key_span(t, k),
                     kind,
-                    name: k.name.to_string(),
+                    name: k.to_string(),
                     fields,
                 });
             }
@@ -327,7 +328,7 @@ pub fn read_config_db(
         // (it only says which cable a port without CABLE_LENGTH gets).
         let mut counts: BTreeMap<String, usize> = BTreeMap::new();
         for (_, rec) in table("CABLE_LENGTH") {
-            for (_, v) in rec.members() {
+            for v in rec.as_object().into_iter().flatten().map(|(_, v)| v) {
                 if let Some(c) = v.as_str() {
                     *counts.entry(c.to_string()).or_default() += 1;
                 }
@@ -416,17 +417,113 @@ pub fn read_config_db(
 
 /// A field's value as text: a string or number as written, a list joined by `,` (a `lanes`
 /// list some dumps write as an array).
-fn text_of(n: &Node) -> Option<String> {
-    match &n.value {
-        json::Value::Array(items) => Some(
+fn text_of(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Array(items) => Some(
             items
                 .iter()
-                .filter_map(Node::scalar)
+                .filter_map(|i| match i {
+                    Value::String(s) => Some(s.clone()),
+                    Value::Number(n) => Some(n.to_string()),
+                    _ => None,
+                })
                 .collect::<Vec<_>>()
                 .join(","),
         ),
-        _ => n.scalar(),
+        _ => None,
     }
+}
+
+/// Where the keys of a JSON text's first three levels are (`PORT`, `PORT`/`Ethernet8`,
+/// `PORT`/`Ethernet8`/`lanes`), and the string values of those at the third: byte ranges,
+/// quotes included. A key written with escapes is kept as written (CONFIG_DB's are plain).
+#[derive(Default)]
+struct Places(std::collections::HashMap<Vec<String>, Place>);
+
+/// A key's byte range, and its string value's.
+type Place = ((usize, usize), Option<(usize, usize)>);
+
+impl Places {
+    fn key(&self, path: &[&str]) -> Option<(usize, usize)> {
+        let path: Vec<String> = path.iter().map(|p| (*p).to_string()).collect();
+        self.0.get(&path).map(|(k, _)| *k)
+    }
+
+    fn value(&self, path: &[&str]) -> Option<(usize, usize)> {
+        let path: Vec<String> = path.iter().map(|p| (*p).to_string()).collect();
+        self.0.get(&path).and_then(|(_, v)| *v)
+    }
+}
+
+/// The places of `text` (already read as JSON by `serde_json`, so well-formed).
+fn places(text: &str) -> Places {
+    struct Frame {
+        object: bool,
+        expect_key: bool,
+        key: Option<String>,
+    }
+    let b = text.as_bytes();
+    let mut out = Places::default();
+    let mut frames: Vec<Frame> = Vec::new();
+    let path = |frames: &[Frame]| -> Vec<String> {
+        frames
+            .iter()
+            .filter(|f| f.object)
+            .filter_map(|f| f.key.clone())
+            .collect()
+    };
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'{' | b'[' => frames.push(Frame {
+                object: b[i] == b'{',
+                expect_key: b[i] == b'{',
+                key: None,
+            }),
+            b'}' | b']' => {
+                frames.pop();
+            }
+            b',' => {
+                if let Some(f) = frames.last_mut().filter(|f| f.object) {
+                    f.expect_key = true;
+                }
+            }
+            b'"' => {
+                let start = i;
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                let end = (i + 1).min(b.len());
+                let inner = text
+                    .get(start + 1..end.saturating_sub(1))
+                    .unwrap_or_default();
+                match frames.last().map(|f| (f.object, f.expect_key)) {
+                    Some((true, true)) => {
+                        if let Some(f) = frames.last_mut() {
+                            f.key = Some(inner.to_string());
+                            f.expect_key = false;
+                        }
+                        let p = path(&frames);
+                        if p.len() <= 3 {
+                            out.0.insert(p, ((start, end), None));
+                        }
+                    }
+                    Some((true, false)) => {
+                        if let Some(e) = out.0.get_mut(&path(&frames)) {
+                            e.1 = Some((start, end));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
 }
 
 /// `Ethernet8` before `Ethernet16`.
