@@ -20,6 +20,7 @@ mod nic;
 pub mod platform;
 pub mod port_group;
 // A user's own SONiC SKU folder (issue 38 item 1): `switch-model … { sku "PATH" }`.
+mod sku_configdb;
 mod sku_custom;
 mod sku_folder;
 mod source;
@@ -35,6 +36,7 @@ pub use platform::{
     AsicFamily, BreakoutMode, BufferDefaults, Chassis, Hwsku, Linecard, LookupRow, Num, Platform,
     PortConfigRow, Sonic,
 };
+pub use sku_configdb::{CONFIG_DB, read_config_db};
 pub use sku_custom::{CustomSku, read_folder};
 pub use sku_folder::SkuFinding;
 pub use source::{Source, SourcedNumber, sourced_numbers};

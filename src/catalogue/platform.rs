@@ -486,41 +486,61 @@ pub struct PortConfigRow {
     pub name: String,
     pub lanes: Vec<u32>,
     pub alias: String,
-    /// Front-panel cage, 1-based.
+    /// Front-panel cage, 1-based: a file whose `index` counts from 0 is read shifted by one
+    /// ([`PortConfig::index_base`]).
     pub index: u32,
     /// Mb/s, where the file has a `speed` column.
     pub speed: Option<u64>,
 }
 
 impl PortConfig {
-    /// The rows parsed; `None` when one does not follow `columns`.
+    /// Where the file's `index` column starts: 0 when a row says `0` (some SKUs of
+    /// sonic-buildimage count their cages from 0, e.g. `device/micas/
+    /// x86_64-micas_m2-w6930-64qc-r0/M2-W6930-64QC/port_config.ini` at 086b03bd70f9, whose
+    /// `Ethernet1` is index 0), else 1, as most SKUs and `platform.json` number them. SONiC
+    /// itself only orders ports by `index`, so both are the same front panel.
+    pub fn index_base(&self) -> u32 {
+        let Some(k) = self.columns.iter().position(|c| c == "index") else {
+            return 1;
+        };
+        let zero = self.rows.iter().any(|r| {
+            r.split_whitespace()
+                .nth(k)
+                .and_then(|i| i.parse::<u32>().ok())
+                == Some(0)
+        });
+        u32::from(!zero)
+    }
+
+    /// The rows parsed, `index` counted from 1; `None` when one does not follow `columns`.
     pub fn parsed(&self) -> Option<Vec<PortConfigRow>> {
+        let base = self.index_base();
+        self.rows.iter().map(|r| self.parse_row(r, base)).collect()
+    }
+
+    /// Row `r` (a line of the table), its `index` read as counting from `base`.
+    pub fn parse_row(&self, r: &str, base: u32) -> Option<PortConfigRow> {
         let col = |c: &str| self.columns.iter().position(|x| x == c);
         let (name, lanes, alias, index) =
             (col("name")?, col("lanes")?, col("alias")?, col("index")?);
         let speed = col("speed");
-        self.rows
-            .iter()
-            .map(|r| {
-                let f: Vec<&str> = r.split_whitespace().collect();
-                if f.len() != self.columns.len() {
-                    return None;
-                }
-                Some(PortConfigRow {
-                    name: f[name].to_string(),
-                    lanes: f[lanes]
-                        .split(',')
-                        .map(|l| l.parse().ok())
-                        .collect::<Option<Vec<u32>>>()?,
-                    alias: f[alias].to_string(),
-                    index: f[index].parse().ok()?,
-                    speed: match speed {
-                        Some(s) => Some(f[s].parse().ok()?),
-                        None => None,
-                    },
-                })
-            })
-            .collect()
+        let f: Vec<&str> = r.split_whitespace().collect();
+        if f.len() != self.columns.len() {
+            return None;
+        }
+        Some(PortConfigRow {
+            name: f[name].to_string(),
+            lanes: f[lanes]
+                .split(',')
+                .map(|l| l.parse().ok())
+                .collect::<Option<Vec<u32>>>()?,
+            alias: f[alias].to_string(),
+            index: f[index].parse::<u32>().ok()?.checked_add(1 - base.min(1))?,
+            speed: match speed {
+                Some(s) => Some(f[s].parse().ok()?),
+                None => None,
+            },
+        })
     }
 }
 

@@ -49,6 +49,7 @@ pub fn read_folder(
                 f.into_iter()
                     .map(|x| SkuFinding {
                         file: "hwsku.json",
+                        bytes: None,
                         line: None,
                         message: format!("the rows it gives: {}", x.message),
                     })
@@ -57,6 +58,7 @@ pub fn read_folder(
         }),
         (None, None) => Err(vec![SkuFinding {
             file: "port_config.ini",
+            bytes: None,
             line: None,
             message: "the folder has neither `port_config.ini` nor `hwsku.json`".into(),
         }]),
@@ -107,6 +109,7 @@ pub fn read_folder(
             None => {
                 findings.push(SkuFinding {
                     file: "buffers_defaults_t1.j2",
+                    bytes: None,
                     line: None,
                     message: format!(
                         "the folder has no `buffers_defaults_t1.j2`: on a {} platform its pools and profiles come from that file",
@@ -159,6 +162,7 @@ pub fn read_folder(
 fn rows_from_hwsku_json(platform: &Platform, text: &str) -> Result<String, Vec<SkuFinding>> {
     let at = |line: Option<usize>, message: String| SkuFinding {
         file: "hwsku.json",
+        bytes: None,
         line,
         message,
     };
@@ -243,7 +247,7 @@ fn rows_from_hwsku_json(platform: &Platform, text: &str) -> Result<String, Vec<S
 
 /// The SKU's breakouts in words: `2x400G` where every cage runs the same, else each mode in
 /// cage order once (`4x200G+2x400G`).
-fn breakout_words(cages: &[CageUse]) -> String {
+pub(super) fn breakout_words(cages: &[CageUse]) -> String {
     let mut modes: Vec<String> = Vec::new();
     for c in cages {
         let m = format!("{}x{}G", c.ports, c.speed_mbps.unwrap_or(0) / 1000);

@@ -6,7 +6,8 @@
 //!
 //! The rules are SONiC's own: `port_config.ini` starts with a `# name lanes alias index …`
 //! header (sonic-buildimage `device/*/*/*/port_config.ini`), a row is one port, `index` is
-//! the front-panel cage from 1, and a cage broken out `n` ways has `n` rows whose lanes split
+//! the front-panel cage from 1 (or from 0: a file with an `index` 0 counts from 0, as some
+//! sonic-buildimage SKUs do; `PortConfig::index_base`), and a cage broken out `n` ways has `n` rows whose lanes split
 //! its lanes evenly and whose names are `Ethernet<cage number + sub × lanes/n>`, as
 //! `platform.json` numbers the cage (`Platform::sonic_port_name`).
 
@@ -17,9 +18,13 @@ use super::platform::{
 /// A problem with a SKU file, at a line of it (1-based; `None`: the file as a whole).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SkuFinding {
+    /// The SKU folder's file; for a CONFIG_DB (`sku_configdb`), the table.
     pub file: &'static str,
     pub line: Option<usize>,
     pub message: String,
+    /// The byte range in the file, where a finding points at an entry rather than a line
+    /// (a CONFIG_DB's `PORT|Ethernet8`).
+    pub bytes: Option<(usize, usize)>,
 }
 
 /// One front-panel cage as the SKU runs it: how many ports, at what speed (Mb/s).
@@ -52,6 +57,7 @@ pub fn read_port_config(
     let mut findings = Vec::new();
     let at = |line: Option<usize>, message: String| SkuFinding {
         file: FILE,
+        bytes: None,
         line,
         message,
     };
@@ -87,15 +93,12 @@ pub fn read_port_config(
         columns: columns.clone(),
         rows: rows.iter().map(|(_, r)| r.clone()).collect(),
     };
-    // Row by row, so a finding names its line.
+    // Row by row, so a finding names its line; `index` as the whole file counts it (from 0
+    // or from 1, `PortConfig::index_base`).
+    let base = table.index_base();
     let mut parsed: Vec<(usize, PortConfigRow)> = Vec::new();
     for (line, r) in &rows {
-        let one = PortConfig {
-            source: source.to_string(),
-            columns: columns.clone(),
-            rows: vec![r.clone()],
-        };
-        match one.parsed().and_then(|mut v| v.pop()) {
+        match table.parse_row(r, base) {
             Some(row) => parsed.push((*line, row)),
             None => findings.push(at(
                 Some(*line),
@@ -125,7 +128,8 @@ pub fn read_port_config(
             findings.push(at(
                 Some(first_line),
                 format!(
-                    "index {index} is not a cage of `{}` (it has {cage_count}, numbered from 1)",
+                    "index {} is not a cage of `{}` (it has {cage_count}, numbered from {base})",
+                    (index + base).saturating_sub(1),
                     platform.name
                 ),
             ));
@@ -312,6 +316,7 @@ pub fn read_pg_lookup(source: &str, text: &str) -> Result<Lookup, Vec<SkuFinding
             }
             _ => findings.push(SkuFinding {
                 file: F,
+                bytes: None,
                 line: Some(i + 1),
                 message: "not a `speed cable size xon xoff threshold [xon_offset]` row (numbers; the cable in metres, `5m`)".into(),
             }),
@@ -339,6 +344,7 @@ pub fn read_buffers(
     const F: &str = "buffers_defaults_t1.j2";
     let at = |line: Option<usize>, message: String| SkuFinding {
         file: F,
+        bytes: None,
         line,
         message,
     };
@@ -346,7 +352,7 @@ pub fn read_buffers(
     let mut default_cable = None;
     let mut section = "";
     // (line, `pool` or `profile`, name, fields) of each object, in file order.
-    type Object<'t> = (usize, &'t str, String, Vec<(String, String)>);
+    type Object = (usize, &'static str, String, Vec<(String, String)>);
     let mut objects: Vec<Object> = Vec::new();
     for (i, l) in text.lines().enumerate() {
         let t = l.trim();
@@ -389,9 +395,51 @@ pub fn read_buffers(
         findings.push(at(None, "no `{% set default_cable = '…' %}`".into()));
         return Err(findings);
     };
+    let objects: Vec<LayoutObject> = objects
+        .into_iter()
+        .map(|(line, kind, name, fields)| LayoutObject {
+            line: Some(line),
+            bytes: None,
+            kind,
+            name,
+            fields,
+        })
+        .collect();
+    layout_of(F, (topology, source), default_cable, &objects, findings)
+}
+
+/// A pool or profile of a buffer layout as a file gives it (fields as written, a pool
+/// reference `[BUFFER_POOL|name]` already `name`), and where.
+#[derive(Debug, Clone)]
+pub struct LayoutObject {
+    pub line: Option<usize>,
+    pub bytes: Option<(usize, usize)>,
+    /// `pool` or `profile`.
+    pub kind: &'static str,
+    pub name: String,
+    pub fields: Vec<(String, String)>,
+}
+
+/// The layout of `objects`, checked as CONFIG_DB takes it: every pool a `type` and `mode`
+/// SONiC knows, every profile a `pool` of the layout and a `size`, thresholds numbers, keys
+/// plain words. `findings`: those the caller found already; `file` the findings' file.
+pub fn layout_of(
+    file: &'static str,
+    (topology, source): (&str, &str),
+    default_cable: String,
+    objects: &[LayoutObject],
+    mut findings: Vec<SkuFinding>,
+) -> Result<BufferDefaults, Vec<SkuFinding>> {
+    let at = |o: Option<&LayoutObject>, message: String| SkuFinding {
+        file,
+        line: o.and_then(|o| o.line),
+        message,
+        bytes: o.and_then(|o| o.bytes),
+    };
     let mut pools = Vec::new();
     let mut profiles = Vec::new();
-    for (line, kind, name, fields) in &objects {
+    for o in objects {
+        let (kind, name, fields) = (&o.kind, &o.name, &o.fields);
         let get = |k: &str| fields.iter().find(|(f, _)| f == k).map(|(_, v)| v.as_str());
         let num = |k: &str| get(k).and_then(|v| v.parse::<u64>().ok());
         if *kind == "pool" {
@@ -404,7 +452,7 @@ pub fn read_buffers(
                     xoff: num("xoff"),
                 }),
                 _ => findings.push(at(
-                    Some(*line),
+                    Some(o),
                     format!("pool `{name}` has no `type` or `mode`"),
                 )),
             }
@@ -419,7 +467,7 @@ pub fn read_buffers(
                     xon_offset: num("xon_offset"),
                 }),
                 _ => findings.push(at(
-                    Some(*line),
+                    Some(o),
                     format!("profile `{name}` has no `pool` or `size`"),
                 )),
             }
@@ -432,11 +480,12 @@ pub fn read_buffers(
             && w.bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
     };
-    for (line, kind, name, fields) in &objects {
+    for o in objects {
+        let (kind, name, fields) = (&o.kind, &o.name, &o.fields);
         let get = |k: &str| fields.iter().find(|(f, _)| f == k).map(|(_, v)| v.as_str());
         if !word(name) {
             findings.push(at(
-                Some(*line),
+                Some(o),
                 format!(
                     "`{}` cannot name a CONFIG_DB key (letters, digits, `_`, `-`)",
                     name.escape_debug()
@@ -446,13 +495,13 @@ pub fn read_buffers(
         if *kind == "pool" {
             if get("type").is_some_and(|t| t != "ingress" && t != "egress") {
                 findings.push(at(
-                    Some(*line),
+                    Some(o),
                     format!("pool `{name}`: `type` is `ingress` or `egress`"),
                 ));
             }
             if get("mode").is_some_and(|m| m != "dynamic" && m != "static") {
                 findings.push(at(
-                    Some(*line),
+                    Some(o),
                     format!("pool `{name}`: `mode` is `dynamic` or `static`"),
                 ));
             }
@@ -460,18 +509,19 @@ pub fn read_buffers(
             || get("static_th").is_some_and(|v| v.parse::<u64>().is_err())
         {
             findings.push(at(
-                Some(*line),
+                Some(o),
                 format!("profile `{name}`: a threshold is not a number"),
             ));
         }
     }
-    for (line, kind, name, fields) in &objects {
+    for o in objects {
+        let (kind, name, fields) = (&o.kind, &o.name, &o.fields);
         if *kind == "profile"
             && let Some((_, pool)) = fields.iter().find(|(f, _)| f == "pool")
             && !pools.iter().any(|p| &p.name == pool)
         {
             findings.push(at(
-                Some(*line),
+                Some(o),
                 format!("profile `{name}` names pool `{pool}`, which the layout has not"),
             ));
         }
@@ -502,45 +552,84 @@ pub fn read_hwsku_json(
     text: &str,
 ) -> Result<Vec<(String, String)>, Vec<SkuFinding>> {
     const F: &str = "hwsku.json";
-    let at = |line: Option<usize>, message: String| SkuFinding {
-        file: F,
-        line,
-        message,
-    };
     let line_of = |name: &str| {
         let quoted = format!("\"{name}\"");
         text.lines()
             .position(|l| l.contains(&quoted))
             .map(|i| i + 1)
     };
-    let json: serde_json::Value = serde_json::from_str(text)
-        .map_err(|e| vec![at(Some(e.line()), format!("not JSON: {e}"))])?;
+    let json: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+        vec![SkuFinding {
+            file: F,
+            line: Some(e.line()),
+            message: format!("not JSON: {e}"),
+            bytes: None,
+        }]
+    })?;
     let Some(interfaces) = json.get("interfaces").and_then(|v| v.as_object()) else {
-        return Err(vec![at(None, "no `interfaces` object".into())]);
+        return Err(vec![SkuFinding {
+            file: F,
+            line: None,
+            message: "no `interfaces` object".into(),
+            bytes: None,
+        }]);
     };
+    let entries: Vec<BreakoutEntry> = interfaces
+        .iter()
+        .filter_map(|(name, v)| {
+            let mode = v.get("default_brkout_mode")?.as_str()?;
+            Some(BreakoutEntry {
+                parent: name.clone(),
+                mode: mode.to_string(),
+                line: line_of(name),
+                bytes: None,
+            })
+        })
+        .collect();
+    check_breakouts(ports, F, "`default_brkout_mode`", &entries)
+}
+
+/// A cage's breakout as a file gives it: `hwsku.json`'s `default_brkout_mode`, a CONFIG_DB's
+/// `BREAKOUT_CFG|<parent>` `brkout_mode`; where it is.
+#[derive(Debug, Clone)]
+pub struct BreakoutEntry {
+    pub parent: String,
+    pub mode: String,
+    pub line: Option<usize>,
+    pub bytes: Option<(usize, usize)>,
+}
+
+/// Each entry's parent is a cage's first row, and its mode runs as many ports as the rows
+/// give the cage, at their speed. Returns (parent port, mode) in the entries' order.
+pub fn check_breakouts(
+    ports: &SkuPorts,
+    file: &'static str,
+    field: &str,
+    entries: &[BreakoutEntry],
+) -> Result<Vec<(String, String)>, Vec<SkuFinding>> {
     let mut findings = Vec::new();
     let mut modes = Vec::new();
-    for (name, v) in interfaces {
-        let line = line_of(name);
-        let Some(mode) = v.get("default_brkout_mode").and_then(|m| m.as_str()) else {
-            continue;
+    for e in entries {
+        let (name, mode) = (&e.parent, &e.mode);
+        let at = |message: String| SkuFinding {
+            file,
+            line: e.line,
+            message,
+            bytes: e.bytes,
         };
         let Some(k) = ports.rows.iter().position(|r| &r.name == name) else {
-            findings.push(at(line, format!("`{name}` is no row of `port_config.ini`")));
+            findings.push(at(format!("`{name}` is no row of `port_config.ini`")));
             continue;
         };
         let row = &ports.rows[k];
         let cage_rows: Vec<&PortConfigRow> =
             ports.rows.iter().filter(|r| r.index == row.index).collect();
         if cage_rows.first().map(|r| &r.name) != Some(name) {
-            findings.push(at(
-                line,
-                format!(
-                    "`{name}` is not the first port of cage {}: the breakout belongs to `{}`",
-                    row.index,
-                    cage_rows.first().map_or("", |r| r.name.as_str())
-                ),
-            ));
+            findings.push(at(format!(
+                "`{name}` is not the first port of cage {}: the breakout belongs to `{}`",
+                row.index,
+                cage_rows.first().map_or("", |r| r.name.as_str())
+            )));
             continue;
         }
         let parsed = super::platform::BreakoutMode::parse(mode);
@@ -552,18 +641,16 @@ pub fn read_hwsku_json(
                 })
         });
         if !fits {
-            findings.push(at(
-                line,
-                format!(
-                    "`{name}`'s `default_brkout_mode` `{mode}` is not the {} x {}G that `port_config.ini` runs cage {} as",
-                    cage_rows.len(),
-                    row.speed.unwrap_or(0) / 1000,
-                    row.index
-                ),
-            ));
+            findings.push(at(format!(
+                "`{name}`'s {field} `{}` is not the {} x {}G the rows run cage {} as",
+                mode.escape_debug(),
+                cage_rows.len(),
+                row.speed.unwrap_or(0) / 1000,
+                row.index
+            )));
             continue;
         }
-        modes.push((name.clone(), mode.to_string()));
+        modes.push((name.clone(), mode.clone()));
     }
     if findings.is_empty() {
         Ok(modes)
@@ -595,6 +682,7 @@ pub fn check_together(
         })
         .map(|s| SkuFinding {
             file: "pg_profile_lookup.ini",
+            bytes: None,
             line: None,
             message: format!(
                 "no row at {s} Mb/s for the layout's default cable {}: SONiC cannot size those ports' lossless headroom",
@@ -657,15 +745,6 @@ Ethernet12 5,6,7,8 etp2b 2 400000
         {
             let name = &pl.name;
             for sku in &pl.sonic.as_ref().expect("sonic").hwskus {
-                // A SKU folder numbers its cages from 1, as fabricc reads `index`; a few
-                // platforms' files count from 0 (a folder made from them says so, FAB957).
-                if sku
-                    .port_config
-                    .parsed()
-                    .is_some_and(|r| r.iter().any(|r| r.index == 0))
-                {
-                    continue;
-                }
                 let text = format!(
                     "# {}\n{}\n",
                     sku.port_config.columns.join(" "),
@@ -676,6 +755,45 @@ Ethernet12 5,6,7,8 etp2b 2 400000
                 assert_eq!(s.port_config, sku.port_config, "{name} {}", sku.name);
             }
         }
+    }
+
+    /// sonic-buildimage@086b03bd70f9 `device/micas/x86_64-micas_m2-w6930-64qc-r0/
+    /// M2-W6930-64QC/port_config.ini` counts its cages from 0 (`Ethernet1` is index 0): read
+    /// as it is, the verbatim file gives cage 1 to `Ethernet1` and cage 64 to the last row.
+    #[test]
+    fn a_file_counting_cages_from_0_reads() {
+        let pl = switch_platform("micas-m2-w6930-64qc").expect("in the catalogue");
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/catalogue/micas-m2-w6930-64qc/M2-W6930-64QC/port_config.ini");
+        let text = std::fs::read_to_string(path).expect("verbatim copy");
+        let s = read_port_config(pl, "micas", &text).unwrap_or_else(|f| panic!("{f:?}"));
+        assert_eq!(s.port_config.index_base(), 0);
+        assert_eq!(s.rows.len(), 64);
+        assert_eq!((s.rows[0].name.as_str(), s.rows[0].index), ("Ethernet1", 1));
+        assert_eq!(s.rows[63].index, 64);
+        assert_eq!(s.cages.len(), 64);
+        assert_eq!(s.cages[0].cage, 0);
+        // The SONiC lowering's rows: all 64, in the file's order.
+        let sku = pl
+            .sonic
+            .as_ref()
+            .and_then(|x| x.sku("M2-W6930-64QC"))
+            .expect("sku");
+        let front = sku.front_ports(pl).expect("rows");
+        assert_eq!(front.len(), 64);
+        assert_eq!(front[0].0.name, "Ethernet1");
+        // One index past the 64 cages of a 0-based file is refused with the file's number.
+        let past = text.replace(
+            "fourHundredGigE0/64       63",
+            "fourHundredGigE0/64       64",
+        );
+        let f = read_port_config(pl, "micas", &past).expect_err("index 64 of 0-63");
+        assert!(
+            f.iter()
+                .any(|x| x.message.contains("index 64 is not a cage")
+                    && x.message.contains("from 0")),
+            "{f:?}"
+        );
     }
 
     #[test]

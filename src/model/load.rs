@@ -31,9 +31,11 @@ pub struct ParsedFile {
 pub struct SkuFiles {
     /// The path string of the `sku` property.
     pub at: Span,
-    /// The folder's last component: the HWSKU's name (`DEVICE_METADATA.hwsku`).
+    /// The folder's last component: the HWSKU's name (`DEVICE_METADATA.hwsku`); for a
+    /// CONFIG_DB, the path as written (the name is the file's `DEVICE_METADATA.hwsku`).
     pub name: String,
-    /// Each file of [`SKU_FILES`] the folder has, with its id in `Sources`.
+    /// Each file of [`SKU_FILES`] the folder has, with its id in `Sources`; for a CONFIG_DB,
+    /// that one file as [`crate::catalogue::CONFIG_DB`].
     pub files: Vec<(&'static str, FileId)>,
 }
 
@@ -299,6 +301,26 @@ fn load_sku(cx: &mut Cx<'_>, owner: &Path, sku: &crate::span::Spanned<String>) -
         ));
         return None;
     }
+    // A path that reads as a file is a device's CONFIG_DB (`config_db.json`); a folder does
+    // not read as one, on disk or at a git revision.
+    let file = owner.parent().unwrap_or(Path::new("")).join(rel);
+    if let Ok(bytes) = cx.reader.read(&file, cx.limits) {
+        let display = cx.reader.display(&file);
+        let Ok(text) = String::from_utf8(bytes) else {
+            cx.loaded.diagnostics.push(refuse(
+                format!("`{display}` is not UTF-8 text"),
+                "a `sku` file is a switch's CONFIG_DB (`config_db.json`), which is JSON text"
+                    .into(),
+            ));
+            return None;
+        };
+        let id = cx.sources.add(SourceFile::new(file, display, text));
+        return Some(SkuFiles {
+            at: sku.span,
+            name: sku.node.clone(),
+            files: vec![(crate::catalogue::CONFIG_DB, id)],
+        });
+    }
     let name = rel
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -349,7 +371,7 @@ fn load_sku(cx: &mut Cx<'_>, owner: &Path, sku: &crate::span::Spanned<String>) -
         cx.loaded.diagnostics.push(refuse(
             first_error.unwrap_or_default(),
             format!(
-                "the path is relative to this file; the folder must hold SONiC's `port_config.ini` or `hwsku.json` (and `{}` for the buffer tables)",
+                "the path is relative to this file; it names a switch's CONFIG_DB (`config_db.json`), or a folder that holds SONiC's `port_config.ini` or `hwsku.json` (and `{}` for the buffer tables)",
                 SKU_FILES[2..].join("`, `")
             ),
         ));

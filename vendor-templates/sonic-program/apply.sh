@@ -313,8 +313,14 @@ def ops(old, new):
 
 
 def family(hwsku):
+    """GCU's ASIC family of the HWSKU, as get_asic_name finds it (field_operation_validators.py:
+    23-77): a Spectrum SKU by its exact name, a Broadcom one by a listed name within it, so a
+    SKU folder of one's own named after a listed SKU (Arista-7060X6-64PE-HPN-ToR) keeps the
+    family and its live changes."""
+    h = hwsku.lower()
     for fam, skus in GCU_FAMILIES.items():
-        if hwsku.lower() in (s.lower() for s in skus):
+        names = [s.lower() for s in skus]
+        if h in names or (not fam.startswith("spc") and any(n in h for n in names)):
             return fam
     return None
 

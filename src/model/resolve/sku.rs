@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::catalogue::{CustomSku, Platform, SkuFinding, read_folder};
+use crate::catalogue::{CONFIG_DB, CustomSku, Platform, SkuFinding, read_config_db, read_folder};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::load::{ParsedFile, SkuFiles};
 use crate::source::Sources;
@@ -70,7 +70,11 @@ pub fn custom_sku(
         .iter()
         .map(|(n, id)| (*n, folders.sources.get(*id).text.as_str()))
         .collect();
-    match read_folder(platform, &folder.name, &path.node, &texts) {
+    let read = match texts.as_slice() {
+        [(CONFIG_DB, text)] => read_config_db(platform, &path.node, text),
+        _ => read_folder(platform, &folder.name, &path.node, &texts),
+    };
+    match read {
         Ok(sku) => Some(Arc::new(sku)),
         Err(findings) => {
             diags.extend(
@@ -92,21 +96,44 @@ fn finding(
     sources: &Sources,
     f: &SkuFinding,
 ) -> Diagnostic {
-    let code = match f.file {
-        "port_config.ini" | "hwsku.json" => Code::SkuPorts,
-        _ => Code::SkuBuffers,
-    };
-    let file = folder
-        .files
-        .iter()
-        .find(|(n, _)| *n == f.file)
-        .map(|(_, id)| *id);
-    let at = match (file, f.line) {
-        (Some(id), Some(line)) => line_span(sources, id, line),
+    // A CONFIG_DB's findings name its table (`PORT`, `BUFFER_PROFILE`) and point at the entry.
+    let config_db = match folder.files.as_slice() {
+        [(CONFIG_DB, id)] => Some(*id),
         _ => None,
     };
-    let message = format!("SKU `{}`, `{}`: {}", folder.name, f.file, f.message);
+    let code = match f.file {
+        "port_config.ini" | "hwsku.json" | "PORT" | "BREAKOUT_CFG" | "DEVICE_METADATA" => {
+            Code::SkuPorts
+        }
+        CONFIG_DB => Code::SkuUnreadable,
+        _ => Code::SkuBuffers,
+    };
+    let file = config_db.or_else(|| {
+        folder
+            .files
+            .iter()
+            .find(|(n, _)| *n == f.file)
+            .map(|(_, id)| *id)
+    });
+    let at = match (file, f.bytes, f.line) {
+        (Some(id), Some((start, end)), _) => Some(Span::new(id, start, end)),
+        (Some(id), None, Some(line)) => line_span(sources, id, line),
+        _ => None,
+    };
+    let what = if config_db.is_some() {
+        "CONFIG_DB"
+    } else {
+        "SKU folder"
+    };
+    let message = if config_db.is_some() {
+        format!("CONFIG_DB `{}`, `{}`: {}", folder.name, f.file, f.message)
+    } else {
+        format!("SKU `{}`, `{}`: {}", folder.name, f.file, f.message)
+    };
     let help = match code {
+        _ if config_db.is_some() => {
+            "the CONFIG_DB's PORT, BREAKOUT_CFG, BUFFER_POOL and BUFFER_PROFILE tables are what SONiC made from the switch's SKU folder: fix the entry, or name that folder instead (`sku \"skus/<HWSKU>\"`, docs/platforms.md \"A SKU of your own\")"
+        }
         Code::SkuPorts => {
             "one row per port: the cage's lanes split evenly, named as SONiC names the sub-port, at a speed of one of the cage's breakout modes (`fabricc platforms NAME` lists them)"
         }
@@ -116,11 +143,15 @@ fn finding(
     };
     match at {
         Some(span) => Diagnostic::new(code, span, message)
-            .label("this line")
-            .with_secondary(path.span, format!("the SKU folder of model `{model}`"))
+            .label(if config_db.is_some() {
+                "this entry"
+            } else {
+                "this line"
+            })
+            .with_secondary(path.span, format!("the {what} of model `{model}`"))
             .help(help),
         None => Diagnostic::new(code, path.span, message)
-            .label(format!("the SKU folder of model `{model}`"))
+            .label(format!("the {what} of model `{model}`"))
             .help(help),
     }
 }
