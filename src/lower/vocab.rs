@@ -365,3 +365,48 @@ pub fn nxos_written_pause_thresholds(ctx: &SwitchContext) -> BTreeMap<String, u6
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ecn(min_bytes: u64, max_bytes: u64, fill: (Option<u64>, Option<u64>)) -> Ecn {
+        Ecn {
+            min_bytes,
+            max_bytes,
+            probability_percent: 100,
+            min_fill: fill.0,
+            max_fill: fill.1,
+        }
+    }
+
+    /// Issue 34: a whole-percent level is written as stated; bytes and fractional levels are
+    /// converted to the nearest whole percent; the high level stays above the low one.
+    #[test]
+    fn junos_levels_write_stated_levels_as_they_are() {
+        let q = 1_000_000;
+        assert_eq!(
+            junos_levels(&ecn(550_000, 900_000, (Some(55_000), Some(90_000))), q),
+            (55, 90)
+        );
+        // Bytes: as `junos_fill_levels`.
+        assert_eq!(
+            junos_levels(&ecn(150_000, 1_500_000, (None, None)), q),
+            (15, 100)
+        );
+        assert_eq!(
+            junos_levels(&ecn(1, 2, (None, None)), q),
+            junos_fill_levels(1, 2, q)
+        );
+        // A fractional level goes through its bytes.
+        assert_eq!(
+            junos_levels(&ecn(555_000, 900_000, (Some(55_500), Some(90_000))), q),
+            (56, 90)
+        );
+        // A stated low level above a converted high one: the high one moves above it.
+        assert_eq!(
+            junos_levels(&ecn(600_000, 500_000, (Some(60_000), None)), q),
+            (60, 61)
+        );
+    }
+}
