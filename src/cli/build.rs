@@ -69,7 +69,7 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
         reader: checked
             .lowered
             .as_ref()
-            .map(|l| readback::Reader::new(&l.switches)),
+            .map(|l| readback::Reader::new(&l.switches).with_hosts(&l.hosts)),
         readback: Mutex::new(None),
     };
     run.lap("check");

@@ -30,54 +30,32 @@
 //! switch's files hold its configuration is decided once per OS and set of file names; the
 //! comparison is linear in the ports.
 
+mod buffer;
+mod found;
+mod host;
+mod port;
+mod watchdog;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
 
 use serde::Serialize;
 
+pub use found::{Difference, Kind};
+
 use super::deployed::{Sched, Switch};
-use crate::lower::context::{Scheduling, SwitchContext, SwitchOs};
+use crate::lower::context::{HostContext, Scheduling, SwitchContext, SwitchOs};
 use crate::render::{Artifact, ArtifactKind};
 use crate::verify::{cli, json, nvue};
-
-/// One difference between the proven model and what a switch file says, over `ports`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Difference {
-    pub device: String,
-    /// `pfc`, `mtu`, `dscp`, `ecn`, `scheduling`, `headroom`, `ecn-above-pause`, `port` (a
-    /// proven port the file does not configure), or `parse` (the file could not be read).
-    pub property: &'static str,
-    /// What it is about (`queue 3 min`, `DSCP 26`); empty for a port-wide value.
-    pub what: String,
-    pub proven: String,
-    pub written: String,
-    pub kind: Kind,
-    /// How many ports, and the first few of them.
-    pub count: usize,
-    pub ports: Vec<String>,
-}
-
-/// Whether a difference is a mistake.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Kind {
-    /// Within one unit of the device (a cell, a kbyte, a fill level).
-    Rounding,
-    /// More than one unit, but what the target's own rules make of the proven value, which the
-    /// renderer reports (Junos's high fill level at least 1 % above the low one, EOS's
-    /// largest MTU 9214, NX-OS's pause threshold capped at the model's own pause point,
-    /// which `check` reports as FAB312).
-    Forced,
-    /// Anything else: the file says something the checks did not prove.
-    Mistake,
-}
+use found::{Found, NAMED_PORTS};
 
 /// What a build's read-back found: `build --format json`'s `readback`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Readback {
-    /// Switch files read back.
+    /// Switch and host files read back (a host's settings and NCCL/HCCL environment).
     pub files: usize,
-    /// Devices whose read-back equals the proven model (rounding and forced differences included).
+    /// Devices (switches and hosts) whose read-back equals the proven model (rounding and
+    /// forced differences included).
     pub equal: usize,
     /// Switches whose OS has no import reader yet (`vrp`, `comware`): not read back, so neither
     /// equal nor different.
@@ -100,9 +78,6 @@ pub fn has_reader(os: SwitchOs) -> bool {
     )
 }
 
-/// How many ports a difference names (the count has them all).
-const NAMED_PORTS: usize = 8;
-
 /// Reads back the switch files of `artifacts` against the switches the checks proved (a
 /// build uses [`Reader`] device by device; tests read a whole build at once).
 #[cfg(feature = "internals")]
@@ -122,6 +97,28 @@ pub fn readback(switches: &[SwitchContext], artifacts: &[Artifact]) -> Readback 
     reader.finish()
 }
 
+/// [`readback`] with the hosts too: each host's settings and environment files against its
+/// proven QoS.
+#[cfg(feature = "internals")]
+pub fn readback_all(lowered: &crate::lower::Lowered, artifacts: &[Artifact]) -> Readback {
+    use rayon::prelude::*;
+    let mut by_device: BTreeMap<&str, Vec<Artifact>> = BTreeMap::new();
+    for a in artifacts
+        .iter()
+        .filter(|a| matches!(a.kind, ArtifactKind::Switch | ArtifactKind::Host))
+    {
+        by_device
+            .entry(a.device.as_str())
+            .or_default()
+            .push(a.clone());
+    }
+    let reader = Reader::new(&lowered.switches).with_hosts(&lowered.hosts);
+    by_device
+        .par_iter()
+        .for_each(|(_, files)| reader.device(files));
+    reader.finish()
+}
+
 /// Read-back one device at a time, as a build renders them, so that no switch file is kept
 /// after its device is read (a 98,304-GPU build held every switch file, 300 MB, until the
 /// end). Memoised per distinct (configuration text without names, proven data): switches of
@@ -131,6 +128,9 @@ pub fn readback(switches: &[SwitchContext], artifacts: &[Artifact]) -> Readback 
 pub struct Reader<'a> {
     /// Device name → (position in the proven switches, its context).
     switches: BTreeMap<&'a str, (usize, &'a SwitchContext)>,
+    /// Host name → (position in the proven hosts, its context); empty unless
+    /// [`Reader::with_hosts`].
+    hosts: BTreeMap<&'a str, (usize, &'a HostContext)>,
     /// Which files hold the configuration, decided once per OS and set of file names
     /// (`verify::generated` parses every file to decide it).
     chosen: Mutex<BTreeMap<FileSet, BTreeSet<String>>>,
@@ -147,6 +147,8 @@ struct ReadSoFar {
     unread: usize,
     /// Position in the proven switches → the device's differences.
     devices: BTreeMap<usize, Vec<Difference>>,
+    /// Position in the proven hosts → the host's differences.
+    hosts: BTreeMap<usize, Vec<Difference>>,
 }
 
 impl<'a> Reader<'a> {
@@ -157,15 +159,63 @@ impl<'a> Reader<'a> {
                 .enumerate()
                 .map(|(i, s)| (s.device.as_str(), (i, s)))
                 .collect(),
+            hosts: BTreeMap::new(),
             chosen: Mutex::default(),
             memo: Mutex::default(),
             read: Mutex::default(),
         }
     }
 
+    /// Reads the hosts' files back too (their settings and NCCL/HCCL environment).
+    pub fn with_hosts(mut self, hosts: &'a [HostContext]) -> Reader<'a> {
+        self.hosts = hosts
+            .iter()
+            .enumerate()
+            .map(|(i, h)| (h.host.as_str(), (i, h)))
+            .collect();
+        self
+    }
+
+    /// Reads back one host's files, memoised as switches are.
+    fn host(&self, files: &[Artifact]) {
+        let files: Vec<&Artifact> = files
+            .iter()
+            .filter(|a| a.kind == ArtifactKind::Host)
+            .collect();
+        let Some(&(at, ctx)) = files
+            .first()
+            .and_then(|a| self.hosts.get(a.device.as_str()))
+        else {
+            return;
+        };
+        let read = host::read_files(&files);
+        if read.is_empty() {
+            return;
+        }
+        let key = host::memo_key(ctx, &read);
+        let known = self.memo.lock().ok().and_then(|m| m.get(&key).cloned());
+        let mut diffs = known.unwrap_or_else(|| {
+            let d = host::host(ctx, &read);
+            if let Ok(mut m) = self.memo.lock() {
+                m.insert(key, d.clone());
+            }
+            d
+        });
+        for d in &mut diffs {
+            d.device.clone_from(&ctx.host);
+        }
+        if let Ok(mut r) = self.read.lock() {
+            r.files += read.len();
+            r.hosts.insert(at, diffs);
+        }
+    }
+
     /// Reads back one device's files (every file the build wrote for it; the switch files
     /// among them are read). Call it once per device.
     pub fn device(&self, files: &[Artifact]) {
+        if files.iter().any(|a| a.kind == ArtifactKind::Host) {
+            return self.host(files);
+        }
         let files: Vec<&Artifact> = files
             .iter()
             .filter(|a| a.kind == ArtifactKind::Switch)
@@ -237,7 +287,7 @@ impl<'a> Reader<'a> {
             unread: read.unread,
             ..Readback::default()
         };
-        for diffs in read.devices.into_values() {
+        for diffs in read.devices.into_values().chain(read.hosts.into_values()) {
             if diffs.iter().all(|d| d.kind != Kind::Mistake) {
                 out.equal += 1;
             }
@@ -260,6 +310,13 @@ fn memo_key(ctx: &SwitchContext, config: &[&Artifact]) -> u64 {
         for line in a.contents.lines() {
             // Names: descriptions (peer names), the device's name, SONiC's DEVICE_NEIGHBOR
             // `name`s. No line the comparison reads holds one.
+            // A JSON row keeps its other fields (SONiC's PORT row holds the speed and MTU
+            // the comparison reads beside the description): only the description's value
+            // goes.
+            if let Some(rest) = json_description(line) {
+                rest.hash(&mut h);
+                continue;
+            }
             let named =
                 line.contains("description") || line.contains(device) || line.contains("\"name\"");
             if !named {
@@ -285,6 +342,23 @@ fn memo_key(ctx: &SwitchContext, config: &[&Artifact]) -> u64 {
     )
     .hash(&mut h);
     h.finish()
+}
+
+/// A JSON line with a `"description": "…"` member, without that member's value: the parts
+/// before and after it. `None` for any other line.
+fn json_description(line: &str) -> Option<(&str, &str)> {
+    const KEY: &str = "\"description\": \"";
+    let start = line.find(KEY)? + KEY.len();
+    let bytes = line.as_bytes();
+    let mut i = start;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return Some((&line[..start], &line[i..])),
+            _ => i += 1,
+        }
+    }
+    None
 }
 
 /// The last part of an output path (`switches/leaf1/qos.cfg` → `qos.cfg`).
@@ -414,9 +488,6 @@ fn forced_ecn(
         Some(crate::lower::vocab::junos_fill_bytes(hi, base)),
     )
 }
-
-/// (property, what, proven, written, kind) → ports.
-type Found = BTreeMap<(&'static str, String, String, String, Kind), Vec<String>>;
 
 fn compare(ctx: &SwitchContext, sw: &Switch) -> Vec<Difference> {
     let mut found: Found = BTreeMap::new();
@@ -657,6 +728,13 @@ fn compare(ctx: &SwitchContext, sw: &Switch) -> Vec<Difference> {
             );
         }
     }
+    // The properties of `readback/…` (issue 34 item 2, the rest).
+    for p in &ctx.ports {
+        watchdog::compare(ctx, p, sw, &mut found);
+        port::speed(ctx, p, sw, &mut found);
+    }
+    buffer::compare(ctx, sw, &mut found);
+    port::hash(ctx, sw, &mut found);
     found
         .into_iter()
         .map(
