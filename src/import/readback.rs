@@ -31,13 +31,14 @@
 //! comparison is linear in the ports.
 
 mod buffer;
+mod consistency;
 mod found;
 mod host;
 mod port;
 mod watchdog;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 
@@ -131,24 +132,39 @@ pub struct Reader<'a> {
     /// Host name → (position in the proven hosts, its context); empty unless
     /// [`Reader::with_hosts`].
     hosts: BTreeMap<&'a str, (usize, &'a HostContext)>,
+    host_list: &'a [HostContext],
     /// Which files hold the configuration, decided once per OS and set of file names
     /// (`verify::generated` parses every file to decide it).
     chosen: Mutex<BTreeMap<FileSet, BTreeSet<String>>>,
-    memo: Mutex<BTreeMap<u64, Vec<Difference>>>,
-    read: Mutex<ReadSoFar>,
+    memo: Mutex<BTreeMap<u64, Memo>>,
+    read: Mutex<ReadSoFar<'a>>,
+}
+
+/// What one distinct configuration read back to: its differences and, for the consistency
+/// of switches and NICs, what it writes on its host-facing ports (a switch) or for its NICs
+/// (a host).
+#[derive(Clone, Default)]
+struct Memo {
+    diffs: Vec<Difference>,
+    ports: Option<Arc<consistency::PortMaps>>,
+    nics: Option<Arc<consistency::NicMaps>>,
 }
 
 /// An OS and the names of a switch's files.
 type FileSet = (SwitchOs, Vec<String>);
 
 #[derive(Default)]
-struct ReadSoFar {
+struct ReadSoFar<'a> {
     files: usize,
     unread: usize,
     /// Position in the proven switches → the device's differences.
     devices: BTreeMap<usize, Vec<Difference>>,
     /// Position in the proven hosts → the host's differences.
     hosts: BTreeMap<usize, Vec<Difference>>,
+    /// Switches facing hosts → what they write on those ports.
+    ports: Vec<(&'a SwitchContext, Arc<consistency::PortMaps>)>,
+    /// Position in the proven hosts → what the host writes for its NICs.
+    nics: BTreeMap<usize, Arc<consistency::NicMaps>>,
 }
 
 impl<'a> Reader<'a> {
@@ -160,6 +176,7 @@ impl<'a> Reader<'a> {
                 .map(|(i, s)| (s.device.as_str(), (i, s)))
                 .collect(),
             hosts: BTreeMap::new(),
+            host_list: &[],
             chosen: Mutex::default(),
             memo: Mutex::default(),
             read: Mutex::default(),
@@ -173,6 +190,7 @@ impl<'a> Reader<'a> {
             .enumerate()
             .map(|(i, h)| (h.host.as_str(), (i, h)))
             .collect();
+        self.host_list = hosts;
         self
     }
 
@@ -194,19 +212,27 @@ impl<'a> Reader<'a> {
         }
         let key = host::memo_key(ctx, &read);
         let known = self.memo.lock().ok().and_then(|m| m.get(&key).cloned());
-        let mut diffs = known.unwrap_or_else(|| {
-            let d = host::host(ctx, &read);
+        let mut memo = known.unwrap_or_else(|| {
+            let (diffs, nics) = host::host(ctx, &read);
+            let d = Memo {
+                diffs,
+                ports: None,
+                nics,
+            };
             if let Ok(mut m) = self.memo.lock() {
                 m.insert(key, d.clone());
             }
             d
         });
-        for d in &mut diffs {
+        for d in &mut memo.diffs {
             d.device.clone_from(&ctx.host);
         }
         if let Ok(mut r) = self.read.lock() {
             r.files += read.len();
-            r.hosts.insert(at, diffs);
+            r.hosts.insert(at, memo.diffs);
+            if let Some(n) = memo.nics {
+                r.nics.insert(at, n);
+            }
         }
     }
 
@@ -259,19 +285,28 @@ impl<'a> Reader<'a> {
             .collect();
         let key = memo_key(ctx, &config);
         let known = self.memo.lock().ok().and_then(|m| m.get(&key).cloned());
-        let mut diffs = known.unwrap_or_else(|| {
-            let d = switch(ctx, &config);
+        let mut memo = known.unwrap_or_else(|| {
+            let (diffs, ports) =
+                switch_and_ports(ctx, &config, |peer| self.hosts.contains_key(peer));
+            let d = Memo {
+                diffs,
+                ports,
+                nics: None,
+            };
             if let Ok(mut m) = self.memo.lock() {
                 m.insert(key, d.clone());
             }
             d
         });
-        for d in &mut diffs {
+        for d in &mut memo.diffs {
             d.device.clone_from(&ctx.device);
         }
         if let Ok(mut r) = self.read.lock() {
             r.files += config.len();
-            r.devices.insert(at, diffs);
+            r.devices.insert(at, memo.diffs);
+            if let Some(p) = memo.ports {
+                r.ports.push((ctx, p));
+            }
         }
     }
 
@@ -287,7 +322,26 @@ impl<'a> Reader<'a> {
             unread: read.unread,
             ..Readback::default()
         };
-        for diffs in read.devices.into_values().chain(read.hosts.into_values()) {
+        // The consistency of the written switch and NIC maps, once every device is read.
+        let mut hosts = read.hosts;
+        let mut found = BTreeMap::new();
+        for (ctx, ports) in &read.ports {
+            consistency::check(
+                ctx,
+                ports,
+                |peer| {
+                    let &(at, h) = self.hosts.get(peer)?;
+                    Some((at, h, read.nics.get(&at)?.as_ref()))
+                },
+                &mut found,
+            );
+        }
+        for (at, f) in found {
+            if let (Some(diffs), Some(h)) = (hosts.get_mut(&at), self.host_list.get(at)) {
+                diffs.extend(found::differences(&h.host, f));
+            }
+        }
+        for diffs in read.devices.into_values().chain(hosts.into_values()) {
             if diffs.iter().all(|d| d.kind != Kind::Mistake) {
                 out.equal += 1;
             }
@@ -396,20 +450,41 @@ fn without_unset_items(text: &str) -> String {
 }
 
 /// One switch's configuration files read back and compared.
+#[cfg(feature = "internals")]
 pub fn switch(ctx: &SwitchContext, files: &[&Artifact]) -> Vec<Difference> {
+    switch_and_ports(ctx, files, |_| false).0
+}
+
+/// [`switch`], and what the file writes on the ports whose peer `is_host` (for the
+/// consistency with the NICs; `None` where no port faces a host or the file is unreadable).
+fn switch_and_ports(
+    ctx: &SwitchContext,
+    files: &[&Artifact],
+    is_host: impl Fn(&str) -> bool,
+) -> (Vec<Difference>, Option<Arc<consistency::PortMaps>>) {
     let text = device_text(ctx.os, files);
     match read(ctx, &text) {
-        Ok(sw) => compare(ctx, &sw),
-        Err(e) => vec![Difference {
-            device: ctx.device.clone(),
-            property: "parse",
-            what: String::new(),
-            proven: String::new(),
-            written: e,
-            kind: Kind::Mistake,
-            count: 0,
-            ports: Vec::new(),
-        }],
+        Ok(sw) => {
+            let ports = ctx
+                .ports
+                .iter()
+                .any(|p| is_host(&p.peer))
+                .then(|| consistency::port_maps(ctx, &sw, &is_host));
+            (compare(ctx, &sw), ports)
+        }
+        Err(e) => (
+            vec![Difference {
+                device: ctx.device.clone(),
+                property: "parse",
+                what: String::new(),
+                proven: String::new(),
+                written: e,
+                kind: Kind::Mistake,
+                count: 0,
+                ports: Vec::new(),
+            }],
+            None,
+        ),
     }
 }
 

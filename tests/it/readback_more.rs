@@ -306,7 +306,16 @@ fn host_settings_and_environment_that_say_something_else_are_mistakes() {
     let r = edited(&fab, "gpu1", "fabricc-roce.conf", |t| {
         t.replace("E_PFC=0,0,0,1,0,0,0,0", "E_PFC=0,0,0,0,1,0,0,0")
     });
-    assert_eq!(mistakes(&r), vec![m("gpu1", "pfc", "", "3", "4", 2)]);
+    // …and the consistency with the switches on the written values: each NIC's switch port
+    // pauses priority 3.
+    assert_eq!(
+        mistakes(&r),
+        vec![
+            m("gpu1", "pfc", "", "3", "4", 2),
+            m("gpu1", "nic-pfc", "", "`leaf1` Ethernet0: 3", "4", 1),
+            m("gpu1", "nic-pfc", "", "`leaf2` Ethernet0: 3", "4", 1),
+        ]
+    );
     let r = edited(&fab, "gpu2", "fabricc-roce.conf", |t| {
         t.replace("E_TCBW=50,0,0,50,0,0,0,0", "E_TCBW=60,0,0,40,0,0,0,0")
     });
@@ -323,9 +332,17 @@ fn host_settings_and_environment_that_say_something_else_are_mistakes() {
             "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,",
         )
     });
+    let d = mistakes(&r);
     assert_eq!(
-        mistakes(&r),
-        vec![m("gpu3", "dscp", "DSCP 26", "priority 3", "priority 0", 2)]
+        d[0],
+        m("gpu3", "dscp", "DSCP 26", "priority 3", "priority 0", 2)
+    );
+    assert!(
+        d[1..].iter().all(|x| x.0 == "gpu3"
+            && x.1 == "nic-dscp"
+            && x.3.ends_with(": priority 3")
+            && x.4 == "priority 0"),
+        "{d:#?}"
     );
     let r = edited(&fab, "gpu4", "nccl.env", |t| {
         t.replace("NCCL_IB_TC=106", "NCCL_IB_TC=104")
@@ -355,5 +372,40 @@ fn host_settings_and_environment_that_say_something_else_are_mistakes() {
     assert_eq!(
         (d[0].1, d[0].2.as_str(), d[0].3.as_str(), d[0].4.as_str()),
         ("env", "HCCL_RDMA_SL", "3", "4")
+    );
+}
+
+/// The consistency check on read-back values: a switch file whose DSCP map sends the RoCE
+/// DSCP into another class is a `dscp` mistake of the switch and, on each host cabled to it,
+/// a `nic-dscp` mistake naming the switch port, with both priorities.
+#[test]
+fn a_switch_map_its_nics_do_not_share_is_found_on_both_sides() {
+    let r = edited(
+        &fixture("sonic-sn5600-2x2.fab"),
+        "leaf1",
+        "config_db.fragment.json",
+        |t| t.replacen(r#""26": "3""#, r#""26": "0""#, 1),
+    );
+    let d = mistakes(&r);
+    assert!(
+        d.iter()
+            .any(|x| x.0 == "leaf1" && x.1 == "dscp" && x.2 == "DSCP 26"),
+        "{d:#?}"
+    );
+    let nic: Vec<_> = d.iter().filter(|x| x.1 == "nic-dscp").collect();
+    assert!(!nic.is_empty(), "{d:#?}");
+    assert!(
+        nic.iter().all(|x| x.2 == "DSCP 26"
+            && x.3.starts_with("`leaf1` Ethernet")
+            && x.3.ends_with(": priority 0")
+            && x.4 == "priority 3"
+            && x.5 == 1),
+        "{nic:#?}"
+    );
+    // Every host cabled to leaf1 (and none other).
+    let hosts: std::collections::BTreeSet<&str> = nic.iter().map(|x| x.0.as_str()).collect();
+    assert_eq!(
+        hosts.into_iter().collect::<Vec<_>>(),
+        vec!["gpu1", "gpu2", "gpu3", "gpu4"]
     );
 }

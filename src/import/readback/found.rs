@@ -45,3 +45,22 @@ pub(super) const NAMED_PORTS: usize = 8;
 
 /// (property, what, proven, written, kind) → ports.
 pub(super) type Found = BTreeMap<(&'static str, String, String, String, Kind), Vec<String>>;
+
+/// The differences of `found` as `device`'s, each naming the first ports it holds for.
+pub(super) fn differences(device: &str, found: Found) -> Vec<Difference> {
+    found
+        .into_iter()
+        .map(
+            |((property, what, proven, written, kind), ports)| Difference {
+                device: device.to_string(),
+                property,
+                what,
+                proven,
+                written,
+                kind,
+                count: ports.len(),
+                ports: ports.into_iter().take(NAMED_PORTS).collect(),
+            },
+        )
+        .collect()
+}

@@ -15,30 +15,12 @@
 //!   `NCCL_IB_SPLIT_DATA_ON_QPS`, `HCCL_RDMA_TC` (DSCP × 4) and `HCCL_RDMA_SL` (its priority).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
+use super::consistency::{NicMaps, items};
 use super::found::{Difference, Found, Kind, NAMED_PORTS};
 use crate::lower::context::{HostContext, NicDriver, Tsa};
 use crate::render::Artifact;
-
-/// A settings value as one item per index: `a,b,c`, `0:a 1:b`, `0:a,1:b` (an index the map
-/// does not name stays empty).
-fn items(v: &str, n: usize) -> Vec<String> {
-    let mut out = vec![String::new(); n];
-    for (i, tok) in v.split([' ', ',']).filter(|t| !t.is_empty()).enumerate() {
-        let (k, val) = match tok.split_once(':') {
-            Some((k, val)) => (k.parse::<usize>().ok(), val),
-            None => (Some(i), tok),
-        };
-        if let Some(slot) = k.and_then(|k| out.get_mut(k)) {
-            *slot = match val {
-                "on" => "1".into(),
-                "off" => "0".into(),
-                other => other.to_string(),
-            };
-        }
-    }
-    out
-}
 
 /// The `KEY=value` lines of an environment file.
 fn env(text: &str) -> BTreeMap<&str, &str> {
@@ -97,8 +79,13 @@ pub(super) fn read_files<'f>(files: &[&'f Artifact]) -> Vec<&'f Artifact> {
         .collect()
 }
 
-/// One host's files read back and compared with its proven QoS.
-pub(super) fn host(ctx: &HostContext, files: &[&Artifact]) -> Vec<Difference> {
+/// One host's files read back and compared with its proven QoS, and what its settings write
+/// for its NICs (for the consistency with the switches).
+pub(super) fn host(
+    ctx: &HostContext,
+    files: &[&Artifact],
+) -> (Vec<Difference>, Option<Arc<NicMaps>>) {
+    let mut nics = None;
     let mut found: Found = BTreeMap::new();
     let mut note = |property: &'static str, what: String, proven: String, written: String| {
         found
@@ -116,7 +103,10 @@ pub(super) fn host(ctx: &HostContext, files: &[&Artifact]) -> Vec<Difference> {
                 "the host's settings".into(),
                 "no `E_…` settings".into(),
             ),
-            Some(i) => settings_file(ctx, &i.values, &mut note),
+            Some(i) => {
+                settings_file(ctx, &i.values, &mut note);
+                nics = Some(super::consistency::nic_maps(&i.values));
+            }
         }
     }
     for a in files {
@@ -125,8 +115,8 @@ pub(super) fn host(ctx: &HostContext, files: &[&Artifact]) -> Vec<Difference> {
             env_file(ctx, name, &env(&a.contents), &mut note);
         }
     }
-    let nics = ctx.nics.len();
-    found
+    let count = ctx.nics.len();
+    let diffs = found
         .into_iter()
         .map(|((property, what, proven, written, kind), _)| Difference {
             device: ctx.host.clone(),
@@ -135,7 +125,7 @@ pub(super) fn host(ctx: &HostContext, files: &[&Artifact]) -> Vec<Difference> {
             proven,
             written,
             kind,
-            count: nics,
+            count,
             ports: ctx
                 .nics
                 .iter()
@@ -143,7 +133,8 @@ pub(super) fn host(ctx: &HostContext, files: &[&Artifact]) -> Vec<Difference> {
                 .map(|n| n.name.clone())
                 .collect(),
         })
-        .collect()
+        .collect();
+    (diffs, nics)
 }
 
 type Note<'n> = dyn FnMut(&'static str, String, String, String) + 'n;
