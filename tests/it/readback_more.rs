@@ -409,3 +409,44 @@ fn a_switch_map_its_nics_do_not_share_is_found_on_both_sides() {
         vec!["gpu1", "gpu2", "gpu3", "gpu4"]
     );
 }
+
+/// A `--templates` override of the host settings that writes another PFC priority is
+/// FAB912 at the host's declaration, naming the host file, and nothing is written.
+#[test]
+fn a_host_template_override_that_moves_pfc_stops_the_build() {
+    let dir = scratch("readback-more-host-override");
+    std::fs::create_dir_all(dir.join("host")).unwrap();
+    let embedded =
+        std::fs::read_to_string(root().join("vendor-templates/host/fabricc-roce.conf")).unwrap();
+    std::fs::write(
+        dir.join("host/fabricc-roce.conf"),
+        embedded.replace("E_PFC={{ device.mlx5.pfc }}", "E_PFC=0,0,0,0,1,0,0,0"),
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let fab = fixture("sonic-sn5600-2x2.fab");
+    let o = crate::support::Fabricc::new()
+        .args([
+            "build",
+            fab.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--templates",
+            dir.to_str().unwrap(),
+            "--color",
+            "never",
+        ])
+        .run();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("FAB912")
+            && text.contains("read back, the host file's pfc is 4, but the checks proved 3"),
+        "{text}"
+    );
+    assert!(!out.exists(), "{text}");
+}
