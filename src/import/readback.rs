@@ -286,8 +286,7 @@ impl<'a> Reader<'a> {
         let key = memo_key(ctx, &config);
         let known = self.memo.lock().ok().and_then(|m| m.get(&key).cloned());
         let mut memo = known.unwrap_or_else(|| {
-            let (diffs, ports) =
-                switch_and_ports(ctx, &config, |peer| self.hosts.contains_key(peer));
+            let (diffs, ports) = switch_and_ports(ctx, &config, !self.hosts.is_empty());
             let d = Memo {
                 diffs,
                 ports,
@@ -363,46 +362,69 @@ fn memo_key(ctx: &SwitchContext, config: &[&Artifact]) -> u64 {
     for a in config {
         for line in a.contents.lines() {
             // Names: descriptions (peer names), the device's name, SONiC's DEVICE_NEIGHBOR
-            // `name`s. No line the comparison reads holds one.
-            // A JSON row keeps its other fields (SONiC's PORT row holds the speed and MTU
-            // the comparison reads beside the description): only the description's value
-            // goes.
-            if let Some(rest) = json_description(line) {
-                rest.hash(&mut h);
+            // `name`s. No line the comparison reads holds one, except a JSON row that holds
+            // a description beside other fields (SONiC's PORT row: the speed and MTU the
+            // comparison reads), which keeps them: only the description's value goes.
+            if let Some(at) = line.find("description") {
+                if let Some(rest) = json_description(line, at) {
+                    rest.hash(&mut h);
+                }
                 continue;
             }
-            let named =
-                line.contains("description") || line.contains(device) || line.contains("\"name\"");
-            if !named {
+            if !(line.contains(device) || line.contains("\"name\"")) {
                 line.hash(&mut h);
             }
         }
         0xffu8.hash(&mut h);
     }
+    // The proven values the comparisons read, field by field (no text formatting: this runs
+    // for every switch of a build).
     for p in &ctx.ports {
         (
             &p.name,
             p.mtu,
+            p.speed_mbps,
+            p.pfc_watchdog,
             &p.lossless_priorities,
-            format!("{:?}{:?}{:?}", p.ecn, p.headroom, p.pause_threshold),
         )
             .hash(&mut h);
+        for q in &p.ecn {
+            q.queue.hash(&mut h);
+            q.ecn
+                .map(|e| (e.min_bytes, e.max_bytes, e.probability_percent))
+                .hash(&mut h);
+        }
+        for x in &p.headroom {
+            (x.priority, x.xoff_bytes, x.xon_bytes, x.size_bytes, x.fixed).hash(&mut h);
+        }
+        match p.pause_threshold {
+            crate::lower::context::PauseThreshold::Static { bytes } => (0u8, bytes).hash(&mut h),
+            crate::lower::context::PauseThreshold::Dynamic { log2_alpha } => {
+                (1u8, log2_alpha).hash(&mut h);
+            }
+        }
     }
     format!(
-        "{:?}{:?}{:?}",
+        "{:?}{:?}{:?}{:?}{:?}{:?}",
         ctx.qos,
         ctx.buffer,
-        ctx.sonic.as_ref().map(|s| s.cell_bytes)
+        ctx.sonic.as_ref().map(|s| (s.cell_bytes, &s.pools, s.asic)),
+        ctx.watchdog,
+        ctx.hash_fields,
+        (ctx.release, ctx.platform.as_ref().map(|p| &p.name)),
     )
     .hash(&mut h);
     h.finish()
 }
 
-/// A JSON line with a `"description": "…"` member, without that member's value: the parts
-/// before and after it. `None` for any other line.
-fn json_description(line: &str) -> Option<(&str, &str)> {
-    const KEY: &str = "\"description\": \"";
-    let start = line.find(KEY)? + KEY.len();
+/// A JSON line with a `"description": "…"` member (`description` found at byte `at`),
+/// without that member's value: the parts before and after it. `None` for any other line.
+fn json_description(line: &str, at: usize) -> Option<(&str, &str)> {
+    const KEY: &str = "description\": \"";
+    if !(at > 0 && line[..at].ends_with('"') && line[at..].starts_with(KEY)) {
+        return None;
+    }
+    let start = at + KEY.len();
     let bytes = line.as_bytes();
     let mut i = start;
     while i < bytes.len() {
@@ -452,24 +474,20 @@ fn without_unset_items(text: &str) -> String {
 /// One switch's configuration files read back and compared.
 #[cfg(feature = "internals")]
 pub fn switch(ctx: &SwitchContext, files: &[&Artifact]) -> Vec<Difference> {
-    switch_and_ports(ctx, files, |_| false).0
+    switch_and_ports(ctx, files, false).0
 }
 
-/// [`switch`], and what the file writes on the ports whose peer `is_host` (for the
-/// consistency with the NICs; `None` where no port faces a host or the file is unreadable).
+/// [`switch`], and what the file writes on its ports where `hosts` (for the consistency with
+/// the NICs; `None` without hosts or where the file is unreadable).
 fn switch_and_ports(
     ctx: &SwitchContext,
     files: &[&Artifact],
-    is_host: impl Fn(&str) -> bool,
+    hosts: bool,
 ) -> (Vec<Difference>, Option<Arc<consistency::PortMaps>>) {
     let text = device_text(ctx.os, files);
     match read(ctx, &text) {
         Ok(sw) => {
-            let ports = ctx
-                .ports
-                .iter()
-                .any(|p| is_host(&p.peer))
-                .then(|| consistency::port_maps(ctx, &sw, &is_host));
+            let ports = hosts.then(|| consistency::port_maps(ctx, &sw));
             (compare(ctx, &sw), ports)
         }
         Err(e) => (

@@ -37,14 +37,12 @@ pub(super) struct NicMaps {
     dscp2prio: Option<Vec<u8>>,
 }
 
-/// The written maps of `sw`'s ports that face a host (`is_host` of the port's peer).
-pub(super) fn port_maps(
-    ctx: &SwitchContext,
-    sw: &Switch,
-    is_host: impl Fn(&str) -> bool,
-) -> Arc<PortMaps> {
+/// The written maps of every port of `sw` (not only those facing a host: switches whose
+/// configuration and proven values are alike share one read-back, whichever of their ports
+/// face hosts).
+pub(super) fn port_maps(ctx: &SwitchContext, sw: &Switch) -> Arc<PortMaps> {
     let mut out = PortMaps::default();
-    for p in ctx.ports.iter().filter(|p| is_host(&p.peer)) {
+    for p in &ctx.ports {
         let Some(r) = sw.ports.get(&p.name) else {
             continue;
         };
@@ -114,7 +112,7 @@ pub(super) fn check<'h>(
             continue;
         };
         let found = found.entry(at_host).or_default();
-        let at = format!("`{}` {}", ctx.device, p.name);
+        let at = || format!("`{}` {}", ctx.device, p.name);
         if let Some(n) = &nic.pfc
             && n != pfc
         {
@@ -122,7 +120,7 @@ pub(super) fn check<'h>(
                 .entry((
                     "nic-pfc",
                     String::new(),
-                    format!("{at}: {}", text(pfc)),
+                    format!("{}: {}", at(), text(pfc)),
                     text(n),
                     Kind::Mistake,
                 ))
@@ -148,7 +146,7 @@ pub(super) fn check<'h>(
                         .entry((
                             "nic-dscp",
                             format!("DSCP {d}"),
-                            format!("{at}: priority {}", t(on_switch)),
+                            format!("{}: priority {}", at(), t(on_switch)),
                             format!("priority {}", t(on_nic)),
                             Kind::Mistake,
                         ))

@@ -50,14 +50,31 @@ pub(super) fn memo_key(ctx: &HostContext, files: &[&Artifact]) -> u64 {
             }
         }
     }
-    format!(
-        "{:?}{:?}{:?}{}",
-        ctx.qos,
+    let q = &ctx.qos;
+    (
+        q.mtu,
+        q.pfc,
+        q.prio_tc,
+        q.tsa.map(Tsa::as_str),
+        q.tcbw,
+        &q.dscp2prio,
+        q.roce
+            .as_ref()
+            .map(|r| (&r.class, r.dscp, r.priority, r.tos)),
+        (
+            q.cnp_dscp,
+            q.cnp_priority,
+            q.ecn_enable,
+            &q.dcqcn_priorities,
+        ),
+    )
+        .hash(&mut h);
+    (
         ctx.qps_per_connection,
         ctx.split_data_on_qps,
-        ctx.driver.as_str()
+        ctx.driver.as_str(),
     )
-    .hash(&mut h);
+        .hash(&mut h);
     h.finish()
 }
 
