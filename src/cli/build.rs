@@ -69,7 +69,7 @@ fn build(args: &BuildArgs, timings: Option<&Timings>) -> ExitStatus {
         reader: checked
             .lowered
             .as_ref()
-            .map(|l| readback::Reader::new(&l.switches)),
+            .map(|l| readback::Reader::new(&l.switches).with_hosts(&l.hosts)),
         readback: Mutex::new(None),
     };
     run.lap("check");
@@ -203,11 +203,21 @@ impl Run<'_> {
             .into_iter()
             .map(|((property, what, proven, written), devices)| {
                 let first = devices.first().copied().unwrap_or("");
-                let span = fabric
-                    .switches
-                    .iter()
-                    .find(|s| s.name == first)
-                    .map_or(fabric.span, |s| s.span);
+                // A switch's declaration, or a host's (its settings and environment are read
+                // back too).
+                let switch = fabric.switches.iter().find(|s| s.name == first);
+                let span = switch.map(|s| s.span).unwrap_or_else(|| {
+                    fabric
+                        .hosts
+                        .iter()
+                        .find(|h| h.name == first)
+                        .map_or(fabric.span, |h| h.span)
+                });
+                let file = if switch.is_some() || first.is_empty() {
+                    "switch file"
+                } else {
+                    "host file"
+                };
                 let mut names: Vec<String> =
                     devices.iter().take(4).map(|d| format!("`{d}`")).collect();
                 if devices.len() > 4 {
@@ -222,7 +232,7 @@ impl Run<'_> {
                     Code::ReadbackMistake,
                     span,
                     format!(
-                        "{}: read back, the switch file's {what} is {written}, but the checks proved {proven}",
+                        "{}: read back, the {file}'s {what} is {written}, but the checks proved {proven}",
                         names.join(", ")
                     ),
                 )

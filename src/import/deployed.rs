@@ -176,6 +176,10 @@ pub struct Switch {
     pub buffer: Option<(u64, Ev)>,
     /// The egress lossless pool's size (where it is the whole buffer and the others share it).
     pub lossless_pool: Option<u64>,
+    /// The ingress pools' sizes added up, where the file sizes them, and where the first is.
+    pub ingress_pools: Option<(u64, Ev)>,
+    /// `ingress_lossless_pool`'s size and its shared headroom pool (`xoff`), where written.
+    pub ingress_lossless_pool: Option<(u64, Option<u64>)>,
     pub ports: BTreeMap<String, Port>,
     /// Port → (neighbour, its port, where).
     pub neighbours: BTreeMap<String, (String, String, Ev)>,

@@ -30,54 +30,33 @@
 //! switch's files hold its configuration is decided once per OS and set of file names; the
 //! comparison is linear in the ports.
 
+mod buffer;
+mod consistency;
+mod found;
+mod host;
+mod port;
+mod watchdog;
+
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 
+pub use found::{Difference, Kind};
+
 use super::deployed::{Sched, Switch};
-use crate::lower::context::{Scheduling, SwitchContext, SwitchOs};
+use crate::lower::context::{HostContext, Scheduling, SwitchContext, SwitchOs};
 use crate::render::{Artifact, ArtifactKind};
 use crate::verify::{cli, json, nvue};
-
-/// One difference between the proven model and what a switch file says, over `ports`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Difference {
-    pub device: String,
-    /// `pfc`, `mtu`, `dscp`, `ecn`, `scheduling`, `headroom`, `ecn-above-pause`, `port` (a
-    /// proven port the file does not configure), or `parse` (the file could not be read).
-    pub property: &'static str,
-    /// What it is about (`queue 3 min`, `DSCP 26`); empty for a port-wide value.
-    pub what: String,
-    pub proven: String,
-    pub written: String,
-    pub kind: Kind,
-    /// How many ports, and the first few of them.
-    pub count: usize,
-    pub ports: Vec<String>,
-}
-
-/// Whether a difference is a mistake.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Kind {
-    /// Within one unit of the device (a cell, a kbyte, a fill level).
-    Rounding,
-    /// More than one unit, but what the target's own rules make of the proven value, which the
-    /// renderer reports (Junos's high fill level at least 1 % above the low one, EOS's
-    /// largest MTU 9214, NX-OS's pause threshold capped at the model's own pause point,
-    /// which `check` reports as FAB312).
-    Forced,
-    /// Anything else: the file says something the checks did not prove.
-    Mistake,
-}
+use found::{Found, NAMED_PORTS};
 
 /// What a build's read-back found: `build --format json`'s `readback`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Readback {
-    /// Switch files read back.
+    /// Switch and host files read back (a host's settings and NCCL/HCCL environment).
     pub files: usize,
-    /// Devices whose read-back equals the proven model (rounding and forced differences included).
+    /// Devices (switches and hosts) whose read-back equals the proven model (rounding and
+    /// forced differences included).
     pub equal: usize,
     /// Switches whose OS has no import reader yet (`vrp`, `comware`): not read back, so neither
     /// equal nor different.
@@ -100,9 +79,6 @@ pub fn has_reader(os: SwitchOs) -> bool {
     )
 }
 
-/// How many ports a difference names (the count has them all).
-const NAMED_PORTS: usize = 8;
-
 /// Reads back the switch files of `artifacts` against the switches the checks proved (a
 /// build uses [`Reader`] device by device; tests read a whole build at once).
 #[cfg(feature = "internals")]
@@ -122,6 +98,28 @@ pub fn readback(switches: &[SwitchContext], artifacts: &[Artifact]) -> Readback 
     reader.finish()
 }
 
+/// [`readback`] with the hosts too: each host's settings and environment files against its
+/// proven QoS.
+#[cfg(feature = "internals")]
+pub fn readback_all(lowered: &crate::lower::Lowered, artifacts: &[Artifact]) -> Readback {
+    use rayon::prelude::*;
+    let mut by_device: BTreeMap<&str, Vec<Artifact>> = BTreeMap::new();
+    for a in artifacts
+        .iter()
+        .filter(|a| matches!(a.kind, ArtifactKind::Switch | ArtifactKind::Host))
+    {
+        by_device
+            .entry(a.device.as_str())
+            .or_default()
+            .push(a.clone());
+    }
+    let reader = Reader::new(&lowered.switches).with_hosts(&lowered.hosts);
+    by_device
+        .par_iter()
+        .for_each(|(_, files)| reader.device(files));
+    reader.finish()
+}
+
 /// Read-back one device at a time, as a build renders them, so that no switch file is kept
 /// after its device is read (a 98,304-GPU build held every switch file, 300 MB, until the
 /// end). Memoised per distinct (configuration text without names, proven data): switches of
@@ -131,22 +129,42 @@ pub fn readback(switches: &[SwitchContext], artifacts: &[Artifact]) -> Readback 
 pub struct Reader<'a> {
     /// Device name → (position in the proven switches, its context).
     switches: BTreeMap<&'a str, (usize, &'a SwitchContext)>,
+    /// Host name → (position in the proven hosts, its context); empty unless
+    /// [`Reader::with_hosts`].
+    hosts: BTreeMap<&'a str, (usize, &'a HostContext)>,
+    host_list: &'a [HostContext],
     /// Which files hold the configuration, decided once per OS and set of file names
     /// (`verify::generated` parses every file to decide it).
     chosen: Mutex<BTreeMap<FileSet, BTreeSet<String>>>,
-    memo: Mutex<BTreeMap<u64, Vec<Difference>>>,
-    read: Mutex<ReadSoFar>,
+    memo: Mutex<BTreeMap<u64, Memo>>,
+    read: Mutex<ReadSoFar<'a>>,
+}
+
+/// What one distinct configuration read back to: its differences and, for the consistency
+/// of switches and NICs, what it writes on its host-facing ports (a switch) or for its NICs
+/// (a host).
+#[derive(Clone, Default)]
+struct Memo {
+    diffs: Vec<Difference>,
+    ports: Option<Arc<consistency::PortMaps>>,
+    nics: Option<Arc<consistency::NicMaps>>,
 }
 
 /// An OS and the names of a switch's files.
 type FileSet = (SwitchOs, Vec<String>);
 
 #[derive(Default)]
-struct ReadSoFar {
+struct ReadSoFar<'a> {
     files: usize,
     unread: usize,
     /// Position in the proven switches → the device's differences.
     devices: BTreeMap<usize, Vec<Difference>>,
+    /// Position in the proven hosts → the host's differences.
+    hosts: BTreeMap<usize, Vec<Difference>>,
+    /// Switches facing hosts → what they write on those ports.
+    ports: Vec<(&'a SwitchContext, Arc<consistency::PortMaps>)>,
+    /// Position in the proven hosts → what the host writes for its NICs.
+    nics: BTreeMap<usize, Arc<consistency::NicMaps>>,
 }
 
 impl<'a> Reader<'a> {
@@ -157,15 +175,73 @@ impl<'a> Reader<'a> {
                 .enumerate()
                 .map(|(i, s)| (s.device.as_str(), (i, s)))
                 .collect(),
+            hosts: BTreeMap::new(),
+            host_list: &[],
             chosen: Mutex::default(),
             memo: Mutex::default(),
             read: Mutex::default(),
         }
     }
 
+    /// Reads the hosts' files back too (their settings and NCCL/HCCL environment).
+    pub fn with_hosts(mut self, hosts: &'a [HostContext]) -> Reader<'a> {
+        self.hosts = hosts
+            .iter()
+            .enumerate()
+            .map(|(i, h)| (h.host.as_str(), (i, h)))
+            .collect();
+        self.host_list = hosts;
+        self
+    }
+
+    /// Reads back one host's files, memoised as switches are.
+    fn host(&self, files: &[Artifact]) {
+        let files: Vec<&Artifact> = files
+            .iter()
+            .filter(|a| a.kind == ArtifactKind::Host)
+            .collect();
+        let Some(&(at, ctx)) = files
+            .first()
+            .and_then(|a| self.hosts.get(a.device.as_str()))
+        else {
+            return;
+        };
+        let read = host::read_files(&files);
+        if read.is_empty() {
+            return;
+        }
+        let key = host::memo_key(ctx, &read);
+        let known = self.memo.lock().ok().and_then(|m| m.get(&key).cloned());
+        let mut memo = known.unwrap_or_else(|| {
+            let (diffs, nics) = host::host(ctx, &read);
+            let d = Memo {
+                diffs,
+                ports: None,
+                nics,
+            };
+            if let Ok(mut m) = self.memo.lock() {
+                m.insert(key, d.clone());
+            }
+            d
+        });
+        for d in &mut memo.diffs {
+            d.device.clone_from(&ctx.host);
+        }
+        if let Ok(mut r) = self.read.lock() {
+            r.files += read.len();
+            r.hosts.insert(at, memo.diffs);
+            if let Some(n) = memo.nics {
+                r.nics.insert(at, n);
+            }
+        }
+    }
+
     /// Reads back one device's files (every file the build wrote for it; the switch files
     /// among them are read). Call it once per device.
     pub fn device(&self, files: &[Artifact]) {
+        if files.iter().any(|a| a.kind == ArtifactKind::Host) {
+            return self.host(files);
+        }
         let files: Vec<&Artifact> = files
             .iter()
             .filter(|a| a.kind == ArtifactKind::Switch)
@@ -209,19 +285,27 @@ impl<'a> Reader<'a> {
             .collect();
         let key = memo_key(ctx, &config);
         let known = self.memo.lock().ok().and_then(|m| m.get(&key).cloned());
-        let mut diffs = known.unwrap_or_else(|| {
-            let d = switch(ctx, &config);
+        let mut memo = known.unwrap_or_else(|| {
+            let (diffs, ports) = switch_and_ports(ctx, &config, !self.hosts.is_empty());
+            let d = Memo {
+                diffs,
+                ports,
+                nics: None,
+            };
             if let Ok(mut m) = self.memo.lock() {
                 m.insert(key, d.clone());
             }
             d
         });
-        for d in &mut diffs {
+        for d in &mut memo.diffs {
             d.device.clone_from(&ctx.device);
         }
         if let Ok(mut r) = self.read.lock() {
             r.files += config.len();
-            r.devices.insert(at, diffs);
+            r.devices.insert(at, memo.diffs);
+            if let Some(p) = memo.ports {
+                r.ports.push((ctx, p));
+            }
         }
     }
 
@@ -237,7 +321,26 @@ impl<'a> Reader<'a> {
             unread: read.unread,
             ..Readback::default()
         };
-        for diffs in read.devices.into_values() {
+        // The consistency of the written switch and NIC maps, once every device is read.
+        let mut hosts = read.hosts;
+        let mut found = BTreeMap::new();
+        for (ctx, ports) in &read.ports {
+            consistency::check(
+                ctx,
+                ports,
+                |peer| {
+                    let &(at, h) = self.hosts.get(peer)?;
+                    Some((at, h, read.nics.get(&at)?.as_ref()))
+                },
+                &mut found,
+            );
+        }
+        for (at, f) in found {
+            if let (Some(diffs), Some(h)) = (hosts.get_mut(&at), self.host_list.get(at)) {
+                diffs.extend(found::differences(&h.host, f));
+            }
+        }
+        for diffs in read.devices.into_values().chain(hosts.into_values()) {
             if diffs.iter().all(|d| d.kind != Kind::Mistake) {
                 out.equal += 1;
             }
@@ -259,32 +362,79 @@ fn memo_key(ctx: &SwitchContext, config: &[&Artifact]) -> u64 {
     for a in config {
         for line in a.contents.lines() {
             // Names: descriptions (peer names), the device's name, SONiC's DEVICE_NEIGHBOR
-            // `name`s. No line the comparison reads holds one.
-            let named =
-                line.contains("description") || line.contains(device) || line.contains("\"name\"");
-            if !named {
+            // `name`s. No line the comparison reads holds one, except a JSON row that holds
+            // a description beside other fields (SONiC's PORT row: the speed and MTU the
+            // comparison reads), which keeps them: only the description's value goes.
+            if let Some(at) = line.find("description") {
+                if let Some(rest) = json_description(line, at) {
+                    rest.hash(&mut h);
+                }
+                continue;
+            }
+            if !(line.contains(device) || line.contains("\"name\"")) {
                 line.hash(&mut h);
             }
         }
         0xffu8.hash(&mut h);
     }
+    // The proven values the comparisons read, field by field (no text formatting: this runs
+    // for every switch of a build).
     for p in &ctx.ports {
         (
             &p.name,
             p.mtu,
+            p.speed_mbps,
+            p.pfc_watchdog,
             &p.lossless_priorities,
-            format!("{:?}{:?}{:?}", p.ecn, p.headroom, p.pause_threshold),
         )
             .hash(&mut h);
+        for q in &p.ecn {
+            q.queue.hash(&mut h);
+            q.ecn
+                .map(|e| (e.min_bytes, e.max_bytes, e.probability_percent))
+                .hash(&mut h);
+        }
+        for x in &p.headroom {
+            (x.priority, x.xoff_bytes, x.xon_bytes, x.size_bytes, x.fixed).hash(&mut h);
+        }
+        match p.pause_threshold {
+            crate::lower::context::PauseThreshold::Static { bytes } => (0u8, bytes).hash(&mut h),
+            crate::lower::context::PauseThreshold::Dynamic { log2_alpha } => {
+                (1u8, log2_alpha).hash(&mut h);
+            }
+        }
     }
     format!(
-        "{:?}{:?}{:?}",
+        "{:?}{:?}{:?}{:?}{:?}{:?}",
         ctx.qos,
         ctx.buffer,
-        ctx.sonic.as_ref().map(|s| s.cell_bytes)
+        ctx.sonic.as_ref().map(|s| (s.cell_bytes, &s.pools, s.asic)),
+        ctx.watchdog,
+        ctx.hash_fields,
+        (ctx.release, ctx.platform.as_ref().map(|p| &p.name)),
     )
     .hash(&mut h);
     h.finish()
+}
+
+/// A JSON line with a `"description": "…"` member (`description` found at byte `at`),
+/// without that member's value: the parts before and after it. `None` for any other line.
+fn json_description(line: &str, at: usize) -> Option<(&str, &str)> {
+    const KEY: &str = "description\": \"";
+    if !(at > 0 && line[..at].ends_with('"') && line[at..].starts_with(KEY)) {
+        return None;
+    }
+    let start = at + KEY.len();
+    let bytes = line.as_bytes();
+    let mut i = start;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return Some((&line[..start], &line[i..])),
+            _ => i += 1,
+        }
+    }
+    None
 }
 
 /// The last part of an output path (`switches/leaf1/qos.cfg` → `qos.cfg`).
@@ -322,20 +472,37 @@ fn without_unset_items(text: &str) -> String {
 }
 
 /// One switch's configuration files read back and compared.
+#[cfg(feature = "internals")]
 pub fn switch(ctx: &SwitchContext, files: &[&Artifact]) -> Vec<Difference> {
+    switch_and_ports(ctx, files, false).0
+}
+
+/// [`switch`], and what the file writes on its ports where `hosts` (for the consistency with
+/// the NICs; `None` without hosts or where the file is unreadable).
+fn switch_and_ports(
+    ctx: &SwitchContext,
+    files: &[&Artifact],
+    hosts: bool,
+) -> (Vec<Difference>, Option<Arc<consistency::PortMaps>>) {
     let text = device_text(ctx.os, files);
     match read(ctx, &text) {
-        Ok(sw) => compare(ctx, &sw),
-        Err(e) => vec![Difference {
-            device: ctx.device.clone(),
-            property: "parse",
-            what: String::new(),
-            proven: String::new(),
-            written: e,
-            kind: Kind::Mistake,
-            count: 0,
-            ports: Vec::new(),
-        }],
+        Ok(sw) => {
+            let ports = hosts.then(|| consistency::port_maps(ctx, &sw));
+            (compare(ctx, &sw), ports)
+        }
+        Err(e) => (
+            vec![Difference {
+                device: ctx.device.clone(),
+                property: "parse",
+                what: String::new(),
+                proven: String::new(),
+                written: e,
+                kind: Kind::Mistake,
+                count: 0,
+                ports: Vec::new(),
+            }],
+            None,
+        ),
     }
 }
 
@@ -416,9 +583,6 @@ fn forced_ecn(
         Some(crate::lower::vocab::junos_fill_bytes(hi, base)),
     )
 }
-
-/// (property, what, proven, written, kind) → ports.
-type Found = BTreeMap<(&'static str, String, String, String, Kind), Vec<String>>;
 
 fn compare(ctx: &SwitchContext, sw: &Switch) -> Vec<Difference> {
     let mut found: Found = BTreeMap::new();
@@ -659,6 +823,13 @@ fn compare(ctx: &SwitchContext, sw: &Switch) -> Vec<Difference> {
             );
         }
     }
+    // The properties of `readback/…` (issue 34 item 2, the rest).
+    for p in &ctx.ports {
+        watchdog::compare(ctx, p, sw, &mut found);
+        port::speed(ctx, p, sw, &mut found);
+    }
+    buffer::compare(ctx, sw, &mut found);
+    port::hash(ctx, sw, &mut found);
     found
         .into_iter()
         .map(

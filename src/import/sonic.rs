@@ -202,6 +202,23 @@ fn read_ports_and_pools(root: &Node, file: usize, sw: &mut Switch, notes: &mut V
         .get("BUFFER_POOL")
         .and_then(|t| t.get("egress_lossless_pool"))
         .and_then(|r| num(r, "size"));
+    // Ingress pools where the file sizes them (the traditional model; the dynamic one leaves
+    // them to buffermgrd): what the lossless PGs' headroom is reserved beside (read back,
+    // issue 34 item 2).
+    let mut ingress: Option<(u64, Ev)> = None;
+    for (k, rec) in table("BUFFER_POOL") {
+        if field(rec, "type").and_then(text).as_deref() == Some("ingress")
+            && let Some(size) = num(rec, "size")
+        {
+            let e = ingress.get_or_insert((0, key_ev(file, k, rec)));
+            e.0 = e.0.saturating_add(size);
+        }
+    }
+    sw.ingress_pools = ingress;
+    sw.ingress_lossless_pool = root
+        .get("BUFFER_POOL")
+        .and_then(|t| t.get("ingress_lossless_pool"))
+        .and_then(|r| Some((num(r, "size")?, num(r, "xoff"))));
 }
 
 /// Each port's DSCP map, PFC priorities and queue plan from PORT_QOS_MAP.

@@ -45,6 +45,7 @@ mod platforms;
 mod printer;
 mod productions;
 mod readback;
+mod readback_more;
 mod regressions;
 mod render_targets;
 mod shellcheck;

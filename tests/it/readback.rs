@@ -12,8 +12,8 @@ use fabricc::render::Artifact;
 
 fn read_back(fixture: &Path) -> (Readback, Vec<Artifact>, fabricc::pipeline::Checked) {
     let (checked, files) = build(fixture);
-    let switches = &checked.lowered.as_ref().unwrap().switches;
-    (readback::readback(switches, &files), files, checked)
+    let r = readback::readback_all(checked.lowered.as_ref().unwrap(), &files);
+    (r, files, checked)
 }
 
 fn beyond_rounding(r: &Readback) -> Vec<String> {
@@ -43,10 +43,10 @@ fn goldens_of_all_seven_targets_read_back_as_proven() {
         "vrp-ce6885.fab",
         "comware-s9855.fab",
     ] {
-        let (r, _, _) = read_back(&root().join("fixtures/build/inputs").join(f));
+        let (r, _, checked) = read_back(&root().join("fixtures/build/inputs").join(f));
         assert!(r.files > 0, "{f}");
         assert_eq!(beyond_rounding(&r), Vec::<String>::new(), "{f}");
-        // Every switch equals its proven model up to rounding.
+        // Every switch and host equals its proven model up to rounding.
         let switches = std::fs::read_dir(
             root()
                 .join("fixtures/build")
@@ -54,8 +54,9 @@ fn goldens_of_all_seven_targets_read_back_as_proven() {
                 .join("switches"),
         )
         .map_or(0, |d| d.count());
+        let hosts = checked.lowered.as_ref().map_or(0, |l| l.hosts.len());
         if switches > 0 {
-            assert_eq!(r.equal, switches, "{f}");
+            assert_eq!(r.equal, switches + hosts, "{f}");
         }
     }
 }
@@ -160,7 +161,7 @@ proptest::proptest! {
         {
             let templates = fabricc::render::Templates::embedded().unwrap();
             if let Ok(files) = fabricc::output::generate::generate(input, fabricc::lower::Targets::ALL, &templates) {
-                let r = readback::readback(&checked.lowered.as_ref().unwrap().switches, &files);
+                let r = readback::readback_all(checked.lowered.as_ref().unwrap(), &files);
                 proptest::prop_assert!(r.files > 0);
                 let bad = beyond_rounding(&r);
                 proptest::prop_assert!(bad.is_empty(), "{bad:#?}\n{text}");
@@ -320,7 +321,7 @@ proptest::proptest! {
         {
             let templates = fabricc::render::Templates::embedded().unwrap();
             if let Ok(files) = fabricc::output::generate::generate(input, fabricc::lower::Targets::ALL, &templates) {
-                let r = readback::readback(&checked.lowered.as_ref().unwrap().switches, &files);
+                let r = readback::readback_all(checked.lowered.as_ref().unwrap(), &files);
                 proptest::prop_assert_eq!(r.unread, 0);
                 proptest::prop_assert!(r.files > 0);
                 let bad = beyond_rounding(&r);
