@@ -152,8 +152,9 @@ fn junos_writes_the_levels_and_readback_finds_no_ecn_difference() {
         &out,
     );
     let rb = &json["readback"];
-    // leaf1, spine1 (Junos `qos.conf`), leaf2 (EOS `qos.cfg`, `ports.cfg`).
-    assert_eq!(rb["files"], 4);
+    // leaf1, spine1 (Junos `qos.conf`), leaf2 (EOS `qos.cfg`, `ports.cfg`), and the four
+    // hosts' `fabricc-roce.conf` and `nccl.env`.
+    assert_eq!(rb["files"], 12);
     let ecn: Vec<&serde_json::Value> = rb["differences"]
         .as_array()
         .expect("differences")
