@@ -48,7 +48,7 @@ use super::deployed::{Sched, Switch};
 use crate::lower::context::{HostContext, Scheduling, SwitchContext, SwitchOs};
 use crate::render::{Artifact, ArtifactKind};
 use crate::verify::{cli, json, nvue};
-use found::{Found, NAMED_PORTS};
+use found::Found;
 
 /// What a build's read-back found: `build --format json`'s `readback`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -830,21 +830,7 @@ fn compare(ctx: &SwitchContext, sw: &Switch) -> Vec<Difference> {
     }
     buffer::compare(ctx, sw, &mut found);
     port::hash(ctx, sw, &mut found);
-    found
-        .into_iter()
-        .map(
-            |((property, what, proven, written, kind), ports)| Difference {
-                device: ctx.device.clone(),
-                property,
-                what,
-                proven,
-                written,
-                kind,
-                count: ports.len(),
-                ports: ports.into_iter().take(NAMED_PORTS).collect(),
-            },
-        )
-        .collect()
+    found::differences(&ctx.device, found)
 }
 
 /// The bytes of one unit of a headroom as `ctx`'s OS writes it: SONiC's cell, VRP's kbyte
