@@ -433,6 +433,12 @@ pub struct SonicPort {
     pub lookup_row_missing: bool,
     /// The peer NIC runs this speed on other lanes (FAB954): `(NIC platform, its lanes)`.
     pub lanes_mismatch: Option<(String, u32)>,
+    /// On a SKU with broken-out cages, the port's `alias` and front-panel `index` (its SKU
+    /// row, `index` as the file counts): `PORT` then states the whole row, so that a switch whose cage runs another mode
+    /// gets the port as the SKU has it (issue 38: a breakout change converges). Not serialized:
+    /// the SKU's, like the lanes, and a change plans as the port's (`plan`).
+    #[serde(skip)]
+    pub sku_row: Option<(String, u32)>,
 }
 
 /// What SONiC's platform (catalogue) and buffer model decide for one switch.
@@ -474,6 +480,11 @@ pub struct SonicPlan {
     /// keyed by the cage's parent port only (the YANG model's "Parent port name"), where
     /// cfggen writes a row for every `hwsku.json` entry. Sorted. Empty for an unbroken SKU.
     pub breakouts: Vec<(String, String)>,
+    /// Every port of each cage in `breakouts` as the SKU lays it out in that mode (the fabric's
+    /// and the others), keyed by the parent port: what the apply program writes to `PORT` when
+    /// the switch runs the cage in another mode (issue 38: a breakout change converges).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub cage_ports: std::collections::BTreeMap<String, Vec<CagePort>>,
     /// `SWITCH_HASH|GLOBAL` `ecmp_hash` and `lag_hash` (SONiC's names, in the order written)
     /// from `load-balance { hash … }`; `None` = not written (no `hash`, or a field SONiC has
     /// no name for: FAB931).
@@ -626,4 +637,19 @@ pub struct BondContext {
     pub mode: &'static str,
     /// One-based indices of its ports (`NicContext::index`).
     pub members: Vec<u32>,
+}
+
+/// One port of a broken-out cage, as the SKU's `port_config.ini` row gives it: the `PORT`
+/// fields SONiC's dynamic port breakout writes for a new port (`config interface breakout`
+/// takes them from the SKU's `hwsku.json`/`platform.json`, sonic-net/sonic-utilities@691b1bbc4fd2
+/// config/main.py `breakout`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CagePort {
+    pub name: String,
+    pub alias: String,
+    /// Front-panel cage, as the SKU's file counts (from 1, or from 0).
+    pub index: u32,
+    pub lanes: Vec<u32>,
+    /// Mb/s.
+    pub speed: u64,
 }

@@ -59,7 +59,7 @@
 //!   start_default`, 200 ms × ((ports − 1) / 32 + 1) over the SKU's PORT rows, poll capped at
 //!   1 s (sonic-net/sonic-utilities@691b1bbc4fd2:pfcwd/main.py:36-42,405-444; S12).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::context::{
     BufferPlan, Headroom, HeadroomFormula, PauseThreshold, PortContext, SonicAsic,
@@ -367,6 +367,7 @@ pub fn plan(
         // `egress_lossy_profile` (buffers_config.j2 defaults).
         SonicAsic::Broadcom => (String::new(), String::new(), "egress_lossy_profile", false),
     };
+    let breakouts = breakout_rows(sku, ports);
     let plan = SonicPlan {
         platform: sku.sonic.platform.clone(),
         hwsku: sku.hwsku.name.clone(),
@@ -390,11 +391,40 @@ pub fn plan(
         cnp_queue_profile,
         pfc_to_pg_map,
         watchdog_scale,
-        breakouts: breakout_rows(sku, ports),
+        cage_ports: cage_ports(sku, &breakouts),
+        breakouts,
         switch_hash: super::sonic_hash::switch_hash_fields(fabric.load_balance.as_ref()),
         ports: sonic_ports,
     };
     Ok((plan, buffer, watchdog))
+}
+
+/// Every port of each cage in `breakouts`, as the SKU lays the cage out.
+fn cage_ports(
+    sku: &Sku,
+    breakouts: &[(String, String)],
+) -> BTreeMap<String, Vec<super::context::CagePort>> {
+    let mut out = BTreeMap::new();
+    let base = sku.hwsku.port_config.index_base();
+    for (parent, _) in breakouts {
+        let Some((cage, _)) = sku.front.iter().find(|(r, _)| &r.name == parent) else {
+            continue;
+        };
+        let ports = sku
+            .front
+            .iter()
+            .filter(|(r, _)| r.index == cage.index)
+            .map(|(r, speed)| super::context::CagePort {
+                name: r.name.clone(),
+                alias: r.alias.clone(),
+                index: (r.index + base).saturating_sub(1),
+                lanes: r.lanes.clone(),
+                speed: *speed,
+            })
+            .collect();
+        out.insert(parent.clone(), ports);
+    }
+    out
 }
 
 /// The buffer model SONiC runs: the model's, else the platform's default; the dynamic
@@ -440,6 +470,12 @@ fn sonic_ports(input: &Input<'_>, ports: &mut [PortContext]) -> Result<Vec<Sonic
         ..
     } = *input;
     let mut sonic_ports: Vec<SonicPort> = Vec::with_capacity(ports.len());
+    let broken_out = {
+        let mut cages = BTreeSet::new();
+        !sku.front.iter().all(|(r, _)| cages.insert(r.index))
+    };
+    // `PORT.index` as the SKU's file writes it (the rows count cages from 1).
+    let index_base = sku.hwsku.port_config.index_base();
     for p in ports.iter_mut() {
         let Some((row, _)) = sku.front.get(p.index as usize) else {
             return Err(format!(
@@ -459,6 +495,12 @@ fn sonic_ports(input: &Input<'_>, ports: &mut [PortContext]) -> Result<Vec<Sonic
             lookup_row_missing: false,
             lanes_mismatch: peer_nic_lanes(fabric, switch, p.index, u64::from(p.speed_mbps))
                 .filter(|(_, nic_lanes)| *nic_lanes != lanes),
+            sku_row: broken_out.then(|| {
+                (
+                    row.alias.clone(),
+                    (row.index + index_base).saturating_sub(1),
+                )
+            }),
         });
     }
     Ok(sonic_ports)

@@ -121,6 +121,8 @@ fn shell(c: &SwitchContext) -> SwitchContext {
             pfc_to_pg_map: s.pfc_to_pg_map,
             watchdog_scale: s.watchdog_scale,
             breakouts: s.breakouts.clone(),
+            // The SKU's layout of the cages in `breakouts`: a change shows there once.
+            cage_ports: Default::default(),
             switch_hash: s.switch_hash.clone(),
             ports: Vec::new(),
         }),

@@ -744,6 +744,7 @@ fn sonic_plan_properties(plan: &SonicPlan, out: &mut Vec<Property>) {
         pfc_to_pg_map: _,
         watchdog_scale: _,
         breakouts: _,
+        cage_ports: _,
         switch_hash: _,
         ports,
     } = plan;
@@ -765,6 +766,7 @@ fn sonic_plan_properties(plan: &SonicPlan, out: &mut Vec<Property>) {
             eight_lanes: _,
             lookup_row_missing: _,
             lanes_mismatch: _,
+            sku_row: _,
         } = sp;
         out.extend([P::CableLength, P::Headroom, P::PortHardware]);
     }

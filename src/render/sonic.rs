@@ -133,6 +133,11 @@ pub struct DeviceSettings {
     /// `SWITCH_HASH|GLOBAL.ecmp_hash` (= `lag_hash`), for the preflight of the switch's hash
     /// capability; empty = not written.
     pub switch_hash: Vec<&'static str>,
+    /// The other ports of the fabric's broken-out cages (`BREAKOUT_CFG`), as the SKU has them:
+    /// where the switch runs a cage in another mode, the program recreates the cage's ports,
+    /// these with the fabric's (issue 38).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub cage_ports: BTreeMap<String, BTreeMap<&'static str, String>>,
 }
 
 /// The CONFIG_DB tree as a template value that is not copied into the template's own maps: a
@@ -299,9 +304,34 @@ pub fn view(ctx: &SwitchContext) -> Result<(SonicView, Vec<Note>), RenderError> 
             ports: ctx.ports.iter().map(|p| p.name.clone()).collect(),
             pgs,
             switch_hash: plan.switch_hash.clone().unwrap_or_default(),
+            cage_ports: other_cage_ports(ctx, plan),
         },
     };
     Ok((view, notes))
+}
+
+/// `DeviceSettings::cage_ports`: the `PORT` fields of each port of a broken-out cage that the
+/// fabric does not use (the fabric's own are in the fragment).
+fn other_cage_ports(
+    ctx: &SwitchContext,
+    plan: &SonicPlan,
+) -> BTreeMap<String, BTreeMap<&'static str, String>> {
+    let fabric: BTreeSet<&str> = ctx.ports.iter().map(|p| p.name.as_str()).collect();
+    plan.cage_ports
+        .values()
+        .flatten()
+        .filter(|p| !fabric.contains(p.name.as_str()))
+        .map(|p| {
+            let lanes: Vec<String> = p.lanes.iter().map(u32::to_string).collect();
+            let fields = BTreeMap::from([
+                ("alias", escape::sanitize_text(&p.alias)),
+                ("index", p.index.to_string()),
+                ("lanes", lanes.join(",")),
+                ("speed", p.speed.to_string()),
+            ]);
+            (p.name.clone(), fields)
+        })
+        .collect()
 }
 
 /// What SONiC is left to decide, or gets in its own form.
@@ -775,6 +805,10 @@ fn port_entry(out: &mut Fragment, port: &PortContext, sp: &SonicPort) -> Result<
     ]);
     if let Some(d) = &port.description {
         fields.insert("description".into(), escape::sanitize_text(d).into());
+    }
+    if let Some((alias, index)) = &sp.sku_row {
+        fields.insert("alias".into(), escape::sanitize_text(alias).into());
+        fields.insert("index".into(), index.to_string().into());
     }
     out.put("PORT", p.to_string().into(), fields);
     // No DEVICE_NEIGHBOR (S21): LLDP and the operator's minigraph name the real peer;

@@ -728,9 +728,12 @@ pub fn parse(os: SwitchOs, text: &str) -> Result<(Canon, Form), (usize, String)>
 /// Every file that parses as the target's configuration counts; scripts (`#!`) only when the
 /// target generates nothing else.
 pub fn generated(os: SwitchOs, artifacts: &[Artifact]) -> (Canon, Vec<String>) {
+    // SONiC's `fabricc-device.json` is what the apply program reads, not configuration: its
+    // `cage_ports` would parse as a table.
     let configs: Vec<&Artifact> = artifacts
         .iter()
         .filter(|a| a.kind == ArtifactKind::Switch)
+        .filter(|a| !(os == SwitchOs::Sonic && a.path.ends_with("/fabricc-device.json")))
         .collect();
     let plain: Vec<&Artifact> = configs
         .iter()

@@ -205,28 +205,175 @@ fn foreign_of(c: &Config, witnesses: &[&str]) -> Vec<(String, Option<Entry>)> {
 struct Data {
     fragment: Config,
     ports: BTreeSet<String>,
+    /// `fabricc-device.json` `cage_ports`: the other ports of the fabric's broken-out cages.
+    cage_ports: Table,
 }
 
 fn data(b: &Built, switch: &str) -> Data {
     let files = b.device(switch);
     let fragment: Config =
         serde_json::from_str(files["config_db.fragment.json"]).expect("fragment");
-    let ports = match files.get("fabricc-device.json") {
-        Some(d) => {
-            let v: Value = serde_json::from_str(d).expect("device file");
-            v["ports"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|p| p.as_str().map(str::to_string))
-                .collect()
-        }
+    let device: Option<Value> = files
+        .get("fabricc-device.json")
+        .map(|d| serde_json::from_str(d).expect("device file"));
+    let cage_ports = device
+        .as_ref()
+        .and_then(|v| serde_json::from_value(v["cage_ports"].clone()).ok())
+        .unwrap_or_default();
+    let ports = match device {
+        Some(v) => v["ports"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|p| p.as_str().map(str::to_string))
+            .collect(),
         None => fragment
             .get("PORT")
             .map(|p| p.keys().cloned().collect())
             .unwrap_or_default(),
     };
-    Data { fragment, ports }
+    Data {
+        fragment,
+        ports,
+        cage_ports,
+    }
+}
+
+fn lanes_of(e: &Entry) -> Vec<String> {
+    e.get("lanes")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// A cage's ports: now (running, on the cage's lanes), wanted, and whether those are whole
+/// baseline rows.
+type CageChange = (Table, Table, bool);
+
+/// The program's `cages()`: cages whose ports the switch has in another layout than the
+/// apply leaves (the fabric's: the fragment SKU's; one the fabric left with a released port:
+/// the baseline's).
+fn cages(running: &Config, d: &Data, base: &Config) -> BTreeMap<String, CageChange> {
+    let empty = Table::new();
+    let frag_ports = d.fragment.get("PORT").unwrap_or(&empty);
+    let have = running.get("PORT").unwrap_or(&empty);
+    let base_ports = base.get("PORT").unwrap_or(&empty);
+    let of_cage = |ports: &mut dyn Iterator<Item = (&String, &Entry)>, index: &Value| -> Table {
+        ports
+            .filter(|(_, f)| f.get("index") == Some(index))
+            .map(|(p, f)| (p.clone(), f.clone()))
+            .collect()
+    };
+    let mut wanted: BTreeMap<String, (Table, bool)> = BTreeMap::new();
+    let frag_cages = d.fragment.get("BREAKOUT_CFG");
+    for parent in frag_cages.into_iter().flat_map(|t| t.keys()) {
+        let Some(index) = frag_ports
+            .get(parent)
+            .or_else(|| d.cage_ports.get(parent))
+            .and_then(|row| row.get("index"))
+        else {
+            continue;
+        };
+        let want = of_cage(&mut d.cage_ports.iter().chain(frag_ports.iter()), index);
+        wanted.insert(parent.clone(), (want, false));
+    }
+    let released = released_ports(running, &d.ports);
+    for parent in running
+        .get("BREAKOUT_CFG")
+        .into_iter()
+        .flat_map(|t| t.keys())
+    {
+        if frag_cages.is_some_and(|t| t.contains_key(parent)) {
+            continue;
+        }
+        let Some(index) = base_ports.get(parent).and_then(|row| row.get("index")) else {
+            continue;
+        };
+        let want = of_cage(&mut base_ports.iter(), index);
+        let lanes: BTreeSet<String> = want.values().flat_map(lanes_of).collect();
+        let touched = released
+            .iter()
+            .filter_map(|p| have.get(p))
+            .any(|e| lanes_of(e).iter().any(|l| lanes.contains(l)));
+        if touched {
+            wanted.insert(parent.clone(), (want, true));
+        }
+    }
+    let mut out = BTreeMap::new();
+    for (parent, (want, whole)) in wanted {
+        let lanes: BTreeSet<String> = want.values().flat_map(lanes_of).collect();
+        let now: Table = have
+            .iter()
+            .filter(|(_, f)| lanes_of(f).iter().any(|l| lanes.contains(l)))
+            .map(|(p, f)| (p.clone(), f.clone()))
+            .collect();
+        let layout = |t: &Table| -> BTreeMap<String, Vec<String>> {
+            t.iter().map(|(p, f)| (p.clone(), lanes_of(f))).collect()
+        };
+        if layout(&now) != layout(&want) {
+            out.insert(parent, (now, want, whole));
+        }
+    }
+    out
+}
+
+/// The program's breakout step of `intended()`: each cage in another layout gets the ports
+/// the fragment's SKU has, the cage's `admin_status`, and the old mode's ports go.
+fn recreate_cages(out: &mut Config, running: &Config, d: &Data, base: &Config) {
+    let empty = Table::new();
+    let frag_ports = d.fragment.get("PORT").unwrap_or(&empty);
+    for (parent, (now, want, whole)) in cages(running, d, base) {
+        let admin = now
+            .get(&parent)
+            .and_then(|e| e.get("admin_status"))
+            .or_else(|| now.values().find_map(|e| e.get("admin_status")))
+            .cloned();
+        for (p, e) in &now {
+            let kept = want.get(p).is_some_and(|w| lanes_of(w) == lanes_of(e));
+            if kept {
+                continue;
+            }
+            for t in PORT_KEYED.iter().chain(["PORT"].iter()) {
+                if want.contains_key(p) && *t != "PORT" {
+                    continue;
+                }
+                if let Some(rows) = out.get_mut(*t) {
+                    rows.retain(|k, _| port_of(k) != p);
+                }
+            }
+            if !want.contains_key(p)
+                && let Some(cables) = out.get_mut("CABLE_LENGTH")
+            {
+                for fields in cables.values_mut() {
+                    fields.remove(p);
+                }
+            }
+        }
+        for (p, fields) in &want {
+            if now.get(p).is_some_and(|e| lanes_of(e) == lanes_of(fields)) {
+                continue;
+            }
+            let mut row: Entry = ["alias", "index", "lanes", "speed"]
+                .iter()
+                .filter_map(|f| fields.get(*f).map(|v| (f.to_string(), v.clone())))
+                .collect();
+            if whole {
+                row = fields.clone();
+            } else {
+                if let Some(a) = &admin {
+                    row.insert("admin_status".into(), a.clone());
+                }
+                for (f, v) in frag_ports.get(p).into_iter().flatten() {
+                    row.insert(f.clone(), v.clone());
+                }
+            }
+            out.entry("PORT".into()).or_default().insert(p.clone(), row);
+        }
+    }
 }
 
 fn port_of(key: &str) -> &str {
@@ -386,6 +533,7 @@ fn intended(running: &Config, d: &Data, base: &Config) -> Config {
             }
         }
     }
+    recreate_cages(&mut out, running, d, base);
     let want_ports = d.fragment.get("PORT").cloned().unwrap_or_default();
     let base_ports = base.get("PORT").cloned().unwrap_or_default();
     if let Some(port_table) = out.get_mut("PORT") {
@@ -521,7 +669,7 @@ fn gcu_refuses(op: &str, path: &str, value: &Option<Value>) -> Option<String> {
 }
 
 /// The program's `plan()`: live, or reload with the reasons. `diff` is `ops(running, want)`.
-fn plan(running: &Config, want: &Config, diff: &[Op]) -> Vec<String> {
+fn plan(running: &Config, want: &Config, diff: &[Op], d: &Data, base: &Config) -> Vec<String> {
     let model = |c: &Config| {
         c.get("DEVICE_METADATA")
             .and_then(|t| t.get("localhost"))
@@ -531,6 +679,9 @@ fn plan(running: &Config, want: &Config, diff: &[Op]) -> Vec<String> {
     let mut reasons = Vec::new();
     if model(running) != model(want) {
         reasons.push("buffer_model".to_string());
+    }
+    for parent in cages(running, d, base).keys() {
+        reasons.push(format!("cage {parent}: a breakout change recreates ports"));
     }
     for (op, path, value) in diff {
         let op = *op;
@@ -649,7 +800,7 @@ fn apply(sim: &Sim, d: &Data, paths: &mut Paths) -> Sim {
         .unwrap_or_else(|| std::rc::Rc::new(sim.config.clone()));
     let want = intended(&sim.config, d, &base);
     let diff = ops(&sim.config, &want);
-    let reasons = plan(&sim.config, &want, &diff);
+    let reasons = plan(&sim.config, &want, &diff, d, &base);
     // The program asks GCU's dry run first; a refusal there takes the reload path. Either way
     // CONFIG_DB ends as `want`: the patch's target, or `config reload -y INTENDED` (CONFIG_DB
     // is the file; the dynamic-model daemons add nothing).
@@ -965,7 +1116,7 @@ fn reasons_on(sim: &Sim, d: &Data, hwsku: &str) -> Vec<String> {
         .unwrap_or_else(|| std::rc::Rc::new(sim.config.clone()));
     let want = intended(&sim.config, d, &base);
     let diff = ops(&sim.config, &want);
-    let mut reasons = plan(&sim.config, &want, &diff);
+    let mut reasons = plan(&sim.config, &want, &diff, d, &base);
     let known = fabricc::render::sonic_program::program_view()
         .gcu_families
         .values()
@@ -1055,6 +1206,8 @@ fn converge_sonic_on_a_custom_sku_with_breakout_changes() {
             for r in &reasons {
                 let what = if r.contains("BREAKOUT_CFG") {
                     "BREAKOUT_CFG mode"
+                } else if r.contains("recreates ports") {
+                    "a cage's ports recreated"
                 } else if r.contains("GCU knows no ASIC family") {
                     "GCU: no ASIC family for the custom HWSKU"
                 } else {
@@ -1062,7 +1215,9 @@ fn converge_sonic_on_a_custom_sku_with_breakout_changes() {
                 };
                 *reloads.entry(what.to_string()).or_default() += 1;
             }
-            let brk = reasons.iter().any(|r| r.contains("BREAKOUT_CFG"));
+            let brk = reasons
+                .iter()
+                .any(|r| r.contains("BREAKOUT_CFG") || r.contains("recreates ports"));
             mode_changes += usize::from(brk);
             let mut why: Vec<String> = nw.3.iter().chain(o.3.iter()).cloned().collect();
             if brk && !breakout {
@@ -1074,11 +1229,10 @@ fn converge_sonic_on_a_custom_sku_with_breakout_changes() {
                 why.push("converged != fresh".into());
                 why.extend(faults("converged", &converged, &seeded, &MIX_WITNESS_PORTS));
             }
-            // The ports SONiC creates from the result: no lane on two ports. Not so after a
-            // breakout change of a cage the fabric uses only part of (a known limit, issue 38:
-            // the program writes the cage's new BREAKOUT_CFG mode and the fabric ports of it,
-            // but does not remove the sub-ports the old mode had, as SONiC's dynamic port
-            // breakout `config interface breakout` does): counted, and only there.
+            // The ports SONiC creates from the result: no lane on two ports, every lane of the
+            // fabric's cages on a port, each port as the SKU of N+1 lays it out (issue 38: before
+            // the program recreated a cage's ports, a breakout change kept the old mode's port
+            // beside the new ones in 61 of 121 mode changes).
             let mut lanes: BTreeMap<String, &str> = BTreeMap::new();
             let mut overlap = Vec::new();
             for (port, e) in converged.config.get("PORT").into_iter().flatten() {
@@ -1094,13 +1248,26 @@ fn converge_sonic_on_a_custom_sku_with_breakout_changes() {
                 }
             }
             if !overlap.is_empty() {
-                let cage_8 = overlap
-                    .iter()
-                    .all(|(lane, _, _)| lane.parse::<u32>().is_ok_and(|l| (56..64).contains(&l)));
-                if breakout && cage_8 {
-                    overlapping += 1;
-                } else {
-                    why.push(format!("lanes on two ports: {overlap:?}"));
+                overlapping += 1;
+                why.push(format!("lanes on two ports: {overlap:?}"));
+            }
+            let ports = converged.config.get("PORT");
+            for (p, e) in
+                nw.0.fragment
+                    .get("PORT")
+                    .into_iter()
+                    .flatten()
+                    .chain(&nw.0.cage_ports)
+            {
+                let got = ports.and_then(|t| t.get(p));
+                for f in ["alias", "index", "lanes", "speed"] {
+                    if got.and_then(|g| g.get(f)) != e.get(f) {
+                        why.push(format!(
+                            "PORT|{p} {f}: {:?}, the SKU {:?}",
+                            got.and_then(|g| g.get(f)),
+                            e.get(f)
+                        ));
+                    }
                 }
             }
             if !why.is_empty() && failures.len() < 5 {
@@ -1112,7 +1279,7 @@ fn converge_sonic_on_a_custom_sku_with_breakout_changes() {
         }
     });
     eprintln!(
-        "converge_sonic custom SKU: {n} pairs ({same} on one SKU, {changed} with a breakout change, {skipped} not building) in {:.1} s; reload reasons of N -> N+1 (per switch): {reloads:?}; switches whose cage 8 changed mode: {mode_changes}, of which left with a lane on two ports (the old mode's sub-port kept): {overlapping}",
+        "converge_sonic custom SKU: {n} pairs ({same} on one SKU, {changed} with a breakout change, {skipped} not building) in {:.1} s; reload reasons of N -> N+1 (per switch): {reloads:?}; switches whose cage 8 changed mode: {mode_changes}, left with a lane on two ports: {overlapping}",
         start.elapsed().as_secs_f64()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -1178,4 +1345,122 @@ fn the_program_finds_gcu_s_family_of_a_custom_hwsku() {
     // A Broadcom SKU GCU lists under no name (the Z9864F's) has no family either.
     assert!(lines[5].starts_with("Dell-Z9864f-P32O64 None "), "{out}");
     let _ = fs::remove_dir_all(&dir);
+}
+
+/// The real program on the fakes, across a breakout change (issue 38): a switch on the mixed
+/// SKU's defaults (cage 8 as 1 x 800G) takes build N on `a` (which does not use cage 8), N+1
+/// on `b` (the fabric's ports move onto cage 8 as 2 x 400G: `Ethernet56` recreated on four
+/// lanes, `Ethernet60` created) and N+2 on `a` again (cage 8 left the fabric: its ports as
+/// before fabricc, `Ethernet60` goes). CONFIG_DB equals the model after each, no lane is on two ports, and
+/// the new ports are the SKU's rows. Then a port that goes but that other configuration still
+/// names (an IP address) stops the preflight, and nothing changes.
+#[test]
+fn the_program_recreates_a_cage_whose_breakout_changed() {
+    use crate::sonic_apply::{Switch, program_for_tests, scratch, text};
+    let program = program_for_tests();
+    let mut found = false;
+    for_each_pair(Os::Sonic, 38, 40, |change, older, _| {
+        if found {
+            return;
+        }
+        let (Some(a), Some(b)) = (with_model(older, MIX_A), with_model(older, MIX_B)) else {
+            return;
+        };
+        let uses_cage_8 = |d: &Data| {
+            d.fragment
+                .get("BREAKOUT_CFG")
+                .is_some_and(|t| t.contains_key("Ethernet56"))
+        };
+        let Some(name) = crate::change_pairs::SWITCHES
+            .into_iter()
+            .find(|s| !uses_cage_8(&data(&a, s)) && uses_cage_8(&data(&b, s)))
+        else {
+            return;
+        };
+        let (da, db) = (data(&a, name), data(&b, name));
+        found = true;
+        let dir = scratch("breakout");
+        let switch = Switch::with_defaults(
+            &dir,
+            "tests/data/sonic-defaults/Mellanox-SN5600-MIX.dynamic.json",
+        );
+        let mut model = Sim {
+            config: config_of(&switch.printed()),
+            baseline: None,
+        };
+        let mut p = Paths::default();
+        for (i, (built, d)) in [(&a, &da), (&b, &db), (&a, &da)].into_iter().enumerate() {
+            let folder = dir.join(format!("b{i}/switches/{name}"));
+            fs::create_dir_all(&folder).expect("mkdir");
+            for (name, contents) in built.device(name) {
+                fs::write(folder.join(name), contents).expect("write");
+            }
+            let o = switch.run_program(&program, &folder, &["--yes", "--any-hostname"]);
+            let out = text(&o);
+            assert_eq!(o.status.code(), Some(0), "{change:?} build {i}: {out}");
+            if i > 0 {
+                assert!(
+                    out.contains("recreates ports") && out.contains("reload path"),
+                    "build {i} changes cage 8's breakout: {out}"
+                );
+            }
+            model = apply(&model, d, &mut p);
+            let got = config_of(&switch.printed());
+            assert!(
+                got == model.config,
+                "{change:?} build {i}: the program and the model differ"
+            );
+            let ports = got.get("PORT").expect("PORT");
+            let want: &[(&str, &str, &str)] = if i == 1 {
+                &[
+                    ("Ethernet56", "56,57,58,59", "etp8a"),
+                    ("Ethernet60", "60,61,62,63", "etp8b"),
+                ]
+            } else {
+                &[("Ethernet56", "56,57,58,59,60,61,62,63", "etp8")]
+            };
+            for (port, lanes, alias) in want {
+                let e = ports
+                    .get(*port)
+                    .unwrap_or_else(|| panic!("build {i}: no {port}"));
+                assert_eq!(e.get("lanes"), Some(&json!(lanes)), "build {i} {port}");
+                assert_eq!(e.get("alias"), Some(&json!(alias)), "build {i} {port}");
+                assert_eq!(e.get("index"), Some(&json!("8")), "build {i} {port}");
+            }
+            assert_eq!(
+                ports.contains_key("Ethernet60"),
+                i == 1,
+                "build {i}: Ethernet60"
+            );
+            assert_eq!(
+                got["BREAKOUT_CFG"]["Ethernet56"]["brkout_mode"]
+                    .as_str()
+                    .map(|m| m.starts_with(if i == 1 { "2x" } else { "1x" })),
+                Some(true),
+                "build {i}"
+            );
+        }
+        // Back on `b`, an address on Ethernet60; then `a` would remove the port.
+        let folder_b = dir.join(format!("b1/switches/{name}"));
+        let o = switch.run_program(&program, &folder_b, &["--yes", "--any-hostname"]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        switch.seed(|v| {
+            v["INTERFACE"] = json!({"Ethernet60": {}, "Ethernet60|10.1.0.1/31": {}});
+        });
+        let before = switch.printed();
+        let o = switch.run_program(
+            &program,
+            &dir.join(format!("b2/switches/{name}")),
+            &["--yes", "--any-hostname"],
+        );
+        let out = text(&o);
+        assert_eq!(o.status.code(), Some(3), "{out}");
+        assert!(
+            out.contains("INTERFACE|Ethernet60|10.1.0.1/31")
+                && out.contains("config interface breakout"),
+            "{out}"
+        );
+        assert_eq!(switch.printed(), before, "a refused apply changes nothing");
+    });
+    assert!(found, "a generated fabric whose leaf1 uses cage 8");
 }

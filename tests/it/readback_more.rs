@@ -271,7 +271,7 @@ fn a_port_speed_and_a_hash_the_file_does_not_carry_are_mistakes() {
         if t.contains("\"PORT\"") {
             replace_after(
                 t,
-                r#""Ethernet0": {"description""#,
+                r#""Ethernet0": {"alias""#,
                 r#""speed": "400000""#,
                 r#""speed": "200000""#,
             )

@@ -240,6 +240,7 @@ fn sonic_plan(ports: &[PortContext]) -> SonicPlan {
     };
     SonicPlan {
         breakouts: Vec::new(),
+        cage_ports: Default::default(),
         switch_hash: None,
         platform: "x86_64-nvidia_sn5400-r0".into(),
         hwsku: "ACS-SN5400".into(),
@@ -287,6 +288,7 @@ fn sonic_plan(ports: &[PortContext]) -> SonicPlan {
                     eight_lanes: true,
                     lookup_row_missing: false,
                     lanes_mismatch: None,
+                    sku_row: None,
                 }
             })
             .collect(),

@@ -131,12 +131,17 @@ pub(crate) struct Switch {
 
 impl Switch {
     pub(crate) fn new(dir: &Path, model: &str) -> Switch {
+        Switch::with_defaults(dir, &format!("{DEFAULTS}.{model}.json"))
+    }
+
+    /// A fake switch whose saved configuration is `defaults` (a path below the repository),
+    /// an SN5600 SKU's.
+    pub(crate) fn with_defaults(dir: &Path, defaults: &str) -> Switch {
         let state = dir.join("switch");
         fs::create_dir_all(state.join("etc/sonic")).expect("mkdir");
-        let mut config: Value = serde_json::from_str(
-            &fs::read_to_string(root().join(format!("{DEFAULTS}.{model}.json"))).expect("defaults"),
-        )
-        .expect("defaults parse");
+        let mut config: Value =
+            serde_json::from_str(&fs::read_to_string(root().join(defaults)).expect("defaults"))
+                .expect("defaults parse");
         // What a deployed switch has besides QoS: its identity and some unrelated tables.
         let md = &mut config["DEVICE_METADATA"]["localhost"];
         md["hostname"] = json!("leaf1");

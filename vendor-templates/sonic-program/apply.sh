@@ -42,7 +42,16 @@
 #   * a port that left the fabric (its PORT_QOS_MAP still names a FABRICC map) gets back what it
 #     had before fabricc's first apply: its per-port keys, CABLE_LENGTH field and the PORT fields
 #     above, from /etc/sonic/fabricc-baseline.json (the running configuration saved before the
-#     first apply).
+#     first apply);
+#   * a breakout: where the switch runs one of the fabric's cages in another mode (its ports'
+#     lanes differ from the SKU's of the fragment), the cage's ports are recreated as
+#     `config interface breakout` does (sonic-net/sonic-utilities@691b1bbc4fd2 config/main.py
+#     breakout): the old mode's ports go with their keys in the tables above, the new mode's
+#     come with the SKU's alias, index, lanes and speed (fabricc-device.json cage_ports for the
+#     ones the fabric does not use) and the cage's admin_status; this takes the reload path.
+#     A port that goes but that other configuration still names (an IP address, a VLAN or
+#     port-channel member, an ACL) stops the preflight: remove that first, as
+#     `config interface breakout` without -f refuses.
 # Never touched: ports outside the fabric (a non-fabric port with pfc_enable is reported: it
 # shares the buffer pools fabricc sizes), DEVICE_NEIGHBOR, the hostname, admin_status.
 #
@@ -187,6 +196,66 @@ def owned_name(name):
     return any(fnmatch.fnmatchcase(name, p) for p in OWNED_NAMES)
 
 
+def lanes_of(fields):
+    return [x.strip() for x in str((fields or {}).get("lanes", "")).split(",") if x.strip()]
+
+
+def cages(running, fragment, device, baseline):
+    """Cages whose ports the switch has in another layout (another breakout mode) than the
+    apply leaves: {parent: (the running ports on the cage's lanes, the ports wanted, whether
+    those are whole baseline rows)}. The fabric's cages get the fragment SKU's layout; a cage
+    the fabric left whose ports fabricc configured (released) gets the baseline's back."""
+    frag_ports = fragment.get("PORT") or {}
+    others = device.get("cage_ports") or {}
+    have = running.get("PORT") or {}
+    base_ports = (baseline or {}).get("PORT") or {}
+    wanted = {}
+    for parent in sorted(fragment.get("BREAKOUT_CFG") or {}):
+        row = frag_ports.get(parent) or others.get(parent)
+        if row and "index" in row:
+            wanted[parent] = ({p: f for src in (others, frag_ports) for p, f in src.items()
+                               if str(f.get("index")) == str(row["index"])}, False)
+    released = set(released_ports(running, set(device["ports"])))
+    for parent in sorted(set(running.get("BREAKOUT_CFG") or {}) - set(wanted)):
+        row = base_ports.get(parent)
+        if not row or "index" not in row:
+            continue
+        want = {p: f for p, f in base_ports.items() if str(f.get("index")) == str(row["index"])}
+        lanes = {lane for f in want.values() for lane in lanes_of(f)}
+        if any(lanes & set(lanes_of(have.get(p))) for p in released):
+            wanted[parent] = (want, True)
+    out = {}
+    for parent, (want, whole) in wanted.items():
+        lanes = {lane for f in want.values() for lane in lanes_of(f)}
+        now = {p: f for p, f in have.items() if lanes & set(lanes_of(f))}
+        if {p: lanes_of(f) for p, f in now.items()} != {p: lanes_of(f) for p, f in want.items()}:
+            out[parent] = (now, want, whole)
+    return out
+
+
+def going_ports(changes):
+    """Running ports that a breakout removes (a port recreated under its name stays)."""
+    return sorted(p for now, want, _ in changes.values() for p in now if p not in want)
+
+
+def dependents(running, going):
+    """Keys of configuration that is not the ports' own QoS and buffers and names a port that
+    goes: `config interface breakout` refuses these without -f."""
+    going = set(going)
+    own = set(PORT_KEYED) | {"PORT", "CABLE_LENGTH", "BREAKOUT_CFG"}
+    out = []
+    for t, rows in sorted(running.items()):
+        if t in own:
+            continue
+        for k, fields in sorted((rows or {}).items()):
+            named = set(k.split("|"))
+            for v in (fields or {}).values():
+                named.update(str(i) for i in (v if isinstance(v, list) else str(v).split(",")))
+            if named & going:
+                out.append(f"{t}|{k}")
+    return out
+
+
 def released_ports(running, ports):
     """Ports fabricc configured (their PORT_QOS_MAP names a FABRICC map) that left the fabric."""
     out = []
@@ -258,6 +327,37 @@ def intended(running, fragment, device, baseline):
                 del breakouts[k]
             else:
                 breakouts[k] = copy.deepcopy(was)
+    # A cage in another breakout mode: its ports as the fragment's SKU lays them out.
+    frag_ports = fragment.get("PORT") or {}
+    for parent, (now, want_ports, whole) in cages(running, fragment, device, base).items():
+        admin = (now.get(parent) or {}).get("admin_status")
+        if admin is None:
+            admin = next((f.get("admin_status") for _, f in sorted(now.items())
+                          if f.get("admin_status")), None)
+        for p in now:
+            if p in want_ports and lanes_of(now[p]) == lanes_of(want_ports[p]):
+                continue
+            for t in PORT_KEYED + ["PORT"]:
+                rows = out.get(t, {})
+                for k in [k for k in rows if port_of(k) == p]:
+                    if p in want_ports and t != "PORT":
+                        continue  # the fragment's keys of a fabric port recreated under its name
+                    del rows[k]
+            if p not in want_ports:
+                for fields in out.get("CABLE_LENGTH", {}).values():
+                    fields.pop(p, None)
+        for p, fields in want_ports.items():
+            have = now.get(p)
+            if have is not None and lanes_of(have) == lanes_of(fields):
+                continue
+            if whole:
+                row = copy.deepcopy(fields)
+            else:
+                row = {f: fields[f] for f in ("alias", "index", "lanes", "speed") if f in fields}
+                if admin is not None:
+                    row["admin_status"] = admin
+                row.update(copy.deepcopy(frag_ports.get(p) or {}))
+            out.setdefault("PORT", {})[p] = row
     port_table = out.get("PORT", {})
     for p in sorted(ports | released):
         entry = port_table.get(p)
@@ -364,13 +464,15 @@ def gcu_refuses(op, path, value, hwsku):
     return None
 
 
-def plan(running, want, device):
+def plan(running, want, device, changes):
     """(path, reasons): `live` or `reload`, and each difference that forces the reload."""
     reasons = []
     old_model = running.get("DEVICE_METADATA", {}).get("localhost", {}).get("buffer_model")
     new_model = want.get("DEVICE_METADATA", {}).get("localhost", {}).get("buffer_model")
     if old_model != new_model:
         reasons.append(f"DEVICE_METADATA|localhost buffer_model {old_model or 'unset'} -> {new_model}: buffermgrd reads it only when it starts")
+    for parent, (now, want_ports, _) in changes.items():
+        reasons.append(f"cage {parent}: ports {', '.join(sorted(now)) or 'none'} become {', '.join(sorted(want_ports))}: a breakout change recreates ports")
     for op, path, value in ops(running, want):
         table = path.strip("/").split("/")[0]
         if table == "BREAKOUT_CFG":
@@ -444,7 +546,13 @@ def main():
         baseline = load(args[3]) if args[3] != "-" else running
         want = intended(running, fragment, device, baseline)
         save(want, f"{args[4]}/intended.json")
-        path, reasons = plan(running, want, device)
+        changes = cages(running, fragment, device, baseline)
+        path, reasons = plan(running, want, device, changes)
+        going = going_ports(changes)
+        with open(f"{args[4]}/recreated", "w") as f:
+            f.writelines(p + "\n" for p in sorted({p for now, new, _ in changes.values() for p in list(now) + list(new)}))
+        with open(f"{args[4]}/dependents", "w") as f:
+            f.writelines(d + "\n" for d in dependents(running, going))
         with open(f"{args[4]}/path", "w") as f:
             f.write(path + "\n")
         with open(f"{args[4]}/reasons", "w") as f:
@@ -462,9 +570,19 @@ def main():
             print(line)
         sys.exit(1 if lines else 0)
     elif mode == "ports":
-        running, fragment = load(args[0]).get("PORT", {}), load(args[1]).get("PORT", {})
+        running_db, fragment_db = load(args[0]), load(args[1])
+        running, fragment = running_db.get("PORT", {}), fragment_db.get("PORT", {})
+        # A cage the switch records in another breakout mode is recreated (intended): its ports
+        # are not checked. A port missing from a cage in the same (or no recorded) mode is
+        # another SKU's, or was removed: a problem.
+        modes = lambda db: {k: (v or {}).get("brkout_mode") for k, v in (db.get("BREAKOUT_CFG") or {}).items()}
+        have_modes, want_modes = modes(running_db), modes(fragment_db)
+        recreated = {p for parent, (_, want, _) in cages(running_db, fragment_db, load(args[2]), None).items()
+                     if have_modes.get(parent) not in (None, want_modes.get(parent)) for p in want}
         bad = 0
         for p, fields in sorted(fragment.items()):
+            if p in recreated:
+                continue
             if p not in running:
                 print(f"port {p} does not exist on this switch (another SKU or breakout?)")
                 bad += 1
@@ -592,12 +710,15 @@ preflight() {
   [ -z "${HASH_FIELDS[*]:-}" ] || hash_capable
   running_config "$WORK/running.json" || { problem "sonic-cfggen -d --print-data failed"; return; }
   local out
-  out="$(helper ports "$WORK/running.json" "$FRAGMENT")" || problem "$out"
+  out="$(helper ports "$WORK/running.json" "$FRAGMENT" "$DEVICE_FILE")" || problem "$out"
   BASE=-
   [ -f "$BASELINE" ] && BASE="$BASELINE"
   helper plan "$WORK/running.json" "$FRAGMENT" "$DEVICE_FILE" "$BASE" "$WORK" \
     || { problem "cannot build the intended configuration"; return; }
   PATH_TAKEN="$(cat "$WORK/path")"
+  while IFS= read -r out; do
+    problem "a breakout change removes a port that $out still names: remove that first (config interface breakout without -f refuses it too), then apply again"
+  done < "$WORK/dependents"
   out="$(helper foreign-pfc "$WORK/running.json" "$DEVICE_FILE")"
   [ -z "$out" ] || log "preflight: $out: left as they are (S22); they share the buffer pools fabricc sizes"
   if [ -s "$WORK/released" ] && [ "$BASE" = - ]; then
@@ -653,6 +774,8 @@ unhealthy() {
   done
   if [ -f "$WORK/up-before" ]; then
     while IFS= read -r p; do
+      # A port a breakout recreated links again once its cable matches the new mode.
+      grep -qx "$p" "$WORK/recreated" && continue
       grep -qx "$p" "$WORK/up-now" || { echo "fabric port $p was up before the apply and is not"; bad=1; }
     done < "$WORK/up-before"
   fi
@@ -754,6 +877,9 @@ if [ "$PATH_TAKEN" = live ]; then
 else
   log "reload path: config reload with the intended configuration; SONiC's services restart, every port goes down. Why:"
   sed 's/^/  /' "$WORK/reasons"
+  if [ -s "$WORK/recreated" ]; then
+    log "breakout: $(tr '\n' ' ' < "$WORK/recreated")are recreated; the health gate does not wait for their links (the cabling changes with the breakout)"
+  fi
   cp "$WORK/intended.json" "$ROOT/etc/sonic/fabricc-intended-$STAMP.json" \
     || { log "FAILED: cannot write the intended configuration; nothing was changed"; exit 1; }
   if ! config reload -y "$ROOT/etc/sonic/fabricc-intended-$STAMP.json"; then
