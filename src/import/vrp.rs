@@ -34,7 +34,8 @@
 //! * `dcb pfc buffer Q hdrm N kbytes` (CE8855 family): the lossless queue's headroom, and `dcb
 //!   pfc buffer Q xoff static N kbytes` its static pause threshold, each kbyte of
 //!   `render::vrp::KBYTE` (1,000 B, the constant the renderer rounds up with).
-//! * `interface 400GE1/0/1[:k]`: the speed from the name's type (`400GE` 400G, `GE` 1G),
+//! * `interface 400GE1/0/1[:k]`: the speed from the name's type (`400GE` 400G, `GE` 1G) where
+//!   the port is not split (a split port `:k` keeps its cage's type, so its speed is unknown),
 //!   `mtu N`.
 //! * `load-balance ecmp` / `ip FIELDS`: the ECMP hash (`l4-src-port` is `src-port`, the
 //!   renderer's `render::lb` table).
@@ -84,8 +85,13 @@ pub fn default_queue(dscp: u8) -> u8 {
     }
 }
 
-/// `400GE1/0/1:2` → 400,000 Mb/s; `GE1/0/1` → 1,000.
+/// `400GE1/0/1` → 400,000 Mb/s; `GE1/0/1` → 1,000. A split port keeps its cage's name and
+/// type (`400GE1/0/1:2`, "port split", CloudEngine 8800/6800 V300R023C00 Command Reference),
+/// so its name does not tell its speed (2 x 200GE or 4 x 100GE): `None`.
 pub fn speed_of(port: &str) -> Option<u64> {
+    if port.contains(':') {
+        return None;
+    }
     let kind: String = port.chars().take_while(|c| !c.is_ascii_digit()).collect();
     let digits: String = port.chars().take_while(char::is_ascii_digit).collect();
     let rest = &port[digits.len()..];
@@ -661,7 +667,8 @@ mod tests {
 
     #[test]
     fn names_and_defaults() {
-        assert_eq!(speed_of("400GE1/0/1:2"), Some(400_000));
+        assert_eq!(speed_of("400GE1/0/1"), Some(400_000));
+        assert_eq!(speed_of("400GE1/0/1:2"), None);
         assert_eq!(speed_of("GE1/0/1"), Some(1000));
         assert_eq!(speed_of("Eth-Trunk1"), None);
         assert_eq!(default_queue(10), 1);

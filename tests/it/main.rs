@@ -18,6 +18,7 @@ mod converge_sonic;
 mod converge_vrp;
 mod deadlock;
 mod designs_breakout;
+mod designs_build;
 mod designs_planes;
 mod diagnostic_formats;
 mod diff;
