@@ -323,7 +323,9 @@ fn cages(running: &Config, d: &Data, base: &Config) -> BTreeMap<String, CageChan
 
 /// The program's breakout step of `intended()`: each cage in another layout gets the ports
 /// the fragment's SKU has, the cage's `admin_status`, and the old mode's ports go.
-fn recreate_cages(out: &mut Config, running: &Config, d: &Data, base: &Config) {
+/// Returns the ports it wrote.
+fn recreate_cages(out: &mut Config, running: &Config, d: &Data, base: &Config) -> BTreeSet<String> {
+    let mut recreated = BTreeSet::new();
     let empty = Table::new();
     let frag_ports = d.fragment.get("PORT").unwrap_or(&empty);
     for (parent, (now, want, whole)) in cages(running, d, base) {
@@ -372,8 +374,10 @@ fn recreate_cages(out: &mut Config, running: &Config, d: &Data, base: &Config) {
                 }
             }
             out.entry("PORT".into()).or_default().insert(p.clone(), row);
+            recreated.insert(p.clone());
         }
     }
+    recreated
 }
 
 fn port_of(key: &str) -> &str {
@@ -533,11 +537,14 @@ fn intended(running: &Config, d: &Data, base: &Config) -> Config {
             }
         }
     }
-    recreate_cages(&mut out, running, d, base);
+    let recreated = recreate_cages(&mut out, running, d, base);
     let want_ports = d.fragment.get("PORT").cloned().unwrap_or_default();
     let base_ports = base.get("PORT").cloned().unwrap_or_default();
     if let Some(port_table) = out.get_mut("PORT") {
         for p in d.ports.iter().chain(released.iter()) {
+            if recreated.contains(p) {
+                continue;
+            }
             let Some(entry) = port_table.get_mut(p) else {
                 continue;
             };

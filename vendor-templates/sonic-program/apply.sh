@@ -329,6 +329,7 @@ def intended(running, fragment, device, baseline):
                 breakouts[k] = copy.deepcopy(was)
     # A cage in another breakout mode: its ports as the fragment's SKU lays them out.
     frag_ports = fragment.get("PORT") or {}
+    recreated = set()
     for parent, (now, want_ports, whole) in cages(running, fragment, device, base).items():
         admin = (now.get(parent) or {}).get("admin_status")
         if admin is None:
@@ -358,8 +359,10 @@ def intended(running, fragment, device, baseline):
                     row["admin_status"] = admin
                 row.update(copy.deepcopy(frag_ports.get(p) or {}))
             out.setdefault("PORT", {})[p] = row
+            recreated.add(p)
     port_table = out.get("PORT", {})
-    for p in sorted(ports | released):
+    # A recreated port has the row its cage's layout gives, not a baseline of another layout.
+    for p in sorted((ports | released) - recreated):
         entry = port_table.get(p)
         if entry is None:
             continue
