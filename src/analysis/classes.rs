@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, listed_names};
 use crate::model::{Congestion, Dscp, Fabric, Os, Scheduling};
 use crate::span::Span;
 
@@ -287,7 +287,7 @@ fn zero_shares(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
                     format!(
                         "class `{}`: `bandwidth 0%` cannot be written on SONiC ({}): a DWRR `weight` is 1..100 (sonic-scheduler.yang)",
                         class.name,
-                        listed(devices)
+                        listed_names(devices)
                     ),
                 )
                 .label("0 % on SONiC")
@@ -305,27 +305,13 @@ fn zero_shares(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
                     "class `{}`: `bandwidth 0%` is written as a weight of 1 on {} ({}), the least weight VRP and Comware take: the class gets a share it was not given",
                     class.name,
                     targets.join(" and "),
-                    listed(&devices)
+                    listed_names(&devices)
                 ),
             )
             .label("written as 1")
             .help("give the class `bandwidth 1%` or more (and take it from another class), so that what the devices run is what was written"),
         );
     }
-}
-
-/// Up to four device names, then how many more.
-fn listed(devices: &[&str]) -> String {
-    const LISTED: usize = 4;
-    let mut names: Vec<String> = devices
-        .iter()
-        .take(LISTED)
-        .map(|d| format!("`{d}`"))
-        .collect();
-    if devices.len() > LISTED {
-        names.push(format!("{} more", devices.len() - LISTED));
-    }
-    names.join(", ")
 }
 
 fn pct(thousandths: u64) -> String {
