@@ -248,9 +248,11 @@ fn bandwidth_sum(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
 /// * VRP and Comware write a weight of 1, the least `drr weight` / `byte-count` they take, so
 ///   the class gets a share it was not given (FAB906).
 /// * NX-OS (`bandwidth remaining percent 0`), Junos (`transmit-rate percent 0`), Cumulus
-///   (`bw-percent: 0`, as every unused traffic class), EOS (`bandwidth percent 0`) and the NICs
-///   (`--tcbw` 0 under ETS) are written 0 as stated: no guaranteed share, the class is served
-///   from what the others leave, which is what `0%` says. No finding.
+///   (`bw-percent: 0`, as every unused traffic class), EOS (`bandwidth percent 0`) and mlx5
+///   NICs (`--tcbw` 0 under ETS) are written 0 as stated: no guaranteed share, the class is
+///   served from what the others leave, which is what `0%` says. No finding.
+/// * Hosts are judged where their traffic classes are made: hns3 and hccn refuse an ETS TC
+///   whose priorities' shares sum to 0, a FAB901 at the host (`render::host_dcb`).
 fn zero_shares(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
     // (where the 0 % was written, class) → OS → devices, in declaration order.
     type Devices<'a> = BTreeMap<Os, Vec<&'a str>>;
