@@ -412,7 +412,8 @@ fn ecn_context(e: model::Ecn) -> Ecn {
 /// least, and 0 would leave the class no guaranteed share. A share above 0 and under 0.5 % is
 /// written as 1 %, taken from the largest weight (ties to the earlier class);
 /// `analysis::classes` says so at the share (FAB906). An explicit `bandwidth 0%` stays 0, for
-/// the targets to take or refuse (FAB901).
+/// the targets to take or refuse; `analysis::classes::zero_shares` judges it per target at the
+/// share (FAB901 on SONiC, FAB906 where a target writes 1).
 fn ets_weights(views: &[ClassView]) -> Vec<u8> {
     let shares: Vec<Option<u64>> = views
         .iter()

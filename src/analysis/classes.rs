@@ -5,13 +5,15 @@
 
 use std::collections::BTreeMap;
 
-use crate::diagnostic::{Code, Diagnostic};
-use crate::model::{Congestion, Dscp, Fabric, Scheduling};
+use crate::diagnostic::{Code, Diagnostic, listed_names};
+use crate::model::{Congestion, Dscp, Fabric, Os, Scheduling};
+use crate::span::Span;
 
 pub fn check(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
     dscp_overlap(fabric, diags);
     priority_conflict(fabric, diags);
     bandwidth_sum(fabric, diags);
+    zero_shares(fabric, diags);
     cnp_present(fabric, diags);
     queue_plan(fabric, diags);
 }
@@ -233,6 +235,83 @@ fn bandwidth_sum(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
                 .label("last share")
                 .note(format!("shares: {}", shares.join(", ")))
                 .help("ETS shares of the non-strict classes must sum to exactly 100% (NICs refuse other sums)"),
+        );
+    }
+}
+
+/// An explicit `bandwidth 0%` (the class's, or a switch's own for it), judged by the targets of
+/// the switches it reaches, so `check` says it at the share before anything is written:
+///
+/// * SONiC refuses it: `SCHEDULER|…` `weight` is `uint8 { range "1..100" }` in
+///   sonic-net/sonic-buildimage `src/sonic-yang-models/yang-models/sonic-scheduler.yang`
+///   (@1be89edc), and the renderer refuses it too (FAB901).
+/// * VRP and Comware write a weight of 1, the least `drr weight` / `byte-count` they take, so
+///   the class gets a share it was not given (FAB906).
+/// * NX-OS (`bandwidth remaining percent 0`), Junos (`transmit-rate percent 0`), Cumulus
+///   (`bw-percent: 0`, as every unused traffic class), EOS (`bandwidth percent 0`) and mlx5
+///   NICs (`--tcbw` 0 under ETS) are written 0 as stated: no guaranteed share, the class is
+///   served from what the others leave, which is what `0%` says. No finding.
+/// * Hosts are judged where their traffic classes are made: hns3 and hccn refuse an ETS TC
+///   whose priorities' shares sum to 0, a FAB901 at the host (`render::host_dcb`).
+fn zero_shares(fabric: &Fabric, diags: &mut Vec<Diagnostic>) {
+    // (where the 0 % was written, class) → OS → devices, in declaration order.
+    type Devices<'a> = BTreeMap<Os, Vec<&'a str>>;
+    let mut at: BTreeMap<(Span, usize), Devices> = BTreeMap::new();
+    for (sid, s) in fabric.switch_ids().zip(&fabric.switches) {
+        let os = fabric.switch_model(sid).os.value;
+        if !matches!(os, Os::Sonic | Os::Vrp | Os::Comware) {
+            continue;
+        }
+        for (ci, c) in fabric.classes.iter().enumerate() {
+            let scheduling = s
+                .class_overrides
+                .get(ci)
+                .and_then(|o| o.scheduling)
+                .unwrap_or(c.scheduling);
+            if scheduling.value == Scheduling::Ets(Some(0)) {
+                at.entry((scheduling.span, ci))
+                    .or_default()
+                    .entry(os)
+                    .or_default()
+                    .push(s.name.as_str());
+            }
+        }
+    }
+    for ((span, ci), by_os) in at {
+        let Some(class) = fabric.classes.get(ci) else {
+            continue;
+        };
+        if let Some(devices) = by_os.get(&Os::Sonic) {
+            diags.push(
+                Diagnostic::new(
+                    Code::TargetCannotExpress,
+                    span,
+                    format!(
+                        "class `{}`: `bandwidth 0%` cannot be written on SONiC ({}): a DWRR `weight` is 1..100 (sonic-scheduler.yang)",
+                        class.name,
+                        listed_names(devices)
+                    ),
+                )
+                .label("0 % on SONiC")
+                .help("give the class `bandwidth 1%` or more and take it from another class (the shares must still sum to 100%), or move those switches to a model whose OS takes a weight of 0"),
+            );
+            continue;
+        }
+        let devices: Vec<&str> = by_os.values().flatten().copied().collect();
+        let targets: Vec<&str> = by_os.keys().map(|os| os.as_str()).collect();
+        diags.push(
+            Diagnostic::new(
+                Code::TargetApproximates,
+                span,
+                format!(
+                    "class `{}`: `bandwidth 0%` is written as a weight of 1 on {} ({}), the least weight VRP and Comware take: the class gets a share it was not given",
+                    class.name,
+                    targets.join(" and "),
+                    listed_names(&devices)
+                ),
+            )
+            .label("written as 1")
+            .help("give the class `bandwidth 1%` or more (and take it from another class), so that what the devices run is what was written"),
         );
     }
 }

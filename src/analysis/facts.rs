@@ -44,7 +44,8 @@ pub struct DeadlockFacts {
     pub endpoints: u64,
     /// Scenarios proven one by one, the fabric as declared included: one per class of
     /// symmetric scenarios (or every distinct scenario where classes do not pay), the first
-    /// cutting ones again (for their pairs) and the witness. Every other scenario counted in
+    /// cutting ones again (for their pairs; not those that only unplug a NIC, which `check`
+    /// counts without listing) and the witness. Every other scenario counted in
     /// `scenarios` empties the same bundles of parallel links as one of these, or is its image
     /// under a symmetry of the fabric (docs/deadlock.md). (An addition to the v1 contract.)
     pub proven: u64,

@@ -60,14 +60,8 @@ pub fn read_config_db(
     path: &str,
     text: &str,
 ) -> Result<CustomSku, Vec<SkuFinding>> {
-    let root: Value = serde_json::from_str(text).map_err(|e| {
-        vec![SkuFinding {
-            file: CONFIG_DB,
-            line: Some(e.line()),
-            message: format!("not JSON: {e}"),
-            bytes: None,
-        }]
-    })?;
+    let root: Value =
+        serde_json::from_str(text).map_err(|e| vec![SkuFinding::not_json(CONFIG_DB, &e)])?;
     let places = places(text);
     let mut findings = Vec::new();
     let at = |file: &'static str, span: Option<(usize, usize)>, message: String| SkuFinding {

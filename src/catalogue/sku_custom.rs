@@ -166,8 +166,8 @@ fn rows_from_hwsku_json(platform: &Platform, text: &str) -> Result<String, Vec<S
         line,
         message,
     };
-    let json: serde_json::Value = serde_json::from_str(text)
-        .map_err(|e| vec![at(Some(e.line()), format!("not JSON: {e}"))])?;
+    let json: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| vec![SkuFinding::not_json("hwsku.json", &e)])?;
     let Some(interfaces) = json.get("interfaces").and_then(|v| v.as_object()) else {
         return Err(vec![at(None, "no `interfaces` object".into())]);
     };

@@ -27,6 +27,18 @@ pub struct SkuFinding {
     pub bytes: Option<(usize, usize)>,
 }
 
+impl SkuFinding {
+    /// `file` does not parse as JSON: at the line serde_json names.
+    pub(super) fn not_json(file: &'static str, e: &serde_json::Error) -> Self {
+        SkuFinding {
+            file,
+            line: Some(e.line()),
+            message: format!("not JSON: {e}"),
+            bytes: None,
+        }
+    }
+}
+
 /// One front-panel cage as the SKU runs it: how many ports, at what speed (Mb/s).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CageUse {
@@ -558,14 +570,8 @@ pub fn read_hwsku_json(
             .position(|l| l.contains(&quoted))
             .map(|i| i + 1)
     };
-    let json: serde_json::Value = serde_json::from_str(text).map_err(|e| {
-        vec![SkuFinding {
-            file: F,
-            line: Some(e.line()),
-            message: format!("not JSON: {e}"),
-            bytes: None,
-        }]
-    })?;
+    let json: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| vec![SkuFinding::not_json(F, &e)])?;
     let Some(interfaces) = json.get("interfaces").and_then(|v| v.as_object()) else {
         return Err(vec![SkuFinding {
             file: F,

@@ -369,6 +369,11 @@ pub struct VerifyArgs {
     /// fabric's own `allow FAB954` does the same for every run. Errors cannot be allowed.
     #[arg(long = "allow", value_name = "CODES", value_delimiter = ',')]
     pub allow: Vec<String>,
+    /// Print the advice in full on a terminal (human format), as `check --advice` does. By
+    /// default a human report draws only errors and warnings, per device, and names the advice
+    /// codes in its last line; the machine formats and `--report` always carry every finding.
+    #[arg(long)]
+    pub advice: bool,
     /// Colour in human output.
     #[arg(long, value_enum, default_value = "auto")]
     pub color: ColorChoice,

@@ -142,7 +142,7 @@ fn render(
     color: bool,
 ) -> String {
     match args.format {
-        CheckFormat::Human => human(fabric, diags, sources, devices, color),
+        CheckFormat::Human => human(fabric, diags, sources, devices, color, args.advice),
         CheckFormat::Short => diagnostic::short::render_short(diags, sources),
         CheckFormat::Json => diagnostic::json::render_json(fabric, diags, None, sources),
         CheckFormat::Sarif => diagnostic::sarif::render_sarif(diags, sources),
@@ -150,20 +150,26 @@ fn render(
     }
 }
 
-/// Findings grouped by device, each group headed by the device and ended by what to do.
+/// Findings grouped by device, each group headed by the device and ended by what to do. As
+/// `check` on a terminal, advice is drawn only with `advice` (`--advice`); otherwise the last
+/// line counts it by code, and a device whose findings are all advice gets no block.
 fn human(
     fabric: Option<&str>,
     diags: &[Diagnostic],
     sources: &Sources,
     devices: &[DeviceSummary],
     color: bool,
+    advice: bool,
 ) -> String {
     let style = diagnostic::human::HumanStyle { color, width: 100 };
     let mut s = String::new();
     let mut by_device: std::collections::HashMap<&str, Vec<Diagnostic>> =
         std::collections::HashMap::new();
     let mut rest: Vec<Diagnostic> = Vec::new();
-    for d in diags {
+    for d in diags
+        .iter()
+        .filter(|d| advice || d.severity != Severity::Advice)
+    {
         match &d.observed {
             Some(o) => by_device.entry(o.device()).or_default().push(d.clone()),
             None => rest.push(d.clone()),
@@ -248,7 +254,7 @@ fn human(
         n(Status::NoState),
         n(Status::Unreadable),
     ));
-    s.push_str(&diagnostic::human::summary(diags));
+    s.push_str(&diagnostic::human::summary_terse(diags, advice));
     s.push('\n');
     s
 }

@@ -176,6 +176,23 @@ fn one_line(text: String) -> String {
     out
 }
 
+/// Most device names a finding lists before "N more".
+pub const LISTED_NAMES: usize = 4;
+
+/// Names for a message, each in backticks: the first [`LISTED_NAMES`], then how many more
+/// ("`L1`, `L2`, `L3`, `L4`, 6 more"), so a finding over a thousand devices stays one line.
+pub fn listed_names<S: AsRef<str>>(names: &[S]) -> String {
+    let mut shown: Vec<String> = names
+        .iter()
+        .take(LISTED_NAMES)
+        .map(|n| format!("`{}`", n.as_ref()))
+        .collect();
+    if names.len() > LISTED_NAMES {
+        shown.push(format!("{} more", names.len() - LISTED_NAMES));
+    }
+    shown.join(", ")
+}
+
 /// Accepts the warnings of `code` (`allow CODE` in the fabric, `--allow CODE` on the command
 /// line): each stays in the output, as advice, with a note saying what allowed it, so that
 /// nothing is hidden and nothing it reports blocks a build. Errors and advice are untouched.

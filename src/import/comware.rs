@@ -42,10 +42,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::deployed::{Ev, Note, NoteKind, PgProfile, Port, Sched, Switch, Vendor, Watchdog, Wred};
+use super::deployed::{
+    Ev, Note, NoteKind, PgProfile, Port, Sched, Switch, Vendor, Watchdog, Wred, cli_settings,
+};
 use crate::lower::vocab::COMWARE_DEFAULT_CELL;
 use crate::syntax::ast::Os;
-use crate::verify::canon::{Canon, Loc, key_of};
+use crate::verify::canon::{Canon, Loc};
 
 /// Comware's default 802.1p → local precedence (H3C ACL and QoS Configuration Guides,
 /// "Appendix A Default priority mapping tables").
@@ -100,13 +102,7 @@ fn small(s: &str, below: u8) -> Option<u8> {
 impl Config {
     fn read(text: &str, canon: &Canon, file: usize, notes: &mut Vec<Note>) -> Config {
         let mut c = Config::default();
-        for path in canon.path_vecs() {
-            let loc = canon.get(&key_of(&path)).unwrap_or_default();
-            let at = Ev { file, at: loc };
-            let raw = text
-                .get(loc.start as usize..loc.end as usize)
-                .unwrap_or_default();
-            let w: Vec<&str> = raw.split_whitespace().collect();
+        for (path, at, w) in cli_settings(text, canon, file) {
             let p: Vec<&str> = path.iter().map(String::as_str).collect();
             match p.as_slice() {
                 [_, _] => {

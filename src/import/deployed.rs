@@ -9,13 +9,35 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diagnostic::Code;
-use crate::verify::canon::Loc;
+use crate::verify::canon::{Canon, Loc, key_of};
 
 /// A place in a state file: the index of the file among those the import read, and a range.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Hash)]
 pub struct Ev {
     pub file: usize,
     pub at: Loc,
+}
+
+/// Every setting of a configuration `verify::cli` canonicalised (Comware, VRP): its path, where
+/// its line stands, and that line's words, as the view readers match them.
+pub(super) fn cli_settings<'t>(
+    text: &'t str,
+    canon: &Canon,
+    file: usize,
+) -> Vec<(Vec<String>, Ev, Vec<&'t str>)> {
+    canon
+        .path_vecs()
+        .into_iter()
+        .map(|path| {
+            let loc = canon.get(&key_of(&path)).unwrap_or_default();
+            let words = text
+                .get(loc.start as usize..loc.end as usize)
+                .unwrap_or_default()
+                .split_whitespace()
+                .collect();
+            (path, Ev { file, at: loc }, words)
+        })
+        .collect()
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -49,10 +49,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::deployed::{
     Ev, Note, NoteKind, PgProfile, Port, Sched, Switch, Threshold, Vendor, Watchdog, Wred,
+    cli_settings,
 };
 use crate::render::vrp::{KBYTE, PHB};
 use crate::syntax::ast::Os;
-use crate::verify::canon::{Canon, Loc, key_of};
+use crate::verify::canon::{Canon, Loc};
 
 /// Whether a `current-configuration` is VRP's rather than Comware's: fabricc's VRP header,
 /// VRP's `!Software Version V…` first line, VRP-only views and commands, or a VRP port name
@@ -155,13 +156,7 @@ fn queue(s: &str) -> Option<u8> {
 impl Config {
     fn read(text: &str, canon: &Canon, file: usize, notes: &mut Vec<Note>) -> Config {
         let mut c = Config::default();
-        for path in canon.path_vecs() {
-            let loc = canon.get(&key_of(&path)).unwrap_or_default();
-            let at = Ev { file, at: loc };
-            let raw = text
-                .get(loc.start as usize..loc.end as usize)
-                .unwrap_or_default();
-            let w: Vec<&str> = raw.split_whitespace().collect();
+        for (path, at, w) in cli_settings(text, canon, file) {
             let p: Vec<&str> = path.iter().map(String::as_str).collect();
             match p.as_slice() {
                 [key, _] => c.system(key, &w, at, notes),

@@ -10,14 +10,11 @@
 
 use std::collections::BTreeMap;
 
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, listed_names};
 use crate::lower::Lowered;
 use crate::model::{BondMode, DeviceId, Fabric};
 
 use super::SwitchOs;
-
-/// Most device names a finding lists before "and N more".
-const LISTED: usize = 4;
 
 pub(super) fn findings(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -85,7 +82,7 @@ pub(super) fn findings(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnostic> {
                 span,
                 format!(
                     "the `{driver}` host script does not create the bond of {}: the NIC ports stay two RoCE devices with an address each",
-                    listed(&hosts)
+                    listed_names(&hosts)
                 ),
             )
             .label("bond declared here")
@@ -110,7 +107,7 @@ pub(super) fn findings(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnostic> {
                     "`bond {}` is not written on the {} side for {}: {}; {}",
                     mode.word(),
                     os.as_str(),
-                    listed(&switches),
+                    listed_names(&switches),
                     needs,
                     instead(mode)
                 ),
@@ -120,18 +117,6 @@ pub(super) fn findings(fabric: &Fabric, lowered: &Lowered) -> Vec<Diagnostic> {
         );
     }
     out
-}
-
-fn listed(names: &[String]) -> String {
-    let mut s: Vec<String> = names
-        .iter()
-        .take(LISTED)
-        .map(|n| format!("`{n}`"))
-        .collect();
-    if names.len() > LISTED {
-        s.push(format!("{} more", names.len() - LISTED));
-    }
-    s.join(", ")
 }
 
 /// What FAB127 says a bond whose ports are in two planes needs, and its help (Alibaba HPN

@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, listed_names};
 use crate::lower::Lowered;
 use crate::model::{Congestion, Fabric};
 
@@ -100,9 +100,6 @@ pub fn note_code(kind: NoteKind) -> Code {
     }
 }
 
-/// Most device names a grouped finding lists before "and N more".
-const LISTED_DEVICES: usize = 4;
-
 /// One finding for every device whose target wrote the same note.
 fn note_diagnostic(
     fabric: &Fabric,
@@ -118,14 +115,6 @@ fn note_diagnostic(
         .iter()
         .find(|s| s.name == first)
         .map_or(fabric.span, |s| s.span);
-    let mut names: Vec<String> = devices
-        .iter()
-        .take(LISTED_DEVICES)
-        .map(|d| format!("`{d}`"))
-        .collect();
-    if devices.len() > LISTED_DEVICES {
-        names.push(format!("{} more", devices.len() - LISTED_DEVICES));
-    }
     let help = match kind {
         NoteKind::NotRendered => {
             "the switch keeps its own behaviour for this property; change the fabric to what the target can say, or accept it (--allow-warnings)"
@@ -158,7 +147,7 @@ fn note_diagnostic(
         span,
         format!(
             "{} on {}: {}: {text}",
-            names.join(", "),
+            listed_names(devices),
             os.as_str(),
             property.as_str()
         ),

@@ -2046,3 +2046,68 @@ fn symmetric_scenarios_are_proven_once_per_class() {
     assert_eq!(keys2, keys);
     assert!(pinned > classes, "{pinned} against {classes}");
 }
+
+/// G1 as `check` runs it (`list_own_cable_pairs: false`): the scenarios that only unplug a
+/// NIC are counted and never proven again to list their pairs, and every count and finding
+/// is the one a listing proof gives.
+#[test]
+fn own_cable_scenarios_are_counted_without_a_second_proof() {
+    let spec = symmetric::Spec {
+        groups: 2,
+        rails: 2,
+        hosts: 2,
+        spines: 2,
+        supers: 0,
+        count: 1,
+        uneven: false,
+        updown: true,
+        route: None,
+        rewrite: None,
+        bounce: false,
+        fail: None,
+        path: None,
+        bond: None,
+        check: 1,
+    };
+    let fabric = resolve_text(&spec.text()).expect("resolves");
+    for reduce in [Reduce::Classes, Reduce::Keys] {
+        let by = |list_own_cable_pairs| {
+            deadlock::prove(
+                &fabric,
+                Options {
+                    force_graph: true,
+                    reduce,
+                    list_own_cable_pairs,
+                    ..Options::default()
+                },
+            )
+        };
+        let (listing, counting) = (by(true), by(false));
+        assert!(counting.facts.own_cable_pairs > 0, "{reduce:?}");
+        assert_eq!(
+            counting.facts.own_cable_pairs,
+            listing.facts.own_cable_pairs
+        );
+        assert_eq!(
+            counting.facts.unreachable_pairs,
+            listing.facts.unreachable_pairs
+        );
+        assert_eq!(counting.facts.scenarios, listing.facts.scenarios);
+        assert_eq!(counting.diagnostics, listing.diagnostics, "{reduce:?}");
+        assert!(
+            counting.unreachable.len() < listing.unreachable.len(),
+            "{reduce:?}: own-cable pairs are not listed"
+        );
+        if reduce == Reduce::Classes {
+            // The listing proves every own-cable scenario again for its pairs; counting does not.
+            assert!(
+                counting.facts.proven < listing.facts.proven,
+                "{} against {}",
+                counting.facts.proven,
+                listing.facts.proven
+            );
+        } else {
+            assert_eq!(counting.facts.proven, listing.facts.proven);
+        }
+    }
+}

@@ -1430,3 +1430,55 @@ fn verify_fails_where_check_fails() {
     assert_eq!(code, 1, "{text}");
     assert_eq!(found, vec![f("FAB909", "", "")], "{text}");
 }
+
+/// On a terminal `verify` draws errors and warnings per device, as `check` does, and only
+/// counts the advice by code in its last line; `--advice` draws it. The machine formats carry
+/// every finding either way. (An accepted warning is advice: a port without its LLDP
+/// neighbour, FAB981, under `--allow FAB981`.)
+#[test]
+fn verify_counts_advice_unless_asked() {
+    let b = Bench::new("fixtures/build/inputs/sonic-sn5600-2x2.fab");
+    let lldp = "leaf1/lldp.json";
+    let dir = scratch("advice");
+    let mut state = b.state.clone();
+    let mut v: Value = serde_json::from_str(&state[lldp]).unwrap();
+    v["lldp"]["interface"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|x| x.get("Ethernet0").is_none());
+    state.insert(lldp.to_string(), v.to_string());
+    write_state(&dir, &state);
+    let human = |extra: &[&str]| {
+        let o = Fabricc::new()
+            .arg("verify")
+            .arg(&b.fab)
+            .arg("--state")
+            .arg(&dir)
+            .args(["--allow", "FAB981", "--color", "never"])
+            .args(extra)
+            .run();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).to_string(),
+        )
+    };
+    let (code, quiet) = human(&[]);
+    assert_eq!(code, Some(0), "{quiet}");
+    assert!(!quiet.contains("── leaf1"), "{quiet}");
+    assert!(!quiet.contains("FAB981\n"), "{quiet}");
+    assert!(
+        quiet.ends_with("1 advice (FAB981), not shown: `--advice` prints them\n"),
+        "{quiet}"
+    );
+    let (code, full) = human(&["--advice"]);
+    assert_eq!(code, Some(0), "{full}");
+    assert!(
+        full.contains("── leaf1 (sonic): 1 wiring finding ──"),
+        "{full}"
+    );
+    assert!(full.contains("FAB981\n"), "{full}");
+    assert!(full.contains("allowed by `--allow FAB981`"), "{full}");
+    assert!(full.ends_with("\n1 advice\n"), "{full}");
+    let (_, found, _) = run(&b.fab, &dir, &["--allow", "FAB981"]);
+    assert_eq!(found, vec![f("FAB981", "leaf1", "Ethernet0")]);
+}

@@ -144,6 +144,9 @@ pub struct Settings {
     /// Pairs the listing may still take.
     pub keep: usize,
     pub reduce: Reduce,
+    /// Whether own-cable keys (`Proved::own`) list their pairs; when not, they are only
+    /// counted (in `Outcome::own` and `Outcome::more`), never proven again for a listing.
+    pub list_own: bool,
 }
 
 pub fn check(
@@ -168,6 +171,7 @@ pub fn check(
     let keys = singles.saturating_add(singletons.saturating_mul(singletons.saturating_sub(1)) / 2);
 
     let mut prover = Prover::new(cx, intact, &bundles, graph, already_cyclic);
+    prover.list_own = settings.list_own;
     let run = Run {
         settings: &settings,
         bundles: &bundles,
@@ -270,7 +274,7 @@ impl Run<'_> {
                 out.own.1 = out.own.1.saturating_add(p.total);
             }
             if p.total > 0 {
-                if listing.is_some() && (!p.own || keep > 0) {
+                if listing.is_some() && (!p.own || (self.settings.list_own && keep > 0)) {
                     keep = keep.saturating_sub(p.pairs.len());
                     out.unreachable
                         .push((self.links(&key), p.pairs, p.total, p.own));
@@ -327,7 +331,12 @@ impl Run<'_> {
         // The keys reported one by one first, then own-cable keys while pairs may be listed.
         let cuts = |v: &Value| v.total > 0 && !v.own;
         let own = |v: &Value| v.total > 0 && v.own;
-        for own_cables in [false, true] {
+        let passes: &[bool] = if self.settings.list_own {
+            &[false, true]
+        } else {
+            &[false]
+        };
+        for &own_cables in passes {
             let want: &dyn Fn(&Value) -> bool = if own_cables { &own } else { &cuts };
             for key in c.keys_where(want, &values.single, &values.pairs) {
                 let listing = match (own_cables, Self::listing(out, keep)) {
@@ -550,6 +559,8 @@ struct Prover<'a> {
     group_live: Vec<Vec<u32>>,
     counts: Option<Counts>,
     counts_fit: bool,
+    /// `Settings::list_own`: an own-cable key not listed is counted on the fast path.
+    list_own: bool,
     /// One scenario at a time is applied to this copy and undone afterwards: building a fresh
     /// switch graph per scenario would cost O(links) each.
     net: Net,
@@ -586,6 +597,7 @@ impl<'a> Prover<'a> {
             group_live,
             counts: None,
             counts_fit,
+            list_own: true,
             net: intact.net.clone(),
         }
     }
@@ -662,6 +674,7 @@ impl<'a> Prover<'a> {
                 .units
                 .iter()
                 .all(|&u| self.net.unit_attach[u as usize].is_empty());
+        let listing = if own && !self.list_own { 0 } else { listing };
         // Only endpoints cut off entirely, nothing re-routed and nothing to list: count, from
         // the declared fabric's reachability alone. The graph is a subgraph of the declared
         // one (fewer sources, the same tables), so no cycle either.

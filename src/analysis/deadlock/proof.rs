@@ -29,7 +29,8 @@ pub struct Options {
     /// List the pairs that failure scenarios cut off only by unplugging a NIC's own cables.
     /// `check` does not (G1: they are expected of single-homed NICs and made a healthy rail
     /// design's facts 20 MB; `own_cable_pairs` counts them); the brute-force tests do, to
-    /// compare every pair.
+    /// compare every pair. When off, the failure analysis counts them and never proves them
+    /// again for their pairs (`failures::Settings::list_own`).
     pub list_own_cable_pairs: bool,
     /// Whether failure scenarios are proven by classes of symmetric ones (failures.rs).
     pub reduce: failures::Reduce,
@@ -92,6 +93,7 @@ pub fn prove(fabric: &Fabric, opts: Options) -> Proof {
             max_work: opts.max_scenarios,
             keep: budget.saturating_sub(proof.unreachable.len()),
             reduce: opts.reduce,
+            list_own: opts.list_own_cable_pairs,
         },
     );
     // Scenarios analysed: past the bound only the fabric as declared was.
@@ -237,7 +239,8 @@ fn report_scenarios_unreachable(
     let mut rest_scenarios = 0u64;
     for (scenario, pairs, total, own) in &outcome.unreachable {
         if *own {
-            // Counted in the advice below and in `own_cable_pairs`; listed only when asked.
+            // Counted in the advice below and in `own_cable_pairs`; in the outcome only when
+            // asked (`failures::Settings::list_own`), so listed only then.
             if list_own {
                 list_pairs(cx, pairs, &names(scenario), budget, proof);
             }
