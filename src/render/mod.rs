@@ -23,6 +23,7 @@ pub mod lb;
 pub mod nxos;
 pub mod preflight;
 pub mod sonic;
+mod sonic_device;
 pub mod sonic_program;
 pub mod templates;
 mod variants;

@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use super::sonic::{MAP_NAME, owned_tables};
 
-pub use super::sonic::DEVICE_FORMAT;
+pub use super::sonic_device::DEVICE_FORMAT;
 
 /// Owned tables keyed by port (`Ethernet0`) or port and index (`Ethernet0|3`): fabricc owns the
 /// keys of the fabric's ports and leaves every other port's.
