@@ -430,6 +430,7 @@ fn interface_port(
                         max,
                         probability: x.probability.unwrap_or(100),
                         ecn: true,
+                        fill: None,
                     },
                     x.min_at.or(x.at).unwrap_or(at),
                 ),

@@ -80,11 +80,18 @@ impl Note {
 /// A port's WRED/ECN profile as the `.fab` states it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Wred {
+    /// The thresholds in bytes; 0 where the device states fill levels (`fill`) and the
+    /// reader has no base to turn them into bytes (import: the `.fab` states the levels).
     pub min: u64,
     pub max: u64,
     pub probability: u64,
     /// `ecn` is not `ecn_none`.
     pub ecn: bool,
+    /// The thresholds as the device states them where that is a fill level (Junos's
+    /// `fill-level [ lo hi ]`, whole percent of what one queue may hold): the `.fab` states
+    /// `ecn min lo% max hi%` (issue 34 item 1), which `check` turns into bytes with the
+    /// platform's buffer as the renderer does.
+    pub fill: Option<(u64, u64)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

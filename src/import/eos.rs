@@ -638,6 +638,7 @@ fn profile_line(p: &mut Profile, rest: &[&str], at: Ev, cell: Option<u64>, notes
                                     max: hi,
                                     probability: prob,
                                     ecn: true,
+                                    fill: None,
                                 },
                                 at,
                             ));

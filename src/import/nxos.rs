@@ -149,6 +149,7 @@ fn wred(v: &str) -> Result<Wred, String> {
         max: threshold_bytes(max, umax)?,
         probability,
         ecn: w.last() == Some(&"ecn"),
+        fill: None,
     })
 }
 

@@ -278,6 +278,7 @@ impl Config {
                                     max: hi,
                                     probability: pct,
                                     ecn: true,
+                                    fill: None,
                                 },
                                 at,
                             ),

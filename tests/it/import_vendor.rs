@@ -340,9 +340,9 @@ fn seeded_junos(
 /// configuration names no platform: import takes the QFX5240 from the buffer that the fill
 /// levels' stated base gives (FAB966). What it cannot carry: the model's port count (only
 /// the fabric's ports are in the group) and `lossless-limit`, added by hand; ECN thresholds come
-/// back as the bytes of their whole-percent fill levels (`ecn min 150KB` is `fill-level 1` of
-/// the 73,514,000 B one lossless queue may hold: 735,140 B), the difference the target cannot
-/// avoid, which the rebuild writes as the same fill levels.
+/// back as the whole-percent fill levels the switch states (`ecn min 150KB` is `fill-level 1`,
+/// imported as `ecn min 1%`: 735,140 B of the 73,514,000 B one lossless queue may hold), the
+/// difference the target cannot avoid, which the rebuild writes as the same fill levels.
 #[test]
 fn round_trip_junos_2x2() {
     use crate::import::{build, check_text, import_named};
