@@ -131,6 +131,9 @@ pub struct PgProfile {
 #[derive(Debug, Clone, Default)]
 pub struct Port {
     pub speed_mbps: Option<u64>,
+    /// `speed_mbps` is what the reader takes where the file states no speed (Junos: an
+    /// unbroken port runs at 400G), not the file's: the read-back does not compare it.
+    pub speed_assumed: bool,
     pub mtu: Option<(u64, Ev)>,
     pub lanes: Option<u32>,
     pub at: Ev,

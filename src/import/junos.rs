@@ -563,12 +563,14 @@ fn read_levels(
             file,
             at: Loc::default(),
         });
+        // Junos states a speed for broken-out cages only: an unbroken port runs the model's
+        // speed, 400G where nothing says otherwise (as `vendor::VendorKey`).
+        let stated = breakout_speed(name).or(i.speed);
         let mut port = Port {
             mtu: i.mtu,
             at,
-            // Junos states a speed for broken-out cages only: an unbroken port runs the
-            // model's speed, 400G where nothing says otherwise (as `vendor::VendorKey`).
-            speed_mbps: breakout_speed(name).or(i.speed).or(Some(400_000)),
+            speed_mbps: stated.or(Some(400_000)),
+            speed_assumed: stated.is_none(),
             ..Port::default()
         };
         // DSCP → traffic class (the forwarding class's queue).

@@ -826,7 +826,7 @@ fn compare(ctx: &SwitchContext, sw: &Switch) -> Vec<Difference> {
     // The properties of `readback/…` (issue 34 item 2, the rest).
     for p in &ctx.ports {
         watchdog::compare(ctx, p, sw, &mut found);
-        port::speed(ctx, p, sw, &mut found);
+        port::speed(p, sw, &mut found);
     }
     buffer::compare(ctx, sw, &mut found);
     port::hash(ctx, sw, &mut found);

@@ -300,6 +300,32 @@ fn a_port_speed_and_a_hash_the_file_does_not_carry_are_mistakes() {
     assert_eq!((d[0].1, d[0].4.as_str()), ("hash", "dst-ip src-ip"));
 }
 
+/// Issue 34 item 2 on Junos and NX-OS: the speed each states for a broken-out cage (Junos
+/// `number-of-sub-ports 2; speed 400g;`, NX-OS `interface breakout … map 400g-2x`) is read
+/// back for the cage's sub-ports; a port the file states no speed for is not compared.
+#[test]
+fn a_breakout_speed_the_file_does_not_carry_is_a_mistake_on_junos_and_nxos() {
+    let fab = fixture("breakout-every-target.fab");
+    let r = edited(&fab, "leaf-junos", "qos.conf", |t| {
+        t.replacen("speed 400g;", "speed 200g;", 1)
+    });
+    assert_eq!(
+        mistakes(&r),
+        vec![m("leaf-junos", "speed", "", "400000 Mb/s", "200000 Mb/s", 2)]
+    );
+    let d = r.differences.iter().find(|d| d.property == "speed").unwrap();
+    assert_eq!(d.ports, ["et-0/0/0:0", "et-0/0/0:1"]);
+    let r = edited(&fab, "leaf-nxos", "qos.cfg", |t| {
+        t.replacen("port 1 map 400g-2x", "port 1 map 200g-2x", 1)
+    });
+    assert_eq!(
+        mistakes(&r),
+        vec![m("leaf-nxos", "speed", "", "400000 Mb/s", "200000 Mb/s", 2)]
+    );
+    let d = r.differences.iter().find(|d| d.property == "speed").unwrap();
+    assert_eq!(d.ports, ["Ethernet1/1/1", "Ethernet1/1/2"]);
+}
+
 #[test]
 fn host_settings_and_environment_that_say_something_else_are_mistakes() {
     let fab = fixture("sonic-sn5600-2x2.fab");

@@ -1,14 +1,20 @@
 //! Read back of port speeds and the ECMP hash (issue 34 item 2):
 //! * `speed`: each port's speed where the file states it (SONiC's `PORT` `speed`, NVUE's
 //!   `link speed`, EOS's `speed`, VRP's and Comware's interface type, `400GE…` /
-//!   `FourHundredGigE…`), against the proven port's. Junos states a speed only on a broken-out
-//!   cage (import takes an unbroken port to run at 400G) and NX-OS none, so neither is
-//!   compared.
-//! * `hash`: the ECMP hash fields where import reads them (SONiC's `SWITCH_HASH|GLOBAL`
-//!   `ecmp_hash`, VRP's `load-balance ecmp` `ip …`), as a set (orchagent keeps them in a set),
-//!   against `load-balance { hash … }`, after what `render::lb::verdict` says the target
-//!   writes of it: a list SONiC cannot name (`roce-qp`) is not written (FAB931), which is
-//!   `forced`; a field the target leaves out (`Partly`) likewise.
+//!   `FourHundredGigE…`), Junos's broken-out cage (`number-of-sub-ports K speed 400g`, its
+//!   sub-ports' speed) and NX-OS's `interface breakout module 1 port N map 400g-2x` (or an
+//!   interface's `speed`), against the proven port's. A port whose file states no speed
+//!   (Junos and NX-OS write none on an unbroken port; import takes Junos's to run at 400G,
+//!   `Port::speed_assumed`) is not compared.
+//! * `hash`: the ECMP hash fields as import reads them on every target (SONiC's
+//!   `SWITCH_HASH|GLOBAL` `ecmp_hash`, VRP's `load-balance ecmp` `ip …`, and `import::hash`:
+//!   EOS's `ip load-sharing trident fields ip`, NX-OS's `ip load-sharing address`, Junos's
+//!   `enhanced-hash-key inet|inet6 no-…`, NVUE's `ecmp-hash`), as a set (orchagent keeps them
+//!   in a set), against `load-balance { hash … }`, after what `render::lb::verdict` says the
+//!   target writes of it: a hash the target cannot write (SONiC's `roce-qp`, FAB931; all of
+//!   Comware's, which has no sourced command) is `forced` where the file states none; a field
+//!   the target has no word for (`Partly`: EOS's and NX-OS's protocol) likewise where the file
+//!   states exactly the others.
 
 use std::collections::BTreeSet;
 
@@ -18,11 +24,13 @@ use crate::lower::context::{PortContext, SwitchContext, SwitchOs};
 use crate::render::lb::{Prop, Verdict, verdict};
 
 /// Compares port `p`'s written speed with the proven one.
-pub(super) fn speed(ctx: &SwitchContext, p: &PortContext, sw: &Switch, found: &mut Found) {
-    if matches!(ctx.os, SwitchOs::Junos | SwitchOs::Nxos) {
-        return;
-    }
-    let Some(got) = sw.ports.get(&p.name).and_then(|r| r.speed_mbps) else {
+pub(super) fn speed(p: &PortContext, sw: &Switch, found: &mut Found) {
+    let Some(got) = sw
+        .ports
+        .get(&p.name)
+        .filter(|r| !r.speed_assumed)
+        .and_then(|r| r.speed_mbps)
+    else {
         return;
     };
     if got != u64::from(p.speed_mbps) {
