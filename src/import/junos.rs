@@ -677,7 +677,10 @@ fn read_levels(
                     (Some(b), _) => {
                         let q_bytes = if lossless { b.lossless } else { b.lossy };
                         used_base |= fill.is_none();
-                        (junos_fill_bytes(lo.0, q_bytes), junos_fill_bytes(hi.0, q_bytes))
+                        (
+                            junos_fill_bytes(lo.0, q_bytes),
+                            junos_fill_bytes(hi.0, q_bytes),
+                        )
                     }
                     (None, Some(_)) => (0, 0),
                     (None, None) => {
@@ -745,10 +748,7 @@ mod tests {
         assert_eq!(a.shaper[&6].0.pir, 400_000_000_000 / 8 / 10);
         // Import keeps the levels (the `.fab` states `ecn min 1% max 2%`).
         let w = a.wred[&3].0;
-        assert_eq!(
-            (w.fill, w.probability, w.ecn),
-            (Some((1, 2)), 100, true)
-        );
+        assert_eq!((w.fill, w.probability, w.ecn), (Some((1, 2)), 100, true));
         assert_eq!(a.cable_mm.unwrap().0, 3000);
         assert_eq!(
             a.watchdog.unwrap().0,
@@ -768,10 +768,7 @@ mod tests {
         // The read-back turns them into bytes of the build's base.
         let sw = read_with_base(&c, 0, &mut notes, stated_fill_base(CFG));
         let w = sw.ports["et-0/0/0"].wred[&3].0;
-        assert_eq!(
-            (w.min, w.max, w.fill),
-            (735_140, 1_470_280, Some((1, 2)))
-        );
+        assert_eq!((w.min, w.max, w.fill), (735_140, 1_470_280, Some((1, 2))));
     }
 
     #[test]

@@ -259,8 +259,8 @@ fn import_keeps_junos_fill_levels_as_percent() {
     );
     assert_eq!(c.errors(), 0, "{:?}", c.diagnostics);
     let templates = Templates::embedded().expect("templates");
-    let ifiles = generate(BuildInput::of(&c).expect("input"), Targets::ALL, &templates)
-        .expect("builds");
+    let ifiles =
+        generate(BuildInput::of(&c).expect("input"), Targets::ALL, &templates).expect("builds");
     let (x, y) = (junos(&ofiles), junos(&ifiles));
     assert_eq!(x.len(), 2);
     assert_eq!(x.len(), y.len());
@@ -287,8 +287,8 @@ fn import_keeps_junos_fill_levels_as_percent() {
         &with_cables("3m", "30m")(i.text.clone()),
     );
     assert_eq!(c.errors(), 0, "{:?}", c.diagnostics);
-    let ifiles = generate(BuildInput::of(&c).expect("input"), Targets::ALL, &templates)
-        .expect("builds");
+    let ifiles =
+        generate(BuildInput::of(&c).expect("input"), Targets::ALL, &templates).expect("builds");
     let (x, y) = (junos(&ofiles), junos(&ifiles));
     assert_eq!(x[0], y[0], "leaf1");
     let _ = std::fs::remove_dir_all(&dir);
