@@ -118,6 +118,11 @@ struct Config {
     release: Option<String>,
     /// `shared-buffer egress buffer-partition lossless percent N`.
     egress_lossless_percent: Option<u64>,
+    /// `forwarding-options enhanced-hash-key inet|inet6 no-…` statements, and where the first
+    /// is (issue 34 item 3).
+    hash_inet: BTreeSet<String>,
+    hash_inet6: BTreeSet<String>,
+    hash_at: Option<Ev>,
 }
 
 /// `011010` → 26.
@@ -226,6 +231,21 @@ impl Config {
                     "percent",
                     n,
                 ] => c.egress_lossless_percent = n.parse().ok(),
+                [
+                    "forwarding-options",
+                    "enhanced-hash-key",
+                    family @ ("inet" | "inet6"),
+                    statement,
+                ] => {
+                    if *family == "inet" {
+                        c.hash_inet.insert((*statement).to_string());
+                    } else {
+                        c.hash_inet6.insert((*statement).to_string());
+                    }
+                    if c.hash_at.is_none_or(|a| at.at.start < a.at.start) {
+                        c.hash_at = Some(at);
+                    }
+                }
                 ["interfaces", port, rest @ ..] => {
                     let i = c.ifaces.entry((*port).to_string()).or_default();
                     if i.at.is_none_or(|a| at.at.start < a.at.start) {
@@ -714,6 +734,7 @@ fn read_levels(
         unscale_port(&mut port);
         sw.ports.insert(name.clone(), port);
     }
+    sw.hash = super::hash::junos(&c.hash_inet, &c.hash_inet6, c.hash_at, notes);
     sw.vendor = Some(Vendor {
         os: Os::Junos,
         release: c.release,

@@ -311,9 +311,20 @@ fn a_breakout_speed_the_file_does_not_carry_is_a_mistake_on_junos_and_nxos() {
     });
     assert_eq!(
         mistakes(&r),
-        vec![m("leaf-junos", "speed", "", "400000 Mb/s", "200000 Mb/s", 2)]
+        vec![m(
+            "leaf-junos",
+            "speed",
+            "",
+            "400000 Mb/s",
+            "200000 Mb/s",
+            2
+        )]
     );
-    let d = r.differences.iter().find(|d| d.property == "speed").unwrap();
+    let d = r
+        .differences
+        .iter()
+        .find(|d| d.property == "speed")
+        .unwrap();
     assert_eq!(d.ports, ["et-0/0/0:0", "et-0/0/0:1"]);
     let r = edited(&fab, "leaf-nxos", "qos.cfg", |t| {
         t.replacen("port 1 map 400g-2x", "port 1 map 200g-2x", 1)
@@ -322,8 +333,131 @@ fn a_breakout_speed_the_file_does_not_carry_is_a_mistake_on_junos_and_nxos() {
         mistakes(&r),
         vec![m("leaf-nxos", "speed", "", "400000 Mb/s", "200000 Mb/s", 2)]
     );
-    let d = r.differences.iter().find(|d| d.property == "speed").unwrap();
+    let d = r
+        .differences
+        .iter()
+        .find(|d| d.property == "speed")
+        .unwrap();
     assert_eq!(d.ports, ["Ethernet1/1/1", "Ethernet1/1/2"]);
+}
+
+/// Issue 34 item 3: the ECMP hash is read back on EOS, NX-OS, Junos and Cumulus too (SONiC
+/// and VRP above and in `readback`). A hash each renderer writes reads back as proven (EOS
+/// and NX-OS without `protocol`, which they have no word for: `forced`); a tampered one is a
+/// mistake with both field lists. Comware writes no hash (no sourced command): `forced`.
+#[test]
+fn a_tampered_hash_is_found_on_every_target() {
+    let every = fixture("lb-every-target.fab");
+    let five = "dst-ip dst-port protocol src-ip src-port";
+    let (checked, files) = build(&every);
+    let r = readback::readback_all(checked.lowered.as_ref().unwrap(), &files);
+    let hash: Vec<(String, String, Kind)> = r
+        .differences
+        .iter()
+        .filter(|d| d.property == "hash")
+        .map(|d| (d.device.clone(), d.written.clone(), d.kind))
+        .collect();
+    let four = "dst-ip dst-port src-ip src-port".to_string();
+    assert_eq!(
+        hash,
+        [
+            ("leaf-eos".to_string(), four.clone(), Kind::Forced),
+            ("leaf-nxos".to_string(), four.clone(), Kind::Forced)
+        ]
+    );
+    let cases: [(&str, &str, &str, &str); 4] = [
+        (
+            "leaf-eos",
+            "qos.cfg",
+            "fields ip source-ip destination-ip source-port destination-port",
+            "fields ip source-ip destination-ip",
+        ),
+        (
+            "leaf-nxos",
+            "qos.cfg",
+            "address source-destination port source-destination",
+            "address source-destination",
+        ),
+        (
+            "leaf-nvue",
+            "nvue-qos.yaml",
+            "ip-protocol: 'enabled'",
+            "ip-protocol: 'disabled'",
+        ),
+        (
+            "leaf-junos",
+            "qos.conf",
+            "            enhanced-hash-key {\n",
+            "            enhanced-hash-key {\n                inet { no-protocol; }\n                inet6 { no-next-header; }\n",
+        ),
+    ];
+    for (device, file, from, to) in cases {
+        let r = edited(&every, device, file, |t| t.replacen(from, to, 1));
+        let written = match device {
+            "leaf-eos" | "leaf-nxos" => "dst-ip src-ip",
+            _ => "dst-ip dst-port src-ip src-port",
+        };
+        assert_eq!(
+            mistakes(&r),
+            vec![m(device, "hash", "", five, written, 0)],
+            "{device}"
+        );
+    }
+    // A field the `.fab` has no keyword for: the hash is not what was proven.
+    let r = edited(&every, "leaf-nvue", "nvue-qos.yaml", |t| {
+        t.replacen(
+            "ingress-interface: 'disabled'",
+            "ingress-interface: 'enabled'",
+            1,
+        )
+    });
+    assert_eq!(
+        mistakes(&r),
+        vec![m("leaf-nvue", "hash", "", five, "not written", 0)]
+    );
+    // Junos and Cumulus writing four fields (lb-adaptive): an exclusion removed is found.
+    let adaptive = fixture("lb-adaptive.fab");
+    let r = edited(&adaptive, "leaf-junos", "qos.conf", |t| {
+        t.replacen("no-protocol;", "no-l4-source-port;", 1)
+            .replacen("no-next-header;", "no-l4-source-port;", 1)
+    });
+    assert_eq!(
+        mistakes(&r),
+        vec![m(
+            "leaf-junos",
+            "hash",
+            "",
+            "dst-ip dst-port src-ip src-port",
+            "dst-ip dst-port protocol src-ip",
+            0
+        )]
+    );
+    // Comware: no hash command is sourced, so none is written or read: `forced`.
+    let text = std::fs::read_to_string(fixture("comware-s9855.fab")).unwrap();
+    let end = text.rfind('}').unwrap();
+    let p = scratch("readback-hash").join("comware-hash.fab");
+    std::fs::write(
+        &p,
+        format!(
+            "{}  load-balance {{ hash src-ip dst-ip }}\n}}\n",
+            &text[..end]
+        ),
+    )
+    .unwrap();
+    let (checked, files) = build(&p);
+    let r = readback::readback_all(checked.lowered.as_ref().unwrap(), &files);
+    assert!(mistakes(&r).is_empty(), "{:?}", mistakes(&r));
+    let hash: Vec<&readback::Difference> = r
+        .differences
+        .iter()
+        .filter(|d| d.property == "hash")
+        .collect();
+    assert!(!hash.is_empty());
+    assert!(
+        hash.iter()
+            .all(|d| d.kind == Kind::Forced && d.written == "not written"),
+        "{hash:?}"
+    );
 }
 
 #[test]

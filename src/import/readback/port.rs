@@ -47,11 +47,19 @@ pub(super) fn speed(p: &PortContext, sw: &Switch, found: &mut Found) {
     }
 }
 
+/// The `hash` keywords `os` has no statement for: what its renderer leaves out of the proven
+/// fields (`render::lb`: EOS's `fields ip` and NX-OS's `address` have no protocol word; no
+/// target but SONiC names the RoCEv2 QP, which the QFX5240 hashes on by default).
+fn unwritable(os: SwitchOs) -> &'static [&'static str] {
+    match os {
+        SwitchOs::Sonic => &[],
+        SwitchOs::Eos | SwitchOs::Nxos => &["protocol", "roce-qp"],
+        SwitchOs::Junos | SwitchOs::Cumulus | SwitchOs::Vrp | SwitchOs::Comware => &["roce-qp"],
+    }
+}
+
 /// Compares the switch's written ECMP hash with `load-balance { hash … }`.
 pub(super) fn hash(ctx: &SwitchContext, sw: &Switch, found: &mut Found) {
-    if !matches!(ctx.os, SwitchOs::Sonic | SwitchOs::Vrp) {
-        return;
-    }
     let text = |s: Option<&BTreeSet<&str>>| {
         s.map_or("not written".to_string(), |s| {
             s.iter().copied().collect::<Vec<_>>().join(" ")
@@ -61,18 +69,32 @@ pub(super) fn hash(ctx: &SwitchContext, sw: &Switch, found: &mut Found) {
         .hash_fields
         .as_ref()
         .map(|f| f.iter().copied().collect());
-    let written: Option<BTreeSet<&str>> = sw.hash.as_ref().map(|h| h.0.iter().copied().collect());
-    let kind = match (verdict(ctx, Prop::Hash), &written) {
+    let v = verdict(ctx, Prop::Hash);
+    let mut written: Option<BTreeSet<&str>> =
+        sw.hash.as_ref().map(|h| h.0.iter().copied().collect());
+    // Junos writes only the `no-…` statements of the fields it leaves out: none is its
+    // default five.
+    if ctx.os == SwitchOs::Junos
+        && written.is_none()
+        && matches!(v, Some(Verdict::Written | Verdict::Partly(_)))
+    {
+        written = Some(crate::import::hash::FIVE.into_iter().collect());
+    }
+    // What the renderer writes of the proven fields.
+    let expected: Option<BTreeSet<&str>> = proven.as_ref().map(|p| {
+        p.iter()
+            .copied()
+            .filter(|f| !unwritable(ctx.os).contains(f))
+            .collect()
+    });
+    let kind = match (v, &written) {
         (None, None) => return,
         (Some(Verdict::Written), Some(w)) if Some(w) == proven.as_ref() => return,
+        // A field the switch hashes on by default and no statement names (the QFX5240's
+        // RoCEv2 QP): written as proven.
+        (Some(Verdict::Written), Some(w)) if Some(w) == expected.as_ref() => return,
         // The fields the target writes, the rest left out as the renderer notes.
-        (Some(Verdict::Partly(_)), Some(w))
-            if proven
-                .as_ref()
-                .is_some_and(|p| w.is_subset(p) && p.difference(w).all(|f| *f == "roce-qp")) =>
-        {
-            Kind::Forced
-        }
+        (Some(Verdict::Partly(_)), Some(w)) if Some(w) == expected.as_ref() => Kind::Forced,
         (Some(Verdict::Not(_) | Verdict::SonicField), None) => Kind::Forced,
         _ => Kind::Mistake,
     };
