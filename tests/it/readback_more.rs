@@ -265,6 +265,52 @@ fn a_written_pause_point_below_the_written_ecn_max_is_a_mistake() {
     );
 }
 
+/// Issue 34 item 4 (N8's target): NX-OS's written pause buffers. The 300 m uplinks of
+/// nxos-300m get `pause buffer-size 1771692 pause-threshold 1545216` (one input policy, two
+/// ports); a threshold the rule did not write is a mistake with both numbers, and buffers
+/// that add up to more than the switch's 120 MB are HR-2 on the written values.
+#[test]
+fn nxos_pause_buffers_the_rule_did_not_write_are_mistakes() {
+    let fab = fixture("nxos-300m.fab");
+    let r = edited(&fab, "leaf1", "qos.cfg", |t| {
+        t.replace(
+            "pause buffer-size 1771692 pause-threshold 1545216",
+            "pause buffer-size 1771692 pause-threshold 1245216",
+        )
+    });
+    let d = mistakes(&r);
+    assert!(
+        d.contains(&m(
+            "leaf1",
+            "pause-threshold",
+            "priority 3",
+            "static 1545216 B",
+            "static 1245216 B",
+            2
+        )),
+        "{d:#?}"
+    );
+    assert!(d.iter().all(|x| x.1 != "buffer-pool"), "{d:#?}");
+    let r = edited(&fab, "leaf1", "qos.cfg", |t| {
+        t.replace(
+            "pause buffer-size 1771692 pause-threshold 1545216",
+            "pause buffer-size 70226476 pause-threshold 70000000",
+        )
+    });
+    let d = mistakes(&r);
+    assert!(
+        d.contains(&m(
+            "leaf1",
+            "buffer-pool",
+            "pause buffers of 2 lossless PGs",
+            "at most the buffer, 120000000 B",
+            "140452952 B",
+            0
+        )),
+        "{d:#?}"
+    );
+}
+
 #[test]
 fn a_port_speed_and_a_hash_the_file_does_not_carry_are_mistakes() {
     let r = edited(&fixture("sonic-sn5600-2x2.fab"), "leaf1", ".json", |t| {
