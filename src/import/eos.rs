@@ -254,14 +254,14 @@ pub fn read(text: &str, canon: &Canon, file: usize, notes: &mut Vec<Note>) -> Sw
         let at = ev(canon.get(&key_of(&path)).unwrap_or_default());
         let w: Vec<&str> = path.iter().map(String::as_str).collect();
         match w.as_slice() {
-            [k, v] => {
+            [k, v] if k.starts_with("ip load-sharing ") => {
                 let line = format!("{k} {v}");
                 let words: Vec<&str> = line.split(' ').collect();
-                match super::hash::eos(&words, at, notes) {
-                    Some(h) => hash = h,
-                    None => global(&mut g, k, v, at, notes),
+                if let Some(h) = super::hash::eos(&words, at, notes) {
+                    hash = h;
                 }
             }
+            [k, v] => global(&mut g, k, v, at, notes),
             [head, rest @ ..] if head.starts_with("qos profile ") => {
                 let name = head["qos profile ".len()..].to_string();
                 let p = profiles.entry(name).or_default();

@@ -162,7 +162,9 @@ impl Running {
         for path in canon.path_vecs() {
             let at = ev(canon.get(&key_of(&path)).unwrap_or_default());
             let w: Vec<&str> = path.iter().map(String::as_str).collect();
-            if let [k, v] = w.as_slice() {
+            if let [k, v] = w.as_slice()
+                && k.starts_with("ip load-sharing ")
+            {
                 let line = format!("{k} {v}");
                 let words: Vec<&str> = line.split(' ').collect();
                 if let Some(h) = super::hash::nxos(&words, at, notes) {
