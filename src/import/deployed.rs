@@ -204,6 +204,9 @@ pub struct Switch {
     /// `.fab`'s order, and where the list is; `None` when the switch sets none, or sets a
     /// field the `.fab` has no keyword for (a note says so).
     pub hash: Option<(Vec<&'static str>, Ev)>,
+    /// Junos's IPv4 and IPv6 hash fields where its `enhanced-hash-key inet` and `inet6` remove
+    /// different ones (then `hash` is `None`: the `.fab` states one hash for both).
+    pub hash_split: Option<(Vec<&'static str>, Vec<&'static str>)>,
 }
 
 /// What a Cumulus switch adds to the SONiC shape.

@@ -13,7 +13,8 @@
 //!
 //! A switch that states nothing keeps its default, which the `.fab` does not state either
 //! (`None`, as SONiC without `SWITCH_HASH`). A field the `.fab` has no keyword for
-//! (`ingress-interface`, `ipv6-label`, NX-OS's `gre-outer`) is a note and no hash.
+//! (`ingress-interface`, `ipv6-label`, NX-OS's `gre-outer`) is a note and no hash; so is a
+//! Junos `inet` and `inet6` that remove different fields (the read-back compares both).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -21,6 +22,9 @@ use super::deployed::{Ev, Note, NoteKind};
 use crate::model::HashField;
 
 pub(super) type Hash = Option<(Vec<&'static str>, Ev)>;
+
+/// Junos's IPv4 and IPv6 fields where they differ (`Switch::hash_split`).
+pub(super) type Split = Option<(Vec<&'static str>, Vec<&'static str>)>;
 
 /// Junos's and NVUE's default fields, the five of `hash src-ip dst-ip src-port dst-port
 /// protocol`.
@@ -113,9 +117,11 @@ pub(super) fn junos(
     inet6: &BTreeSet<String>,
     at: Option<Ev>,
     notes: &mut Vec<Note>,
-) -> Hash {
-    let at = at?;
-    let kept = |excluded: &BTreeSet<String>, family: &str| -> Option<BTreeSet<&'static str>> {
+) -> (Hash, Split) {
+    let Some(at) = at else {
+        return (None, None);
+    };
+    let kept = |excluded: &BTreeSet<String>, family: &str| -> BTreeSet<&'static str> {
         let mut kws: BTreeSet<&'static str> = FIVE.into_iter().collect();
         for st in excluded {
             let kw = match (family, st.as_str()) {
@@ -132,9 +138,9 @@ pub(super) fn junos(
             };
             kws.remove(kw);
         }
-        Some(kws)
+        kws
     };
-    let (v4, v6) = (kept(inet, "inet")?, kept(inet6, "inet6")?);
+    let (v4, v6) = (kept(inet, "inet"), kept(inet6, "inet6"));
     if v4 != v6 {
         notes.push(Note::new(
             NoteKind::CannotCarry,
@@ -145,9 +151,9 @@ pub(super) fn junos(
                 ordered(&v6).join(" ")
             ),
         ));
-        return None;
+        return (None, Some((ordered(&v4), ordered(&v6))));
     }
-    Some((ordered(&v4), at))
+    (Some((ordered(&v4), at)), None)
 }
 
 /// NVUE: `ecmp-hash` field → (on, where); fields it does not state keep their defaults.
@@ -247,16 +253,22 @@ mod tests {
         let at = Some(Ev::default());
         let mut notes = Vec::new();
         let set = |v: &[&str]| v.iter().map(|s| (*s).to_string()).collect::<BTreeSet<_>>();
-        let h = junos(
+        let (h, split) = junos(
             &set(&["no-protocol"]),
             &set(&["no-next-header"]),
             at,
             &mut notes,
         );
         assert_eq!(h.unwrap().0, ["src-ip", "dst-ip", "src-port", "dst-port"]);
-        assert!(junos(&set(&[]), &set(&[]), None, &mut notes).is_none());
+        assert!(split.is_none());
+        assert_eq!(junos(&set(&[]), &set(&[]), None, &mut notes), (None, None));
         assert!(notes.is_empty());
-        assert!(junos(&set(&["no-protocol"]), &set(&[]), at, &mut notes).is_none());
+        let (h, split) = junos(&set(&["no-protocol"]), &set(&[]), at, &mut notes);
+        assert!(h.is_none());
+        assert_eq!(
+            split.unwrap().0,
+            ["src-ip", "dst-ip", "src-port", "dst-port"]
+        );
         assert_eq!(notes.len(), 1);
         let mut stated = BTreeMap::new();
         stated.insert("ip-protocol".to_string(), (false, Ev::default()));

@@ -734,7 +734,7 @@ fn read_levels(
         unscale_port(&mut port);
         sw.ports.insert(name.clone(), port);
     }
-    sw.hash = super::hash::junos(&c.hash_inet, &c.hash_inet6, c.hash_at, notes);
+    (sw.hash, sw.hash_split) = super::hash::junos(&c.hash_inet, &c.hash_inet6, c.hash_at, notes);
     sw.vendor = Some(Vendor {
         os: Os::Junos,
         release: c.release,

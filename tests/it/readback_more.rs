@@ -478,6 +478,34 @@ fn a_tampered_hash_is_found_on_every_target() {
             0
         )]
     );
+    // One family only: the IPv4 and IPv6 hashes differ, whichever the fabric's is.
+    let split =
+        "inet: src-ip dst-ip src-port dst-port protocol; inet6: src-ip dst-ip src-port dst-port";
+    let r = edited(&adaptive, "leaf-junos", "qos.conf", |t| {
+        t.replacen("no-protocol;", "", 1)
+    });
+    assert_eq!(
+        mistakes(&r),
+        vec![m(
+            "leaf-junos",
+            "hash",
+            "",
+            "dst-ip dst-port src-ip src-port",
+            split,
+            0
+        )]
+    );
+    let r = edited(&every, "leaf-junos", "qos.conf", |t| {
+        t.replacen(
+            "            enhanced-hash-key {\n",
+            "            enhanced-hash-key {\n                inet6 { no-next-header; }\n",
+            1,
+        )
+    });
+    assert_eq!(
+        mistakes(&r),
+        vec![m("leaf-junos", "hash", "", five, split, 0)]
+    );
     // Comware: no hash command is sourced, so none is written or read: `forced`.
     let text = std::fs::read_to_string(fixture("comware-s9855.fab")).unwrap();
     let end = text.rfind('}').unwrap();

@@ -70,6 +70,19 @@ pub(super) fn hash(ctx: &SwitchContext, sw: &Switch, found: &mut Found) {
         .as_ref()
         .map(|f| f.iter().copied().collect());
     let v = verdict(ctx, Prop::Hash);
+    // Junos's IPv4 and IPv6 fields differ: neither family hashes on one set of fields.
+    if let Some((v4, v6)) = &sw.hash_split {
+        found
+            .entry((
+                "hash",
+                String::new(),
+                text(proven.as_ref()),
+                format!("inet: {}; inet6: {}", v4.join(" "), v6.join(" ")),
+                Kind::Mistake,
+            ))
+            .or_default();
+        return;
+    }
     let mut written: Option<BTreeSet<&str>> =
         sw.hash.as_ref().map(|h| h.0.iter().copied().collect());
     // Junos writes only the `no-…` statements of the fields it leaves out: none is its
