@@ -72,24 +72,30 @@ impl Class {
 
 pub(super) fn ecn_words(w: Option<Wred>) -> String {
     match w {
-        Some(w) if w.ecn => format!(
-            "ecn min {}  max {}  probability {}%",
-            size(w.min),
-            size(w.max),
-            w.probability
-        ),
+        Some(w) if w.ecn => {
+            let (min, max) = thresholds(w);
+            format!("ecn min {min}  max {max}  probability {}%", w.probability)
+        }
         _ => "ecn off".into(),
     }
 }
 
 fn speed_ecn_words(speed: u64, w: Wred) -> String {
+    let (min, max) = thresholds(w);
     format!(
-        "ecn {}G min {}  max {}  probability {}%",
+        "ecn {}G min {min}  max {max}  probability {}%",
         speed / 1000,
-        size(w.min),
-        size(w.max),
         w.probability
     )
+}
+
+/// The thresholds in the device's own unit (issue 34 item 1): fill levels as percentages
+/// (Junos's `fill-level [ 55 90 ]` is `min 55%  max 90%`), else bytes.
+fn thresholds(w: Wred) -> (String, String) {
+    match w.fill {
+        Some((lo, hi)) => (format!("{lo}%"), format!("{hi}%")),
+        None => (size(w.min), size(w.max)),
+    }
 }
 
 /// Whether `ecn SPEED …` can state `w` at `speed` beside a class-wide `base`: marking is on

@@ -426,6 +426,7 @@ pub fn read_with_cell(
                             max: hi.saturating_mul(cell),
                             probability: pct,
                             ecn: marks.is_some_and(|m| m.contains(&q)),
+                            fill: None,
                         },
                         e,
                     ),

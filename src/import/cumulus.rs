@@ -160,6 +160,7 @@ pub fn read(text: &str, canon: &Canon, file: usize, notes: &mut Vec<Note>) -> (S
         ));
     }
     sw.platform = cu.model.clone();
+    sw.hash = super::hash::nvue(&rev.ecmp_hash, notes);
     fill_speeds(&mut sw, &cu);
     (sw, cu)
 }
@@ -298,6 +299,8 @@ struct Revision {
     poll: Option<u64>,
     robustness: Option<u64>,
     watchdog_at: Option<Ev>,
+    /// `system forwarding ecmp-hash FIELD enabled|disabled` (issue 34 item 3).
+    ecmp_hash: BTreeMap<String, (bool, Ev)>,
 }
 
 impl Revision {
@@ -313,6 +316,16 @@ impl Revision {
                     r.watchdog_at = Some(at);
                 }
                 ["qos", "pfc-watchdog", "robustness", v] => r.robustness = n64(v),
+                ["system", "forwarding", "ecmp-hash", field, v] => {
+                    let on = match *v {
+                        "enabled" | "on" => Some(true),
+                        "disabled" | "off" => Some(false),
+                        _ => None,
+                    };
+                    if let Some(on) = on {
+                        r.ecmp_hash.insert((*field).to_string(), (on, at));
+                    }
+                }
                 ["interface", port, rest @ ..] if cage_of(port).is_some() => {
                     let i = r.ifaces.entry((*port).to_string()).or_default();
                     if i.at.is_none() {
@@ -430,6 +443,7 @@ fn interface_port(
                         max,
                         probability: x.probability.unwrap_or(100),
                         ecn: true,
+                        fill: None,
                     },
                     x.min_at.or(x.at).unwrap_or(at),
                 ),

@@ -102,11 +102,18 @@ impl Note {
 /// A port's WRED/ECN profile as the `.fab` states it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Wred {
+    /// The thresholds in bytes; 0 where the device states fill levels (`fill`) and the
+    /// reader has no base to turn them into bytes (import: the `.fab` states the levels).
     pub min: u64,
     pub max: u64,
     pub probability: u64,
     /// `ecn` is not `ecn_none`.
     pub ecn: bool,
+    /// The thresholds as the device states them where that is a fill level (Junos's
+    /// `fill-level [ lo hi ]`, whole percent of what one queue may hold): the `.fab` states
+    /// `ecn min lo% max hi%` (issue 34 item 1), which `check` turns into bytes with the
+    /// platform's buffer as the renderer does.
+    pub fill: Option<(u64, u64)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -146,6 +153,9 @@ pub struct PgProfile {
 #[derive(Debug, Clone, Default)]
 pub struct Port {
     pub speed_mbps: Option<u64>,
+    /// `speed_mbps` is what the reader takes where the file states no speed (Junos: an
+    /// unbroken port runs at 400G), not the file's: the read-back does not compare it.
+    pub speed_assumed: bool,
     pub mtu: Option<(u64, Ev)>,
     pub lanes: Option<u32>,
     pub at: Ev,
@@ -216,6 +226,9 @@ pub struct Switch {
     /// `.fab`'s order, and where the list is; `None` when the switch sets none, or sets a
     /// field the `.fab` has no keyword for (a note says so).
     pub hash: Option<(Vec<&'static str>, Ev)>,
+    /// Junos's IPv4 and IPv6 hash fields where its `enhanced-hash-key inet` and `inet6` remove
+    /// different ones (then `hash` is `None`: the `.fab` states one hash for both).
+    pub hash_split: Option<(Vec<&'static str>, Vec<&'static str>)>,
 }
 
 /// What a Cumulus switch adds to the SONiC shape.

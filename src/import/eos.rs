@@ -249,10 +249,18 @@ pub fn read(text: &str, canon: &Canon, file: usize, notes: &mut Vec<Note>) -> Sw
     let mut g = Global::default();
     let mut profiles: BTreeMap<String, Profile> = BTreeMap::new();
     let mut ifaces: BTreeMap<String, Iface> = BTreeMap::new();
+    let mut hash = None;
     for path in canon.path_vecs() {
         let at = ev(canon.get(&key_of(&path)).unwrap_or_default());
         let w: Vec<&str> = path.iter().map(String::as_str).collect();
         match w.as_slice() {
+            [k, v] if k.starts_with("ip load-sharing ") => {
+                let line = format!("{k} {v}");
+                let words: Vec<&str> = line.split(' ').collect();
+                if let Some(h) = super::hash::eos(&words, at, notes) {
+                    hash = h;
+                }
+            }
             [k, v] => global(&mut g, k, v, at, notes),
             [head, rest @ ..] if head.starts_with("qos profile ") => {
                 let name = head["qos profile ".len()..].to_string();
@@ -442,6 +450,7 @@ pub fn read(text: &str, canon: &Canon, file: usize, notes: &mut Vec<Note>) -> Sw
         sw.ports.insert(name.clone(), port);
     }
     sw.platform = platform.as_ref().map(|p| p.0.clone());
+    sw.hash = hash;
     sw.vendor = Some(Vendor {
         os: Os::Eos,
         release,
@@ -638,6 +647,7 @@ fn profile_line(p: &mut Profile, rest: &[&str], at: Ev, cell: Option<u64>, notes
                                     max: hi,
                                     probability: prob,
                                     ecn: true,
+                                    fill: None,
                                 },
                                 at,
                             ));

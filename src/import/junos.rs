@@ -29,15 +29,18 @@
 //! * `interfaces <port> mtu N`; `interfaces et-0/0/C number-of-sub-ports K speed 400g`: a
 //!   broken-out cage (its sub-ports `et-0/0/C:k` at that speed).
 //!
-//! Fill levels to bytes: with the SAME function and base the renderer converts with
-//! (`lower::vocab::junos_fill_bytes`, what one queue may hold, α/(1+α) of its egress partition,
-//! `BufferPlan::lossless_queue_buffer_bytes` and `junos_lossy_queue_bytes`). The base is the
-//! build's own (the read-back of a build passes it in, [`read_with_base`]), or the one
-//! fabricc's file states in its header comment (`… 73514000 B for a lossless queue, 9086000 B
-//! for a lossy one.`, FAB966); without either, fill levels cannot be turned into bytes, the
-//! queue's ECN is not imported, and a FAB965 says so. Fill levels are whole percent, so a
-//! byte threshold comes back as the percent's bytes (`ecn min 150KB` written as `fill-level 1`
-//! of 73,514,000 B comes back as 735,140 B): the difference the target cannot avoid.
+//! Fill levels stay fill levels (issue 34 item 1): `fill-level [ 55 90 ]` is imported as `ecn
+//! min 55%  max 90%`, which `check` turns into bytes of the switch's own platform exactly as
+//! the renderer does, and a build writes the same levels back. Only a level the `.fab` cannot
+//! state (`fill-level 0`) is turned into bytes, with the SAME function and base the renderer
+//! converts with (`lower::vocab::junos_fill_bytes`, what one queue may hold, α/(1+α) of its
+//! egress partition, `BufferPlan::lossless_queue_buffer_bytes` and `junos_lossy_queue_bytes`):
+//! the base fabricc's file states in its header comment (`… 73514000 B for a lossless queue,
+//! 9086000 B for a lossy one.`, FAB966); without one, that queue's ECN is not imported and a
+//! FAB965 says so. The read-back of a build passes the build's own base
+//! ([`read_with_base`]) and compares bytes: a byte threshold comes back as its whole-percent
+//! level's bytes (`ecn min 150KB` written as `fill-level 1` of 73,514,000 B comes back as
+//! 735,140 B), the difference the target cannot avoid.
 //!
 //! The configuration names no platform and no release: the model has no buffer or cell
 //! (FAB965, add `platform` by hand). Unlike EOS and NX-OS, Junos holds each lossless port's
@@ -115,6 +118,11 @@ struct Config {
     release: Option<String>,
     /// `shared-buffer egress buffer-partition lossless percent N`.
     egress_lossless_percent: Option<u64>,
+    /// `forwarding-options enhanced-hash-key inet|inet6 no-…` statements, and where the first
+    /// is (issue 34 item 3).
+    hash_inet: BTreeSet<String>,
+    hash_inet6: BTreeSet<String>,
+    hash_at: Option<Ev>,
 }
 
 /// `011010` → 26.
@@ -223,6 +231,21 @@ impl Config {
                     "percent",
                     n,
                 ] => c.egress_lossless_percent = n.parse().ok(),
+                [
+                    "forwarding-options",
+                    "enhanced-hash-key",
+                    family @ ("inet" | "inet6"),
+                    statement,
+                ] => {
+                    if *family == "inet" {
+                        c.hash_inet.insert((*statement).to_string());
+                    } else {
+                        c.hash_inet6.insert((*statement).to_string());
+                    }
+                    if c.hash_at.is_none_or(|a| at.at.start < a.at.start) {
+                        c.hash_at = Some(at);
+                    }
+                }
                 ["interfaces", port, rest @ ..] => {
                     let i = c.ifaces.entry((*port).to_string()).or_default();
                     if i.at.is_none_or(|a| at.at.start < a.at.start) {
@@ -486,22 +509,32 @@ fn infer_platform(text: &str, egress_percent: Option<u64>) -> Option<(String, St
     }
 }
 
-/// Reads a Junos configuration, with the fill-level base its header states (and the catalogue
-/// platform that base gives, where one does).
+/// Reads a Junos configuration for import: fill levels stay fill levels (`ecn min 55% max
+/// 90%`, issue 34 item 1); the base its header states turns into bytes only a level the
+/// `.fab` cannot state (0 %), and gives the catalogue platform, where one fits.
 pub fn read(text: &str, canon: &Canon, file: usize, notes: &mut Vec<Note>) -> Switch {
     let base = stated_fill_base(text);
     let at = Ev {
         file,
         at: Loc::default(),
     };
-    if base.is_some() {
+    let (mut sw, used_base) = read_levels(canon, file, notes, base);
+    if used_base {
         notes.push(Note::new(
             NoteKind::Inferred,
             at,
-            "ECN fill levels are turned into bytes with the queue sizes fabricc's header comment states (what one lossless and one lossy queue may hold)",
+            "ECN fill levels the `.fab` cannot state as a percentage are turned into bytes with the queue sizes fabricc's header comment states (what one lossless and one lossy queue may hold)",
         ));
     }
-    let mut sw = read_with_base(canon, file, notes, base);
+    // The `.fab` states the levels and `check` makes each switch's bytes of its own platform:
+    // two switches stating the same levels run the same ECN, whatever their buffers.
+    for p in sw.ports.values_mut() {
+        for (w, _) in p.wred.values_mut() {
+            if w.fill.is_some() {
+                (w.min, w.max) = (0, 0);
+            }
+        }
+    }
     let egress = Config::read(canon, file).egress_lossless_percent;
     if let Some(p) = infer_platform(text, egress)
         && let Some(v) = sw.vendor.as_mut()
@@ -513,14 +546,26 @@ pub fn read(text: &str, canon: &Canon, file: usize, notes: &mut Vec<Note>) -> Sw
     sw
 }
 
-/// Reads a Junos configuration; fill levels are percent of `base`.
+/// Reads a Junos configuration; fill levels are percent of `base` (the read-back of a build
+/// passes the build's own) and are kept as they are stated too (`Wred::fill`).
 pub fn read_with_base(
     canon: &Canon,
     file: usize,
     notes: &mut Vec<Note>,
     base: Option<FillBase>,
 ) -> Switch {
+    read_levels(canon, file, notes, base).0
+}
+
+/// [`read_with_base`], and whether `base` turned a level the `.fab` cannot state into bytes.
+fn read_levels(
+    canon: &Canon,
+    file: usize,
+    notes: &mut Vec<Note>,
+    base: Option<FillBase>,
+) -> (Switch, bool) {
     let c = Config::read(canon, file);
+    let mut used_base = false;
     let mut sw = Switch::default();
     let mut no_base_noted = false;
     // Sub-port speeds of broken-out cages.
@@ -538,12 +583,14 @@ pub fn read_with_base(
             file,
             at: Loc::default(),
         });
+        // Junos states a speed for broken-out cages only: an unbroken port runs the model's
+        // speed, 400G where nothing says otherwise (as `vendor::VendorKey`).
+        let stated = breakout_speed(name).or(i.speed);
         let mut port = Port {
             mtu: i.mtu,
             at,
-            // Junos states a speed for broken-out cages only: an unbroken port runs the
-            // model's speed, 400G where nothing says otherwise (as `vendor::VendorKey`).
-            speed_mbps: breakout_speed(name).or(i.speed).or(Some(400_000)),
+            speed_mbps: stated.or(Some(400_000)),
+            speed_assumed: stated.is_none(),
             ..Port::default()
         };
         // DSCP → traffic class (the forwarding class's queue).
@@ -644,27 +691,40 @@ pub fn read_with_base(
                 ) else {
                     continue;
                 };
-                let Some(b) = base else {
-                    if !no_base_noted {
-                        no_base_noted = true;
-                        notes.push(Note::new(
-                            NoteKind::CannotCarry,
-                            lo.1,
-                            format!("drop profile `{dname}` gives ECN in fill levels (percent of what one queue may hold), and the configuration states no queue size; the ECN thresholds are not imported"),
-                        ).help("add `platform …` to the switch model and `ecn min … max …` to the class by hand"));
+                // `ecn min lo% max hi%` takes 0 % < lo < hi <= 100 % (grammar/fabric.ebnf).
+                let fill = (lo.0 > 0 && lo.0 < hi.0 && hi.0 <= 100).then_some((lo.0, hi.0));
+                let (min, max) = match (base, fill) {
+                    (Some(b), _) => {
+                        let q_bytes = if lossless { b.lossless } else { b.lossy };
+                        used_base |= fill.is_none();
+                        (
+                            junos_fill_bytes(lo.0, q_bytes),
+                            junos_fill_bytes(hi.0, q_bytes),
+                        )
                     }
-                    continue;
+                    (None, Some(_)) => (0, 0),
+                    (None, None) => {
+                        if !no_base_noted {
+                            no_base_noted = true;
+                            notes.push(Note::new(
+                                NoteKind::CannotCarry,
+                                lo.1,
+                                format!("drop profile `{dname}` gives ECN as fill levels {} % and {} %, which the `.fab` cannot state as `ecn min N% max M%` (0 % < N < M <= 100 %), and the configuration states no queue size to turn them into bytes; the ECN thresholds are not imported", lo.0, hi.0),
+                            ).help("add `platform …` to the switch model and `ecn min … max …` to the class by hand"));
+                        }
+                        continue;
+                    }
                 };
-                let q_bytes = if lossless { b.lossless } else { b.lossy };
                 let probability = d.probability.iter().copied().max().unwrap_or(100);
                 port.wred.insert(
                     q,
                     (
                         Wred {
-                            min: junos_fill_bytes(lo.0, q_bytes),
-                            max: junos_fill_bytes(hi.0, q_bytes),
+                            min,
+                            max,
                             probability,
                             ecn: s.ecn,
+                            fill,
                         },
                         if lo.1.at.start > 0 { lo.1 } else { *dat },
                     ),
@@ -674,6 +734,7 @@ pub fn read_with_base(
         unscale_port(&mut port);
         sw.ports.insert(name.clone(), port);
     }
+    (sw.hash, sw.hash_split) = super::hash::junos(&c.hash_inet, &c.hash_inet6, c.hash_at, notes);
     sw.vendor = Some(Vendor {
         os: Os::Junos,
         release: c.release,
@@ -681,7 +742,7 @@ pub fn read_with_base(
         platform_at: None,
         no_cables: false,
     });
-    sw
+    (sw, used_base)
 }
 
 #[cfg(test)]
@@ -706,11 +767,9 @@ mod tests {
         assert_eq!(a.sched[&3].0, Sched::Weight(50));
         assert_eq!(a.sched[&0].0, Sched::Weight(50));
         assert_eq!(a.shaper[&6].0.pir, 400_000_000_000 / 8 / 10);
+        // Import keeps the levels (the `.fab` states `ecn min 1% max 2%`).
         let w = a.wred[&3].0;
-        assert_eq!(
-            (w.min, w.max, w.probability, w.ecn),
-            (735_140, 1_470_280, 100, true)
-        );
+        assert_eq!((w.fill, w.probability, w.ecn), (Some((1, 2)), 100, true));
         assert_eq!(a.cable_mm.unwrap().0, 3000);
         assert_eq!(
             a.watchdog.unwrap().0,
@@ -726,16 +785,25 @@ mod tests {
         let b = &sw.ports["et-0/0/1"];
         assert!(b.pfc.as_ref().unwrap().0.is_empty());
         assert!(b.cable_mm.is_none());
-        assert_eq!(notes.len(), 1);
+        assert!(notes.is_empty(), "{notes:?}");
+        // The read-back turns them into bytes of the build's base.
+        let sw = read_with_base(&c, 0, &mut notes, stated_fill_base(CFG));
+        let w = sw.ports["et-0/0/0"].wred[&3].0;
+        assert_eq!((w.min, w.max, w.fill), (735_140, 1_470_280, Some((1, 2))));
     }
 
     #[test]
-    fn set_form_reads_alike_and_no_base_is_a_note() {
+    fn set_form_reads_alike_and_levels_need_no_base() {
         let set = "set version 23.4R1.9\nset interfaces et-0/0/0 mtu 9216\nset class-of-service forwarding-classes class roce queue-num 3 no-loss pfc-priority 3\nset class-of-service drop-profiles dp interpolate fill-level [ 20 60 ]\nset class-of-service drop-profiles dp interpolate drop-probability [ 0 100 ]\nset class-of-service schedulers s drop-profile-map loss-priority any protocol any drop-profile dp\nset class-of-service schedulers s explicit-congestion-notification\nset class-of-service scheduler-maps m forwarding-class roce scheduler s\nset class-of-service interfaces et-0/0/0 scheduler-map m\n";
         let c = canon(set).unwrap();
         let mut notes = Vec::new();
         let sw = read(set, &c, 0, &mut notes);
         assert_eq!(sw.vendor.as_ref().unwrap().release.as_deref(), Some("23.4"));
+        assert_eq!(sw.ports["et-0/0/0"].wred[&3].0.fill, Some((20, 60)));
+        assert!(notes.is_empty(), "{notes:?}");
+        // A level the `.fab` cannot state (0 %) and no base: not imported, a note says so.
+        let zero = set.replace("fill-level [ 20 60 ]", "fill-level [ 0 60 ]");
+        let sw = read(&zero, &canon(&zero).unwrap(), 0, &mut notes);
         assert!(sw.ports["et-0/0/0"].wred.is_empty());
         assert_eq!(notes.len(), 1);
         assert_eq!(notes[0].kind, NoteKind::CannotCarry);

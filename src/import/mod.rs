@@ -24,6 +24,7 @@ pub mod comware;
 pub mod cumulus;
 mod deployed;
 pub mod eos;
+mod hash;
 pub mod host;
 pub mod junos;
 mod models;

@@ -80,6 +80,8 @@ struct Running {
     /// cage → (sub-port speed Mb/s).
     breakouts: BTreeMap<u32, u64>,
     ifaces: BTreeMap<String, Iface>,
+    /// `ip load-sharing address …` as `hash` keywords (issue 34 item 3).
+    hash: super::hash::Hash,
 }
 
 /// Whether a running-config is NX-OS's rather than EOS's: its header (`!Command:`, `!Time:`,
@@ -149,6 +151,7 @@ fn wred(v: &str) -> Result<Wred, String> {
         max: threshold_bytes(max, umax)?,
         probability,
         ecn: w.last() == Some(&"ecn"),
+        fill: None,
     })
 }
 
@@ -159,6 +162,16 @@ impl Running {
         for path in canon.path_vecs() {
             let at = ev(canon.get(&key_of(&path)).unwrap_or_default());
             let w: Vec<&str> = path.iter().map(String::as_str).collect();
+            if let [k, v] = w.as_slice()
+                && k.starts_with("ip load-sharing ")
+            {
+                let line = format!("{k} {v}");
+                let words: Vec<&str> = line.split(' ').collect();
+                if let Some(h) = super::hash::nxos(&words, at, notes) {
+                    r.hash = h;
+                    continue;
+                }
+            }
             match w.as_slice() {
                 ["priority-flow-control watch-dog-interval", "on"] => r.watchdog = Some(at),
                 ["interface breakout module", v] => {
@@ -427,6 +440,7 @@ pub fn read(canon: &Canon, file: usize, notes: &mut Vec<Note>) -> Switch {
             "the PFC watchdog is on (`priority-flow-control watch-dog-interval on`) with NX-OS's own timers, which the running-config does not print; the `.fab` gets the language's default timers (detect 200ms, restore 200ms, drop)",
         ));
     }
+    sw.hash = r.hash.clone();
     sw.vendor = Some(Vendor {
         os: Os::Nxos,
         release: None,

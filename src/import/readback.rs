@@ -18,6 +18,9 @@
 //! * `ecn-above-pause`: the physics on the written values: a static pause threshold the file
 //!   writes below the written ECN max of the same lossless queue (issue 34 N8).
 //!
+//! `readback/…` adds the watchdog, port speeds and the ECMP hash on every target, SONiC's
+//! pools and PG profiles, and NX-OS's pause thresholds and buffers (`buffer::nxos`).
+//!
 //! A difference within one unit of the device (a threshold rounded to a cell, a kbyte or a
 //! fill level) is the rounding the target cannot avoid (`kind: rounding`), kept with both
 //! numbers; one beyond a unit that is exactly what the target's own rules make of the proven
@@ -826,9 +829,10 @@ fn compare(ctx: &SwitchContext, sw: &Switch) -> Vec<Difference> {
     // The properties of `readback/…` (issue 34 item 2, the rest).
     for p in &ctx.ports {
         watchdog::compare(ctx, p, sw, &mut found);
-        port::speed(ctx, p, sw, &mut found);
+        port::speed(p, sw, &mut found);
     }
     buffer::compare(ctx, sw, &mut found);
+    buffer::nxos(ctx, sw, &mut found);
     port::hash(ctx, sw, &mut found);
     found::differences(&ctx.device, found)
 }

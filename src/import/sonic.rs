@@ -353,6 +353,7 @@ fn read_queues(root: &Node, file: usize, sw: &mut Switch, notes: &mut Vec<Note>)
                     ecn: field(rec, "ecn")
                         .and_then(text)
                         .is_some_and(|e| e != "ecn_none"),
+                    fill: None,
                 })
             })();
             (k.name.as_ref(), w)

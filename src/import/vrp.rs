@@ -279,6 +279,7 @@ impl Config {
                                     max: hi,
                                     probability: pct,
                                     ecn: true,
+                                    fill: None,
                                 },
                                 at,
                             ),

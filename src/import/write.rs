@@ -640,12 +640,27 @@ fn write_routing(d: &Deployed, tier: &BTreeMap<String, u8>, o: &mut Out, notes: 
 /// `load-balance { hash … }` from the switches' SWITCH_HASH: the list most switches run. A
 /// switch with another list is reported (the `.fab` states one policy for the fabric).
 fn load_balance(d: &Deployed, o: &mut Out, notes: &mut Vec<Note>) {
-    let hashes: Vec<(Vec<&'static str>, Ev)> = d
-        .switches
-        .iter()
-        .filter_map(|s| s.sw.hash.clone())
-        .collect();
-    let Some((fields, at)) = majority(&hashes) else {
+    // EOS's `fields ip` and NX-OS's `address` have no protocol word (`render::lb`): their
+    // hash is the fabric's less `protocol`, so the fabric's is taken from the switches that
+    // can state every field, where there are any.
+    let partial = |s: &super::deployed::SwitchDev| {
+        s.sw.vendor.as_ref().is_some_and(|v| {
+            matches!(
+                v.os,
+                crate::syntax::ast::Os::Eos | crate::syntax::ast::Os::Nxos
+            )
+        })
+    };
+    let hashes = |full: bool| -> Vec<(Vec<&'static str>, Ev)> {
+        d.switches
+            .iter()
+            .filter(|s| !full || !partial(s))
+            .filter_map(|s| s.sw.hash.clone())
+            .collect()
+    };
+    let full = hashes(true);
+    let pool = if full.is_empty() { hashes(false) } else { full };
+    let Some((fields, at)) = majority(&pool) else {
         return;
     };
     for (s, (f, e)) in d
@@ -653,7 +668,12 @@ fn load_balance(d: &Deployed, o: &mut Out, notes: &mut Vec<Note>) {
         .iter()
         .filter_map(|s| s.sw.hash.as_ref().map(|h| (s, h)))
     {
-        if *f != fields {
+        let stated: Vec<&str> = fields
+            .iter()
+            .copied()
+            .filter(|k| !(partial(s) && *k == "protocol"))
+            .collect();
+        if *f != fields && *f != stated {
             notes.push(Note::new(
                 NoteKind::CannotCarry,
                 *e,

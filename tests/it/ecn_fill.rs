@@ -206,3 +206,90 @@ fn the_jvd_design_writes_junipers_fill_levels() {
     );
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// Issue 34 item 1: `import` keeps ECN in the device's unit. The Junos switches of the
+/// fixture state `fill-level [ 55 90 ]`: the imported `.fab` states those percentages (the EOS
+/// leaf, which writes bytes, keeps its bytes), checks, and its build writes the same Junos
+/// files byte for byte. Without the link that states its own levels: import keeps one ECN
+/// per switch (FAB964 names the port that differs), as the second half shows.
+#[test]
+fn import_keeps_junos_fill_levels_as_percent() {
+    use crate::import::{build, check_text, import_named, state_of};
+    use crate::import_vendor::with_cables;
+    use fabricc::lower::Targets;
+    use fabricc::output::generate::{BuildInput, generate};
+    use fabricc::render::{ArtifactKind, Templates};
+    let dir = scratch("import");
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let fixture = root().join("fixtures/build/inputs/ecn-fill-levels.fab");
+    let text = std::fs::read_to_string(&fixture).expect("fixture");
+    let one_level = dir.join("ecn-fill-one-level.fab");
+    let edited = text.replace("  ecn roce min 45% max 90% }", " }");
+    assert_ne!(text, edited);
+    std::fs::write(&one_level, edited).expect("write");
+    let junos = |fs: &[fabricc::render::Artifact]| -> Vec<(String, String)> {
+        let mut v: Vec<(String, String)> = fs
+            .iter()
+            .filter(|a| a.kind == ArtifactKind::Switch && a.path.ends_with("qos.conf"))
+            .map(|a| (a.path.clone(), a.contents.clone()))
+            .collect();
+        v.sort();
+        v
+    };
+    let (orig, ofiles) = build(&one_level);
+    let state = state_of(one_level.to_str().expect("utf-8"), "ecn-fill-import");
+    let (i, _) = import_named(&state, orig.fabric_name().expect("name"));
+    assert!(
+        i.text.contains(
+            "class roce { dscp 26  priority 3  lossless  ecn min 55%  max 90%  probability 10%"
+        ),
+        "{}",
+        i.text
+    );
+    // The EOS leaf writes the bytes of 55 % and 90 % of its own buffer plan.
+    assert!(i.text.contains("    ecn roce min "), "{}", i.text);
+    let codes: Vec<&str> = i.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert!(
+        codes.iter().all(|c| ["FAB963", "FAB966"].contains(c)),
+        "{codes:?}"
+    );
+    let c = check_text(
+        state.parent().expect("parent"),
+        &with_cables("3m", "30m")(i.text.clone()),
+    );
+    assert_eq!(c.errors(), 0, "{:?}", c.diagnostics);
+    let templates = Templates::embedded().expect("templates");
+    let ifiles =
+        generate(BuildInput::of(&c).expect("input"), Targets::ALL, &templates).expect("builds");
+    let (x, y) = (junos(&ofiles), junos(&ifiles));
+    assert_eq!(x.len(), 2);
+    assert_eq!(x.len(), y.len());
+    for ((p, t), (q, u)) in x.iter().zip(&y) {
+        assert_eq!(p, q);
+        assert!(t.contains("fill-level [ 55 90 ];"), "{t}");
+        assert!(t == u, "{p} differs after the round trip:\n{u}");
+    }
+    // The whole fixture: spine1's port to leaf2 states 45 %, a per-port value the `.fab`
+    // keeps per switch (FAB964 names it); leaf1 comes back byte for byte.
+    let (orig, ofiles) = build(&fixture);
+    let state = state_of("ecn-fill-levels.fab", "ecn-fill-import-link");
+    let (i, _) = import_named(&state, orig.fabric_name().expect("name"));
+    assert!(i.text.contains("ecn min 55%  max 90%"), "{}", i.text);
+    assert!(
+        i.diagnostics
+            .iter()
+            .any(|d| d.code.as_str() == "FAB964" && d.message.contains("et-0/0/1")),
+        "{:?}",
+        i.diagnostics
+    );
+    let c = check_text(
+        state.parent().expect("parent"),
+        &with_cables("3m", "30m")(i.text.clone()),
+    );
+    assert_eq!(c.errors(), 0, "{:?}", c.diagnostics);
+    let ifiles =
+        generate(BuildInput::of(&c).expect("input"), Targets::ALL, &templates).expect("builds");
+    let (x, y) = (junos(&ofiles), junos(&ifiles));
+    assert_eq!(x[0], y[0], "leaf1");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -340,9 +340,9 @@ fn seeded_junos(
 /// configuration names no platform: import takes the QFX5240 from the buffer that the fill
 /// levels' stated base gives (FAB966). What it cannot carry: the model's port count (only
 /// the fabric's ports are in the group) and `lossless-limit`, added by hand; ECN thresholds come
-/// back as the bytes of their whole-percent fill levels (`ecn min 150KB` is `fill-level 1` of
-/// the 73,514,000 B one lossless queue may hold: 735,140 B), the difference the target cannot
-/// avoid, which the rebuild writes as the same fill levels.
+/// back as the whole-percent fill levels the switch states (`ecn min 150KB` is `fill-level 1`,
+/// imported as `ecn min 1%`: 735,140 B of the 73,514,000 B one lossless queue may hold), the
+/// difference the target cannot avoid, which the rebuild writes as the same fill levels.
 #[test]
 fn round_trip_junos_2x2() {
     use crate::import::{build, check_text, import_named};
@@ -556,4 +556,42 @@ fn junos_jvd_queue_plan_comes_back() {
         "{}",
         i.text
     );
+}
+
+/// Issue 34 item 3: import reads the ECMP hash of every target that writes one. The
+/// lb-every-target build hashes on the 5-tuple: SONiC and NVUE state all five, EOS and NX-OS
+/// the four they have words for, Junos none (its default is the five); the imported fabric
+/// states the five, and no switch is reported for leaving out a field its OS cannot state.
+#[test]
+fn the_hash_of_every_target_comes_back() {
+    let dir = state_of("lb-every-target.fab", "lb-hash");
+    let (i, _) = crate::import::import_named(&dir, "lab-lb");
+    assert!(
+        i.text
+            .contains("load-balance { hash src-ip dst-ip src-port dst-port protocol }"),
+        "{}",
+        i.text
+    );
+    let hash: Vec<&str> = i
+        .diagnostics
+        .iter()
+        .filter(|d| d.message.contains("hashes"))
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(hash.is_empty(), "{hash:?}");
+    // A switch whose OS can state the field and does not is reported.
+    let p = dir.join("leaf-nvue").join("startup.yaml");
+    let t = fs::read_to_string(&p).unwrap();
+    let edited = t.replacen("ip-protocol: 'enabled'", "ip-protocol: 'disabled'", 1);
+    assert_ne!(t, edited);
+    fs::write(&p, edited).unwrap();
+    let (i, _) = crate::import::import_named(&dir, "lab-lb");
+    let hash: Vec<&str> = i
+        .diagnostics
+        .iter()
+        .filter(|d| d.message.contains("hashes"))
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(hash.len(), 1, "{hash:?}");
+    assert!(hash[0].starts_with("`leaf-nvue` hashes ECMP on `src-ip dst-ip src-port dst-port`"));
 }

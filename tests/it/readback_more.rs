@@ -265,6 +265,52 @@ fn a_written_pause_point_below_the_written_ecn_max_is_a_mistake() {
     );
 }
 
+/// Issue 34 item 4 (N8's target): NX-OS's written pause buffers. The 300 m uplinks of
+/// nxos-300m get `pause buffer-size 1771692 pause-threshold 1545216` (one input policy, two
+/// ports); a threshold the rule did not write is a mistake with both numbers, and buffers
+/// that add up to more than the switch's 120 MB are HR-2 on the written values.
+#[test]
+fn nxos_pause_buffers_the_rule_did_not_write_are_mistakes() {
+    let fab = fixture("nxos-300m.fab");
+    let r = edited(&fab, "leaf1", "qos.cfg", |t| {
+        t.replace(
+            "pause buffer-size 1771692 pause-threshold 1545216",
+            "pause buffer-size 1771692 pause-threshold 1245216",
+        )
+    });
+    let d = mistakes(&r);
+    assert!(
+        d.contains(&m(
+            "leaf1",
+            "pause-threshold",
+            "priority 3",
+            "static 1545216 B",
+            "static 1245216 B",
+            2
+        )),
+        "{d:#?}"
+    );
+    assert!(d.iter().all(|x| x.1 != "buffer-pool"), "{d:#?}");
+    let r = edited(&fab, "leaf1", "qos.cfg", |t| {
+        t.replace(
+            "pause buffer-size 1771692 pause-threshold 1545216",
+            "pause buffer-size 70226476 pause-threshold 70000000",
+        )
+    });
+    let d = mistakes(&r);
+    assert!(
+        d.contains(&m(
+            "leaf1",
+            "buffer-pool",
+            "pause buffers of 2 lossless PGs",
+            "at most the buffer, 120000000 B",
+            "140452952 B",
+            0
+        )),
+        "{d:#?}"
+    );
+}
+
 #[test]
 fn a_port_speed_and_a_hash_the_file_does_not_carry_are_mistakes() {
     let r = edited(&fixture("sonic-sn5600-2x2.fab"), "leaf1", ".json", |t| {
@@ -298,6 +344,194 @@ fn a_port_speed_and_a_hash_the_file_does_not_carry_are_mistakes() {
     let d = mistakes(&r);
     assert_eq!(d.len(), 1, "{d:#?}");
     assert_eq!((d[0].1, d[0].4.as_str()), ("hash", "dst-ip src-ip"));
+}
+
+/// Issue 34 item 2 on Junos and NX-OS: the speed each states for a broken-out cage (Junos
+/// `number-of-sub-ports 2; speed 400g;`, NX-OS `interface breakout … map 400g-2x`) is read
+/// back for the cage's sub-ports; a port the file states no speed for is not compared.
+#[test]
+fn a_breakout_speed_the_file_does_not_carry_is_a_mistake_on_junos_and_nxos() {
+    let fab = fixture("breakout-every-target.fab");
+    let r = edited(&fab, "leaf-junos", "qos.conf", |t| {
+        t.replacen("speed 400g;", "speed 200g;", 1)
+    });
+    assert_eq!(
+        mistakes(&r),
+        vec![m(
+            "leaf-junos",
+            "speed",
+            "",
+            "400000 Mb/s",
+            "200000 Mb/s",
+            2
+        )]
+    );
+    let d = r
+        .differences
+        .iter()
+        .find(|d| d.property == "speed")
+        .unwrap();
+    assert_eq!(d.ports, ["et-0/0/0:0", "et-0/0/0:1"]);
+    let r = edited(&fab, "leaf-nxos", "qos.cfg", |t| {
+        t.replacen("port 1 map 400g-2x", "port 1 map 200g-2x", 1)
+    });
+    assert_eq!(
+        mistakes(&r),
+        vec![m("leaf-nxos", "speed", "", "400000 Mb/s", "200000 Mb/s", 2)]
+    );
+    let d = r
+        .differences
+        .iter()
+        .find(|d| d.property == "speed")
+        .unwrap();
+    assert_eq!(d.ports, ["Ethernet1/1/1", "Ethernet1/1/2"]);
+}
+
+/// Issue 34 item 3: the ECMP hash is read back on EOS, NX-OS, Junos and Cumulus too (SONiC
+/// and VRP above and in `readback`). A hash each renderer writes reads back as proven (EOS
+/// and NX-OS without `protocol`, which they have no word for: `forced`); a tampered one is a
+/// mistake with both field lists. Comware writes no hash (no sourced command): `forced`.
+#[test]
+fn a_tampered_hash_is_found_on_every_target() {
+    let every = fixture("lb-every-target.fab");
+    let five = "dst-ip dst-port protocol src-ip src-port";
+    let (checked, files) = build(&every);
+    let r = readback::readback_all(checked.lowered.as_ref().unwrap(), &files);
+    let hash: Vec<(String, String, Kind)> = r
+        .differences
+        .iter()
+        .filter(|d| d.property == "hash")
+        .map(|d| (d.device.clone(), d.written.clone(), d.kind))
+        .collect();
+    let four = "dst-ip dst-port src-ip src-port".to_string();
+    assert_eq!(
+        hash,
+        [
+            ("leaf-eos".to_string(), four.clone(), Kind::Forced),
+            ("leaf-nxos".to_string(), four.clone(), Kind::Forced)
+        ]
+    );
+    let cases: [(&str, &str, &str, &str); 4] = [
+        (
+            "leaf-eos",
+            "qos.cfg",
+            "fields ip source-ip destination-ip source-port destination-port",
+            "fields ip source-ip destination-ip",
+        ),
+        (
+            "leaf-nxos",
+            "qos.cfg",
+            "address source-destination port source-destination",
+            "address source-destination",
+        ),
+        (
+            "leaf-nvue",
+            "nvue-qos.yaml",
+            "ip-protocol: 'enabled'",
+            "ip-protocol: 'disabled'",
+        ),
+        (
+            "leaf-junos",
+            "qos.conf",
+            "            enhanced-hash-key {\n",
+            "            enhanced-hash-key {\n                inet { no-protocol; }\n                inet6 { no-next-header; }\n",
+        ),
+    ];
+    for (device, file, from, to) in cases {
+        let r = edited(&every, device, file, |t| t.replacen(from, to, 1));
+        let written = match device {
+            "leaf-eos" | "leaf-nxos" => "dst-ip src-ip",
+            _ => "dst-ip dst-port src-ip src-port",
+        };
+        assert_eq!(
+            mistakes(&r),
+            vec![m(device, "hash", "", five, written, 0)],
+            "{device}"
+        );
+    }
+    // A field the `.fab` has no keyword for: the hash is not what was proven.
+    let r = edited(&every, "leaf-nvue", "nvue-qos.yaml", |t| {
+        t.replacen(
+            "ingress-interface: 'disabled'",
+            "ingress-interface: 'enabled'",
+            1,
+        )
+    });
+    assert_eq!(
+        mistakes(&r),
+        vec![m("leaf-nvue", "hash", "", five, "not written", 0)]
+    );
+    // Junos and Cumulus writing four fields (lb-adaptive): an exclusion removed is found.
+    let adaptive = fixture("lb-adaptive.fab");
+    let r = edited(&adaptive, "leaf-junos", "qos.conf", |t| {
+        t.replacen("no-protocol;", "no-l4-source-port;", 1)
+            .replacen("no-next-header;", "no-l4-source-port;", 1)
+    });
+    assert_eq!(
+        mistakes(&r),
+        vec![m(
+            "leaf-junos",
+            "hash",
+            "",
+            "dst-ip dst-port src-ip src-port",
+            "dst-ip dst-port protocol src-ip",
+            0
+        )]
+    );
+    // One family only: the IPv4 and IPv6 hashes differ, whichever the fabric's is.
+    let split =
+        "inet: src-ip dst-ip src-port dst-port protocol; inet6: src-ip dst-ip src-port dst-port";
+    let r = edited(&adaptive, "leaf-junos", "qos.conf", |t| {
+        t.replacen("no-protocol;", "", 1)
+    });
+    assert_eq!(
+        mistakes(&r),
+        vec![m(
+            "leaf-junos",
+            "hash",
+            "",
+            "dst-ip dst-port src-ip src-port",
+            split,
+            0
+        )]
+    );
+    let r = edited(&every, "leaf-junos", "qos.conf", |t| {
+        t.replacen(
+            "            enhanced-hash-key {\n",
+            "            enhanced-hash-key {\n                inet6 { no-next-header; }\n",
+            1,
+        )
+    });
+    assert_eq!(
+        mistakes(&r),
+        vec![m("leaf-junos", "hash", "", five, split, 0)]
+    );
+    // Comware: no hash command is sourced, so none is written or read: `forced`.
+    let text = std::fs::read_to_string(fixture("comware-s9855.fab")).unwrap();
+    let end = text.rfind('}').unwrap();
+    let p = scratch("readback-hash").join("comware-hash.fab");
+    std::fs::write(
+        &p,
+        format!(
+            "{}  load-balance {{ hash src-ip dst-ip }}\n}}\n",
+            &text[..end]
+        ),
+    )
+    .unwrap();
+    let (checked, files) = build(&p);
+    let r = readback::readback_all(checked.lowered.as_ref().unwrap(), &files);
+    assert!(mistakes(&r).is_empty(), "{:?}", mistakes(&r));
+    let hash: Vec<&readback::Difference> = r
+        .differences
+        .iter()
+        .filter(|d| d.property == "hash")
+        .collect();
+    assert!(!hash.is_empty());
+    assert!(
+        hash.iter()
+            .all(|d| d.kind == Kind::Forced && d.written == "not written"),
+        "{hash:?}"
+    );
 }
 
 #[test]

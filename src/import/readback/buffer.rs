@@ -19,6 +19,17 @@
 //! Where the pools are not written (the dynamic buffer model: buffermgrd sizes them) or hold
 //! a shared headroom pool (Broadcom's `xoff`, over-subscribed by design, from SONiC's own
 //! `buffers_defaults`), the pool checks do not apply; the PG profiles are still compared.
+//!
+//! NX-OS (issue 34 item 4, [`nxos`]): each lossless port's `pause buffer-size B
+//! pause-threshold T` (headroom B − T is compared in `readback.rs`, T against the ECN max as
+//! `ecn-above-pause`):
+//! * `pause-threshold`: T against the threshold the renderer's rule gives
+//!   (`lower::vocab::nxos_pause_threshold`: the model's static one, else above the written ECN
+//!   max and at most the pause point the checks judged);
+//! * `buffer-pool`: HR-2 on the written values, the pause buffers B of every lossless PG the
+//!   model has within the switch's buffer. The rule caps T at the worst-case pause point
+//!   α·B_s/(1 + α·N), so N of them fit in the shared buffer B_s and the written buffers in the
+//!   whole; a file that promises more buffer than the switch has is a mistake.
 
 use super::found::{Found, Kind};
 use crate::analysis::physics::threshold::{
@@ -182,6 +193,66 @@ pub(super) fn compare(ctx: &SwitchContext, sw: &Switch, found: &mut Found) {
                 );
             }
         }
+    }
+}
+
+/// NX-OS's written pause buffers against the rule that wrote them and the switch's buffer.
+pub(super) fn nxos(ctx: &SwitchContext, sw: &Switch, found: &mut Found) {
+    if ctx.os != SwitchOs::Nxos {
+        return;
+    }
+    let mut written = 0u64;
+    let mut pgs = 0u64;
+    for p in &ctx.ports {
+        let Some(r) = sw.ports.get(&p.name) else {
+            continue;
+        };
+        for h in &p.headroom {
+            let Some(pg) = r.pg.get(&h.priority) else {
+                continue;
+            };
+            if let Some(b) = pg.size {
+                written = written.saturating_add(b);
+                pgs += 1;
+            }
+            let rule = crate::lower::vocab::nxos_pause_threshold(ctx, p, h);
+            if let Some(Threshold::Static(t)) = pg.threshold
+                && t != rule
+            {
+                found
+                    .entry((
+                        "pause-threshold",
+                        format!("priority {}", h.priority),
+                        format!("static {rule} B"),
+                        format!("static {t} B"),
+                        Kind::Mistake,
+                    ))
+                    .or_default()
+                    .push(p.name.clone());
+            }
+        }
+    }
+    let buffer = ctx.buffer.total_bytes;
+    if buffer == 0 || pgs == 0 {
+        return;
+    }
+    let budget = buffer_budget(&BudgetInput {
+        buffer,
+        headroom_total: written,
+        lossless_pgs: pgs,
+        reserved: 0,
+        threshold: Physics::Static(0),
+    });
+    if !budget.fits {
+        found
+            .entry((
+                "buffer-pool",
+                format!("pause buffers of {pgs} lossless PGs"),
+                format!("at most the buffer, {buffer} B"),
+                format!("{} B", budget.needed),
+                Kind::Mistake,
+            ))
+            .or_default();
     }
 }
 
