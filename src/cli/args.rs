@@ -476,6 +476,10 @@ pub struct FmtArgs {
     /// Change nothing; exit 1 and list the files that are not formatted.
     #[arg(long)]
     pub check: bool,
+    /// With `--check`: print what formatting would change, as a unified diff (for CI logs and
+    /// pre-commit hooks).
+    #[arg(long, requires = "check")]
+    pub diff: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

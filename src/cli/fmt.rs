@@ -1,4 +1,4 @@
-//! `fabricc fmt [--check] FILE…`
+//! `fabricc fmt [--check [--diff]] FILE…`
 
 use std::io::{Read, Write};
 use std::path::Path;
@@ -12,7 +12,7 @@ use super::{ExitStatus, FmtArgs, err, out};
 pub fn run(args: &FmtArgs) -> ExitStatus {
     let mut status = ExitStatus::Success;
     for path in &args.files {
-        let s = one(path, args.check);
+        let s = one(path, args.check, args.diff);
         if s == ExitStatus::Error || status == ExitStatus::Success {
             status = s;
         }
@@ -20,7 +20,7 @@ pub fn run(args: &FmtArgs) -> ExitStatus {
     status
 }
 
-fn one(path: &Path, check: bool) -> ExitStatus {
+fn one(path: &Path, check: bool, diff: bool) -> ExitStatus {
     let stdin = path.as_os_str() == "-";
     let text = if stdin {
         let mut t = String::new();
@@ -69,6 +69,16 @@ fn one(path: &Path, check: bool) -> ExitStatus {
     }
     if check {
         out(&format!("not formatted: {}\n", path.display()));
+        if diff {
+            let shown = path.display().to_string();
+            out(
+                &similar::TextDiff::from_lines(text.as_str(), formatted.as_str())
+                    .unified_diff()
+                    .context_radius(3)
+                    .header(&format!("a/{shown}"), &format!("b/{shown}"))
+                    .to_string(),
+            );
+        }
         return ExitStatus::Failure;
     }
     match write_atomically(path, &formatted) {

@@ -127,6 +127,23 @@ fn cli_rewrites_in_place_and_check_reports() {
     let g = good.to_str().unwrap_or_default();
     let b = bad.to_str().unwrap_or_default();
     assert_eq!(run(&["fmt", "--check", g]).status.code(), Some(1));
+    // `--diff` shows the change (U10) and changes nothing.
+    let o = run(&["fmt", "--check", "--diff", g]);
+    assert_eq!(o.status.code(), Some(1));
+    let shown = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        shown.contains("-    mtu   9216\n+  mtu 9216\n") && shown.contains(&format!("+++ b/{g}")),
+        "{shown}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&good).expect("read"),
+        "fabric a {\n    mtu   9216\n}\n"
+    );
+    assert_ne!(
+        run(&["fmt", "--diff", g]).status.code(),
+        Some(0),
+        "--diff needs --check"
+    );
     assert_eq!(run(&["fmt", g]).status.code(), Some(0));
     assert_eq!(
         std::fs::read_to_string(&good).expect("read"),
