@@ -360,21 +360,7 @@ fn memo_key(ctx: &SwitchContext, config: &[&Artifact]) -> u64 {
     ctx.os.as_str().hash(&mut h);
     let device = ctx.device.as_str();
     for a in config {
-        for line in a.contents.lines() {
-            // Names: descriptions (peer names), the device's name, SONiC's DEVICE_NEIGHBOR
-            // `name`s. No line the comparison reads holds one, except a JSON row that holds
-            // a description beside other fields (SONiC's PORT row: the speed and MTU the
-            // comparison reads), which keeps them: only the description's value goes.
-            if let Some(at) = line.find("description") {
-                if let Some(rest) = json_description(line, at) {
-                    rest.hash(&mut h);
-                }
-                continue;
-            }
-            if !(line.contains(device) || line.contains("\"name\"")) {
-                line.hash(&mut h);
-            }
-        }
+        hash_unnamed_lines(&a.contents, device, &mut h);
         0xffu8.hash(&mut h);
     }
     // The proven values the comparisons read, field by field (no text formatting: this runs
@@ -404,17 +390,117 @@ fn memo_key(ctx: &SwitchContext, config: &[&Artifact]) -> u64 {
             }
         }
     }
-    format!(
-        "{:?}{:?}{:?}{:?}{:?}{:?}",
-        ctx.qos,
-        ctx.buffer,
-        ctx.sonic.as_ref().map(|s| (s.cell_bytes, &s.pools, s.asic)),
-        ctx.watchdog,
-        ctx.hash_fields,
-        (ctx.release, ctx.platform.as_ref().map(|p| &p.name)),
-    )
-    .hash(&mut h);
+    // Streamed into the hash rather than formatted into a String first: the plan's text is
+    // the same for most switches, and only its hash is wanted.
+    let _ = std::fmt::Write::write_fmt(
+        &mut HashWriter(&mut h),
+        format_args!(
+            "{:?}{:?}{:?}{:?}{:?}{:?}",
+            ctx.qos,
+            ctx.buffer,
+            ctx.sonic.as_ref().map(|s| (s.cell_bytes, &s.pools, s.asic)),
+            ctx.watchdog,
+            ctx.hash_fields,
+            (ctx.release, ctx.platform.as_ref().map(|p| &p.name)),
+        ),
+    );
     h.finish()
+}
+
+/// Formatted text fed straight to a hasher.
+struct HashWriter<'h, H>(&'h mut H);
+
+impl<H: std::hash::Hasher> std::fmt::Write for HashWriter<'_, H> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.write(s.as_bytes());
+        Ok(())
+    }
+}
+
+/// Hashes the lines of a configuration file without the ones that carry names:
+/// descriptions (peer names), the device's name, SONiC's DEVICE_NEIGHBOR `name`s. No line
+/// the comparison reads holds one, except a JSON row that holds a description beside other
+/// fields (SONiC's PORT row: the speed and MTU the comparison reads), which keeps them: only
+/// the description's value goes.
+///
+/// Each pattern is searched once through the whole text, not once per line (a leaf's
+/// fragment has thousands of lines; a searcher per line cost more than the hashing).
+fn hash_unnamed_lines<H: std::hash::Hasher>(text: &str, device: &str, h: &mut H) {
+    use std::hash::Hash;
+    const DESCRIPTION: &str = "description";
+    const NAME: &str = "\"name\"";
+    // A pattern that could span lines, or match everywhere, is checked line by line.
+    if device.is_empty() || device.contains(['\n', '\r']) {
+        for line in text.lines() {
+            if let Some(at) = line.find(DESCRIPTION) {
+                if let Some(rest) = json_description(line, at) {
+                    rest.hash(h);
+                }
+                continue;
+            }
+            if !(line.contains(device) || line.contains(NAME)) {
+                line.hash(h);
+            }
+        }
+        return;
+    }
+    let mut description = Occurrences::new(text, DESCRIPTION);
+    let mut named = Occurrences::new(text, device);
+    let mut quoted_name = Occurrences::new(text, NAME);
+    let mut start = 0;
+    for piece in text.split_inclusive('\n') {
+        let line_start = start;
+        start += piece.len();
+        // As `str::lines`: without its `\n`, then without a `\r` before it.
+        let line = piece
+            .strip_suffix('\n')
+            .map_or(piece, |l| l.strip_suffix('\r').unwrap_or(l));
+        let line_end = line_start + line.len();
+        if let Some(at) = description.first_in(line_start, line_end) {
+            if let Some(rest) = json_description(line, at - line_start) {
+                rest.hash(h);
+            }
+            continue;
+        }
+        if named.first_in(line_start, line_end).is_none()
+            && quoted_name.first_in(line_start, line_end).is_none()
+        {
+            line.hash(h);
+        }
+    }
+}
+
+/// The occurrences of a pattern without a line break in a text, in order, asked for line by
+/// line in order.
+struct Occurrences<'t> {
+    found: std::str::MatchIndices<'t, &'t str>,
+    next: Option<usize>,
+    len: usize,
+}
+
+impl<'t> Occurrences<'t> {
+    fn new(text: &'t str, pattern: &'t str) -> Self {
+        let mut found = text.match_indices(pattern);
+        let next = found.next().map(|(at, _)| at);
+        Occurrences {
+            found,
+            next,
+            len: pattern.len(),
+        }
+    }
+
+    /// The first occurrence wholly within `start..end`, given that no later call asks about
+    /// text before `start`. Occurrences do not overlap line breaks, so the non-overlapping
+    /// matches of the whole text hold the first one of every line.
+    fn first_in(&mut self, start: usize, end: usize) -> Option<usize> {
+        while let Some(at) = self.next {
+            if at >= start {
+                return (at + self.len <= end).then_some(at);
+            }
+            self.next = self.found.next().map(|(at, _)| at);
+        }
+        None
+    }
 }
 
 /// A JSON line with a `"description": "…"` member (`description` found at byte `at`),
@@ -857,4 +943,60 @@ fn list(s: &BTreeSet<u8>) -> String {
         return "none".into();
     }
     s.iter().map(u8::to_string).collect::<Vec<_>>().join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::hash::{Hash, Hasher};
+
+    use super::*;
+
+    /// The lines hashed one by one, as the memo key did before the single scan.
+    fn per_line(text: &str, device: &str) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        for line in text.lines() {
+            if let Some(at) = line.find("description") {
+                if let Some(rest) = json_description(line, at) {
+                    rest.hash(&mut h);
+                }
+                continue;
+            }
+            if !(line.contains(device) || line.contains("\"name\"")) {
+                line.hash(&mut h);
+            }
+        }
+        h.finish()
+    }
+
+    fn scanned(text: &str, device: &str) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        hash_unnamed_lines(text, device, &mut h);
+        h.finish()
+    }
+
+    #[test]
+    fn one_scan_hashes_the_lines_one_by_one_would() {
+        let texts = [
+            "",
+            "a",
+            "a\n",
+            "\n\n\n",
+            "x\r\ny\r\n",
+            "x\ry\n\r",
+            "    \"Ethernet0\": {\"description\": \"gpu1 nic1\", \"mtu\": \"9216\"},\n    \"Ethernet4\": {\"mtu\": \"9216\"},\n",
+            "description descriptiondescription\nleaf1 leaf1\n\"name\": \"leaf1\"\nleaf10\n",
+            "hostname leaf1\r\n  description \"leaf1 to spine1\"\n\"name\"\nlast line leaf",
+            "descriptio\nn leaf\n1\n\"na\nme\"",
+            "leaf1leaf1leaf1\n\"name\"\"name\"\n{\"description\": \"a\\\"b\", \"x\": 1}",
+        ];
+        for text in texts {
+            for device in ["leaf1", "leaf", "l", "1", "x", "description"] {
+                assert_eq!(
+                    scanned(text, device),
+                    per_line(text, device),
+                    "{text:?} {device:?}"
+                );
+            }
+        }
+    }
 }
