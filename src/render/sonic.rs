@@ -251,10 +251,13 @@ fn join(items: &[u8]) -> String {
 }
 
 fn row<const N: usize>(fields: [(&'static str, Text); N]) -> Row {
-    fields
-        .into_iter()
-        .map(|(k, v)| (Cow::Borrowed(k), v))
-        .collect()
+    // Inserted one by one: `collect` would buffer and sort the pairs in a Vec first, and a
+    // leaf writes a handful of rows for each of its ports.
+    let mut out = Row::new();
+    for (k, v) in fields {
+        out.insert(Cow::Borrowed(k), v);
+    }
+    out
 }
 
 /// `n` rounded down to whole cells of `cell`, at least one cell.
