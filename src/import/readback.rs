@@ -473,15 +473,17 @@ fn hash_unnamed_lines<H: std::hash::Hasher>(text: &str, device: &str, h: &mut H)
 /// The occurrences of a pattern without a line break in a text, in order, asked for line by
 /// line in order.
 struct Occurrences<'t> {
-    found: std::str::MatchIndices<'t, &'t str>,
+    /// Non-overlapping, as `str::match_indices`; vectorised, which the whole-text scans of
+    /// every switch's files want.
+    found: memchr::memmem::FindIter<'t, 't>,
     next: Option<usize>,
     len: usize,
 }
 
 impl<'t> Occurrences<'t> {
     fn new(text: &'t str, pattern: &'t str) -> Self {
-        let mut found = text.match_indices(pattern);
-        let next = found.next().map(|(at, _)| at);
+        let mut found = memchr::memmem::find_iter(text.as_bytes(), pattern.as_bytes());
+        let next = found.next();
         Occurrences {
             found,
             next,
@@ -497,7 +499,7 @@ impl<'t> Occurrences<'t> {
             if at >= start {
                 return (at + self.len <= end).then_some(at);
             }
-            self.next = self.found.next().map(|(at, _)| at);
+            self.next = self.found.next();
         }
         None
     }
