@@ -260,20 +260,28 @@ fn breakout_rows(sku: &Sku, ports: &[PortContext]) -> Vec<(String, String)> {
     if per_cage.values().all(|&n| n <= 1) {
         return Vec::new();
     }
+    // The cage's mode depends on the cage and the port's speed only: decided once per
+    // (cage, speed), not once per port.
+    let mut modes: BTreeMap<(u32, u64), String> = BTreeMap::new();
     let mut out: Vec<(String, String)> = ports
         .iter()
         .filter_map(|p| {
             let (row, speed) = sku.front.get(usize::try_from(p.index).ok()?)?;
             let (parent, _) = sku.front.iter().find(|(r, _)| r.index == row.index)?;
-            let split = per_cage.get(&row.index).copied().unwrap_or(1);
-            let mode = super::sonic_sku::cage_mode(
-                sku.platform,
-                &sku.brkout_modes,
-                &sku.hwsku.breakout,
-                (&parent.name, row.index),
-                split,
-                *speed,
-            );
+            let mode = modes
+                .entry((row.index, *speed))
+                .or_insert_with(|| {
+                    let split = per_cage.get(&row.index).copied().unwrap_or(1);
+                    super::sonic_sku::cage_mode(
+                        sku.platform,
+                        &sku.brkout_modes,
+                        &sku.hwsku.breakout,
+                        (&parent.name, row.index),
+                        split,
+                        *speed,
+                    )
+                })
+                .clone();
             Some((parent.name.clone(), mode))
         })
         .collect();
