@@ -648,7 +648,21 @@ fn qos_maps(out: &mut Fragment, qos: &QosPlan, plan: &SonicPlan) -> Result<(), R
 /// reference moves. `FABRICC_` marks it as fabricc's: `apply.sh` removes a `FABRICC_` object no
 /// fabric port uses any more.
 fn scheduler_name(queue: u8) -> Text {
-    format!("{MAP_NAME}_Q{queue}").into()
+    // Every port's QUEUE rows name these: borrowed for the eight queues there are.
+    const NAMES: [&str; 8] = [
+        "FABRICC_Q0",
+        "FABRICC_Q1",
+        "FABRICC_Q2",
+        "FABRICC_Q3",
+        "FABRICC_Q4",
+        "FABRICC_Q5",
+        "FABRICC_Q6",
+        "FABRICC_Q7",
+    ];
+    match NAMES.get(usize::from(queue)) {
+        Some(name) => Cow::Borrowed(*name),
+        None => format!("{MAP_NAME}_Q{queue}").into(),
+    }
 }
 
 /// One SCHEDULER per class queue; returns every queue's fields (also for the rate-capped
@@ -1221,6 +1235,13 @@ mod tests {
             serde_json::to_string(&Tables(db, lists)).expect("serializes"),
             r#"{"DEVICE_METADATA":{"localhost":{"hostname":"leaf1"}},"PORT_QOS_MAP":{"global":{"dscp_to_tc_map":"FABRICC"}},"SWITCH_HASH":{"GLOBAL":{"ecmp_hash":["SRC_IP","DST_IP"]}}}"#
         );
+    }
+
+    #[test]
+    fn scheduler_names_are_the_map_name_and_queue() {
+        for q in 0..=9u8 {
+            assert_eq!(scheduler_name(q), format!("{MAP_NAME}_Q{q}"));
+        }
     }
 
     #[test]
