@@ -450,6 +450,7 @@ fn notes(ctx: &SwitchContext) -> Vec<Note> {
 pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
     let mut out = Fragment {
         db: ConfigDb::new(),
+        staged: BTreeMap::new(),
         device: ctx.device.as_str(),
     };
     let Some(plan) = &ctx.sonic else {
@@ -490,18 +491,53 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
     {
         return Err(out.err("a priority→PG map on Broadcom".into()));
     }
-    Ok(out.db)
+    Ok(out.finish())
 }
 
 /// The fragment being built, and the switch its errors name.
 struct Fragment<'a> {
     db: ConfigDb,
+    /// The entries of the tables with a key per port ([`Fragment::STAGED`]), in the order
+    /// they were put: sorted into `db` at once by [`Fragment::finish`] rather than inserted
+    /// one by one into trees of hundreds of keys.
+    staged: BTreeMap<&'static str, Vec<(Text, Row)>>,
     device: &'a str,
 }
 
 impl Fragment<'_> {
+    /// Tables written only through `put`, and read only once the fragment is finished.
+    const STAGED: [&'static str; 8] = [
+        "BUFFER_PG",
+        "BUFFER_PORT_EGRESS_PROFILE_LIST",
+        "BUFFER_PORT_INGRESS_PROFILE_LIST",
+        "BUFFER_QUEUE",
+        "PFC_WD",
+        "PORT",
+        "PORT_QOS_MAP",
+        "QUEUE",
+    ];
+
     fn put(&mut self, table: &'static str, key: Text, fields: Row) {
-        self.db.entry(table).or_default().insert(key, fields);
+        if Self::STAGED.contains(&table) {
+            self.staged.entry(table).or_default().push((key, fields));
+        } else {
+            self.db.entry(table).or_default().insert(key, fields);
+        }
+    }
+
+    /// The whole tree. A staged table is built from its entries in the order they were put
+    /// (`BTreeMap`'s `FromIterator` sorts stably and keeps the last of equal keys, as
+    /// inserting them one by one does).
+    fn finish(mut self) -> ConfigDb {
+        for (table, rows) in std::mem::take(&mut self.staged) {
+            let t = self.db.entry(table).or_default();
+            if t.is_empty() {
+                *t = rows.into_iter().collect();
+            } else {
+                t.extend(rows);
+            }
+        }
+        self.db
     }
 
     fn err(&self, message: String) -> RenderError {
@@ -1235,6 +1271,34 @@ mod tests {
             serde_json::to_string(&Tables(db, lists)).expect("serializes"),
             r#"{"DEVICE_METADATA":{"localhost":{"hostname":"leaf1"}},"PORT_QOS_MAP":{"global":{"dscp_to_tc_map":"FABRICC"}},"SWITCH_HASH":{"GLOBAL":{"ecmp_hash":["SRC_IP","DST_IP"]}}}"#
         );
+    }
+
+    #[test]
+    fn staged_tables_hold_what_inserting_one_by_one_holds() {
+        let mut staged = Fragment {
+            db: ConfigDb::new(),
+            staged: BTreeMap::new(),
+            device: "leaf1",
+        };
+        let mut inserted = ConfigDb::new();
+        let keys = [
+            "Ethernet8|3",
+            "Ethernet0|3",
+            "Ethernet100|0",
+            "Ethernet0|3",
+            "Ethernet8|3",
+        ];
+        for (i, key) in keys.into_iter().enumerate() {
+            for table in ["BUFFER_PG", "SCHEDULER"] {
+                let fields = row([("profile", i.to_string().into())]);
+                staged.put(table, key.into(), fields.clone());
+                inserted
+                    .entry(table)
+                    .or_default()
+                    .insert(key.into(), fields);
+            }
+        }
+        assert_eq!(staged.finish(), inserted);
     }
 
     #[test]
