@@ -136,7 +136,7 @@ pub struct Reader<'a> {
     /// Which files hold the configuration, decided once per OS and set of file names
     /// (`verify::generated` parses every file to decide it).
     chosen: Mutex<BTreeMap<FileSet, BTreeSet<String>>>,
-    memo: Mutex<BTreeMap<u64, Memo>>,
+    memo: Mutex<BTreeMap<MemoKey, Memo>>,
     read: Mutex<ReadSoFar<'a>>,
 }
 
@@ -210,7 +210,11 @@ impl<'a> Reader<'a> {
         if read.is_empty() {
             return;
         }
-        let key = host::memo_key(ctx, &read);
+        let key = MemoKey {
+            host: true,
+            text: Vec::new(),
+            proven: host::memo_key(ctx, &read),
+        };
         let known = self.memo.lock().ok().and_then(|m| m.get(&key).cloned());
         let mut memo = known.unwrap_or_else(|| {
             let (diffs, nics) = host::host(ctx, &read);
@@ -354,14 +358,16 @@ impl<'a> Reader<'a> {
 /// that carry names (descriptions, the device's name, SONiC's neighbour names) and
 /// the proven values the comparison reads. Two switches with the same key have the same
 /// differences.
-fn memo_key(ctx: &SwitchContext, config: &[&Artifact]) -> u64 {
+fn memo_key(ctx: &SwitchContext, config: &[&Artifact]) -> MemoKey {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    ctx.os.as_str().hash(&mut h);
     let device = ctx.device.as_str();
+    let mut text = Vec::with_capacity(config.iter().map(|a| a.contents.len()).sum::<usize>() + 16);
+    text.extend_from_slice(ctx.os.as_str().as_bytes());
+    text.push(END);
     for a in config {
-        hash_unnamed_lines(&a.contents, device, &mut h);
-        0xffu8.hash(&mut h);
+        unnamed_lines(&a.contents, device, &mut text);
+        text.push(END);
     }
     // The proven values the comparisons read, field by field (no text formatting: this runs
     // for every switch of a build).
@@ -404,8 +410,26 @@ fn memo_key(ctx: &SwitchContext, config: &[&Artifact]) -> u64 {
             (ctx.release, ctx.platform.as_ref().map(|p| &p.name)),
         ),
     );
-    h.finish()
+    MemoKey {
+        host: false,
+        text,
+        proven: h.finish(),
+    }
 }
+
+/// What a device's read-back depends on (two devices with equal keys have the same
+/// differences): a switch's configuration text without its names, kept whole rather than
+/// hashed (copying and comparing it costs a fraction of hashing it), and a hash of the proven
+/// values the comparison reads; a host's hash ([`host::memo_key`]).
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+struct MemoKey {
+    host: bool,
+    text: Vec<u8>,
+    proven: u64,
+}
+
+/// Ends a line or a file in a memo key's text; never a byte of UTF-8 text.
+const END: u8 = 0xff;
 
 /// Formatted text fed straight to a hasher.
 struct HashWriter<'h, H>(&'h mut H);
@@ -417,29 +441,35 @@ impl<H: std::hash::Hasher> std::fmt::Write for HashWriter<'_, H> {
     }
 }
 
-/// Hashes the lines of a configuration file without the ones that carry names:
-/// descriptions (peer names), the device's name, SONiC's DEVICE_NEIGHBOR `name`s. No line
-/// the comparison reads holds one, except a JSON row that holds a description beside other
-/// fields (SONiC's PORT row: the speed and MTU the comparison reads), which keeps them: only
-/// the description's value goes.
+/// Appends the lines of a configuration file to `out`, each ended by [`END`], without the
+/// ones that carry names: descriptions (peer names), the device's name, SONiC's
+/// DEVICE_NEIGHBOR `name`s. No line the comparison reads holds one, except a JSON row that
+/// holds a description beside other fields (SONiC's PORT row: the speed and MTU the
+/// comparison reads), which keeps them: only the description's value goes (the parts before
+/// and after it, each ended by [`END`]).
 ///
 /// Each pattern is searched once through the whole text, not once per line (a leaf's
-/// fragment has thousands of lines; a searcher per line cost more than the hashing).
-fn hash_unnamed_lines<H: std::hash::Hasher>(text: &str, device: &str, h: &mut H) {
-    use std::hash::Hash;
+/// fragment has thousands of lines; a searcher per line cost more than the rest).
+fn unnamed_lines(text: &str, device: &str, out: &mut Vec<u8>) {
     const DESCRIPTION: &str = "description";
     const NAME: &str = "\"name\"";
+    let mut keep = |parts: &[&str]| {
+        for part in parts {
+            out.extend_from_slice(part.as_bytes());
+            out.push(END);
+        }
+    };
     // A pattern that could span lines, or match everywhere, is checked line by line.
     if device.is_empty() || device.contains(['\n', '\r']) {
         for line in text.lines() {
             if let Some(at) = line.find(DESCRIPTION) {
-                if let Some(rest) = json_description(line, at) {
-                    rest.hash(h);
+                if let Some((before, after)) = json_description(line, at) {
+                    keep(&[before, after]);
                 }
                 continue;
             }
             if !(line.contains(device) || line.contains(NAME)) {
-                line.hash(h);
+                keep(&[line]);
             }
         }
         return;
@@ -457,15 +487,15 @@ fn hash_unnamed_lines<H: std::hash::Hasher>(text: &str, device: &str, h: &mut H)
             .map_or(piece, |l| l.strip_suffix('\r').unwrap_or(l));
         let line_end = line_start + line.len();
         if let Some(at) = description.first_in(line_start, line_end) {
-            if let Some(rest) = json_description(line, at - line_start) {
-                rest.hash(h);
+            if let Some((before, after)) = json_description(line, at - line_start) {
+                keep(&[before, after]);
             }
             continue;
         }
         if named.first_in(line_start, line_end).is_none()
             && quoted_name.first_in(line_start, line_end).is_none()
         {
-            line.hash(h);
+            keep(&[line]);
         }
     }
 }
@@ -949,35 +979,38 @@ fn list(s: &BTreeSet<u8>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::hash::{Hash, Hasher};
-
     use super::*;
 
-    /// The lines hashed one by one, as the memo key did before the single scan.
-    fn per_line(text: &str, device: &str) -> u64 {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
+    /// The lines kept one by one, as the memo key did before the single scan.
+    fn per_line(text: &str, device: &str) -> Vec<u8> {
+        let mut out = Vec::new();
         for line in text.lines() {
-            if let Some(at) = line.find("description") {
-                if let Some(rest) = json_description(line, at) {
-                    rest.hash(&mut h);
+            let parts: Vec<&str> = if let Some(at) = line.find("description") {
+                match json_description(line, at) {
+                    Some((before, after)) => vec![before, after],
+                    None => continue,
                 }
+            } else if line.contains(device) || line.contains("\"name\"") {
                 continue;
-            }
-            if !(line.contains(device) || line.contains("\"name\"")) {
-                line.hash(&mut h);
+            } else {
+                vec![line]
+            };
+            for p in parts {
+                out.extend_from_slice(p.as_bytes());
+                out.push(END);
             }
         }
-        h.finish()
+        out
     }
 
-    fn scanned(text: &str, device: &str) -> u64 {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        hash_unnamed_lines(text, device, &mut h);
-        h.finish()
+    fn scanned(text: &str, device: &str) -> Vec<u8> {
+        let mut out = Vec::new();
+        unnamed_lines(text, device, &mut out);
+        out
     }
 
     #[test]
-    fn one_scan_hashes_the_lines_one_by_one_would() {
+    fn one_scan_keeps_the_lines_one_by_one_would() {
         let texts = [
             "",
             "a",
@@ -992,7 +1025,7 @@ mod tests {
             "leaf1leaf1leaf1\n\"name\"\"name\"\n{\"description\": \"a\\\"b\", \"x\": 1}",
         ];
         for text in texts {
-            for device in ["leaf1", "leaf", "l", "1", "x", "description"] {
+            for device in ["leaf1", "leaf", "l", "1", "x", "description", ""] {
                 assert_eq!(
                     scanned(text, device),
                     per_line(text, device),
