@@ -287,9 +287,7 @@ impl<'a> Reader<'a> {
             .into_iter()
             .filter(|a| used.contains(file_name(&a.path)))
             .collect();
-        // The key's text is built in this thread's buffer, kept from switch to switch (a new
-        // one per switch was a fresh mapping of a leaf's 160 KB), and copied only when new.
-        let key = memo_key(ctx, &config, KEY_TEXT.take());
+        let key = memo_key(ctx, &config);
         let known = self.memo.lock().ok().and_then(|m| m.get(&key).cloned());
         let mut memo = known.unwrap_or_else(|| {
             let (diffs, ports) = switch_and_ports(ctx, &config, !self.hosts.is_empty());
@@ -299,18 +297,10 @@ impl<'a> Reader<'a> {
                 nics: None,
             };
             if let Ok(mut m) = self.memo.lock() {
-                m.insert(
-                    MemoKey {
-                        host: false,
-                        text: key.text.clone(),
-                        proven: key.proven,
-                    },
-                    d.clone(),
-                );
+                m.insert(key, d.clone());
             }
             d
         });
-        KEY_TEXT.set(key.text);
         for d in &mut memo.diffs {
             d.device.clone_from(&ctx.device);
         }
@@ -364,15 +354,15 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// The key of what a switch's read-back depends on: its configuration text without the lines
-/// that carry names (descriptions, the device's name, SONiC's neighbour names), written into
-/// `text` (emptied first), and the proven values the comparison reads. Two switches with the
-/// same key have the same differences.
-fn memo_key(ctx: &SwitchContext, config: &[&Artifact], mut text: Vec<u8>) -> MemoKey {
+/// A hash of what a switch's read-back depends on: its configuration text without the lines
+/// that carry names (descriptions, the device's name, SONiC's neighbour names) and
+/// the proven values the comparison reads. Two switches with the same key have the same
+/// differences.
+fn memo_key(ctx: &SwitchContext, config: &[&Artifact]) -> MemoKey {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
     let device = ctx.device.as_str();
-    text.clear();
+    let mut text = Vec::with_capacity(config.iter().map(|a| a.contents.len()).sum::<usize>() + 16);
     text.extend_from_slice(ctx.os.as_str().as_bytes());
     text.push(END);
     for a in config {
@@ -440,11 +430,6 @@ struct MemoKey {
 
 /// Ends a line or a file in a memo key's text; never a byte of UTF-8 text.
 const END: u8 = 0xff;
-
-thread_local! {
-    /// The buffer a switch's memo key text is built in, one per rendering thread.
-    static KEY_TEXT: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
-}
 
 /// Formatted text fed straight to a hasher.
 struct HashWriter<'h, H>(&'h mut H);
