@@ -200,6 +200,11 @@ pub fn headroom_plan(fabric: &Fabric) -> HeadroomPlan {
         .map(|s| switch_headroom(fabric, s, netdev_mtu))
         .collect();
     let mut plan = HeadroomPlan::default();
+    // Sized once: grown by doubling, the plan (a row per lossless port and priority, half a
+    // million at 98,304 GPUs) was copied again at every step.
+    plan.ports
+        .reserve_exact(per_switch.iter().map(Vec::len).sum::<usize>());
+    plan.switch_ranges.reserve_exact(per_switch.len());
     for ports in per_switch {
         let start = plan.ports.len();
         plan.ports.extend(ports);

@@ -139,7 +139,7 @@ pub struct Reader<'a> {
     /// Which files hold the configuration, decided once per OS and set of file names
     /// (`verify::generated` parses every file to decide it).
     chosen: Mutex<BTreeMap<FileSet, BTreeSet<String>>>,
-    memo: Mutex<BTreeMap<u64, Memo>>,
+    memo: Mutex<BTreeMap<MemoKey, Memo>>,
     read: Mutex<ReadSoFar<'a>>,
 }
 
@@ -213,7 +213,11 @@ impl<'a> Reader<'a> {
         if read.is_empty() {
             return;
         }
-        let key = host::memo_key(ctx, &read);
+        let key = MemoKey {
+            host: true,
+            text: Vec::new(),
+            proven: host::memo_key(ctx, &read),
+        };
         let known = self.memo.lock().ok().and_then(|m| m.get(&key).cloned());
         let mut memo = known.unwrap_or_else(|| {
             let (diffs, nics) = host::host(ctx, &read);
@@ -357,28 +361,16 @@ impl<'a> Reader<'a> {
 /// that carry names (descriptions, the device's name, SONiC's neighbour names) and
 /// the proven values the comparison reads. Two switches with the same key have the same
 /// differences.
-fn memo_key(ctx: &SwitchContext, config: &[&Artifact]) -> u64 {
+fn memo_key(ctx: &SwitchContext, config: &[&Artifact]) -> MemoKey {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    ctx.os.as_str().hash(&mut h);
     let device = ctx.device.as_str();
+    let mut text = Vec::with_capacity(config.iter().map(|a| a.contents.len()).sum::<usize>() + 16);
+    text.extend_from_slice(ctx.os.as_str().as_bytes());
+    text.push(END);
     for a in config {
-        for line in a.contents.lines() {
-            // Names: descriptions (peer names), the device's name, SONiC's DEVICE_NEIGHBOR
-            // `name`s. No line the comparison reads holds one, except a JSON row that holds
-            // a description beside other fields (SONiC's PORT row: the speed and MTU the
-            // comparison reads), which keeps them: only the description's value goes.
-            if let Some(at) = line.find("description") {
-                if let Some(rest) = json_description(line, at) {
-                    rest.hash(&mut h);
-                }
-                continue;
-            }
-            if !(line.contains(device) || line.contains("\"name\"")) {
-                line.hash(&mut h);
-            }
-        }
-        0xffu8.hash(&mut h);
+        unnamed_lines(&a.contents, device, &mut text);
+        text.push(END);
     }
     // The proven values the comparisons read, field by field (no text formatting: this runs
     // for every switch of a build).
@@ -407,17 +399,143 @@ fn memo_key(ctx: &SwitchContext, config: &[&Artifact]) -> u64 {
             }
         }
     }
-    format!(
-        "{:?}{:?}{:?}{:?}{:?}{:?}",
-        ctx.qos,
-        ctx.buffer,
-        ctx.sonic.as_ref().map(|s| (s.cell_bytes, &s.pools, s.asic)),
-        ctx.watchdog,
-        ctx.hash_fields,
-        (ctx.release, ctx.platform.as_ref().map(|p| &p.name)),
-    )
-    .hash(&mut h);
-    h.finish()
+    // Streamed into the hash rather than formatted into a String first: the plan's text is
+    // the same for most switches, and only its hash is wanted.
+    let _ = std::fmt::Write::write_fmt(
+        &mut HashWriter(&mut h),
+        format_args!(
+            "{:?}{:?}{:?}{:?}{:?}{:?}",
+            ctx.qos,
+            ctx.buffer,
+            ctx.sonic.as_ref().map(|s| (s.cell_bytes, &s.pools, s.asic)),
+            ctx.watchdog,
+            ctx.hash_fields,
+            (ctx.release, ctx.platform.as_ref().map(|p| &p.name)),
+        ),
+    );
+    MemoKey {
+        host: false,
+        text,
+        proven: h.finish(),
+    }
+}
+
+/// What a device's read-back depends on (two devices with equal keys have the same
+/// differences): a switch's configuration text without its names, kept whole rather than
+/// hashed (copying and comparing it costs a fraction of hashing it), and a hash of the proven
+/// values the comparison reads; a host's hash ([`host::memo_key`]).
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+struct MemoKey {
+    host: bool,
+    text: Vec<u8>,
+    proven: u64,
+}
+
+/// Ends a line or a file in a memo key's text; never a byte of UTF-8 text.
+const END: u8 = 0xff;
+
+/// Formatted text fed straight to a hasher.
+struct HashWriter<'h, H>(&'h mut H);
+
+impl<H: std::hash::Hasher> std::fmt::Write for HashWriter<'_, H> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.write(s.as_bytes());
+        Ok(())
+    }
+}
+
+/// Appends the lines of a configuration file to `out`, each ended by [`END`], without the
+/// ones that carry names: descriptions (peer names), the device's name, SONiC's
+/// DEVICE_NEIGHBOR `name`s. No line the comparison reads holds one, except a JSON row that
+/// holds a description beside other fields (SONiC's PORT row: the speed and MTU the
+/// comparison reads), which keeps them: only the description's value goes (the parts before
+/// and after it, each ended by [`END`]).
+///
+/// Each pattern is searched once through the whole text, not once per line (a leaf's
+/// fragment has thousands of lines; a searcher per line cost more than the rest).
+fn unnamed_lines(text: &str, device: &str, out: &mut Vec<u8>) {
+    const DESCRIPTION: &str = "description";
+    const NAME: &str = "\"name\"";
+    let mut keep = |parts: &[&str]| {
+        for part in parts {
+            out.extend_from_slice(part.as_bytes());
+            out.push(END);
+        }
+    };
+    // A pattern that could span lines, or match everywhere, is checked line by line.
+    if device.is_empty() || device.contains(['\n', '\r']) {
+        for line in text.lines() {
+            if let Some(at) = line.find(DESCRIPTION) {
+                if let Some((before, after)) = json_description(line, at) {
+                    keep(&[before, after]);
+                }
+                continue;
+            }
+            if !(line.contains(device) || line.contains(NAME)) {
+                keep(&[line]);
+            }
+        }
+        return;
+    }
+    let mut description = Occurrences::new(text, DESCRIPTION);
+    let mut named = Occurrences::new(text, device);
+    let mut quoted_name = Occurrences::new(text, NAME);
+    let mut start = 0;
+    for piece in text.split_inclusive('\n') {
+        let line_start = start;
+        start += piece.len();
+        // As `str::lines`: without its `\n`, then without a `\r` before it.
+        let line = piece
+            .strip_suffix('\n')
+            .map_or(piece, |l| l.strip_suffix('\r').unwrap_or(l));
+        let line_end = line_start + line.len();
+        if let Some(at) = description.first_in(line_start, line_end) {
+            if let Some((before, after)) = json_description(line, at - line_start) {
+                keep(&[before, after]);
+            }
+            continue;
+        }
+        if named.first_in(line_start, line_end).is_none()
+            && quoted_name.first_in(line_start, line_end).is_none()
+        {
+            keep(&[line]);
+        }
+    }
+}
+
+/// The occurrences of a pattern without a line break in a text, in order, asked for line by
+/// line in order.
+struct Occurrences<'t> {
+    /// Non-overlapping, as `str::match_indices`; vectorised, which the whole-text scans of
+    /// every switch's files want.
+    found: memchr::memmem::FindIter<'t, 't>,
+    next: Option<usize>,
+    len: usize,
+}
+
+impl<'t> Occurrences<'t> {
+    fn new(text: &'t str, pattern: &'t str) -> Self {
+        let mut found = memchr::memmem::find_iter(text.as_bytes(), pattern.as_bytes());
+        let next = found.next();
+        Occurrences {
+            found,
+            next,
+            len: pattern.len(),
+        }
+    }
+
+    /// The first occurrence wholly within `start..end`, given that no later call asks about
+    /// text before `start`. Occurrences do not overlap line breaks, so the non-overlapping
+    /// matches of the whole text hold the first one of every line.
+    fn first_in(&mut self, start: usize, end: usize) -> Option<usize> {
+        while let Some(at) = self.next {
+            if at >= start {
+                return (at + self.len <= end).then_some(at);
+            }
+            self.next = self.found.next();
+        }
+        None
+    }
 }
 
 /// A JSON line with a `"description": "…"` member (`description` found at byte `at`),
@@ -861,4 +979,63 @@ fn list(s: &BTreeSet<u8>) -> String {
         return "none".into();
     }
     s.iter().map(u8::to_string).collect::<Vec<_>>().join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lines kept one by one, as the memo key did before the single scan.
+    fn per_line(text: &str, device: &str) -> Vec<u8> {
+        let mut out = Vec::new();
+        for line in text.lines() {
+            let parts: Vec<&str> = if let Some(at) = line.find("description") {
+                match json_description(line, at) {
+                    Some((before, after)) => vec![before, after],
+                    None => continue,
+                }
+            } else if line.contains(device) || line.contains("\"name\"") {
+                continue;
+            } else {
+                vec![line]
+            };
+            for p in parts {
+                out.extend_from_slice(p.as_bytes());
+                out.push(END);
+            }
+        }
+        out
+    }
+
+    fn scanned(text: &str, device: &str) -> Vec<u8> {
+        let mut out = Vec::new();
+        unnamed_lines(text, device, &mut out);
+        out
+    }
+
+    #[test]
+    fn one_scan_keeps_the_lines_one_by_one_would() {
+        let texts = [
+            "",
+            "a",
+            "a\n",
+            "\n\n\n",
+            "x\r\ny\r\n",
+            "x\ry\n\r",
+            "    \"Ethernet0\": {\"description\": \"gpu1 nic1\", \"mtu\": \"9216\"},\n    \"Ethernet4\": {\"mtu\": \"9216\"},\n",
+            "description descriptiondescription\nleaf1 leaf1\n\"name\": \"leaf1\"\nleaf10\n",
+            "hostname leaf1\r\n  description \"leaf1 to spine1\"\n\"name\"\nlast line leaf",
+            "descriptio\nn leaf\n1\n\"na\nme\"",
+            "leaf1leaf1leaf1\n\"name\"\"name\"\n{\"description\": \"a\\\"b\", \"x\": 1}",
+        ];
+        for text in texts {
+            for device in ["leaf1", "leaf", "l", "1", "x", "description", ""] {
+                assert_eq!(
+                    scanned(text, device),
+                    per_line(text, device),
+                    "{text:?} {device:?}"
+                );
+            }
+        }
+    }
 }

@@ -66,7 +66,7 @@ use super::context::{
     SonicBufferModel, SonicPgProfile, SonicPlan, SonicPool, SonicPort, SonicProfile, Watchdog,
 };
 use crate::analysis::physics::sonic_headroom::{
-    AsicConstants, SonicHeadroomInput, sonic_mellanox_headroom,
+    AsicConstants, SonicHeadroom, SonicHeadroomInput, sonic_mellanox_headroom,
 };
 use crate::catalogue::{BufferDefaults, Hwsku, LookupRow, Platform, PortConfigRow, Sonic};
 use crate::diagnostic::{Code, Diagnostic};
@@ -98,6 +98,9 @@ pub struct Sku {
     pub front: Vec<(PortConfigRow, u64)>,
     /// A SKU folder's `hwsku.json` breakout per parent port (`default_brkout_mode`).
     pub brkout_modes: Vec<(String, String)>,
+    /// Every `port_config.ini` row, parsed once per model rather than once per switch
+    /// (empty when one does not follow the columns).
+    pub port_config: Vec<PortConfigRow>,
 }
 
 impl Sku {
@@ -187,6 +190,7 @@ pub fn sku(model: &SwitchModel) -> Result<Sku, Diagnostic> {
         let hwsku: std::borrow::Cow<'static, Hwsku> = std::borrow::Cow::Owned(own.hwsku.clone());
         let front = hwsku.front_ports(platform).unwrap_or_default();
         super::sonic_sku::fits(model, &own.hwsku.name, &front)?;
+        let port_config = hwsku.port_config.parsed().unwrap_or_default();
         return Ok(Sku {
             platform,
             sonic,
@@ -194,6 +198,7 @@ pub fn sku(model: &SwitchModel) -> Result<Sku, Diagnostic> {
             asic,
             front,
             brkout_modes: own.brkout_modes.clone(),
+            port_config,
         });
     }
     let hwsku = sonic
@@ -227,6 +232,7 @@ pub fn sku(model: &SwitchModel) -> Result<Sku, Diagnostic> {
         asic,
         front,
         brkout_modes: Vec::new(),
+        port_config: hwsku.port_config.parsed().unwrap_or_default(),
     })
 }
 
@@ -254,20 +260,28 @@ fn breakout_rows(sku: &Sku, ports: &[PortContext]) -> Vec<(String, String)> {
     if per_cage.values().all(|&n| n <= 1) {
         return Vec::new();
     }
+    // The cage's mode depends on the cage and the port's speed only: decided once per
+    // (cage, speed), not once per port.
+    let mut modes: BTreeMap<(u32, u64), String> = BTreeMap::new();
     let mut out: Vec<(String, String)> = ports
         .iter()
         .filter_map(|p| {
             let (row, speed) = sku.front.get(usize::try_from(p.index).ok()?)?;
             let (parent, _) = sku.front.iter().find(|(r, _)| r.index == row.index)?;
-            let split = per_cage.get(&row.index).copied().unwrap_or(1);
-            let mode = super::sonic_sku::cage_mode(
-                sku.platform,
-                &sku.brkout_modes,
-                &sku.hwsku.breakout,
-                (&parent.name, row.index),
-                split,
-                *speed,
-            );
+            let mode = modes
+                .entry((row.index, *speed))
+                .or_insert_with(|| {
+                    let split = per_cage.get(&row.index).copied().unwrap_or(1);
+                    super::sonic_sku::cage_mode(
+                        sku.platform,
+                        &sku.brkout_modes,
+                        &sku.hwsku.breakout,
+                        (&parent.name, row.index),
+                        split,
+                        *speed,
+                    )
+                })
+                .clone();
             Some((parent.name.clone(), mode))
         })
         .collect();
@@ -638,6 +652,7 @@ fn mellanox_headroom(
         .as_ref()
         .map(|t| (t.mtu, t.small_packet_percentage))
         .ok_or("the platform has no LOSSLESS_TRAFFIC_PATTERN for SONiC's headroom formula")?;
+    let mut known: Vec<(SonicHeadroomInput, SonicHeadroom)> = Vec::new();
     for (p, sp) in ports.iter_mut().zip(sonic.iter_mut()) {
         if p.lossless_priorities.is_empty() {
             continue;
@@ -654,20 +669,28 @@ fn mellanox_headroom(
             },
             SonicBufferModel::Dynamic => u64::from(p.cable_m),
         };
-        let lua = sonic_mellanox_headroom(
-            &consts,
-            &SonicHeadroomInput {
-                speed_mbps: speed,
-                cable_mm: cable_m.saturating_mul(1000),
-                port_mtu: u64::from(p.mtu),
-                lossless_mtu: u64::from(lossless_mtu),
-                small_packet_percentage: u64::from(spp),
-                gearbox_delay_ns: 0,
-                eight_lanes: sp.eight_lanes,
-                shared_headroom_pool: false,
-            },
-        )
-        .map_err(|e| format!("port `{}`: SONiC's headroom formula fails: {e:?}", p.name))?;
+        let formula_input = SonicHeadroomInput {
+            speed_mbps: speed,
+            cable_mm: cable_m.saturating_mul(1000),
+            port_mtu: u64::from(p.mtu),
+            lossless_mtu: u64::from(lossless_mtu),
+            small_packet_percentage: u64::from(spp),
+            gearbox_delay_ns: 0,
+            eight_lanes: sp.eight_lanes,
+            shared_headroom_pool: false,
+        };
+        // The formula (exact rational arithmetic) once per distinct input: a switch's ports
+        // come in a few speeds and cable lengths.
+        let lua = match known.iter().find(|(i, _)| *i == formula_input) {
+            Some(&(_, lua)) => lua,
+            None => {
+                let lua = sonic_mellanox_headroom(&consts, &formula_input).map_err(|e| {
+                    format!("port `{}`: SONiC's headroom formula fails: {e:?}", p.name)
+                })?;
+                known.push((formula_input, lua));
+                lua
+            }
+        };
         let overhead = if sp.eight_lanes { u64::from(p.mtu) } else { 0 };
         // Dynamic model: the switch computes `lua` itself; fabricc pins a port only where the
         // fabric needs more.
@@ -962,7 +985,7 @@ fn mellanox_pools(
     // Every PORT row of the SKU, assumed admin-up: management PG and egress mirror.
     let mut up_8 = 0u64;
     let mut up = 0u64;
-    for row in sku.hwsku.port_config.parsed().unwrap_or_default() {
+    for row in &sku.port_config {
         up += 1;
         if row.lanes.len() == 8 {
             up_8 += 1;

@@ -68,15 +68,12 @@ pub fn cage_mode(
     if let Some((_, m)) = brkout_modes.iter().find(|(p, _)| p == parent) {
         return m.clone();
     }
-    let own = index
+    // Borrowed, and every cage's modes read only when the port's own cage has none at its
+    // speed: this runs for every port of every switch.
+    let own: &[String] = index
         .checked_sub(1)
         .and_then(|c| platform.cage_group(c))
-        .map(|g| g.breakouts.clone())
-        .unwrap_or_default();
-    let all: Vec<String> = platform
-        .fabric_cages()
-        .flat_map(|c| c.breakouts.iter().cloned())
-        .collect();
+        .map_or(&[], |g| g.breakouts.as_slice());
     let at_speed = |b: &&String| {
         BreakoutMode::parse(b).is_some_and(|m| {
             m.ports == split
@@ -87,7 +84,12 @@ pub fn cage_mode(
     let ways = |b: &&String| BreakoutMode::parse(b).is_some_and(|m| m.ports == split);
     own.iter()
         .find(at_speed)
-        .or_else(|| all.iter().find(ways))
+        .or_else(|| {
+            platform
+                .fabric_cages()
+                .flat_map(|c| c.breakouts.iter())
+                .find(ways)
+        })
         .cloned()
         .unwrap_or_else(|| words.to_string())
 }

@@ -197,37 +197,84 @@ pub fn plan(fabric: &Fabric) -> Vec<Cable> {
 
 /// `400G`, or `25000M` for a speed that is not whole gigabits.
 pub fn speed(mbps: u64) -> String {
-    if mbps.is_multiple_of(1000) {
-        format!("{}G", mbps / 1000)
-    } else {
-        format!("{mbps}M")
-    }
+    Speed(mbps).to_string()
 }
 
 /// `3m`, `2.5m`, `0.75m`: metres, without trailing zeros.
 pub fn length(mm: u64) -> String {
-    let (m, rest) = (mm / 1000, mm % 1000);
-    if rest == 0 {
-        return format!("{m}m");
-    }
-    let frac = format!("{rest:03}");
-    format!("{m}.{}m", frac.trim_end_matches('0'))
+    Length(mm).to_string()
 }
 
 /// A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. Device and
 /// port names are identifiers, so this only guards the format.
+#[cfg(test)]
 fn field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
+    Field(s).to_string()
+}
+
+// The columns written in place: a plan has hundreds of thousands of rows, and a String per
+// field was most of the time `cabling.csv` took.
+
+/// [`speed`] as it is written.
+struct Speed(u64);
+
+impl std::fmt::Display for Speed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mbps = self.0;
+        if mbps.is_multiple_of(1000) {
+            write!(f, "{}G", mbps / 1000)
+        } else {
+            write!(f, "{mbps}M")
+        }
+    }
+}
+
+/// [`length`] as it is written.
+struct Length(u64);
+
+impl std::fmt::Display for Length {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (m, rest) = (self.0 / 1000, self.0 % 1000);
+        if rest == 0 {
+            write!(f, "{m}m")
+        } else if rest.is_multiple_of(100) {
+            write!(f, "{m}.{}m", rest / 100)
+        } else if rest.is_multiple_of(10) {
+            write!(f, "{m}.{:02}m", rest / 10)
+        } else {
+            write!(f, "{m}.{rest:03}m")
+        }
+    }
+}
+
+/// [`field`] as it is written.
+struct Field<'a>(&'a str);
+
+impl std::fmt::Display for Field<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0.contains([',', '"', '\n', '\r']) {
+            write!(f, "\"{}\"", self.0.replace('"', "\"\""))
+        } else {
+            f.write_str(self.0)
+        }
+    }
+}
+
+/// A number, or nothing.
+struct Opt<T>(Option<T>);
+
+impl<T: std::fmt::Display> std::fmt::Display for Opt<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            Some(v) => write!(f, "{v}"),
+            None => Ok(()),
+        }
     }
 }
 
 /// `cabling.csv`. Rows are formatted in parallel blocks, joined in plan order.
 pub fn csv(fabric: &Fabric) -> String {
     let rows = plan(fabric);
-    let opt = |v: Option<u8>| v.map(|t| t.to_string()).unwrap_or_default();
     let blocks: Vec<String> = rows
         .par_chunks(4096)
         .map(|block| {
@@ -236,16 +283,16 @@ pub fn csv(fabric: &Fabric) -> String {
                 let _ = writeln!(
                     out,
                     "{},{},{},{},{},{},{},{},{},{}",
-                    field(&c.device),
-                    field(&c.port),
-                    field(&c.peer),
-                    field(&c.peer_port),
-                    speed(c.speed_mbps),
-                    length(c.cable_mm),
-                    opt(c.tier),
-                    opt(c.peer_tier),
-                    c.rail.map(|r| r.to_string()).unwrap_or_default(),
-                    c.plane.map(|p| p.to_string()).unwrap_or_default()
+                    Field(&c.device),
+                    Field(&c.port),
+                    Field(&c.peer),
+                    Field(&c.peer_port),
+                    Speed(c.speed_mbps),
+                    Length(c.cable_mm),
+                    Opt(c.tier),
+                    Opt(c.peer_tier),
+                    Opt(c.rail),
+                    Opt(c.plane)
                 );
             }
             out
@@ -271,6 +318,22 @@ mod tests {
         assert_eq!(length(2500), "2.5m");
         assert_eq!(length(750), "0.75m");
         assert_eq!(length(100_001), "100.001m");
+        assert_eq!(length(1_010), "1.01m");
+        assert_eq!(length(1_200), "1.2m");
+        assert_eq!(length(1_230), "1.23m");
+        assert_eq!(length(5), "0.005m");
+        assert_eq!(length(50), "0.05m");
+        assert_eq!(length(0), "0m");
+        // As the trimmed three-digit fraction it replaced, for every fraction.
+        for mm in 0..3000u64 {
+            let (m, rest) = (mm / 1000, mm % 1000);
+            let old = if rest == 0 {
+                format!("{m}m")
+            } else {
+                format!("{m}.{}m", format!("{rest:03}").trim_end_matches('0'))
+            };
+            assert_eq!(length(mm), old);
+        }
         assert_eq!(speed(400_000), "400G");
         assert_eq!(speed(2_500), "2500M");
     }

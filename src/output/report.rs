@@ -455,6 +455,19 @@ fn headroom(o: &mut String, input: &ReportInput<'_>) {
     );
     let mut hr: BTreeMap<HeadroomKey, usize> = BTreeMap::new();
     for s in input.switches {
+        // Counted by number per switch first; the row's text is made once per distinct row
+        // of the switch rather than once per port and priority.
+        type Counted = (
+            u32,
+            u32,
+            u64,
+            u64,
+            u64,
+            &'static str,
+            (Option<u64>, i8),
+            &'static str,
+        );
+        let mut counted: BTreeMap<Counted, usize> = BTreeMap::new();
         for (i, p) in s.ports.iter().enumerate() {
             let cable = s
                 .sonic
@@ -462,24 +475,42 @@ fn headroom(o: &mut String, input: &ReportInput<'_>) {
                 .and_then(|plan| plan.ports.get(i))
                 .and_then(|sp| sp.cable.strip_suffix('m')?.parse::<u32>().ok())
                 .unwrap_or(p.cable_m);
+            let th = match p.pause_threshold {
+                PauseThreshold::Static { bytes: b } => (Some(b), 0),
+                PauseThreshold::Dynamic { log2_alpha } => (None, log2_alpha),
+            };
             for h in &p.headroom {
-                let th = match p.pause_threshold {
-                    PauseThreshold::Static { bytes: b } => format!("static {}", bytes(b)),
-                    PauseThreshold::Dynamic { log2_alpha } => format!("dynamic_th {log2_alpha}"),
-                };
-                *hr.entry((
-                    s.os.as_str().to_string(),
-                    p.speed_mbps,
-                    cable,
-                    h.xoff_bytes,
-                    h.xon_bytes,
-                    h.size_bytes,
-                    h.formula.as_str(),
-                    th,
-                    headroom_written(s, i, p),
-                ))
-                .or_default() += 1;
+                *counted
+                    .entry((
+                        p.speed_mbps,
+                        cable,
+                        h.xoff_bytes,
+                        h.xon_bytes,
+                        h.size_bytes,
+                        h.formula.as_str(),
+                        th,
+                        headroom_written(s, i, p),
+                    ))
+                    .or_default() += 1;
             }
+        }
+        for ((speed, cable, xoff, xon, size, formula, th, written), n) in counted {
+            let th = match th {
+                (Some(b), _) => format!("static {}", bytes(b)),
+                (None, log2_alpha) => format!("dynamic_th {log2_alpha}"),
+            };
+            *hr.entry((
+                s.os.as_str().to_string(),
+                speed,
+                cable,
+                xoff,
+                xon,
+                size,
+                formula,
+                th,
+                written,
+            ))
+            .or_default() += n;
         }
     }
     if hr.is_empty() {
@@ -541,27 +572,37 @@ fn ecn_marking(o: &mut String, input: &ReportInput<'_>) {
     let _ = writeln!(o, "## ECN marking\n");
     let mut ecn: BTreeMap<(String, u8, String), usize> = BTreeMap::new();
     for s in input.switches {
+        // Counted by number per switch first, and named and formatted once per distinct
+        // marking of the switch rather than once per port and queue.
+        // (queue, marking: min, max, probability) → switch ports.
+        type Marking = Option<(u64, u64, u8)>;
+        let mut counted: BTreeMap<(u8, Marking), usize> = BTreeMap::new();
         for p in &s.ports {
             for q in &p.ecn {
-                let class = s
-                    .qos
-                    .classes
-                    .iter()
-                    .filter(|c| c.queue == q.queue)
-                    .map(|c| c.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                let what = match q.ecn {
-                    Some(e) => format!(
-                        "min {} B, max {} B, {} %",
-                        bytes(e.min_bytes),
-                        bytes(e.max_bytes),
-                        e.probability_percent
-                    ),
-                    None => "off".to_string(),
-                };
-                *ecn.entry((class, q.queue, what)).or_default() += 1;
+                let marking = q
+                    .ecn
+                    .map(|e| (e.min_bytes, e.max_bytes, e.probability_percent));
+                *counted.entry((q.queue, marking)).or_default() += 1;
             }
+        }
+        for ((queue, marking), n) in counted {
+            let class = s
+                .qos
+                .classes
+                .iter()
+                .filter(|c| c.queue == queue)
+                .map(|c| c.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ");
+            let what = match marking {
+                Some((min, max, probability)) => format!(
+                    "min {} B, max {} B, {probability} %",
+                    bytes(min),
+                    bytes(max),
+                ),
+                None => "off".to_string(),
+            };
+            *ecn.entry((class, queue, what)).or_default() += n;
         }
     }
     if ecn.is_empty() {

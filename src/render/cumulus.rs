@@ -722,14 +722,20 @@ fn unset_paths(
 /// Paths as the lines of one YAML tree, keys in first-seen order; a key YAML would read as a
 /// number is quoted (`'3'`), as NVUE prints it.
 fn tree_lines(paths: &[Vec<String>]) -> Vec<CLine> {
+    /// Children in first-seen order, and where each key is among them once there are many
+    /// (`interface` has one child per port: a scan per path made the tree quadratic).
     #[derive(Default)]
-    struct Node(Vec<(String, Node)>);
-    fn walk(node: &Node, depth: usize, out: &mut Vec<CLine>) {
-        for (key, child) in &node.0 {
+    struct Node<'p> {
+        children: Vec<(&'p str, Node<'p>)>,
+        index: std::collections::HashMap<&'p str, usize>,
+    }
+    const INDEXED: usize = 16;
+    fn walk(node: &Node<'_>, depth: usize, out: &mut Vec<CLine>) {
+        for (key, child) in &node.children {
             let key = if key.bytes().all(|b| b.is_ascii_digit()) {
                 format!("'{key}'")
             } else {
-                key.clone()
+                (*key).to_string()
             };
             out.push(CLine { depth, key });
             walk(child, depth + 1, out);
@@ -739,14 +745,33 @@ fn tree_lines(paths: &[Vec<String>]) -> Vec<CLine> {
     for path in paths {
         let mut node = &mut root;
         for key in path {
-            let i = match node.0.iter().position(|(k, _)| k == key) {
+            let key = key.as_str();
+            let found = if node.children.len() > INDEXED {
+                node.index.get(key).copied()
+            } else {
+                node.children.iter().position(|(k, _)| *k == key)
+            };
+            let i = match found {
                 Some(i) => i,
                 None => {
-                    node.0.push((key.clone(), Node::default()));
-                    node.0.len() - 1
+                    node.children.push((key, Node::default()));
+                    let i = node.children.len() - 1;
+                    if node.children.len() > INDEXED {
+                        if node.index.is_empty() {
+                            node.index = node
+                                .children
+                                .iter()
+                                .enumerate()
+                                .map(|(i, (k, _))| (*k, i))
+                                .collect();
+                        } else {
+                            node.index.insert(key, i);
+                        }
+                    }
+                    i
                 }
             };
-            node = &mut node.0[i].1;
+            node = &mut node.children[i].1;
         }
     }
     let mut out = Vec::new();

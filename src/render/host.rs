@@ -24,6 +24,8 @@
 //!   the cable is longer than the driver's default of 7 m. Taking the buffers over is left to
 //!   the operator: it needs the port's buffer size and `max_mtu`, known only on the host.
 
+use std::fmt::Write as _;
+
 use serde::Serialize;
 
 use super::context::{HostContext, NicContext, NicDriver, TosClass, Tsa};
@@ -527,12 +529,15 @@ fn mlx5(dev: &str, ctx: &HostContext) -> Result<Mlx5View, RenderError> {
         .chunks(8)
         .enumerate()
         .map(|(row, chunk)| {
-            chunk
-                .iter()
-                .enumerate()
-                .map(|(i, p)| format!("--dscp2prio set,{},{p}", row * 8 + i))
-                .collect::<Vec<_>>()
-                .join(" ")
+            // One String per line, not one per entry joined: this runs for every host.
+            let mut line = String::with_capacity(chunk.len() * 24);
+            for (i, p) in chunk.iter().enumerate() {
+                if i > 0 {
+                    line.push(' ');
+                }
+                let _ = write!(line, "--dscp2prio set,{},{p}", row * 8 + i);
+            }
+            line
         })
         .collect();
     let tsa: Vec<&str> = q.tsa.iter().map(|t| t.as_str()).collect();

@@ -225,10 +225,13 @@ fn join(items: &[u8]) -> String {
 }
 
 fn row<const N: usize>(fields: [(&'static str, Text); N]) -> Row {
-    fields
-        .into_iter()
-        .map(|(k, v)| (Cow::Borrowed(k), v))
-        .collect()
+    // Inserted one by one: `collect` would buffer and sort the pairs in a Vec first, and a
+    // leaf writes a handful of rows for each of its ports.
+    let mut out = Row::new();
+    for (k, v) in fields {
+        out.insert(Cow::Borrowed(k), v);
+    }
+    out
 }
 
 /// `n` rounded down to whole cells of `cell`, at least one cell.
@@ -405,6 +408,7 @@ fn notes(ctx: &SwitchContext) -> Vec<Note> {
 pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
     let mut out = Fragment {
         db: ConfigDb::new(),
+        staged: BTreeMap::new(),
         device: ctx.device.as_str(),
     };
     let Some(plan) = &ctx.sonic else {
@@ -445,18 +449,53 @@ pub fn config_db(ctx: &SwitchContext) -> Result<ConfigDb, RenderError> {
     {
         return Err(out.err("a priority→PG map on Broadcom".into()));
     }
-    Ok(out.db)
+    Ok(out.finish())
 }
 
 /// The fragment being built, and the switch its errors name.
 struct Fragment<'a> {
     db: ConfigDb,
+    /// The entries of the tables with a key per port ([`Fragment::STAGED`]), in the order
+    /// they were put: sorted into `db` at once by [`Fragment::finish`] rather than inserted
+    /// one by one into trees of hundreds of keys.
+    staged: BTreeMap<&'static str, Vec<(Text, Row)>>,
     device: &'a str,
 }
 
 impl Fragment<'_> {
+    /// Tables written only through `put`, and read only once the fragment is finished.
+    const STAGED: [&'static str; 8] = [
+        "BUFFER_PG",
+        "BUFFER_PORT_EGRESS_PROFILE_LIST",
+        "BUFFER_PORT_INGRESS_PROFILE_LIST",
+        "BUFFER_QUEUE",
+        "PFC_WD",
+        "PORT",
+        "PORT_QOS_MAP",
+        "QUEUE",
+    ];
+
     fn put(&mut self, table: &'static str, key: Text, fields: Row) {
-        self.db.entry(table).or_default().insert(key, fields);
+        if Self::STAGED.contains(&table) {
+            self.staged.entry(table).or_default().push((key, fields));
+        } else {
+            self.db.entry(table).or_default().insert(key, fields);
+        }
+    }
+
+    /// The whole tree. A staged table is built from its entries in the order they were put
+    /// (`BTreeMap`'s `FromIterator` sorts stably and keeps the last of equal keys, as
+    /// inserting them one by one does).
+    fn finish(mut self) -> ConfigDb {
+        for (table, rows) in std::mem::take(&mut self.staged) {
+            let t = self.db.entry(table).or_default();
+            if t.is_empty() {
+                *t = rows.into_iter().collect();
+            } else {
+                t.extend(rows);
+            }
+        }
+        self.db
     }
 
     fn err(&self, message: String) -> RenderError {
@@ -603,7 +642,21 @@ fn qos_maps(out: &mut Fragment, qos: &QosPlan, plan: &SonicPlan) -> Result<(), R
 /// reference moves. `FABRICC_` marks it as fabricc's: `apply.sh` removes a `FABRICC_` object no
 /// fabric port uses any more.
 fn scheduler_name(queue: u8) -> Text {
-    format!("{MAP_NAME}_Q{queue}").into()
+    // Every port's QUEUE rows name these: borrowed for the eight queues there are.
+    const NAMES: [&str; 8] = [
+        "FABRICC_Q0",
+        "FABRICC_Q1",
+        "FABRICC_Q2",
+        "FABRICC_Q3",
+        "FABRICC_Q4",
+        "FABRICC_Q5",
+        "FABRICC_Q6",
+        "FABRICC_Q7",
+    ];
+    match NAMES.get(usize::from(queue)) {
+        Some(name) => Cow::Borrowed(*name),
+        None => format!("{MAP_NAME}_Q{queue}").into(),
+    }
 }
 
 /// One SCHEDULER per class queue; returns every queue's fields (also for the rate-capped
@@ -1180,6 +1233,41 @@ mod tests {
             serde_json::to_string(&Tables(db, lists)).expect("serializes"),
             r#"{"DEVICE_METADATA":{"localhost":{"hostname":"leaf1"}},"PORT_QOS_MAP":{"global":{"dscp_to_tc_map":"FABRICC"}},"SWITCH_HASH":{"GLOBAL":{"ecmp_hash":["SRC_IP","DST_IP"]}}}"#
         );
+    }
+
+    #[test]
+    fn staged_tables_hold_what_inserting_one_by_one_holds() {
+        let mut staged = Fragment {
+            db: ConfigDb::new(),
+            staged: BTreeMap::new(),
+            device: "leaf1",
+        };
+        let mut inserted = ConfigDb::new();
+        let keys = [
+            "Ethernet8|3",
+            "Ethernet0|3",
+            "Ethernet100|0",
+            "Ethernet0|3",
+            "Ethernet8|3",
+        ];
+        for (i, key) in keys.into_iter().enumerate() {
+            for table in ["BUFFER_PG", "SCHEDULER"] {
+                let fields = row([("profile", i.to_string().into())]);
+                staged.put(table, key.into(), fields.clone());
+                inserted
+                    .entry(table)
+                    .or_default()
+                    .insert(key.into(), fields);
+            }
+        }
+        assert_eq!(staged.finish(), inserted);
+    }
+
+    #[test]
+    fn scheduler_names_are_the_map_name_and_queue() {
+        for q in 0..=9u8 {
+            assert_eq!(scheduler_name(q), format!("{MAP_NAME}_Q{q}"));
+        }
     }
 
     #[test]

@@ -242,7 +242,8 @@ fn tojson(v: Value) -> Result<Value, Error> {
 /// fields on its key's line: a changed threshold is one changed line in a diff, not one per
 /// field, and the file is a third smaller than fully pretty JSON (issue 36 items 1 and 3, U6).
 fn entry_per_line<T: serde::Serialize>(v: &T) -> Result<String, serde_json::Error> {
-    let mut out = Vec::new();
+    // A leaf's fragment is some 160 KB: start large rather than double from empty.
+    let mut out = Vec::with_capacity(1 << 16);
     let mut ser = serde_json::Serializer::with_formatter(&mut out, EntryPerLine::default());
     v.serialize(&mut ser)?;
     Ok(String::from_utf8(out).unwrap_or_default())
@@ -273,9 +274,21 @@ impl EntryPerLine {
         self.depth -= 1;
         if had && self.depth < Self::PRETTY_DEPTH {
             w.write_all(b"\n")?;
-            w.write_all(&b"  ".repeat(self.depth))?;
+            Self::indent(w, self.depth)?;
         }
         w.write_all(c)
+    }
+
+    /// Two spaces per level, without allocating them for every line of a leaf's fragment.
+    fn indent<W: ?Sized + std::io::Write>(w: &mut W, depth: usize) -> std::io::Result<()> {
+        const SPACES: &[u8] = b"                ";
+        let mut n = depth * 2;
+        while n > 0 {
+            let k = n.min(SPACES.len());
+            w.write_all(&SPACES[..k])?;
+            n -= k;
+        }
+        Ok(())
     }
 
     fn member<W: ?Sized + std::io::Write>(
@@ -288,7 +301,7 @@ impl EntryPerLine {
         }
         if self.depth <= Self::PRETTY_DEPTH {
             w.write_all(if first { b"\n" } else { b",\n" })?;
-            w.write_all(&b"  ".repeat(self.depth))
+            Self::indent(w, self.depth)
         } else if first {
             Ok(())
         } else {
