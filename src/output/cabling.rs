@@ -196,7 +196,8 @@ pub fn plan(fabric: &Fabric) -> Vec<Cable> {
 }
 
 /// `400G`, or `25000M` for a speed that is not whole gigabits.
-pub fn speed(mbps: u64) -> String {
+#[cfg(test)]
+fn speed(mbps: u64) -> String {
     Speed(mbps).to_string()
 }
 

@@ -24,6 +24,7 @@ pub mod nxos;
 pub mod preflight;
 pub mod sonic;
 mod sonic_device;
+mod sonic_notes;
 pub mod sonic_program;
 pub mod templates;
 mod variants;
