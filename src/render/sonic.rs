@@ -20,8 +20,10 @@
 //!   thresholds in whole cells of the model (S14d).
 //! * `DEVICE_METADATA` carries `buffer_model` only: `hostname` in a merge fragment renames
 //!   the switch (S14c), so `apply.sh` checks the hostname instead of setting it.
-//! * Plain-name references, one port per key, every value a string (the YANG models'
-//!   leafrefs and patterns); `PFC_WD` within `sonic-pfcwd.yang`'s ranges.
+//! * Plain-name references, every value a string (the YANG models' leafrefs and patterns);
+//!   `PFC_WD` within `sonic-pfcwd.yang`'s ranges. One port per key in the tree; the file
+//!   lists the ports whose entries are the same in one key ([`list_ports`]), and the apply
+//!   program splits them before YANG, GCU or CONFIG_DB see them.
 //! * `SWITCH_HASH|GLOBAL` `ecmp_hash`/`lag_hash` from `load-balance { hash … }`: YANG
 //!   leaf-lists, so JSON lists (`ListTables`, beside the all-string tree); `sonic_hash` has
 //!   the evidence.
@@ -245,17 +247,82 @@ pub fn view(ctx: &SwitchContext) -> Result<(SonicView, Vec<Note>), RenderError> 
         ));
     };
     let db = config_db(ctx)?;
-    let mut pgs = BTreeMap::new();
-    for (key, fields) in db.get("BUFFER_PG").into_iter().flatten() {
-        let profile = fields.get("profile").map(|p| p.to_string());
-        pgs.insert(key.replacen('|', ":", 1), profile.filter(|p| p != "NULL"));
-    }
+    let db = list_ports(db, ctx.ports.iter().map(|p| p.name.as_str()));
     let notes = notes(ctx);
     let view = SonicView {
         config_db: Value::from_object(Tables(db, list_tables(plan))),
-        settings: device_settings(ctx, plan, pgs),
+        settings: device_settings(ctx, plan),
     };
     Ok((view, notes))
+}
+
+/// The per-port tables whose key may name several ports (`Ethernet0,Ethernet4|3`): orchagent
+/// splits the port part on `,` (`list_item_delimiter`) for `BUFFER_QUEUE`, `BUFFER_PG` and both
+/// profile lists (sonic-net/sonic-swss@e6b0c5b5d2ab:orchagent/bufferorch.cpp:949, 1327, 1672,
+/// 1862), `QUEUE` (qosorch.cpp:1806) and `PORT_QOS_MAP` (qosorch.cpp:2058), and SONiC's own
+/// `buffers_config.j2`/`qos_config.j2` once wrote them so. Not `PORT`, `PFC_WD` or
+/// `CABLE_LENGTH` (pfcwdorch takes one port per key).
+pub const PORT_LIST_TABLES: [&str; 6] = [
+    "BUFFER_PG",
+    "BUFFER_PORT_EGRESS_PROFILE_LIST",
+    "BUFFER_PORT_INGRESS_PROFILE_LIST",
+    "BUFFER_QUEUE",
+    "PORT_QOS_MAP",
+    "QUEUE",
+];
+
+/// The entries that share one key: the key's suffix after the port (`3-4`) and the fields.
+type PortGroup = (Option<String>, Row);
+
+/// The fragment as `config_db.fragment.json` writes it: in [`PORT_LIST_TABLES`], the entries
+/// that are the same but for the port are one key listing the ports, in the switch's port
+/// order (issue 36: a leaf's 128 ports wrote 128 identical rows per table, 83 % of a 98k-GPU
+/// build's output). The apply program splits them again (one key per port, as YANG, GCU and
+/// the dynamic buffer manager take them), and every reader of fabricc (`verify`, `import`,
+/// the read-back) splits them as orchagent does. A key whose port part is not one of
+/// `ports` (`PORT_QOS_MAP|global`) stays as it is.
+pub fn list_ports<'p>(mut db: ConfigDb, ports: impl Iterator<Item = &'p str>) -> ConfigDb {
+    let rank: std::collections::HashMap<&str, usize> =
+        ports.enumerate().map(|(i, p)| (p, i)).collect();
+    for table in PORT_LIST_TABLES {
+        let Some(rows) = db.remove(table) else {
+            continue;
+        };
+        let mut kept = BTreeMap::new();
+        let mut groups: BTreeMap<PortGroup, Vec<(usize, String)>> = BTreeMap::new();
+        for (key, fields) in rows {
+            let (port, rest) = match key.split_once('|') {
+                Some((p, r)) => (p, Some(r)),
+                None => (key.as_ref(), None),
+            };
+            match rank.get(port) {
+                Some(&i) => groups
+                    .entry((rest.map(str::to_string), fields))
+                    .or_default()
+                    .push((i, port.to_string())),
+                None => {
+                    kept.insert(key, fields);
+                }
+            }
+        }
+        for ((rest, fields), mut members) in groups {
+            members.sort_unstable();
+            let mut key = String::with_capacity(members.len() * 12);
+            for (n, (_, p)) in members.iter().enumerate() {
+                if n > 0 {
+                    key.push(',');
+                }
+                key.push_str(p);
+            }
+            if let Some(rest) = rest {
+                key.push('|');
+                key.push_str(&rest);
+            }
+            kept.insert(Cow::Owned(key), fields);
+        }
+        db.insert(table, kept);
+    }
+    db
 }
 
 /// Build the whole CONFIG_DB fragment of one switch.

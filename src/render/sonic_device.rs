@@ -10,7 +10,7 @@ use super::context::{SonicPlan, SwitchContext};
 use super::escape;
 
 /// The format of `fabricc-device.json`; the program refuses another.
-pub const DEVICE_FORMAT: u32 = 1;
+pub const DEVICE_FORMAT: u32 = 2;
 
 /// `fabricc-device.json`: what the apply program needs to know of one switch besides its
 /// fragment, and what a reviewer reads first.
@@ -30,9 +30,6 @@ pub struct DeviceSettings {
     pub buffer_model: &'static str,
     /// The fabric ports: fabricc owns their keys in the per-port tables.
     pub ports: Vec<String>,
-    /// Every `BUFFER_PG` key of the fragment in APPL_DB's form (`Ethernet0:3`) with the
-    /// profile APPL_DB must show for it: `null` = the dynamic buffer manager names it.
-    pub pgs: BTreeMap<String, Option<String>>,
     /// `SWITCH_HASH|GLOBAL.ecmp_hash` (= `lag_hash`), for the preflight of the switch's hash
     /// capability; empty = not written.
     pub switch_hash: Vec<&'static str>,
@@ -43,12 +40,8 @@ pub struct DeviceSettings {
     pub cage_ports: BTreeMap<String, BTreeMap<&'static str, String>>,
 }
 
-/// The settings of one switch with a SONiC plan; `pgs` as `DeviceSettings::pgs`.
-pub(super) fn device_settings(
-    ctx: &SwitchContext,
-    plan: &SonicPlan,
-    pgs: BTreeMap<String, Option<String>>,
-) -> DeviceSettings {
+/// The settings of one switch with a SONiC plan.
+pub(super) fn device_settings(ctx: &SwitchContext, plan: &SonicPlan) -> DeviceSettings {
     DeviceSettings {
         format: DEVICE_FORMAT,
         device: ctx.device.clone(),
@@ -63,7 +56,6 @@ pub(super) fn device_settings(
         asic: plan.asic.as_str(),
         buffer_model: plan.buffer_model.as_str(),
         ports: ctx.ports.iter().map(|p| p.name.clone()).collect(),
-        pgs,
         switch_hash: plan.switch_hash.clone().unwrap_or_default(),
         cage_ports: other_cage_ports(ctx, plan),
     }

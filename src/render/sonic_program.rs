@@ -184,6 +184,8 @@ pub struct ProgramView {
     pub owned_names: Vec<&'static str>,
     pub port_fields: Vec<&'static str>,
     pub merged: Vec<&'static str>,
+    /// `sonic::PORT_LIST_TABLES`: the program splits their keys' port lists.
+    pub port_lists: Vec<&'static str>,
     pub gcu_families: BTreeMap<&'static str, Vec<&'static str>>,
     pub gcu_profile_fields: BTreeMap<&'static str, GcuField>,
     pub gcu_pfcwd_fields: Vec<&'static str>,
@@ -204,6 +206,7 @@ pub fn program_view() -> ProgramView {
         owned_names: OWNED_NAMES.to_vec(),
         port_fields: PORT_FIELDS.to_vec(),
         merged: MERGED_TABLES.to_vec(),
+        port_lists: super::sonic::PORT_LIST_TABLES.to_vec(),
         gcu_families: GCU_FAMILIES
             .iter()
             .map(|(f, skus)| (*f, skus.to_vec()))

@@ -1250,6 +1250,7 @@ fn sonic_ports_with_equal_speed_and_cable_share_one_profile() {
     let doc: serde_json::Value =
         serde_json::from_slice(&fs::read(out.join("switches/L1/config_db.fragment.json")).unwrap())
             .unwrap();
+    let doc = crate::validate::split_port_lists(&doc);
     assert!(validate_sonic(&doc).is_empty());
     let profiles = doc["BUFFER_PROFILE"].as_object().unwrap();
     let lossless: Vec<&String> = profiles
@@ -1509,10 +1510,18 @@ fn readme_sonic_excerpts_match_their_goldens() {
                 );
                 checked += 1;
             } else if quoted[i + 1].starts_with(": {") {
-                let key = format!("\"{}\": {{", quoted[i]);
+                // `Ethernet0,Ethernet8,…,Ethernet504|3`: a key listing ports, shortened.
+                let found = match quoted[i].split_once('…') {
+                    Some((head, tail)) => golden.lines().any(|l| {
+                        l.trim_start().starts_with(&format!("\"{head}"))
+                            && l.contains(&format!("{tail}\": {{"))
+                    }),
+                    None => golden.contains(&format!("\"{}\": {{", quoted[i])),
+                };
                 assert!(
-                    golden.contains(&key),
-                    "{path}: README's key {key} is not in the output"
+                    found,
+                    "{path}: README's key {} is not in the output",
+                    quoted[i]
                 );
                 checked += 1;
             }

@@ -211,8 +211,10 @@ struct Data {
 
 fn data(b: &Built, switch: &str) -> Data {
     let files = b.device(switch);
+    // As the program reads it: one key per port (`load_fragment`).
+    let fragment: Value = serde_json::from_str(files["config_db.fragment.json"]).expect("fragment");
     let fragment: Config =
-        serde_json::from_str(files["config_db.fragment.json"]).expect("fragment");
+        serde_json::from_value(crate::validate::split_port_lists(&fragment)).expect("fragment");
     let device: Option<Value> = files
         .get("fabricc-device.json")
         .map(|d| serde_json::from_str(d).expect("device file"));

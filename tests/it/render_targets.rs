@@ -584,7 +584,45 @@ fn sonic_json(ctx: &SwitchContext) -> serde_json::Value {
         .iter()
         .find(|a| a.path.ends_with("config_db.fragment.json"))
         .expect("a fragment");
-    serde_json::from_str(&fragment.contents).expect("config_db.fragment.json parses")
+    let doc = serde_json::from_str(&fragment.contents).expect("config_db.fragment.json parses");
+    crate::validate::split_port_lists(&doc)
+}
+
+/// Issue 36: the file lists the ports whose entries are the same in one key, and splitting it
+/// as the apply program does gives exactly the per-port tree the renderer built.
+#[test]
+fn sonic_fragment_lists_ports_and_splits_back_to_the_per_port_tree() {
+    let ctx = leaf(SwitchOs::Sonic);
+    let a = render_switch(&templates(), &ctx).expect("sonic renders");
+    let text = &a
+        .iter()
+        .find(|a| a.path.ends_with("config_db.fragment.json"))
+        .expect("a fragment")
+        .contents;
+    let file: serde_json::Value = serde_json::from_str(text).expect("parses");
+    let split = crate::validate::split_port_lists(&file);
+    let tree = serde_json::to_value(sonic::config_db(&ctx).expect("tree")).expect("json");
+    let ports = ctx.ports.len();
+    assert!(ports > 1);
+    for table in sonic::PORT_LIST_TABLES {
+        let written = file[table].as_object().map_or(0, |t| t.len());
+        let per_port = tree[table].as_object().map_or(0, |t| t.len());
+        assert!(
+            written < per_port,
+            "{table}: {written} keys written for {per_port} per-port entries"
+        );
+        assert_eq!(split[table], tree[table], "{table}");
+    }
+    // The program and the YANG script split the same tables.
+    let script = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/sonic-yang-check"),
+    )
+    .expect("script");
+    let program = fabricc::render::sonic_program::program_view();
+    assert_eq!(program.port_lists, sonic::PORT_LIST_TABLES.to_vec());
+    for table in sonic::PORT_LIST_TABLES {
+        assert!(script.contains(&format!("\"{table}\"")), "{table}");
+    }
 }
 
 #[test]

@@ -260,11 +260,13 @@ pub(crate) fn text(o: &Output) -> String {
     )
 }
 
+/// The fragment as the program reads it: one key per port (`load_fragment`).
 fn fragment(folder: &Path) -> Value {
-    serde_json::from_str(
+    let doc = serde_json::from_str(
         &fs::read_to_string(folder.join("config_db.fragment.json")).expect("fragment"),
     )
-    .expect("fragment parses")
+    .expect("fragment parses");
+    crate::validate::split_port_lists(&doc)
 }
 
 type Table = BTreeMap<String, BTreeMap<String, String>>;
@@ -874,7 +876,8 @@ fn preflight_failures_change_nothing() {
     // A device file of another format (another build's program).
     let device = first.leaf1().join("fabricc-device.json");
     let d = fs::read_to_string(&device).expect("device file");
-    fs::write(&device, d.replace("\"format\": 1", "\"format\": 99")).expect("write");
+    assert!(d.contains("\"format\": 2"), "{d}");
+    fs::write(&device, d.replace("\"format\": 2", "\"format\": 99")).expect("write");
     let o = switch.apply(&first, &["--dry-run"]);
     assert_eq!(o.status.code(), Some(3), "{}", text(&o));
     assert!(text(&o).contains("has format 99"), "{}", text(&o));

@@ -160,8 +160,41 @@ fn prio_list(s: &str) -> Option<BTreeSet<u64>> {
 
 type Rows<'a> = BTreeMap<&'a str, &'a serde_json::Map<String, Value>>;
 
-/// Check a SONiC `config_db.json` document. Returns one message per violation.
+/// A fragment as the apply program reads it: in the tables whose keys may list ports
+/// (`fabricc::render::sonic::PORT_LIST_TABLES`), `Ethernet0,Ethernet4|3` is one key per port
+/// (`load_fragment` in programs/sonic/apply.sh, orchagent's `list_item_delimiter`).
+pub fn split_port_lists(doc: &Value) -> Value {
+    let mut doc = doc.clone();
+    let Some(root) = doc.as_object_mut() else {
+        return doc;
+    };
+    for table in fabricc::render::sonic::PORT_LIST_TABLES {
+        let Some(Value::Object(rows)) = root.get_mut(table) else {
+            continue;
+        };
+        let mut split = serde_json::Map::new();
+        for (key, fields) in std::mem::take(rows) {
+            let (ports, rest) = match key.split_once('|') {
+                Some((p, r)) => (p, Some(r)),
+                None => (key.as_str(), None),
+            };
+            for p in ports.split(',').filter(|p| !p.is_empty()) {
+                let k = rest.map_or_else(|| p.to_string(), |r| format!("{p}|{r}"));
+                assert!(
+                    split.insert(k.clone(), fields.clone()).is_none(),
+                    "{table}|{k} twice in the fragment"
+                );
+            }
+        }
+        *rows = split;
+    }
+    doc
+}
+
+/// Check a SONiC `config_db.json` document (a fragment's port lists split first, as the apply
+/// program does before YANG sees it). Returns one message per violation.
 pub fn validate_sonic(doc: &Value) -> Vec<String> {
+    let doc = &split_port_lists(doc);
     let mut errs = Vec::new();
     let Some(root) = doc.as_object() else {
         return vec!["config_db.json is not a JSON object".into()];

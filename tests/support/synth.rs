@@ -151,11 +151,13 @@ pub fn state(fabric: &Fabric, artifacts: &[Artifact]) -> Vec<(String, String)> {
             .map(|a| a.contents.as_str())
             .collect::<Vec<_>>()
             .join("\n");
-        // NVUE shows what a revision holds, never the `- unset:` item of the patch that made it.
-        let text = if os == SwitchOs::Cumulus {
-            without_unset_items(&text)
-        } else {
-            text
+        // NVUE shows what a revision holds, never the `- unset:` item of the patch that made it;
+        // SONiC's CONFIG_DB holds one key per port where the fragment lists ports (the apply
+        // program splits them).
+        let text = match os {
+            SwitchOs::Cumulus => without_unset_items(&text),
+            SwitchOs::Sonic => one_key_per_port(&text),
+            _ => text,
         };
         let name = state::config_file(state::Target::Switch(os));
         out.push((format!("{device}/{name}"), text));
@@ -177,6 +179,74 @@ pub fn state(fabric: &Fabric, artifacts: &[Artifact]) -> Vec<(String, String)> {
     }
     out.sort();
     out
+}
+
+/// A SONiC fragment as CONFIG_DB holds it after the apply program: keys that list ports
+/// (`Ethernet0,Ethernet4|3`, in `render::sonic::PORT_LIST_TABLES`) one per port, printed as the
+/// fragment is (tables and keys one per line, each entry's fields on its key's line).
+fn one_key_per_port(text: &str) -> String {
+    let Ok(serde_json::Value::Object(mut root)) = serde_json::from_str(text) else {
+        return text.to_string();
+    };
+    for table in fabricc::render::sonic::PORT_LIST_TABLES {
+        if let Some(serde_json::Value::Object(rows)) = root.get_mut(table) {
+            let mut split = serde_json::Map::new();
+            for (key, fields) in std::mem::take(rows) {
+                let (ports, rest) = key
+                    .split_once('|')
+                    .map_or((key.as_str(), None), |(p, r)| (p, Some(r)));
+                for p in ports.split(',').filter(|p| !p.is_empty()) {
+                    let k = rest.map_or_else(|| p.to_string(), |r| format!("{p}|{r}"));
+                    split.insert(k, fields.clone());
+                }
+            }
+            *rows = split;
+        }
+    }
+    let inline = |v: &serde_json::Value| -> String {
+        match v {
+            serde_json::Value::Object(m) => format!(
+                "{{{}}}",
+                m.iter()
+                    .map(|(k, v)| format!("{}: {}", json_str(k), inline_value(v)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            other => inline_value(other),
+        }
+    };
+    let mut out = String::from("{");
+    for (t, (table, rows)) in root.iter().enumerate() {
+        out.push_str(if t == 0 { "\n" } else { ",\n" });
+        let _ = write!(out, "  {}: {{", json_str(table));
+        if let serde_json::Value::Object(rows) = rows {
+            for (r, (key, fields)) in rows.iter().enumerate() {
+                out.push_str(if r == 0 { "\n" } else { ",\n" });
+                let _ = write!(out, "    {}: {}", json_str(key), inline(fields));
+            }
+            if !rows.is_empty() {
+                out.push_str("\n  ");
+            }
+        }
+        out.push('}');
+    }
+    out.push_str("\n}\n");
+    out
+}
+
+/// A JSON scalar or list on one line, lists as the fragment prints them (`["A", "B"]`).
+fn inline_value(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::Array(items) => format!(
+            "[{}]",
+            items
+                .iter()
+                .map(inline_value)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        other => other.to_string(),
+    }
 }
 
 /// An NVUE patch without its `- unset:` items (from that line to the next top-level item).

@@ -157,6 +157,10 @@ OWNED_NAMES = {{ device.owned_names | tojson }}
 PORT_FIELDS = {{ device.port_fields | tojson }}
 # Tables whose fields the fragment merges.
 MERGED = {{ device.merged | tojson }}
+# Tables whose fragment keys may list ports (`Ethernet0,Ethernet4|3`: SONiC's own notation,
+# which orchagent splits on `,`): split into one key per port as soon as the fragment is read,
+# because YANG, GCU and the dynamic buffer manager take one port per key.
+PORT_LISTS = {{ device.port_lists | tojson }}
 # GCU's ASIC families (sonic-net/sonic-utilities@691b1bbc4fd2:
 # generic_config_updater/gcu_field_operation_validators.conf.json helper_data, the families of
 # the platforms fabricc supports) and the buffer-profile fields it changes live per family
@@ -170,6 +174,22 @@ GCU_PFCWD_FIELDS = {{ device.gcu_pfcwd_fields | tojson }}
 def load(path):
     with open(path) as f:
         return json.load(f)
+
+
+def load_fragment(path):
+    fragment = load(path)
+    for t in PORT_LISTS:
+        rows = fragment.get(t)
+        if not rows:
+            continue
+        split = {}
+        for k, v in rows.items():
+            ports, sep, rest = k.partition("|")
+            for p in ports.split(","):
+                if p:
+                    split[p + sep + rest] = copy.deepcopy(v)
+        fragment[t] = split
+    return fragment
 
 
 def save(data, path):
@@ -536,16 +556,20 @@ def main():
         if device.get("format") != int(args[1]):
             print(f"{args[0]} has format {device.get('format')}, this program reads {args[1]}: use the program of the same build")
             sys.exit(1)
+        # Every BUFFER_PG key of the fragment in APPL_DB's form (`Ethernet0:3`) with the
+        # profile APPL_DB must show for it; `-`: the dynamic buffer manager names it.
+        pgs = {k.replace("|", ":", 1): (v or {}).get("profile")
+               for k, v in (load_fragment(args[2]).get("BUFFER_PG") or {}).items()}
         # Shell assignments for `eval`: every value quoted (shlex), so no value runs as code.
         for k in ("device", "platform", "hwsku", "buffer_model"):
             print(f"{k.upper()}={shlex.quote(str(device[k]))}")
         words = lambda items: " ".join(shlex.quote(str(i)) for i in items)
         print(f"PORTS=({words(device['ports'])})")
-        print(f"PGS=({words(k + '=' + (v or '-') for k, v in sorted(device['pgs'].items()))})")
+        print(f"PGS=({words(k + '=' + (v if v and v != 'NULL' else '-') for k, v in sorted(pgs.items()))})")
         print(f"HASH_FIELDS=({words(device.get('switch_hash', []))})")
     elif mode == "plan":
         # running fragment device baseline|- out-dir
-        running, fragment, device = load(args[0]), load(args[1]), load(args[2])
+        running, fragment, device = load(args[0]), load_fragment(args[1]), load(args[2])
         baseline = load(args[3]) if args[3] != "-" else running
         want = intended(running, fragment, device, baseline)
         save(want, f"{args[4]}/intended.json")
@@ -573,7 +597,7 @@ def main():
             print(line)
         sys.exit(1 if lines else 0)
     elif mode == "ports":
-        running_db, fragment_db = load(args[0]), load(args[1])
+        running_db, fragment_db = load(args[0]), load_fragment(args[1])
         running, fragment = running_db.get("PORT", {}), fragment_db.get("PORT", {})
         # A cage the switch records in another breakout mode is recreated (intended): its ports
         # are not checked. A port missing from a cage in the same (or no recorded) mode is
@@ -678,7 +702,7 @@ preflight() {
       || { problem "$f is missing or not JSON (name the switch's folder: switches/<name>)"; return; }
   done
   local settings
-  settings="$(helper device "$DEVICE_FILE" "$DEVICE_FORMAT")" || { problem "$settings"; return; }
+  settings="$(helper device "$DEVICE_FILE" "$DEVICE_FORMAT" "$FRAGMENT")" || { problem "$settings"; return; }
   eval "$settings"
   PG_COUNT=${#PGS[@]}
   PORT_COUNT=${#PORTS[@]}
