@@ -577,6 +577,52 @@ impl LookupRow {
     }
 }
 
+/// The layouts fabricc reads, in the order it prefers them (`Hwsku::layout`).
+pub const LAYOUT_ORDER: [&str; 3] = ["t1", "t0", "t2"];
+
+/// The layout of `layouts` fabricc writes (`Hwsku::layout`).
+pub fn choose_layout(layouts: &[BufferDefaults]) -> Option<&BufferDefaults> {
+    LAYOUT_ORDER
+        .iter()
+        .find_map(|t| layouts.iter().find(|b| b.topology == *t))
+        .or_else(|| layouts.first())
+}
+
+/// The `DEVICE_METADATA|localhost` `type` for which SONiC renders `buffers_defaults_<t>.j2`
+/// (sonic-net/sonic-buildimage@086b03bd70f9 `files/build_templates/buffers_config.j2:10-30`).
+pub fn topology_type(topology: &str) -> &'static str {
+    match topology {
+        "t0" => "ToRRouter",
+        "t1" => "LeafRouter",
+        "t2" => "SpineRouter",
+        _ => "another type",
+    }
+}
+
+/// The layout SONiC renders for `DEVICE_METADATA` `type` (`buffers_config.j2:10-30`): `None`
+/// where it takes the SKU's `default_topo` (no type, or one the template does not name).
+pub fn type_topology(switch_type: &str) -> Option<&'static str> {
+    let t = switch_type.to_lowercase();
+    if t.contains("mgmt") {
+        return None;
+    }
+    if t.contains("torrouter") {
+        Some("t0")
+    } else if t.contains("leafrouter") {
+        Some("t1")
+    } else if t.contains("lowerspinerouter") || t == "fabricregionalhub" {
+        Some("lt2")
+    } else if t == "upperregionalhub" || t == "lowerregionalhub" {
+        Some("t2")
+    } else if t == "fabricspinerouter" {
+        Some("ft2")
+    } else if t.contains("spinerouter") {
+        Some("t2")
+    } else {
+        None
+    }
+}
+
 /// The pools and profiles a SKU's `buffers_defaults_<topology>.j2` lays out.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -699,6 +745,64 @@ impl Hwsku {
     /// The buffer layout for topology `t` (`t1`).
     pub fn buffer_defaults(&self, topology: &str) -> Option<&BufferDefaults> {
         self.buffer_defaults.iter().find(|b| b.topology == topology)
+    }
+
+    /// The layout fabricc writes: `t1`, else `t0`, else `t2`, else the first. fabricc does
+    /// not write `DEVICE_METADATA` `type` (it drives far more than buffers), so the switch's
+    /// own type is unknown at build time; `t1` is what SONiC renders for `LeafRouter`, the
+    /// type of its factory default configuration (`sonic-cfggen --preset t1`,
+    /// sonic-net/sonic-buildimage@086b03bd70f9 `src/sonic-config-engine/config_samples.py:51-53`).
+    pub fn layout(&self) -> Option<&BufferDefaults> {
+        choose_layout(&self.buffer_defaults)
+    }
+
+    /// The other layouts of the SKU whose pools or profiles differ from [`Hwsku::layout`]'s
+    /// in what fabricc writes from them, each with the names that differ. `sizes`: whether
+    /// pool sizes count (not on Spectrum, where fabricc computes them).
+    pub fn other_layouts(&self, sizes: bool) -> Vec<(&BufferDefaults, Vec<String>)> {
+        let Some(chosen) = self.layout() else {
+            return Vec::new();
+        };
+        let pools = |b: &BufferDefaults| -> std::collections::BTreeMap<String, Pool> {
+            b.pools
+                .iter()
+                .map(|p| {
+                    let mut p = p.clone();
+                    if !sizes {
+                        p.size = None;
+                        p.xoff = None;
+                    }
+                    (p.name.clone(), p)
+                })
+                .collect()
+        };
+        let profiles = |b: &BufferDefaults| -> std::collections::BTreeMap<String, Profile> {
+            b.profiles
+                .iter()
+                .map(|p| (p.name.clone(), p.clone()))
+                .collect()
+        };
+        fn differ<T: PartialEq>(
+            a: &std::collections::BTreeMap<String, T>,
+            b: &std::collections::BTreeMap<String, T>,
+        ) -> Vec<String> {
+            let names: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+            names
+                .into_iter()
+                .filter(|n| a.get(*n) != b.get(*n))
+                .cloned()
+                .collect()
+        }
+        let (want_pools, want_profiles) = (pools(chosen), profiles(chosen));
+        self.buffer_defaults
+            .iter()
+            .filter(|b| b.topology != chosen.topology)
+            .filter_map(|b| {
+                let mut names = differ(&want_pools, &pools(b));
+                names.extend(differ(&want_profiles, &profiles(b)));
+                (!names.is_empty()).then_some((b, names))
+            })
+            .collect()
     }
 
     /// Ports per front-panel cage in this SKU.

@@ -15,7 +15,9 @@
 //! * `BREAKOUT_CFG|<parent>` `brkout_mode`: the cage's mode, as `hwsku.json`'s
 //!   `default_brkout_mode` gives it (sonic-config-engine writes one from the other);
 //! * Broadcom: `BUFFER_POOL` and `BUFFER_PROFILE` are the pools and profiles of
-//!   `buffers_defaults_<topology>.j2` as the SKU's templates rendered them. The lookup table
+//!   `buffers_defaults_<topology>.j2` as the SKU's templates rendered them, the topology the
+//!   one `DEVICE_METADATA|localhost` `type` gives (`ToRRouter` `t0`, `LeafRouter` `t1`,
+//!   `SpineRouter` `t2`: `files/build_templates/buffers_config.j2:10-30`). The lookup table
 //!   `pg_profile_lookup.ini` is a file buffermgrd reads, in no CONFIG_DB table; the
 //!   `pg_lossless_<speed>_<cable>_profile` entries a CONFIG_DB carries (fabricc writes them, see
 //!   `lower::sonic`) are rows of it at their speed and cable (`size`, `xon`, `xoff`,
@@ -29,7 +31,7 @@
 
 use std::collections::BTreeMap;
 
-use super::platform::{Hwsku, Lookup, LookupRow, Platform};
+use super::platform::{Hwsku, Lookup, LookupRow, Platform, type_topology};
 use super::sku_custom::{CustomSku, breakout_words};
 use super::sku_folder::{self, BreakoutEntry, LayoutObject, SkuFinding};
 use serde_json::Value;
@@ -341,9 +343,16 @@ pub fn read_config_db(
             .unwrap_or_else(|| "5m".into());
         // Findings of the layout point at the pool or profile; those without one at the
         // BUFFER_POOL table.
+        // The layout SONiC rendered for the switch's own `type`; without one it took the
+        // SKU's `default_topo`, which a CONFIG_DB does not say (`t1`, the preferred, then).
+        let topology = meta
+            .and_then(|m| m.get("type"))
+            .and_then(Value::as_str)
+            .and_then(type_topology)
+            .unwrap_or("t1");
         let layout = match sku_folder::layout_of(
             "BUFFER_PROFILE",
-            ("t1", &source("BUFFER_POOL BUFFER_PROFILE")),
+            (topology, &source("BUFFER_POOL BUFFER_PROFILE")),
             default_cable,
             &objects,
             Vec::new(),

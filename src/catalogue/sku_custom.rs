@@ -6,14 +6,15 @@
 //! * ports, names, lanes, aliases, speeds and the breakout of every cage: `port_config.ini`;
 //!   `hwsku.json`, where present, must give each cage it lists the breakout the rows give it
 //!   (SONiC's `default_brkout_mode`, which `BREAKOUT_CFG` then carries);
-//! * Broadcom: pools and profiles from `buffers_defaults_t1.j2` (required: without it
-//!   nothing sources them), lossless rows from `pg_profile_lookup.ini`;
+//! * Broadcom: pools and profiles from `buffers_defaults_t0.j2`, `_t1.j2` and `_t2.j2`, each
+//!   the folder has (one at least: without them nothing sources the pools; the lowering
+//!   writes the one `Hwsku::layout` chooses), lossless rows from `pg_profile_lookup.ini`;
 //! * Mellanox: SONiC's Spectrum templates compute the pools (`buffers_defaults_objects.j2`,
 //!   `buffer_pool_mellanox.lua`), and fabricc computes them the same way from the MMU, so the
 //!   layout's names are the platform's default SKU's; `pg_profile_lookup.ini` from the folder
 //!   where present, else the default SKU's.
 
-use super::platform::{BreakoutMode, Hwsku, Platform};
+use super::platform::{BreakoutMode, Hwsku, LAYOUT_ORDER, Platform, choose_layout};
 use super::sku_folder::{self, CageUse, SkuFinding};
 
 /// A user's SONiC SKU, read from its folder and checked against the model's platform.
@@ -98,29 +99,36 @@ pub fn read_folder(
             .map(|d| d.buffer_defaults.clone())
             .unwrap_or_default()
     } else {
-        match text("buffers_defaults_t1.j2") {
-            Some(t) => match sku_folder::read_buffers("t1", &source("buffers_defaults_t1.j2"), t) {
-                Ok(b) => vec![b],
-                Err(f) => {
-                    findings.extend(f);
-                    Vec::new()
+        // Every layout the folder has, each checked: SONiC renders the one the switch's
+        // `DEVICE_METADATA` `type` names, so each may be the one a switch runs.
+        let mut layouts = Vec::new();
+        for topology in LAYOUT_ORDER {
+            let file = sku_folder::layout_file(topology);
+            if let Some(t) = text(file) {
+                match sku_folder::read_buffers(topology, &source(file), t) {
+                    Ok(b) => layouts.push(b),
+                    Err(f) => findings.extend(f),
                 }
-            },
-            None => {
-                findings.push(SkuFinding {
-                    file: "buffers_defaults_t1.j2",
-                    bytes: None,
-                    line: None,
-                    message: format!(
-                        "the folder has no `buffers_defaults_t1.j2`: on a {} platform its pools and profiles come from that file",
-                        platform.sonic.as_ref().map_or("SONiC", |s| s.asic_type.as_str())
-                    ),
-                });
-                Vec::new()
             }
         }
+        if !LAYOUT_ORDER
+            .iter()
+            .any(|t| text(sku_folder::layout_file(t)).is_some())
+        {
+            findings.push(SkuFinding {
+                file: "buffers_defaults_t1.j2",
+                bytes: None,
+                line: None,
+                message: format!(
+                    "the folder has no `buffers_defaults_t0.j2`, `buffers_defaults_t1.j2` or `buffers_defaults_t2.j2`: on a {} platform its pools and profiles come from those files",
+                    platform.sonic.as_ref().map_or("SONiC", |s| s.asic_type.as_str())
+                ),
+            });
+        }
+        layouts
     };
-    if let (Some(p), Some(l), Some(b)) = (&ports, &lookup, layout.first())
+    // The lookup rows must cover the default cable of the layout fabricc writes.
+    if let (Some(p), Some(l), Some(b)) = (&ports, &lookup, choose_layout(&layout))
         && text("pg_profile_lookup.ini").is_some()
     {
         // The auxiliary cages (management-side SFP ports) carry no fabric traffic.
@@ -262,6 +270,28 @@ pub(super) fn breakout_words(cages: &[CageUse]) -> String {
 mod tests {
     use super::*;
     use crate::catalogue::switch_platform;
+
+    /// Which catalogue SKUs get FAB818: those whose layouts differ in what fabricc writes
+    /// (on Spectrum, pool sizes aside: fabricc computes them).
+    #[test]
+    fn catalogue_skus_whose_layouts_differ() {
+        let mut differ = Vec::new();
+        for p in &crate::catalogue::catalogue().switches {
+            let Some(s) = &p.sonic else { continue };
+            for h in &s.hwskus {
+                let others = h.other_layouts(s.asic_type != "mellanox");
+                if !others.is_empty() {
+                    let what: Vec<String> = others
+                        .iter()
+                        .map(|(b, n)| format!("{}: {}", b.topology, n.join(",")))
+                        .collect();
+                    differ.push(format!("{} {}", h.name, what.join(" ")));
+                }
+            }
+        }
+        // Silverstone v2's t0 has no shared headroom pool (`xoff`), its t1 has 4,625,920 B.
+        assert_eq!(differ, ["Silverstone_v2 t0: ingress_lossless_pool"]);
+    }
 
     #[test]
     fn a_mixed_folder_becomes_a_sku() {

@@ -1,5 +1,5 @@
 //! Bring your own SONiC SKU (issue 38 item 1): reading a SKU folder's `port_config.ini`,
-//! `pg_profile_lookup.ini` and `buffers_defaults_t1.j2` against a catalogue platform and
+//! `pg_profile_lookup.ini` and `buffers_defaults_t0/t1/t2.j2` against a catalogue platform and
 //! checking them, with findings that point into the files. A breakout per cage is allowed
 //! (the HPN ToR's 200G host cages beside its 400G uplink cages); `sku_custom` puts the
 //! files together for `switch-model … { sku "PATH" }`.
@@ -344,6 +344,16 @@ pub fn read_pg_lookup(source: &str, text: &str) -> Result<Lookup, Vec<SkuFinding
     }
 }
 
+/// The file of a SKU folder that holds the layout of `topology` (`t0`, `t1`, `t2`; any other
+/// is the `t1` file, the one fabricc asked for before it read the others).
+pub fn layout_file(topology: &str) -> &'static str {
+    match topology {
+        "t0" => "buffers_defaults_t0.j2",
+        "t2" => "buffers_defaults_t2.j2",
+        _ => "buffers_defaults_t1.j2",
+    }
+}
+
 /// Reads the pools and profiles of a Broadcom-style `buffers_defaults_<topology>.j2`: the
 /// `default_cable` setting and the literal `"BUFFER_POOL"` and `"BUFFER_PROFILE"` objects
 /// (a pool reference may be written `[BUFFER_POOL|name]`). A template that computes them
@@ -353,9 +363,9 @@ pub fn read_buffers(
     source: &str,
     text: &str,
 ) -> Result<BufferDefaults, Vec<SkuFinding>> {
-    const F: &str = "buffers_defaults_t1.j2";
+    let file = layout_file(topology);
     let at = |line: Option<usize>, message: String| SkuFinding {
-        file: F,
+        file,
         bytes: None,
         line,
         message,
@@ -417,7 +427,7 @@ pub fn read_buffers(
             fields,
         })
         .collect();
-    layout_of(F, (topology, source), default_cable, &objects, findings)
+    layout_of(file, (topology, source), default_cable, &objects, findings)
 }
 
 /// A pool or profile of a buffer layout as a file gives it (fields as written, a pool

@@ -152,6 +152,7 @@ codes! {
     RolloutMtu           "FAB811" Rollout Error "a step of the rollout has hosts sending frames larger than a switch port of the fabric takes",
     RolloutDeadlock      "FAB812" Rollout Error "a step of the rollout is not proven free of PFC deadlock",
     RolloutFlagDay       "FAB813" Rollout Warning "the change cannot be made make-before-break: the plan drains the fabric's lossless traffic for one wave",
+    SonicLayoutAssumed   "FAB818" Output Advice "a SONiC SKU's buffer layouts differ by switch type (`t0`, `t1`, `t2`) and fabricc writes one, not knowing the switch's `DEVICE_METADATA` `type`",
     // output (build)
     TargetCannotExpress  "FAB901" Output Error "a target OS or the host script cannot express what the fabric asks of a device",
     TemplateFailed       "FAB902" Output Error "a template failed to render a device's configuration",

@@ -53,8 +53,16 @@
 //!   whole cells (S14a) in the traditional model; left to the switch in the dynamic one
 //!   (sizes absent, as SONiC's own dynamic templates have them). The CNP queue gets a reserve
 //!   of one port MTU (`q_cnp_profile`), the layout's lossy queues have none (S13).
-//! * Pools on Broadcom: the SKU's `buffers_defaults_t1.j2` as it is (one ingress pool with a
-//!   shared headroom pool, one egress pool).
+//! * Pools on Broadcom: the SKU's `buffers_defaults_<topology>.j2` as it is (one ingress pool
+//!   with a shared headroom pool, one egress pool).
+//! * The layout (topology): SONiC renders `buffers_defaults_<t>.j2` for the switch's
+//!   `DEVICE_METADATA` `type` (`ToRRouter` `t0`, `LeafRouter` `t1`, `SpineRouter` `t2`:
+//!   sonic-net/sonic-buildimage@086b03bd70f9:files/build_templates/buffers_config.j2:10-30).
+//!   fabricc does not write `type` (BGP, DHCP relay and more follow it: the operator's), so
+//!   the switch's own is unknown at build time; it writes `t1` where the SKU has one (what
+//!   SONiC's factory default `LeafRouter` renders, `config_samples.py:51-53`), else `t0`,
+//!   else `t2` (`Hwsku::layout`). fabricc's pools and profiles replace the switch's of the
+//!   same name whatever its type; where the SKU's layouts differ, FAB818 says so.
 //! * PFC watchdog, when the fabric sets no timers: scaled like SONiC's own `pfcwd
 //!   start_default`, 200 ms × ((ports − 1) / 32 + 1) over the SKU's PORT rows, poll capped at
 //!   1 s (sonic-net/sonic-utilities@691b1bbc4fd2:pfcwd/main.py:36-42,405-444; S12).
@@ -73,8 +81,6 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::model::{DeviceId, Fabric, SwitchId, SwitchModel};
 use crate::syntax::ast::BufferModel;
 
-/// The topology whose buffer layout fabricc follows: the default SKU's (`ACS-SN5600 t1`).
-const TOPOLOGY: &str = "t1";
 /// `buffer_pool_mellanox.lua` constants (lines 16, 23-24), bytes.
 const MGMT_POOL: u64 = 256 * 1024;
 const EGRESS_MIRROR: u64 = 10 * 1024;
@@ -324,21 +330,18 @@ pub fn plan(
         .label("this device")
     };
     let buffer_model = buffer_model(input)?;
-    let layout = sku
-        .hwsku
-        .buffer_defaults(TOPOLOGY)
-        .ok_or_else(|| {
-            Diagnostic::new(
-                Code::SonicSkuUnfit,
-                model.ports.span,
-                format!(
-                    "SKU `{}` of platform `{}` ships no buffer layout (`buffers_defaults_{TOPOLOGY}.j2`), so its pools and profiles cannot be sourced",
-                    sku.hwsku.name, sku.platform.name
-                ),
-            )
-            .label("these ports choose that SKU")
-            .help(skus_with_layout(sku.sonic))
-        })?;
+    let layout = sku.hwsku.layout().ok_or_else(|| {
+        Diagnostic::new(
+            Code::SonicSkuUnfit,
+            model.ports.span,
+            format!(
+                "SKU `{}` of platform `{}` ships no buffer layout (`buffers_defaults_t0.j2`, `_t1.j2` or `_t2.j2`), so its pools and profiles cannot be sourced",
+                sku.hwsku.name, sku.platform.name
+            ),
+        )
+        .label("these ports choose that SKU")
+        .help(skus_with_layout(sku.sonic))
+    })?;
     let mmu = model
         .buffer
         .map(|b| b.value.get())
@@ -569,7 +572,7 @@ fn skus_with_layout(sonic: &Sonic) -> String {
     let with: Vec<&str> = sonic
         .hwskus
         .iter()
-        .filter(|h| h.buffer_defaults(TOPOLOGY).is_some())
+        .filter(|h| h.layout().is_some())
         .map(|h| h.name.as_str())
         .collect();
     if with.is_empty() {

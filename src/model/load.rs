@@ -45,7 +45,9 @@ pub struct SkuFiles {
 pub const SKU_FILES: &[&str] = &[
     "port_config.ini",
     "hwsku.json",
+    "buffers_defaults_t0.j2",
     "buffers_defaults_t1.j2",
+    "buffers_defaults_t2.j2",
     "pg_profile_lookup.ini",
 ];
 

@@ -50,6 +50,7 @@ mod readback_more;
 mod regressions;
 mod render_targets;
 mod shellcheck;
+mod sku_configdb;
 mod sku_folder;
 mod sonic_apply;
 mod sonic_target;

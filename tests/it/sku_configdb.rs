@@ -331,3 +331,57 @@ fn index_from_0_or_none_places_the_same_ports() {
     assert_eq!(check_device("from-0", &from_0), vec![]);
     assert_eq!(check_device("no-index", &none), vec![]);
 }
+
+/// The CONFIG_DB's pools and profiles are the layout SONiC rendered for its
+/// `DEVICE_METADATA|localhost` `type` (`files/build_templates/buffers_config.j2:10-30`):
+/// `ToRRouter` `t0`, `LeafRouter` `t1`, `SpineRouter` `t2`; without a type, the SKU's
+/// `default_topo`, which the CONFIG_DB does not say (`t1`).
+#[test]
+fn the_layout_is_the_one_the_switchs_type_gives() {
+    let fragment: Value = serde_json::from_str(
+        &fs::read_to_string(
+            root().join(format!("{GOLDEN}/switches/spine1/config_db.fragment.json")),
+        )
+        .expect("fragment"),
+    )
+    .expect("json");
+    let good = merged(defaults("Dell-Z9864f-O64"), &fragment);
+    let platform = fabricc::catalogue::switch_platform("dell-z9864f").expect("platform");
+    for (switch_type, topology) in [
+        (Some("ToRRouter"), "t0"),
+        (Some("LeafRouter"), "t1"),
+        (Some("SpineRouter"), "t2"),
+        (Some("BackEndToRRouter"), "t0"),
+        (None, "t1"),
+    ] {
+        let mut d = good.clone();
+        match switch_type {
+            Some(t) => d["DEVICE_METADATA"]["localhost"]["type"] = Value::from(t),
+            None => {
+                if let Some(m) = d["DEVICE_METADATA"]["localhost"].as_object_mut() {
+                    m.remove("type");
+                }
+            }
+        }
+        let text = serde_json::to_string_pretty(&d).expect("json");
+        let sku = fabricc::catalogue::read_config_db(platform, "device.json", &text)
+            .unwrap_or_else(|f| panic!("{switch_type:?}: {f:?}"));
+        let layouts: Vec<&str> = sku
+            .hwsku
+            .buffer_defaults
+            .iter()
+            .map(|b| b.topology.as_str())
+            .collect();
+        assert_eq!(layouts, [topology], "{switch_type:?}");
+        // One layout: the one written, whatever its topology.
+        assert_eq!(
+            sku.hwsku.layout().map(|b| b.topology.as_str()),
+            Some(topology)
+        );
+    }
+    // Built, a ToRRouter's CONFIG_DB gives the same pools as a LeafRouter's: the one layout
+    // it has.
+    let mut tor = good.clone();
+    tor["DEVICE_METADATA"]["localhost"]["type"] = Value::from("ToRRouter");
+    assert_eq!(check_device("tor", &tor), vec![]);
+}

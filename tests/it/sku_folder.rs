@@ -422,3 +422,131 @@ fn a_spectrum_folder_takes_the_rows_and_leaves_the_pools_to_the_formula() {
     assert_eq!(l1.ports[3].lanes, vec![6, 7]);
     assert_eq!(l1.ports[4].lanes, vec![8, 9, 10, 11]);
 }
+
+/// HPN_MODEL on `folder` (below fixtures/check), two switches linked on all six ports.
+fn two_tors(folder: &str) -> String {
+    HPN_MODEL
+        .replace("skus/Arista-7060X6-64PE-HPN-ToR", folder)
+        .replace(
+            "PORTS",
+            "ports 1 x 800G breakout 4 x 200G, 1 x 800G breakout 2 x 400G",
+        )
+        .replace(
+            "switch L1 { model tor }",
+            "switch L1 { model tor }\n  switch L2 { model tor }\n  link L1 -- L2 { count 6  cable 3m }",
+        )
+}
+
+fn ingress_pool(c: &Checked) -> Option<u64> {
+    switch(c, "L1")
+        .sonic
+        .as_ref()
+        .and_then(|p| p.pools.iter().find(|p| p.name == "ingress_lossless_pool"))
+        .and_then(|p| p.size)
+}
+
+/// SONiC renders `buffers_defaults_<t>.j2` for the switch's `DEVICE_METADATA` `type`, and many
+/// vendor folders ship `t0` alone: such a folder builds, on its `t0` pools. With `t0` and `t1`
+/// (Arista-7060X6-64PE-256x200G's, which differ), fabricc writes `t1` and says so (FAB818).
+#[test]
+fn a_t0_folder_builds_and_t0_with_t1_writes_t1_with_fab818() {
+    let c = checked_text("fixtures/check/sku-test.fab", &two_tors("skus/t0-only"));
+    assert!(errors(&c).is_empty(), "{:?}", errors(&c));
+    // 256x200G's BALANCED t0: 165,660,324 B, the egress pool dynamic.
+    assert_eq!(ingress_pool(&c), Some(165_660_324));
+    let plan = switch(&c, "L1").sonic.as_ref().expect("plan");
+    let egress = plan
+        .pools
+        .iter()
+        .find(|p| p.name == "egress_lossless_pool")
+        .expect("pool");
+    assert_eq!(egress.mode, "dynamic");
+    assert!(
+        !c.diagnostics.iter().any(|d| d.code.as_str() == "FAB818"),
+        "one layout, no choice"
+    );
+
+    let c = checked_text(
+        "fixtures/check/sku-test.fab",
+        &two_tors("skus/FAB818-layouts"),
+    );
+    assert!(errors(&c).is_empty(), "{:?}", errors(&c));
+    assert_eq!(ingress_pool(&c), Some(121_964_196));
+    let f: Vec<_> = c
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.as_str() == "FAB818")
+        .collect();
+    assert_eq!(f.len(), 1, "once per model: {f:?}");
+    assert_eq!(f[0].severity, Severity::Advice);
+    assert!(
+        f[0].message.contains("writes `t1` (`type` `LeafRouter`)")
+            && f[0]
+                .message
+                .contains("`t0` (`type` `ToRRouter`) differs in `egress_lossless_pool`"),
+        "{}",
+        f[0].message
+    );
+}
+
+/// Every layout the folder has is checked, not only the one written: a `t2` whose profile
+/// names a pool it has not is FAB958 at that line of `buffers_defaults_t2.j2`.
+#[test]
+fn a_bad_t2_is_fab958_at_its_line() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("sku-t2-{}", std::process::id()))
+        .join("skus/bad-t2");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let good = root().join("fixtures/check/skus/good");
+    for f in [
+        "port_config.ini",
+        "pg_profile_lookup.ini",
+        "buffers_defaults_t1.j2",
+    ] {
+        std::fs::copy(good.join(f), dir.join(f)).expect("copy");
+    }
+    let t1 = std::fs::read_to_string(good.join("buffers_defaults_t1.j2")).expect("t1");
+    let t2 = t1.replacen(
+        "\"pool\": \"egress_lossless_pool\"",
+        "\"pool\": \"egress_lossy_pool\"",
+        1,
+    );
+    assert_ne!(t1, t2);
+    let line = t2
+        .lines()
+        .position(|l| l.contains("egress_lossy_profile"))
+        .expect("profile")
+        + 1;
+    std::fs::write(dir.join("buffers_defaults_t2.j2"), &t2).expect("write");
+    let fab = dir.join("../../t.fab");
+    let mut sources = Sources::new();
+    let limits = Limits::default();
+    let loaded = load::load_text(
+        &mut sources,
+        &fab.to_string_lossy(),
+        two_tors("skus/bad-t2"),
+        &limits,
+    );
+    let c = pipeline::check_loaded(&sources, loaded, &limits);
+    let f: Vec<_> = c
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.as_str() == "FAB958")
+        .collect();
+    assert_eq!(f.len(), 1, "{:?}", errors(&c));
+    let file = sources.get(f[0].primary.span.file);
+    assert!(
+        file.display.ends_with("buffers_defaults_t2.j2"),
+        "{}",
+        file.display
+    );
+    assert_eq!(sources.span_lines(f[0].primary.span).0.line, line);
+    assert!(
+        f[0].message.contains("`buffers_defaults_t2.j2`")
+            && f[0].message.contains("egress_lossy_pool"),
+        "{}",
+        f[0].message
+    );
+    let _ = std::fs::remove_dir_all(dir.join("../.."));
+}

@@ -138,7 +138,7 @@ fn finding(
             "one row per port: the cage's lanes split evenly, named as SONiC names the sub-port, at a speed of one of the cage's breakout modes (`fabricc platforms NAME` lists them)"
         }
         _ => {
-            "give the pools and profiles as numbers (the SONiC SKU's `buffers_defaults_t1.j2`) and a `pg_profile_lookup.ini` row for every port speed at the layout's default cable"
+            "give the pools and profiles as numbers (the SONiC SKU's `buffers_defaults_<t0|t1|t2>.j2`) and a `pg_profile_lookup.ini` row for every port speed at the layout's default cable"
         }
     };
     match at {
