@@ -88,7 +88,7 @@ fn eos_seeded_dscp_26_to_a_lossy_class_on_one_switch() {
 #[test]
 fn eos_seeded_lossless_priority_removed_on_one_port() {
     // leaf2's port to gpu2 runs PFC on priority 4 (its own line under the interface): roce is
-    // lossy on that port only. The port is a per-port difference, reported with its count.
+    // lossy on that port only: FAB505 (and FAB814 for priority 4) at the interface's line.
     let (f, dir) = seeded_eos("eos-lossless", "leaf2", |t| {
         replace_after(
             &t,
@@ -104,19 +104,31 @@ fn eos_seeded_lossless_priority_removed_on_one_port() {
         "priority-flow-control priority 4",
     );
     let (d, s, _) = check_state(&dir);
-    let differ: Vec<&str> = d
+    // The port is judged at its own value (issue 34, U17), not voted away (FAB964).
+    let port: Vec<&str> = d
         .iter()
-        .filter(|x| x.code.as_str() == "FAB964")
+        .filter(|x| x.code.as_str() == "FAB505")
         .map(|x| x.message.as_str())
         .collect();
-    assert_eq!(differ.len(), 1, "{differ:?}");
-    assert!(differ[0].contains("(1 of them: Ethernet1/5)"), "{differ:?}");
+    assert_eq!(port.len(), 1, "{d:?}");
     assert!(
-        f.iter()
-            .any(|x| x.0 == "FAB964" && x.1 == "state/leaf2/running-config"),
+        port[0].contains("`Ethernet1/5` does not pause priority 3"),
+        "{port:?}"
+    );
+    assert!(d.iter().all(|x| x.code.as_str() != "FAB964"), "{d:?}");
+    // Priority 3 missing (FAB505) and 4 paused (FAB814), both at the interface's own line.
+    let file = "state/leaf2/running-config".to_string();
+    let own: Vec<&(String, String, usize)> = f.iter().filter(|x| x.1 == file).collect();
+    assert_eq!(
+        own,
+        vec![
+            &("FAB505".to_string(), file.clone(), at),
+            &("FAB814".to_string(), file.clone(), at),
+            &("FAB963".to_string(), file.clone(), 1)
+        ],
         "{f:?}"
     );
-    let _ = (at, s);
+    let _ = s;
 }
 
 #[test]
@@ -270,16 +282,27 @@ fn nxos_seeded_pfc_off_on_one_port() {
         )
     });
     let (d, _, _) = check_state(&dir);
-    let differ: Vec<&str> = d
+    // The port is judged at its own value (issue 34, U17), not voted away (FAB964).
+    let port: Vec<&str> = d
         .iter()
-        .filter(|x| x.code.as_str() == "FAB964")
+        .filter(|x| x.code.as_str() == "FAB505")
         .map(|x| x.message.as_str())
         .collect();
-    assert_eq!(differ.len(), 1, "{differ:?}");
-    assert!(differ[0].contains("(1 of them: Ethernet1/3)"), "{differ:?}");
+    assert_eq!(port.len(), 1, "{d:?}");
+    assert!(
+        port[0].contains("`Ethernet1/3` does not pause priority 3"),
+        "{port:?}"
+    );
+    assert!(d.iter().all(|x| x.code.as_str() != "FAB964"), "{d:?}");
+    let at = line_of(
+        &dir,
+        "leaf2/running-config",
+        "interface Ethernet1/3\n",
+        "priority-flow-control mode off",
+    );
     assert!(
         f.iter()
-            .any(|x| x.0 == "FAB964" && x.1 == "state/leaf2/running-config"),
+            .any(|x| *x == ("FAB505".into(), "state/leaf2/running-config".into(), at)),
         "{f:?}"
     );
 }
@@ -481,7 +504,7 @@ fn junos_seeded_dscp_26_to_the_bulk_class_on_one_switch() {
 #[test]
 fn junos_seeded_lossless_priority_removed_on_one_port() {
     // leaf2's et-0/0/1 loses its congestion-notification profile: no PFC there, so roce is
-    // lossy on that port only, reported with its count.
+    // lossy on that port only: FAB505 at the port (issue 34, U17).
     let (f, dir) = seeded_junos("junos-2x2.fab", "jn-pfc", "leaf2", |t| {
         let from = t.rfind("interfaces {").unwrap();
         let head = &t[..from];
@@ -493,17 +516,22 @@ fn junos_seeded_lossless_priority_removed_on_one_port() {
         );
         format!("{head}{tail}")
     });
-    let differ: Vec<&(String, String, usize)> = f.iter().filter(|x| x.0 == "FAB964").collect();
-    assert!(differ.iter().all(|x| x.1 == "state/leaf2/config"), "{f:?}");
-    assert!(!differ.is_empty(), "{f:?}");
+    // The port has no PFC line left: FAB505 is at the interface itself.
+    let own: Vec<&(String, String, usize)> = f.iter().filter(|x| x.0 == "FAB505").collect();
+    assert_eq!(own.len(), 1, "{f:?}");
+    assert_eq!(own[0].1, "state/leaf2/config", "{f:?}");
+    assert!(f.iter().all(|x| x.0 != "FAB964"), "{f:?}");
     let (d, _, _) = check_state(&dir);
     let pfc: Vec<&str> = d
         .iter()
-        .filter(|x| x.code.as_str() == "FAB964")
+        .filter(|x| x.code.as_str() == "FAB505")
         .map(|x| x.message.as_str())
         .collect();
     assert_eq!(pfc.len(), 1, "{pfc:?}");
-    assert!(pfc[0].contains("(1 of them: et-0/0/1)"), "{pfc:?}");
+    assert!(
+        pfc[0].contains("`et-0/0/1` does not pause priority 3"),
+        "{pfc:?}"
+    );
 }
 
 #[test]
