@@ -4,7 +4,7 @@
 //! In: a state directory in the layout of `fabricc verify` (`DIR/<device>/config_db.json`,
 //! `startup.yaml`, `running-config`, `config`, `current-configuration` or `state.json`,
 //! optional `lldp.json`; `verify::state`). Out: the `.fab` text, import
-//! findings (FAB960–FAB968, FAB990) with spans into the state files (added to `Sources`), and for
+//! findings (FAB960–FAB968, FAB990; per port FAB505, FAB507, FAB814, FAB815, `ports.rs`) with spans into the state files (added to `Sources`), and for
 //! every line of the `.fab` that states a deployed value, the state file and range it came
 //! from ([`Origin`]), so that `check --state` can point a finding at the device's
 //! configuration.

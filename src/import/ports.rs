@@ -157,6 +157,9 @@ pub(super) fn pfc_notes(d: &Deployed, views: &[View], classes: &[Class], notes: 
     }
 }
 
+/// A link end's ECN for a class: switch, port, its own marking, its switch's, where.
+type EndEcn<'a> = (&'a str, &'a str, Option<Wred>, Option<Wred>, Ev);
+
 /// A switch port's ECN for class `c` and its switch's (the value the `.fab` states for it),
 /// where the switch has one.
 fn ecn_of(
@@ -212,7 +215,7 @@ pub(super) fn link_ecn(
         .iter()
         .filter(|x| x.lossless || x.wred.is_some_and(|w| w.ecn))
     {
-        let vals: Vec<(&str, &str, Option<Wred>, Option<Wred>, Ev)> = ends
+        let vals: Vec<EndEcn> = ends
             .iter()
             .filter_map(|&(s, p)| ecn_of(d, views, cl, s, p).map(|(o, r, e)| (s, p, o, r, e)))
             .collect();
@@ -232,8 +235,7 @@ pub(super) fn link_ecn(
                 .port(p.to_string()),
             );
         }
-        let candidates: Vec<&(&str, &str, Option<Wred>, Option<Wred>, Ev)> =
-            vals.iter().filter(|x| x.2 != x.3 && !off(&x.2)).collect();
+        let candidates: Vec<&EndEcn> = vals.iter().filter(|x| x.2 != x.3 && !off(&x.2)).collect();
         let Some(chosen) = candidates
             .iter()
             .find(|x| x.2.is_some_and(|w| w.fill.is_some()))

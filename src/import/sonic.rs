@@ -557,8 +557,9 @@ fn stray_pgs(root: &Node, file: usize, sw: &Switch, notes: &mut Vec<Note>) {
                 .and_then(|t| t.get(name))
                 .is_some_and(|r| field(r, "xoff").is_some())
     };
-    // Port → [(its PGs, key text, profile, where)].
-    let mut by_port: BTreeMap<String, Vec<(BTreeSet<u8>, String, String, Ev)>> = BTreeMap::new();
+    // Port → [(its PGs, the key's PG text, profile, where)].
+    type Entry = (BTreeSet<u8>, String, String, Ev);
+    let mut by_port: BTreeMap<String, Vec<Entry>> = BTreeMap::new();
     for (k, rec) in table("BUFFER_PG") {
         let (ports, pgs) = split_key(&k.name);
         let profile = field(rec, "profile").and_then(text).unwrap_or_default();
@@ -604,7 +605,7 @@ fn stray_pgs(root: &Node, file: usize, sw: &Switch, notes: &mut Vec<Note>) {
                     .collect();
                 if !lossy.is_empty() {
                     why.push(format!(
-                        "its lossless profile `{profile}` reserves headroom on PG {}, a priority the port does not pause (`pfc_enable` {}): a stale lossless PG, or buffer taken from the lossy pool for nothing",
+                        "its lossless profile `{profile}` reserves headroom on PG {}, a priority the port does not pause (`pfc_enable` {}): a stale lossless PG, or headroom reserved for nothing",
                         lossy.join(", "),
                         if pfc.is_empty() {
                             "empty".to_string()
