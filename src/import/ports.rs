@@ -66,7 +66,7 @@ fn deviates(d: &Deployed, views: &[View], i: usize, p: &str) -> Option<(BTreeSet
 /// switch), one it pauses beyond its switch's is FAB814; a switch-to-switch link whose ends
 /// then pause different priorities is FAB507. These replace FAB964 for `pfc_enable`: the
 /// `.fab` keeps the switch's value, and the port must not be voted away.
-pub(super) fn pfc_notes(d: &Deployed, views: &[View], classes: &[Class], notes: &mut Vec<Note>) {
+fn pfc_notes(d: &Deployed, views: &[View], classes: &[Class], notes: &mut Vec<Note>) {
     for (i, ports) in fabric_ports(d) {
         let (Some(s), Some(v)) = (d.switches.get(i), views.get(i)) else {
             continue;
@@ -178,19 +178,23 @@ fn ecn_of(
     Some((own.map(|w| w.0), *reference, own.map_or(port.at, |w| w.1)))
 }
 
-/// The queues of classes that mark ECN: their per-port differences are the links'
-/// `ecn CLASS …` overrides (or a note), not FAB964.
-pub(super) fn ecn_queues(views: &[View], classes: &[Class]) -> Vec<BTreeSet<u8>> {
-    views
-        .iter()
-        .map(|v| {
-            classes
-                .iter()
-                .filter(|c| c.lossless || c.wred.is_some_and(|w| w.ecn))
-                .map(|c| v.queue(c.tc))
-                .collect()
-        })
-        .collect()
+/// The per-port findings: PFC (`pfc_notes`), and FAB964 for the WRED profiles of queues no
+/// marking class uses (a marking class's ports are their links' `ecn CLASS …` overrides,
+/// `link_ecn`).
+pub(super) fn port_notes(d: &Deployed, views: &[View], classes: &[Class], notes: &mut Vec<Note>) {
+    pfc_notes(d, views, classes, notes);
+    for v in views {
+        let ecn: BTreeSet<u8> = classes
+            .iter()
+            .filter(|c| c.lossless || c.wred.is_some_and(|w| w.ecn))
+            .map(|c| v.queue(c.tc))
+            .collect();
+        for (q, ns) in &v.wred_differ {
+            if !ecn.contains(q) {
+                notes.extend(ns.iter().cloned());
+            }
+        }
+    }
 }
 
 /// The `ecn CLASS min … max …` words of link `c`: for each marking class, where a switch end

@@ -39,14 +39,7 @@ pub fn fab(
     };
     let views = switch_views(d, &mut notes);
     let (classes, fabric_lossless) = fabric_classes(d, &views, &mut notes);
-    super::ports::pfc_notes(d, &views, &classes, &mut notes);
-    for (v, ecn) in views.iter().zip(super::ports::ecn_queues(&views, &classes)) {
-        for (q, ns) in &v.wred_differ {
-            if !ecn.contains(q) {
-                notes.extend(ns.iter().cloned());
-            }
-        }
-    }
+    super::ports::port_notes(d, &views, &classes, &mut notes);
     let models = switch_models(d, &views);
     let tier = tiers(d);
 
