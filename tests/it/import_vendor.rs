@@ -566,8 +566,8 @@ fn junos_seeded_ecn_above_the_pause_trigger_on_one_switch() {
 /// The AMD MI300X JVD on Junos: the queue plan comes back (RoCE on priority 3 in queue 4, CNP
 /// strict in queue 3 with `rate 5%` on the highest free priority, 7, as the JVD has it). Junos
 /// states no speed for unbroken ports, so the JVD's 800G spine links and their `ecn 800G`
-/// values read as one switch's ports differing (FAB964): the configuration cannot carry ECN
-/// per port speed without the speeds.
+/// values read as ports whose ECN differs from their switch's: each comes back as its link's
+/// own `ecn roce …` (issue 34, U17), none as FAB964.
 #[test]
 fn junos_jvd_queue_plan_comes_back() {
     let dir = state_of("amd-mi300x-jvd-junos.fab", "jn-jvd");
@@ -583,6 +583,18 @@ fn junos_jvd_queue_plan_comes_back() {
             .contains("class cnp { dscp 48  priority 7  traffic-class 3  strict  rate 5%  cnp }"),
         "{}",
         i.text
+    );
+    assert!(
+        i.text.contains(
+            "  link leaf1.port3 -- spine1.port1 {\n    cable 30m\n    ecn roce min 2%  max 8%  probability 100%\n  }\n"
+        ),
+        "{}",
+        i.text
+    );
+    assert!(
+        i.diagnostics.iter().all(|d| d.code.as_str() != "FAB964"),
+        "{:?}",
+        i.diagnostics
     );
 }
 
