@@ -911,7 +911,7 @@ fn round_trip_cumulus_fixtures() {
 
 /// A state folder of cumulus-lossless2 as collected (with `nv config show`'s header), one
 /// device edited as text.
-fn seeded_cumulus(
+pub(crate) fn seeded_cumulus(
     name: &str,
     device: &str,
     f: impl FnOnce(String) -> String,

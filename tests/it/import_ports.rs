@@ -198,3 +198,34 @@ fn a_port_with_its_own_ecn_comes_back_as_its_links_override() {
         "{f:?}"
     );
 }
+
+/// Cumulus gives PFC per port through the profile each port binds: leaf2's uplink to spine2
+/// binding a profile without priority 4 drops `roce2` on that hop (FAB505) and disagrees with
+/// spine2 (FAB507), both at the profile's first priority in leaf2's `startup.yaml`.
+#[test]
+fn cumulus_a_port_binding_a_pfc_profile_without_a_lossless_priority() {
+    use crate::import::{replace_after, seeded_cumulus};
+    let (f, dir) = seeded_cumulus("cu-port-pfc", "leaf2", |t| {
+        let t = replace_after(
+            &t,
+            "      pfc:\n        default-global:",
+            "        fabricc-pfc-cable1:\n",
+            "        fabricc-pfc-one:\n          switch-priority:\n            '3': {}\n          tx: enable\n          rx: enable\n          cable-length: 30\n        fabricc-pfc-cable1:\n",
+        );
+        replace_after(
+            &t,
+            "      swp2s1:",
+            "        qos:\n",
+            "        qos:\n          pfc:\n            profile: fabricc-pfc-one\n",
+        )
+    });
+    let at = line_of(&dir, "leaf2/startup.yaml", "fabricc-pfc-one:", "'3': {}");
+    let file = "state/leaf2/startup.yaml".to_string();
+    assert_eq!(
+        f,
+        vec![
+            ("FAB505".into(), file.clone(), at),
+            ("FAB507".into(), file, at)
+        ]
+    );
+}
