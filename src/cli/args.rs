@@ -126,10 +126,12 @@ pub enum Command {
     /// values are what most switches run; a switch that differs gets an override, so that
     /// `fabricc check` judges the fabric as deployed, wrong values included. What cannot be
     /// inferred is a finding (FAB960–FAB968 and FAB990, category `import`) and a comment in the `.fab`.
-    /// docs/import.md lists what each source provides.
+    /// A port that differs from its switch in PFC is a finding at its line (FAB505, FAB814,
+    /// FAB507); docs/import.md lists what each source provides.
     ///
     /// Exit status: 0 written (warnings allowed), 1 a state file could not be read (the `.fab`
-    /// is still written, without that device), 2 the tool could not run.
+    /// is still written, without that device) or a port drops a lossless class (FAB505), 2 the
+    /// tool could not run.
     #[command(after_help = "Examples:
   fabricc import --state state/ -o pod.fab          the deployed fabric as a .fab
   fabricc check pod.fab                             then prove it

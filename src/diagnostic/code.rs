@@ -152,6 +152,9 @@ codes! {
     RolloutMtu           "FAB811" Rollout Error "a step of the rollout has hosts sending frames larger than a switch port of the fabric takes",
     RolloutDeadlock      "FAB812" Rollout Error "a step of the rollout is not proven free of PFC deadlock",
     RolloutFlagDay       "FAB813" Rollout Warning "the change cannot be made make-before-break: the plan drains the fabric's lossless traffic for one wave",
+    // import, per port (issue 34, U17: what one port of a deployed switch does differently)
+    ImportPortExtraPfc   "FAB814" Import Warning "a port pauses a priority its switch runs lossy, so that traffic is paused on one hop",
+    ImportStrayBufferPg  "FAB815" Import Warning "a `BUFFER_PG` entry fabricc would not write: a lossy priority with reserved headroom, or a PG that overlaps or outlives a lossless one",
     SonicLayoutAssumed   "FAB818" Output Advice "a SONiC SKU's buffer layouts differ by switch type (`t0`, `t1`, `t2`) and fabricc writes one, not knowing the switch's `DEVICE_METADATA` `type`",
     // output (build)
     TargetCannotExpress  "FAB901" Output Error "a target OS or the host script cannot express what the fabric asks of a device",

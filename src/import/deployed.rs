@@ -53,6 +53,14 @@ pub enum NoteKind {
     HostNoState,
     /// A switch puts a class in another egress queue than the fabric's plan.
     OtherQueue,
+    /// A port does not pause a priority its switch runs lossless (FAB505, issue 34 U17).
+    PortNotLossless,
+    /// A port pauses a priority its switch runs lossy (FAB814).
+    PortExtraPfc,
+    /// The two ends of a link pause different priorities (FAB507).
+    LinkPfcDiffers,
+    /// A `BUFFER_PG` entry fabricc would not write (FAB815).
+    StrayBufferPg,
 }
 
 impl NoteKind {
@@ -68,6 +76,10 @@ impl NoteKind {
             NoteKind::Route => Code::ImportRoute,
             NoteKind::HostNoState => Code::ImportHostNoState,
             NoteKind::OtherQueue => Code::ImportOtherQueue,
+            NoteKind::PortNotLossless => Code::LosslessDscpLossy,
+            NoteKind::PortExtraPfc => Code::ImportPortExtraPfc,
+            NoteKind::LinkPfcDiffers => Code::PfcMismatch,
+            NoteKind::StrayBufferPg => Code::ImportStrayBufferPg,
         }
     }
 }
@@ -79,6 +91,10 @@ pub struct Note {
     pub at: Ev,
     pub message: String,
     pub help: Option<String>,
+    /// The port (or host) the finding is about, as the message names it in backticks: the
+    /// same finding on several ports of one state file is one diagnostic listing them
+    /// (issue 34, U17), see `group`.
+    pub port: Option<String>,
 }
 
 impl Note {
@@ -88,7 +104,14 @@ impl Note {
             at,
             message: message.into(),
             help: None,
+            port: None,
         }
+    }
+
+    /// The port (or host) the message names in backticks, by which it is grouped.
+    pub fn port(mut self, p: impl Into<String>) -> Self {
+        self.port = Some(p.into());
+        self
     }
 
     pub fn help(mut self, h: impl Into<String>) -> Self {

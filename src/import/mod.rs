@@ -4,7 +4,7 @@
 //! In: a state directory in the layout of `fabricc verify` (`DIR/<device>/config_db.json`,
 //! `startup.yaml`, `running-config`, `config`, `current-configuration` or `state.json`,
 //! optional `lldp.json`; `verify::state`). Out: the `.fab` text, import
-//! findings (FAB960–FAB968, FAB990) with spans into the state files (added to `Sources`), and for
+//! findings (FAB960–FAB968, FAB990; per port FAB505, FAB507, FAB814, FAB815, `ports.rs`) with spans into the state files (added to `Sources`), and for
 //! every line of the `.fab` that states a deployed value, the state file and range it came
 //! from ([`Origin`]), so that `check --state` can point a finding at the device's
 //! configuration.
@@ -29,6 +29,7 @@ pub mod host;
 pub mod junos;
 mod models;
 pub mod nxos;
+mod ports;
 pub mod readback;
 mod routes;
 pub mod sonic;
@@ -131,11 +132,21 @@ pub fn import(input: &Input<'_>, sources: &mut Sources) -> Result<Imported, Fata
             .map(|&id| Span::new(id, e.at.start as usize, e.at.end as usize))
     };
     let mut diagnostics = Vec::new();
-    for n in &d.notes {
+    for g in group(&d.notes) {
+        let n = g[0];
         let Some(sp) = span(n.at) else { continue };
-        let mut diag = Diagnostic::new(n.kind.code(), sp, n.message.clone()).label("here");
+        let mut diag = Diagnostic::new(n.kind.code(), sp, grouped_message(&g)).label("here");
         if let Some(h) = &n.help {
             diag = diag.help(h.clone());
+        }
+        if g.len() > crate::diagnostic::LISTED_NAMES + 1 {
+            let all: Vec<&str> = g.iter().filter_map(|n| n.port.as_deref()).collect();
+            diag = diag.note(format!(
+                "all {} {}: {}",
+                all.len(),
+                noun(n.kind),
+                all.join(", ")
+            ));
         }
         diagnostics.push(diag);
     }
@@ -187,6 +198,64 @@ pub fn import(input: &Input<'_>, sources: &mut Sources) -> Result<Imported, Fata
         origins,
         xoffs,
     })
+}
+
+/// The notes as findings: the same finding about several ports (or hosts) of one state file,
+/// the message alike but for the port's name, is one group, its ports in natural order
+/// (issue 34, U17: one missing WRED profile was 48 findings, one per port). The group's
+/// finding is at its first port's place.
+fn group(notes: &[Note]) -> Vec<Vec<&Note>> {
+    let mut groups: Vec<Vec<&Note>> = Vec::new();
+    let mut by_key: BTreeMap<(NoteKind, usize, String, Option<&str>), usize> = BTreeMap::new();
+    for n in notes {
+        let Some(p) = &n.port else {
+            groups.push(vec![n]);
+            continue;
+        };
+        let template = n.message.replace(&format!("`{p}`"), "`\u{0}`");
+        let key = (n.kind, n.at.file, template, n.help.as_deref());
+        match by_key.get(&key) {
+            Some(&i) => groups[i].push(n),
+            None => {
+                by_key.insert(key, groups.len());
+                groups.push(vec![n]);
+            }
+        }
+    }
+    for g in &mut groups {
+        g.sort_by(|a, b| {
+            natural(
+                a.port.as_deref().unwrap_or(""),
+                b.port.as_deref().unwrap_or(""),
+            )
+            .then_with(|| a.at.cmp(&b.at))
+        });
+    }
+    groups
+}
+
+fn noun(kind: NoteKind) -> &'static str {
+    if kind == NoteKind::HostNoState {
+        "hosts"
+    } else {
+        "ports"
+    }
+}
+
+/// The first port's message, and the others named: the first few, then how many more.
+fn grouped_message(g: &[&Note]) -> String {
+    let first = g[0];
+    let rest: Vec<&str> = g[1..].iter().filter_map(|n| n.port.as_deref()).collect();
+    if rest.is_empty() {
+        return first.message.clone();
+    }
+    format!(
+        "{}; the same on {} more {}: {}",
+        first.message,
+        rest.len(),
+        noun(first.kind),
+        crate::diagnostic::listed_names(&rest)
+    )
 }
 
 fn read_all(input: &Input<'_>, folders: &[String]) -> Deployed {
@@ -554,7 +623,8 @@ fn connect(d: &mut Deployed) {
                 *at,
                 format!("host `{name}` is only known from its neighbours; its NICs are taken to run the fabric's classes"),
             )
-            .help(format!("collect `{name}`'s state with its host script's `--collect` into `{name}/state.json`")),
+            .help("collect the host's state with its host script's `--collect` into `HOST/state.json`")
+            .port(name.clone()),
         );
         d.hosts.push(HostDev {
             name: name.clone(),

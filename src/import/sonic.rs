@@ -137,6 +137,7 @@ pub fn read(root: &Node, file: usize, notes: &mut Vec<Note>) -> Switch {
     read_port_qos(root, file, &mut sw, notes);
     read_queues(root, file, &mut sw, notes);
     read_buffer_pgs(root, file, &mut sw, notes);
+    stray_pgs(root, file, &sw, notes);
     read_watchdogs(root, file, &mut sw);
     read_neighbours_and_routes(root, file, &mut sw);
     let table = |name: &str| root.get(name).map(Node::members).unwrap_or_default();
@@ -266,11 +267,16 @@ fn read_port_qos(root: &Node, file: usize, sw: &mut Switch, notes: &mut Vec<Note
                 port.dscp = found.as_ref().map(|(m, at, _)| (m.clone(), *at));
                 port.dscp_at = found.map(|x| x.2).unwrap_or_default();
                 if port.dscp.is_none() {
-                    notes.push(Note::new(
-                        NoteKind::CannotCarry,
-                        key_ev(file, k, rec),
-                        format!("`{p}` refers to DSCP_TO_TC_MAP `{name}`, which does not exist"),
-                    ));
+                    notes.push(
+                        Note::new(
+                            NoteKind::CannotCarry,
+                            key_ev(file, k, rec),
+                            format!(
+                                "`{p}` refers to DSCP_TO_TC_MAP `{name}`, which does not exist"
+                            ),
+                        )
+                        .port(p.clone()),
+                    );
                 }
             }
             if let Some(v) = field(rec, "pfc_enable") {
@@ -321,7 +327,7 @@ fn read_port_qos(root: &Node, file: usize, sw: &mut Switch, notes: &mut Vec<Note
                     format!(
                         "`{p}` uses pfc_to_pg_map `{name}`, which is not one to one; the `.fab` gives each lossless priority its own PG, so the import takes it as one to one"
                     ),
-                ));
+                ).port(p.clone()));
             }
         }
     }
@@ -394,7 +400,7 @@ fn read_queues(root: &Node, file: usize, sw: &mut Switch, notes: &mut Vec<Note>)
                             NoteKind::CannotCarry,
                             ev(file, v),
                             format!("queue {q} of `{p}` uses scheduler `{name}`, which is missing or neither STRICT nor DWRR/WRR with a weight"),
-                        )),
+                        ).port(p.clone())),
                     }
                 }
                 if let Some(v) = field(rec, "wred_profile")
@@ -408,7 +414,7 @@ fn read_queues(root: &Node, file: usize, sw: &mut Switch, notes: &mut Vec<Note>)
                             NoteKind::CannotCarry,
                             ev(file, v),
                             format!("queue {q} of `{p}` uses WRED profile `{name}`, which is missing or has no green thresholds"),
-                        )),
+                        ).port(p.clone())),
                     }
                 }
             }
@@ -524,6 +530,106 @@ fn read_buffer_pgs(root: &Node, file: usize, sw: &mut Switch, notes: &mut Vec<No
             )
             .help("check the headroom on the switch itself (`mmuconfig -l` lists the profiles in use)"),
         );
+    }
+}
+
+/// `BUFFER_PG` entries fabricc would not write (issue 34, U17: an extra
+/// `BUFFER_PG|Ethernet0|3-4` was read without a word): one whose PG range shares a PG with
+/// another entry of the port (SONiC keeps both keys, so the PG's profile depends on which
+/// buffermgrd applies last, and the range's profile reserves buffer on each of its PGs), and
+/// a lossless one (a profile with `xoff`, a `pg_lossless_…` name, or `NULL` in the dynamic
+/// model, where buffermgrd sizes it as lossless) on a priority the port's `pfc_enable`
+/// leaves out: headroom reserved for a priority that is never paused, or a lossless PG left
+/// behind when the priority became lossy. Only ports with a PORT_QOS_MAP `pfc_enable` are
+/// judged (a port fabricc configured).
+fn stray_pgs(root: &Node, file: usize, sw: &Switch, notes: &mut Vec<Note>) {
+    let table = |name: &str| root.get(name).map(Node::members).unwrap_or_default();
+    let profiles = root.get("BUFFER_PROFILE");
+    let dynamic = sw.buffer_model.as_deref() == Some("dynamic");
+    let lossless = |name: &str| -> bool {
+        let name = name.trim_start_matches('[').trim_end_matches(']');
+        let name = name.strip_prefix("BUFFER_PROFILE|").unwrap_or(name);
+        if name == "NULL" {
+            return dynamic;
+        }
+        runtime_profile(name).is_some()
+            || profiles
+                .and_then(|t| t.get(name))
+                .is_some_and(|r| field(r, "xoff").is_some())
+    };
+    // Port → [(its PGs, the key's PG text, profile, where)].
+    type Entry = (BTreeSet<u8>, String, String, Ev);
+    let mut by_port: BTreeMap<String, Vec<Entry>> = BTreeMap::new();
+    for (k, rec) in table("BUFFER_PG") {
+        let (ports, pgs) = split_key(&k.name);
+        let profile = field(rec, "profile").and_then(text).unwrap_or_default();
+        for p in ports {
+            by_port.entry(p).or_default().push((
+                items(pgs.unwrap_or("")),
+                pgs.unwrap_or("").to_string(),
+                profile.clone(),
+                key_ev(file, k, rec),
+            ));
+        }
+    }
+    for (p, entries) in &by_port {
+        let Some((pfc, _)) = sw.ports.get(p).and_then(|x| x.pfc.as_ref()) else {
+            continue;
+        };
+        for (i, (pgs, key, profile, at)) in entries.iter().enumerate() {
+            let mut why: Vec<String> = Vec::new();
+            let overlaps: Vec<&str> = entries
+                .iter()
+                .enumerate()
+                .filter(|(j, (o, _, _, _))| *j != i && !o.is_disjoint(pgs))
+                .map(|(_, (_, k, _, _))| k.as_str())
+                .collect();
+            // Of two overlapping entries, the one covering more PGs (a range over a single
+            // PG) is the odd one; equal ones are both reported.
+            let wider = entries
+                .iter()
+                .enumerate()
+                .filter(|(j, (o, _, _, _))| *j != i && !o.is_disjoint(pgs))
+                .all(|(_, (o, _, _, _))| o.len() <= pgs.len());
+            if !overlaps.is_empty() && wider {
+                why.push(format!(
+                    "it overlaps the port's entry for PG {}, so those PGs take whichever profile buffermgrd applies last and the range reserves buffer on each of its PGs",
+                    overlaps.join(", ")
+                ));
+            }
+            if lossless(profile) {
+                let lossy: Vec<String> = pgs
+                    .iter()
+                    .filter(|g| !pfc.contains(g))
+                    .map(u8::to_string)
+                    .collect();
+                if !lossy.is_empty() {
+                    why.push(format!(
+                        "its lossless profile `{profile}` reserves headroom on PG {}, a priority the port does not pause (`pfc_enable` {}): a stale lossless PG, or headroom reserved for nothing",
+                        lossy.join(", "),
+                        if pfc.is_empty() {
+                            "empty".to_string()
+                        } else {
+                            pfc.iter().map(u8::to_string).collect::<Vec<_>>().join(",")
+                        }
+                    ));
+                }
+            }
+            if !why.is_empty() {
+                notes.push(
+                    Note::new(
+                        NoteKind::StrayBufferPg,
+                        *at,
+                        format!(
+                            "the BUFFER_PG entry of `{p}` for PG {key} is not one fabricc writes: {}",
+                            why.join("; ")
+                        ),
+                    )
+                    .help("remove the entry (fabricc writes one PG per lossless priority and PG 0 for lossy traffic), or make the port's `pfc_enable` say what the PG is for")
+                    .port(p.clone()),
+                );
+            }
+        }
     }
 }
 
@@ -816,6 +922,7 @@ fn missing_map(port: &str, table: &str, name: &str, at: Ev) -> Note {
             "`{port}` refers to {table} `{name}`, which does not exist; the import takes the map as one to one"
         ),
     )
+    .port(port)
 }
 
 #[cfg(test)]

@@ -28,6 +28,8 @@ pub(super) struct View {
     pub pfc_queue: Option<(BTreeMap<u8, u8>, Ev)>,
     /// By egress queue: the rate cap as a whole percent of the port speed.
     pub rate: BTreeMap<u8, (u64, Ev)>,
+    /// By egress queue: the FAB964 of ports whose WRED profile differs from the switch's.
+    pub wred_differ: BTreeMap<u8, Vec<Note>>,
 }
 
 impl View {
@@ -114,8 +116,8 @@ pub(super) fn view(s: &SwitchDev, ports: &[String], notes: &mut Vec<Note>) -> Vi
             ((*p).clone(), set, at)
         })
         .collect();
-    if let Some((set, at, d)) = pick(&pfc) {
-        differ(notes, &s.name, "pfc_enable", d, at);
+    // A port whose PFC differs is judged on its own (`ports::pfc_notes`), not voted away.
+    if let Some((set, at, _)) = pick(&pfc) {
         v.lossless = Some((set, at));
     }
     for q in 0u8..8 {
@@ -209,8 +211,10 @@ fn queue_view(
             })
             .collect();
         if let Some((w, at, d)) = pick(&wred) {
+            // Kept aside: a marking class's ports are written as their links' `ecn`
+            // overrides (`ports::link_ecn`); only other queues' differences are FAB964.
             differ(
-                notes,
+                v.wred_differ.entry(q).or_default(),
                 &sw.name,
                 &format!("the WRED profile of queue {q}"),
                 d,

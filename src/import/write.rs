@@ -39,6 +39,7 @@ pub fn fab(
     };
     let views = switch_views(d, &mut notes);
     let (classes, fabric_lossless) = fabric_classes(d, &views, &mut notes);
+    super::ports::port_notes(d, &views, &classes, &mut notes);
     let models = switch_models(d, &views);
     let tier = tiers(d);
 
@@ -75,7 +76,12 @@ pub fn fab(
     }
     o.line(0, "", None);
 
-    let ports = FabPorts { d, models: &models };
+    let ports = FabPorts {
+        d,
+        models: &models,
+        views: &views,
+        classes: &classes,
+    };
     no_cable_notes(d, &mut notes);
     for c in &d.cables {
         write_link(&ports, c, &mut o, &mut notes);
@@ -370,6 +376,8 @@ fn write_host(d: &Deployed, nics: &CabledNics, h: &HostDev, o: &mut Out, notes: 
 struct FabPorts<'a> {
     d: &'a Deployed,
     models: &'a [ModelEntry],
+    views: &'a [View],
+    classes: &'a [Class],
 }
 
 impl FabPorts<'_> {
@@ -487,16 +495,26 @@ fn write_link(ports: &FabPorts, c: &Cable, o: &mut Out, notes: &mut Vec<Note>) {
             o.comment(1, &format!("{switch} {port}: no cable length in the state"));
         }
     }
+    let ecn = super::ports::link_ecn(ports.d, ports.views, ports.classes, c, notes);
+    let head = format!("link {switch}.port{} -- {b}", a + 1);
+    if !ecn.is_empty() {
+        // One line per deployed value, so a finding on the port's ECN points at its own.
+        o.line(1, &format!("{head} {{"), from);
+        if !words.is_empty() {
+            o.line(2, &words.join("  "), from);
+        }
+        for (w, at) in ecn {
+            o.line(2, &w, Some(at));
+        }
+        o.line(1, "}", None);
+        return;
+    }
     let block = if words.is_empty() {
         String::new()
     } else {
         format!(" {{ {} }}", words.join("  "))
     };
-    o.line(
-        1,
-        &format!("link {switch}.port{} -- {b}{block}", a + 1),
-        from,
-    );
+    o.line(1, &format!("{head}{block}"), from);
 }
 
 /// A link's cable length from either end; where the ends differ, the longer (it sizes

@@ -210,8 +210,8 @@ fn the_jvd_design_writes_junipers_fill_levels() {
 /// Issue 34 item 1: `import` keeps ECN in the device's unit. The Junos switches of the
 /// fixture state `fill-level [ 55 90 ]`: the imported `.fab` states those percentages (the EOS
 /// leaf, which writes bytes, keeps its bytes), checks, and its build writes the same Junos
-/// files byte for byte. Without the link that states its own levels: import keeps one ECN
-/// per switch (FAB964 names the port that differs), as the second half shows.
+/// files byte for byte. With the link that states its own levels, import writes that link's
+/// `ecn roce …` back, as the second half shows.
 #[test]
 fn import_keeps_junos_fill_levels_as_percent() {
     use crate::import::{build, check_text, import_named, state_of};
@@ -270,17 +270,22 @@ fn import_keeps_junos_fill_levels_as_percent() {
         assert!(t == u, "{p} differs after the round trip:\n{u}");
     }
     // The whole fixture: spine1's port to leaf2 states 45 %, a per-port value the `.fab`
-    // keeps per switch (FAB964 names it); leaf1 comes back byte for byte.
+    // states as that link's `ecn roce …` (issue 34, U17), so every Junos file comes back byte
+    // for byte.
     let (orig, ofiles) = build(&fixture);
     let state = state_of("ecn-fill-levels.fab", "ecn-fill-import-link");
     let (i, _) = import_named(&state, orig.fabric_name().expect("name"));
     assert!(i.text.contains("ecn min 55%  max 90%"), "{}", i.text);
     assert!(
-        i.diagnostics
-            .iter()
-            .any(|d| d.code.as_str() == "FAB964" && d.message.contains("et-0/0/1")),
+        i.diagnostics.iter().all(|d| d.code.as_str() != "FAB964"),
         "{:?}",
         i.diagnostics
+    );
+    assert!(
+        i.text
+            .contains("    ecn roce min 45%  max 90%  probability 10%\n"),
+        "{}",
+        i.text
     );
     let c = check_text(
         state.parent().expect("parent"),
@@ -290,6 +295,6 @@ fn import_keeps_junos_fill_levels_as_percent() {
     let ifiles =
         generate(BuildInput::of(&c).expect("input"), Targets::ALL, &templates).expect("builds");
     let (x, y) = (junos(&ofiles), junos(&ifiles));
-    assert_eq!(x[0], y[0], "leaf1");
+    assert_eq!(x, y);
     let _ = std::fs::remove_dir_all(&dir);
 }

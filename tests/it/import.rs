@@ -68,7 +68,7 @@ pub(crate) fn state_of(fixture: &str, name: &str) -> PathBuf {
     dir
 }
 
-fn import_dir(dir: &Path) -> (import::Imported, Sources) {
+pub(crate) fn import_dir(dir: &Path) -> (import::Imported, Sources) {
     import_named(dir, "lab")
 }
 
@@ -333,14 +333,14 @@ fn round_trip_sonic_switch_hash() {
 }
 
 /// Edits a JSON state file in place (pretty-printed, so that every value has its own line).
-fn edit(dir: &Path, file: &str, f: impl FnOnce(&mut serde_json::Value)) {
+pub(crate) fn edit(dir: &Path, file: &str, f: impl FnOnce(&mut serde_json::Value)) {
     let p = dir.join(file);
     let mut v: serde_json::Value = serde_json::from_str(&fs::read_to_string(&p).unwrap()).unwrap();
     f(&mut v);
     fs::write(&p, serde_json::to_string_pretty(&v).unwrap()).unwrap();
 }
 
-fn pretty_all(dir: &Path) {
+pub(crate) fn pretty_all(dir: &Path) {
     for e in fs::read_dir(dir).unwrap() {
         let d = e.unwrap().path();
         for f in ["config_db.json", "state.json", "lldp.json"] {
@@ -401,7 +401,7 @@ fn seeded(name: &str, f: impl FnOnce(&Path)) -> (Vec<(String, String, usize)>, P
     seeded_on("sonic-sn5600-2x2.fab", name, f)
 }
 
-fn seeded_on(
+pub(crate) fn seeded_on(
     fixture: &str,
     name: &str,
     f: impl FnOnce(&Path),
@@ -486,9 +486,14 @@ fn seeded_lossless_priority_missing_on_one_leaf() {
         "\"PORT_QOS_MAP\"",
         "\"pfc_enable\"",
     );
+    // Its lossless PGs stay, headroom for a priority no port pauses: one FAB815 naming them.
+    let pg = line_of(&dir, "leaf2/config_db.json", "\"BUFFER_PG\"", "|3\"");
     assert_eq!(
         f,
-        vec![("FAB505".into(), "state/leaf2/config_db.json".into(), at)]
+        vec![
+            ("FAB505".into(), "state/leaf2/config_db.json".into(), at),
+            ("FAB815".into(), "state/leaf2/config_db.json".into(), pg)
+        ]
     );
 }
 
@@ -726,7 +731,7 @@ fn import_fixtures_give_exactly_their_codes() {
         let c = check_text(state.parent().unwrap(), &i.text);
         assert_eq!(c.errors(), 0, "{name}: {:?}", c.diagnostics);
     }
-    assert_eq!(n, 10);
+    assert_eq!(n, 12);
 }
 
 mod never_panics {
@@ -906,7 +911,7 @@ fn round_trip_cumulus_fixtures() {
 
 /// A state folder of cumulus-lossless2 as collected (with `nv config show`'s header), one
 /// device edited as text.
-fn seeded_cumulus(
+pub(crate) fn seeded_cumulus(
     name: &str,
     device: &str,
     f: impl FnOnce(String) -> String,

@@ -175,8 +175,7 @@ fn vrp_seeded_dscp_26_to_best_effort_on_one_switch() {
 #[test]
 fn vrp_seeded_lossless_priority_removed_on_one_port() {
     // leaf2's port to gpu2 applies a PFC profile with priority 3 only: the storage class
-    // (priority 4) is lossy on that port. The port stays a per-port value, reported with its
-    // count.
+    // (priority 4) is lossy on that port: FAB505 at the port's value.
     let (f, dir) = seeded(VRP, "vrp-lossless", "leaf2", |t| {
         replace_after(
             &t,
@@ -190,26 +189,23 @@ fn vrp_seeded_lossless_priority_removed_on_one_port() {
         )
     });
     let (d, _, _) = check_state(&dir);
-    let differ: Vec<&str> = d
+    // The port is judged at its own value (issue 34, U17), not voted away (FAB964).
+    let port: Vec<&str> = d
         .iter()
-        .filter(|x| x.code.as_str() == "FAB964")
+        .filter(|x| x.code.as_str() == "FAB505")
         .map(|x| x.message.as_str())
         .collect();
-    assert_eq!(differ.len(), 1, "{differ:?}");
-    assert!(differ[0].contains("(1 of them: 400GE1/0/2)"), "{differ:?}");
+    assert_eq!(port.len(), 1, "{d:?}");
+    assert!(
+        port[0].contains("`400GE1/0/2` does not pause priority 4 (class `roce2`)"),
+        "{port:?}"
+    );
+    assert!(d.iter().all(|x| x.code.as_str() != "FAB964"), "{d:?}");
+    let f = beyond_state(&f);
+    assert_eq!(f.len(), 1, "{f:?}");
     assert_eq!(
-        beyond_state(&f),
-        vec![(
-            "FAB964".into(),
-            "state/leaf2/current-configuration".into(),
-            line_of(
-                &dir,
-                "leaf2/current-configuration",
-                "dcb pfc FABRICC_ROCE\n",
-                "priority 3 4"
-            )
-        )],
-        "{f:?}"
+        (f[0].0.as_str(), f[0].1.as_str()),
+        ("FAB505", "state/leaf2/current-configuration")
     );
 }
 
@@ -282,20 +278,22 @@ fn comware_seeded_lossless_priority_removed_on_one_port() {
         )
     });
     let (d, _, _) = check_state(&dir);
-    let differ: Vec<&str> = d
+    // The port is judged at its own value (issue 34, U17), not voted away (FAB964).
+    let port: Vec<&str> = d
         .iter()
-        .filter(|x| x.code.as_str() == "FAB964")
+        .filter(|x| x.code.as_str() == "FAB505")
         .map(|x| x.message.as_str())
         .collect();
-    assert_eq!(differ.len(), 1, "{differ:?}");
+    assert_eq!(port.len(), 1, "{d:?}");
     assert!(
-        differ[0].contains("(1 of them: HundredGigE1/0/2)"),
-        "{differ:?}"
+        port[0].contains("`HundredGigE1/0/2` does not pause priority 3"),
+        "{port:?}"
     );
+    assert!(d.iter().all(|x| x.code.as_str() != "FAB964"), "{d:?}");
     let f = beyond_state(&f);
     assert_eq!(f.len(), 1, "{f:?}");
     assert_eq!(
         (f[0].0.as_str(), f[0].1.as_str()),
-        ("FAB964", "state/leaf2/current-configuration")
+        ("FAB505", "state/leaf2/current-configuration")
     );
 }

@@ -88,7 +88,7 @@ fn eos_seeded_dscp_26_to_a_lossy_class_on_one_switch() {
 #[test]
 fn eos_seeded_lossless_priority_removed_on_one_port() {
     // leaf2's port to gpu2 runs PFC on priority 4 (its own line under the interface): roce is
-    // lossy on that port only. The port is a per-port difference, reported with its count.
+    // lossy on that port only: FAB505 (and FAB814 for priority 4) at the interface's line.
     let (f, dir) = seeded_eos("eos-lossless", "leaf2", |t| {
         replace_after(
             &t,
@@ -104,19 +104,31 @@ fn eos_seeded_lossless_priority_removed_on_one_port() {
         "priority-flow-control priority 4",
     );
     let (d, s, _) = check_state(&dir);
-    let differ: Vec<&str> = d
+    // The port is judged at its own value (issue 34, U17), not voted away (FAB964).
+    let port: Vec<&str> = d
         .iter()
-        .filter(|x| x.code.as_str() == "FAB964")
+        .filter(|x| x.code.as_str() == "FAB505")
         .map(|x| x.message.as_str())
         .collect();
-    assert_eq!(differ.len(), 1, "{differ:?}");
-    assert!(differ[0].contains("(1 of them: Ethernet1/5)"), "{differ:?}");
+    assert_eq!(port.len(), 1, "{d:?}");
     assert!(
-        f.iter()
-            .any(|x| x.0 == "FAB964" && x.1 == "state/leaf2/running-config"),
+        port[0].contains("`Ethernet1/5` does not pause priority 3"),
+        "{port:?}"
+    );
+    assert!(d.iter().all(|x| x.code.as_str() != "FAB964"), "{d:?}");
+    // Priority 3 missing (FAB505) and 4 paused (FAB814), both at the interface's own line.
+    let file = "state/leaf2/running-config".to_string();
+    let own: Vec<&(String, String, usize)> = f.iter().filter(|x| x.1 == file).collect();
+    assert_eq!(
+        own,
+        vec![
+            &("FAB505".to_string(), file.clone(), at),
+            &("FAB814".to_string(), file.clone(), at),
+            &("FAB963".to_string(), file.clone(), 1)
+        ],
         "{f:?}"
     );
-    let _ = (at, s);
+    let _ = s;
 }
 
 #[test]
@@ -270,16 +282,27 @@ fn nxos_seeded_pfc_off_on_one_port() {
         )
     });
     let (d, _, _) = check_state(&dir);
-    let differ: Vec<&str> = d
+    // The port is judged at its own value (issue 34, U17), not voted away (FAB964).
+    let port: Vec<&str> = d
         .iter()
-        .filter(|x| x.code.as_str() == "FAB964")
+        .filter(|x| x.code.as_str() == "FAB505")
         .map(|x| x.message.as_str())
         .collect();
-    assert_eq!(differ.len(), 1, "{differ:?}");
-    assert!(differ[0].contains("(1 of them: Ethernet1/3)"), "{differ:?}");
+    assert_eq!(port.len(), 1, "{d:?}");
+    assert!(
+        port[0].contains("`Ethernet1/3` does not pause priority 3"),
+        "{port:?}"
+    );
+    assert!(d.iter().all(|x| x.code.as_str() != "FAB964"), "{d:?}");
+    let at = line_of(
+        &dir,
+        "leaf2/running-config",
+        "interface Ethernet1/3\n",
+        "priority-flow-control mode off",
+    );
     assert!(
         f.iter()
-            .any(|x| x.0 == "FAB964" && x.1 == "state/leaf2/running-config"),
+            .any(|x| *x == ("FAB505".into(), "state/leaf2/running-config".into(), at)),
         "{f:?}"
     );
 }
@@ -481,7 +504,7 @@ fn junos_seeded_dscp_26_to_the_bulk_class_on_one_switch() {
 #[test]
 fn junos_seeded_lossless_priority_removed_on_one_port() {
     // leaf2's et-0/0/1 loses its congestion-notification profile: no PFC there, so roce is
-    // lossy on that port only, reported with its count.
+    // lossy on that port only: FAB505 at the port (issue 34, U17).
     let (f, dir) = seeded_junos("junos-2x2.fab", "jn-pfc", "leaf2", |t| {
         let from = t.rfind("interfaces {").unwrap();
         let head = &t[..from];
@@ -493,17 +516,22 @@ fn junos_seeded_lossless_priority_removed_on_one_port() {
         );
         format!("{head}{tail}")
     });
-    let differ: Vec<&(String, String, usize)> = f.iter().filter(|x| x.0 == "FAB964").collect();
-    assert!(differ.iter().all(|x| x.1 == "state/leaf2/config"), "{f:?}");
-    assert!(!differ.is_empty(), "{f:?}");
+    // The port has no PFC line left: FAB505 is at the interface itself.
+    let own: Vec<&(String, String, usize)> = f.iter().filter(|x| x.0 == "FAB505").collect();
+    assert_eq!(own.len(), 1, "{f:?}");
+    assert_eq!(own[0].1, "state/leaf2/config", "{f:?}");
+    assert!(f.iter().all(|x| x.0 != "FAB964"), "{f:?}");
     let (d, _, _) = check_state(&dir);
     let pfc: Vec<&str> = d
         .iter()
-        .filter(|x| x.code.as_str() == "FAB964")
+        .filter(|x| x.code.as_str() == "FAB505")
         .map(|x| x.message.as_str())
         .collect();
     assert_eq!(pfc.len(), 1, "{pfc:?}");
-    assert!(pfc[0].contains("(1 of them: et-0/0/1)"), "{pfc:?}");
+    assert!(
+        pfc[0].contains("`et-0/0/1` does not pause priority 3"),
+        "{pfc:?}"
+    );
 }
 
 #[test]
@@ -538,8 +566,8 @@ fn junos_seeded_ecn_above_the_pause_trigger_on_one_switch() {
 /// The AMD MI300X JVD on Junos: the queue plan comes back (RoCE on priority 3 in queue 4, CNP
 /// strict in queue 3 with `rate 5%` on the highest free priority, 7, as the JVD has it). Junos
 /// states no speed for unbroken ports, so the JVD's 800G spine links and their `ecn 800G`
-/// values read as one switch's ports differing (FAB964): the configuration cannot carry ECN
-/// per port speed without the speeds.
+/// values read as ports whose ECN differs from their switch's: each comes back as its link's
+/// own `ecn roce …` (issue 34, U17), none as FAB964.
 #[test]
 fn junos_jvd_queue_plan_comes_back() {
     let dir = state_of("amd-mi300x-jvd-junos.fab", "jn-jvd");
@@ -555,6 +583,18 @@ fn junos_jvd_queue_plan_comes_back() {
             .contains("class cnp { dscp 48  priority 7  traffic-class 3  strict  rate 5%  cnp }"),
         "{}",
         i.text
+    );
+    assert!(
+        i.text.contains(
+            "  link leaf1.port3 -- spine1.port1 {\n    cable 30m\n    ecn roce min 2%  max 8%  probability 100%\n  }\n"
+        ),
+        "{}",
+        i.text
+    );
+    assert!(
+        i.diagnostics.iter().all(|d| d.code.as_str() != "FAB964"),
+        "{:?}",
+        i.diagnostics
     );
 }
 

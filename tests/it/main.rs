@@ -33,6 +33,7 @@ mod host_hccn_script;
 mod host_script;
 mod import;
 mod import_hw;
+mod import_ports;
 mod import_roles;
 mod import_vendor;
 mod injection;
