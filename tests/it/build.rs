@@ -1099,8 +1099,8 @@ fn cluster_2048_builds_every_device_valid_and_deterministic() {
     }
     // The reports: report.md, topology.dot, cabling.csv (manifest.json is not in the tree).
     // SONiC: two data files per leaf and the program (apply.sh, README.md) once; hosts: two
-    // files each and their driver's program, unit and rule once.
-    assert_eq!(files.len(), 2 * 64 + 2 + 32 + 2 * 256 + 3 + 3 + 1);
+    // files each and their driver's program, unit, rule and README once.
+    assert_eq!(files.len(), 2 * 64 + 2 + 32 + 2 * 256 + 3 + 4 + 1);
     assert!(files == tree(&b), "two builds differ");
     // Validity of a sample: the first and last of each kind.
     let sample: BTreeMap<String, Vec<u8>> = files

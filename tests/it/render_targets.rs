@@ -376,6 +376,7 @@ fn program_and_settings(artifacts: &[Artifact]) -> (String, String) {
     assert_eq!(
         paths,
         [
+            "programs/host/README.md",
             "programs/host/mlnx_qos.sh",
             "programs/host/mlx5/99-fabricc-roce.rules",
             "programs/host/mlx5/fabricc-roce.service",
@@ -548,6 +549,7 @@ fn golden_dcbnl_host_scripts() {
         let mut want = vec![
             "hosts/gpu001/fabricc-roce.conf".to_string(),
             "hosts/gpu001/nccl.env".to_string(),
+            "programs/host/README.md".to_string(),
             format!("programs/host/{script}"),
             format!("programs/host/{}/99-fabricc-roce.rules", driver.as_str()),
             format!("programs/host/{}/fabricc-roce.service", driver.as_str()),
@@ -1203,8 +1205,9 @@ fn render_all_is_sorted_by_path() {
     assert_eq!(paths, sorted);
     // The switches' files (EOS with its ports.cfg; SONiC's fragment and fabricc-device.json,
     // and its program, apply.sh and README.md, once; VRP's and Comware's qos.cfg), the host's 2
-    // files and its driver's program, unit and rule (issue 36: once per driver).
-    assert_eq!(all.len(), 17);
+    // files and its driver's program, unit and rule (issue 36: once per driver), and the
+    // README that explains the host files, once.
+    assert_eq!(all.len(), 18);
     assert_eq!(paths[0], "hosts/gpu001/fabricc-roce.conf");
 }
 
