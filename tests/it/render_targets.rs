@@ -570,6 +570,81 @@ fn golden_dcbnl_host_scripts() {
     }
 }
 
+/// Issue 36: a host file is a header naming its README section, its data, and comments about
+/// that host only; the section it names is in `programs/host/README.md`, once for every host,
+/// with every key the file holds.
+#[test]
+fn host_files_are_data_and_name_their_readme_section() {
+    let hosts: Vec<HostContext> = [
+        NicDriver::Mlx5,
+        NicDriver::Bnxt,
+        NicDriver::Ice,
+        NicDriver::Dcb,
+        NicDriver::Hns,
+    ]
+    .into_iter()
+    .enumerate()
+    .map(|(i, d)| {
+        let mut h = if d == NicDriver::Mlx5 {
+            host()
+        } else {
+            dcbnl_host(d)
+        };
+        h.host = format!("h{i}");
+        h
+    })
+    .collect();
+    let programs = render_host_programs(&templates(), &hosts).expect("programs");
+    let readme = &programs
+        .iter()
+        .find(|a| a.path == "programs/host/README.md")
+        .expect("one README for every host")
+        .contents;
+    for h in &hosts {
+        for a in render_host(&templates(), h).expect("host renders") {
+            let lines: Vec<&str> = a.contents.lines().collect();
+            let section = lines[2]
+                .split_once("section \"")
+                .and_then(|(_, rest)| rest.strip_suffix("\"."))
+                .unwrap_or_else(|| panic!("{}: header names no section: {}", a.path, lines[2]));
+            assert!(
+                readme.contains(&format!("\n## {section}\n")),
+                "{}: README has no section {section:?}",
+                a.path
+            );
+            assert!(lines[..3].iter().all(|l| l.starts_with("# ")), "{}", a.path);
+            let body = &readme[readme.find(&format!("## {section}")).unwrap_or(0)..];
+            for l in &lines[3..] {
+                if l.starts_with('#') {
+                    // Only host-specific comments: this fixture's description, the FAB920
+                    // warning of mlx5's guessed NIC, the second lossless class, no NCCL_IB_HCA.
+                    assert!(
+                        [
+                            "# DGX node",
+                            "# WARNING",
+                            "# mlx5_<N-1>",
+                            "# Class store",
+                            "# NCCL_IB_HCA"
+                        ]
+                        .iter()
+                        .any(|p| l.starts_with(p)),
+                        "{}: a comment the same on every host: {l}",
+                        a.path
+                    );
+                } else if let Some((key, _)) = l.split_once('=') {
+                    assert!(
+                        body.contains(&format!("`{key}`"))
+                            || (["FORMAT", "HOST", "FABRIC", "DRIVER"].contains(&key)
+                                && readme.contains(&format!("`{key}`"))),
+                        "{}: {key} is explained nowhere in the README",
+                        a.path
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn rendering_is_deterministic() {
     let t = templates();
