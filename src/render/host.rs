@@ -217,6 +217,9 @@ pub struct HostView {
     pub nics: Vec<NicView>,
     /// NICs off the lossless fabric, `nic9 (frontend)`, named in a comment and left alone.
     pub left_alone: Vec<String>,
+    /// What the host's own block changes from the fabric's classes, `, `-joined for one
+    /// comment line; empty when nothing.
+    pub deviations: String,
     /// Some NIC has no declared identity (FAB920).
     pub guessed: bool,
     pub nccl: NcclView,
@@ -412,6 +415,7 @@ pub fn view(ctx: &HostContext) -> Result<HostView, RenderError> {
         },
         nics,
         left_alone: ctx.left_alone.clone(),
+        deviations: escape::comment_text(&ctx.deviations.join(", ")),
         mlx5,
         dcb,
         hccn,

@@ -365,6 +365,7 @@ fn host() -> HostContext {
         split_data_on_qps: None,
         left_alone: vec![],
         bonds: vec![],
+        deviations: vec![],
     }
 }
 
@@ -591,10 +592,19 @@ fn host_files_are_data_and_name_their_readme_section() {
             dcbnl_host(d)
         };
         h.host = format!("h{i}");
+        h.deviations = vec!["class roce (scheduling)".into()];
         h
     })
     .collect();
     let programs = render_host_programs(&templates(), &hosts).expect("programs");
+    let settings = render_host(&templates(), &hosts[0]).expect("host renders");
+    assert!(
+        settings[0].contents.contains(
+            "\n# This host differs from the fabric, by its own block in the .fab: class roce (scheduling).\n"
+        ),
+        "{}",
+        settings[0].contents
+    );
     let readme = &programs
         .iter()
         .find(|a| a.path == "programs/host/README.md")
@@ -616,11 +626,13 @@ fn host_files_are_data_and_name_their_readme_section() {
             let body = &readme[readme.find(&format!("## {section}")).unwrap_or(0)..];
             for l in &lines[3..] {
                 if l.starts_with('#') {
-                    // Only host-specific comments: this fixture's description, the FAB920
-                    // warning of mlx5's guessed NIC, the second lossless class, no NCCL_IB_HCA.
+                    // Only host-specific comments: this fixture's description, what its block
+                    // changes, the FAB920 warning of mlx5's guessed NIC, the second lossless
+                    // class, no NCCL_IB_HCA.
                     assert!(
                         [
                             "# DGX node",
+                            "# This host differs from the fabric, by its own block in the .fab: class roce (scheduling).",
                             "# WARNING",
                             "# mlx5_<N-1>",
                             "# Class store",
