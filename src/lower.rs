@@ -1046,7 +1046,50 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Result<Option<HostContext>, Diagnos
             .map(|(i, n)| format!("{} ({})", fabric.nic_name(h, i as u32), n.role.word()))
             .collect(),
         bonds: host_bonds(host),
+        deviations: host_deviations(fabric, host),
     }))
+}
+
+/// The statements of a host's block that make its QoS differ from the fabric's, in source
+/// terms: `pfc off`, `ecn off`, and per overridden class the properties it sets.
+fn host_deviations(fabric: &Fabric, host: &model::Host) -> Vec<String> {
+    let mut out = Vec::new();
+    if host.pfc.is_some_and(|p| !p.value) {
+        out.push("pfc off".to_string());
+    }
+    if host.ecn_off.is_some() {
+        out.push("ecn off".to_string());
+    }
+    for (c, o) in fabric.class_ids().zip(&host.class_overrides) {
+        let set: Vec<&str> = [
+            ("dscp", o.dscp.is_some()),
+            ("priority", o.priority.is_some()),
+            ("lossless", o.lossless.is_some()),
+            ("congestion", o.congestion.is_some()),
+            (
+                "ecn",
+                o.ecn_enabled.is_some()
+                    || o.ecn_min.is_some()
+                    || o.ecn_max.is_some()
+                    || o.ecn_probability.is_some()
+                    || !o.ecn_speeds.is_empty(),
+            ),
+            ("scheduling", o.scheduling.is_some()),
+            ("pfc-threshold", o.pfc_threshold.is_some()),
+        ]
+        .into_iter()
+        .filter(|(_, on)| *on)
+        .map(|(w, _)| w)
+        .collect();
+        if !set.is_empty() {
+            out.push(format!(
+                "class {} ({})",
+                fabric.class(c).name,
+                set.join(", ")
+            ));
+        }
+    }
+    out
 }
 
 // ---- load-balance (issue 20 item 4): what the fabric asks of one switch; `render::lb`

@@ -624,6 +624,10 @@ pub struct HostContext {
     /// NICs not on the lossless fabric (`role frontend`, unlinked `role storage`), as
     /// `nic9 (frontend)`: the script names them in a comment and leaves them alone.
     pub left_alone: Vec<String>,
+    /// What this host's block of the `.fab` changes from the fabric's classes (`pfc off`,
+    /// `ecn off`, `class roce (priority, lossless)`), for a comment in its settings: the one
+    /// place a reviewer sees that this host's values are meant to differ from its neighbours'.
+    pub deviations: Vec<String>,
     /// `bond MODE` (issue 18): one bond per multi-port NIC, in NIC order.
     pub bonds: Vec<BondContext>,
 }

@@ -926,7 +926,7 @@ fn host_scripts(o: &mut String, input: &ReportInput<'_>) {
     let _ = writeln!(o, "## Host scripts\n");
     let _ = writeln!(
         o,
-        "Each host folder holds its settings (`fabricc-roce.conf`) and `nccl.env`; `programs/host/` holds each driver's NIC program once, for every host, and `programs/host/<driver>/` its systemd unit and udev rule; README \"Deploy a host\" gives the order.\n"
+        "Each host folder holds its settings (`fabricc-roce.conf`) and `nccl.env`; `programs/host/` holds each driver's NIC program once, for every host, and `programs/host/<driver>/` its systemd unit and udev rule; `programs/host/README.md` explains every key and gives the install steps.\n"
     );
     if input
         .hosts

@@ -167,7 +167,10 @@ pub fn host_kind(key: &str) -> Kind {
         Kind::HostBond
     } else if key.starts_with("qps_per_connection") || key.starts_with("split_data_on_qps") {
         Kind::HostNccl
-    } else if key.starts_with("description") || key.starts_with("left_alone") {
+    } else if key.starts_with("description")
+        || key.starts_with("left_alone")
+        || key.starts_with("deviations")
+    {
         Kind::Cosmetic
     } else {
         Kind::HostNic

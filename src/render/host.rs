@@ -102,6 +102,64 @@ pub fn driver_files_view(driver: NicDriver) -> DriverFilesView {
 /// The host's settings file (its NICs and the fabric's intent), read by the driver's program.
 pub const SETTINGS: &str = "fabricc-roce.conf";
 
+/// What every host file of a build has in common — the install steps, what each key and
+/// variable means, why the NCCL/HCCL environment exists — written once under [`PROGRAMS`]
+/// (issue 36): a host's files keep a header that names their section, their data, and the
+/// comments about that host only, so a review or a `diff` of a host shows its values.
+pub const README: &str = "README.md";
+
+/// The README section that explains a `driver`'s settings file; the settings' header names it.
+pub fn readme_section(driver: NicDriver) -> String {
+    format!("{SETTINGS} ({})", driver.as_str())
+}
+
+/// What [`README`] says depends only on which drivers, bonds and environment files the
+/// build's hosts have: nothing of a host, so it changes only with fabricc or the driver set.
+#[derive(Debug, Serialize)]
+pub struct ReadmeView {
+    /// One per driver family the hosts use, in [`NicDriver`] order.
+    pub drivers: Vec<ReadmeDriver>,
+    /// Some mlx5 host bonds its ports (`bond.sh`, `LAG=`/`BOND=` lines).
+    pub bond: bool,
+    /// Some host has `nccl.env` (every driver but hccn).
+    pub nccl: bool,
+    /// Some host has `hccl.env` (hccn).
+    pub hccl: bool,
+    /// Some host's NICs are host NICs found by `pci`/`netdev`/`rdma-device` (every driver but
+    /// hccn, whose NPU ports are found by device number).
+    pub host_nics: bool,
+    /// Some host is mlx5, the only driver whose RDMA device names fabricc assumes (FAB920).
+    pub mlx5: bool,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ReadmeDriver {
+    pub driver: &'static str,
+    pub script: &'static str,
+    pub mlx5: bool,
+    pub hccn: bool,
+}
+
+/// The view of [`README`] for hosts of these drivers; `bond`: some mlx5 host has bonds.
+pub fn readme_view(drivers: &std::collections::BTreeSet<NicDriver>, bond: bool) -> ReadmeView {
+    ReadmeView {
+        drivers: drivers
+            .iter()
+            .map(|&d| ReadmeDriver {
+                driver: d.as_str(),
+                script: driver_script(d),
+                mlx5: d == NicDriver::Mlx5,
+                hccn: d == NicDriver::Hccn,
+            })
+            .collect(),
+        bond,
+        nccl: drivers.iter().any(|&d| host_file_applies(d, "nccl.env")),
+        hccl: drivers.iter().any(|&d| host_file_applies(d, "hccl.env")),
+        host_nics: drivers.iter().any(|&d| d != NicDriver::Hccn),
+        mlx5: drivers.contains(&NicDriver::Mlx5),
+    }
+}
+
 /// Whether a line of a rendered settings file is one the programs read safely: a comment, or
 /// `KEY=value` with an upper-case key and a value of `[A-Za-z0-9_.:,= -]` only (the programs'
 /// own check, `load_settings`). Every value comes from a validated name or a number; this is
@@ -152,11 +210,16 @@ pub struct HostView {
     pub driver: &'static str,
     /// The driver's script file name.
     pub script: &'static str,
+    /// The section of `programs/host/README.md` that explains the settings file.
+    pub readme_section: String,
     /// The kernel module that owns the PCI functions (udev `DRIVERS==`); `None`: any.
     pub kernel_module: Option<&'static str>,
     pub nics: Vec<NicView>,
     /// NICs off the lossless fabric, `nic9 (frontend)`, named in a comment and left alone.
     pub left_alone: Vec<String>,
+    /// What the host's own block changes from the fabric's classes, `, `-joined for one
+    /// comment line; empty when nothing.
+    pub deviations: String,
     /// Some NIC has no declared identity (FAB920).
     pub guessed: bool,
     pub nccl: NcclView,
@@ -339,6 +402,7 @@ pub fn view(ctx: &HostContext) -> Result<HostView, RenderError> {
         description: ctx.description.as_deref().map(escape::comment_text),
         driver: ctx.driver.as_str(),
         script: driver_script(ctx.driver),
+        readme_section: readme_section(ctx.driver),
         kernel_module: kernel_module(ctx.driver),
         guessed: nics.iter().any(|n| n.guessed),
         nccl: NcclView {
@@ -351,6 +415,7 @@ pub fn view(ctx: &HostContext) -> Result<HostView, RenderError> {
         },
         nics,
         left_alone: ctx.left_alone.clone(),
+        deviations: escape::comment_text(&ctx.deviations.join(", ")),
         mlx5,
         dcb,
         hccn,

@@ -183,9 +183,6 @@ fn switch_view_as(ctx: &SwitchContext, keep: bool) -> Result<(Value, Vec<Note>),
     Ok((view, notes))
 }
 
-/// Render a host's files: its settings (`fabricc-roce.conf`, what its driver's program
-/// reads), the NCCL environment, the systemd unit, the udev rule (and `bond.sh`). The program
-/// itself is [`render_host_programs`]'s, once per build.
 /// The programs rendered once per output for the switches of a build (issue 36 item 2):
 /// `programs/sonic/apply.sh` and its `README.md` when any switch runs SONiC, and
 /// `programs/cumulus/nvue.sh` when any runs Cumulus Linux. `owner` names the
@@ -226,8 +223,9 @@ pub fn render_programs<'a>(
     Ok(out)
 }
 
-/// Render a host's files: its driver's NIC script and the files every driver shares (NCCL
-/// environment, systemd unit, udev rule).
+/// Render a host's files: its settings (`fabricc-roce.conf`, what its driver's program reads)
+/// and its NCCL or HCCL environment. The programs, the unit, the rule and the README that
+/// explains these files are [`render_host_programs`]'s, once per build.
 pub fn render_host(templates: &Templates, ctx: &HostContext) -> Result<Vec<Artifact>, RenderError> {
     let view = Value::from(Serde(host::view(ctx)?));
     let mut out = Vec::new();
@@ -236,6 +234,7 @@ pub fn render_host(templates: &Templates, ctx: &HostContext) -> Result<Vec<Artif
             !host::DRIVER_SCRIPTS.contains(&f.output)
                 && f.output != host::BOND_SCRIPT
                 && !host::DRIVER_FILES.contains(&f.output)
+                && f.output != host::README
         })
         .filter(|f| host::host_file_applies(ctx.driver, f.output))
     {
@@ -264,7 +263,8 @@ pub fn render_host(templates: &Templates, ctx: &HostContext) -> Result<Vec<Artif
 pub const PROGRAMS_DEVICE: &str = "programs";
 
 /// Render the host programs a build needs: one per driver family its hosts use, under
-/// `programs/host/` (issue 36 item 2). A program holds nothing of a host or a fabric (its
+/// `programs/host/` (issue 36 item 2), with their units and rules and the README that
+/// explains every host's files. A program holds nothing of a host or a fabric (its
 /// template sees no `device`), so every host of a driver runs the same bytes and reads its own
 /// settings file.
 pub fn render_host_programs<'a>(
@@ -273,15 +273,27 @@ pub fn render_host_programs<'a>(
 ) -> Result<Vec<Artifact>, RenderError> {
     let mut drivers: std::collections::BTreeSet<&'static str> = std::collections::BTreeSet::new();
     let mut families: std::collections::BTreeSet<NicDriver> = std::collections::BTreeSet::new();
+    let mut bond = false;
     for h in hosts {
         drivers.insert(host::driver_script(h.driver));
         families.insert(h.driver);
         // The bond program (mlx5 RoCE LAG), once, when some host bonds its ports.
         if h.driver == NicDriver::Mlx5 && !h.bonds.is_empty() {
             drivers.insert(host::BOND_SCRIPT);
+            bond = true;
         }
     }
     let mut out = Vec::new();
+    if !families.is_empty() {
+        let view = Value::from(Serde(host::readme_view(&families, bond)));
+        out.push(Artifact {
+            path: format!("{}/{}", host::PROGRAMS, host::README),
+            contents: templates.render(&format!("host/{}", host::README), view)?,
+            device: PROGRAMS_DEVICE.to_string(),
+            kind: ArtifactKind::Host,
+            target: "host".to_string(),
+        });
+    }
     for driver in families {
         let view = Value::from(Serde(host::driver_files_view(driver)));
         for file in host::DRIVER_FILES {

@@ -68,6 +68,7 @@ pub const EMBEDDED: &[TemplateFile] = embedded! {
     "host", "hccl.env";
     "host", "fabricc-roce.service";
     "host", "99-fabricc-roce.rules";
+    "host", "README.md";
 };
 
 /// The configured template environment.

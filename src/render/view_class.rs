@@ -247,12 +247,14 @@ fn same_host(a: &HostContext, b: &HostContext) -> bool {
         split_data_on_qps,
         left_alone,
         bonds,
+        deviations,
     } = a;
     *driver == b.driver
         && *bonds == b.bonds
         && *qps_per_connection == b.qps_per_connection
         && *split_data_on_qps == b.split_data_on_qps
         && *left_alone == b.left_alone
+        && *deviations == b.deviations
         && nics.len() == b.nics.len()
         && *fabric == b.fabric
         && *qos == b.qos

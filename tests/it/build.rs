@@ -1099,8 +1099,8 @@ fn cluster_2048_builds_every_device_valid_and_deterministic() {
     }
     // The reports: report.md, topology.dot, cabling.csv (manifest.json is not in the tree).
     // SONiC: two data files per leaf and the program (apply.sh, README.md) once; hosts: two
-    // files each and their driver's program, unit and rule once.
-    assert_eq!(files.len(), 2 * 64 + 2 + 32 + 2 * 256 + 3 + 3 + 1);
+    // files each and their driver's program, unit, rule and README once.
+    assert_eq!(files.len(), 2 * 64 + 2 + 32 + 2 * 256 + 3 + 4 + 1);
     assert!(files == tree(&b), "two builds differ");
     // Validity of a sample: the first and last of each kind.
     let sample: BTreeMap<String, Vec<u8>> = files
@@ -1673,4 +1673,42 @@ fn warnings_are_allowed_by_code_and_build_check_always_answers_staleness() {
         assert_eq!(o.status.code(), Some(2), "{}", text(&o));
         assert!(text(&o).contains(why), "{}", text(&o));
     }
+}
+
+/// Issue 36: a host whose own block changes a class is the one host file that says so; its
+/// neighbour's settings carry no such comment, and its data line holds the host's value.
+#[test]
+fn a_host_that_differs_by_its_block_says_so_in_its_settings() {
+    let dir = scratch("deviation");
+    fs::create_dir_all(&dir).unwrap();
+    let fab = dir.join("deviation.fab");
+    fs::write(
+        &fab,
+        "fabric t {
+  class roce { dscp 26  priority 3  lossless  ecn min 150KB max 1500KB probability 100%  bandwidth 50% }
+  class cnp  { dscp 48  priority 6  strict  cnp }
+  class bulk { dscp other  priority 0  bandwidth 50% }
+  switch-model s64 { platform nvidia-sn5600  os sonic }
+  nic-model cx7 { driver mlx5  speed 400G }
+  switch L1, L2 { model s64  tier 1 }
+  host h1, h2 { nic cx7  pci 18:00.0 }
+  link h1 -- L1 { cable 2m }
+  link h2 -- L2 { cable 2m }
+  host h1 { class bulk { bandwidth 40% }  class roce { bandwidth 60% } }
+  routing none
+}
+",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    build_ok(fab.to_str().unwrap(), &out, &[]);
+    let h1 = fs::read_to_string(out.join("hosts/h1/fabricc-roce.conf")).unwrap();
+    let h2 = fs::read_to_string(out.join("hosts/h2/fabricc-roce.conf")).unwrap();
+    assert!(
+        h1.contains("\n# This host differs from the fabric, by its own block in the .fab: class roce (scheduling), class bulk (scheduling).\n"),
+        "{h1}"
+    );
+    assert!(h1.contains("\nE_TCBW=40,0,0,60,0,0,0,0\n"), "{h1}");
+    assert!(!h2.contains("differs"), "{h2}");
+    assert!(h2.contains("\nE_TCBW=50,0,0,50,0,0,0,0\n"), "{h2}");
 }

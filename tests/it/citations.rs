@@ -26,6 +26,10 @@ const FILES: &[&str] = &["README.md", "Cargo.toml", ".ci/run"];
 /// Files named as *outputs* (what fabricc or a tool writes), not cited as documents.
 const OUTPUT_NAMES: &[&str] = &["report.md", "FILE.md", "CODE.md", "NAME.md", "drift.md"]; // drift.md: `verify --report`
 
+/// Folders of a build's output: a `.md` under them (`programs/host/README.md`, written once per
+/// build next to the host programs) is an output, like `report.md`, not a repository document.
+const OUTPUT_DIRS: &[&str] = &["programs/"];
+
 /// Notes that are not in the repository; citing them strands the reader.
 const UNPUBLISHED: &[&str] = &[
     "../shared",
@@ -116,7 +120,11 @@ fn resolves(file: &str, from: &Path, names: &[String]) -> bool {
     let base = file.rsplit('/').next().unwrap_or(file);
     let stem = base.trim_end_matches(".md");
     // `a/report.md` in a diff, `docs/codes/FABnnn.md` as a pattern: outputs and placeholders.
-    if OUTPUT_NAMES.contains(&base) || stem.is_empty() || stem.contains("nnn") {
+    if OUTPUT_NAMES.contains(&base)
+        || OUTPUT_DIRS.iter().any(|d| file.starts_with(d))
+        || stem.is_empty()
+        || stem.contains("nnn")
+    {
         return true;
     }
     if file.contains('/') {

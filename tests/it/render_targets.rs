@@ -365,6 +365,7 @@ fn host() -> HostContext {
         split_data_on_qps: None,
         left_alone: vec![],
         bonds: vec![],
+        deviations: vec![],
     }
 }
 
@@ -376,6 +377,7 @@ fn program_and_settings(artifacts: &[Artifact]) -> (String, String) {
     assert_eq!(
         paths,
         [
+            "programs/host/README.md",
             "programs/host/mlnx_qos.sh",
             "programs/host/mlx5/99-fabricc-roce.rules",
             "programs/host/mlx5/fabricc-roce.service",
@@ -548,6 +550,7 @@ fn golden_dcbnl_host_scripts() {
         let mut want = vec![
             "hosts/gpu001/fabricc-roce.conf".to_string(),
             "hosts/gpu001/nccl.env".to_string(),
+            "programs/host/README.md".to_string(),
             format!("programs/host/{script}"),
             format!("programs/host/{}/99-fabricc-roce.rules", driver.as_str()),
             format!("programs/host/{}/fabricc-roce.service", driver.as_str()),
@@ -565,6 +568,92 @@ fn golden_dcbnl_host_scripts() {
         h.qos.pfc = [0, 0, 0, 1, 1, 0, 0, 0];
         let e = render_host(&templates(), &h).expect_err("one lossless priority");
         assert!(e.to_string().contains("takes PFC on 1 priority"), "{e}");
+    }
+}
+
+/// Issue 36: a host file is a header naming its README section, its data, and comments about
+/// that host only; the section it names is in `programs/host/README.md`, once for every host,
+/// with every key the file holds.
+#[test]
+fn host_files_are_data_and_name_their_readme_section() {
+    let hosts: Vec<HostContext> = [
+        NicDriver::Mlx5,
+        NicDriver::Bnxt,
+        NicDriver::Ice,
+        NicDriver::Dcb,
+        NicDriver::Hns,
+    ]
+    .into_iter()
+    .enumerate()
+    .map(|(i, d)| {
+        let mut h = if d == NicDriver::Mlx5 {
+            host()
+        } else {
+            dcbnl_host(d)
+        };
+        h.host = format!("h{i}");
+        h.deviations = vec!["class roce (scheduling)".into()];
+        h
+    })
+    .collect();
+    let programs = render_host_programs(&templates(), &hosts).expect("programs");
+    let settings = render_host(&templates(), &hosts[0]).expect("host renders");
+    assert!(
+        settings[0].contents.contains(
+            "\n# This host differs from the fabric, by its own block in the .fab: class roce (scheduling).\n"
+        ),
+        "{}",
+        settings[0].contents
+    );
+    let readme = &programs
+        .iter()
+        .find(|a| a.path == "programs/host/README.md")
+        .expect("one README for every host")
+        .contents;
+    for h in &hosts {
+        for a in render_host(&templates(), h).expect("host renders") {
+            let lines: Vec<&str> = a.contents.lines().collect();
+            let section = lines[2]
+                .split_once("section \"")
+                .and_then(|(_, rest)| rest.strip_suffix("\"."))
+                .unwrap_or_else(|| panic!("{}: header names no section: {}", a.path, lines[2]));
+            assert!(
+                readme.contains(&format!("\n## {section}\n")),
+                "{}: README has no section {section:?}",
+                a.path
+            );
+            assert!(lines[..3].iter().all(|l| l.starts_with("# ")), "{}", a.path);
+            let body = &readme[readme.find(&format!("## {section}")).unwrap_or(0)..];
+            for l in &lines[3..] {
+                if l.starts_with('#') {
+                    // Only host-specific comments: this fixture's description, what its block
+                    // changes, the FAB920 warning of mlx5's guessed NIC, the second lossless
+                    // class, no NCCL_IB_HCA.
+                    assert!(
+                        [
+                            "# DGX node",
+                            "# This host differs from the fabric, by its own block in the .fab: class roce (scheduling).",
+                            "# WARNING",
+                            "# mlx5_<N-1>",
+                            "# Class store",
+                            "# NCCL_IB_HCA"
+                        ]
+                        .iter()
+                        .any(|p| l.starts_with(p)),
+                        "{}: a comment the same on every host: {l}",
+                        a.path
+                    );
+                } else if let Some((key, _)) = l.split_once('=') {
+                    assert!(
+                        body.contains(&format!("`{key}`"))
+                            || (["FORMAT", "HOST", "FABRIC", "DRIVER"].contains(&key)
+                                && readme.contains(&format!("`{key}`"))),
+                        "{}: {key} is explained nowhere in the README",
+                        a.path
+                    );
+                }
+            }
+        }
     }
 }
 
@@ -1241,8 +1330,9 @@ fn render_all_is_sorted_by_path() {
     assert_eq!(paths, sorted);
     // The switches' files (EOS with its ports.cfg; SONiC's fragment and fabricc-device.json,
     // and its program, apply.sh and README.md, once; VRP's and Comware's qos.cfg), the host's 2
-    // files and its driver's program, unit and rule (issue 36: once per driver).
-    assert_eq!(all.len(), 17);
+    // files and its driver's program, unit and rule (issue 36: once per driver), and the
+    // README that explains the host files, once.
+    assert_eq!(all.len(), 18);
     assert_eq!(paths[0], "hosts/gpu001/fabricc-roce.conf");
 }
 

@@ -38,9 +38,9 @@
 # (`rdma res show qp`) unless --force.
 #
 # Persistence: the driver resets ETS when it loads and a new netdev starts at MTU 1500, so the
-# settings do not survive a reboot or a driver reload. fabricc-roce.service (in the host's
-# folder) runs this program at boot and 99-fabricc-roce.rules re-runs it when an mlx5 RDMA
-# device appears; see README "Deploy a host". If NetworkManager or netplan manage these
+# settings do not survive a reboot or a driver reload. fabricc-roce.service
+# (programs/host/mlx5/) runs this program at boot and 99-fabricc-roce.rules re-runs it when an mlx5 RDMA
+# device appears; install steps: programs/host/README.md. If NetworkManager or netplan manage these
 # interfaces, set the settings' MTU (E_MTU) there too, or they put their own back.
 #
 # NIC identity: each NIC is found by what the fabric declares (`pci`, `netdev`,

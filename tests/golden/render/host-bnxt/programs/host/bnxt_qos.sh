@@ -32,9 +32,9 @@
 #      on request, --when-idle after draining the node, never at a random idle moment.
 #
 # Persistence: a driver reload resets DCB and a new netdev starts at MTU 1500, so the
-# settings do not survive a reboot or a driver reload. fabricc-roce.service (in the
-# host's folder) runs it at boot and 99-fabricc-roce.rules re-runs it when an RDMA device appears;
-# see README "Deploy a host". If NetworkManager or netplan manage these interfaces, set MTU
+# settings do not survive a reboot or a driver reload. fabricc-roce.service
+# (programs/host/<driver>/) runs it at boot and 99-fabricc-roce.rules re-runs it when an RDMA device appears;
+# install steps: programs/host/README.md. If NetworkManager or netplan manage these interfaces, set MTU
 # of the settings (E_MTU) there too, or they put their own back. Stop lldpad (or any DCBX agent): it
 # rewrites DCB settings from the switch's.
 #
