@@ -33,8 +33,8 @@ pub use chassis::{CardPort, ChassisPlace};
 pub use lookup::{PortsMisfit, comware_type};
 pub use nic::NicPlatform;
 pub use platform::{
-    AsicFamily, BreakoutMode, BufferDefaults, Chassis, Hwsku, LAYOUT_ORDER, Linecard, LookupRow,
-    Num, Platform, PortConfigRow, Sonic, topology_type, type_topology,
+    AsicFamily, BreakoutMode, BufferDefaults, Chassis, Hwsku, Linecard, LookupRow, Num, Platform,
+    PortConfigRow, Sonic, topology_type,
 };
 pub use sku_configdb::{CONFIG_DB, read_config_db};
 pub use sku_custom::{CustomSku, read_folder};
