@@ -881,6 +881,29 @@ fn preflight_failures_change_nothing() {
     let o = switch.apply(&first, &["--dry-run"]);
     assert_eq!(o.status.code(), Some(3), "{}", text(&o));
     assert!(text(&o).contains("has format 99"), "{}", text(&o));
+    fs::write(&device, d).expect("write");
+
+    // A fragment that lists one port twice in a table (a hand edit): refused, not merged.
+    let frag = first.leaf1().join("config_db.fragment.json");
+    let mut doc: Value = serde_json::from_str(&fs::read_to_string(&frag).expect("fragment"))
+        .expect("fragment parses");
+    let queues = doc["QUEUE"].as_object_mut().expect("QUEUE");
+    let (listed, fields) = queues
+        .iter()
+        .find(|(k, _)| k.contains(','))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .expect("a QUEUE key listing ports");
+    let (ports, suffix) = listed.split_once('|').expect("QUEUE key has a queue");
+    let again = format!("{}|{suffix}", ports.split(',').next().expect("a port"));
+    queues.insert(again.clone(), fields);
+    fs::write(&frag, doc.to_string()).expect("write");
+    let db_before = switch.db();
+    let o = switch.apply(&first, &["--yes", "--any-hostname"]);
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o));
+    let t = text(&o);
+    assert!(t.contains(&format!("QUEUE names {again} twice")), "{t}");
+    assert!(t.contains("nothing was changed"), "{t}");
+    assert_eq!(switch.db(), db_before, "a refused fragment changed the switch");
 }
 
 /// `load-balance { hash … }` (issue 20 item 4): SWITCH_HASH|GLOBAL is merged only on a switch

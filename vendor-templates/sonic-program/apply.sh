@@ -182,12 +182,20 @@ def load_fragment(path):
         rows = fragment.get(t)
         if not rows:
             continue
-        split = {}
+        split, came_from = {}, {}
         for k, v in rows.items():
             ports, sep, rest = k.partition("|")
             for p in ports.split(","):
-                if p:
-                    split[p + sep + rest] = copy.deepcopy(v)
+                if not p:
+                    continue
+                key = p + sep + rest
+                # fabricc lists each port once per table and suffix; a second mention (a hand
+                # edit, a merge) would silently win over the first.
+                if key in split:
+                    print(f"{path}: {t} names {key} twice (in '{came_from[key]}' and '{k}'): "
+                          "fabricc writes each port once; rebuild this folder or fix the fragment")
+                    sys.exit(1)
+                split[key], came_from[key] = copy.deepcopy(v), k
         fragment[t] = split
     return fragment
 
