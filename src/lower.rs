@@ -992,8 +992,10 @@ fn lower_host(fabric: &Fabric, h: HostId) -> Result<Option<HostContext>, Diagnos
     }))
 }
 
-/// The statements of a host's block that make its QoS differ from the fabric's, in source
-/// terms: `pfc off`, `ecn off`, and per overridden class the properties it sets.
+/// The statements of a host's block that make its files differ from the fabric's, in source
+/// terms: `pfc off`, `ecn off`, and per overridden class the properties its NICs run with
+/// (`host_qos`): ECN thresholds are a switch's (a NIC marks nothing), and `pfc-threshold` is
+/// refused in a host block, so neither is named.
 fn host_deviations(fabric: &Fabric, host: &model::Host) -> Vec<String> {
     let mut out = Vec::new();
     if host.pfc.is_some_and(|p| !p.value) {
@@ -1008,16 +1010,15 @@ fn host_deviations(fabric: &Fabric, host: &model::Host) -> Vec<String> {
             ("priority", o.priority.is_some()),
             ("lossless", o.lossless.is_some()),
             ("congestion", o.congestion.is_some()),
+            // `ecn min … max …` turns ECN on as it sets thresholds: only a change of on/off
+            // reaches the NICs.
             (
                 "ecn",
-                o.ecn_enabled.is_some()
-                    || o.ecn_min.is_some()
-                    || o.ecn_max.is_some()
-                    || o.ecn_probability.is_some()
-                    || !o.ecn_speeds.is_empty(),
+                o.ecn_enabled
+                    .as_ref()
+                    .is_some_and(|e| e.value != fabric.class(c).ecn.enabled.value),
             ),
             ("scheduling", o.scheduling.is_some()),
-            ("pfc-threshold", o.pfc_threshold.is_some()),
         ]
         .into_iter()
         .filter(|(_, on)| *on)

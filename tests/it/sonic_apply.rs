@@ -903,7 +903,11 @@ fn preflight_failures_change_nothing() {
     let t = text(&o);
     assert!(t.contains(&format!("QUEUE names {again} twice")), "{t}");
     assert!(t.contains("nothing was changed"), "{t}");
-    assert_eq!(switch.db(), db_before, "a refused fragment changed the switch");
+    assert_eq!(
+        switch.db(),
+        db_before,
+        "a refused fragment changed the switch"
+    );
 }
 
 /// `load-balance { hash … }` (issue 20 item 4): SWITCH_HASH|GLOBAL is merged only on a switch
