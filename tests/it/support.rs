@@ -78,9 +78,15 @@ pub fn nv_set_lines(yaml: &str) -> String {
 /// missing ShellCheck fails the test instead of skipping the lint (review R5).
 #[track_caller]
 pub fn shellcheck(script: &Path) -> Option<Output> {
+    shellcheck_all(&[script])
+}
+
+/// `shellcheck` over several scripts in one run (its findings name each file).
+#[track_caller]
+pub fn shellcheck_all(scripts: &[&Path]) -> Option<Output> {
     match Command::new("shellcheck")
         .args(["--shell", "bash", "--external-sources"])
-        .arg(script)
+        .args(scripts)
         .output()
     {
         Ok(o) => Some(o),
