@@ -277,12 +277,7 @@ impl Host {
     }
 
     fn run(&self, script: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
-        let fakes = root().join("tests/host_fakes");
-        let path = format!(
-            "{}:{}",
-            fakes.display(),
-            std::env::var("PATH").unwrap_or_default()
-        );
+        let path = crate::support::fakes_path(&root().join("tests/host_fakes"));
         let mut c = Command::new("bash");
         c.arg(script)
             .args(args)

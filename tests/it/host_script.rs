@@ -18,7 +18,6 @@ use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::validate::parse_mlnx_qos;
@@ -46,20 +45,6 @@ const NICS: [(&str, &str, &str); 3] = [
 const BY_PCI: &str = "pci 0c:00.0, 0d:00.0, 0e:00.0";
 
 static SCRATCH: AtomicUsize = AtomicUsize::new(0);
-
-/// The folder of the real `python3` binary: first on PATH, it spares every fake `mlnx_qos`
-/// call a version-manager shim (pyenv's costs more than the call itself).
-fn python_dir() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let o = Command::new("python3")
-            .args(["-c", "import sys; print(sys.executable)"])
-            .output()
-            .expect("python3 runs (the fake mlnx_qos needs it)");
-        let exe = PathBuf::from(String::from_utf8_lossy(&o.stdout).trim());
-        exe.parent().map(Path::to_path_buf).unwrap_or_default()
-    })
-}
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -233,13 +218,7 @@ impl Host {
 
     /// Runs the host's script with the fakes first on PATH.
     fn run(&self, script: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
-        let fakes = root().join("tests/host_fakes");
-        let path = format!(
-            "{}:{}:{}",
-            fakes.display(),
-            python_dir().display(),
-            std::env::var("PATH").unwrap_or_default()
-        );
+        let path = crate::support::fakes_path(&root().join("tests/host_fakes"));
         let mut c = Command::new("bash");
         c.arg(script)
             .args(args)
@@ -952,7 +931,7 @@ fn an_uncountable_nic_counts_as_busy() {
     let fakes = root().join("tests/host_fakes");
     let dirs = [
         fakes,
-        python_dir().to_path_buf(),
+        crate::support::python_dir().to_path_buf(),
         "/usr/bin".into(),
         "/bin".into(),
         "/usr/sbin".into(),
