@@ -124,7 +124,34 @@ fn write(path: &Path, text: &str) {
     fs::write(path, text).expect("write");
 }
 
+/// Copies the tree `from` to `to`, symbolic links as links (the fake sysfs links are relative).
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).expect("mkdir");
+    for e in fs::read_dir(from).expect("read dir").flatten() {
+        let (src, dst) = (e.path(), to.join(e.file_name()));
+        let meta = fs::symlink_metadata(&src).expect("stat");
+        if meta.file_type().is_symlink() {
+            symlink(fs::read_link(&src).expect("readlink"), &dst).expect("symlink");
+        } else if meta.is_dir() {
+            copy_tree(&src, &dst);
+        } else {
+            fs::copy(&src, &dst).expect("copy");
+        }
+    }
+}
+
 impl Host {
+    /// A copy of this host (its `/sys` tree and the fakes' state) in `dir`.
+    fn copy_to(&self, dir: &Path) -> Host {
+        let h = Host {
+            root: dir.join("root"),
+            state: dir.join("state"),
+        };
+        copy_tree(&self.root, &h.root);
+        copy_tree(&self.state, &h.state);
+        h
+    }
+
     fn new(dir: &Path, branch: Branch) -> Host {
         let h = Host {
             root: dir.join("root"),
@@ -234,7 +261,8 @@ impl Host {
 
     /// Runs the fake mlnx_qos directly (as an operator or another tool would).
     fn mlnx_qos(&self, args: &[&str]) -> String {
-        let o = Command::new("python3")
+        let o = Command::new(crate::support::python_dir().join("python3"))
+            .arg("-S")
             .arg(root().join("tests/host_fakes/mlnx_qos"))
             .args(args)
             .env("FABRICC_SYSROOT", &self.root)
@@ -1328,27 +1356,31 @@ fn every_settings_change_converges_to_a_fresh_apply() {
         host
     };
     let foreign = |h: &Host| h.qos_state("ens4f0np0");
-    let fresh: Vec<BTreeMap<String, Vec<u8>>> = launchers
+    // Each build applied to a seeded host: the fresh states, and the hosts that run build N
+    // (a pair starts from a copy of N's host, not from a second identical apply of N).
+    let mut before = None;
+    let fresh_hosts: Vec<Host> = launchers
         .iter()
         .map(|l| {
             let h = seeded("converge-fresh");
-            let before = foreign(&h);
+            let seeded_foreign = foreign(&h);
             h.run(l, &[], &[]).expect(0);
-            assert_eq!(foreign(&h), before, "the foreign NIC is untouched");
-            state_of(&h)
+            assert_eq!(foreign(&h), seeded_foreign, "the foreign NIC is untouched");
+            before = Some(seeded_foreign);
+            h
         })
         .collect();
+    let before = before.expect("five builds");
+    let fresh: Vec<BTreeMap<String, Vec<u8>>> = fresh_hosts.iter().map(state_of).collect();
     let mut pairs = 0;
-    for (i, older) in launchers.iter().enumerate() {
+    for (i, older) in fresh_hosts.iter().enumerate() {
         for (j, newer) in launchers.iter().enumerate() {
             // From and to the base fabric, and two changes in a row: every kind of change in
             // both directions (all 20 ordered pairs take minutes on the python fakes).
             if i == j || !(i == 0 || j == 0 || (i, j) == (1, 2) || (i, j) == (4, 3)) {
                 continue;
             }
-            let h = seeded("converge-pair");
-            let before = foreign(&h);
-            h.run(older, &[], &[]).expect(0);
+            let h = older.copy_to(&scratch("converge-pair"));
             h.run(newer, &[], &[]).expect(0);
             assert_eq!(
                 foreign(&h),
