@@ -195,6 +195,11 @@ impl Builder {
         self.items.push((key, at));
     }
 
+    /// Whether the text went past its budget: nothing more is read, so a parser can stop.
+    pub fn is_exceeded(&self) -> bool {
+        self.exceeded.is_some()
+    }
+
     /// Drops the settings `keep` refuses (by their segments).
     pub fn retain(&mut self, mut keep: impl FnMut(&str) -> bool) {
         self.items.retain(|(k, _)| keep(k));

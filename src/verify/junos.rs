@@ -351,6 +351,11 @@ fn curly(toks: &[Token], len: usize, groups: &Groups) -> Result<Canon, Error> {
     let mut inactive = false;
     let mut first = 0;
     for (idx, t) in toks.iter().enumerate() {
+        // Past the budget nothing more is kept: stop, rather than copy a long parent path into
+        // every later statement (a megabyte-long header over 200,000 statements took a minute).
+        if c.is_exceeded() {
+            return Ok(c.build());
+        }
         match &t.tok {
             Tok::Word(w) if words.is_empty() && is_marker(w) => {
                 if w == "inactive:" {

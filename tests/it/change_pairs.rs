@@ -11,8 +11,11 @@
 //!
 //! Everything follows from the seed (SplitMix64), so a failing pair is reproduced by its seed
 //! and position, which the callers print. `FABRICC_CONVERGE_PAIRS=N` overrides the number of
-//! pairs, for the long benchmark run (`FABRICC_CONVERGE_PAIRS=100000 cargo test --release
-//! --test it converge_`).
+//! pairs, for the long runs (`FABRICC_CONVERGE_PAIRS=1000 cargo test --test it converge_`, the
+//! count the property runs used before issue 36 trimmed the default to `PAIRS`;
+//! `FABRICC_CONVERGE_PAIRS=100000 cargo test --release --test it converge_` for the benchmark).
+//! A default-sized run (`count >= 100` and no override) asserts that its seed drew every kind of
+//! change, so a smaller default never silently stops exercising one.
 //!
 //! Fabrics: leaf1 and leaf2 (tier 1) and spine1 and spine2 (tier 2) of the target's platform,
 //! each leaf joined to each spine on the leaf's last two ports; hosts with one NIC on a
@@ -91,6 +94,20 @@ impl Built {
 /// The switches of every generated fabric.
 pub const SWITCHES: [&str; 4] = ["leaf1", "leaf2", "spine1", "spine2"];
 
+/// The number of pairs of each target's convergence property in a plain `cargo test` (issue
+/// 36: a cold `cargo test` within 8 minutes on 2 cores). Each seed's run draws every kind of
+/// change at this size (`for_each_pair` asserts it); `FABRICC_CONVERGE_PAIRS=1000` runs the
+/// earlier default, more for a soak.
+pub const PAIRS: usize = 250;
+
+/// The pair count of a run: `FABRICC_CONVERGE_PAIRS` when set, else `count`.
+pub fn pair_count(count: usize) -> usize {
+    std::env::var("FABRICC_CONVERGE_PAIRS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(count)
+}
+
 /// Calls `f(change, older, newer)` for `count` pairs (or `FABRICC_CONVERGE_PAIRS`) of small
 /// random fabrics on `os`, deterministic from `seed`. Returns the number of pairs visited.
 pub fn for_each_pair(
@@ -99,10 +116,47 @@ pub fn for_each_pair(
     count: usize,
     mut f: impl FnMut(Change, &Built, &Built),
 ) -> usize {
-    let count = std::env::var("FABRICC_CONVERGE_PAIRS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(count);
+    let count = pair_count(count);
+    let (visited, seen) = walk(os, seed, count, |c, o, n| {
+        f(c, o, n);
+        true
+    });
+    // Every kind of change but one may be impossible on a target's generated fabrics
+    // (`every_os_gets_every_change_kind`); a default-sized run must draw all that are possible.
+    if count >= 100 {
+        assert!(
+            seen.len() >= CHANGES.len() - 1,
+            "{os:?}, seed {seed}: {count} pairs drew only {seen:?}"
+        );
+    }
+    visited
+}
+
+/// `for_each_pair` that stops building fabrics at the first pair for which `f` returns true
+/// (a search for one fitting pair). Returns whether one was found.
+pub fn find_pair(
+    os: Os,
+    seed: u64,
+    count: usize,
+    mut f: impl FnMut(Change, &Built, &Built) -> bool,
+) -> bool {
+    let mut found = false;
+    walk(os, seed, pair_count(count), |c, o, n| {
+        found = f(c, o, n);
+        !found
+    });
+    found
+}
+
+/// The chains behind `for_each_pair`: `f` returns whether to go on. Returns the pairs visited
+/// and the kinds of change drawn.
+fn walk(
+    os: Os,
+    seed: u64,
+    count: usize,
+    mut f: impl FnMut(Change, &Built, &Built) -> bool,
+) -> (usize, std::collections::BTreeSet<String>) {
+    let mut seen = std::collections::BTreeSet::new();
     let mut rng = Rng(seed);
     let mut visited = 0;
     let mut failed_starts = 0;
@@ -128,12 +182,15 @@ pub fn for_each_pair(
             } else {
                 rng.below(chain.len() as u64) as usize
             };
-            f(change, &chain[older], &built);
+            seen.insert(format!("{change:?}"));
             visited += 1;
+            if !f(change, &chain[older], &built) {
+                return (visited, seen);
+            }
             chain.push(built);
         }
     }
-    visited
+    (visited, seen)
 }
 
 /// SplitMix64: small, fast and the same everywhere.

@@ -59,7 +59,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
-use super::change_pairs::{Built, Change, Os, SWITCHES, for_each_pair};
+use super::change_pairs::{Built, Change, Os, PAIRS, SWITCHES, for_each_pair, pair_count};
 use fabricc::verify::cli::{Dialect, leftover_ports};
 
 /// One section of a running-config: its lines by key.
@@ -529,16 +529,16 @@ pub fn converge(os: Os, seed_value: u64, count: usize) -> usize {
 #[test]
 fn converge_eos_pairs() {
     let t = Instant::now();
-    let n = converge(Os::Eos, 33, 1000);
-    assert!(n >= 1000);
+    let n = converge(Os::Eos, 33, PAIRS);
+    assert!(n >= pair_count(PAIRS));
     eprintln!("EOS: {n} pairs in {:?}", t.elapsed());
 }
 
 #[test]
 fn converge_nxos_pairs() {
     let t = Instant::now();
-    let n = converge(Os::Nxos, 33, 1000);
-    assert!(n >= 1000);
+    let n = converge(Os::Nxos, 33, PAIRS);
+    assert!(n >= pair_count(PAIRS));
     eprintln!("NX-OS: {n} pairs in {:?}", t.elapsed());
 }
 

@@ -47,7 +47,7 @@ use std::time::Instant;
 
 use fabricc::verify::cli::{Dialect, leftover_ports};
 
-use crate::change_pairs::{Built, Change, Os, SWITCHES, for_each_pair};
+use crate::change_pairs::{Built, Change, Os, PAIRS, SWITCHES, for_each_pair, pair_count};
 
 /// A view's settings: the value key → the line that holds it.
 type View = BTreeMap<String, String>;
@@ -337,8 +337,8 @@ pub fn converge(seed_value: u64, count: usize) -> usize {
 #[test]
 fn converge_comware_pairs() {
     let t = Instant::now();
-    let n = converge(33, 1000);
-    assert!(n >= 1000);
+    let n = converge(33, PAIRS);
+    assert!(n >= pair_count(PAIRS));
     eprintln!("Comware: {n} pairs in {:?}", t.elapsed());
 }
 

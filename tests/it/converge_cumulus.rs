@@ -36,7 +36,7 @@ use std::time::Instant;
 use fabricc::render::SwitchOs;
 use fabricc::verify::nvue::Scope;
 
-use crate::change_pairs::{Built, Change, Os, SWITCHES, for_each_pair};
+use crate::change_pairs::{Built, Change, Os, PAIRS, SWITCHES, for_each_pair, pair_count};
 
 /// A node of NVUE's configuration tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -683,7 +683,7 @@ fn converge_cumulus_any_earlier_build_to_a_fresh_apply() {
     let mut leftovers = 0;
     let mut simulated = std::time::Duration::ZERO;
     let mut cache = Cache::default();
-    let n = for_each_pair(Os::Cumulus, 0x0C13_0C13, 1000, |change, older, newer| {
+    let n = for_each_pair(Os::Cumulus, 0x0C13_0C13, PAIRS, |change, older, newer| {
         let s = Instant::now();
         for sw in SWITCHES {
             leftovers += check_pair(change, older, newer, sw, &mut cache);
@@ -696,7 +696,7 @@ fn converge_cumulus_any_earlier_build_to_a_fresh_apply() {
         SWITCHES.len(),
         t.elapsed()
     );
-    assert!(n >= 1000 || std::env::var("FABRICC_CONVERGE_PAIRS").is_ok());
+    assert!(n >= pair_count(PAIRS));
     for c in [
         "ClassRemoval",
         "PriorityMove",

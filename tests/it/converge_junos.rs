@@ -48,7 +48,7 @@ use std::time::Instant;
 
 use fabricc::verify::junos::canon;
 
-use crate::change_pairs::{Built, Change, Os, SWITCHES, for_each_pair};
+use crate::change_pairs::{Built, Change, Os, PAIRS, SWITCHES, for_each_pair, pair_count};
 
 /// A statement: its words (`[ … ]` kept apart as a set), its load-time tag and its children
 /// (`None` for a leaf statement ending in `;`).
@@ -539,14 +539,14 @@ fn simulator_follows_junos_load_semantics() {
     assert_eq!(show(&parse(&r)), r);
 }
 
-/// The contract over at least 1,000 random pairs (`FABRICC_CONVERGE_PAIRS` for more).
+/// The contract over `PAIRS` random pairs (`FABRICC_CONVERGE_PAIRS=1000` or more for the long run).
 #[test]
 fn converge_junos() {
     let started = Instant::now();
     let mut by_change: BTreeMap<String, usize> = BTreeMap::new();
     let mut failures = Vec::new();
     let mut failed = 0;
-    let n = for_each_pair(Os::Junos, 33, 1000, |change, older, newer| {
+    let n = for_each_pair(Os::Junos, 33, PAIRS, |change, older, newer| {
         *by_change.entry(format!("{change:?}")).or_default() += 1;
         if let Err(e) = check_pair(change, older, newer) {
             failed += 1;
@@ -564,7 +564,7 @@ fn converge_junos() {
         "{failed} of {n} pairs do not converge; the first:\n{}",
         failures.join("\n\n")
     );
-    assert!(n >= 1000 || std::env::var("FABRICC_CONVERGE_PAIRS").is_ok());
+    assert!(n >= pair_count(PAIRS));
     assert!(by_change.len() >= 10, "{by_change:?}");
 }
 

@@ -277,12 +277,7 @@ impl Host {
     }
 
     fn run(&self, script: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
-        let fakes = root().join("tests/host_fakes");
-        let path = format!(
-            "{}:{}",
-            fakes.display(),
-            std::env::var("PATH").unwrap_or_default()
-        );
+        let path = crate::support::fakes_path(&root().join("tests/host_fakes"));
         let mut c = Command::new("bash");
         c.arg(script)
             .args(args)
@@ -417,7 +412,8 @@ fn check_lists_drift_per_setting_and_changes_nothing() {
             &["app", "replace", "dev", "ens2f0np0", "dscp-prio", "26:0"][..],
             &["pfc", "set", "dev", "ens2f0np0", "prio-pfc", "all:off"][..],
         ] {
-            let o = Command::new("python3")
+            let o = Command::new(crate::support::python_dir().join("python3"))
+                .arg("-S")
                 .arg(&dcb)
                 .args(args)
                 .env("FABRICC_SYSROOT", &h.root)

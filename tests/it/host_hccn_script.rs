@@ -97,12 +97,7 @@ impl Host {
     }
 
     fn run(&self, args: &[&str]) -> Run {
-        let fakes = root().join("tests/host_fakes");
-        let path = format!(
-            "{}:{}",
-            fakes.display(),
-            std::env::var("PATH").unwrap_or_default()
-        );
+        let path = crate::support::fakes_path(&root().join("tests/host_fakes"));
         let o = Command::new("bash")
             .arg(&self.program)
             .arg("--settings")

@@ -18,7 +18,6 @@ use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::validate::parse_mlnx_qos;
@@ -46,20 +45,6 @@ const NICS: [(&str, &str, &str); 3] = [
 const BY_PCI: &str = "pci 0c:00.0, 0d:00.0, 0e:00.0";
 
 static SCRATCH: AtomicUsize = AtomicUsize::new(0);
-
-/// The folder of the real `python3` binary: first on PATH, it spares every fake `mlnx_qos`
-/// call a version-manager shim (pyenv's costs more than the call itself).
-fn python_dir() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let o = Command::new("python3")
-            .args(["-c", "import sys; print(sys.executable)"])
-            .output()
-            .expect("python3 runs (the fake mlnx_qos needs it)");
-        let exe = PathBuf::from(String::from_utf8_lossy(&o.stdout).trim());
-        exe.parent().map(Path::to_path_buf).unwrap_or_default()
-    })
-}
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -139,7 +124,34 @@ fn write(path: &Path, text: &str) {
     fs::write(path, text).expect("write");
 }
 
+/// Copies the tree `from` to `to`, symbolic links as links (the fake sysfs links are relative).
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).expect("mkdir");
+    for e in fs::read_dir(from).expect("read dir").flatten() {
+        let (src, dst) = (e.path(), to.join(e.file_name()));
+        let meta = fs::symlink_metadata(&src).expect("stat");
+        if meta.file_type().is_symlink() {
+            symlink(fs::read_link(&src).expect("readlink"), &dst).expect("symlink");
+        } else if meta.is_dir() {
+            copy_tree(&src, &dst);
+        } else {
+            fs::copy(&src, &dst).expect("copy");
+        }
+    }
+}
+
 impl Host {
+    /// A copy of this host (its `/sys` tree and the fakes' state) in `dir`.
+    fn copy_to(&self, dir: &Path) -> Host {
+        let h = Host {
+            root: dir.join("root"),
+            state: dir.join("state"),
+        };
+        copy_tree(&self.root, &h.root);
+        copy_tree(&self.state, &h.state);
+        h
+    }
+
     fn new(dir: &Path, branch: Branch) -> Host {
         let h = Host {
             root: dir.join("root"),
@@ -233,13 +245,7 @@ impl Host {
 
     /// Runs the host's script with the fakes first on PATH.
     fn run(&self, script: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
-        let fakes = root().join("tests/host_fakes");
-        let path = format!(
-            "{}:{}:{}",
-            fakes.display(),
-            python_dir().display(),
-            std::env::var("PATH").unwrap_or_default()
-        );
+        let path = crate::support::fakes_path(&root().join("tests/host_fakes"));
         let mut c = Command::new("bash");
         c.arg(script)
             .args(args)
@@ -255,7 +261,8 @@ impl Host {
 
     /// Runs the fake mlnx_qos directly (as an operator or another tool would).
     fn mlnx_qos(&self, args: &[&str]) -> String {
-        let o = Command::new("python3")
+        let o = Command::new(crate::support::python_dir().join("python3"))
+            .arg("-S")
             .arg(root().join("tests/host_fakes/mlnx_qos"))
             .args(args)
             .env("FABRICC_SYSROOT", &self.root)
@@ -952,7 +959,7 @@ fn an_uncountable_nic_counts_as_busy() {
     let fakes = root().join("tests/host_fakes");
     let dirs = [
         fakes,
-        python_dir().to_path_buf(),
+        crate::support::python_dir().to_path_buf(),
         "/usr/bin".into(),
         "/bin".into(),
         "/usr/sbin".into(),
@@ -1349,27 +1356,31 @@ fn every_settings_change_converges_to_a_fresh_apply() {
         host
     };
     let foreign = |h: &Host| h.qos_state("ens4f0np0");
-    let fresh: Vec<BTreeMap<String, Vec<u8>>> = launchers
+    // Each build applied to a seeded host: the fresh states, and the hosts that run build N
+    // (a pair starts from a copy of N's host, not from a second identical apply of N).
+    let mut before = None;
+    let fresh_hosts: Vec<Host> = launchers
         .iter()
         .map(|l| {
             let h = seeded("converge-fresh");
-            let before = foreign(&h);
+            let seeded_foreign = foreign(&h);
             h.run(l, &[], &[]).expect(0);
-            assert_eq!(foreign(&h), before, "the foreign NIC is untouched");
-            state_of(&h)
+            assert_eq!(foreign(&h), seeded_foreign, "the foreign NIC is untouched");
+            before = Some(seeded_foreign);
+            h
         })
         .collect();
+    let before = before.expect("five builds");
+    let fresh: Vec<BTreeMap<String, Vec<u8>>> = fresh_hosts.iter().map(state_of).collect();
     let mut pairs = 0;
-    for (i, older) in launchers.iter().enumerate() {
+    for (i, older) in fresh_hosts.iter().enumerate() {
         for (j, newer) in launchers.iter().enumerate() {
             // From and to the base fabric, and two changes in a row: every kind of change in
             // both directions (all 20 ordered pairs take minutes on the python fakes).
             if i == j || !(i == 0 || j == 0 || (i, j) == (1, 2) || (i, j) == (4, 3)) {
                 continue;
             }
-            let h = seeded("converge-pair");
-            let before = foreign(&h);
-            h.run(older, &[], &[]).expect(0);
+            let h = older.copy_to(&scratch("converge-pair"));
             h.run(newer, &[], &[]).expect(0);
             assert_eq!(
                 foreign(&h),

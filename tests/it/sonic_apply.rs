@@ -45,19 +45,6 @@ pub(crate) fn scratch(name: &str) -> PathBuf {
     d
 }
 
-/// The folder of the real `python3`, first on PATH (the fakes are Python).
-fn python_dir() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let o = Command::new("python3")
-            .args(["-c", "import sys; print(sys.executable)"])
-            .output()
-            .expect("python3 runs (the SONiC fakes need it)");
-        let exe = PathBuf::from(String::from_utf8_lossy(&o.stdout).trim());
-        exe.parent().map(Path::to_path_buf).unwrap_or_default()
-    })
-}
-
 /// Builds `text` (a fabric) and returns the output folder (`Out`: the program, leaf1's folder).
 fn build(dir: &Path, text: &str) -> Out {
     fs::create_dir_all(dir).expect("mkdir");
@@ -182,12 +169,7 @@ impl Switch {
     }
 
     fn env(&self, cmd: &mut Command) {
-        let path = format!(
-            "{}:{}:{}",
-            root().join("tests/sonic_fakes").display(),
-            python_dir().display(),
-            std::env::var("PATH").unwrap_or_default()
-        );
+        let path = crate::support::fakes_path(&root().join("tests/sonic_fakes"));
         cmd.env("PATH", path)
             .env("FAKE_SONIC", &self.state)
             .env("FABRICC_SONIC_ROOT", &self.state)

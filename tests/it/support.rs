@@ -6,8 +6,9 @@
 //! `FABRICC_FORMAT` unset (so a developer's environment does not change what a test sees).
 
 use std::ffi::OsStr;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::OnceLock;
 
 /// A `fabricc` command being built: `Fabricc::new().args([...]).current_dir(..).run()`.
 pub struct Fabricc {
@@ -78,9 +79,15 @@ pub fn nv_set_lines(yaml: &str) -> String {
 /// missing ShellCheck fails the test instead of skipping the lint (review R5).
 #[track_caller]
 pub fn shellcheck(script: &Path) -> Option<Output> {
+    shellcheck_all(&[script])
+}
+
+/// `shellcheck` over several scripts in one run (its findings name each file).
+#[track_caller]
+pub fn shellcheck_all(scripts: &[&Path]) -> Option<Output> {
     match Command::new("shellcheck")
         .args(["--shell", "bash", "--external-sources"])
-        .arg(script)
+        .args(scripts)
         .output()
     {
         Ok(o) => Some(o),
@@ -93,4 +100,30 @@ pub fn shellcheck(script: &Path) -> Option<Output> {
             None
         }
     }
+}
+
+/// The folder of the real `python3` binary: first on PATH, it spares every call of a Python
+/// fake a version-manager shim (pyenv's costs more than the call itself: 71 ms against 19 ms on
+/// the 2-core test machine).
+pub fn python_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let o = Command::new("python3")
+            .args(["-c", "import sys; print(sys.executable)"])
+            .output()
+            .expect("python3 runs (the Python fakes need it)");
+        let exe = PathBuf::from(String::from_utf8_lossy(&o.stdout).trim());
+        exe.parent().map(Path::to_path_buf).unwrap_or_default()
+    })
+}
+
+/// PATH for a program run against the fakes in `fakes`: the fakes, the real `python3`'s folder
+/// (`python_dir`), then the test's own PATH.
+pub fn fakes_path(fakes: &Path) -> String {
+    format!(
+        "{}:{}:{}",
+        fakes.display(),
+        python_dir().display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
 }

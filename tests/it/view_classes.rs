@@ -5,6 +5,7 @@
 //! and fail — and require them to be identical, device by device.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use fabricc::lower::Lowered;
 use fabricc::model::Limits;
@@ -59,25 +60,28 @@ fn assert_same(switches: &[SwitchContext], hosts: &[HostContext], what: &str) ->
 }
 
 /// Every fixture small enough for a debug test (the 16k and 100k clusters are the same
-/// tiers as cluster-2048, larger).
-fn fixtures() -> Vec<(PathBuf, Lowered)> {
-    let mut paths = Vec::new();
-    fabs(&root().join("fixtures"), &mut paths);
-    paths
-        .into_iter()
-        .filter(|p| {
-            let s = p.to_string_lossy();
-            !s.contains("100k") && !s.contains("16k")
-        })
-        .filter_map(|p| lowered(&p).map(|l| (p, l)))
-        .collect()
+/// tiers as cluster-2048, larger), lowered once for both tests of this module.
+fn fixtures() -> &'static [(PathBuf, Lowered)] {
+    static ALL: OnceLock<Vec<(PathBuf, Lowered)>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut paths = Vec::new();
+        fabs(&root().join("fixtures"), &mut paths);
+        paths
+            .into_iter()
+            .filter(|p| {
+                let s = p.to_string_lossy();
+                !s.contains("100k") && !s.contains("16k")
+            })
+            .filter_map(|p| lowered(&p).map(|l| (p, l)))
+            .collect()
+    })
 }
 
 #[test]
 fn per_class_views_equal_per_device_views_on_every_fixture() {
     let all = fixtures();
     assert!(all.len() >= 20, "only {} fixtures lowered", all.len());
-    for (path, l) in &all {
+    for (path, l) in all {
         assert_same(&l.switches, &l.hosts, &path.display().to_string());
     }
 }
