@@ -14,8 +14,8 @@
 //! pairs, for the long runs (`FABRICC_CONVERGE_PAIRS=1000 cargo test --test it converge_`, the
 //! count the property runs used before issue 36 trimmed the default to `PAIRS`;
 //! `FABRICC_CONVERGE_PAIRS=100000 cargo test --release --test it converge_` for the benchmark).
-//! A default-sized run (`count >= 100` and no override) asserts that its seed drew every kind of
-//! change, so a smaller default never silently stops exercising one.
+//! A run of 100 pairs or more (the default's size, or a longer one) asserts that its seed drew
+//! every kind of change, so a smaller default never silently stops exercising one.
 //!
 //! Fabrics: leaf1 and leaf2 (tier 1) and spine1 and spine2 (tier 2) of the target's platform,
 //! each leaf joined to each spine on the leaf's last two ports; hosts with one NIC on a
