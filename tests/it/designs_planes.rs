@@ -337,6 +337,8 @@ fn findings_of(tag: &str, text: &str) -> Vec<(String, String)> {
     let mut sources = Sources::new();
     let c = pipeline::check(&mut sources, &path, &Limits::default()).expect("readable");
     let _ = std::fs::remove_file(&path);
+    // Empty once this call's file is gone, unless another call of the same tag is running.
+    let _ = std::fs::remove_dir(&dir);
     c.diagnostics
         .iter()
         .map(|d| (d.code.as_str().to_string(), d.message.clone()))
